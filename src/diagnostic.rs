@@ -1,0 +1,112 @@
+//! One finding model shared by every rule and every renderer.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use crate::rules::Rule;
+
+/// How serious a finding is. Ordered so that `Error > Warning > Info`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Info,
+    Warning,
+    Error,
+}
+
+impl Severity {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        }
+    }
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A 1-based line and column (columns count Unicode scalar values).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Pos {
+    pub line: u32,
+    pub column: u32,
+}
+
+impl Pos {
+    pub const fn new(line: u32, column: u32) -> Self {
+        Pos { line, column }
+    }
+    /// Where a file-level finding points when there is no better place.
+    pub const START: Pos = Pos { line: 1, column: 1 };
+}
+
+/// A rule violation at a place in a file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Finding {
+    pub rule: Rule,
+    pub severity: Severity,
+    /// Display path: `/`-separated, relative to the working directory when under it.
+    pub path: String,
+    pub line: u32,
+    pub column: u32,
+    pub message: String,
+}
+
+impl Finding {
+    /// A finding at the rule's default severity.
+    pub fn new(rule: Rule, path: &str, pos: Pos, message: impl Into<String>) -> Self {
+        Finding {
+            rule,
+            severity: rule.default_severity(),
+            path: path.to_owned(),
+            line: pos.line.max(1),
+            column: pos.column.max(1),
+            message: message.into(),
+        }
+    }
+
+    /// Report order: path, then line, then rule, then column and message so ties are stable.
+    pub fn sort_key(&self) -> (&str, u32, &'static str, u32, &str) {
+        (
+            &self.path,
+            self.line,
+            self.rule.code(),
+            self.column,
+            &self.message,
+        )
+    }
+}
+
+/// Sort findings into report order and drop exact duplicates.
+pub fn sort_findings(findings: &mut Vec<Finding>) {
+    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    findings.dedup();
+}
+
+/// Collects findings for one file; every stage of the per-file pipeline writes into it.
+#[derive(Debug)]
+pub struct Sink<'a> {
+    pub path: &'a str,
+    pub findings: Vec<Finding>,
+}
+
+impl<'a> Sink<'a> {
+    pub fn new(path: &'a str) -> Self {
+        Sink {
+            path,
+            findings: Vec::new(),
+        }
+    }
+    pub fn push(&mut self, rule: Rule, pos: Pos, message: impl Into<String>) {
+        self.findings
+            .push(Finding::new(rule, self.path, pos, message));
+    }
+    pub fn has_errors(&self) -> bool {
+        self.findings.iter().any(|f| f.severity == Severity::Error)
+    }
+}

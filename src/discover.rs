@@ -1,0 +1,257 @@
+//! Stage 1: walk the roots in parallel and list the files to audit.
+//!
+//! Honours `.gitignore` (also outside git repositories), enters hidden folders such as
+//! `.github`, `.claude` and `.agents`, never `.git` or `node_modules`, and skips `--exclude`
+//! globs. Walk errors (unreadable folders, symlink loops) are returned, not raised.
+
+use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
+use ignore::{WalkBuilder, WalkState};
+use std::path::{Component, Path, PathBuf};
+use std::sync::Mutex;
+
+/// What a discovered file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// A skill file; `exact` is false for casings other than `SKILL.md`.
+    Skill { exact: bool },
+}
+
+/// A file to audit.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Candidate {
+    pub fs_path: PathBuf,
+    /// Display path (see [`display_path`]).
+    pub path: String,
+    pub kind: Kind,
+}
+
+/// Something the walk could not read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WalkError {
+    pub path: String,
+    pub message: String,
+}
+
+/// The walk's result, sorted by path.
+#[derive(Debug, Default)]
+pub struct Discovery {
+    pub candidates: Vec<Candidate>,
+    pub errors: Vec<WalkError>,
+}
+
+/// Folders never entered.
+const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
+
+/// Compile `--exclude` globs. A pattern without `/` also matches any single path component.
+pub fn compile_excludes(patterns: &[String]) -> Result<GlobSet, String> {
+    let mut b = GlobSetBuilder::new();
+    for p in patterns {
+        let glob = GlobBuilder::new(p)
+            .literal_separator(true)
+            .build()
+            .map_err(|e| format!("invalid --exclude pattern `{p}`: {e}"))?;
+        b.add(glob);
+        if !p.contains('/') {
+            // `drafts` or `*.tmp.md` match at any depth, as in .gitignore.
+            let deep = format!("**/{p}");
+            if let Ok(g) = GlobBuilder::new(&deep).literal_separator(true).build() {
+                b.add(g);
+            }
+        }
+    }
+    b.build().map_err(|e| e.to_string())
+}
+
+/// Classify a file by name.
+pub fn classify(name: &str) -> Option<Kind> {
+    if name.eq_ignore_ascii_case("SKILL.md") {
+        return Some(Kind::Skill {
+            exact: name == "SKILL.md",
+        });
+    }
+    None
+}
+
+/// Walk `roots` with `threads` workers (0 = automatic).
+pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -> Discovery {
+    let Some((first, rest)) = roots.split_first() else {
+        return Discovery::default();
+    };
+    let mut builder = WalkBuilder::new(first);
+    for r in rest {
+        builder.add(r);
+    }
+    let roots_owned: Vec<PathBuf> = roots.to_vec();
+    let excludes_for_filter = excludes.clone();
+    builder
+        .hidden(false)
+        .require_git(false)
+        .follow_links(false)
+        .parents(true)
+        .threads(threads)
+        .filter_entry(move |e| {
+            let name = e.file_name().to_string_lossy();
+            if e.depth() > 0 && SKIPPED_DIRS.contains(&name.as_ref()) {
+                return false;
+            }
+            if excludes_for_filter.is_empty() || e.depth() == 0 {
+                return true;
+            }
+            let rel = relative_to_root(e.path(), &roots_owned);
+            !excludes_for_filter.is_match(rel)
+        });
+    let found = Mutex::new(Discovery::default());
+    builder.build_parallel().run(|| {
+        let found = &found;
+        // Each worker collects locally and merges once, when its closure is dropped.
+        let mut guard = MergeOnDrop {
+            local: Discovery::default(),
+            into: found,
+        };
+        Box::new(move |entry| {
+            match entry {
+                Ok(e) => {
+                    let is_file_like = e.file_type().is_some_and(|t| t.is_file() || t.is_symlink());
+                    if is_file_like && let Some(kind) = e.file_name().to_str().and_then(classify) {
+                        guard.local.candidates.push(Candidate {
+                            path: display_path(e.path(), cwd),
+                            fs_path: e.into_path(),
+                            kind,
+                        });
+                    }
+                }
+                Err(err) => guard.local.errors.push(walk_error(&err, cwd)),
+            }
+            WalkState::Continue
+        })
+    });
+    let mut d = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
+    d.candidates.dedup_by(|a, b| a.path == b.path);
+    d.errors
+        .sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
+    d.errors.dedup();
+    d
+}
+
+struct MergeOnDrop<'a> {
+    local: Discovery,
+    into: &'a Mutex<Discovery>,
+}
+
+impl Drop for MergeOnDrop<'_> {
+    fn drop(&mut self) {
+        let mut all = self.into.lock().unwrap_or_else(|p| p.into_inner());
+        all.candidates.append(&mut self.local.candidates);
+        all.errors.append(&mut self.local.errors);
+    }
+}
+
+fn walk_error(err: &ignore::Error, cwd: &Path) -> WalkError {
+    fn path_of(err: &ignore::Error) -> Option<&Path> {
+        match err {
+            ignore::Error::WithPath { path, .. } => Some(path),
+            ignore::Error::WithDepth { err, .. } | ignore::Error::WithLineNumber { err, .. } => {
+                path_of(err)
+            }
+            ignore::Error::Loop { child, .. } => Some(child),
+            _ => None,
+        }
+    }
+    let path = path_of(err).map_or_else(|| ".".to_owned(), |p| display_path(p, cwd));
+    let message = match err {
+        ignore::Error::Loop { ancestor, .. } => {
+            format!("symlink loop back to {}", display_path(ancestor, cwd))
+        }
+        other => {
+            let m = other.to_string();
+            // The path is already in the finding; keep only the cause.
+            m.rsplit_once(": ")
+                .map_or(m.clone(), |(_, cause)| cause.to_owned())
+        }
+    };
+    WalkError { path, message }
+}
+
+/// `path` relative to the root it is under, `/`-separated, for exclude matching.
+fn relative_to_root<'p>(path: &'p Path, roots: &[PathBuf]) -> &'p Path {
+    roots
+        .iter()
+        .find_map(|r| path.strip_prefix(r).ok())
+        .unwrap_or(path)
+}
+
+/// How a path is shown in reports: relative to `cwd` when under it, `/`-separated, without
+/// `./`; otherwise as given.
+pub fn display_path(path: &Path, cwd: &Path) -> String {
+    let abs = if path.is_absolute() {
+        normalize(path)
+    } else {
+        normalize(&cwd.join(path))
+    };
+    let shown = match abs.strip_prefix(normalize(cwd)) {
+        Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
+        Ok(rel) => rel.to_path_buf(),
+        Err(_) => abs,
+    };
+    let s = shown.to_string_lossy().replace('\\', "/");
+    s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
+}
+
+/// Lexically remove `.` and `..` components (no file system access, so symlinks stay links).
+pub fn normalize(path: &Path) -> PathBuf {
+    let mut out = PathBuf::new();
+    for c in path.components() {
+        match c {
+            Component::CurDir => {}
+            Component::ParentDir => {
+                if !out.pop() {
+                    out.push("..");
+                }
+            }
+            other => out.push(other.as_os_str()),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn classifies_skill_casings() {
+        assert_eq!(classify("SKILL.md"), Some(Kind::Skill { exact: true }));
+        assert_eq!(classify("skill.md"), Some(Kind::Skill { exact: false }));
+        assert_eq!(classify("Skill.MD"), Some(Kind::Skill { exact: false }));
+        assert_eq!(classify("README.md"), None);
+    }
+
+    #[test]
+    fn display_paths_are_relative_under_cwd() {
+        let cwd = Path::new("/work/lib");
+        assert_eq!(
+            display_path(Path::new("./skills/a/SKILL.md"), cwd),
+            "skills/a/SKILL.md"
+        );
+        assert_eq!(
+            display_path(Path::new("/work/lib/skills/a/SKILL.md"), cwd),
+            "skills/a/SKILL.md"
+        );
+        assert_eq!(
+            display_path(Path::new("/elsewhere/SKILL.md"), cwd),
+            "/elsewhere/SKILL.md"
+        );
+        assert_eq!(display_path(Path::new("../lib/x"), cwd), "x");
+        assert_eq!(display_path(Path::new("."), cwd), ".");
+    }
+
+    #[test]
+    fn excludes_match_paths_and_names() {
+        let set = compile_excludes(&["**/drafts/**".into(), "scratch".into()]).unwrap();
+        assert!(set.is_match("skills/drafts/x/SKILL.md"));
+        assert!(set.is_match("a/scratch"));
+        assert!(!set.is_match("skills/ok/SKILL.md"));
+        assert!(compile_excludes(&["a[".into()]).is_err());
+    }
+}

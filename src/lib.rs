@@ -1,0 +1,24 @@
+//! skill-audit: audit libraries of agent skills (`SKILL.md`) against environment tool profiles.
+//!
+//! The pipeline, one module per stage, data flowing one way:
+//! [`discover`] → [`parse`] → [`evaluate`] → [`rules`] → [`report`], orchestrated by [`audit`].
+//! The command-line interface in [`cli`] is a thin shell over [`audit::run`] and [`report::render`].
+
+#![forbid(unsafe_code)]
+
+pub mod audit;
+pub mod cli;
+pub mod config;
+pub mod diagnostic;
+pub mod discover;
+pub mod evaluate;
+pub mod model;
+pub mod parse;
+pub mod profile;
+pub mod report;
+pub mod rules;
+
+pub use audit::{AuditError, AuditOptions, AuditResult, run};
+pub use diagnostic::{Finding, Severity};
+pub use report::{Format, Report};
+pub use rules::Rule;

@@ -1,0 +1,197 @@
+//! What the parse stage produces and every later stage reads.
+
+use serde::Serialize;
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use crate::diagnostic::Pos;
+
+/// The kinds of things a skill can depend on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum DepKind {
+    Tools,
+    Resources,
+    Prompts,
+}
+
+impl DepKind {
+    pub const ALL: [DepKind; 3] = [DepKind::Tools, DepKind::Resources, DepKind::Prompts];
+    pub fn key(self) -> &'static str {
+        match self {
+            DepKind::Tools => "tools",
+            DepKind::Resources => "resources",
+            DepKind::Prompts => "prompts",
+        }
+    }
+    /// Singular noun for messages.
+    pub fn noun(self) -> &'static str {
+        match self {
+            DepKind::Tools => "tool",
+            DepKind::Resources => "resource",
+            DepKind::Prompts => "prompt",
+        }
+    }
+}
+
+/// One `all` / `any` group of names.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Group {
+    /// Every entry must be available.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub all: Vec<String>,
+    /// At least one entry must be available (absent when not declared).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub any: Option<Vec<String>>,
+}
+
+impl Group {
+    pub fn is_empty(&self) -> bool {
+        self.all.is_empty() && self.any.as_ref().is_none_or(Vec::is_empty)
+    }
+}
+
+/// What a skill needs, by kind. Only non-empty kinds are serialised.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Requirements {
+    #[serde(skip_serializing_if = "Group::is_empty")]
+    pub tools: Group,
+    #[serde(skip_serializing_if = "Group::is_empty")]
+    pub resources: Group,
+    #[serde(skip_serializing_if = "Group::is_empty")]
+    pub prompts: Group,
+}
+
+impl Requirements {
+    pub fn group(&self, kind: DepKind) -> &Group {
+        match kind {
+            DepKind::Tools => &self.tools,
+            DepKind::Resources => &self.resources,
+            DepKind::Prompts => &self.prompts,
+        }
+    }
+    pub fn group_mut(&mut self, kind: DepKind) -> &mut Group {
+        match kind {
+            DepKind::Tools => &mut self.tools,
+            DepKind::Resources => &mut self.resources,
+            DepKind::Prompts => &mut self.prompts,
+        }
+    }
+    pub fn is_empty(&self) -> bool {
+        DepKind::ALL.iter().all(|k| self.group(*k).is_empty())
+    }
+}
+
+/// Where a skill's requirements were declared.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum DeclaredBy {
+    /// The `dependencies` field.
+    Dependencies,
+    /// The agent-style `tools` (and `mcp-servers`) fields, used when there is no `dependencies`.
+    ToolsField,
+    /// Nothing to check.
+    Nothing,
+}
+
+/// Every frontmatter field of a SKILL.md that skill-audit understands: the Agent Skills spec,
+/// the host-specific fields, and the capability fields proposed for skills.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct SkillFields {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub license: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub compatibility: Option<String>,
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub metadata: BTreeMap<String, String>,
+    #[serde(rename = "allowed-tools", skip_serializing_if = "Vec::is_empty")]
+    pub allowed_tools: Vec<String>,
+    #[serde(rename = "argument-hint", skip_serializing_if = "Option::is_none")]
+    pub argument_hint: Option<String>,
+    #[serde(rename = "user-invocable", skip_serializing_if = "Option::is_none")]
+    pub user_invocable: Option<bool>,
+    #[serde(
+        rename = "disable-model-invocation",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub disable_model_invocation: Option<bool>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub context: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agent: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub effort: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub when_to_use: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub arguments: Option<String>,
+    #[serde(rename = "disallowed-tools", skip_serializing_if = "Vec::is_empty")]
+    pub disallowed_tools: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub paths: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shell: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub background: Option<bool>,
+    /// Names of the hook events declared (hooks are not evaluated, only modelled).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub hooks: Vec<String>,
+    /// Keys no host knows, in document order.
+    #[serde(rename = "unknown-keys", skip_serializing_if = "Vec::is_empty")]
+    pub unknown_keys: Vec<String>,
+}
+
+/// A parsed skill. Bodies are not kept: what rules need from them is extracted while parsing.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Skill {
+    /// Frontmatter `name`, else the folder name.
+    pub name: String,
+    /// Display path of the SKILL.md.
+    pub path: String,
+    #[serde(skip)]
+    pub fs_path: PathBuf,
+    #[serde(skip)]
+    pub name_pos: Pos,
+    /// True when the frontmatter could not be read: nothing else is known.
+    #[serde(skip)]
+    pub invalid: bool,
+    /// True when `dependencies` (or the capability fields) had structural errors, so the
+    /// skill cannot be evaluated.
+    #[serde(skip)]
+    pub requirements_invalid: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    #[serde(skip_serializing_if = "Requirements::is_empty")]
+    pub dependencies: Requirements,
+    pub declared_by: DeclaredBy,
+    /// The agent-style `tools` field, as written.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
+    #[serde(rename = "mcp-servers", skip_serializing_if = "Vec::is_empty")]
+    pub mcp_servers: Vec<String>,
+    /// Advisory model hints, in priority order.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub model: Vec<String>,
+    pub fields: SkillFields,
+}
+
+impl Skill {
+    /// A skill whose frontmatter could not be read.
+    pub fn invalid(name: String, path: String, fs_path: PathBuf) -> Self {
+        Skill {
+            name,
+            path,
+            fs_path,
+            name_pos: Pos::START,
+            invalid: true,
+            requirements_invalid: false,
+            description: None,
+            dependencies: Requirements::default(),
+            declared_by: DeclaredBy::Nothing,
+            tools: None,
+            mcp_servers: Vec::new(),
+            model: Vec::new(),
+            fields: SkillFields::default(),
+        }
+    }
+}

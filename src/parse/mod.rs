@@ -1,0 +1,78 @@
+//! Stage 2: turn the bytes of a discovered file into a model plus the findings met on the way.
+
+pub mod dependencies;
+pub mod fields;
+pub mod frontmatter;
+pub mod markdown;
+pub mod skill;
+pub mod yaml;
+
+use crate::diagnostic::{Pos, Sink};
+use crate::rules::Rule;
+
+/// Decode `bytes` as UTF-8 text without a BOM, or report where it stops being UTF-8.
+/// The BOM, if any, is reported as info.
+pub fn decode<'b>(bytes: &'b [u8], sink: &mut Sink) -> Option<&'b str> {
+    let text = match std::str::from_utf8(bytes) {
+        Ok(t) => t,
+        Err(e) => {
+            let good = &bytes[..e.valid_up_to()];
+            // The prefix is valid UTF-8 by construction.
+            let prefix = std::str::from_utf8(good).unwrap_or("");
+            let line = frontmatter::count_lines(prefix).max(1);
+            let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
+            let column = prefix[line_start..].chars().count() + 1;
+            let pos = Pos::new(
+                if prefix.ends_with('\n') {
+                    line + 1
+                } else {
+                    line
+                },
+                u32::try_from(column).unwrap_or(u32::MAX),
+            );
+            sink.push(
+                Rule::NotUtf8,
+                pos,
+                format!(
+                    "byte 0x{:02x} is not valid UTF-8; save the file as UTF-8",
+                    bytes[e.valid_up_to()]
+                ),
+            );
+            return None;
+        }
+    };
+    match text.strip_prefix(frontmatter::BOM) {
+        Some(rest) => {
+            sink.push(
+                Rule::Utf8Bom,
+                Pos::START,
+                "the file starts with a UTF-8 byte order mark; some validators then miss the frontmatter",
+            );
+            Some(rest)
+        }
+        None => Some(text),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reports_first_bad_byte_position() {
+        let mut sink = Sink::new("f");
+        assert!(decode(b"---\nname: caf\xe9\n", &mut sink).is_none());
+        let f = &sink.findings[0];
+        assert_eq!((f.rule, f.line, f.column), (Rule::NotUtf8, 2, 10));
+        let mut sink = Sink::new("f");
+        assert!(decode(b"ok\n\xff", &mut sink).is_none());
+        assert_eq!((sink.findings[0].line, sink.findings[0].column), (2, 1));
+    }
+
+    #[test]
+    fn strips_bom_with_info() {
+        let mut sink = Sink::new("f");
+        assert_eq!(decode("\u{feff}---\n".as_bytes(), &mut sink), Some("---\n"));
+        assert_eq!(sink.findings[0].rule, Rule::Utf8Bom);
+    }
+}

@@ -1,0 +1,327 @@
+//! Parse one SKILL.md into a [`Skill`]. Shape problems of each field are reported here, where
+//! the field is read; rules about values (lengths, character sets) live in `rules::spec`.
+
+use std::path::Path;
+
+use crate::diagnostic::{Pos, Sink};
+use crate::model::{DeclaredBy, Requirements, Skill, SkillFields};
+use crate::parse::frontmatter::{self, SplitError};
+use crate::parse::markdown::{self, BodyLink};
+use crate::parse::yaml::{self, Node, Value};
+use crate::parse::{decode, dependencies, fields};
+use crate::rules::Rule;
+
+/// A parsed skill plus what its rules still need; everything but `skill` is dropped after the
+/// per-file rules run.
+#[derive(Debug)]
+pub struct ParsedSkill {
+    pub skill: Skill,
+    /// The frontmatter mapping, when it could be read.
+    pub root: Option<Node>,
+    /// Relative links from the body.
+    pub links: Vec<BodyLink>,
+    /// Lines in the whole file.
+    pub line_count: u32,
+}
+
+/// Parse `bytes`, the content of the skill file at `fs_path` (shown as `path`).
+pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkill {
+    let folder = fs_path
+        .parent()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let invalid = |line_count| ParsedSkill {
+        skill: Skill::invalid(folder.clone(), path.to_owned(), fs_path.to_owned()),
+        root: None,
+        links: Vec::new(),
+        line_count,
+    };
+    let Some(text) = decode(bytes, sink) else {
+        return invalid(0);
+    };
+    let line_count = frontmatter::count_lines(text);
+    let split = match frontmatter::split(text) {
+        Ok(s) => s,
+        Err(SplitError::Missing) => {
+            sink.push(
+                Rule::MissingFrontmatter,
+                Pos::START,
+                "no YAML frontmatter: the first line must be `---`, followed by `name` and `description`",
+            );
+            return invalid(line_count);
+        }
+        Err(SplitError::Unclosed { line }) => {
+            sink.push(
+                Rule::UnclosedFrontmatter,
+                Pos::new(line, 1),
+                "the frontmatter opened on line 1 is never closed; add a line `---` after it",
+            );
+            return invalid(line_count);
+        }
+    };
+    let root = match yaml::parse(split.yaml, split.yaml_line) {
+        Ok(root) => root,
+        Err(e) => {
+            sink.push(e.rule, e.pos, e.message);
+            return invalid(line_count);
+        }
+    };
+    if root.as_map().is_none() {
+        sink.push(
+            Rule::FrontmatterNotMapping,
+            root.pos,
+            format!(
+                "the frontmatter must be a mapping of keys to values, found {}",
+                root.kind()
+            ),
+        );
+        return invalid(line_count);
+    }
+    let skill = read_fields(&root, folder, path, fs_path, sink);
+    let links = markdown::relative_links(split.body, split.body_line);
+    ParsedSkill {
+        skill,
+        root: Some(root),
+        links,
+        line_count,
+    }
+}
+
+/// Read every known field of the frontmatter mapping.
+fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &mut Sink) -> Skill {
+    let mut skill = Skill::invalid(folder, path.to_owned(), fs_path.to_owned());
+    skill.invalid = false;
+    let mut f = SkillFields::default();
+    let mut deps: Option<(Requirements, bool)> = None;
+    let mut tools_ok = true;
+    let Some(entries) = root.as_map() else {
+        return skill;
+    };
+    for (key, value) in entries {
+        let Some(k) = key.as_str() else {
+            f.unknown_keys
+                .push(key.scalar_text().unwrap_or_else(|| key.kind().to_owned()));
+            continue;
+        };
+        match k {
+            "name" => {
+                skill.name_pos = value.pos;
+                match value.as_str().map(str::trim) {
+                    Some(n) if !n.is_empty() => skill.name = n.to_owned(),
+                    _ => sink.push(
+                        Rule::NameType,
+                        value.pos,
+                        format!("`name` must be a non-empty string, found {}", describe(value)),
+                    ),
+                }
+            }
+            "description" => match value.as_str() {
+                Some(d) if !d.trim().is_empty() => skill.description = Some(d.to_owned()),
+                _ => sink.push(
+                    Rule::DescriptionType,
+                    value.pos,
+                    format!(
+                        "`description` must be a non-empty string saying what the skill does and when to use it, found {}",
+                        describe(value)
+                    ),
+                ),
+            },
+            "license" => match fields::text(value) {
+                Some(t) => f.license = Some(t),
+                None => sink.push(
+                    Rule::LicenseType,
+                    value.pos,
+                    format!("`license` should be a license name or a bundled file name, found {}", value.kind()),
+                ),
+            },
+            "compatibility" => match value.as_str() {
+                Some(c) if !c.trim().is_empty() => f.compatibility = Some(c.to_owned()),
+                _ => sink.push(
+                    Rule::CompatibilityType,
+                    value.pos,
+                    format!(
+                        "`compatibility` must be a non-empty string describing environment requirements, found {}",
+                        describe(value)
+                    ),
+                ),
+            },
+            "metadata" => f.metadata = read_metadata(value, sink),
+            "allowed-tools" => {
+                if let Some(s) = value.as_str() {
+                    f.allowed_tools = fields::split_names(s);
+                } else if let Some(list) = fields::name_list(value, k, Rule::AllowedToolsType, sink) {
+                    if value.as_seq().is_some() {
+                        sink.push(
+                            Rule::AllowedToolsType,
+                            value.pos,
+                            "the spec defines `allowed-tools` as a space-separated string; Claude Code also reads a list, other hosts may not",
+                        );
+                    }
+                    f.allowed_tools = list;
+                }
+            }
+            "argument-hint" => f.argument_hint = host_text(k, value, sink),
+            "context" => f.context = host_text(k, value, sink),
+            "agent" => f.agent = host_text(k, value, sink),
+            "effort" => f.effort = host_text(k, value, sink),
+            "when_to_use" => f.when_to_use = host_text(k, value, sink),
+            "arguments" => f.arguments = host_text(k, value, sink),
+            "shell" => f.shell = host_text(k, value, sink),
+            "user-invocable" | "user-invokable" => f.user_invocable = host_bool(k, value, sink),
+            "disable-model-invocation" => f.disable_model_invocation = host_bool(k, value, sink),
+            "background" => f.background = host_bool(k, value, sink),
+            "disallowed-tools" => {
+                f.disallowed_tools = fields::name_list(value, k, Rule::HostFieldType, sink).unwrap_or_default();
+            }
+            "paths" => f.paths = fields::name_list(value, k, Rule::HostFieldType, sink).unwrap_or_default(),
+            "model" => skill.model = read_model(value, sink),
+            "hooks" => match value.as_map() {
+                Some(events) => f.hooks = events.iter().filter_map(|(e, _)| e.scalar_text()).collect(),
+                None if value.is_null() => {}
+                None => sink.push(
+                    Rule::CapabilityFieldType,
+                    value.pos,
+                    format!("`hooks` must be a mapping of event names to handlers, found {}", value.kind()),
+                ),
+            },
+            "tools" => match fields::name_list(value, k, Rule::CapabilityFieldType, sink) {
+                Some(t) => skill.tools = Some(t),
+                None => tools_ok = false,
+            },
+            "mcp-servers" => match fields::key_or_name_list(value, k, Rule::CapabilityFieldType, sink) {
+                Some(s) => skill.mcp_servers = s,
+                None => tools_ok = false,
+            },
+            "dependencies" => {
+                let p = dependencies::parse(value, sink);
+                deps = Some((p.requirements, p.valid));
+            }
+            _ => f.unknown_keys.push(k.to_owned()),
+        }
+    }
+    skill.fields = f;
+    match deps {
+        Some((req, valid)) => {
+            skill.dependencies = req;
+            skill.requirements_invalid = !valid;
+            skill.declared_by = DeclaredBy::Dependencies;
+        }
+        None => {
+            // Without `dependencies`, the agent-style `tools` list is what the skill needs, and
+            // each `mcp-servers` entry needs that server.
+            let mut req = Requirements::default();
+            req.tools.all.extend(skill.tools.iter().flatten().cloned());
+            req.tools
+                .all
+                .extend(skill.mcp_servers.iter().map(|s| format!("{s}/*")));
+            skill.requirements_invalid = !tools_ok;
+            skill.declared_by = if req.is_empty() && tools_ok {
+                DeclaredBy::Nothing
+            } else {
+                DeclaredBy::ToolsField
+            };
+            skill.dependencies = req;
+        }
+    }
+    skill
+}
+
+/// "an empty value", "a list", or the string itself when it is blank.
+fn describe(node: &Node) -> String {
+    match &node.value {
+        Value::Str(_) => "a blank string".to_owned(),
+        Value::Null => "an empty value".to_owned(),
+        _ => node.kind().to_owned(),
+    }
+}
+
+fn host_text(key: &str, value: &Node, sink: &mut Sink) -> Option<String> {
+    let t = fields::text(value);
+    if t.is_none() && !value.is_null() {
+        sink.push(
+            Rule::HostFieldType,
+            value.pos,
+            format!("`{key}` must be a string, found {}", value.kind()),
+        );
+    }
+    t
+}
+
+fn host_bool(key: &str, value: &Node, sink: &mut Sink) -> Option<bool> {
+    let b = fields::boolean(value);
+    if b.is_none() {
+        sink.push(
+            Rule::HostFieldType,
+            value.pos,
+            format!(
+                "`{key}` must be `true` or `false`, found {}; hosts that only read YAML booleans ignore it",
+                match value.as_str() {
+                    Some(s) => format!("`{s}`"),
+                    None => value.kind().to_owned(),
+                }
+            ),
+        );
+    }
+    b
+}
+
+fn read_model(value: &Node, sink: &mut Sink) -> Vec<String> {
+    match &value.value {
+        Value::Str(s) => vec![s.trim().to_owned()],
+        Value::Null => Vec::new(),
+        Value::Seq(_) => {
+            fields::name_list(value, "model", Rule::CapabilityFieldType, sink).unwrap_or_default()
+        }
+        _ => {
+            sink.push(
+                Rule::CapabilityFieldType,
+                value.pos,
+                format!(
+                    "`model` must be a model name or a list of them, found {}",
+                    value.kind()
+                ),
+            );
+            Vec::new()
+        }
+    }
+}
+
+fn read_metadata(value: &Node, sink: &mut Sink) -> std::collections::BTreeMap<String, String> {
+    let mut out = std::collections::BTreeMap::new();
+    let Some(entries) = value.as_map() else {
+        if !value.is_null() {
+            sink.push(
+                Rule::MetadataType,
+                value.pos,
+                format!(
+                    "`metadata` must be a mapping of string keys to string values, found {}",
+                    value.kind()
+                ),
+            );
+        }
+        return out;
+    };
+    for (k, v) in entries {
+        let key = k.scalar_text().unwrap_or_default();
+        match &v.value {
+            Value::Str(s) => {
+                out.insert(key, s.clone());
+            }
+            Value::Bool(_) | Value::Int(_) | Value::Float(_) => {
+                sink.push(
+                    Rule::MetadataType,
+                    v.pos,
+                    format!("`metadata.{key}` is {}, not a string; quote it so every parser reads the same text", v.kind()),
+                );
+                out.insert(key, v.scalar_text().unwrap_or_default());
+            }
+            _ => sink.push(
+                Rule::MetadataType,
+                v.pos,
+                format!("`metadata.{key}` must be a string, found {}", v.kind()),
+            ),
+        }
+    }
+    out
+}

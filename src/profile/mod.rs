@@ -1,0 +1,303 @@
+//! Environment tool profiles: what tools, resources and prompts an environment offers.
+//!
+//! Accepted JSON forms (see `schemas/profile.schema.json`):
+//! - native: `{"name", "tools", "resources", "prompts", "servers": {"github": {"tools": [...]}}}`,
+//!   where a server's tools are available as `server/tool`;
+//! - a saved MCP `tools/list` result `{"tools": [{"name": ...}]}`, bare or inside a JSON-RPC
+//!   envelope `{"jsonrpc": "2.0", "id": 1, "result": {...}}`.
+//!
+//! Entries are names or objects with `name` (tools, prompts) or `uri` (resources).
+
+pub mod names;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+pub use names::NameSet;
+
+use crate::model::DepKind;
+
+/// A loaded profile, ready for lookups.
+#[derive(Debug, Clone)]
+pub struct Profile {
+    pub name: String,
+    /// Display path of the file it came from.
+    pub path: String,
+    pub tools: NameSet,
+    pub resources: NameSet,
+    pub prompts: NameSet,
+}
+
+impl Profile {
+    pub fn names(&self, kind: DepKind) -> &NameSet {
+        match kind {
+            DepKind::Tools => &self.tools,
+            DepKind::Resources => &self.resources,
+            DepKind::Prompts => &self.prompts,
+        }
+    }
+
+    /// Build a profile from lists of names (tests, built-ins, captures).
+    pub fn from_names(
+        name: &str,
+        path: &str,
+        tools: &[&str],
+        resources: &[&str],
+        prompts: &[&str],
+    ) -> Result<Profile, String> {
+        Ok(Profile {
+            name: name.to_owned(),
+            path: path.to_owned(),
+            tools: NameSet::new(tools.iter().copied(), true)?,
+            resources: NameSet::new(resources.iter().copied(), false)?,
+            prompts: NameSet::new(prompts.iter().copied(), false)?,
+        })
+    }
+}
+
+/// A profile that cannot be used: the run stops with exit code 2.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{path}:{line}:{column}: {message}")]
+pub struct ProfileError {
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// The JSON shape of a profile file.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(title = "skill-audit environment profile")]
+pub struct ProfileFile {
+    /// The profile's name (a matrix column); defaults to the file stem.
+    pub name: Option<String>,
+    /// Free-text description of the environment.
+    pub description: Option<String>,
+    /// Tools available without a server prefix. Names may be globs (`*`).
+    #[serde(default)]
+    pub tools: Vec<Entry>,
+    /// Resource URIs available.
+    #[serde(default)]
+    pub resources: Vec<Entry>,
+    /// Prompt names available.
+    #[serde(default)]
+    pub prompts: Vec<Entry>,
+    /// MCP servers by name; their tools are available as `server/tool`.
+    #[serde(default)]
+    pub servers: BTreeMap<String, ServerEntry>,
+    /// JSON-RPC envelope of a saved `tools/list` response.
+    pub result: Option<Box<ProfileFile>>,
+    /// JSON-RPC version marker of an envelope.
+    pub jsonrpc: Option<String>,
+    /// A JSON-RPC error response cannot be used as a profile.
+    pub error: Option<serde_json::Value>,
+}
+
+/// One tool, resource or prompt: a name, or an object as MCP lists it.
+#[derive(Debug, Clone, Deserialize, JsonSchema)]
+#[serde(untagged)]
+pub enum Entry {
+    Name(String),
+    Object {
+        /// Tool or prompt name.
+        name: Option<String>,
+        /// Resource URI.
+        uri: Option<String>,
+        /// Resource template URI.
+        #[serde(rename = "uriTemplate")]
+        uri_template: Option<String>,
+    },
+}
+
+impl Entry {
+    fn key(&self, kind: DepKind) -> Option<&str> {
+        match self {
+            Entry::Name(n) => Some(n),
+            Entry::Object {
+                name,
+                uri,
+                uri_template,
+            } => match kind {
+                DepKind::Resources => uri
+                    .as_deref()
+                    .or(uri_template.as_deref())
+                    .or(name.as_deref()),
+                _ => name.as_deref(),
+            },
+        }
+    }
+}
+
+/// One MCP server's offering inside a native profile.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct ServerEntry {
+    #[serde(default)]
+    pub tools: Vec<Entry>,
+    #[serde(default)]
+    pub resources: Vec<Entry>,
+    #[serde(default)]
+    pub prompts: Vec<Entry>,
+}
+
+/// Load one profile file. `display` is how its path is shown in reports.
+pub fn load(path: &Path, display: &str) -> Result<Profile, ProfileError> {
+    let err = |line, column, message: String| ProfileError {
+        path: display.to_owned(),
+        line,
+        column,
+        message,
+    };
+    let text = std::fs::read_to_string(path)
+        .map_err(|e| err(0, 0, format!("cannot read profile: {e}")))?;
+    parse(&text, path, display)
+}
+
+/// Parse profile JSON text.
+pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileError> {
+    let err = |line, column, message: String| ProfileError {
+        path: display.to_owned(),
+        line,
+        column,
+        message,
+    };
+    let mut file: ProfileFile = serde_json::from_str(text).map_err(|e| {
+        let msg = e.to_string();
+        let msg = msg.split(" at line ").next().unwrap_or(&msg);
+        let msg = if msg.contains("untagged enum Entry") {
+            "expected a name or an object with `name` or `uri`".to_owned()
+        } else {
+            msg.to_owned()
+        };
+        err(e.line(), e.column(), format!("not a valid profile: {msg}"))
+    })?;
+    if file.error.is_some() {
+        return Err(err(
+            1,
+            1,
+            "this is a JSON-RPC error response, not a tools/list result".into(),
+        ));
+    }
+    if let Some(inner) = file.result.take() {
+        let outer_name = file.name.take();
+        file = *inner;
+        file.name = file.name.or(outer_name);
+    }
+    let name = file
+        .name
+        .clone()
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| {
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+    let mut lists: BTreeMap<DepKind, Vec<String>> = BTreeMap::new();
+    for (kind, entries) in [
+        (DepKind::Tools, &file.tools),
+        (DepKind::Resources, &file.resources),
+        (DepKind::Prompts, &file.prompts),
+    ] {
+        let out = lists.entry(kind).or_default();
+        out.extend(
+            entries
+                .iter()
+                .filter_map(|e| e.key(kind))
+                .map(str::to_owned),
+        );
+    }
+    for (server, entry) in &file.servers {
+        let tools = lists.entry(DepKind::Tools).or_default();
+        tools.extend(
+            entry
+                .tools
+                .iter()
+                .filter_map(|e| e.key(DepKind::Tools))
+                .map(|t| format!("{server}/{t}")),
+        );
+        lists.entry(DepKind::Resources).or_default().extend(
+            entry
+                .resources
+                .iter()
+                .filter_map(|e| e.key(DepKind::Resources))
+                .map(str::to_owned),
+        );
+        lists.entry(DepKind::Prompts).or_default().extend(
+            entry
+                .prompts
+                .iter()
+                .filter_map(|e| e.key(DepKind::Prompts))
+                .map(str::to_owned),
+        );
+    }
+    let set = |kind: DepKind| {
+        NameSet::new(
+            lists.get(&kind).into_iter().flatten().map(String::as_str),
+            kind == DepKind::Tools,
+        )
+        .map_err(|m| err(1, 1, m))
+    };
+    Ok(Profile {
+        name,
+        path: display.to_owned(),
+        tools: set(DepKind::Tools)?,
+        resources: set(DepKind::Resources)?,
+        prompts: set(DepKind::Prompts)?,
+    })
+}
+
+/// The JSON Schema of a profile file.
+pub fn schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(ProfileFile)).unwrap_or_default()
+}
+
+/// Where a profile comes from on the command line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ProfileSource {
+    File(PathBuf),
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> Result<Profile, ProfileError> {
+        parse(text, Path::new("profiles/prod.json"), "profiles/prod.json")
+    }
+
+    #[test]
+    fn native_form_with_servers() {
+        let prof = p(r#"{"name": "prod", "tools": ["get_order"], "resources": [{"uri": "docs://a"}],
+            "prompts": ["summarize"], "servers": {"github": {"tools": ["get_issue", {"name": "list"}]}}}"#)
+        .unwrap();
+        assert_eq!(prof.name, "prod");
+        assert!(prof.tools.contains("get_order"));
+        assert!(prof.tools.contains("github/get_issue"));
+        assert!(prof.tools.contains("mcp__github__list"));
+        assert!(prof.resources.contains("docs://a"));
+        assert!(prof.prompts.contains("summarize"));
+        assert_eq!(prof.tools.len(), 3);
+    }
+
+    #[test]
+    fn tools_list_result_and_envelope() {
+        let bare =
+            p(r#"{"tools": [{"name": "a", "inputSchema": {}}], "nextCursor": null}"#).unwrap();
+        assert_eq!(bare.name, "prod", "file stem");
+        assert!(bare.tools.contains("a"));
+        let env = p(r#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "b", "description": "x"}]}}"#).unwrap();
+        assert!(env.tools.contains("b"));
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let e = p("{\n  \"tools\": [1]\n}").unwrap_err();
+        assert_eq!((e.line, e.path.as_str()), (2, "profiles/prod.json"));
+        assert!(e.message.contains("expected a name"), "{}", e.message);
+        let e = p("{\n  \"tools\": [\"a\",\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        let e = p(r#"{"jsonrpc": "2.0", "id": 1, "error": {"code": -1}}"#).unwrap_err();
+        assert!(e.message.contains("error response"));
+    }
+}

@@ -1,0 +1,189 @@
+//! Stage 5: the report. [`Report`] is the stable JSON contract; every renderer reads it and
+//! nothing else, so all formats show the same facts.
+
+pub mod json;
+pub mod markdown;
+pub mod text;
+
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::io::{self, Write};
+
+use crate::audit::AuditResult;
+use crate::diagnostic::{Finding, Severity};
+use crate::evaluate::{Availability, Status};
+use crate::model::{DeclaredBy, Requirements, SkillFields};
+
+pub const SCHEMA_VERSION: u32 = 1;
+
+/// Output formats.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Format {
+    Text,
+    Json,
+    Markdown,
+}
+
+/// Render `report` as `format`.
+pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Result<()> {
+    match format {
+        Format::Text => text::render(report, out),
+        Format::Json => json::render(report, out),
+        Format::Markdown => markdown::render(report, out),
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    pub schema_version: u32,
+    pub tool: Tool,
+    pub roots: Vec<String>,
+    pub profiles: Vec<ProfileEntry>,
+    pub skills: Vec<SkillEntry>,
+    pub findings: Vec<Finding>,
+    pub summary: Summary,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Tool {
+    pub name: String,
+    pub version: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ProfileEntry {
+    pub name: String,
+    pub path: String,
+    /// Number of tool names and patterns.
+    pub tools: usize,
+    pub resources: usize,
+    pub prompts: usize,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SkillEntry {
+    pub name: String,
+    pub path: String,
+    /// False when the frontmatter could not be read.
+    pub valid: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    pub dependencies: Requirements,
+    pub declared_by: DeclaredBy,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tools: Option<Vec<String>>,
+    #[serde(rename = "mcp-servers", skip_serializing_if = "Vec::is_empty")]
+    pub mcp_servers: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub model: Vec<String>,
+    /// Every other field that was read.
+    pub fields: SkillFields,
+    /// Keyed by profile name.
+    pub availability: BTreeMap<String, Availability>,
+}
+
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Summary {
+    pub files_scanned: usize,
+    pub skills: usize,
+    pub invalid_skills: usize,
+    pub errors: usize,
+    pub warnings: usize,
+    pub infos: usize,
+    /// Per profile, how many skills have each status.
+    pub by_profile: BTreeMap<String, BTreeMap<Status, usize>>,
+    /// Findings per rule ID.
+    pub by_rule: BTreeMap<String, usize>,
+}
+
+impl Report {
+    pub fn new(audit: &AuditResult) -> Report {
+        let profile_names: Vec<&str> = audit.profiles.iter().map(|p| p.name.as_str()).collect();
+        let skills: Vec<SkillEntry> = audit
+            .skills
+            .iter()
+            .map(|r| {
+                let s = &r.skill;
+                SkillEntry {
+                    name: s.name.clone(),
+                    path: s.path.clone(),
+                    valid: !s.invalid,
+                    description: s.description.clone(),
+                    dependencies: s.dependencies.clone(),
+                    declared_by: s.declared_by,
+                    tools: s.tools.clone(),
+                    mcp_servers: s.mcp_servers.clone(),
+                    model: s.model.clone(),
+                    fields: s.fields.clone(),
+                    availability: profile_names
+                        .iter()
+                        .map(|p| p.to_string())
+                        .zip(r.availability.iter().cloned())
+                        .collect(),
+                }
+            })
+            .collect();
+        let count = |sev| audit.findings.iter().filter(|f| f.severity == sev).count();
+        let mut by_profile: BTreeMap<String, BTreeMap<Status, usize>> = BTreeMap::new();
+        for p in &profile_names {
+            let counts = by_profile.entry((*p).to_owned()).or_default();
+            for st in Status::ALL {
+                counts.insert(st, 0);
+            }
+        }
+        for s in &skills {
+            for (p, a) in &s.availability {
+                *by_profile
+                    .entry(p.clone())
+                    .or_default()
+                    .entry(a.status)
+                    .or_default() += 1;
+            }
+        }
+        let mut by_rule = BTreeMap::new();
+        for f in &audit.findings {
+            *by_rule.entry(f.rule.code().to_owned()).or_default() += 1;
+        }
+        Report {
+            schema_version: SCHEMA_VERSION,
+            tool: Tool {
+                name: "skill-audit".into(),
+                version: env!("CARGO_PKG_VERSION").into(),
+            },
+            roots: audit.roots.clone(),
+            profiles: audit
+                .profiles
+                .iter()
+                .map(|p| ProfileEntry {
+                    name: p.name.clone(),
+                    path: p.path.clone(),
+                    tools: p.tools.len(),
+                    resources: p.resources.len(),
+                    prompts: p.prompts.len(),
+                })
+                .collect(),
+            summary: Summary {
+                files_scanned: audit.files_scanned,
+                skills: skills.len(),
+                invalid_skills: skills.iter().filter(|s| !s.valid).count(),
+                errors: count(Severity::Error),
+                warnings: count(Severity::Warning),
+                infos: count(Severity::Info),
+                by_profile,
+                by_rule,
+            },
+            skills,
+            findings: audit.findings.clone(),
+        }
+    }
+
+    /// The most severe finding, if any.
+    pub fn worst(&self) -> Option<Severity> {
+        self.findings.iter().map(|f| f.severity).max()
+    }
+
+    /// Profile names in column order.
+    pub fn profile_names(&self) -> impl Iterator<Item = &str> {
+        self.profiles.iter().map(|p| p.name.as_str())
+    }
+}

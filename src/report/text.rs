@@ -1,0 +1,123 @@
+//! Plain-text output for terminals and logs: one line per finding, then the matrix and a summary.
+//! Text from scanned files is passed through [`visible`] so escape sequences are never emitted.
+
+use std::fmt::Write as _;
+use std::io::{self, Write};
+
+use super::Report;
+use crate::evaluate::Status;
+
+pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let mut s = String::new();
+    for f in &report.findings {
+        let _ = writeln!(
+            s,
+            "{}:{}:{}: {}[{}] {}",
+            visible(&f.path),
+            f.line,
+            f.column,
+            f.severity,
+            f.rule.code(),
+            visible(&f.message)
+        );
+    }
+    if !report.findings.is_empty() {
+        s.push('\n');
+    }
+    if !report.profiles.is_empty() && !report.skills.is_empty() {
+        matrix(report, &mut s);
+        s.push('\n');
+    }
+    let sum = &report.summary;
+    let _ = writeln!(
+        s,
+        "{} files scanned, {} skills ({} invalid), {} profiles: {} errors, {} warnings, {} infos",
+        sum.files_scanned,
+        sum.skills,
+        sum.invalid_skills,
+        report.profiles.len(),
+        sum.errors,
+        sum.warnings,
+        sum.infos
+    );
+    out.write_all(s.as_bytes())
+}
+
+fn matrix(report: &Report, s: &mut String) {
+    let names: Vec<&str> = report.profile_names().collect();
+    let width = report
+        .skills
+        .iter()
+        .map(|k| visible(&k.name).chars().count())
+        .max()
+        .unwrap_or(5)
+        .max(5);
+    let col = names
+        .iter()
+        .map(|n| n.chars().count())
+        .max()
+        .unwrap_or(0)
+        .max("unavailable".len());
+    let _ = write!(s, "{:width$}", "SKILL");
+    for n in &names {
+        let _ = write!(s, "  {:col$}", visible(n));
+    }
+    s.truncate(s.trim_end().len());
+    s.push('\n');
+    for k in &report.skills {
+        let _ = write!(s, "{:width$}", visible(&k.name));
+        for n in &names {
+            let st = k.availability.get(*n).map_or("-", |a| a.status.as_str());
+            let _ = write!(s, "  {st:col$}");
+        }
+        s.truncate(s.trim_end().len());
+        s.push('\n');
+        for n in &names {
+            if let Some(a) = k.availability.get(*n)
+                && matches!(a.status, Status::Unavailable | Status::Invalid)
+                && let Some(r) = &a.reason
+            {
+                let _ = writeln!(s, "{:width$}    {}: {}", "", visible(n), visible(r));
+            }
+        }
+    }
+}
+
+/// Replace control characters (ANSI/OSC escapes, CR, BEL, ...) with visible escapes so text
+/// from scanned files cannot drive the terminal.
+pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_unsafe) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_unsafe(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
+fn is_unsafe(c: char) -> bool {
+    (c.is_control() && c != '\t')
+        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escapes_terminal_controls() {
+        assert_eq!(visible("ok"), "ok");
+        assert_eq!(visible("a\x1b[31mred"), "a\\u{1b}[31mred");
+        assert_eq!(
+            visible("x\x1b]8;;http://e\x07y"),
+            "x\\u{1b}]8;;http://e\\u{7}y"
+        );
+        assert_eq!(visible("line\nnext\r"), "line\\u{a}next\\u{d}");
+        assert_eq!(visible("rtl\u{202e}x"), "rtl\\u{202e}x");
+    }
+}

@@ -1,0 +1,65 @@
+//! SA4xx: checks across the whole library, run after every file is parsed, and findings for
+//! skills that a profile cannot run.
+
+use std::collections::HashMap;
+
+use super::RuleDoc;
+use crate::diagnostic::Finding;
+use crate::evaluate::{Availability, Status};
+use crate::model::Skill;
+use crate::rules::Rule;
+
+/// Skills that share a name: hosts keep one and silently drop the others.
+pub fn duplicate_names(skills: &[Skill], out: &mut Vec<Finding>) {
+    let mut by_name: HashMap<&str, Vec<&Skill>> = HashMap::new();
+    for s in skills.iter().filter(|s| !s.invalid) {
+        by_name.entry(s.name.as_str()).or_default().push(s);
+    }
+    for group in by_name.values().filter(|g| g.len() > 1) {
+        for s in group {
+            let others: Vec<&str> = group
+                .iter()
+                .filter(|o| o.path != s.path)
+                .map(|o| o.path.as_str())
+                .collect();
+            out.push(Finding::new(
+                Rule::DuplicateSkillName,
+                &s.path,
+                s.name_pos,
+                format!(
+                    "skill name `{}` is also used by {}; hosts load only one of them, rename one",
+                    s.name,
+                    others.join(", ")
+                ),
+            ));
+        }
+    }
+}
+
+/// One finding per skill and profile it cannot run on.
+pub fn unavailable(skill: &Skill, availability: &[(&str, Availability)], out: &mut Vec<Finding>) {
+    for (profile, a) in availability {
+        if a.status == Status::Unavailable {
+            out.push(Finding::new(
+                Rule::Unavailable,
+                &skill.path,
+                skill.name_pos,
+                format!(
+                    "unavailable on profile `{profile}`: {}",
+                    a.reason.as_deref().unwrap_or("requirements not met")
+                ),
+            ));
+        }
+    }
+}
+
+pub const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
+    what: "Two or more skills in the scanned library have the same `name`.",
+    why: "Hosts key skills by name: one wins (first or last found, depending on the host) and the others silently disappear.",
+    example: "skills/pdf/SKILL.md and tools/pdf/SKILL.md both say `name: pdf`.\n\nFix: give each a distinct name (and matching folder).",
+};
+pub const UNAVAILABLE: RuleDoc = RuleDoc {
+    what: "A skill's declared needs (`dependencies`, or its `tools` and `mcp-servers`) are not met by one of the environment profiles given with `--profile`. The message names what is missing.",
+    why: "A host that does not evaluate dependencies still shows the skill to the model, which then fails mid-task or pretends to have the tool.",
+    example: "dependencies:\n  tools: [get_order]\nwith a prod profile that has no get_order.\n\nFix: add the tool to that environment, declare an `any` alternative, or keep the skill out of that environment.",
+};

@@ -1,0 +1,159 @@
+//! The rule registry: every finding skill-audit can emit has an entry here with a stable ID,
+//! a kebab-case name, a default severity, a one-line summary and a doc (what, why, example).
+//!
+//! The checks themselves live beside their docs in one file per family:
+//! `file` (SA1xx, reading and frontmatter), `spec` (SA2xx, Agent Skills fields),
+//! `deps` (SA3xx, `dependencies` and capability fields), `library` (SA4xx, whole-library checks
+//! and availability).
+
+pub mod deps;
+pub mod file;
+pub mod library;
+pub mod spec;
+
+use serde::{Serialize, Serializer};
+use std::fmt;
+
+use crate::diagnostic::Severity;
+
+/// What a rule checks, why it matters and an example of the problem and its fix.
+#[derive(Debug, Clone, Copy)]
+pub struct RuleDoc {
+    pub what: &'static str,
+    pub why: &'static str,
+    pub example: &'static str,
+}
+
+macro_rules! declare_rules {
+    ($( $variant:ident = $code:literal, $name:literal, $sev:ident, $summary:literal, $doc:path; )*) => {
+        /// Every rule skill-audit knows. The code (`SA201`) is the stable ID.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Rule { $($variant),* }
+
+        impl Rule {
+            /// All rules, in code order.
+            pub const ALL: &'static [Rule] = &[$(Rule::$variant),*];
+
+            pub fn code(self) -> &'static str {
+                match self { $(Rule::$variant => $code),* }
+            }
+            pub fn name(self) -> &'static str {
+                match self { $(Rule::$variant => $name),* }
+            }
+            pub fn default_severity(self) -> Severity {
+                match self { $(Rule::$variant => Severity::$sev),* }
+            }
+            pub fn summary(self) -> &'static str {
+                match self { $(Rule::$variant => $summary),* }
+            }
+            pub fn doc(self) -> &'static RuleDoc {
+                match self { $(Rule::$variant => &$doc),* }
+            }
+        }
+    };
+}
+
+declare_rules! {
+    ReadError = "SA100", "read-error", Error, "A file or folder could not be read", file::READ_ERROR;
+    NotUtf8 = "SA101", "not-utf8", Error, "The file is not valid UTF-8", file::NOT_UTF8;
+    MissingFrontmatter = "SA102", "missing-frontmatter", Error, "The file does not start with a `---` frontmatter line", file::MISSING_FRONTMATTER;
+    UnclosedFrontmatter = "SA103", "unclosed-frontmatter", Error, "The frontmatter has no closing `---` line", file::UNCLOSED_FRONTMATTER;
+    YamlSyntax = "SA104", "yaml-syntax", Error, "The frontmatter is not valid YAML", file::YAML_SYNTAX;
+    FrontmatterNotMapping = "SA105", "frontmatter-not-mapping", Error, "The frontmatter is not a YAML mapping", file::NOT_MAPPING;
+    DuplicateKey = "SA106", "duplicate-key", Error, "A key appears twice in one YAML mapping", file::DUPLICATE_KEY;
+    YamlLimit = "SA107", "yaml-limit", Error, "The frontmatter exceeds a safety limit (size, depth, aliases)", file::YAML_LIMIT;
+    SkillFileCasing = "SA108", "skill-file-casing", Warning, "The skill file is not named exactly `SKILL.md`", file::SKILL_FILE_CASING;
+    Utf8Bom = "SA109", "utf8-bom", Info, "The file starts with a UTF-8 byte order mark", file::UTF8_BOM;
+    InternalError = "SA199", "internal-error", Error, "skill-audit failed on this file; please report it", file::INTERNAL_ERROR;
+
+    NameMissing = "SA201", "name-missing", Error, "The skill has no `name`", spec::NAME_MISSING;
+    NameType = "SA202", "name-type", Error, "`name` is not a non-empty string", spec::NAME_TYPE;
+    NameTooLong = "SA203", "name-too-long", Error, "`name` is longer than 64 characters", spec::NAME_TOO_LONG;
+    NameNotLowercase = "SA204", "name-not-lowercase", Error, "`name` has uppercase letters", spec::NAME_NOT_LOWERCASE;
+    NameHyphens = "SA205", "name-hyphens", Error, "`name` starts or ends with `-` or has `--`", spec::NAME_HYPHENS;
+    NameCharset = "SA206", "name-charset", Error, "`name` has characters outside the allowed set", spec::NAME_CHARSET;
+    NameDirectoryMismatch = "SA207", "name-directory-mismatch", Error, "`name` differs from the skill's folder name", spec::NAME_DIRECTORY_MISMATCH;
+    DescriptionMissing = "SA210", "description-missing", Error, "The skill has no `description`", spec::DESCRIPTION_MISSING;
+    DescriptionType = "SA211", "description-type", Error, "`description` is not a non-empty string", spec::DESCRIPTION_TYPE;
+    DescriptionTooLong = "SA212", "description-too-long", Error, "`description` is longer than 1024 characters", spec::DESCRIPTION_TOO_LONG;
+    CompatibilityType = "SA213", "compatibility-type", Error, "`compatibility` is not a non-empty string", spec::COMPATIBILITY_TYPE;
+    CompatibilityTooLong = "SA214", "compatibility-too-long", Error, "`compatibility` is longer than 500 characters", spec::COMPATIBILITY_TOO_LONG;
+    MetadataType = "SA215", "metadata-type", Warning, "`metadata` is not a map of strings to strings", spec::METADATA_TYPE;
+    AllowedToolsType = "SA216", "allowed-tools-type", Warning, "`allowed-tools` is not a space-separated string", spec::ALLOWED_TOOLS_TYPE;
+    LicenseType = "SA217", "license-type", Warning, "`license` is not a string", spec::LICENSE_TYPE;
+    HostSpecificKey = "SA220", "host-specific-key", Info, "A key some hosts support but the Agent Skills spec does not list", spec::HOST_SPECIFIC_KEY;
+    UnknownKey = "SA221", "unknown-key", Warning, "A frontmatter key no host knows", spec::UNKNOWN_KEY;
+    HostFieldType = "SA222", "host-field-type", Warning, "A host-specific field has the wrong type", spec::HOST_FIELD_TYPE;
+    BodyTooLong = "SA230", "body-too-long", Warning, "SKILL.md is longer than 500 lines", spec::BODY_TOO_LONG;
+    BrokenLink = "SA231", "broken-link", Warning, "A relative link or image in the body points at a missing file", spec::BROKEN_LINK;
+
+    DependenciesType = "SA301", "dependencies-type", Error, "`dependencies` or one of its types has the wrong shape", deps::DEPENDENCIES_TYPE;
+    DependencyEntryType = "SA302", "dependency-entry-type", Error, "A dependency entry is not a string", deps::DEPENDENCY_ENTRY_TYPE;
+    DependencyUnknownGroup = "SA303", "dependency-unknown-group", Error, "A key under a dependency type is not `all` or `any`", deps::DEPENDENCY_UNKNOWN_GROUP;
+    DependencyEmptyAny = "SA304", "dependency-empty-any", Warning, "An `any` group is empty", deps::DEPENDENCY_EMPTY_ANY;
+    DependencyUnknownType = "SA305", "dependency-unknown-type", Warning, "A dependency type other than tools, resources or prompts", deps::DEPENDENCY_UNKNOWN_TYPE;
+    CapabilityFieldType = "SA306", "capability-field-type", Error, "`tools`, `mcp-servers`, `hooks` or `model` has the wrong shape", deps::CAPABILITY_FIELD_TYPE;
+
+    DuplicateSkillName = "SA401", "duplicate-skill-name", Warning, "Two skills in the library share a name", library::DUPLICATE_SKILL_NAME;
+    Unavailable = "SA402", "unavailable", Warning, "A skill's dependencies are not met by a profile", library::UNAVAILABLE;
+}
+
+impl Rule {
+    /// Look a rule up by code (`SA201`) or name (`name-missing`), case-insensitively.
+    pub fn from_id(id: &str) -> Option<Rule> {
+        Rule::ALL
+            .iter()
+            .copied()
+            .find(|r| r.code().eq_ignore_ascii_case(id) || r.name().eq_ignore_ascii_case(id))
+    }
+}
+
+impl fmt::Display for Rule {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.code())
+    }
+}
+
+impl Serialize for Rule {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.code())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashSet;
+
+    #[test]
+    fn codes_and_names_are_unique_and_well_formed() {
+        let mut codes = HashSet::new();
+        let mut names = HashSet::new();
+        for r in Rule::ALL {
+            assert!(codes.insert(r.code()), "duplicate code {}", r.code());
+            assert!(names.insert(r.name()), "duplicate name {}", r.name());
+            assert!(
+                r.code().starts_with("SA") && r.code().len() == 5,
+                "{}",
+                r.code()
+            );
+            assert!(
+                r.name()
+                    .bytes()
+                    .all(|b| b.is_ascii_lowercase() || b == b'-' || b.is_ascii_digit())
+            );
+            let doc = r.doc();
+            assert!(
+                !doc.what.is_empty() && !doc.why.is_empty() && !doc.example.is_empty(),
+                "{r}"
+            );
+        }
+    }
+
+    #[test]
+    fn lookup_by_code_or_name() {
+        assert_eq!(Rule::from_id("sa201"), Some(Rule::NameMissing));
+        assert_eq!(Rule::from_id("name-missing"), Some(Rule::NameMissing));
+        assert_eq!(Rule::from_id("SA999"), None);
+    }
+}

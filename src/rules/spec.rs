@@ -1,0 +1,380 @@
+//! SA2xx: the Agent Skills specification's fields, plus what the reference validator misses.
+//! Shape errors (a list where a string belongs) are reported while parsing; the checks here are
+//! about values.
+
+use std::path::Path;
+
+use unicode_normalization::UnicodeNormalization;
+
+use super::RuleDoc;
+use crate::config::{NameCharset, Settings};
+use crate::diagnostic::{Pos, Sink};
+use crate::parse::skill::ParsedSkill;
+use crate::rules::Rule;
+
+pub const MAX_NAME_CHARS: usize = 64;
+pub const MAX_DESCRIPTION_CHARS: usize = 1024;
+pub const MAX_COMPATIBILITY_CHARS: usize = 500;
+pub const MAX_SKILL_LINES: u32 = 500;
+
+/// Keys the Agent Skills specification defines.
+pub const SPEC_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "license",
+    "compatibility",
+    "metadata",
+    "allowed-tools",
+];
+
+/// Keys of the capability proposals skill-audit is built on: known, so never flagged.
+pub const CAPABILITY_KEYS: &[&str] = &["dependencies", "tools", "mcp-servers", "hooks", "model"];
+
+/// Host-specific SKILL.md keys and the hosts that read them.
+pub const HOST_KEYS: &[(&str, &[&str])] = &[
+    ("agent", &["Claude Code"]),
+    ("argument-hint", &["Claude Code", "VS Code"]),
+    ("arguments", &["Claude Code"]),
+    ("background", &["Claude Code"]),
+    ("context", &["Claude Code", "VS Code"]),
+    ("disable-model-invocation", &["Claude Code", "VS Code"]),
+    ("disallowed-tools", &["Claude Code"]),
+    ("effort", &["Claude Code"]),
+    ("paths", &["Claude Code"]),
+    ("shell", &["Claude Code"]),
+    ("user-invocable", &["Claude Code", "VS Code"]),
+    (
+        "user-invokable",
+        &["VS Code (deprecated spelling of user-invocable)"],
+    ),
+    ("when_to_use", &["Claude Code"]),
+];
+
+pub fn check(parsed: &ParsedSkill, settings: &Settings, sink: &mut Sink) {
+    if let Some(root) = &parsed.root {
+        check_name(parsed, root.get("name"), root.pos, settings, sink);
+        check_description(root.get("description"), root.pos, sink);
+        if let Some(c) = root
+            .get("compatibility")
+            .and_then(|n| n.as_str().map(|s| (s, n.pos)))
+        {
+            let len = c.0.trim().chars().count();
+            if len > MAX_COMPATIBILITY_CHARS {
+                sink.push(
+                    Rule::CompatibilityTooLong,
+                    c.1,
+                    format!("`compatibility` is {len} characters; the limit is {MAX_COMPATIBILITY_CHARS}"),
+                );
+            }
+        }
+        check_keys(root, sink);
+    }
+    if parsed.line_count > MAX_SKILL_LINES {
+        sink.push(
+            Rule::BodyTooLong,
+            Pos::new(MAX_SKILL_LINES + 1, 1),
+            format!(
+                "SKILL.md has {} lines; keep it under {MAX_SKILL_LINES} and move detail into files under references/",
+                parsed.line_count
+            ),
+        );
+    }
+    check_links(parsed, sink);
+}
+
+fn check_name(
+    parsed: &ParsedSkill,
+    node: Option<&crate::parse::yaml::Node>,
+    map_pos: Pos,
+    settings: &Settings,
+    sink: &mut Sink,
+) {
+    let Some(node) = node else {
+        sink.push(
+            Rule::NameMissing,
+            map_pos,
+            format!(
+                "the skill has no `name`; add `name: {}` (its folder name)",
+                folder_of(&parsed.skill.fs_path)
+            ),
+        );
+        return;
+    };
+    let Some(raw) = node.as_str() else { return };
+    let name: String = raw.trim().nfkc().collect();
+    if name.is_empty() {
+        return;
+    }
+    let pos = node.pos;
+    let len = name.chars().count();
+    if len > MAX_NAME_CHARS {
+        sink.push(
+            Rule::NameTooLong,
+            pos,
+            format!("`name` is {len} characters; the limit is {MAX_NAME_CHARS}"),
+        );
+    }
+    if name != name.to_lowercase() {
+        sink.push(
+            Rule::NameNotLowercase,
+            pos,
+            format!("`name` must be lowercase; use `{}`", name.to_lowercase()),
+        );
+    }
+    if name.starts_with('-') || name.ends_with('-') {
+        sink.push(
+            Rule::NameHyphens,
+            pos,
+            "`name` cannot start or end with a hyphen",
+        );
+    }
+    if name.contains("--") {
+        sink.push(
+            Rule::NameHyphens,
+            pos,
+            "`name` cannot contain consecutive hyphens",
+        );
+    }
+    let bad: Vec<char> = name
+        .chars()
+        .filter(|&c| {
+            c != '-'
+                && match settings.name_charset {
+                    NameCharset::Ascii => {
+                        !(c.is_ascii_lowercase() || c.is_ascii_digit() || c.is_ascii_uppercase())
+                    }
+                    NameCharset::Unicode => !c.is_alphanumeric(),
+                }
+        })
+        .collect();
+    if !bad.is_empty() {
+        let mut shown: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
+        shown.dedup();
+        let allowed = match settings.name_charset {
+            NameCharset::Ascii if bad.iter().all(|c| c.is_alphanumeric()) => {
+                "only `a-z`, `0-9` and `-` are allowed (what VS Code, Claude and OpenAI accept; `--name-charset unicode` accepts Unicode letters)"
+            }
+            NameCharset::Ascii => "only `a-z`, `0-9` and `-` are allowed",
+            NameCharset::Unicode => "only letters, digits and `-` are allowed",
+        };
+        sink.push(
+            Rule::NameCharset,
+            pos,
+            format!("`name` contains {}; {allowed}", shown.join(", ")),
+        );
+    }
+    let folder: String = folder_of(&parsed.skill.fs_path).nfkc().collect();
+    if !folder.is_empty() && folder != name {
+        sink.push(
+            Rule::NameDirectoryMismatch,
+            pos,
+            format!("`name` is `{name}` but the folder is `{folder}`; hosts expect them to match, rename one"),
+        );
+    }
+}
+
+fn folder_of(path: &Path) -> String {
+    path.parent()
+        .and_then(Path::file_name)
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+fn check_description(node: Option<&crate::parse::yaml::Node>, map_pos: Pos, sink: &mut Sink) {
+    let Some(node) = node else {
+        sink.push(
+            Rule::DescriptionMissing,
+            map_pos,
+            "the skill has no `description`; add one that says what it does and when to use it",
+        );
+        return;
+    };
+    if let Some(d) = node.as_str() {
+        let len = d.trim().chars().count();
+        if len > MAX_DESCRIPTION_CHARS {
+            sink.push(
+                Rule::DescriptionTooLong,
+                node.pos,
+                format!("`description` is {len} characters; the limit is {MAX_DESCRIPTION_CHARS}, hosts truncate or reject longer ones"),
+            );
+        }
+    }
+}
+
+fn check_keys(root: &crate::parse::yaml::Node, sink: &mut Sink) {
+    let Some(entries) = root.as_map() else { return };
+    for (key, _) in entries {
+        let k = key.scalar_text().unwrap_or_default();
+        if SPEC_KEYS.contains(&k.as_str()) || CAPABILITY_KEYS.contains(&k.as_str()) {
+            continue;
+        }
+        if let Some((_, hosts)) = HOST_KEYS.iter().find(|(h, _)| *h == k) {
+            sink.push(
+                Rule::HostSpecificKey,
+                key.pos,
+                format!("`{k}` is supported by {}; not in the Agent Skills spec, so strict validators reject it", hosts.join(", ")),
+            );
+            continue;
+        }
+        let hint = did_you_mean(&k)
+            .map(|s| format!("; did you mean `{s}`?"))
+            .unwrap_or_default();
+        sink.push(
+            Rule::UnknownKey,
+            key.pos,
+            format!("`{k}` is not a field of the spec or of any host, so it is ignored{hint}"),
+        );
+    }
+}
+
+/// The known key closest to `key`, if it is close enough to be a typo.
+pub fn did_you_mean(key: &str) -> Option<&'static str> {
+    let known = SPEC_KEYS
+        .iter()
+        .chain(CAPABILITY_KEYS)
+        .chain(HOST_KEYS.iter().map(|(k, _)| k));
+    let lower = key.to_lowercase().replace('_', "-");
+    known
+        .map(|k| {
+            (
+                strsim::damerau_levenshtein(&lower, &k.replace('_', "-")),
+                *k,
+            )
+        })
+        .filter(|(d, k)| *d <= 2.min(k.len() / 3).max(1))
+        .min()
+        .map(|(_, k)| k)
+}
+
+fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
+    let Some(dir) = parsed.skill.fs_path.parent() else {
+        return;
+    };
+    for link in &parsed.links {
+        let target = dir.join(&link.target);
+        if std::fs::symlink_metadata(&target).is_err() {
+            sink.push(
+                Rule::BrokenLink,
+                link.pos,
+                format!(
+                    "`{}` does not exist relative to this skill; fix the link or add the file",
+                    link.target
+                ),
+            );
+        }
+    }
+}
+
+pub const NAME_MISSING: RuleDoc = RuleDoc {
+    what: "The frontmatter has no `name` key.",
+    why: "The spec requires it; VS Code and the Agent Skills validator reject the skill, other hosts fall back to the folder name.",
+    example: "---\ndescription: Extract tables from PDFs.\n---\n\nFix: add `name: pdf-tables` (the folder name).",
+};
+pub const NAME_TYPE: RuleDoc = RuleDoc {
+    what: "`name` is empty, blank, or not a string (a list, a number, a mapping).",
+    why: "Hosts use `name` as the skill's identifier and slash command; a non-string cannot be one.",
+    example: "name: [pdf]\n\nFix: name: pdf",
+};
+pub const NAME_TOO_LONG: RuleDoc = RuleDoc {
+    what: "`name` is longer than 64 characters (counted after Unicode NFKC normalisation).",
+    why: "The spec caps names at 64; Codex, VS Code and the validators reject longer ones.",
+    example: "name: a-very-long-name-that-keeps-going-...\n\nFix: shorten it to 64 characters or fewer.",
+};
+pub const NAME_NOT_LOWERCASE: RuleDoc = RuleDoc {
+    what: "`name` contains uppercase letters.",
+    why: "The spec allows only lowercase; VS Code silently fails to load such skills.",
+    example: "name: PdfTools\n\nFix: name: pdf-tools",
+};
+pub const NAME_HYPHENS: RuleDoc = RuleDoc {
+    what: "`name` starts or ends with `-`, or contains `--`.",
+    why: "The spec forbids both; validators reject the skill.",
+    example: "name: -pdf--tools\n\nFix: name: pdf-tools",
+};
+pub const NAME_CHARSET: RuleDoc = RuleDoc {
+    what: "`name` uses characters other than `a-z`, `0-9` and `-` (or, with `--name-charset unicode`, other than Unicode letters, digits and `-`).",
+    why: "VS Code, Claude and OpenAI accept only ASCII `[a-z0-9-]`; the reference validator also accepts Unicode letters. `_`, `.`, spaces, `/` and `:` break loading everywhere.",
+    example: "name: pdf_tools\n\nFix: name: pdf-tools",
+};
+pub const NAME_DIRECTORY_MISMATCH: RuleDoc = RuleDoc {
+    what: "`name` differs from the name of the folder holding SKILL.md (compared after NFKC normalisation).",
+    why: "The spec requires them to match; the reference validator rejects the skill and VS Code warns.",
+    example: "skills/pdf/SKILL.md with `name: pdf-tools`\n\nFix: rename the folder to pdf-tools or set `name: pdf`.",
+};
+pub const DESCRIPTION_MISSING: RuleDoc = RuleDoc {
+    what: "The frontmatter has no `description` key.",
+    why: "Models choose skills by their description; hosts skip skills without one.",
+    example: "---\nname: pdf\n---\n\nFix: description: Extract text and tables from PDF files. Use when the user mentions PDFs.",
+};
+pub const DESCRIPTION_TYPE: RuleDoc = RuleDoc {
+    what: "`description` is empty, blank, or not a string.",
+    why: "An empty description gives the model nothing to choose the skill by; hosts skip it.",
+    example: "description:\n\nFix: description: What the skill does and when to use it.",
+};
+pub const DESCRIPTION_TOO_LONG: RuleDoc = RuleDoc {
+    what: "`description` is longer than 1024 characters (Unicode characters of the trimmed text).",
+    why: "The spec caps it at 1024; validators reject longer ones and hosts truncate the listing.",
+    example: "A 1,500-character description.\n\nFix: keep the what and when in the description; move detail into the body.",
+};
+pub const COMPATIBILITY_TYPE: RuleDoc = RuleDoc {
+    what: "`compatibility` is present but empty or not a string.",
+    why: "The spec defines it as 1-500 characters of text; the reference validator accepts an empty value, hosts may not.",
+    example: "compatibility:\n\nFix: compatibility: Requires Python 3.11+ and network access  (or remove the key)",
+};
+pub const COMPATIBILITY_TOO_LONG: RuleDoc = RuleDoc {
+    what: "`compatibility` is longer than 500 characters.",
+    why: "The spec caps it at 500; validators reject longer ones.",
+    example: "A 600-character compatibility note.\n\nFix: shorten it; put detail in the body.",
+};
+pub const METADATA_TYPE: RuleDoc = RuleDoc {
+    what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map).",
+    why: "The spec defines metadata as string keys to string values. `version: 1.10` is the number 1.1 to most parsers, and nested maps are flattened differently by each host.",
+    example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"",
+};
+pub const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
+    what: "`allowed-tools` is not a space-separated string (for example a YAML list).",
+    why: "The spec defines a string; Claude Code also reads a list but strict validators reject flow-style lists and other hosts may ignore it.",
+    example: "allowed-tools: [Read, Bash]\n\nFix: allowed-tools: Read Bash",
+};
+pub const LICENSE_TYPE: RuleDoc = RuleDoc {
+    what: "`license` is not a string.",
+    why: "The spec defines it as a license name or the name of a bundled license file.",
+    example: "license: {name: MIT}\n\nFix: license: MIT",
+};
+pub const HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
+    what: "A top-level key that some hosts read (Claude Code, VS Code) but the Agent Skills spec does not list, such as `argument-hint` or `user-invocable`.",
+    why: "Those hosts act on it; strict validators and uploads (skills-ref, claude.ai) reject unknown keys, and other hosts ignore it. Fine when intended.",
+    example: "argument-hint: \"[file]\"\n\nNothing to fix if the library targets those hosts; otherwise move it under `metadata`.",
+};
+pub const UNKNOWN_KEY: RuleDoc = RuleDoc {
+    what: "A top-level key that neither the spec nor any known host reads. The message suggests the nearest known key.",
+    why: "It is silently ignored everywhere, which usually means a typo (`descripton`) that leaves the real field missing.",
+    example: "descripton: Extract tables from PDFs.\n\nFix: description: Extract tables from PDFs.",
+};
+pub const HOST_FIELD_TYPE: RuleDoc = RuleDoc {
+    what: "A host-specific field has the wrong type: `user-invocable`, `disable-model-invocation` or `background` not `true`/`false`, or a text field holding a list or mapping.",
+    why: "VS Code reads only the literal booleans `true` and `false`; `yes` or `\"false\"` are ignored and the default applies.",
+    example: "disable-model-invocation: yes\n\nFix: disable-model-invocation: true",
+};
+pub const BODY_TOO_LONG: RuleDoc = RuleDoc {
+    what: "SKILL.md has more than 500 lines.",
+    why: "The whole body is loaded into the model's context when the skill activates; the spec recommends under 500 lines and moving detail into referenced files.",
+    example: "A 900-line SKILL.md.\n\nFix: keep the workflow in SKILL.md, move reference material to references/*.md and link to it.",
+};
+pub const BROKEN_LINK: RuleDoc = RuleDoc {
+    what: "A relative Markdown link or image in the body points at a file that does not exist (resolved from the SKILL.md's folder).",
+    why: "The model follows these links to load references and scripts on demand; a missing file makes it fail mid-task or invent the content.",
+    example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
+};
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn suggests_close_keys_only() {
+        assert_eq!(did_you_mean("descripton"), Some("description"));
+        assert_eq!(did_you_mean("Name"), Some("name"));
+        assert_eq!(did_you_mean("allowed_tools"), Some("allowed-tools"));
+        assert_eq!(did_you_mean("category"), None);
+    }
+}
