@@ -10,9 +10,10 @@ use crate::config::Settings;
 use crate::diagnostic::{Finding, Pos, Sink, sort_findings};
 use crate::discover::{self, Candidate, Kind};
 use crate::evaluate::{self, Availability};
-use crate::model::Skill;
+use crate::model::{Agent, Drift, Link, Manifest, Skill};
 use crate::parse;
 use crate::profile::{self, Profile, ProfileError, ProfileSource};
+use crate::resolve;
 use crate::rules::{self, Rule};
 
 /// What to audit and how.
@@ -35,14 +36,33 @@ pub struct SkillResult {
     pub availability: Vec<Availability>,
 }
 
+/// One agent and its availability in each profile.
+#[derive(Debug, Clone)]
+pub struct AgentResult {
+    pub agent: Agent,
+    pub availability: Vec<Availability>,
+}
+
 /// Everything one run found.
 #[derive(Debug, Clone)]
 pub struct AuditResult {
     pub roots: Vec<String>,
     pub profiles: Vec<Profile>,
     pub skills: Vec<SkillResult>,
+    pub agents: Vec<AgentResult>,
+    pub links: Vec<Link>,
+    pub drift: Vec<Drift>,
     pub findings: Vec<Finding>,
     pub files_scanned: usize,
+}
+
+/// What one file turned out to be.
+enum Parsed {
+    Skill(Box<Skill>),
+    Agent(Box<Agent>),
+    Manifests(Vec<Manifest>),
+    /// A candidate that is not one after all (a Claude-folder `.md` without frontmatter).
+    Nothing,
 }
 
 /// Why a run could not start: exit code 2.
@@ -81,6 +101,7 @@ fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
             ProfileSource::File(path) => {
                 profile::load(path, &discover::display_path(path, &opts.cwd))?
             }
+            ProfileSource::Builtin(name) => profile::builtin::load(name)?,
         };
         if !seen.insert(p.name.clone()) {
             return Err(AuditError::Usage(format!(
@@ -95,17 +116,23 @@ fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
 
 fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSet) -> AuditResult {
     let found = discover::walk(&opts.roots, excludes, opts.threads, &opts.cwd);
-    let per_file: Vec<(Skill, Vec<Finding>)> = found
+    let per_file: Vec<(Parsed, Vec<Finding>)> = found
         .candidates
         .par_iter()
         .map(|c| guarded(c, &opts.settings))
         .collect();
-    let files_scanned = per_file.len();
     let mut findings: Vec<Finding> = Vec::new();
-    let mut skills = Vec::with_capacity(per_file.len());
-    for (skill, f) in per_file {
+    let (mut skills, mut agents, mut manifests) = (Vec::new(), Vec::new(), Vec::new());
+    let mut files_scanned = 0;
+    for (parsed, f) in per_file {
         findings.extend(f);
-        skills.push(skill);
+        match parsed {
+            Parsed::Skill(s) => skills.push(*s),
+            Parsed::Agent(a) => agents.push(*a),
+            Parsed::Manifests(m) => manifests.extend(m),
+            Parsed::Nothing => continue,
+        }
+        files_scanned += 1;
     }
     for e in &found.errors {
         findings.push(Finding::new(
@@ -116,7 +143,18 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
         ));
     }
     rules::library::duplicate_names(&skills, &mut findings);
-    let results: Vec<SkillResult> = skills
+    rules::agent::check_targets(&agents, &mut findings);
+    rules::host::check(&agents, &profiles, &mut findings);
+    let links = resolve::links(
+        &skills,
+        &agents,
+        &manifests,
+        &opts.roots,
+        &opts.cwd,
+        &mut findings,
+    );
+    let drift = drift(&links, &skills, &agents, &mut findings);
+    let skills: Vec<SkillResult> = skills
         .into_par_iter()
         .map(|skill| {
             let availability = profiles
@@ -129,13 +167,39 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
             }
         })
         .collect();
-    for r in &results {
-        let named: Vec<(&str, Availability)> = profiles
-            .iter()
-            .map(|p| p.name.as_str())
-            .zip(r.availability.iter().cloned())
-            .collect();
-        rules::library::unavailable(&r.skill, &named, &mut findings);
+    let agents: Vec<AgentResult> = agents
+        .into_par_iter()
+        .map(|agent| {
+            let availability = profiles
+                .iter()
+                .map(|p| evaluate::agent(&agent, p))
+                .collect();
+            AgentResult {
+                agent,
+                availability,
+            }
+        })
+        .collect();
+    let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+    for r in &skills {
+        rules::library::unavailable(
+            &r.skill.path,
+            r.skill.name_pos,
+            "skill",
+            &names,
+            &r.availability,
+            &mut findings,
+        );
+    }
+    for r in &agents {
+        rules::library::unavailable(
+            &r.agent.path,
+            r.agent.tools_pos,
+            "agent",
+            &names,
+            &r.availability,
+            &mut findings,
+        );
     }
     sort_findings(&mut findings);
     AuditResult {
@@ -145,14 +209,52 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
             .map(|r| discover::display_path(r, &opts.cwd))
             .collect(),
         profiles,
-        skills: results,
+        skills,
+        agents,
+        links,
+        drift,
         findings,
         files_scanned,
     }
 }
 
+/// Drift for every link, with one finding per drifting link.
+fn drift(
+    links: &[Link],
+    skills: &[Skill],
+    agents: &[Agent],
+    findings: &mut Vec<Finding>,
+) -> Vec<Drift> {
+    let skill_by_path: std::collections::HashMap<&str, &Skill> =
+        skills.iter().map(|s| (s.path.as_str(), s)).collect();
+    let agent_ix: std::collections::HashMap<&str, usize> = agents
+        .iter()
+        .enumerate()
+        .map(|(i, a)| (a.path.as_str(), i))
+        .collect();
+    let grants: Vec<evaluate::Grants> = agents.iter().map(evaluate::Grants::of).collect();
+    let mut out = Vec::new();
+    for l in links {
+        let (Some(&ai), Some(skill)) = (
+            agent_ix.get(l.agent.as_str()),
+            skill_by_path.get(l.skill_path.as_str()),
+        ) else {
+            continue;
+        };
+        let agent = &agents[ai];
+        if let Some(d) = evaluate::drift(l, agent, &grants[ai], skill) {
+            findings.push(rules::links::drift_finding(&d, agent));
+            out.push(d);
+        }
+        if let Some(f) = rules::links::model_drift(l, agent, skill) {
+            findings.push(f);
+        }
+    }
+    out
+}
+
 /// Process one file; a panic becomes an `internal-error` finding and the run goes on.
-fn guarded(c: &Candidate, settings: &Settings) -> (Skill, Vec<Finding>) {
+fn guarded(c: &Candidate, settings: &Settings) -> (Parsed, Vec<Finding>) {
     match catch_unwind(AssertUnwindSafe(|| process(c, settings))) {
         Ok(r) => r,
         Err(panic) => {
@@ -161,15 +263,42 @@ fn guarded(c: &Candidate, settings: &Settings) -> (Skill, Vec<Finding>) {
                 .map(|s| (*s).to_owned())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown failure".into());
-            let skill = Skill::invalid(folder_name(c), c.path.clone(), c.fs_path.clone());
             let f = Finding::new(
                 Rule::InternalError,
                 &c.path,
                 Pos::START,
                 format!("internal error: {what}"),
             );
-            (skill, vec![f])
+            (placeholder(c), vec![f])
         }
+    }
+}
+
+/// An invalid entry for a file that could not be processed, so it still shows in the report.
+fn placeholder(c: &Candidate) -> Parsed {
+    match c.kind {
+        Kind::Skill { .. } => Parsed::Skill(Box::new(Skill::invalid(
+            folder_name(c),
+            c.path.clone(),
+            c.fs_path.clone(),
+        ))),
+        Kind::Agent(_) => {
+            let file = c
+                .fs_path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let stem = parse::agent::stem(&file).to_owned();
+            Parsed::Agent(Box::new(Agent {
+                name: stem.clone(),
+                stem,
+                path: c.path.clone(),
+                fs_path: c.fs_path.clone(),
+                invalid: true,
+                ..Agent::default()
+            }))
+        }
+        Kind::Manifest(_) => Parsed::Manifests(Vec::new()),
     }
 }
 
@@ -181,10 +310,9 @@ fn folder_name(c: &Candidate) -> String {
         .unwrap_or_default()
 }
 
-fn process(c: &Candidate, settings: &Settings) -> (Skill, Vec<Finding>) {
+fn process(c: &Candidate, settings: &Settings) -> (Parsed, Vec<Finding>) {
     let mut sink = Sink::new(&c.path);
-    let Kind::Skill { exact } = c.kind;
-    if !exact {
+    if let Kind::Skill { exact: false } = c.kind {
         let name = c
             .fs_path
             .file_name()
@@ -200,12 +328,27 @@ fn process(c: &Candidate, settings: &Settings) -> (Skill, Vec<Finding>) {
         Ok(b) => b,
         Err(e) => {
             sink.push(Rule::ReadError, Pos::START, format!("cannot read: {e}"));
-            let skill = Skill::invalid(folder_name(c), c.path.clone(), c.fs_path.clone());
-            return (skill, sink.findings);
+            return (placeholder(c), sink.findings);
         }
     };
-    let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink);
-    drop(bytes);
-    rules::spec::check(&parsed, settings, &mut sink);
-    (parsed.skill, sink.findings)
+    let parsed = match c.kind {
+        Kind::Skill { .. } => {
+            let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink);
+            rules::spec::check(&parsed, settings, &mut sink);
+            Parsed::Skill(Box::new(parsed.skill))
+        }
+        Kind::Agent(flavor) => {
+            match parse::agent::parse(&bytes, &c.path, &c.fs_path, flavor, &mut sink) {
+                Some(parsed) => {
+                    rules::agent::check(&parsed, &mut sink);
+                    Parsed::Agent(Box::new(parsed.agent))
+                }
+                None => Parsed::Nothing,
+            }
+        }
+        Kind::Manifest(kind) => Parsed::Manifests(parse::manifest::parse(
+            &bytes, &c.path, &c.fs_path, kind, &mut sink,
+        )),
+    };
+    (parsed, sink.findings)
 }

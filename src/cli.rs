@@ -35,6 +35,8 @@ pub enum Command {
         /// Rule ID (`SA201`) or name (`name-missing`).
         id: String,
     },
+    /// List the built-in host profiles (`--profile builtin:NAME`).
+    Profiles,
 }
 
 #[derive(Debug, clap::Args)]
@@ -42,9 +44,9 @@ pub struct AuditArgs {
     /// Folders (or files) to audit.
     #[arg(value_name = "PATH", default_value = ".", value_hint = ValueHint::AnyPath)]
     pub paths: Vec<PathBuf>,
-    /// Environment profile (JSON); repeat for more matrix columns, in order.
+    /// Environment profile: a JSON file or `builtin:NAME`; repeat for more matrix columns, in order.
     #[arg(short, long = "profile", value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub profiles: Vec<PathBuf>,
+    pub profiles: Vec<String>,
     /// Output format.
     #[arg(short, long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
@@ -107,6 +109,13 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
             }
             print(&s)
         }
+        Some(Command::Profiles) => {
+            let mut s = String::new();
+            for (name, desc) in crate::profile::builtin::describe() {
+                s.push_str(&format!("{name:<24} {desc}\n"));
+            }
+            print(&s)
+        }
         Some(Command::Rule { id }) => {
             let rule = Rule::from_id(&id)
                 .ok_or_else(|| format!("unknown rule `{id}`; `skill-audit rules` lists them"))?;
@@ -155,7 +164,11 @@ fn audit_command(args: AuditArgs) -> Result<Outcome, String> {
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let opts = AuditOptions {
         roots: args.paths,
-        profiles: args.profiles.into_iter().map(ProfileSource::File).collect(),
+        profiles: args
+            .profiles
+            .iter()
+            .map(|p| ProfileSource::parse(p))
+            .collect(),
         excludes: args.exclude,
         settings: Settings {
             name_charset: args.name_charset,

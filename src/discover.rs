@@ -14,6 +14,32 @@ use std::sync::Mutex;
 pub enum Kind {
     /// A skill file; `exact` is false for casings other than `SKILL.md`.
     Skill { exact: bool },
+    /// A custom agent: `*.agent.md`, a `.md` directly in `.github/agents/`, a legacy
+    /// `*.chatmode.md`, or a Claude Code agent (`.md` under `agents/` of `.claude/` or of a
+    /// Claude plugin; those only count when they have frontmatter).
+    Agent(AgentFlavor),
+    /// A plugin or marketplace manifest.
+    Manifest(ManifestKind),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AgentFlavor {
+    /// `*.agent.md` or `.github/agents/*.md`.
+    Custom,
+    /// Legacy `*.chatmode.md`.
+    ChatMode,
+    /// A Claude Code agent file.
+    Claude,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ManifestKind {
+    /// Agent Plugins / Copilot `plugin.json` (at a plugin root or in `.github/plugin/`).
+    AgentPlugin,
+    /// `.claude-plugin/plugin.json`.
+    ClaudePlugin,
+    /// `.claude-plugin/marketplace.json`.
+    ClaudeMarketplace,
 }
 
 /// A file to audit.
@@ -62,12 +88,57 @@ pub fn compile_excludes(patterns: &[String]) -> Result<GlobSet, String> {
     b.build().map_err(|e| e.to_string())
 }
 
-/// Classify a file by name.
-pub fn classify(name: &str) -> Option<Kind> {
+/// Classify a file by its name and place. Checks the file system only for `.md` files under
+/// an `agents/` folder (is there a Claude plugin manifest beside that folder?).
+pub fn classify(path: &Path) -> Option<Kind> {
+    let name = path.file_name()?.to_str()?;
     if name.eq_ignore_ascii_case("SKILL.md") {
         return Some(Kind::Skill {
             exact: name == "SKILL.md",
         });
+    }
+    let parent = path.parent();
+    let parent_name = parent
+        .and_then(Path::file_name)
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
+    let grandparent_name = parent
+        .and_then(Path::parent)
+        .and_then(Path::file_name)
+        .and_then(|n| n.to_str())
+        .unwrap_or("");
+    if name == "plugin.json" {
+        return match parent_name {
+            ".claude-plugin" => Some(Kind::Manifest(ManifestKind::ClaudePlugin)),
+            _ => Some(Kind::Manifest(ManifestKind::AgentPlugin)),
+        };
+    }
+    if name == "marketplace.json" && parent_name == ".claude-plugin" {
+        return Some(Kind::Manifest(ManifestKind::ClaudeMarketplace));
+    }
+    let lower = name.to_ascii_lowercase();
+    if lower.ends_with(".agent.md") {
+        return Some(Kind::Agent(AgentFlavor::Custom));
+    }
+    if lower.ends_with(".chatmode.md") {
+        return Some(Kind::Agent(AgentFlavor::ChatMode));
+    }
+    if !lower.ends_with(".md") || lower == "readme.md" {
+        return None;
+    }
+    if parent_name == "agents" && grandparent_name == ".github" {
+        return Some(Kind::Agent(AgentFlavor::Custom));
+    }
+    // Claude agents may nest (`agents/review/security.md`): find the nearest `agents` folder.
+    let agents_dir = path
+        .ancestors()
+        .skip(1)
+        .take(4)
+        .find(|a| a.file_name().is_some_and(|n| n == "agents"))?;
+    let owner = agents_dir.parent()?;
+    let in_claude = owner.file_name().is_some_and(|n| n == ".claude");
+    if in_claude || owner.join(".claude-plugin").join("plugin.json").is_file() {
+        return Some(Kind::Agent(AgentFlavor::Claude));
     }
     None
 }
@@ -112,7 +183,7 @@ pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -
             match entry {
                 Ok(e) => {
                     let is_file_like = e.file_type().is_some_and(|t| t.is_file() || t.is_symlink());
-                    if is_file_like && let Some(kind) = e.file_name().to_str().and_then(classify) {
+                    if is_file_like && let Some(kind) = classify(e.path()) {
                         guard.local.candidates.push(Candidate {
                             path: display_path(e.path(), cwd),
                             fs_path: e.into_path(),
@@ -220,11 +291,41 @@ mod tests {
     use super::*;
 
     #[test]
-    fn classifies_skill_casings() {
-        assert_eq!(classify("SKILL.md"), Some(Kind::Skill { exact: true }));
-        assert_eq!(classify("skill.md"), Some(Kind::Skill { exact: false }));
-        assert_eq!(classify("Skill.MD"), Some(Kind::Skill { exact: false }));
-        assert_eq!(classify("README.md"), None);
+    fn classifies_by_name_and_place() {
+        let c = |p: &str| classify(Path::new(p));
+        assert_eq!(c("s/SKILL.md"), Some(Kind::Skill { exact: true }));
+        assert_eq!(c("s/skill.md"), Some(Kind::Skill { exact: false }));
+        assert_eq!(c("s/Skill.MD"), Some(Kind::Skill { exact: false }));
+        assert_eq!(c("s/README.md"), None);
+        assert_eq!(
+            c("agents/a.agent.md"),
+            Some(Kind::Agent(AgentFlavor::Custom))
+        );
+        assert_eq!(
+            c("x/.github/agents/a.md"),
+            Some(Kind::Agent(AgentFlavor::Custom))
+        );
+        assert_eq!(
+            c("chatmodes/a.chatmode.md"),
+            Some(Kind::Agent(AgentFlavor::ChatMode))
+        );
+        assert_eq!(
+            c("x/.claude/agents/review/sec.md"),
+            Some(Kind::Agent(AgentFlavor::Claude))
+        );
+        assert_eq!(c("x/agents/plain.md"), None, "not a Claude plugin");
+        assert_eq!(
+            c("p/plugin.json"),
+            Some(Kind::Manifest(ManifestKind::AgentPlugin))
+        );
+        assert_eq!(
+            c("p/.claude-plugin/plugin.json"),
+            Some(Kind::Manifest(ManifestKind::ClaudePlugin))
+        );
+        assert_eq!(
+            c("m/.claude-plugin/marketplace.json"),
+            Some(Kind::Manifest(ManifestKind::ClaudeMarketplace))
+        );
     }
 
     #[test]

@@ -76,11 +76,10 @@ pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
     let mut parts = Vec::new();
     for kind in DepKind::ALL {
         let group = req.group(kind);
-        let names = profile.names(kind);
         let miss: Vec<String> = group
             .all
             .iter()
-            .filter(|n| !names.contains(n))
+            .filter(|n| !profile.has(kind, n))
             .cloned()
             .collect();
         if !miss.is_empty() {
@@ -93,7 +92,7 @@ pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
         missing.extend(miss);
         if let Some(any) = &group.any
             && !any.is_empty()
-            && !any.iter().any(|n| names.contains(n))
+            && !any.iter().any(|n| profile.has(kind, n))
         {
             parts.push(format!(
                 "no {} of {} is available",
@@ -215,5 +214,243 @@ mod tests {
         let a = requirements(&r, &p);
         assert_eq!(a.missing, ["docs://b"]);
         assert!(a.unmet_any.is_empty());
+    }
+}
+
+/// What an agent's `tools` list lets it call, understanding MCP wildcards, the cross-host
+/// spellings, VS Code tool sets, legacy names and GitHub's case-insensitive aliases.
+#[derive(Debug)]
+pub struct Grants {
+    all: bool,
+    names: crate::profile::NameSet,
+}
+
+impl Grants {
+    pub fn of(agent: &crate::model::Agent) -> Grants {
+        let Some(tools) = &agent.tools else {
+            return Grants {
+                all: true,
+                names: crate::profile::NameSet::default(),
+            };
+        };
+        let mut expanded: Vec<String> = Vec::new();
+        for t in tools {
+            expanded.extend(expand(t));
+        }
+        let names = crate::profile::NameSet::new(expanded.iter().map(String::as_str), true)
+            .unwrap_or_default();
+        Grants { all: false, names }
+    }
+
+    /// Does the agent grant `required`?
+    pub fn grants(&self, required: &str) -> bool {
+        if self.all {
+            return true;
+        }
+        if self.names.contains(required) {
+            return true;
+        }
+        let vocab = crate::profile::builtin::vocabularies();
+        // An alias (`Bash`) needs what it stands for (`execute`); a legacy name needs all of
+        // its replacements.
+        for p in vocab {
+            let Some(v) = &p.vocabulary else { continue };
+            let bare = required.split('(').next().unwrap_or(required);
+            if let Some(target) = v.aliases.get(&bare.to_lowercase())
+                && self.names.contains(target)
+            {
+                return true;
+            }
+            if let Some(new) = v.renamed.get(bare)
+                && new.iter().all(|n| self.names.contains(n))
+            {
+                return true;
+            }
+        }
+        false
+    }
+}
+
+/// One granted name and everything it stands for.
+fn expand(name: &str) -> Vec<String> {
+    let bare = name.split('(').next().unwrap_or(name).trim();
+    let lower = bare.to_lowercase();
+    let vocab = crate::profile::builtin::vocabularies();
+    // First the names it is (GitHub aliases and tool names are case-insensitive)...
+    let mut out = vec![bare.to_owned()];
+    for p in vocab {
+        let Some(v) = &p.vocabulary else { continue };
+        if let Some(target) = v.aliases.get(&lower) {
+            out.push(target.clone());
+        } else if !v.aliases.is_empty() && p.tools.contains(&lower) {
+            out.push(lower.clone());
+        }
+    }
+    // ...then what those stand for: tool set members and the replacements of legacy names.
+    let mut expanded = out.clone();
+    for n in &out {
+        for p in vocab {
+            let Some(v) = &p.vocabulary else { continue };
+            if let Some(members) = v.toolsets.get(n) {
+                expanded.push(format!("{n}/*"));
+                expanded.extend(members.iter().cloned());
+            }
+            if let Some(new) = v.renamed.get(n) {
+                expanded.extend(new.iter().cloned());
+            }
+        }
+    }
+    expanded
+}
+
+/// Compare what a linked skill needs with what the agent grants.
+pub fn drift(
+    link: &crate::model::Link,
+    agent: &crate::model::Agent,
+    grants: &Grants,
+    skill: &Skill,
+) -> Option<crate::model::Drift> {
+    if skill.invalid || skill.requirements_invalid {
+        return None;
+    }
+    let (all, any): (Vec<&String>, Option<&Vec<String>>) = match skill.declared_by {
+        crate::model::DeclaredBy::Dependencies => (
+            skill.dependencies.tools.all.iter().collect(),
+            skill.dependencies.tools.any.as_ref(),
+        ),
+        _ => (skill.tools.iter().flatten().collect(), None),
+    };
+    let missing_tools: Vec<String> = all
+        .into_iter()
+        .filter(|t| !grants.grants(t))
+        .cloned()
+        .collect();
+    let unmet_any: Vec<Vec<String>> = any
+        .filter(|a| !a.is_empty() && !a.iter().any(|t| grants.grants(t)))
+        .cloned()
+        .into_iter()
+        .collect();
+    let missing_mcp_servers: Vec<String> = skill
+        .mcp_servers
+        .iter()
+        .filter(|s| !agent.mcp_servers.contains(s) && !grants.grants(&format!("{s}/*")))
+        .cloned()
+        .collect();
+    if missing_tools.is_empty() && unmet_any.is_empty() && missing_mcp_servers.is_empty() {
+        return None;
+    }
+    Some(crate::model::Drift {
+        agent: link.agent.clone(),
+        skill: link.skill.clone(),
+        skill_path: link.skill_path.clone(),
+        via: link.via.clone(),
+        missing_tools,
+        unmet_any,
+        missing_mcp_servers,
+    })
+}
+
+/// Evaluate an agent against a profile: every tool it names must be available.
+pub fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availability {
+    if agent.invalid {
+        return Availability::of(
+            Status::Invalid,
+            Some("the frontmatter could not be read".into()),
+        );
+    }
+    let Some(tools) = agent.tools.as_ref().filter(|t| !t.is_empty()) else {
+        return Availability::of(Status::Undeclared, None);
+    };
+    let missing: Vec<String> = tools
+        .iter()
+        .filter(|t| !profile.has(DepKind::Tools, t))
+        .cloned()
+        .collect();
+    if missing.is_empty() {
+        return Availability::of(Status::Available, None);
+    }
+    let reason = format!(
+        "missing {} {}",
+        plural(DepKind::Tools, missing.len()),
+        quote_list(&missing)
+    );
+    Availability {
+        status: Status::Unavailable,
+        missing,
+        unmet_any: Vec::new(),
+        reason: Some(reason),
+    }
+}
+
+#[cfg(test)]
+mod grant_tests {
+    use super::*;
+    use crate::model::Agent;
+
+    fn grants(tools: Option<&[&str]>) -> Grants {
+        let agent = Agent {
+            tools: tools.map(|t| t.iter().map(|s| s.to_string()).collect()),
+            ..Agent::default()
+        };
+        Grants::of(&agent)
+    }
+
+    #[test]
+    fn absent_tools_grant_everything() {
+        assert!(grants(None).grants("anything/at_all"));
+        assert!(!grants(Some(&[])).grants("read"));
+    }
+
+    #[test]
+    fn wildcards_and_spellings() {
+        let g = grants(Some(&["github/*", "mcp__kusto__run_query"]));
+        assert!(g.grants("github/get_issue"));
+        assert!(g.grants("mcp__github__get_issue"));
+        assert!(g.grants("kusto/run_query"));
+        assert!(g.grants("kusto:run_query"));
+        assert!(!g.grants("kusto/list_tables"));
+    }
+
+    #[test]
+    fn tool_sets_and_legacy_names() {
+        let g = grants(Some(&["edit", "read"]));
+        assert!(g.grants("edit/editFiles"));
+        assert!(g.grants("read/readFile"));
+        assert!(g.grants("editFiles"), "legacy name replaced by a member");
+        assert!(!g.grants("execute/runInTerminal"));
+        let g = grants(Some(&["runCommands"]));
+        assert!(
+            g.grants("execute/runInTerminal"),
+            "legacy set expands to its replacements"
+        );
+    }
+
+    #[test]
+    fn github_aliases() {
+        let g = grants(Some(&["execute", "search"]));
+        assert!(g.grants("Bash"));
+        assert!(g.grants("shell"));
+        assert!(g.grants("powershell"));
+        assert!(g.grants("Grep") && g.grants("Glob"));
+        assert!(!g.grants("WebFetch"));
+        let g = grants(Some(&[
+            "Bash",
+            "Edit",
+            "Task",
+            "TodoWrite",
+            "WebSearch",
+            "NotebookRead",
+        ]));
+        for t in [
+            "execute",
+            "edit",
+            "agent",
+            "todo",
+            "web",
+            "read",
+            "edit/editFiles",
+        ] {
+            assert!(g.grants(t), "{t}");
+        }
     }
 }

@@ -1,7 +1,8 @@
 //! skill-audit: audit libraries of agent skills (`SKILL.md`) against environment tool profiles.
 //!
 //! The pipeline, one module per stage, data flowing one way:
-//! [`discover`] → [`parse`] → [`evaluate`] → [`rules`] → [`report`], orchestrated by [`audit`].
+//! [`discover`] → [`parse`] → [`resolve`] / [`evaluate`] → [`rules`] → [`report`], orchestrated
+//! by [`audit`].
 //! The command-line interface in [`cli`] is a thin shell over [`audit::run`] and [`report::render`].
 
 #![forbid(unsafe_code)]
@@ -16,6 +17,7 @@ pub mod model;
 pub mod parse;
 pub mod profile;
 pub mod report;
+pub mod resolve;
 pub mod rules;
 
 pub use audit::{AuditError, AuditOptions, AuditResult, run};

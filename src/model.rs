@@ -195,3 +195,103 @@ impl Skill {
         }
     }
 }
+
+/// A custom agent (`.agent.md`, legacy `.chatmode.md`, or a Claude Code agent).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Agent {
+    /// Frontmatter `name`, else the file name without `.agent.md` / `.chatmode.md` / `.md`.
+    pub name: String,
+    pub path: String,
+    #[serde(skip)]
+    pub fs_path: PathBuf,
+    /// The file name without its agent suffix: the key hosts dedupe agents by.
+    #[serde(skip)]
+    pub stem: String,
+    #[serde(skip)]
+    pub invalid: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// `None` when the agent has no `tools` list (or `*`): it may use every tool.
+    pub tools: Option<Vec<String>>,
+    #[serde(skip)]
+    pub tools_pos: crate::diagnostic::Pos,
+    #[serde(rename = "mcp-servers", skip_serializing_if = "Vec::is_empty")]
+    pub mcp_servers: Vec<String>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub model: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub target: Option<String>,
+    /// Agents named by `handoffs[].agent`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub handoffs: Vec<String>,
+    /// Sub-agents allowed by `agents:` (`*` means all).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub agents: Option<Vec<String>>,
+    /// Skills preloaded by a Claude agent's `skills:` list.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub skills: Vec<String>,
+    #[serde(rename = "user-invocable", skip_serializing_if = "Option::is_none")]
+    pub user_invocable: Option<bool>,
+    #[serde(
+        rename = "disable-model-invocation",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub disable_model_invocation: Option<bool>,
+    /// Deprecated `infer`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub infer: Option<bool>,
+    /// Deprecated `mode`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+    /// `chatmode`, `custom` or `claude`.
+    pub flavor: &'static str,
+    /// Display paths of files the body links to (relative links, resolved).
+    #[serde(skip)]
+    pub body_links: Vec<(PathBuf, crate::diagnostic::Pos)>,
+    #[serde(skip)]
+    pub handoffs_pos: crate::diagnostic::Pos,
+    #[serde(skip)]
+    pub agents_pos: crate::diagnostic::Pos,
+}
+
+/// A plugin or marketplace manifest: which agents and skills travel together.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Manifest {
+    pub path: String,
+    pub fs_path: PathBuf,
+    /// The plugin's name (or the marketplace entry's).
+    pub name: String,
+    /// The folder paths are resolved from first.
+    pub base: PathBuf,
+    /// How links from this manifest are labelled: `plugin`, `claude-plugin`, `marketplace`.
+    pub via: &'static str,
+    /// Agent paths as written, with their line; `None` means "every agent in `agents/`".
+    pub agents: Option<Vec<(String, crate::diagnostic::Pos)>>,
+    /// Skill paths as written; `None` means "every skill in `skills/`".
+    pub skills: Option<Vec<(String, crate::diagnostic::Pos)>>,
+}
+
+/// An agent that may load a skill, and how that was found.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+pub struct Link {
+    /// Agent display path.
+    pub agent: String,
+    /// Skill name.
+    pub skill: String,
+    pub skill_path: String,
+    /// `plugin:NAME`, `claude-plugin:NAME`, `marketplace:NAME`, `skills-field`, `body-link`,
+    /// or `config`.
+    pub via: String,
+}
+
+/// A link whose agent does not grant what the skill needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Drift {
+    pub agent: String,
+    pub skill: String,
+    pub skill_path: String,
+    pub via: String,
+    pub missing_tools: Vec<String>,
+    pub unmet_any: Vec<Vec<String>>,
+    pub missing_mcp_servers: Vec<String>,
+}

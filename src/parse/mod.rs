@@ -1,14 +1,88 @@
 //! Stage 2: turn the bytes of a discovered file into a model plus the findings met on the way.
 
+pub mod agent;
 pub mod dependencies;
 pub mod fields;
 pub mod frontmatter;
+pub mod manifest;
 pub mod markdown;
 pub mod skill;
 pub mod yaml;
 
 use crate::diagnostic::{Pos, Sink};
 use crate::rules::Rule;
+use frontmatter::SplitError;
+
+/// A Markdown file with readable frontmatter.
+#[derive(Debug)]
+pub struct Document<'t> {
+    /// The frontmatter; always a mapping.
+    pub root: yaml::Node,
+    pub body: &'t str,
+    pub body_line: u32,
+    /// Lines in the whole file.
+    pub line_count: u32,
+}
+
+/// Why a file has no usable document; the finding is already in the sink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unreadable {
+    /// No frontmatter at all (for files that are only agents when they have one).
+    NoFrontmatter,
+    /// Anything else: not UTF-8, unclosed, bad YAML, not a mapping.
+    Invalid,
+}
+
+/// Decode, split and parse the frontmatter of a Markdown file, reporting every problem.
+/// `what` names the file kind in messages ("skill", "agent").
+pub fn document<'b>(
+    bytes: &'b [u8],
+    what: &str,
+    sink: &mut Sink,
+) -> Result<Document<'b>, Unreadable> {
+    let text = decode(bytes, sink).ok_or(Unreadable::Invalid)?;
+    let line_count = frontmatter::count_lines(text);
+    let split = match frontmatter::split(text) {
+        Ok(s) => s,
+        Err(SplitError::Missing) => {
+            sink.push(
+                Rule::MissingFrontmatter,
+                Pos::START,
+                format!("no YAML frontmatter: the first line of a {what} file must be `---`, followed by `name` and `description`"),
+            );
+            return Err(Unreadable::NoFrontmatter);
+        }
+        Err(SplitError::Unclosed { line }) => {
+            sink.push(
+                Rule::UnclosedFrontmatter,
+                Pos::new(line, 1),
+                "the frontmatter opened on line 1 is never closed; add a line `---` after it",
+            );
+            return Err(Unreadable::Invalid);
+        }
+    };
+    let root = yaml::parse(split.yaml, split.yaml_line).map_err(|e| {
+        sink.push(e.rule, e.pos, e.message);
+        Unreadable::Invalid
+    })?;
+    if root.as_map().is_none() {
+        sink.push(
+            Rule::FrontmatterNotMapping,
+            root.pos,
+            format!(
+                "the frontmatter must be a mapping of keys to values, found {}",
+                root.kind()
+            ),
+        );
+        return Err(Unreadable::Invalid);
+    }
+    Ok(Document {
+        root,
+        body: split.body,
+        body_line: split.body_line,
+        line_count,
+    })
+}
 
 /// Decode `bytes` as UTF-8 text without a BOM, or report where it stops being UTF-8.
 /// The BOM, if any, is reported as info.

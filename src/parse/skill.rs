@@ -3,12 +3,12 @@
 
 use std::path::Path;
 
-use crate::diagnostic::{Pos, Sink};
+use crate::diagnostic::Sink;
 use crate::model::{DeclaredBy, Requirements, Skill, SkillFields};
-use crate::parse::frontmatter::{self, SplitError};
+
 use crate::parse::markdown::{self, BodyLink};
-use crate::parse::yaml::{self, Node, Value};
-use crate::parse::{decode, dependencies, fields};
+use crate::parse::yaml::{Node, Value};
+use crate::parse::{dependencies, document, fields};
 use crate::rules::Rule;
 
 /// A parsed skill plus what its rules still need; everything but `skill` is dropped after the
@@ -37,49 +37,14 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
         links: Vec::new(),
         line_count,
     };
-    let Some(text) = decode(bytes, sink) else {
-        return invalid(0);
+    let doc = match document(bytes, "skill", sink) {
+        Ok(d) => d,
+        Err(_) => return invalid(0),
     };
-    let line_count = frontmatter::count_lines(text);
-    let split = match frontmatter::split(text) {
-        Ok(s) => s,
-        Err(SplitError::Missing) => {
-            sink.push(
-                Rule::MissingFrontmatter,
-                Pos::START,
-                "no YAML frontmatter: the first line must be `---`, followed by `name` and `description`",
-            );
-            return invalid(line_count);
-        }
-        Err(SplitError::Unclosed { line }) => {
-            sink.push(
-                Rule::UnclosedFrontmatter,
-                Pos::new(line, 1),
-                "the frontmatter opened on line 1 is never closed; add a line `---` after it",
-            );
-            return invalid(line_count);
-        }
-    };
-    let root = match yaml::parse(split.yaml, split.yaml_line) {
-        Ok(root) => root,
-        Err(e) => {
-            sink.push(e.rule, e.pos, e.message);
-            return invalid(line_count);
-        }
-    };
-    if root.as_map().is_none() {
-        sink.push(
-            Rule::FrontmatterNotMapping,
-            root.pos,
-            format!(
-                "the frontmatter must be a mapping of keys to values, found {}",
-                root.kind()
-            ),
-        );
-        return invalid(line_count);
-    }
+    let root = doc.root;
+    let line_count = doc.line_count;
     let skill = read_fields(&root, folder, path, fs_path, sink);
-    let links = markdown::relative_links(split.body, split.body_line);
+    let links = markdown::relative_links(doc.body, doc.body_line);
     ParsedSkill {
         skill,
         root: Some(root),

@@ -8,6 +8,7 @@
 //!
 //! Entries are names or objects with `name` (tools, prompts) or `uri` (resources).
 
+pub mod builtin;
 pub mod names;
 
 use schemars::JsonSchema;
@@ -23,11 +24,37 @@ use crate::model::DepKind;
 #[derive(Debug, Clone)]
 pub struct Profile {
     pub name: String,
-    /// Display path of the file it came from.
+    /// Display path of the file it came from (`builtin:NAME` for built-ins).
     pub path: String,
     pub tools: NameSet,
     pub resources: NameSet,
     pub prompts: NameSet,
+    /// A host's tool vocabulary (tool sets, aliases, renamed names), for host profiles.
+    pub vocabulary: Option<Vocabulary>,
+}
+
+/// What a host knows about tool names beyond a flat list.
+#[derive(Debug, Clone, Default)]
+pub struct Vocabulary {
+    pub host: String,
+    /// Tool set name -> member tools.
+    pub toolsets: BTreeMap<String, Vec<String>>,
+    /// Legacy name -> the names that replace it.
+    pub renamed: BTreeMap<String, Vec<String>>,
+    /// Lower-case alias -> canonical tool name (matched case-insensitively).
+    pub aliases: BTreeMap<String, String>,
+    /// Whether the profile lists MCP servers; if not, `server/tool` names are not judged.
+    pub has_servers: bool,
+}
+
+/// How a host profile sees one tool name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Verdict {
+    Known,
+    /// A legacy name the host still maps, with its replacements.
+    Renamed(Vec<String>),
+    /// A name the host will silently drop.
+    Unknown,
 }
 
 impl Profile {
@@ -37,6 +64,52 @@ impl Profile {
             DepKind::Resources => &self.resources,
             DepKind::Prompts => &self.prompts,
         }
+    }
+
+    /// Is `name` of `kind` available in this environment?
+    pub fn has(&self, kind: DepKind, name: &str) -> bool {
+        if kind != DepKind::Tools {
+            return self.names(kind).contains(name);
+        }
+        match &self.vocabulary {
+            None => self.tools.contains(name),
+            Some(_) => self.verdict(name) != Verdict::Unknown,
+        }
+    }
+
+    /// How a host profile judges a tool name (plain profiles: known or unknown).
+    pub fn verdict(&self, name: &str) -> Verdict {
+        // Permission syntax (`Bash(git:*)`, `Agent(worker)`) names the tool before the parenthesis.
+        let bare = name.split('(').next().unwrap_or(name).trim();
+        let Some(v) = &self.vocabulary else {
+            return if self.tools.contains(bare) {
+                Verdict::Known
+            } else {
+                Verdict::Unknown
+            };
+        };
+        // Legacy names first: `codebase` would otherwise match `search/codebase` as a bare name.
+        if let Some(new) = v.renamed.get(bare) {
+            return Verdict::Renamed(new.clone());
+        }
+        if self.tools.contains(bare) {
+            return Verdict::Known;
+        }
+        if v.toolsets.contains_key(bare) || v.aliases.contains_key(&bare.to_lowercase()) {
+            return Verdict::Known;
+        }
+        if v.aliases.values().any(|t| t.eq_ignore_ascii_case(bare)) {
+            return Verdict::Known;
+        }
+        let canonical = names::canonical(bare);
+        if let Some((first, _)) = canonical.split_once('/') {
+            // MCP servers and extension tools (`server/tool`, `publisher.ext/tool`) are outside
+            // the host's own vocabulary unless the profile lists servers.
+            if !v.toolsets.contains_key(first) && !v.has_servers {
+                return Verdict::Known;
+            }
+        }
+        Verdict::Unknown
     }
 
     /// Build a profile from lists of names (tests, built-ins, captures).
@@ -53,6 +126,7 @@ impl Profile {
             tools: NameSet::new(tools.iter().copied(), true)?,
             resources: NameSet::new(resources.iter().copied(), false)?,
             prompts: NameSet::new(prompts.iter().copied(), false)?,
+            vocabulary: None,
         })
     }
 }
@@ -93,6 +167,17 @@ pub struct ProfileFile {
     pub jsonrpc: Option<String>,
     /// A JSON-RPC error response cannot be used as a profile.
     pub error: Option<serde_json::Value>,
+    /// Host profiles: the host whose tool vocabulary this is (`vscode`, `github-copilot`).
+    pub host: Option<String>,
+    /// Host profiles: tool set name to member tools.
+    #[serde(default)]
+    pub toolsets: BTreeMap<String, Vec<String>>,
+    /// Host profiles: legacy tool name to the names replacing it.
+    #[serde(default)]
+    pub renamed: BTreeMap<String, Vec<String>>,
+    /// Host profiles: case-insensitive alias to tool name.
+    #[serde(default)]
+    pub aliases: BTreeMap<String, String>,
 }
 
 /// One tool, resource or prompt: a name, or an object as MCP lists it.
@@ -238,12 +323,23 @@ pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileE
         )
         .map_err(|m| err(1, 1, m))
     };
+    let vocabulary = file.host.clone().map(|host| Vocabulary {
+        host,
+        toolsets: std::mem::take(&mut file.toolsets),
+        renamed: std::mem::take(&mut file.renamed),
+        aliases: std::mem::take(&mut file.aliases)
+            .into_iter()
+            .map(|(k, v)| (k.to_lowercase(), v))
+            .collect(),
+        has_servers: !file.servers.is_empty(),
+    });
     Ok(Profile {
         name,
         path: display.to_owned(),
         tools: set(DepKind::Tools)?,
         resources: set(DepKind::Resources)?,
         prompts: set(DepKind::Prompts)?,
+        vocabulary,
     })
 }
 
@@ -256,6 +352,18 @@ pub fn schema() -> serde_json::Value {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum ProfileSource {
     File(PathBuf),
+    /// `builtin:NAME`.
+    Builtin(String),
+}
+
+impl ProfileSource {
+    /// `builtin:NAME` or a file path.
+    pub fn parse(arg: &str) -> ProfileSource {
+        match arg.strip_prefix("builtin:") {
+            Some(name) => ProfileSource::Builtin(name.to_owned()),
+            None => ProfileSource::File(PathBuf::from(arg)),
+        }
+    }
 }
 
 #[cfg(test)]

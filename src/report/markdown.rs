@@ -17,48 +17,45 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let _ = writeln!(s, "{MARKER}");
     let _ = writeln!(s, "## skill-audit report\n");
     let _ = writeln!(s, "{}\n", verdict(report));
-    if !report.profiles.is_empty() && !report.skills.is_empty() {
-        let names: Vec<&str> = report.profile_names().collect();
-        let _ = writeln!(s, "### Compatibility\n");
-        let _ = write!(s, "| Skill |");
-        for n in &names {
-            let _ = write!(s, " {} |", cell(n));
-        }
-        let _ = write!(s, "\n| --- |");
-        for _ in &names {
-            s.push_str(" --- |");
-        }
-        s.push('\n');
-        for k in &report.skills {
-            let _ = write!(s, "| {} |", code(&k.name));
-            for n in &names {
-                let st = k.availability.get(*n).map(|a| a.status);
-                let _ = write!(s, " {} |", st.map_or("–", mark));
-            }
-            s.push('\n');
-        }
-        let reasons: Vec<String> = report
+    if !report.profiles.is_empty() {
+        let skills = report
             .skills
             .iter()
-            .flat_map(|k| {
-                names.iter().filter_map(move |n| {
-                    let a = k.availability.get(*n)?;
-                    (a.status == Status::Unavailable).then(|| {
-                        format!(
-                            "- {} on **{}**: {}",
-                            code(&k.name),
-                            inline(n),
-                            message(a.reason.as_deref().unwrap_or("requirements not met"))
-                        )
-                    })
-                })
-            })
-            .collect();
-        if !reasons.is_empty() {
-            let _ = writeln!(s, "\n**Why unavailable**\n");
-            for r in reasons {
-                let _ = writeln!(s, "{r}");
-            }
+            .map(|k| (k.name.as_str(), &k.availability));
+        matrix("Skill", skills, report, &mut s);
+        let agents = report
+            .agents
+            .iter()
+            .map(|a| (a.agent.name.as_str(), &a.availability));
+        matrix("Agent", agents, report, &mut s);
+    }
+    if !report.drift.is_empty() {
+        let _ = writeln!(s, "### Drift\n");
+        let _ = writeln!(
+            s,
+            "| Agent | Skill | Missing | Via |\n| --- | --- | --- | --- |"
+        );
+        for d in &report.drift {
+            let mut missing: Vec<String> = d.missing_tools.iter().map(|t| code(t)).collect();
+            missing.extend(d.unmet_any.iter().map(|g| {
+                format!(
+                    "one of {}",
+                    g.iter().map(|t| code(t)).collect::<Vec<_>>().join(", ")
+                )
+            }));
+            missing.extend(
+                d.missing_mcp_servers
+                    .iter()
+                    .map(|m| format!("MCP server {}", code(m))),
+            );
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} |",
+                code(&d.agent),
+                code(&d.skill),
+                missing.join(", "),
+                code(&d.via)
+            );
         }
         s.push('\n');
     }
@@ -86,6 +83,58 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         sum.files_scanned, sum.skills, report.tool.version
     );
     out.write_all(s.as_bytes())
+}
+
+/// A status matrix (skills or agents × profiles) with the reasons for unavailable cells.
+fn matrix<'a>(
+    title: &str,
+    rows: impl Iterator<
+        Item = (
+            &'a str,
+            &'a std::collections::BTreeMap<String, crate::evaluate::Availability>,
+        ),
+    > + Clone,
+    report: &Report,
+    s: &mut String,
+) {
+    if rows.clone().next().is_none() {
+        return;
+    }
+    let names: Vec<&str> = report.profile_names().collect();
+    let _ = writeln!(s, "### {title} compatibility\n");
+    let _ = write!(s, "| {title} |");
+    for n in &names {
+        let _ = write!(s, " {} |", cell(n));
+    }
+    let _ = write!(s, "\n| --- |");
+    for _ in &names {
+        s.push_str(" --- |");
+    }
+    s.push('\n');
+    let mut reasons = Vec::new();
+    for (name, availability) in rows {
+        let _ = write!(s, "| {} |", code(name));
+        for n in &names {
+            let a = availability.get(*n);
+            let _ = write!(s, " {} |", a.map_or("–", |a| mark(a.status)));
+            if let Some(a) = a.filter(|a| a.status == Status::Unavailable) {
+                reasons.push(format!(
+                    "- {} on **{}**: {}",
+                    code(name),
+                    inline(n),
+                    message(a.reason.as_deref().unwrap_or("requirements not met"))
+                ));
+            }
+        }
+        s.push('\n');
+    }
+    if !reasons.is_empty() {
+        let _ = writeln!(s, "\n**Why unavailable**\n");
+        for r in reasons {
+            let _ = writeln!(s, "{r}");
+        }
+    }
+    s.push('\n');
 }
 
 /// One line that says how the run went.

@@ -12,7 +12,7 @@ use std::io::{self, Write};
 use crate::audit::AuditResult;
 use crate::diagnostic::{Finding, Severity};
 use crate::evaluate::{Availability, Status};
-use crate::model::{DeclaredBy, Requirements, SkillFields};
+use crate::model::{Agent, DeclaredBy, Drift, Link, Requirements, SkillFields};
 
 pub const SCHEMA_VERSION: u32 = 1;
 
@@ -40,8 +40,21 @@ pub struct Report {
     pub roots: Vec<String>,
     pub profiles: Vec<ProfileEntry>,
     pub skills: Vec<SkillEntry>,
+    pub agents: Vec<AgentEntry>,
+    pub links: Vec<Link>,
+    pub drift: Vec<Drift>,
     pub findings: Vec<Finding>,
     pub summary: Summary,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct AgentEntry {
+    /// False when the frontmatter could not be read.
+    pub valid: bool,
+    #[serde(flatten)]
+    pub agent: Agent,
+    /// Keyed by profile name.
+    pub availability: BTreeMap<String, Availability>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -90,10 +103,40 @@ pub struct Summary {
     pub errors: usize,
     pub warnings: usize,
     pub infos: usize,
+    pub agents: usize,
+    pub links: usize,
+    pub drifting_links: usize,
     /// Per profile, how many skills have each status.
     pub by_profile: BTreeMap<String, BTreeMap<Status, usize>>,
+    /// Per profile, how many agents have each status.
+    pub agents_by_profile: BTreeMap<String, BTreeMap<Status, usize>>,
     /// Findings per rule ID.
     pub by_rule: BTreeMap<String, usize>,
+}
+
+/// Per profile, how many entries have each status (every status present, zero or not).
+fn status_counts<'a>(
+    profiles: &[&str],
+    entries: impl Iterator<Item = &'a BTreeMap<String, Availability>>,
+) -> BTreeMap<String, BTreeMap<Status, usize>> {
+    let mut out: BTreeMap<String, BTreeMap<Status, usize>> = profiles
+        .iter()
+        .map(|p| {
+            (
+                (*p).to_owned(),
+                Status::ALL.iter().map(|s| (*s, 0)).collect(),
+            )
+        })
+        .collect();
+    for availability in entries {
+        for (p, a) in availability {
+            *out.entry(p.clone())
+                .or_default()
+                .entry(a.status)
+                .or_default() += 1;
+        }
+    }
+    out
 }
 
 impl Report {
@@ -123,23 +166,23 @@ impl Report {
                 }
             })
             .collect();
+        let agents: Vec<AgentEntry> = audit
+            .agents
+            .iter()
+            .map(|r| AgentEntry {
+                valid: !r.agent.invalid,
+                agent: r.agent.clone(),
+                availability: profile_names
+                    .iter()
+                    .map(|p| p.to_string())
+                    .zip(r.availability.iter().cloned())
+                    .collect(),
+            })
+            .collect();
         let count = |sev| audit.findings.iter().filter(|f| f.severity == sev).count();
-        let mut by_profile: BTreeMap<String, BTreeMap<Status, usize>> = BTreeMap::new();
-        for p in &profile_names {
-            let counts = by_profile.entry((*p).to_owned()).or_default();
-            for st in Status::ALL {
-                counts.insert(st, 0);
-            }
-        }
-        for s in &skills {
-            for (p, a) in &s.availability {
-                *by_profile
-                    .entry(p.clone())
-                    .or_default()
-                    .entry(a.status)
-                    .or_default() += 1;
-            }
-        }
+        let by_profile = status_counts(&profile_names, skills.iter().map(|s| &s.availability));
+        let agents_by_profile =
+            status_counts(&profile_names, agents.iter().map(|a| &a.availability));
         let mut by_rule = BTreeMap::new();
         for f in &audit.findings {
             *by_rule.entry(f.rule.code().to_owned()).or_default() += 1;
@@ -166,6 +209,10 @@ impl Report {
                 files_scanned: audit.files_scanned,
                 skills: skills.len(),
                 invalid_skills: skills.iter().filter(|s| !s.valid).count(),
+                agents: agents.len(),
+                links: audit.links.len(),
+                drifting_links: audit.drift.len(),
+                agents_by_profile,
                 errors: count(Severity::Error),
                 warnings: count(Severity::Warning),
                 infos: count(Severity::Info),
@@ -173,6 +220,9 @@ impl Report {
                 by_rule,
             },
             skills,
+            agents,
+            links: audit.links.clone(),
+            drift: audit.drift.clone(),
             findings: audit.findings.clone(),
         }
     }

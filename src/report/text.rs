@@ -24,8 +24,37 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     if !report.findings.is_empty() {
         s.push('\n');
     }
-    if !report.profiles.is_empty() && !report.skills.is_empty() {
-        matrix(report, &mut s);
+    if !report.profiles.is_empty() {
+        let skills = report
+            .skills
+            .iter()
+            .map(|k| (k.name.as_str(), &k.availability));
+        matrix("SKILL", skills, report, &mut s);
+        let agents = report
+            .agents
+            .iter()
+            .map(|a| (a.agent.name.as_str(), &a.availability));
+        matrix("AGENT", agents, report, &mut s);
+    }
+    if !report.drift.is_empty() {
+        let _ = writeln!(s, "DRIFT (agent loads a skill it does not grant)");
+        for d in &report.drift {
+            let mut missing: Vec<String> = d.missing_tools.clone();
+            missing.extend(
+                d.unmet_any
+                    .iter()
+                    .map(|g| format!("one of {}", g.join("|"))),
+            );
+            missing.extend(d.missing_mcp_servers.iter().map(|m| format!("mcp:{m}")));
+            let _ = writeln!(
+                s,
+                "  {} -> {}: missing {} (via {})",
+                visible(&d.agent),
+                visible(&d.skill),
+                visible(&missing.join(", ")),
+                visible(&d.via)
+            );
+        }
         s.push('\n');
     }
     let sum = &report.summary;
@@ -43,12 +72,24 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(s.as_bytes())
 }
 
-fn matrix(report: &Report, s: &mut String) {
+fn matrix<'a>(
+    title: &str,
+    rows: impl Iterator<
+        Item = (
+            &'a str,
+            &'a std::collections::BTreeMap<String, crate::evaluate::Availability>,
+        ),
+    > + Clone,
+    report: &Report,
+    s: &mut String,
+) {
+    if rows.clone().next().is_none() {
+        return;
+    }
     let names: Vec<&str> = report.profile_names().collect();
-    let width = report
-        .skills
-        .iter()
-        .map(|k| visible(&k.name).chars().count())
+    let width = rows
+        .clone()
+        .map(|(n, _)| visible(n).chars().count())
         .max()
         .unwrap_or(5)
         .max(5);
@@ -58,22 +99,22 @@ fn matrix(report: &Report, s: &mut String) {
         .max()
         .unwrap_or(0)
         .max("unavailable".len());
-    let _ = write!(s, "{:width$}", "SKILL");
+    let _ = write!(s, "{title:width$}");
     for n in &names {
         let _ = write!(s, "  {:col$}", visible(n));
     }
     s.truncate(s.trim_end().len());
     s.push('\n');
-    for k in &report.skills {
-        let _ = write!(s, "{:width$}", visible(&k.name));
+    for (name, availability) in rows {
+        let _ = write!(s, "{:width$}", visible(name));
         for n in &names {
-            let st = k.availability.get(*n).map_or("-", |a| a.status.as_str());
+            let st = availability.get(*n).map_or("-", |a| a.status.as_str());
             let _ = write!(s, "  {st:col$}");
         }
         s.truncate(s.trim_end().len());
         s.push('\n');
         for n in &names {
-            if let Some(a) = k.availability.get(*n)
+            if let Some(a) = availability.get(*n)
                 && matches!(a.status, Status::Unavailable | Status::Invalid)
                 && let Some(r) = &a.reason
             {
@@ -81,6 +122,7 @@ fn matrix(report: &Report, s: &mut String) {
             }
         }
     }
+    s.push('\n');
 }
 
 /// Replace control characters (ANSI/OSC escapes, CR, BEL, ...) with visible escapes so text

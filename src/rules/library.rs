@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::RuleDoc;
-use crate::diagnostic::Finding;
+use crate::diagnostic::{Finding, Pos};
 use crate::evaluate::{Availability, Status};
 use crate::model::Skill;
 use crate::rules::Rule;
@@ -36,16 +36,23 @@ pub fn duplicate_names(skills: &[Skill], out: &mut Vec<Finding>) {
     }
 }
 
-/// One finding per skill and profile it cannot run on.
-pub fn unavailable(skill: &Skill, availability: &[(&str, Availability)], out: &mut Vec<Finding>) {
-    for (profile, a) in availability {
+/// One finding per skill or agent and profile it cannot run on.
+pub fn unavailable(
+    path: &str,
+    pos: Pos,
+    what: &str,
+    profiles: &[&str],
+    availability: &[Availability],
+    out: &mut Vec<Finding>,
+) {
+    for (profile, a) in profiles.iter().zip(availability) {
         if a.status == Status::Unavailable {
             out.push(Finding::new(
                 Rule::Unavailable,
-                &skill.path,
-                skill.name_pos,
+                path,
+                pos,
                 format!(
-                    "unavailable on profile `{profile}`: {}",
+                    "{what} unavailable on profile `{profile}`: {}",
                     a.reason.as_deref().unwrap_or("requirements not met")
                 ),
             ));

@@ -4,11 +4,15 @@
 //! The checks themselves live beside their docs in one file per family:
 //! `file` (SA1xx, reading and frontmatter), `spec` (SA2xx, Agent Skills fields),
 //! `deps` (SA3xx, `dependencies` and capability fields), `library` (SA4xx, whole-library checks
-//! and availability).
+//! and availability), `agent` (SA5xx), `links` (SA6xx, manifests, links and drift) and `host`
+//! (SA7xx, tool names against a host's vocabulary).
 
+pub mod agent;
 pub mod deps;
 pub mod file;
+pub mod host;
 pub mod library;
+pub mod links;
 pub mod spec;
 
 use serde::{Serialize, Serializer};
@@ -95,7 +99,25 @@ declare_rules! {
     CapabilityFieldType = "SA306", "capability-field-type", Error, "`tools`, `mcp-servers`, `hooks` or `model` has the wrong shape", deps::CAPABILITY_FIELD_TYPE;
 
     DuplicateSkillName = "SA401", "duplicate-skill-name", Warning, "Two skills in the library share a name", library::DUPLICATE_SKILL_NAME;
-    Unavailable = "SA402", "unavailable", Warning, "A skill's dependencies are not met by a profile", library::UNAVAILABLE;
+    Unavailable = "SA402", "unavailable", Warning, "A skill's or agent's needs are not met by a profile", library::UNAVAILABLE;
+
+    AgentDescriptionMissing = "SA501", "agent-description-missing", Warning, "An agent has no `description`", agent::AGENT_DESCRIPTION_MISSING;
+    AgentUnknownKey = "SA502", "agent-unknown-key", Warning, "An agent frontmatter key no host reads", agent::AGENT_UNKNOWN_KEY;
+    AgentDeprecatedKey = "SA503", "agent-deprecated-key", Warning, "An agent uses a retired key (`infer`, `mode`)", agent::AGENT_DEPRECATED_KEY;
+    AgentUnknownTarget = "SA504", "agent-unknown-target", Warning, "A handoff or sub-agent names an agent not in the library", agent::AGENT_UNKNOWN_TARGET;
+    SubagentsWithoutAgentTool = "SA505", "subagents-without-agent-tool", Warning, "`agents:` is set but `tools` lacks `agent`", agent::SUBAGENTS_WITHOUT_AGENT_TOOL;
+    AgentBodyTooLong = "SA506", "agent-body-too-long", Warning, "An agent's prompt is over 30,000 characters", agent::AGENT_BODY_TOO_LONG;
+    AgentFileName = "SA507", "agent-file-name", Warning, "An agent file name has characters outside `[A-Za-z0-9._-]`", agent::AGENT_FILE_NAME;
+    ChatModeRenamed = "SA508", "chat-mode-renamed", Warning, "A legacy `.chatmode.md` file: chat modes are now agents", agent::CHAT_MODE_RENAMED;
+
+    ManifestInvalid = "SA601", "manifest-invalid", Warning, "A plugin or marketplace manifest is not valid JSON", links::MANIFEST_INVALID;
+    ManifestPathMissing = "SA602", "manifest-path-missing", Warning, "A manifest lists an agent or skill path that resolves to nothing", links::MANIFEST_PATH_MISSING;
+    Drift = "SA603", "drift", Warning, "An agent loads a skill but does not grant the tools or servers it needs", links::DRIFT;
+    ModelDrift = "SA604", "model-drift", Info, "A skill's model hint differs from the agent's model", links::MODEL_DRIFT;
+    UnknownSkillReference = "SA605", "unknown-skill-reference", Warning, "An agent's `skills:` names a skill not in the library", links::UNKNOWN_SKILL_REFERENCE;
+
+    RenamedTool = "SA701", "renamed-tool", Warning, "An agent uses a tool name the host has renamed", host::RENAMED_TOOL;
+    UnknownTool = "SA702", "unknown-tool", Warning, "An agent uses a tool name the host does not know", host::UNKNOWN_TOOL;
 }
 
 impl Rule {

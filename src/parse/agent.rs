@@ -1,0 +1,224 @@
+//! Parse a custom agent file (`.agent.md`, `.chatmode.md`, Claude Code agent) into an [`Agent`].
+
+use std::path::Path;
+
+use crate::diagnostic::{Pos, Sink};
+use crate::discover::AgentFlavor;
+use crate::model::Agent;
+use crate::parse::yaml::{Node, Value};
+use crate::parse::{Unreadable, document, fields, markdown};
+use crate::rules::Rule;
+
+/// An agent plus what per-file rules need; `root` and `body_chars` are dropped afterwards.
+#[derive(Debug)]
+pub struct ParsedAgent {
+    pub agent: Agent,
+    pub root: Option<Node>,
+    pub body_chars: usize,
+}
+
+/// The file name without `.agent.md`, `.chatmode.md` or `.md`.
+pub fn stem(file_name: &str) -> &str {
+    let lower = file_name.to_ascii_lowercase();
+    for suffix in [".agent.md", ".chatmode.md", ".md"] {
+        if lower.ends_with(suffix) {
+            return &file_name[..file_name.len() - suffix.len()];
+        }
+    }
+    file_name
+}
+
+/// Parse an agent file. `None` for a Claude-folder `.md` without frontmatter: that is
+/// documentation beside the agents, not an agent.
+pub fn parse(
+    bytes: &[u8],
+    path: &str,
+    fs_path: &Path,
+    flavor: AgentFlavor,
+    sink: &mut Sink,
+) -> Option<ParsedAgent> {
+    let file_name = fs_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let stem = stem(&file_name).to_owned();
+    let mut agent = Agent {
+        name: stem.clone(),
+        path: path.to_owned(),
+        fs_path: fs_path.to_owned(),
+        stem,
+        flavor: match flavor {
+            AgentFlavor::Custom => "custom",
+            AgentFlavor::ChatMode => "chatmode",
+            AgentFlavor::Claude => "claude",
+        },
+        ..Agent::default()
+    };
+    let mut probe = Sink::new(path);
+    let doc = match document(bytes, "agent", &mut probe) {
+        Ok(d) => d,
+        Err(Unreadable::NoFrontmatter) if flavor == AgentFlavor::Claude => return None,
+        Err(_) => {
+            sink.findings.append(&mut probe.findings);
+            agent.invalid = true;
+            return Some(ParsedAgent {
+                agent,
+                root: None,
+                body_chars: 0,
+            });
+        }
+    };
+    sink.findings.append(&mut probe.findings);
+    read_fields(&doc.root, &mut agent, sink);
+    let dir = fs_path.parent().unwrap_or(Path::new(""));
+    agent.body_links = markdown::relative_links(doc.body, doc.body_line)
+        .into_iter()
+        .map(|l| (dir.join(&l.target), l.pos))
+        .collect();
+    let body_chars = doc.body.chars().count();
+    Some(ParsedAgent {
+        agent,
+        root: Some(doc.root),
+        body_chars,
+    })
+}
+
+fn read_fields(root: &Node, agent: &mut Agent, sink: &mut Sink) {
+    let Some(entries) = root.as_map() else { return };
+    for (key, value) in entries {
+        let Some(k) = key.as_str() else { continue };
+        match k {
+            "name" => {
+                if let Some(n) = fields::text(value).filter(|n| !n.trim().is_empty()) {
+                    agent.name = n.trim().to_owned();
+                }
+            }
+            "description" => {
+                agent.description = fields::text(value).filter(|d| !d.trim().is_empty())
+            }
+            "tools" => {
+                agent.tools_pos = value.pos;
+                agent.tools = match fields::name_list(value, k, Rule::CapabilityFieldType, sink) {
+                    // `*` (or a list holding it) grants everything, like no list at all.
+                    Some(list) if list.iter().any(|t| t == "*") => None,
+                    other => other,
+                };
+            }
+            "mcp-servers" | "mcpServers" => {
+                agent.mcp_servers =
+                    fields::key_or_name_list(value, k, Rule::CapabilityFieldType, sink)
+                        .unwrap_or_default();
+            }
+            "model" => {
+                agent.model = match &value.value {
+                    Value::Seq(_) => fields::name_list(value, k, Rule::CapabilityFieldType, sink)
+                        .unwrap_or_default(),
+                    _ => fields::text(value).into_iter().collect(),
+                }
+            }
+            "target" => agent.target = fields::text(value),
+            "handoffs" => {
+                agent.handoffs_pos = value.pos;
+                for h in value.as_seq().unwrap_or_default() {
+                    if let Some(a) = h.get("agent").and_then(fields::text) {
+                        agent.handoffs.push(a);
+                    }
+                }
+            }
+            "agents" => {
+                agent.agents_pos = value.pos;
+                agent.agents = fields::name_list(value, k, Rule::CapabilityFieldType, sink);
+            }
+            "skills" => {
+                agent.skills =
+                    fields::name_list(value, k, Rule::CapabilityFieldType, sink).unwrap_or_default()
+            }
+            "user-invocable" | "user-invokable" => agent.user_invocable = fields::boolean(value),
+            "disable-model-invocation" => agent.disable_model_invocation = fields::boolean(value),
+            "infer" => agent.infer = fields::boolean(value),
+            "mode" => agent.mode = fields::text(value),
+            _ => {}
+        }
+    }
+    if agent.tools.is_none() && root.get("tools").is_some_and(|t| t.is_null()) {
+        // `tools:` with no value is an empty list to VS Code.
+        agent.tools = Some(Vec::new());
+    }
+}
+
+/// Where a key sits, for findings that point at it.
+pub fn key_pos(root: &Node, key: &str) -> Pos {
+    root.as_map()
+        .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(key)))
+        .map_or(root.pos, |(k, _)| k.pos)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(src: &str) -> Agent {
+        let mut sink = Sink::new("a.agent.md");
+        parse(
+            src.as_bytes(),
+            "a.agent.md",
+            Path::new("agents/a.agent.md"),
+            AgentFlavor::Custom,
+            &mut sink,
+        )
+        .unwrap()
+        .agent
+    }
+
+    #[test]
+    fn tools_forms() {
+        assert_eq!(
+            agent("---\ndescription: d\n---\n").tools,
+            None,
+            "absent grants all"
+        );
+        assert_eq!(agent("---\ntools: ['*']\n---\n").tools, None);
+        assert_eq!(agent("---\ntools: []\n---\n").tools, Some(vec![]));
+        assert_eq!(
+            agent("---\ntools: Read, Grep\n---\n").tools,
+            Some(vec!["Read".into(), "Grep".into()])
+        );
+    }
+
+    #[test]
+    fn fields_and_default_name() {
+        let a = agent(
+            "---\nmodel: [A, B]\nhandoffs:\n  - label: x\n    agent: planner\n    prompt: p\nagents: [w]\nskills: [s]\nmcp-servers:\n  kusto: {type: stdio}\ninfer: false\n---\nbody",
+        );
+        assert_eq!(a.name, "a");
+        assert_eq!(a.model, ["A", "B"]);
+        assert_eq!(a.handoffs, ["planner"]);
+        assert_eq!(a.agents, Some(vec!["w".into()]));
+        assert_eq!(a.skills, ["s"]);
+        assert_eq!(a.mcp_servers, ["kusto"]);
+        assert_eq!(a.infer, Some(false));
+    }
+
+    #[test]
+    fn claude_markdown_without_frontmatter_is_not_an_agent() {
+        let mut sink = Sink::new("x");
+        assert!(
+            parse(
+                b"# Notes",
+                "x",
+                Path::new(".claude/agents/x.md"),
+                AgentFlavor::Claude,
+                &mut sink
+            )
+            .is_none()
+        );
+        assert!(sink.findings.is_empty());
+    }
+
+    #[test]
+    fn stems() {
+        assert_eq!(stem("a.agent.md"), "a");
+        assert_eq!(stem("b.chatmode.md"), "b");
+        assert_eq!(stem("c.md"), "c");
+    }
+}

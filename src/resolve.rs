@@ -1,0 +1,216 @@
+//! Stage 3a: link agents to the skills they may load, from plugin manifests, the Claude
+//! `skills:` list and links in agent bodies. Everything is looked up through hash indexes
+//! built once, so the cost is linear in agents, skills and manifest entries.
+
+use std::collections::{BTreeSet, HashMap};
+use std::path::{Path, PathBuf};
+
+use crate::diagnostic::Finding;
+use crate::discover::normalize;
+use crate::model::{Agent, Link, Manifest, Skill};
+use crate::rules::Rule;
+
+/// Absolute, lexically normalised form of `p`, the key of every index here.
+fn key(p: &Path, cwd: &Path) -> PathBuf {
+    if p.is_absolute() {
+        normalize(p)
+    } else {
+        normalize(&cwd.join(p))
+    }
+}
+
+/// Where relative manifest paths are tried after the plugin's own folder: the scanned root
+/// holding it, then the git work tree holding it (a library may sit inside a larger repository).
+pub fn fallback_roots(dir: &Path, scanned_roots: &[PathBuf]) -> Vec<PathBuf> {
+    let mut out: Vec<PathBuf> = Vec::new();
+    if let Some(r) = scanned_roots
+        .iter()
+        .filter(|r| dir.starts_with(r))
+        .max_by_key(|r| r.as_os_str().len())
+    {
+        out.push(r.clone());
+    }
+    if let Some(git) = dir.ancestors().find(|a| a.join(".git").exists())
+        && !out.iter().any(|o| o == git)
+    {
+        out.push(git.to_owned());
+    }
+    out
+}
+
+struct Index<'a> {
+    skill_by_file: HashMap<PathBuf, &'a Skill>,
+    skill_by_dir: HashMap<PathBuf, &'a Skill>,
+    skill_by_name: HashMap<&'a str, Vec<&'a Skill>>,
+    agent_by_file: HashMap<PathBuf, &'a Agent>,
+    skill_files: Vec<(PathBuf, &'a Skill)>,
+    agent_files: Vec<(PathBuf, &'a Agent)>,
+}
+
+impl<'a> Index<'a> {
+    fn new(skills: &'a [Skill], agents: &'a [Agent], cwd: &Path) -> Self {
+        let mut ix = Index {
+            skill_by_file: HashMap::new(),
+            skill_by_dir: HashMap::new(),
+            skill_by_name: HashMap::new(),
+            agent_by_file: HashMap::new(),
+            skill_files: Vec::new(),
+            agent_files: Vec::new(),
+        };
+        for s in skills.iter().filter(|s| !s.invalid) {
+            let f = key(&s.fs_path, cwd);
+            if let Some(d) = f.parent() {
+                ix.skill_by_dir.insert(d.to_owned(), s);
+            }
+            ix.skill_files.push((f.clone(), s));
+            ix.skill_by_file.insert(f, s);
+            ix.skill_by_name.entry(s.name.as_str()).or_default().push(s);
+        }
+        for a in agents.iter().filter(|a| !a.invalid) {
+            let f = key(&a.fs_path, cwd);
+            ix.agent_files.push((f.clone(), a));
+            ix.agent_by_file.insert(f, a);
+        }
+        ix
+    }
+
+    /// The agent a manifest path names: `./agents/x.md` also matches `agents/x.agent.md`.
+    fn agent_at(&self, p: &Path) -> Option<&'a Agent> {
+        if let Some(a) = self.agent_by_file.get(p) {
+            return Some(a);
+        }
+        let s = p.to_string_lossy();
+        let lower = s.to_ascii_lowercase();
+        if lower.ends_with(".md") && !lower.ends_with(".agent.md") {
+            let alt = PathBuf::from(format!("{}.agent.md", &s[..s.len() - 3]));
+            return self.agent_by_file.get(&alt).copied();
+        }
+        None
+    }
+
+    fn skill_at(&self, p: &Path) -> Option<&'a Skill> {
+        self.skill_by_dir
+            .get(p)
+            .or_else(|| self.skill_by_file.get(p))
+            .copied()
+    }
+}
+
+/// Build every link and report manifest paths and skill names that resolve to nothing.
+pub fn links(
+    skills: &[Skill],
+    agents: &[Agent],
+    manifests: &[Manifest],
+    scanned_roots: &[PathBuf],
+    cwd: &Path,
+    findings: &mut Vec<Finding>,
+) -> Vec<Link> {
+    let ix = Index::new(skills, agents, cwd);
+    let roots: Vec<PathBuf> = scanned_roots.iter().map(|r| key(r, cwd)).collect();
+    let mut out: BTreeSet<Link> = BTreeSet::new();
+    for m in manifests {
+        let base = key(&m.base, cwd);
+        let fallbacks = fallback_roots(&base, &roots);
+        let via = format!("{}:{}", m.via, m.name);
+        let resolve = |p: &str| -> Vec<PathBuf> {
+            let p = p.trim_start_matches("./");
+            let mut c = vec![normalize(&base.join(p))];
+            c.extend(
+                fallbacks
+                    .iter()
+                    .filter(|r| **r != base)
+                    .map(|r| normalize(&r.join(p))),
+            );
+            c
+        };
+        let m_agents: Vec<&Agent> = match &m.agents {
+            None => {
+                let dir = base.join("agents");
+                ix.agent_files
+                    .iter()
+                    .filter(|(f, _)| f.starts_with(&dir))
+                    .map(|(_, a)| *a)
+                    .collect()
+            }
+            Some(list) => list
+                .iter()
+                .filter_map(|(p, pos)| {
+                    let tried = resolve(p);
+                    let found = tried.iter().find_map(|c| ix.agent_at(c));
+                    if found.is_none() {
+                        findings.push(missing(m, "agent", p, *pos));
+                    }
+                    found
+                })
+                .collect(),
+        };
+        let m_skills: Vec<&Skill> = match &m.skills {
+            None => {
+                let dir = base.join("skills");
+                ix.skill_files
+                    .iter()
+                    .filter(|(f, _)| f.starts_with(&dir))
+                    .map(|(_, s)| *s)
+                    .collect()
+            }
+            Some(list) => list
+                .iter()
+                .filter_map(|(p, pos)| {
+                    let found = resolve(p).iter().find_map(|c| ix.skill_at(c));
+                    if found.is_none() {
+                        findings.push(missing(m, "skill", p, *pos));
+                    }
+                    found
+                })
+                .collect(),
+        };
+        for a in &m_agents {
+            for s in &m_skills {
+                out.insert(link(a, s, &via));
+            }
+        }
+    }
+    for a in agents.iter().filter(|a| !a.invalid) {
+        for name in &a.skills {
+            match ix.skill_by_name.get(name.as_str()) {
+                Some(found) => {
+                    for s in found {
+                        out.insert(link(a, s, "skills-field"));
+                    }
+                }
+                None => findings.push(Finding::new(
+                    Rule::UnknownSkillReference,
+                    &a.path,
+                    crate::diagnostic::Pos::START,
+                    format!("`skills:` names `{name}`, which is not a skill in the library"),
+                )),
+            }
+        }
+        for (target, _) in &a.body_links {
+            if let Some(s) = ix.skill_at(&key(target, cwd)) {
+                out.insert(link(a, s, "body-link"));
+            }
+        }
+    }
+    out.into_iter().collect()
+}
+
+fn link(a: &Agent, s: &Skill, via: &str) -> Link {
+    Link {
+        agent: a.path.clone(),
+        skill: s.name.clone(),
+        skill_path: s.path.clone(),
+        via: via.to_owned(),
+    }
+}
+
+fn missing(m: &Manifest, what: &str, path: &str, pos: crate::diagnostic::Pos) -> Finding {
+    Finding::new(
+        Rule::ManifestPathMissing,
+        &m.path,
+        pos,
+        format!(
+            "{what} path `{path}` resolves to no {what} from the plugin folder or the repository root; fix the path"
+        ),
+    )
+}

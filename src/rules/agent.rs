@@ -1,0 +1,225 @@
+//! SA5xx: custom agents (`.agent.md`, `.chatmode.md`, Claude Code agents).
+
+use std::collections::HashSet;
+
+use super::RuleDoc;
+use crate::diagnostic::{Finding, Pos, Sink};
+use crate::model::Agent;
+use crate::parse::agent::{ParsedAgent, key_pos};
+use crate::rules::Rule;
+
+/// GitHub's limit on an agent's prompt body.
+pub const MAX_BODY_CHARS: usize = 30_000;
+
+/// Keys VS Code and GitHub Copilot read on `.agent.md`.
+const COPILOT_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "argument-hint",
+    "tools",
+    "agents",
+    "model",
+    "user-invocable",
+    "disable-model-invocation",
+    "target",
+    "mcp-servers",
+    "handoffs",
+    "hooks",
+    "github",
+    "metadata",
+];
+/// Keys Claude Code reads on agent files.
+const CLAUDE_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "tools",
+    "disallowedTools",
+    "model",
+    "permissionMode",
+    "maxTurns",
+    "skills",
+    "mcpServers",
+    "hooks",
+    "memory",
+    "background",
+    "effort",
+    "isolation",
+    "color",
+    "initialPrompt",
+    "omitClaudeMd",
+];
+/// Keys hosts have retired, with what replaces them.
+const DEPRECATED_KEYS: &[(&str, &str)] = &[
+    ("infer", "`user-invocable` and `disable-model-invocation`"),
+    ("mode", "nothing: chat modes became agents, remove it"),
+    ("user-invokable", "`user-invocable`"),
+];
+/// Agents every host provides, valid as handoff targets.
+const BUILTIN_AGENTS: &[&str] = &["agent", "ask", "edit", "plan"];
+
+/// Per-file checks.
+pub fn check(parsed: &ParsedAgent, sink: &mut Sink) {
+    let a = &parsed.agent;
+    if a.flavor == "chatmode" {
+        sink.push(
+            Rule::ChatModeRenamed,
+            Pos::START,
+            "chat modes were renamed to custom agents; rename the file to `.agent.md` (and move it to `.github/agents/`)",
+        );
+    }
+    let file_name = a
+        .fs_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    if !file_name
+        .chars()
+        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
+    {
+        sink.push(
+            Rule::AgentFileName,
+            Pos::START,
+            format!("file name `{file_name}` has characters outside `A-Z a-z 0-9 . - _`; GitHub does not load such agents"),
+        );
+    }
+    let Some(root) = &parsed.root else { return };
+    if a.description.is_none() {
+        sink.push(
+            Rule::AgentDescriptionMissing,
+            root.pos,
+            "the agent has no `description`; GitHub requires one and VS Code shows it as the placeholder",
+        );
+    }
+    for (key, _) in root.as_map().unwrap_or_default() {
+        let Some(k) = key.as_str() else { continue };
+        if let Some((_, instead)) = DEPRECATED_KEYS.iter().find(|(d, _)| *d == k) {
+            sink.push(
+                Rule::AgentDeprecatedKey,
+                key.pos,
+                format!("`{k}` is deprecated; use {instead}"),
+            );
+        } else if !COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
+            let hint = nearest(k)
+                .map(|s| format!("; did you mean `{s}`?"))
+                .unwrap_or_default();
+            sink.push(
+                Rule::AgentUnknownKey,
+                key.pos,
+                format!("`{k}` is not read by VS Code, GitHub Copilot or Claude Code, so it is ignored{hint}"),
+            );
+        }
+    }
+    if parsed.body_chars > MAX_BODY_CHARS {
+        sink.push(
+            Rule::AgentBodyTooLong,
+            Pos::new(root.pos.line, 1),
+            format!(
+                "the prompt body is {} characters; GitHub truncates agents at {MAX_BODY_CHARS}",
+                parsed.body_chars
+            ),
+        );
+    }
+    if let (Some(subagents), Some(tools)) = (&a.agents, &a.tools)
+        && !subagents.is_empty()
+        && !tools.iter().any(|t| grants_agent_tool(t))
+    {
+        sink.push(
+            Rule::SubagentsWithoutAgentTool,
+            key_pos(root, "agents"),
+            "`agents:` lists sub-agents but `tools` lacks `agent`, so none of them can be called; add `agent` to `tools`",
+        );
+    }
+}
+
+fn grants_agent_tool(t: &str) -> bool {
+    let l = t.to_ascii_lowercase();
+    matches!(
+        l.as_str(),
+        "agent" | "agent/runsubagent" | "task" | "custom-agent" | "runsubagent" | "agent/*"
+    ) || l.starts_with("agent(")
+        || l.starts_with("task(")
+}
+
+fn nearest(key: &str) -> Option<&'static str> {
+    COPILOT_KEYS
+        .iter()
+        .chain(CLAUDE_KEYS)
+        .map(|k| {
+            (
+                strsim::damerau_levenshtein(&key.to_lowercase(), &k.to_lowercase()),
+                *k,
+            )
+        })
+        .filter(|(d, k)| *d <= 2.min(k.len() / 3).max(1))
+        .min()
+        .map(|(_, k)| k)
+}
+
+/// Handoffs and `agents:` entries must name agents of the library (or built-in ones).
+pub fn check_targets(agents: &[Agent], out: &mut Vec<Finding>) {
+    let known: HashSet<String> = agents
+        .iter()
+        .filter(|a| !a.invalid)
+        .flat_map(|a| [a.name.to_lowercase(), a.stem.to_lowercase()])
+        .chain(BUILTIN_AGENTS.iter().map(|s| (*s).to_owned()))
+        .collect();
+    for a in agents {
+        let named = a.handoffs.iter().map(|h| (h, a.handoffs_pos, "handoff"));
+        let subs = a
+            .agents
+            .iter()
+            .flatten()
+            .map(|s| (s, a.agents_pos, "sub-agent"));
+        for (target, pos, what) in named.chain(subs) {
+            if target != "*" && !known.contains(&target.to_lowercase()) {
+                out.push(Finding::new(
+                    Rule::AgentUnknownTarget,
+                    &a.path,
+                    pos,
+                    format!("{what} `{target}` names no agent in the library; fix the name or add the agent"),
+                ));
+            }
+        }
+    }
+}
+
+pub const AGENT_DESCRIPTION_MISSING: RuleDoc = RuleDoc {
+    what: "An agent file has no `description`.",
+    why: "GitHub Copilot requires it to list the agent; VS Code shows it as the chat input placeholder and uses it to pick sub-agents.",
+    example: "---\nname: planner\ntools: [search]\n---\n\nFix: add `description: Plans a change before any code is edited.`",
+};
+pub const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
+    what: "A frontmatter key that neither VS Code, GitHub Copilot nor Claude Code reads on agents. The message suggests the nearest known key.",
+    why: "Hosts ignore unknown keys silently, so a typo (`tool:`) drops the setting without a word.",
+    example: "tool: [search]\n\nFix: tools: [search]",
+};
+pub const AGENT_DEPRECATED_KEY: RuleDoc = RuleDoc {
+    what: "A retired agent key: `infer`, `mode` or the old spelling `user-invokable`.",
+    why: "Hosts are dropping them; the behaviour they controlled now lives in `user-invocable` and `disable-model-invocation`.",
+    example: "infer: false\n\nFix: disable-model-invocation: true",
+};
+pub const AGENT_UNKNOWN_TARGET: RuleDoc = RuleDoc {
+    what: "A `handoffs[].agent` or `agents:` entry names an agent that is not in the library (nor a built-in: agent, ask, edit, plan).",
+    why: "VS Code drops the handoff button or the sub-agent without an error, so the workflow silently stops.",
+    example: "handoffs:\n  - label: Implement\n    agent: implementor\n    prompt: Go\nwith no implementor agent.\n\nFix: use the agent's name or file name.",
+};
+pub const SUBAGENTS_WITHOUT_AGENT_TOOL: RuleDoc = RuleDoc {
+    what: "An agent lists sub-agents in `agents:` but its `tools` list does not include the `agent` tool.",
+    why: "Sub-agents are called through the `agent` tool; without it none of them can run.",
+    example: "agents: [reviewer]\ntools: [read, edit]\n\nFix: tools: [read, edit, agent]",
+};
+pub const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
+    what: "The agent's prompt body is longer than 30,000 characters.",
+    why: "GitHub Copilot caps custom agent prompts at 30,000 characters; the rest is cut.",
+    example: "A 45,000-character agent.\n\nFix: move reference material into skills or instructions files the agent loads on demand.",
+};
+pub const AGENT_FILE_NAME: RuleDoc = RuleDoc {
+    what: "The agent's file name has characters outside `A-Z a-z 0-9 . - _`.",
+    why: "GitHub only loads agent files whose names use that set; the name is also the agent's dedupe key.",
+    example: "agents/My Agent!.agent.md\n\nFix: agents/my-agent.agent.md",
+};
+pub const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
+    what: "A legacy `*.chatmode.md` file.",
+    why: "Chat modes were renamed to custom agents; VS Code still reads them with a warning and other hosts do not read them at all.",
+    example: ".github/chatmodes/planner.chatmode.md\n\nFix: rename to .github/agents/planner.agent.md",
+};

@@ -1,0 +1,54 @@
+//! SA7xx: tool names judged against a host's vocabulary (built-in host profiles).
+
+use super::RuleDoc;
+use crate::diagnostic::Finding;
+use crate::model::Agent;
+use crate::profile::{Profile, Verdict};
+use crate::rules::Rule;
+
+/// Renamed and unknown tool names of each agent, for every host profile in the run.
+pub fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Finding>) {
+    for p in profiles.iter().filter(|p| p.vocabulary.is_some()) {
+        for a in agents {
+            for t in a.tools.iter().flatten() {
+                match p.verdict(t) {
+                    Verdict::Known => {}
+                    Verdict::Renamed(new) => out.push(Finding::new(
+                        Rule::RenamedTool,
+                        &a.path,
+                        a.tools_pos,
+                        format!("`{t}` has been renamed on {}; use {}", p.name, quoted(&new)),
+                    )),
+                    Verdict::Unknown => out.push(Finding::new(
+                        Rule::UnknownTool,
+                        &a.path,
+                        a.tools_pos,
+                        format!(
+                            "`{t}` is not a tool {} knows; it will be silently dropped",
+                            p.name
+                        ),
+                    )),
+                }
+            }
+        }
+    }
+}
+
+fn quoted(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub const RENAMED_TOOL: RuleDoc = RuleDoc {
+    what: "An agent's `tools` list uses a legacy tool name that the host (a built-in profile such as `builtin:vscode`) has renamed. The message names the replacement.",
+    why: "Hosts map some old names for now, but skills and agents that mix old and new names drift apart, and the old names are being dropped.",
+    example: "tools: [runCommands, codebase]\n\nFix: tools: [execute/getTerminalOutput, execute/runInTerminal, read/terminalLastCommand, read/terminalSelection, search/codebase]",
+};
+pub const UNKNOWN_TOOL: RuleDoc = RuleDoc {
+    what: "An agent's `tools` list names a tool the host does not know. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are only judged when the profile lists servers.",
+    why: "Hosts drop unknown tool names without a word, so the agent silently loses the capability.",
+    example: "tools: [think]\non builtin:vscode.\n\nFix: remove it or use the current name.",
+};

@@ -1,0 +1,85 @@
+//! SA6xx: plugin manifests, the links between agents and skills, and drift between what a skill
+//! needs and what the agents that load it grant.
+
+use super::RuleDoc;
+use crate::diagnostic::Finding;
+use crate::model::{Agent, Drift, Link, Skill};
+use crate::rules::Rule;
+
+/// The finding for a drifting link, on the agent file.
+pub fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
+    let mut parts = Vec::new();
+    if !d.missing_tools.is_empty() {
+        parts.push(format!("tools {}", quoted(&d.missing_tools)));
+    }
+    for group in &d.unmet_any {
+        parts.push(format!("one of {}", quoted(group)));
+    }
+    if !d.missing_mcp_servers.is_empty() {
+        parts.push(format!("MCP servers {}", quoted(&d.missing_mcp_servers)));
+    }
+    Finding::new(
+        Rule::Drift,
+        &agent.path,
+        agent.tools_pos,
+        format!(
+            "loads skill `{}` (via {}) but does not grant {}; add them to the agent's `tools`/`mcp-servers`",
+            d.skill,
+            d.via,
+            parts.join(", ")
+        ),
+    )
+}
+
+/// Info when a skill's model hint differs from the agent's model.
+pub fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding> {
+    let hint = skill.model.first()?;
+    if agent.model.is_empty() || agent.model.iter().any(|m| m.eq_ignore_ascii_case(hint)) {
+        return None;
+    }
+    Some(Finding::new(
+        Rule::ModelDrift,
+        &agent.path,
+        crate::diagnostic::Pos::START,
+        format!(
+            "skill `{}` (via {}) suggests model `{hint}`, the agent uses `{}`",
+            link.skill,
+            link.via,
+            agent.model.join("`, `")
+        ),
+    ))
+}
+
+fn quoted(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+pub const MANIFEST_INVALID: RuleDoc = RuleDoc {
+    what: "A `plugin.json` or `marketplace.json` is not valid JSON.",
+    why: "Hosts skip the plugin, and none of the agents or skills it bundles are installed.",
+    example: "{\"name\": \"ops\",}\n\nFix: remove the trailing comma.",
+};
+pub const MANIFEST_PATH_MISSING: RuleDoc = RuleDoc {
+    what: "A plugin or marketplace manifest lists an agent or skill path that resolves to nothing, from the plugin's folder or from the repository root.",
+    why: "The plugin installs without that agent or skill, and nobody is told.",
+    example: "\"skills\": [\"./skills/kusto/\"] when the folder is skills/kusto-query/.\n\nFix: correct the path.",
+};
+pub const DRIFT: RuleDoc = RuleDoc {
+    what: "An agent loads a skill (through a plugin, its `skills:` list or a link in its body) but its `tools` or `mcp-servers` do not grant what the skill needs. The message names the skill, what is missing and how the link was found.",
+    why: "The skill's instructions tell the model to use a tool the agent cannot call: it fails mid-task or pretends. Renamed tool names left on agents cause exactly this.",
+    example: "Skill kusto-query needs `runCommand` and the `kusto` server; agent analyst has `tools: [read, search]`.\n\nFix: add the tools to the agent (e.g. `execute`, `kusto/*`), or stop bundling the skill with it.",
+};
+pub const MODEL_DRIFT: RuleDoc = RuleDoc {
+    what: "A skill's advisory `model` differs from the model of an agent that loads it.",
+    why: "The hint is advisory; this only tells you the skill was written for a different model than it will run on.",
+    example: "Skill says `model: Claude Sonnet 4.5`, the agent says `model: GPT-5`.\n\nFix: nothing required; align them if the skill depends on the model.",
+};
+pub const UNKNOWN_SKILL_REFERENCE: RuleDoc = RuleDoc {
+    what: "An agent's `skills:` list names a skill that is not in the library.",
+    why: "Claude Code preloads the named skills; a missing one is skipped and the agent runs without it.",
+    example: "skills: [kusto]\nwhen the skill is named kusto-query.\n\nFix: skills: [kusto-query]",
+};
