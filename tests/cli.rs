@@ -1,0 +1,1046 @@
+//! The `skill-audit` binary: exit codes, formats, output files, profiles, discovery, the `rules`
+//! and `rule` commands, and the JSON report contract.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+use serde_json::Value;
+use skill_audit::Rule;
+use tempfile::TempDir;
+
+const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+fn bin(cwd: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
+    c.current_dir(cwd);
+    c
+}
+
+/// Write `content` to `root/rel`, creating folders.
+fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, content).unwrap();
+}
+
+/// A valid SKILL.md for a skill in folder `name`, with `extra` frontmatter lines.
+fn skill_md(name: &str, extra: &str) -> String {
+    format!(
+        "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n{extra}---\n# {name}\n"
+    )
+}
+
+/// A temporary folder with `files` (path, content).
+fn tree(files: &[(&str, &str)]) -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for (rel, content) in files {
+        write(tmp.path(), rel, content);
+    }
+    tmp
+}
+
+/// Run with `-f json`, return the report and the exit code.
+fn json_run(cwd: &Path, args: &[&str]) -> (Value, i32) {
+    let out = bin(cwd).args(args).args(["-f", "json"]).output().unwrap();
+    let code = out.status.code().expect("exited normally");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}); exit {code}; stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, code)
+}
+
+fn skill_paths(report: &Value) -> BTreeSet<String> {
+    report["skills"]
+        .as_array()
+        .expect("skills is an array")
+        .iter()
+        .map(|s| s["path"].as_str().expect("path is a string").to_owned())
+        .collect()
+}
+
+fn finding_codes(report: &Value) -> Vec<(String, String)> {
+    report["findings"]
+        .as_array()
+        .expect("findings is an array")
+        .iter()
+        .map(|f| {
+            (
+                f["path"].as_str().unwrap().to_owned(),
+                f["rule"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn example_args() -> Vec<&'static str> {
+    vec![
+        "examples/library",
+        "-p",
+        "examples/profiles/prod.json",
+        "-p",
+        "examples/profiles/staging.json",
+        "-p",
+        "examples/profiles/dev.json",
+    ]
+}
+
+// ---- exit codes ---------------------------------------------------------------------------------
+
+#[test]
+fn exit_codes_follow_fail_on() {
+    let clean = tree(&[("skills/ok/SKILL.md", &skill_md("ok", ""))]);
+    let info = tree(&[(
+        "skills/ok/SKILL.md",
+        &skill_md("ok", "argument-hint: \"[x]\"\n"),
+    )]);
+    let warning = tree(&[("skills/ok/SKILL.md", &skill_md("ok", "descripton: typo\n"))]);
+    let error = tree(&[("skills/ok/SKILL.md", "---\ndescription: no name\n---\n")]);
+
+    // Check the fixtures are what they claim: the worst severity of each.
+    let worst = |dir: &Path| -> Option<String> {
+        let (v, _) = json_run(dir, &["."]);
+        let sev: Vec<String> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["severity"].as_str().unwrap().to_owned())
+            .collect();
+        ["error", "warning", "info"]
+            .into_iter()
+            .find(|s| sev.iter().any(|x| x == s))
+            .map(str::to_owned)
+    };
+    assert_eq!(worst(clean.path()), None);
+    assert_eq!(worst(info.path()).as_deref(), Some("info"));
+    assert_eq!(worst(warning.path()).as_deref(), Some("warning"));
+    assert_eq!(worst(error.path()).as_deref(), Some("error"));
+
+    // (fixture, default, error, warning, info, never)
+    let table: [(&TempDir, i32, i32, i32, i32, i32); 4] = [
+        (&clean, 0, 0, 0, 0, 0),
+        (&info, 0, 0, 0, 1, 0),
+        (&warning, 0, 0, 1, 1, 0),
+        (&error, 1, 1, 1, 1, 0),
+    ];
+    for (dir, default, on_error, on_warning, on_info, never) in table {
+        bin(dir.path()).arg(".").assert().code(default);
+        for (level, code) in [
+            ("error", on_error),
+            ("warning", on_warning),
+            ("info", on_info),
+            ("never", never),
+        ] {
+            bin(dir.path())
+                .args([".", "--fail-on", level])
+                .assert()
+                .code(code);
+        }
+    }
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    let lib = tree(&[("skills/ok/SKILL.md", &skill_md("ok", ""))]);
+    bin(lib.path())
+        .args([".", "--fail-on", "sometimes"])
+        .assert()
+        .code(2);
+    bin(lib.path())
+        .args([".", "--format", "yaml"])
+        .assert()
+        .code(2);
+    bin(lib.path())
+        .args(["no-such-folder"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("no-such-folder"));
+    // One good root and one missing one: still a usage error, nothing audited.
+    bin(lib.path())
+        .args(["skills", "missing-too"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("missing-too"));
+    bin(lib.path())
+        .args([".", "--exclude", "a["])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("a["));
+}
+
+// ---- formats and output --------------------------------------------------------------------------
+
+#[test]
+fn formats() {
+    let lib = tree(&[("skills/ok/SKILL.md", "---\ndescription: no name\n---\n")]);
+    bin(lib.path())
+        .args([".", "--format", "text"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains(
+            "skills/ok/SKILL.md:2:1: error[SA201]",
+        ));
+    // Text is the default.
+    bin(lib.path())
+        .arg(".")
+        .assert()
+        .stdout(predicate::str::contains("error[SA201]"));
+    let out = bin(lib.path())
+        .args([".", "-f", "json"])
+        .assert()
+        .code(1)
+        .get_output()
+        .stdout
+        .clone();
+    let v: Value = serde_json::from_slice(&out).expect("JSON output parses");
+    assert_eq!(v["findings"][0]["rule"], "SA201");
+    bin(lib.path())
+        .args([".", "--format", "markdown"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::starts_with("<!-- skill-audit-report -->"))
+        .stdout(predicate::str::contains("SA201"))
+        .stdout(predicate::str::contains("skills/ok/SKILL.md:2"));
+}
+
+#[test]
+fn output_file_gets_the_report_and_stdout_stays_empty() {
+    let lib = tree(&[("skills/ok/SKILL.md", "---\ndescription: no name\n---\n")]);
+    for (format, check) in [
+        ("json", "\"SA201\""),
+        ("text", "error[SA201]"),
+        ("markdown", "<!-- skill-audit-report -->"),
+    ] {
+        let file = format!("report.{format}");
+        bin(lib.path())
+            .args([".", "-f", format, "-o", &file])
+            .assert()
+            .code(1)
+            .stdout(predicate::str::is_empty());
+        let written = std::fs::read_to_string(lib.path().join(&file)).unwrap();
+        assert!(written.contains(check), "{format}: {written}");
+        if format == "json" {
+            serde_json::from_str::<Value>(&written).expect("the file holds JSON");
+        }
+        // Same bytes as standard output would have carried.
+        let stdout = bin(lib.path())
+            .args([".", "-f", format])
+            .output()
+            .unwrap()
+            .stdout;
+        assert_eq!(String::from_utf8(stdout).unwrap(), written, "{format}");
+    }
+    // An output path that cannot be written is an I/O error.
+    bin(lib.path())
+        .args([".", "-o", "no/such/dir/report.txt"])
+        .assert()
+        .code(2);
+}
+
+// ---- profiles ------------------------------------------------------------------------------------
+
+#[test]
+fn profile_that_does_not_parse_names_file_line_column() {
+    let lib = tree(&[
+        ("skills/ok/SKILL.md", &skill_md("ok", "")),
+        ("profiles/bad.json", "{\n  \"tools\": [1]\n}\n"),
+        ("profiles/truncated.json", "{\n  \"tools\": [\"a\",\n"),
+        ("profiles/list.json", "[\"a\", \"b\"]"),
+    ]);
+    bin(lib.path())
+        .args([".", "-p", "profiles/bad.json"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::is_match(r"profiles/bad\.json:2:\d+: ").unwrap());
+    bin(lib.path())
+        .args([".", "-p", "profiles/truncated.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::is_match(r"profiles/truncated\.json:3:\d+: ").unwrap());
+    bin(lib.path())
+        .args([".", "-p", "profiles/list.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::is_match(r"profiles/list\.json:1:\d+: ").unwrap());
+}
+
+#[test]
+fn missing_profile_exits_2() {
+    let lib = tree(&[("skills/ok/SKILL.md", &skill_md("ok", ""))]);
+    bin(lib.path())
+        .args([".", "-p", "profiles/nope.json"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("profiles/nope.json"));
+}
+
+#[test]
+fn two_profiles_with_one_name_exit_2() {
+    let lib = tree(&[
+        ("skills/ok/SKILL.md", &skill_md("ok", "")),
+        ("a.json", r#"{"name": "prod", "tools": ["x"]}"#),
+        ("b.json", r#"{"name": "prod", "tools": ["y"]}"#),
+        ("one/env.json", r#"{"tools": ["x"]}"#),
+        ("two/env.json", r#"{"tools": ["y"]}"#),
+    ]);
+    bin(lib.path())
+        .args([".", "-p", "a.json", "-p", "b.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("prod"));
+    // Names default to the file stem, so these clash too.
+    bin(lib.path())
+        .args([".", "-p", "one/env.json", "-p", "two/env.json"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("env"));
+    // The same profiles with distinct names are fine.
+    bin(lib.path())
+        .args([".", "-p", "a.json", "-p", "one/env.json"])
+        .assert()
+        .code(0);
+}
+
+#[test]
+fn every_profile_form_and_name_source() {
+    let lib = tree(&[
+        (
+            "skills/needs-a/SKILL.md",
+            &skill_md("needs-a", "dependencies:\n  tools: [a]\n"),
+        ),
+        (
+            "native.json",
+            r#"{"name": "production", "tools": ["a"], "servers": {"gh": {"tools": ["x", "y"]}}}"#,
+        ),
+        (
+            "bare.json",
+            r#"{"tools": [{"name": "a", "inputSchema": {}}], "nextCursor": null}"#,
+        ),
+        (
+            "envelope.json",
+            r#"{"jsonrpc": "2.0", "id": 7, "result": {"tools": [{"name": "b"}]}}"#,
+        ),
+        ("globs.json", r#"{"tools": ["*"]}"#),
+        ("blank-name.json", r#"{"name": "  ", "tools": []}"#),
+    ]);
+    let (v, code) = json_run(
+        lib.path(),
+        &[
+            ".",
+            "-p",
+            "native.json",
+            "-p",
+            "bare.json",
+            "-p",
+            "envelope.json",
+            "-p",
+            "globs.json",
+            "-p",
+            "blank-name.json",
+        ],
+    );
+    assert_eq!(code, 0, "{v:#}");
+    let profiles: Vec<(&str, &str, u64)> = v["profiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| {
+            (
+                p["name"].as_str().unwrap(),
+                p["path"].as_str().unwrap(),
+                p["tools"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        profiles,
+        [
+            ("production", "native.json", 3),
+            ("bare", "bare.json", 1),
+            ("envelope", "envelope.json", 1),
+            ("globs", "globs.json", 1),
+            ("blank-name", "blank-name.json", 0),
+        ]
+    );
+    let avail = &v["skills"][0]["availability"];
+    let status = |p: &str| avail[p]["status"].as_str().unwrap().to_owned();
+    assert_eq!(status("production"), "available");
+    assert_eq!(status("bare"), "available");
+    assert_eq!(status("envelope"), "unavailable");
+    assert_eq!(avail["envelope"]["missing"], serde_json::json!(["a"]));
+    assert_eq!(status("globs"), "available");
+    assert_eq!(status("blank-name"), "unavailable");
+}
+
+#[test]
+fn tool_name_spellings_match_each_other() {
+    let spellings = [
+        "github/get_issue",
+        "mcp__github__get_issue",
+        "github:get_issue",
+    ];
+    let mut files: Vec<(String, String)> = Vec::new();
+    for (i, s) in spellings.iter().enumerate() {
+        let name = format!("skill-{i}");
+        files.push((
+            format!("skills/{name}/SKILL.md"),
+            skill_md(&name, &format!("dependencies:\n  tools:\n    - \"{s}\"\n")),
+        ));
+        files.push((format!("p{i}.json"), format!(r#"{{"tools": ["{s}"]}}"#)));
+    }
+    // A bare requirement is met by the server's tool; another server's tool is not the same.
+    files.push((
+        "skills/bare/SKILL.md".into(),
+        skill_md("bare", "dependencies:\n  tools: [get_issue]\n"),
+    ));
+    files.push((
+        "other.json".into(),
+        r#"{"tools": ["gitlab/get_issue"]}"#.into(),
+    ));
+    let refs: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(a, b)| (a.as_str(), b.as_str()))
+        .collect();
+    let lib = tree(&refs);
+    let (v, _) = json_run(
+        lib.path(),
+        &[
+            "skills",
+            "-p",
+            "p0.json",
+            "-p",
+            "p1.json",
+            "-p",
+            "p2.json",
+            "-p",
+            "other.json",
+        ],
+    );
+    let mut seen = 0;
+    for s in v["skills"].as_array().unwrap() {
+        let name = s["name"].as_str().unwrap();
+        for p in ["p0", "p1", "p2"] {
+            assert_eq!(
+                s["availability"][p]["status"], "available",
+                "{name} on {p}: {:#}",
+                s["availability"][p]
+            );
+            seen += 1;
+        }
+        let expected_other = if name == "bare" {
+            "available"
+        } else {
+            "unavailable"
+        };
+        assert_eq!(
+            s["availability"]["other"]["status"], expected_other,
+            "{name} on other"
+        );
+    }
+    assert_eq!(seen, 12);
+}
+
+#[test]
+fn example_library_shows_every_profile_form_and_status() {
+    let (v, code) = json_run(Path::new(MANIFEST_DIR), &example_args());
+    assert_eq!(code, 1, "the example library has errors");
+    let profiles: Vec<(&str, &str)> = v["profiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p["name"].as_str().unwrap(), p["path"].as_str().unwrap()))
+        .collect();
+    // prod and dev are native profiles named by `name`; staging is a JSON-RPC envelope of a
+    // tools/list result, named by its file stem.
+    assert_eq!(
+        profiles,
+        [
+            ("prod", "examples/profiles/prod.json"),
+            ("staging", "examples/profiles/staging.json"),
+            ("dev", "examples/profiles/dev.json"),
+        ]
+    );
+    // prod: 4 plain tools + 3 servers x 2 tools; staging: 3 tools; dev: 3 globs + 2 servers.
+    let tools: Vec<u64> = v["profiles"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["tools"].as_u64().unwrap())
+        .collect();
+    assert_eq!(tools, [10, 3, 5]);
+
+    let by_name: BTreeMap<&str, &Value> = v["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| (s["name"].as_str().unwrap(), s))
+        .collect();
+    let status = |skill: &str, profile: &str| -> String {
+        by_name[skill]["availability"][profile]["status"]
+            .as_str()
+            .unwrap_or_else(|| panic!("{skill} has no status on {profile}"))
+            .to_owned()
+    };
+    let expected = [
+        ("triage-helper", ["available", "unavailable", "available"]),
+        ("broken-skill", ["invalid", "invalid", "invalid"]),
+        ("kusto-query", ["available", "unavailable", "unavailable"]),
+        ("notes-helper", ["undeclared", "undeclared", "undeclared"]),
+        ("refund-workflow", ["available", "unavailable", "available"]),
+        ("release-notes", ["undeclared", "undeclared", "undeclared"]),
+        ("teams-search", ["available", "unavailable", "unavailable"]),
+    ];
+    assert_eq!(by_name.len(), expected.len());
+    let mut statuses = BTreeSet::new();
+    for (skill, row) in expected {
+        for (profile, want) in ["prod", "staging", "dev"].into_iter().zip(row) {
+            assert_eq!(status(skill, profile), want, "{skill} on {profile}");
+            statuses.insert(want);
+        }
+    }
+    assert_eq!(statuses.len(), 4, "every status is shown");
+
+    // Unavailable entries say what is missing.
+    let refund = &by_name["refund-workflow"]["availability"]["staging"];
+    assert_eq!(
+        refund["missing"],
+        serde_json::json!(["get_check_details", "docs://payments/refund-policy.md"])
+    );
+    assert!(
+        refund["reason"]
+            .as_str()
+            .unwrap()
+            .contains("get_check_details")
+    );
+    let teams_dev = &by_name["teams-search"]["availability"]["dev"];
+    assert_eq!(
+        teams_dev["unmet_any"],
+        serde_json::json!([["summarize", "summarise"]])
+    );
+    assert!(teams_dev["reason"].as_str().unwrap().contains("summarize"));
+    let teams_staging = &by_name["teams-search"]["availability"]["staging"];
+    assert_eq!(
+        teams_staging["missing"],
+        serde_json::json!(["mcp__teams__search_messages"])
+    );
+    let kusto_dev = &by_name["kusto-query"]["availability"]["dev"];
+    assert_eq!(kusto_dev["missing"], serde_json::json!(["kusto/*"]));
+    // Available, undeclared and invalid entries carry no missing list.
+    for (skill, profile) in [
+        ("refund-workflow", "prod"),
+        ("release-notes", "prod"),
+        ("broken-skill", "dev"),
+    ] {
+        assert!(
+            by_name[skill]["availability"][profile]
+                .get("missing")
+                .is_none(),
+            "{skill} on {profile}"
+        );
+    }
+    assert!(
+        by_name["broken-skill"]["availability"]["prod"]["reason"]
+            .as_str()
+            .is_some()
+    );
+
+    // One SA402 per unavailable (skill, profile) pair, naming the profile.
+    let skill_files = skill_paths(&v);
+    let unavailable: Vec<&Value> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "SA402" && skill_files.contains(f["path"].as_str().unwrap()))
+        .collect();
+    assert_eq!(unavailable.len(), 6, "{unavailable:#?}");
+    assert!(unavailable.iter().any(|f| {
+        f["path"] == "examples/library/skills/kusto-query/SKILL.md"
+            && f["message"].as_str().unwrap().contains("`dev`")
+    }));
+
+    // Summary counts per profile.
+    let sum = &v["summary"];
+    assert_eq!(sum["skills"], 7);
+    assert!(sum["files_scanned"].as_u64().unwrap() >= 7);
+    if let Some(by_profile) = sum.get("by_profile") {
+        assert_eq!(by_profile["staging"]["unavailable"], 4);
+        assert_eq!(by_profile["prod"]["available"], 4);
+    }
+}
+
+// ---- discovery ------------------------------------------------------------------------------------
+
+#[test]
+fn exclude_skips_matching_folders() {
+    let lib = tree(&[
+        ("skills/keep/SKILL.md", &skill_md("keep", "")),
+        ("skills/drafts/wip/SKILL.md", "no frontmatter"),
+        ("other/drafts/old/SKILL.md", "no frontmatter"),
+        ("skills/scratch-pad/SKILL.md", &skill_md("scratch-pad", "")),
+    ]);
+    let (v, code) = json_run(lib.path(), &["."]);
+    assert_eq!(skill_paths(&v).len(), 4);
+    assert_eq!(code, 1);
+    // A bare name matches that folder at any depth.
+    let (v, code) = json_run(lib.path(), &[".", "--exclude", "drafts"]);
+    assert_eq!(
+        skill_paths(&v),
+        BTreeSet::from([
+            "skills/keep/SKILL.md".to_owned(),
+            "skills/scratch-pad/SKILL.md".to_owned()
+        ])
+    );
+    assert_eq!(code, 0);
+    // A pattern with `/` is matched against the path under the root.
+    let (v, _) = json_run(lib.path(), &[".", "--exclude", "skills/drafts"]);
+    assert_eq!(skill_paths(&v).len(), 3);
+    assert!(!skill_paths(&v).contains("skills/drafts/wip/SKILL.md"));
+    // Globs, repeated.
+    let (v, _) = json_run(
+        lib.path(),
+        &[".", "--exclude", "scratch-*", "--exclude", "**/old"],
+    );
+    assert_eq!(
+        skill_paths(&v),
+        BTreeSet::from([
+            "skills/drafts/wip/SKILL.md".to_owned(),
+            "skills/keep/SKILL.md".to_owned()
+        ])
+    );
+}
+
+#[test]
+fn hidden_folders_are_entered_but_not_git_or_node_modules() {
+    let lib = tree(&[
+        (".github/skills/gh/SKILL.md", &skill_md("gh", "")),
+        (".claude/skills/cl/SKILL.md", &skill_md("cl", "")),
+        (".agents/skills/ag/SKILL.md", &skill_md("ag", "")),
+        (".git/skills/in-git/SKILL.md", &skill_md("in-git", "")),
+        ("node_modules/pkg/skills/nm/SKILL.md", &skill_md("nm", "")),
+        (
+            "packages/app/node_modules/dep/skills/nm2/SKILL.md",
+            &skill_md("nm2", ""),
+        ),
+        ("sub/.git/x/SKILL.md", &skill_md("x", "")),
+    ]);
+    let (v, code) = json_run(lib.path(), &["."]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(
+        skill_paths(&v),
+        BTreeSet::from([
+            ".agents/skills/ag/SKILL.md".to_owned(),
+            ".claude/skills/cl/SKILL.md".to_owned(),
+            ".github/skills/gh/SKILL.md".to_owned(),
+        ])
+    );
+    // A hidden folder given as the root is audited too.
+    let (v, _) = json_run(lib.path(), &[".github"]);
+    assert_eq!(
+        skill_paths(&v),
+        BTreeSet::from([".github/skills/gh/SKILL.md".to_owned()])
+    );
+}
+
+#[test]
+fn gitignored_folders_are_skipped_without_a_git_repository() {
+    let lib = tree(&[
+        (".gitignore", "ignored/\n*.draft\n"),
+        ("skills/kept/SKILL.md", &skill_md("kept", "")),
+        ("ignored/skills/gone/SKILL.md", &skill_md("gone", "")),
+        ("skills/wip.draft/SKILL.md", &skill_md("wip.draft", "")),
+        ("skills/nested/.gitignore", "private/\n"),
+        ("skills/nested/private/p/SKILL.md", &skill_md("p", "")),
+        ("skills/nested/public/q/SKILL.md", &skill_md("q", "")),
+    ]);
+    assert!(!lib.path().join(".git").exists());
+    let (v, _) = json_run(lib.path(), &["."]);
+    assert_eq!(
+        skill_paths(&v),
+        BTreeSet::from([
+            "skills/kept/SKILL.md".to_owned(),
+            "skills/nested/public/q/SKILL.md".to_owned(),
+        ])
+    );
+}
+
+#[test]
+fn several_roots() {
+    let lib = tree(&[
+        ("one/skills/a/SKILL.md", &skill_md("a", "")),
+        ("two/b/SKILL.md", &skill_md("b", "")),
+        ("three/c/SKILL.md", &skill_md("c", "")),
+    ]);
+    let (v, code) = json_run(lib.path(), &["one", "two"]);
+    assert_eq!(code, 0);
+    assert_eq!(v["roots"], serde_json::json!(["one", "two"]));
+    assert_eq!(
+        skill_paths(&v),
+        BTreeSet::from([
+            "one/skills/a/SKILL.md".to_owned(),
+            "two/b/SKILL.md".to_owned()
+        ])
+    );
+    // Overlapping roots list each skill once.
+    let (v, _) = json_run(lib.path(), &["one", "one/skills"]);
+    assert_eq!(v["skills"].as_array().unwrap().len(), 1);
+}
+
+#[test]
+fn nested_skills_at_depth_four_and_more() {
+    let lib = tree(&[
+        ("a/b/c/d/deep/SKILL.md", &skill_md("deep", "")),
+        ("a/b/c/d/e/f/g/h/deeper/SKILL.md", &skill_md("deeper", "")),
+        // A skill inside another skill's folder is a skill of its own.
+        ("outer/SKILL.md", &skill_md("outer", "")),
+        ("outer/examples/inner/SKILL.md", &skill_md("inner", "")),
+    ]);
+    let (v, code) = json_run(lib.path(), &["."]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(
+        skill_paths(&v),
+        BTreeSet::from([
+            "a/b/c/d/deep/SKILL.md".to_owned(),
+            "a/b/c/d/e/f/g/h/deeper/SKILL.md".to_owned(),
+            "outer/SKILL.md".to_owned(),
+            "outer/examples/inner/SKILL.md".to_owned(),
+        ])
+    );
+}
+
+#[test]
+fn other_casings_are_audited_with_a_warning() {
+    let lib = tree(&[
+        ("lower/skill.md", &skill_md("lower", "")),
+        ("mixed/Skill.md", &skill_md("mixed", "")),
+        ("upper/SKILL.md", &skill_md("upper", "")),
+        ("not-a-skill/README.md", "# readme"),
+        ("also-not/SKILLS.md", "# no"),
+    ]);
+    let (v, code) = json_run(lib.path(), &["."]);
+    assert_eq!(code, 0, "a casing is a warning, not an error");
+    assert_eq!(
+        skill_paths(&v),
+        BTreeSet::from([
+            "lower/skill.md".to_owned(),
+            "mixed/Skill.md".to_owned(),
+            "upper/SKILL.md".to_owned(),
+        ])
+    );
+    let sa108: BTreeSet<String> = finding_codes(&v)
+        .into_iter()
+        .filter(|(_, r)| r == "SA108")
+        .map(|(p, _)| p)
+        .collect();
+    assert_eq!(
+        sa108,
+        BTreeSet::from(["lower/skill.md".to_owned(), "mixed/Skill.md".to_owned()])
+    );
+    bin(lib.path())
+        .args([".", "--fail-on", "warning"])
+        .assert()
+        .code(1);
+}
+
+#[test]
+fn a_folder_named_skill_md_does_not_crash() {
+    let lib = tree(&[
+        ("weird/SKILL.md/README.md", "# not a skill"),
+        ("ok/SKILL.md", &skill_md("ok", "")),
+    ]);
+    std::fs::create_dir_all(lib.path().join("empty/skill.md")).unwrap();
+    let (v, code) = json_run(lib.path(), &["."]);
+    assert_eq!(code, 0, "{v:#}");
+    assert_eq!(skill_paths(&v), BTreeSet::from(["ok/SKILL.md".to_owned()]));
+    assert!(
+        !finding_codes(&v)
+            .iter()
+            .any(|(_, r)| r == "SA199" || r == "SA100"),
+        "{v:#}"
+    );
+}
+
+#[test]
+fn paths_are_slash_separated_and_relative_to_the_working_directory() {
+    let lib = tree(&[("lib/skills/a/SKILL.md", "---\ndescription: x\n---\n")]);
+    let abs_root = lib.path().join("lib");
+    let abs_root = abs_root.to_str().unwrap();
+    for root in ["lib", "./lib", "lib/", abs_root] {
+        let (v, _) = json_run(lib.path(), &[root]);
+        assert_eq!(
+            skill_paths(&v),
+            BTreeSet::from(["lib/skills/a/SKILL.md".to_owned()]),
+            "root {root}"
+        );
+        assert_eq!(
+            v["findings"][0]["path"], "lib/skills/a/SKILL.md",
+            "root {root}"
+        );
+        assert_eq!(v["roots"][0], "lib", "root {root}");
+    }
+    // From inside the library, the same file is `skills/a/SKILL.md`.
+    let (v, _) = json_run(&lib.path().join("lib"), &["."]);
+    assert_eq!(
+        skill_paths(&v),
+        BTreeSet::from(["skills/a/SKILL.md".to_owned()])
+    );
+    // Profile paths follow the same rule.
+    write(lib.path(), "profiles/p.json", r#"{"tools": []}"#);
+    let (v, _) = json_run(lib.path(), &["lib", "-p", "./profiles/p.json"]);
+    assert_eq!(v["profiles"][0]["path"], "profiles/p.json");
+    // Nothing in any path uses a backslash.
+    assert!(!v.to_string().contains("\\\\"));
+}
+
+// ---- rules and rule ---------------------------------------------------------------------------------
+
+#[test]
+fn rules_lists_every_rule_code_first_on_its_line() {
+    let out = bin(Path::new(MANIFEST_DIR))
+        .arg("rules")
+        .assert()
+        .code(0)
+        .get_output()
+        .stdout
+        .clone();
+    let text = String::from_utf8(out).unwrap();
+    let firsts: Vec<&str> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| l.split_whitespace().next().unwrap())
+        .collect();
+    let listed: BTreeSet<&str> = firsts.iter().copied().collect();
+    let all: BTreeSet<&str> = Rule::ALL.iter().map(|r| r.code()).collect();
+    assert_eq!(listed, all);
+    assert_eq!(firsts.len(), Rule::ALL.len(), "one line per rule");
+    for r in Rule::ALL {
+        let line = text.lines().find(|l| l.starts_with(r.code())).unwrap();
+        assert!(line.contains(r.name()), "{line}");
+        assert!(line.contains(r.default_severity().as_str()), "{line}");
+    }
+}
+
+#[test]
+fn rule_prints_the_doc_by_code_or_name() {
+    let doc = |id: &str| -> String {
+        let out = bin(Path::new(MANIFEST_DIR))
+            .args(["rule", id])
+            .assert()
+            .code(0)
+            .get_output()
+            .stdout
+            .clone();
+        String::from_utf8(out).unwrap()
+    };
+    let by_code = doc("SA201");
+    let r = Rule::from_id("SA201").unwrap();
+    assert!(by_code.contains("SA201") && by_code.contains("name-missing"));
+    assert!(by_code.contains(r.doc().what), "{by_code}");
+    assert!(by_code.contains(r.doc().why), "{by_code}");
+    assert_eq!(doc("name-missing"), by_code);
+    assert_eq!(doc("sa201"), by_code);
+    // Every rule has a doc.
+    for r in Rule::ALL {
+        let d = doc(r.code());
+        assert!(d.contains(r.doc().what), "{}", r.code());
+    }
+    bin(Path::new(MANIFEST_DIR))
+        .args(["rule", "SA999"])
+        .assert()
+        .code(2)
+        .stdout(predicate::str::is_empty())
+        .stderr(predicate::str::contains("SA999"));
+    bin(Path::new(MANIFEST_DIR))
+        .args(["rule", "no-such-rule"])
+        .assert()
+        .code(2);
+}
+
+// ---- the JSON report contract -------------------------------------------------------------------
+
+fn assert_keys(v: &Value, keys: &[&str], what: &str) {
+    let obj = v
+        .as_object()
+        .unwrap_or_else(|| panic!("{what} is not an object: {v}"));
+    for k in keys {
+        assert!(obj.contains_key(*k), "{what} lacks `{k}`: {v:#}");
+    }
+}
+
+#[test]
+fn json_report_contract() {
+    let (v, _) = json_run(Path::new(MANIFEST_DIR), &example_args());
+    assert_keys(
+        &v,
+        &[
+            "schema_version",
+            "tool",
+            "roots",
+            "profiles",
+            "skills",
+            "findings",
+            "summary",
+        ],
+        "report",
+    );
+    assert!(v["schema_version"].as_u64().is_some_and(|n| n >= 1));
+    assert_eq!(v["tool"]["name"], "skill-audit");
+    assert_eq!(v["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(v["roots"], serde_json::json!(["examples/library"]));
+    for p in v["profiles"].as_array().unwrap() {
+        assert_keys(p, &["name", "path", "tools"], "profile");
+        assert!(p["name"].is_string() && p["path"].is_string() && p["tools"].is_u64());
+    }
+    let skills = v["skills"].as_array().unwrap();
+    assert!(!skills.is_empty());
+    for s in skills {
+        assert_keys(
+            s,
+            &["name", "path", "dependencies", "availability"],
+            "skill",
+        );
+        assert!(s["name"].is_string() && s["path"].is_string());
+        assert!(s["dependencies"].is_object(), "{s:#}");
+        let avail = s["availability"].as_object().unwrap();
+        assert_eq!(avail.len(), 3, "one entry per profile");
+        for a in avail.values() {
+            assert!(
+                ["available", "unavailable", "undeclared", "invalid"]
+                    .contains(&a["status"].as_str().unwrap()),
+                "{a}"
+            );
+        }
+    }
+    let findings = v["findings"].as_array().unwrap();
+    assert!(!findings.is_empty());
+    for f in findings {
+        assert_keys(
+            f,
+            &["rule", "severity", "path", "line", "column", "message"],
+            "finding",
+        );
+        let rule = f["rule"].as_str().unwrap();
+        assert!(Rule::from_id(rule).is_some(), "unknown rule {rule}");
+        assert!(["error", "warning", "info"].contains(&f["severity"].as_str().unwrap()));
+        assert!(f["line"].as_u64().unwrap() >= 1 && f["column"].as_u64().unwrap() >= 1);
+        assert!(!f["message"].as_str().unwrap().is_empty());
+    }
+    let sum = &v["summary"];
+    assert_keys(
+        sum,
+        &["files_scanned", "skills", "errors", "warnings", "infos"],
+        "summary",
+    );
+    let count = |sev: &str| findings.iter().filter(|f| f["severity"] == sev).count() as u64;
+    assert_eq!(sum["errors"].as_u64(), Some(count("error")));
+    assert_eq!(sum["warnings"].as_u64(), Some(count("warning")));
+    assert_eq!(sum["infos"].as_u64(), Some(count("info")));
+    assert_eq!(sum["skills"].as_u64(), Some(skills.len() as u64));
+    assert!(sum["files_scanned"].as_u64().unwrap() >= skills.len() as u64);
+    // The skills of this library have 2 errors, 9 warnings and 3 infos between them.
+    let skill_files = skill_paths(&v);
+    let on_skills = |sev: &str| {
+        findings
+            .iter()
+            .filter(|f| f["severity"] == sev && skill_files.contains(f["path"].as_str().unwrap()))
+            .count()
+    };
+    assert_eq!(
+        (on_skills("error"), on_skills("warning"), on_skills("info")),
+        (2, 9, 3),
+        "{:#}",
+        v["findings"]
+    );
+}
+
+#[test]
+fn findings_are_sorted_by_path_line_rule() {
+    let lib = tree(&[
+        (
+            "b/b/SKILL.md",
+            "---\nname: b\ndescripton: x\nzeta: 1\nalpha: 2\n---\n[x](missing.md)\n",
+        ),
+        ("a/a/SKILL.md", "---\ndescription: x\nfoo: 1\n---\n"),
+        ("c/SKILL.md", "no frontmatter"),
+        ("a/z/SKILL.md", "---\nname: a\ndescription: d\n---\n"),
+    ]);
+    for args in [vec!["."], example_args()] {
+        let dir = if args.len() == 1 {
+            lib.path()
+        } else {
+            Path::new(MANIFEST_DIR)
+        };
+        let (v, _) = json_run(dir, &args);
+        let keys: Vec<(String, u64, String)> = v["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["path"].as_str().unwrap().to_owned(),
+                    f["line"].as_u64().unwrap(),
+                    f["rule"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect();
+        assert!(keys.len() >= 6, "{keys:?}");
+        let mut sorted = keys.clone();
+        sorted.sort();
+        assert_eq!(keys, sorted);
+    }
+    // The text format lists them in the same order.
+    let text = bin(lib.path()).arg(".").output().unwrap().stdout;
+    let text = String::from_utf8(text).unwrap();
+    let paths: Vec<&str> = text
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split(':').next().unwrap())
+        .collect();
+    let mut sorted = paths.clone();
+    sorted.sort();
+    assert_eq!(paths, sorted);
+    assert!(paths.len() >= 6);
+}
+
+#[test]
+fn skills_without_profiles_have_empty_availability() {
+    let lib = tree(&[(
+        "s/SKILL.md",
+        &skill_md("s", "dependencies:\n  tools: [a]\n"),
+    )]);
+    let (v, code) = json_run(lib.path(), &["."]);
+    assert_eq!(code, 0);
+    assert_eq!(v["profiles"], serde_json::json!([]));
+    assert_eq!(v["skills"][0]["availability"], serde_json::json!({}));
+    assert_eq!(
+        v["skills"][0]["dependencies"]["tools"]["all"],
+        serde_json::json!(["a"])
+    );
+}
+
+/// The binary resolves relative roots against its working directory, not the test's.
+#[test]
+fn working_directory_matters() {
+    let lib = tree(&[("x/SKILL.md", &skill_md("x", ""))]);
+    let elsewhere = tempfile::tempdir().unwrap();
+    bin(elsewhere.path()).arg("x").assert().code(2);
+    let (v, _) = json_run(lib.path(), &["x"]);
+    assert_eq!(skill_paths(&v), BTreeSet::from(["x/SKILL.md".to_owned()]));
+}
+
+#[test]
+fn name_charset_flag() {
+    let lib = tree(&[("技能/SKILL.md", &skill_md("技能", ""))]);
+    let (v, code) = json_run(lib.path(), &["."]);
+    assert_eq!(code, 1);
+    assert!(finding_codes(&v).iter().any(|(_, r)| r == "SA206"), "{v:#}");
+    let (v, code) = json_run(lib.path(), &[".", "--name-charset", "unicode"]);
+    assert_eq!(code, 0, "{v:#}");
+    assert!(!finding_codes(&v).iter().any(|(_, r)| r == "SA206"));
+}

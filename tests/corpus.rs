@@ -1,0 +1,153 @@
+//! Real libraries (see `../shared/corpus/README.md`): the binary must find every skill file,
+//! exactly once, and finish without an internal error or a crash.
+//!
+//! When a corpus folder is missing the test is skipped with a message, unless `CI` is set, in
+//! which case a missing corpus is a failure.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const AWESOME_COPILOT: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/corpus/awesome-copilot"
+);
+const CHATMODES: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../shared/corpus/awesome-copilot-chatmodes-2025-11"
+);
+
+/// The corpus folder, or `None` (after saying so) when it is absent outside CI.
+fn corpus(path: &str) -> Option<PathBuf> {
+    let p = Path::new(path);
+    if p.is_dir() {
+        return Some(p.canonicalize().expect("corpus path resolves"));
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!("corpus folder {path} is missing (CI is set, so this is a failure)");
+    }
+    eprintln!("SKIPPED: corpus folder {path} is missing; set it up to run this test");
+    None
+}
+
+/// Every file named `SKILL.md` under `dir`, by an independent walk (std::fs only), including
+/// hidden folders such as `.github`, but not `.git` or `node_modules`.
+fn skill_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<_> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
+        .map(|e| e.unwrap())
+        .collect();
+    entries.sort_by_key(|e| e.file_name());
+    for e in entries {
+        let ty = e.file_type().unwrap();
+        let name = e.file_name();
+        if ty.is_dir() {
+            if name != ".git" && name != "node_modules" {
+                skill_files(&e.path(), out);
+            }
+        } else if ty.is_file() && name == "SKILL.md" {
+            out.push(e.path());
+        }
+    }
+}
+
+/// Run the binary on `root` from the repository root; check the exit code, stderr and
+/// internal errors; return the report.
+fn audit(root: &Path) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .arg(root)
+        .args(["-f", "json"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    let code = out.status.code();
+    assert!(
+        matches!(code, Some(0 | 1)),
+        "exit code {code:?} (0 or 1 expected); stderr:\n{stderr}"
+    );
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    let report: Value = serde_json::from_slice(&out.stdout).expect("the report is JSON");
+    let internal: Vec<&Value> = report["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA199")
+        .collect();
+    assert!(internal.is_empty(), "internal errors: {internal:#?}");
+    report
+}
+
+/// The report's skill paths, resolved to real paths, with how often each appears.
+fn reported(report: &Value) -> BTreeMap<PathBuf, usize> {
+    let cwd = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut seen = BTreeMap::new();
+    for s in report["skills"].as_array().expect("skills") {
+        let shown = s["path"].as_str().expect("path");
+        assert!(!shown.contains('\\'), "{shown}");
+        let p = cwd.join(shown);
+        let real = p
+            .canonicalize()
+            .unwrap_or_else(|e| panic!("reported path {shown} does not exist: {e}"));
+        *seen.entry(real).or_insert(0) += 1;
+    }
+    seen
+}
+
+#[test]
+fn awesome_copilot_every_skill_exactly_once() {
+    let Some(root) = corpus(AWESOME_COPILOT) else {
+        return;
+    };
+    let mut expected = Vec::new();
+    skill_files(&root, &mut expected);
+    assert!(
+        expected.len() > 100,
+        "the independent walk found only {} SKILL.md files",
+        expected.len()
+    );
+    assert!(
+        expected
+            .iter()
+            .any(|p| p.components().any(|c| c.as_os_str() == ".github")),
+        "the corpus has skills under .github/"
+    );
+    let report = audit(&root);
+    let seen = reported(&report);
+    let duplicated: Vec<_> = seen.iter().filter(|(_, n)| **n > 1).collect();
+    assert!(
+        duplicated.is_empty(),
+        "reported more than once: {duplicated:#?}"
+    );
+    let missing: Vec<_> = expected.iter().filter(|p| !seen.contains_key(*p)).collect();
+    assert!(missing.is_empty(), "not reported: {missing:#?}");
+    // Nothing reported that the walk did not find (other casings would be; this corpus has none).
+    let extra: Vec<_> = seen.keys().filter(|p| !expected.contains(p)).collect();
+    assert!(
+        extra.is_empty(),
+        "reported but not found by the walk: {extra:#?}"
+    );
+    assert_eq!(
+        report["summary"]["skills"].as_u64(),
+        Some(expected.len() as u64)
+    );
+}
+
+#[test]
+fn awesome_copilot_chatmodes_does_not_crash() {
+    let Some(root) = corpus(CHATMODES) else {
+        return;
+    };
+    let mut expected = Vec::new();
+    skill_files(&root, &mut expected);
+    let report = audit(&root);
+    let seen = reported(&report);
+    assert!(seen.values().all(|n| *n == 1), "{seen:#?}");
+    let mut found: Vec<&PathBuf> = seen.keys().collect();
+    found.sort();
+    let mut want: Vec<&PathBuf> = expected.iter().collect();
+    want.sort();
+    assert_eq!(found, want);
+}

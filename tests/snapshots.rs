@@ -1,0 +1,62 @@
+//! Snapshots of every output format for the example library audited against the three example
+//! profiles, run from the repository root so the paths in the reports are stable.
+//!
+//! Update with `INSTA_UPDATE=always cargo test --test snapshots` (or `cargo insta review`) and
+//! read the diff: these files are the reviewed examples of what users see.
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Run the example audit in `format`; the example library has errors, so the exit code is 1.
+fn example(format: &str) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "examples/library",
+            "-p",
+            "examples/profiles/prod.json",
+            "-p",
+            "examples/profiles/staging.json",
+            "-p",
+            "examples/profiles/dev.json",
+            "-f",
+            format,
+        ])
+        .assert()
+        .code(1)
+        .get_output()
+        .clone();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+#[test]
+fn text_report() {
+    let text = example("text");
+    insta::assert_snapshot!("text", text);
+}
+
+#[test]
+fn json_report() {
+    let mut v: Value = serde_json::from_str(&example("json")).expect("valid JSON");
+    assert_eq!(v["tool"]["version"], VERSION);
+    v["tool"]["version"] = Value::from("[version]");
+    insta::assert_json_snapshot!("json", v);
+}
+
+#[test]
+fn markdown_report() {
+    let md = example("markdown");
+    let footer = format!("skill-audit {VERSION}</sub>");
+    assert!(md.contains(&footer), "the footer names the version: {md}");
+    insta::assert_snapshot!(
+        "markdown",
+        md.replace(&footer, "skill-audit [version]</sub>")
+    );
+}
