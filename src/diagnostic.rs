@@ -26,7 +26,8 @@ impl Severity {
 
 impl fmt::Display for Severity {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
+        // `pad` so width specifiers (`{:<7}`) line columns up.
+        f.pad(self.as_str())
     }
 }
 

@@ -71,11 +71,14 @@ const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
 /// Compile `--exclude` globs. A pattern without `/` also matches any single path component.
 pub fn compile_excludes(patterns: &[String]) -> Result<GlobSet, String> {
     let mut b = GlobSetBuilder::new();
-    for p in patterns {
+    for raw in patterns {
+        // `drafts/` and `./skills/drafts` mean the folder, as in .gitignore.
+        let trimmed = raw.trim_start_matches("./").trim_end_matches('/');
+        let p = &trimmed.to_owned();
         let glob = GlobBuilder::new(p)
             .literal_separator(true)
             .build()
-            .map_err(|e| format!("invalid --exclude pattern `{p}`: {e}"))?;
+            .map_err(|e| format!("invalid --exclude pattern `{raw}`: {e}"))?;
         b.add(glob);
         if !p.contains('/') {
             // `drafts` or `*.tmp.md` match at any depth, as in .gitignore.
@@ -354,5 +357,8 @@ mod tests {
         assert!(set.is_match("a/scratch"));
         assert!(!set.is_match("skills/ok/SKILL.md"));
         assert!(compile_excludes(&["a[".into()]).is_err());
+        let set = compile_excludes(&["drafts/".into(), "./skills/old".into()]).unwrap();
+        assert!(set.is_match("skills/drafts"));
+        assert!(set.is_match("skills/old"));
     }
 }

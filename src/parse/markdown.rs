@@ -28,6 +28,9 @@ pub fn relative_links(body: &str, first_line: u32) -> Vec<BodyLink> {
     options.extension.table = true;
     options.extension.autolink = false;
     let root = parse_document(&arena, body, &options);
+    let line_starts: Vec<usize> = std::iter::once(0)
+        .chain(memchr::memchr_iter(b'\n', body.as_bytes()).map(|i| i + 1))
+        .collect();
     let mut out = Vec::new();
     for node in root.descendants() {
         let ast = node.data();
@@ -36,18 +39,30 @@ pub fn relative_links(body: &str, first_line: u32) -> Vec<BodyLink> {
             _ => continue,
         };
         if let Some(target) = local_target(url) {
-            let line = u32::try_from(ast.sourcepos.start.line).unwrap_or(u32::MAX);
-            let column = u32::try_from(ast.sourcepos.start.column).unwrap_or(1);
+            let line = ast.sourcepos.start.line;
+            let column = char_column(body, &line_starts, line, ast.sourcepos.start.column);
+            let line = u32::try_from(line).unwrap_or(u32::MAX);
             out.push(BodyLink {
                 target,
-                pos: Pos::new(
-                    line.saturating_add(first_line.saturating_sub(1)),
-                    column.max(1),
-                ),
+                pos: Pos::new(line.saturating_add(first_line.saturating_sub(1)), column),
             });
         }
     }
     out
+}
+
+/// comrak counts columns in bytes; findings count characters.
+fn char_column(body: &str, line_starts: &[usize], line: usize, byte_col: usize) -> u32 {
+    let start = line
+        .checked_sub(1)
+        .and_then(|i| line_starts.get(i))
+        .copied()
+        .unwrap_or(0);
+    let end = (start + byte_col.saturating_sub(1)).min(body.len());
+    let chars = body
+        .get(start..end)
+        .map_or(byte_col, |s| s.chars().count() + 1);
+    u32::try_from(chars).unwrap_or(1).max(1)
 }
 
 /// The file path a link points at, or `None` for URLs, anchors, absolute paths and templates.
@@ -104,6 +119,8 @@ mod tests {
             .map(|l| (l.target.as_str(), l.pos.line))
             .collect();
         assert_eq!(targets, [("references/a.md", 7), ("assets/b c.png", 7)]);
+        let links = relative_links("Voir é é é [guide](x.md)\n", 5);
+        assert_eq!(links[0].pos, Pos::new(5, 12), "columns count characters");
     }
 
     #[test]

@@ -95,7 +95,11 @@ pub fn decode<'b>(bytes: &'b [u8], sink: &mut Sink) -> Option<&'b str> {
             let prefix = std::str::from_utf8(good).unwrap_or("");
             let line = frontmatter::count_lines(prefix).max(1);
             let line_start = prefix.rfind('\n').map_or(0, |i| i + 1);
-            let column = prefix[line_start..].chars().count() + 1;
+            let mut column = prefix[line_start..].chars().count() + 1;
+            // The BOM is not a character a reader sees on line 1.
+            if line_start == 0 && prefix.starts_with(frontmatter::BOM) {
+                column -= 1;
+            }
             let pos = Pos::new(
                 if prefix.ends_with('\n') {
                     line + 1
