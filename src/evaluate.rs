@@ -256,7 +256,12 @@ impl Grants {
         for p in vocab {
             let Some(v) = &p.vocabulary else { continue };
             let bare = required.split('(').next().unwrap_or(required);
-            if let Some(target) = v.aliases.get(&bare.to_lowercase())
+            let lower = bare.to_lowercase();
+            // GitHub tool names are case-insensitive: `Read` is `read`.
+            if !v.aliases.is_empty() && p.tools.contains(&lower) && self.names.contains(&lower) {
+                return true;
+            }
+            if let Some(target) = v.aliases.get(&lower)
                 && self.names.contains(target)
             {
                 return true;

@@ -88,6 +88,24 @@ impl<'a> Index<'a> {
         None
     }
 
+    /// Agents whose files are under `dir`. A linear scan, but only for folder entries,
+    /// which a manifest has a handful of.
+    fn agents_under(&self, dir: &Path) -> Vec<&'a Agent> {
+        self.agent_files
+            .iter()
+            .filter(|(f, _)| f.starts_with(dir))
+            .map(|(_, a)| *a)
+            .collect()
+    }
+
+    fn skills_under(&self, dir: &Path) -> Vec<&'a Skill> {
+        self.skill_files
+            .iter()
+            .filter(|(f, _)| f.starts_with(dir))
+            .map(|(_, s)| *s)
+            .collect()
+    }
+
     fn skill_at(&self, p: &Path) -> Option<&'a Skill> {
         self.skill_by_dir
             .get(p)
@@ -134,10 +152,18 @@ pub fn links(
             }
             Some(list) => list
                 .iter()
-                .filter_map(|(p, pos)| {
+                .flat_map(|(p, pos)| {
                     let tried = resolve(p);
-                    let found = tried.iter().find_map(|c| ix.agent_at(c));
-                    if found.is_none() {
+                    let found: Vec<&Agent> = match tried.iter().find_map(|c| ix.agent_at(c)) {
+                        Some(a) => vec![a],
+                        // A folder path names every agent under it.
+                        None => tried
+                            .iter()
+                            .map(|c| ix.agents_under(c))
+                            .find(|v| !v.is_empty())
+                            .unwrap_or_default(),
+                    };
+                    if found.is_empty() {
                         findings.push(missing(m, "agent", p, *pos));
                     }
                     found
@@ -155,9 +181,18 @@ pub fn links(
             }
             Some(list) => list
                 .iter()
-                .filter_map(|(p, pos)| {
-                    let found = resolve(p).iter().find_map(|c| ix.skill_at(c));
-                    if found.is_none() {
+                .flat_map(|(p, pos)| {
+                    let tried = resolve(p);
+                    let found: Vec<&Skill> = match tried.iter().find_map(|c| ix.skill_at(c)) {
+                        Some(sk) => vec![sk],
+                        // A folder of skills (`./skills/`) names every skill under it.
+                        None => tried
+                            .iter()
+                            .map(|c| ix.skills_under(c))
+                            .find(|v| !v.is_empty())
+                            .unwrap_or_default(),
+                    };
+                    if found.is_empty() {
                         findings.push(missing(m, "skill", p, *pos));
                     }
                     found
