@@ -98,6 +98,18 @@ pub fn check(parsed: &ParsedAgent, sink: &mut Sink) {
                 key.pos,
                 format!("`{k}` is deprecated; use {instead}"),
             );
+        } else if a.flavor != "claude" && CLAUDE_KEYS.contains(&k) && !COPILOT_KEYS.contains(&k) {
+            sink.push(
+                Rule::AgentHostSpecificKey,
+                key.pos,
+                format!("`{k}` is only read by Claude Code; VS Code and GitHub Copilot ignore it in this file"),
+            );
+        } else if a.flavor == "claude" && COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
+            sink.push(
+                Rule::AgentHostSpecificKey,
+                key.pos,
+                format!("`{k}` is only read by VS Code and GitHub Copilot; Claude Code ignores it in this agent"),
+            );
         } else if !COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
             let hint = nearest(k)
                 .map(|s| format!("; did you mean `{s}`?"))
@@ -187,6 +199,13 @@ pub const AGENT_DESCRIPTION_MISSING: RuleDoc = RuleDoc {
     what: "An agent file has no `description`.",
     why: "GitHub Copilot requires it to list the agent; VS Code shows it as the chat input placeholder and uses it to pick sub-agents.",
     example: "---\nname: planner\ntools: [search]\n---\n\nFix: add `description: Plans a change before any code is edited.`",
+};
+pub const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
+    what: "An agent key that only some hosts read: a Claude Code key (`color`, `permissionMode`, ...) in a `.agent.md`, or a VS Code / GitHub key (`handoffs`, `target`, ...) in a Claude Code agent.",
+    why: "The host that loads this file ignores the key, so the setting has no effect there. Fine when the file is shared between hosts on purpose.",
+    example: "color: blue  (in agents/planner.agent.md)
+
+Nothing to fix if the file also serves Claude Code; otherwise remove it.",
 };
 pub const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
     what: "A frontmatter key that neither VS Code, GitHub Copilot nor Claude Code reads on agents. The message suggests the nearest known key.",

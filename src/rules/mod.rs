@@ -109,6 +109,7 @@ declare_rules! {
     AgentBodyTooLong = "SA506", "agent-body-too-long", Warning, "An agent's prompt is over 30,000 characters", agent::AGENT_BODY_TOO_LONG;
     AgentFileName = "SA507", "agent-file-name", Warning, "An agent file name has characters outside `[A-Za-z0-9._-]`", agent::AGENT_FILE_NAME;
     ChatModeRenamed = "SA508", "chat-mode-renamed", Warning, "A legacy `.chatmode.md` file: chat modes are now agents", agent::CHAT_MODE_RENAMED;
+    AgentHostSpecificKey = "SA509", "agent-host-specific-key", Info, "An agent key only some hosts read", agent::AGENT_HOST_SPECIFIC_KEY;
 
     ManifestInvalid = "SA601", "manifest-invalid", Warning, "A plugin or marketplace manifest is not valid JSON", links::MANIFEST_INVALID;
     ManifestPathMissing = "SA602", "manifest-path-missing", Warning, "A manifest lists an agent or skill path that resolves to nothing", links::MANIFEST_PATH_MISSING;
