@@ -83,6 +83,15 @@ impl Finding {
     }
 }
 
+/// Names as a message shows them: `` `a`, `b` ``. Renderers turn the backticked parts into code.
+pub fn quoted(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
 /// Sort findings into report order and drop exact duplicates.
 pub fn sort_findings(findings: &mut Vec<Finding>) {
     findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));

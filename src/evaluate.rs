@@ -86,7 +86,7 @@ pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
             parts.push(format!(
                 "missing {} {}",
                 plural(kind, miss.len()),
-                quote_list(&miss)
+                crate::diagnostic::quoted(&miss)
             ));
         }
         missing.extend(miss);
@@ -97,7 +97,7 @@ pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
             parts.push(format!(
                 "no {} of {} is available",
                 kind.noun(),
-                quote_list(any)
+                crate::diagnostic::quoted(any)
             ));
             unmet_any.push(any.clone());
         }
@@ -143,14 +143,6 @@ fn plural(kind: DepKind, n: usize) -> &'static str {
         (DepKind::Prompts, 1) => "prompt",
         (DepKind::Prompts, _) => "prompts",
     }
-}
-
-fn quote_list(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 #[cfg(test)]
@@ -377,7 +369,7 @@ pub fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availability {
     let reason = format!(
         "missing {} {}",
         plural(DepKind::Tools, missing.len()),
-        quote_list(&missing)
+        crate::diagnostic::quoted(&missing)
     );
     Availability {
         status: Status::Unavailable,

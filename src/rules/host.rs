@@ -1,7 +1,7 @@
 //! SA7xx: tool names judged against a host's vocabulary (built-in host profiles).
 
 use super::RuleDoc;
-use crate::diagnostic::Finding;
+use crate::diagnostic::{Finding, quoted};
 use crate::model::Agent;
 use crate::profile::{Profile, Verdict};
 use crate::rules::Rule;
@@ -32,14 +32,6 @@ pub fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Finding>) {
             }
         }
     }
-}
-
-fn quoted(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 pub const RENAMED_TOOL: RuleDoc = RuleDoc {

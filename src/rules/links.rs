@@ -2,7 +2,7 @@
 //! needs and what the agents that load it grant.
 
 use super::RuleDoc;
-use crate::diagnostic::Finding;
+use crate::diagnostic::{Finding, quoted};
 use crate::model::{Agent, Drift, Link, Skill};
 use crate::rules::Rule;
 
@@ -48,14 +48,6 @@ pub fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding>
             agent.model.join("`, `")
         ),
     ))
-}
-
-fn quoted(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 pub const MANIFEST_INVALID: RuleDoc = RuleDoc {
