@@ -420,7 +420,9 @@ fn claude_marketplace_entries_listing_skills() {
             "plugins/reviews/skills/style/SKILL.md",
             &skill_md("style", ""),
         ),
+        // An entry without skills says nothing about links, even with a `skills/` folder.
         ("plugins/elsewhere/agents/x.agent.md", &agent_md("", "")),
+        ("plugins/elsewhere/skills/y/SKILL.md", &skill_md("y", "")),
     ]);
     let r = audit(lib.path());
     assert_eq!(
@@ -1586,7 +1588,7 @@ fn vscode_renamed_and_unknown_tools() {
         (
             "agents/legacy.agent.md",
             &agent_md(
-                "tools: [runCommands, codebase, think, 'github/*', ms-python.python/x, edit/editFiles, edit, mcp__kusto__query]\n",
+                "tools: [runCommands, codebase, think, 'github/*', ms-python.python/x, edit/editFiles, edit, mcp__kusto__query, edit/frobnicate]\n",
                 "",
             ),
         ),
@@ -1621,9 +1623,18 @@ fn vscode_renamed_and_unknown_tools() {
         codebase.contains("`search/codebase`") && codebase.contains("vscode"),
         "{codebase}"
     );
-    let unknown = findings_on(&r, "SA702", a);
-    assert_eq!(unknown.len(), 1, "{unknown:#?}");
-    assert!(s(unknown[0], "message").starts_with("`think`"));
+    // Unknown: a bare name, and a name under one of VS Code's own tool sets.
+    let unknown: Vec<&str> = findings_on(&r, "SA702", a)
+        .iter()
+        .map(|f| s(f, "message"))
+        .collect();
+    assert_eq!(unknown.len(), 2, "{unknown:#?}");
+    assert!(
+        unknown
+            .iter()
+            .any(|m| m.starts_with("`think`") && m.contains("vscode"))
+    );
+    assert!(unknown.iter().any(|m| m.starts_with("`edit/frobnicate`")));
     // MCP and extension tools are not judged; neither are current names.
     for f in findings(&r, "SA701")
         .iter()
@@ -1647,7 +1658,7 @@ fn vscode_renamed_and_unknown_tools() {
     // Renamed names still count as available; the unknown one does not.
     let av = &agent(&r, a)["availability"]["vscode"];
     assert_eq!(s(av, "status"), "unavailable");
-    assert_eq!(strings(&av["missing"]), ["think"]);
+    assert_eq!(strings(&av["missing"]), ["think", "edit/frobnicate"]);
 }
 
 #[test]
