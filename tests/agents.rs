@@ -398,6 +398,44 @@ fn claude_plugin_folder_paths() {
     );
 }
 
+/// Claude Code agents are plain `.md` files; a plugin may name them by file or by folder outside
+/// its default `agents/` folder. They are agents (listed, audited, linked), not missing paths.
+#[test]
+#[ignore = "src bug: discover::classify only treats a plain .md as a Claude agent under the plugin's default agents/ folder, so custom agent paths give SA602"]
+fn claude_plugin_custom_agent_paths_to_plain_markdown() {
+    for agents in [r#""./custom/agents/""#, r#"["./custom/agents/rev.md"]"#] {
+        let manifest = format!(r#"{{"name": "p", "agents": {agents}, "skills": ["./skills/k"]}}"#);
+        let lib = tree(&[
+            ("p/.claude-plugin/plugin.json", &manifest),
+            (
+                "p/custom/agents/rev.md",
+                "---\nname: rev\ndescription: Reviews.\n---\nbody\n",
+            ),
+            ("p/skills/k/SKILL.md", &skill_md("k", "")),
+        ]);
+        let r = audit(lib.path());
+        assert!(
+            findings(&r, "SA602").is_empty(),
+            "{agents}: {:#}",
+            r["findings"]
+        );
+        assert_eq!(
+            agent_paths(&r),
+            BTreeSet::from(["p/custom/agents/rev.md".to_owned()]),
+            "{agents}"
+        );
+        assert_eq!(
+            links(&r),
+            BTreeSet::from([link(
+                "p/custom/agents/rev.md",
+                "p/skills/k/SKILL.md",
+                "claude-plugin:p"
+            )]),
+            "{agents}"
+        );
+    }
+}
+
 #[test]
 fn claude_marketplace_entries_listing_skills() {
     let lib = tree(&[
