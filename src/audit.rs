@@ -134,6 +134,20 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
         }
         files_scanned += 1;
     }
+    // Claude plugins may name agent files outside an `agents/` folder; the walk cannot know
+    // them until the manifests are read, so they are picked up in a second, small pass.
+    let extra = manifest_agents(&manifests, &found.candidates, &opts.cwd);
+    for (parsed, f) in extra
+        .par_iter()
+        .map(|c| guarded(c, &opts.settings))
+        .collect::<Vec<_>>()
+    {
+        findings.extend(f);
+        if let Parsed::Agent(a) = parsed {
+            agents.push(*a);
+            files_scanned += 1;
+        }
+    }
     for e in &found.errors {
         findings.push(Finding::new(
             Rule::ReadError,
@@ -215,6 +229,62 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
         drift,
         findings,
         files_scanned,
+    }
+}
+
+/// `.md` files that Claude plugin manifests list as agents (directly or as a folder) and the
+/// walk did not already classify.
+fn manifest_agents(
+    manifests: &[Manifest],
+    known: &[Candidate],
+    cwd: &std::path::Path,
+) -> Vec<Candidate> {
+    let seen: HashSet<PathBuf> = known
+        .iter()
+        .map(|c| discover::normalize(&c.fs_path))
+        .collect();
+    let mut out: Vec<Candidate> = Vec::new();
+    for m in manifests.iter().filter(|m| m.via == "claude-plugin") {
+        for (p, _) in m.agents.iter().flatten() {
+            let target = discover::normalize(&m.base.join(p.trim_start_matches("./")));
+            let mut files = Vec::new();
+            collect_md(&target, 0, &mut files);
+            for f in files {
+                if !seen.contains(&f) && !out.iter().any(|c| c.fs_path == f) {
+                    out.push(Candidate {
+                        path: discover::display_path(&f, cwd),
+                        fs_path: f,
+                        kind: Kind::Agent(discover::AgentFlavor::Claude),
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// `.md` files at `path` (a file, or a folder searched a few levels deep).
+fn collect_md(path: &std::path::Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let Ok(meta) = std::fs::metadata(path) else {
+        return;
+    };
+    if meta.is_file() {
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+        {
+            out.push(path.to_owned());
+        }
+    } else if meta.is_dir() && depth < 4 {
+        let Ok(entries) = std::fs::read_dir(path) else {
+            return;
+        };
+        let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        children.sort();
+        for c in children {
+            collect_md(&c, depth + 1, out);
+        }
     }
 }
 

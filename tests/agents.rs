@@ -401,7 +401,6 @@ fn claude_plugin_folder_paths() {
 /// Claude Code agents are plain `.md` files; a plugin may name them by file or by folder outside
 /// its default `agents/` folder. They are agents (listed, audited, linked), not missing paths.
 #[test]
-#[ignore = "src bug: discover::classify only treats a plain .md as a Claude agent under the plugin's default agents/ folder, so custom agent paths give SA602"]
 fn claude_plugin_custom_agent_paths_to_plain_markdown() {
     for agents in [r#""./custom/agents/""#, r#"["./custom/agents/rev.md"]"#] {
         let manifest = format!(r#"{{"name": "p", "agents": {agents}, "skills": ["./skills/k"]}}"#);
