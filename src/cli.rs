@@ -37,6 +37,46 @@ pub enum Command {
     },
     /// List the built-in host profiles (`--profile builtin:NAME`).
     Profiles,
+    /// Compare two JSON reports: new and fixed findings, availability changes.
+    Diff {
+        /// The earlier report (e.g. of the base branch).
+        old: PathBuf,
+        /// The later report (e.g. of the pull request).
+        new: PathBuf,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t = DiffFormat::Text)]
+        format: DiffFormat,
+        /// Write to FILE instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Combine JSON reports of sharded runs into one report, in any format.
+    Merge {
+        /// JSON reports; those audited at `.` get their file stem as a path prefix.
+        #[arg(required = true, num_args = 1..)]
+        reports: Vec<PathBuf>,
+        #[command(flatten)]
+        out: OutputArgs,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum DiffFormat {
+    Text,
+    Json,
+    Markdown,
+}
+
+/// Where reports go and in which formats.
+#[derive(Debug, clap::Args)]
+pub struct OutputArgs {
+    /// Output format; with `-o`, the default follows each file's extension.
+    #[arg(short, long, value_enum)]
+    pub format: Option<Format>,
+    /// Write the report to FILE instead of standard output; repeat to write several formats
+    /// from one scan (`.html`, `.json`, `.md`, `.sarif`, `.txt`).
+    #[arg(short, long = "output", value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub outputs: Vec<PathBuf>,
 }
 
 #[derive(Debug, clap::Args)]
@@ -47,12 +87,11 @@ pub struct AuditArgs {
     /// Environment profile: a JSON file or `builtin:NAME`; repeat for more matrix columns, in order.
     #[arg(short, long = "profile", value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub profiles: Vec<String>,
-    /// Output format.
-    #[arg(short, long, value_enum, default_value_t = Format::Text)]
-    pub format: Format,
-    /// Write the report to FILE instead of standard output.
-    #[arg(short, long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub output: Option<PathBuf>,
+    #[command(flatten)]
+    pub out: OutputArgs,
+    /// Compare with an earlier JSON report: Markdown and the exit code consider only what is new.
+    #[arg(long, value_name = "OLD.json", value_hint = ValueHint::FilePath)]
+    pub baseline: Option<PathBuf>,
     /// Exit 1 when a finding of this severity or worse is found.
     #[arg(long, value_enum, default_value_t = FailOn::Error)]
     pub fail_on: FailOn,
@@ -100,7 +139,7 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
             let mut s = String::new();
             for r in Rule::ALL {
                 s.push_str(&format!(
-                    "{}  {:<7}  {:<26} {}\n",
+                    "{}  {:<7}  {:<28} {}\n",
                     r.code(),
                     r.default_severity(),
                     r.name(),
@@ -121,8 +160,76 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
                 .ok_or_else(|| format!("unknown rule `{id}`; `skill-audit rules` lists them"))?;
             print(&rule_doc(rule))
         }
+        Some(Command::Diff {
+            old,
+            new,
+            format,
+            output,
+        }) => diff_command(&old, &new, format, output.as_deref()),
+        Some(Command::Merge { reports, out }) => merge_command(&reports, &out),
         None => audit_command(cli.audit),
     }
+}
+
+/// Render `report` to every `-o` target (format from `--format` or the extension), or to
+/// standard output. Only the named files are written.
+fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), String> {
+    if out.outputs.is_empty() {
+        let mut buf = Vec::new();
+        report::render(report, out.format.unwrap_or(Format::Text), &mut buf)
+            .map_err(|e| e.to_string())?;
+        return write_stdout(&buf);
+    }
+    for path in &out.outputs {
+        let format = out.format.or_else(|| Format::from_path(path)).ok_or_else(|| {
+            format!(
+                "cannot tell the format of {} from its extension; use .html, .json, .md, .sarif or .txt, or --format",
+                path.display()
+            )
+        })?;
+        let mut buf = Vec::new();
+        report::render(report, format, &mut buf).map_err(|e| e.to_string())?;
+        std::fs::write(path, &buf).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+fn diff_command(
+    old: &std::path::Path,
+    new: &std::path::Path,
+    format: DiffFormat,
+    output: Option<&std::path::Path>,
+) -> Result<Outcome, String> {
+    let (old, new) = (report::diff::load(old)?, report::diff::load(new)?);
+    let d = report::diff::diff(&old, &new);
+    let mut buf = Vec::new();
+    match format {
+        DiffFormat::Text => report::diff::render_text(&d, &mut buf),
+        DiffFormat::Json => report::diff::render_json(&d, &mut buf),
+        DiffFormat::Markdown => report::diff::render_markdown(&d, &mut buf),
+    }
+    .map_err(|e| e.to_string())?;
+    match output {
+        Some(p) => {
+            std::fs::write(p, &buf).map_err(|e| format!("cannot write {}: {e}", p.display()))?
+        }
+        None => write_stdout(&buf)?,
+    }
+    Ok(Outcome::Clean)
+}
+
+fn merge_command(paths: &[PathBuf], out: &OutputArgs) -> Result<Outcome, String> {
+    let mut reports = Vec::with_capacity(paths.len());
+    for p in paths {
+        let label = p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        reports.push((label, report::diff::load(p)?));
+    }
+    let merged = report::merge::merge(reports).ok_or("no reports to merge")?;
+    write_outputs(&merged, out)?;
+    Ok(Outcome::Clean)
 }
 
 /// A rule's documentation as plain text.
@@ -176,15 +283,18 @@ fn audit_command(args: AuditArgs) -> Result<Outcome, String> {
         threads: args.threads,
         cwd,
     };
+    // Read the baseline first: a bad one is a usage error before any work is done.
+    let baseline = args
+        .baseline
+        .as_deref()
+        .map(report::diff::load)
+        .transpose()?;
     let result = audit::run(&opts).map_err(|e| e.to_string())?;
-    let report = Report::new(&result);
-    let mut buf = Vec::new();
-    report::render(&report, args.format, &mut buf).map_err(|e| e.to_string())?;
-    match &args.output {
-        Some(path) => std::fs::write(path, &buf)
-            .map_err(|e| format!("cannot write {}: {e}", path.display()))?,
-        None => write_stdout(&buf)?,
+    let mut report = Report::new(&result);
+    if let Some(old) = &baseline {
+        report.baseline = Some(report::diff::diff(old, &report));
     }
+    write_outputs(&report, &args.out)?;
     Ok(if args.fail_on.fails(report.worst()) {
         Outcome::Failed
     } else {

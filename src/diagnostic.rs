@@ -32,7 +32,9 @@ impl fmt::Display for Severity {
 }
 
 /// A 1-based line and column (columns count Unicode scalar values).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(
+    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+)]
 pub struct Pos {
     pub line: u32,
     pub column: u32,
@@ -47,7 +49,7 @@ impl Pos {
 }
 
 /// A rule violation at a place in a file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Finding {
     pub rule: Rule,
     pub severity: Severity,

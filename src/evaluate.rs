@@ -51,9 +51,7 @@ pub struct Availability {
     pub reason: Option<String>,
 }
 
-// `missing` and `unmet_any` are always present on unavailable entries (bots can rely on them)
-// and omitted elsewhere; serde cannot see the status here, so emptiness decides and
-// `Availability::unavailable` guarantees a non-empty list.
+// Empty lists are left out of the JSON: an unavailable entry has at least one of them.
 fn skip_lists<T>(v: &[T]) -> bool {
     v.is_empty()
 }

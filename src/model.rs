@@ -1,13 +1,13 @@
 //! What the parse stage produces and every later stage reads.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::diagnostic::Pos;
 
 /// The kinds of things a skill can depend on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum DepKind {
     Tools,
@@ -35,7 +35,7 @@ impl DepKind {
 }
 
 /// One `all` / `any` group of names.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Group {
     /// Every entry must be available.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -52,7 +52,7 @@ impl Group {
 }
 
 /// What a skill needs, by kind. Only non-empty kinds are serialised.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Requirements {
     #[serde(skip_serializing_if = "Group::is_empty")]
     pub tools: Group,
@@ -83,7 +83,7 @@ impl Requirements {
 }
 
 /// Where a skill's requirements were declared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum DeclaredBy {
     /// The `dependencies` field.
@@ -96,7 +96,7 @@ pub enum DeclaredBy {
 
 /// Every frontmatter field of a SKILL.md that skill-audit understands: the Agent Skills spec,
 /// the host-specific fields, and the capability fields proposed for skills.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SkillFields {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub license: Option<String>,
@@ -142,7 +142,7 @@ pub struct SkillFields {
 }
 
 /// A parsed skill. Bodies are not kept: what rules need from them is extracted while parsing.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Skill {
     /// Frontmatter `name`, else the folder name.
     pub name: String,
@@ -197,7 +197,7 @@ impl Skill {
 }
 
 /// A custom agent (`.agent.md`, legacy `.chatmode.md`, or a Claude Code agent).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Agent {
     /// Frontmatter `name`, else the file name without `.agent.md` / `.chatmode.md` / `.md`.
     pub name: String,
@@ -244,7 +244,7 @@ pub struct Agent {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub mode: Option<String>,
     /// `chatmode`, `custom` or `claude`.
-    pub flavor: &'static str,
+    pub flavor: String,
     /// Display paths of files the body links to (relative links, resolved).
     #[serde(skip)]
     pub body_links: Vec<(PathBuf, crate::diagnostic::Pos)>,
@@ -272,7 +272,7 @@ pub struct Manifest {
 }
 
 /// An agent that may load a skill, and how that was found.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 pub struct Link {
     /// Agent display path.
     pub agent: String,
@@ -285,7 +285,7 @@ pub struct Link {
 }
 
 /// A link whose agent does not grant what the skill needs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Drift {
     pub agent: String,
     pub skill: String,

@@ -51,7 +51,8 @@ pub fn parse(
             AgentFlavor::Custom => "custom",
             AgentFlavor::ChatMode => "chatmode",
             AgentFlavor::Claude => "claude",
-        },
+        }
+        .to_owned(),
         ..Agent::default()
     };
     let mut probe = Sink::new(path);

@@ -84,7 +84,13 @@ impl NameSet {
             } else {
                 Cow::Borrowed(raw.trim())
             };
-            if is_pattern(&name) {
+            // Resource URIs may hold `?` and `[` literally (`docs://x?lang=en`): only `*` makes
+            // one a pattern.
+            if if tools {
+                is_pattern(&name)
+            } else {
+                name.contains('*')
+            } {
                 let glob =
                     compile(&name).ok_or_else(|| format!("`{raw}` is not a valid pattern"))?;
                 builder.add(glob);

@@ -6,163 +6,372 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::Report;
+use crate::diagnostic::{Finding, Severity};
 use crate::evaluate::Status;
 
 /// First line of every Markdown report, so a bot can find and update its own comment.
 pub const MARKER: &str = "<!-- skill-audit-report -->";
 
+/// GitHub's limit on a comment body.
+pub const MAX_COMMENT_CHARS: usize = 65_536;
+
+/// Room kept for headers, `<details>` wrappers and the notes on what was left out.
+const RESERVE: usize = 2_048;
+
+/// A section of lines that can be shortened from the end, with what a line stands for.
+struct Part {
+    /// Lines in priority order (most important first).
+    lines: Vec<String>,
+    kept: usize,
+    noun: &'static str,
+}
+
+impl Part {
+    fn new(lines: Vec<String>, noun: &'static str) -> Part {
+        let kept = lines.len();
+        Part { lines, kept, noun }
+    }
+    fn size(&self) -> usize {
+        self.lines[..self.kept].iter().map(|l| l.len() + 1).sum()
+    }
+    fn left_out(&self) -> usize {
+        self.lines.len() - self.kept
+    }
+}
+
+/// Drop lines from `parts`, in order, until everything fits in `budget` bytes. Each part is
+/// cut from its end, so the least important lines of the least important part go first.
+fn fit(parts: &mut [&mut Part], budget: usize) {
+    let mut total: usize = parts.iter().map(|p| p.size()).sum();
+    for p in parts.iter_mut() {
+        while total > budget && p.kept > 0 {
+            p.kept -= 1;
+            total -= p.lines[p.kept].len() + 1;
+        }
+    }
+}
+
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let mut s = String::new();
-    let sum = &report.summary;
-    let _ = writeln!(s, "{MARKER}");
-    let _ = writeln!(s, "## skill-audit report\n");
-    let _ = writeln!(s, "{}\n", verdict(report));
-    if !report.profiles.is_empty() {
-        let skills = report
-            .skills
-            .iter()
-            .map(|k| (k.name.as_str(), &k.availability));
-        matrix("Skill", skills, report, &mut s);
-        let agents = report
-            .agents
-            .iter()
-            .map(|a| (a.agent.name.as_str(), &a.availability));
-        matrix("Agent", agents, report, &mut s);
-    }
-    if !report.drift.is_empty() {
-        let _ = writeln!(s, "### Drift\n");
-        let _ = writeln!(
-            s,
-            "| Agent | Skill | Missing | Via |\n| --- | --- | --- | --- |"
-        );
-        for d in &report.drift {
-            let mut missing: Vec<String> = d.missing_tools.iter().map(|t| code(t)).collect();
-            missing.extend(d.unmet_any.iter().map(|g| {
-                format!(
-                    "one of {}",
-                    g.iter().map(|t| code(t)).collect::<Vec<_>>().join(", ")
-                )
-            }));
-            missing.extend(
-                d.missing_mcp_servers
-                    .iter()
-                    .map(|m| format!("MCP server {}", code(m))),
-            );
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} |",
-                code(&d.agent),
-                code(&d.skill),
-                missing.join(", "),
-                code(&d.via)
-            );
+    let _ = writeln!(s, "{MARKER}\n## skill-audit report\n");
+    match &report.baseline {
+        Some(d) => {
+            let _ = writeln!(s, "{}\n", inline(&super::diff::verdict(d)));
+            let budget = MAX_COMMENT_CHARS.saturating_sub(s.len() + RESERVE);
+            diff_sections(d, &mut s, budget);
         }
-        s.push('\n');
-    }
-    if !report.findings.is_empty() {
-        let _ = writeln!(s, "### Findings\n");
-        let _ = writeln!(
-            s,
-            "| Severity | Rule | Location | Message |\n| --- | --- | --- | --- |"
-        );
-        for f in &report.findings {
-            let _ = writeln!(
-                s,
-                "| {} | `{}` | {} | {} |",
-                f.severity,
-                f.rule.code(),
-                code(&format!("{}:{}", f.path, f.line)),
-                message(&f.message)
-            );
+        None => {
+            let _ = writeln!(s, "{}\n", verdict(report));
+            let budget = MAX_COMMENT_CHARS.saturating_sub(s.len() + RESERVE);
+            full_sections(report, &mut s, budget);
         }
-        s.push('\n');
     }
     let _ = writeln!(
         s,
-        "<sub>{} files scanned · {} skills · skill-audit {}</sub>",
-        sum.files_scanned, sum.skills, report.tool.version
+        "<sub>{} files scanned · {} skills · {} agents · skill-audit {}</sub>",
+        report.summary.files_scanned,
+        report.summary.skills,
+        report.summary.agents,
+        report.tool.version
     );
     out.write_all(s.as_bytes())
 }
 
-/// A status matrix (skills or agents × profiles) with the reasons for unavailable cells.
-fn matrix<'a>(
-    title: &str,
+/// Matrix rows that are not fully available, drift and findings, cut to `budget` bytes:
+/// info findings go first, then warnings, drift, errors and last the matrix rows.
+fn full_sections(report: &Report, s: &mut String, budget: usize) {
+    let names: Vec<&str> = report.profile_names().collect();
+    let mut skills = Part::new(
+        matrix_rows(
+            report
+                .skills
+                .iter()
+                .map(|k| (k.name.as_str(), &k.availability)),
+            &names,
+        ),
+        "skill rows",
+    );
+    let mut agents = Part::new(
+        matrix_rows(
+            report
+                .agents
+                .iter()
+                .map(|a| (a.agent.name.as_str(), &a.availability)),
+            &names,
+        ),
+        "agent rows",
+    );
+    let mut drift = Part::new(
+        report.drift.iter().map(drift_row).collect(),
+        "drifting links",
+    );
+    let by_sev = |sev: Severity| -> Vec<String> {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.severity == sev)
+            .map(finding_row)
+            .collect()
+    };
+    let mut errors = Part::new(by_sev(Severity::Error), "errors");
+    let mut warnings = Part::new(by_sev(Severity::Warning), "warnings");
+    let mut infos = Part::new(by_sev(Severity::Info), "infos");
+    fit(
+        &mut [
+            &mut infos,
+            &mut warnings,
+            &mut drift,
+            &mut errors,
+            &mut agents,
+            &mut skills,
+        ],
+        budget,
+    );
+
+    if !names.is_empty() {
+        for (title, part, total) in [
+            ("Skill", &skills, report.skills.len()),
+            ("Agent", &agents, report.agents.len()),
+        ] {
+            if total == 0 {
+                continue;
+            }
+            if part.lines.is_empty() {
+                let _ = writeln!(
+                    s,
+                    "All {total} {}s are available on every profile.\n",
+                    title.to_lowercase()
+                );
+                continue;
+            }
+            let _ = writeln!(
+                s,
+                "### {title}s not available everywhere ({} of {total})\n",
+                part.lines.len()
+            );
+            let _ = write!(s, "| {title} |");
+            for n in &names {
+                let _ = write!(s, " {} |", cell(n));
+            }
+            let _ = write!(s, " Why |\n| --- |");
+            for _ in &names {
+                s.push_str(" --- |");
+            }
+            s.push_str(" --- |\n");
+            emit(part, s);
+            s.push('\n');
+        }
+    }
+    if !drift.lines.is_empty() {
+        let _ = writeln!(
+            s,
+            "<details><summary>Drift: {} links where the agent lacks what the skill needs</summary>\n\n| Agent | Skill | Missing | Via |\n| --- | --- | --- | --- |",
+            drift.lines.len()
+        );
+        emit(&drift, s);
+        s.push_str("\n</details>\n\n");
+    }
+    let total = errors.lines.len() + warnings.lines.len() + infos.lines.len();
+    if total > 0 {
+        let _ = writeln!(
+            s,
+            "<details><summary>Findings: {} errors, {} warnings, {} infos</summary>\n\n| Severity | Rule | Location | Message |\n| --- | --- | --- | --- |",
+            errors.lines.len(),
+            warnings.lines.len(),
+            infos.lines.len()
+        );
+        for p in [&errors, &warnings, &infos] {
+            for l in &p.lines[..p.kept] {
+                let _ = writeln!(s, "{l}");
+            }
+        }
+        let cut: Vec<String> = [&errors, &warnings, &infos]
+            .iter()
+            .filter(|p| p.left_out() > 0)
+            .map(|p| format!("{} {}", p.left_out(), p.noun))
+            .collect();
+        if !cut.is_empty() {
+            let _ = writeln!(
+                s,
+                "\n_Left out to fit a comment: {}. The JSON or HTML report has everything._",
+                cut.join(", ")
+            );
+        }
+        s.push_str("\n</details>\n\n");
+    }
+}
+
+/// The kept lines of a part, and a note on what was left out.
+fn emit(part: &Part, s: &mut String) {
+    for l in &part.lines[..part.kept] {
+        let _ = writeln!(s, "{l}");
+    }
+    if part.left_out() > 0 {
+        let _ = writeln!(
+            s,
+            "\n_{} more {} left out to fit a comment._",
+            part.left_out(),
+            part.noun
+        );
+    }
+}
+
+/// The sections of a baseline comparison: availability changes and new findings first.
+pub fn diff_sections(d: &super::diff::Diff, s: &mut String, budget: usize) {
+    let mut changes = Part::new(
+        d.availability_changes
+            .iter()
+            .map(|c| {
+                format!(
+                    "| {} | {} | {} | {} → {} |",
+                    c.kind,
+                    code(&c.name),
+                    cell(&c.profile),
+                    c.from,
+                    c.to
+                )
+            })
+            .collect(),
+        "availability changes",
+    );
+    let sorted = |list: &[Finding]| -> Vec<String> {
+        let mut v: Vec<&Finding> = list.iter().collect();
+        v.sort_by(|a, b| b.severity.cmp(&a.severity));
+        v.into_iter().map(finding_row).collect()
+    };
+    let mut new = Part::new(sorted(&d.new_findings), "new findings");
+    let mut fixed = Part::new(sorted(&d.fixed_findings), "fixed findings");
+    fit(&mut [&mut fixed, &mut new, &mut changes], budget);
+    if !changes.lines.is_empty() {
+        let _ = writeln!(
+            s,
+            "### Availability changes\n\n| Kind | Name | Profile | Change |\n| --- | --- | --- | --- |"
+        );
+        emit(&changes, s);
+        s.push('\n');
+    }
+    for (title, part) in [("New findings", &new), ("Fixed findings", &fixed)] {
+        if part.lines.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "<details><summary>{title} ({})</summary>\n\n| Severity | Rule | Location | Message |\n| --- | --- | --- | --- |",
+            part.lines.len()
+        );
+        emit(part, s);
+        s.push_str("\n</details>\n\n");
+    }
+}
+
+fn finding_row(f: &Finding) -> String {
+    format!(
+        "| {} | `{}` | {} | {} |",
+        f.severity,
+        f.rule.code(),
+        code(&format!("{}:{}", f.path, f.line)),
+        message(&f.message)
+    )
+}
+
+fn drift_row(d: &crate::model::Drift) -> String {
+    let mut missing: Vec<String> = d.missing_tools.iter().map(|t| code(t)).collect();
+    missing.extend(d.unmet_any.iter().map(|g| {
+        format!(
+            "one of {}",
+            g.iter().map(|t| code(t)).collect::<Vec<_>>().join(", ")
+        )
+    }));
+    missing.extend(
+        d.missing_mcp_servers
+            .iter()
+            .map(|m| format!("MCP server {}", code(m))),
+    );
+    format!(
+        "| {} | {} | {} | {} |",
+        code(&d.agent),
+        code(&d.skill),
+        missing.join(", "),
+        code(&d.via)
+    )
+}
+
+/// Rows for entries not available on every profile, with the reasons in the last column.
+fn matrix_rows<'a>(
     rows: impl Iterator<
         Item = (
             &'a str,
             &'a std::collections::BTreeMap<String, crate::evaluate::Availability>,
         ),
-    > + Clone,
-    report: &Report,
-    s: &mut String,
-) {
-    if rows.clone().next().is_none() {
-        return;
-    }
-    let names: Vec<&str> = report.profile_names().collect();
-    let _ = writeln!(s, "### {title} compatibility\n");
-    let _ = write!(s, "| {title} |");
-    for n in &names {
-        let _ = write!(s, " {} |", cell(n));
-    }
-    let _ = write!(s, "\n| --- |");
-    for _ in &names {
-        s.push_str(" --- |");
-    }
-    s.push('\n');
-    let mut reasons = Vec::new();
+    >,
+    names: &[&str],
+) -> Vec<String> {
+    let mut out = Vec::new();
     for (name, availability) in rows {
-        let _ = write!(s, "| {} |", code(name));
-        for n in &names {
+        let all_ok = names.iter().all(|n| {
+            availability
+                .get(*n)
+                .is_some_and(|a| a.status == Status::Available)
+        });
+        if all_ok {
+            continue;
+        }
+        let mut row = format!("| {} |", code(name));
+        let mut why = Vec::new();
+        for n in names {
             let a = availability.get(*n);
-            let _ = write!(s, " {} |", a.map_or("–", |a| mark(a.status)));
-            if let Some(a) = a.filter(|a| a.status == Status::Unavailable) {
-                reasons.push(format!(
-                    "- {} on **{}**: {}",
-                    code(name),
+            let _ = write!(row, " {} |", a.map_or("–", |a| mark(a.status)));
+            if let Some(a) = a.filter(|a| matches!(a.status, Status::Unavailable | Status::Invalid))
+            {
+                why.push(format!(
+                    "**{}**: {}",
                     inline(n),
                     message(a.reason.as_deref().unwrap_or("requirements not met"))
                 ));
             }
         }
-        s.push('\n');
+        let _ = write!(row, " {} |", why.join("<br>"));
+        out.push(row);
     }
-    if !reasons.is_empty() {
-        let _ = writeln!(s, "\n**Why unavailable**\n");
-        for r in reasons {
-            let _ = writeln!(s, "{r}");
-        }
-    }
-    s.push('\n');
+    out
 }
 
 /// One line that says how the run went.
 pub fn verdict(report: &Report) -> String {
     let sum = &report.summary;
-    let unavailable: usize = sum
-        .by_profile
-        .values()
-        .map(|m| m.get(&Status::Unavailable).copied().unwrap_or(0))
-        .sum();
+    let unavailable = |m: &std::collections::BTreeMap<
+        String,
+        std::collections::BTreeMap<Status, usize>,
+    >|
+     -> usize {
+        m.values()
+            .map(|c| c.get(&Status::Unavailable).copied().unwrap_or(0))
+            .sum()
+    };
+    let (us, ua) = (
+        unavailable(&sum.by_profile),
+        unavailable(&sum.agents_by_profile),
+    );
     let icon = if sum.errors > 0 {
         "❌"
-    } else if sum.warnings > 0 || unavailable > 0 {
+    } else if sum.warnings > 0 || us + ua > 0 {
         "⚠️"
     } else {
         "✅"
     };
     let mut v = format!(
-        "{icon} **{} skills**, {} invalid · {} errors, {} warnings, {} infos",
-        sum.skills, sum.invalid_skills, sum.errors, sum.warnings, sum.infos
+        "{icon} **{} skills** ({} invalid), **{} agents** · {} errors, {} warnings, {} infos",
+        sum.skills, sum.invalid_skills, sum.agents, sum.errors, sum.warnings, sum.infos
     );
     if !report.profiles.is_empty() {
         let _ = write!(
             v,
-            " · {} unavailable skill/profile pairs across {} profiles",
-            unavailable,
+            " · {us} skill and {ua} agent cells unavailable across {} profiles",
             report.profiles.len()
         );
+    }
+    if sum.drifting_links > 0 {
+        let _ = write!(v, " · {} drifting links", sum.drifting_links);
     }
     v
 }

@@ -1,8 +1,13 @@
 //! Stage 5: the report. [`Report`] is the stable JSON contract; every renderer reads it and
 //! nothing else, so all formats show the same facts.
 
+pub mod diff;
+pub mod github;
+pub mod html;
 pub mod json;
 pub mod markdown;
+pub mod merge;
+pub mod sarif;
 pub mod text;
 
 use serde::{Deserialize, Serialize};
@@ -22,6 +27,26 @@ pub enum Format {
     Text,
     Json,
     Markdown,
+    Html,
+    Sarif,
+    /// GitHub Actions workflow commands (`::error file=...::message`).
+    Github,
+}
+
+impl Format {
+    /// The format a file name asks for: `.html`, `.json`, `.md`, `.sarif`, `.txt`.
+    pub fn from_path(path: &std::path::Path) -> Option<Format> {
+        let name = path.file_name()?.to_str()?.to_ascii_lowercase();
+        let ext = name.rsplit('.').next()?;
+        Some(match ext {
+            "html" | "htm" => Format::Html,
+            "json" => Format::Json,
+            "md" | "markdown" => Format::Markdown,
+            "sarif" => Format::Sarif,
+            "txt" | "text" | "log" => Format::Text,
+            _ => return None,
+        })
+    }
 }
 
 /// Render `report` as `format`.
@@ -30,10 +55,13 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Resul
         Format::Text => text::render(report, out),
         Format::Json => json::render(report, out),
         Format::Markdown => markdown::render(report, out),
+        Format::Html => html::render(report, out),
+        Format::Sarif => sarif::render(report, out),
+        Format::Github => github::render(report, out),
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Report {
     pub schema_version: u32,
     pub tool: Tool,
@@ -45,9 +73,12 @@ pub struct Report {
     pub drift: Vec<Drift>,
     pub findings: Vec<Finding>,
     pub summary: Summary,
+    /// Present when the run was compared with `--baseline`: what is new since then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub baseline: Option<diff::Diff>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct AgentEntry {
     /// False when the frontmatter could not be read.
     pub valid: bool,
@@ -73,7 +104,7 @@ pub struct ProfileEntry {
     pub prompts: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct SkillEntry {
     pub name: String,
     pub path: String,
@@ -179,15 +210,7 @@ impl Report {
                     .collect(),
             })
             .collect();
-        let count = |sev| audit.findings.iter().filter(|f| f.severity == sev).count();
-        let by_profile = status_counts(&profile_names, skills.iter().map(|s| &s.availability));
-        let agents_by_profile =
-            status_counts(&profile_names, agents.iter().map(|a| &a.availability));
-        let mut by_rule = BTreeMap::new();
-        for f in &audit.findings {
-            *by_rule.entry(f.rule.code().to_owned()).or_default() += 1;
-        }
-        Report {
+        let mut report = Report {
             schema_version: SCHEMA_VERSION,
             tool: Tool {
                 name: "skill-audit".into(),
@@ -205,31 +228,56 @@ impl Report {
                     prompts: p.prompts.len(),
                 })
                 .collect(),
-            summary: Summary {
-                files_scanned: audit.files_scanned,
-                skills: skills.len(),
-                invalid_skills: skills.iter().filter(|s| !s.valid).count(),
-                agents: agents.len(),
-                links: audit.links.len(),
-                drifting_links: audit.drift.len(),
-                agents_by_profile,
-                errors: count(Severity::Error),
-                warnings: count(Severity::Warning),
-                infos: count(Severity::Info),
-                by_profile,
-                by_rule,
-            },
+            summary: Summary::default(),
             skills,
             agents,
             links: audit.links.clone(),
             drift: audit.drift.clone(),
             findings: audit.findings.clone(),
+            baseline: None,
+        };
+        report.summarize(audit.files_scanned);
+        report
+    }
+
+    /// Recompute `summary` from the report's entries (after building or merging).
+    pub fn summarize(&mut self, files_scanned: usize) {
+        let profile_names: Vec<&str> = self.profiles.iter().map(|p| p.name.as_str()).collect();
+        let count = |sev| self.findings.iter().filter(|f| f.severity == sev).count();
+        let mut by_rule = BTreeMap::new();
+        for f in &self.findings {
+            *by_rule.entry(f.rule.code().to_owned()).or_default() += 1;
+        }
+        self.summary = Summary {
+            files_scanned,
+            skills: self.skills.len(),
+            invalid_skills: self.skills.iter().filter(|s| !s.valid).count(),
+            agents: self.agents.len(),
+            links: self.links.len(),
+            drifting_links: self.drift.len(),
+            errors: count(Severity::Error),
+            warnings: count(Severity::Warning),
+            infos: count(Severity::Info),
+            by_profile: status_counts(&profile_names, self.skills.iter().map(|s| &s.availability)),
+            agents_by_profile: status_counts(
+                &profile_names,
+                self.agents.iter().map(|a| &a.availability),
+            ),
+            by_rule,
+        };
+    }
+
+    /// Findings that decide the exit code: only new ones when a baseline is set.
+    pub fn gating_findings(&self) -> &[Finding] {
+        match &self.baseline {
+            Some(b) => &b.new_findings,
+            None => &self.findings,
         }
     }
 
-    /// The most severe finding, if any.
+    /// The most severe finding that gates the run, if any.
     pub fn worst(&self) -> Option<Severity> {
-        self.findings.iter().map(|f| f.severity).max()
+        self.gating_findings().iter().map(|f| f.severity).max()
     }
 
     /// Profile names in column order.

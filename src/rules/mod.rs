@@ -15,7 +15,7 @@ pub mod library;
 pub mod links;
 pub mod spec;
 
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
 use crate::diagnostic::Severity;
@@ -134,6 +134,13 @@ impl Rule {
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.code())
+    }
+}
+
+impl<'de> Deserialize<'de> for Rule {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let id = String::deserialize(d)?;
+        Rule::from_id(&id).ok_or_else(|| serde::de::Error::custom(format!("unknown rule `{id}`")))
     }
 }
 
