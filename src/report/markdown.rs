@@ -236,7 +236,7 @@ pub fn diff_sections(d: &super::diff::Diff, s: &mut String, budget: usize) {
     );
     let sorted = |list: &[Finding]| -> Vec<String> {
         let mut v: Vec<&Finding> = list.iter().collect();
-        v.sort_by(|a, b| b.severity.cmp(&a.severity));
+        v.sort_by_key(|f| std::cmp::Reverse(f.severity));
         v.into_iter().map(finding_row).collect()
     };
     let mut new = Part::new(sorted(&d.new_findings), "new findings");
