@@ -36,6 +36,7 @@ impl DepKind {
 
 /// One `all` / `any` group of names.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Group {
     /// Every entry must be available.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -53,6 +54,7 @@ impl Group {
 
 /// What a skill needs, by kind. Only non-empty kinds are serialised.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Requirements {
     #[serde(skip_serializing_if = "Group::is_empty")]
     pub tools: Group,
@@ -97,6 +99,7 @@ pub enum DeclaredBy {
 /// Every frontmatter field of a SKILL.md that skill-audit understands: the Agent Skills spec,
 /// the host-specific fields, and the capability fields proposed for skills.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct SkillFields {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub license: Option<String>,
@@ -198,6 +201,7 @@ impl Skill {
 
 /// A custom agent (`.agent.md`, legacy `.chatmode.md`, or a Claude Code agent).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
 pub struct Agent {
     /// Frontmatter `name`, else the file name without `.agent.md` / `.chatmode.md` / `.md`.
     pub name: String,

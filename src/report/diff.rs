@@ -210,7 +210,7 @@ pub fn render_markdown(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
         s,
         "{}\n## skill-audit: changes\n\n{}\n",
         markdown::MARKER,
-        markdown::inline(&verdict(d))
+        markdown::message(&verdict(d))
     );
     markdown::diff_sections(d, &mut s, markdown::MAX_COMMENT_CHARS);
     out.write_all(s.as_bytes())

@@ -56,7 +56,7 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let _ = writeln!(s, "{MARKER}\n## skill-audit report\n");
     match &report.baseline {
         Some(d) => {
-            let _ = writeln!(s, "{}\n", inline(&super::diff::verdict(d)));
+            let _ = writeln!(s, "{}\n", message(&super::diff::verdict(d)));
             let budget = MAX_COMMENT_CHARS.saturating_sub(s.len() + RESERVE);
             diff_sections(d, &mut s, budget);
         }
@@ -422,22 +422,30 @@ pub fn inline(text: &str) -> String {
     out
 }
 
-/// A code span holding `text` verbatim, safe in a table cell.
+/// `text` verbatim in code style, as inline HTML with every special character escaped: unlike a
+/// backtick code span, nothing in `text` can end it early, and no raw `<` ever reaches the page.
 pub fn code(text: &str) -> String {
-    let clean: String = text
-        .chars()
-        .map(|c| if c.is_control() { ' ' } else { c })
-        .collect::<String>()
-        .replace('|', "\\|");
-    // A fence longer than any backtick run inside cannot be closed early.
-    let longest = clean.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest + 1);
-    let pad = if clean.starts_with('`') || clean.ends_with('`') {
-        " "
-    } else {
-        ""
-    };
-    format!("{fence}{pad}{clean}{pad}{fence}")
+    let mut out = String::with_capacity(text.len() + 13);
+    out.push_str("<code>");
+    for c in text.chars() {
+        match c {
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '&' => out.push_str("&amp;"),
+            '"' => out.push_str("&quot;"),
+            '|' => out.push_str("&#124;"),
+            '`' => out.push_str("&#96;"),
+            '\\' => out.push_str("&#92;"),
+            '@' => out.push_str("@&#8288;"),
+            '*' | '_' | '[' | ']' | '~' => {
+                let _ = write!(out, "&#{};", c as u32);
+            }
+            c if c.is_control() => out.push(' '),
+            c => out.push(c),
+        }
+    }
+    out.push_str("</code>");
+    out
 }
 
 #[cfg(test)]
@@ -454,8 +462,11 @@ mod tests {
         assert_eq!(inline("@octocat"), "@\u{2060}octocat");
         assert_eq!(inline("</details>"), "&lt;/details&gt;");
         assert_eq!(inline("line\nbreak"), "line break");
-        assert_eq!(code("a`b"), "``a`b``");
-        assert_eq!(code("x|y"), "`x\\|y`");
-        assert_eq!(message("missing `a|b` <x>"), "missing `a\\|b` &lt;x&gt;");
+        assert_eq!(code("a`b"), "<code>a&#96;b</code>");
+        assert_eq!(code("x|y</code>"), "<code>x&#124;y&lt;/code&gt;</code>");
+        assert_eq!(
+            message("missing `a|b` <x>"),
+            "missing <code>a&#124;b</code> &lt;x&gt;"
+        );
     }
 }

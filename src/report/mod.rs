@@ -116,9 +116,9 @@ pub struct SkillEntry {
     pub declared_by: DeclaredBy,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<String>>,
-    #[serde(rename = "mcp-servers", skip_serializing_if = "Vec::is_empty")]
+    #[serde(rename = "mcp-servers", default, skip_serializing_if = "Vec::is_empty")]
     pub mcp_servers: Vec<String>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub model: Vec<String>,
     /// Every other field that was read.
     pub fields: SkillFields,
