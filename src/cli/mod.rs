@@ -1,0 +1,162 @@
+//! Command-line interface: a thin shell over the library. One module per command family:
+//! `audit` (the default command), `reports` (`diff`, `merge`), `catalog` (`rules`, `rule`,
+//! `profiles`). Exit codes: 0 when no finding reaches `--fail-on`, 1 when one does, 2 for
+//! usage, configuration or I/O errors.
+
+mod audit;
+mod catalog;
+mod reports;
+
+use clap::{Parser, Subcommand, ValueHint};
+use std::io::{self, Write};
+use std::path::PathBuf;
+
+use crate::report::{self, Format, Report};
+
+pub use audit::{AuditArgs, FailOn};
+pub use catalog::rule_doc;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "skill-audit",
+    version,
+    about = "Audit agent skill libraries against environment tool profiles",
+    args_conflicts_with_subcommands = true
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Option<Command>,
+    #[command(flatten)]
+    pub audit: AuditArgs,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// List every rule: ID, default severity, summary.
+    Rules,
+    /// Print a rule's documentation: what it checks, why, an example.
+    Rule {
+        /// Rule ID (`SA201`) or name (`name-missing`).
+        id: String,
+    },
+    /// List the built-in host profiles (`--profile builtin:NAME`).
+    Profiles,
+    /// Compare two JSON reports: new and fixed findings, availability changes.
+    Diff {
+        /// The earlier report (e.g. of the base branch).
+        old: PathBuf,
+        /// The later report (e.g. of the pull request).
+        new: PathBuf,
+        /// Output format.
+        #[arg(short, long, value_enum, default_value_t = reports::DiffFormat::Text)]
+        format: reports::DiffFormat,
+        /// Write to FILE instead of standard output.
+        #[arg(short, long, value_name = "FILE")]
+        output: Option<PathBuf>,
+    },
+    /// Combine JSON reports of sharded runs into one report, in any format.
+    Merge {
+        /// JSON reports; those audited at `.` get their file stem as a path prefix.
+        #[arg(required = true, num_args = 1..)]
+        reports: Vec<PathBuf>,
+        #[command(flatten)]
+        out: OutputArgs,
+    },
+}
+
+/// Where reports go and in which formats.
+#[derive(Debug, clap::Args)]
+pub struct OutputArgs {
+    /// Output format; with `-o`, the default follows each file's extension.
+    #[arg(short, long, value_enum)]
+    pub format: Option<Format>,
+    /// Write the report to FILE instead of standard output; repeat to write several formats
+    /// from one scan (`.html`, `.json`, `.md`, `.sarif`, `.txt`).
+    #[arg(short, long = "output", value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub outputs: Vec<PathBuf>,
+}
+
+/// How a command ended.
+pub enum Outcome {
+    Clean,
+    Failed,
+}
+
+/// Run the parsed command line. `Err` is a usage, configuration or I/O error (exit 2).
+pub fn run(cli: Cli) -> Result<Outcome, String> {
+    match cli.command {
+        Some(Command::Rules) => catalog::rules(),
+        Some(Command::Profiles) => catalog::profiles(),
+        Some(Command::Rule { id }) => catalog::rule(&id),
+        Some(Command::Diff {
+            old,
+            new,
+            format,
+            output,
+        }) => reports::diff(&old, &new, format, output.as_deref()),
+        Some(Command::Merge {
+            reports: files,
+            out,
+        }) => reports::merge(&files, &out),
+        None => audit::run(cli.audit),
+    }
+}
+
+/// Render `report` to every `-o` target (format from `--format` or the extension), or to
+/// standard output. Only the named files are written.
+pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), String> {
+    if out.outputs.is_empty() {
+        let mut buf = Vec::new();
+        report::render(report, out.format.unwrap_or(Format::Text), &mut buf)
+            .map_err(|e| e.to_string())?;
+        return write_stdout(&buf);
+    }
+    for path in &out.outputs {
+        let format = out.format.or_else(|| Format::from_path(path)).ok_or_else(|| {
+            format!(
+                "cannot tell the format of {} from its extension; use .html, .json, .md, .sarif or .txt, or --format",
+                path.display()
+            )
+        })?;
+        let mut buf = Vec::new();
+        report::render(report, format, &mut buf).map_err(|e| e.to_string())?;
+        std::fs::write(path, &buf).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
+pub(crate) fn print(s: &str) -> Result<Outcome, String> {
+    write_stdout(s.as_bytes())?;
+    Ok(Outcome::Clean)
+}
+
+pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), String> {
+    let mut out = io::stdout().lock();
+    match out.write_all(bytes).and_then(|()| out.flush()) {
+        Ok(()) => Ok(()),
+        // `skill-audit ... | head` is a normal way to stop reading.
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(e) => Err(format!("cannot write output: {e}")),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::Severity;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_valid() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn fail_on_thresholds() {
+        assert!(!FailOn::Error.fails(Some(Severity::Warning)));
+        assert!(FailOn::Warning.fails(Some(Severity::Error)));
+        assert!(FailOn::Info.fails(Some(Severity::Info)));
+        assert!(!FailOn::Never.fails(Some(Severity::Error)));
+        assert!(!FailOn::Info.fails(None));
+    }
+}
