@@ -7,7 +7,7 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
 use crate::config::Settings;
-use crate::diagnostic::{Finding, Pos, Sink, sort_findings};
+use crate::diagnostic::{Finding, Pos, Sink, Suppression, sort_findings};
 use crate::discover::{self, Candidate, Kind};
 use crate::evaluate::{self, Availability};
 use crate::model::{Agent, Drift, Link, Manifest, Skill};
@@ -27,6 +27,8 @@ pub struct AuditOptions {
     pub threads: usize,
     /// Paths in the report are relative to this folder when under it.
     pub cwd: PathBuf,
+    /// Links no manifest records (`[[links]]` in skill-audit.toml): agent file, skill names.
+    pub links: Vec<(PathBuf, Vec<String>)>,
 }
 
 /// One skill and its availability in each profile (same order as `AuditResult::profiles`).
@@ -116,7 +118,7 @@ fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
 
 fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSet) -> AuditResult {
     let found = discover::walk(&opts.roots, excludes, opts.threads, &opts.cwd);
-    let per_file: Vec<(Parsed, Vec<Finding>)> = found
+    let per_file: Vec<FileOutput> = found
         .candidates
         .par_iter()
         .map(|c| guarded(c, &opts.settings))
@@ -124,8 +126,10 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
     let mut findings: Vec<Finding> = Vec::new();
     let (mut skills, mut agents, mut manifests) = (Vec::new(), Vec::new(), Vec::new());
     let mut files_scanned = 0;
-    for (parsed, f) in per_file {
+    let mut suppressions = Vec::new();
+    for (parsed, f, sup) in per_file {
         findings.extend(f);
+        suppressions.extend(sup);
         match parsed {
             Parsed::Skill(s) => skills.push(*s),
             Parsed::Agent(a) => agents.push(*a),
@@ -137,12 +141,13 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
     // Claude plugins may name agent files outside an `agents/` folder; the walk cannot know
     // them until the manifests are read, so they are picked up in a second, small pass.
     let extra = manifest_agents(&manifests, &found.candidates, &opts.cwd);
-    for (parsed, f) in extra
+    for (parsed, f, sup) in extra
         .par_iter()
         .map(|c| guarded(c, &opts.settings))
         .collect::<Vec<_>>()
     {
         findings.extend(f);
+        suppressions.extend(sup);
         if let Parsed::Agent(a) = parsed {
             agents.push(*a);
             files_scanned += 1;
@@ -159,7 +164,7 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
     rules::library::duplicate_names(&skills, &mut findings);
     rules::agent::check_targets(&agents, &mut findings);
     rules::host::check(&agents, &profiles, &mut findings);
-    let links = resolve::links(
+    let mut links = resolve::links(
         &skills,
         &agents,
         &manifests,
@@ -167,6 +172,15 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
         &opts.cwd,
         &mut findings,
     );
+    links.extend(resolve::configured(
+        &skills,
+        &agents,
+        &opts.links,
+        &opts.cwd,
+        &mut findings,
+    ));
+    links.sort();
+    links.dedup();
     let drift = drift(&links, &skills, &agents, &mut findings);
     let skills: Vec<SkillResult> = skills
         .into_par_iter()
@@ -215,6 +229,8 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
             &mut findings,
         );
     }
+    rules::config::apply_suppressions(&mut findings, &suppressions);
+    rules::config::apply_severities(&mut findings, &opts.settings.severities);
     sort_findings(&mut findings);
     AuditResult {
         roots: opts
@@ -323,8 +339,11 @@ fn drift(
     out
 }
 
+/// What one file yields: its model, its findings and its suppression comments.
+type FileOutput = (Parsed, Vec<Finding>, Vec<Suppression>);
+
 /// Process one file; a panic becomes an `internal-error` finding and the run goes on.
-fn guarded(c: &Candidate, settings: &Settings) -> (Parsed, Vec<Finding>) {
+fn guarded(c: &Candidate, settings: &Settings) -> FileOutput {
     match catch_unwind(AssertUnwindSafe(|| process(c, settings))) {
         Ok(r) => r,
         Err(panic) => {
@@ -339,7 +358,7 @@ fn guarded(c: &Candidate, settings: &Settings) -> (Parsed, Vec<Finding>) {
                 Pos::START,
                 format!("internal error: {what}"),
             );
-            (placeholder(c), vec![f])
+            (placeholder(c), vec![f], Vec::new())
         }
     }
 }
@@ -380,7 +399,7 @@ fn folder_name(c: &Candidate) -> String {
         .unwrap_or_default()
 }
 
-fn process(c: &Candidate, settings: &Settings) -> (Parsed, Vec<Finding>) {
+fn process(c: &Candidate, settings: &Settings) -> FileOutput {
     let mut sink = Sink::new(&c.path);
     if let Kind::Skill { exact: false } = c.kind {
         let name = c
@@ -398,7 +417,7 @@ fn process(c: &Candidate, settings: &Settings) -> (Parsed, Vec<Finding>) {
         Ok(b) => b,
         Err(e) => {
             sink.push(Rule::ReadError, Pos::START, format!("cannot read: {e}"));
-            return (placeholder(c), sink.findings);
+            return (placeholder(c), sink.findings, sink.suppressions);
         }
     };
     let parsed = match c.kind {
@@ -420,5 +439,5 @@ fn process(c: &Candidate, settings: &Settings) -> (Parsed, Vec<Finding>) {
             &bytes, &c.path, &c.fs_path, kind, &mut sink,
         )),
     };
-    (parsed, sink.findings)
+    (parsed, sink.findings, sink.suppressions)
 }

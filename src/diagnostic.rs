@@ -6,7 +6,19 @@ use std::fmt;
 use crate::rules::Rule;
 
 /// How serious a finding is. Ordered so that `Error > Warning > Info`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Info,
@@ -33,7 +45,18 @@ impl fmt::Display for Severity {
 
 /// A 1-based line and column (columns count Unicode scalar values).
 #[derive(
-    Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize,
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
 )]
 pub struct Pos {
     pub line: u32,
@@ -49,7 +72,7 @@ impl Pos {
 }
 
 /// A rule violation at a place in a file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Finding {
     pub rule: Rule,
     pub severity: Severity,
@@ -100,11 +123,29 @@ pub fn sort_findings(findings: &mut Vec<Finding>) {
     findings.dedup();
 }
 
+/// A `# skill-audit: ignore RULE[, RULE]` comment in a file's frontmatter.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Suppression {
+    pub path: String,
+    /// Where the comment is.
+    pub pos: Pos,
+    /// The lines whose findings it silences: its own line when it trails a value, the next
+    /// line when it stands alone (and, on the first frontmatter line, also line 1, where
+    /// findings about the whole file sit).
+    pub lines: Vec<u32>,
+    /// The IDs as written.
+    pub ids: Vec<String>,
+}
+
+/// The marker a suppression comment starts with.
+pub const SUPPRESSION_MARKER: &str = "skill-audit: ignore";
+
 /// Collects findings for one file; every stage of the per-file pipeline writes into it.
 #[derive(Debug)]
 pub struct Sink<'a> {
     pub path: &'a str,
     pub findings: Vec<Finding>,
+    pub suppressions: Vec<Suppression>,
 }
 
 impl<'a> Sink<'a> {
@@ -112,6 +153,7 @@ impl<'a> Sink<'a> {
         Sink {
             path,
             findings: Vec::new(),
+            suppressions: Vec::new(),
         }
     }
     pub fn push(&mut self, rule: Rule, pos: Pos, message: impl Into<String>) {

@@ -230,6 +230,45 @@ pub fn links(
     out.into_iter().collect()
 }
 
+/// Links from `[[links]]` in skill-audit.toml: an agent file and skill names. An agent or
+/// skill that does not exist is a configuration mistake reported as SA606.
+pub fn configured(
+    skills: &[Skill],
+    agents: &[Agent],
+    entries: &[(PathBuf, Vec<String>)],
+    cwd: &Path,
+    findings: &mut Vec<Finding>,
+) -> Vec<Link> {
+    let ix = Index::new(skills, agents, cwd);
+    let mut out = Vec::new();
+    for (agent_path, names) in entries {
+        let Some(agent) = ix.agent_at(&key(agent_path, cwd)) else {
+            findings.push(Finding::new(
+                Rule::ConfigLinkUnresolved,
+                crate::config::file::FILE_NAME,
+                crate::diagnostic::Pos::START,
+                format!(
+                    "[[links]] agent `{}` is not an agent in the library",
+                    agent_path.display()
+                ),
+            ));
+            continue;
+        };
+        for name in names {
+            match ix.skill_by_name.get(name.as_str()) {
+                Some(found) => out.extend(found.iter().map(|s| link(agent, s, "config"))),
+                None => findings.push(Finding::new(
+                    Rule::ConfigLinkUnresolved,
+                    crate::config::file::FILE_NAME,
+                    crate::diagnostic::Pos::START,
+                    format!("[[links]] skill `{name}` is not a skill in the library"),
+                )),
+            }
+        }
+    }
+    out
+}
+
 fn link(a: &Agent, s: &Skill, via: &str) -> Link {
     Link {
         agent: a.path.clone(),

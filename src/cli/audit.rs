@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use super::{Outcome, OutputArgs, write_outputs};
 use crate::audit::{self, AuditOptions};
-use crate::config::{NameCharset, Settings};
+use crate::config::{NameCharset, Settings, file};
 use crate::diagnostic::Severity;
 use crate::profile::ProfileSource;
 use crate::report::{self, Report};
@@ -23,15 +23,18 @@ pub struct AuditArgs {
     /// Compare with an earlier JSON report: Markdown and the exit code consider only what is new.
     #[arg(long, value_name = "OLD.json", value_hint = ValueHint::FilePath)]
     pub baseline: Option<PathBuf>,
-    /// Exit 1 when a finding of this severity or worse is found.
-    #[arg(long, value_enum, default_value_t = FailOn::Error)]
-    pub fail_on: FailOn,
+    /// Exit 1 when a finding of this severity or worse is found [default: error].
+    #[arg(long, value_enum)]
+    pub fail_on: Option<FailOn>,
+    /// Settings file [default: skill-audit.toml in the first PATH, if present].
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub config: Option<PathBuf>,
     /// Skip paths matching GLOB (repeatable); a pattern without `/` matches at any depth.
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
-    /// Characters allowed in skill names.
-    #[arg(long, value_enum, default_value_t = NameCharset::Ascii)]
-    pub name_charset: NameCharset,
+    /// Characters allowed in skill names [default: ascii].
+    #[arg(long, value_enum)]
+    pub name_charset: Option<NameCharset>,
     /// Worker threads (0 = one per core).
     #[arg(short = 'j', long, default_value_t = 0)]
     pub threads: usize,
@@ -57,23 +60,90 @@ impl FailOn {
     }
 }
 
-pub fn run(args: AuditArgs) -> Result<Outcome, String> {
-    let cwd =
-        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
-    let opts = AuditOptions {
-        roots: args.paths,
-        profiles: args
+/// Combine the command line with skill-audit.toml (flags win) into audit options and the
+/// `--fail-on` threshold.
+fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, FailOn), String> {
+    let config_path = match &args.config {
+        Some(p) => Some(p.clone()),
+        None => args
+            .paths
+            .first()
+            .map(|root| root.join(file::FILE_NAME))
+            .filter(|p| p.is_file()),
+    };
+    let config = match &config_path {
+        Some(p) => {
+            file::load(p, &crate::discover::display_path(p, &cwd)).map_err(|e| e.to_string())?
+        }
+        None => file::Config::default(),
+    };
+    let profiles: Vec<ProfileSource> = if args.profiles.is_empty() {
+        // Profile files in the config are relative to the config file.
+        config
+            .file
             .profiles
             .iter()
+            .map(|p| match ProfileSource::parse(p) {
+                ProfileSource::File(f) => ProfileSource::File(config.dir.join(f)),
+                other => other,
+            })
+            .collect()
+    } else {
+        args.profiles
+            .iter()
             .map(|p| ProfileSource::parse(p))
-            .collect(),
-        excludes: args.exclude,
+            .collect()
+    };
+    let severities = config
+        .rules
+        .iter()
+        .map(|(rule, level)| {
+            let sev = match level {
+                file::RuleLevel::Off => None,
+                file::RuleLevel::Info => Some(Severity::Info),
+                file::RuleLevel::Warning => Some(Severity::Warning),
+                file::RuleLevel::Error => Some(Severity::Error),
+            };
+            (*rule, sev)
+        })
+        .collect();
+    let fail_on = args.fail_on.unwrap_or(match config.file.fail_on {
+        Some(file::Level::Warning) => FailOn::Warning,
+        Some(file::Level::Info) => FailOn::Info,
+        Some(file::Level::Never) => FailOn::Never,
+        Some(file::Level::Error) | None => FailOn::Error,
+    });
+    let mut excludes = config.file.exclude.clone();
+    excludes.extend(args.exclude.iter().cloned());
+    let links = config
+        .file
+        .links
+        .iter()
+        .map(|l| (config.dir.join(&l.agent), l.skills.clone()))
+        .collect();
+    let opts = AuditOptions {
+        roots: args.paths.clone(),
+        profiles,
+        excludes,
         settings: Settings {
-            name_charset: args.name_charset,
+            name_charset: args
+                .name_charset
+                .or(config.file.name_charset)
+                .unwrap_or_default(),
+            hosts: config.file.hosts.clone(),
+            severities,
         },
         threads: args.threads,
         cwd,
+        links,
     };
+    Ok((opts, fail_on))
+}
+
+pub fn run(args: AuditArgs) -> Result<Outcome, String> {
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let (opts, fail_on) = options(&args, cwd)?;
     // Read the baseline first: a bad one is a usage error before any work is done.
     let baseline = args
         .baseline
@@ -86,7 +156,7 @@ pub fn run(args: AuditArgs) -> Result<Outcome, String> {
         report.baseline = Some(report::diff::diff(old, &report));
     }
     write_outputs(&report, &args.out)?;
-    Ok(if args.fail_on.fails(report.worst()) {
+    Ok(if fail_on.fails(report.worst()) {
         Outcome::Failed
     } else {
         Outcome::Clean

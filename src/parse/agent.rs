@@ -61,6 +61,7 @@ pub fn parse(
         Err(Unreadable::NoFrontmatter) if flavor == AgentFlavor::Claude => return None,
         Err(_) => {
             sink.findings.append(&mut probe.findings);
+            sink.suppressions.append(&mut probe.suppressions);
             agent.invalid = true;
             return Some(ParsedAgent {
                 agent,
@@ -70,6 +71,7 @@ pub fn parse(
         }
     };
     sink.findings.append(&mut probe.findings);
+    sink.suppressions.append(&mut probe.suppressions);
     read_fields(&doc.root, &mut agent, sink);
     let dir = fs_path.parent().unwrap_or(Path::new(""));
     agent.body_links = markdown::relative_links(doc.body, doc.body_line)

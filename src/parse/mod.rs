@@ -33,6 +33,44 @@ pub enum Unreadable {
     Invalid,
 }
 
+/// Record `# skill-audit: ignore ...` comments of the frontmatter in the sink.
+fn suppressions(yaml: &str, first_line: u32, sink: &mut Sink) {
+    if !yaml.contains(crate::diagnostic::SUPPRESSION_MARKER) {
+        return;
+    }
+    for (i, line) in yaml.lines().enumerate() {
+        let Some(at) = line.find(crate::diagnostic::SUPPRESSION_MARKER) else {
+            continue;
+        };
+        let Some(hash) = line[..at].rfind('#') else {
+            continue;
+        };
+        // Only a real comment: `#` then spaces then the marker.
+        if !line[hash + 1..at].trim().is_empty() {
+            continue;
+        }
+        let n = first_line + u32::try_from(i).unwrap_or(u32::MAX - first_line);
+        let standalone = line[..hash].trim().is_empty();
+        let mut lines = vec![if standalone { n + 1 } else { n }];
+        if standalone && n == first_line {
+            lines.push(1);
+        }
+        let ids: Vec<String> = line[at + crate::diagnostic::SUPPRESSION_MARKER.len()..]
+            .split([',', ' '])
+            .map(str::trim)
+            .filter(|s| !s.is_empty())
+            .map(str::to_owned)
+            .collect();
+        let column = line[..hash].chars().count() + 1;
+        sink.suppressions.push(crate::diagnostic::Suppression {
+            path: sink.path.to_owned(),
+            pos: Pos::new(n, u32::try_from(column).unwrap_or(1)),
+            lines,
+            ids,
+        });
+    }
+}
+
 /// Decode, split and parse the frontmatter of a Markdown file, reporting every problem.
 /// `what` names the file kind in messages ("skill", "agent").
 pub fn document<'b>(
@@ -61,6 +99,7 @@ pub fn document<'b>(
             return Err(Unreadable::Invalid);
         }
     };
+    suppressions(split.yaml, split.yaml_line, sink);
     let root = yaml::parse(split.yaml, split.yaml_line).map_err(|e| {
         sink.push(e.rule, e.pos, e.message);
         Unreadable::Invalid

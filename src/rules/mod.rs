@@ -8,6 +8,7 @@
 //! (SA7xx, tool names against a host's vocabulary).
 
 pub mod agent;
+pub mod config;
 pub mod deps;
 pub mod file;
 pub mod host;
@@ -117,8 +118,13 @@ declare_rules! {
     ModelDrift = "SA604", "model-drift", Info, "A skill's model hint differs from the agent's model", links::MODEL_DRIFT;
     UnknownSkillReference = "SA605", "unknown-skill-reference", Warning, "An agent's `skills:` names a skill not in the library", links::UNKNOWN_SKILL_REFERENCE;
 
+    ConfigLinkUnresolved = "SA606", "config-link-unresolved", Warning, "A `[[links]]` entry names an unknown agent or skill", config::CONFIG_LINK_UNRESOLVED;
+
     RenamedTool = "SA701", "renamed-tool", Warning, "An agent uses a tool name the host has renamed", host::RENAMED_TOOL;
     UnknownTool = "SA702", "unknown-tool", Warning, "An agent uses a tool name the host does not know", host::UNKNOWN_TOOL;
+
+    UnusedSuppression = "SA901", "unused-suppression", Info, "A suppression comment that silences nothing", config::UNUSED_SUPPRESSION;
+    UnknownSuppression = "SA902", "unknown-suppression", Warning, "A suppression comment that names no known rule", config::UNKNOWN_SUPPRESSION;
 }
 
 impl Rule {
@@ -147,6 +153,21 @@ impl<'de> Deserialize<'de> for Rule {
 impl Serialize for Rule {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
         s.serialize_str(self.code())
+    }
+}
+
+/// In JSON a rule is its code: `SA` and three digits.
+impl schemars::JsonSchema for Rule {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        "Rule".into()
+    }
+
+    fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        schemars::json_schema!({
+            "description": "A rule ID; `skill-audit rules` lists them.",
+            "type": "string",
+            "pattern": "^SA[0-9]{3}$"
+        })
     }
 }
 

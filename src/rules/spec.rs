@@ -67,7 +67,7 @@ pub fn check(parsed: &ParsedSkill, settings: &Settings, sink: &mut Sink) {
                 );
             }
         }
-        check_keys(root, sink);
+        check_keys(root, settings, sink);
     }
     if parsed.line_count > MAX_SKILL_LINES {
         sink.push(
@@ -201,7 +201,7 @@ fn check_description(node: Option<&crate::parse::yaml::Node>, map_pos: Pos, sink
     }
 }
 
-fn check_keys(root: &crate::parse::yaml::Node, sink: &mut Sink) {
+fn check_keys(root: &crate::parse::yaml::Node, settings: &Settings, sink: &mut Sink) {
     let Some(entries) = root.as_map() else { return };
     for (key, _) in entries {
         let k = key.scalar_text().unwrap_or_default();
@@ -209,11 +209,20 @@ fn check_keys(root: &crate::parse::yaml::Node, sink: &mut Sink) {
             continue;
         }
         if let Some((_, hosts)) = HOST_KEYS.iter().find(|(h, _)| *h == k) {
-            sink.push(
-                Rule::HostSpecificKey,
-                key.pos,
-                format!("`{k}` is supported by {}; not in the Agent Skills spec, so strict validators reject it", hosts.join(", ")),
-            );
+            // With `hosts` configured, a key only other hosts read is as good as unknown.
+            if hosts.iter().any(|h| settings.host_enabled(h)) {
+                sink.push(
+                    Rule::HostSpecificKey,
+                    key.pos,
+                    format!("`{k}` is supported by {}; not in the Agent Skills spec, so strict validators reject it", hosts.join(", ")),
+                );
+            } else {
+                sink.push(
+                    Rule::UnknownKey,
+                    key.pos,
+                    format!("`{k}` is only read by {}, which is not among the configured `hosts`; it is ignored", hosts.join(", ")),
+                );
+            }
             continue;
         }
         let hint = did_you_mean(&k)

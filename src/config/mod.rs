@@ -1,0 +1,72 @@
+//! Settings that change what rules accept and how findings are reported. Filled from the
+//! command line and `skill-audit.toml` ([`file`]); rules read them, never the raw flags.
+
+pub mod file;
+
+use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+
+use crate::diagnostic::Severity;
+use crate::rules::Rule;
+
+pub use file::{ConfigError, ConfigFile, schema};
+
+/// Which characters a skill `name` may use.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    Default,
+    PartialEq,
+    Eq,
+    Serialize,
+    Deserialize,
+    clap::ValueEnum,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum NameCharset {
+    /// `a-z`, `0-9` and `-`: what VS Code, Claude and OpenAI enforce.
+    #[default]
+    Ascii,
+    /// Any lowercase Unicode letter or digit and `-`: what skills-ref accepts.
+    Unicode,
+}
+
+/// A host whose host-specific frontmatter keys can count as known.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Host {
+    ClaudeCode,
+    Vscode,
+}
+
+impl Host {
+    /// The name hosts are shown with in messages (and in `rules::spec::HOST_KEYS`).
+    pub fn label(self) -> &'static str {
+        match self {
+            Host::ClaudeCode => "Claude Code",
+            Host::Vscode => "VS Code",
+        }
+    }
+}
+
+/// Rule settings for one run.
+#[derive(Clone, Debug, Default)]
+pub struct Settings {
+    pub name_charset: NameCharset,
+    /// Hosts whose keys count as known; `None` means every host skill-audit knows.
+    pub hosts: Option<Vec<Host>>,
+    /// Per-rule severity: `None` turns the rule off.
+    pub severities: HashMap<Rule, Option<Severity>>,
+}
+
+impl Settings {
+    /// Is a key read by `label` (a host label from `HOST_KEYS`) known in this run?
+    pub fn host_enabled(&self, label: &str) -> bool {
+        match &self.hosts {
+            None => true,
+            Some(hosts) => hosts.iter().any(|h| label.starts_with(h.label())),
+        }
+    }
+}
