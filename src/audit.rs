@@ -29,6 +29,8 @@ pub struct AuditOptions {
     pub cwd: PathBuf,
     /// Links no manifest records (`[[links]]` in skill-audit.toml): agent file, skill names.
     pub links: Vec<(PathBuf, Vec<String>)>,
+    /// Attach each finding's source line (for the text renderer).
+    pub snippets: bool,
 }
 
 /// One skill and its availability in each profile (same order as `AuditResult::profiles`).
@@ -232,6 +234,9 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
     rules::config::apply_suppressions(&mut findings, &suppressions);
     rules::config::apply_severities(&mut findings, &opts.settings.severities);
     sort_findings(&mut findings);
+    if opts.snippets {
+        attach_sources(&mut findings, &skills, &agents, &manifests);
+    }
     AuditResult {
         roots: opts
             .roots
@@ -304,6 +309,60 @@ fn collect_md(path: &std::path::Path, depth: usize, out: &mut Vec<PathBuf>) {
     }
 }
 
+/// Read the lines findings point at, once per file (only files with findings are read).
+fn attach_sources(
+    findings: &mut [Finding],
+    skills: &[SkillResult],
+    agents: &[AgentResult],
+    manifests: &[Manifest],
+) {
+    let mut fs_paths: std::collections::HashMap<&str, &std::path::Path> =
+        std::collections::HashMap::new();
+    fs_paths.extend(
+        skills
+            .iter()
+            .map(|s| (s.skill.path.as_str(), s.skill.fs_path.as_path())),
+    );
+    fs_paths.extend(
+        agents
+            .iter()
+            .map(|a| (a.agent.path.as_str(), a.agent.fs_path.as_path())),
+    );
+    fs_paths.extend(
+        manifests
+            .iter()
+            .map(|m| (m.path.as_str(), m.fs_path.as_path())),
+    );
+    let mut start = 0;
+    while start < findings.len() {
+        let path = findings[start].path.clone();
+        let end = start
+            + findings[start..]
+                .iter()
+                .take_while(|f| f.path == path)
+                .count();
+        // Findings are sorted by path, so each file is read once; a file too large to show
+        // (over 4 MiB) keeps the plain one-line form.
+        let text = fs_paths
+            .get(path.as_str())
+            .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() <= 4 << 20))
+            .and_then(|p| std::fs::read(p).ok())
+            .map(|b| String::from_utf8_lossy(&b).into_owned());
+        if let Some(text) = text {
+            let lines: Vec<&str> = text.lines().collect();
+            for f in &mut findings[start..end] {
+                let i = usize::try_from(f.line)
+                    .unwrap_or(usize::MAX)
+                    .saturating_sub(1);
+                f.source = lines
+                    .get(i)
+                    .map(|l| l.trim_start_matches('\u{feff}').to_owned());
+            }
+        }
+        start = end;
+    }
+}
+
 /// Drift for every link, with one finding per drifting link.
 fn drift(
     links: &[Link],
@@ -344,7 +403,12 @@ type FileOutput = (Parsed, Vec<Finding>, Vec<Suppression>);
 
 /// Process one file; a panic becomes an `internal-error` finding and the run goes on.
 fn guarded(c: &Candidate, settings: &Settings) -> FileOutput {
-    match catch_unwind(AssertUnwindSafe(|| process(c, settings))) {
+    contain(c, || process(c, settings))
+}
+
+/// Run `work` for `c`, turning a panic into an `internal-error` finding on that file.
+fn contain(c: &Candidate, work: impl FnOnce() -> FileOutput) -> FileOutput {
+    match catch_unwind(AssertUnwindSafe(work)) {
         Ok(r) => r,
         Err(panic) => {
             let what = panic
@@ -440,4 +504,27 @@ fn process(c: &Candidate, settings: &Settings) -> FileOutput {
         )),
     };
     (parsed, sink.findings, sink.suppressions)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_panic_in_one_file_becomes_a_finding_and_an_invalid_entry() {
+        let c = Candidate {
+            fs_path: PathBuf::from("skills/x/SKILL.md"),
+            path: "skills/x/SKILL.md".into(),
+            kind: Kind::Skill { exact: true },
+        };
+        // Keep the expected panic's message out of the test output.
+        let hook = std::panic::take_hook();
+        std::panic::set_hook(Box::new(|_| {}));
+        let (parsed, findings, _) = contain(&c, || panic!("boom"));
+        std::panic::set_hook(hook);
+        assert_eq!(findings.len(), 1);
+        assert_eq!(findings[0].rule, Rule::InternalError);
+        assert!(findings[0].message.contains("boom"));
+        assert!(matches!(parsed, Parsed::Skill(s) if s.invalid && s.path == "skills/x/SKILL.md"));
+    }
 }

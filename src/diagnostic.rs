@@ -81,6 +81,10 @@ pub struct Finding {
     pub line: u32,
     pub column: u32,
     pub message: String,
+    /// The text of the line the finding points at, for renderers that show it (text).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub source: Option<String>,
 }
 
 impl Finding {
@@ -93,6 +97,7 @@ impl Finding {
             line: pos.line.max(1),
             column: pos.column.max(1),
             message: message.into(),
+            source: None,
         }
     }
 

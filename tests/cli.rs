@@ -182,9 +182,10 @@ fn formats() {
         .args([".", "--format", "text"])
         .assert()
         .code(1)
-        .stdout(predicate::str::contains(
-            "skills/ok/SKILL.md:2:1: error[SA201]",
-        ));
+        .stdout(
+            predicate::str::contains("error[SA201]")
+                .and(predicate::str::contains(" --> skills/ok/SKILL.md:2:1\n")),
+        );
     // Text is the default.
     bin(lib.path())
         .arg(".")
@@ -999,7 +1000,7 @@ fn findings_are_sorted_by_path_line_rule() {
     let text = String::from_utf8(text).unwrap();
     let paths: Vec<&str> = text
         .lines()
-        .take_while(|l| !l.is_empty())
+        .filter_map(|l| l.strip_prefix(" --> "))
         .map(|l| l.split(':').next().unwrap())
         .collect();
     let mut sorted = paths.clone();

@@ -1,28 +1,32 @@
-//! Plain-text output for terminals and logs: one line per finding, then the matrix and a summary.
-//! Text from scanned files is passed through [`visible`] so escape sequences are never emitted.
+//! Text output for terminals and logs: each finding with its source line and a caret under the
+//! spot (rendered by annotate-snippets, in colour on a terminal), then the matrices, the drift
+//! and a summary. Text from scanned files is passed through [`visible`] so escape sequences
+//! are never emitted.
 
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
+use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+
 use super::Report;
+use crate::diagnostic::Severity;
 use crate::evaluate::Status;
 
+/// Plain text, no colour.
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    render_styled(report, out, false)
+}
+
+/// Text, with ANSI colour when `color` is set.
+pub fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
     let mut s = String::new();
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
     for f in &report.findings {
-        let _ = writeln!(
-            s,
-            "{}:{}:{}: {}[{}] {}",
-            visible(&f.path),
-            f.line,
-            f.column,
-            f.severity,
-            f.rule.code(),
-            visible(&f.message)
-        );
-    }
-    if !report.findings.is_empty() {
-        s.push('\n');
+        finding(f, &renderer, &mut s);
     }
     if !report.profiles.is_empty() {
         let skills = report
@@ -70,6 +74,49 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         sum.infos
     );
     out.write_all(s.as_bytes())
+}
+
+/// One finding: with its source line when the audit attached it, else one line.
+fn finding(f: &crate::diagnostic::Finding, renderer: &Renderer, s: &mut String) {
+    let level = match f.severity {
+        Severity::Error => Level::ERROR,
+        Severity::Warning => Level::WARNING,
+        Severity::Info => Level::INFO,
+    };
+    let message = visible(&f.message);
+    let path = visible(&f.path);
+    let Some(source) = &f.source else {
+        let _ = writeln!(
+            s,
+            "{path}:{}:{}: {}[{}] {message}\n",
+            f.line,
+            f.column,
+            f.severity,
+            f.rule.code()
+        );
+        return;
+    };
+    let line = visible(source);
+    // The caret covers the token at the column: up to the next space or delimiter.
+    let start = line
+        .char_indices()
+        .nth(f.column.saturating_sub(1) as usize)
+        .map_or(line.len(), |(i, _)| i);
+    let len = line[start..]
+        .find([' ', ',', ']', '}', ':', '#', '\''])
+        .unwrap_or(line.len() - start)
+        .max(1);
+    let end = (start + len).min(line.len());
+    let report = &[level
+        .primary_title(message.as_ref())
+        .id(f.rule.code())
+        .element(
+            Snippet::source(line.as_ref())
+                .line_start(usize::try_from(f.line).unwrap_or(1))
+                .path(path.as_ref())
+                .annotation(AnnotationKind::Primary.span(start..end)),
+        )];
+    let _ = writeln!(s, "{}\n", renderer.render(report));
 }
 
 fn matrix<'a>(

@@ -1,0 +1,253 @@
+//! Hostile and broken input: nothing crashes, hangs, hides a file or escapes into a report.
+//! Small fixtures live in `tests/hostile/lib/`; big ones are generated here.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use assert_cmd::Command;
+use serde_json::Value;
+use tempfile::TempDir;
+
+fn bin(cwd: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
+    c.current_dir(cwd).timeout(Duration::from_secs(60));
+    c
+}
+
+fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, content).unwrap();
+}
+
+fn json(dir: &Path, args: &[&str]) -> (Value, i32) {
+    let out = bin(dir)
+        .args(args)
+        .args(["-f", "json", "--fail-on", "never"])
+        .output()
+        .unwrap();
+    let code = out.status.code().expect("exited, not killed");
+    let v = serde_json::from_slice(&out.stdout)
+        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
+    (v, code)
+}
+
+fn rules_for(r: &Value, path: &str) -> Vec<String> {
+    r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["path"] == path)
+        .map(|f| f["rule"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn skill<'a>(r: &'a Value, path: &str) -> &'a Value {
+    r["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == path)
+        .unwrap_or_else(|| panic!("{path} missing"))
+}
+
+#[test]
+fn every_broken_fixture_is_reported_exactly_once_as_invalid() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
+    let (r, code) = json(&dir, &["lib"]);
+    assert_eq!(code, 0);
+    let paths: Vec<&str> = r["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    let mut unique = paths.clone();
+    unique.dedup();
+    assert_eq!(paths, unique, "each file once");
+    for (name, rule) in [
+        ("empty", "SA102"),
+        ("dashes", "SA103"),
+        ("unclosed", "SA103"),
+        ("dupkeys", "SA106"),
+        ("binary", "SA101"),
+        ("latin1", "SA101"),
+        ("tabs", "SA104"),
+    ] {
+        let path = format!("lib/skills/{name}/SKILL.md");
+        assert_eq!(skill(&r, &path)["valid"], false, "{name}");
+        assert!(
+            rules_for(&r, &path).contains(&rule.to_owned()),
+            "{name}: {:?}",
+            rules_for(&r, &path)
+        );
+    }
+    // BOM + CRLF is fine (an info about the BOM only).
+    assert_eq!(skill(&r, "lib/skills/bom-crlf/SKILL.md")["valid"], true);
+    // A folder named SKILL.md is not a skill file and not a crash.
+    assert!(
+        !paths.iter().any(|p| p.contains("SKILL.md-folder")),
+        "{paths:?}"
+    );
+    assert!(
+        !r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|f| f["rule"] == "SA199")
+    );
+}
+
+#[test]
+fn yaml_bombs_and_huge_frontmatter_hit_limits_quickly() {
+    let t = TempDir::new().unwrap();
+    let mut laughs = String::from("---\na0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+    for i in 1..12 {
+        let p = i - 1;
+        laughs.push_str(&format!(
+            "a{i}: &a{i} [{}]\n",
+            vec![format!("*a{p}"); 10].join(", ")
+        ));
+    }
+    laughs.push_str("name: laughs\n---\n");
+    write(t.path(), "skills/laughs/SKILL.md", laughs);
+    write(
+        t.path(),
+        "skills/deep/SKILL.md",
+        format!(
+            "---\nname: deep\nx: {}{}\n---\n",
+            "[".repeat(20_000),
+            "]".repeat(20_000)
+        ),
+    );
+    let mut keys = String::from("---\nname: keys\n");
+    for i in 0..100_000 {
+        keys.push_str(&format!("k{i}: v\n"));
+    }
+    keys.push_str("---\n");
+    write(t.path(), "skills/keys/SKILL.md", keys);
+    let mut body = String::from("---\nname: body\ndescription: d\n---\n");
+    let line = "A long body line with a [link](references/x.md) and `code` in it.\n";
+    while body.len() < 50 << 20 {
+        body.push_str(line);
+    }
+    write(t.path(), "skills/body/SKILL.md", body);
+    let start = Instant::now();
+    let (r, _) = json(t.path(), &["."]);
+    let took = start.elapsed();
+    assert!(took < Duration::from_secs(30), "took {took:?}");
+    for name in ["laughs", "deep", "keys"] {
+        let path = format!("skills/{name}/SKILL.md");
+        let rules = rules_for(&r, &path);
+        assert!(
+            rules.iter().any(|x| x == "SA107" || x == "SA104"),
+            "{name}: {rules:?}"
+        );
+        assert_eq!(skill(&r, &path)["valid"], false);
+    }
+    assert!(rules_for(&r, "skills/laughs/SKILL.md").contains(&"SA107".to_owned()));
+    assert!(
+        rules_for(&r, "skills/body/SKILL.md").contains(&"SA230".to_owned()),
+        "the big body is still audited"
+    );
+}
+
+#[test]
+fn a_300000_tool_profile_loads_and_matches() {
+    let t = TempDir::new().unwrap();
+    let tools: Vec<String> = (0..300_000).map(|i| format!("\"tool_{i}\"")).collect();
+    write(
+        t.path(),
+        "big.json",
+        format!("{{\"name\": \"big\", \"tools\": [{}]}}", tools.join(",")),
+    );
+    write(
+        t.path(),
+        "skills/a/SKILL.md",
+        "---\nname: a\ndescription: d\ndependencies:\n  tools: [tool_299999, tool_300000]\n---\n",
+    );
+    let (r, _) = json(t.path(), &["-p", "big.json", "."]);
+    assert_eq!(r["profiles"][0]["tools"], 300_000);
+    let a = &r["skills"][0]["availability"]["big"];
+    assert_eq!(a["missing"], serde_json::json!(["tool_300000"]));
+}
+
+#[test]
+fn symlink_loops_and_broken_links_are_findings_not_aborts() {
+    let t = TempDir::new().unwrap();
+    write(
+        t.path(),
+        "skills/ok/SKILL.md",
+        "---\nname: ok\ndescription: d\n---\n",
+    );
+    std::fs::create_dir_all(t.path().join("skills/loop")).unwrap();
+    std::os::unix::fs::symlink("..", t.path().join("skills/loop/back")).unwrap();
+    std::fs::create_dir_all(t.path().join("skills/gone")).unwrap();
+    std::os::unix::fs::symlink(
+        "/nonexistent/target.md",
+        t.path().join("skills/gone/SKILL.md"),
+    )
+    .unwrap();
+    let (r, code) = json(t.path(), &["."]);
+    assert_eq!(code, 0);
+    assert_eq!(skill(&r, "skills/ok/SKILL.md")["valid"], true);
+    let gone = skill(&r, "skills/gone/SKILL.md");
+    assert_eq!(gone["valid"], false);
+    assert!(rules_for(&r, "skills/gone/SKILL.md").contains(&"SA100".to_owned()));
+}
+
+#[test]
+fn output_errors_exit_2_and_findings_never_do() {
+    let t = TempDir::new().unwrap();
+    write(t.path(), "skills/bad/SKILL.md", "garbage");
+    bin(t.path())
+        .args(["--fail-on", "info", "."])
+        .assert()
+        .code(1);
+    bin(t.path())
+        .args(["-o", "/nonexistent-dir/x/report.json", "."])
+        .assert()
+        .code(2);
+    // A profile that is not JSON names file, line and column.
+    write(t.path(), "p.json", "{\n  \"tools\": [\n");
+    let out = bin(t.path()).args(["-p", "p.json", "."]).output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("p.json:3:"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn report_paths_stay_relative_and_nothing_but_o_is_written() {
+    let t = TempDir::new().unwrap();
+    // A skill whose name looks like a path must not make skill-audit write anywhere.
+    write(
+        t.path(),
+        "lib/skills/x/SKILL.md",
+        "---\nname: ../../escape.json\ndescription: d\n---\n",
+    );
+    let before: Vec<_> = walk(t.path());
+    let abs = t.path().join("lib");
+    let (r, _) = json(t.path(), &[abs.to_str().unwrap()]);
+    assert_eq!(
+        r["skills"][0]["path"], "lib/skills/x/SKILL.md",
+        "relative to the working directory"
+    );
+    assert_eq!(before, walk(t.path()), "nothing was written");
+}
+
+fn walk(p: &Path) -> Vec<std::path::PathBuf> {
+    let mut out = vec![];
+    for e in std::fs::read_dir(p).unwrap() {
+        let e = e.unwrap().path();
+        if e.is_dir() {
+            out.extend(walk(&e));
+        } else {
+            out.push(e);
+        }
+    }
+    out.sort();
+    out
+}
