@@ -1,9 +1,360 @@
-//! sarif output (being written).
+//! SARIF 2.1.0 output for code-scanning tools (GitHub code scanning, Azure DevOps, IDE viewers).
+//!
+//! The log is written from a small hand-written model of the parts of SARIF that skill-audit
+//! fills in, serialised with serde. One run; its driver lists every rule of the registry, in
+//! code order, so `ruleIndex` is stable across runs; results follow the report's finding order.
+//! With `--baseline`, each result carries `baselineState` (`new` or `unchanged`).
 
+use serde::Serialize;
+use std::collections::HashMap;
 use std::io::{self, Write};
 
 use super::Report;
+use crate::diagnostic::{Finding, Severity};
+use crate::rules::Rule;
 
-pub fn render(_report: &Report, _out: &mut dyn Write) -> io::Result<()> {
-    Err(io::Error::other("the sarif format is not available yet"))
+/// Where the `$schema` key points.
+pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+/// The SARIF version written.
+pub const SARIF_VERSION: &str = "2.1.0";
+/// The base every relative `artifactLocation.uri` is resolved against: the directory
+/// skill-audit ran in (the repository root in CI).
+pub const SRCROOT: &str = "%SRCROOT%";
+
+#[derive(Serialize)]
+struct Log<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    version: &'static str,
+    runs: Vec<Run<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Run<'a> {
+    tool: Tool<'a>,
+    original_uri_base_ids: OriginalUriBaseIds,
+    /// Columns count Unicode scalar values, as `Finding::column` does.
+    column_kind: &'static str,
+    results: Vec<SarifResult<'a>>,
+}
+
+#[derive(Serialize)]
+struct OriginalUriBaseIds {
+    #[serde(rename = "%SRCROOT%")]
+    srcroot: BaseLocation,
+}
+
+#[derive(Serialize)]
+struct BaseLocation {
+    description: Message,
+}
+
+#[derive(Serialize)]
+struct Tool<'a> {
+    driver: Driver<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Driver<'a> {
+    name: &'a str,
+    version: &'a str,
+    semantic_version: &'a str,
+    rules: Vec<ReportingDescriptor>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ReportingDescriptor {
+    id: &'static str,
+    name: &'static str,
+    short_description: Message,
+    full_description: Message,
+    help: MultiformatMessage,
+    default_configuration: ReportingConfiguration,
+}
+
+#[derive(Serialize)]
+struct ReportingConfiguration {
+    level: &'static str,
+}
+
+#[derive(Serialize)]
+struct Message {
+    text: String,
+}
+
+#[derive(Serialize)]
+struct MultiformatMessage {
+    text: String,
+    markdown: String,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifResult<'a> {
+    rule_id: &'static str,
+    rule_index: usize,
+    level: &'static str,
+    message: Message,
+    locations: [Location<'a>; 1],
+    #[serde(skip_serializing_if = "Option::is_none")]
+    baseline_state: Option<&'static str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Location<'a> {
+    physical_location: PhysicalLocation<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct PhysicalLocation<'a> {
+    artifact_location: ArtifactLocation<'a>,
+    region: Region,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactLocation<'a> {
+    uri: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    uri_base_id: Option<&'a str>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Region {
+    start_line: u32,
+    start_column: u32,
+}
+
+/// The SARIF `level` of a severity.
+pub fn level(severity: Severity) -> &'static str {
+    match severity {
+        Severity::Error => "error",
+        Severity::Warning => "warning",
+        Severity::Info => "note",
+    }
+}
+
+pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, &log(report)).map_err(io::Error::other)?;
+    writeln!(out)
+}
+
+fn log(report: &Report) -> Log<'_> {
+    let states = baseline_states(report);
+    let results = report
+        .findings
+        .iter()
+        .enumerate()
+        .map(|(i, f)| result(f, states.as_ref().map(|s| s[i])))
+        .collect();
+    Log {
+        schema: SCHEMA_URI,
+        version: SARIF_VERSION,
+        runs: vec![Run {
+            tool: Tool {
+                driver: Driver {
+                    name: &report.tool.name,
+                    version: &report.tool.version,
+                    semantic_version: &report.tool.version,
+                    rules: Rule::ALL.iter().map(|r| descriptor(*r)).collect(),
+                },
+            },
+            original_uri_base_ids: OriginalUriBaseIds {
+                srcroot: BaseLocation {
+                    description: Message {
+                        text: "The directory skill-audit ran in; relative paths start there."
+                            .into(),
+                    },
+                },
+            },
+            column_kind: "unicodeCodePoints",
+            results,
+        }],
+    }
+}
+
+fn descriptor(rule: Rule) -> ReportingDescriptor {
+    let doc = rule.doc();
+    let fence = fence_for(doc.example);
+    ReportingDescriptor {
+        id: rule.code(),
+        name: rule.name(),
+        short_description: Message {
+            text: rule.summary().to_owned(),
+        },
+        full_description: Message {
+            text: doc.what.to_owned(),
+        },
+        help: MultiformatMessage {
+            text: format!(
+                "{}\n\nWhy it matters: {}\n\nExample:\n{}",
+                doc.what, doc.why, doc.example
+            ),
+            markdown: format!(
+                "**{} {}**: {}\n\n## What it checks\n\n{}\n\n## Why it matters\n\n{}\n\n## Example\n\n{fence}text\n{}\n{fence}\n",
+                rule.code(),
+                rule.name(),
+                rule.summary(),
+                doc.what,
+                doc.why,
+                doc.example
+            ),
+        },
+        default_configuration: ReportingConfiguration {
+            level: level(rule.default_severity()),
+        },
+    }
+}
+
+/// A code fence longer than any run of backticks in `text`.
+fn fence_for(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    "`".repeat(longest.max(2) + 1)
+}
+
+fn result(f: &Finding, baseline_state: Option<&'static str>) -> SarifResult<'static> {
+    let (uri, uri_base_id) = artifact_uri(&f.path);
+    SarifResult {
+        rule_id: f.rule.code(),
+        rule_index: rule_index(f.rule),
+        level: level(f.severity),
+        message: Message {
+            text: f.message.clone(),
+        },
+        locations: [Location {
+            physical_location: PhysicalLocation {
+                artifact_location: ArtifactLocation { uri, uri_base_id },
+                region: Region {
+                    start_line: f.line.max(1),
+                    start_column: f.column.max(1),
+                },
+            },
+        }],
+        baseline_state,
+    }
+}
+
+/// The position of `rule` in `Rule::ALL`, which is the order of `tool.driver.rules`.
+fn rule_index(rule: Rule) -> usize {
+    Rule::ALL
+        .iter()
+        .position(|r| *r == rule)
+        .expect("every rule is in Rule::ALL")
+}
+
+/// With a baseline, `new` for the findings the baseline lacks and `unchanged` for the rest,
+/// matched the way `diff` matches them (rule, path, message; duplicates counted).
+fn baseline_states(report: &Report) -> Option<Vec<&'static str>> {
+    let diff = report.baseline.as_ref()?;
+    fn key(f: &Finding) -> (&'static str, &str, &str) {
+        (f.rule.code(), f.path.as_str(), f.message.as_str())
+    }
+    // Per key, how many findings the baseline had too: the first that many are unchanged.
+    let mut unchanged: HashMap<(&str, &str, &str), usize> = HashMap::new();
+    for f in &report.findings {
+        *unchanged.entry(key(f)).or_default() += 1;
+    }
+    for f in &diff.new_findings {
+        if let Some(n) = unchanged.get_mut(&key(f)) {
+            *n = n.saturating_sub(1);
+        }
+    }
+    Some(
+        report
+            .findings
+            .iter()
+            .map(|f| match unchanged.get_mut(&key(f)) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    "unchanged"
+                }
+                _ => "new",
+            })
+            .collect(),
+    )
+}
+
+/// The `artifactLocation` of a display path: a relative URI reference against `%SRCROOT%` for
+/// a relative path, a `file:` URI for an absolute one. Characters outside the unreserved set
+/// are percent-encoded, so the result is a valid URI whatever the file name holds.
+pub fn artifact_uri(path: &str) -> (String, Option<&'static str>) {
+    let bytes = path.as_bytes();
+    let drive = bytes.len() >= 2
+        && bytes[0].is_ascii_alphabetic()
+        && bytes[1] == b':'
+        && (bytes.len() == 2 || bytes[2] == b'/');
+    if drive {
+        // `C:/x/SKILL.md` -> `file:///C:/x/SKILL.md`
+        return (
+            format!("file:///{}:{}", &path[..1], encode(&path[2..])),
+            None,
+        );
+    }
+    if let Some(rest) = path.strip_prefix("//") {
+        // A UNC path `//server/share/x` -> `file://server/share/x`
+        return (format!("file://{}", encode(rest)), None);
+    }
+    if path.starts_with('/') {
+        return (format!("file://{}", encode(path)), None);
+    }
+    (encode(path), Some(SRCROOT))
+}
+
+/// Percent-encode every byte but the unreserved characters and `/`.
+fn encode(path: &str) -> String {
+    let mut out = String::with_capacity(path.len());
+    for b in path.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
+            out.push(b as char);
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn uris() {
+        assert_eq!(
+            artifact_uri("skills/a b/SKILL.md"),
+            ("skills/a%20b/SKILL.md".into(), Some(SRCROOT))
+        );
+        assert_eq!(
+            artifact_uri("a:b/#x?%/é.md"),
+            ("a%3Ab/%23x%3F%25/%C3%A9.md".into(), Some(SRCROOT))
+        );
+        assert_eq!(artifact_uri("../x.md"), ("../x.md".into(), Some(SRCROOT)));
+        assert_eq!(artifact_uri("/tmp/x.md"), ("file:///tmp/x.md".into(), None));
+        assert_eq!(
+            artifact_uri("C:/lib/x.md"),
+            ("file:///C:/lib/x.md".into(), None)
+        );
+        assert_eq!(
+            artifact_uri("//host/share/x.md"),
+            ("file://host/share/x.md".into(), None)
+        );
+    }
+
+    #[test]
+    fn fences_outgrow_backticks() {
+        assert_eq!(fence_for("plain"), "```");
+        assert_eq!(fence_for("a ```` b"), "`````");
+    }
+
+    #[test]
+    fn levels() {
+        assert_eq!(level(Severity::Error), "error");
+        assert_eq!(level(Severity::Warning), "warning");
+        assert_eq!(level(Severity::Info), "note");
+    }
 }
