@@ -1,9 +1,704 @@
-//! html output (being written).
+//! A self-contained HTML page: summary chart, compatibility matrix with filters, drift, findings
+//! grouped by file and the docs of the rules that occur. Rendered with minijinja from
+//! `templates/report.html.j2`, which is HTML-autoescaped by its name.
+//!
+//! Text from scanned files reaches the page only through autoescaping or through the two
+//! filters defined here, which escape it themselves: `code_spans` (our messages, whose
+//! `backticked` parts become `<code>`) and `markdown` (descriptions, through comrak with raw
+//! HTML escaped and links and images reduced to their text). The template never uses `|safe`.
+//! The page loads nothing: its Content-Security-Policy allows only its own inline style and the
+//! one inline script whose hash it names.
 
+use std::collections::BTreeMap;
+use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use super::Report;
+use comrak::nodes::NodeValue;
+use comrak::{Arena, Options, parse_document};
+use minijinja::value::{Serde, Value};
+use minijinja::{Environment, UndefinedBehavior, syntax::SyntaxConfig};
+use serde::Serialize;
 
-pub fn render(_report: &Report, _out: &mut dyn Write) -> io::Result<()> {
-    Err(io::Error::other("the html format is not available yet"))
+use super::{Report, Summary};
+use crate::diagnostic::{Finding, Severity};
+use crate::evaluate::{Availability, Status};
+use crate::rules::Rule;
+
+const TEMPLATE_NAME: &str = "report.html.j2";
+const TEMPLATE: &str = include_str!("../../templates/report.html.j2");
+
+pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+    let html = to_string(report).map_err(|e| io::Error::other(format!("html report: {e:#}")))?;
+    out.write_all(html.as_bytes())
+}
+
+/// The page as a string.
+pub fn to_string(report: &Report) -> Result<String, minijinja::Error> {
+    let env = environment()?;
+    let page = Page::new(report);
+    env.get_template(TEMPLATE_NAME)?
+        .render(Value::from(Serde(&page)))
+}
+
+fn environment() -> Result<Environment<'static>, minijinja::Error> {
+    let mut env = Environment::new();
+    env.set_undefined_behavior(UndefinedBehavior::Strict);
+    env.set_syntax(
+        SyntaxConfig::builder()
+            .trim_blocks(true)
+            .lstrip_blocks(true)
+            .keep_trailing_newline(true)
+            .build()?,
+    );
+    env.add_filter("code_spans", |text: &str| {
+        Value::from_safe_string(code_spans(text))
+    });
+    env.add_filter("markdown", |text: &str| {
+        Value::from_safe_string(markdown(text))
+    });
+    env.add_template(TEMPLATE_NAME, TEMPLATE)?;
+    Ok(env)
+}
+
+/// HTML-escape `text` (`&`, `<`, `>`, quotes and `/`), as autoescaping does.
+fn escape(text: &str) -> String {
+    minijinja::HtmlEscape(text).to_string()
+}
+
+/// A message of ours, whose `backticked` parts are names from scanned files: those become
+/// `<code>`, and every part is escaped.
+pub fn code_spans(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    for (i, part) in text.split('`').enumerate() {
+        if i % 2 == 1 {
+            let _ = write!(out, "<code>{}</code>", escape(part));
+        } else {
+            out.push_str(&escape(part));
+        }
+    }
+    out
+}
+
+/// Markdown from a scanned file as HTML that cannot run or load anything: raw HTML is shown
+/// escaped, and links and images are replaced by their text.
+pub fn markdown(text: &str) -> String {
+    let arena = Arena::new();
+    let mut options = Options::default();
+    options.render.r#unsafe = false;
+    options.render.escape = true;
+    options.extension.strikethrough = true;
+    options.extension.autolink = false;
+    let root = parse_document(&arena, text, &options);
+    let links: Vec<_> = root
+        .descendants()
+        .filter(|n| matches!(n.data().value, NodeValue::Link(_) | NodeValue::Image(_)))
+        .collect();
+    for node in links {
+        let url = match &node.data().value {
+            NodeValue::Link(link) | NodeValue::Image(link) => link.url.clone(),
+            _ => continue,
+        };
+        let label: String = node
+            .descendants()
+            .filter_map(|n| match &n.data().value {
+                NodeValue::Text(t) => Some(t.to_string()),
+                NodeValue::Code(c) => Some(c.literal.clone()),
+                _ => None,
+            })
+            .collect();
+        for child in node.children().collect::<Vec<_>>() {
+            node.insert_before(child);
+        }
+        // Keep where a link pointed, as text, unless its text already says so (`<https://…>`).
+        let bare = url.strip_prefix("mailto:").unwrap_or(&url);
+        if !url.is_empty() && label != bare {
+            let shown = if label.is_empty() {
+                url
+            } else {
+                format!(" ({url})")
+            };
+            let text = arena.alloc(NodeValue::Text(shown.into()).into());
+            node.insert_before(text);
+        }
+        node.detach();
+    }
+    let mut html = String::new();
+    // Writing into a String cannot fail.
+    let _ = comrak::format_html(root, &options, &mut html);
+    html
+}
+
+#[derive(Serialize)]
+struct Page<'a> {
+    version: &'a str,
+    roots: &'a [String],
+    summary: &'a Summary,
+    profiles: &'a [super::ProfileEntry],
+    stats: Vec<Stat>,
+    statuses: Vec<StatusView>,
+    charts: Vec<Chart>,
+    matrices: Vec<Matrix<'a>>,
+    drift: Vec<DriftRow<'a>>,
+    files: Vec<FileGroup<'a>>,
+    rules: Vec<RuleView>,
+    baseline: Option<Baseline<'a>>,
+}
+
+#[derive(Serialize)]
+struct Stat {
+    label: &'static str,
+    value: usize,
+    note: Option<String>,
+    /// `error`, `warning`, `info` or `plain`: the accent when the value is not zero.
+    tone: &'static str,
+}
+
+#[derive(Serialize)]
+struct StatusView {
+    name: &'static str,
+    label: &'static str,
+    help: &'static str,
+}
+
+fn status_views() -> Vec<StatusView> {
+    Status::ALL
+        .iter()
+        .map(|s| StatusView {
+            name: s.as_str(),
+            label: status_label(*s),
+            help: match s {
+                Status::Available => "every requirement is met",
+                Status::Unavailable => "something required is missing",
+                Status::Undeclared => "nothing declared to check",
+                Status::Invalid => "the file or its requirements could not be read",
+            },
+        })
+        .collect()
+}
+
+fn status_label(s: Status) -> &'static str {
+    match s {
+        Status::Available => "Available",
+        Status::Unavailable => "Unavailable",
+        Status::Undeclared => "Undeclared",
+        Status::Invalid => "Invalid",
+    }
+}
+
+/// A horizontal stacked bar chart, one bar per profile; geometry in SVG user units.
+#[derive(Serialize)]
+struct Chart {
+    title: &'static str,
+    noun: &'static str,
+    width: u32,
+    height: u32,
+    label_width: u32,
+    bar_width: u32,
+    bar_height: u32,
+    bars: Vec<Bar>,
+    /// One line for screen readers.
+    description: String,
+}
+
+#[derive(Serialize)]
+struct Bar {
+    profile: String,
+    /// The profile name, shortened to fit the label column.
+    label: String,
+    y: u32,
+    text_y: u32,
+    total: usize,
+    segments: Vec<Segment>,
+}
+
+#[derive(Serialize)]
+struct Segment {
+    status: &'static str,
+    label: &'static str,
+    count: usize,
+    x: u32,
+    width: u32,
+    /// Where the count is written, when the segment is wide enough for it.
+    text_x: Option<u32>,
+}
+
+const CHART_BAR_WIDTH: u32 = 400;
+const CHART_BAR_HEIGHT: u32 = 22;
+const CHART_GAP: u32 = 10;
+const CHART_MAX_LABEL: usize = 18;
+
+fn chart(
+    title: &'static str,
+    noun: &'static str,
+    report: &Report,
+    counts: &BTreeMap<String, BTreeMap<Status, usize>>,
+) -> Option<Chart> {
+    let profiles: Vec<&str> = report.profile_names().collect();
+    let per_bar: Vec<(&str, Vec<(Status, usize)>)> = profiles
+        .iter()
+        .map(|p| {
+            let c = counts.get(*p);
+            let v = Status::ALL
+                .iter()
+                .map(|s| (*s, c.and_then(|c| c.get(s)).copied().unwrap_or(0)))
+                .collect();
+            (*p, v)
+        })
+        .collect();
+    if per_bar.iter().all(|(_, v)| v.iter().all(|(_, n)| *n == 0)) {
+        return None;
+    }
+    let longest = profiles
+        .iter()
+        .map(|p| p.chars().count().min(CHART_MAX_LABEL + 1))
+        .max()
+        .unwrap_or(0) as u32;
+    let label_width = (longest * 8 + 16).clamp(56, 180);
+    let mut bars = Vec::new();
+    let mut description = Vec::new();
+    for (i, (profile, counts)) in per_bar.into_iter().enumerate() {
+        let total: usize = counts.iter().map(|(_, n)| n).sum();
+        let y = i as u32 * (CHART_BAR_HEIGHT + CHART_GAP);
+        let mut segments = Vec::new();
+        let mut x = 0u32;
+        let mut seen = 0usize;
+        let last = counts.iter().rposition(|(_, n)| *n > 0);
+        for (j, (status, count)) in counts.iter().enumerate() {
+            if *count == 0 {
+                continue;
+            }
+            seen += count;
+            // Integer geometry with the rounding carried forward: no gaps, same output always.
+            let end = if Some(j) == last {
+                CHART_BAR_WIDTH
+            } else {
+                (seen as u64 * CHART_BAR_WIDTH as u64 / total as u64) as u32
+            };
+            let width = end.saturating_sub(x);
+            let digits = count.to_string().len() as u32;
+            segments.push(Segment {
+                status: status.as_str(),
+                label: status_label(*status),
+                count: *count,
+                x: label_width + x,
+                width,
+                text_x: (width >= digits * 8 + 8).then_some(label_width + x + width / 2),
+            });
+            x = end;
+        }
+        description.push(format!(
+            "{profile}: {}",
+            counts
+                .iter()
+                .map(|(s, n)| format!("{n} {}", s.as_str()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+        let label = if profile.chars().count() > CHART_MAX_LABEL {
+            let mut l: String = profile.chars().take(CHART_MAX_LABEL - 1).collect();
+            l.push('…');
+            l
+        } else {
+            profile.to_owned()
+        };
+        bars.push(Bar {
+            profile: profile.to_owned(),
+            label,
+            y,
+            text_y: y + CHART_BAR_HEIGHT / 2 + 5,
+            total,
+            segments,
+        });
+    }
+    let n = bars.len() as u32;
+    Some(Chart {
+        title,
+        noun,
+        width: label_width + CHART_BAR_WIDTH + 48,
+        height: n * CHART_BAR_HEIGHT + n.saturating_sub(1) * CHART_GAP,
+        label_width,
+        bar_width: CHART_BAR_WIDTH,
+        bar_height: CHART_BAR_HEIGHT,
+        bars,
+        description: format!("{title}. {}.", description.join("; ")),
+    })
+}
+
+#[derive(Serialize)]
+struct Matrix<'a> {
+    id: &'static str,
+    title: &'static str,
+    /// The heading of the first column.
+    column: &'static str,
+    rows: Vec<Row<'a>>,
+}
+
+#[derive(Serialize)]
+struct Row<'a> {
+    name: &'a str,
+    path: &'a str,
+    description: Option<&'a str>,
+    /// Small labels after the name: `invalid`, an agent's flavour.
+    tags: Vec<String>,
+    /// What the text filter searches (name and path).
+    search: String,
+    /// The distinct statuses of the row's cells, space-separated, for the status toggles.
+    statuses: String,
+    cells: Vec<Cell<'a>>,
+}
+
+#[derive(Serialize)]
+struct Cell<'a> {
+    profile: &'a str,
+    status: &'static str,
+    label: &'static str,
+    /// Why, for unavailable and invalid cells.
+    reason: Option<&'a str>,
+}
+
+fn row<'a>(
+    report: &'a Report,
+    name: &'a str,
+    path: &'a str,
+    description: Option<&'a str>,
+    tags: Vec<String>,
+    availability: &'a BTreeMap<String, Availability>,
+) -> Row<'a> {
+    let mut statuses: Vec<&str> = Vec::new();
+    let cells = report
+        .profiles
+        .iter()
+        .map(|p| {
+            let a = availability.get(&p.name);
+            let status = a.map(|a| a.status);
+            if let Some(s) = status
+                && !statuses.contains(&s.as_str())
+            {
+                statuses.push(s.as_str());
+            }
+            Cell {
+                profile: &p.name,
+                status: status.map_or("none", Status::as_str),
+                label: status.map_or("Not evaluated", status_label),
+                reason: a
+                    .filter(|a| matches!(a.status, Status::Unavailable | Status::Invalid))
+                    .map(|a| a.reason.as_deref().unwrap_or("requirements not met")),
+            }
+        })
+        .collect();
+    Row {
+        name,
+        path,
+        description: description.filter(|d| !d.trim().is_empty()),
+        tags,
+        search: format!("{name} {path}"),
+        statuses: statuses.join(" "),
+        cells,
+    }
+}
+
+#[derive(Serialize)]
+struct DriftRow<'a> {
+    agent: &'a str,
+    skill: &'a str,
+    skill_path: &'a str,
+    via: &'a str,
+    /// Each entry is one thing to grant: a tool, `one of` a group, or an MCP server.
+    missing: Vec<Missing>,
+    search: String,
+}
+
+#[derive(Serialize)]
+struct Missing {
+    prefix: &'static str,
+    names: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct FileGroup<'a> {
+    path: &'a str,
+    errors: usize,
+    warnings: usize,
+    infos: usize,
+    findings: Vec<FindingView<'a>>,
+}
+
+#[derive(Serialize)]
+struct FindingView<'a> {
+    path: &'a str,
+    line: u32,
+    column: u32,
+    severity: &'static str,
+    code: &'static str,
+    name: &'static str,
+    message: &'a str,
+}
+
+fn finding_view(f: &Finding) -> FindingView<'_> {
+    FindingView {
+        path: &f.path,
+        line: f.line,
+        column: f.column,
+        severity: f.severity.as_str(),
+        code: f.rule.code(),
+        name: f.rule.name(),
+        message: &f.message,
+    }
+}
+
+#[derive(Serialize)]
+struct RuleView {
+    code: &'static str,
+    name: &'static str,
+    severity: &'static str,
+    summary: &'static str,
+    what: &'static str,
+    why: &'static str,
+    example: &'static str,
+    count: usize,
+}
+
+#[derive(Serialize)]
+struct Baseline<'a> {
+    new_findings: Vec<FindingView<'a>>,
+    fixed: usize,
+    changes: &'a [super::diff::AvailabilityChange],
+}
+
+impl<'a> Page<'a> {
+    fn new(report: &'a Report) -> Page<'a> {
+        let sum = &report.summary;
+        let stats = vec![
+            Stat {
+                label: "Skills",
+                value: sum.skills,
+                note: (sum.invalid_skills > 0).then(|| format!("{} invalid", sum.invalid_skills)),
+                tone: "plain",
+            },
+            Stat {
+                label: "Agents",
+                value: sum.agents,
+                note: None,
+                tone: "plain",
+            },
+            Stat {
+                label: "Drifting links",
+                value: sum.drifting_links,
+                note: Some(format!("of {} links", sum.links)),
+                tone: "warning",
+            },
+            Stat {
+                label: "Errors",
+                value: sum.errors,
+                note: None,
+                tone: "error",
+            },
+            Stat {
+                label: "Warnings",
+                value: sum.warnings,
+                note: None,
+                tone: "warning",
+            },
+            Stat {
+                label: "Infos",
+                value: sum.infos,
+                note: None,
+                tone: "info",
+            },
+            Stat {
+                label: "Files scanned",
+                value: sum.files_scanned,
+                note: None,
+                tone: "plain",
+            },
+        ];
+        let charts = [
+            chart("Skills by profile", "skill", report, &sum.by_profile),
+            chart(
+                "Agents by profile",
+                "agents",
+                report,
+                &sum.agents_by_profile,
+            ),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        let skills = report
+            .skills
+            .iter()
+            .map(|s| {
+                let tags = if s.valid {
+                    Vec::new()
+                } else {
+                    vec!["invalid".to_owned()]
+                };
+                row(
+                    report,
+                    &s.name,
+                    &s.path,
+                    s.description.as_deref(),
+                    tags,
+                    &s.availability,
+                )
+            })
+            .collect();
+        let agents = report
+            .agents
+            .iter()
+            .map(|a| {
+                let mut tags = vec![a.agent.flavor.clone()];
+                if !a.valid {
+                    tags.push("invalid".to_owned());
+                }
+                row(
+                    report,
+                    &a.agent.name,
+                    &a.agent.path,
+                    a.agent.description.as_deref(),
+                    tags,
+                    &a.availability,
+                )
+            })
+            .collect();
+        let matrices = vec![
+            Matrix {
+                id: "skills",
+                title: "Skills",
+                column: "Skill",
+                rows: skills,
+            },
+            Matrix {
+                id: "agents",
+                title: "Agents",
+                column: "Agent",
+                rows: agents,
+            },
+        ];
+        let drift = report
+            .drift
+            .iter()
+            .map(|d| {
+                let mut missing = Vec::new();
+                if !d.missing_tools.is_empty() {
+                    missing.push(Missing {
+                        prefix: "tools",
+                        names: d.missing_tools.clone(),
+                    });
+                }
+                missing.extend(d.unmet_any.iter().map(|g| Missing {
+                    prefix: "one of",
+                    names: g.clone(),
+                }));
+                if !d.missing_mcp_servers.is_empty() {
+                    missing.push(Missing {
+                        prefix: "MCP servers",
+                        names: d.missing_mcp_servers.clone(),
+                    });
+                }
+                DriftRow {
+                    agent: &d.agent,
+                    skill: &d.skill,
+                    skill_path: &d.skill_path,
+                    via: &d.via,
+                    missing,
+                    search: format!("{} {} {}", d.agent, d.skill, d.skill_path),
+                }
+            })
+            .collect();
+        let mut files: Vec<FileGroup> = Vec::new();
+        for f in &report.findings {
+            if files.last().is_none_or(|g| g.path != f.path) {
+                files.push(FileGroup {
+                    path: &f.path,
+                    errors: 0,
+                    warnings: 0,
+                    infos: 0,
+                    findings: Vec::new(),
+                });
+            }
+            let g = files.last_mut().expect("pushed above");
+            match f.severity {
+                Severity::Error => g.errors += 1,
+                Severity::Warning => g.warnings += 1,
+                Severity::Info => g.infos += 1,
+            }
+            g.findings.push(finding_view(f));
+        }
+        let mut used: BTreeMap<Rule, usize> = BTreeMap::new();
+        for f in &report.findings {
+            *used.entry(f.rule).or_default() += 1;
+        }
+        // New findings of a baseline comparison link to the rules section too.
+        for f in report.baseline.iter().flat_map(|b| &b.new_findings) {
+            used.entry(f.rule).or_default();
+        }
+        let rules = used
+            .into_iter()
+            .map(|(r, count)| {
+                let doc = r.doc();
+                RuleView {
+                    code: r.code(),
+                    name: r.name(),
+                    severity: r.default_severity().as_str(),
+                    summary: r.summary(),
+                    what: doc.what,
+                    why: doc.why,
+                    example: doc.example,
+                    count,
+                }
+            })
+            .collect();
+        let baseline = report.baseline.as_ref().map(|b| {
+            let mut new: Vec<&Finding> = b.new_findings.iter().collect();
+            new.sort_by_key(|f| std::cmp::Reverse(f.severity));
+            Baseline {
+                new_findings: new.into_iter().map(finding_view).collect(),
+                fixed: b.fixed_findings.len(),
+                changes: &b.availability_changes,
+            }
+        });
+        Page {
+            version: &report.tool.version,
+            roots: &report.roots,
+            summary: sum,
+            profiles: &report.profiles,
+            stats,
+            statuses: status_views(),
+            charts,
+            matrices,
+            drift,
+            files,
+            rules,
+            baseline,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn code_spans_escape_everything() {
+        assert_eq!(
+            code_spans("missing `<b>` & \"x\""),
+            "missing <code>&lt;b&gt;</code> &amp; &quot;x&quot;"
+        );
+        assert_eq!(code_spans("a `b"), "a <code>b</code>");
+    }
+
+    #[test]
+    fn markdown_is_inert() {
+        let html = markdown(
+            "**bold** <script>alert(1)</script> [x](https://e.test) ![i](http://e.test/i.png)",
+        );
+        assert!(html.contains("<strong>bold</strong>"), "{html}");
+        assert!(html.contains("&lt;script&gt;"), "{html}");
+        assert!(!html.contains("<script"), "{html}");
+        assert!(!html.contains("<a ") && !html.contains("<img"), "{html}");
+        assert!(html.contains("x (https://e.test)"), "{html}");
+        let auto = markdown("see <https://e.test/a> and `c`");
+        assert_eq!(auto, "<p>see https://e.test/a and <code>c</code></p>\n");
+    }
 }

@@ -1,0 +1,426 @@
+//! The HTML report: a snapshot for the example library, hostile input that must stay text, a
+//! page that loads nothing from the network, and a Content-Security-Policy that admits exactly
+//! the page's own script.
+//!
+//! Update the snapshot with `INSTA_UPDATE=always cargo test --test html` and read the diff.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use base64::Engine as _;
+use sha2::{Digest, Sha256};
+
+const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// Run skill-audit in `dir` with `args` and return the HTML it prints.
+fn html(dir: &Path, args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
+        .current_dir(dir)
+        .args(["--fail-on", "never"])
+        .args(args)
+        .args(["-f", "html"])
+        .assert()
+        .success()
+        .get_output()
+        .clone();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
+/// The example library against the three example profiles.
+fn example() -> String {
+    html(
+        Path::new(env!("CARGO_MANIFEST_DIR")),
+        &[
+            "-p",
+            "examples/profiles/prod.json",
+            "-p",
+            "examples/profiles/staging.json",
+            "-p",
+            "examples/profiles/dev.json",
+            "examples/library",
+        ],
+    )
+}
+
+/// Every start or end tag outside `<script>`: its lowercased name and its full text.
+fn tags(html: &str) -> Vec<(String, &str)> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find('<') {
+        rest = &rest[i..];
+        let end = rest.find('>').expect("every tag is closed");
+        let tag = &rest[..=end];
+        let name: String = tag[1..]
+            .trim_start_matches('/')
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '!')
+            .collect::<String>()
+            .to_ascii_lowercase();
+        rest = &rest[end + 1..];
+        if name == "script" && !tag.starts_with("</") {
+            let close = rest.find("</script>").expect("script is closed");
+            rest = &rest[close..];
+        }
+        out.push((name, tag));
+    }
+    out
+}
+
+/// The attributes of a start tag, in order. Values are double-quoted on this page and cannot
+/// hold a raw `"` (it is escaped), so this reading is exact.
+fn attrs(tag: &str) -> Vec<(String, &str)> {
+    let body = tag
+        .trim_start_matches('<')
+        .trim_end_matches('>')
+        .trim_end_matches('/');
+    let mut rest = body.trim_start_matches(|c: char| !c.is_whitespace());
+    let mut out = Vec::new();
+    loop {
+        rest = rest.trim_start();
+        if rest.is_empty() {
+            return out;
+        }
+        let name_len = rest
+            .find(|c: char| c == '=' || c.is_whitespace())
+            .unwrap_or(rest.len());
+        let name = rest[..name_len].to_ascii_lowercase();
+        rest = &rest[name_len..];
+        if let Some(after) = rest.strip_prefix("=\"") {
+            let len = after.find('"').expect("closing quote");
+            out.push((name, &after[..len]));
+            rest = &after[len + 1..];
+        } else {
+            assert!(!rest.starts_with('='), "unquoted attribute value in {tag}");
+            out.push((name, ""));
+        }
+    }
+}
+
+/// The value of attribute `name` in `tag`, if present.
+fn attr<'a>(tag: &'a str, name: &str) -> Option<&'a str> {
+    attrs(tag)
+        .into_iter()
+        .find(|(n, _)| n == name)
+        .map(|(_, v)| v)
+}
+
+/// No attribute is an event handler (`onclick`, `onerror`, ...).
+fn assert_no_event_handlers(html: &str) {
+    for (_, tag) in tags(html) {
+        if tag.starts_with("</") || tag.starts_with("<!") {
+            continue;
+        }
+        for (name, _) in attrs(tag) {
+            assert!(!name.starts_with("on"), "event handler {name}: {tag}");
+        }
+    }
+}
+
+/// The page loads nothing: no `src`/`href` names a remote (or scheme-relative) resource, and
+/// the policy forbids loads anyway.
+fn assert_no_remote_resources(html: &str) {
+    for (name, tag) in tags(html) {
+        for a in [
+            "src",
+            "href",
+            "action",
+            "data",
+            "poster",
+            "srcset",
+            "xlink:href",
+        ] {
+            if let Some(v) = attr(tag, a) {
+                let v = v.trim().to_ascii_lowercase();
+                assert!(
+                    !v.starts_with("http:") && !v.starts_with("https:") && !v.starts_with("//"),
+                    "<{name}> loads {v}: {tag}"
+                );
+                assert!(
+                    !v.starts_with("javascript:"),
+                    "<{name}> has a script URL: {tag}"
+                );
+            }
+        }
+        if let Some(style) = attr(tag, "style") {
+            assert!(!style.contains("url("), "no url() in inline styles: {tag}");
+        }
+    }
+    let style = &html[html.find("<style>").unwrap()..html.find("</style>").unwrap()];
+    assert!(!style.contains("url("), "the stylesheet loads nothing");
+    assert!(!style.contains("@import"), "the stylesheet imports nothing");
+}
+
+/// The Content-Security-Policy of the page.
+fn csp(html: &str) -> String {
+    let meta = tags(html)
+        .into_iter()
+        .find(|(n, t)| n == "meta" && t.contains("Content-Security-Policy"))
+        .expect("a CSP meta tag")
+        .1;
+    attr(meta, "content")
+        .expect("CSP content")
+        .replace("&#x27;", "'")
+}
+
+#[test]
+fn example_report_snapshot() {
+    let html = example();
+    let versioned = format!("skill-audit {VERSION}");
+    assert_eq!(
+        html.matches(&versioned).count(),
+        3,
+        "the version shows in the generator tag, the header and the footer"
+    );
+    insta::assert_snapshot!("html", html.replace(&versioned, "skill-audit [version]"));
+}
+
+#[test]
+fn example_report_is_deterministic() {
+    assert_eq!(example(), example());
+}
+
+#[test]
+fn example_report_loads_nothing_from_the_network() {
+    let html = example();
+    assert_no_remote_resources(&html);
+    for needle in ["http://", "https://"] {
+        for (_, tag) in tags(&html) {
+            assert!(!tag.contains(needle), "{tag}");
+        }
+    }
+}
+
+#[test]
+fn policy_forbids_loads_and_admits_only_the_page_script() {
+    let html = example();
+    let policy = csp(&html);
+    assert!(policy.contains("default-src 'none'"), "{policy}");
+    assert!(policy.contains("base-uri 'none'"), "{policy}");
+    assert!(policy.contains("form-action 'none'"), "{policy}");
+    assert!(
+        !policy.contains("script-src 'unsafe-inline'"),
+        "scripts are admitted by hash: {policy}"
+    );
+
+    let scripts: Vec<&str> = tags(&html)
+        .into_iter()
+        .filter(|(n, t)| n == "script" && !t.starts_with("</"))
+        .map(|(_, t)| t)
+        .collect();
+    assert_eq!(scripts, ["<script>"], "one inline script, no src");
+    let start = html.find("<script>").unwrap() + "<script>".len();
+    let len = html[start..].find("</script>").unwrap();
+    let digest = Sha256::digest(&html.as_bytes()[start..start + len]);
+    let hash = base64::engine::general_purpose::STANDARD.encode(digest);
+    assert!(
+        policy.contains(&format!("script-src 'sha256-{hash}'")),
+        "the CSP must name the script's hash; set it to 'sha256-{hash}' in templates/report.html.j2 ({policy})"
+    );
+    assert_no_event_handlers(&html);
+}
+
+#[test]
+fn readable_without_javascript() {
+    let html = example();
+    let tags = tags(&html);
+    let toolbar = tags
+        .iter()
+        .find(|(_, t)| t.contains("id=\"filters\""))
+        .expect("the filter bar")
+        .1;
+    assert!(
+        toolbar.contains(" hidden"),
+        "the filter bar only appears with JavaScript"
+    );
+    let rows: Vec<&str> = tags
+        .iter()
+        .filter(|(_, t)| t.contains("data-search="))
+        .map(|(_, t)| *t)
+        .collect();
+    assert_eq!(rows.len(), 7 + 4 + 3 + 12, "matrix rows, drift rows, files");
+    for r in rows {
+        assert!(!r.contains(" hidden"), "visible by default: {r}");
+    }
+    // The reason for an unavailable cell is on the page, not in a tooltip.
+    assert!(
+        html.contains(
+            "<p class=\"reason\">missing tool <code>get_check_details</code>; missing resource <code>docs:&#x2f;&#x2f;payments&#x2f;refund-policy.md</code></p>"
+        ),
+        "reasons are shown in the cells"
+    );
+    for code in ["SA104", "SA402", "SA603"] {
+        assert!(html.contains(&format!("<a href=\"#rule-{code}\">{code}</a>")));
+        assert!(html.contains(&format!(
+            "<article class=\"rule panel\" id=\"rule-{code}\">"
+        )));
+    }
+    assert!(
+        !html.contains("id=\"rule-SA201\""),
+        "only the rules that occur are documented"
+    );
+}
+
+#[test]
+fn template_never_marks_text_safe() {
+    let template = include_str!("../templates/report.html.j2");
+    assert!(!template.contains("|safe") && !template.contains("| safe"));
+    assert!(!template.contains("autoescape false"));
+}
+
+/// A library whose names, descriptions, paths, tool names and profile name are all hostile.
+fn hostile_library(root: &Path) {
+    let write = |rel: &str, text: &str| {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "lib/skills/\"><img src=x onerror=alert(1)>/SKILL.md",
+        "---\n\
+         name: '<script>alert(1)</script>'\n\
+         description: '<script>alert(1)</script> \"><img src=x onerror=alert(1)> </details> {{ 7*7 }} {% raw %} [click](javascript:alert(1)) [site](https://evil.test/) ![x](https://evil.test/x.png) <svg onload=alert(1)>'\n\
+         dependencies:\n  tools: ['\"><img src=x onerror=alert(1)>', '</details>', '{{ 7*7 }}']\n\
+         ---\n\
+         Body with [a link](references/<script>.md).\n",
+    );
+    write(
+        "lib/skills/{{ 7*7 }}<svg onload=alert(1)>/SKILL.md",
+        "---\nname: '{{ 7*7 }}'\ndescription: 'Use **this** </table></td><b>bold</b> [site](https://evil.test/) ![x](https://evil.test/x.png) <img src=x onerror=alert(1)>'\nnot-a-key: '</details>'\n---\n",
+    );
+    write(
+        "lib/skills/broken<script>/SKILL.md",
+        "---\nname: x\ndescription: a: '</details>'\n---\n",
+    );
+    write(
+        "lib/.github/agents/evil.agent.md",
+        "---\n\
+         name: '</details><script>alert(1)</script>'\n\
+         description: '\"><img src=x onerror=alert(1)>'\n\
+         tools: ['<b>', '</table>', 'javascript:alert(1)']\n\
+         ---\nHello\n",
+    );
+    write(
+        "profile.json",
+        r#"{"name": "</th><script>alert(1)</script>", "tools": ["<b>"]}"#,
+    );
+}
+
+#[test]
+fn hostile_input_stays_text() {
+    let dir = tempfile::tempdir().unwrap();
+    hostile_library(dir.path());
+    let html = html(dir.path(), &["-p", "profile.json", "lib"]);
+
+    // The fixture got in: hostile names are on the page, escaped.
+    assert!(
+        html.contains("&lt;script&gt;alert(1)&lt;&#x2f;script&gt;"),
+        "hostile names are shown as text"
+    );
+    assert!(html.contains("&quot;&gt;&lt;img src=x onerror=alert(1)&gt;"));
+    assert!(
+        html.contains("{{ 7*7 }}"),
+        "template syntax in data is shown, not evaluated"
+    );
+    // Descriptions are Markdown: formatting survives, raw HTML is shown as text, links and
+    // images are reduced to their text.
+    assert!(html.contains("Use <strong>this</strong> &lt;/table&gt;&lt;/td&gt;&lt;b&gt;bold&lt;/b&gt; site (https://evil.test/) x (https://evil.test/x.png)"));
+
+    for needle in [
+        "<script>alert",
+        "<img",
+        "<svg onload",
+        "<b>",
+        "</th><script",
+    ] {
+        assert!(!html.contains(needle), "{needle:?} appears unescaped");
+    }
+    let tags = tags(&html);
+    let allowed = [
+        "!doctype",
+        "html",
+        "head",
+        "meta",
+        "title",
+        "link",
+        "style",
+        "body",
+        "header",
+        "div",
+        "h1",
+        "h2",
+        "h3",
+        "span",
+        "p",
+        "nav",
+        "a",
+        "main",
+        "section",
+        "figure",
+        "figcaption",
+        "svg",
+        "g",
+        "text",
+        "rect",
+        "ul",
+        "li",
+        "table",
+        "colgroup",
+        "col",
+        "thead",
+        "tbody",
+        "tr",
+        "th",
+        "td",
+        "code",
+        "input",
+        "fieldset",
+        "legend",
+        "label",
+        "details",
+        "summary",
+        "article",
+        "dl",
+        "dt",
+        "dd",
+        "pre",
+        "footer",
+        "script",
+        "em",
+        "strong",
+        "del",
+    ];
+    for (name, tag) in &tags {
+        assert!(
+            allowed.contains(&name.as_str()),
+            "unexpected tag <{name}>: {tag}"
+        );
+    }
+    for element in [
+        "details", "table", "tr", "td", "th", "script", "svg", "p", "code",
+    ] {
+        let opened = tags
+            .iter()
+            .filter(|(n, t)| n == element && !t.starts_with("</"))
+            .count();
+        let closed = tags
+            .iter()
+            .filter(|(n, t)| n == element && t.starts_with("</"))
+            .count();
+        assert_eq!(opened, closed, "<{element}> opened and closed as often");
+    }
+    let scripts = tags.iter().filter(|(n, _)| n == "script").count();
+    assert_eq!(scripts, 2, "only the page's own <script>…</script>");
+    assert_no_event_handlers(&html);
+    assert_no_remote_resources(&html);
+    for (name, tag) in &tags {
+        if name == "a" && !tag.starts_with("</") {
+            let href = attr(tag, "href").unwrap_or_default();
+            assert!(href.starts_with('#'), "links stay on the page: {tag}");
+        }
+    }
+}
