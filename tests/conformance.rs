@@ -1086,6 +1086,7 @@ fn audit(root: &Path, charset: NameCharset) -> AuditResult {
         cwd: root.to_path_buf(),
         settings: Settings {
             name_charset: charset,
+            ..Settings::default()
         },
         ..AuditOptions::default()
     })
