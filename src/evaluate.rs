@@ -6,7 +6,19 @@ use crate::model::{DepKind, Requirements, Skill};
 use crate::profile::Profile;
 
 /// A skill's standing in one profile.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
     /// Every requirement is met.
@@ -37,7 +49,7 @@ impl Status {
 }
 
 /// The result of evaluating one skill against one profile.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Availability {
     pub status: Status,
     /// `all` entries not available (tools, then resources, then prompts).

@@ -7,7 +7,19 @@ use std::path::PathBuf;
 use crate::diagnostic::Pos;
 
 /// The kinds of things a skill can depend on.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
 #[serde(rename_all = "lowercase")]
 pub enum DepKind {
     Tools,
@@ -35,7 +47,7 @@ impl DepKind {
 }
 
 /// One `all` / `any` group of names.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Group {
     /// Every entry must be available.
@@ -53,7 +65,7 @@ impl Group {
 }
 
 /// What a skill needs, by kind. Only non-empty kinds are serialised.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Requirements {
     #[serde(skip_serializing_if = "Group::is_empty")]
@@ -85,7 +97,7 @@ impl Requirements {
 }
 
 /// Where a skill's requirements were declared.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum DeclaredBy {
     /// The `dependencies` field.
@@ -98,7 +110,7 @@ pub enum DeclaredBy {
 
 /// Every frontmatter field of a SKILL.md that skill-audit understands: the Agent Skills spec,
 /// the host-specific fields, and the capability fields proposed for skills.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct SkillFields {
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -200,7 +212,7 @@ impl Skill {
 }
 
 /// A custom agent (`.agent.md`, legacy `.chatmode.md`, or a Claude Code agent).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct Agent {
     /// Frontmatter `name`, else the file name without `.agent.md` / `.chatmode.md` / `.md`.
@@ -276,7 +288,9 @@ pub struct Manifest {
 }
 
 /// An agent that may load a skill, and how that was found.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct Link {
     /// Agent display path.
     pub agent: String,
@@ -289,7 +303,7 @@ pub struct Link {
 }
 
 /// A link whose agent does not grant what the skill needs.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Drift {
     pub agent: String,
     pub skill: String,

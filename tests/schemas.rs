@@ -1,7 +1,8 @@
 //! Generated files stay in sync with the code, and the bundled example profiles stay loadable.
 //!
-//! `schemas/profile.schema.json` is generated from `skill_audit::profile::schema()`. When the
-//! profile format changes, regenerate it with:
+//! `schemas/profile.schema.json`, `schemas/config.schema.json` and `schemas/report.schema.json`
+//! are generated from `skill_audit::profile::schema()`, `skill_audit::config::schema()` and
+//! `skill_audit::report::schema()`. When one of those formats changes, regenerate them with:
 //!
 //! ```text
 //! UPDATE_SCHEMAS=1 cargo test --test schemas
@@ -41,6 +42,76 @@ fn profile_schema_is_up_to_date() {
     let mut text = serde_json::to_string_pretty(&schema).unwrap();
     text.push('\n');
     check_generated("schemas/profile.schema.json", &text);
+}
+
+#[test]
+fn config_schema_is_up_to_date() {
+    let schema = skill_audit::config::schema();
+    let mut text = serde_json::to_string_pretty(&schema).unwrap();
+    text.push('\n');
+    check_generated("schemas/config.schema.json", &text);
+}
+
+#[test]
+fn report_schema_is_up_to_date() {
+    let schema = skill_audit::report::schema();
+    let mut text = serde_json::to_string_pretty(&schema).unwrap();
+    text.push('\n');
+    check_generated("schemas/report.schema.json", &text);
+}
+
+/// The JSON report of the example library, with every kind of entry, validates against the
+/// committed report schema.
+#[test]
+fn example_report_matches_report_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo_file("schemas/report.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the report schema is valid");
+    let out = assert_cmd::Command::cargo_bin("skill-audit")
+        .unwrap()
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args([
+            "--format",
+            "json",
+            "--fail-on",
+            "never",
+            "-p",
+            "examples/profiles/prod.json",
+            "-p",
+            "examples/profiles/staging.json",
+            "-p",
+            "examples/profiles/dev.json",
+            "examples/library",
+        ])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    for key in ["skills", "agents", "links", "drift", "findings"] {
+        assert!(
+            !report[key].as_array().unwrap().is_empty(),
+            "the example report has no {key}, so it checks little"
+        );
+    }
+    let errors: Vec<String> = validator
+        .iter_errors(&report)
+        .map(|e| format!("{}: {e}", e.instance_path()))
+        .collect();
+    assert!(
+        errors.is_empty(),
+        "the report does not match its schema:\n{}",
+        errors.join("\n")
+    );
+    // A report that breaks the contract is rejected, so the check above means something.
+    let mut broken = report.clone();
+    broken["findings"][0]["rule"] = serde_json::json!("not-a-rule");
+    assert!(!validator.is_valid(&broken));
 }
 
 #[test]

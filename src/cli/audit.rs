@@ -38,6 +38,12 @@ pub struct AuditArgs {
     /// Worker threads (0 = one per core).
     #[arg(short = 'j', long, default_value_t = 0)]
     pub threads: usize,
+    /// Print only the findings: no progress, and no matrices or summary line in text output.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Say what is being done on standard error: roots, profiles, files found, time taken.
+    #[arg(short, long)]
+    pub verbose: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -62,7 +68,7 @@ impl FailOn {
 
 /// Combine the command line with skill-audit.toml (flags win) into audit options and the
 /// `--fail-on` threshold.
-fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, FailOn), String> {
+pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, FailOn), String> {
     let config_path = match &args.config {
         Some(p) => Some(p.clone()),
         None => args
@@ -150,7 +156,7 @@ pub fn run(args: AuditArgs) -> Result<Outcome, String> {
         .as_deref()
         .map(report::diff::load)
         .transpose()?;
-    let result = audit::run(&opts).map_err(|e| e.to_string())?;
+    let result = audited(&opts, &args)?;
     let mut report = Report::new(&result);
     if let Some(old) = &baseline {
         report.baseline = Some(report::diff::diff(old, &report));
@@ -161,4 +167,58 @@ pub fn run(args: AuditArgs) -> Result<Outcome, String> {
     } else {
         Outcome::Clean
     })
+}
+
+/// Run the audit with a spinner on a terminal's standard error (never in a pipe or file, never
+/// with `--quiet`) and, with `--verbose`, an account of the run on standard error.
+fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, String> {
+    use std::io::IsTerminal;
+    let started = std::time::Instant::now();
+    if args.verbose {
+        let roots: Vec<String> = opts
+            .roots
+            .iter()
+            .map(|r| crate::discover::display_path(r, &opts.cwd))
+            .collect();
+        eprintln!("skill-audit: auditing {}", roots.join(", "));
+    }
+    let spinner = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
+        let bar =
+            indicatif::ProgressBar::with_draw_target(None, indicatif::ProgressDrawTarget::stderr());
+        bar.set_style(indicatif::ProgressStyle::default_spinner());
+        bar.set_message("auditing");
+        bar.enable_steady_tick(std::time::Duration::from_millis(100));
+        bar
+    });
+    let result = audit::run(opts);
+    if let Some(bar) = spinner {
+        bar.finish_and_clear();
+    }
+    let result = result.map_err(|e| e.to_string())?;
+    if args.verbose {
+        for p in &result.profiles {
+            eprintln!(
+                "skill-audit: profile {} ({}): {} tools, {} resources, {} prompts",
+                p.name,
+                p.path,
+                p.tools.len(),
+                p.resources.len(),
+                p.prompts.len()
+            );
+        }
+        let (skills, agents) = (result.skills.len(), result.agents.len());
+        eprintln!(
+            "skill-audit: {} files: {skills} skills, {agents} agents, {} manifests",
+            result.files_scanned,
+            result.files_scanned.saturating_sub(skills + agents)
+        );
+        eprintln!(
+            "skill-audit: {} links ({} drifting), {} findings",
+            result.links.len(),
+            result.drift.len(),
+            result.findings.len()
+        );
+        eprintln!("skill-audit: done in {:.1?}", started.elapsed());
+    }
+    Ok(result)
 }

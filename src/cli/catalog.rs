@@ -52,3 +52,75 @@ pub fn rule_doc(rule: Rule) -> String {
             .join("\n")
     )
 }
+
+/// Which file `skill-audit schema` describes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum SchemaKind {
+    /// An environment profile (`--profile FILE`).
+    Profile,
+    /// The settings file, `skill-audit.toml`.
+    Config,
+    /// The JSON report (`--format json`).
+    Report,
+}
+
+/// The JSON Schema of `kind`, as pretty JSON with a final newline: the text of
+/// `schemas/KIND.schema.json`.
+pub fn schema_text(kind: SchemaKind) -> String {
+    let schema = match kind {
+        SchemaKind::Profile => crate::profile::schema(),
+        SchemaKind::Config => crate::config::schema(),
+        SchemaKind::Report => crate::report::schema(),
+    };
+    let mut text = serde_json::to_string_pretty(&schema).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// `schema KIND`.
+pub fn schema(kind: SchemaKind) -> Result<Outcome, String> {
+    print(&schema_text(kind))
+}
+
+/// The rule catalogue, `docs/rules.md`: an index, then one section per rule.
+pub fn rules_markdown() -> String {
+    let mut s = String::from(
+        "# Rules\n\n\
+         <!-- Generated from the rule registry in src/rules/mod.rs; regenerate with \
+         `UPDATE_DOCS=1 cargo test --test docs`. -->\n\n\
+         Every finding has a stable rule ID. `skill-audit rules` lists the rules and \
+         `skill-audit rule ID` prints one of the sections below.\n\n\
+         | ID | Name | Default | Summary |\n| --- | --- | --- | --- |\n",
+    );
+    for r in Rule::ALL {
+        s.push_str(&format!(
+            "| [{code}](#{anchor}) | `{name}` | {sev} | {summary} |\n",
+            code = r.code(),
+            anchor = format!("{}-{}", r.code(), r.name()).to_ascii_lowercase(),
+            name = r.name(),
+            sev = r.default_severity(),
+            summary = r.summary().replace('|', "\\|"),
+        ));
+    }
+    for r in Rule::ALL {
+        let d = r.doc();
+        // A fence longer than any run of backticks in the example.
+        let mut fence = String::from("```");
+        while d.example.contains(fence.as_str()) {
+            fence.push('`');
+        }
+        s.push_str(&format!(
+            "\n## {} {}\n\nDefault severity: **{}**\n\n{}.\n\n\
+             ### What it checks\n\n{}\n\n### Why it matters\n\n{}\n\n\
+             ### Example\n\n{fence}text\n{}\n{fence}\n",
+            r.code(),
+            r.name(),
+            r.default_severity(),
+            r.summary(),
+            d.what,
+            d.why,
+            d.example.trim_end(),
+        ));
+    }
+    s
+}

@@ -1,11 +1,13 @@
 //! Command-line interface: a thin shell over the library. One module per command family:
 //! `audit` (the default command), `reports` (`diff`, `merge`), `catalog` (`rules`, `rule`,
-//! `profiles`). Exit codes: 0 when no finding reaches `--fail-on`, 1 when one does, 2 for
-//! usage, configuration or I/O errors.
+//! `profiles`, `schema`), `explain`, `shell` (`completions`, `man`). Exit codes: 0 when no
+//! finding reaches `--fail-on`, 1 when one does, 2 for usage, configuration or I/O errors.
 
 mod audit;
 mod catalog;
+mod explain;
 mod reports;
+mod shell;
 
 use clap::{Parser, Subcommand, ValueHint};
 use std::io::{self, Write};
@@ -14,7 +16,8 @@ use std::path::PathBuf;
 use crate::report::{self, Format, Report};
 
 pub use audit::{AuditArgs, FailOn};
-pub use catalog::rule_doc;
+pub use catalog::{SchemaKind, rule_doc, rules_markdown, schema_text};
+pub use explain::ExplainArgs;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -62,6 +65,20 @@ pub enum Command {
         #[command(flatten)]
         out: OutputArgs,
     },
+    /// Print the JSON Schema of a profile, of `skill-audit.toml` or of the JSON report.
+    Schema {
+        #[arg(value_enum)]
+        kind: SchemaKind,
+    },
+    /// Show everything known about one skill or agent: fields, links, availability, findings.
+    Explain(ExplainArgs),
+    /// Print a shell completion script.
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::aot::Shell,
+    },
+    /// Print the manual page (roff).
+    Man,
 }
 
 /// Where reports go and in which formats.
@@ -98,6 +115,10 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
             reports: files,
             out,
         }) => reports::merge(&files, &out),
+        Some(Command::Schema { kind }) => catalog::schema(kind),
+        Some(Command::Explain(args)) => explain::run(args),
+        Some(Command::Completions { shell }) => shell::completions(shell),
+        Some(Command::Man) => shell::man(),
         None => audit::run(cli.audit),
     }
 }

@@ -11,7 +11,7 @@ use crate::diagnostic::Finding;
 use crate::evaluate::Status;
 
 /// What changed between two reports.
-#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Diff {
     pub new_findings: Vec<Finding>,
     pub fixed_findings: Vec<Finding>,
@@ -20,7 +20,9 @@ pub struct Diff {
 
 /// A skill or agent whose status in a profile changed. `from`/`to` is a status, or `absent`
 /// when the entry (or the profile) is only in one of the reports.
-#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
 pub struct AvailabilityChange {
     pub kind: String,
     pub path: String,

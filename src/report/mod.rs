@@ -49,6 +49,11 @@ impl Format {
     }
 }
 
+/// The JSON Schema of the JSON report (`schemas/report.schema.json`).
+pub fn schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(Report)).unwrap_or_default()
+}
+
 /// Render `report` as `format`.
 pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Result<()> {
     match format {
@@ -61,7 +66,8 @@ pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Resul
     }
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(title = "skill-audit JSON report")]
 pub struct Report {
     pub schema_version: u32,
     pub tool: Tool,
@@ -78,7 +84,7 @@ pub struct Report {
     pub baseline: Option<diff::Diff>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct AgentEntry {
     /// False when the frontmatter could not be read.
     pub valid: bool,
@@ -88,13 +94,13 @@ pub struct AgentEntry {
     pub availability: BTreeMap<String, Availability>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Tool {
     pub name: String,
     pub version: String,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct ProfileEntry {
     pub name: String,
     pub path: String,
@@ -104,7 +110,7 @@ pub struct ProfileEntry {
     pub prompts: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct SkillEntry {
     pub name: String,
     pub path: String,
@@ -126,7 +132,7 @@ pub struct SkillEntry {
     pub availability: BTreeMap<String, Availability>,
 }
 
-#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Summary {
     pub files_scanned: usize,
     pub skills: usize,

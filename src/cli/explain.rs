@@ -1,0 +1,237 @@
+//! `explain PATH`: audit a library and show everything known about one skill or agent in it —
+//! its fields, the links it is part of and their drift, its availability per profile, and its
+//! findings.
+
+use clap::ValueHint;
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::{AuditArgs, Outcome, OutputArgs, print};
+use crate::audit::{self, AuditResult};
+use crate::config::NameCharset;
+use crate::evaluate::Availability;
+use crate::model::{Drift, Link};
+use crate::report::Report;
+use crate::report::text::visible;
+
+#[derive(Debug, clap::Args)]
+pub struct ExplainArgs {
+    /// A skill (its `SKILL.md` or its folder) or an agent file.
+    #[arg(value_name = "PATH", value_hint = ValueHint::AnyPath)]
+    pub path: PathBuf,
+    /// The library to audit around PATH (its skill-audit.toml applies, as for an audit).
+    #[arg(long, value_name = "DIR", default_value = ".", value_hint = ValueHint::DirPath)]
+    pub root: PathBuf,
+    /// Environment profile: a JSON file or `builtin:NAME`; repeatable.
+    #[arg(short, long = "profile", value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub profiles: Vec<String>,
+    /// Settings file [default: skill-audit.toml in the root, if present].
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub config: Option<PathBuf>,
+    /// Skip paths matching GLOB (repeatable).
+    #[arg(long, value_name = "GLOB")]
+    pub exclude: Vec<String>,
+    /// Characters allowed in skill names [default: ascii].
+    #[arg(long, value_enum)]
+    pub name_charset: Option<NameCharset>,
+    /// Worker threads (0 = one per core).
+    #[arg(short = 'j', long, default_value_t = 0)]
+    pub threads: usize,
+}
+
+/// What PATH turned out to be: an index into the report's skills or agents.
+enum Entry {
+    Skill(usize),
+    Agent(usize),
+}
+
+pub fn run(args: ExplainArgs) -> Result<Outcome, String> {
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    if std::fs::symlink_metadata(&args.path).is_err() {
+        return Err(format!("{}: no such file or folder", args.path.display()));
+    }
+    // The same options an audit of the root would use, settings file included.
+    let audit_args = AuditArgs {
+        paths: vec![args.root.clone()],
+        profiles: args.profiles,
+        out: OutputArgs {
+            format: None,
+            outputs: Vec::new(),
+        },
+        baseline: None,
+        fail_on: None,
+        config: args.config,
+        exclude: args.exclude,
+        name_charset: args.name_charset,
+        threads: args.threads,
+        quiet: true,
+        verbose: false,
+    };
+    let (opts, _) = super::audit::options(&audit_args, cwd.clone())?;
+    let result = audit::run(&opts).map_err(|e| e.to_string())?;
+    let entry = find(&result, &args.path, &cwd).ok_or_else(|| {
+        format!(
+            "{} is neither a skill nor an agent found under {}",
+            args.path.display(),
+            args.root.display()
+        )
+    })?;
+    let report = Report::new(&result);
+    print(&explain(&report, &entry))
+}
+
+/// The skill or agent at `path`: the same file, or for a skill also its folder.
+fn find(result: &AuditResult, path: &Path, cwd: &Path) -> Option<Entry> {
+    let canon = |p: &Path| std::fs::canonicalize(p).ok();
+    let target = canon(path);
+    let shown = crate::discover::display_path(path, cwd);
+    let same = |fs_path: &Path, display: &str| {
+        display == shown || (target.is_some() && canon(fs_path) == target)
+    };
+    if let Some(i) = result.skills.iter().position(|r| {
+        let s = &r.skill;
+        same(&s.fs_path, &s.path)
+            || (target.is_some() && s.fs_path.parent().and_then(canon) == target)
+    }) {
+        return Some(Entry::Skill(i));
+    }
+    result
+        .agents
+        .iter()
+        .position(|r| same(&r.agent.fs_path, &r.agent.path))
+        .map(Entry::Agent)
+}
+
+fn explain(report: &Report, entry: &Entry) -> String {
+    let mut s = String::new();
+    let (kind, name, path, fields, availability) = match *entry {
+        Entry::Skill(i) => {
+            let e = &report.skills[i];
+            let json = serde_json::to_string_pretty(e).unwrap_or_default();
+            ("skill", &e.name, &e.path, json, &e.availability)
+        }
+        Entry::Agent(i) => {
+            let e = &report.agents[i];
+            let json = serde_json::to_string_pretty(e).unwrap_or_default();
+            ("agent", &e.agent.name, &e.agent.path, json, &e.availability)
+        }
+    };
+    let is_skill = matches!(entry, Entry::Skill(_));
+    let _ = writeln!(s, "{kind} `{}` ({})", visible(name), visible(path));
+
+    s.push_str("\nFields\n");
+    for line in fields.lines() {
+        let _ = writeln!(s, "  {}", visible(line));
+    }
+
+    let links: Vec<&Link> = report
+        .links
+        .iter()
+        .filter(|l| {
+            if is_skill {
+                &l.skill_path == path
+            } else {
+                &l.agent == path
+            }
+        })
+        .collect();
+    s.push_str(if is_skill {
+        "\nLinks (agents that load this skill)\n"
+    } else {
+        "\nLinks (skills this agent loads)\n"
+    });
+    if links.is_empty() {
+        s.push_str("  none\n");
+    }
+    for l in &links {
+        let other = if is_skill {
+            l.agent.clone()
+        } else {
+            format!("{} ({})", l.skill, l.skill_path)
+        };
+        let _ = writeln!(s, "  {} via {}", visible(&other), visible(&l.via));
+        let drift = report
+            .drift
+            .iter()
+            .find(|d| d.agent == l.agent && d.skill_path == l.skill_path && d.via == l.via);
+        match drift {
+            Some(d) => {
+                let _ = writeln!(s, "    drift: {}", visible(&drift_text(d)));
+            }
+            None => s.push_str("    no drift: the agent grants what the skill needs\n"),
+        }
+    }
+
+    s.push_str("\nAvailability\n");
+    if availability.is_empty() {
+        s.push_str("  no profiles given (use --profile)\n");
+    }
+    let width = availability.keys().map(|p| p.len()).max().unwrap_or(0);
+    for (profile, a) in availability {
+        let _ = writeln!(
+            s,
+            "  {:<width$}  {}",
+            visible(profile),
+            visible(&availability_text(a))
+        );
+    }
+
+    let findings: Vec<_> = report.findings.iter().filter(|f| &f.path == path).collect();
+    s.push_str("\nFindings\n");
+    if findings.is_empty() {
+        s.push_str("  none\n");
+    }
+    for f in findings {
+        let _ = writeln!(
+            s,
+            "  {}:{}:{}: {}[{}] {}",
+            visible(&f.path),
+            f.line,
+            f.column,
+            f.severity,
+            f.rule.code(),
+            visible(&f.message)
+        );
+    }
+    s
+}
+
+/// `unavailable: missing tool `x``, or just the status.
+fn availability_text(a: &Availability) -> String {
+    match &a.reason {
+        Some(reason) => format!("{}: {reason}", a.status.as_str()),
+        None => a.status.as_str().to_owned(),
+    }
+}
+
+/// What a drifting link lacks, in one line.
+fn drift_text(d: &Drift) -> String {
+    let mut parts = Vec::new();
+    if !d.missing_tools.is_empty() {
+        parts.push(format!(
+            "missing {} {}",
+            if d.missing_tools.len() == 1 {
+                "tool"
+            } else {
+                "tools"
+            },
+            crate::diagnostic::quoted(&d.missing_tools)
+        ));
+    }
+    for group in &d.unmet_any {
+        parts.push(format!("none of {}", crate::diagnostic::quoted(group)));
+    }
+    if !d.missing_mcp_servers.is_empty() {
+        parts.push(format!(
+            "missing MCP {} {}",
+            if d.missing_mcp_servers.len() == 1 {
+                "server"
+            } else {
+                "servers"
+            },
+            crate::diagnostic::quoted(&d.missing_mcp_servers)
+        ));
+    }
+    parts.join("; ")
+}
