@@ -69,8 +69,7 @@ fn example_report_matches_report_schema() {
     )
     .unwrap();
     let validator = jsonschema::validator_for(&schema).expect("the report schema is valid");
-    let out = assert_cmd::Command::cargo_bin("skill-audit")
-        .unwrap()
+    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_skill-audit"))
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .args([
             "--format",
