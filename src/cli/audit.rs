@@ -3,7 +3,7 @@
 use clap::{ValueEnum, ValueHint};
 use std::path::PathBuf;
 
-use super::{Outcome, OutputArgs, write_outputs};
+use super::{Outcome, OutputArgs, write_outputs, write_outputs_quiet};
 use crate::audit::{self, AuditOptions};
 use crate::config::{NameCharset, Settings, file};
 use crate::diagnostic::Severity;
@@ -161,7 +161,11 @@ pub fn run(args: AuditArgs) -> Result<Outcome, String> {
     if let Some(old) = &baseline {
         report.baseline = Some(report::diff::diff(old, &report));
     }
-    write_outputs(&report, &args.out)?;
+    if args.quiet {
+        write_outputs_quiet(&report, &args.out)?;
+    } else {
+        write_outputs(&report, &args.out)?;
+    }
     Ok(if fail_on.fails(report.worst()) {
         Outcome::Failed
     } else {

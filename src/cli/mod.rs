@@ -123,6 +123,39 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
     }
 }
 
+/// `--quiet`: like [`write_outputs`], but text holds only the findings.
+pub(crate) fn write_outputs_quiet(report: &Report, out: &OutputArgs) -> Result<(), String> {
+    let is_text = |p: &PathBuf| out.format.or_else(|| Format::from_path(p)) == Some(Format::Text);
+    let (text, other): (Vec<PathBuf>, Vec<PathBuf>) =
+        out.outputs.iter().cloned().partition(is_text);
+    if out.outputs.is_empty() {
+        if out.format.is_some_and(|f| f != Format::Text) {
+            return write_outputs(report, out);
+        }
+        // Colour as for the full text: only on a terminal, never with `NO_COLOR`.
+        let color = {
+            use std::io::IsTerminal;
+            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        };
+        let mut buf = Vec::new();
+        report::text::render_findings(report, &mut buf, color).map_err(|e| e.to_string())?;
+        return write_stdout(&buf);
+    }
+    if !other.is_empty() {
+        let other = OutputArgs {
+            format: out.format,
+            outputs: other,
+        };
+        write_outputs(report, &other)?;
+    }
+    for path in &text {
+        let mut buf = Vec::new();
+        report::text::render_findings(report, &mut buf, false).map_err(|e| e.to_string())?;
+        std::fs::write(path, &buf).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    }
+    Ok(())
+}
+
 /// Render `report` to every `-o` target (format from `--format` or the extension), or to
 /// standard output. Only the named files are written.
 pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), String> {

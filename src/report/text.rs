@@ -17,6 +17,20 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     render_styled(report, out, false)
 }
 
+/// Only the findings, without matrices, drift or summary: what `--quiet` prints.
+pub fn render_findings(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
+    let mut s = String::new();
+    let renderer = if color {
+        Renderer::styled()
+    } else {
+        Renderer::plain()
+    };
+    for f in &report.findings {
+        finding(f, &renderer, &mut s);
+    }
+    out.write_all(s.as_bytes())
+}
+
 /// Text, with ANSI colour when `color` is set.
 pub fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
     let mut s = String::new();

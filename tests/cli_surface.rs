@@ -1,0 +1,247 @@
+//! The command-line surface around the audit: `schema`, `completions`, `man`, `explain`, and
+//! the `--quiet` and `--verbose` flags.
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use serde_json::Value;
+
+const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The binary, run in the repository root.
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
+    c.current_dir(MANIFEST_DIR);
+    c
+}
+
+fn stdout_of(args: &[&str]) -> String {
+    let out = bin().args(args).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?} failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// `explain` over the example library with two profiles.
+fn explain(path: &str) -> std::process::Output {
+    bin()
+        .args(["explain", path, "--root", "examples/library"])
+        .args(["-p", "examples/profiles/prod.json"])
+        .args(["-p", "examples/profiles/staging.json"])
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn schema_command_prints_the_committed_schemas() {
+    for kind in ["profile", "config", "report"] {
+        let printed = stdout_of(&["schema", kind]);
+        let file = Path::new(MANIFEST_DIR).join(format!("schemas/{kind}.schema.json"));
+        let committed = std::fs::read_to_string(&file)
+            .unwrap()
+            .replace("\r\n", "\n");
+        assert_eq!(printed, committed, "`schema {kind}` differs from {file:?}");
+        let schema: Value = serde_json::from_str(&printed).unwrap();
+        assert!(
+            schema["$schema"]
+                .as_str()
+                .is_some_and(|s| s.starts_with("https://json-schema.org/")),
+            "{kind}: no $schema"
+        );
+        assert_eq!(schema["type"], "object", "{kind}");
+        assert!(
+            jsonschema::meta::is_valid(&schema),
+            "{kind}: not a valid JSON Schema"
+        );
+    }
+}
+
+#[test]
+fn schema_command_rejects_unknown_kinds() {
+    bin().args(["schema", "nope"]).assert().code(2);
+}
+
+#[test]
+fn completions_for_every_shell() {
+    for shell in ["bash", "zsh", "fish", "powershell"] {
+        let script = stdout_of(&["completions", shell]);
+        assert!(script.contains("skill-audit"), "{shell}");
+        // Subcommands are completed too.
+        assert!(script.contains("explain"), "{shell}: no `explain`");
+    }
+}
+
+#[test]
+fn man_page_is_roff() {
+    let page = stdout_of(&["man"]);
+    assert!(page.starts_with('.'), "not roff: {}", &page[..40]);
+    let header = page
+        .lines()
+        .find(|l| l.starts_with(".TH"))
+        .expect("no .TH header");
+    assert!(header.contains("skill-audit"), "{header}");
+    assert!(page.contains(".SH NAME"));
+    assert!(page.contains("explain"));
+}
+
+#[test]
+fn explain_a_skill() {
+    let out = explain("examples/library/skills/refund-workflow/SKILL.md");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with(
+            "skill `refund-workflow` (examples/library/skills/refund-workflow/SKILL.md)\n"
+        ),
+        "{text}"
+    );
+    // The report entry, as JSON.
+    assert!(text.contains("\"name\": \"refund-workflow\""), "{text}");
+    assert!(text.contains("\"declared_by\": \"dependencies\""), "{text}");
+    // Availability per profile, with the reason.
+    assert!(text.contains("\n  prod     available\n"), "{text}");
+    assert!(
+        text.contains(
+            "\n  staging  unavailable: missing tool `get_check_details`; missing resource `docs://payments/refund-policy.md`\n"
+        ),
+        "{text}"
+    );
+    // The agents that load it, and the drift.
+    assert!(
+        text.contains("examples/library/plugins/payments/agents/chargebacks.md via skills-field"),
+        "{text}"
+    );
+    assert!(
+        text.contains("drift: missing tool `get_check_details`"),
+        "{text}"
+    );
+    // Its findings.
+    assert!(
+        text.contains("examples/library/skills/refund-workflow/SKILL.md:2:7: warning[SA402] skill unavailable on profile `staging`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn explain_a_skill_by_its_folder() {
+    let out = explain("examples/library/skills/refund-workflow");
+    assert!(out.status.success());
+    assert!(
+        String::from_utf8(out.stdout)
+            .unwrap()
+            .starts_with("skill `refund-workflow` ")
+    );
+}
+
+#[test]
+fn explain_an_agent() {
+    let out = explain("examples/library/agents/analyst.agent.md");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        text.starts_with("agent `analyst` (examples/library/agents/analyst.agent.md)\n"),
+        "{text}"
+    );
+    assert!(text.contains("Links (skills this agent loads)"), "{text}");
+    assert!(
+        text.contains(
+            "  kusto-query (examples/library/skills/kusto-query/SKILL.md) via plugin:ops\n    drift: missing tool `runCommand`; missing MCP server `kusto`\n"
+        ),
+        "{text}"
+    );
+    assert!(text.contains("unavailable: missing tools `read`"), "{text}");
+    assert!(text.contains("warning[SA603]"), "{text}");
+}
+
+#[test]
+fn explain_rejects_what_is_neither_skill_nor_agent() {
+    for path in ["README.md", "examples/profiles/prod.json", "no/such/file"] {
+        let out = explain(path);
+        assert_eq!(out.status.code(), Some(2), "{path}");
+        assert!(out.stdout.is_empty(), "{path}");
+        let err = String::from_utf8(out.stderr).unwrap();
+        assert!(err.contains(path), "{path}: {err}");
+    }
+}
+
+/// The audit of the example library, as text, with extra flags.
+fn audit(extra: &[&str]) -> std::process::Output {
+    bin()
+        .args(["--fail-on", "never", "-p", "examples/profiles/prod.json"])
+        .args(extra)
+        .arg("examples/library")
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn quiet_prints_only_findings() {
+    let full = String::from_utf8(audit(&[]).stdout).unwrap();
+    assert!(full.contains(" files scanned, "), "{full}");
+    let out = audit(&["--quiet"]);
+    assert!(out.status.success());
+    assert!(out.stderr.is_empty());
+    let quiet = String::from_utf8(out.stdout).unwrap();
+    assert!(!quiet.contains("files scanned"), "{quiet}");
+    assert!(!quiet.contains("SKILL "), "{quiet}");
+    assert!(!quiet.contains("DRIFT"), "{quiet}");
+    assert!(quiet.contains("[SA104]"), "{quiet}");
+    // The findings are the same as in the full output, which starts with them.
+    assert!(full.starts_with(&quiet), "{quiet}");
+    // Other formats are unchanged.
+    let json = |extra: &[&str]| {
+        let mut args = vec!["--format", "json"];
+        args.extend_from_slice(extra);
+        audit(&args).stdout
+    };
+    assert_eq!(json(&[]), json(&["-q"]));
+    // Text files get only the findings too; other files are whole.
+    let dir = tempfile::tempdir().unwrap();
+    let (txt, js) = (dir.path().join("r.txt"), dir.path().join("r.json"));
+    let out = audit(&[
+        "-q",
+        "-o",
+        txt.to_str().unwrap(),
+        "-o",
+        js.to_str().unwrap(),
+    ]);
+    assert!(out.status.success() && out.stdout.is_empty());
+    assert_eq!(std::fs::read_to_string(&txt).unwrap(), quiet);
+    assert_eq!(std::fs::read(&js).unwrap(), json(&[]));
+}
+
+#[test]
+fn verbose_reports_on_stderr_only() {
+    let plain = audit(&[]);
+    let out = audit(&["--verbose"]);
+    assert_eq!(
+        out.stdout, plain.stdout,
+        "--verbose changed standard output"
+    );
+    assert!(plain.stderr.is_empty());
+    let err = String::from_utf8(out.stderr).unwrap();
+    assert!(err.contains("auditing examples/library"), "{err}");
+    assert!(
+        err.contains("profile prod (examples/profiles/prod.json): "),
+        "{err}"
+    );
+    assert!(err.contains(" skills, "), "{err}");
+    assert!(err.contains(" agents, "), "{err}");
+    assert!(err.contains("done in "), "{err}");
+}
+
+#[test]
+fn quiet_and_verbose_conflict() {
+    bin().args(["-q", "-v", "."]).assert().code(2);
+}
