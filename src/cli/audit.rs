@@ -142,6 +142,8 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
         threads: args.threads,
         cwd,
         links,
+        // Only the text format shows source lines; the others never read them.
+        snippets: args.out.wants(crate::report::Format::Text),
     };
     Ok((opts, fail_on))
 }

@@ -44,6 +44,12 @@ pub enum Command {
     },
     /// List the built-in host profiles (`--profile builtin:NAME`).
     Profiles,
+    /// Write a commented starter skill-audit.toml (never overwrites one).
+    Init {
+        /// Folder to write it in.
+        #[arg(default_value = ".", value_hint = ValueHint::DirPath)]
+        dir: PathBuf,
+    },
     /// Compare two JSON reports: new and fixed findings, availability changes.
     Diff {
         /// The earlier report (e.g. of the base branch).
@@ -104,6 +110,7 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
     match cli.command {
         Some(Command::Rules) => catalog::rules(),
         Some(Command::Profiles) => catalog::profiles(),
+        Some(Command::Init { dir }) => init(&dir),
         Some(Command::Rule { id }) => catalog::rule(&id),
         Some(Command::Diff {
             old,
@@ -121,6 +128,43 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
         Some(Command::Man) => shell::man(),
         None => audit::run(cli.audit),
     }
+}
+
+/// Colour only on a terminal, and never when `NO_COLOR` is set (no-color.org).
+fn color_stdout() -> bool {
+    use std::io::IsTerminal;
+    io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+}
+
+impl OutputArgs {
+    /// Will any output be in `format`?
+    pub fn wants(&self, format: Format) -> bool {
+        if self.outputs.is_empty() {
+            return self.format.unwrap_or(Format::Text) == format;
+        }
+        self.outputs
+            .iter()
+            .any(|p| self.format.or_else(|| Format::from_path(p)) == Some(format))
+    }
+}
+
+/// Write the starter config, refusing to replace an existing file.
+fn init(dir: &std::path::Path) -> Result<Outcome, String> {
+    let path = dir.join(crate::config::file::FILE_NAME);
+    let mut f = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(&path)
+        .map_err(|e| match e.kind() {
+            io::ErrorKind::AlreadyExists => {
+                format!("{} already exists; not overwriting it", path.display())
+            }
+            _ => format!("cannot write {}: {e}", path.display()),
+        })?;
+    f.write_all(crate::config::file::STARTER.as_bytes())
+        .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+    eprintln!("wrote {}", path.display());
+    Ok(Outcome::Clean)
 }
 
 /// `--quiet`: like [`write_outputs`], but text holds only the findings.
@@ -161,8 +205,13 @@ pub(crate) fn write_outputs_quiet(report: &Report, out: &OutputArgs) -> Result<(
 pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), String> {
     if out.outputs.is_empty() {
         let mut buf = Vec::new();
-        report::render(report, out.format.unwrap_or(Format::Text), &mut buf)
-            .map_err(|e| e.to_string())?;
+        let format = out.format.unwrap_or(Format::Text);
+        if format == Format::Text {
+            report::text::render_styled(report, &mut buf, color_stdout())
+        } else {
+            report::render(report, format, &mut buf)
+        }
+        .map_err(|e| e.to_string())?;
         return write_stdout(&buf);
     }
     for path in &out.outputs {
