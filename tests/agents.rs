@@ -2,42 +2,20 @@
 //! link rules (SA6xx) and the built-in host profiles (SA7xx), on small libraries built in
 //! temporary folders.
 
+mod common;
+#[allow(unused_imports)]
+use common::*;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 use skill_audit::profile::ProfileSource;
 use skill_audit::{AuditOptions, Report};
-use tempfile::TempDir;
 
 // ---------------------------------------------------------------------------------------------
 // Helpers
 // ---------------------------------------------------------------------------------------------
-
-/// Write `content` to `root/rel`, creating folders.
-fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, content).unwrap();
-}
-
-/// A temporary folder holding `files` (path, content).
-fn tree(files: &[(&str, &str)]) -> TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for (rel, content) in files {
-        write(tmp.path(), rel, content);
-    }
-    tmp
-}
-
-/// A valid SKILL.md named `name` (put it in a folder of the same name), with `extra`
-/// frontmatter lines (each ending in `\n`).
-fn skill_md(name: &str, extra: &str) -> String {
-    format!(
-        "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n{extra}---\n# {name}\n"
-    )
-}
 
 /// An agent file with a description and `extra` frontmatter lines, then `body`.
 fn agent_md(extra: &str, body: &str) -> String {
@@ -144,25 +122,6 @@ fn strings(v: &Value) -> Vec<String> {
         .iter()
         .map(|x| x.as_str().unwrap().to_owned())
         .collect()
-}
-
-fn bin(cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
-    c.current_dir(cwd);
-    c
-}
-
-/// Run the binary with `-f json` in `cwd`; the report and the exit code.
-fn json_run(cwd: &Path, args: &[&str]) -> (Value, i32) {
-    let out = bin(cwd).args(args).args(["-f", "json"]).output().unwrap();
-    let code = out.status.code().expect("exited normally");
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}); exit {code}; stderr: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, code)
 }
 
 // ---------------------------------------------------------------------------------------------

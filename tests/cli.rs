@@ -1,58 +1,17 @@
 //! The `skill-audit` binary: exit codes, formats, output files, profiles, discovery, the `rules`
 //! and `rule` commands, and the JSON report contract.
 
+mod common;
+#[allow(unused_imports)]
+use common::*;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 use serde_json::Value;
 use skill_audit::Rule;
 use tempfile::TempDir;
-
-const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-
-fn bin(cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
-    c.current_dir(cwd);
-    c
-}
-
-/// Write `content` to `root/rel`, creating folders.
-fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, content).unwrap();
-}
-
-/// A valid SKILL.md for a skill in folder `name`, with `extra` frontmatter lines.
-fn skill_md(name: &str, extra: &str) -> String {
-    format!(
-        "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n{extra}---\n# {name}\n"
-    )
-}
-
-/// A temporary folder with `files` (path, content).
-fn tree(files: &[(&str, &str)]) -> TempDir {
-    let tmp = tempfile::tempdir().unwrap();
-    for (rel, content) in files {
-        write(tmp.path(), rel, content);
-    }
-    tmp
-}
-
-/// Run with `-f json`, return the report and the exit code.
-fn json_run(cwd: &Path, args: &[&str]) -> (Value, i32) {
-    let out = bin(cwd).args(args).args(["-f", "json"]).output().unwrap();
-    let code = out.status.code().expect("exited normally");
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}); exit {code}; stderr: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, code)
-}
 
 fn skill_paths(report: &Value) -> BTreeSet<String> {
     report["skills"]

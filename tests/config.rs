@@ -1,22 +1,13 @@
 //! skill-audit.toml (every key and its errors), `init`, and suppression comments.
 
+mod common;
+#[allow(unused_imports)]
+use common::*;
+
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 use tempfile::TempDir;
-
-fn bin(cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
-    c.current_dir(cwd);
-    c
-}
-
-fn write(root: &Path, rel: &str, content: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, content).unwrap();
-}
 
 fn run_json(dir: &Path, args: &[&str]) -> (Value, i32) {
     let out = bin(dir).args(args).args(["-f", "json"]).output().unwrap();

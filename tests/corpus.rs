@@ -4,33 +4,18 @@
 //! When a corpus folder is missing the test is skipped with a message, unless `CI` is set, in
 //! which case a missing corpus is a failure.
 
+mod common;
+#[allow(unused_imports)]
+use common::*;
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use assert_cmd::Command;
 use serde_json::Value;
 
-const AWESOME_COPILOT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/corpus/awesome-copilot"
-);
-const CHATMODES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/corpus/awesome-copilot-chatmodes-2025-11"
-);
-
-/// The corpus folder, or `None` (after saying so) when it is absent outside CI.
-fn corpus(path: &str) -> Option<PathBuf> {
-    let p = Path::new(path);
-    if p.is_dir() {
-        return Some(p.canonicalize().expect("corpus path resolves"));
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("corpus folder {path} is missing (CI is set, so this is a failure)");
-    }
-    eprintln!("SKIPPED: corpus folder {path} is missing; set it up to run this test");
-    None
-}
+const AWESOME_COPILOT: &str = "awesome-copilot";
+const CHATMODES: &str = "awesome-copilot-chatmodes-2025-11";
 
 /// Every file named `SKILL.md` under `dir`, by an independent walk (std::fs only), including
 /// hidden folders such as `.github`, but not `.git` or `node_modules`.

@@ -4,33 +4,18 @@
 //!
 //! When the corpus is missing the tests print a skip message, unless `CI` is set: then they fail.
 
+mod common;
+#[allow(unused_imports)]
+use common::*;
+
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use assert_cmd::Command;
 use serde_json::Value;
 
-const AWESOME_COPILOT: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/corpus/awesome-copilot"
-);
-const CHATMODES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../shared/corpus/awesome-copilot-chatmodes-2025-11"
-);
-
-/// The corpus folder, or `None` (after a skip message) when it is missing outside CI.
-fn corpus(dir: &str) -> Option<PathBuf> {
-    let p = PathBuf::from(dir);
-    if p.is_dir() {
-        return Some(p);
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!("corpus {dir} is missing (CI is set, so this is a failure)");
-    }
-    eprintln!("skipping: corpus {dir} is missing");
-    None
-}
+const AWESOME_COPILOT: &str = "awesome-copilot";
+const CHATMODES: &str = "awesome-copilot-chatmodes-2025-11";
 
 /// Every file under `root` (not entering `.git` or `node_modules`), as `/`-separated paths
 /// relative to `root`.

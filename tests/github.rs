@@ -5,22 +5,17 @@
 //! and message hold: each test parses the output the way the Actions runner does and checks
 //! that it gets back the original path and message, and never a second command.
 
+mod common;
+#[allow(unused_imports)]
+use common::*;
+
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 use skill_audit::diagnostic::Pos;
 use skill_audit::report::github::{command, escape_data, escape_property};
 use skill_audit::{Finding, Rule, Severity};
-
-const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-
-fn bin(cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
-    c.current_dir(cwd);
-    c
-}
 
 /// A workflow command as the runner reads it.
 #[derive(Debug, PartialEq)]

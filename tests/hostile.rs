@@ -1,6 +1,10 @@
 //! Hostile and broken input: nothing crashes, hangs, hides a file or escapes into a report.
 //! Small fixtures live in `tests/hostile/lib/`; big ones are generated here.
 
+mod common;
+#[allow(unused_imports)]
+use common::*;
+
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -12,12 +16,6 @@ fn bin(cwd: &Path) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
     c.current_dir(cwd).timeout(Duration::from_secs(60));
     c
-}
-
-fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, content).unwrap();
 }
 
 fn json(dir: &Path, args: &[&str]) -> (Value, i32) {

@@ -1,23 +1,14 @@
 //! Reports for bots: several outputs from one scan, `diff`, `--baseline`, `merge`, and the PR
 //! comment's size limit and escaping.
 
+mod common;
+#[allow(unused_imports)]
+use common::*;
+
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 use tempfile::TempDir;
-
-fn bin(cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
-    c.current_dir(cwd);
-    c
-}
-
-fn write(root: &Path, rel: &str, content: &str) {
-    let p = root.join(rel);
-    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-    std::fs::write(p, content).unwrap();
-}
 
 fn skill(root: &Path, name: &str, extra: &str) {
     write(

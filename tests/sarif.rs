@@ -4,16 +4,18 @@
 //!
 //! Update the snapshot with `INSTA_UPDATE=always cargo test --test sarif` and read the diff.
 
+mod common;
+#[allow(unused_imports)]
+use common::*;
+
 use std::collections::BTreeSet;
 use std::path::Path;
 use std::sync::OnceLock;
 
-use assert_cmd::Command;
 use serde_json::Value;
 use skill_audit::Rule;
 use tempfile::TempDir;
 
-const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 const EXAMPLE_ARGS: &[&str] = &[
@@ -27,12 +29,6 @@ const EXAMPLE_ARGS: &[&str] = &[
     "examples/profiles/dev.json",
     "examples/library",
 ];
-
-fn bin(cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
-    c.current_dir(cwd);
-    c
-}
 
 /// Run with `args` in `cwd`, expecting exit code `code`; return standard output.
 fn run(cwd: &Path, args: &[&str], code: i32) -> String {

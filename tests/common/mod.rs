@@ -1,0 +1,73 @@
+//! Helpers shared by the integration tests: the binary, fixture trees, JSON runs, corpora.
+#![allow(dead_code)] // each test crate uses a different subset
+
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use serde_json::Value;
+use tempfile::TempDir;
+
+pub const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The `skill-audit` binary, run in `cwd`.
+pub fn bin(cwd: &Path) -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
+    c.current_dir(cwd);
+    c
+}
+
+/// Write `content` to `root/rel`, creating folders.
+pub fn write(root: &Path, rel: &str, content: impl AsRef<[u8]>) {
+    let p = root.join(rel);
+    std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+    std::fs::write(p, content).unwrap();
+}
+
+/// A temporary folder holding `files` (path, content).
+pub fn tree(files: &[(&str, &str)]) -> TempDir {
+    let tmp = tempfile::tempdir().unwrap();
+    for (rel, content) in files {
+        write(tmp.path(), rel, content);
+    }
+    tmp
+}
+
+/// A valid SKILL.md named `name` (put it in a folder of the same name), with `extra`
+/// frontmatter lines (each ending in `\n`).
+pub fn skill_md(name: &str, extra: &str) -> String {
+    format!(
+        "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n{extra}---\n# {name}\n"
+    )
+}
+
+/// Run the binary with `-f json` in `cwd`: the report and the exit code.
+pub fn json_run(cwd: &Path, args: &[&str]) -> (Value, i32) {
+    let out = bin(cwd).args(args).args(["-f", "json"]).output().unwrap();
+    let code = out.status.code().expect("exited normally");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}); exit {code}; stderr: {}",
+            String::from_utf8_lossy(&out.stderr)
+        )
+    });
+    (v, code)
+}
+
+/// A folder of `../shared/corpus`, or `None` (after saying so) when it is absent outside CI.
+pub fn corpus(name: &str) -> Option<PathBuf> {
+    let p = Path::new(MANIFEST_DIR).join("../shared/corpus").join(name);
+    if p.is_dir() {
+        return Some(p.canonicalize().expect("corpus path resolves"));
+    }
+    if std::env::var_os("CI").is_some() {
+        panic!(
+            "corpus folder {} is missing (CI is set, so this is a failure)",
+            p.display()
+        );
+    }
+    eprintln!(
+        "SKIPPED: corpus folder {} is missing; set it up to run this test",
+        p.display()
+    );
+    None
+}
