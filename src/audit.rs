@@ -31,6 +31,13 @@ pub struct AuditOptions {
     pub links: Vec<(PathBuf, Vec<String>)>,
     /// Attach each finding's source line (for the text renderer).
     pub snippets: bool,
+    /// How to talk to MCP servers (`mcp:` profiles, `mcp_skills`): timeout, standard error.
+    pub mcp: crate::mcp::Settings,
+    /// `Name: value` headers for HTTP MCP servers named by `mcp:NAME=URL` profiles.
+    pub mcp_headers: Vec<String>,
+    /// Audit the skills this MCP server serves, and add its tools as the last profile column
+    /// (`mcp:<server-name>`), all from one session.
+    pub mcp_skills: Option<crate::mcp::Server>,
 }
 
 /// One skill and its availability in each profile (same order as `AuditResult::profiles`).
@@ -76,11 +83,13 @@ pub enum AuditError {
     Profile(#[from] ProfileError),
     #[error("{0}")]
     Usage(String),
+    #[error("{0}")]
+    Mcp(#[from] crate::mcp::Error),
 }
 
 /// Run a whole audit.
 pub fn run(opts: &AuditOptions) -> Result<AuditResult, AuditError> {
-    let profiles = load_profiles(opts)?;
+    let mut profiles = load_profiles(opts)?;
     for root in &opts.roots {
         if std::fs::symlink_metadata(root).is_err() {
             return Err(AuditError::Usage(format!(
@@ -94,7 +103,23 @@ pub fn run(opts: &AuditOptions) -> Result<AuditResult, AuditError> {
         .num_threads(opts.threads)
         .build()
         .map_err(|e| AuditError::Usage(format!("cannot start worker threads: {e}")))?;
-    Ok(pool.install(|| audit(opts, profiles, &excludes)))
+    // The served skills and the tools of the same session, so each skill is judged against
+    // what the user who ran this session can call.
+    let served = match &opts.mcp_skills {
+        Some(server) => {
+            let listing = crate::mcp::session(server, &opts.mcp, true)?;
+            let name = listing.column_name();
+            if profiles.iter().any(|p| p.name == name) {
+                return Err(AuditError::Usage(format!(
+                    "two profiles are named `{name}`; rename the other one"
+                )));
+            }
+            profiles.push(listing.profile(&name).map_err(AuditError::Usage)?);
+            listing.skills
+        }
+        None => Vec::new(),
+    };
+    Ok(pool.install(|| audit(opts, profiles, &excludes, served)))
 }
 
 fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
@@ -106,6 +131,9 @@ fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
                 profile::load(path, &discover::display_path(path, &opts.cwd))?
             }
             ProfileSource::Builtin(name) => profile::builtin::load(name)?,
+            ProfileSource::Mcp { name, argv } => {
+                crate::mcp::live_profile(name, argv, &opts.mcp_headers, &opts.mcp)?
+            }
         };
         if !seen.insert(p.name.clone()) {
             return Err(AuditError::Usage(format!(
@@ -118,7 +146,12 @@ fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
     Ok(out)
 }
 
-fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSet) -> AuditResult {
+fn audit(
+    opts: &AuditOptions,
+    profiles: Vec<Profile>,
+    excludes: &globset::GlobSet,
+    served: Vec<crate::mcp::skills::ServedSkill>,
+) -> AuditResult {
     let found = discover::walk(&opts.roots, excludes, opts.threads, &opts.cwd);
     let per_file: Vec<FileOutput> = found
         .candidates
@@ -139,6 +172,29 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
             Parsed::Nothing => continue,
         }
         files_scanned += 1;
+    }
+    // Skills served over MCP are audited like local files; their path is their URI.
+    for (parsed, f, sup) in served
+        .par_iter()
+        .map(|s| {
+            let c = Candidate {
+                fs_path: crate::mcp::skills::pseudo_path(&s.uri),
+                path: s.uri.clone(),
+                kind: Kind::Skill { exact: true },
+            };
+            contain(&c, || {
+                let (skill, f, sup) = crate::mcp::skills::audit(s, &opts.settings);
+                (Parsed::Skill(Box::new(skill)), f, sup)
+            })
+        })
+        .collect::<Vec<_>>()
+    {
+        findings.extend(f);
+        suppressions.extend(sup);
+        if let Parsed::Skill(s) = parsed {
+            skills.push(*s);
+            files_scanned += 1;
+        }
     }
     // Claude plugins may name agent files outside an `agents/` folder; the walk cannot know
     // them until the manifests are read, so they are picked up in a second, small pass.
@@ -236,6 +292,7 @@ fn audit(opts: &AuditOptions, profiles: Vec<Profile>, excludes: &globset::GlobSe
     sort_findings(&mut findings);
     if opts.snippets {
         attach_sources(&mut findings, &skills, &agents, &manifests);
+        crate::mcp::skills::attach_sources(&mut findings, &served);
     }
     AuditResult {
         roots: opts

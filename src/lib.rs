@@ -13,6 +13,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod evaluate;
+pub mod mcp;
 pub mod model;
 pub mod parse;
 pub mod profile;

@@ -12,10 +12,12 @@ use crate::report::{self, Report};
 
 #[derive(Debug, clap::Args)]
 pub struct AuditArgs {
-    /// Folders (or files) to audit.
-    #[arg(value_name = "PATH", default_value = ".", value_hint = ValueHint::AnyPath)]
+    /// Folders (or files) to audit [default: `.`, or none with --mcp or --mcp-url].
+    #[arg(value_name = "PATH", value_hint = ValueHint::AnyPath)]
     pub paths: Vec<PathBuf>,
-    /// Environment profile: a JSON file or `builtin:NAME`; repeat for more matrix columns, in order.
+    /// Environment profile: a JSON file, `builtin:NAME`, or a live MCP server as
+    /// `mcp:NAME=COMMAND ARGS...` (split on whitespace, no shell) or `mcp:NAME=URL`; repeat for
+    /// more matrix columns, in order.
     #[arg(short, long = "profile", value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub profiles: Vec<String>,
     #[command(flatten)]
@@ -46,6 +48,28 @@ pub struct AuditArgs {
     pub verbose: bool,
 }
 
+/// Auditing the skills an MCP server serves, and talking to MCP servers.
+#[derive(Debug, Default, clap::Args)]
+pub struct McpArgs {
+    /// Audit the skills served by the MCP server started by the command after `--`, and add
+    /// the server's tools as a profile column (`mcp:<server-name>`).
+    #[arg(long, requires = "server_command", conflicts_with = "mcp_url")]
+    pub mcp: bool,
+    /// Audit the skills served by the streamable HTTP MCP server at URL, as --mcp does.
+    #[arg(long, value_name = "URL", value_hint = ValueHint::Url)]
+    pub mcp_url: Option<String>,
+    /// HTTP header for --mcp-url and `mcp:NAME=URL` profiles, as `Name: value` (repeatable);
+    /// `$VAR` and `${VAR}` in the value are read from the environment.
+    #[arg(long = "header", value_name = "'NAME: VALUE'")]
+    pub headers: Vec<String>,
+    /// Seconds to wait for an MCP server to connect and to answer each request.
+    #[arg(long, value_name = "SECS", default_value_t = crate::mcp::DEFAULT_TIMEOUT_SECS)]
+    pub timeout: u64,
+    /// The MCP server's command and arguments for --mcp, after `--` (run directly, no shell).
+    #[arg(last = true, value_name = "COMMAND", requires = "mcp")]
+    pub server_command: Vec<String>,
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum FailOn {
     Error,
@@ -69,10 +93,14 @@ impl FailOn {
 /// Combine the command line with skill-audit.toml (flags win) into audit options and the
 /// `--fail-on` threshold.
 pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, FailOn), String> {
+    let roots = if args.paths.is_empty() {
+        vec![PathBuf::from(".")]
+    } else {
+        args.paths.clone()
+    };
     let config_path = match &args.config {
         Some(p) => Some(p.clone()),
-        None => args
-            .paths
+        None => roots
             .first()
             .map(|root| root.join(file::FILE_NAME))
             .filter(|p| p.is_file()),
@@ -90,10 +118,18 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
             .profiles
             .iter()
             .map(|p| match ProfileSource::parse(p) {
-                ProfileSource::File(f) => ProfileSource::File(config.dir.join(f)),
-                other => other,
+                ProfileSource::File(f) => Ok(ProfileSource::File(config.dir.join(f))),
+                // Only servers named on the command line are ever started or contacted.
+                ProfileSource::Mcp { .. } => Err(format!(
+                    "{}: profile `{p}`: MCP servers can be named only on the command line (`--profile mcp:...`), never in a settings file",
+                    config_path
+                        .as_deref()
+                        .map(|c| crate::discover::display_path(c, &cwd))
+                        .unwrap_or_default()
+                )),
+                other => Ok(other),
             })
-            .collect()
+            .collect::<Result<_, _>>()?
     } else {
         args.profiles
             .iter()
@@ -128,7 +164,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
         .map(|l| (config.dir.join(&l.agent), l.skills.clone()))
         .collect();
     let opts = AuditOptions {
-        roots: args.paths.clone(),
+        roots,
         profiles,
         excludes,
         settings: Settings {
@@ -144,14 +180,16 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
         links,
         // Only the text format shows source lines; the others never read them.
         snippets: args.out.wants(crate::report::Format::Text),
+        ..AuditOptions::default()
     };
     Ok((opts, fail_on))
 }
 
-pub fn run(args: AuditArgs) -> Result<Outcome, String> {
+pub fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
-    let (opts, fail_on) = options(&args, cwd)?;
+    let (mut opts, fail_on) = options(&args, cwd)?;
+    with_mcp(&mut opts, &args, mcp)?;
     // Read the baseline first: a bad one is a usage error before any work is done.
     let baseline = args
         .baseline
@@ -173,6 +211,29 @@ pub fn run(args: AuditArgs) -> Result<Outcome, String> {
     } else {
         Outcome::Clean
     })
+}
+
+/// Add the MCP flags: the server whose skills to audit (then PATH defaults to nothing), the
+/// headers and the timeout.
+fn with_mcp(opts: &mut AuditOptions, args: &AuditArgs, mcp: McpArgs) -> Result<(), String> {
+    opts.mcp = crate::mcp::Settings {
+        timeout: super::capture::timeout(mcp.timeout)?,
+        verbose: args.verbose,
+    };
+    opts.mcp_skills = match (&mcp.mcp_url, mcp.mcp) {
+        (Some(url), _) => Some(crate::mcp::Server::http(url, &mcp.headers)?),
+        (None, true) => Some(crate::mcp::Server::stdio(&mcp.server_command)?),
+        (None, false) => None,
+    };
+    // Check the headers now: a typo is a usage error before any server is started.
+    for h in &mcp.headers {
+        crate::mcp::split_header(h)?;
+    }
+    opts.mcp_headers = mcp.headers;
+    if opts.mcp_skills.is_some() && args.paths.is_empty() {
+        opts.roots.clear();
+    }
+    Ok(())
 }
 
 /// Run the audit with a spinner on a terminal's standard error (never in a pipe or file, never

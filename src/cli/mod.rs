@@ -1,9 +1,11 @@
 //! Command-line interface: a thin shell over the library. One module per command family:
 //! `audit` (the default command), `reports` (`diff`, `merge`), `catalog` (`rules`, `rule`,
-//! `profiles`, `schema`), `explain`, `shell` (`completions`, `man`). Exit codes: 0 when no
+//! `profiles`, `schema`), `explain`, `capture` (a live MCP server as a profile), `shell`
+//! (`completions`, `man`). Exit codes: 0 when no
 //! finding reaches `--fail-on`, 1 when one does, 2 for usage, configuration or I/O errors.
 
 mod audit;
+mod capture;
 mod catalog;
 mod explain;
 mod reports;
@@ -15,7 +17,8 @@ use std::path::PathBuf;
 
 use crate::report::{self, Format, Report};
 
-pub use audit::{AuditArgs, FailOn};
+pub use audit::{AuditArgs, FailOn, McpArgs};
+pub use capture::CaptureArgs;
 pub use catalog::{SchemaKind, rule_doc, rules_markdown, schema_text};
 pub use explain::ExplainArgs;
 
@@ -31,6 +34,8 @@ pub struct Cli {
     pub command: Option<Command>,
     #[command(flatten)]
     pub audit: AuditArgs,
+    #[command(flatten)]
+    pub mcp: McpArgs,
 }
 
 #[derive(Debug, Subcommand)]
@@ -78,6 +83,8 @@ pub enum Command {
     },
     /// Show everything known about one skill or agent: fields, links, availability, findings.
     Explain(ExplainArgs),
+    /// Write a profile from a live MCP server's tools, resources and prompts.
+    Capture(CaptureArgs),
     /// Print a shell completion script.
     Completions {
         #[arg(value_enum)]
@@ -124,9 +131,10 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
         }) => reports::merge(&files, &out),
         Some(Command::Schema { kind }) => catalog::schema(kind),
         Some(Command::Explain(args)) => explain::run(args),
+        Some(Command::Capture(args)) => capture::run(args),
         Some(Command::Completions { shell }) => shell::completions(shell),
         Some(Command::Man) => shell::man(),
-        None => audit::run(cli.audit),
+        None => audit::run(cli.audit, cli.mcp),
     }
 }
 

@@ -187,6 +187,23 @@ pub struct ProfileFile {
     /// Host profiles: case-insensitive alias to tool name.
     #[serde(default)]
     pub aliases: BTreeMap<String, String>,
+    /// Captured profiles (`skill-audit capture`): the MCP server the lists were read from.
+    pub server: Option<CapturedServer>,
+    /// Captured profiles: the MCP protocol version of the session.
+    pub protocol_version: Option<String>,
+    /// Captured profiles: when the lists were read (RFC 3339, UTC).
+    pub captured_at: Option<String>,
+}
+
+/// The MCP server a captured profile was read from, as its `serverInfo` named it.
+#[derive(Debug, Default, Clone, Deserialize, serde::Serialize, JsonSchema)]
+pub struct CapturedServer {
+    /// `serverInfo.name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `serverInfo.version`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
 }
 
 /// One tool, resource or prompt: a name, or an object as MCP lists it.
@@ -363,11 +380,30 @@ pub enum ProfileSource {
     File(PathBuf),
     /// `builtin:NAME`.
     Builtin(String),
+    /// `mcp:NAME=COMMAND ARGS...` (or `mcp:NAME=URL`): a live MCP server's lists, read when the
+    /// audit starts. `argv` is the text after `=` split on whitespace (no shell); it is empty
+    /// when the argument lacks `=` or a command, which loading reports.
+    Mcp {
+        name: String,
+        argv: Vec<String>,
+    },
 }
 
 impl ProfileSource {
-    /// `builtin:NAME` or a file path.
+    /// `builtin:NAME`, `mcp:NAME=COMMAND ARGS...` or a file path.
     pub fn parse(arg: &str) -> ProfileSource {
+        if let Some(spec) = arg.strip_prefix("mcp:") {
+            return match spec.split_once('=') {
+                Some((name, command)) => ProfileSource::Mcp {
+                    name: name.trim().to_owned(),
+                    argv: command.split_whitespace().map(str::to_owned).collect(),
+                },
+                None => ProfileSource::Mcp {
+                    name: spec.trim().to_owned(),
+                    argv: Vec::new(),
+                },
+            };
+        }
         match arg.strip_prefix("builtin:") {
             Some(name) => ProfileSource::Builtin(name.to_owned()),
             None => ProfileSource::File(PathBuf::from(arg)),
@@ -416,5 +452,33 @@ mod tests {
         assert_eq!(e.line, 3);
         let e = p(r#"{"jsonrpc": "2.0", "id": 1, "error": {"code": -1}}"#).unwrap_err();
         assert!(e.message.contains("error response"));
+    }
+
+    #[test]
+    fn mcp_sources_split_on_whitespace() {
+        assert_eq!(
+            ProfileSource::parse("mcp:alice=env  MCP_TEST_USER=alice server --stdio"),
+            ProfileSource::Mcp {
+                name: "alice".into(),
+                argv: ["env", "MCP_TEST_USER=alice", "server", "--stdio"]
+                    .map(String::from)
+                    .to_vec(),
+            }
+        );
+        assert_eq!(
+            ProfileSource::parse("mcp:nothing"),
+            ProfileSource::Mcp {
+                name: "nothing".into(),
+                argv: Vec::new()
+            }
+        );
+    }
+
+    #[test]
+    fn captured_keys_are_accepted() {
+        let prof = p(r#"{"name": "prod", "server": {"name": "s", "version": "1"},
+            "protocol_version": "2025-06-18", "captured_at": "2026-01-01T00:00:00Z", "tools": ["a"]}"#)
+        .unwrap();
+        assert!(prof.tools.contains("a"));
     }
 }

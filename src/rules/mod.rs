@@ -4,8 +4,8 @@
 //! The checks themselves live beside their docs in one file per family:
 //! `file` (SA1xx, reading and frontmatter), `spec` (SA2xx, Agent Skills fields),
 //! `deps` (SA3xx, `dependencies` and capability fields), `library` (SA4xx, whole-library checks
-//! and availability), `agent` (SA5xx), `links` (SA6xx, manifests, links and drift) and `host`
-//! (SA7xx, tool names against a host's vocabulary).
+//! and availability), `agent` (SA5xx), `links` (SA6xx, manifests, links and drift), `host`
+//! (SA7xx, tool names against a host's vocabulary) and `mcp` (SA8xx, skills served over MCP).
 
 pub mod agent;
 pub mod config;
@@ -14,6 +14,7 @@ pub mod file;
 pub mod host;
 pub mod library;
 pub mod links;
+pub mod mcp;
 pub mod spec;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -122,6 +123,9 @@ declare_rules! {
 
     RenamedTool = "SA701", "renamed-tool", Warning, "An agent uses a tool name the host has renamed", host::RENAMED_TOOL;
     UnknownTool = "SA702", "unknown-tool", Warning, "An agent uses a tool name the host does not know", host::UNKNOWN_TOOL;
+
+    McpDigestMismatch = "SA801", "mcp-digest-mismatch", Error, "A skill served over MCP does not match the digest or size the server states", mcp::MCP_DIGEST_MISMATCH;
+    McpFrontmatterMismatch = "SA802", "mcp-frontmatter-mismatch", Warning, "`skills/list` gives a served skill a different name or description from its SKILL.md", mcp::MCP_FRONTMATTER_MISMATCH;
 
     UnusedSuppression = "SA901", "unused-suppression", Info, "A suppression comment that silences nothing", config::UNUSED_SUPPRESSION;
     UnknownSuppression = "SA902", "unknown-suppression", Warning, "A suppression comment that names no known rule", config::UNKNOWN_SUPPRESSION;

@@ -1,0 +1,382 @@
+//! A small MCP server for skill-audit's tests (`tests/mcp.rs`), built with rmcp's server side.
+//!
+//! It serves skills over MCP (SEP-2640) and a tool list that depends on the user:
+//!
+//! ```text
+//! mcp_test_server                 stdio; the user is $MCP_TEST_USER (alice, bob, ...)
+//! mcp_test_server --http ADDR     streamable HTTP at http://ADDR/mcp; the user is the token of
+//!                                 `Authorization: Bearer <user>`; prints the bound address
+//! ```
+//!
+//! - Tools: `get_order`, `search_docs` and `tool_01`..`tool_05` for everyone, `refund_card` for
+//!   alice only; lists come in pages of `$MCP_TEST_PAGE` items (default 2).
+//! - Skills: `skill://payments/refunds/SKILL.md` (needs `get_order` and one of `refund_card`,
+//!   `refund_wallet`), `skill://payments/lookup/SKILL.md` (needs `get_order`),
+//!   `skill://ops/tampered/SKILL.md` (listed with the digest of other content) and
+//!   `skill://ops/misnamed/SKILL.md` (its `name` is not its last segment).
+//! - `MCP_TEST_SKILLS=resources` hides the skills extension: the skills are then found only
+//!   through `resources/list`.
+//!
+//! `MCP_TEST_MODE` turns it into a hostile stdio server that speaks raw JSON-RPC, to test that
+//! the client ends with a clear error: `huge` (a tools/list of 200,000 tools), `wrongtypes`
+//! (`tools` is a string), `badnames` (a tool whose name is a number), `sleep` (never answers
+//! tools/list), `exit` (exits at once), `garbage` (prints a banner on stdout), `endless`
+//! (every page has a new `nextCursor`), `crash` (exits on tools/list).
+
+use std::io::{BufRead, Write};
+use std::sync::Arc;
+
+use rmcp::model::{
+    Extensions, ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceContents, ServerCapabilities, ServerConfig, Skill, SkillFrontmatter, SkillResource,
+    SkillResources, Tool,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+
+const REFUNDS: &str = "---
+name: refunds
+description: Refund a customer's order. Use when a customer asks for their money back.
+dependencies:
+  tools:
+    all: [get_order]
+    any: [refund_card, refund_wallet]
+---
+# Refunds
+
+Look the order up, then refund it. See [the policy](references/policy.md).
+";
+
+const POLICY: &str = "# Refund policy\n\nRefunds within 30 days.\n";
+
+const LOOKUP: &str = "---
+name: lookup
+description: Look an order up by its number. Use when asked about an order's status.
+dependencies:
+  tools: [get_order]
+---
+# Lookup
+";
+
+const TAMPERED: &str = "---
+name: tampered
+description: A skill whose listed digest is not the digest of what is served.
+dependencies:
+  tools: [search_docs]
+---
+# Tampered
+";
+
+const MISNAMED: &str = "---
+name: other-name
+description: A skill whose name is not the last segment of its URI.
+---
+# Misnamed
+";
+
+/// (uri, content served, content the listed digest is computed from).
+fn files() -> Vec<(&'static str, &'static str, &'static str)> {
+    vec![
+        ("skill://payments/refunds/SKILL.md", REFUNDS, REFUNDS),
+        (
+            "skill://payments/refunds/references/policy.md",
+            POLICY,
+            POLICY,
+        ),
+        ("skill://payments/lookup/SKILL.md", LOOKUP, LOOKUP),
+        (
+            "skill://ops/tampered/SKILL.md",
+            TAMPERED,
+            "---\nname: tampered\ndescription: the original\n---\n",
+        ),
+        ("skill://ops/misnamed/SKILL.md", MISNAMED, MISNAMED),
+    ]
+}
+
+fn tools_for(user: &str) -> Vec<String> {
+    let mut t: Vec<String> = vec!["get_order".into(), "search_docs".into()];
+    t.extend((1..=5).map(|i| format!("tool_{i:02}")));
+    if user == "alice" {
+        t.push("refund_card".into());
+    }
+    t
+}
+
+fn page_size() -> usize {
+    std::env::var("MCP_TEST_PAGE")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .filter(|n| *n > 0)
+        .unwrap_or(2)
+}
+
+/// One page of `items`, starting at the cursor (an offset).
+fn page<T: Clone>(
+    items: &[T],
+    request: Option<PaginatedRequestParams>,
+) -> Result<(Vec<T>, Option<String>), ErrorData> {
+    let start = match request.and_then(|r| r.cursor) {
+        None => 0,
+        Some(c) => c
+            .parse::<usize>()
+            .map_err(|_| ErrorData::invalid_params("bad cursor", None))?,
+    };
+    let end = (start + page_size()).min(items.len());
+    let next = (end < items.len()).then(|| end.to_string());
+    Ok((items.get(start..end).unwrap_or_default().to_vec(), next))
+}
+
+#[derive(Clone)]
+struct TestServer {
+    /// The user of a stdio session ($MCP_TEST_USER); HTTP sessions read it from each request.
+    user: Option<String>,
+    skills_extension: bool,
+}
+
+impl TestServer {
+    fn user(&self, extensions: &Extensions) -> String {
+        if let Some(u) = &self.user {
+            return u.clone();
+        }
+        extensions
+            .get::<http::request::Parts>()
+            .and_then(|p| p.headers.get(http::header::AUTHORIZATION))
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "))
+            .unwrap_or("anonymous")
+            .to_owned()
+    }
+}
+
+impl ServerHandler for TestServer {
+    fn get_info(&self) -> ServerConfig {
+        let caps = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_resources();
+        let caps = if self.skills_extension {
+            caps.enable_skills().build()
+        } else {
+            caps.build()
+        };
+        let mut info = ServerConfig::new(caps);
+        info.server_info = rmcp::model::Implementation::new("skill-test-server", "1.0.0");
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let schema: Arc<rmcp::model::JsonObject> = Arc::new(
+            serde_json::json!({"type": "object"})
+                .as_object()
+                .cloned()
+                .unwrap_or_default(),
+        );
+        let tools: Vec<Tool> = tools_for(&self.user(&context.extensions))
+            .into_iter()
+            .map(|n| Tool::new(n, "a test tool", schema.clone()))
+            .collect();
+        let (items, next) = page(&tools, request)?;
+        let mut result = ListToolsResult::with_all_items(items);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let mut all: Vec<Resource> = files()
+            .into_iter()
+            .map(|(uri, _, _)| Resource::new(uri, uri.rsplit('/').nth(1).unwrap_or(uri)))
+            .collect();
+        all.push(Resource::new("docs://handbook.md", "handbook"));
+        let (items, next) = page(&all, request)?;
+        let mut result = ListResourcesResult::with_all_items(items);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let uri = request.uri;
+        if uri == "docs://handbook.md" {
+            let c = ResourceContents::text("# Handbook\n", uri.clone());
+            return Ok(ReadResourceResult::new(vec![c]).into());
+        }
+        files()
+            .into_iter()
+            .find(|(u, _, _)| *u == uri)
+            .map(|(u, text, _)| {
+                let c = ResourceContents::text(text, u).with_mime_type("text/markdown");
+                ReadResourceResult::new(vec![c]).into()
+            })
+            .ok_or_else(|| ErrorData::resource_not_found(format!("no resource {uri}"), None))
+    }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        let files = files();
+        let skills: Vec<Skill> = files
+            .iter()
+            .filter(|(u, _, _)| u.ends_with("/SKILL.md"))
+            .map(|(uri, text, _)| {
+                let dir = uri.trim_end_matches("SKILL.md");
+                let manifest: Vec<SkillResource> = files
+                    .iter()
+                    .filter(|(u, _, _)| {
+                        u.starts_with(dir) && (u == uri || !u.ends_with("SKILL.md"))
+                    })
+                    .map(|(u, _, l)| SkillResource::from_bytes(*u, l.as_bytes()))
+                    .collect();
+                // rmcp checks that a listed name is the URI's last segment; the served file
+                // of `misnamed` says otherwise.
+                let name = uri.rsplit('/').nth(1).unwrap_or_default();
+                let description = text
+                    .lines()
+                    .find_map(|l| l.strip_prefix("description: "))
+                    .unwrap_or_default();
+                Skill::new(
+                    *uri,
+                    SkillFrontmatter::new(name, description),
+                    SkillResources::Files(manifest),
+                )
+            })
+            .collect();
+        let (items, next) = page(&skills, request)?;
+        let mut result = ListSkillsResult::with_all_items(items);
+        result.next_cursor = next;
+        Ok(result)
+    }
+}
+
+fn main() -> Result<(), Box<dyn std::error::Error>> {
+    if let Ok(mode) = std::env::var("MCP_TEST_MODE") {
+        hostile(&mode);
+        return Ok(());
+    }
+    let skills_extension = std::env::var("MCP_TEST_SKILLS").as_deref() != Ok("resources");
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()?;
+    match args.as_slice() {
+        [flag, addr] if flag == "--http" => rt.block_on(http(addr, skills_extension)),
+        [] => rt.block_on(async {
+            let server = TestServer {
+                user: Some(std::env::var("MCP_TEST_USER").unwrap_or_else(|_| "anonymous".into())),
+                skills_extension,
+            };
+            let running = server.serve(rmcp::transport::stdio()).await?;
+            running.waiting().await?;
+            Ok(())
+        }),
+        _ => Err("usage: mcp_test_server [--http ADDR]".into()),
+    }
+}
+
+/// Serve streamable HTTP at `addr` (port 0 picks a free one) until killed.
+async fn http(addr: &str, skills_extension: bool) -> Result<(), Box<dyn std::error::Error>> {
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService, session::local::LocalSessionManager,
+    };
+    let service = StreamableHttpService::new(
+        move || {
+            Ok(TestServer {
+                user: None,
+                skills_extension,
+            })
+        },
+        LocalSessionManager::default().into(),
+        StreamableHttpServerConfig::default(),
+    );
+    let listener = tokio::net::TcpListener::bind(addr).await?;
+    println!("listening on {}", listener.local_addr()?);
+    std::io::stdout().flush()?;
+    loop {
+        let (stream, _) = listener.accept().await?;
+        let service = service.clone();
+        tokio::spawn(async move {
+            let io = hyper_util::rt::TokioIo::new(stream);
+            let svc = hyper_util::service::TowerToHyperService::new(service);
+            let _ =
+                hyper_util::server::conn::auto::Builder::new(hyper_util::rt::TokioExecutor::new())
+                    .serve_connection(io, svc)
+                    .await;
+        });
+    }
+}
+
+/// Raw JSON-RPC over stdio that misbehaves in one way after a normal `initialize`.
+fn hostile(mode: &str) {
+    let mut out = std::io::stdout().lock();
+    if mode == "exit" {
+        std::process::exit(3);
+    }
+    if mode == "garbage" {
+        let _ = writeln!(out, "Starting the best MCP server v1.0 ...");
+        let _ = out.flush();
+    }
+    let stdin = std::io::stdin();
+    for line in stdin.lock().lines() {
+        let Ok(line) = line else { break };
+        let Ok(msg) = serde_json::from_str::<serde_json::Value>(&line) else {
+            continue;
+        };
+        let Some(id) = msg.get("id").cloned() else {
+            continue; // a notification
+        };
+        let method = msg.get("method").and_then(|m| m.as_str()).unwrap_or("");
+        let result = match method {
+            "initialize" => serde_json::json!({
+                "protocolVersion": msg["params"]["protocolVersion"].as_str().unwrap_or("2025-06-18"),
+                "capabilities": {"tools": {}},
+                "serverInfo": {"name": format!("hostile-{mode}"), "version": "0"}
+            }),
+            "tools/list" => match mode {
+                "huge" => {
+                    let tools: Vec<serde_json::Value> = (0..200_000)
+                        .map(|i| serde_json::json!({"name": format!("t{i}"), "inputSchema": {"type": "object"}}))
+                        .collect();
+                    serde_json::json!({ "tools": tools })
+                }
+                "wrongtypes" => serde_json::json!({ "tools": "get_order" }),
+                "badnames" => serde_json::json!({ "tools": [{"name": 42, "inputSchema": {}}] }),
+                "endless" => {
+                    let n = msg["params"]["cursor"]
+                        .as_str()
+                        .and_then(|c| c.parse::<u64>().ok())
+                        .unwrap_or(0);
+                    serde_json::json!({ "tools": [], "nextCursor": (n + 1).to_string() })
+                }
+                "sleep" => {
+                    std::thread::sleep(std::time::Duration::from_secs(3600));
+                    continue;
+                }
+                "crash" => std::process::exit(70),
+                _ => serde_json::json!({ "tools": [] }),
+            },
+            "ping" => serde_json::json!({}),
+            _ => {
+                let e = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "method not found"}});
+                let _ = writeln!(out, "{e}");
+                let _ = out.flush();
+                continue;
+            }
+        };
+        let reply = serde_json::json!({"jsonrpc": "2.0", "id": id, "result": result});
+        let _ = writeln!(out, "{reply}");
+        let _ = out.flush();
+    }
+}

@@ -1,0 +1,131 @@
+//! `skill-audit capture`: what a session found, written as a native profile.
+//!
+//! Keys come in a fixed order and every list is sorted and free of duplicates, so two captures
+//! of the same server differ only where the server does (and in `captured_at`).
+
+use serde::Serialize;
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use super::Listing;
+use crate::profile::CapturedServer;
+
+/// A captured profile, in the order its keys are written.
+#[derive(Debug, Serialize)]
+pub struct Captured<'a> {
+    pub name: &'a str,
+    pub server: CapturedServer,
+    pub protocol_version: &'a str,
+    pub captured_at: String,
+    pub tools: &'a [String],
+    pub resources: &'a [String],
+    pub prompts: &'a [String],
+}
+
+/// The profile JSON for `listing`: named `name`, else after the server (`serverInfo.name`).
+pub fn profile_json(listing: &Listing, name: Option<&str>, now: SystemTime) -> String {
+    let name =
+        name.filter(|n| !n.trim().is_empty())
+            .unwrap_or(if listing.server_name.trim().is_empty() {
+                "mcp"
+            } else {
+                listing.server_name.as_str()
+            });
+    let captured = Captured {
+        name,
+        server: CapturedServer {
+            name: Some(listing.server_name.clone()).filter(|n| !n.is_empty()),
+            version: Some(listing.server_version.clone()).filter(|v| !v.is_empty()),
+        },
+        protocol_version: &listing.protocol_version,
+        captured_at: rfc3339(now),
+        tools: &listing.tools,
+        resources: &listing.resources,
+        prompts: &listing.prompts,
+    };
+    let mut text = serde_json::to_string_pretty(&captured).unwrap_or_default();
+    text.push('\n');
+    text
+}
+
+/// `2026-09-30T12:34:56Z`: the time in UTC, to the second.
+pub fn rfc3339(t: SystemTime) -> String {
+    let secs = t
+        .duration_since(UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    let days = i64::try_from(secs / 86_400).unwrap_or(0);
+    let rem = secs % 86_400;
+    let (y, m, d) = civil_from_days(days);
+    format!(
+        "{y:04}-{m:02}-{d:02}T{:02}:{:02}:{:02}Z",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
+}
+
+/// Days since 1970-01-01 to (year, month, day), proleptic Gregorian (H. Hinnant's algorithm).
+fn civil_from_days(z: i64) -> (i64, u32, u32) {
+    let z = z + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z.rem_euclid(146_097);
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let y = yoe + era * 400;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = u32::try_from(doy - (153 * mp + 2) / 5 + 1).unwrap_or(1);
+    let m = u32::try_from(if mp < 10 { mp + 3 } else { mp - 9 }).unwrap_or(1);
+    (if m <= 2 { y + 1 } else { y }, m, d)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::time::Duration;
+
+    #[test]
+    fn timestamps_are_rfc3339_utc() {
+        assert_eq!(rfc3339(UNIX_EPOCH), "1970-01-01T00:00:00Z");
+        let t = UNIX_EPOCH + Duration::from_secs(951_782_400 + 3_661);
+        assert_eq!(rfc3339(t), "2000-02-29T01:01:01Z");
+        let t = UNIX_EPOCH + Duration::from_secs(1_790_000_000);
+        assert_eq!(rfc3339(t), "2026-09-21T14:13:20Z");
+    }
+
+    #[test]
+    fn a_capture_is_a_loadable_profile() {
+        let listing = Listing {
+            label: "srv".into(),
+            server_name: "everything".into(),
+            server_version: "2.0.0".into(),
+            protocol_version: "2025-06-18".into(),
+            tools: vec!["add".into(), "echo".into()],
+            resources: vec!["demo://a".into()],
+            prompts: vec!["p".into()],
+            ..Listing::default()
+        };
+        let text = profile_json(&listing, Some("prod"), UNIX_EPOCH);
+        let keys: Vec<&str> = text
+            .lines()
+            .filter(|l| l.starts_with("  \""))
+            .map(|l| l.trim().split('"').nth(1).unwrap())
+            .collect();
+        assert_eq!(
+            keys,
+            [
+                "name",
+                "server",
+                "protocol_version",
+                "captured_at",
+                "tools",
+                "resources",
+                "prompts"
+            ]
+        );
+        let p = crate::profile::parse(&text, std::path::Path::new("x.json"), "x.json").unwrap();
+        assert_eq!(p.name, "prod");
+        assert!(p.tools.contains("echo") && p.resources.contains("demo://a"));
+        let unnamed = profile_json(&listing, None, UNIX_EPOCH);
+        assert!(unnamed.contains("\"name\": \"everything\""), "{unnamed}");
+    }
+}

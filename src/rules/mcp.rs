@@ -1,0 +1,15 @@
+//! SA8xx: skills served over MCP (SEP-2640). These are reported by `mcp::skills::audit` for
+//! each skill a server named with `--mcp` or `--mcp-url` serves.
+
+use super::RuleDoc;
+
+pub const MCP_DIGEST_MISMATCH: RuleDoc = RuleDoc {
+    what: "The SKILL.md that `resources/read` returned does not have the `sha256:` digest or the size that `skills/list` states for it, or the stated digest is not `sha256:` and 64 lowercase hex digits.",
+    why: "SEP-2640 makes hosts verify digests and treat a mismatch as a verification failure: the content changed between listing and reading, a cache is stale, or something in between altered it. A host will refuse the skill.",
+    example: "skills/list: {\"uri\": \"skill://refunds/SKILL.md\", \"digest\": \"sha256:9ff4…\"}\nresources/read returns bytes whose SHA-256 is 3a7c…\n\nFix: recompute the digest when the file changes, or serve the listed content.",
+};
+pub const MCP_FRONTMATTER_MISMATCH: RuleDoc = RuleDoc {
+    what: "The `name` or `description` that `skills/list` gives a skill differs from the frontmatter of the SKILL.md the server serves.",
+    why: "Hosts compare the listed frontmatter with the file field by field; a host that shows the listing and loads the file would show one skill and run another.",
+    example: "skills/list: {\"frontmatter\": {\"name\": \"refunds\"}}\nSKILL.md: name: refund-workflow\n\nFix: generate the listing from the served file.",
+};
