@@ -17,8 +17,10 @@
 //! - `MCP_TEST_SKILLS=resources` hides the skills extension: the skills are then found only
 //!   through `resources/list`.
 //!
+//! `MCP_TEST_STDERR=1` prints a line on standard error at start.
+//!
 //! `MCP_TEST_MODE` turns it into a hostile stdio server that speaks raw JSON-RPC, to test that
-//! the client ends with a clear error: `huge` (a tools/list of 200,000 tools), `wrongtypes`
+//! the client ends with a clear error: `huge` (a tools/list of 100,001 tools), `wrongtypes`
 //! (`tools` is a string), `badnames` (a tool whose name is a number), `sleep` (never answers
 //! tools/list), `exit` (exits at once), `garbage` (prints a banner on stdout), `endless`
 //! (every page has a new `nextCursor`), `crash` (exits on tools/list).
@@ -261,6 +263,9 @@ impl ServerHandler for TestServer {
 }
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
+    if std::env::var_os("MCP_TEST_STDERR").is_some() {
+        eprintln!("mcp-test-server: a line on standard error");
+    }
     if let Ok(mode) = std::env::var("MCP_TEST_MODE") {
         hostile(&mode);
         return Ok(());
@@ -346,7 +351,7 @@ fn hostile(mode: &str) {
             }),
             "tools/list" => match mode {
                 "huge" => {
-                    let tools: Vec<serde_json::Value> = (0..200_000)
+                    let tools: Vec<serde_json::Value> = (0..100_001)
                         .map(|i| serde_json::json!({"name": format!("t{i}"), "inputSchema": {"type": "object"}}))
                         .collect();
                     serde_json::json!({ "tools": tools })

@@ -331,7 +331,7 @@ impl Conn {
                     if items.len() + list.len() > MAX_ITEMS {
                         return Err(self.error(
                             method,
-                            format!("the server lists more than {MAX_ITEMS} {key}; skill-audit reads at most that many"),
+                            format!("the server lists more than {} {key}; skill-audit reads at most that many", thousands(MAX_ITEMS)),
                         ));
                     }
                     items.extend(list);
@@ -372,7 +372,10 @@ impl Conn {
         }
         Err(self.error(
             method,
-            format!("the list goes on past {MAX_PAGES} pages; skill-audit reads at most that many"),
+            format!(
+                "the list goes on past {} pages; skill-audit reads at most that many",
+                thousands(MAX_PAGES)
+            ),
         ))
     }
 
@@ -676,6 +679,19 @@ fn kind(v: &Value) -> &'static str {
 
 fn secs(d: Duration) -> String {
     format!("{}s", d.as_secs_f64())
+}
+
+/// `100000` as `100,000`.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// An error and its causes as one line, without the transport's type names.

@@ -178,7 +178,7 @@ pub fn audit(
     if let Some(files) = &served.files {
         for link in links {
             let target = resolve(path, &link.target);
-            if !files.iter().any(|f| *f == target) {
+            if !files.contains(&target) {
                 sink.push(
                     Rule::BrokenLink,
                     link.pos,

@@ -1,0 +1,786 @@
+//! MCP: `skill-audit capture`, `--profile mcp:...` and `--mcp`/`--mcp-url`, against real servers.
+//!
+//! - The reference server `@modelcontextprotocol/server-everything` from npm, over stdio and
+//!   over streamable HTTP. `.ci/run` installs it into `target/mcp-everything`; when it is
+//!   missing the tests install it there, and skip (saying so) only outside CI when npm cannot.
+//! - `examples/mcp_test_server.rs`, built with rmcp's server side: skills over MCP, a tool list
+//!   per user, pagination, a digest mismatch, and hostile modes that must end in exit code 2
+//!   within the timeout.
+
+use serde_json::Value;
+use std::io::{BufRead, BufReader};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Output, Stdio};
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+/// The version of server-everything whose tools these tests name.
+const EVERYTHING: &str = "@modelcontextprotocol/server-everything@2026.8.31";
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_skill-audit"))
+}
+
+/// Run `cmd` with no standard input, returning its output and how long it took.
+fn run(cmd: &mut Command) -> (Output, Duration) {
+    let started = Instant::now();
+    let out = cmd.stdin(Stdio::null()).output().expect("the binary runs");
+    (out, started.elapsed())
+}
+
+fn stderr(out: &Output) -> String {
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+fn stdout_json(out: &Output) -> Value {
+    serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
+        panic!(
+            "stdout is not JSON ({e}): {}\nstderr: {}",
+            String::from_utf8_lossy(&out.stdout),
+            stderr(out)
+        )
+    })
+}
+
+fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("not a list: {v}"))
+        .iter()
+        .map(|s| s.as_str().unwrap().to_owned())
+        .collect()
+}
+
+/// The test server, built once (a no-op when `cargo test` already built the examples).
+fn test_server() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let status = Command::new(env!("CARGO"))
+            .args(["build", "--quiet", "--example", "mcp_test_server"])
+            .current_dir(root())
+            .status()
+            .expect("cargo runs");
+        assert!(
+            status.success(),
+            "building examples/mcp_test_server.rs failed"
+        );
+        let dir = std::env::var_os("CARGO_TARGET_DIR")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root().join("target"));
+        let exe = dir
+            .join("debug/examples/mcp_test_server")
+            .with_extension(std::env::consts::EXE_EXTENSION);
+        assert!(exe.is_file(), "{} is missing", exe.display());
+        exe
+    })
+}
+
+fn server_str() -> String {
+    test_server().display().to_string()
+}
+
+/// A free localhost port (bound, then released).
+fn free_port() -> u16 {
+    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    l.local_addr().unwrap().port()
+}
+
+/// A child process that is stopped when the test ends, however it ends.
+struct Guard(Child);
+
+impl Drop for Guard {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Wait until something accepts connections on `port`.
+fn wait_for_port(port: u16, what: &str) {
+    let until = Instant::now() + Duration::from_secs(30);
+    while Instant::now() < until {
+        if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return;
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("{what} did not listen on port {port} within 30s");
+}
+
+// ---------------------------------------------------------------------------------------------
+// The reference server from npm.
+
+/// `dist/index.js` of server-everything, installing it when missing; `None` (after saying so)
+/// only outside CI when it cannot be installed.
+fn everything() -> Option<PathBuf> {
+    static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let prefix = root().join("target/mcp-everything");
+            let entry =
+                prefix.join("node_modules/@modelcontextprotocol/server-everything/dist/index.js");
+            if !entry.is_file() {
+                let status = Command::new("npm")
+                    .args(["install", "--no-audit", "--no-fund", "--prefix"])
+                    .arg(&prefix)
+                    .arg(EVERYTHING)
+                    .stdin(Stdio::null())
+                    .status();
+                if !matches!(status, Ok(s) if s.success()) || !entry.is_file() {
+                    assert!(
+                        std::env::var_os("CI").is_none(),
+                        "CI must be able to install {EVERYTHING} (see .ci/run)"
+                    );
+                    eprintln!(
+                        "SKIPPED: cannot install {EVERYTHING} with npm (no network?); the tests against it did not run"
+                    );
+                    return None;
+                }
+            }
+            Some(entry)
+        })
+        .clone()
+}
+
+/// Tools server-everything registers for every client, whatever its capabilities
+/// (`registerTools` in `dist/tools/index.js`; `docs/features.md` documents each).
+const EVERYTHING_TOOLS: &[&str] = &[
+    "echo",
+    "get-annotated-message",
+    "get-env",
+    "get-resource-links",
+    "get-resource-reference",
+    "get-structured-content",
+    "get-sum",
+    "get-tiny-image",
+    "gzip-file-as-resource",
+    "toggle-simulated-logging",
+    "toggle-subscriber-updates",
+    "trigger-long-running-operation",
+];
+
+fn check_everything_capture(p: &Value, name: &str) {
+    assert_eq!(p["name"], name);
+    assert_eq!(p["server"]["name"], "mcp-servers/everything", "{p}");
+    assert!(p["protocol_version"].as_str().unwrap().starts_with("20"));
+    let at = p["captured_at"].as_str().unwrap();
+    assert!(
+        at.len() == 20 && at.ends_with('Z') && at.as_bytes()[10] == b'T',
+        "{at}"
+    );
+    let tools = strings(&p["tools"]);
+    for t in EVERYTHING_TOOLS {
+        assert!(
+            tools.contains(&(*t).to_owned()),
+            "`{t}` missing from {tools:?}"
+        );
+    }
+    // Tools that need client capabilities skill-audit does not declare (roots, sampling,
+    // elicitation) are not offered to it.
+    for t in [
+        "get-roots-list",
+        "trigger-sampling-request",
+        "trigger-elicitation-request",
+    ] {
+        assert!(!tools.contains(&t.to_owned()), "{t} in {tools:?}");
+    }
+    let mut sorted = tools.clone();
+    sorted.sort();
+    sorted.dedup();
+    assert_eq!(tools, sorted, "tools are sorted and unique");
+    let prompts = strings(&p["prompts"]);
+    assert!(prompts.contains(&"simple-prompt".to_owned()), "{prompts:?}");
+    assert!(prompts.contains(&"args-prompt".to_owned()), "{prompts:?}");
+    let resources = strings(&p["resources"]);
+    assert!(
+        resources.contains(&"demo://resource/static/document/features.md".to_owned()),
+        "{resources:?}"
+    );
+}
+
+#[test]
+fn everything_documents_the_tools_these_tests_expect() {
+    let Some(entry) = everything() else { return };
+    let features = entry.parent().unwrap().join("docs/features.md");
+    let doc = std::fs::read_to_string(&features).unwrap();
+    for t in EVERYTHING_TOOLS {
+        assert!(
+            doc.contains(&format!("- `{t}`")),
+            "{t} is not in {}",
+            features.display()
+        );
+    }
+}
+
+#[test]
+fn capture_everything_over_stdio() {
+    let Some(entry) = everything() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("everything.json");
+    let (out, _) = run(bin()
+        .args(["capture", "--name", "everything", "-o"])
+        .arg(&file)
+        .arg("--")
+        .arg("node")
+        .arg(&entry)
+        .arg("stdio"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(out.stdout.is_empty(), "with -o nothing goes to stdout");
+    let p: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    check_everything_capture(&p, "everything");
+
+    // The capture is a profile: a skill needing `echo` runs on it, one needing `nope` does not.
+    let lib = tmp.path().join("lib");
+    for (name, tool) in [("echoer", "echo"), ("nope-user", "nope")] {
+        let dir = lib.join(name);
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(
+            dir.join("SKILL.md"),
+            format!("---\nname: {name}\ndescription: Uses {tool}.\ndependencies:\n  tools: [{tool}]\n---\n"),
+        )
+        .unwrap();
+    }
+    let (out, _) = run(bin()
+        .args(["-f", "json", "--fail-on", "never", "-p"])
+        .arg(&file)
+        .arg(&lib));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = stdout_json(&out);
+    let status = |skill: &str| {
+        r["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["name"] == skill)
+            .map(|s| s["availability"]["everything"]["status"].clone())
+            .unwrap()
+    };
+    assert_eq!(status("echoer"), "available");
+    assert_eq!(status("nope-user"), "unavailable");
+}
+
+#[test]
+fn capture_everything_over_streamable_http() {
+    let Some(entry) = everything() else { return };
+    let port = free_port();
+    let _server = Guard(
+        Command::new("node")
+            .arg(&entry)
+            .arg("streamableHttp")
+            .env("PORT", port.to_string())
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("node runs"),
+    );
+    wait_for_port(port, "server-everything");
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let (out, _) = run(bin()
+        .args([
+            "capture",
+            "--url",
+            &url,
+            "--header",
+            "Authorization: Bearer ${MCP_TEST_TOKEN}",
+        ])
+        .env("MCP_TEST_TOKEN", "not-a-secret"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let http = stdout_json(&out);
+    check_everything_capture(&http, "mcp-servers/everything");
+
+    // The same lists as over stdio.
+    let (out, _) = run(bin()
+        .args(["capture", "--"])
+        .arg("node")
+        .arg(&entry)
+        .arg("stdio"));
+    let stdio = stdout_json(&out);
+    for key in ["tools", "resources", "prompts"] {
+        assert_eq!(http[key], stdio[key], "{key}");
+    }
+
+    // A header naming an unset variable is an error before anything is sent.
+    let (out, _) = run(bin()
+        .args([
+            "capture",
+            "--url",
+            &url,
+            "--header",
+            "Authorization: Bearer $MCP_TEST_UNSET_VAR",
+        ])
+        .env_remove("MCP_TEST_UNSET_VAR"));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("`MCP_TEST_UNSET_VAR`"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn live_everything_profile_without_a_file() {
+    let Some(entry) = everything() else { return };
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("summer");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: summer\ndescription: Adds numbers.\ndependencies:\n  tools: [get-sum]\n  prompts: [simple-prompt]\n---\n",
+    )
+    .unwrap();
+    let spec = format!("mcp:everything=node {} stdio", entry.display());
+    let (out, _) = run(bin().args(["-f", "json", "-p", &spec]).arg(tmp.path()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = stdout_json(&out);
+    assert_eq!(r["profiles"][0]["name"], "everything");
+    assert_eq!(
+        r["skills"][0]["availability"]["everything"]["status"], "available",
+        "{r}"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// The test server: skills over MCP, per-user tools, pagination, digests.
+
+/// `skill-audit -f json --fail-on never ARGS --mcp -- <test server>` run as `user`.
+fn audit_served(user: &str, envs: &[(&str, &str)], args: &[&str]) -> Value {
+    let mut cmd = bin();
+    cmd.args(["-f", "json", "--fail-on", "never"])
+        .args(args)
+        .args(["--mcp", "--"])
+        .arg(test_server())
+        .env("MCP_TEST_USER", user)
+        .current_dir(std::env::temp_dir());
+    for (k, v) in envs {
+        cmd.env(k, v);
+    }
+    let (out, _) = run(&mut cmd);
+    assert!(out.status.success(), "{}", stderr(&out));
+    stdout_json(&out)
+}
+
+fn skill<'a>(r: &'a Value, uri: &str) -> &'a Value {
+    r["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == uri)
+        .unwrap_or_else(|| panic!("{uri} not in {}", r["skills"]))
+}
+
+fn rules_at(r: &Value, path: &str) -> Vec<String> {
+    let mut v: Vec<String> = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["path"] == path)
+        .map(|f| f["rule"].as_str().unwrap().to_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+const REFUNDS: &str = "skill://payments/refunds/SKILL.md";
+const LOOKUP: &str = "skill://payments/lookup/SKILL.md";
+const TAMPERED: &str = "skill://ops/tampered/SKILL.md";
+const MISNAMED: &str = "skill://ops/misnamed/SKILL.md";
+const COLUMN: &str = "mcp:skill-test-server";
+
+#[test]
+fn the_same_skill_is_available_to_one_user_and_not_to_another() {
+    let alice = audit_served("alice", &[], &[]);
+    let bob = audit_served("bob", &[], &[]);
+    // Only the served skills: with --mcp and no PATH, nothing local is audited.
+    assert_eq!(
+        alice["skills"].as_array().unwrap().len(),
+        4,
+        "{}",
+        alice["skills"]
+    );
+    assert_eq!(alice["roots"], serde_json::json!([]));
+    assert_eq!(alice["profiles"][0]["name"], COLUMN);
+    // Every page was read: 8 tools for alice over 4 pages of 2, 7 for bob.
+    assert_eq!(alice["profiles"][0]["tools"], 8);
+    assert_eq!(bob["profiles"][0]["tools"], 7);
+    assert_eq!(alice["profiles"][0]["resources"], 6);
+    let status = |r: &Value, uri: &str| skill(r, uri)["availability"][COLUMN]["status"].clone();
+    assert_eq!(status(&alice, REFUNDS), "available");
+    assert_eq!(status(&bob, REFUNDS), "unavailable");
+    assert_eq!(status(&alice, LOOKUP), "available");
+    assert_eq!(status(&bob, LOOKUP), "available");
+    assert_eq!(rules_at(&bob, REFUNDS), ["SA402"]);
+    // The body's link points at a file the server lists: no broken link.
+    assert_eq!(rules_at(&alice, REFUNDS), Vec::<String>::new());
+    assert_eq!(skill(&alice, REFUNDS)["name"], "refunds");
+}
+
+#[test]
+fn digests_and_names_of_served_skills_are_checked() {
+    let r = audit_served("alice", &[], &[]);
+    assert_eq!(rules_at(&r, TAMPERED), ["SA801"]);
+    let f = r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["rule"] == "SA801")
+        .unwrap();
+    assert_eq!(f["severity"], "error");
+    assert!(f["message"].as_str().unwrap().contains("sha256:"), "{f}");
+    // `name: other-name` at skill://ops/misnamed/: the last segment decides.
+    assert_eq!(rules_at(&r, MISNAMED), ["SA207", "SA802"]);
+    assert_eq!(r["summary"]["by_rule"]["SA801"], 1, "{}", r["summary"]);
+}
+
+#[test]
+fn pages_of_one_item_give_the_same_result() {
+    let two = audit_served("alice", &[], &[]);
+    let one = audit_served("alice", &[("MCP_TEST_PAGE", "1")], &[]);
+    assert_eq!(one["skills"], two["skills"]);
+    assert_eq!(one["findings"], two["findings"]);
+    assert_eq!(one["profiles"], two["profiles"]);
+}
+
+#[test]
+fn without_the_extension_skills_come_from_resources_list() {
+    let r = audit_served("bob", &[("MCP_TEST_SKILLS", "resources")], &[]);
+    let paths: Vec<&str> = r["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths.len(), 4, "{paths:?}");
+    assert_eq!(
+        skill(&r, REFUNDS)["availability"][COLUMN]["status"],
+        "unavailable"
+    );
+    // No listing states digests or names, so nothing to compare.
+    assert_eq!(rules_at(&r, TAMPERED), Vec::<String>::new());
+    assert_eq!(rules_at(&r, MISNAMED), ["SA207"]);
+}
+
+#[test]
+fn served_skills_sit_beside_local_ones_and_text_shows_their_lines() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("local");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: local\ndescription: A local skill.\ndependencies:\n  tools: [refund_card]\n---\n",
+    )
+    .unwrap();
+    let (out, _) = run(bin()
+        .args(["--fail-on", "never"])
+        .arg(tmp.path())
+        .args([
+            "-p",
+            &format!("mcp:alice=env MCP_TEST_USER=alice {}", server_str()),
+        ])
+        .args(["--mcp", "--"])
+        .arg(test_server())
+        .env("MCP_TEST_USER", "bob")
+        .env("NO_COLOR", "1"));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{}", stderr(&out));
+    // Source lines of served skills come from the served bytes.
+    assert!(
+        text.contains(&format!("--> {MISNAMED}:2:7")) && text.contains("2 | name: other-name"),
+        "{text}"
+    );
+    // Columns: the live profile `alice` (a separate session), then bob's own session.
+    let header = text.lines().find(|l| l.starts_with("SKILL ")).unwrap();
+    assert!(
+        header.contains("alice") && header.contains(COLUMN),
+        "{header}"
+    );
+    let row = |name: &str| {
+        text.lines()
+            .find(|l| l.split_whitespace().next() == Some(name))
+            .unwrap_or_else(|| panic!("no row {name} in {text}"))
+            .split_whitespace()
+            .skip(1)
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(row("refunds"), ["available", "unavailable"]);
+    assert_eq!(row("local"), ["available", "unavailable"]);
+    assert!(text.contains("5 files scanned"), "{text}");
+}
+
+#[test]
+fn users_over_http_are_told_apart_by_their_token() {
+    let mut child = Command::new(test_server())
+        .args(["--http", "127.0.0.1:0"])
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let mut first = String::new();
+    BufReader::new(child.stdout.take().unwrap())
+        .read_line(&mut first)
+        .unwrap();
+    let _server = Guard(child);
+    let addr = first
+        .trim()
+        .strip_prefix("listening on ")
+        .unwrap()
+        .to_owned();
+    let url = format!("http://{addr}/mcp");
+    let audit = |token: &str| {
+        let (out, _) = run(bin()
+            .args(["-f", "json", "--fail-on", "never", "--mcp-url", &url])
+            .args(["--header", "Authorization: Bearer $MCP_TEST_TOKEN"])
+            .env("MCP_TEST_TOKEN", token)
+            .current_dir(std::env::temp_dir()));
+        assert!(out.status.success(), "{}", stderr(&out));
+        stdout_json(&out)
+    };
+    let (alice, bob) = (audit("alice"), audit("bob"));
+    let status = |r: &Value| skill(r, REFUNDS)["availability"][COLUMN]["status"].clone();
+    assert_eq!(status(&alice), "available");
+    assert_eq!(status(&bob), "unavailable");
+    assert_eq!(rules_at(&alice, TAMPERED), ["SA801"]);
+    // The header value never shows up in the report.
+    assert!(!alice.to_string().contains("Bearer"));
+
+    // A capture over HTTP, as alice.
+    let (out, _) = run(bin()
+        .args(["capture", "--name", "alice", "--url", &url])
+        .args(["--header", "Authorization: Bearer ${T}"])
+        .env("T", "alice"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let p = stdout_json(&out);
+    assert!(strings(&p["tools"]).contains(&"refund_card".to_owned()));
+}
+
+#[test]
+fn captures_are_sorted_paged_and_stable() {
+    let capture = |page: &str| {
+        let (out, _) = run(bin()
+            .args(["capture", "--name", "prod", "--"])
+            .arg(test_server())
+            .env("MCP_TEST_USER", "alice")
+            .env("MCP_TEST_PAGE", page));
+        assert!(out.status.success(), "{}", stderr(&out));
+        let mut v = stdout_json(&out);
+        v.as_object_mut().unwrap().remove("captured_at");
+        v
+    };
+    let a = capture("2");
+    assert_eq!(a, capture("3"), "captures diff only in captured_at");
+    assert_eq!(
+        strings(&a["tools"]),
+        [
+            "get_order",
+            "refund_card",
+            "search_docs",
+            "tool_01",
+            "tool_02",
+            "tool_03",
+            "tool_04",
+            "tool_05"
+        ]
+    );
+    assert_eq!(
+        a["server"],
+        serde_json::json!({"name": "skill-test-server", "version": "1.0.0"})
+    );
+    assert_eq!(
+        a["prompts"],
+        serde_json::json!([]),
+        "no prompts capability: an empty list"
+    );
+}
+
+#[test]
+fn two_live_profiles_show_what_each_user_can_use() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("refund");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(
+        dir.join("SKILL.md"),
+        "---\nname: refund\ndescription: Refunds.\ndependencies:\n  tools:\n    all: [get_order]\n    any: [refund_card, refund_wallet]\n---\n",
+    )
+    .unwrap();
+    let s = server_str();
+    let (out, _) = run(bin()
+        .args(["-f", "json", "--fail-on", "never"])
+        .args(["-p", &format!("mcp:alice=env MCP_TEST_USER=alice {s}")])
+        .args(["-p", &format!("mcp:bob=env   MCP_TEST_USER=bob   {s}")])
+        .arg(tmp.path()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let r = stdout_json(&out);
+    let a = &r["skills"][0]["availability"];
+    assert_eq!(a["alice"]["status"], "available");
+    assert_eq!(a["bob"]["status"], "unavailable");
+    assert_eq!(
+        r["profiles"][1]["path"],
+        format!("mcp:env MCP_TEST_USER=bob {s}")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Safety and hostile servers.
+
+/// Run `capture` against the test server in `mode` with `--timeout secs`: exit code 2, a
+/// message naming the server and `request` and containing `says`, within the timeout.
+fn hostile(mode: &str, secs: u64, request: &str, says: &str) {
+    let (out, took) = run(bin()
+        .args(["capture", "--timeout", &secs.to_string(), "--"])
+        .arg(test_server())
+        .env("MCP_TEST_MODE", mode));
+    let err = stderr(&out);
+    assert_eq!(out.status.code(), Some(2), "{mode}: {err}");
+    assert!(out.stdout.is_empty(), "{mode}");
+    assert!(
+        err.contains(&format!("MCP server `{}`: {request}: ", server_str())),
+        "{mode}: {err}"
+    );
+    assert!(err.contains(says), "{mode}: {err}");
+    assert!(
+        took < Duration::from_secs(secs + 10),
+        "{mode} took {took:?} with --timeout {secs}"
+    );
+}
+
+#[test]
+fn a_server_that_sleeps_times_out() {
+    hostile("sleep", 2, "tools/list", "no answer within 2s");
+}
+
+#[test]
+fn a_server_that_exits_at_once_is_an_error() {
+    hostile("exit", 30, "initialize", "the server exited with status 3");
+}
+
+#[test]
+fn a_server_that_crashes_mid_session_is_an_error() {
+    hostile(
+        "crash",
+        30,
+        "tools/list",
+        "the server exited with status 70",
+    );
+}
+
+#[test]
+fn garbage_on_stdout_is_an_error_at_once() {
+    hostile(
+        "garbage",
+        30,
+        "initialize",
+        "not JSON-RPC on standard output: `Starting the best MCP server v1.0 ...`",
+    );
+}
+
+#[test]
+fn wrong_types_are_errors() {
+    hostile(
+        "wrongtypes",
+        30,
+        "tools/list",
+        "`tools` is a string, not a list",
+    );
+    hostile(
+        "badnames",
+        30,
+        "tools/list",
+        "item 1 of `tools`: `name` is a number",
+    );
+}
+
+#[test]
+fn lists_are_bounded() {
+    hostile(
+        "huge",
+        60,
+        "tools/list",
+        "more than 100,000 tools; skill-audit reads at most that many",
+    );
+    hostile("endless", 30, "tools/list", "past 1,000 pages");
+}
+
+#[test]
+fn a_missing_program_is_an_error() {
+    let (out, _) = run(bin().args(["--mcp", "--", "/nonexistent/mcp-server", "--flag"]));
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("MCP server `/nonexistent/mcp-server --flag`: start: cannot run `/nonexistent/mcp-server`: no such program"),
+        "{err}"
+    );
+}
+
+#[test]
+fn the_server_stderr_shows_only_with_verbose() {
+    let capture = |verbose: bool| {
+        let mut cmd = bin();
+        cmd.arg("capture");
+        if verbose {
+            cmd.arg("--verbose");
+        }
+        let (out, _) = run(cmd.arg("--").arg(test_server()).env("MCP_TEST_STDERR", "1"));
+        assert!(out.status.success(), "{}", stderr(&out));
+        stderr(&out)
+    };
+    assert!(!capture(false).contains("a line on standard error"));
+    assert!(capture(true).contains("mcp-test-server: a line on standard error"));
+}
+
+#[test]
+fn settings_files_cannot_start_servers() {
+    let tmp = tempfile::tempdir().unwrap();
+    let marker = tmp.path().join("ran");
+    std::fs::write(
+        tmp.path().join("skill-audit.toml"),
+        format!("profiles = [\"mcp:evil=touch {}\"]\n", marker.display()),
+    )
+    .unwrap();
+    let (out, _) = run(bin().arg(tmp.path()));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("only on the command line"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(
+        !marker.exists(),
+        "a server named in the scanned tree was started"
+    );
+}
+
+#[test]
+fn usage_errors() {
+    // `--mcp` needs a command; a command needs `--mcp`.
+    let (out, _) = run(bin().arg("--mcp"));
+    assert_eq!(out.status.code(), Some(2));
+    let (out, _) = run(bin().args([".", "--", "node"]));
+    assert_eq!(out.status.code(), Some(2));
+    let (out, _) = run(bin().args(["-p", "mcp:nocommand", "."]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("mcp:NAME=COMMAND"),
+        "{}",
+        stderr(&out)
+    );
+    let (out, _) = run(bin().args(["capture"]));
+    assert_eq!(out.status.code(), Some(2));
+    let (out, _) = run(bin().args(["capture", "--url", "ftp://x"]));
+    assert_eq!(out.status.code(), Some(2));
+    let (out, _) = run(bin().args([
+        "capture",
+        "--url",
+        "http://127.0.0.1:9/mcp",
+        "--header",
+        "nocolon",
+    ]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("Name: value"), "{}", stderr(&out));
+    let (out, _) = run(bin().args(["capture", "--timeout", "0", "--", "x"]));
+    assert_eq!(out.status.code(), Some(2));
+}
