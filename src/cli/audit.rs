@@ -66,7 +66,7 @@ pub struct McpArgs {
     #[arg(long, value_name = "SECS", default_value_t = crate::mcp::DEFAULT_TIMEOUT_SECS)]
     pub timeout: u64,
     /// The MCP server's command and arguments for --mcp, after `--` (run directly, no shell).
-    #[arg(last = true, value_name = "COMMAND", requires = "mcp")]
+    #[arg(last = true, value_name = "SERVER", requires = "mcp")]
     pub server_command: Vec<String>,
 }
 

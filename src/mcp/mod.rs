@@ -82,7 +82,8 @@ impl Server {
         })
     }
 
-    /// How the server is named in messages: its command line or its URL (never header values).
+    /// How the server is named in messages and reports: its command line, or its URL without
+    /// query or credentials (which may hold secrets); never header values.
     pub fn label(&self) -> String {
         match self {
             Server::Stdio { command, args } => {
@@ -90,7 +91,13 @@ impl Server {
                 parts.extend(args.iter().map(String::as_str));
                 parts.join(" ")
             }
-            Server::Http { url, .. } => url.clone(),
+            Server::Http { url, .. } => {
+                let (scheme, rest) = url.split_once("://").unwrap_or(("", url));
+                let rest = rest.split(['?', '#']).next().unwrap_or(rest);
+                let (host, path) = rest.split_at(rest.find('/').unwrap_or(rest.len()));
+                let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+                format!("{scheme}://{host}{path}")
+            }
         }
     }
 }
@@ -724,4 +731,28 @@ fn clip(s: &str) -> String {
         out.push('…');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn labels_hide_what_may_be_secret() {
+        let s = Server::http("https://user:pw@mcp.example.com/mcp?token=x#f", &[]).unwrap();
+        assert_eq!(s.label(), "https://mcp.example.com/mcp");
+        let s = Server::http("http://127.0.0.1:8080", &["A: $B".into()]).unwrap();
+        assert_eq!(s.label(), "http://127.0.0.1:8080");
+        let s = Server::stdio(&["node".into(), "x.js".into()]).unwrap();
+        assert_eq!(s.label(), "node x.js");
+        assert!(Server::stdio(&[]).is_err());
+        assert!(Server::http("ftp://x", &[]).is_err());
+    }
+
+    #[test]
+    fn numbers_with_separators() {
+        assert_eq!(thousands(100_000), "100,000");
+        assert_eq!(thousands(1_000), "1,000");
+        assert_eq!(thousands(999), "999");
+    }
 }
