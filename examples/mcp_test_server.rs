@@ -23,7 +23,8 @@
 //! the client ends with a clear error: `huge` (a tools/list of 100,001 tools), `wrongtypes`
 //! (`tools` is a string), `badnames` (a tool whose name is a number), `sleep` (never answers
 //! tools/list), `exit` (exits at once), `garbage` (prints a banner on stdout), `endless`
-//! (every page has a new `nextCursor`), `crash` (exits on tools/list).
+//! (every page has a new `nextCursor`), `crash` (exits on tools/list), `notrpc` (answers
+//! tools/list with JSON that is not JSON-RPC).
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
@@ -370,6 +371,11 @@ fn hostile(mode: &str) {
                     continue;
                 }
                 "crash" => std::process::exit(70),
+                "notrpc" => {
+                    let _ = writeln!(out, "{{\"hello\": \"world\"}}");
+                    let _ = out.flush();
+                    continue;
+                }
                 _ => serde_json::json!({ "tools": [] }),
             },
             "ping" => serde_json::json!({}),

@@ -679,6 +679,16 @@ fn garbage_on_stdout_is_an_error_at_once() {
 }
 
 #[test]
+fn json_that_is_not_json_rpc_is_an_error_at_once() {
+    hostile(
+        "notrpc",
+        30,
+        "tools/list",
+        "JSON that is not a JSON-RPC 2.0 message on standard output: `{\"hello\": \"world\"}`",
+    );
+}
+
+#[test]
 fn wrong_types_are_errors() {
     hostile(
         "wrongtypes",

@@ -85,11 +85,11 @@ async fn filter(
         if text.is_empty() {
             continue;
         }
-        if serde_json::from_slice::<serde::de::IgnoredAny>(text).is_err() {
+        if let Some(problem) = not_json_rpc(text) {
             set(
                 &fault,
                 format!(
-                    "the server printed something that is not JSON-RPC on standard output: `{}` (a stdio server may write only MCP messages there; logs belong on standard error)",
+                    "the server printed {problem} on standard output: `{}` (a stdio server may write only MCP messages there; logs belong on standard error)",
                     excerpt(text)
                 ),
             );
@@ -100,6 +100,29 @@ async fn filter(
         }
     }
     let _ = to.shutdown().await;
+}
+
+/// What is wrong with a line that should be a JSON-RPC message (or a batch of them).
+fn not_json_rpc(text: &[u8]) -> Option<&'static str> {
+    #[derive(serde::Deserialize)]
+    struct Envelope {
+        jsonrpc: Option<serde_json::Value>,
+    }
+    if text.first() == Some(&b'[') {
+        return serde_json::from_slice::<serde::de::IgnoredAny>(text)
+            .is_err()
+            .then_some("something that is not JSON-RPC");
+    }
+    match serde_json::from_slice::<Envelope>(text) {
+        Err(_) if serde_json::from_slice::<serde::de::IgnoredAny>(text).is_ok() => {
+            Some("JSON that is not a JSON-RPC 2.0 message")
+        }
+        Err(_) => Some("something that is not JSON-RPC"),
+        Ok(e) if e.jsonrpc.as_ref().and_then(|v| v.as_str()) != Some("2.0") => {
+            Some("JSON that is not a JSON-RPC 2.0 message")
+        }
+        Ok(_) => None,
+    }
 }
 
 enum Line {
@@ -161,4 +184,26 @@ pub fn excerpt(bytes: &[u8]) -> String {
         out.push('…');
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_json_rpc_passes() {
+        assert_eq!(
+            not_json_rpc(br#"{"jsonrpc":"2.0","id":1,"result":{}}"#),
+            None
+        );
+        assert_eq!(not_json_rpc(br#"[{"jsonrpc":"2.0","method":"x"}]"#), None);
+        assert!(not_json_rpc(b"Starting server...").is_some());
+        assert!(
+            not_json_rpc(br#"{"hello":"world"}"#)
+                .unwrap()
+                .contains("JSON-RPC 2.0")
+        );
+        assert!(not_json_rpc(br#"{"jsonrpc":"1.0"}"#).is_some());
+        assert!(not_json_rpc(b"42").unwrap().contains("JSON-RPC 2.0"));
+    }
 }
