@@ -83,6 +83,14 @@ fn server_str() -> String {
     test_server().display().to_string()
 }
 
+/// The test server as `mcp:` profiles name it: relative to [`server_dir`], so that the
+/// whitespace-split command works wherever the repository is.
+const SERVER_IN_DIR: &str = "./mcp_test_server";
+
+fn server_dir() -> &'static Path {
+    test_server().parent().unwrap()
+}
+
 /// A free localhost port (bound, then released).
 fn free_port() -> u16 {
     let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -333,8 +341,13 @@ fn live_everything_profile_without_a_file() {
         "---\nname: summer\ndescription: Adds numbers.\ndependencies:\n  tools: [get-sum]\n  prompts: [simple-prompt]\n---\n",
     )
     .unwrap();
-    let spec = format!("mcp:everything=node {} stdio", entry.display());
-    let (out, _) = run(bin().args(["-f", "json", "-p", &spec]).arg(tmp.path()));
+    // `mcp:` commands are split on whitespace: name the entry relative to the package.
+    let package = entry.parent().unwrap().parent().unwrap();
+    let spec = "mcp:everything=node dist/index.js stdio";
+    let (out, _) = run(bin()
+        .args(["-f", "json", "-p", spec])
+        .arg(tmp.path())
+        .current_dir(package));
     assert!(out.status.success(), "{}", stderr(&out));
     let r = stdout_json(&out);
     assert_eq!(r["profiles"][0]["name"], "everything");
@@ -479,10 +492,11 @@ fn served_skills_sit_beside_local_ones_and_text_shows_their_lines() {
         .arg(tmp.path())
         .args([
             "-p",
-            &format!("mcp:alice=env MCP_TEST_USER=alice {}", server_str()),
+            &format!("mcp:alice=env MCP_TEST_USER=alice {SERVER_IN_DIR}"),
         ])
         .args(["--mcp", "--"])
         .arg(test_server())
+        .current_dir(server_dir())
         .env("MCP_TEST_USER", "bob")
         .env("NO_COLOR", "1"));
     let text = String::from_utf8_lossy(&out.stdout);
@@ -607,12 +621,13 @@ fn two_live_profiles_show_what_each_user_can_use() {
         "---\nname: refund\ndescription: Refunds.\ndependencies:\n  tools:\n    all: [get_order]\n    any: [refund_card, refund_wallet]\n---\n",
     )
     .unwrap();
-    let s = server_str();
+    let s = SERVER_IN_DIR;
     let (out, _) = run(bin()
         .args(["-f", "json", "--fail-on", "never"])
         .args(["-p", &format!("mcp:alice=env MCP_TEST_USER=alice {s}")])
         .args(["-p", &format!("mcp:bob=env   MCP_TEST_USER=bob   {s}")])
-        .arg(tmp.path()));
+        .arg(tmp.path())
+        .current_dir(server_dir()));
     assert!(out.status.success(), "{}", stderr(&out));
     let r = stdout_json(&out);
     let a = &r["skills"][0]["availability"];
