@@ -60,3 +60,12 @@ fn markdown_report() {
         md.replace(&footer, "skill-audit [version]</sub>")
     );
 }
+
+#[test]
+fn github_annotations() {
+    let lines = example("github");
+    assert!(lines.lines().all(|l| l.starts_with("::error ")
+        || l.starts_with("::warning ")
+        || l.starts_with("::notice ")));
+    insta::assert_snapshot!("github", lines);
+}
