@@ -82,11 +82,11 @@ proptest! {
 
     #[test]
     fn parsers_never_panic_on_any_yaml(text in "\\PC{0,300}") {
-        if let Ok(node) = yaml::parse(&text, 2) {
-            if let Some(d) = node.get("dependencies") {
-                let mut sink = Sink::new("x");
-                let _ = dependencies::parse(d, &mut sink);
-            }
+        if let Ok(node) = yaml::parse(&text, 2)
+            && let Some(d) = node.get("dependencies")
+        {
+            let mut sink = Sink::new("x");
+            let _ = dependencies::parse(d, &mut sink);
         }
     }
 

@@ -14,7 +14,7 @@ fn skill(root: &Path, name: &str, extra: &str) {
     write(
         root,
         &format!("skills/{name}/SKILL.md"),
-        &format!("---\nname: {name}\ndescription: Does {name} things.\n{extra}---\n# {name}\n"),
+        format!("---\nname: {name}\ndescription: Does {name} things.\n{extra}---\n# {name}\n"),
     );
 }
 
@@ -321,7 +321,7 @@ fn pr_comment_neutralises_hostile_text() {
     write(
         tmp.path(),
         "skills/evil/SKILL.md",
-        &format!(
+        format!(
             "---\nname: evil\ndescription: d\n\"{evil}\": 1\ndependencies:\n  tools: [\"{evil}\"]\n---\n"
         ),
     );
