@@ -20,7 +20,8 @@
 # Environment: SKILL_AUDIT, WALK_FLOOR, GEN_LIBRARY (prebuilt binaries; otherwise built here with
 # cargo build --release and copied to WORK/bin, so concurrent rebuilds do not disturb a run),
 # AGNIX (an agnix binary; otherwise looked up on PATH, then installed with cargo install).
-# Results: WORK/results.md (also printed), hyperfine JSON in WORK/json/.
+# Results: WORK/results.md (also printed), hyperfine JSON in WORK/json/ (WORK defaults to
+# ${TMPDIR:-/tmp}/skill-audit-bench; generated libraries are kept there and reused).
 
 set -uo pipefail
 
@@ -43,7 +44,7 @@ while [ $# -gt 0 ]; do
     --no-peers) peers=0; shift ;;
     --peer-timeout) peer_timeout="$2"; shift 2 ;;
     --agnix-install-timeout) agnix_install_timeout="$2"; shift 2 ;;
-    -h | --help) sed -n '2,25p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h | --help) sed -n '2,24p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
     esac
 done
