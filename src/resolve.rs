@@ -239,6 +239,10 @@ pub fn configured(
     cwd: &Path,
     findings: &mut Vec<Finding>,
 ) -> Vec<Link> {
+    // Most libraries have no `[[links]]`: do not index the whole library for nothing.
+    if entries.is_empty() {
+        return Vec::new();
+    }
     let ix = Index::new(skills, agents, cwd);
     let mut out = Vec::new();
     for (agent_path, names) in entries {

@@ -151,6 +151,15 @@ pub struct Summary {
     pub by_rule: BTreeMap<String, usize>,
 }
 
+/// Availabilities in profile order, keyed by profile name.
+fn keyed(profiles: &[&str], availability: &[Availability]) -> BTreeMap<String, Availability> {
+    profiles
+        .iter()
+        .map(|p| (*p).to_owned())
+        .zip(availability.iter().cloned())
+        .collect()
+}
+
 /// Per profile, how many entries have each status (every status present, zero or not).
 fn status_counts<'a>(
     profiles: &[&str],
@@ -195,11 +204,7 @@ impl Report {
                     mcp_servers: s.mcp_servers.clone(),
                     model: s.model.clone(),
                     fields: s.fields.clone(),
-                    availability: profile_names
-                        .iter()
-                        .map(|p| p.to_string())
-                        .zip(r.availability.iter().cloned())
-                        .collect(),
+                    availability: keyed(&profile_names, &r.availability),
                 }
             })
             .collect();
@@ -209,11 +214,7 @@ impl Report {
             .map(|r| AgentEntry {
                 valid: !r.agent.invalid,
                 agent: r.agent.clone(),
-                availability: profile_names
-                    .iter()
-                    .map(|p| p.to_string())
-                    .zip(r.availability.iter().cloned())
-                    .collect(),
+                availability: keyed(&profile_names, &r.availability),
             })
             .collect();
         let mut report = Report {
