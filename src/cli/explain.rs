@@ -183,16 +183,7 @@ fn explain(report: &Report, entry: &Entry) -> String {
         s.push_str("  none\n");
     }
     for f in findings {
-        let _ = writeln!(
-            s,
-            "  {}:{}:{}: {}[{}] {}",
-            visible(&f.path),
-            f.line,
-            f.column,
-            f.severity,
-            f.rule.code(),
-            visible(&f.message)
-        );
+        let _ = writeln!(s, "  {}", crate::report::text::one_line(f));
     }
     s
 }

@@ -173,16 +173,7 @@ pub fn render_text(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
     let mut s = String::new();
     for (title, list) in [("new", &d.new_findings), ("fixed", &d.fixed_findings)] {
         for f in list {
-            let _ = writeln!(
-                s,
-                "{title}: {}:{}:{}: {}[{}] {}",
-                visible(&f.path),
-                f.line,
-                f.column,
-                f.severity,
-                f.rule.code(),
-                visible(&f.message)
-            );
+            let _ = writeln!(s, "{title}: {}", super::text::one_line(f));
         }
     }
     for c in &d.availability_changes {

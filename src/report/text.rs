@@ -100,14 +100,7 @@ fn finding(f: &crate::diagnostic::Finding, renderer: &Renderer, s: &mut String) 
     let message = visible(&f.message);
     let path = visible(&f.path);
     let Some(source) = &f.source else {
-        let _ = writeln!(
-            s,
-            "{path}:{}:{}: {}[{}] {message}\n",
-            f.line,
-            f.column,
-            f.severity,
-            f.rule.code()
-        );
+        let _ = writeln!(s, "{}\n", one_line(f));
         return;
     };
     let line = visible(source);
@@ -184,6 +177,19 @@ fn matrix<'a>(
         }
     }
     s.push('\n');
+}
+
+/// `path:line:col: severity[RULE] message`, escaped: the compact form of a finding.
+pub fn one_line(f: &crate::diagnostic::Finding) -> String {
+    format!(
+        "{}:{}:{}: {}[{}] {}",
+        visible(&f.path),
+        f.line,
+        f.column,
+        f.severity,
+        f.rule.code(),
+        visible(&f.message)
+    )
 }
 
 /// Replace control characters (ANSI/OSC escapes, CR, BEL, ...) with visible escapes so text
