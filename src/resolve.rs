@@ -2,7 +2,7 @@
 //! `skills:` list and links in agent bodies. Everything is looked up through hash indexes
 //! built once, so the cost is linear in agents, skills and manifest entries.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Finding;
@@ -43,8 +43,18 @@ struct Index<'a> {
     skill_by_dir: HashMap<PathBuf, &'a Skill>,
     skill_by_name: HashMap<&'a str, Vec<&'a Skill>>,
     agent_by_file: HashMap<PathBuf, &'a Agent>,
-    skill_files: Vec<(PathBuf, &'a Skill)>,
-    agent_files: Vec<(PathBuf, &'a Agent)>,
+    /// Sorted by path, so everything under a folder is one contiguous range.
+    skill_files: BTreeMap<PathBuf, &'a Skill>,
+    agent_files: BTreeMap<PathBuf, &'a Agent>,
+}
+
+/// The values whose paths lie under `dir`: a range scan of a path-sorted map. `Path` orders by
+/// components, so `dir`'s descendants follow `dir` without a gap.
+fn under<'m, T: Copy>(map: &'m BTreeMap<PathBuf, T>, dir: &Path) -> Vec<T> {
+    map.range::<Path, _>((std::ops::Bound::Included(dir), std::ops::Bound::Unbounded))
+        .take_while(|(f, _)| f.starts_with(dir))
+        .map(|(_, v)| *v)
+        .collect()
 }
 
 impl<'a> Index<'a> {
@@ -54,21 +64,21 @@ impl<'a> Index<'a> {
             skill_by_dir: HashMap::new(),
             skill_by_name: HashMap::new(),
             agent_by_file: HashMap::new(),
-            skill_files: Vec::new(),
-            agent_files: Vec::new(),
+            skill_files: BTreeMap::new(),
+            agent_files: BTreeMap::new(),
         };
         for s in skills.iter().filter(|s| !s.invalid) {
             let f = key(&s.fs_path, cwd);
             if let Some(d) = f.parent() {
                 ix.skill_by_dir.insert(d.to_owned(), s);
             }
-            ix.skill_files.push((f.clone(), s));
+            ix.skill_files.insert(f.clone(), s);
             ix.skill_by_file.insert(f, s);
             ix.skill_by_name.entry(s.name.as_str()).or_default().push(s);
         }
         for a in agents.iter().filter(|a| !a.invalid) {
             let f = key(&a.fs_path, cwd);
-            ix.agent_files.push((f.clone(), a));
+            ix.agent_files.insert(f.clone(), a);
             ix.agent_by_file.insert(f, a);
         }
         ix
@@ -88,22 +98,14 @@ impl<'a> Index<'a> {
         None
     }
 
-    /// Agents whose files are under `dir`. A linear scan, but only for folder entries,
-    /// which a manifest has a handful of.
+    /// Agents whose files are under `dir`.
     fn agents_under(&self, dir: &Path) -> Vec<&'a Agent> {
-        self.agent_files
-            .iter()
-            .filter(|(f, _)| f.starts_with(dir))
-            .map(|(_, a)| *a)
-            .collect()
+        under(&self.agent_files, dir)
     }
 
+    /// Skills whose files are under `dir`.
     fn skills_under(&self, dir: &Path) -> Vec<&'a Skill> {
-        self.skill_files
-            .iter()
-            .filter(|(f, _)| f.starts_with(dir))
-            .map(|(_, s)| *s)
-            .collect()
+        under(&self.skill_files, dir)
     }
 
     fn skill_at(&self, p: &Path) -> Option<&'a Skill> {
@@ -142,14 +144,7 @@ pub fn links(
             c
         };
         let m_agents: Vec<&Agent> = match &m.agents {
-            None => {
-                let dir = base.join("agents");
-                ix.agent_files
-                    .iter()
-                    .filter(|(f, _)| f.starts_with(&dir))
-                    .map(|(_, a)| *a)
-                    .collect()
-            }
+            None => ix.agents_under(&base.join("agents")),
             Some(list) => list
                 .iter()
                 .flat_map(|(p, pos)| {
@@ -171,14 +166,7 @@ pub fn links(
                 .collect(),
         };
         let m_skills: Vec<&Skill> = match &m.skills {
-            None => {
-                let dir = base.join("skills");
-                ix.skill_files
-                    .iter()
-                    .filter(|(f, _)| f.starts_with(&dir))
-                    .map(|(_, s)| *s)
-                    .collect()
-            }
+            None => ix.skills_under(&base.join("skills")),
             Some(list) => list
                 .iter()
                 .flat_map(|(p, pos)| {
@@ -291,4 +279,28 @@ fn missing(m: &Manifest, what: &str, path: &str, pos: crate::diagnostic::Pos) ->
             "{what} path `{path}` resolves to no {what} from the plugin folder or the repository root; fix the path"
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn under_takes_descendants_only() {
+        let map: BTreeMap<PathBuf, u32> = [
+            ("/l/skills", 0),
+            ("/l/skills/a/SKILL.md", 1),
+            ("/l/skills/b/c/SKILL.md", 2),
+            ("/l/skills-extra/d/SKILL.md", 3),
+            ("/l/skillz/SKILL.md", 4),
+            ("/l/agents/x.agent.md", 5),
+        ]
+        .into_iter()
+        .map(|(p, v)| (PathBuf::from(p), v))
+        .collect();
+        assert_eq!(under(&map, Path::new("/l/skills")), [0, 1, 2]);
+        assert_eq!(under(&map, Path::new("/l/skills/b")), [2]);
+        assert_eq!(under(&map, Path::new("/l/skill")), Vec::<u32>::new());
+        assert_eq!(under(&map, Path::new("/l")).len(), 6);
+    }
 }
