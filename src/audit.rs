@@ -434,7 +434,9 @@ fn drift(
         .enumerate()
         .map(|(i, a)| (a.path.as_str(), i))
         .collect();
-    let grants: Vec<evaluate::Grants> = agents.iter().map(evaluate::Grants::of).collect();
+    // Built on first use: most links lead to skills that declare no tools.
+    let grants: Vec<std::cell::OnceCell<evaluate::Grants>> =
+        agents.iter().map(|_| std::cell::OnceCell::new()).collect();
     let mut out = Vec::new();
     for l in links {
         let (Some(&ai), Some(skill)) = (
@@ -444,7 +446,12 @@ fn drift(
             continue;
         };
         let agent = &agents[ai];
-        if let Some(d) = evaluate::drift(l, agent, &grants[ai], skill) {
+        if let Some(d) = evaluate::drift(
+            l,
+            agent,
+            || grants[ai].get_or_init(|| evaluate::Grants::of(agent)),
+            skill,
+        ) {
             findings.push(rules::links::drift_finding(&d, agent));
             out.push(d);
         }

@@ -310,11 +310,12 @@ fn expand(name: &str) -> Vec<String> {
     expanded
 }
 
-/// Compare what a linked skill needs with what the agent grants.
-pub fn drift(
+/// Compare what a linked skill needs with what the agent grants. `grants` is called only when
+/// the skill needs something, since expanding an agent's grants is the costly part.
+pub fn drift<'g>(
     link: &crate::model::Link,
     agent: &crate::model::Agent,
-    grants: &Grants,
+    grants: impl FnOnce() -> &'g Grants,
     skill: &Skill,
 ) -> Option<crate::model::Drift> {
     if skill.invalid || skill.requirements_invalid {
@@ -327,6 +328,10 @@ pub fn drift(
         ),
         _ => (skill.tools.iter().flatten().collect(), None),
     };
+    if all.is_empty() && any.is_none_or(Vec::is_empty) && skill.mcp_servers.is_empty() {
+        return None;
+    }
+    let grants = grants();
     let missing_tools: Vec<String> = all
         .into_iter()
         .filter(|t| !grants.grants(t))
