@@ -23,9 +23,39 @@ pub const MAX_LINK_SCAN_BYTES: usize = 2 << 20;
 
 /// Relative link and image targets of `body`, whose first line is `first_line` of the file.
 pub fn relative_links(body: &str, first_line: u32) -> Vec<BodyLink> {
-    if body.len() > MAX_LINK_SCAN_BYTES || !body.contains("](") && !body.contains("]:") {
+    if body.len() > MAX_LINK_SCAN_BYTES || !may_link_locally(body) {
         return Vec::new();
     }
+    parse_links(body, first_line)
+}
+
+/// Could `body` hold a link to a relative file? Every link target a parser can report follows
+/// `](` (inline links and images) or `]:` (reference definitions) literally, so a body where
+/// no such target can be local needs no parse. Most bodies link only to the web, and this scan
+/// costs a fraction of a parse. Errs towards "yes": a target with escapes or entities, which
+/// a parser would decode, always counts.
+fn may_link_locally(body: &str) -> bool {
+    let bytes = body.as_bytes();
+    memchr::memchr_iter(b']', bytes).any(|i| {
+        matches!(bytes.get(i + 1), Some(b'(' | b':'))
+            && raw_target(&body[i + 2..])
+                .is_some_and(|t| t.contains(['\\', '&']) || local_target(t).is_some())
+    })
+}
+
+/// The literal target text after `](` or `]:`: leading blanks skipped, then `<...>` or the
+/// text up to a blank or `)`.
+fn raw_target(after: &str) -> Option<&str> {
+    let t = after.trim_start_matches([' ', '\t', '\r', '\n']);
+    let t = match t.strip_prefix('<') {
+        Some(inner) => &inner[..inner.find(['>', '\n']).unwrap_or(inner.len())],
+        None => &t[..t.find([' ', '\t', '\r', '\n', ')']).unwrap_or(t.len())],
+    };
+    (!t.is_empty()).then_some(t)
+}
+
+/// Every relative link and image target, by a full CommonMark parse.
+fn parse_links(body: &str, first_line: u32) -> Vec<BodyLink> {
     let mut lines = Lines::new(body);
     let mut out = Vec::new();
     for (event, range) in Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter() {
@@ -162,6 +192,53 @@ mod tests {
             [("docs/a.md".to_owned(), 3, 5), ("b.md".to_owned(), 4, 24)],
             "autolinks and e-mail addresses are not file links"
         );
+    }
+
+    #[test]
+    fn bodies_without_local_targets_are_not_parsed() {
+        assert!(!may_link_locally(
+            "[a](https://x.y) [b]: #top ![c]( mailto:x) [d]()"
+        ));
+        for body in [
+            "[a]( docs/x.md )",
+            "[a](<my file.md>)",
+            "[a]:\n  ref.md",
+            "[a](h&#116;tp.md)",
+            "[a](x\\_y.md)",
+        ] {
+            assert!(may_link_locally(body), "{body}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The pre-scan never hides a link the parser would find.
+        #[test]
+        fn the_prescan_loses_no_link(parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("[a](".to_owned()),
+                proptest::strategy::Just("](".to_owned()),
+                proptest::strategy::Just("]:".to_owned()),
+                proptest::strategy::Just("[r]".to_owned()),
+                proptest::strategy::Just("[r]: ".to_owned()),
+                proptest::strategy::Just("![i](".to_owned()),
+                proptest::strategy::Just("```".to_owned()),
+                proptest::strategy::Just("`".to_owned()),
+                proptest::strategy::Just("<".to_owned()),
+                proptest::strategy::Just(">".to_owned()),
+                proptest::strategy::Just(")".to_owned()),
+                proptest::strategy::Just("\n".to_owned()),
+                proptest::strategy::Just("https://x".to_owned()),
+                proptest::strategy::Just("&#47;".to_owned()),
+                proptest::strategy::Just("\\".to_owned()),
+                "[a-z./# ]{0,6}",
+            ],
+            0..24,
+        )) {
+            let body = parts.concat();
+            if !may_link_locally(&body) {
+                proptest::prop_assert_eq!(parse_links(&body, 1), Vec::new());
+            }
+        }
     }
 
     #[test]
