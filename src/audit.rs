@@ -89,7 +89,6 @@ pub enum AuditError {
 
 /// Run a whole audit.
 pub fn run(opts: &AuditOptions) -> Result<AuditResult, AuditError> {
-    let mut profiles = load_profiles(opts)?;
     for root in &opts.roots {
         if std::fs::symlink_metadata(root).is_err() {
             return Err(AuditError::Usage(format!(
@@ -103,23 +102,48 @@ pub fn run(opts: &AuditOptions) -> Result<AuditResult, AuditError> {
         .num_threads(opts.threads)
         .build()
         .map_err(|e| AuditError::Usage(format!("cannot start worker threads: {e}")))?;
-    // The served skills and the tools of the same session, so each skill is judged against
-    // what the user who ran this session can call.
-    let served = match &opts.mcp_skills {
-        Some(server) => {
-            let listing = crate::mcp::session(server, &opts.mcp, true)?;
-            let name = listing.column_name();
-            if profiles.iter().any(|p| p.name == name) {
-                return Err(AuditError::Usage(format!(
-                    "two profiles are named `{name}`; rename the other one"
-                )));
-            }
-            profiles.push(listing.profile(&name).map_err(AuditError::Usage)?);
-            listing.skills
-        }
-        None => Vec::new(),
+    pool.install(|| {
+        // Profiles load (and MCP servers answer) while the library is read and parsed.
+        let (sources, scan) = rayon::join(|| sources(opts), || scan(opts, &excludes));
+        let (profiles, served) = sources?;
+        Ok(audit(opts, profiles, scan, served))
+    })
+}
+
+/// The profiles, and the skills an MCP server serves (with that session's tools added as a
+/// profile), so each served skill is judged against what the user of that session can call.
+fn sources(
+    opts: &AuditOptions,
+) -> Result<(Vec<Profile>, Vec<crate::mcp::skills::ServedSkill>), AuditError> {
+    let mut profiles = load_profiles(opts)?;
+    let Some(server) = &opts.mcp_skills else {
+        return Ok((profiles, Vec::new()));
     };
-    Ok(pool.install(|| audit(opts, profiles, &excludes, served)))
+    let listing = crate::mcp::session(server, &opts.mcp, true)?;
+    let name = listing.column_name();
+    if profiles.iter().any(|p| p.name == name) {
+        return Err(AuditError::Usage(format!(
+            "two profiles are named `{name}`; rename the other one"
+        )));
+    }
+    profiles.push(listing.profile(&name).map_err(AuditError::Usage)?);
+    Ok((profiles, listing.skills))
+}
+
+/// The files found, each read, parsed and checked on its own.
+struct Scan {
+    found: discover::Discovery,
+    per_file: Vec<FileOutput>,
+}
+
+fn scan(opts: &AuditOptions, excludes: &globset::GlobSet) -> Scan {
+    let found = discover::walk(&opts.roots, excludes, opts.threads, &opts.cwd);
+    let per_file = found
+        .candidates
+        .par_iter()
+        .map(|c| guarded(c, &opts.settings))
+        .collect();
+    Scan { found, per_file }
 }
 
 fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
@@ -149,15 +173,9 @@ fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
 fn audit(
     opts: &AuditOptions,
     profiles: Vec<Profile>,
-    excludes: &globset::GlobSet,
+    Scan { found, per_file }: Scan,
     served: Vec<crate::mcp::skills::ServedSkill>,
 ) -> AuditResult {
-    let found = discover::walk(&opts.roots, excludes, opts.threads, &opts.cwd);
-    let per_file: Vec<FileOutput> = found
-        .candidates
-        .par_iter()
-        .map(|c| guarded(c, &opts.settings))
-        .collect();
     let mut findings: Vec<Finding> = Vec::new();
     let (mut skills, mut agents, mut manifests) = (Vec::new(), Vec::new(), Vec::new());
     let mut files_scanned = 0;
