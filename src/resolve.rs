@@ -50,7 +50,7 @@ struct Index<'a> {
 
 /// The values whose paths lie under `dir`: a range scan of a path-sorted map. `Path` orders by
 /// components, so `dir`'s descendants follow `dir` without a gap.
-fn under<'m, T: Copy>(map: &'m BTreeMap<PathBuf, T>, dir: &Path) -> Vec<T> {
+fn under<T: Copy>(map: &BTreeMap<PathBuf, T>, dir: &Path) -> Vec<T> {
     map.range::<Path, _>((std::ops::Bound::Included(dir), std::ops::Bound::Unbounded))
         .take_while(|(f, _)| f.starts_with(dir))
         .map(|(_, v)| *v)
