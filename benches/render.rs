@@ -18,7 +18,7 @@ fn main() {
 static REPORT: LazyLock<Report> = LazyLock::new(|| {
     let lib = common::library(2_000);
     let result = skill_audit::run(&common::options(&lib)).expect("audit");
-    Report::new(&result)
+    Report::new(result)
 });
 
 fn format(name: &str) -> Format {

@@ -32,7 +32,7 @@ fn audit_with(root: &Path, profiles: Vec<ProfileSource>) -> Value {
         ..AuditOptions::default()
     };
     let result = skill_audit::run(&opts).expect("the audit runs");
-    serde_json::to_value(Report::new(&result)).expect("the report serialises")
+    serde_json::to_value(Report::new(result)).expect("the report serialises")
 }
 
 fn audit(root: &Path) -> Value {

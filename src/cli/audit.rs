@@ -197,7 +197,7 @@ pub fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
         .map(report::diff::load)
         .transpose()?;
     let result = audited(&opts, &args)?;
-    let mut report = Report::new(&result);
+    let mut report = Report::new(result);
     if let Some(old) = &baseline {
         report.baseline = Some(report::diff::diff(old, &report));
     }

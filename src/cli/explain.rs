@@ -77,7 +77,7 @@ pub fn run(args: ExplainArgs) -> Result<Outcome, String> {
             args.root.display()
         )
     })?;
-    let report = Report::new(&result);
+    let report = Report::new(result);
     print(&explain(&report, &entry))
 }
 

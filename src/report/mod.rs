@@ -152,11 +152,11 @@ pub struct Summary {
 }
 
 /// Availabilities in profile order, keyed by profile name.
-fn keyed(profiles: &[&str], availability: &[Availability]) -> BTreeMap<String, Availability> {
+fn keyed(profiles: &[&str], availability: Vec<Availability>) -> BTreeMap<String, Availability> {
     profiles
         .iter()
         .map(|p| (*p).to_owned())
-        .zip(availability.iter().cloned())
+        .zip(availability)
         .collect()
 }
 
@@ -186,35 +186,55 @@ fn status_counts<'a>(
 }
 
 impl Report {
-    pub fn new(audit: &AuditResult) -> Report {
-        let profile_names: Vec<&str> = audit.profiles.iter().map(|p| p.name.as_str()).collect();
-        let skills: Vec<SkillEntry> = audit
-            .skills
-            .iter()
+    /// The report of an audit. Takes the result by value: every string moves into the report
+    /// rather than being copied, so a large library is held in memory once.
+    pub fn new(audit: AuditResult) -> Report {
+        let AuditResult {
+            roots,
+            profiles,
+            skills,
+            agents,
+            links,
+            drift,
+            findings,
+            files_scanned,
+        } = audit;
+        let profile_names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+        let skills: Vec<SkillEntry> = skills
+            .into_iter()
             .map(|r| {
-                let s = &r.skill;
+                let s = r.skill;
                 SkillEntry {
-                    name: s.name.clone(),
-                    path: s.path.clone(),
+                    name: s.name,
+                    path: s.path,
                     valid: !s.invalid,
-                    description: s.description.clone(),
-                    dependencies: s.dependencies.clone(),
+                    description: s.description,
+                    dependencies: s.dependencies,
                     declared_by: s.declared_by,
-                    tools: s.tools.clone(),
-                    mcp_servers: s.mcp_servers.clone(),
-                    model: s.model.clone(),
-                    fields: s.fields.clone(),
-                    availability: keyed(&profile_names, &r.availability),
+                    tools: s.tools,
+                    mcp_servers: s.mcp_servers,
+                    model: s.model,
+                    fields: s.fields,
+                    availability: keyed(&profile_names, r.availability),
                 }
             })
             .collect();
-        let agents: Vec<AgentEntry> = audit
-            .agents
-            .iter()
+        let agents: Vec<AgentEntry> = agents
+            .into_iter()
             .map(|r| AgentEntry {
                 valid: !r.agent.invalid,
-                agent: r.agent.clone(),
-                availability: keyed(&profile_names, &r.availability),
+                agent: r.agent,
+                availability: keyed(&profile_names, r.availability),
+            })
+            .collect();
+        let profiles = profiles
+            .iter()
+            .map(|p| ProfileEntry {
+                name: p.name.clone(),
+                path: p.path.clone(),
+                tools: p.tools.len(),
+                resources: p.resources.len(),
+                prompts: p.prompts.len(),
             })
             .collect();
         let mut report = Report {
@@ -223,27 +243,17 @@ impl Report {
                 name: "skill-audit".into(),
                 version: env!("CARGO_PKG_VERSION").into(),
             },
-            roots: audit.roots.clone(),
-            profiles: audit
-                .profiles
-                .iter()
-                .map(|p| ProfileEntry {
-                    name: p.name.clone(),
-                    path: p.path.clone(),
-                    tools: p.tools.len(),
-                    resources: p.resources.len(),
-                    prompts: p.prompts.len(),
-                })
-                .collect(),
+            roots,
+            profiles,
             summary: Summary::default(),
             skills,
             agents,
-            links: audit.links.clone(),
-            drift: audit.drift.clone(),
-            findings: audit.findings.clone(),
+            links,
+            drift,
+            findings,
             baseline: None,
         };
-        report.summarize(audit.files_scanned);
+        report.summarize(files_scanned);
         report
     }
 
