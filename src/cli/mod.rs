@@ -184,14 +184,8 @@ pub(crate) fn write_outputs_quiet(report: &Report, out: &OutputArgs) -> Result<(
         if out.format.is_some_and(|f| f != Format::Text) {
             return write_outputs(report, out);
         }
-        // Colour as for the full text: only on a terminal, never with `NO_COLOR`.
-        let color = {
-            use std::io::IsTerminal;
-            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
-        };
-        let mut buf = Vec::new();
-        report::text::render_findings(report, &mut buf, color).map_err(|e| e.to_string())?;
-        return write_stdout(&buf);
+        let color = color_stdout();
+        return emit(None, |w| report::text::render_findings(report, w, color));
     }
     if !other.is_empty() {
         let other = OutputArgs {
@@ -201,9 +195,9 @@ pub(crate) fn write_outputs_quiet(report: &Report, out: &OutputArgs) -> Result<(
         write_outputs(report, &other)?;
     }
     for path in &text {
-        let mut buf = Vec::new();
-        report::text::render_findings(report, &mut buf, false).map_err(|e| e.to_string())?;
-        std::fs::write(path, &buf).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        emit(Some(path), |w| {
+            report::text::render_findings(report, w, false)
+        })?;
     }
     Ok(())
 }
@@ -212,15 +206,14 @@ pub(crate) fn write_outputs_quiet(report: &Report, out: &OutputArgs) -> Result<(
 /// standard output. Only the named files are written.
 pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), String> {
     if out.outputs.is_empty() {
-        let mut buf = Vec::new();
         let format = out.format.unwrap_or(Format::Text);
-        if format == Format::Text {
-            report::text::render_styled(report, &mut buf, color_stdout())
-        } else {
-            report::render(report, format, &mut buf)
-        }
-        .map_err(|e| e.to_string())?;
-        return write_stdout(&buf);
+        return emit(None, |w| {
+            if format == Format::Text {
+                report::text::render_styled(report, w, color_stdout())
+            } else {
+                report::render(report, format, w)
+            }
+        });
     }
     for path in &out.outputs {
         let format = out.format.or_else(|| Format::from_path(path)).ok_or_else(|| {
@@ -229,11 +222,31 @@ pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), Str
                 path.display()
             )
         })?;
-        let mut buf = Vec::new();
-        report::render(report, format, &mut buf).map_err(|e| e.to_string())?;
-        std::fs::write(path, &buf).map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        emit(Some(path), |w| report::render(report, format, w))?;
     }
     Ok(())
+}
+
+/// Stream what `render` writes to `path` (standard output when `None`) through a buffer, so
+/// a large report is never held whole in memory.
+fn emit(
+    path: Option<&std::path::Path>,
+    render: impl FnOnce(&mut dyn Write) -> io::Result<()>,
+) -> Result<(), String> {
+    const BUFFER: usize = 1 << 16;
+    let Some(path) = path else {
+        let mut w = io::BufWriter::with_capacity(BUFFER, io::stdout().lock());
+        return match render(&mut w).and_then(|()| w.flush()) {
+            Ok(()) => Ok(()),
+            // `skill-audit ... | head` is a normal way to stop reading.
+            Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+            Err(e) => Err(format!("cannot write output: {e}")),
+        };
+    };
+    let failed = |e: io::Error| format!("cannot write {}: {e}", path.display());
+    let file = std::fs::File::create(path).map_err(failed)?;
+    let mut w = io::BufWriter::with_capacity(BUFFER, file);
+    render(&mut w).and_then(|()| w.flush()).map_err(failed)
 }
 
 pub(crate) fn print(s: &str) -> Result<Outcome, String> {

@@ -28,8 +28,14 @@ const TEMPLATE_NAME: &str = "report.html.j2";
 const TEMPLATE: &str = include_str!("../../templates/report.html.j2");
 
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let html = to_string(report).map_err(|e| io::Error::other(format!("html report: {e:#}")))?;
-    out.write_all(html.as_bytes())
+    let failed = |e: minijinja::Error| io::Error::other(format!("html report: {e:#}"));
+    let env = environment().map_err(failed)?;
+    let page = Page::new(report);
+    env.get_template(TEMPLATE_NAME)
+        .map_err(failed)?
+        .render_captured_to(Value::from(Serde(&page)), out)
+        .map(|_| ())
+        .map_err(failed)
 }
 
 /// The page as a string.
