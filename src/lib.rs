@@ -20,6 +20,7 @@ pub mod profile;
 pub mod report;
 pub mod resolve;
 pub mod rules;
+pub mod vecmap;
 
 pub use audit::{AuditError, AuditOptions, AuditResult, run};
 pub use diagnostic::{Finding, Severity};

@@ -1,10 +1,10 @@
 //! What the parse stage produces and every later stage reads.
 
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use crate::diagnostic::Pos;
+use crate::vecmap::VecMap;
 
 /// The kinds of things a skill can depend on.
 #[derive(
@@ -117,8 +117,8 @@ pub struct SkillFields {
     pub license: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub compatibility: Option<String>,
-    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub metadata: BTreeMap<String, String>,
+    #[serde(skip_serializing_if = "VecMap::is_empty")]
+    pub metadata: VecMap<String, String>,
     #[serde(rename = "allowed-tools", skip_serializing_if = "Vec::is_empty")]
     pub allowed_tools: Vec<String>,
     #[serde(rename = "argument-hint", skip_serializing_if = "Option::is_none")]

@@ -10,6 +10,7 @@ use crate::parse::markdown::{self, BodyLink};
 use crate::parse::yaml::{Node, Value};
 use crate::parse::{dependencies, document, fields};
 use crate::rules::Rule;
+use crate::vecmap::VecMap;
 
 /// A parsed skill plus what its rules still need; everything but `skill` is dropped after the
 /// per-file rules run.
@@ -252,8 +253,9 @@ fn read_model(value: &Node, sink: &mut Sink) -> Vec<String> {
     }
 }
 
-fn read_metadata(value: &Node, sink: &mut Sink) -> std::collections::BTreeMap<String, String> {
-    let mut out = std::collections::BTreeMap::new();
+fn read_metadata(value: &Node, sink: &mut Sink) -> VecMap<String, String> {
+    // Collected once at the end: sorting is O(n log n) even for a hostile number of keys.
+    let mut out: Vec<(String, String)> = Vec::new();
     let Some(entries) = value.as_map() else {
         if !value.is_null() {
             sink.push(
@@ -265,13 +267,13 @@ fn read_metadata(value: &Node, sink: &mut Sink) -> std::collections::BTreeMap<St
                 ),
             );
         }
-        return out;
+        return VecMap::new();
     };
     for (k, v) in entries {
         let key = k.scalar_text().unwrap_or_default();
         match &v.value {
             Value::Str(s) => {
-                out.insert(key, s.clone());
+                out.push((key, s.clone()));
             }
             Value::Bool(_) | Value::Int(_) | Value::Float(_) => {
                 sink.push(
@@ -279,7 +281,8 @@ fn read_metadata(value: &Node, sink: &mut Sink) -> std::collections::BTreeMap<St
                     v.pos,
                     format!("`metadata.{key}` is {}, not a string; quote it so every parser reads the same text", v.kind()),
                 );
-                out.insert(key, v.scalar_text().unwrap_or_default());
+                let text = v.scalar_text().unwrap_or_default();
+                out.push((key, text));
             }
             _ => sink.push(
                 Rule::MetadataType,
@@ -288,5 +291,5 @@ fn read_metadata(value: &Node, sink: &mut Sink) -> std::collections::BTreeMap<St
             ),
         }
     }
-    out
+    out.into_iter().collect()
 }

@@ -19,9 +19,10 @@ use minijinja::value::{Serde, Value};
 use minijinja::{Environment, UndefinedBehavior, syntax::SyntaxConfig};
 use serde::Serialize;
 
-use super::{Report, Summary};
+use super::{ByProfile, Report, Summary};
+
 use crate::diagnostic::{Finding, Severity};
-use crate::evaluate::{Availability, Status};
+use crate::evaluate::Status;
 use crate::rules::Rule;
 
 const TEMPLATE_NAME: &str = "report.html.j2";
@@ -368,7 +369,7 @@ fn row<'a>(
     path: &'a str,
     description: Option<&'a str>,
     tags: Vec<String>,
-    availability: &'a BTreeMap<String, Availability>,
+    availability: &'a ByProfile,
 ) -> Row<'a> {
     let mut statuses: Vec<&str> = Vec::new();
     let cells = report

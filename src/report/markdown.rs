@@ -298,12 +298,7 @@ fn drift_row(d: &crate::model::Drift) -> String {
 
 /// Rows for entries not available on every profile, with the reasons in the last column.
 fn matrix_rows<'a>(
-    rows: impl Iterator<
-        Item = (
-            &'a str,
-            &'a std::collections::BTreeMap<String, crate::evaluate::Availability>,
-        ),
-    >,
+    rows: impl Iterator<Item = (&'a str, &'a super::ByProfile)>,
     names: &[&str],
 ) -> Vec<String> {
     let mut out = Vec::new();

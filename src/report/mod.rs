@@ -18,8 +18,12 @@ use crate::audit::AuditResult;
 use crate::diagnostic::{Finding, Severity};
 use crate::evaluate::{Availability, Status};
 use crate::model::{Agent, DeclaredBy, Drift, Link, Requirements, SkillFields};
+use crate::vecmap::VecMap;
 
 pub const SCHEMA_VERSION: u32 = 1;
+
+/// An entry's availability, keyed by profile name.
+pub type ByProfile = VecMap<String, Availability>;
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -91,7 +95,7 @@ pub struct AgentEntry {
     #[serde(flatten)]
     pub agent: Agent,
     /// Keyed by profile name.
-    pub availability: BTreeMap<String, Availability>,
+    pub availability: ByProfile,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -129,7 +133,7 @@ pub struct SkillEntry {
     /// Every other field that was read.
     pub fields: SkillFields,
     /// Keyed by profile name.
-    pub availability: BTreeMap<String, Availability>,
+    pub availability: ByProfile,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -152,7 +156,7 @@ pub struct Summary {
 }
 
 /// Availabilities in profile order, keyed by profile name.
-fn keyed(profiles: &[&str], availability: Vec<Availability>) -> BTreeMap<String, Availability> {
+fn keyed(profiles: &[&str], availability: Vec<Availability>) -> ByProfile {
     profiles
         .iter()
         .map(|p| (*p).to_owned())
@@ -163,7 +167,7 @@ fn keyed(profiles: &[&str], availability: Vec<Availability>) -> BTreeMap<String,
 /// Per profile, how many entries have each status (every status present, zero or not).
 fn status_counts<'a>(
     profiles: &[&str],
-    entries: impl Iterator<Item = &'a BTreeMap<String, Availability>>,
+    entries: impl Iterator<Item = &'a ByProfile>,
 ) -> BTreeMap<String, BTreeMap<Status, usize>> {
     let mut out: BTreeMap<String, BTreeMap<Status, usize>> = profiles
         .iter()

@@ -128,12 +128,7 @@ fn finding(f: &crate::diagnostic::Finding, renderer: &Renderer, s: &mut String) 
 
 fn matrix<'a>(
     title: &str,
-    rows: impl Iterator<
-        Item = (
-            &'a str,
-            &'a std::collections::BTreeMap<String, crate::evaluate::Availability>,
-        ),
-    > + Clone,
+    rows: impl Iterator<Item = (&'a str, &'a super::ByProfile)> + Clone,
     report: &Report,
     s: &mut String,
 ) {
