@@ -177,7 +177,11 @@ fn audit(
     served: Vec<crate::mcp::skills::ServedSkill>,
 ) -> AuditResult {
     let mut findings: Vec<Finding> = Vec::new();
-    let (mut skills, mut agents, mut manifests) = (Vec::new(), Vec::new(), Vec::new());
+    // Sized up front: growing by doubling would hold up to twice the skills at the peak.
+    let count = |want: fn(&Parsed) -> bool| per_file.iter().filter(|(p, _, _)| want(p)).count();
+    let mut skills = Vec::with_capacity(count(|p| matches!(p, Parsed::Skill(_))) + served.len());
+    let mut agents = Vec::with_capacity(count(|p| matches!(p, Parsed::Agent(_))));
+    let mut manifests = Vec::new();
     let mut files_scanned = 0;
     let mut suppressions = Vec::new();
     for (parsed, f, sup) in per_file {

@@ -187,7 +187,7 @@ pub struct Skill {
     /// Advisory model hints, in priority order.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub model: Vec<String>,
-    pub fields: SkillFields,
+    pub fields: Box<SkillFields>,
 }
 
 impl Skill {
@@ -206,7 +206,7 @@ impl Skill {
             tools: None,
             mcp_servers: Vec::new(),
             model: Vec::new(),
-            fields: SkillFields::default(),
+            fields: Box::default(),
         }
     }
 }

@@ -166,7 +166,7 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             _ => f.unknown_keys.push(k.to_owned()),
         }
     }
-    skill.fields = f;
+    skill.fields = Box::new(f);
     match deps {
         Some((req, valid)) => {
             skill.dependencies = req;

@@ -131,7 +131,7 @@ pub struct SkillEntry {
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub model: Vec<String>,
     /// Every other field that was read.
-    pub fields: SkillFields,
+    pub fields: Box<SkillFields>,
     /// Keyed by profile name.
     pub availability: ByProfile,
 }
