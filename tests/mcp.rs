@@ -6,6 +6,7 @@
 //! - `examples/mcp_test_server.rs`, built with rmcp's server side: skills over MCP, a tool list
 //!   per user, pagination, a digest mismatch, and hostile modes that must end in exit code 2
 //!   within the timeout.
+//! - Servers started through `sh -c`: nothing they start outlives the session (Unix).
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -808,4 +809,88 @@ fn usage_errors() {
     assert!(stderr(&out).contains("Name: value"), "{}", stderr(&out));
     let (out, _) = run(bin().args(["capture", "--timeout", "0", "--", "x"]));
     assert_eq!(out.status.code(), Some(2));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers started through a wrapper: nothing they start outlives the session.
+
+/// Whether process `pid` has ended; a zombie that its new parent has not reaped yet has.
+#[cfg(unix)]
+fn ended(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        return match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            // `pid (comm) STATE ...`: the state follows the last `)`.
+            Ok(stat) => stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().next())
+                .is_none_or(|state| state == "Z" || state == "X"),
+        };
+    }
+    !Command::new("kill")
+        .args(["-0", &pid.to_string()])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// `capture --timeout 2` of the test server (in `mode`) started as `sh -c` does it: the shell
+/// starts a long `sleep` in the background, then a second shell that becomes the server, so
+/// both are grandchildren of skill-audit. Returns the output and the pids of both.
+#[cfg(unix)]
+fn capture_through_a_wrapper(mode: Option<&str>) -> (Output, [u32; 2]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let script =
+        r#"sleep 300 & echo $! > "$PIDS/sleep"; sh -c 'echo $$ > "$PIDS/server"; exec "$SERVER"'"#;
+    let mut cmd = bin();
+    cmd.args(["capture", "--timeout", "2", "--", "sh", "-c", script])
+        .env("PIDS", tmp.path())
+        .env("SERVER", test_server());
+    if let Some(mode) = mode {
+        cmd.env("MCP_TEST_MODE", mode);
+    }
+    let (out, _) = run(&mut cmd);
+    let pid = |name: &str| -> u32 {
+        let text = std::fs::read_to_string(tmp.path().join(name))
+            .unwrap_or_else(|e| panic!("no {name} pid ({e}): {}", stderr(&out)));
+        text.trim().parse().unwrap()
+    };
+    let pids = [pid("sleep"), pid("server")];
+    (out, pids)
+}
+
+/// Assert that every pid ends within a few seconds; stop the survivors either way.
+#[cfg(unix)]
+fn assert_all_ended(pids: &[u32]) {
+    let until = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < until && !pids.iter().all(|p| ended(*p)) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left: Vec<u32> = pids.iter().copied().filter(|p| !ended(*p)).collect();
+    for p in &left {
+        let _ = Command::new("kill").args(["-9", &p.to_string()]).status();
+    }
+    assert!(left.is_empty(), "still running after the session: {left:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_wrapped_server_leaves_nothing_running_when_the_session_ends() {
+    let (out, pids) = capture_through_a_wrapper(None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(strings(&stdout_json(&out)["tools"]).contains(&"get_order".to_owned()));
+    assert_all_ended(&pids);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_wrapped_server_that_times_out_leaves_nothing_running() {
+    let (out, pids) = capture_through_a_wrapper(Some("sleep"));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no answer within 2s"),
+        "{}",
+        stderr(&out)
+    );
+    assert_all_ended(&pids);
 }

@@ -230,6 +230,8 @@ struct Conn {
     timeout: Duration,
     client: Option<RunningService<RoleClient, ClientConfig>>,
     child: Option<tokio::process::Child>,
+    /// The stdio server's process group (Unix), stopped as a whole when the session ends.
+    group: Option<u32>,
     fault: Arc<Mutex<Option<String>>>,
 }
 
@@ -422,10 +424,18 @@ impl Conn {
         }
         if let Some(mut child) = self.child.take() {
             // Closing stdin asks a stdio server to exit; give it a moment, then stop it.
-            if tokio::time::timeout(Duration::from_millis(500), child.wait())
+            let exited = tokio::time::timeout(Duration::from_millis(500), child.wait())
                 .await
-                .is_err()
-            {
+                .is_ok();
+            if exited {
+                // A wrapper (`npx`, `sh -c`) may exit and leave what it started running.
+                if let Some(group) = self.group {
+                    stdio::stop_group(group, Duration::from_millis(500)).await;
+                }
+            } else {
+                if let Some(group) = self.group {
+                    stdio::stop_group(group, Duration::ZERO).await;
+                }
                 let _ = child.start_kill();
                 let _ = tokio::time::timeout(Duration::from_secs(1), child.wait()).await;
             }
@@ -444,6 +454,7 @@ async fn run(
         timeout: settings.timeout,
         client: None,
         child: None,
+        group: None,
         fault: Arc::new(Mutex::new(None)),
     };
     let result = talk(&mut conn, server, settings, want_skills).await;
@@ -558,6 +569,7 @@ async fn connect(conn: &mut Conn, server: &Server, settings: &Settings) -> Resul
                 )
             })?;
             conn.child = Some(s.child);
+            conn.group = s.group;
             conn.fault = s.fault;
             tokio::time::timeout(settings.timeout, info.serve((s.read, s.write))).await
         }
