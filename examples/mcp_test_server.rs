@@ -14,6 +14,7 @@
 //!   `refund_wallet`), `skill://payments/lookup/SKILL.md` (needs `get_order`),
 //!   `skill://ops/tampered/SKILL.md` (listed with the digest of other content) and
 //!   `skill://ops/misnamed/SKILL.md` (its `name` is not its last segment).
+//! - Resource templates: three, listed out of order and in pages like the other lists.
 //! - `MCP_TEST_SKILLS=resources` hides the skills extension: the skills are then found only
 //!   through `resources/list`.
 //!
@@ -24,16 +25,18 @@
 //! (`tools` is a string), `badnames` (a tool whose name is a number), `sleep` (never answers
 //! tools/list), `exit` (exits at once), `garbage` (prints a banner on stdout), `endless`
 //! (every page has a new `nextCursor`), `crash` (exits on tools/list), `notrpc` (answers
-//! tools/list with JSON that is not JSON-RPC).
+//! tools/list with JSON that is not JSON-RPC). Mode `notemplates` is a well-behaved raw server
+//! that has the resources capability but answers `resources/templates/list` with "method not
+//! found", as servers that have no templates may.
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use rmcp::model::{
-    Extensions, ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ServerCapabilities, ServerConfig, Skill, SkillFrontmatter, SkillResource,
-    SkillResources, Tool,
+    Extensions, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, ResourceTemplate, ServerCapabilities,
+    ServerConfig, Skill, SkillFrontmatter, SkillResource, SkillResources, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -204,6 +207,25 @@ impl ServerHandler for TestServer {
         Ok(result)
     }
 
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let all: Vec<ResourceTemplate> = [
+            ("orders://{id}", "order"),
+            ("docs://handbook/{chapter}.md", "chapter"),
+            ("docs://archive/{year}/{name}", "archived"),
+        ]
+        .into_iter()
+        .map(|(uri, name)| ResourceTemplate::new(uri, name))
+        .collect();
+        let (items, next) = page(&all, request)?;
+        let mut result = ListResourceTemplatesResult::with_all_items(items);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
     async fn read_resource(
         &self,
         request: ReadResourceRequestParams,
@@ -345,11 +367,20 @@ fn hostile(mode: &str) {
         };
         let method = msg.get("method").and_then(|m| m.as_str()).unwrap_or("");
         let result = match method {
-            "initialize" => serde_json::json!({
-                "protocolVersion": msg["params"]["protocolVersion"].as_str().unwrap_or("2025-06-18"),
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": format!("hostile-{mode}"), "version": "0"}
-            }),
+            "initialize" => {
+                let mut caps = serde_json::json!({"tools": {}});
+                if mode == "notemplates" {
+                    caps["resources"] = serde_json::json!({});
+                }
+                serde_json::json!({
+                    "protocolVersion": msg["params"]["protocolVersion"].as_str().unwrap_or("2025-06-18"),
+                    "capabilities": caps,
+                    "serverInfo": {"name": format!("hostile-{mode}"), "version": "0"}
+                })
+            }
+            "resources/list" => {
+                serde_json::json!({ "resources": [{"uri": "docs://only.md", "name": "only"}] })
+            }
             "tools/list" => match mode {
                 "huge" => {
                     let tools: Vec<serde_json::Value> = (0..100_001)

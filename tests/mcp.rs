@@ -209,6 +209,17 @@ fn check_everything_capture(p: &Value, name: &str) {
         resources.contains(&"demo://resource/static/document/features.md".to_owned()),
         "{resources:?}"
     );
+    // `resources/templates/list` (docs/features.md: "Dynamic Text", "Dynamic Blob").
+    let templates = strings(&p["resource_templates"]);
+    for t in [
+        "demo://resource/dynamic/blob/{resourceId}",
+        "demo://resource/dynamic/text/{resourceId}",
+    ] {
+        assert!(
+            templates.contains(&t.to_owned()),
+            "{t} not in {templates:?}"
+        );
+    }
 }
 
 #[test]
@@ -309,7 +320,7 @@ fn capture_everything_over_streamable_http() {
         .arg(&entry)
         .arg("stdio"));
     let stdio = stdout_json(&out);
-    for key in ["tools", "resources", "prompts"] {
+    for key in ["tools", "resources", "resource_templates", "prompts"] {
         assert_eq!(http[key], stdio[key], "{key}");
     }
 
@@ -610,6 +621,38 @@ fn captures_are_sorted_paged_and_stable() {
         serde_json::json!([]),
         "no prompts capability: an empty list"
     );
+    // Templates: every page, sorted, beside the resources (not among them).
+    assert_eq!(
+        strings(&a["resource_templates"]),
+        [
+            "docs://archive/{year}/{name}",
+            "docs://handbook/{chapter}.md",
+            "orders://{id}"
+        ]
+    );
+    assert!(!strings(&a["resources"]).contains(&"orders://{id}".to_owned()));
+    // With --name the capture loads as a profile (the loader accepts the templates).
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("prod.json");
+    std::fs::write(&file, a.to_string()).unwrap();
+    let (out, _) = run(bin()
+        .args(["-f", "json", "--fail-on", "never", "-p"])
+        .arg(&file)
+        .arg(tmp.path()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout_json(&out)["profiles"][0]["name"], "prod");
+}
+
+#[test]
+fn a_server_without_a_templates_list_still_captures() {
+    let (out, _) = run(bin()
+        .args(["capture", "--"])
+        .arg(test_server())
+        .env("MCP_TEST_MODE", "notemplates"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let p = stdout_json(&out);
+    assert_eq!(strings(&p["resources"]), ["docs://only.md"]);
+    assert_eq!(p["resource_templates"], serde_json::json!([]));
 }
 
 #[test]

@@ -26,6 +26,9 @@ use rmcp::service::{RoleClient, RunningService, ServiceError, ServiceExt};
 
 pub use headers::{expand as expand_header, split as split_header};
 
+/// JSON-RPC's "method not found".
+const METHOD_NOT_FOUND: i32 = -32601;
+
 /// Seconds to wait for a connection and for each answer, unless `--timeout` says otherwise.
 pub const DEFAULT_TIMEOUT_SECS: u64 = 30;
 /// Most tools (or resources, prompts, skills) read from one list.
@@ -146,6 +149,8 @@ pub struct Listing {
     pub tools: Vec<String>,
     /// Resource URIs, sorted and without duplicates.
     pub resources: Vec<String>,
+    /// Resource URI templates (`resources/templates/list`), sorted and without duplicates.
+    pub resource_templates: Vec<String>,
     /// Prompt names, sorted and without duplicates.
     pub prompts: Vec<String>,
     /// The skills the server serves (only when asked for), in URI order.
@@ -263,13 +268,7 @@ impl Conn {
     /// Turn a failed request into an error message.
     async fn describe(&mut self, e: ServiceError) -> String {
         match e {
-            ServiceError::McpError(data) => {
-                format!(
-                    "the server answered with error {}: {}",
-                    data.code.0,
-                    clip(&data.message)
-                )
-            }
+            ServiceError::McpError(data) => answered(data.code.0, &data.message),
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 // The process may need a moment to be seen as exited.
                 for _ in 0..20 {
@@ -292,8 +291,9 @@ impl Conn {
         }
     }
 
-    /// Send `method` with `params` and return the result as JSON.
-    async fn request(&mut self, method: &str, params: Value) -> Result<Value, Error> {
+    /// Send `method` with `params`: the result as JSON, or the server's error answer (its code
+    /// and message). Anything else that goes wrong ends the session.
+    async fn call(&mut self, method: &str, params: Value) -> Result<Result<Value, Answer>, Error> {
         let Some(client) = self.client.as_ref() else {
             return Err(self.error(method, "not connected"));
         };
@@ -307,16 +307,36 @@ impl Conn {
                     why.unwrap_or_else(|| format!("no answer within {}", secs(self.timeout))),
                 ))
             }
+            Ok(Err(ServiceError::McpError(data))) => Ok(Err(Answer {
+                code: data.code.0,
+                message: data.message.to_string(),
+            })),
             Ok(Err(e)) => {
                 let m = self.describe(e).await;
                 Err(self.error(method, m))
             }
-            Ok(Ok(result)) => Ok(result_json(&result)),
+            Ok(Ok(result)) => Ok(Ok(result_json(&result))),
         }
     }
 
     /// Every page of a list (`tools/list`, ...): the items under `key`.
     async fn list(&mut self, method: &str, key: &str) -> Result<Vec<Value>, Error> {
+        match self.list_if_offered(method, key).await? {
+            Some(items) => Ok(items),
+            None => Err(self.error(
+                method,
+                answered(METHOD_NOT_FOUND, "the server does not offer it"),
+            )),
+        }
+    }
+
+    /// Every page of a list, or `None` when the server answers the first page with "method not
+    /// found": for lists a server may leave out although it has the capability.
+    async fn list_if_offered(
+        &mut self,
+        method: &str,
+        key: &str,
+    ) -> Result<Option<Vec<Value>>, Error> {
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
         let mut seen = std::collections::HashSet::new();
@@ -325,7 +345,11 @@ impl Conn {
                 Some(c) => json!({ "cursor": c }),
                 None => json!({}),
             };
-            let mut result = self.request(method, params).await?;
+            let mut result = match self.call(method, params).await? {
+                Ok(result) => result,
+                Err(a) if page == 1 && a.code == METHOD_NOT_FOUND => return Ok(None),
+                Err(a) => return Err(self.error(method, answered(a.code, &a.message))),
+            };
             let Some(obj) = result.as_object_mut() else {
                 return Err(self.error(
                     method,
@@ -358,7 +382,7 @@ impl Conn {
                 }
             }
             cursor = match obj.remove("nextCursor") {
-                None | Some(Value::Null) => return Ok(items),
+                None | Some(Value::Null) => return Ok(Some(items)),
                 Some(Value::String(c)) => {
                     if !seen.insert(c.clone()) {
                         return Err(self.error(
@@ -391,6 +415,17 @@ impl Conn {
     /// Names (or URIs) of the items of a list: each item must be an object with a string `field`.
     async fn names(&mut self, method: &str, key: &str, field: &str) -> Result<Vec<String>, Error> {
         let items = self.list(method, key).await?;
+        self.names_of(method, key, field, &items)
+    }
+
+    /// The string `field` of each item, sorted and without duplicates.
+    fn names_of(
+        &self,
+        method: &str,
+        key: &str,
+        field: &str,
+        items: &[Value],
+    ) -> Result<Vec<String>, Error> {
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             match item.get(field) {
@@ -516,6 +551,17 @@ async fn talk(
     }
     if has_resources {
         listing.resources = conn.names("resources/list", "resources", "uri").await?;
+        let (method, key) = ("resources/templates/list", "resourceTemplates");
+        match conn.list_if_offered(method, key).await? {
+            Some(items) => {
+                listing.resource_templates = conn.names_of(method, key, "uriTemplate", &items)?;
+            }
+            None if settings.verbose => eprintln!(
+                "skill-audit: MCP server `{}`: {method}: not offered (method not found)",
+                conn.label
+            ),
+            None => {}
+        }
     }
     if has_prompts {
         listing.prompts = conn.names("prompts/list", "prompts", "name").await?;
@@ -534,10 +580,11 @@ async fn talk(
     }
     if settings.verbose {
         eprintln!(
-            "skill-audit: MCP server `{}`: {} tools, {} resources, {} prompts{}",
+            "skill-audit: MCP server `{}`: {} tools, {} resources, {} resource templates, {} prompts{}",
             conn.label,
             listing.tools.len(),
             listing.resources.len(),
+            listing.resource_templates.len(),
             listing.prompts.len(),
             if want_skills {
                 format!(", {} skills", listing.skills.len())
@@ -633,12 +680,9 @@ fn http_headers(
 /// an error; an error answer for this resource only is the resource's problem.
 async fn read_resource(conn: &mut Conn, uri: &str) -> Result<Result<Vec<u8>, String>, Error> {
     let method = "resources/read";
-    let result = match conn.request(method, json!({ "uri": uri })).await {
+    let result = match conn.call(method, json!({ "uri": uri })).await? {
         Ok(r) => r,
-        Err(e) if e.message.starts_with("the server answered with error") => {
-            return Ok(Err(e.message));
-        }
-        Err(e) => return Err(e),
+        Err(a) => return Ok(Err(answered(a.code, &a.message))),
     };
     let Some(contents) = result.get("contents").and_then(Value::as_array) else {
         return Err(conn.error(method, format!("{uri}: the result has no `contents` list")));
@@ -677,6 +721,17 @@ fn too_big(len: usize) -> String {
         len >> 20,
         MAX_RESOURCE_BYTES >> 20
     )
+}
+
+/// An error answer from the server.
+struct Answer {
+    code: i32,
+    message: String,
+}
+
+/// How an error answer reads in a message.
+fn answered(code: i32, message: &str) -> String {
+    format!("the server answered with error {code}: {}", clip(message))
 }
 
 /// A result as JSON, whatever type `rmcp` read it into.
