@@ -4,7 +4,7 @@
 //!   over streamable HTTP. `.ci/run` installs it into `target/mcp-everything`; when it is
 //!   missing the tests install it there, and skip (saying so) only outside CI when npm cannot.
 //! - `examples/mcp_test_server.rs`, built with rmcp's server side: skills over MCP, a tool list
-//!   per user, pagination, a digest mismatch, and hostile modes that must end in exit code 2
+//!   per user, pagination, the digests of every file of a skill, and hostile modes that must end in exit code 2
 //!   within the timeout.
 //! - Servers started through `sh -c`: nothing they start outlives the session (Unix).
 
@@ -414,6 +414,7 @@ const REFUNDS: &str = "skill://payments/refunds/SKILL.md";
 const LOOKUP: &str = "skill://payments/lookup/SKILL.md";
 const TAMPERED: &str = "skill://ops/tampered/SKILL.md";
 const MISNAMED: &str = "skill://ops/misnamed/SKILL.md";
+const BUNDLE: &str = "skill://ops/bundle/SKILL.md";
 const COLUMN: &str = "mcp:skill-test-server";
 
 #[test]
@@ -423,7 +424,7 @@ fn the_same_skill_is_available_to_one_user_and_not_to_another() {
     // Only the served skills: with --mcp and no PATH, nothing local is audited.
     assert_eq!(
         alice["skills"].as_array().unwrap().len(),
-        4,
+        5,
         "{}",
         alice["skills"]
     );
@@ -432,7 +433,7 @@ fn the_same_skill_is_available_to_one_user_and_not_to_another() {
     // Every page was read: 8 tools for alice over 4 pages of 2, 7 for bob.
     assert_eq!(alice["profiles"][0]["tools"], 8);
     assert_eq!(bob["profiles"][0]["tools"], 7);
-    assert_eq!(alice["profiles"][0]["resources"], 6);
+    assert_eq!(alice["profiles"][0]["resources"], 11);
     let status = |r: &Value, uri: &str| skill(r, uri)["availability"][COLUMN]["status"].clone();
     assert_eq!(status(&alice, REFUNDS), "available");
     assert_eq!(status(&bob, REFUNDS), "unavailable");
@@ -458,7 +459,78 @@ fn digests_and_names_of_served_skills_are_checked() {
     assert!(f["message"].as_str().unwrap().contains("sha256:"), "{f}");
     // `name: other-name` at skill://ops/misnamed/: the last segment decides.
     assert_eq!(rules_at(&r, MISNAMED), ["SA207", "SA802"]);
-    assert_eq!(r["summary"]["by_rule"]["SA801"], 1, "{}", r["summary"]);
+    assert_eq!(r["summary"]["by_rule"]["SA801"], 2, "{}", r["summary"]);
+}
+
+/// The findings at `path` whose rule is `rule`: their messages.
+fn messages(r: &Value, path: &str, rule: &str) -> Vec<String> {
+    r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["path"] == path && f["rule"] == rule)
+        .map(|f| f["message"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn every_file_a_served_skill_lists_is_verified() {
+    let r = audit_served("alice", &[], &[]);
+    // guide.md (text) and logo.png (a base64 blob) match their digests; changes.md does not;
+    // gone.md cannot be read; the body links to notes/unlisted.md, which is not listed.
+    assert_eq!(rules_at(&r, BUNDLE), ["SA100", "SA231", "SA801"]);
+    let mismatch = messages(&r, BUNDLE, "SA801");
+    assert!(
+        mismatch[0].contains("`skill://ops/bundle/references/changes.md`")
+            && mismatch[0].contains("sha256:"),
+        "{mismatch:?}"
+    );
+    let unread = messages(&r, BUNDLE, "SA100");
+    assert!(
+        unread[0].contains("cannot read `skill://ops/bundle/references/gone.md`")
+            && unread[0].contains("no resource"),
+        "{unread:?}"
+    );
+    let link = messages(&r, BUNDLE, "SA231");
+    assert!(
+        link[0].contains("skill://ops/bundle/notes/unlisted.md"),
+        "{link:?}"
+    );
+    // The skill itself is still audited: its SKILL.md matches and it parsed.
+    assert_eq!(skill(&r, BUNDLE)["name"], "bundle");
+    // Files of one skill never show up on another.
+    assert_eq!(rules_at(&r, REFUNDS), Vec::<String>::new());
+}
+
+#[test]
+fn files_past_the_limit_per_skill_are_one_finding() {
+    let r = audit_served("alice", &[("MCP_TEST_MANY", "1001")], &[]);
+    let many = "skill://ops/many/SKILL.md";
+    assert_eq!(rules_at(&r, many), ["SA100"], "{}", r["findings"]);
+    let m = &messages(&r, many, "SA100")[0];
+    assert!(
+        m.contains("`skill://ops/many/f1001.md`") && m.contains("at most 1,000 files per skill"),
+        "{m}"
+    );
+}
+
+#[test]
+fn listings_as_the_spec_shows_them_with_bad_digests() {
+    let r = audit_served("alice", &[("MCP_TEST_MODE", "rawskills")], &[]);
+    let raw = "skill://raw/SKILL.md";
+    assert_eq!(rules_at(&r, raw), ["SA801", "SA801"], "{}", r["findings"]);
+    let m = messages(&r, raw, "SA801");
+    assert!(
+        m.iter()
+            .any(|m| m.contains("`skill://raw/upper.md`") && m.contains("64 lowercase hex")),
+        "{m:?}"
+    );
+    assert!(
+        m.iter().any(
+            |m| m.contains("`skill://raw/none.md`") && m.contains("without a `sha256:` digest")
+        ),
+        "{m:?}"
+    );
 }
 
 #[test]
@@ -479,7 +551,7 @@ fn without_the_extension_skills_come_from_resources_list() {
         .iter()
         .map(|s| s["path"].as_str().unwrap())
         .collect();
-    assert_eq!(paths.len(), 4, "{paths:?}");
+    assert_eq!(paths.len(), 5, "{paths:?}");
     assert_eq!(
         skill(&r, REFUNDS)["availability"][COLUMN]["status"],
         "unavailable"
@@ -534,7 +606,7 @@ fn served_skills_sit_beside_local_ones_and_text_shows_their_lines() {
     };
     assert_eq!(row("refunds"), ["available", "unavailable"]);
     assert_eq!(row("local"), ["available", "unavailable"]);
-    assert!(text.contains("5 files scanned"), "{text}");
+    assert!(text.contains("6 files scanned"), "{text}");
 }
 
 #[test]

@@ -4,11 +4,12 @@
 //!
 //! Only servers named on the command line are started or contacted; nothing in a scanned tree
 //! is ever run. A session is bounded in time (a timeout on connecting and on every request) and
-//! in size (items per list, pages per list, bytes per resource), and everything that goes wrong
-//! with a server (it cannot start, exits, hangs, prints garbage, answers with the wrong shape)
-//! is an [`Error`] naming the server and the request, which the command line turns into exit
-//! code 2. The requests use the official Rust SDK, `rmcp`; the answers are read as JSON here, so
-//! that a wrong shape gets a message saying which field is wrong.
+//! in size (items per list, pages per list, bytes per resource, files per served skill, bytes
+//! per session), and everything that goes wrong with a server (it cannot start, exits, hangs,
+//! prints garbage, answers with the wrong shape) is an [`Error`] naming the server and the
+//! request, which the command line turns into exit code 2. The requests use the official Rust
+//! SDK, `rmcp`; the answers are read as JSON here, so that a wrong shape gets a message saying
+//! which field is wrong.
 
 pub mod capture;
 mod headers;
@@ -35,8 +36,13 @@ pub const DEFAULT_TIMEOUT_SECS: u64 = 30;
 pub const MAX_ITEMS: usize = 100_000;
 /// Most pages read from one list.
 pub const MAX_PAGES: usize = 1_000;
-/// Largest resource (a served SKILL.md) read.
+/// Largest resource (a served skill's file) read.
 pub const MAX_RESOURCE_BYTES: usize = 10 << 20;
+/// Most files read for one served skill besides its SKILL.md.
+pub const MAX_FILES_PER_SKILL: usize = 1_000;
+/// Most bytes of resources read in one session (checked before each read, so one resource
+/// may take it past).
+pub const MAX_SESSION_BYTES: u64 = 256 << 20;
 
 /// The extension a server advertises when it serves skills (SEP-2640).
 pub const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
@@ -574,9 +580,7 @@ async fn talk(
         } else {
             skills::from_resources(&listing.resources)
         };
-        for skill in &mut listing.skills {
-            skill.content = read_resource(conn, &skill.uri).await?;
-        }
+        read_skills(conn, &mut listing.skills).await?;
     }
     if settings.verbose {
         eprintln!(
@@ -587,7 +591,16 @@ async fn talk(
             listing.resource_templates.len(),
             listing.prompts.len(),
             if want_skills {
-                format!(", {} skills", listing.skills.len())
+                let files = listing
+                    .skills
+                    .iter()
+                    .flat_map(|s| s.files.iter().flatten())
+                    .filter(|f| matches!(f.read, skills::FileRead::Read { .. }))
+                    .count();
+                format!(
+                    ", {} skills, {files} of their other files read",
+                    listing.skills.len()
+                )
             } else {
                 String::new()
             }
@@ -676,6 +689,81 @@ fn http_headers(
     Ok(map)
 }
 
+/// Read every skill's SKILL.md, then every other file its listing names whose digest can be
+/// verified, within [`MAX_FILES_PER_SKILL`] and [`MAX_SESSION_BYTES`]. A file listed by two
+/// skills (a nested skill's files are also its parent's) is read once.
+async fn read_skills(conn: &mut Conn, skills: &mut [skills::ServedSkill]) -> Result<(), Error> {
+    use skills::FileRead;
+    let mut budget = MAX_SESSION_BYTES;
+    let over_budget = || {
+        format!(
+            "skill-audit reads at most {} MiB of resources per session",
+            MAX_SESSION_BYTES >> 20
+        )
+    };
+    let mut done: std::collections::HashMap<String, FileRead> = std::collections::HashMap::new();
+    for skill in skills.iter_mut() {
+        if budget == 0 {
+            skill.content = Err(over_budget());
+            continue;
+        }
+        skill.content = read_resource(conn, &skill.uri).await?;
+        if let Ok(bytes) = &skill.content {
+            budget = budget.saturating_sub(bytes.len() as u64);
+            done.insert(skill.uri.clone(), file_read(bytes));
+        }
+    }
+    for skill in skills.iter_mut() {
+        let Some(files) = skill.files.as_mut() else {
+            continue;
+        };
+        let mut reads = 0;
+        for file in files
+            .iter_mut()
+            .filter(|f| f.uri != skill.uri && f.verifiable())
+        {
+            if let Some(known) = done.get(&file.uri) {
+                file.read = known.clone();
+                continue;
+            }
+            if reads == MAX_FILES_PER_SKILL {
+                file.read = FileRead::Skipped(format!(
+                    "skill-audit reads at most {} files per skill",
+                    thousands(MAX_FILES_PER_SKILL)
+                ));
+                continue;
+            }
+            if budget == 0 {
+                file.read = FileRead::Skipped(over_budget());
+                continue;
+            }
+            // A file listed as too large is not fetched only to be refused.
+            if let Some(size) = file.size.filter(|s| *s > MAX_RESOURCE_BYTES as u64) {
+                let size = usize::try_from(size).unwrap_or(usize::MAX);
+                file.read = FileRead::Failed(format!("the listing says {}", too_big(size)));
+                continue;
+            }
+            reads += 1;
+            file.read = match read_resource(conn, &file.uri).await? {
+                Ok(bytes) => {
+                    budget = budget.saturating_sub(bytes.len() as u64);
+                    file_read(&bytes)
+                }
+                Err(why) => FileRead::Failed(why),
+            };
+            done.insert(file.uri.clone(), file.read.clone());
+        }
+    }
+    Ok(())
+}
+
+fn file_read(bytes: &[u8]) -> skills::FileRead {
+    skills::FileRead::Read {
+        digest: rmcp::model::sha256_digest(bytes),
+        size: bytes.len() as u64,
+    }
+}
+
 /// Read one resource: its bytes, or why the server would not give them. A failed connection is
 /// an error; an error answer for this resource only is the resource's problem.
 async fn read_resource(conn: &mut Conn, uri: &str) -> Result<Result<Vec<u8>, String>, Error> {
@@ -717,8 +805,8 @@ async fn read_resource(conn: &mut Conn, uri: &str) -> Result<Result<Vec<u8>, Str
 
 fn too_big(len: usize) -> String {
     format!(
-        "it is {} MiB; skill-audit reads at most {} MiB per resource",
-        len >> 20,
+        "it is {} bytes; skill-audit reads at most {} MiB per resource",
+        thousands(len),
         MAX_RESOURCE_BYTES >> 20
     )
 }
