@@ -12,10 +12,16 @@
 //!   alice only; lists come in pages of `$MCP_TEST_PAGE` items (default 2).
 //! - Skills: `skill://payments/refunds/SKILL.md` (needs `get_order` and one of `refund_card`,
 //!   `refund_wallet`), `skill://payments/lookup/SKILL.md` (needs `get_order`),
-//!   `skill://ops/tampered/SKILL.md` (listed with the digest of other content) and
-//!   `skill://ops/misnamed/SKILL.md` (its `name` is not its last segment).
+//!   `skill://ops/tampered/SKILL.md` (listed with the digest of other content),
+//!   `skill://ops/misnamed/SKILL.md` (its `name` is not its last segment) and
+//!   `skill://ops/bundle/SKILL.md`, which lists four more files: one with the right digest,
+//!   one served as a base64 blob with the right digest, one listed with the digest of other
+//!   content, and one whose read fails; its body also links to a file it does not list.
+//! - Resource templates: three, listed out of order and in pages like the other lists.
 //! - `MCP_TEST_SKILLS=resources` hides the skills extension: the skills are then found only
 //!   through `resources/list`.
+//!
+//! `MCP_TEST_MANY=N` adds `skill://ops/many/SKILL.md`, which lists N more files.
 //!
 //! `MCP_TEST_STDERR=1` prints a line on standard error at start.
 //!
@@ -24,16 +30,21 @@
 //! (`tools` is a string), `badnames` (a tool whose name is a number), `sleep` (never answers
 //! tools/list), `exit` (exits at once), `garbage` (prints a banner on stdout), `endless`
 //! (every page has a new `nextCursor`), `crash` (exits on tools/list), `notrpc` (answers
-//! tools/list with JSON that is not JSON-RPC).
+//! tools/list with JSON that is not JSON-RPC). Mode `notemplates` is a well-behaved raw server
+//! that has the resources capability but answers `resources/templates/list` with "method not
+//! found", as servers that have no templates may. Mode `rawskills` serves
+//! `skill://raw/SKILL.md` listed as the spec shows it (digests, no sizes), with one more file
+//! whose digest is right, one whose digest is in uppercase and one without a digest: rmcp's
+//! server side would refuse to send the last two.
 
 use std::io::{BufRead, Write};
 use std::sync::Arc;
 
 use rmcp::model::{
-    Extensions, ListResourcesResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ServerCapabilities, ServerConfig, Skill, SkillFrontmatter, SkillResource,
-    SkillResources, Tool,
+    Extensions, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
+    ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, Resource, ResourceContents, ResourceTemplate, ServerCapabilities,
+    ServerConfig, Skill, SkillFrontmatter, SkillResource, SkillResources, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -78,22 +89,96 @@ description: A skill whose name is not the last segment of its URI.
 # Misnamed
 ";
 
-/// (uri, content served, content the listed digest is computed from).
-fn files() -> Vec<(&'static str, &'static str, &'static str)> {
+const BUNDLE: &str = "---
+name: bundle
+description: A skill with files besides its SKILL.md. Use to check that every file is verified.
+---
+# Bundle
+
+Read [the guide](references/guide.md), [the changes](references/changes.md) and
+[the notes](notes/unlisted.md).
+
+![logo](assets/logo.png)
+";
+
+/// Bytes that are not UTF-8, so they can only be served as a blob.
+const LOGO: &[u8] = b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR\xff\xfe";
+
+/// A file the server lists.
+struct File {
+    uri: &'static str,
+    /// What `resources/read` returns; `None`: the read fails.
+    served: Option<&'static [u8]>,
+    /// What the listed digest and size are computed from.
+    listed: &'static [u8],
+    /// Served as a base64 `blob` rather than `text`.
+    blob: bool,
+}
+
+/// A file served as text and listed with its own digest.
+const fn text(uri: &'static str, content: &'static str) -> File {
+    File {
+        uri,
+        served: Some(content.as_bytes()),
+        listed: content.as_bytes(),
+        blob: false,
+    }
+}
+
+/// Every file, built once (`$MCP_TEST_MANY` adds a skill with that many more files).
+fn files() -> &'static [File] {
+    static FILES: std::sync::OnceLock<Vec<File>> = std::sync::OnceLock::new();
+    FILES.get_or_init(|| {
+        let mut all = fixed_files();
+        let many: usize = std::env::var("MCP_TEST_MANY")
+            .ok()
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        if many > 0 {
+            all.push(text("skill://ops/many/SKILL.md", MANY));
+            // Leaked once per process: the files live as long as the server.
+            all.extend((1..=many).map(|i| {
+                let uri: &'static str =
+                    Box::leak(format!("skill://ops/many/f{i:04}.md").into_boxed_str());
+                text(uri, "x\n")
+            }));
+        }
+        all
+    })
+}
+
+const MANY: &str = "---
+name: many
+description: A skill with more files than skill-audit reads for one skill.
+---
+";
+
+fn fixed_files() -> Vec<File> {
     vec![
-        ("skill://payments/refunds/SKILL.md", REFUNDS, REFUNDS),
-        (
-            "skill://payments/refunds/references/policy.md",
-            POLICY,
-            POLICY,
-        ),
-        ("skill://payments/lookup/SKILL.md", LOOKUP, LOOKUP),
-        (
-            "skill://ops/tampered/SKILL.md",
-            TAMPERED,
-            "---\nname: tampered\ndescription: the original\n---\n",
-        ),
-        ("skill://ops/misnamed/SKILL.md", MISNAMED, MISNAMED),
+        text("skill://payments/refunds/SKILL.md", REFUNDS),
+        text("skill://payments/refunds/references/policy.md", POLICY),
+        text("skill://payments/lookup/SKILL.md", LOOKUP),
+        File {
+            listed: b"---\nname: tampered\ndescription: the original\n---\n",
+            ..text("skill://ops/tampered/SKILL.md", TAMPERED)
+        },
+        text("skill://ops/misnamed/SKILL.md", MISNAMED),
+        text("skill://ops/bundle/SKILL.md", BUNDLE),
+        text("skill://ops/bundle/references/guide.md", "# Guide\n"),
+        File {
+            listed: b"# Changes\n\n- the original\n",
+            ..text("skill://ops/bundle/references/changes.md", "# Changes\n")
+        },
+        File {
+            served: Some(LOGO),
+            listed: LOGO,
+            blob: true,
+            ..text("skill://ops/bundle/assets/logo.png", "")
+        },
+        File {
+            served: None,
+            ..text("skill://ops/bundle/references/gone.md", "# Gone\n")
+        },
     ]
 }
 
@@ -194,12 +279,31 @@ impl ServerHandler for TestServer {
         _context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let mut all: Vec<Resource> = files()
-            .into_iter()
-            .map(|(uri, _, _)| Resource::new(uri, uri.rsplit('/').nth(1).unwrap_or(uri)))
+            .iter()
+            .map(|f| Resource::new(f.uri, f.uri.rsplit('/').nth(1).unwrap_or(f.uri)))
             .collect();
         all.push(Resource::new("docs://handbook.md", "handbook"));
         let (items, next) = page(&all, request)?;
         let mut result = ListResourcesResult::with_all_items(items);
+        result.next_cursor = next;
+        Ok(result)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let all: Vec<ResourceTemplate> = [
+            ("orders://{id}", "order"),
+            ("docs://handbook/{chapter}.md", "chapter"),
+            ("docs://archive/{year}/{name}", "archived"),
+        ]
+        .into_iter()
+        .map(|(uri, name)| ResourceTemplate::new(uri, name))
+        .collect();
+        let (items, next) = page(&all, request)?;
+        let mut result = ListResourceTemplatesResult::with_all_items(items);
         result.next_cursor = next;
         Ok(result)
     }
@@ -214,14 +318,26 @@ impl ServerHandler for TestServer {
             let c = ResourceContents::text("# Handbook\n", uri.clone());
             return Ok(ReadResourceResult::new(vec![c]).into());
         }
-        files()
-            .into_iter()
-            .find(|(u, _, _)| *u == uri)
-            .map(|(u, text, _)| {
-                let c = ResourceContents::text(text, u).with_mime_type("text/markdown");
-                ReadResourceResult::new(vec![c]).into()
-            })
-            .ok_or_else(|| ErrorData::resource_not_found(format!("no resource {uri}"), None))
+        let Some(served) = files()
+            .iter()
+            .find(|f| f.uri == uri)
+            .and_then(|f| Some((f.served?, f.blob)))
+        else {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource {uri}"),
+                None,
+            ));
+        };
+        let c = match served {
+            (bytes, true) => {
+                use base64::Engine as _;
+                let blob = base64::engine::general_purpose::STANDARD.encode(bytes);
+                ResourceContents::blob(blob, uri).with_mime_type("image/png")
+            }
+            (bytes, false) => ResourceContents::text(String::from_utf8_lossy(bytes), uri)
+                .with_mime_type("text/markdown"),
+        };
+        Ok(ReadResourceResult::new(vec![c]).into())
     }
 
     async fn list_skills(
@@ -232,15 +348,17 @@ impl ServerHandler for TestServer {
         let files = files();
         let skills: Vec<Skill> = files
             .iter()
-            .filter(|(u, _, _)| u.ends_with("/SKILL.md"))
-            .map(|(uri, text, _)| {
+            .filter(|f| f.uri.ends_with("/SKILL.md"))
+            .map(|skill| {
+                let uri = skill.uri;
+                let text = String::from_utf8_lossy(skill.served.unwrap_or(skill.listed));
                 let dir = uri.trim_end_matches("SKILL.md");
                 let manifest: Vec<SkillResource> = files
                     .iter()
-                    .filter(|(u, _, _)| {
-                        u.starts_with(dir) && (u == uri || !u.ends_with("SKILL.md"))
+                    .filter(|f| {
+                        f.uri.starts_with(dir) && (f.uri == uri || !f.uri.ends_with("SKILL.md"))
                     })
-                    .map(|(u, _, l)| SkillResource::from_bytes(*u, l.as_bytes()))
+                    .map(|f| SkillResource::from_bytes(f.uri, f.listed))
                     .collect();
                 // rmcp checks that a listed name is the URI's last segment; the served file
                 // of `misnamed` says otherwise.
@@ -250,7 +368,7 @@ impl ServerHandler for TestServer {
                     .find_map(|l| l.strip_prefix("description: "))
                     .unwrap_or_default();
                 Skill::new(
-                    *uri,
+                    uri,
                     SkillFrontmatter::new(name, description),
                     SkillResources::Files(manifest),
                 )
@@ -324,6 +442,31 @@ async fn http(addr: &str, skills_extension: bool) -> Result<(), Box<dyn std::err
     }
 }
 
+const RAW_FILES: [(&str, &str); 4] = [
+    (
+        "skill://raw/SKILL.md",
+        "---\nname: raw\ndescription: A skill listed as the spec shows it.\n---\n# Raw\n",
+    ),
+    ("skill://raw/ok.md", "ok\n"),
+    ("skill://raw/upper.md", "upper\n"),
+    ("skill://raw/none.md", "none\n"),
+];
+
+/// The `skills/list` result of mode `rawskills`.
+fn raw_skills() -> serde_json::Value {
+    let digest = |i: usize| rmcp::model::sha256_digest(RAW_FILES[i].1.as_bytes());
+    serde_json::json!({ "skills": [{
+        "uri": RAW_FILES[0].0,
+        "frontmatter": {"name": "raw", "description": "A skill listed as the spec shows it."},
+        "resources": [
+            {"uri": RAW_FILES[0].0, "digest": digest(0)},
+            {"uri": RAW_FILES[1].0, "digest": digest(1)},
+            {"uri": RAW_FILES[2].0, "digest": digest(2).to_uppercase()},
+            {"uri": RAW_FILES[3].0}
+        ]
+    }]})
+}
+
 /// Raw JSON-RPC over stdio that misbehaves in one way after a normal `initialize`.
 fn hostile(mode: &str) {
     let mut out = std::io::stdout().lock();
@@ -345,11 +488,24 @@ fn hostile(mode: &str) {
         };
         let method = msg.get("method").and_then(|m| m.as_str()).unwrap_or("");
         let result = match method {
-            "initialize" => serde_json::json!({
-                "protocolVersion": msg["params"]["protocolVersion"].as_str().unwrap_or("2025-06-18"),
-                "capabilities": {"tools": {}},
-                "serverInfo": {"name": format!("hostile-{mode}"), "version": "0"}
-            }),
+            "initialize" => {
+                let mut caps = serde_json::json!({"tools": {}});
+                if mode == "notemplates" || mode == "rawskills" {
+                    caps["resources"] = serde_json::json!({});
+                }
+                if mode == "rawskills" {
+                    caps["extensions"] =
+                        serde_json::json!({ "io.modelcontextprotocol/skills": {} });
+                }
+                serde_json::json!({
+                    "protocolVersion": msg["params"]["protocolVersion"].as_str().unwrap_or("2025-06-18"),
+                    "capabilities": caps,
+                    "serverInfo": {"name": format!("hostile-{mode}"), "version": "0"}
+                })
+            }
+            "resources/list" => {
+                serde_json::json!({ "resources": [{"uri": "docs://only.md", "name": "only"}] })
+            }
             "tools/list" => match mode {
                 "huge" => {
                     let tools: Vec<serde_json::Value> = (0..100_001)
@@ -378,6 +534,15 @@ fn hostile(mode: &str) {
                 }
                 _ => serde_json::json!({ "tools": [] }),
             },
+            "skills/list" if mode == "rawskills" => raw_skills(),
+            "resources/read" if mode == "rawskills" => {
+                let uri = msg["params"]["uri"].as_str().unwrap_or_default();
+                let text = RAW_FILES
+                    .iter()
+                    .find(|(u, _)| *u == uri)
+                    .map_or("", |(_, t)| t);
+                serde_json::json!({ "contents": [{"uri": uri, "text": text}] })
+            }
             "ping" => serde_json::json!({}),
             _ => {
                 let e = serde_json::json!({"jsonrpc": "2.0", "id": id, "error": {"code": -32601, "message": "method not found"}});

@@ -4,8 +4,9 @@
 //!   over streamable HTTP. `.ci/run` installs it into `target/mcp-everything`; when it is
 //!   missing the tests install it there, and skip (saying so) only outside CI when npm cannot.
 //! - `examples/mcp_test_server.rs`, built with rmcp's server side: skills over MCP, a tool list
-//!   per user, pagination, a digest mismatch, and hostile modes that must end in exit code 2
+//!   per user, pagination, the digests of every file of a skill, and hostile modes that must end in exit code 2
 //!   within the timeout.
+//! - Servers started through `sh -c`: nothing they start outlives the session (Unix).
 
 use serde_json::Value;
 use std::io::{BufRead, BufReader};
@@ -208,6 +209,17 @@ fn check_everything_capture(p: &Value, name: &str) {
         resources.contains(&"demo://resource/static/document/features.md".to_owned()),
         "{resources:?}"
     );
+    // `resources/templates/list` (docs/features.md: "Dynamic Text", "Dynamic Blob").
+    let templates = strings(&p["resource_templates"]);
+    for t in [
+        "demo://resource/dynamic/blob/{resourceId}",
+        "demo://resource/dynamic/text/{resourceId}",
+    ] {
+        assert!(
+            templates.contains(&t.to_owned()),
+            "{t} not in {templates:?}"
+        );
+    }
 }
 
 #[test]
@@ -308,7 +320,7 @@ fn capture_everything_over_streamable_http() {
         .arg(&entry)
         .arg("stdio"));
     let stdio = stdout_json(&out);
-    for key in ["tools", "resources", "prompts"] {
+    for key in ["tools", "resources", "resource_templates", "prompts"] {
         assert_eq!(http[key], stdio[key], "{key}");
     }
 
@@ -402,6 +414,7 @@ const REFUNDS: &str = "skill://payments/refunds/SKILL.md";
 const LOOKUP: &str = "skill://payments/lookup/SKILL.md";
 const TAMPERED: &str = "skill://ops/tampered/SKILL.md";
 const MISNAMED: &str = "skill://ops/misnamed/SKILL.md";
+const BUNDLE: &str = "skill://ops/bundle/SKILL.md";
 const COLUMN: &str = "mcp:skill-test-server";
 
 #[test]
@@ -411,7 +424,7 @@ fn the_same_skill_is_available_to_one_user_and_not_to_another() {
     // Only the served skills: with --mcp and no PATH, nothing local is audited.
     assert_eq!(
         alice["skills"].as_array().unwrap().len(),
-        4,
+        5,
         "{}",
         alice["skills"]
     );
@@ -420,7 +433,7 @@ fn the_same_skill_is_available_to_one_user_and_not_to_another() {
     // Every page was read: 8 tools for alice over 4 pages of 2, 7 for bob.
     assert_eq!(alice["profiles"][0]["tools"], 8);
     assert_eq!(bob["profiles"][0]["tools"], 7);
-    assert_eq!(alice["profiles"][0]["resources"], 6);
+    assert_eq!(alice["profiles"][0]["resources"], 11);
     let status = |r: &Value, uri: &str| skill(r, uri)["availability"][COLUMN]["status"].clone();
     assert_eq!(status(&alice, REFUNDS), "available");
     assert_eq!(status(&bob, REFUNDS), "unavailable");
@@ -446,7 +459,78 @@ fn digests_and_names_of_served_skills_are_checked() {
     assert!(f["message"].as_str().unwrap().contains("sha256:"), "{f}");
     // `name: other-name` at skill://ops/misnamed/: the last segment decides.
     assert_eq!(rules_at(&r, MISNAMED), ["SA207", "SA802"]);
-    assert_eq!(r["summary"]["by_rule"]["SA801"], 1, "{}", r["summary"]);
+    assert_eq!(r["summary"]["by_rule"]["SA801"], 2, "{}", r["summary"]);
+}
+
+/// The findings at `path` whose rule is `rule`: their messages.
+fn messages(r: &Value, path: &str, rule: &str) -> Vec<String> {
+    r["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["path"] == path && f["rule"] == rule)
+        .map(|f| f["message"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[test]
+fn every_file_a_served_skill_lists_is_verified() {
+    let r = audit_served("alice", &[], &[]);
+    // guide.md (text) and logo.png (a base64 blob) match their digests; changes.md does not;
+    // gone.md cannot be read; the body links to notes/unlisted.md, which is not listed.
+    assert_eq!(rules_at(&r, BUNDLE), ["SA100", "SA231", "SA801"]);
+    let mismatch = messages(&r, BUNDLE, "SA801");
+    assert!(
+        mismatch[0].contains("`skill://ops/bundle/references/changes.md`")
+            && mismatch[0].contains("sha256:"),
+        "{mismatch:?}"
+    );
+    let unread = messages(&r, BUNDLE, "SA100");
+    assert!(
+        unread[0].contains("cannot read `skill://ops/bundle/references/gone.md`")
+            && unread[0].contains("no resource"),
+        "{unread:?}"
+    );
+    let link = messages(&r, BUNDLE, "SA231");
+    assert!(
+        link[0].contains("skill://ops/bundle/notes/unlisted.md"),
+        "{link:?}"
+    );
+    // The skill itself is still audited: its SKILL.md matches and it parsed.
+    assert_eq!(skill(&r, BUNDLE)["name"], "bundle");
+    // Files of one skill never show up on another.
+    assert_eq!(rules_at(&r, REFUNDS), Vec::<String>::new());
+}
+
+#[test]
+fn files_past_the_limit_per_skill_are_one_finding() {
+    let r = audit_served("alice", &[("MCP_TEST_MANY", "1001")], &[]);
+    let many = "skill://ops/many/SKILL.md";
+    assert_eq!(rules_at(&r, many), ["SA100"], "{}", r["findings"]);
+    let m = &messages(&r, many, "SA100")[0];
+    assert!(
+        m.contains("`skill://ops/many/f1001.md`") && m.contains("at most 1,000 files per skill"),
+        "{m}"
+    );
+}
+
+#[test]
+fn listings_as_the_spec_shows_them_with_bad_digests() {
+    let r = audit_served("alice", &[("MCP_TEST_MODE", "rawskills")], &[]);
+    let raw = "skill://raw/SKILL.md";
+    assert_eq!(rules_at(&r, raw), ["SA801", "SA801"], "{}", r["findings"]);
+    let m = messages(&r, raw, "SA801");
+    assert!(
+        m.iter()
+            .any(|m| m.contains("`skill://raw/upper.md`") && m.contains("64 lowercase hex")),
+        "{m:?}"
+    );
+    assert!(
+        m.iter().any(
+            |m| m.contains("`skill://raw/none.md`") && m.contains("without a `sha256:` digest")
+        ),
+        "{m:?}"
+    );
 }
 
 #[test]
@@ -467,7 +551,7 @@ fn without_the_extension_skills_come_from_resources_list() {
         .iter()
         .map(|s| s["path"].as_str().unwrap())
         .collect();
-    assert_eq!(paths.len(), 4, "{paths:?}");
+    assert_eq!(paths.len(), 5, "{paths:?}");
     assert_eq!(
         skill(&r, REFUNDS)["availability"][COLUMN]["status"],
         "unavailable"
@@ -522,7 +606,7 @@ fn served_skills_sit_beside_local_ones_and_text_shows_their_lines() {
     };
     assert_eq!(row("refunds"), ["available", "unavailable"]);
     assert_eq!(row("local"), ["available", "unavailable"]);
-    assert!(text.contains("5 files scanned"), "{text}");
+    assert!(text.contains("6 files scanned"), "{text}");
 }
 
 #[test]
@@ -609,6 +693,38 @@ fn captures_are_sorted_paged_and_stable() {
         serde_json::json!([]),
         "no prompts capability: an empty list"
     );
+    // Templates: every page, sorted, beside the resources (not among them).
+    assert_eq!(
+        strings(&a["resource_templates"]),
+        [
+            "docs://archive/{year}/{name}",
+            "docs://handbook/{chapter}.md",
+            "orders://{id}"
+        ]
+    );
+    assert!(!strings(&a["resources"]).contains(&"orders://{id}".to_owned()));
+    // With --name the capture loads as a profile (the loader accepts the templates).
+    let tmp = tempfile::tempdir().unwrap();
+    let file = tmp.path().join("prod.json");
+    std::fs::write(&file, a.to_string()).unwrap();
+    let (out, _) = run(bin()
+        .args(["-f", "json", "--fail-on", "never", "-p"])
+        .arg(&file)
+        .arg(tmp.path()));
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout_json(&out)["profiles"][0]["name"], "prod");
+}
+
+#[test]
+fn a_server_without_a_templates_list_still_captures() {
+    let (out, _) = run(bin()
+        .args(["capture", "--"])
+        .arg(test_server())
+        .env("MCP_TEST_MODE", "notemplates"));
+    assert!(out.status.success(), "{}", stderr(&out));
+    let p = stdout_json(&out);
+    assert_eq!(strings(&p["resources"]), ["docs://only.md"]);
+    assert_eq!(p["resource_templates"], serde_json::json!([]));
 }
 
 #[test]
@@ -808,4 +924,88 @@ fn usage_errors() {
     assert!(stderr(&out).contains("Name: value"), "{}", stderr(&out));
     let (out, _) = run(bin().args(["capture", "--timeout", "0", "--", "x"]));
     assert_eq!(out.status.code(), Some(2));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Servers started through a wrapper: nothing they start outlives the session.
+
+/// Whether process `pid` has ended; a zombie that its new parent has not reaped yet has.
+#[cfg(unix)]
+fn ended(pid: u32) -> bool {
+    if cfg!(target_os = "linux") {
+        return match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+            Err(_) => true,
+            // `pid (comm) STATE ...`: the state follows the last `)`.
+            Ok(stat) => stat
+                .rsplit_once(')')
+                .and_then(|(_, rest)| rest.split_whitespace().next())
+                .is_none_or(|state| state == "Z" || state == "X"),
+        };
+    }
+    !Command::new("kill")
+        .args(["-0", &pid.to_string()])
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// `capture --timeout 2` of the test server (in `mode`) started as `sh -c` does it: the shell
+/// starts a long `sleep` in the background, then a second shell that becomes the server, so
+/// both are grandchildren of skill-audit. Returns the output and the pids of both.
+#[cfg(unix)]
+fn capture_through_a_wrapper(mode: Option<&str>) -> (Output, [u32; 2]) {
+    let tmp = tempfile::tempdir().unwrap();
+    let script =
+        r#"sleep 300 & echo $! > "$PIDS/sleep"; sh -c 'echo $$ > "$PIDS/server"; exec "$SERVER"'"#;
+    let mut cmd = bin();
+    cmd.args(["capture", "--timeout", "2", "--", "sh", "-c", script])
+        .env("PIDS", tmp.path())
+        .env("SERVER", test_server());
+    if let Some(mode) = mode {
+        cmd.env("MCP_TEST_MODE", mode);
+    }
+    let (out, _) = run(&mut cmd);
+    let pid = |name: &str| -> u32 {
+        let text = std::fs::read_to_string(tmp.path().join(name))
+            .unwrap_or_else(|e| panic!("no {name} pid ({e}): {}", stderr(&out)));
+        text.trim().parse().unwrap()
+    };
+    let pids = [pid("sleep"), pid("server")];
+    (out, pids)
+}
+
+/// Assert that every pid ends within a few seconds; stop the survivors either way.
+#[cfg(unix)]
+fn assert_all_ended(pids: &[u32]) {
+    let until = Instant::now() + Duration::from_secs(3);
+    while Instant::now() < until && !pids.iter().all(|p| ended(*p)) {
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let left: Vec<u32> = pids.iter().copied().filter(|p| !ended(*p)).collect();
+    for p in &left {
+        let _ = Command::new("kill").args(["-9", &p.to_string()]).status();
+    }
+    assert!(left.is_empty(), "still running after the session: {left:?}");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_wrapped_server_leaves_nothing_running_when_the_session_ends() {
+    let (out, pids) = capture_through_a_wrapper(None);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(strings(&stdout_json(&out)["tools"]).contains(&"get_order".to_owned()));
+    assert_all_ended(&pids);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_wrapped_server_that_times_out_leaves_nothing_running() {
+    let (out, pids) = capture_through_a_wrapper(Some("sleep"));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("no answer within 2s"),
+        "{}",
+        stderr(&out)
+    );
+    assert_all_ended(&pids);
 }

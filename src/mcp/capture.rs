@@ -18,6 +18,7 @@ pub struct Captured<'a> {
     pub captured_at: String,
     pub tools: &'a [String],
     pub resources: &'a [String],
+    pub resource_templates: &'a [String],
     pub prompts: &'a [String],
 }
 
@@ -40,6 +41,7 @@ pub fn profile_json(listing: &Listing, name: Option<&str>, now: SystemTime) -> S
         captured_at: rfc3339(now),
         tools: &listing.tools,
         resources: &listing.resources,
+        resource_templates: &listing.resource_templates,
         prompts: &listing.prompts,
     };
     let mut text = serde_json::to_string_pretty(&captured).unwrap_or_default();
@@ -101,6 +103,7 @@ mod tests {
             protocol_version: "2025-06-18".into(),
             tools: vec!["add".into(), "echo".into()],
             resources: vec!["demo://a".into()],
+            resource_templates: vec!["demo://t/{id}".into()],
             prompts: vec!["p".into()],
             ..Listing::default()
         };
@@ -119,6 +122,7 @@ mod tests {
                 "captured_at",
                 "tools",
                 "resources",
+                "resource_templates",
                 "prompts"
             ]
         );
@@ -127,5 +131,12 @@ mod tests {
         assert!(p.tools.contains("echo") && p.resources.contains("demo://a"));
         let unnamed = profile_json(&listing, None, UNIX_EPOCH);
         assert!(unnamed.contains("\"name\": \"everything\""), "{unnamed}");
+        // Templates are kept apart: a template is not a resource a skill can name.
+        assert!(text.contains("\"demo://t/{id}\""), "{text}");
+        assert!(!p.resources.contains("demo://t/{id}"));
+        // The loader reads the field (a wrong shape there is an error, not ignored).
+        let bad = text.replace("\"demo://t/{id}\"", "1");
+        let e = crate::profile::parse(&bad, std::path::Path::new("x.json"), "x.json").unwrap_err();
+        assert!(e.message.contains("expected a name"), "{}", e.message);
     }
 }

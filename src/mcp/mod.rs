@@ -4,11 +4,12 @@
 //!
 //! Only servers named on the command line are started or contacted; nothing in a scanned tree
 //! is ever run. A session is bounded in time (a timeout on connecting and on every request) and
-//! in size (items per list, pages per list, bytes per resource), and everything that goes wrong
-//! with a server (it cannot start, exits, hangs, prints garbage, answers with the wrong shape)
-//! is an [`Error`] naming the server and the request, which the command line turns into exit
-//! code 2. The requests use the official Rust SDK, `rmcp`; the answers are read as JSON here, so
-//! that a wrong shape gets a message saying which field is wrong.
+//! in size (items per list, pages per list, bytes per resource, files per served skill, bytes
+//! per session), and everything that goes wrong with a server (it cannot start, exits, hangs,
+//! prints garbage, answers with the wrong shape) is an [`Error`] naming the server and the
+//! request, which the command line turns into exit code 2. The requests use the official Rust
+//! SDK, `rmcp`; the answers are read as JSON here, so that a wrong shape gets a message saying
+//! which field is wrong.
 
 pub mod capture;
 mod headers;
@@ -26,14 +27,22 @@ use rmcp::service::{RoleClient, RunningService, ServiceError, ServiceExt};
 
 pub use headers::{expand as expand_header, split as split_header};
 
+/// JSON-RPC's "method not found".
+const METHOD_NOT_FOUND: i32 = -32601;
+
 /// Seconds to wait for a connection and for each answer, unless `--timeout` says otherwise.
 pub const DEFAULT_TIMEOUT_SECS: u64 = 30;
 /// Most tools (or resources, prompts, skills) read from one list.
 pub const MAX_ITEMS: usize = 100_000;
 /// Most pages read from one list.
 pub const MAX_PAGES: usize = 1_000;
-/// Largest resource (a served SKILL.md) read.
+/// Largest resource (a served skill's file) read.
 pub const MAX_RESOURCE_BYTES: usize = 10 << 20;
+/// Most files read for one served skill besides its SKILL.md.
+pub const MAX_FILES_PER_SKILL: usize = 1_000;
+/// Most bytes of resources read in one session (checked before each read, so one resource
+/// may take it past).
+pub const MAX_SESSION_BYTES: u64 = 256 << 20;
 
 /// The extension a server advertises when it serves skills (SEP-2640).
 pub const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
@@ -146,6 +155,8 @@ pub struct Listing {
     pub tools: Vec<String>,
     /// Resource URIs, sorted and without duplicates.
     pub resources: Vec<String>,
+    /// Resource URI templates (`resources/templates/list`), sorted and without duplicates.
+    pub resource_templates: Vec<String>,
     /// Prompt names, sorted and without duplicates.
     pub prompts: Vec<String>,
     /// The skills the server serves (only when asked for), in URI order.
@@ -230,6 +241,8 @@ struct Conn {
     timeout: Duration,
     client: Option<RunningService<RoleClient, ClientConfig>>,
     child: Option<tokio::process::Child>,
+    /// The stdio server's process group (Unix), stopped as a whole when the session ends.
+    group: Option<u32>,
     fault: Arc<Mutex<Option<String>>>,
 }
 
@@ -261,13 +274,7 @@ impl Conn {
     /// Turn a failed request into an error message.
     async fn describe(&mut self, e: ServiceError) -> String {
         match e {
-            ServiceError::McpError(data) => {
-                format!(
-                    "the server answered with error {}: {}",
-                    data.code.0,
-                    clip(&data.message)
-                )
-            }
+            ServiceError::McpError(data) => answered(data.code.0, &data.message),
             ServiceError::TransportClosed | ServiceError::TransportSend(_) => {
                 // The process may need a moment to be seen as exited.
                 for _ in 0..20 {
@@ -290,8 +297,9 @@ impl Conn {
         }
     }
 
-    /// Send `method` with `params` and return the result as JSON.
-    async fn request(&mut self, method: &str, params: Value) -> Result<Value, Error> {
+    /// Send `method` with `params`: the result as JSON, or the server's error answer (its code
+    /// and message). Anything else that goes wrong ends the session.
+    async fn call(&mut self, method: &str, params: Value) -> Result<Result<Value, Answer>, Error> {
         let Some(client) = self.client.as_ref() else {
             return Err(self.error(method, "not connected"));
         };
@@ -305,16 +313,36 @@ impl Conn {
                     why.unwrap_or_else(|| format!("no answer within {}", secs(self.timeout))),
                 ))
             }
+            Ok(Err(ServiceError::McpError(data))) => Ok(Err(Answer {
+                code: data.code.0,
+                message: data.message.to_string(),
+            })),
             Ok(Err(e)) => {
                 let m = self.describe(e).await;
                 Err(self.error(method, m))
             }
-            Ok(Ok(result)) => Ok(result_json(&result)),
+            Ok(Ok(result)) => Ok(Ok(result_json(&result))),
         }
     }
 
     /// Every page of a list (`tools/list`, ...): the items under `key`.
     async fn list(&mut self, method: &str, key: &str) -> Result<Vec<Value>, Error> {
+        match self.list_if_offered(method, key).await? {
+            Some(items) => Ok(items),
+            None => Err(self.error(
+                method,
+                answered(METHOD_NOT_FOUND, "the server does not offer it"),
+            )),
+        }
+    }
+
+    /// Every page of a list, or `None` when the server answers the first page with "method not
+    /// found": for lists a server may leave out although it has the capability.
+    async fn list_if_offered(
+        &mut self,
+        method: &str,
+        key: &str,
+    ) -> Result<Option<Vec<Value>>, Error> {
         let mut items = Vec::new();
         let mut cursor: Option<String> = None;
         let mut seen = std::collections::HashSet::new();
@@ -323,7 +351,11 @@ impl Conn {
                 Some(c) => json!({ "cursor": c }),
                 None => json!({}),
             };
-            let mut result = self.request(method, params).await?;
+            let mut result = match self.call(method, params).await? {
+                Ok(result) => result,
+                Err(a) if page == 1 && a.code == METHOD_NOT_FOUND => return Ok(None),
+                Err(a) => return Err(self.error(method, answered(a.code, &a.message))),
+            };
             let Some(obj) = result.as_object_mut() else {
                 return Err(self.error(
                     method,
@@ -356,7 +388,7 @@ impl Conn {
                 }
             }
             cursor = match obj.remove("nextCursor") {
-                None | Some(Value::Null) => return Ok(items),
+                None | Some(Value::Null) => return Ok(Some(items)),
                 Some(Value::String(c)) => {
                     if !seen.insert(c.clone()) {
                         return Err(self.error(
@@ -389,6 +421,17 @@ impl Conn {
     /// Names (or URIs) of the items of a list: each item must be an object with a string `field`.
     async fn names(&mut self, method: &str, key: &str, field: &str) -> Result<Vec<String>, Error> {
         let items = self.list(method, key).await?;
+        self.names_of(method, key, field, &items)
+    }
+
+    /// The string `field` of each item, sorted and without duplicates.
+    fn names_of(
+        &self,
+        method: &str,
+        key: &str,
+        field: &str,
+        items: &[Value],
+    ) -> Result<Vec<String>, Error> {
         let mut out = Vec::with_capacity(items.len());
         for (i, item) in items.iter().enumerate() {
             match item.get(field) {
@@ -422,10 +465,18 @@ impl Conn {
         }
         if let Some(mut child) = self.child.take() {
             // Closing stdin asks a stdio server to exit; give it a moment, then stop it.
-            if tokio::time::timeout(Duration::from_millis(500), child.wait())
+            let exited = tokio::time::timeout(Duration::from_millis(500), child.wait())
                 .await
-                .is_err()
-            {
+                .is_ok();
+            if exited {
+                // A wrapper (`npx`, `sh -c`) may exit and leave what it started running.
+                if let Some(group) = self.group {
+                    stdio::stop_group(group, Duration::from_millis(500)).await;
+                }
+            } else {
+                if let Some(group) = self.group {
+                    stdio::stop_group(group, Duration::ZERO).await;
+                }
                 let _ = child.start_kill();
                 let _ = tokio::time::timeout(Duration::from_secs(1), child.wait()).await;
             }
@@ -444,6 +495,7 @@ async fn run(
         timeout: settings.timeout,
         client: None,
         child: None,
+        group: None,
         fault: Arc::new(Mutex::new(None)),
     };
     let result = talk(&mut conn, server, settings, want_skills).await;
@@ -505,6 +557,17 @@ async fn talk(
     }
     if has_resources {
         listing.resources = conn.names("resources/list", "resources", "uri").await?;
+        let (method, key) = ("resources/templates/list", "resourceTemplates");
+        match conn.list_if_offered(method, key).await? {
+            Some(items) => {
+                listing.resource_templates = conn.names_of(method, key, "uriTemplate", &items)?;
+            }
+            None if settings.verbose => eprintln!(
+                "skill-audit: MCP server `{}`: {method}: not offered (method not found)",
+                conn.label
+            ),
+            None => {}
+        }
     }
     if has_prompts {
         listing.prompts = conn.names("prompts/list", "prompts", "name").await?;
@@ -517,19 +580,27 @@ async fn talk(
         } else {
             skills::from_resources(&listing.resources)
         };
-        for skill in &mut listing.skills {
-            skill.content = read_resource(conn, &skill.uri).await?;
-        }
+        read_skills(conn, &mut listing.skills).await?;
     }
     if settings.verbose {
         eprintln!(
-            "skill-audit: MCP server `{}`: {} tools, {} resources, {} prompts{}",
+            "skill-audit: MCP server `{}`: {} tools, {} resources, {} resource templates, {} prompts{}",
             conn.label,
             listing.tools.len(),
             listing.resources.len(),
+            listing.resource_templates.len(),
             listing.prompts.len(),
             if want_skills {
-                format!(", {} skills", listing.skills.len())
+                let files = listing
+                    .skills
+                    .iter()
+                    .flat_map(|s| s.files.iter().flatten())
+                    .filter(|f| matches!(f.read, skills::FileRead::Read { .. }))
+                    .count();
+                format!(
+                    ", {} skills, {files} of their other files read",
+                    listing.skills.len()
+                )
             } else {
                 String::new()
             }
@@ -558,6 +629,7 @@ async fn connect(conn: &mut Conn, server: &Server, settings: &Settings) -> Resul
                 )
             })?;
             conn.child = Some(s.child);
+            conn.group = s.group;
             conn.fault = s.fault;
             tokio::time::timeout(settings.timeout, info.serve((s.read, s.write))).await
         }
@@ -617,16 +689,88 @@ fn http_headers(
     Ok(map)
 }
 
+/// Read every skill's SKILL.md, then every other file its listing names whose digest can be
+/// verified, within [`MAX_FILES_PER_SKILL`] and [`MAX_SESSION_BYTES`]. A file listed by two
+/// skills (a nested skill's files are also its parent's) is read once.
+async fn read_skills(conn: &mut Conn, skills: &mut [skills::ServedSkill]) -> Result<(), Error> {
+    use skills::FileRead;
+    let mut budget = MAX_SESSION_BYTES;
+    let over_budget = || {
+        format!(
+            "skill-audit reads at most {} MiB of resources per session",
+            MAX_SESSION_BYTES >> 20
+        )
+    };
+    let mut done: std::collections::HashMap<String, FileRead> = std::collections::HashMap::new();
+    for skill in skills.iter_mut() {
+        if budget == 0 {
+            skill.content = Err(over_budget());
+            continue;
+        }
+        skill.content = read_resource(conn, &skill.uri).await?;
+        if let Ok(bytes) = &skill.content {
+            budget = budget.saturating_sub(bytes.len() as u64);
+            done.insert(skill.uri.clone(), file_read(bytes));
+        }
+    }
+    for skill in skills.iter_mut() {
+        let Some(files) = skill.files.as_mut() else {
+            continue;
+        };
+        let mut reads = 0;
+        for file in files
+            .iter_mut()
+            .filter(|f| f.uri != skill.uri && f.verifiable())
+        {
+            if let Some(known) = done.get(&file.uri) {
+                file.read = known.clone();
+                continue;
+            }
+            if reads == MAX_FILES_PER_SKILL {
+                file.read = FileRead::Skipped(format!(
+                    "skill-audit reads at most {} files per skill",
+                    thousands(MAX_FILES_PER_SKILL)
+                ));
+                continue;
+            }
+            if budget == 0 {
+                file.read = FileRead::Skipped(over_budget());
+                continue;
+            }
+            // A file listed as too large is not fetched only to be refused.
+            if let Some(size) = file.size.filter(|s| *s > MAX_RESOURCE_BYTES as u64) {
+                let size = usize::try_from(size).unwrap_or(usize::MAX);
+                file.read = FileRead::Failed(format!("the listing says {}", too_big(size)));
+                continue;
+            }
+            reads += 1;
+            file.read = match read_resource(conn, &file.uri).await? {
+                Ok(bytes) => {
+                    budget = budget.saturating_sub(bytes.len() as u64);
+                    file_read(&bytes)
+                }
+                Err(why) => FileRead::Failed(why),
+            };
+            done.insert(file.uri.clone(), file.read.clone());
+        }
+    }
+    Ok(())
+}
+
+fn file_read(bytes: &[u8]) -> skills::FileRead {
+    skills::FileRead::Read {
+        digest: rmcp::model::sha256_digest(bytes),
+        size: bytes.len() as u64,
+    }
+}
+
 /// Read one resource: its bytes, or why the server would not give them. A failed connection is
 /// an error; an error answer for this resource only is the resource's problem.
 async fn read_resource(conn: &mut Conn, uri: &str) -> Result<Result<Vec<u8>, String>, Error> {
     let method = "resources/read";
-    let result = match conn.request(method, json!({ "uri": uri })).await {
+    let result = match conn.call(method, json!({ "uri": uri })).await? {
         Ok(r) => r,
-        Err(e) if e.message.starts_with("the server answered with error") => {
-            return Ok(Err(e.message));
-        }
-        Err(e) => return Err(e),
+        Err(a) => return Ok(Err(answered(a.code, &a.message))),
     };
     let Some(contents) = result.get("contents").and_then(Value::as_array) else {
         return Err(conn.error(method, format!("{uri}: the result has no `contents` list")));
@@ -661,10 +805,21 @@ async fn read_resource(conn: &mut Conn, uri: &str) -> Result<Result<Vec<u8>, Str
 
 fn too_big(len: usize) -> String {
     format!(
-        "it is {} MiB; skill-audit reads at most {} MiB per resource",
-        len >> 20,
+        "it is {} bytes; skill-audit reads at most {} MiB per resource",
+        thousands(len),
         MAX_RESOURCE_BYTES >> 20
     )
+}
+
+/// An error answer from the server.
+struct Answer {
+    code: i32,
+    message: String,
+}
+
+/// How an error answer reads in a message.
+fn answered(code: i32, message: &str) -> String {
+    format!("the server answered with error {code}: {}", clip(message))
 }
 
 /// A result as JSON, whatever type `rmcp` read it into.

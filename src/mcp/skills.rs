@@ -4,9 +4,10 @@
 //! A served skill's report path is its URI (`skill://acme/billing/refunds/SKILL.md`). The last
 //! segment before `SKILL.md` plays the folder's part, so `name` must match it (SA207). Links
 //! in the body are checked against the files the server lists for the skill, never against
-//! the local file system. The digest and size that `skills/list` states for the `SKILL.md` are
-//! checked against the bytes `resources/read` returned (SA801), and the frontmatter that
-//! `skills/list` repeats is compared with the file's (SA802).
+//! the local file system: a host treats reading an unlisted file as a verification failure
+//! (SA231). The digest and size that `skills/list` states for every file of the skill are
+//! checked against the bytes `resources/read` returned (SA801; a file that cannot be read is
+//! SA100), and the frontmatter that `skills/list` repeats is compared with the file's (SA802).
 
 use serde_json::Value;
 use std::path::PathBuf;
@@ -32,9 +33,43 @@ pub struct ServedSkill {
     pub digest: Option<String>,
     /// The size `skills/list` states for the `SKILL.md` itself.
     pub size: Option<u64>,
-    /// Every file `skills/list` lists for the skill; `None` when it lists none (a dynamic
-    /// skill, or one found through `resources/list`).
-    pub files: Option<Vec<String>>,
+    /// Every file `skills/list` lists for the skill, its `SKILL.md` included; `None` when it
+    /// lists none (a dynamic skill, or one found through `resources/list`).
+    pub files: Option<Vec<ListedFile>>,
+}
+
+/// One file `skills/list` lists for a skill, and what reading it gave.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ListedFile {
+    pub uri: String,
+    /// The digest stated for it.
+    pub digest: Option<String>,
+    /// The size stated for it.
+    pub size: Option<u64>,
+    pub read: FileRead,
+}
+
+impl ListedFile {
+    /// Whether the stated digest can verify anything (else there is no point reading the file).
+    pub fn verifiable(&self) -> bool {
+        self.digest
+            .as_deref()
+            .is_some_and(rmcp::model::is_sha256_digest)
+    }
+}
+
+/// What `resources/read` gave for a listed file.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum FileRead {
+    /// Not read: the skill's own `SKILL.md` (whose bytes are [`ServedSkill::content`]), or a
+    /// file whose stated digest cannot verify anything.
+    NotRead,
+    /// The `sha256:` digest and the size of the bytes returned.
+    Read { digest: String, size: u64 },
+    /// The read failed, or the file is too large: why.
+    Failed(String),
+    /// Not read because of a limit on the session: which.
+    Skipped(String),
 }
 
 impl ServedSkill {
@@ -78,7 +113,7 @@ pub fn from_entries(entries: Vec<Value>) -> Result<Vec<ServedSkill>, String> {
         }
         match e.remove("resources") {
             Some(Value::Array(files)) => {
-                let mut uris = Vec::with_capacity(files.len());
+                let mut listed = Vec::with_capacity(files.len());
                 for f in files {
                     let Some(furi) = f.get("uri").and_then(Value::as_str) else {
                         return Err(format!(
@@ -86,24 +121,29 @@ pub fn from_entries(entries: Vec<Value>) -> Result<Vec<ServedSkill>, String> {
                             skill.uri
                         ));
                     };
+                    let digest = match f.get("digest") {
+                        None | Some(Value::Null) => None,
+                        Some(Value::String(d)) => Some(d.clone()),
+                        Some(_) => return Err(format!("{furi}: `digest` is not a string")),
+                    };
+                    let size = match f.get("size") {
+                        None | Some(Value::Null) => None,
+                        Some(v) => Some(v.as_u64().ok_or_else(|| {
+                            format!("{furi}: `size` is not a whole number of bytes")
+                        })?),
+                    };
                     if furi == skill.uri {
-                        skill.digest = match f.get("digest") {
-                            None | Some(Value::Null) => None,
-                            Some(Value::String(d)) => Some(d.clone()),
-                            Some(_) => {
-                                return Err(format!("{furi}: `digest` is not a string"));
-                            }
-                        };
-                        skill.size = match f.get("size") {
-                            None | Some(Value::Null) => None,
-                            Some(v) => Some(v.as_u64().ok_or_else(|| {
-                                format!("{furi}: `size` is not a whole number of bytes")
-                            })?),
-                        };
+                        skill.digest.clone_from(&digest);
+                        skill.size = size;
                     }
-                    uris.push(furi.to_owned());
+                    listed.push(ListedFile {
+                        uri: furi.to_owned(),
+                        digest,
+                        size,
+                        read: FileRead::NotRead,
+                    });
                 }
-                skill.files = Some(uris);
+                skill.files = Some(listed);
             }
             // `"dynamic"`: generated content, no stable digests.
             None | Some(Value::Null) | Some(Value::String(_)) => {}
@@ -153,6 +193,7 @@ pub fn audit(
     let path = served.uri.as_str();
     let fs_path = pseudo_path(path);
     let mut sink = Sink::new(path);
+    check_files(served, &mut sink);
     let bytes = match &served.content {
         Ok(b) => b,
         Err(why) => {
@@ -177,13 +218,17 @@ pub fn audit(
     rules::spec::check(&parsed, settings, &mut sink);
     if let Some(files) = &served.files {
         for link in links {
+            // Link targets come percent-decoded; so are the listed URIs before comparing.
             let target = resolve(path, &link.target);
-            if !files.contains(&target) {
+            if !files
+                .iter()
+                .any(|f| f.uri == target || percent_decode(&f.uri) == target)
+            {
                 sink.push(
                     Rule::BrokenLink,
                     link.pos,
                     format!(
-                        "`{}` is not among the files the server lists for this skill ({target}); fix the link or serve the file",
+                        "`{}` is not among the files `skills/list` lists for this skill ({target}), and hosts treat reading an unlisted file as a verification failure; fix the link or list the file",
                         link.target
                     ),
                 );
@@ -220,36 +265,129 @@ pub fn attach_sources(findings: &mut [crate::Finding], served: &[ServedSkill]) {
     }
 }
 
-/// SA801: the bytes do not have the digest or size the server states (one finding: a wrong
-/// size means a wrong digest too).
+/// SA801: the SKILL.md's bytes do not have the digest or size the server states, or the
+/// stated digest cannot verify them.
 fn check_digest(served: &ServedSkill, bytes: &[u8], sink: &mut Sink) {
-    let size_note = match served.size {
-        Some(size) if size != bytes.len() as u64 => format!(
-            " (and {} bytes, where the listing says {size})",
-            bytes.len()
+    let actual = rmcp::model::sha256_digest(bytes);
+    let problem = match &served.digest {
+        // A full listing that states no digest for the SKILL.md leaves nothing to verify.
+        None if served.files.is_some() => Some(
+            "`skills/list` lists no `sha256:` digest for this SKILL.md, so it cannot be verified"
+                .to_owned(),
         ),
+        None => served
+            .size
+            .filter(|s| *s != bytes.len() as u64)
+            .map(|s| {
+                format!(
+                    "the SKILL.md that `resources/read` returned is {} bytes, where `skills/list` says {s}",
+                    bytes.len()
+                )
+            }),
+        Some(stated) => mismatch(
+            "this SKILL.md",
+            stated,
+            served.size,
+            &actual,
+            bytes.len() as u64,
+        ),
+    };
+    if let Some(message) = problem {
+        sink.push(Rule::McpDigestMismatch, Pos::START, message);
+    }
+}
+
+/// What is wrong when `stated` (and `stated_size`) should describe bytes with digest `actual`
+/// and length `size`: a malformed digest, a different digest or a different size.
+fn mismatch(
+    what: &str,
+    stated: &str,
+    stated_size: Option<u64>,
+    actual: &str,
+    size: u64,
+) -> Option<String> {
+    if !rmcp::model::is_sha256_digest(stated) {
+        return Some(malformed(what, stated));
+    }
+    let size_note = match stated_size {
+        Some(s) if s != size => format!(" (and {size} bytes, where the listing says {s})"),
         _ => String::new(),
     };
-    let message = match &served.digest {
-        Some(stated) if !rmcp::model::is_sha256_digest(stated) => format!(
-            "`skills/list` states digest `{}`, which is not `sha256:` and 64 lowercase hex digits, so the content cannot be verified",
-            clip(stated)
-        ),
-        Some(stated) => {
-            let actual = rmcp::model::sha256_digest(bytes);
-            if actual == *stated {
-                return;
-            }
-            format!(
-                "`skills/list` states digest `{stated}`, but the SKILL.md that `resources/read` returned has `{actual}`{size_note}; the content changed or is not what was listed"
-            )
+    if stated != actual {
+        return Some(format!(
+            "`skills/list` states digest `{stated}` for {what}, but the bytes `resources/read` returned have `{actual}`{size_note}; the content changed or is not what was listed"
+        ));
+    }
+    (!size_note.is_empty()).then(|| {
+        format!(
+            "`skills/list` states the right digest for {what} but the wrong size: `resources/read` returned {size} bytes{}",
+            stated_size.map_or(String::new(), |s| format!(", where the listing says {s}"))
+        )
+    })
+}
+
+fn malformed(what: &str, stated: &str) -> String {
+    format!(
+        "`skills/list` states digest `{}` for {what}, which is not `sha256:` and 64 lowercase hex digits, so it cannot be verified",
+        clip(stated)
+    )
+}
+
+/// The files other than the SKILL.md: SA801 for a digest that is missing, malformed or wrong
+/// (or a wrong size), SA100 for a file that could not be read, and one SA100 for the files a
+/// limit left unread. All are reported at the top of the SKILL.md and name the file's URI.
+fn check_files(served: &ServedSkill, sink: &mut Sink) {
+    let Some(files) = &served.files else { return };
+    let mut skipped: Vec<(&str, &str)> = Vec::new();
+    for file in files.iter().filter(|f| f.uri != served.uri) {
+        let what = format!("`{}`", clip(&file.uri));
+        let Some(stated) = &file.digest else {
+            sink.push(
+                Rule::McpDigestMismatch,
+                Pos::START,
+                format!("`skills/list` lists {what}, a file of this skill, without a `sha256:` digest, so it cannot be verified"),
+            );
+            continue;
+        };
+        if !file.verifiable() {
+            sink.push(
+                Rule::McpDigestMismatch,
+                Pos::START,
+                malformed(&what, stated),
+            );
+            continue;
         }
-        None if !size_note.is_empty() => format!(
-            "the SKILL.md that `resources/read` returned is not what `skills/list` describes{size_note}"
+        match &file.read {
+            FileRead::Read { digest, size } => {
+                if let Some(m) = mismatch(&what, stated, file.size, digest, *size) {
+                    sink.push(Rule::McpDigestMismatch, Pos::START, m);
+                }
+            }
+            FileRead::Failed(why) => sink.push(
+                Rule::ReadError,
+                Pos::START,
+                format!(
+                    "cannot read {what}, a file `skills/list` lists for this skill (`resources/read`): {why}; its digest is not verified"
+                ),
+            ),
+            FileRead::Skipped(limit) => skipped.push((&file.uri, limit)),
+            // Only before a session has read the files.
+            FileRead::NotRead => {}
+        }
+    }
+    let message = match skipped.as_slice() {
+        [] => return,
+        [(uri, limit)] => format!(
+            "`{}`, a file `skills/list` lists for this skill, was not read ({limit}), so its digest is not verified",
+            clip(uri)
         ),
-        None => return,
+        [(first, limit), ..] => format!(
+            "{} files `skills/list` lists for this skill were not read ({limit}), so their digests are not verified; the first is `{}`",
+            skipped.len(),
+            clip(first)
+        ),
     };
-    sink.push(Rule::McpDigestMismatch, Pos::START, message);
+    sink.push(Rule::ReadError, Pos::START, message);
 }
 
 /// SA802: `skills/list` repeats a `name` or `description` that differs from the file's.
@@ -301,6 +439,31 @@ fn clip(s: &str) -> String {
     s.chars().take(120).collect()
 }
 
+/// `%XX` escapes decoded (invalid ones kept as written), as link targets are.
+fn percent_decode(s: &str) -> String {
+    let bytes = s.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .filter(|h| bytes[i] == b'%' && h.iter().all(u8::is_ascii_hexdigit))
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match hex {
+            Some(b) => {
+                out.push(b);
+                i += 3;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
+            }
+        }
+    }
+    String::from_utf8_lossy(&out).into_owned()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,8 +512,8 @@ mod tests {
             digest: Some(rmcp::model::sha256_digest(b"something else")),
             size: Some(body.len() as u64),
             files: Some(vec![
-                "skill://acme/refunds/SKILL.md".into(),
-                "skill://acme/refunds/ref/policy.md".into(),
+                listed("skill://acme/refunds/SKILL.md", body.as_bytes()),
+                listed("skill://acme/refunds/ref/policy.md", b"policy"),
             ]),
         };
         let (skill, findings, _) = audit(&served, &Settings::default());
@@ -374,6 +537,174 @@ mod tests {
         };
         let (_, findings, _) = audit(&good, &Settings::default());
         assert!(findings.is_empty(), "{findings:?}");
+    }
+
+    /// A file listed with the digest and size of `bytes`, read as `bytes`.
+    fn listed(uri: &str, bytes: &[u8]) -> ListedFile {
+        ListedFile {
+            uri: uri.into(),
+            digest: Some(rmcp::model::sha256_digest(bytes)),
+            size: Some(bytes.len() as u64),
+            read: FileRead::Read {
+                digest: rmcp::model::sha256_digest(bytes),
+                size: bytes.len() as u64,
+            },
+        }
+    }
+
+    const BODY: &str = "---\nname: kit\ndescription: Many files.\n---\nSee [a](a.md), [my notes](my%20notes.md) and [x](x.md).\n";
+
+    fn kit(files: Vec<ListedFile>) -> ServedSkill {
+        let mut all = vec![listed("skill://kit/SKILL.md", BODY.as_bytes())];
+        all.extend(files);
+        ServedSkill {
+            content: Ok(BODY.as_bytes().to_vec()),
+            digest: all[0].digest.clone(),
+            size: all[0].size,
+            files: Some(all),
+            ..ServedSkill::new("skill://kit/SKILL.md".into())
+        }
+    }
+
+    fn findings_of(served: &ServedSkill) -> Vec<(Rule, String)> {
+        let (_, findings, _) = audit(served, &Settings::default());
+        findings.into_iter().map(|f| (f.rule, f.message)).collect()
+    }
+
+    #[test]
+    fn every_listed_file_is_verified() {
+        let ok = [
+            listed("skill://kit/a.md", b"a"),
+            listed("skill://kit/my%20notes.md", b"n"),
+            listed("skill://kit/x.md", b"x"),
+        ];
+        assert_eq!(findings_of(&kit(ok.to_vec())), []);
+
+        // A wrong digest, a wrong size with the right digest, a failed read, a file a limit
+        // left unread, a missing digest and a malformed one: one finding each, naming the URI.
+        let mut wrong = listed("skill://kit/a.md", b"a");
+        wrong.read = listed("", b"b").read;
+        let mut sized = listed("skill://kit/my%20notes.md", b"n");
+        sized.size = Some(7);
+        let mut failed = listed("skill://kit/x.md", b"x");
+        failed.read = FileRead::Failed("the server answered with error -32002: gone".into());
+        let mut skipped = listed("skill://kit/big/1.bin", b"1");
+        skipped.read = FileRead::Skipped("skill-audit reads at most 1,000 files per skill".into());
+        let mut skipped2 = skipped.clone();
+        skipped2.uri = "skill://kit/big/2.bin".into();
+        let mut missing = listed("skill://kit/m.md", b"m");
+        missing.digest = None;
+        let mut bad = listed("skill://kit/b.md", b"b");
+        bad.digest = Some("sha256:ABC".into());
+        let found = findings_of(&kit(vec![
+            wrong, sized, failed, skipped, skipped2, missing, bad,
+        ]));
+        let rules: Vec<Rule> = found.iter().map(|(r, _)| *r).collect();
+        assert_eq!(
+            rules,
+            [
+                Rule::McpDigestMismatch,
+                Rule::McpDigestMismatch,
+                Rule::ReadError,
+                Rule::McpDigestMismatch,
+                Rule::McpDigestMismatch,
+                Rule::ReadError,
+            ],
+            "{found:?}"
+        );
+        let says = |i: usize, parts: &[&str]| {
+            for p in parts {
+                assert!(found[i].1.contains(p), "{:?} lacks {p}", found[i]);
+            }
+        };
+        says(
+            0,
+            &["`skill://kit/a.md`", &rmcp::model::sha256_digest(b"b")],
+        );
+        says(
+            1,
+            &[
+                "`skill://kit/my%20notes.md`",
+                "wrong size",
+                "1 bytes",
+                "says 7",
+            ],
+        );
+        says(2, &["cannot read `skill://kit/x.md`", "-32002: gone"]);
+        says(3, &["`skill://kit/m.md`", "without a `sha256:` digest"]);
+        says(
+            4,
+            &["`sha256:ABC`", "`skill://kit/b.md`", "64 lowercase hex"],
+        );
+        says(
+            5,
+            &[
+                "2 files",
+                "1,000 files per skill",
+                "`skill://kit/big/1.bin`",
+            ],
+        );
+    }
+
+    #[test]
+    fn links_must_name_listed_files() {
+        // `x.md` is not listed: reading it would be a verification failure.
+        let found = findings_of(&kit(vec![
+            listed("skill://kit/a.md", b"a"),
+            listed("skill://kit/my%20notes.md", b"n"),
+        ]));
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, Rule::BrokenLink);
+        assert!(found[0].1.contains("skill://kit/x.md"), "{found:?}");
+    }
+
+    #[test]
+    fn a_listing_without_the_skill_md_cannot_verify_it() {
+        let mut served = kit(vec![
+            listed("skill://kit/a.md", b"a"),
+            listed("skill://kit/my%20notes.md", b"n"),
+            listed("skill://kit/x.md", b"x"),
+        ]);
+        served.files.as_mut().unwrap().remove(0);
+        served.digest = None;
+        served.size = None;
+        let found = findings_of(&served);
+        assert_eq!(found.len(), 1, "{found:?}");
+        assert_eq!(found[0].0, Rule::McpDigestMismatch);
+        assert!(found[0].1.contains("no `sha256:` digest for this SKILL.md"));
+        // A wrong size with the right digest is a finding for the SKILL.md too.
+        let mut served = kit(Vec::new());
+        served.files = None;
+        served.size = Some(1);
+        let found = findings_of(&served);
+        assert_eq!(found[0].0, Rule::McpDigestMismatch, "{found:?}");
+        assert!(found[0].1.contains("wrong size"), "{found:?}");
+    }
+
+    #[test]
+    fn listed_digests_of_every_file_are_kept() {
+        let skills = from_entries(vec![json!({
+            "uri": "skill://a/SKILL.md",
+            "resources": [
+                {"uri": "skill://a/SKILL.md", "digest": "sha256:00"},
+                {"uri": "skill://a/ref.md", "digest": "sha256:11", "size": 1},
+                {"uri": "skill://a/raw.md"}
+            ]
+        })])
+        .unwrap();
+        let files = skills[0].files.as_ref().unwrap();
+        assert_eq!(files[1].digest.as_deref(), Some("sha256:11"));
+        assert_eq!(files[1].size, Some(1));
+        assert_eq!(files[2].digest, None);
+        assert!(files.iter().all(|f| f.read == FileRead::NotRead));
+        assert!(!files[1].verifiable(), "sha256:11 is malformed");
+        let bad = from_entries(vec![json!({
+            "uri": "skill://a/SKILL.md",
+            "resources": [{"uri": "skill://a/ref.md", "digest": 5}]
+        })]);
+        assert!(bad.unwrap_err().contains("skill://a/ref.md"));
+        assert_eq!(percent_decode("a%20b%2"), "a b%2");
+        assert_eq!(percent_decode("%+1%41"), "%+1A");
     }
 
     #[test]

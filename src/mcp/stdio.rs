@@ -6,9 +6,14 @@
 //! there would otherwise only be noticed when a request times out. On the first line that is
 //! not JSON, or one over the size limit, the filter records why and closes the stream, so the
 //! pending request fails at once and the error can say what the server printed.
+//!
+//! On Unix the server starts in a process group of its own, so that closing the session can
+//! stop everything it started: a command run through a wrapper (`npx`, `sh -c`, `uvx`) is a
+//! grandchild, which killing the direct child would leave running.
 
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::process::{Child, ChildStdin, Command};
@@ -24,6 +29,8 @@ pub struct Started {
     pub write: ChildStdin,
     /// Set when the filter closed the stream because of what the server printed.
     pub fault: Arc<Mutex<Option<String>>>,
+    /// The process group the server leads (its process id), on Unix.
+    pub group: Option<u32>,
 }
 
 /// Start `command` with `args`: no shell, standard error passed through only when `verbose`.
@@ -38,7 +45,10 @@ pub fn start(command: &str, args: &[String], verbose: bool) -> std::io::Result<S
             Stdio::null()
         })
         .kill_on_drop(true);
+    #[cfg(unix)]
+    cmd.process_group(0);
     let mut child = cmd.spawn()?;
+    let group = if cfg!(unix) { child.id() } else { None };
     let (Some(stdout), Some(stdin)) = (child.stdout.take(), child.stdin.take()) else {
         return Err(std::io::Error::other(
             "the server's standard streams are missing",
@@ -52,8 +62,42 @@ pub fn start(command: &str, args: &[String], verbose: bool) -> std::io::Result<S
         read: client_end,
         write: stdin,
         fault,
+        group,
     })
 }
+
+/// Stop what is left of the process group `group` once its leader is gone: SIGTERM, then
+/// SIGKILL for whatever is still there after `grace`. With `grace` zero, SIGKILL at once.
+#[cfg(unix)]
+pub async fn stop_group(group: u32, grace: Duration) {
+    use rustix::process::{Pid, Signal, getpgrp, kill_process_group, test_kill_process_group};
+    let Some(pid) = i32::try_from(group).ok().and_then(Pid::from_raw) else {
+        return;
+    };
+    // Never our own group (or init's): that would stop skill-audit itself.
+    if pid == getpgrp() || pid == Pid::INIT {
+        return;
+    }
+    if grace.is_zero() {
+        let _ = kill_process_group(pid, Signal::KILL);
+        return;
+    }
+    // An error here is ESRCH: nothing is left in the group.
+    if kill_process_group(pid, Signal::TERM).is_err() {
+        return;
+    }
+    let until = tokio::time::Instant::now() + grace;
+    while tokio::time::Instant::now() < until {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+        if test_kill_process_group(pid).is_err() {
+            return;
+        }
+    }
+    let _ = kill_process_group(pid, Signal::KILL);
+}
+
+#[cfg(not(unix))]
+pub async fn stop_group(_group: u32, _grace: Duration) {}
 
 /// Copy JSON lines from `from` to `to` until the end, a line that is not JSON, or one that is
 /// too long.

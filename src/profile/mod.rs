@@ -193,6 +193,10 @@ pub struct ProfileFile {
     pub protocol_version: Option<String>,
     /// Captured profiles: when the lists were read (RFC 3339, UTC).
     pub captured_at: Option<String>,
+    /// Captured profiles: the URI templates of `resources/templates/list` (RFC 6570), kept
+    /// for reference; resource dependencies are matched against `resources` only.
+    #[serde(default)]
+    pub resource_templates: Vec<Entry>,
 }
 
 /// The MCP server a captured profile was read from, as its `serverInfo` named it.
