@@ -115,11 +115,16 @@ impl Finding {
 
 /// Names as a message shows them: `` `a`, `b` ``. Renderers turn the backticked parts into code.
 pub fn quoted(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
+    let mut out = String::with_capacity(names.iter().map(|n| n.len() + 4).sum());
+    for (i, n) in names.iter().enumerate() {
+        if i > 0 {
+            out.push_str(", ");
+        }
+        out.push('`');
+        out.push_str(n);
+        out.push('`');
+    }
+    out
 }
 
 /// Sort findings into report order and drop exact duplicates.

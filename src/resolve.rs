@@ -3,6 +3,8 @@
 //! built once, so the cost is linear in agents, skills and manifest entries.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::ffi::{OsStr, OsString};
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 
 use crate::diagnostic::Finding;
@@ -43,16 +45,30 @@ struct Index<'a> {
     skill_by_dir: HashMap<PathBuf, &'a Skill>,
     skill_by_name: HashMap<&'a str, Vec<&'a Skill>>,
     agent_by_file: HashMap<PathBuf, &'a Agent>,
-    /// Sorted by path, so everything under a folder is one contiguous range.
-    skill_files: BTreeMap<PathBuf, &'a Skill>,
-    agent_files: BTreeMap<PathBuf, &'a Agent>,
+    /// Sorted by path bytes, so everything under a folder is one contiguous range.
+    skill_files: BTreeMap<OsString, &'a Skill>,
+    agent_files: BTreeMap<OsString, &'a Agent>,
 }
 
-/// The values whose paths lie under `dir`: a range scan of a path-sorted map. `Path` orders by
-/// components, so `dir`'s descendants follow `dir` without a gap.
-fn under<T: Copy>(map: &BTreeMap<PathBuf, T>, dir: &Path) -> Vec<T> {
-    map.range::<Path, _>((std::ops::Bound::Included(dir), std::ops::Bound::Unbounded))
-        .take_while(|(f, _)| f.starts_with(dir))
+/// The values whose paths lie under `dir` (or are `dir`): a range scan of a map sorted by the
+/// paths' bytes, where everything starting with `dir`'s bytes is contiguous. Byte order, unlike
+/// `Path`'s component order, compares without re-parsing components on every step.
+fn under<T: Copy>(map: &BTreeMap<OsString, T>, dir: &Path) -> Vec<T> {
+    let prefix = dir.as_os_str().as_encoded_bytes();
+    map.range::<OsStr, _>((Bound::Included(dir.as_os_str()), Bound::Unbounded))
+        .take_while(|(f, _)| f.as_encoded_bytes().starts_with(prefix))
+        .filter(|(f, _)| {
+            // `skills-extra/x` shares the bytes of `skills` but is not under it.
+            match f.as_encoded_bytes().get(prefix.len()) {
+                None => true,
+                Some(&b) => {
+                    std::path::is_separator(char::from(b))
+                        || prefix
+                            .last()
+                            .is_some_and(|&l| std::path::is_separator(char::from(l)))
+                }
+            }
+        })
         .map(|(_, v)| *v)
         .collect()
 }
@@ -72,13 +88,13 @@ impl<'a> Index<'a> {
             if let Some(d) = f.parent() {
                 ix.skill_by_dir.insert(d.to_owned(), s);
             }
-            ix.skill_files.insert(f.clone(), s);
+            ix.skill_files.insert(f.clone().into_os_string(), s);
             ix.skill_by_file.insert(f, s);
             ix.skill_by_name.entry(s.name.as_str()).or_default().push(s);
         }
         for a in agents.iter().filter(|a| !a.invalid) {
             let f = key(&a.fs_path, cwd);
-            ix.agent_files.insert(f.clone(), a);
+            ix.agent_files.insert(f.clone().into_os_string(), a);
             ix.agent_by_file.insert(f, a);
         }
         ix
@@ -287,7 +303,7 @@ mod tests {
 
     #[test]
     fn under_takes_descendants_only() {
-        let map: BTreeMap<PathBuf, u32> = [
+        let map: BTreeMap<OsString, u32> = [
             ("/l/skills", 0),
             ("/l/skills/a/SKILL.md", 1),
             ("/l/skills/b/c/SKILL.md", 2),
@@ -296,11 +312,12 @@ mod tests {
             ("/l/agents/x.agent.md", 5),
         ]
         .into_iter()
-        .map(|(p, v)| (PathBuf::from(p), v))
+        .map(|(p, v)| (OsString::from(p), v))
         .collect();
         assert_eq!(under(&map, Path::new("/l/skills")), [0, 1, 2]);
         assert_eq!(under(&map, Path::new("/l/skills/b")), [2]);
         assert_eq!(under(&map, Path::new("/l/skill")), Vec::<u32>::new());
         assert_eq!(under(&map, Path::new("/l")).len(), 6);
+        assert_eq!(under(&map, Path::new("/")).len(), 6);
     }
 }
