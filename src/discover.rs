@@ -258,6 +258,24 @@ fn relative_to_root<'p>(path: &'p Path, roots: &[PathBuf]) -> &'p Path {
 /// How a path is shown in reports: relative to `cwd` when under it, `/`-separated, without
 /// `./`; otherwise as given.
 pub fn display_path(path: &Path, cwd: &Path) -> String {
+    // The common case, a relative path made only of names and `.`, needs no normalising:
+    // it is shown as its names joined by `/`. It is taken for every file the walk finds.
+    if path.is_relative()
+        && path
+            .components()
+            .all(|c| matches!(c, Component::CurDir | Component::Normal(_)))
+    {
+        let mut s = String::with_capacity(path.as_os_str().len());
+        for c in path.components() {
+            if let Component::Normal(name) = c {
+                if !s.is_empty() {
+                    s.push('/');
+                }
+                s.push_str(&name.to_string_lossy());
+            }
+        }
+        return if s.is_empty() { ".".to_owned() } else { s };
+    }
     let abs = if path.is_absolute() {
         normalize(path)
     } else {
@@ -348,6 +366,9 @@ mod tests {
         );
         assert_eq!(display_path(Path::new("../lib/x"), cwd), "x");
         assert_eq!(display_path(Path::new("."), cwd), ".");
+        assert_eq!(display_path(Path::new("./"), cwd), ".");
+        assert_eq!(display_path(Path::new("a/./b//c"), cwd), "a/b/c");
+        assert_eq!(display_path(Path::new("a/../b"), cwd), "b");
     }
 
     #[test]
