@@ -43,7 +43,8 @@ pub struct AuditOptions {
 /// One skill and its availability in each profile (same order as `AuditResult::profiles`).
 #[derive(Debug, Clone)]
 pub struct SkillResult {
-    pub skill: Skill,
+    /// Boxed from parsing on: moving a pointer, not the whole skill, through each stage.
+    pub skill: Box<Skill>,
     pub availability: Vec<Availability>,
 }
 
@@ -188,7 +189,7 @@ fn audit(
         findings.extend(f);
         suppressions.extend(sup);
         match parsed {
-            Parsed::Skill(s) => skills.push(*s),
+            Parsed::Skill(s) => skills.push(s),
             Parsed::Agent(a) => agents.push(*a),
             Parsed::Manifests(m) => manifests.extend(m),
             Parsed::Nothing => continue,
@@ -214,7 +215,7 @@ fn audit(
         findings.extend(f);
         suppressions.extend(sup);
         if let Parsed::Skill(s) = parsed {
-            skills.push(*s);
+            skills.push(s);
             files_scanned += 1;
         }
     }
@@ -445,12 +446,12 @@ fn attach_sources(
 /// Drift for every link, with one finding per drifting link.
 fn drift(
     links: &[Link],
-    skills: &[Skill],
+    skills: &[Box<Skill>],
     agents: &[Agent],
     findings: &mut Vec<Finding>,
 ) -> Vec<Drift> {
     let skill_by_path: std::collections::HashMap<&str, &Skill> =
-        skills.iter().map(|s| (s.path.as_str(), s)).collect();
+        skills.iter().map(|s| (s.path.as_str(), &**s)).collect();
     let agent_ix: std::collections::HashMap<&str, usize> = agents
         .iter()
         .enumerate()

@@ -74,7 +74,7 @@ fn under<T: Copy>(map: &BTreeMap<OsString, T>, dir: &Path) -> Vec<T> {
 }
 
 impl<'a> Index<'a> {
-    fn new(skills: &'a [Skill], agents: &'a [Agent], cwd: &Path) -> Self {
+    fn new(skills: &'a [Box<Skill>], agents: &'a [Agent], cwd: &Path) -> Self {
         let mut ix = Index {
             skill_by_file: HashMap::new(),
             skill_by_dir: HashMap::new(),
@@ -134,7 +134,7 @@ impl<'a> Index<'a> {
 
 /// Build every link and report manifest paths and skill names that resolve to nothing.
 pub fn links(
-    skills: &[Skill],
+    skills: &[Box<Skill>],
     agents: &[Agent],
     manifests: &[Manifest],
     scanned_roots: &[PathBuf],
@@ -237,7 +237,7 @@ pub fn links(
 /// Links from `[[links]]` in skill-audit.toml: an agent file and skill names. An agent or
 /// skill that does not exist is a configuration mistake reported as SA606.
 pub fn configured(
-    skills: &[Skill],
+    skills: &[Box<Skill>],
     agents: &[Agent],
     entries: &[(PathBuf, Vec<String>)],
     cwd: &Path,

@@ -51,7 +51,9 @@ pub fn options(lib: &Library) -> AuditOptions {
 
 /// The parsed models of a library, as `audit::run` has them before linking.
 pub struct Models {
-    pub skills: Vec<Skill>,
+    /// Boxed, as the audit keeps them (the link index takes them so).
+    #[allow(clippy::vec_box)]
+    pub skills: Vec<Box<Skill>>,
     pub agents: Vec<Agent>,
     pub manifests: Vec<Manifest>,
     pub roots: Vec<PathBuf>,
@@ -75,8 +77,8 @@ pub fn models(root: &Path) -> Models {
         let mut sink = Sink::new(&c.path);
         match c.kind {
             Kind::Skill { .. } => {
-                m.skills
-                    .push(parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink).skill);
+                let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink);
+                m.skills.push(Box::new(parsed.skill));
             }
             Kind::Agent(flavor) => {
                 if let Some(a) = parse::agent::parse(&bytes, &c.path, &c.fs_path, flavor, &mut sink)

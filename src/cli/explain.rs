@@ -109,7 +109,7 @@ fn explain(report: &Report, entry: &Entry) -> String {
         Entry::Skill(i) => {
             let e = &report.skills[i];
             let json = serde_json::to_string_pretty(e).unwrap_or_default();
-            ("skill", &e.name, &e.path, json, &e.availability)
+            ("skill", &e.skill.name, &e.skill.path, json, &e.availability)
         }
         Entry::Agent(i) => {
             let e = &report.agents[i];

@@ -71,8 +71,8 @@ pub fn diff(old: &Report, new: &Report) -> Diff {
         for s in &r.skills {
             for (p, a) in &s.availability {
                 m.insert(
-                    ("skill".into(), s.path.clone(), p.clone()),
-                    (s.name.clone(), a.status.as_str().to_owned()),
+                    ("skill".into(), s.skill.path.clone(), p.clone()),
+                    (s.skill.name.clone(), a.status.as_str().to_owned()),
                 );
             }
         }

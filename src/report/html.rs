@@ -535,16 +535,16 @@ impl<'a> Page<'a> {
             .skills
             .iter()
             .map(|s| {
-                let tags = if s.valid {
+                let tags = if s.valid() {
                     Vec::new()
                 } else {
                     vec!["invalid".to_owned()]
                 };
                 row(
                     report,
-                    &s.name,
-                    &s.path,
-                    s.description.as_deref(),
+                    &s.skill.name,
+                    &s.skill.path,
+                    s.skill.description.as_deref(),
                     tags,
                     &s.availability,
                 )

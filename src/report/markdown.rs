@@ -86,7 +86,7 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
             report
                 .skills
                 .iter()
-                .map(|k| (k.name.as_str(), &k.availability)),
+                .map(|k| (k.skill.name.as_str(), &k.availability)),
             &names,
         ),
         "skill rows",

@@ -30,7 +30,7 @@ pub fn merge(reports: Vec<(String, Report)>) -> Option<Report> {
         out.findings.extend(r.findings);
     }
     out.roots.dedup();
-    out.skills.sort_by(|a, b| a.path.cmp(&b.path));
+    out.skills.sort_by(|a, b| a.skill.path.cmp(&b.skill.path));
     out.agents.sort_by(|a, b| a.agent.path.cmp(&b.agent.path));
     out.links.sort();
     out.drift
@@ -47,7 +47,7 @@ fn relabel(label: String, mut r: Report) -> Report {
     }
     let p = |path: &mut String| *path = format!("{label}/{path}");
     r.roots = vec![label.clone()];
-    r.skills.iter_mut().for_each(|s| p(&mut s.path));
+    r.skills.iter_mut().for_each(|s| p(&mut s.skill.path));
     for a in &mut r.agents {
         p(&mut a.agent.path);
     }

@@ -17,7 +17,7 @@ use std::io::{self, Write};
 use crate::audit::AuditResult;
 use crate::diagnostic::{Finding, Severity};
 use crate::evaluate::{Availability, Status};
-use crate::model::{Agent, DeclaredBy, Drift, Link, Requirements, SkillFields};
+use crate::model::{Agent, DeclaredBy, Drift, Link, Requirements, Skill, SkillFields};
 use crate::vecmap::VecMap;
 
 pub const SCHEMA_VERSION: u32 = 1;
@@ -114,8 +114,28 @@ pub struct ProfileEntry {
     pub prompts: usize,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+/// A skill in the report. It holds the audited [`Skill`] itself, moved in by pointer: at
+/// 100,000 skills a copy of every skill into a new record was a tenth of the peak memory.
+/// Serialised as [`SkillRecord`].
+#[derive(Debug, Clone, PartialEq, Deserialize)]
+#[serde(from = "SkillRecord")]
 pub struct SkillEntry {
+    pub skill: Box<Skill>,
+    /// Keyed by profile name.
+    pub availability: ByProfile,
+}
+
+impl SkillEntry {
+    /// False when the frontmatter could not be read.
+    pub fn valid(&self) -> bool {
+        !self.skill.invalid
+    }
+}
+
+// A skill as the JSON report shows it (a plain comment: the committed schema has no text here).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[schemars(rename = "SkillEntry")]
+pub struct SkillRecord {
     pub name: String,
     pub path: String,
     /// False when the frontmatter could not be read.
@@ -134,6 +154,69 @@ pub struct SkillEntry {
     pub fields: Box<SkillFields>,
     /// Keyed by profile name.
     pub availability: ByProfile,
+}
+
+impl From<SkillRecord> for SkillEntry {
+    fn from(r: SkillRecord) -> Self {
+        let mut skill = Skill::invalid(r.name, r.path, std::path::PathBuf::new());
+        skill.invalid = !r.valid;
+        skill.description = r.description;
+        skill.dependencies = r.dependencies;
+        skill.declared_by = r.declared_by;
+        skill.tools = r.tools;
+        skill.mcp_servers = r.mcp_servers;
+        skill.model = r.model;
+        skill.fields = r.fields;
+        SkillEntry {
+            skill: Box::new(skill),
+            availability: r.availability,
+        }
+    }
+}
+
+/// Written field by field in [`SkillRecord`]'s order, so no record is built to serialise.
+impl Serialize for SkillEntry {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeStruct;
+        let s = &self.skill;
+        let mut m = serializer.serialize_struct("SkillEntry", 11)?;
+        m.serialize_field("name", &s.name)?;
+        m.serialize_field("path", &s.path)?;
+        m.serialize_field("valid", &!s.invalid)?;
+        match &s.description {
+            Some(d) => m.serialize_field("description", d)?,
+            None => m.skip_field("description")?,
+        }
+        m.serialize_field("dependencies", &s.dependencies)?;
+        m.serialize_field("declared_by", &s.declared_by)?;
+        match &s.tools {
+            Some(t) => m.serialize_field("tools", t)?,
+            None => m.skip_field("tools")?,
+        }
+        if s.mcp_servers.is_empty() {
+            m.skip_field("mcp-servers")?;
+        } else {
+            m.serialize_field("mcp-servers", &s.mcp_servers)?;
+        }
+        if s.model.is_empty() {
+            m.skip_field("model")?;
+        } else {
+            m.serialize_field("model", &s.model)?;
+        }
+        m.serialize_field("fields", &s.fields)?;
+        m.serialize_field("availability", &self.availability)?;
+        m.end()
+    }
+}
+
+impl schemars::JsonSchema for SkillEntry {
+    fn schema_name() -> std::borrow::Cow<'static, str> {
+        SkillRecord::schema_name()
+    }
+
+    fn json_schema(generator: &mut schemars::SchemaGenerator) -> schemars::Schema {
+        SkillRecord::json_schema(generator)
+    }
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -206,21 +289,9 @@ impl Report {
         let profile_names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
         let skills: Vec<SkillEntry> = skills
             .into_iter()
-            .map(|r| {
-                let s = r.skill;
-                SkillEntry {
-                    name: s.name,
-                    path: s.path,
-                    valid: !s.invalid,
-                    description: s.description,
-                    dependencies: s.dependencies,
-                    declared_by: s.declared_by,
-                    tools: s.tools,
-                    mcp_servers: s.mcp_servers,
-                    model: s.model,
-                    fields: s.fields,
-                    availability: keyed(&profile_names, r.availability),
-                }
+            .map(|r| SkillEntry {
+                skill: r.skill,
+                availability: keyed(&profile_names, r.availability),
             })
             .collect();
         let agents: Vec<AgentEntry> = agents
@@ -272,7 +343,7 @@ impl Report {
         self.summary = Summary {
             files_scanned,
             skills: self.skills.len(),
-            invalid_skills: self.skills.iter().filter(|s| !s.valid).count(),
+            invalid_skills: self.skills.iter().filter(|s| !s.valid()).count(),
             agents: self.agents.len(),
             links: self.links.len(),
             drifting_links: self.drift.len(),

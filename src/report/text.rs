@@ -46,7 +46,7 @@ pub fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -> io::R
         let skills = report
             .skills
             .iter()
-            .map(|k| (k.name.as_str(), &k.availability));
+            .map(|k| (k.skill.name.as_str(), &k.availability));
         matrix("SKILL", skills, report, &mut s);
         let agents = report
             .agents

@@ -10,7 +10,7 @@ use crate::model::Skill;
 use crate::rules::Rule;
 
 /// Skills that share a name: hosts keep one and silently drop the others.
-pub fn duplicate_names(skills: &[Skill], out: &mut Vec<Finding>) {
+pub fn duplicate_names(skills: &[Box<Skill>], out: &mut Vec<Finding>) {
     let mut by_name: HashMap<&str, Vec<&Skill>> = HashMap::new();
     for s in skills.iter().filter(|s| !s.invalid) {
         by_name.entry(s.name.as_str()).or_default().push(s);
