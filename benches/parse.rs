@@ -90,7 +90,7 @@ fn document() {
     black_box(parse::document(black_box(SKILL.as_bytes()), "skill", &mut sink).is_ok());
 }
 
-/// Relative links of the body (comrak).
+/// Relative links of the body (pre-scan, then pulldown-cmark).
 #[divan::bench]
 fn body_links(bencher: Bencher) {
     let split = frontmatter::split(&SKILL).expect("frontmatter");
