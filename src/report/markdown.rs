@@ -81,26 +81,8 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 /// info findings go first, then warnings, drift, errors and last the matrix rows.
 fn full_sections(report: &Report, s: &mut String, budget: usize) {
     let names: Vec<&str> = report.profile_names().collect();
-    let mut skills = Part::new(
-        matrix_rows(
-            report
-                .skills
-                .iter()
-                .map(|k| (k.skill.name.as_str(), &k.availability)),
-            &names,
-        ),
-        "skill rows",
-    );
-    let mut agents = Part::new(
-        matrix_rows(
-            report
-                .agents
-                .iter()
-                .map(|a| (a.agent.name.as_str(), &a.availability)),
-            &names,
-        ),
-        "agent rows",
-    );
+    let mut skills = Part::new(matrix_rows(report.skill_rows(), &names), "skill rows");
+    let mut agents = Part::new(matrix_rows(report.agent_rows(), &names), "agent rows");
     let mut drift = Part::new(
         report.drift.iter().map(drift_row).collect(),
         "drifting links",

@@ -372,6 +372,20 @@ impl Report {
         self.gating_findings().iter().map(|f| f.severity).max()
     }
 
+    /// Each skill's name and availability, in report order: the rows of a skill matrix.
+    pub fn skill_rows(&self) -> impl Iterator<Item = (&str, &ByProfile)> + Clone {
+        self.skills
+            .iter()
+            .map(|k| (k.skill.name.as_str(), &k.availability))
+    }
+
+    /// Each agent's name and availability, in report order: the rows of an agent matrix.
+    pub fn agent_rows(&self) -> impl Iterator<Item = (&str, &ByProfile)> + Clone {
+        self.agents
+            .iter()
+            .map(|a| (a.agent.name.as_str(), &a.availability))
+    }
+
     /// Profile names in column order.
     pub fn profile_names(&self) -> impl Iterator<Item = &str> {
         self.profiles.iter().map(|p| p.name.as_str())

@@ -43,16 +43,8 @@ pub fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -> io::R
         finding(f, &renderer, &mut s);
     }
     if !report.profiles.is_empty() {
-        let skills = report
-            .skills
-            .iter()
-            .map(|k| (k.skill.name.as_str(), &k.availability));
-        matrix("SKILL", skills, report, &mut s);
-        let agents = report
-            .agents
-            .iter()
-            .map(|a| (a.agent.name.as_str(), &a.availability));
-        matrix("AGENT", agents, report, &mut s);
+        matrix("SKILL", report.skill_rows(), report, &mut s);
+        matrix("AGENT", report.agent_rows(), report, &mut s);
     }
     if !report.drift.is_empty() {
         let _ = writeln!(s, "DRIFT (agent loads a skill it does not grant)");
