@@ -5,13 +5,11 @@
 //! When the corpus is missing the tests print a skip message, unless `CI` is set: then they fail.
 
 mod common;
-#[allow(unused_imports)]
 use common::*;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 const AWESOME_COPILOT: &str = "awesome-copilot";
@@ -47,19 +45,7 @@ fn walk(root: &Path) -> Vec<String> {
 
 /// Run the binary on `.` in `root` with `--profile builtin:vscode -f json`.
 fn run(root: &Path) -> (Value, i32) {
-    let out = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
-        .current_dir(root)
-        .args([".", "--profile", "builtin:vscode", "-f", "json"])
-        .output()
-        .unwrap();
-    let code = out.status.code().expect("exited normally");
-    let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
-        panic!(
-            "stdout is not JSON ({e}); exit {code}; stderr: {}",
-            String::from_utf8_lossy(&out.stderr)
-        )
-    });
-    (v, code)
+    json_run(root, &[".", "--profile", "builtin:vscode"])
 }
 
 fn arr<'a>(r: &'a Value, key: &str) -> &'a Vec<Value> {
