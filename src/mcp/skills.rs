@@ -222,7 +222,7 @@ pub fn audit(
             let target = resolve(path, &link.target);
             if !files
                 .iter()
-                .any(|f| f.uri == target || percent_decode(&f.uri) == target)
+                .any(|f| f.uri == target || parse::markdown::percent_decode(&f.uri) == target)
             {
                 sink.push(
                     Rule::BrokenLink,
@@ -437,31 +437,6 @@ fn resolve(skill_uri: &str, target: &str) -> String {
 
 fn clip(s: &str) -> String {
     s.chars().take(120).collect()
-}
-
-/// `%XX` escapes decoded (invalid ones kept as written), as link targets are.
-fn percent_decode(s: &str) -> String {
-    let bytes = s.as_bytes();
-    let mut out = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        let hex = bytes
-            .get(i + 1..i + 3)
-            .filter(|h| bytes[i] == b'%' && h.iter().all(u8::is_ascii_hexdigit))
-            .and_then(|h| std::str::from_utf8(h).ok())
-            .and_then(|h| u8::from_str_radix(h, 16).ok());
-        match hex {
-            Some(b) => {
-                out.push(b);
-                i += 3;
-            }
-            None => {
-                out.push(bytes[i]);
-                i += 1;
-            }
-        }
-    }
-    String::from_utf8_lossy(&out).into_owned()
 }
 
 #[cfg(test)]
@@ -703,8 +678,6 @@ mod tests {
             "resources": [{"uri": "skill://a/ref.md", "digest": 5}]
         })]);
         assert!(bad.unwrap_err().contains("skill://a/ref.md"));
-        assert_eq!(percent_decode("a%20b%2"), "a b%2");
-        assert_eq!(percent_decode("%+1%41"), "%+1A");
     }
 
     #[test]

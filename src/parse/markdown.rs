@@ -142,23 +142,28 @@ pub fn local_target(url: &str) -> Option<String> {
     Some(percent_decode(path))
 }
 
-fn percent_decode(s: &str) -> String {
+/// `%XX` escapes decoded; an invalid one (`%2`, `%+1`) is kept as written.
+pub fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
-        if bytes[i] == b'%' && i + 2 < bytes.len() {
-            let hex = std::str::from_utf8(&bytes[i + 1..i + 3])
-                .ok()
-                .and_then(|h| u8::from_str_radix(h, 16).ok());
-            if let Some(b) = hex {
+        // Two hex digits, checked first: `from_str_radix` alone would take a sign (`+1`).
+        let hex = bytes
+            .get(i + 1..i + 3)
+            .filter(|h| bytes[i] == b'%' && h.iter().all(u8::is_ascii_hexdigit))
+            .and_then(|h| std::str::from_utf8(h).ok())
+            .and_then(|h| u8::from_str_radix(h, 16).ok());
+        match hex {
+            Some(b) => {
                 out.push(b);
                 i += 3;
-                continue;
+            }
+            None => {
+                out.push(bytes[i]);
+                i += 1;
             }
         }
-        out.push(bytes[i]);
-        i += 1;
     }
     String::from_utf8_lossy(&out).into_owned()
 }
@@ -258,5 +263,7 @@ mod tests {
         }
         assert_eq!(local_target("./a/b.md?x=1"), Some("./a/b.md".into()));
         assert_eq!(local_target("a%2"), Some("a%2".into()));
+        assert_eq!(percent_decode("a%20b%2"), "a b%2");
+        assert_eq!(percent_decode("%+1%41"), "%+1A");
     }
 }
