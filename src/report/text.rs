@@ -19,6 +19,11 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 
 /// Only the findings, without matrices, drift or summary: what `--quiet` prints.
 pub fn render_findings(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
+    out.write_all(findings(report, color).as_bytes())
+}
+
+/// Every finding, with its source line and caret.
+fn findings(report: &Report, color: bool) -> String {
     let mut s = String::new();
     let renderer = if color {
         Renderer::styled()
@@ -28,20 +33,12 @@ pub fn render_findings(report: &Report, out: &mut dyn Write, color: bool) -> io:
     for f in &report.findings {
         finding(f, &renderer, &mut s);
     }
-    out.write_all(s.as_bytes())
+    s
 }
 
 /// Text, with ANSI colour when `color` is set.
 pub fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
-    let mut s = String::new();
-    let renderer = if color {
-        Renderer::styled()
-    } else {
-        Renderer::plain()
-    };
-    for f in &report.findings {
-        finding(f, &renderer, &mut s);
-    }
+    let mut s = findings(report, color);
     if !report.profiles.is_empty() {
         matrix("SKILL", report.skill_rows(), report, &mut s);
         matrix("AGENT", report.agent_rows(), report, &mut s);
