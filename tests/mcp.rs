@@ -16,6 +16,9 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
+mod common;
+use common::write;
+
 /// The version of server-everything whose tools these tests name.
 const EVERYTHING: &str = "@modelcontextprotocol/server-everything@2026.8.31";
 
@@ -256,13 +259,13 @@ fn capture_everything_over_stdio() {
     // The capture is a profile: a skill needing `echo` runs on it, one needing `nope` does not.
     let lib = tmp.path().join("lib");
     for (name, tool) in [("echoer", "echo"), ("nope-user", "nope")] {
-        let dir = lib.join(name);
-        std::fs::create_dir_all(&dir).unwrap();
-        std::fs::write(
-            dir.join("SKILL.md"),
-            format!("---\nname: {name}\ndescription: Uses {tool}.\ndependencies:\n  tools: [{tool}]\n---\n"),
-        )
-        .unwrap();
+        write(
+            &lib,
+            &format!("{name}/SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: Uses {tool}.\ndependencies:\n  tools: [{tool}]\n---\n"
+            ),
+        );
     }
     let (out, _) = run(bin()
         .args(["-f", "json", "--fail-on", "never", "-p"])
@@ -346,13 +349,11 @@ fn capture_everything_over_streamable_http() {
 fn live_everything_profile_without_a_file() {
     let Some(entry) = everything() else { return };
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("summer");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("SKILL.md"),
+    write(
+        tmp.path(),
+        "summer/SKILL.md",
         "---\nname: summer\ndescription: Adds numbers.\ndependencies:\n  tools: [get-sum]\n  prompts: [simple-prompt]\n---\n",
-    )
-    .unwrap();
+    );
     // `mcp:` commands are split on whitespace: name the entry relative to the package.
     let package = entry.parent().unwrap().parent().unwrap();
     let spec = "mcp:everything=node dist/index.js stdio";
@@ -564,13 +565,11 @@ fn without_the_extension_skills_come_from_resources_list() {
 #[test]
 fn served_skills_sit_beside_local_ones_and_text_shows_their_lines() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("local");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("SKILL.md"),
+    write(
+        tmp.path(),
+        "local/SKILL.md",
         "---\nname: local\ndescription: A local skill.\ndependencies:\n  tools: [refund_card]\n---\n",
-    )
-    .unwrap();
+    );
     let (out, _) = run(bin()
         .args(["--fail-on", "never"])
         .arg(tmp.path())
@@ -730,13 +729,11 @@ fn a_server_without_a_templates_list_still_captures() {
 #[test]
 fn two_live_profiles_show_what_each_user_can_use() {
     let tmp = tempfile::tempdir().unwrap();
-    let dir = tmp.path().join("refund");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(
-        dir.join("SKILL.md"),
+    write(
+        tmp.path(),
+        "refund/SKILL.md",
         "---\nname: refund\ndescription: Refunds.\ndependencies:\n  tools:\n    all: [get_order]\n    any: [refund_card, refund_wallet]\n---\n",
-    )
-    .unwrap();
+    );
     let s = SERVER_IN_DIR;
     let (out, _) = run(bin()
         .args(["-f", "json", "--fail-on", "never"])
