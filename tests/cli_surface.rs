@@ -35,6 +35,17 @@ fn explain(path: &str) -> std::process::Output {
         .unwrap()
 }
 
+/// `explain path`, which must succeed: its standard output.
+fn explained(path: &str) -> String {
+    let out = explain(path);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
 #[test]
 fn schema_command_prints_the_committed_schemas() {
     for kind in ["profile", "config", "report"] {
@@ -89,13 +100,7 @@ fn man_page_is_roff() {
 
 #[test]
 fn explain_a_skill() {
-    let out = explain("examples/library/skills/refund-workflow/SKILL.md");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = explained("examples/library/skills/refund-workflow/SKILL.md");
     assert!(
         text.starts_with(
             "skill `refund-workflow` (examples/library/skills/refund-workflow/SKILL.md)\n"
@@ -131,24 +136,13 @@ fn explain_a_skill() {
 
 #[test]
 fn explain_a_skill_by_its_folder() {
-    let out = explain("examples/library/skills/refund-workflow");
-    assert!(out.status.success());
-    assert!(
-        String::from_utf8(out.stdout)
-            .unwrap()
-            .starts_with("skill `refund-workflow` ")
-    );
+    let text = explained("examples/library/skills/refund-workflow");
+    assert!(text.starts_with("skill `refund-workflow` "), "{text}");
 }
 
 #[test]
 fn explain_an_agent() {
-    let out = explain("examples/library/agents/analyst.agent.md");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8(out.stdout).unwrap();
+    let text = explained("examples/library/agents/analyst.agent.md");
     assert!(
         text.starts_with("agent `analyst` (examples/library/agents/analyst.agent.md)\n"),
         "{text}"
