@@ -40,15 +40,6 @@ fn rules_for(r: &Value, path: &str) -> Vec<String> {
         .collect()
 }
 
-fn skill<'a>(r: &'a Value, path: &str) -> &'a Value {
-    r["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["path"] == path)
-        .unwrap_or_else(|| panic!("{path} missing"))
-}
-
 #[test]
 fn every_broken_fixture_is_reported_exactly_once_as_invalid() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");

@@ -17,7 +17,7 @@ use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 mod common;
-use common::write;
+use common::{skill, write};
 
 /// The version of server-everything whose tools these tests name.
 const EVERYTHING: &str = "@modelcontextprotocol/server-everything@2026.8.31";
@@ -388,15 +388,6 @@ fn audit_served(user: &str, envs: &[(&str, &str)], args: &[&str]) -> Value {
     let (out, _) = run(&mut cmd);
     assert!(out.status.success(), "{}", stderr(&out));
     stdout_json(&out)
-}
-
-fn skill<'a>(r: &'a Value, uri: &str) -> &'a Value {
-    r["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|s| s["path"] == uri)
-        .unwrap_or_else(|| panic!("{uri} not in {}", r["skills"]))
 }
 
 fn rules_at(r: &Value, path: &str) -> Vec<String> {

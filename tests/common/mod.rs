@@ -53,6 +53,16 @@ pub fn json_run(cwd: &Path, args: &[&str]) -> (Value, i32) {
     (v, code)
 }
 
+/// The report's entry for the skill at `path` (a display path or, for served skills, a URI).
+pub fn skill<'a>(report: &'a Value, path: &str) -> &'a Value {
+    report["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["path"] == path)
+        .unwrap_or_else(|| panic!("{path} not in {}", report["skills"]))
+}
+
 /// A folder of `../shared/corpus`, or `None` (after saying so) when it is absent outside CI.
 pub fn corpus(name: &str) -> Option<PathBuf> {
     let p = Path::new(MANIFEST_DIR).join("../shared/corpus").join(name);
