@@ -1,94 +1,14 @@
-//! A YAML value tree in which every node knows its place in the file.
-//!
-//! serde-saphyr parses into `Spanned<Raw>` (so duplicate keys, budgets and positions come from
-//! the parser), and that tree is converted into [`Node`]s whose positions are already in file
-//! coordinates. Rules read nodes, never the raw text.
+//! The reference the tree builder is checked against: serde-saphyr's own deserializer into
+//! `Spanned` values, which costs about twice as much as building from events but shares no
+//! code with [`super::build`].
 
 use serde::de::{Deserialize, Deserializer, MapAccess, SeqAccess, Visitor};
 use serde_saphyr::{Error as YamlError, Spanned};
 use std::fmt;
 
+use super::{Node, ParseFailure, Value};
 use crate::diagnostic::Pos;
 use crate::rules::Rule;
-
-/// A YAML value with its position in the file.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Node {
-    pub value: Value,
-    pub pos: Pos,
-}
-
-#[derive(Debug, Clone, PartialEq)]
-pub enum Value {
-    Null,
-    Bool(bool),
-    Int(i64),
-    Float(f64),
-    Str(String),
-    Seq(Vec<Node>),
-    /// Keys in document order.
-    Map(Vec<(Node, Node)>),
-}
-
-impl Node {
-    pub fn as_str(&self) -> Option<&str> {
-        match &self.value {
-            Value::Str(s) => Some(s),
-            _ => None,
-        }
-    }
-    pub fn as_map(&self) -> Option<&[(Node, Node)]> {
-        match &self.value {
-            Value::Map(m) => Some(m),
-            _ => None,
-        }
-    }
-    pub fn as_seq(&self) -> Option<&[Node]> {
-        match &self.value {
-            Value::Seq(s) => Some(s),
-            _ => None,
-        }
-    }
-    pub fn is_null(&self) -> bool {
-        matches!(self.value, Value::Null)
-    }
-    /// The value of `key` in a mapping node.
-    pub fn get(&self, key: &str) -> Option<&Node> {
-        self.as_map()?
-            .iter()
-            .find(|(k, _)| k.as_str() == Some(key))
-            .map(|(_, v)| v)
-    }
-    /// A short name for the node's type, for messages ("a list", "a number").
-    pub fn kind(&self) -> &'static str {
-        match self.value {
-            Value::Null => "empty",
-            Value::Bool(_) => "a boolean",
-            Value::Int(_) | Value::Float(_) => "a number",
-            Value::Str(_) => "a string",
-            Value::Seq(_) => "a list",
-            Value::Map(_) => "a mapping",
-        }
-    }
-    /// The scalar as text, for places where YAML typed a value the author meant as a string.
-    pub fn scalar_text(&self) -> Option<String> {
-        match &self.value {
-            Value::Str(s) => Some(s.clone()),
-            Value::Bool(b) => Some(b.to_string()),
-            Value::Int(i) => Some(i.to_string()),
-            Value::Float(f) => Some(f.to_string()),
-            _ => None,
-        }
-    }
-}
-
-/// Why the YAML could not be turned into a tree.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ParseFailure {
-    pub rule: Rule,
-    pub pos: Pos,
-    pub message: String,
-}
 
 /// Parse `yaml`, whose first line is line `first_line` of the file.
 pub fn parse(yaml: &str, first_line: u32) -> Result<Node, ParseFailure> {
@@ -274,72 +194,5 @@ impl<'de> Visitor<'de> for RawVisitor {
 impl<'de> Deserialize<'de> for Raw {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Raw, D::Error> {
         d.deserialize_any(RawVisitor)
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn positions_are_in_file_coordinates() {
-        let n = parse("name: x\ntools:\n  - a\n", 2).unwrap();
-        let tools = n.get("tools").unwrap().as_seq().unwrap();
-        assert_eq!(tools[0].pos, Pos::new(4, 5));
-        assert_eq!(n.get("name").unwrap().pos, Pos::new(2, 7));
-    }
-
-    #[test]
-    fn yaml_11_booleans_stay_strings_and_numbers_are_typed() {
-        let n = parse("a: yes\nb: on\nc: true\nd: 1.10\n", 2).unwrap();
-        assert_eq!(n.get("a").unwrap().as_str(), Some("yes"));
-        assert_eq!(n.get("b").unwrap().as_str(), Some("on"));
-        assert_eq!(n.get("c").unwrap().value, Value::Bool(true));
-        assert!(matches!(n.get("d").unwrap().value, Value::Float(_)));
-    }
-
-    #[test]
-    fn duplicate_keys_are_classified_with_position() {
-        let e = parse("name: a\nname: b\n", 2).unwrap_err();
-        assert_eq!(e.rule, Rule::DuplicateKey);
-        assert_eq!(e.pos.line, 3);
-        assert!(e.message.contains("duplicate"), "{}", e.message);
-        assert!(!e.message.contains("DuplicateKeyPolicy"));
-    }
-
-    #[test]
-    fn syntax_errors_have_position() {
-        let e = parse("name: [a\n", 2).unwrap_err();
-        assert_eq!(e.rule, Rule::YamlSyntax);
-        assert_eq!(e.pos.line, 2);
-    }
-
-    #[test]
-    fn alias_bombs_hit_a_limit() {
-        let mut y = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
-        for i in 1..12 {
-            let p = i - 1;
-            y.push_str(&format!(
-                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
-            ));
-        }
-        let e = parse(&y, 2).unwrap_err();
-        assert_eq!(e.rule, Rule::YamlLimit, "{}", e.message);
-    }
-
-    #[test]
-    fn deep_nesting_hits_a_limit() {
-        let y = format!("a: {}{}\n", "[".repeat(20_000), "]".repeat(20_000));
-        let e = parse(&y, 2).unwrap_err();
-        assert!(
-            matches!(e.rule, Rule::YamlLimit | Rule::YamlSyntax),
-            "{e:?}"
-        );
-    }
-
-    #[test]
-    fn blank_and_comment_only_are_null() {
-        assert!(parse("", 2).unwrap().is_null());
-        assert!(parse("# just a comment\n\n", 2).unwrap().is_null());
     }
 }

@@ -1,0 +1,416 @@
+//! Building the [`Node`] tree straight from the YAML parser's events.
+//!
+//! The parser (granit, the one inside serde-saphyr) checks the syntax and gives every event
+//! its span; this module assembles nodes, types scalars, expands aliases and merge keys, and
+//! enforces what a frontmatter may cost: every limit below is checked as the tree grows, so an
+//! alias bomb or a deep nest stops early with `SA107` instead of exhausting memory.
+
+use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, ScanError, Span, Tag};
+use std::collections::{HashMap, HashSet};
+
+use super::{Node, ParseFailure, Value, scalar};
+use crate::diagnostic::Pos;
+use crate::rules::Rule;
+
+/// Collections nested deeper than this are refused.
+const MAX_DEPTH: usize = 64;
+/// Nodes in the finished tree, counting every copy an alias makes.
+const MAX_NODES: usize = 50_000;
+/// Parser events read.
+const MAX_EVENTS: usize = 200_000;
+const MAX_ALIASES: usize = 1_000;
+const MAX_ANCHORS: usize = 1_000;
+/// Bytes of scalar text in the finished tree, counting every copy an alias makes.
+const MAX_SCALAR_BYTES: usize = 4 << 20;
+
+/// Parse `yaml` into a tree whose positions are shifted down by `line_offset` lines.
+pub fn tree(yaml: &str, line_offset: u32) -> Result<Node, ParseFailure> {
+    let options = serde_saphyr::granit_parser::options! {
+        // One past our own limit, so nesting is reported as a limit rather than a syntax error.
+        flow_nesting_limit: MAX_DEPTH + 1,
+        block_nesting_limit: MAX_DEPTH + 1,
+    };
+    let mut builder = Builder {
+        line_offset,
+        stack: Vec::new(),
+        anchors: HashMap::new(),
+        root: None,
+        documents: 0,
+        events: 0,
+        aliases: 0,
+        nodes: 0,
+        scalar_bytes: 0,
+    };
+    for event in Parser::new_from_str_with_options(yaml, options) {
+        let (event, span) = event.map_err(|e| builder.scan_failure(&e))?;
+        builder.event(event, span)?;
+    }
+    Ok(builder.root.unwrap_or(Node {
+        value: Value::Null,
+        pos: Pos::new(line_offset + 1, 1),
+    }))
+}
+
+/// A collection whose children are still arriving.
+enum Open {
+    Seq {
+        pos: Pos,
+        anchor: usize,
+        items: Vec<Node>,
+    },
+    Map {
+        pos: Pos,
+        anchor: usize,
+        entries: Vec<(Node, Node)>,
+        /// A key waiting for its value, and whether it is the merge key `<<`.
+        key: Option<(Node, bool)>,
+        /// Scalar keys seen so far, to find duplicates without comparing every pair.
+        seen: HashSet<ScalarKey>,
+        /// Mappings named by `<<` keys, merged when the mapping closes.
+        merges: Vec<Node>,
+    },
+}
+
+/// A scalar key's identity for duplicate detection: its type and its text.
+#[derive(PartialEq, Eq, Hash)]
+enum ScalarKey {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(u64),
+    Str(String),
+}
+
+impl ScalarKey {
+    fn of(node: &Node) -> Option<ScalarKey> {
+        Some(match &node.value {
+            Value::Null => ScalarKey::Null,
+            Value::Bool(b) => ScalarKey::Bool(*b),
+            Value::Int(i) => ScalarKey::Int(*i),
+            Value::Float(f) => ScalarKey::Float(f.to_bits()),
+            Value::Str(s) => ScalarKey::Str(s.clone()),
+            Value::Seq(_) | Value::Map(_) => return None,
+        })
+    }
+}
+
+struct Builder {
+    line_offset: u32,
+    stack: Vec<Open>,
+    /// Anchored nodes by the parser's anchor id, with their node count and scalar bytes.
+    anchors: HashMap<usize, (Node, usize, usize)>,
+    root: Option<Node>,
+    documents: usize,
+    events: usize,
+    aliases: usize,
+    nodes: usize,
+    scalar_bytes: usize,
+}
+
+impl Builder {
+    fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), ParseFailure> {
+        self.events += 1;
+        if self.events > MAX_EVENTS {
+            return Err(self.limit(span, format!("more than {MAX_EVENTS} YAML events")));
+        }
+        match event {
+            Event::DocumentStart(..) => {
+                self.documents += 1;
+                if self.documents > 1 {
+                    return Err(self.limit(span, "more than one YAML document".to_owned()));
+                }
+            }
+            Event::Scalar(text, style, anchor, tag) => {
+                let pos = self.pos(span);
+                let value = scalar::resolve(&text, style == ScalarStyle::Plain, core_tag(&tag))
+                    .map_err(|message| syntax(pos, message))?;
+                let merge_key = style == ScalarStyle::Plain && text == "<<" && tag.is_none();
+                self.count(1, text.len(), span)?;
+                self.add(Node { value, pos }, anchor, merge_key, span)?;
+            }
+            Event::SequenceStart(_, anchor, _) => self.open(
+                Open::Seq {
+                    pos: self.pos(span),
+                    anchor,
+                    items: Vec::new(),
+                },
+                span,
+            )?,
+            Event::MappingStart(_, anchor, _) => self.open(
+                Open::Map {
+                    pos: self.pos(span),
+                    anchor,
+                    entries: Vec::new(),
+                    key: None,
+                    seen: HashSet::new(),
+                    merges: Vec::new(),
+                },
+                span,
+            )?,
+            Event::SequenceEnd | Event::MappingEnd => {
+                let Some(open) = self.stack.pop() else {
+                    return Ok(());
+                };
+                let (node, anchor) = match open {
+                    Open::Seq { pos, anchor, items } => (
+                        Node {
+                            value: Value::Seq(items),
+                            pos,
+                        },
+                        anchor,
+                    ),
+                    Open::Map {
+                        pos,
+                        anchor,
+                        mut entries,
+                        mut seen,
+                        merges,
+                        ..
+                    } => {
+                        merge(&mut entries, &mut seen, merges);
+                        (
+                            Node {
+                                value: Value::Map(entries),
+                                pos,
+                            },
+                            anchor,
+                        )
+                    }
+                };
+                self.count(1, 0, span)?;
+                self.add(node, anchor, false, span)?;
+            }
+            Event::Alias(id) => {
+                self.aliases += 1;
+                if self.aliases > MAX_ALIASES {
+                    return Err(self.limit(span, format!("more than {MAX_ALIASES} aliases")));
+                }
+                let Some((node, nodes, bytes)) = self.anchors.get(&id) else {
+                    return Err(syntax(self.pos(span), "unknown anchor".to_owned()));
+                };
+                let (mut node, nodes, bytes) = (node.clone(), *nodes, *bytes);
+                self.count(nodes, bytes, span)?;
+                // The copy is reported where the alias uses it.
+                relocate(&mut node, self.pos(span));
+                self.add(node, 0, false, span)?;
+            }
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn open(&mut self, open: Open, span: Span) -> Result<(), ParseFailure> {
+        if self.stack.len() >= MAX_DEPTH {
+            return Err(self.limit(span, format!("nesting deeper than {MAX_DEPTH} levels")));
+        }
+        self.stack.push(open);
+        Ok(())
+    }
+
+    /// Charge `nodes` nodes and `bytes` bytes of scalar text against the limits.
+    fn count(&mut self, nodes: usize, bytes: usize, span: Span) -> Result<(), ParseFailure> {
+        self.nodes = self.nodes.saturating_add(nodes);
+        self.scalar_bytes = self.scalar_bytes.saturating_add(bytes);
+        if self.nodes > MAX_NODES {
+            return Err(self.limit(span, format!("more than {MAX_NODES} YAML nodes")));
+        }
+        if self.scalar_bytes > MAX_SCALAR_BYTES {
+            return Err(self.limit(
+                span,
+                format!("more than {} MiB of text", MAX_SCALAR_BYTES >> 20),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Put a finished node in its place: the open collection, or the root. `merge_key` marks a
+    /// plain `<<`, which as a key merges mappings instead of naming a value.
+    fn add(
+        &mut self,
+        node: Node,
+        anchor: usize,
+        merge_key: bool,
+        span: Span,
+    ) -> Result<(), ParseFailure> {
+        if anchor != 0 {
+            if self.anchors.len() >= MAX_ANCHORS && !self.anchors.contains_key(&anchor) {
+                return Err(self.limit(span, format!("more than {MAX_ANCHORS} anchors")));
+            }
+            let (nodes, bytes) = size(&node);
+            self.anchors.insert(anchor, (node.clone(), nodes, bytes));
+        }
+        match self.stack.last_mut() {
+            None => self.root = Some(node),
+            Some(Open::Seq { items, .. }) => items.push(node),
+            Some(Open::Map {
+                entries,
+                key,
+                seen,
+                merges,
+                ..
+            }) => {
+                let Some((k, is_merge)) = key.take() else {
+                    // A duplicate is reported at the key, before its value is read.
+                    if !merge_key && !is_new(&node, entries, seen) {
+                        let message = match node.scalar_text() {
+                            Some(name) => format!("duplicate mapping key `{name}`"),
+                            None => "duplicate mapping key".to_owned(),
+                        };
+                        return Err(ParseFailure {
+                            rule: Rule::DuplicateKey,
+                            pos: node.pos,
+                            message,
+                        });
+                    }
+                    *key = Some((node, merge_key));
+                    return Ok(());
+                };
+                if is_merge {
+                    return match node.value {
+                        Value::Map(_) => {
+                            merges.push(node);
+                            Ok(())
+                        }
+                        Value::Null => Ok(()),
+                        Value::Seq(items) if items.iter().all(|i| i.as_map().is_some()) => {
+                            merges.extend(items);
+                            Ok(())
+                        }
+                        _ => Err(syntax(node.pos, "`<<` merges only mappings".to_owned())),
+                    };
+                }
+                entries.push((k, node));
+            }
+        }
+        Ok(())
+    }
+
+    fn pos(&self, span: Span) -> Pos {
+        Pos::new(
+            to_u32(span.start.line()).saturating_add(self.line_offset),
+            to_u32(span.start.col()).saturating_add(1),
+        )
+    }
+
+    fn limit(&self, span: Span, what: String) -> ParseFailure {
+        ParseFailure {
+            rule: Rule::YamlLimit,
+            pos: self.pos(span),
+            message: format!("the frontmatter has {what}"),
+        }
+    }
+
+    fn scan_failure(&self, err: &ScanError) -> ParseFailure {
+        let marker = err.marker();
+        let pos = Pos::new(
+            to_u32(marker.line().max(1)).saturating_add(self.line_offset),
+            to_u32(marker.col()).saturating_add(1),
+        );
+        let rule = if matches!(
+            err.kind(),
+            serde_saphyr::granit_parser::ErrorKind::RecursionLimitExceeded
+        ) {
+            Rule::YamlLimit
+        } else {
+            Rule::YamlSyntax
+        };
+        ParseFailure {
+            rule,
+            pos,
+            message: err.info().lines().next().unwrap_or_default().to_owned(),
+        }
+    }
+}
+
+fn syntax(pos: Pos, message: String) -> ParseFailure {
+    ParseFailure {
+        rule: Rule::YamlSyntax,
+        pos,
+        message,
+    }
+}
+
+/// The core-schema type a tag asks for (`!` alone asks for a string); other tags are ignored.
+fn core_tag(tag: &Option<std::borrow::Cow<'_, Tag>>) -> Option<&'static str> {
+    let tag = tag.as_deref()?;
+    if tag.handle().is_empty() && tag.suffix() == "!" {
+        return Some("str");
+    }
+    ["str", "null", "bool", "int", "float", "map", "seq"]
+        .into_iter()
+        .find(|s| tag.is_yaml_core_schema_tag(s))
+}
+
+/// Add the entries of `<<` mappings that the mapping does not set itself; an earlier merged
+/// mapping wins over a later one.
+fn merge(entries: &mut Vec<(Node, Node)>, seen: &mut HashSet<ScalarKey>, merges: Vec<Node>) {
+    for source in merges {
+        let Value::Map(merged) = source.value else {
+            continue;
+        };
+        for (k, v) in merged {
+            if is_new(&k, entries, seen) {
+                entries.push((k, v));
+            }
+        }
+    }
+}
+
+/// Is `key` not yet among `entries`? Scalar keys are remembered in `seen`; a collection used
+/// as a key (rare) is compared with the other entries.
+fn is_new(key: &Node, entries: &[(Node, Node)], seen: &mut HashSet<ScalarKey>) -> bool {
+    match ScalarKey::of(key) {
+        Some(k) => seen.insert(k),
+        None => !entries.iter().any(|(e, _)| same(e, key)),
+    }
+}
+
+/// Equal values, wherever they are written.
+fn same(a: &Node, b: &Node) -> bool {
+    match (&a.value, &b.value) {
+        (Value::Seq(x), Value::Seq(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b))
+        }
+        (Value::Map(x), Value::Map(y)) => {
+            x.len() == y.len()
+                && x.iter()
+                    .zip(y)
+                    .all(|((ka, va), (kb, vb))| same(ka, kb) && same(va, vb))
+        }
+        (x, y) => x == y,
+    }
+}
+
+/// Move a whole tree to `pos`.
+fn relocate(node: &mut Node, pos: Pos) {
+    node.pos = pos;
+    match &mut node.value {
+        Value::Seq(items) => items.iter_mut().for_each(|i| relocate(i, pos)),
+        Value::Map(entries) => entries.iter_mut().for_each(|(k, v)| {
+            relocate(k, pos);
+            relocate(v, pos);
+        }),
+        _ => {}
+    }
+}
+
+/// Nodes and scalar bytes in a tree.
+fn size(node: &Node) -> (usize, usize) {
+    match &node.value {
+        Value::Str(s) => (1, s.len()),
+        Value::Seq(items) => items.iter().fold((1, 0), |(n, b), i| {
+            let (n2, b2) = size(i);
+            (n + n2, b + b2)
+        }),
+        Value::Map(entries) => entries.iter().fold((1, 0), |(n, b), (k, v)| {
+            let (nk, bk) = size(k);
+            let (nv, bv) = size(v);
+            (n + nk + nv, b + bk + bv)
+        }),
+        _ => (1, 0),
+    }
+}
+
+fn to_u32(v: usize) -> u32 {
+    u32::try_from(v).unwrap_or(u32::MAX)
+}

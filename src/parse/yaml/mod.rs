@@ -1,0 +1,301 @@
+//! A YAML value tree in which every node knows its place in the file.
+//!
+//! The tree is built from the parser's events ([`build`]), with scalars typed by the core
+//! schema ([`scalar`]) and positions already in file coordinates. Rules read nodes, never the
+//! raw text.
+
+mod build;
+#[cfg(test)]
+mod reference;
+mod scalar;
+
+use crate::diagnostic::Pos;
+use crate::rules::Rule;
+
+/// A YAML value with its position in the file.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Node {
+    pub value: Value,
+    pub pos: Pos,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    Null,
+    Bool(bool),
+    Int(i64),
+    Float(f64),
+    Str(String),
+    Seq(Vec<Node>),
+    /// Keys in document order.
+    Map(Vec<(Node, Node)>),
+}
+
+impl Node {
+    pub fn as_str(&self) -> Option<&str> {
+        match &self.value {
+            Value::Str(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn as_map(&self) -> Option<&[(Node, Node)]> {
+        match &self.value {
+            Value::Map(m) => Some(m),
+            _ => None,
+        }
+    }
+    pub fn as_seq(&self) -> Option<&[Node]> {
+        match &self.value {
+            Value::Seq(s) => Some(s),
+            _ => None,
+        }
+    }
+    pub fn is_null(&self) -> bool {
+        matches!(self.value, Value::Null)
+    }
+    /// The value of `key` in a mapping node.
+    pub fn get(&self, key: &str) -> Option<&Node> {
+        self.as_map()?
+            .iter()
+            .find(|(k, _)| k.as_str() == Some(key))
+            .map(|(_, v)| v)
+    }
+    /// A short name for the node's type, for messages ("a list", "a number").
+    pub fn kind(&self) -> &'static str {
+        match self.value {
+            Value::Null => "empty",
+            Value::Bool(_) => "a boolean",
+            Value::Int(_) | Value::Float(_) => "a number",
+            Value::Str(_) => "a string",
+            Value::Seq(_) => "a list",
+            Value::Map(_) => "a mapping",
+        }
+    }
+    /// The scalar as text, for places where YAML typed a value the author meant as a string.
+    pub fn scalar_text(&self) -> Option<String> {
+        match &self.value {
+            Value::Str(s) => Some(s.clone()),
+            Value::Bool(b) => Some(b.to_string()),
+            Value::Int(i) => Some(i.to_string()),
+            Value::Float(f) => Some(f.to_string()),
+            _ => None,
+        }
+    }
+}
+
+/// Why the YAML could not be turned into a tree.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParseFailure {
+    pub rule: Rule,
+    pub pos: Pos,
+    pub message: String,
+}
+
+/// Parse `yaml`, whose first line is line `first_line` of the file.
+pub fn parse(yaml: &str, first_line: u32) -> Result<Node, ParseFailure> {
+    // Comment-only or blank frontmatter is an empty document: report it as null so the
+    // caller says "not a mapping" rather than a syntax error.
+    if yaml.lines().all(|l| {
+        let t = l.trim();
+        t.is_empty() || t.starts_with('#')
+    }) {
+        return Ok(Node {
+            value: Value::Null,
+            pos: Pos::new(first_line, 1),
+        });
+    }
+    build::tree(yaml, first_line - 1)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn positions_are_in_file_coordinates() {
+        let n = parse("name: x\ntools:\n  - a\n", 2).unwrap();
+        let tools = n.get("tools").unwrap().as_seq().unwrap();
+        assert_eq!(tools[0].pos, Pos::new(4, 5));
+        assert_eq!(n.get("name").unwrap().pos, Pos::new(2, 7));
+    }
+
+    #[test]
+    fn yaml_11_booleans_stay_strings_and_numbers_are_typed() {
+        let n = parse("a: yes\nb: on\nc: true\nd: 1.10\n", 2).unwrap();
+        assert_eq!(n.get("a").unwrap().as_str(), Some("yes"));
+        assert_eq!(n.get("b").unwrap().as_str(), Some("on"));
+        assert_eq!(n.get("c").unwrap().value, Value::Bool(true));
+        assert!(matches!(n.get("d").unwrap().value, Value::Float(_)));
+    }
+
+    #[test]
+    fn duplicate_keys_are_classified_with_position() {
+        let e = parse("name: a\nname: b\n", 2).unwrap_err();
+        assert_eq!(e.rule, Rule::DuplicateKey);
+        assert_eq!(e.pos.line, 3);
+        assert!(e.message.contains("duplicate"), "{}", e.message);
+        assert!(!e.message.contains("DuplicateKeyPolicy"));
+    }
+
+    #[test]
+    fn syntax_errors_have_position() {
+        let e = parse("name: [a\n", 2).unwrap_err();
+        assert_eq!(e.rule, Rule::YamlSyntax);
+        assert_eq!(e.pos.line, 2);
+    }
+
+    #[test]
+    fn alias_bombs_hit_a_limit() {
+        let mut y = String::from("a0: &a0 [x, x, x, x, x, x, x, x, x, x]\n");
+        for i in 1..12 {
+            let p = i - 1;
+            y.push_str(&format!(
+                "a{i}: &a{i} [*a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}, *a{p}]\n"
+            ));
+        }
+        let e = parse(&y, 2).unwrap_err();
+        assert_eq!(e.rule, Rule::YamlLimit, "{}", e.message);
+    }
+
+    #[test]
+    fn deep_nesting_hits_a_limit() {
+        let y = format!("a: {}{}\n", "[".repeat(20_000), "]".repeat(20_000));
+        let e = parse(&y, 2).unwrap_err();
+        assert!(
+            matches!(e.rule, Rule::YamlLimit | Rule::YamlSyntax),
+            "{e:?}"
+        );
+    }
+
+    /// The builder and serde-saphyr's deserializer agree: same tree and positions, or the same
+    /// rule at the same line (messages are worded differently).
+    fn agrees(yaml: &str) {
+        match (parse(yaml, 2), reference::parse(yaml, 2)) {
+            // Entries merged by `<<` keep their own positions here; the reference moves them.
+            (Ok(a), Ok(b)) => assert!(
+                same_tree(&a, &b, !yaml.contains("<<")),
+                "{yaml:?}\nbuilt: {a:?}\nreference: {b:?}"
+            ),
+            // The reference reads a whole `<<` value or `?` key before looking into it (and
+            // names the anchor of a bad merge): with either, which error comes first may differ.
+            (Err(_), Err(_)) if yaml.contains("<<") || yaml.contains('?') => {}
+            (Err(a), Err(b)) => assert_eq!(
+                (a.rule, a.pos.line),
+                (b.rule, b.pos.line),
+                "{yaml:?}\n{a:?}\n{b:?}"
+            ),
+            (a, b) => panic!("{yaml:?}\nbuilt: {a:?}\nreference: {b:?}"),
+        }
+    }
+
+    /// Equal trees (and positions, if `pos`), NaN equal to NaN.
+    fn same_tree(a: &Node, b: &Node, pos: bool) -> bool {
+        (!pos || a.pos == b.pos)
+            && match (&a.value, &b.value) {
+                (Value::Float(x), Value::Float(y)) => x == y || (x.is_nan() && y.is_nan()),
+                (Value::Seq(x), Value::Seq(y)) => {
+                    x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same_tree(a, b, pos))
+                }
+                (Value::Map(x), Value::Map(y)) => {
+                    x.len() == y.len()
+                        && x.iter().zip(y).all(|((ka, va), (kb, vb))| {
+                            same_tree(ka, kb, pos) && same_tree(va, vb, pos)
+                        })
+                }
+                (x, y) => x == y,
+            }
+    }
+
+    #[test]
+    fn agrees_with_the_reference_on_tricky_input() {
+        for yaml in [
+            "name: x\ndescription: >\n  folded\n  text\n",
+            "a: |\n  literal\n\nb: 'single'\nc: \"double\\n\"\n",
+            "tools: [a, 'b', \"c\"]\nmeta: {k: v, n: 1}\n",
+            "a: ~\nb: null\nc:\nd: NULL\ne: ''\n",
+            // (.inf and .nan are left out: the reference refuses non-finite numbers.)
+            "a: 1\nb: -2\nc: +3\nd: 0x1f\ne: 0o17\nf: 1.5\nj: 1e3\n",
+            // (`007` and `1_000` are left out: the core schema makes them 7 and a string, the
+            // reference 7.0 and 1000.)
+            "c: 0X1F\nd: -.nan\ne: 1.2.3\nf: yes\ng: True\nh: FALSE\n",
+            "a: 99999999999999999999\nb: -9223372036854775808\n",
+            "a: !!str 12\nb: !!int '12'\nc: ! 12\nd: !custom 5\ne: !!float 3\n",
+            "base: &b {x: 1, y: 2}\nother:\n  <<: *b\n  y: 3\n",
+            "a: &a [1, 2]\nb: *a\nc: &s text\nd: *s\n",
+            "list:\n- a\n- b:\n    c: d\n- [e, f]\n",
+            "? complex\n: value\n",
+            "nested:\n  deeper:\n    deepest: [1, {a: b}]\n",
+            "name: a\nname: b\n",
+            "m: {a: 1, a: 2}\n",
+            "name: [a\n",
+            "a: b: c\n",
+            "a: 'unterminated\n",
+            "\tname: x\n",
+            "- just\n- a list\n",
+            "plain scalar\n",
+            "a: x\n---\nb: y\n",
+            "a: *missing\n",
+            "k: v # comment\n# another\n",
+            "a: \"\\u00e9t\\u00e9\"\nb: ünïcödé\n",
+        ] {
+            agrees(yaml);
+        }
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2_000))]
+        /// Lines assembled from YAML's tricky pieces, at random indents: valid or not, the
+        /// builder agrees with the reference.
+        #[test]
+        fn agrees_with_the_reference_on_generated_input(lines in proptest::collection::vec(
+            (0..3usize,
+             proptest::sample::select(vec!["a: ", "b: ", "name: ", "<<: ", "- ", "? ", "- k: ", "a: &x ", "", ": "]),
+             proptest::sample::select(vec!["", "x", "'q'", "\"d\\t\"", "[a, b]", "{k: v, n: 1}", "1", "-1",
+                 "1.5", "true", "null", "~", "*x", "&x v", "*x", "|", ">-", "  text", "0x1F", "yes",
+                 "[*x]", "{a: 1, a: 2}", "# c", "[", "}", "!!str 5", "!!int x", "a: b", "- c"])),
+            1..10,
+        )) {
+            let yaml: String = lines
+                .iter()
+                .map(|(indent, key, value)| format!("{}{key}{value}\n", "  ".repeat(*indent)))
+                .collect();
+            agrees(&yaml);
+        }
+    }
+
+    /// Every frontmatter of the real libraries parses as the reference parses it.
+    #[test]
+    fn agrees_with_the_reference_on_the_corpus() {
+        let corpus = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/corpus");
+        let mut checked = 0;
+        for entry in ignore::WalkBuilder::new(&corpus)
+            .standard_filters(false)
+            .build()
+        {
+            let entry = entry.unwrap();
+            if !entry.file_type().is_some_and(|t| t.is_file())
+                || entry.path().extension().is_none_or(|e| e != "md")
+            {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(entry.path()) else {
+                continue;
+            };
+            if let Ok(split) = crate::parse::frontmatter::split(&text) {
+                agrees(split.yaml);
+                checked += 1;
+            }
+        }
+        assert!(
+            checked > 700,
+            "only {checked} frontmatters under {}",
+            corpus.display()
+        );
+    }
+
+    #[test]
+    fn blank_and_comment_only_are_null() {
+        assert!(parse("", 2).unwrap().is_null());
+        assert!(parse("# just a comment\n\n", 2).unwrap().is_null());
+    }
+}
