@@ -138,12 +138,27 @@ struct Scan {
 }
 
 fn scan(opts: &AuditOptions, excludes: &globset::GlobSet) -> Scan {
-    let found = discover::walk(&opts.roots, excludes, opts.threads, &opts.cwd);
-    let per_file = found
-        .candidates
-        .par_iter()
-        .map(|c| guarded(c, &opts.settings))
-        .collect();
+    // Each file is parsed on the pool as soon as the walk finds it, so parsing fills the time
+    // the walk spends waiting on the file system.
+    let parsed = std::sync::Mutex::new(Vec::new());
+    let found = rayon::scope(|s| {
+        discover::walk_each(&opts.roots, excludes, opts.threads, &opts.cwd, &|c| {
+            let c = c.clone();
+            let parsed = &parsed;
+            s.spawn(move |_| {
+                let out = guarded(&c, &opts.settings);
+                parsed
+                    .lock()
+                    .unwrap_or_else(|p| p.into_inner())
+                    .push((c.path, out));
+            });
+        })
+    });
+    // In the walk's (sorted, de-duplicated) order, whatever order the parses finished in.
+    let mut parsed = parsed.into_inner().unwrap_or_else(|p| p.into_inner());
+    parsed.sort_by(|a, b| a.0.cmp(&b.0));
+    parsed.dedup_by(|a, b| a.0 == b.0);
+    let per_file = parsed.into_iter().map(|(_, out)| out).collect();
     Scan { found, per_file }
 }
 

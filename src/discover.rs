@@ -148,6 +148,19 @@ pub fn classify(path: &Path) -> Option<Kind> {
 
 /// Walk `roots` with `threads` workers (0 = automatic).
 pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -> Discovery {
+    walk_each(roots, excludes, threads, cwd, &|_| {})
+}
+
+/// [`walk`], also handing each candidate to `found` on the walker's thread as soon as it is
+/// seen, so work on it can start while the walk goes on. A file reached through two roots is
+/// handed over once per root; the returned list has it once.
+pub fn walk_each(
+    roots: &[PathBuf],
+    excludes: &GlobSet,
+    threads: usize,
+    cwd: &Path,
+    found: &(dyn Fn(&Candidate) + Sync),
+) -> Discovery {
     let Some((first, rest)) = roots.split_first() else {
         return Discovery::default();
     };
@@ -174,24 +187,26 @@ pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -
             let rel = relative_to_root(e.path(), &roots_owned);
             !excludes_for_filter.is_match(rel)
         });
-    let found = Mutex::new(Discovery::default());
+    let all = Mutex::new(Discovery::default());
     builder.build_parallel().run(|| {
-        let found = &found;
+        let all = &all;
         // Each worker collects locally and merges once, when its closure is dropped.
         let mut guard = MergeOnDrop {
             local: Discovery::default(),
-            into: found,
+            into: all,
         };
         Box::new(move |entry| {
             match entry {
                 Ok(e) => {
                     let is_file_like = e.file_type().is_some_and(|t| t.is_file() || t.is_symlink());
                     if is_file_like && let Some(kind) = classify(e.path()) {
-                        guard.local.candidates.push(Candidate {
+                        let c = Candidate {
                             path: display_path(e.path(), cwd),
                             fs_path: e.into_path(),
                             kind,
-                        });
+                        };
+                        found(&c);
+                        guard.local.candidates.push(c);
                     }
                 }
                 Err(err) => guard.local.errors.push(walk_error(&err, cwd)),
@@ -199,7 +214,7 @@ pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -
             WalkState::Continue
         })
     });
-    let mut d = found.into_inner().unwrap_or_else(|p| p.into_inner());
+    let mut d = all.into_inner().unwrap_or_else(|p| p.into_inner());
     d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
     d.candidates.dedup_by(|a, b| a.path == b.path);
     d.errors
