@@ -230,7 +230,8 @@ pub enum Entry {
 }
 
 impl Entry {
-    fn key(&self, kind: DepKind) -> Option<&str> {
+    /// The name this entry gives a tool, resource or prompt, if any.
+    fn into_key(self, kind: DepKind) -> Option<String> {
         match self {
             Entry::Name(n) => Some(n),
             Entry::Object {
@@ -238,11 +239,8 @@ impl Entry {
                 uri,
                 uri_template,
             } => match kind {
-                DepKind::Resources => uri
-                    .as_deref()
-                    .or(uri_template.as_deref())
-                    .or(name.as_deref()),
-                _ => name.as_deref(),
+                DepKind::Resources => uri.or(uri_template).or(name),
+                _ => name,
             },
         }
     }
@@ -394,6 +392,7 @@ pub fn load(path: &Path, display: &str) -> Result<Profile, ProfileError> {
 
 /// Parse profile JSON text.
 pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileError> {
+    use std::mem::take;
     let err = |line, column, message: String| ProfileError {
         path: display.to_owned(),
         line,
@@ -426,67 +425,37 @@ pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileE
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
-    let mut lists: BTreeMap<DepKind, Vec<String>> = BTreeMap::new();
-    for (kind, entries) in [
-        (DepKind::Tools, &file.tools),
-        (DepKind::Resources, &file.resources),
-        (DepKind::Prompts, &file.prompts),
-    ] {
-        let out = lists.entry(kind).or_default();
-        out.extend(
-            entries
-                .iter()
-                .filter_map(|e| e.key(kind))
-                .map(str::to_owned),
-        );
+    let has_servers = !file.servers.is_empty();
+    // The entries' strings move into the name sets; only `server/tool` names are built.
+    let keys =
+        |entries: Vec<Entry>, kind| entries.into_iter().filter_map(move |e| e.into_key(kind));
+    let mut tools: Vec<String> = keys(take(&mut file.tools), DepKind::Tools).collect();
+    let mut resources: Vec<String> = keys(take(&mut file.resources), DepKind::Resources).collect();
+    let mut prompts: Vec<String> = keys(take(&mut file.prompts), DepKind::Prompts).collect();
+    for (server, entry) in take(&mut file.servers) {
+        tools.extend(keys(entry.tools, DepKind::Tools).map(|t| [&server, "/", &t].concat()));
+        resources.extend(keys(entry.resources, DepKind::Resources));
+        prompts.extend(keys(entry.prompts, DepKind::Prompts));
     }
-    for (server, entry) in &file.servers {
-        let tools = lists.entry(DepKind::Tools).or_default();
-        tools.extend(
-            entry
-                .tools
-                .iter()
-                .filter_map(|e| e.key(DepKind::Tools))
-                .map(|t| format!("{server}/{t}")),
-        );
-        lists.entry(DepKind::Resources).or_default().extend(
-            entry
-                .resources
-                .iter()
-                .filter_map(|e| e.key(DepKind::Resources))
-                .map(str::to_owned),
-        );
-        lists.entry(DepKind::Prompts).or_default().extend(
-            entry
-                .prompts
-                .iter()
-                .filter_map(|e| e.key(DepKind::Prompts))
-                .map(str::to_owned),
-        );
-    }
-    let set = |kind: DepKind| {
-        NameSet::new(
-            lists.get(&kind).into_iter().flatten().map(String::as_str),
-            kind == DepKind::Tools,
-        )
-        .map_err(|m| err(1, 1, m))
+    let set = |names: Vec<String>, kind: DepKind| {
+        NameSet::new(names, kind == DepKind::Tools).map_err(|m| err(1, 1, m))
     };
     let vocabulary = file.host.clone().map(|host| Vocabulary {
         host,
-        toolsets: std::mem::take(&mut file.toolsets),
-        renamed: std::mem::take(&mut file.renamed),
-        aliases: std::mem::take(&mut file.aliases)
+        toolsets: take(&mut file.toolsets),
+        renamed: take(&mut file.renamed),
+        aliases: take(&mut file.aliases)
             .into_iter()
             .map(|(k, v)| (k.to_lowercase(), v))
             .collect(),
-        has_servers: !file.servers.is_empty(),
+        has_servers,
     });
     Ok(Profile {
         name,
         path: display.to_owned(),
-        tools: set(DepKind::Tools)?,
-        resources: set(DepKind::Resources)?,
-        prompts: set(DepKind::Prompts)?,
+        tools: set(tools, DepKind::Tools)?,
+        resources: set(resources, DepKind::Resources)?,
+        prompts: set(prompts, DepKind::Prompts)?,
         vocabulary,
     })
 }
@@ -580,22 +549,23 @@ mod tests {
         serde_json::from_str(json)
     }
 
+    /// Check the key each entry gives a dependency of `kind`.
+    fn assert_keys(entries: &[Entry], kind: DepKind, want: &[Option<&str>]) {
+        let got: Vec<Option<String>> = entries.iter().map(|e| e.clone().into_key(kind)).collect();
+        assert_eq!(got.iter().map(Option::as_deref).collect::<Vec<_>>(), want);
+    }
+
     #[test]
     fn entries_are_names_or_objects() {
         let got = entries(
             r#"["a", {"name": "b"}, {"uri": "docs://c", "name": null}, {"uriTemplate": "t/{id}"}, {}]"#,
         )
         .unwrap();
-        let keys: Vec<_> = got.iter().map(|e| e.key(DepKind::Resources)).collect();
-        assert_eq!(
-            keys,
-            [Some("a"), Some("b"), Some("docs://c"), Some("t/{id}"), None]
-        );
-        assert_eq!(
-            got[2].key(DepKind::Tools),
-            None,
-            "a tool is named by `name`"
-        );
+        let resources = [Some("a"), Some("b"), Some("docs://c"), Some("t/{id}"), None];
+        assert_keys(&got, DepKind::Resources, &resources);
+        // A tool is named by `name` only.
+        let tools = [Some("a"), Some("b"), None, None, None];
+        assert_keys(&got, DepKind::Tools, &tools);
     }
 
     #[test]
@@ -606,8 +576,8 @@ mod tests {
                 "annotations": {"readOnlyHint": true}, "uri_template": 7, "Name": 1}]"#,
         )
         .unwrap();
-        assert_eq!(got[0].key(DepKind::Tools), Some("get_issue"));
-        assert_eq!(got[0].key(DepKind::Resources), Some("get_issue"));
+        assert_keys(&got, DepKind::Tools, &[Some("get_issue")]);
+        assert_keys(&got, DepKind::Resources, &[Some("get_issue")]);
     }
 
     #[test]
