@@ -34,10 +34,13 @@ fn respelled(name: &str) -> Option<String> {
         let (server, tool) = rest.split_once("__")?;
         return (!server.is_empty() && !tool.is_empty()).then(|| [server, "/", tool].concat());
     }
-    // `server:tool`, but not permission syntax such as `Bash(git:*)` or URIs with `//`.
-    let (server, tool) = name.split_once(':')?;
-    let plain =
-        !server.is_empty() && !tool.is_empty() && !tool.contains(':') && !name.contains(['/', '(']);
+    // `server:tool`, but not permission syntax such as `Bash(git:*)` or URIs with `//`. The
+    // colon is looked for first: most names have none.
+    let (server, tool) = split_at_byte(name, b':')?;
+    let plain = !server.is_empty()
+        && !tool.is_empty()
+        && memchr::memchr(b':', tool.as_bytes()).is_none()
+        && memchr::memchr2(b'/', b'(', name.as_bytes()).is_none();
     plain.then(|| [server, "/", tool].concat())
 }
 
@@ -57,9 +60,17 @@ fn normalised(raw: Cow<'_, str>, tools: bool) -> Cow<'_, str> {
     }
 }
 
+/// `s` split around the first `byte`, which must be ASCII (so both sides are `str`s).
+/// `memchr` finds it faster than `str::split_once` on the short names hashed here.
+fn split_at_byte(s: &str, byte: u8) -> Option<(&str, &str)> {
+    debug_assert!(byte.is_ascii());
+    let i = memchr::memchr(byte, s.as_bytes())?;
+    Some((&s[..i], &s[i + 1..]))
+}
+
 /// Is this entry a glob pattern rather than a literal name?
 pub fn is_pattern(name: &str) -> bool {
-    name.contains(['*', '?', '['])
+    memchr::memchr3(b'*', b'?', b'[', name.as_bytes()).is_some()
 }
 
 fn compile(pattern: &str) -> Option<Glob> {
@@ -135,7 +146,7 @@ impl NameSet {
                 continue;
             }
             let name = normalised(raw, tools);
-            if tools && let Some((server, tool)) = name.split_once('/') {
+            if tools && let Some((server, tool)) = split_at_byte(&name, b'/') {
                 insert_new(&mut set.tool_parts, tool);
                 insert_new(&mut set.servers, server);
             }
