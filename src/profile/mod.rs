@@ -12,8 +12,9 @@ pub mod builtin;
 pub mod names;
 
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, de};
 use std::collections::BTreeMap;
+use std::fmt;
 use std::path::{Path, PathBuf};
 
 pub use names::NameSet;
@@ -211,8 +212,10 @@ pub struct CapturedServer {
 }
 
 /// One tool, resource or prompt: a name, or an object as MCP lists it.
-#[derive(Debug, Clone, Deserialize, JsonSchema)]
-#[serde(untagged)]
+// `Deserialize` is written by hand below; the `schemars` attributes give the schema the shape
+// serde's `untagged` would (doc comments here would become schema descriptions).
+#[derive(Debug, Clone, JsonSchema)]
+#[schemars(untagged)]
 pub enum Entry {
     Name(String),
     Object {
@@ -221,13 +224,14 @@ pub enum Entry {
         /// Resource URI.
         uri: Option<String>,
         /// Resource template URI.
-        #[serde(rename = "uriTemplate")]
+        #[schemars(rename = "uriTemplate")]
         uri_template: Option<String>,
     },
 }
 
 impl Entry {
-    fn key(&self, kind: DepKind) -> Option<&str> {
+    /// The name this entry gives a tool, resource or prompt, if any.
+    fn into_key(self, kind: DepKind) -> Option<String> {
         match self {
             Entry::Name(n) => Some(n),
             Entry::Object {
@@ -235,13 +239,130 @@ impl Entry {
                 uri,
                 uri_template,
             } => match kind {
-                DepKind::Resources => uri
-                    .as_deref()
-                    .or(uri_template.as_deref())
-                    .or(name.as_deref()),
-                _ => name.as_deref(),
+                DepKind::Resources => uri.or(uri_template).or(name),
+                _ => name,
             },
         }
+    }
+}
+
+/// The error for an entry of any other shape, or with a key that is not a string or null, or
+/// repeated.
+const ENTRY_EXPECTED: &str = "expected a name or an object with `name` or `uri`";
+
+/// Written by hand because `#[serde(untagged)]` would first copy every entry, `inputSchema` and
+/// all, into serde's buffer; this reads `name`, `uri` and `uriTemplate` and skips the rest.
+impl<'de> Deserialize<'de> for Entry {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Entry, D::Error> {
+        deserializer.deserialize_any(EntryVisitor)
+    }
+}
+
+struct EntryVisitor;
+
+/// Any entry error: one message, placed by the parser where the entry went wrong.
+fn wrong_entry<E: de::Error>() -> Result<Entry, E> {
+    Err(E::custom(ENTRY_EXPECTED))
+}
+
+impl<'de> de::Visitor<'de> for EntryVisitor {
+    type Value = Entry;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a name or an object with `name` or `uri`")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Entry, E> {
+        Ok(Entry::Name(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Entry, E> {
+        Ok(Entry::Name(v))
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Entry, A::Error> {
+        // The outer `Option` marks a key as seen, so a repeated key is an error even after `null`.
+        let (mut name, mut uri, mut uri_template) = (None, None, None);
+        while let Some(key) = map.next_key::<EntryKey>()? {
+            let slot: &mut Option<Option<String>> = match key {
+                EntryKey::Name => &mut name,
+                EntryKey::Uri => &mut uri,
+                EntryKey::UriTemplate => &mut uri_template,
+                EntryKey::Other => {
+                    map.next_value::<de::IgnoredAny>()?;
+                    continue;
+                }
+            };
+            if slot.is_some() {
+                return wrong_entry();
+            }
+            // A value is a string or null; reading it as an entry gives any other type the same
+            // error as a wrong entry.
+            *slot = Some(match map.next_value::<Option<Entry>>()? {
+                None => None,
+                Some(Entry::Name(s)) => Some(s),
+                Some(Entry::Object { .. }) => return wrong_entry(),
+            });
+        }
+        Ok(Entry::Object {
+            name: name.flatten(),
+            uri: uri.flatten(),
+            uri_template: uri_template.flatten(),
+        })
+    }
+
+    // JSON's other types: the same message for each.
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Entry, E> {
+        wrong_entry()
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Entry, E> {
+        wrong_entry()
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Entry, E> {
+        wrong_entry()
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Entry, E> {
+        wrong_entry()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Entry, E> {
+        wrong_entry()
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<Entry, A::Error> {
+        wrong_entry()
+    }
+}
+
+/// A key of an entry object, read without allocating.
+enum EntryKey {
+    Name,
+    Uri,
+    UriTemplate,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for EntryKey {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<EntryKey, D::Error> {
+        struct KeyVisitor;
+        impl de::Visitor<'_> for KeyVisitor {
+            type Value = EntryKey;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<EntryKey, E> {
+                Ok(match v {
+                    "name" => EntryKey::Name,
+                    "uri" => EntryKey::Uri,
+                    "uriTemplate" => EntryKey::UriTemplate,
+                    _ => EntryKey::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(KeyVisitor)
     }
 }
 
@@ -271,6 +392,7 @@ pub fn load(path: &Path, display: &str) -> Result<Profile, ProfileError> {
 
 /// Parse profile JSON text.
 pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileError> {
+    use std::mem::take;
     let err = |line, column, message: String| ProfileError {
         path: display.to_owned(),
         line,
@@ -280,11 +402,6 @@ pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileE
     let mut file: ProfileFile = serde_json::from_str(text).map_err(|e| {
         let msg = e.to_string();
         let msg = msg.split(" at line ").next().unwrap_or(&msg);
-        let msg = if msg.contains("untagged enum Entry") {
-            "expected a name or an object with `name` or `uri`".to_owned()
-        } else {
-            msg.to_owned()
-        };
         err(e.line(), e.column(), format!("not a valid profile: {msg}"))
     })?;
     if file.error.is_some() {
@@ -308,67 +425,37 @@ pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileE
                 .map(|s| s.to_string_lossy().into_owned())
                 .unwrap_or_default()
         });
-    let mut lists: BTreeMap<DepKind, Vec<String>> = BTreeMap::new();
-    for (kind, entries) in [
-        (DepKind::Tools, &file.tools),
-        (DepKind::Resources, &file.resources),
-        (DepKind::Prompts, &file.prompts),
-    ] {
-        let out = lists.entry(kind).or_default();
-        out.extend(
-            entries
-                .iter()
-                .filter_map(|e| e.key(kind))
-                .map(str::to_owned),
-        );
+    let has_servers = !file.servers.is_empty();
+    // The entries' strings move into the name sets; only `server/tool` names are built.
+    let keys =
+        |entries: Vec<Entry>, kind| entries.into_iter().filter_map(move |e| e.into_key(kind));
+    let mut tools: Vec<String> = keys(take(&mut file.tools), DepKind::Tools).collect();
+    let mut resources: Vec<String> = keys(take(&mut file.resources), DepKind::Resources).collect();
+    let mut prompts: Vec<String> = keys(take(&mut file.prompts), DepKind::Prompts).collect();
+    for (server, entry) in take(&mut file.servers) {
+        tools.extend(keys(entry.tools, DepKind::Tools).map(|t| [&server, "/", &t].concat()));
+        resources.extend(keys(entry.resources, DepKind::Resources));
+        prompts.extend(keys(entry.prompts, DepKind::Prompts));
     }
-    for (server, entry) in &file.servers {
-        let tools = lists.entry(DepKind::Tools).or_default();
-        tools.extend(
-            entry
-                .tools
-                .iter()
-                .filter_map(|e| e.key(DepKind::Tools))
-                .map(|t| format!("{server}/{t}")),
-        );
-        lists.entry(DepKind::Resources).or_default().extend(
-            entry
-                .resources
-                .iter()
-                .filter_map(|e| e.key(DepKind::Resources))
-                .map(str::to_owned),
-        );
-        lists.entry(DepKind::Prompts).or_default().extend(
-            entry
-                .prompts
-                .iter()
-                .filter_map(|e| e.key(DepKind::Prompts))
-                .map(str::to_owned),
-        );
-    }
-    let set = |kind: DepKind| {
-        NameSet::new(
-            lists.get(&kind).into_iter().flatten().map(String::as_str),
-            kind == DepKind::Tools,
-        )
-        .map_err(|m| err(1, 1, m))
+    let set = |names: Vec<String>, kind: DepKind| {
+        NameSet::new(names, kind == DepKind::Tools).map_err(|m| err(1, 1, m))
     };
     let vocabulary = file.host.clone().map(|host| Vocabulary {
         host,
-        toolsets: std::mem::take(&mut file.toolsets),
-        renamed: std::mem::take(&mut file.renamed),
-        aliases: std::mem::take(&mut file.aliases)
+        toolsets: take(&mut file.toolsets),
+        renamed: take(&mut file.renamed),
+        aliases: take(&mut file.aliases)
             .into_iter()
             .map(|(k, v)| (k.to_lowercase(), v))
             .collect(),
-        has_servers: !file.servers.is_empty(),
+        has_servers,
     });
     Ok(Profile {
         name,
         path: display.to_owned(),
-        tools: set(DepKind::Tools)?,
-        resources: set(DepKind::Resources)?,
-        prompts: set(DepKind::Prompts)?,
+        tools: set(tools, DepKind::Tools)?,
+        resources: set(resources, DepKind::Resources)?,
+        prompts: set(prompts, DepKind::Prompts)?,
         vocabulary,
     })
 }
@@ -456,6 +543,68 @@ mod tests {
         assert_eq!(e.line, 3);
         let e = p(r#"{"jsonrpc": "2.0", "id": 1, "error": {"code": -1}}"#).unwrap_err();
         assert!(e.message.contains("error response"));
+    }
+
+    fn entries(json: &str) -> Result<Vec<Entry>, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+
+    /// Check the key each entry gives a dependency of `kind`.
+    fn assert_keys(entries: &[Entry], kind: DepKind, want: &[Option<&str>]) {
+        let got: Vec<Option<String>> = entries.iter().map(|e| e.clone().into_key(kind)).collect();
+        assert_eq!(got.iter().map(Option::as_deref).collect::<Vec<_>>(), want);
+    }
+
+    #[test]
+    fn entries_are_names_or_objects() {
+        let got = entries(
+            r#"["a", {"name": "b"}, {"uri": "docs://c", "name": null}, {"uriTemplate": "t/{id}"}, {}]"#,
+        )
+        .unwrap();
+        let resources = [Some("a"), Some("b"), Some("docs://c"), Some("t/{id}"), None];
+        assert_keys(&got, DepKind::Resources, &resources);
+        // A tool is named by `name` only.
+        let tools = [Some("a"), Some("b"), None, None, None];
+        assert_keys(&got, DepKind::Tools, &tools);
+    }
+
+    #[test]
+    fn entry_objects_skip_other_keys() {
+        let got = entries(
+            r#"[{"title": "T", "inputSchema": {"type": "object", "properties": {"name": {"type": "string"},
+                "uri": [1, {"deep": [null, true]}]}}, "name": "get_issue",
+                "annotations": {"readOnlyHint": true}, "uri_template": 7, "Name": 1}]"#,
+        )
+        .unwrap();
+        assert_keys(&got, DepKind::Tools, &[Some("get_issue")]);
+        assert_keys(&got, DepKind::Resources, &[Some("get_issue")]);
+    }
+
+    #[test]
+    fn wrong_entries_have_one_message_and_a_position() {
+        for (text, line) in [
+            ("[\n  1]", 2),
+            ("[true]", 1),
+            ("[null]", 1),
+            ("[\"a\", -2.5]", 1),
+            ("[[\"a\", null, null]]", 1),
+            ("[\"a\",\n {\"name\": 3}]", 2),
+            ("[{\"uri\": [\"x\"]}]", 1),
+            ("[{\"uriTemplate\": {\"a\": 1}}]", 1),
+            ("[{\"name\": \"a\",\n  \"name\": \"b\"}]", 2),
+            ("[{\"name\": null, \"name\": \"b\"}]", 1),
+        ] {
+            let e = entries(text).unwrap_err();
+            assert_eq!(
+                e.to_string().split(" at line ").next(),
+                Some(ENTRY_EXPECTED),
+                "{text}"
+            );
+            assert_eq!(e.line(), line, "{text}");
+        }
+        // Broken JSON inside an entry is reported as such.
+        let e = entries("[{\"name\": \"a\",}]").unwrap_err();
+        assert!(e.to_string().starts_with("trailing comma"), "{e}");
     }
 
     #[test]

@@ -21,30 +21,56 @@ type Set = HashSet<String, foldhash::fast::RandomState>;
 /// Reduce a tool name to its canonical `server/tool` (or bare) spelling.
 pub fn canonical(name: &str) -> Cow<'_, str> {
     let name = name.trim();
+    match respelled(name) {
+        Some(qualified) => Cow::Owned(qualified),
+        None => Cow::Borrowed(name),
+    }
+}
+
+/// The `server/tool` spelling of a trimmed Claude Code (`mcp__server__tool`) or `server:tool`
+/// name; `None` when `name` is canonical as it is.
+fn respelled(name: &str) -> Option<String> {
     if let Some(rest) = name.strip_prefix("mcp__") {
-        if let Some((server, tool)) = rest.split_once("__")
-            && !server.is_empty()
-            && !tool.is_empty()
-        {
-            return Cow::Owned(format!("{server}/{tool}"));
-        }
-        return Cow::Borrowed(name);
+        let (server, tool) = rest.split_once("__")?;
+        return (!server.is_empty() && !tool.is_empty()).then(|| [server, "/", tool].concat());
     }
-    // `server:tool`, but not permission syntax such as `Bash(git:*)` or URIs with `//`.
-    if !name.contains(['/', '('])
-        && let Some((server, tool)) = name.split_once(':')
-        && !server.is_empty()
+    // `server:tool`, but not permission syntax such as `Bash(git:*)` or URIs with `//`. The
+    // colon is looked for first: most names have none.
+    let (server, tool) = split_at_byte(name, b':')?;
+    let plain = !server.is_empty()
         && !tool.is_empty()
-        && !tool.contains(':')
-    {
-        return Cow::Owned(format!("{server}/{tool}"));
+        && memchr::memchr(b':', tool.as_bytes()).is_none()
+        && memchr::memchr2(b'/', b'(', name.as_bytes()).is_none();
+    plain.then(|| [server, "/", tool].concat())
+}
+
+/// `raw` canonicalised (`tools`) or trimmed; an owned `raw` that needs neither is kept, so
+/// the set can store it without copying.
+fn normalised(raw: Cow<'_, str>, tools: bool) -> Cow<'_, str> {
+    let trimmed = raw.trim();
+    if tools && let Some(qualified) = respelled(trimmed) {
+        return Cow::Owned(qualified);
     }
-    Cow::Borrowed(name)
+    if trimmed.len() == raw.len() {
+        return raw;
+    }
+    match raw {
+        Cow::Borrowed(s) => Cow::Borrowed(s.trim()),
+        Cow::Owned(s) => Cow::Owned(s.trim().to_owned()),
+    }
+}
+
+/// `s` split around the first `byte`, which must be ASCII (so both sides are `str`s).
+/// `memchr` finds it faster than `str::split_once` on the short names hashed here.
+fn split_at_byte(s: &str, byte: u8) -> Option<(&str, &str)> {
+    debug_assert!(byte.is_ascii());
+    let i = memchr::memchr(byte, s.as_bytes())?;
+    Some((&s[..i], &s[i + 1..]))
 }
 
 /// Is this entry a glob pattern rather than a literal name?
 pub fn is_pattern(name: &str) -> bool {
-    name.contains(['*', '?', '['])
+    memchr::memchr3(b'*', b'?', b'[', name.as_bytes()).is_some()
 }
 
 fn compile(pattern: &str) -> Option<Glob> {
@@ -53,6 +79,14 @@ fn compile(pattern: &str) -> Option<Glob> {
         .backslash_escape(true)
         .build()
         .ok()
+}
+
+/// Add `s` unless present: servers and tool names repeat across a profile's tools, and a lookup
+/// is cheaper than a copy that is dropped again.
+fn insert_new(set: &mut Set, s: &str) {
+    if !set.contains(s) {
+        set.insert(s.to_owned());
+    }
 }
 
 /// A set of available names with fast lookups: hash sets for literals, one compiled glob set
@@ -72,29 +106,33 @@ pub struct NameSet {
 }
 
 impl NameSet {
-    /// Build from names; `tools` selects tool-name canonicalisation.
+    /// Build from names; `tools` selects tool-name canonicalisation. Owned names that are
+    /// already canonical are stored as they are.
     pub fn new<'a>(
-        names: impl IntoIterator<Item = &'a str>,
+        names: impl IntoIterator<Item = impl Into<Cow<'a, str>>>,
         tools: bool,
     ) -> Result<NameSet, String> {
+        let names = names.into_iter();
         let mut set = NameSet {
+            exact: Set::with_capacity_and_hasher(names.size_hint().0, Default::default()),
             tools,
             ..NameSet::default()
         };
         let mut builder = GlobSetBuilder::new();
         for raw in names {
-            let name: Cow<'_, str> = if tools {
-                canonical(raw)
-            } else {
-                Cow::Borrowed(raw.trim())
-            };
+            let raw: Cow<'a, str> = raw.into();
             // Resource URIs may hold `?` and `[` literally (`docs://x?lang=en`): only `*` makes
-            // one a pattern.
+            // one a pattern. Canonicalising neither adds nor removes these marks.
             if if tools {
-                is_pattern(&name)
+                is_pattern(&raw)
             } else {
-                name.contains('*')
+                raw.contains('*')
             } {
+                let name = if tools {
+                    canonical(&raw)
+                } else {
+                    Cow::Borrowed(raw.trim())
+                };
                 let glob =
                     compile(&name).ok_or_else(|| format!("`{raw}` is not a valid pattern"))?;
                 builder.add(glob);
@@ -102,14 +140,15 @@ impl NameSet {
                     && let Some((server, _)) = name.split_once('/')
                     && !is_pattern(server)
                 {
-                    set.servers.insert(server.to_owned());
+                    insert_new(&mut set.servers, server);
                 }
                 set.patterns.push(name.into_owned());
                 continue;
             }
-            if tools && let Some((server, tool)) = name.split_once('/') {
-                set.tool_parts.insert(tool.to_owned());
-                set.servers.insert(server.to_owned());
+            let name = normalised(raw, tools);
+            if tools && let Some((server, tool)) = split_at_byte(&name, b'/') {
+                insert_new(&mut set.tool_parts, tool);
+                insert_new(&mut set.servers, server);
             }
             set.exact.insert(name.into_owned());
         }
