@@ -355,16 +355,20 @@ fn manifest_agents(
     known: &[Candidate],
     cwd: &std::path::Path,
 ) -> Vec<Candidate> {
-    let seen: HashSet<PathBuf> = known
-        .iter()
-        .map(|c| discover::normalize(&c.fs_path))
-        .collect();
+    // Built on first use: most libraries have no Claude plugin that lists agents.
+    let seen = std::cell::OnceCell::new();
     let mut out: Vec<Candidate> = Vec::new();
     for m in manifests.iter().filter(|m| m.via == "claude-plugin") {
         for (p, _) in m.agents.iter().flatten() {
             let target = discover::normalize(&m.base.join(p.trim_start_matches("./")));
             let mut files = Vec::new();
             collect_md(&target, 0, &mut files);
+            let seen: &HashSet<PathBuf> = seen.get_or_init(|| {
+                known
+                    .iter()
+                    .map(|c| discover::normalize(&c.fs_path))
+                    .collect()
+            });
             for f in files {
                 if !seen.contains(&f) && !out.iter().any(|c| c.fs_path == f) {
                     out.push(Candidate {

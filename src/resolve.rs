@@ -1,29 +1,62 @@
 //! Stage 3a: link agents to the skills they may load, from plugin manifests, the Claude
-//! `skills:` list and links in agent bodies. Everything is looked up through hash indexes
+//! `skills:` list and links in agent bodies. Everything is looked up through indexes
 //! built once, so the cost is linear in agents, skills and manifest entries.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeSet, HashMap};
 use std::ffi::{OsStr, OsString};
-use std::ops::Bound;
 use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
 
 use crate::diagnostic::Finding;
 use crate::discover::normalize;
 use crate::model::{Agent, Link, Manifest, Skill};
 use crate::rules::Rule;
 
-/// Absolute, lexically normalised form of `p`, the key of every index here.
-fn key(p: &Path, cwd: &Path) -> PathBuf {
-    if p.is_absolute() {
-        normalize(p)
+/// Hash maps here are keyed by paths and names; foldhash hashes those several times faster
+/// than the default hasher.
+type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
+
+/// Absolute, lexically normalised form of `p`, the key of every index here. Borrowed when `p`
+/// already is one, as is every file the walk finds under an absolute root.
+fn key<'p>(p: &'p Path, cwd: &Path) -> Cow<'p, Path> {
+    if !p.is_absolute() {
+        Cow::Owned(normalized(cwd.join(p)))
+    } else if is_normal(p) {
+        Cow::Borrowed(p)
     } else {
-        normalize(&cwd.join(p))
+        Cow::Owned(normalize(p))
     }
+}
+
+/// `p` lexically normalised, without rebuilding it when it already is normal.
+fn normalized(p: PathBuf) -> PathBuf {
+    if is_normal(&p) { p } else { normalize(&p) }
+}
+
+/// Whether [`normalize`] returns `p` unchanged: on Unix, when after an optional leading `/`
+/// every `/`-separated part is a name (not empty, `.` or `..`). Looking at the bytes once is
+/// far cheaper than taking the path apart and pushing its components one by one.
+fn is_normal(p: &Path) -> bool {
+    let path = bytes(p);
+    let rest = path.strip_prefix(b"/").unwrap_or(path);
+    if !cfg!(unix) || rest.is_empty() {
+        return false;
+    }
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'/', rest).chain([rest.len()]) {
+        if matches!(&rest[start..end], b"" | b"." | b"..") {
+            return false;
+        }
+        start = end + 1;
+    }
+    true
 }
 
 /// Where relative manifest paths are tried after the plugin's own folder: the scanned root
 /// holding it, then the git work tree holding it (a library may sit inside a larger repository).
-pub fn fallback_roots(dir: &Path, scanned_roots: &[PathBuf]) -> Vec<PathBuf> {
+fn fallback_roots(dir: &Path, scanned_roots: &[PathBuf], git: &mut GitRoots) -> Vec<PathBuf> {
     let mut out: Vec<PathBuf> = Vec::new();
     if let Some(r) = scanned_roots
         .iter()
@@ -32,103 +65,167 @@ pub fn fallback_roots(dir: &Path, scanned_roots: &[PathBuf]) -> Vec<PathBuf> {
     {
         out.push(r.clone());
     }
-    if let Some(git) = dir.ancestors().find(|a| a.join(".git").exists())
-        && !out.iter().any(|o| o == git)
+    if let Some(git) = git.of(dir)
+        && !out.contains(&git)
     {
-        out.push(git.to_owned());
+        out.push(git);
     }
     out
 }
 
-struct Index<'a> {
-    skill_by_file: HashMap<PathBuf, &'a Skill>,
-    skill_by_dir: HashMap<PathBuf, &'a Skill>,
-    skill_by_name: HashMap<&'a str, Vec<&'a Skill>>,
-    agent_by_file: HashMap<PathBuf, &'a Agent>,
-    /// Sorted by path bytes, so everything under a folder is one contiguous range.
-    skill_files: BTreeMap<OsString, &'a Skill>,
-    agent_files: BTreeMap<OsString, &'a Agent>,
+/// The nearest folder at or above a folder that holds `.git`, remembered per folder: plugins
+/// share their ancestors, so each folder is looked at on disk once, not once per manifest.
+#[derive(Default)]
+struct GitRoots(Map<OsString, Option<PathBuf>>);
+
+impl GitRoots {
+    fn of(&mut self, dir: &Path) -> Option<PathBuf> {
+        if let Some(known) = self.0.get(dir.as_os_str()) {
+            return known.clone();
+        }
+        let found = if dir.join(".git").exists() {
+            Some(dir.to_owned())
+        } else {
+            dir.parent().and_then(|p| self.of(p))
+        };
+        self.0.insert(dir.as_os_str().to_owned(), found.clone());
+        found
+    }
 }
 
-/// The values whose paths lie under `dir` (or are `dir`): a range scan of a map sorted by the
-/// paths' bytes, where everything starting with `dir`'s bytes is contiguous. Byte order, unlike
-/// `Path`'s component order, compares without re-parsing components on every step.
-fn under<T: Copy>(map: &BTreeMap<OsString, T>, dir: &Path) -> Vec<T> {
-    let prefix = dir.as_os_str().as_encoded_bytes();
-    map.range::<OsStr, _>((Bound::Included(dir.as_os_str()), Bound::Unbounded))
-        .take_while(|(f, _)| f.as_encoded_bytes().starts_with(prefix))
-        .filter(|(f, _)| {
-            // `skills-extra/x` shares the bytes of `skills` but is not under it.
-            match f.as_encoded_bytes().get(prefix.len()) {
-                None => true,
-                Some(&b) => {
-                    std::path::is_separator(char::from(b))
-                        || prefix
-                            .last()
-                            .is_some_and(|&l| std::path::is_separator(char::from(l)))
-                }
+/// Files by key, sorted by the keys' bytes, each key once: looked up by binary search, and
+/// everything under a folder is one contiguous run. Byte order, unlike `Path`'s component
+/// order, compares without re-parsing components on every step.
+struct Files<'a, T>(Vec<(Cow<'a, Path>, &'a T)>);
+
+/// A path's bytes, the order and equality of [`Files`] keys.
+fn bytes(p: &Path) -> &[u8] {
+    p.as_os_str().as_encoded_bytes()
+}
+
+impl<'a, T: Sync> Files<'a, T> {
+    fn new(mut files: Vec<(Cow<'a, Path>, &'a T)>) -> Self {
+        files.par_sort_by(|a, b| bytes(&a.0).cmp(bytes(&b.0)));
+        // A file reached twice keeps its last entry, as a map would.
+        files.dedup_by(|later, kept| {
+            let same = bytes(&later.0) == bytes(&kept.0);
+            if same {
+                kept.1 = later.1;
             }
-        })
-        .map(|(_, v)| *v)
-        .collect()
+            same
+        });
+        Files(files)
+    }
+
+    fn get(&self, p: &Path) -> Option<&'a T> {
+        self.0
+            .binary_search_by(|(f, _)| bytes(f).cmp(bytes(p)))
+            .ok()
+            .map(|i| self.0[i].1)
+    }
+
+    /// The values whose paths lie under `dir` (or are `dir`).
+    fn under(&self, dir: &Path) -> Vec<&'a T> {
+        let prefix = bytes(dir);
+        let start = self.0.partition_point(|(f, _)| bytes(f) < prefix);
+        self.0[start..]
+            .iter()
+            .take_while(|(f, _)| bytes(f).starts_with(prefix))
+            .filter(|(f, _)| {
+                // `skills-extra/x` shares the bytes of `skills` but is not under it.
+                match bytes(f).get(prefix.len()) {
+                    None => true,
+                    Some(&b) => {
+                        std::path::is_separator(char::from(b))
+                            || prefix
+                                .last()
+                                .is_some_and(|&l| std::path::is_separator(char::from(l)))
+                    }
+                }
+            })
+            .map(|(_, v)| *v)
+            .collect()
+    }
+}
+
+struct Index<'a> {
+    skill_files: Files<'a, Skill>,
+    agent_files: Files<'a, Agent>,
+    skill_by_dir: Map<Cow<'a, OsStr>, &'a Skill>,
+    skill_by_name: Map<&'a str, Vec<&'a Skill>>,
 }
 
 impl<'a> Index<'a> {
     fn new(skills: &'a [Box<Skill>], agents: &'a [Agent], cwd: &Path) -> Self {
-        let mut ix = Index {
-            skill_by_file: HashMap::new(),
-            skill_by_dir: HashMap::new(),
-            skill_by_name: HashMap::new(),
-            agent_by_file: HashMap::new(),
-            skill_files: BTreeMap::new(),
-            agent_files: BTreeMap::new(),
-        };
-        for s in skills.iter().filter(|s| !s.invalid) {
-            let f = key(&s.fs_path, cwd);
-            if let Some(d) = f.parent() {
-                ix.skill_by_dir.insert(d.to_owned(), s);
+        // Keys are worked out on all threads; the maps are filled in library order, so of
+        // two skills in one folder the later one is found, as before.
+        let skill_keys: Vec<(Cow<'a, Path>, &'a Skill)> = skills
+            .par_iter()
+            .filter(|s| !s.invalid)
+            .map(|s| (key(&s.fs_path, cwd), &**s))
+            .collect();
+        let mut skill_by_dir = Map::default();
+        let mut skill_by_name: Map<&'a str, Vec<&'a Skill>> = Map::default();
+        for (f, s) in &skill_keys {
+            if let Some(d) = parent(f) {
+                skill_by_dir.insert(d, *s);
             }
-            ix.skill_files.insert(f.clone().into_os_string(), s);
-            ix.skill_by_file.insert(f, s);
-            ix.skill_by_name.entry(s.name.as_str()).or_default().push(s);
+            skill_by_name.entry(s.name.as_str()).or_default().push(*s);
         }
-        for a in agents.iter().filter(|a| !a.invalid) {
-            let f = key(&a.fs_path, cwd);
-            ix.agent_files.insert(f.clone().into_os_string(), a);
-            ix.agent_by_file.insert(f, a);
+        let agent_keys = agents
+            .par_iter()
+            .filter(|a| !a.invalid)
+            .map(|a| (key(&a.fs_path, cwd), a))
+            .collect();
+        Index {
+            skill_files: Files::new(skill_keys),
+            agent_files: Files::new(agent_keys),
+            skill_by_dir,
+            skill_by_name,
         }
-        ix
     }
 
     /// The agent a manifest path names: `./agents/x.md` also matches `agents/x.agent.md`.
     fn agent_at(&self, p: &Path) -> Option<&'a Agent> {
-        if let Some(a) = self.agent_by_file.get(p) {
+        if let Some(a) = self.agent_files.get(p) {
             return Some(a);
         }
-        let s = p.to_string_lossy();
-        let lower = s.to_ascii_lowercase();
-        if lower.ends_with(".md") && !lower.ends_with(".agent.md") {
+        let ends_with = |suffix: &[u8]| {
+            let path = bytes(p);
+            path.len() >= suffix.len()
+                && path[path.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
+        };
+        if ends_with(b".md") && !ends_with(b".agent.md") {
+            let s = p.to_string_lossy();
             let alt = PathBuf::from(format!("{}.agent.md", &s[..s.len() - 3]));
-            return self.agent_by_file.get(&alt).copied();
+            return self.agent_files.get(&alt);
         }
         None
     }
 
     /// Agents whose files are under `dir`.
     fn agents_under(&self, dir: &Path) -> Vec<&'a Agent> {
-        under(&self.agent_files, dir)
+        self.agent_files.under(dir)
     }
 
     /// Skills whose files are under `dir`.
     fn skills_under(&self, dir: &Path) -> Vec<&'a Skill> {
-        under(&self.skill_files, dir)
+        self.skill_files.under(dir)
     }
 
     fn skill_at(&self, p: &Path) -> Option<&'a Skill> {
         self.skill_by_dir
-            .get(p)
-            .or_else(|| self.skill_by_file.get(p))
+            .get(p.as_os_str())
             .copied()
+            .or_else(|| self.skill_files.get(p))
+    }
+}
+
+/// The folder holding the file at key `f`, borrowed as `f` is, keyed by its bytes.
+fn parent<'a>(f: &Cow<'a, Path>) -> Option<Cow<'a, OsStr>> {
+    match f {
+        Cow::Borrowed(f) => f.parent().map(|d| Cow::Borrowed(d.as_os_str())),
+        Cow::Owned(f) => f.parent().map(|d| Cow::Owned(d.as_os_str().to_owned())),
     }
 }
 
@@ -142,20 +239,30 @@ pub fn links(
     findings: &mut Vec<Finding>,
 ) -> Vec<Link> {
     let ix = Index::new(skills, agents, cwd);
-    let roots: Vec<PathBuf> = scanned_roots.iter().map(|r| key(r, cwd)).collect();
+    let roots: Vec<PathBuf> = scanned_roots
+        .iter()
+        .map(|r| key(r, cwd).into_owned())
+        .collect();
+    let mut git = GitRoots::default();
     let mut out: BTreeSet<Link> = BTreeSet::new();
     for m in manifests {
         let base = key(&m.base, cwd);
-        let fallbacks = fallback_roots(&base, &roots);
+        let fallbacks = fallback_roots(&base, &roots, &mut git);
         let via = format!("{}:{}", m.via, m.name);
         let resolve = |p: &str| -> Vec<PathBuf> {
             let p = p.trim_start_matches("./");
-            let mut c = vec![normalize(&base.join(p))];
+            // A folder is often written `skills/x/`: without the trailing `/`, which
+            // normalising drops anyway, the joined path usually needs no normalising.
+            let p = match p.trim_end_matches('/') {
+                "" => p,
+                trimmed => trimmed,
+            };
+            let mut c = vec![normalized(base.join(p))];
             c.extend(
                 fallbacks
                     .iter()
-                    .filter(|r| **r != base)
-                    .map(|r| normalize(&r.join(p))),
+                    .filter(|r| **r != *base)
+                    .map(|r| normalized(r.join(p))),
             );
             c
         };
@@ -301,23 +408,88 @@ fn missing(m: &Manifest, what: &str, path: &str, pos: crate::diagnostic::Pos) ->
 mod tests {
     use super::*;
 
+    fn files(paths: &[(&'static str, &'static u32)]) -> Files<'static, u32> {
+        Files::new(
+            paths
+                .iter()
+                .map(|&(p, v)| (Cow::Borrowed(Path::new(p)), v))
+                .collect(),
+        )
+    }
+
     #[test]
     fn under_takes_descendants_only() {
-        let map: BTreeMap<OsString, u32> = [
-            ("/l/skills", 0),
-            ("/l/skills/a/SKILL.md", 1),
-            ("/l/skills/b/c/SKILL.md", 2),
-            ("/l/skills-extra/d/SKILL.md", 3),
-            ("/l/skillz/SKILL.md", 4),
-            ("/l/agents/x.agent.md", 5),
-        ]
-        .into_iter()
-        .map(|(p, v)| (OsString::from(p), v))
-        .collect();
-        assert_eq!(under(&map, Path::new("/l/skills")), [0, 1, 2]);
-        assert_eq!(under(&map, Path::new("/l/skills/b")), [2]);
-        assert_eq!(under(&map, Path::new("/l/skill")), Vec::<u32>::new());
-        assert_eq!(under(&map, Path::new("/l")).len(), 6);
-        assert_eq!(under(&map, Path::new("/")).len(), 6);
+        let files = files(&[
+            ("/l/skills/b/c/SKILL.md", &2),
+            ("/l/skills", &0),
+            ("/l/skills/a/SKILL.md", &1),
+            ("/l/skills-extra/d/SKILL.md", &3),
+            ("/l/skillz/SKILL.md", &4),
+            ("/l/agents/x.agent.md", &5),
+        ]);
+        let under =
+            |dir: &str| -> Vec<u32> { files.under(Path::new(dir)).into_iter().copied().collect() };
+        assert_eq!(under("/l/skills"), [0, 1, 2]);
+        assert_eq!(under("/l/skills/b"), [2]);
+        assert_eq!(under("/l/skill"), Vec::<u32>::new());
+        assert_eq!(under("/l").len(), 6);
+        assert_eq!(under("/").len(), 6);
+    }
+
+    #[test]
+    fn a_file_listed_twice_keeps_its_last_entry() {
+        let files = files(&[("/l/a", &1), ("/l/b", &2), ("/l/a", &3)]);
+        assert_eq!(files.get(Path::new("/l/a")), Some(&3));
+        assert_eq!(files.get(Path::new("/l/b")), Some(&2));
+        assert_eq!(files.get(Path::new("/l/c")), None);
+        assert_eq!(files.under(Path::new("/l")), [&3, &2]);
+    }
+
+    #[test]
+    fn keys_are_normalised_only_when_needed() {
+        let cwd = Path::new("/work/lib");
+        for p in [
+            "/a/b/SKILL.md",
+            "/a//b",
+            "/a/./b",
+            "/a/b/",
+            "/a/b/..",
+            "/a/../b",
+            "/",
+            "a/b",
+            "./a",
+            "../a",
+            "a/../../b",
+            "",
+        ] {
+            let p = Path::new(p);
+            let slow = if p.is_absolute() {
+                normalize(p)
+            } else {
+                normalize(&cwd.join(p))
+            };
+            assert_eq!(bytes(&key(p, cwd)), bytes(&slow), "{}", p.display());
+        }
+        assert!(matches!(key(Path::new("/a/b"), cwd), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn the_git_work_tree_is_found_once_per_folder() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let root = dir.path();
+        std::fs::create_dir_all(root.join("repo/.git")).expect("mkdir");
+        std::fs::create_dir_all(root.join("repo/plugins/a")).expect("mkdir");
+        let mut git = GitRoots::default();
+        let expected = Some(root.join("repo"));
+        assert_eq!(git.of(&root.join("repo/plugins/a")), expected);
+        assert_eq!(git.of(&root.join("repo/plugins/b")), expected);
+        assert_eq!(git.of(&root.join("repo")), expected);
+        assert!(git.0.contains_key(root.join("repo/plugins").as_os_str()));
+        assert_eq!(
+            git.of(root),
+            root.ancestors()
+                .find(|a| a.join(".git").exists())
+                .map(Path::to_owned)
+        );
     }
 }
