@@ -99,16 +99,22 @@ pub fn run(opts: &AuditOptions) -> Result<AuditResult, AuditError> {
         }
     }
     let excludes = discover::compile_excludes(&opts.excludes).map_err(AuditError::Usage)?;
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| AuditError::Usage(format!("cannot start worker threads: {e}")))?;
-    pool.install(|| {
+    let work = || {
         // Profiles load (and MCP servers answer) while the library is read and parsed.
         let (sources, scan) = rayon::join(|| sources(opts), || scan(opts, &excludes));
         let (profiles, served) = sources?;
         Ok(audit(opts, profiles, scan, served))
-    })
+    };
+    // The caller's pool when it has the size asked for (the CLI sizes the global pool from
+    // `-j`, and its renderers use it too); otherwise a pool of that size for this run.
+    if opts.threads == 0 || opts.threads == rayon::current_num_threads() {
+        return work();
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|e| AuditError::Usage(format!("cannot start worker threads: {e}")))?
+        .install(work)
 }
 
 /// The profiles, and the skills an MCP server serves (with that session's tools added as a

@@ -190,6 +190,11 @@ pub fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let (mut opts, fail_on) = options(&args, cwd)?;
     with_mcp(&mut opts, &args, mcp)?;
+    // One pool of `-j` threads for the audit and the renderers. It can only fail if a pool
+    // was already set up, in which case the audit makes its own of the right size.
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(args.threads)
+        .build_global();
     // Read the baseline first: a bad one is a usage error before any work is done.
     let baseline = args
         .baseline
