@@ -1,14 +1,17 @@
 //! Dependency evaluation against a large profile: 300,000 tools (bare names, `server/tool`
-//! names over 3,000 servers and a few server globs), built once with `Profile::from_names`.
+//! names over 3,000 servers and a few server globs), built once with `Profile::from_names`;
+//! and loading large profiles from their JSON.
 //!
 //! `cargo bench --bench evaluate`
 
+use std::collections::BTreeMap;
+use std::path::Path;
 use std::sync::LazyLock;
 
 use divan::{Bencher, black_box};
 use skill_audit::evaluate;
 use skill_audit::model::{Group, Requirements};
-use skill_audit::profile::Profile;
+use skill_audit::profile::{self, Profile};
 
 fn main() {
     LazyLock::force(&PROFILE);
@@ -122,4 +125,57 @@ fn has_tool(name: &str) -> bool {
 fn build_profile(bencher: Bencher) {
     let names = tool_names();
     bencher.bench(|| build(black_box(&names)));
+}
+
+/// The 300,000 tools as a native profile file: bare names in `tools`, the rest under `servers`.
+fn native_json() -> String {
+    let names = tool_names();
+    let mut bare = Vec::new();
+    let mut servers: BTreeMap<&str, Vec<&str>> = BTreeMap::new();
+    for name in &names {
+        match name.split_once('/') {
+            Some((server, tool)) => servers.entry(server).or_default().push(tool),
+            None => bare.push(name.as_str()),
+        }
+    }
+    let servers: serde_json::Map<String, serde_json::Value> = servers
+        .into_iter()
+        .map(|(server, tools)| (server.to_owned(), serde_json::json!({ "tools": tools })))
+        .collect();
+    serde_json::json!({ "name": "large", "tools": bare, "servers": servers }).to_string()
+}
+
+/// A saved `tools/list` response of 10,000 tools, each with a description and an input schema.
+fn tools_list_json() -> String {
+    let tools: Vec<serde_json::Value> = (0..10_000)
+        .map(|i| {
+            serde_json::json!({
+                "name": format!("tool_{i}"),
+                "description": "Look up one record by id and return its fields, with links to related records.",
+                "inputSchema": {
+                    "type": "object",
+                    "properties": {
+                        "id": { "type": "string", "description": "The record's id." },
+                        "fields": { "type": "array", "items": { "type": "string" } },
+                        "limit": { "type": "integer", "minimum": 1, "maximum": 100 }
+                    },
+                    "required": ["id"]
+                },
+                "annotations": { "readOnlyHint": true }
+            })
+        })
+        .collect();
+    serde_json::json!({ "jsonrpc": "2.0", "id": 1, "result": { "tools": tools } }).to_string()
+}
+
+/// Loading a profile file from its text: the 300,000 tools above as a native profile, and a
+/// `tools/list` capture whose input schemas are skipped.
+#[divan::bench(args = ["native", "tools_list"], sample_count = 10, sample_size = 1)]
+fn parse_profile(bencher: Bencher, form: &str) {
+    let text = match form {
+        "native" => native_json(),
+        _ => tools_list_json(),
+    };
+    let path = Path::new("large.json");
+    bencher.bench(|| profile::parse(black_box(&text), path, "large.json").expect("valid profile"));
 }
