@@ -10,6 +10,7 @@ pub mod merge;
 pub mod sarif;
 pub mod text;
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::io::{self, Write};
@@ -263,10 +264,13 @@ fn status_counts<'a>(
         .collect();
     for availability in entries {
         for (p, a) in availability {
-            *out.entry(p.clone())
-                .or_default()
-                .entry(a.status)
-                .or_default() += 1;
+            // Looked up before inserting: a profile name is copied once, not once per entry.
+            if !out.contains_key(p) {
+                out.insert(p.clone(), BTreeMap::new());
+            }
+            if let Some(counts) = out.get_mut(p) {
+                *counts.entry(a.status).or_default() += 1;
+            }
         }
     }
     out
@@ -286,23 +290,7 @@ impl Report {
             findings,
             files_scanned,
         } = audit;
-        let profile_names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
-        let skills: Vec<SkillEntry> = skills
-            .into_iter()
-            .map(|r| SkillEntry {
-                skill: r.skill,
-                availability: keyed(&profile_names, r.availability),
-            })
-            .collect();
-        let agents: Vec<AgentEntry> = agents
-            .into_iter()
-            .map(|r| AgentEntry {
-                valid: !r.agent.invalid,
-                agent: r.agent,
-                availability: keyed(&profile_names, r.availability),
-            })
-            .collect();
-        let profiles = profiles
+        let profile_entries: Vec<ProfileEntry> = profiles
             .iter()
             .map(|p| ProfileEntry {
                 name: p.name.clone(),
@@ -312,6 +300,30 @@ impl Report {
                 prompts: p.prompts.len(),
             })
             .collect();
+        let profile_names: Vec<&str> = profile_entries.iter().map(|p| p.name.as_str()).collect();
+        // Freeing the profiles' many tool names takes about as long as keying every entry's
+        // availability by profile name: do both at once, the entries on all threads.
+        let ((), (skills, agents)) = rayon::join(
+            move || drop(profiles),
+            || {
+                let skills: Vec<SkillEntry> = skills
+                    .into_par_iter()
+                    .map(|r| SkillEntry {
+                        skill: r.skill,
+                        availability: keyed(&profile_names, r.availability),
+                    })
+                    .collect();
+                let agents: Vec<AgentEntry> = agents
+                    .into_par_iter()
+                    .map(|r| AgentEntry {
+                        valid: !r.agent.invalid,
+                        agent: r.agent,
+                        availability: keyed(&profile_names, r.availability),
+                    })
+                    .collect();
+                (skills, agents)
+            },
+        );
         let mut report = Report {
             schema_version: SCHEMA_VERSION,
             tool: Tool {
@@ -319,7 +331,7 @@ impl Report {
                 version: env!("CARGO_PKG_VERSION").into(),
             },
             roots,
-            profiles,
+            profiles: profile_entries,
             summary: Summary::default(),
             skills,
             agents,
@@ -336,9 +348,9 @@ impl Report {
     pub fn summarize(&mut self, files_scanned: usize) {
         let profile_names: Vec<&str> = self.profiles.iter().map(|p| p.name.as_str()).collect();
         let count = |sev| self.findings.iter().filter(|f| f.severity == sev).count();
-        let mut by_rule = BTreeMap::new();
+        let mut by_rule: BTreeMap<&str, usize> = BTreeMap::new();
         for f in &self.findings {
-            *by_rule.entry(f.rule.code().to_owned()).or_default() += 1;
+            *by_rule.entry(f.rule.code()).or_default() += 1;
         }
         self.summary = Summary {
             files_scanned,
@@ -355,7 +367,10 @@ impl Report {
                 &profile_names,
                 self.agents.iter().map(|a| &a.availability),
             ),
-            by_rule,
+            by_rule: by_rule
+                .into_iter()
+                .map(|(code, n)| (code.to_owned(), n))
+                .collect(),
         };
     }
 
