@@ -10,19 +10,8 @@ use super::{Node, ParseFailure, Value};
 use crate::diagnostic::Pos;
 use crate::rules::Rule;
 
-/// Parse `yaml`, whose first line is line `first_line` of the file.
-pub fn parse(yaml: &str, first_line: u32) -> Result<Node, ParseFailure> {
-    // Comment-only or blank frontmatter is an empty document: report it as null so the
-    // caller says "not a mapping" rather than a syntax error.
-    if yaml.lines().all(|l| {
-        let t = l.trim();
-        t.is_empty() || t.starts_with('#')
-    }) {
-        return Ok(Node {
-            value: Value::Null,
-            pos: Pos::new(first_line, 1),
-        });
-    }
+/// The tree of `yaml`, positions shifted down by `line_offset` lines (as [`super::build::tree`]).
+pub fn tree(yaml: &str, line_offset: u32) -> Result<Node, ParseFailure> {
     let options = serde_saphyr::options! {
         strict_booleans: true,
         with_snippet: false,
@@ -37,8 +26,8 @@ pub fn parse(yaml: &str, first_line: u32) -> Result<Node, ParseFailure> {
         },
     };
     match serde_saphyr::from_str_with_options::<Spanned<Raw>>(yaml, options) {
-        Ok(tree) => Ok(convert(tree, first_line - 1)),
-        Err(err) => Err(failure(&err, first_line - 1)),
+        Ok(tree) => Ok(convert(tree, line_offset)),
+        Err(err) => Err(failure(&err, line_offset)),
     }
 }
 
