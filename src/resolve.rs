@@ -447,7 +447,7 @@ mod tests {
 
     #[test]
     fn keys_are_normalised_only_when_needed() {
-        let cwd = Path::new("/work/lib");
+        let cwd = Path::new("/srv/library");
         for p in [
             "/a/b/SKILL.md",
             "/a//b",
