@@ -366,20 +366,20 @@ mod tests {
 
     #[test]
     fn display_paths_are_relative_under_cwd() {
-        let cwd = Path::new("/work/lib");
+        let cwd = Path::new("/srv/library");
         assert_eq!(
             display_path(Path::new("./skills/a/SKILL.md"), cwd),
             "skills/a/SKILL.md"
         );
         assert_eq!(
-            display_path(Path::new("/work/lib/skills/a/SKILL.md"), cwd),
+            display_path(Path::new("/srv/library/skills/a/SKILL.md"), cwd),
             "skills/a/SKILL.md"
         );
         assert_eq!(
             display_path(Path::new("/elsewhere/SKILL.md"), cwd),
             "/elsewhere/SKILL.md"
         );
-        assert_eq!(display_path(Path::new("../lib/x"), cwd), "x");
+        assert_eq!(display_path(Path::new("../library/x"), cwd), "x");
         assert_eq!(display_path(Path::new("."), cwd), ".");
         assert_eq!(display_path(Path::new("./"), cwd), ".");
         assert_eq!(display_path(Path::new("a/./b//c"), cwd), "a/b/c");
