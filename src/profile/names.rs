@@ -20,11 +20,7 @@ type Set = HashSet<String, foldhash::fast::RandomState>;
 
 /// Reduce a tool name to its canonical `server/tool` (or bare) spelling.
 pub fn canonical(name: &str) -> Cow<'_, str> {
-    let name = name.trim();
-    match respelled(name) {
-        Some(qualified) => Cow::Owned(qualified),
-        None => Cow::Borrowed(name),
-    }
+    normalised(Cow::Borrowed(name), true)
 }
 
 /// The `server/tool` spelling of a trimmed Claude Code (`mcp__server__tool`) or `server:tool`
@@ -128,11 +124,7 @@ impl NameSet {
             } else {
                 raw.contains('*')
             } {
-                let name = if tools {
-                    canonical(&raw)
-                } else {
-                    Cow::Borrowed(raw.trim())
-                };
+                let name = normalised(Cow::Borrowed(&raw), tools);
                 let glob =
                     compile(&name).ok_or_else(|| format!("`{raw}` is not a valid pattern"))?;
                 builder.add(glob);
