@@ -322,6 +322,30 @@ pub fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+/// `p` lexically normalised, without rebuilding it when it already is normal.
+pub fn normalized(p: PathBuf) -> PathBuf {
+    if is_normal(&p) { p } else { normalize(&p) }
+}
+
+/// Whether [`normalize`] returns `p` unchanged: on Unix, when after an optional leading `/`
+/// every `/`-separated part is a name (not empty, `.` or `..`). Looking at the bytes once is
+/// far cheaper than taking the path apart and pushing its components one by one.
+pub fn is_normal(p: &Path) -> bool {
+    let path = p.as_os_str().as_encoded_bytes();
+    let rest = path.strip_prefix(b"/").unwrap_or(path);
+    if !cfg!(unix) || rest.is_empty() {
+        return false;
+    }
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'/', rest).chain([rest.len()]) {
+        if matches!(&rest[start..end], b"" | b"." | b"..") {
+            return false;
+        }
+        start = end + 1;
+    }
+    true
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

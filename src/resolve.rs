@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::diagnostic::Finding;
-use crate::discover::normalize;
+use crate::discover::{is_normal, normalize, normalized};
 use crate::model::{Agent, Link, Manifest, Skill};
 use crate::rules::Rule;
 
@@ -28,30 +28,6 @@ fn key<'p>(p: &'p Path, cwd: &Path) -> Cow<'p, Path> {
     } else {
         Cow::Owned(normalize(p))
     }
-}
-
-/// `p` lexically normalised, without rebuilding it when it already is normal.
-fn normalized(p: PathBuf) -> PathBuf {
-    if is_normal(&p) { p } else { normalize(&p) }
-}
-
-/// Whether [`normalize`] returns `p` unchanged: on Unix, when after an optional leading `/`
-/// every `/`-separated part is a name (not empty, `.` or `..`). Looking at the bytes once is
-/// far cheaper than taking the path apart and pushing its components one by one.
-fn is_normal(p: &Path) -> bool {
-    let path = bytes(p);
-    let rest = path.strip_prefix(b"/").unwrap_or(path);
-    if !cfg!(unix) || rest.is_empty() {
-        return false;
-    }
-    let mut start = 0;
-    for end in memchr::memchr_iter(b'/', rest).chain([rest.len()]) {
-        if matches!(&rest[start..end], b"" | b"." | b"..") {
-            return false;
-        }
-        start = end + 1;
-    }
-    true
 }
 
 /// Where relative manifest paths are tried after the plugin's own folder: the scanned root
