@@ -94,7 +94,7 @@ fn document() {
 #[divan::bench]
 fn body_links(bencher: Bencher) {
     let split = frontmatter::split(&SKILL).expect("frontmatter");
-    bencher.bench(|| markdown::relative_links(black_box(split.body), split.body_line));
+    bencher.bench(|| markdown::relative_links(black_box(split.body), split.body_line, |_| true));
 }
 
 /// The whole skill: document, fields, `dependencies`, body links.
@@ -106,6 +106,7 @@ fn skill() {
         "skills/refund-workflow/SKILL.md",
         Path::new("skills/refund-workflow/SKILL.md"),
         &mut sink,
+        |_| true,
     ));
 }
 
@@ -120,6 +121,7 @@ fn skill_and_rules(bencher: Bencher) {
             "skills/refund-workflow/SKILL.md",
             Path::new("skills/refund-workflow/SKILL.md"),
             &mut sink,
+            |_| true,
         );
         skill_audit::rules::spec::check(&parsed, &settings, &mut sink);
         black_box(sink.findings.len())

@@ -598,7 +598,11 @@ fn process(c: &Candidate, settings: &Settings) -> FileOutput {
     };
     let parsed = match c.kind {
         Kind::Skill { .. } => {
-            let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink);
+            // Only broken links are reported: a body whose links all resolve is not parsed.
+            let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
+            let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink, |t| {
+                rules::spec::link_is_broken(dir, t)
+            });
             rules::spec::check(&parsed, settings, &mut sink);
             Parsed::Skill(Box::new(parsed.skill))
         }

@@ -212,28 +212,30 @@ pub fn audit(
         }
     };
     check_digest(served, bytes, &mut sink);
-    let mut parsed = parse::skill::parse(bytes, path, &fs_path, &mut sink);
-    // Links point into the server's file list, not into the local file system.
-    let links = std::mem::take(&mut parsed.links);
-    rules::spec::check(&parsed, settings, &mut sink);
-    if let Some(files) = &served.files {
-        for link in links {
+    // Links point into the server's file list, not into the local file system; only links to
+    // unlisted files are reported (and none when the server lists no files).
+    let unlisted = |target: &str| {
+        served.files.as_ref().is_some_and(|files| {
             // Link targets come percent-decoded; so are the listed URIs before comparing.
-            let target = resolve(path, &link.target);
-            if !files
+            let target = resolve(path, target);
+            !files
                 .iter()
                 .any(|f| f.uri == target || parse::markdown::percent_decode(&f.uri) == target)
-            {
-                sink.push(
-                    Rule::BrokenLink,
-                    link.pos,
-                    format!(
-                        "`{}` is not among the files `skills/list` lists for this skill ({target}), and hosts treat reading an unlisted file as a verification failure; fix the link or list the file",
-                        link.target
-                    ),
-                );
-            }
-        }
+        })
+    };
+    let mut parsed = parse::skill::parse(bytes, path, &fs_path, &mut sink, unlisted);
+    let links = std::mem::take(&mut parsed.links);
+    rules::spec::check(&parsed, settings, &mut sink);
+    for link in links {
+        sink.push(
+            Rule::BrokenLink,
+            link.pos,
+            format!(
+                "`{}` is not among the files `skills/list` lists for this skill ({}), and hosts treat reading an unlisted file as a verification failure; fix the link or list the file",
+                link.target,
+                resolve(path, &link.target)
+            ),
+        );
     }
     if !parsed.skill.invalid {
         compare_frontmatter(served, &parsed.skill, &mut sink);

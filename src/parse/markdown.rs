@@ -21,25 +21,32 @@ pub struct BodyLink {
 /// a file no host would load anyway).
 pub const MAX_LINK_SCAN_BYTES: usize = 2 << 20;
 
-/// Relative link and image targets of `body`, whose first line is `first_line` of the file.
-pub fn relative_links(body: &str, first_line: u32) -> Vec<BodyLink> {
-    if body.len() > MAX_LINK_SCAN_BYTES || !may_link_locally(body) {
+/// Relative link and image targets of `body` (whose first line is `first_line` of the file)
+/// that `wanted` picks. Callers ask only for the targets that matter to them (say, those
+/// missing on disk): a body is parsed only when a target written in it literally is wanted or
+/// cannot be read without the parser, so bodies whose links are all fine cost a scan, not a
+/// parse. The result is exactly the parser's links, filtered by `wanted`.
+pub fn relative_links(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
+    if body.len() > MAX_LINK_SCAN_BYTES || !may_link(body, &wanted) {
         return Vec::new();
     }
-    parse_links(body, first_line)
+    let mut links = parse_links(body, first_line);
+    links.retain(|l| wanted(&l.target));
+    links
 }
 
-/// Could `body` hold a link to a relative file? Every link target a parser can report follows
-/// `](` (inline links and images) or `]:` (reference definitions) literally, so a body where
-/// no such target can be local needs no parse. Most bodies link only to the web, and this scan
-/// costs a fraction of a parse. Errs towards "yes": a target with escapes or entities, which
-/// a parser would decode, always counts.
-fn may_link_locally(body: &str) -> bool {
+/// Could `body` hold a link to a relative file that `wanted` picks? Every link target a
+/// parser can report follows `](` (inline links and images) or `]:` (reference definitions)
+/// literally, so a body where no such target is wanted needs no parse. Errs towards "yes": a
+/// target that a parser would read differently from its text (escapes and entities are
+/// decoded, balanced parentheses belong to it) always counts.
+fn may_link(body: &str, wanted: &impl Fn(&str) -> bool) -> bool {
     let bytes = body.as_bytes();
     memchr::memchr_iter(b']', bytes).any(|i| {
         matches!(bytes.get(i + 1), Some(b'(' | b':'))
-            && raw_target(&body[i + 2..])
-                .is_some_and(|t| t.contains(['\\', '&']) || local_target(t).is_some())
+            && raw_target(&body[i + 2..]).is_some_and(|t| {
+                t.contains(['\\', '&', '(']) || local_target(t).is_some_and(|t| wanted(&t))
+            })
     })
 }
 
@@ -175,20 +182,20 @@ mod tests {
     #[test]
     fn finds_links_and_images_with_file_lines() {
         let body = "# T\n\nSee [ref](references/a.md#x) and ![img](assets/b%20c.png).\n\n`[no](code.md)`\n\n[web](https://x.y) [anchor](#top)\n";
-        let links = relative_links(body, 5);
+        let links = relative_links(body, 5, |_| true);
         let targets: Vec<_> = links
             .iter()
             .map(|l| (l.target.as_str(), l.pos.line))
             .collect();
         assert_eq!(targets, [("references/a.md", 7), ("assets/b c.png", 7)]);
-        let links = relative_links("Voir é é é [guide](x.md)\n", 5);
+        let links = relative_links("Voir é é é [guide](x.md)\n", 5, |_| true);
         assert_eq!(links[0].pos, Pos::new(5, 12), "columns count characters");
     }
 
     #[test]
     fn reference_links_are_placed_where_they_are_used() {
         let body = "[missing]: docs/a.md\n\nUse [missing] too.\n<https://x.y> <me@x.y> [c](b.md)\n";
-        let got: Vec<_> = relative_links(body, 1)
+        let got: Vec<_> = relative_links(body, 1, |_| true)
             .into_iter()
             .map(|l| (l.target, l.pos.line, l.pos.column))
             .collect();
@@ -200,9 +207,11 @@ mod tests {
     }
 
     #[test]
-    fn bodies_without_local_targets_are_not_parsed() {
-        assert!(!may_link_locally(
-            "[a](https://x.y) [b]: #top ![c]( mailto:x) [d]()"
+    fn bodies_without_wanted_targets_are_not_parsed() {
+        let all = |_: &str| true;
+        assert!(!may_link(
+            "[a](https://x.y) [b]: #top ![c]( mailto:x) [d]()",
+            &all
         ));
         for body in [
             "[a]( docs/x.md )",
@@ -211,14 +220,24 @@ mod tests {
             "[a](h&#116;tp.md)",
             "[a](x\\_y.md)",
         ] {
-            assert!(may_link_locally(body), "{body}");
+            assert!(may_link(body, &all), "{body}");
         }
+        // Only the targets asked for make a parse worth it; a target the parser may read
+        // differently from its text (here `a(b).md`) always does.
+        let missing = |t: &str| t != "here.md";
+        assert!(!may_link("[a](here.md) [b]: here.md", &missing));
+        assert!(may_link("[a](here.md) [b](gone.md)", &missing));
+        assert!(may_link("[a](a(b).md)", &|t: &str| t == "a(b).md"));
+        let got = relative_links("[a](here.md) [b](gone.md)\n", 1, missing);
+        assert_eq!(got.len(), 1);
+        assert_eq!((got[0].target.as_str(), got[0].pos.column), ("gone.md", 14));
     }
 
     proptest::proptest! {
-        /// The pre-scan never hides a link the parser would find.
+        /// The pre-scan never hides a wanted link the parser would find: the result is the
+        /// parser's links, filtered.
         #[test]
-        fn the_prescan_loses_no_link(parts in proptest::collection::vec(
+        fn the_prescan_loses_no_link(want in 0..3u8, parts in proptest::collection::vec(
             proptest::prop_oneof![
                 proptest::strategy::Just("[a](".to_owned()),
                 proptest::strategy::Just("](".to_owned()),
@@ -235,14 +254,22 @@ mod tests {
                 proptest::strategy::Just("https://x".to_owned()),
                 proptest::strategy::Just("&#47;".to_owned()),
                 proptest::strategy::Just("\\".to_owned()),
+                proptest::strategy::Just("(".to_owned()),
+                proptest::strategy::Just("x(y).md".to_owned()),
                 "[a-z./# ]{0,6}",
             ],
             0..24,
         )) {
             let body = parts.concat();
-            if !may_link_locally(&body) {
-                proptest::prop_assert_eq!(parse_links(&body, 1), Vec::new());
-            }
+            // Every target, none, or those with an `a` in them (as if those were missing).
+            let wanted = |t: &str| match want {
+                0 => true,
+                1 => false,
+                _ => t.contains('a'),
+            };
+            let mut expected = parse_links(&body, 1);
+            expected.retain(|l| wanted(&l.target));
+            proptest::prop_assert_eq!(relative_links(&body, 1, wanted), expected);
         }
     }
 

@@ -19,14 +19,23 @@ pub struct ParsedSkill {
     pub skill: Skill,
     /// The frontmatter mapping, when it could be read.
     pub root: Option<Node>,
-    /// Relative links from the body.
+    /// Relative links from the body, those whose target the caller wanted (see [`parse`]).
     pub links: Vec<BodyLink>,
     /// Lines in the whole file.
     pub line_count: u32,
 }
 
-/// Parse `bytes`, the content of the skill file at `fs_path` (shown as `path`).
-pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkill {
+/// Parse `bytes`, the content of the skill file at `fs_path` (shown as `path`). Of the body's
+/// relative links, only those whose target `wanted_link` picks are kept (a rule that reports
+/// missing files wants the missing ones): finding links costs a Markdown parse, paid only when
+/// some target is wanted.
+pub fn parse(
+    bytes: &[u8],
+    path: &str,
+    fs_path: &Path,
+    sink: &mut Sink,
+    wanted_link: impl Fn(&str) -> bool,
+) -> ParsedSkill {
     let folder = fs_path
         .parent()
         .and_then(Path::file_name)
@@ -45,7 +54,7 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
     let root = doc.root;
     let line_count = doc.line_count;
     let skill = read_fields(&root, folder, path, fs_path, sink);
-    let links = markdown::relative_links(doc.body, doc.body_line);
+    let links = markdown::relative_links(doc.body, doc.body_line, wanted_link);
     ParsedSkill {
         skill,
         root: Some(root),

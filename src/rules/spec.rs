@@ -255,13 +255,17 @@ pub fn did_you_mean(key: &str) -> Option<&'static str> {
         .map(|(_, k)| k)
 }
 
+/// Does the relative link `target`, written in a file in `dir`, point at nothing?
+pub fn link_is_broken(dir: &std::path::Path, target: &str) -> bool {
+    std::fs::symlink_metadata(dir.join(target)).is_err()
+}
+
 fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
     let Some(dir) = parsed.skill.fs_path.parent() else {
         return;
     };
     for link in &parsed.links {
-        let target = dir.join(&link.target);
-        if std::fs::symlink_metadata(&target).is_err() {
+        if link_is_broken(dir, &link.target) {
             sink.push(
                 Rule::BrokenLink,
                 link.pos,
