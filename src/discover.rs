@@ -91,6 +91,16 @@ pub fn compile_excludes(patterns: &[String]) -> Result<GlobSet, String> {
     b.build().map_err(|e| e.to_string())
 }
 
+/// Could a link to `path` (normalised) name a skill: is it a skill file by its name, or a
+/// folder, which may hold one? Lets a parser skip links that cannot tie an agent to a skill.
+pub fn may_name_skill(path: &Path) -> bool {
+    let skill_file = path
+        .file_name()
+        .and_then(|n| n.to_str())
+        .is_none_or(|n| n.eq_ignore_ascii_case("SKILL.md"));
+    skill_file || std::fs::metadata(path).is_ok_and(|m| m.is_dir())
+}
+
 /// Classify a file by its name and place. Checks the file system only for `.md` files under
 /// an `agents/` folder (is there a Claude plugin manifest beside that folder?).
 pub fn classify(path: &Path) -> Option<Kind> {
@@ -386,6 +396,23 @@ mod tests {
             c("m/.claude-plugin/marketplace.json"),
             Some(Kind::Manifest(ManifestKind::ClaudeMarketplace))
         );
+    }
+
+    #[test]
+    fn links_may_name_skills_by_file_name_or_as_folders() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::write(dir.path().join("guide.md"), "# Guide\n").expect("write");
+        assert!(may_name_skill(&dir.path().join("pdf/SKILL.md")), "by name");
+        assert!(
+            may_name_skill(&dir.path().join("pdf/skill.md")),
+            "any casing"
+        );
+        assert!(may_name_skill(dir.path()), "an existing folder");
+        assert!(
+            !may_name_skill(&dir.path().join("guide.md")),
+            "another file"
+        );
+        assert!(!may_name_skill(&dir.path().join("gone")), "nothing there");
     }
 
     #[test]

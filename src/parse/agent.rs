@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use crate::diagnostic::{Pos, Sink};
-use crate::discover::AgentFlavor;
+use crate::discover::{self, AgentFlavor};
 use crate::model::Agent;
 use crate::parse::yaml::{Node, Value};
 use crate::parse::{Unreadable, document, fields, markdown};
@@ -74,10 +74,14 @@ pub fn parse(
     sink.suppressions.append(&mut probe.suppressions);
     read_fields(&doc.root, &mut agent, sink);
     let dir = fs_path.parent().unwrap_or(Path::new(""));
-    agent.body_links = markdown::relative_links(doc.body, doc.body_line)
-        .into_iter()
-        .map(|l| (dir.join(&l.target), l.pos))
-        .collect();
+    // Body links matter only where they may name a skill (they tie the agent to it): a body
+    // whose links all point elsewhere is not parsed.
+    agent.body_links = markdown::relative_links(doc.body, doc.body_line, |t| {
+        discover::may_name_skill(&discover::normalize(&dir.join(t)))
+    })
+    .into_iter()
+    .map(|l| (dir.join(&l.target), l.pos))
+    .collect();
     let body_chars = doc.body.chars().count();
     Some(ParsedAgent {
         agent,
