@@ -3,7 +3,7 @@
 //! built once, so the cost is linear in agents, skills and manifest entries.
 
 use std::borrow::Cow;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
@@ -133,20 +133,28 @@ struct Index<'a> {
 
 impl<'a> Index<'a> {
     fn new(skills: &'a [Box<Skill>], agents: &'a [Agent], cwd: &Path) -> Self {
-        // Keys are worked out on all threads; the maps are filled in library order, so of
-        // two skills in one folder the later one is found, as before.
-        let skill_keys: Vec<(Cow<'a, Path>, &'a Skill)> = skills
+        // Keys, and the folders of skill files, are worked out on all threads; the maps are
+        // filled in library order, so of two skills in one folder the later one is found.
+        let skill_keys: Vec<_> = skills
             .par_iter()
             .filter(|s| !s.invalid)
-            .map(|s| (key(&s.fs_path, cwd), &**s))
+            .map(|s| {
+                let f = key(&s.fs_path, cwd);
+                let dir = parent(&f);
+                (f, dir, &**s)
+            })
             .collect();
-        let mut skill_by_dir = Map::default();
-        let mut skill_by_name: Map<&'a str, Vec<&'a Skill>> = Map::default();
-        for (f, s) in &skill_keys {
-            if let Some(d) = parent(f) {
-                skill_by_dir.insert(d, *s);
+        let n = skill_keys.len();
+        let mut skill_files = Vec::with_capacity(n);
+        let mut skill_by_dir = Map::with_capacity_and_hasher(n, Default::default());
+        let mut skill_by_name: Map<&'a str, Vec<&'a Skill>> =
+            Map::with_capacity_and_hasher(n, Default::default());
+        for (f, dir, s) in skill_keys {
+            if let Some(dir) = dir {
+                skill_by_dir.insert(dir, s);
             }
-            skill_by_name.entry(s.name.as_str()).or_default().push(*s);
+            skill_by_name.entry(s.name.as_str()).or_default().push(s);
+            skill_files.push((f, s));
         }
         let agent_keys = agents
             .par_iter()
@@ -154,7 +162,7 @@ impl<'a> Index<'a> {
             .map(|a| (key(&a.fs_path, cwd), a))
             .collect();
         Index {
-            skill_files: Files::new(skill_keys),
+            skill_files: Files::new(skill_files),
             agent_files: Files::new(agent_keys),
             skill_by_dir,
             skill_by_name,
@@ -219,102 +227,144 @@ pub fn links(
         .iter()
         .map(|r| key(r, cwd).into_owned())
         .collect();
+    // Where each manifest's paths are tried, worked out in turn: manifests share the `.git`
+    // lookups above them.
     let mut git = GitRoots::default();
-    let mut out: BTreeSet<Link> = BTreeSet::new();
-    for m in manifests {
-        let base = key(&m.base, cwd);
-        let fallbacks = fallback_roots(&base, &roots, &mut git);
-        let via = format!("{}:{}", m.via, m.name);
-        let resolve = |p: &str| -> Vec<PathBuf> {
-            let p = p.trim_start_matches("./");
-            // A folder is often written `skills/x/`: without the trailing `/`, which
-            // normalising drops anyway, the joined path usually needs no normalising.
-            let p = match p.trim_end_matches('/') {
-                "" => p,
-                trimmed => trimmed,
-            };
-            let mut c = vec![normalized(base.join(p))];
-            c.extend(
-                fallbacks
-                    .iter()
-                    .filter(|r| **r != *base)
-                    .map(|r| normalized(r.join(p))),
-            );
-            c
-        };
-        let m_agents: Vec<&Agent> = match &m.agents {
-            None => ix.agents_under(&base.join("agents")),
-            Some(list) => list
-                .iter()
-                .flat_map(|(p, pos)| {
-                    let tried = resolve(p);
-                    let found: Vec<&Agent> = match tried.iter().find_map(|c| ix.agent_at(c)) {
-                        Some(a) => vec![a],
-                        // A folder path names every agent under it.
-                        None => tried
-                            .iter()
-                            .map(|c| ix.agents_under(c))
-                            .find(|v| !v.is_empty())
-                            .unwrap_or_default(),
-                    };
-                    if found.is_empty() {
-                        findings.push(missing(m, "agent", p, *pos));
-                    }
-                    found
-                })
-                .collect(),
-        };
-        let m_skills: Vec<&Skill> = match &m.skills {
-            None => ix.skills_under(&base.join("skills")),
-            Some(list) => list
-                .iter()
-                .flat_map(|(p, pos)| {
-                    let tried = resolve(p);
-                    let found: Vec<&Skill> = match tried.iter().find_map(|c| ix.skill_at(c)) {
-                        Some(sk) => vec![sk],
-                        // A folder of skills (`./skills/`) names every skill under it.
-                        None => tried
-                            .iter()
-                            .map(|c| ix.skills_under(c))
-                            .find(|v| !v.is_empty())
-                            .unwrap_or_default(),
-                    };
-                    if found.is_empty() {
-                        findings.push(missing(m, "skill", p, *pos));
-                    }
-                    found
-                })
-                .collect(),
-        };
-        for a in &m_agents {
-            for s in &m_skills {
-                out.insert(link(a, s, &via));
-            }
-        }
+    let places: Vec<(&Manifest, Cow<Path>, Vec<PathBuf>)> = manifests
+        .iter()
+        .map(|m| {
+            let base = key(&m.base, cwd);
+            let fallbacks = fallback_roots(&base, &roots, &mut git);
+            (m, base, fallbacks)
+        })
+        .collect();
+    // Each manifest and each agent is then resolved on its own, on all threads; findings keep
+    // the order of a serial pass.
+    let (from_manifests, from_agents) = rayon::join(
+        || {
+            places
+                .par_iter()
+                .map(|(m, base, fallbacks)| manifest_links(&ix, m, base, fallbacks))
+                .collect::<Vec<_>>()
+        },
+        || {
+            agents
+                .par_iter()
+                .filter(|a| !a.invalid)
+                .map(|a| agent_links(&ix, a, cwd))
+                .collect::<Vec<_>>()
+        },
+    );
+    let mut out = Vec::new();
+    for (links, found) in from_manifests.into_iter().chain(from_agents) {
+        out.extend(links);
+        findings.extend(found);
     }
-    for a in agents.iter().filter(|a| !a.invalid) {
-        for name in &a.skills {
-            match ix.skill_by_name.get(name.as_str()) {
-                Some(found) => {
-                    for s in found {
-                        out.insert(link(a, s, "skills-field"));
-                    }
+    out.par_sort_unstable();
+    out.dedup();
+    out
+}
+
+/// The links one manifest makes (every agent it names to every skill it names) and the
+/// paths it lists that resolve to nothing. `base` is the plugin folder's key.
+fn manifest_links(
+    ix: &Index,
+    m: &Manifest,
+    base: &Path,
+    fallbacks: &[PathBuf],
+) -> (Vec<Link>, Vec<Finding>) {
+    let mut findings = Vec::new();
+    let resolve = |p: &str| -> Vec<PathBuf> {
+        let p = p.trim_start_matches("./");
+        // A folder is often written `skills/x/`: without the trailing `/`, which normalising
+        // drops anyway, the joined path usually needs no normalising.
+        let p = match p.trim_end_matches('/') {
+            "" => p,
+            trimmed => trimmed,
+        };
+        let mut c = vec![normalized(base.join(p))];
+        c.extend(
+            fallbacks
+                .iter()
+                .filter(|r| *r != base)
+                .map(|r| normalized(r.join(p))),
+        );
+        c
+    };
+    let m_agents: Vec<&Agent> = match &m.agents {
+        None => ix.agents_under(&base.join("agents")),
+        Some(list) => list
+            .iter()
+            .flat_map(|(p, pos)| {
+                let tried = resolve(p);
+                let found: Vec<&Agent> = match tried.iter().find_map(|c| ix.agent_at(c)) {
+                    Some(a) => vec![a],
+                    // A folder path names every agent under it.
+                    None => tried
+                        .iter()
+                        .map(|c| ix.agents_under(c))
+                        .find(|v| !v.is_empty())
+                        .unwrap_or_default(),
+                };
+                if found.is_empty() {
+                    findings.push(missing(m, "agent", p, *pos));
                 }
-                None => findings.push(Finding::new(
-                    Rule::UnknownSkillReference,
-                    &a.path,
-                    crate::diagnostic::Pos::START,
-                    format!("`skills:` names `{name}`, which is not a skill in the library"),
-                )),
-            }
-        }
-        for (target, _) in &a.body_links {
-            if let Some(s) = ix.skill_at(&key(target, cwd)) {
-                out.insert(link(a, s, "body-link"));
-            }
+                found
+            })
+            .collect(),
+    };
+    let m_skills: Vec<&Skill> = match &m.skills {
+        None => ix.skills_under(&base.join("skills")),
+        Some(list) => list
+            .iter()
+            .flat_map(|(p, pos)| {
+                let tried = resolve(p);
+                let found: Vec<&Skill> = match tried.iter().find_map(|c| ix.skill_at(c)) {
+                    Some(sk) => vec![sk],
+                    // A folder of skills (`./skills/`) names every skill under it.
+                    None => tried
+                        .iter()
+                        .map(|c| ix.skills_under(c))
+                        .find(|v| !v.is_empty())
+                        .unwrap_or_default(),
+                };
+                if found.is_empty() {
+                    findings.push(missing(m, "skill", p, *pos));
+                }
+                found
+            })
+            .collect(),
+    };
+    let via = format!("{}:{}", m.via, m.name);
+    let links = m_agents
+        .iter()
+        .flat_map(|a| m_skills.iter().map(|s| link(a, s, &via)))
+        .collect();
+    (links, findings)
+}
+
+/// The links one agent makes itself (its `skills:` list and links in its body) and the
+/// names in that list that are no skill.
+fn agent_links(ix: &Index, a: &Agent, cwd: &Path) -> (Vec<Link>, Vec<Finding>) {
+    let mut links = Vec::new();
+    let mut findings = Vec::new();
+    for name in &a.skills {
+        match ix.skill_by_name.get(name.as_str()) {
+            Some(found) => links.extend(found.iter().map(|s| link(a, s, "skills-field"))),
+            None => findings.push(Finding::new(
+                Rule::UnknownSkillReference,
+                &a.path,
+                crate::diagnostic::Pos::START,
+                format!("`skills:` names `{name}`, which is not a skill in the library"),
+            )),
         }
     }
-    out.into_iter().collect()
+    for (target, _) in &a.body_links {
+        if let Some(s) = ix.skill_at(&key(target, cwd)) {
+            links.push(link(a, s, "body-link"));
+        }
+    }
+    (links, findings)
 }
 
 /// Links from `[[links]]` in skill-audit.toml: an agent file and skill names. An agent or
