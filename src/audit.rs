@@ -162,7 +162,7 @@ fn scan(opts: &AuditOptions, excludes: &globset::GlobSet) -> Scan {
     });
     // In the walk's (sorted, de-duplicated) order, whatever order the parses finished in.
     let mut parsed = parsed.into_inner().unwrap_or_else(|p| p.into_inner());
-    parsed.sort_by(|a, b| a.0.cmp(&b.0));
+    parsed.par_sort_by(|a, b| a.0.cmp(&b.0));
     parsed.dedup_by(|a, b| a.0 == b.0);
     let per_file = parsed.into_iter().map(|(_, out)| out).collect();
     Scan { found, per_file }
@@ -477,35 +477,37 @@ fn drift(
 ) -> Vec<Drift> {
     let skill_by_path: std::collections::HashMap<&str, &Skill> =
         skills.iter().map(|s| (s.path.as_str(), &**s)).collect();
-    let agent_ix: std::collections::HashMap<&str, usize> = agents
-        .iter()
-        .enumerate()
-        .map(|(i, a)| (a.path.as_str(), i))
+    let agent_ix: std::collections::HashMap<&str, &Agent> =
+        agents.iter().map(|a| (a.path.as_str(), a)).collect();
+    // Links come sorted by agent: each agent's links are judged on their own, on all threads,
+    // with its grants built once and only when a linked skill needs tools. Results keep the
+    // links' order.
+    let per_agent: Vec<(Vec<Drift>, Vec<Finding>)> = links
+        .par_chunk_by(|a, b| a.agent == b.agent)
+        .map(|group| {
+            let (mut drift, mut found) = (Vec::new(), Vec::new());
+            let Some(agent) = group.first().and_then(|l| agent_ix.get(l.agent.as_str())) else {
+                return (drift, found);
+            };
+            let grants = std::cell::OnceCell::new();
+            for l in group {
+                let Some(skill) = skill_by_path.get(l.skill_path.as_str()) else {
+                    continue;
+                };
+                let grants = || grants.get_or_init(|| evaluate::Grants::of(agent));
+                if let Some(d) = evaluate::drift(l, agent, grants, skill) {
+                    found.push(rules::links::drift_finding(&d, agent));
+                    drift.push(d);
+                }
+                found.extend(rules::links::model_drift(l, agent, skill));
+            }
+            (drift, found)
+        })
         .collect();
-    // Built on first use: most links lead to skills that declare no tools.
-    let grants: Vec<std::cell::OnceCell<evaluate::Grants>> =
-        agents.iter().map(|_| std::cell::OnceCell::new()).collect();
     let mut out = Vec::new();
-    for l in links {
-        let (Some(&ai), Some(skill)) = (
-            agent_ix.get(l.agent.as_str()),
-            skill_by_path.get(l.skill_path.as_str()),
-        ) else {
-            continue;
-        };
-        let agent = &agents[ai];
-        if let Some(d) = evaluate::drift(
-            l,
-            agent,
-            || grants[ai].get_or_init(|| evaluate::Grants::of(agent)),
-            skill,
-        ) {
-            findings.push(rules::links::drift_finding(&d, agent));
-            out.push(d);
-        }
-        if let Some(f) = rules::links::model_drift(l, agent, skill) {
-            findings.push(f);
-        }
+    for (drift, found) in per_agent {
+        out.extend(drift);
+        findings.extend(found);
     }
     out
 }
