@@ -41,9 +41,16 @@ pub fn tree(yaml: &str, line_offset: u32) -> Result<Node, ParseFailure> {
         nodes: 0,
         scalar_bytes: 0,
     };
-    for event in Parser::new_from_str_with_options(yaml, options) {
-        let (event, span) = event.map_err(|e| builder.scan_failure(&e))?;
-        builder.event(event, span)?;
+    // Plain frontmatter (most of it) has its events read directly; the rest is parsed.
+    if let Some(events) = super::plain::events(yaml) {
+        for (event, span) in events {
+            builder.event(event, span)?;
+        }
+    } else {
+        for event in Parser::new_from_str_with_options(yaml, options) {
+            let (event, span) = event.map_err(|e| builder.scan_failure(&e))?;
+            builder.event(event, span)?;
+        }
     }
     Ok(builder.root.unwrap_or(Node {
         value: Value::Null,

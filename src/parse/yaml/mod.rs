@@ -1,10 +1,12 @@
 //! A YAML value tree in which every node knows its place in the file.
 //!
-//! The tree is built from the parser's events ([`build`]), with scalars typed by the core
+//! The tree is built from the parser's events ([`build`]; for plain frontmatter, events read
+//! without the parser, [`plain`]), with scalars typed by the core
 //! schema ([`scalar`]) and positions already in file coordinates. Rules read nodes, never the
 //! raw text.
 
 mod build;
+mod plain;
 #[cfg(test)]
 mod reference;
 mod scalar;
