@@ -291,56 +291,61 @@ fn manifest_links(
         );
         c
     };
-    let m_agents: Vec<&Agent> = match &m.agents {
-        None => ix.agents_under(&base.join("agents")),
-        Some(list) => list
-            .iter()
-            .flat_map(|(p, pos)| {
-                let tried = resolve(p);
-                let found: Vec<&Agent> = match tried.iter().find_map(|c| ix.agent_at(c)) {
-                    Some(a) => vec![a],
-                    // A folder path names every agent under it.
-                    None => tried
-                        .iter()
-                        .map(|c| ix.agents_under(c))
-                        .find(|v| !v.is_empty())
-                        .unwrap_or_default(),
-                };
-                if found.is_empty() {
-                    findings.push(missing(m, "agent", p, *pos));
-                }
-                found
-            })
-            .collect(),
-    };
-    let m_skills: Vec<&Skill> = match &m.skills {
-        None => ix.skills_under(&base.join("skills")),
-        Some(list) => list
-            .iter()
-            .flat_map(|(p, pos)| {
-                let tried = resolve(p);
-                let found: Vec<&Skill> = match tried.iter().find_map(|c| ix.skill_at(c)) {
-                    Some(sk) => vec![sk],
-                    // A folder of skills (`./skills/`) names every skill under it.
-                    None => tried
-                        .iter()
-                        .map(|c| ix.skills_under(c))
-                        .find(|v| !v.is_empty())
-                        .unwrap_or_default(),
-                };
-                if found.is_empty() {
-                    findings.push(missing(m, "skill", p, *pos));
-                }
-                found
-            })
-            .collect(),
-    };
+    let m_agents = listed(
+        m.agents.as_deref(),
+        &base.join("agents"),
+        &resolve,
+        |p| ix.agent_at(p),
+        |d| ix.agents_under(d),
+        |p, pos| findings.push(missing(m, "agent", p, pos)),
+    );
+    let m_skills = listed(
+        m.skills.as_deref(),
+        &base.join("skills"),
+        &resolve,
+        |p| ix.skill_at(p),
+        |d| ix.skills_under(d),
+        |p, pos| findings.push(missing(m, "skill", p, pos)),
+    );
     let via = format!("{}:{}", m.via, m.name);
     let links = m_agents
         .iter()
         .flat_map(|a| m_skills.iter().map(|s| link(a, s, &via)))
         .collect();
     (links, findings)
+}
+
+/// What a manifest's agent or skill list names: each path the agent or skill there, or else
+/// every one under that folder (`./skills/`), tried from each place `resolve` gives; without a
+/// list, everything under `default`. Paths that name nothing go to `missing`.
+fn listed<'a, T>(
+    list: Option<&[(String, crate::diagnostic::Pos)]>,
+    default: &Path,
+    resolve: &dyn Fn(&str) -> Vec<PathBuf>,
+    at: impl Fn(&Path) -> Option<&'a T>,
+    under: impl Fn(&Path) -> Vec<&'a T>,
+    mut missing: impl FnMut(&str, crate::diagnostic::Pos),
+) -> Vec<&'a T> {
+    let Some(list) = list else {
+        return under(default);
+    };
+    list.iter()
+        .flat_map(|(p, pos)| {
+            let tried = resolve(p);
+            let found = match tried.iter().find_map(|c| at(c)) {
+                Some(one) => vec![one],
+                None => tried
+                    .iter()
+                    .map(|c| under(c))
+                    .find(|v| !v.is_empty())
+                    .unwrap_or_default(),
+            };
+            if found.is_empty() {
+                missing(p, *pos);
+            }
+            found
+        })
+        .collect()
 }
 
 /// The links one agent makes itself (its `skills:` list and links in its body) and the
