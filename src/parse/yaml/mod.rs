@@ -266,12 +266,16 @@ mod tests {
                  "[*x]", "{a: 1, a: 2}", "# c", "[", "}", "!!str 5", "!!int x", "a: b", "- c"])),
             1..10,
         )) {
-            let yaml: String = lines
-                .iter()
-                .map(|(indent, key, value)| format!("{}{key}{value}\n", "  ".repeat(*indent)))
-                .collect();
-            agrees(&yaml);
+            agrees(&assemble(&lines));
         }
+    }
+
+    /// YAML text from generated lines: indentation level, key or marker, value.
+    pub(super) fn assemble(lines: &[(usize, &str, &str)]) -> String {
+        lines
+            .iter()
+            .map(|(indent, key, value)| format!("{}{key}{value}\n", "  ".repeat(*indent)))
+            .collect()
     }
 
     /// Every frontmatter of the real libraries parses as the reference parses it.

@@ -470,11 +470,7 @@ mod tests {
                  " 'open", " x:", "  spaced", " [x, 'y, z']"])),
             1..10,
         )) {
-            let yaml: String = lines
-                .iter()
-                .map(|(indent, key, value)| format!("{}{key}{value}\n", "  ".repeat(*indent)))
-                .collect();
-            agrees(&yaml);
+            agrees(&super::super::tests::assemble(&lines));
         }
 
         /// Frontmatter shaped like real frontmatter (nested mappings, lists, lists of
