@@ -100,9 +100,15 @@ pub fn run(opts: &AuditOptions) -> Result<AuditResult, AuditError> {
     }
     let excludes = discover::compile_excludes(&opts.excludes).map_err(AuditError::Usage)?;
     let work = || {
-        // Profiles load (and MCP servers answer) while the library is read and parsed.
-        let (sources, scan) = rayon::join(|| sources(opts), || scan(opts, &excludes));
-        let (profiles, served) = sources?;
+        // This thread walks the library, which mostly means waiting for the walker's own
+        // threads, while the pool parses each file found and loads the profiles (MCP servers
+        // answer meanwhile): a pool thread that walked would parse nothing until the walk ends.
+        let mut loaded = None;
+        let scan = rayon::in_place_scope(|s| {
+            s.spawn(|_| loaded = Some(sources(opts)));
+            scan(opts, &excludes)
+        });
+        let (profiles, served) = loaded.unwrap_or_else(|| Ok(Default::default()))?;
         Ok(audit(opts, profiles, scan, served))
     };
     // The caller's pool when it has the size asked for (the CLI sizes the global pool from
@@ -147,7 +153,7 @@ fn scan(opts: &AuditOptions, excludes: &globset::GlobSet) -> Scan {
     // Each file is parsed on the pool as soon as the walk finds it, so parsing fills the time
     // the walk spends waiting on the file system.
     let parsed = std::sync::Mutex::new(Vec::new());
-    let found = rayon::scope(|s| {
+    let found = rayon::in_place_scope(|s| {
         discover::walk_each(&opts.roots, excludes, opts.threads, &opts.cwd, &|c| {
             let c = c.clone();
             let parsed = &parsed;
