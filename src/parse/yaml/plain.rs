@@ -26,11 +26,11 @@ pub fn events(yaml: &str) -> Option<Vec<(Event<'_>, Span)>> {
         .split('\n')
         .enumerate()
         .filter_map(|(i, text)| {
-            let content = text.trim_start_matches(' ');
-            let content = content.trim_end_matches(' ');
+            let unindented = text.trim_start_matches(' ');
+            let content = unindented.trim_end_matches(' ');
             (!content.is_empty() && !content.starts_with('#')).then(|| Line {
                 no: i + 1,
-                indent: text.len() - text.trim_start_matches(' ').len(),
+                indent: text.len() - unindented.len(),
                 text: content,
             })
         })
@@ -65,8 +65,7 @@ pub fn events(yaml: &str) -> Option<Vec<(Event<'_>, Span)>> {
 /// tabs, carriage returns, byte order marks or C1 controls, which the full parser treats
 /// specially. Checked on the UTF-8 bytes: those characters have distinctive encodings.
 fn plain_text(bytes: &[u8]) -> bool {
-    let mut i = 0;
-    while let Some(&b) = bytes.get(i) {
+    bytes.iter().enumerate().all(|(i, &b)| {
         let bad = match b {
             b'\n' | b' '..=b'~' => false,
             // U+0080..U+009F (C1 controls, NEL among them).
@@ -79,12 +78,8 @@ fn plain_text(bytes: &[u8]) -> bool {
             0x80.. => false,
             _ => true,
         };
-        if bad {
-            return false;
-        }
-        i += 1;
-    }
-    true
+        !bad
+    })
 }
 
 /// A line with content: its number (from 1), its indentation and its text without the
@@ -122,9 +117,6 @@ impl<'a> Plain<'a> {
 
     /// A block mapping or block list whose first line is the current one, at `indent`.
     fn block(&mut self, indent: usize, depth: usize) -> Option<()> {
-        if depth >= MAX_DEPTH {
-            return None;
-        }
         let line = *self.lines.get(self.at)?;
         if is_item(line.text) {
             self.list(indent, depth, false)
@@ -134,6 +126,9 @@ impl<'a> Plain<'a> {
     }
 
     fn mapping(&mut self, indent: usize, depth: usize) -> Option<()> {
+        if depth >= MAX_DEPTH {
+            return None;
+        }
         let first = self.lines[self.at];
         self.push(
             Event::MappingStart(StructureStyle::Block, 0, None),
@@ -178,6 +173,9 @@ impl<'a> Plain<'a> {
     /// A block list at `indent`; `indentless` when it is a mapping value at the mapping's own
     /// indentation, which the parser places at its first item's content rather than its `-`.
     fn list(&mut self, indent: usize, depth: usize, indentless: bool) -> Option<()> {
+        if depth >= MAX_DEPTH {
+            return None;
+        }
         let first = self.lines[self.at];
         let col = if indentless {
             let content = first.text.strip_prefix("- ")?.trim_start_matches(' ');
@@ -228,13 +226,7 @@ impl<'a> Plain<'a> {
         if let Some(inner) = text.strip_prefix('[') {
             return self.flow_list(inner.strip_suffix(']')?, line, col);
         }
-        let (value, style) = match text.as_bytes()[0] {
-            b'\'' => (single_quoted(text)?, ScalarStyle::SingleQuoted),
-            b'"' => (double_quoted(text)?, ScalarStyle::DoubleQuoted),
-            _ if plain_scalar(text, false) => (Cow::Borrowed(text), ScalarStyle::Plain),
-            _ => return None,
-        };
-        self.push(scalar(value, style), line, col);
+        self.push(one_scalar(text, false)?, line, col);
         Some(())
     }
 
@@ -255,9 +247,8 @@ impl<'a> Plain<'a> {
         };
         skip_blanks(&mut rest, &mut chars);
         while !rest.is_empty() {
-            let len = match rest.as_bytes()[0] {
-                b'\'' | b'"' => {
-                    let quote = rest.as_bytes()[0];
+            let len = match rest.as_bytes().first() {
+                Some(&quote @ (b'\'' | b'"')) => {
                     let mut end = 1;
                     // `''` inside single quotes is an escaped quote, not the end.
                     loop {
@@ -271,14 +262,8 @@ impl<'a> Plain<'a> {
                 }
                 _ => rest.find(',').unwrap_or(rest.len()),
             };
-            let item = rest[..len].trim_end_matches(' ');
-            let (value, style) = match item.as_bytes()[0] {
-                b'\'' => (single_quoted(item)?, ScalarStyle::SingleQuoted),
-                b'"' => (double_quoted(item)?, ScalarStyle::DoubleQuoted),
-                _ if plain_scalar(item, true) => (Cow::Borrowed(item), ScalarStyle::Plain),
-                _ => return None,
-            };
-            self.push(scalar(value, style), line, chars);
+            let item = one_scalar(rest[..len].trim_end_matches(' '), true)?;
+            self.push(item, line, chars);
             chars += rest[..len].chars().count();
             rest = &rest[len..];
             skip_blanks(&mut rest, &mut chars);
@@ -303,6 +288,17 @@ impl<'a> Plain<'a> {
 
 fn scalar<'a>(text: impl Into<Cow<'a, str>>, style: ScalarStyle) -> Event<'a> {
     Event::Scalar(text.into(), style, 0, None)
+}
+
+/// `text` (trimmed, whole) as one quoted or plain scalar, in a flow list when `flow`; `None`
+/// when it is empty or not one scalar of the subset.
+fn one_scalar(text: &str, flow: bool) -> Option<Event<'_>> {
+    Some(match text.as_bytes().first()? {
+        b'\'' => scalar(single_quoted(text)?, ScalarStyle::SingleQuoted),
+        b'"' => scalar(double_quoted(text)?, ScalarStyle::DoubleQuoted),
+        _ if plain_scalar(text, flow) => scalar(text, ScalarStyle::Plain),
+        _ => return None,
+    })
 }
 
 /// A block list item: `- ` and its content.
@@ -426,6 +422,8 @@ mod tests {
             "a: {k: v}\n",
             "a:\nb: 1\n",
             "a: [x,]\n",
+            "a: [,x]\n",
+            "a: [ , x]\n",
             "a: [x\n",
             "a: b # comment\n",
             "\tname: x\n",
@@ -459,6 +457,15 @@ mod tests {
 
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3_000))]
+        /// Any text of YAML's punctuation and a few words: no panic, and whatever is taken
+        /// reads as the parser reads it.
+        #[test]
+        fn never_panics_and_agrees_on_arbitrary_text(yaml in "([-a-z:#'\",\\[\\]{}&*!|> \n]|é|\\\\){0,40}") {
+            if events(&yaml).is_some() {
+                agrees(&yaml);
+            }
+        }
+
         /// Lines from the pieces of plain frontmatter and some that are not, at random indents:
         /// whatever is accepted reads as the parser reads it.
         #[test]
@@ -467,7 +474,7 @@ mod tests {
              proptest::sample::select(vec!["a:", "b:", "name:", "- ", "- k:", "-", "", "k.v-2:", "#"]),
              proptest::sample::select(vec!["", " x", " 'q'", " 'it''s'", " \"d\"", " [a, b]", " []", " ['x', \"y\"]",
                  " 1", " -1", " true", " ~", " é ü", " a: b", " - c", " a #b", " a#b", " [a,]", " {k: v}",
-                 " 'open", " x:", "  spaced", " [x, 'y, z']"])),
+                 " 'open", " x:", "  spaced", " [x, 'y, z']", " [,x]", " [x,,y]"])),
             1..10,
         )) {
             agrees(&super::super::tests::assemble(&lines));
