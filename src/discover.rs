@@ -179,6 +179,7 @@ pub fn walk_each(
         builder.add(r);
     }
     let roots_owned: Vec<PathBuf> = roots.to_vec();
+    let shown_roots: Vec<ShownRoot> = roots.iter().map(|r| ShownRoot::new(r, cwd)).collect();
     let excludes_for_filter = excludes.clone();
     builder
         .hidden(false)
@@ -198,6 +199,7 @@ pub fn walk_each(
             !excludes_for_filter.is_match(rel)
         });
     let all = Mutex::new(Discovery::default());
+    let shown_roots = &shown_roots;
     builder.build_parallel().run(|| {
         let all = &all;
         // Each worker collects locally and merges once, when its closure is dropped.
@@ -211,7 +213,7 @@ pub fn walk_each(
                     let is_file_like = e.file_type().is_some_and(|t| t.is_file() || t.is_symlink());
                     if is_file_like && let Some(kind) = classify(e.path()) {
                         let c = Candidate {
-                            path: display_path(e.path(), cwd),
+                            path: shown_under(e.path(), shown_roots, cwd),
                             fs_path: e.into_path(),
                             kind,
                         };
@@ -278,6 +280,64 @@ fn relative_to_root<'p>(path: &'p Path, roots: &[PathBuf]) -> &'p Path {
         .iter()
         .find_map(|r| path.strip_prefix(r).ok())
         .unwrap_or(path)
+}
+
+/// A walk root with its display path, from which the display paths of the files under it
+/// are built: the walker yields each as the root as given, then `/`-separated names.
+struct ShownRoot {
+    root: PathBuf,
+    /// `None` where appending names to the root's display path would not give
+    /// [`display_path`]: a root that is not UTF-8 or holds a backslash, or one the current folder
+    /// lies inside (files under `cwd` are shown relative to it, the root is not).
+    shown: Option<String>,
+}
+
+impl ShownRoot {
+    fn new(root: &Path, cwd: &Path) -> Self {
+        let plain = root.to_str().is_some_and(|r| !r.contains('\\'));
+        let shown = display_path(root, cwd);
+        let cwd_inside = Path::new(&shown).is_absolute() && normalize(cwd).starts_with(&shown);
+        ShownRoot {
+            root: root.to_owned(),
+            shown: (plain && !cwd_inside).then_some(shown),
+        }
+    }
+}
+
+/// [`display_path`] of a file the walk found under one of `roots`, without taking its path
+/// apart when it is the root's followed by plain names (every file, in practice).
+fn shown_under(path: &Path, roots: &[ShownRoot], cwd: &Path) -> String {
+    let bytes = path.as_os_str().as_encoded_bytes();
+    for r in roots {
+        let Some(shown) = &r.shown else { continue };
+        let root = r.root.as_os_str().as_encoded_bytes();
+        let Some(rest) = bytes.strip_prefix(root) else {
+            continue;
+        };
+        if rest.is_empty() {
+            return shown.clone();
+        }
+        // `skills` is not a prefix of `skills2/x`; `skills/` is of `skills/x`.
+        let names = if root.ends_with(b"/") {
+            rest
+        } else if let Some(names) = rest.strip_prefix(b"/") {
+            names
+        } else {
+            continue;
+        };
+        let Ok(names) = std::str::from_utf8(names) else {
+            break;
+        };
+        if names.starts_with('/') || names.contains('\\') || !is_normal(Path::new(names)) {
+            break;
+        }
+        return match shown.as_str() {
+            "." => names.to_owned(),
+            s if s.ends_with('/') => format!("{s}{names}"),
+            s => format!("{s}/{names}"),
+        };
+    }
+    display_path(path, cwd)
 }
 
 /// How a path is shown in reports: relative to `cwd` when under it, `/`-separated, without
@@ -435,6 +495,67 @@ mod tests {
         assert_eq!(display_path(Path::new("./"), cwd), ".");
         assert_eq!(display_path(Path::new("a/./b//c"), cwd), "a/b/c");
         assert_eq!(display_path(Path::new("a/../b"), cwd), "b");
+    }
+
+    #[test]
+    fn files_under_a_root_are_shown_as_display_path_shows_them() {
+        let cwds = [
+            "/srv/library",
+            "/srv",
+            "/srv/library/skills",
+            "/elsewhere",
+            "/",
+        ];
+        let roots = [
+            ".",
+            "./",
+            "skills",
+            "skills/",
+            "./skills/a",
+            "..",
+            "../library",
+            "../library/skills/",
+            "/srv/library",
+            "/srv/library/",
+            "/srv/./library/../library",
+            "/srv",
+            "/",
+            "a\\b",
+        ];
+        let files = [
+            "",
+            "SKILL.md",
+            "a/SKILL.md",
+            "a/b/c.agent.md",
+            "a\\b/SKILL.md",
+        ];
+        for cwd in cwds.map(Path::new) {
+            for root in roots {
+                let shown = [ShownRoot::new(Path::new(root), cwd)];
+                for file in files {
+                    let path = Path::new(root).join(file);
+                    assert_eq!(
+                        shown_under(&path, &shown, cwd),
+                        display_path(&path, cwd),
+                        "root {root}, file {file}, cwd {}",
+                        cwd.display()
+                    );
+                }
+                // A path the root is only a byte prefix of is not taken for one under it.
+                let sibling = PathBuf::from(format!("{root}x/SKILL.md"));
+                assert_eq!(
+                    shown_under(&sibling, &shown, cwd),
+                    display_path(&sibling, cwd)
+                );
+            }
+        }
+        // The shortcut is taken unless the current folder lies inside the root.
+        let taken = |root: &str, cwd: &str| ShownRoot::new(Path::new(root), Path::new(cwd)).shown;
+        assert_eq!(taken(".", "/srv/library").as_deref(), Some("."));
+        assert_eq!(taken("../x/", "/srv/library").as_deref(), Some("/srv/x"));
+        assert_eq!(taken("/srv/library", "/srv").as_deref(), Some("library"));
+        assert_eq!(taken("..", "/srv/library"), None);
+        assert_eq!(taken("a\\b", "/srv"), None);
     }
 
     #[test]
