@@ -8,13 +8,16 @@ use crate::model::Agent;
 use crate::parse::yaml::{Node, Value};
 use crate::parse::{Unreadable, document, fields, markdown};
 use crate::rules::Rule;
+use crate::rules::agent::MAX_BODY_CHARS;
 
 /// An agent plus what per-file rules need; `root` and `body_chars` are dropped afterwards.
 #[derive(Debug)]
 pub struct ParsedAgent {
     pub agent: Agent,
     pub root: Option<Node>,
-    pub body_chars: usize,
+    /// Characters in the body, counted only when it has more bytes than an agent may have
+    /// characters (fewer bytes cannot hold more).
+    pub body_chars: Option<usize>,
 }
 
 /// The file name without `.agent.md`, `.chatmode.md` or `.md`.
@@ -66,7 +69,7 @@ pub fn parse(
             return Some(ParsedAgent {
                 agent,
                 root: None,
-                body_chars: 0,
+                body_chars: None,
             });
         }
     };
@@ -82,7 +85,7 @@ pub fn parse(
     .into_iter()
     .map(|l| (dir.join(&l.target), l.pos))
     .collect();
-    let body_chars = doc.body.chars().count();
+    let body_chars = (doc.body.len() > MAX_BODY_CHARS).then(|| doc.body.chars().count());
     Some(ParsedAgent {
         agent,
         root: Some(doc.root),

@@ -121,13 +121,12 @@ pub fn check(parsed: &ParsedAgent, sink: &mut Sink) {
             );
         }
     }
-    if parsed.body_chars > MAX_BODY_CHARS {
+    if let Some(chars) = parsed.body_chars.filter(|&n| n > MAX_BODY_CHARS) {
         sink.push(
             Rule::AgentBodyTooLong,
             Pos::new(root.pos.line, 1),
             format!(
-                "the prompt body is {} characters; GitHub truncates agents at {MAX_BODY_CHARS}",
-                parsed.body_chars
+                "the prompt body is {chars} characters; GitHub truncates agents at {MAX_BODY_CHARS}"
             ),
         );
     }
