@@ -104,56 +104,63 @@ pub fn may_name_skill(path: &Path) -> bool {
 /// Classify a file by its name and place. Checks the file system only for `.md` files under
 /// an `agents/` folder (is there a Claude plugin manifest beside that folder?).
 pub fn classify(path: &Path) -> Option<Kind> {
-    let name = path.file_name()?.to_str()?;
+    // The walker asks for every file: the names are split off the path's bytes once rather
+    // than asking `Path` for each parent and its name in turn.
+    let mut above = names_back(path);
+    let name = std::str::from_utf8(above.next()?).ok()?;
     if name.eq_ignore_ascii_case("SKILL.md") {
         return Some(Kind::Skill {
             exact: name == "SKILL.md",
         });
     }
-    let parent = path.parent();
-    let parent_name = parent
-        .and_then(Path::file_name)
-        .and_then(|n| n.to_str())
-        .unwrap_or("");
-    let grandparent_name = parent
-        .and_then(Path::parent)
-        .and_then(Path::file_name)
-        .and_then(|n| n.to_str())
-        .unwrap_or("");
+    let parent_name = above.clone().next().unwrap_or(b"");
+    let grandparent_name = above.clone().nth(1).unwrap_or(b"");
     if name == "plugin.json" {
         return match parent_name {
-            ".claude-plugin" => Some(Kind::Manifest(ManifestKind::ClaudePlugin)),
+            b".claude-plugin" => Some(Kind::Manifest(ManifestKind::ClaudePlugin)),
             _ => Some(Kind::Manifest(ManifestKind::AgentPlugin)),
         };
     }
-    if name == "marketplace.json" && parent_name == ".claude-plugin" {
+    if name == "marketplace.json" && parent_name == b".claude-plugin" {
         return Some(Kind::Manifest(ManifestKind::ClaudeMarketplace));
     }
-    let lower = name.to_ascii_lowercase();
-    if lower.ends_with(".agent.md") {
+    let ends_with = |suffix: &str| {
+        name.len() >= suffix.len()
+            && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
+    };
+    if ends_with(".agent.md") {
         return Some(Kind::Agent(AgentFlavor::Custom));
     }
-    if lower.ends_with(".chatmode.md") {
+    if ends_with(".chatmode.md") {
         return Some(Kind::Agent(AgentFlavor::ChatMode));
     }
-    if !lower.ends_with(".md") || lower == "readme.md" {
+    if !ends_with(".md") || name.eq_ignore_ascii_case("readme.md") {
         return None;
     }
-    if parent_name == "agents" && grandparent_name == ".github" {
+    if parent_name == b"agents" && grandparent_name == b".github" {
         return Some(Kind::Agent(AgentFlavor::Custom));
     }
     // Claude agents may nest (`agents/review/security.md`): find the nearest `agents` folder.
-    let agents_dir = path
-        .ancestors()
-        .skip(1)
-        .take(4)
-        .find(|a| a.file_name().is_some_and(|n| n == "agents"))?;
-    let owner = agents_dir.parent()?;
-    let in_claude = owner.file_name().is_some_and(|n| n == ".claude");
-    if in_claude || owner.join(".claude-plugin").join("plugin.json").is_file() {
+    let depth = above.clone().take(4).position(|n| n == b"agents")?;
+    if above.nth(depth + 1) == Some(b".claude") {
         return Some(Kind::Agent(AgentFlavor::Claude));
     }
-    None
+    // The folder holding `agents`: the path's ancestor two above that folder's place.
+    let owner = path.ancestors().nth(depth + 2)?;
+    owner
+        .join(".claude-plugin")
+        .join("plugin.json")
+        .is_file()
+        .then_some(Kind::Agent(AgentFlavor::Claude))
+}
+
+/// The names in `path`, last first, as `Path::file_name` and `Path::parent` see them: empty
+/// and `.` parts are skipped (`..` is kept, and matches no name looked for).
+fn names_back(path: &Path) -> impl Iterator<Item = &[u8]> + Clone {
+    path.as_os_str()
+        .as_encoded_bytes()
+        .rsplit(|&b| b == b'/' || (cfg!(windows) && b == b'\\'))
+        .filter(|n| !matches!(n, [] | [b'.']))
 }
 
 /// Walk `roots` with `threads` workers (0 = automatic).
@@ -376,20 +383,61 @@ pub fn display_path(path: &Path, cwd: &Path) -> String {
 }
 
 /// Lexically remove `.` and `..` components (no file system access, so symlinks stay links).
+/// A `..` that has no name before it to remove stays, except right under the root.
 pub fn normalize(path: &Path) -> PathBuf {
-    let mut out = PathBuf::new();
-    for c in path.components() {
-        match c {
-            Component::CurDir => {}
-            Component::ParentDir => {
-                if !out.pop() {
-                    out.push("..");
-                }
+    #[cfg(unix)]
+    {
+        // Splitting the bytes once is several times cheaper than pushing `Path` components
+        // one by one, and every file of a library under a relative root comes through here.
+        use std::os::unix::ffi::OsStringExt;
+        let bytes = path.as_os_str().as_encoded_bytes();
+        let absolute = bytes.first() == Some(&b'/');
+        let mut parts: Vec<&[u8]> = Vec::new();
+        for part in bytes.split(|&b| b == b'/') {
+            match part {
+                b"" | b"." => {}
+                b".." => match parts.last() {
+                    Some(&last) if last != b".." => {
+                        parts.pop();
+                    }
+                    _ if absolute => {}
+                    _ => parts.push(part),
+                },
+                name => parts.push(name),
             }
-            other => out.push(other.as_os_str()),
         }
+        let mut out = Vec::with_capacity(bytes.len());
+        if absolute {
+            out.push(b'/');
+        }
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                out.push(b'/');
+            }
+            out.extend_from_slice(part);
+        }
+        PathBuf::from(std::ffi::OsString::from_vec(out))
     }
-    out
+    #[cfg(not(unix))]
+    {
+        let mut out = PathBuf::new();
+        for c in path.components() {
+            match c {
+                Component::CurDir => {}
+                Component::ParentDir => {
+                    let last_is_name =
+                        matches!(out.components().next_back(), Some(Component::Normal(_)));
+                    if last_is_name {
+                        out.pop();
+                    } else if !out.has_root() {
+                        out.push("..");
+                    }
+                }
+                other => out.push(other.as_os_str()),
+            }
+        }
+        out
+    }
 }
 
 /// `p` lexically normalised, without rebuilding it when it already is normal.
@@ -444,6 +492,16 @@ mod tests {
             Some(Kind::Agent(AgentFlavor::Claude))
         );
         assert_eq!(c("x/agents/plain.md"), None, "not a Claude plugin");
+        assert_eq!(c("x/agents/a/b/c/d/e.md"), None, "too deep for an agent");
+        assert_eq!(
+            c("./.claude/agents/./a.AGENT.MD"),
+            Some(Kind::Agent(AgentFlavor::Custom))
+        );
+        assert_eq!(c("./.claude//agents/a/"), None, "not a `.md` name");
+        assert_eq!(c("docs/notes.md"), None);
+        assert_eq!(c("agents/README.md"), None);
+        assert_eq!(c("SKILL.md/"), Some(Kind::Skill { exact: true }));
+        assert_eq!(c("/"), None);
         assert_eq!(
             c("p/plugin.json"),
             Some(Kind::Manifest(ManifestKind::AgentPlugin))
@@ -456,6 +514,41 @@ mod tests {
             c("m/.claude-plugin/marketplace.json"),
             Some(Kind::Manifest(ManifestKind::ClaudeMarketplace))
         );
+    }
+
+    #[test]
+    fn normalising_removes_dots_lexically() {
+        for (path, normal) in [
+            ("", ""),
+            (".", ""),
+            ("./a/./b/", "a/b"),
+            ("a//b", "a/b"),
+            ("a/../b", "b"),
+            ("a/b/../../c", "c"),
+            ("../a", "../a"),
+            ("../../a/../b", "../../b"),
+            ("a/../..", ".."),
+            ("/", "/"),
+            ("//a/./b/..", "/a"),
+            ("/..", "/"),
+            ("/../a", "/a"),
+            ("/a/b/../../../c", "/c"),
+        ] {
+            assert_eq!(normalize(Path::new(path)), Path::new(normal), "{path}");
+        }
+    }
+
+    #[test]
+    fn claude_plugin_agents_are_found_beside_the_manifest() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let plugin = dir.path().join("p");
+        std::fs::create_dir_all(plugin.join(".claude-plugin")).expect("mkdir");
+        std::fs::write(plugin.join(".claude-plugin/plugin.json"), "{}").expect("write");
+        let claude = Some(Kind::Agent(AgentFlavor::Claude));
+        assert_eq!(classify(&plugin.join("agents/a.md")), claude);
+        assert_eq!(classify(&plugin.join("agents/review/./deep/a.md")), claude);
+        assert_eq!(classify(&plugin.join("other/a.md")), None);
+        assert_eq!(classify(&dir.path().join("agents/a.md")), None);
     }
 
     #[test]
