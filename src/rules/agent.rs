@@ -152,18 +152,11 @@ fn grants_agent_tool(t: &str) -> bool {
 }
 
 fn nearest(key: &str) -> Option<&'static str> {
-    COPILOT_KEYS
-        .iter()
-        .chain(CLAUDE_KEYS)
-        .map(|k| {
-            (
-                strsim::damerau_levenshtein(&key.to_lowercase(), &k.to_lowercase()),
-                *k,
-            )
-        })
-        .filter(|(d, k)| *d <= 2.min(k.len() / 3).max(1))
-        .min()
-        .map(|(_, k)| k)
+    super::typo_of(
+        key,
+        COPILOT_KEYS.iter().chain(CLAUDE_KEYS).copied(),
+        str::to_lowercase,
+    )
 }
 
 /// Handoffs and `agents:` entries must name agents of the library (or built-in ones).

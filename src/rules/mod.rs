@@ -175,10 +175,64 @@ impl schemars::JsonSchema for Rule {
     }
 }
 
+/// The candidate closest to `key` when both are folded by `fold`, if it is close enough to be
+/// a typo: at most two edits, and at most a third of the candidate's length (one for short
+/// ones). Ties go to the candidate first in alphabetical order.
+pub(crate) fn typo_of(
+    key: &str,
+    candidates: impl IntoIterator<Item = &'static str>,
+    fold: impl Fn(&str) -> String,
+) -> Option<&'static str> {
+    let key = fold(key);
+    let key_chars = key.chars().count();
+    candidates
+        .into_iter()
+        .filter_map(|k| {
+            let k_folded = fold(k);
+            let k_chars = k_folded.chars().count();
+            let limit = 2.min(k_chars / 3).max(1);
+            // Each edit changes the length by at most one: most candidates are ruled out here,
+            // without computing the distance.
+            if key_chars.abs_diff(k_chars) > limit {
+                return None;
+            }
+            let d = strsim::damerau_levenshtein(&key, &k_folded);
+            (d <= limit).then_some((d, k))
+        })
+        .min()
+        .map(|(_, k)| k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn typos_are_matched_within_a_few_edits() {
+        let known = ["name", "description", "allowed-tools", "maxTurns"];
+        let lower = |s: &str| s.to_lowercase();
+        assert_eq!(typo_of("descripton", known, lower), Some("description"));
+        assert_eq!(typo_of("NAME", known, lower), Some("name"));
+        assert_eq!(typo_of("maxturn", known, lower), Some("maxTurns"));
+        assert_eq!(typo_of("nam", known, lower), Some("name"));
+        assert_eq!(
+            typo_of("na", known, lower),
+            None,
+            "two edits on a short key"
+        );
+        assert_eq!(
+            typo_of("allowed_tol", known, lower),
+            None,
+            "three edits away"
+        );
+        assert_eq!(typo_of("nämë", known, lower), None);
+        assert_eq!(
+            typo_of("namé", known, lower),
+            Some("name"),
+            "one edit, two bytes"
+        );
+    }
 
     #[test]
     fn codes_and_names_are_unique_and_well_formed() {

@@ -241,18 +241,9 @@ pub fn did_you_mean(key: &str) -> Option<&'static str> {
     let known = SPEC_KEYS
         .iter()
         .chain(CAPABILITY_KEYS)
-        .chain(HOST_KEYS.iter().map(|(k, _)| k));
-    let lower = key.to_lowercase().replace('_', "-");
-    known
-        .map(|k| {
-            (
-                strsim::damerau_levenshtein(&lower, &k.replace('_', "-")),
-                *k,
-            )
-        })
-        .filter(|(d, k)| *d <= 2.min(k.len() / 3).max(1))
-        .min()
-        .map(|(_, k)| k)
+        .chain(HOST_KEYS.iter().map(|(k, _)| k))
+        .copied();
+    super::typo_of(key, known, |k| k.to_lowercase().replace('_', "-"))
 }
 
 /// Does the relative link `target`, written in a file in `dir`, point at nothing?
