@@ -139,11 +139,13 @@ fn paths(v: Option<&Value>, text: &str) -> Option<Vec<(String, Pos)>> {
 /// The position of a JSON string in the text (its first occurrence), for findings.
 fn locate(text: &str, value: &str) -> Pos {
     let needle = serde_json::to_string(value).unwrap_or_default();
-    match text.find(&needle) {
+    match memchr::memmem::find(text.as_bytes(), needle.as_bytes()) {
         Some(i) => {
-            let before = &text[..i];
-            let line = before.matches('\n').count() + 1;
-            let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+            // Counted with memchr: every listed path is located from the top of the file.
+            let before = &text.as_bytes()[..i];
+            let line = memchr::memchr_iter(b'\n', before).count() + 1;
+            let line_start = memchr::memrchr(b'\n', before).map_or(0, |n| n + 1);
+            let col = text[line_start..i].chars().count() + 1;
             Pos::new(
                 u32::try_from(line).unwrap_or(1),
                 u32::try_from(col).unwrap_or(1),
