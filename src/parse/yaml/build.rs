@@ -71,7 +71,7 @@ enum Open {
         entries: Vec<(Node, Node)>,
         /// A key waiting for its value, and whether it is the merge key `<<`.
         key: Option<(Node, bool)>,
-        /// Scalar keys seen so far, to find duplicates without comparing every pair.
+        /// Scalar keys seen so far in a large mapping (see [`is_new`]).
         seen: HashSet<ScalarKey>,
         /// Mappings named by `<<` keys, merged when the mapping closes.
         merges: Vec<Node>,
@@ -363,12 +363,32 @@ fn merge(entries: &mut Vec<(Node, Node)>, seen: &mut HashSet<ScalarKey>, merges:
     }
 }
 
-/// Is `key` not yet among `entries`? Scalar keys are remembered in `seen`; a collection used
-/// as a key (rare) is compared with the other entries.
+/// Mappings with fewer entries than this find a duplicate key by comparing with each entry,
+/// which costs less than hashing (frontmatter mappings are small); larger ones keep a set of
+/// their scalar keys, so a hostile mapping stays linear.
+const SCAN_LIMIT: usize = 16;
+
+/// Is `key` not yet among `entries`? Past [`SCAN_LIMIT`] scalar keys are remembered in
+/// `seen`; a collection used as a key (rare) is compared with the other entries.
 fn is_new(key: &Node, entries: &[(Node, Node)], seen: &mut HashSet<ScalarKey>) -> bool {
+    if entries.len() < SCAN_LIMIT {
+        return !entries.iter().any(|(e, _)| same_key(e, key));
+    }
+    if seen.is_empty() {
+        seen.extend(entries.iter().filter_map(|(e, _)| ScalarKey::of(e)));
+    }
     match ScalarKey::of(key) {
         Some(k) => seen.insert(k),
         None => !entries.iter().any(|(e, _)| same(e, key)),
+    }
+}
+
+/// The same key: a scalar by its type and text (a float by its bits, as [`ScalarKey`] holds
+/// it), a collection by [`same`].
+fn same_key(a: &Node, b: &Node) -> bool {
+    match (&a.value, &b.value) {
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        _ => same(a, b),
     }
 }
 

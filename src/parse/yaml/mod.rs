@@ -149,6 +149,28 @@ mod tests {
     }
 
     #[test]
+    fn duplicate_keys_are_found_in_small_and_large_mappings() {
+        for n in [3_usize, 15, 16, 17, 40] {
+            let distinct: String = (0..n).map(|i| format!("k{i}: {i}\n")).collect();
+            assert!(parse(&distinct, 2).is_ok(), "{n} keys");
+            for dup in [0, n / 2, n - 1] {
+                let y = format!("{distinct}k{dup}: again\n");
+                let e = parse(&y, 2).unwrap_err();
+                assert_eq!(
+                    (e.rule, e.pos.line as usize),
+                    (Rule::DuplicateKey, n + 2),
+                    "{n} keys, k{dup} again"
+                );
+            }
+        }
+        // Keys of another type, or another float, are other keys.
+        assert!(parse("1: a\n1.0: b\n'1': c\n0.0: d\n-0.0: e\n", 2).is_ok());
+        let many: String = (0..20).map(|i| format!("{i}.5: x\n")).collect();
+        assert!(parse(&format!("{many}-0.0: a\n0.0: b\n"), 2).is_ok());
+        assert!(parse(&format!("{many}0.5: again\n"), 2).is_err());
+    }
+
+    #[test]
     fn syntax_errors_have_position() {
         let e = parse("name: [a\n", 2).unwrap_err();
         assert_eq!(e.rule, Rule::YamlSyntax);
