@@ -42,23 +42,62 @@ pub fn relative_links(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool
 /// decoded, balanced parentheses belong to it) always counts.
 fn may_link(body: &str, wanted: &impl Fn(&str) -> bool) -> bool {
     let bytes = body.as_bytes();
-    memchr::memchr_iter(b']', bytes).any(|i| {
-        matches!(bytes.get(i + 1), Some(b'(' | b':'))
-            && raw_target(&body[i + 2..]).is_some_and(|t| {
-                t.contains(['\\', '&', '(']) || local_target(t).is_some_and(|t| wanted(&t))
-            })
+    let counts =
+        |t: &str| t.contains(['\\', '&', '(']) || local_target(t).is_some_and(|t| wanted(&t));
+    memchr::memchr_iter(b']', bytes).any(|i| match bytes.get(i + 1) {
+        Some(b'(') => raw_target(&body[i + 2..]).is_some_and(|(t, _)| counts(t)),
+        Some(b':') => {
+            may_define(body, i)
+                && raw_target(&body[i + 2..])
+                    .is_some_and(|(t, rest)| ends_definition(rest) && counts(t))
+        }
+        _ => false,
     })
 }
 
-/// The literal target text after `](` or `]:`: leading blanks skipped, then `<...>` or the
-/// text up to a blank or `)`.
-fn raw_target(after: &str) -> Option<&str> {
+/// Could the `]` at `close` end the label of a reference definition? The label's `[` must
+/// open its line, after indentation and block quote or list markers, or be on an earlier line.
+/// Code such as `items[0]:` is ruled out; a line with a backslash (an escaped bracket may
+/// belong to the label) always could.
+fn may_define(body: &str, close: usize) -> bool {
+    let line_start = memchr::memrchr(b'\n', &body.as_bytes()[..close]).map_or(0, |n| n + 1);
+    let before = &body[line_start..close];
+    match before.rfind('[') {
+        None => true,
+        Some(open) => {
+            before.contains('\\')
+                || before[..open].bytes().all(|b| {
+                    matches!(
+                        b,
+                        b' ' | b'\t' | b'>' | b'-' | b'*' | b'+' | b'.' | b')' | b'0'..=b'9'
+                    )
+                })
+        }
+    }
+}
+
+/// Can a reference definition's destination be followed by `rest`? Only by the end of its
+/// line or by a title (`"`, `'` or `(`); `[Issue]: [Description] - Impact` is text.
+fn ends_definition(rest: &str) -> bool {
+    let rest = rest.trim_start_matches([' ', '\t']);
+    rest.is_empty() || rest.starts_with(['\n', '\r', '"', '\'', '('])
+}
+
+/// The literal target text after `](` or `]:`, and the text after it: leading blanks
+/// skipped, then `<...>` or the text up to a blank or `)`.
+fn raw_target(after: &str) -> Option<(&str, &str)> {
     let t = after.trim_start_matches([' ', '\t', '\r', '\n']);
-    let t = match t.strip_prefix('<') {
-        Some(inner) => &inner[..inner.find(['>', '\n']).unwrap_or(inner.len())],
-        None => &t[..t.find([' ', '\t', '\r', '\n', ')']).unwrap_or(t.len())],
+    let (target, rest) = match t.strip_prefix('<') {
+        Some(inner) => {
+            let end = inner.find(['>', '\n']).unwrap_or(inner.len());
+            (
+                &inner[..end],
+                inner[end..].strip_prefix('>').unwrap_or(&inner[end..]),
+            )
+        }
+        None => t.split_at(t.find([' ', '\t', '\r', '\n', ')']).unwrap_or(t.len())),
     };
-    (!t.is_empty()).then_some(t)
+    (!target.is_empty()).then_some((target, rest))
 }
 
 /// Every relative link and image target, by a full CommonMark parse.
@@ -228,6 +267,24 @@ mod tests {
         assert!(!may_link("[a](here.md) [b]: here.md", &missing));
         assert!(may_link("[a](here.md) [b](gone.md)", &missing));
         assert!(may_link("[a](a(b).md)", &|t: &str| t == "a(b).md"));
+        // A reference definition starts its line and ends with its destination or a title.
+        for body in [
+            "x = items[0]: gone.md",
+            "1. [Issue]: gone.md - impact",
+            "[Pillar]: [Finding] \u{2014} why",
+        ] {
+            assert!(!may_link(body, &missing), "{body}");
+        }
+        for body in [
+            "[a]: gone.md",
+            "  > - [a]: gone.md \"title\"",
+            "1. [a]:\n   gone.md\n",
+            "[a\n b]: gone.md",
+            "[a\\[b]: gone.md",
+            "[a]: <gone.md> 'title'",
+        ] {
+            assert!(may_link(body, &missing), "{body}");
+        }
         let got = relative_links("[a](here.md) [b](gone.md)\n", 1, missing);
         assert_eq!(got.len(), 1);
         assert_eq!((got[0].target.as_str(), got[0].pos.column), ("gone.md", 14));
@@ -256,6 +313,15 @@ mod tests {
                 proptest::strategy::Just("\\".to_owned()),
                 proptest::strategy::Just("(".to_owned()),
                 proptest::strategy::Just("x(y).md".to_owned()),
+                proptest::strategy::Just("- ".to_owned()),
+                proptest::strategy::Just("1. ".to_owned()),
+                proptest::strategy::Just("> ".to_owned()),
+                proptest::strategy::Just("    ".to_owned()),
+                proptest::strategy::Just("\"t\"".to_owned()),
+                proptest::strategy::Just("'".to_owned()),
+                proptest::strategy::Just("[".to_owned()),
+                proptest::strategy::Just("x[0]: ".to_owned()),
+                proptest::strategy::Just("\t".to_owned()),
                 "[a-z./# ]{0,6}",
             ],
             0..24,
