@@ -3,9 +3,11 @@
 //! built once, so the cost is linear in agents, skills and manifest entries.
 
 use std::borrow::Cow;
+use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
+use std::sync::Mutex;
 
 use rayon::prelude::*;
 
@@ -30,23 +32,14 @@ fn key<'p>(p: &'p Path, cwd: &Path) -> Cow<'p, Path> {
     }
 }
 
-/// Where relative manifest paths are tried after the plugin's own folder: the scanned root
-/// holding it, then the git work tree holding it (a library may sit inside a larger repository).
-fn fallback_roots(dir: &Path, scanned_roots: &[PathBuf], git: &mut GitRoots) -> Vec<PathBuf> {
-    let mut out: Vec<PathBuf> = Vec::new();
-    if let Some(r) = scanned_roots
+/// The scanned root holding `dir` (the innermost), where relative manifest paths are tried
+/// after the plugin's own folder.
+fn scanned_root(dir: &Path, scanned_roots: &[PathBuf]) -> Option<PathBuf> {
+    scanned_roots
         .iter()
         .filter(|r| dir.starts_with(r))
         .max_by_key(|r| r.as_os_str().len())
-    {
-        out.push(r.clone());
-    }
-    if let Some(git) = git.of(dir)
-        && !out.contains(&git)
-    {
-        out.push(git);
-    }
-    out
+        .cloned()
 }
 
 /// The nearest folder at or above a folder that holds `.git`, remembered per folder: plugins
@@ -227,24 +220,24 @@ pub fn links(
         .iter()
         .map(|r| key(r, cwd).into_owned())
         .collect();
-    // Where each manifest's paths are tried, worked out in turn: manifests share the `.git`
-    // lookups above them.
-    let mut git = GitRoots::default();
-    let places: Vec<(&Manifest, Cow<Path>, Vec<PathBuf>)> = manifests
-        .iter()
-        .map(|m| {
-            let base = key(&m.base, cwd);
-            let fallbacks = fallback_roots(&base, &roots, &mut git);
-            (m, base, fallbacks)
-        })
-        .collect();
-    // Each manifest and each agent is then resolved on its own, on all threads; findings keep
-    // the order of a serial pass.
+    // Manifests share the `.git` lookups above them; most never need one.
+    let git = Mutex::new(GitRoots::default());
+    // Each manifest and each agent is resolved on its own, on all threads; findings keep the
+    // order of a serial pass.
     let (from_manifests, from_agents) = rayon::join(
         || {
-            places
+            manifests
                 .par_iter()
-                .map(|(m, base, fallbacks)| manifest_links(&ix, m, base, fallbacks))
+                .map(|m| {
+                    let base = key(&m.base, cwd);
+                    let places = Places {
+                        root: scanned_root(&base, &roots),
+                        base,
+                        git: &git,
+                        git_root: OnceCell::new(),
+                    };
+                    manifest_links(&ix, m, &places)
+                })
                 .collect::<Vec<_>>()
         },
         || {
@@ -265,16 +258,19 @@ pub fn links(
     out
 }
 
-/// The links one manifest makes (every agent it names to every skill it names) and the
-/// paths it lists that resolve to nothing. `base` is the plugin folder's key.
-fn manifest_links(
-    ix: &Index,
-    m: &Manifest,
-    base: &Path,
-    fallbacks: &[PathBuf],
-) -> (Vec<Link>, Vec<Finding>) {
-    let mut findings = Vec::new();
-    let resolve = |p: &str| -> Vec<PathBuf> {
+/// Where one manifest's relative paths are tried: the plugin folder (`base`, a key), then the
+/// scanned root holding it, then the git work tree holding it (a library may sit inside a
+/// larger repository). The work tree is looked for on disk only when the others name nothing.
+struct Places<'a> {
+    base: Cow<'a, Path>,
+    root: Option<PathBuf>,
+    git: &'a Mutex<GitRoots>,
+    git_root: OnceCell<Option<PathBuf>>,
+}
+
+impl Places<'_> {
+    /// `p` joined to the plugin folder and the scanned root; with `far`, the work tree too.
+    fn candidates(&self, p: &str, far: bool) -> Vec<PathBuf> {
         let p = p.trim_start_matches("./");
         // A folder is often written `skills/x/`: without the trailing `/`, which normalising
         // drops anyway, the joined path usually needs no normalising.
@@ -282,19 +278,34 @@ fn manifest_links(
             "" => p,
             trimmed => trimmed,
         };
-        let mut c = vec![normalized(base.join(p))];
-        c.extend(
-            fallbacks
-                .iter()
-                .filter(|r| *r != base)
-                .map(|r| normalized(r.join(p))),
-        );
-        c
-    };
+        let git = far.then(|| {
+            self.git_root.get_or_init(|| {
+                let mut git = self.git.lock().unwrap_or_else(|e| e.into_inner());
+                git.of(&self.base)
+            })
+        });
+        let mut places: Vec<&Path> = vec![&self.base];
+        for place in [self.root.as_ref(), git.and_then(Option::as_ref)]
+            .into_iter()
+            .flatten()
+        {
+            if !places.contains(&place.as_path()) {
+                places.push(place);
+            }
+        }
+        places.iter().map(|d| normalized(d.join(p))).collect()
+    }
+}
+
+/// The links one manifest makes (every agent it names to every skill it names) and the
+/// paths it lists that resolve to nothing.
+fn manifest_links(ix: &Index, m: &Manifest, places: &Places) -> (Vec<Link>, Vec<Finding>) {
+    let mut findings = Vec::new();
+    let base = &places.base;
     let m_agents = listed(
         m.agents.as_deref(),
         &base.join("agents"),
-        &resolve,
+        places,
         |p| ix.agent_at(p),
         |d| ix.agents_under(d),
         |p, pos| findings.push(missing(m, "agent", p, pos)),
@@ -302,7 +313,7 @@ fn manifest_links(
     let m_skills = listed(
         m.skills.as_deref(),
         &base.join("skills"),
-        &resolve,
+        places,
         |p| ix.skill_at(p),
         |d| ix.skills_under(d),
         |p, pos| findings.push(missing(m, "skill", p, pos)),
@@ -316,12 +327,13 @@ fn manifest_links(
 }
 
 /// What a manifest's agent or skill list names: each path the agent or skill there, or else
-/// every one under that folder (`./skills/`), tried from each place `resolve` gives; without a
-/// list, everything under `default`. Paths that name nothing go to `missing`.
+/// every one under that folder (`./skills/`), tried from each of `places` in turn (the file
+/// anywhere before a folder anywhere); without a list, everything under `default`. Paths that
+/// name nothing go to `missing`.
 fn listed<'a, T>(
     list: Option<&[(String, crate::diagnostic::Pos)]>,
     default: &Path,
-    resolve: &dyn Fn(&str) -> Vec<PathBuf>,
+    places: &Places,
     at: impl Fn(&Path) -> Option<&'a T>,
     under: impl Fn(&Path) -> Vec<&'a T>,
     mut missing: impl FnMut(&str, crate::diagnostic::Pos),
@@ -331,14 +343,20 @@ fn listed<'a, T>(
     };
     list.iter()
         .flat_map(|(p, pos)| {
-            let tried = resolve(p);
-            let found = match tried.iter().find_map(|c| at(c)) {
+            let near = places.candidates(p, false);
+            let found = match near.iter().find_map(|c| at(c)) {
                 Some(one) => vec![one],
-                None => tried
-                    .iter()
-                    .map(|c| under(c))
-                    .find(|v| !v.is_empty())
-                    .unwrap_or_default(),
+                None => {
+                    let all = places.candidates(p, true);
+                    match all[near.len()..].iter().find_map(|c| at(c)) {
+                        Some(one) => vec![one],
+                        None => all
+                            .iter()
+                            .map(|c| under(c))
+                            .find(|v| !v.is_empty())
+                            .unwrap_or_default(),
+                    }
+                }
             };
             if found.is_empty() {
                 missing(p, *pos);

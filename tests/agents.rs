@@ -205,6 +205,44 @@ fn agent_plugin_paths_resolve_from_the_plugin_folder_then_the_root() {
 }
 
 #[test]
+fn agent_plugin_paths_fall_back_to_the_git_work_tree() {
+    // Two roots inside one repository: the plugin's paths are written from the repository's
+    // top, which is neither the plugin folder nor the root holding it.
+    let repo = tree(&[
+        (
+            "plugins/ops/plugin.json",
+            r#"{"name": "ops", "extensions": {"com.github.awesome-copilot": {
+  "agents": ["agents/ops.agent.md"], "skills": ["skills/kusto/", "skills/gone/"]}}}"#,
+        ),
+        ("plugins/ops/agents/ops.agent.md", &agent_md("", "")),
+        ("skills/kusto/SKILL.md", &skill_md("kusto", "")),
+    ]);
+    std::fs::create_dir(repo.path().join(".git")).expect("mkdir .git");
+    let opts = AuditOptions {
+        roots: vec![repo.path().join("plugins/ops"), repo.path().join("skills")],
+        cwd: repo.path().to_path_buf(),
+        ..AuditOptions::default()
+    };
+    let result = skill_audit::run(&opts).expect("the audit runs");
+    let r = serde_json::to_value(Report::new(result)).expect("the report serialises");
+    assert_eq!(
+        links(&r),
+        BTreeSet::from([link(
+            "plugins/ops/agents/ops.agent.md",
+            "skills/kusto/SKILL.md",
+            "plugin:ops"
+        )])
+    );
+    let missing = findings(&r, "SA602");
+    assert_eq!(missing.len(), 1, "{missing:#?}");
+    assert!(
+        s(missing[0], "message").contains("skills/gone/"),
+        "{}",
+        missing[0]
+    );
+}
+
+#[test]
 fn agent_plugin_short_agent_name_matches_dot_agent_md() {
     // awesome-copilot's plugins name `./agents/x.md` for the file `agents/x.agent.md`.
     let lib = tree(&[
