@@ -195,8 +195,8 @@ pub fn walk_each(
         .parents(true)
         .threads(threads)
         .filter_entry(move |e| {
-            let name = e.file_name().to_string_lossy();
-            if e.depth() > 0 && SKIPPED_DIRS.contains(&name.as_ref()) {
+            let name = e.file_name().as_encoded_bytes();
+            if e.depth() > 0 && SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name) {
                 return false;
             }
             if excludes_for_filter.is_empty() || e.depth() == 0 {

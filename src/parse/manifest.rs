@@ -19,7 +19,11 @@ pub fn parse(
     kind: ManifestKind,
     sink: &mut Sink,
 ) -> Vec<Manifest> {
-    let text = String::from_utf8_lossy(bytes);
+    // Checked with SIMD first: the lossy conversion walks the bytes in small chunks.
+    let text = match simdutf8::basic::from_utf8(bytes) {
+        Ok(text) => std::borrow::Cow::Borrowed(text),
+        Err(_) => String::from_utf8_lossy(bytes),
+    };
     let json: Value = match serde_json::from_str(&text) {
         Ok(v) => v,
         Err(e) => {
