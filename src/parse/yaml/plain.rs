@@ -1,10 +1,12 @@
 //! The parser events of the plain frontmatter most files have, found without the full parser.
 //!
 //! Most frontmatter is a block mapping of simple keys whose values are one-line scalars,
-//! one-line flow lists, nested block mappings and block lists. For such text this module
+//! one-line flow lists, nested block mappings and block lists, and mapping values written as
+//! plain literal or folded block scalars (`|`, `|-`, `>`, `>-`). For such text this module
 //! produces the same events, at the same positions, as the full YAML parser, for a fraction
-//! of its cost; anything else (block scalars, multi-line scalars, anchors, tags, flow
-//! mappings, escapes, tabs, empty values, ...) returns `None` and goes to the full parser.
+//! of its cost; anything else (other block scalars, multi-line plain or quoted scalars,
+//! anchors, tags, flow mappings, escapes, tabs, empty values, ...) returns `None` and goes to
+//! the full parser.
 //! Every text this accepts is valid YAML, so the full parser would report no syntax error
 //! either: the tree builder sees the same events either way. Tests check that on the corpus,
 //! on tricky input and on generated input.
@@ -45,6 +47,7 @@ pub fn events(yaml: &str) -> Option<Vec<(Event<'_>, Span)>> {
         return None;
     }
     let mut p = Plain {
+        yaml,
         lines,
         at: 0,
         out: Vec::with_capacity(64),
@@ -92,6 +95,8 @@ struct Line<'a> {
 }
 
 struct Plain<'a> {
+    /// The whole text, for block scalars, whose blank lines count.
+    yaml: &'a str,
     lines: Vec<Line<'a>>,
     /// The next line to read.
     at: usize,
@@ -156,6 +161,8 @@ impl<'a> Plain<'a> {
                 } else {
                     return None;
                 }
+            } else if let Some(style) = block_style(value) {
+                self.block_scalar(indent, line.no, style)?;
             } else {
                 let col = indent + line.text.len() - value.len();
                 self.inline(value, line.no, col)?;
@@ -217,6 +224,67 @@ impl<'a> Plain<'a> {
         }
         let (line, col) = self.here();
         self.push(Event::SequenceEnd, line, col);
+        Some(())
+    }
+
+    /// A block scalar, the value of a key at `indent` whose line (the current one, `header`)
+    /// ends in its indicator. Its content is the following lines, all at the first
+    /// one's indentation (deeper ones kept as they are in a literal scalar), with empty lines
+    /// between them; leading empty lines, lines of spaces, comment-like lines and folded lines
+    /// indented deeper are left to the full parser.
+    fn block_scalar(&mut self, indent: usize, header: usize, style: Block) -> Option<()> {
+        self.at += 1;
+        let first = *self.lines.get(self.at)?;
+        if first.no != header + 1 || first.indent <= indent {
+            return None;
+        }
+        let width = first.indent;
+        let mut last = first.no;
+        while let Some(&line) = self.lines.get(self.at).filter(|l| l.indent > indent) {
+            if line.indent < width || (style.folded && line.indent != width) {
+                return None;
+            }
+            last = line.no;
+            self.at += 1;
+        }
+        let next = self.lines.get(self.at).map_or(usize::MAX, |l| l.no);
+        let mut value = String::new();
+        // Line breaks not yet written: each empty line adds one.
+        let mut breaks = 0;
+        for (no, text) in (1..).zip(self.yaml.split('\n')).skip(first.no - 1) {
+            if no >= next {
+                break;
+            }
+            if text.is_empty() {
+                breaks += 1;
+                continue;
+            }
+            // Spaces only, or a line the line list left out as a comment: the parser's.
+            let content = text.trim_start_matches(' ');
+            if no > last || content.is_empty() || content.starts_with('#') {
+                return None;
+            }
+            if no > first.no {
+                // Folding joins lines with a space unless empty lines come between them.
+                match (style.folded, breaks) {
+                    (true, 0) => value.push(' '),
+                    (true, n) => value.extend(std::iter::repeat_n('\n', n)),
+                    (false, n) => value.extend(std::iter::repeat_n('\n', n + 1)),
+                }
+            }
+            breaks = 0;
+            value.push_str(&text[width..]);
+        }
+        if !style.strip {
+            value.push('\n');
+        }
+        let style = if style.folded {
+            ScalarStyle::Folded
+        } else {
+            ScalarStyle::Literal
+        };
+        // The parser places a block scalar where its content starts.
+        self.push(scalar(value, style), first.no, width);
         Some(())
     }
 
@@ -284,6 +352,26 @@ impl<'a> Plain<'a> {
         self.push(Event::SequenceEnd, line, chars);
         Some(())
     }
+}
+
+/// A block scalar's header: folded (`>`) or literal (`|`), and whether the final line break
+/// is stripped (`-`).
+#[derive(Clone, Copy)]
+struct Block {
+    folded: bool,
+    strip: bool,
+}
+
+/// The block scalar header `text` is, among those this module reads.
+fn block_style(text: &str) -> Option<Block> {
+    let (folded, strip) = match text {
+        "|" => (false, false),
+        "|-" => (false, true),
+        ">" => (true, false),
+        ">-" => (true, true),
+        _ => return None,
+    };
+    Some(Block { folded, strip })
 }
 
 fn scalar<'a>(text: impl Into<Cow<'a, str>>, style: ScalarStyle) -> Event<'a> {
@@ -405,7 +493,17 @@ mod tests {
             "# leading comment\n\nname: x  \n  # indented comment\ntools: []\nempty: [ ]\n",
             "a: [x,y ,  z]\n",
             "name: a\nname: b\n",
+            "description: >\n  folded\n",
+            "description: >-\n  Folded text\n  on lines.\n\n  A second  paragraph.\n\n\n  Third.\nname: x\n",
+            "a: |\n  literal\n    deeper\n\n  # not a comment? no: left out\n",
+            "a: |-\n  one\n  two  \nb: |\n  x\n\n\nc: 1\n",
+            "m:\n  k: >\n    nested\n    text\n  j: v\n",
+            "- k: |\n    in a list\n  j: v\n",
         ] {
+            if yaml.contains("# not") {
+                assert!(events(yaml).is_none(), "taken: {yaml:?}");
+                continue;
+            }
             assert!(agrees(yaml), "not taken: {yaml:?}");
         }
     }
@@ -413,8 +511,17 @@ mod tests {
     #[test]
     fn leaves_everything_else_to_the_parser() {
         for yaml in [
-            "description: >\n  folded\n",
             "description: long\n  continued\n",
+            "a: |+\n  kept\n",
+            "a: >2\n  x\n",
+            "a: | # note\n  x\n",
+            "a: |\n\n  leading empty line\n",
+            "a: |\n  x\n   \n  y\n",
+            "a: >\n  x\n    deeper folded\n",
+            "a: |\n    x\n  less\n",
+            "a: |\nb: 1\n",
+            "a: |\n",
+            "- |\n  item\n",
             "a: 'two\n  lines'\n",
             "a: \"esc\\n\"\n",
             "a: &x 1\nb: *x\n",
@@ -474,7 +581,8 @@ mod tests {
              proptest::sample::select(vec!["a:", "b:", "name:", "- ", "- k:", "-", "", "k.v-2:", "#"]),
              proptest::sample::select(vec!["", " x", " 'q'", " 'it''s'", " \"d\"", " [a, b]", " []", " ['x', \"y\"]",
                  " 1", " -1", " true", " ~", " é ü", " a: b", " - c", " a #b", " a#b", " [a,]", " {k: v}",
-                 " 'open", " x:", "  spaced", " [x, 'y, z']", " [,x]", " [x,,y]"])),
+                 " 'open", " x:", "  spaced", " [x, 'y, z']", " [,x]", " [x,,y]",
+                 " |", " |-", " >", " >-", " |+", " >1"])),
             1..10,
         )) {
             agrees(&super::super::tests::assemble(&lines));
