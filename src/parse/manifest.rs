@@ -19,8 +19,8 @@ pub fn parse(
     kind: ManifestKind,
     sink: &mut Sink,
 ) -> Vec<Manifest> {
-    // Checked with SIMD first: the lossy conversion walks the bytes in small chunks.
-    let text = match simdutf8::basic::from_utf8(bytes) {
+    // Checked whole first: the lossy conversion walks the bytes in small chunks.
+    let text = match super::utf8(bytes) {
         Ok(text) => std::borrow::Cow::Borrowed(text),
         Err(_) => String::from_utf8_lossy(bytes),
     };

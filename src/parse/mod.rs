@@ -123,13 +123,17 @@ pub fn document<'b>(
     })
 }
 
+/// `bytes` as text, or std's error saying where they stop being UTF-8. SIMD validation is
+/// several times quicker on a library's mostly-ASCII text; std's check runs only on failure,
+/// for the position it reports.
+fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
+    simdutf8::basic::from_utf8(bytes).or_else(|_| std::str::from_utf8(bytes))
+}
+
 /// Decode `bytes` as UTF-8 text without a BOM, or report where it stops being UTF-8.
 /// The BOM, if any, is reported as info.
 pub fn decode<'b>(bytes: &'b [u8], sink: &mut Sink) -> Option<&'b str> {
-    // SIMD validation is several times quicker on a library's mostly-ASCII text; std's
-    // check runs only on failure, for the position it reports.
-    let valid = simdutf8::basic::from_utf8(bytes).map_or_else(|_| std::str::from_utf8(bytes), Ok);
-    let text = match valid {
+    let text = match utf8(bytes) {
         Ok(t) => t,
         Err(e) => {
             let good = &bytes[..e.valid_up_to()];
