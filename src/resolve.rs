@@ -269,31 +269,36 @@ struct Places<'a> {
 }
 
 impl Places<'_> {
-    /// `p` joined to the plugin folder and the scanned root; with `far`, the work tree too.
-    fn candidates(&self, p: &str, far: bool) -> Vec<PathBuf> {
-        let p = p.trim_start_matches("./");
-        // A folder is often written `skills/x/`: without the trailing `/`, which normalising
-        // drops anyway, the joined path usually needs no normalising.
-        let p = match p.trim_end_matches('/') {
-            "" => p,
-            trimmed => trimmed,
-        };
-        let git = far.then(|| {
-            self.git_root.get_or_init(|| {
-                let mut git = self.git.lock().unwrap_or_else(|e| e.into_inner());
-                git.of(&self.base)
-            })
-        });
-        let mut places: Vec<&Path> = vec![&self.base];
-        for place in [self.root.as_ref(), git.and_then(Option::as_ref)]
-            .into_iter()
-            .flatten()
-        {
-            if !places.contains(&place.as_path()) {
-                places.push(place);
-            }
+    /// `p` joined to the plugin folder and, when it is another folder, the scanned root.
+    fn near(&self, p: &str) -> Vec<PathBuf> {
+        let p = relative(p);
+        let mut out = vec![normalized(self.base.join(p))];
+        if let Some(root) = self.root.as_deref().filter(|r| *r != self.base.as_ref()) {
+            out.push(normalized(root.join(p)));
         }
-        places.iter().map(|d| normalized(d.join(p))).collect()
+        out
+    }
+
+    /// `p` joined to the git work tree holding the plugin, when that is neither of the near
+    /// places; the work tree is looked for on first use.
+    fn far(&self, p: &str) -> Option<PathBuf> {
+        let git = self.git_root.get_or_init(|| {
+            let mut git = self.git.lock().unwrap_or_else(|e| e.into_inner());
+            git.of(&self.base)
+        });
+        git.as_deref()
+            .filter(|g| *g != self.base.as_ref() && Some(*g) != self.root.as_deref())
+            .map(|g| normalized(g.join(relative(p))))
+    }
+}
+
+/// A manifest path as it is joined to a folder: without `./`, and without a trailing `/`
+/// (`skills/x/`), which normalising drops anyway, so the joined path usually needs none.
+fn relative(p: &str) -> &str {
+    let p = p.trim_start_matches("./");
+    match p.trim_end_matches('/') {
+        "" => p,
+        trimmed => trimmed,
     }
 }
 
@@ -343,15 +348,16 @@ fn listed<'a, T>(
     };
     list.iter()
         .flat_map(|(p, pos)| {
-            let near = places.candidates(p, false);
+            let near = places.near(p);
             let found = match near.iter().find_map(|c| at(c)) {
                 Some(one) => vec![one],
                 None => {
-                    let all = places.candidates(p, true);
-                    match all[near.len()..].iter().find_map(|c| at(c)) {
+                    let far = places.far(p);
+                    match far.as_deref().and_then(&at) {
                         Some(one) => vec![one],
-                        None => all
+                        None => near
                             .iter()
+                            .chain(&far)
                             .map(|c| under(c))
                             .find(|v| !v.is_empty())
                             .unwrap_or_default(),
