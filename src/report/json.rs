@@ -22,6 +22,8 @@ use super::Report;
 const CHUNK: usize = 32;
 /// Entries rendered before their buffers are written out.
 const BATCH: usize = 1024;
+/// Starting size of a chunk's buffer: most chunks fit, so few are copied while growing.
+const CHUNK_BYTES: usize = 64 * 1024;
 
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     // Taken apart so that a new field cannot be forgotten here; written in declaration order,
@@ -105,7 +107,7 @@ impl Object<'_> {
 
 /// Entries of an array that is a field of the top-level object, each after its separator.
 fn array_entries<T: Serialize>(entries: &[T], first: bool) -> io::Result<Vec<u8>> {
-    let mut buffer = Vec::new();
+    let mut buffer = Vec::with_capacity(CHUNK_BYTES);
     for (i, entry) in entries.iter().enumerate() {
         let separator: &[u8] = if first && i == 0 { b"\n" } else { b",\n" };
         buffer.extend_from_slice(separator);
