@@ -157,6 +157,12 @@ impl NameSet {
         self.len() == 0
     }
 
+    /// Does a pattern match `name`? Asked only when there are patterns: even an empty
+    /// glob set prepares the candidate path first, and most profiles list no patterns.
+    fn glob_match(&self, name: &str) -> bool {
+        !self.patterns.is_empty() && self.globs.is_match(name)
+    }
+
     /// Does the set make `required` available?
     pub fn contains(&self, required: &str) -> bool {
         let req: Cow<'_, str> = if self.tools {
@@ -168,10 +174,10 @@ impl NameSet {
             && let Some(server) = req.strip_suffix("/*")
         {
             return self.servers.contains(server)
-                || self.globs.is_match(req.as_ref())
-                || self.globs.is_match(format!("{server}/x"));
+                || self.glob_match(&req)
+                || self.glob_match(&format!("{server}/x"));
         }
-        if self.exact.contains(req.as_ref()) || self.globs.is_match(req.as_ref()) {
+        if self.exact.contains(req.as_ref()) || self.glob_match(&req) {
             return true;
         }
         self.tools && !req.contains('/') && self.tool_parts.contains(req.as_ref())
