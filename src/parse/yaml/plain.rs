@@ -68,6 +68,16 @@ pub fn events(yaml: &str) -> Option<Vec<(Event<'_>, Span)>> {
 /// tabs, carriage returns, byte order marks or C1 controls, which the full parser treats
 /// specially. Checked on the UTF-8 bytes: those characters have distinctive encodings.
 fn plain_text(bytes: &[u8]) -> bool {
+    // Most frontmatter is printable ASCII: checked a block at a time without branching, which
+    // the compiler vectorises, before the byte-by-byte rules below.
+    let printable = |block: &[u8]| {
+        block.iter().fold(true, |ok, &b| {
+            ok & (b.wrapping_sub(b' ') < 0x5f || b == b'\n')
+        })
+    };
+    if bytes.chunks(64).all(printable) {
+        return true;
+    }
     bytes.iter().enumerate().all(|(i, &b)| {
         let bad = match b {
             b'\n' | b' '..=b'~' => false,
@@ -417,8 +427,15 @@ fn plain_scalar(text: &str, flow: bool) -> bool {
             && text.len() > 1
             && !text.starts_with("- ")
             && !text.starts_with("-\u{a0}"));
-    let ends_early = text.contains(": ") || text.contains(" #") || text.ends_with(':');
-    let flow_indicator = flow && text.contains(['[', ']', '{', '}', ',', ':', '#']);
+    // Byte searches: these short texts cost more to set a substring searcher up for.
+    let bytes = text.as_bytes();
+    let ends_early = memchr::memchr_iter(b':', bytes)
+        .any(|i| matches!(bytes.get(i + 1), None | Some(b' ')))
+        || memchr::memchr_iter(b'#', bytes).any(|i| i > 0 && bytes[i - 1] == b' ');
+    let flow_indicator = flow
+        && bytes
+            .iter()
+            .any(|b| matches!(b, b'[' | b']' | b'{' | b'}' | b',' | b':' | b'#'));
     starts_ok && !ends_early && !flow_indicator
 }
 
