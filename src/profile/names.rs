@@ -77,6 +77,17 @@ fn compile(pattern: &str) -> Option<Glob> {
         .ok()
 }
 
+/// The literal text before the final `*` of a pattern that has no other glob syntax (no
+/// other `*`, no `?`, `[`, `{` or `\\` escape), which then matches exactly the names
+/// starting with it.
+fn literal_prefix(pattern: &str) -> Option<&str> {
+    let prefix = pattern.strip_suffix('*')?;
+    let plain = !prefix
+        .bytes()
+        .any(|b| matches!(b, b'*' | b'?' | b'[' | b']' | b'{' | b'}' | b'\\'));
+    plain.then_some(prefix)
+}
+
 /// Add `s` unless present: servers and tool names repeat across a profile's tools, and a lookup
 /// is cheaper than a copy that is dropped again.
 fn insert_new(set: &mut Set, s: &str) {
@@ -95,6 +106,10 @@ pub struct NameSet {
     tool_parts: Set,
     /// Servers that contribute at least one tool.
     servers: Set,
+    /// Patterns that are a literal text and one final `*` (`github/*`, `get_*`, `*`): as
+    /// `*` also matches `/` here, each is a prefix test, cheaper than the glob set.
+    prefixes: Vec<String>,
+    /// The other patterns.
     globs: GlobSet,
     patterns: Vec<String>,
     /// Tool names are canonicalised; resource URIs and prompt names are compared as written.
@@ -125,9 +140,14 @@ impl NameSet {
                 raw.contains('*')
             } {
                 let name = normalised(Cow::Borrowed(&raw), tools);
-                let glob =
-                    compile(&name).ok_or_else(|| format!("`{raw}` is not a valid pattern"))?;
-                builder.add(glob);
+                match literal_prefix(&name) {
+                    Some(prefix) => set.prefixes.push(prefix.to_owned()),
+                    None => {
+                        let glob = compile(&name)
+                            .ok_or_else(|| format!("`{raw}` is not a valid pattern"))?;
+                        builder.add(glob);
+                    }
+                }
                 if tools
                     && let Some((server, _)) = name.split_once('/')
                     && !is_pattern(server)
@@ -157,10 +177,11 @@ impl NameSet {
         self.len() == 0
     }
 
-    /// Does a pattern match `name`? Asked only when there are patterns: even an empty
-    /// glob set prepares the candidate path first, and most profiles list no patterns.
+    /// Does a pattern match `name`? The glob set is asked only when it holds some: even an
+    /// empty one prepares the candidate path first.
     fn glob_match(&self, name: &str) -> bool {
-        !self.patterns.is_empty() && self.globs.is_match(name)
+        self.prefixes.iter().any(|p| name.starts_with(p.as_str()))
+            || (!self.globs.is_empty() && self.globs.is_match(name))
     }
 
     /// Does the set make `required` available?
@@ -221,6 +242,30 @@ mod tests {
         assert!(set.contains("teams/search"));
         assert!(!set.contains("slack/*"));
         assert!(!set.contains("get_check_details"));
+    }
+
+    #[test]
+    fn prefix_patterns_match_as_globs_do() {
+        assert_eq!(literal_prefix("github/*"), Some("github/"));
+        assert_eq!(literal_prefix("*"), Some(""));
+        for other in ["a*b", "a/**", "get_?*", "[ab]*", "{a,b}*", "a\\**", "abc"] {
+            assert_eq!(literal_prefix(other), None, "{other}");
+        }
+        // Each pattern and name as the glob set alone would judge them.
+        let patterns = [
+            "get_*", "kusto/*", "*", "a*b", "{x,y}/*", "s/[ab]*", "q?/*", "e\\**",
+        ];
+        let names = [
+            "get_", "get_x", "get", "kusto/q", "kusto", "kustox/q", "ab", "a/b", "x/t", "s/b1",
+            "s/c", "q1/t", "e*z", "ez",
+        ];
+        for pattern in patterns {
+            let set = NameSet::new([pattern], true).unwrap();
+            let glob = compile(pattern).unwrap().compile_matcher();
+            for name in names {
+                assert_eq!(set.contains(name), glob.is_match(name), "{pattern} {name}");
+            }
+        }
     }
 
     #[test]
