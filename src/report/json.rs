@@ -14,7 +14,7 @@ use std::io::{self, Write};
 use rayon::prelude::*;
 use serde::Serialize;
 use sonic_rs::Serializer;
-use sonic_rs::format::{Formatter, PrettyFormatter};
+use sonic_rs::format::Formatter;
 
 use super::Report;
 
@@ -119,15 +119,97 @@ fn array_entries<T: Serialize>(entries: &[T], first: bool) -> io::Result<Vec<u8>
     Ok(buffer)
 }
 
-/// The pretty formatter for a value `depth` levels deep. The formatter keeps its depth
-/// private; opening `depth` arrays into a sink sets it.
-fn nested(depth: usize) -> PrettyFormatter<'static> {
-    let mut f = PrettyFormatter::new();
-    for _ in 0..depth {
-        // A sink takes every write.
-        let _ = f.begin_array(&mut io::sink());
+/// The pretty formatter for a value `depth` levels deep.
+fn nested(depth: usize) -> Pretty {
+    Pretty {
+        depth,
+        has_value: false,
     }
-    f
+}
+
+/// A separator and a line break followed by the deepest indentation written in one piece.
+const LINE: [u8; 2 + 2 * 32] = {
+    let mut line = [b' '; 2 + 2 * 32];
+    line[0] = b',';
+    line[1] = b'\n';
+    line
+};
+
+/// serde_json's pretty layout (two spaces a level). sonic-rs's own pretty formatter writes the
+/// indentation a level at a time, a call each; this writes a line break and its indentation
+/// (and the comma before it) as one slice.
+#[derive(Clone)]
+struct Pretty {
+    depth: usize,
+    has_value: bool,
+}
+
+impl Pretty {
+    /// A line break at the current depth, after a comma unless `first`.
+    fn line<W: ?Sized + Write>(&self, out: &mut W, first: bool) -> io::Result<()> {
+        let start = usize::from(first);
+        match LINE.get(start..2 + 2 * self.depth) {
+            Some(line) => out.write_all(line),
+            None => {
+                out.write_all(&LINE[start..2])?;
+                (0..self.depth).try_for_each(|_| out.write_all(b"  "))
+            }
+        }
+    }
+
+    fn open<W: ?Sized + Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth += 1;
+        self.has_value = false;
+        out.write_all(bracket)
+    }
+
+    fn close<W: ?Sized + Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
+        self.depth -= 1;
+        if self.has_value {
+            self.line(out, true)?;
+        }
+        out.write_all(bracket)
+    }
+}
+
+impl Formatter for Pretty {
+    fn begin_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.open(out, b"[")
+    }
+
+    fn end_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.close(out, b"]")
+    }
+
+    fn begin_array_value<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+        self.line(out, first)
+    }
+
+    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
+
+    fn begin_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.open(out, b"{")
+    }
+
+    fn end_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        self.close(out, b"}")
+    }
+
+    fn begin_object_key<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
+        self.line(out, first)
+    }
+
+    fn begin_object_value<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
+        out.write_all(b": ")
+    }
+
+    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
+        self.has_value = true;
+        Ok(())
+    }
 }
 
 #[cfg(test)]
@@ -178,6 +260,25 @@ mod tests {
         let whole = serde_json::to_string_pretty(&value).expect("serialise");
         let nested_text = String::from_utf8(nested_bytes).expect("utf-8");
         assert_eq!(whole, format!("[\n  {nested_text}\n]"));
+    }
+
+    /// Indentation deeper than the prepared line is written a level at a time, alike.
+    #[test]
+    fn deep_values_are_indented_as_serde_json_does() {
+        let mut value = serde_json::json!({"leaf": [1, 2]});
+        for depth in 0..40 {
+            value = if depth % 2 == 0 {
+                serde_json::json!([value, {}])
+            } else {
+                serde_json::json!({"k": value, "e": []})
+            };
+        }
+        let mut ours = Vec::new();
+        value
+            .serialize(&mut Serializer::with_formatter(&mut ours, nested(0)))
+            .expect("serialise");
+        let theirs = serde_json::to_vec_pretty(&value).expect("serialise");
+        assert!(ours == theirs, "{}", String::from_utf8_lossy(&ours));
     }
 
     proptest::proptest! {
