@@ -41,9 +41,9 @@ pub fn split(text: &str) -> Result<Split<'_>, SplitError> {
     }
     let yaml_start = (first_end + 1).min(text.len());
     let mut pos = yaml_start;
-    let mut line = 2u32;
-    while pos < text.len() {
-        let end = text[pos..].find('\n').map_or(text.len(), |i| pos + i);
+    // One scan for all line ends: a search per line cost more than the short lines it crossed.
+    let ends = memchr::memchr_iter(b'\n', &text.as_bytes()[yaml_start..]).map(|i| yaml_start + i);
+    for (end, line) in ends.chain(std::iter::once(text.len())).zip(2u32..) {
         if is_delimiter(&text[pos..end]) {
             let body_start = (end + 1).min(text.len());
             return Ok(Split {
@@ -54,7 +54,6 @@ pub fn split(text: &str) -> Result<Split<'_>, SplitError> {
             });
         }
         pos = end + 1;
-        line += 1;
     }
     Err(SplitError::Unclosed {
         line: count_lines(text).max(1),
@@ -119,6 +118,54 @@ mod tests {
         let s = split("---\n---").unwrap();
         assert_eq!(s.yaml, "");
         assert_eq!(s.body, "");
+    }
+
+    proptest::proptest! {
+        /// The same split as reading the text a line at a time.
+        #[test]
+        fn splits_as_line_by_line_reading(
+            lines in proptest::collection::vec(
+                proptest::sample::select(vec!["---", "--- ", "---\r", "----", "", "a: b", " ---"]),
+                0..8,
+            ),
+            newline_at_end in proptest::bool::ANY,
+        ) {
+            let mut text = lines.join("\n");
+            if newline_at_end {
+                text.push('\n');
+            }
+            proptest::prop_assert_eq!(split(&text), by_lines(&text));
+        }
+    }
+
+    /// `split` written plainly over `str::split`.
+    fn by_lines(text: &str) -> Result<Split<'_>, SplitError> {
+        let mut starts = Vec::new();
+        let mut at = 0;
+        for line in text.split('\n') {
+            starts.push((at, line));
+            at += line.len() + 1;
+        }
+        if text.ends_with('\n') {
+            starts.pop();
+        }
+        if !starts.first().is_some_and(|(_, l)| is_delimiter(l)) {
+            return Err(SplitError::Missing);
+        }
+        let yaml_start = starts.get(1).map_or(text.len(), |(s, _)| *s);
+        for (i, &(start, line)) in starts.iter().enumerate().skip(1) {
+            if is_delimiter(line) {
+                return Ok(Split {
+                    yaml: &text[yaml_start..start],
+                    yaml_line: 2,
+                    body: &text[(start + line.len() + 1).min(text.len())..],
+                    body_line: u32::try_from(i).unwrap() + 2,
+                });
+            }
+        }
+        Err(SplitError::Unclosed {
+            line: count_lines(text).max(1),
+        })
     }
 
     #[test]
