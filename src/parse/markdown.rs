@@ -5,6 +5,9 @@
 //! parser we measured for this job; comrak, whose safe mode suits HTML rendering, stays the
 //! renderer of the HTML report.
 
+use std::cell::RefCell;
+use std::collections::HashMap;
+
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
 
 use crate::diagnostic::Pos;
@@ -27,7 +30,21 @@ pub const MAX_LINK_SCAN_BYTES: usize = 2 << 20;
 /// cannot be read without the parser, so bodies whose links are all fine cost a scan, not a
 /// parse. The result is exactly the parser's links, filtered by `wanted`.
 pub fn relative_links(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
-    if body.len() > MAX_LINK_SCAN_BYTES || !may_link(body, &wanted) {
+    if body.len() > MAX_LINK_SCAN_BYTES {
+        return Vec::new();
+    }
+    // Each target judged once: a body often links one file several times, and callers'
+    // judgements look at the file system.
+    let judged = RefCell::new(HashMap::<String, bool, foldhash::fast::RandomState>::default());
+    let wanted = |target: &str| {
+        if let Some(&w) = judged.borrow().get(target) {
+            return w;
+        }
+        let w = wanted(target);
+        judged.borrow_mut().insert(target.to_owned(), w);
+        w
+    };
+    if !may_link(body, &wanted) {
         return Vec::new();
     }
     let mut links = parse_links(body, first_line);
@@ -182,7 +199,10 @@ pub fn local_target(url: &str) -> Option<String> {
         return None;
     }
     // Placeholders such as `{{path}}`, `<file>` or `${VAR}` are examples, not links.
-    if path.contains(['{', '}', '<', '>', '$', '*']) {
+    if path
+        .bytes()
+        .any(|b| matches!(b, b'{' | b'}' | b'<' | b'>' | b'$' | b'*'))
+    {
         return None;
     }
     Some(percent_decode(path))
@@ -191,6 +211,10 @@ pub fn local_target(url: &str) -> Option<String> {
 /// `%XX` escapes decoded; an invalid one (`%2`, `%+1`) is kept as written.
 pub fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
+    // Most paths have no escape: copied as they are.
+    if memchr::memchr(b'%', bytes).is_none() {
+        return s.to_owned();
+    }
     let mut out = Vec::with_capacity(bytes.len());
     let mut i = 0;
     while i < bytes.len() {
@@ -288,6 +312,22 @@ mod tests {
         let got = relative_links("[a](here.md) [b](gone.md)\n", 1, missing);
         assert_eq!(got.len(), 1);
         assert_eq!((got[0].target.as_str(), got[0].pos.column), ("gone.md", 14));
+    }
+
+    #[test]
+    fn each_target_is_judged_once() {
+        let asked = std::cell::RefCell::new(Vec::new());
+        let body = "[a](x.md) [b](y.md) [c](x.md) ![d](\\x.md)\n\n[e]: x.md\n";
+        let got = relative_links(body, 1, |t| {
+            asked.borrow_mut().push(t.to_owned());
+            t == "x.md"
+        });
+        assert_eq!(asked.into_inner(), ["x.md", "y.md"]);
+        let lines: Vec<_> = got
+            .iter()
+            .map(|l| (l.target.as_str(), l.pos.column))
+            .collect();
+        assert_eq!(lines, [("x.md", 1), ("x.md", 21)]);
     }
 
     proptest::proptest! {
