@@ -38,6 +38,13 @@ fn implicit(text: &str) -> Value {
     if let Some(b) = boolean(text) {
         return Value::Bool(b);
     }
+    // Every number starts with a digit, a sign or a dot; most scalars are text and stop here.
+    if !matches!(
+        text.as_bytes().first(),
+        Some(b'0'..=b'9' | b'-' | b'+' | b'.')
+    ) {
+        return Value::Str(text.to_owned());
+    }
     integer(text)
         .or_else(|| float(text))
         .unwrap_or_else(|| Value::Str(text.to_owned()))
