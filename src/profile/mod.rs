@@ -161,13 +161,16 @@ pub struct ProfileFile {
     pub description: Option<String>,
     /// Tools available without a server prefix. Names may be globs (`*`).
     #[serde(default)]
-    pub tools: Vec<Entry>,
+    #[schemars(with = "Vec<Entry>")]
+    pub tools: Keys<false>,
     /// Resource URIs available.
     #[serde(default)]
-    pub resources: Vec<Entry>,
+    #[schemars(with = "Vec<Entry>")]
+    pub resources: Keys<true>,
     /// Prompt names available.
     #[serde(default)]
-    pub prompts: Vec<Entry>,
+    #[schemars(with = "Vec<Entry>")]
+    pub prompts: Keys<false>,
     /// MCP servers by name; their tools are available as `server/tool`.
     #[serde(default)]
     pub servers: BTreeMap<String, ServerEntry>,
@@ -370,11 +373,48 @@ impl<'de> Deserialize<'de> for EntryKey {
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ServerEntry {
     #[serde(default)]
-    pub tools: Vec<Entry>,
+    #[schemars(with = "Vec<Entry>")]
+    pub tools: Keys<false>,
     #[serde(default)]
-    pub resources: Vec<Entry>,
+    #[schemars(with = "Vec<Entry>")]
+    pub resources: Keys<true>,
     #[serde(default)]
-    pub prompts: Vec<Entry>,
+    #[schemars(with = "Vec<Entry>")]
+    pub prompts: Keys<false>,
+}
+
+/// The names a list of entries gives (resource URIs when `RESOURCES`), each taken as its entry
+/// is read: a production `tools/list` holds thousands of entries, and a list of them, built
+/// only to be taken apart, was most of a profile's memory.
+#[derive(Debug, Default)]
+pub struct Keys<const RESOURCES: bool>(pub Vec<String>);
+
+impl<'de, const RESOURCES: bool> Deserialize<'de> for Keys<RESOURCES> {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeysVisitor<const RESOURCES: bool>;
+        impl<'de, const RESOURCES: bool> de::Visitor<'de> for KeysVisitor<RESOURCES> {
+            type Value = Keys<RESOURCES>;
+
+            // What serde says of any list, so a list's errors read as they always have.
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let kind = if RESOURCES {
+                    DepKind::Resources
+                } else {
+                    DepKind::Tools
+                };
+                let mut keys = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                while let Some(entry) = seq.next_element::<Entry>()? {
+                    keys.extend(entry.into_key(kind));
+                }
+                Ok(Keys(keys))
+            }
+        }
+        deserializer.deserialize_seq(KeysVisitor::<RESOURCES>)
+    }
 }
 
 /// Load one profile file. `display` is how its path is shown in reports.
@@ -427,15 +467,13 @@ pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileE
         });
     let has_servers = !file.servers.is_empty();
     // The entries' strings move into the name sets; only `server/tool` names are built.
-    let keys =
-        |entries: Vec<Entry>, kind| entries.into_iter().filter_map(move |e| e.into_key(kind));
-    let mut tools: Vec<String> = keys(take(&mut file.tools), DepKind::Tools).collect();
-    let mut resources: Vec<String> = keys(take(&mut file.resources), DepKind::Resources).collect();
-    let mut prompts: Vec<String> = keys(take(&mut file.prompts), DepKind::Prompts).collect();
+    let mut tools = take(&mut file.tools).0;
+    let mut resources = take(&mut file.resources).0;
+    let mut prompts = take(&mut file.prompts).0;
     for (server, entry) in take(&mut file.servers) {
-        tools.extend(keys(entry.tools, DepKind::Tools).map(|t| [&server, "/", &t].concat()));
-        resources.extend(keys(entry.resources, DepKind::Resources));
-        prompts.extend(keys(entry.prompts, DepKind::Prompts));
+        tools.extend(entry.tools.0.iter().map(|t| [&server, "/", t].concat()));
+        resources.extend(entry.resources.0);
+        prompts.extend(entry.prompts.0);
     }
     let set = |names: Vec<String>, kind: DepKind| {
         NameSet::new(names, kind == DepKind::Tools).map_err(|m| err(1, 1, m))
