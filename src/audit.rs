@@ -204,8 +204,10 @@ fn audit(
     Scan { found, per_file }: Scan,
     served: Vec<crate::mcp::skills::ServedSkill>,
 ) -> AuditResult {
-    let mut findings: Vec<Finding> = Vec::new();
-    // Sized up front: growing by doubling would hold up to twice the skills at the peak.
+    // Sized up front: growing by doubling would hold up to twice the skills (and findings) at
+    // the peak, and copy them each time.
+    let mut findings: Vec<Finding> =
+        Vec::with_capacity(per_file.iter().map(|(_, f, _)| f.len()).sum());
     let count = |want: fn(&Parsed) -> bool| per_file.iter().filter(|(p, _, _)| want(p)).count();
     let mut skills = Vec::with_capacity(count(|p| matches!(p, Parsed::Skill(_))) + served.len());
     let mut agents = Vec::with_capacity(count(|p| matches!(p, Parsed::Agent(_))));
@@ -317,6 +319,18 @@ fn audit(
         })
         .collect();
     let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+    // Room for them made first: one finding per unmet profile can mean hundreds of thousands,
+    // and pushing them one by one grew the list (and copied it) many times over.
+    let unmet = |availability: &[Availability]| {
+        availability
+            .iter()
+            .filter(|a| a.status == evaluate::Status::Unavailable)
+            .count()
+    };
+    findings.reserve_exact(
+        skills.iter().map(|r| unmet(&r.availability)).sum::<usize>()
+            + agents.iter().map(|r| unmet(&r.availability)).sum::<usize>(),
+    );
     for r in &skills {
         rules::library::unavailable(
             &r.skill.path,
@@ -481,9 +495,10 @@ fn drift(
     agents: &[Agent],
     findings: &mut Vec<Finding>,
 ) -> Vec<Drift> {
-    let skill_by_path: std::collections::HashMap<&str, &Skill> =
+    // foldhash: SipHash over 100,000 skill paths was a good part of this step.
+    let skill_by_path: foldhash::HashMap<&str, &Skill> =
         skills.iter().map(|s| (s.path.as_str(), &**s)).collect();
-    let agent_ix: std::collections::HashMap<&str, &Agent> =
+    let agent_ix: foldhash::HashMap<&str, &Agent> =
         agents.iter().map(|a| (a.path.as_str(), a)).collect();
     // Links come sorted by agent: each agent's links are judged on their own, on all threads,
     // with its grants built once and only when a linked skill needs tools. Results keep the
