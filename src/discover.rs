@@ -124,10 +124,7 @@ pub fn classify(path: &Path) -> Option<Kind> {
     if name == "marketplace.json" && parent_name == b".claude-plugin" {
         return Some(Kind::Manifest(ManifestKind::ClaudeMarketplace));
     }
-    let ends_with = |suffix: &str| {
-        name.len() >= suffix.len()
-            && name.as_bytes()[name.len() - suffix.len()..].eq_ignore_ascii_case(suffix.as_bytes())
-    };
+    let ends_with = |suffix: &str| strip_suffix_ignore_case(name.as_bytes(), suffix).is_some();
     if ends_with(".agent.md") {
         return Some(Kind::Agent(AgentFlavor::Custom));
     }
@@ -152,6 +149,14 @@ pub fn classify(path: &Path) -> Option<Kind> {
         .join("plugin.json")
         .is_file()
         .then_some(Kind::Agent(AgentFlavor::Claude))
+}
+
+/// `bytes` without `suffix`, an ASCII file name ending matched whatever its case (`.MD`).
+pub fn strip_suffix_ignore_case<'b>(bytes: &'b [u8], suffix: &str) -> Option<&'b [u8]> {
+    let start = bytes.len().checked_sub(suffix.len())?;
+    bytes[start..]
+        .eq_ignore_ascii_case(suffix.as_bytes())
+        .then_some(&bytes[..start])
 }
 
 /// The names in `path`, last first, as `Path::file_name` and `Path::parent` see them: empty
@@ -514,6 +519,17 @@ mod tests {
             c("m/.claude-plugin/marketplace.json"),
             Some(Kind::Manifest(ManifestKind::ClaudeMarketplace))
         );
+    }
+
+    #[test]
+    fn suffixes_are_stripped_whatever_their_case() {
+        assert_eq!(
+            strip_suffix_ignore_case(b"a.Agent.MD", ".agent.md"),
+            Some(&b"a"[..])
+        );
+        assert_eq!(strip_suffix_ignore_case(b".md", ".md"), Some(&b""[..]));
+        assert_eq!(strip_suffix_ignore_case(b"md", ".md"), None);
+        assert_eq!(strip_suffix_ignore_case(b"a.mdx", ".md"), None);
     }
 
     #[test]

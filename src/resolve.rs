@@ -13,7 +13,7 @@ use std::sync::Mutex;
 use rayon::prelude::*;
 
 use crate::diagnostic::Finding;
-use crate::discover::{is_normal, normalize, normalized};
+use crate::discover::{is_normal, normalize, normalized, strip_suffix_ignore_case};
 use crate::model::{Agent, Link, Manifest, Skill};
 use crate::rules::Rule;
 
@@ -189,12 +189,8 @@ impl<'a> Index<'a> {
         if let Some(a) = self.agent_files.get(p) {
             return Some(a);
         }
-        let ends_with = |suffix: &[u8]| {
-            let path = bytes(p);
-            path.len() >= suffix.len()
-                && path[path.len() - suffix.len()..].eq_ignore_ascii_case(suffix)
-        };
-        if ends_with(b".md") && !ends_with(b".agent.md") {
+        let named = |suffix| strip_suffix_ignore_case(bytes(p), suffix).is_some();
+        if named(".md") && !named(".agent.md") {
             let s = p.to_string_lossy();
             let alt = PathBuf::from(format!("{}.agent.md", &s[..s.len() - 3]));
             return self.agent_files.get(&alt);

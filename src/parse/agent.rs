@@ -22,13 +22,11 @@ pub struct ParsedAgent {
 
 /// The file name without `.agent.md`, `.chatmode.md` or `.md`.
 pub fn stem(file_name: &str) -> &str {
-    let lower = file_name.to_ascii_lowercase();
-    for suffix in [".agent.md", ".chatmode.md", ".md"] {
-        if lower.ends_with(suffix) {
-            return &file_name[..file_name.len() - suffix.len()];
-        }
-    }
-    file_name
+    [".agent.md", ".chatmode.md", ".md"]
+        .iter()
+        .find_map(|suffix| discover::strip_suffix_ignore_case(file_name.as_bytes(), suffix))
+        // The suffixes are ASCII, so what is left ends on a character boundary.
+        .map_or(file_name, |stem| &file_name[..stem.len()])
 }
 
 /// Parse an agent file. `None` for a Claude-folder `.md` without frontmatter: that is
@@ -230,5 +228,7 @@ mod tests {
         assert_eq!(stem("a.agent.md"), "a");
         assert_eq!(stem("b.chatmode.md"), "b");
         assert_eq!(stem("c.md"), "c");
+        assert_eq!(stem("Dé.Agent.MD"), "Dé");
+        assert_eq!(stem("notes.txt"), "notes.txt");
     }
 }
