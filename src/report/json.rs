@@ -67,12 +67,8 @@ struct Object<'w> {
 
 impl Object<'_> {
     fn key(&mut self, key: &str) -> io::Result<()> {
-        let separator = if std::mem::take(&mut self.first) {
-            ""
-        } else {
-            ","
-        };
-        write!(self.out, "{separator}\n  \"{key}\": ")
+        nested(1).line(self.out, std::mem::take(&mut self.first))?;
+        write!(self.out, "\"{key}\": ")
     }
 
     fn field<T: Serialize>(&mut self, key: &str, value: &T) -> io::Result<()> {
@@ -101,7 +97,8 @@ impl Object<'_> {
                 self.out.write_all(&buffer?)?;
             }
         }
-        self.out.write_all(b"\n  ]")
+        nested(1).line(self.out, true)?;
+        self.out.write_all(b"]")
     }
 }
 
@@ -109,9 +106,7 @@ impl Object<'_> {
 fn array_entries<T: Serialize>(entries: &[T], first: bool) -> io::Result<Vec<u8>> {
     let mut buffer = Vec::with_capacity(CHUNK_BYTES);
     for (i, entry) in entries.iter().enumerate() {
-        let separator: &[u8] = if first && i == 0 { b"\n" } else { b",\n" };
-        buffer.extend_from_slice(separator);
-        buffer.extend_from_slice(b"    ");
+        nested(2).line(&mut buffer, first && i == 0)?;
         entry
             .serialize(&mut Serializer::with_formatter(&mut buffer, nested(2)))
             .map_err(io::Error::other)?;
