@@ -202,6 +202,39 @@ fn output_file_gets_the_report_and_stdout_stays_empty() {
         .code(2);
 }
 
+#[test]
+fn dash_output_is_standard_output() {
+    let lib = tree(&[("skills/ok/SKILL.md", "---\ndescription: no name\n---\n")]);
+    let alone = bin(lib.path()).arg(".").output().unwrap().stdout;
+    // `-` beside a file: text (no --format, no extension) on standard output, the file as asked.
+    let out = bin(lib.path())
+        .args([".", "-o", "-", "-o", "report.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert_eq!(out.stdout, alone);
+    let written = std::fs::read_to_string(lib.path().join("report.json")).unwrap();
+    serde_json::from_str::<Value>(&written).expect("the file holds JSON");
+    // With --format, `-` carries that format; `--quiet` keeps only the findings.
+    let json = bin(lib.path())
+        .args([".", "-f", "json", "-o", "-"])
+        .output()
+        .unwrap()
+        .stdout;
+    assert_eq!(String::from_utf8(json).unwrap(), written);
+    let quiet = |extra: &[&str]| {
+        bin(lib.path())
+            .args([".", "-q"])
+            .args(extra)
+            .output()
+            .unwrap()
+    };
+    let (dash, plain) = (quiet(&["-o", "-"]), quiet(&[]));
+    assert_eq!((dash.status.code(), &dash.stdout), (Some(1), &plain.stdout));
+    assert!(!String::from_utf8_lossy(&dash.stdout).contains("files scanned"));
+    assert!(!lib.path().join("-").exists(), "no file named `-`");
+}
+
 // ---- profiles ------------------------------------------------------------------------------------
 
 #[test]

@@ -100,8 +100,8 @@ pub struct OutputArgs {
     /// Output format; with `-o`, the default follows each file's extension.
     #[arg(short, long, value_enum)]
     pub format: Option<Format>,
-    /// Write the report to FILE instead of standard output; repeat to write several formats
-    /// from one scan (`.html`, `.json`, `.md`, `.sarif`, `.txt`).
+    /// Write the report to FILE instead of standard output (`-` is standard output); repeat
+    /// to write several formats from one scan (`.html`, `.json`, `.md`, `.sarif`, `.txt`).
     #[arg(short, long = "output", value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub outputs: Vec<PathBuf>,
 }
@@ -152,7 +152,7 @@ impl OutputArgs {
         }
         self.outputs
             .iter()
-            .any(|p| self.format.or_else(|| Format::from_path(p)) == Some(format))
+            .any(|p| format_of(self, p) == Some(format))
     }
 }
 
@@ -177,7 +177,7 @@ fn init(dir: &std::path::Path) -> Result<Outcome, String> {
 
 /// `--quiet`: like [`write_outputs`], but text holds only the findings.
 pub(crate) fn write_outputs_quiet(report: &Report, out: &OutputArgs) -> Result<(), String> {
-    let is_text = |p: &PathBuf| out.format.or_else(|| Format::from_path(p)) == Some(Format::Text);
+    let is_text = |p: &PathBuf| format_of(out, p) == Some(Format::Text);
     let (text, other): (Vec<PathBuf>, Vec<PathBuf>) =
         out.outputs.iter().cloned().partition(is_text);
     if out.outputs.is_empty() {
@@ -195,28 +195,38 @@ pub(crate) fn write_outputs_quiet(report: &Report, out: &OutputArgs) -> Result<(
         write_outputs(report, &other)?;
     }
     for path in &text {
-        emit(Some(path), |w| {
-            report::text::render_findings(report, w, false)
-        })?;
+        let to = destination(path);
+        let color = to.is_none() && color_stdout();
+        emit(to, |w| report::text::render_findings(report, w, color))?;
     }
     Ok(())
+}
+
+/// Where an `-o` argument writes: `None` for `-`, standard output.
+fn destination(path: &std::path::Path) -> Option<&std::path::Path> {
+    (path.as_os_str() != "-").then_some(path)
+}
+
+/// The format for an `-o` argument: `--format`, else the file's extension; text for `-`.
+fn format_of(out: &OutputArgs, path: &std::path::Path) -> Option<Format> {
+    out.format.or_else(|| match destination(path) {
+        None => Some(Format::Text),
+        Some(path) => Format::from_path(path),
+    })
 }
 
 /// Render `report` to every `-o` target (format from `--format` or the extension), or to
 /// standard output. Only the named files are written.
 pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), String> {
     if out.outputs.is_empty() {
-        let format = out.format.unwrap_or(Format::Text);
-        return emit(None, |w| {
-            if format == Format::Text {
-                report::text::render_styled(report, w, color_stdout())
-            } else {
-                report::render(report, format, w)
-            }
-        });
+        return to_stdout(report, out.format.unwrap_or(Format::Text));
     }
     for path in &out.outputs {
-        let format = out.format.or_else(|| Format::from_path(path)).ok_or_else(|| {
+        let Some(path) = destination(path) else {
+            to_stdout(report, out.format.unwrap_or(Format::Text))?;
+            continue;
+        };
+        let format = format_of(out, path).ok_or_else(|| {
             format!(
                 "cannot tell the format of {} from its extension; use .html, .json, .md, .sarif or .txt, or --format",
                 path.display()
@@ -225,6 +235,17 @@ pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), Str
         emit(Some(path), |w| report::render(report, format, w))?;
     }
     Ok(())
+}
+
+/// The report on standard output; text is coloured when that is a terminal.
+fn to_stdout(report: &Report, format: Format) -> Result<(), String> {
+    emit(None, |w| {
+        if format == Format::Text {
+            report::text::render_styled(report, w, color_stdout())
+        } else {
+            report::render(report, format, w)
+        }
+    })
 }
 
 /// Stream what `render` writes to `path` (standard output when `None`) through a buffer, so
