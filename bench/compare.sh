@@ -15,7 +15,10 @@
 #   agnix        agnix --max-files 0 --format json (its default stops at 10,000 files)
 # A peer that cannot be installed, or fails on a library, is reported as unavailable; one that
 # takes longer than --peer-timeout is reported as timed out. Commands that take over 30 seconds are
-# timed once instead of through hyperfine.
+# timed once instead of through hyperfine. hyperfine runs one command's runs before the next
+# command's; the floor and skill-audit are then also timed alternately, round by round
+# (bench/side_by_side.py: six rounds per hyperfine run, two from 20,000 skills up), so both
+# meet the same moments of a noisy machine, and their medians are compared.
 #
 # Environment: SKILL_AUDIT, WALK_FLOOR, GEN_LIBRARY (prebuilt binaries; otherwise built here with
 # cargo build --release and copied to WORK/bin, so concurrent rebuilds do not disturb a run),
@@ -44,7 +47,7 @@ while [ $# -gt 0 ]; do
     --no-peers) peers=0; shift ;;
     --peer-timeout) peer_timeout="$2"; shift 2 ;;
     --agnix-install-timeout) agnix_install_timeout="$2"; shift 2 ;;
-    -h | --help) sed -n '2,24p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h | --help) sed -n '2,27p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -153,6 +156,8 @@ set_command() { cmd=$(command_for "$1" "$2"); }
 
 results="$work/results.tsv" # label tool mean stddev runs note
 : >"$results"
+side="$work/side.tsv" # label rounds floor-median audit-median
+: >"$side"
 now() { date +%s.%N; }
 
 for i in "${!datasets[@]}"; do
@@ -194,6 +199,15 @@ import json, sys
 for r in json.load(open(sys.argv[1]))["results"]:
     print(f"{sys.argv[2]}\t{r['command']}\t{r['mean']}\t{r['stddev'] or 0}\t{len(r['times'])}\t")
 EOF
+        # The floor and skill-audit again, alternating round by round.
+        if [[ " ${fast[*]} " == *" floor "* && " ${fast[*]} " == *" skill-audit "* ]]; then
+            rounds=$((r * 6))
+            [ "$skills" -ge 20000 ] && rounds=$((r * 2))
+            log "$label: floor and skill-audit side by side, $rounds rounds"
+            python3 "$repo/bench/side_by_side.py" "$rounds" "$label" -- "$walk_floor" "$d" -- \
+                "$skill_audit" --fail-on never -p "$profiles/prod.json" -p "$profiles/staging.json" \
+                -p "$profiles/dev.json" -f json -o /dev/null "$d" >>"$side"
+        fi
     fi
     printf '%s\t#skills\t%s\t\t\t\n' "$label" "$skills" >>"$results"
 done
@@ -234,7 +248,7 @@ fi
         esac
     done
     echo
-    python3 - "$results" "$memory" <<'EOF'
+    python3 - "$results" "$memory" "$side" <<'EOF'
 import sys
 from collections import defaultdict
 
@@ -290,6 +304,14 @@ for label in labels:
     print(f"| {label} | {ratio('skill-audit', 'floor', label)} | {ratio('skill-audit', 'find-cat', label)} | "
           f"{ratio('skills-ref', 'skill-audit', label)} | {ratio('skillsaw', 'skill-audit', label)} | "
           f"{ratio('agnix', 'skill-audit', label)} |")
+
+side = [l.rstrip("\n").split("\t") for l in open(sys.argv[3]) if l.strip()]
+if side:
+    print("\n## Side by side (floor and skill-audit alternating, medians)\n")
+    print("| library | rounds | floor | skill-audit | skill-audit ÷ floor |")
+    print("|---|---:|---:|---:|---:|")
+    for label, rounds, f, a in side:
+        print(f"| {label} | {rounds} | {fmt(float(f))} | {fmt(float(a))} | {float(a) / float(f):.2f}× |")
 
 gens = sorted((skills[l], l) for l in labels if l.startswith("gen-"))
 if len(gens) >= 2:
