@@ -1,6 +1,8 @@
 //! What the parse stage produces and every later stage reads.
 
 use serde::{Deserialize, Serialize};
+use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 use std::path::PathBuf;
 
 use crate::diagnostic::Pos;
@@ -209,6 +211,41 @@ impl Skill {
             fields: Box::default(),
         }
     }
+}
+
+/// The skills of one name, in library order. Names are nearly always unique, so only a
+/// repeated one gets a list: a list per skill was 100,000 allocations at 100,000 skills.
+pub struct Named<'a> {
+    pub first: &'a Skill,
+    pub more: Vec<&'a Skill>,
+}
+
+impl<'a> Named<'a> {
+    pub fn all(&self) -> impl Iterator<Item = &'a Skill> + '_ {
+        std::iter::once(self.first).chain(self.more.iter().copied())
+    }
+}
+
+/// `skills` grouped by name, each group in the order given.
+pub fn by_name<'a>(
+    skills: impl Iterator<Item = &'a Skill>,
+) -> HashMap<&'a str, Named<'a>, foldhash::fast::RandomState> {
+    // Sized for all of them (a filter's upper bound): most names are distinct.
+    let (least, most) = skills.size_hint();
+    let mut map: HashMap<&str, Named, _> =
+        HashMap::with_capacity_and_hasher(most.unwrap_or(least), Default::default());
+    for s in skills {
+        match map.entry(s.name.as_str()) {
+            Entry::Occupied(mut e) => e.get_mut().more.push(s),
+            Entry::Vacant(e) => {
+                e.insert(Named {
+                    first: s,
+                    more: Vec::new(),
+                });
+            }
+        }
+    }
+    map
 }
 
 /// A custom agent (`.agent.md`, legacy `.chatmode.md`, or a Claude Code agent).

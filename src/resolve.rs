@@ -5,7 +5,6 @@
 use std::borrow::Cow;
 use std::cell::OnceCell;
 use std::collections::HashMap;
-use std::collections::hash_map::Entry;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
@@ -14,7 +13,7 @@ use rayon::prelude::*;
 
 use crate::diagnostic::Finding;
 use crate::discover::{is_normal, normalize, normalized, strip_suffix_ignore_case};
-use crate::model::{Agent, Link, Manifest, Skill};
+use crate::model::{Agent, Link, Manifest, Named, Skill, by_name};
 use crate::rules::Rule;
 
 /// Hash maps here are keyed by paths and names; foldhash hashes those several times faster
@@ -125,19 +124,6 @@ struct Index<'a> {
     skill_by_name: Map<&'a str, Named<'a>>,
 }
 
-/// The skills of one name, in library order. Names are nearly always unique, so only a
-/// repeated one gets a list: a list per skill was 100,000 allocations at 100,000 skills.
-struct Named<'a> {
-    first: &'a Skill,
-    more: Vec<&'a Skill>,
-}
-
-impl<'a> Named<'a> {
-    fn all(&self) -> impl Iterator<Item = &'a Skill> + '_ {
-        std::iter::once(self.first).chain(self.more.iter().copied())
-    }
-}
-
 impl<'a> Index<'a> {
     fn new(skills: &'a [Box<Skill>], agents: &'a [Agent], cwd: &Path) -> Self {
         // Keys, and the folders of skill files, are worked out on all threads; the maps are
@@ -154,20 +140,10 @@ impl<'a> Index<'a> {
         let n = skill_keys.len();
         let mut skill_files = Vec::with_capacity(n);
         let mut skill_by_dir = Map::with_capacity_and_hasher(n, Default::default());
-        let mut skill_by_name: Map<&'a str, Named<'a>> =
-            Map::with_capacity_and_hasher(n, Default::default());
+        let skill_by_name = by_name(skill_keys.iter().map(|&(_, _, s)| s));
         for (f, dir, s) in skill_keys {
             if let Some(dir) = dir {
                 skill_by_dir.insert(dir, s);
-            }
-            match skill_by_name.entry(s.name.as_str()) {
-                Entry::Occupied(mut e) => e.get_mut().more.push(s),
-                Entry::Vacant(e) => {
-                    e.insert(Named {
-                        first: s,
-                        more: Vec::new(),
-                    });
-                }
             }
             skill_files.push((f, s));
         }

@@ -1,30 +1,21 @@
 //! SA4xx: checks across the whole library, run after every file is parsed, and findings for
 //! skills that a profile cannot run.
 
-use std::collections::HashMap;
-
 use super::RuleDoc;
 use crate::diagnostic::{Finding, Pos};
 use crate::evaluate::{Availability, Status};
-use crate::model::Skill;
+use crate::model::{Skill, by_name};
 use crate::rules::Rule;
 
 /// Skills that share a name: hosts keep one and silently drop the others.
 pub fn duplicate_names(skills: &[Box<Skill>], out: &mut Vec<Finding>) {
-    // Names are counted first, so only shared ones get a list: a list per skill was 100,000
-    // allocations for a handful of duplicates.
-    let valid = || skills.iter().filter(|s| !s.invalid);
-    let mut count: foldhash::HashMap<&str, u32> =
-        HashMap::with_capacity_and_hasher(skills.len(), Default::default());
-    for s in valid() {
-        *count.entry(s.name.as_str()).or_default() += 1;
-    }
-    let mut by_name: foldhash::HashMap<&str, Vec<&Skill>> = HashMap::default();
-    for s in valid().filter(|s| count.get(s.name.as_str()).is_some_and(|&n| n > 1)) {
-        by_name.entry(s.name.as_str()).or_default().push(s);
-    }
-    for group in by_name.values() {
-        for s in group {
+    let valid = skills.iter().filter(|s| !s.invalid).map(|s| &**s);
+    for named in by_name(valid).values() {
+        if named.more.is_empty() {
+            continue;
+        }
+        let group: Vec<&Skill> = named.all().collect();
+        for s in &group {
             let others: Vec<&str> = group
                 .iter()
                 .filter(|o| o.path != s.path)
