@@ -78,6 +78,14 @@ enum Open {
     },
 }
 
+impl Open {
+    fn anchor(&self) -> usize {
+        match self {
+            Open::Seq { anchor, .. } | Open::Map { anchor, .. } => *anchor,
+        }
+    }
+}
+
 /// A scalar key's identity for duplicate detection: its type and its text.
 #[derive(PartialEq, Eq, Hash)]
 enum ScalarKey {
@@ -193,7 +201,15 @@ impl Builder {
                     return Err(self.limit(span, format!("more than {MAX_ALIASES} aliases")));
                 }
                 let Some((node, nodes, bytes)) = self.anchors.get(&id) else {
-                    return Err(syntax(self.pos(span), "unknown anchor".to_owned()));
+                    // The parser numbers an anchor where its node starts, so an alias inside
+                    // that node names a collection still open: a cycle, not a missing anchor.
+                    let message = if self.stack.iter().any(|open| open.anchor() == id) {
+                        "recursive alias: it names the collection that contains it; write the \
+                         value out instead"
+                    } else {
+                        "unknown anchor"
+                    };
+                    return Err(syntax(self.pos(span), message.to_owned()));
                 };
                 let (mut node, nodes, bytes) = (node.clone(), *nodes, *bytes);
                 self.count(nodes, bytes, span)?;
@@ -278,8 +294,13 @@ impl Builder {
                             merges.push(node);
                             Ok(())
                         }
+                        // An empty merge, alone or in a list, adds nothing.
                         Value::Null => Ok(()),
-                        Value::Seq(items) if items.iter().all(|i| i.as_map().is_some()) => {
+                        Value::Seq(items)
+                            if items
+                                .iter()
+                                .all(|i| matches!(i.value, Value::Map(_) | Value::Null)) =>
+                        {
                             merges.extend(items);
                             Ok(())
                         }

@@ -580,7 +580,7 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(3_000))]
+        #![proptest_config(super::super::tests::config(3_000))]
         /// Any text of YAML's punctuation and a few words: no panic, and whatever is taken
         /// reads as the parser reads it.
         #[test]
