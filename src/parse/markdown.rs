@@ -62,10 +62,10 @@ fn may_link(body: &str, wanted: &impl Fn(&str) -> bool) -> bool {
     let counts =
         |t: &str| t.contains(['\\', '&', '(']) || local_target(t).is_some_and(|t| wanted(&t));
     memchr::memchr_iter(b']', bytes).any(|i| match bytes.get(i + 1) {
-        Some(b'(') => raw_target(&body[i + 2..]).is_some_and(|(t, _)| counts(t)),
+        Some(b'(') => raw_target(&body[i + 2..], &INLINE_END).is_some_and(|(t, _)| counts(t)),
         Some(b':') => {
             may_define(body, i)
-                && raw_target(&body[i + 2..])
+                && raw_target(&body[i + 2..], &BLANKS)
                     .is_some_and(|(t, rest)| ends_definition(rest) && counts(t))
         }
         _ => false,
@@ -100,10 +100,15 @@ fn ends_definition(rest: &str) -> bool {
     rest.is_empty() || rest.starts_with(['\n', '\r', '"', '\'', '('])
 }
 
+const BLANKS: [char; 4] = [' ', '\t', '\r', '\n'];
+/// An inline link's target also ends at `)`; a definition's only at a blank, so
+/// `[r]: x(y).md` defines `x(y).md`.
+const INLINE_END: [char; 5] = [' ', '\t', '\r', '\n', ')'];
+
 /// The literal target text after `](` or `]:`, and the text after it: leading blanks
-/// skipped, then `<...>` or the text up to a blank or `)`.
-fn raw_target(after: &str) -> Option<(&str, &str)> {
-    let t = after.trim_start_matches([' ', '\t', '\r', '\n']);
+/// skipped, then `<...>` or the text up to one of `ends`.
+fn raw_target<'a>(after: &'a str, ends: &[char]) -> Option<(&'a str, &'a str)> {
+    let t = after.trim_start_matches(BLANKS);
     let (target, rest) = match t.strip_prefix('<') {
         Some(inner) => {
             let end = inner.find(['>', '\n']).unwrap_or(inner.len());
@@ -112,7 +117,7 @@ fn raw_target(after: &str) -> Option<(&str, &str)> {
                 inner[end..].strip_prefix('>').unwrap_or(&inner[end..]),
             )
         }
-        None => t.split_at(t.find([' ', '\t', '\r', '\n', ')']).unwrap_or(t.len())),
+        None => t.split_at(t.find(ends).unwrap_or(t.len())),
     };
     (!target.is_empty()).then_some((target, rest))
 }
@@ -267,6 +272,9 @@ mod tests {
             [("docs/a.md".to_owned(), 3, 5), ("b.md".to_owned(), 4, 24)],
             "autolinks and e-mail addresses are not file links"
         );
+        // A definition's destination may hold parentheses: only a blank ends it.
+        let got = relative_links("[r]: x(y).md\n\n[r]\n", 1, |t| t == "x(y).md");
+        assert_eq!(got.len(), 1, "{got:?}");
     }
 
     #[test]
