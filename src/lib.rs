@@ -21,6 +21,7 @@ pub mod report;
 pub mod resolve;
 pub mod rules;
 pub mod vecmap;
+pub mod words;
 
 pub use audit::{AuditError, AuditOptions, AuditResult, run};
 pub use diagnostic::{Finding, Severity};

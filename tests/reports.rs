@@ -38,7 +38,7 @@ fn several_outputs_from_one_scan_follow_the_extension() {
     let md = std::fs::read_to_string(tmp.path().join("r.md")).unwrap();
     assert!(md.starts_with("<!-- skill-audit-report -->\n"));
     let txt = std::fs::read_to_string(tmp.path().join("r.txt")).unwrap();
-    assert!(txt.contains("files scanned"));
+    assert!(txt.contains("1 file scanned, 1 skill (0 invalid)"), "{txt}");
     // --format overrides the extension for every target.
     bin(tmp.path())
         .args(["-f", "json", "-o", "x.md", "."])

@@ -9,6 +9,7 @@ use crate::config::{NameCharset, Settings, file};
 use crate::diagnostic::Severity;
 use crate::profile::ProfileSource;
 use crate::report::{self, Report};
+use crate::words::Count;
 
 #[derive(Debug, clap::Args)]
 pub struct AuditArgs {
@@ -274,25 +275,30 @@ fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, 
     if args.verbose {
         for p in &result.profiles {
             eprintln!(
-                "skill-audit: profile {} ({}): {} tools, {} resources, {} prompts",
+                "skill-audit: profile {} ({}): {}, {}, {}",
                 p.name,
                 p.path,
-                p.tools.len(),
-                p.resources.len(),
-                p.prompts.len()
+                Count(p.tools.len(), "tool"),
+                Count(p.resources.len(), "resource"),
+                Count(p.prompts.len(), "prompt")
             );
         }
         let (skills, agents) = (result.skills.len(), result.agents.len());
         eprintln!(
-            "skill-audit: {} files: {skills} skills, {agents} agents, {} manifests",
-            result.files_scanned,
-            result.files_scanned.saturating_sub(skills + agents)
+            "skill-audit: {}: {}, {}, {}",
+            Count(result.files_scanned, "file"),
+            Count(skills, "skill"),
+            Count(agents, "agent"),
+            Count(
+                result.files_scanned.saturating_sub(skills + agents),
+                "manifest"
+            )
         );
         eprintln!(
-            "skill-audit: {} links ({} drifting), {} findings",
-            result.links.len(),
+            "skill-audit: {} ({} drifting), {}",
+            Count(result.links.len(), "link"),
             result.drift.len(),
-            result.findings.len()
+            Count(result.findings.len(), "finding")
         );
         eprintln!("skill-audit: done in {:.1?}", started.elapsed());
     }

@@ -25,6 +25,8 @@ use rmcp::model::{
 };
 use rmcp::service::{RoleClient, RunningService, ServiceError, ServiceExt};
 
+use crate::words::Count;
+
 pub use headers::{expand as expand_header, split as split_header};
 
 /// JSON-RPC's "method not found".
@@ -584,12 +586,12 @@ async fn talk(
     }
     if settings.verbose {
         eprintln!(
-            "skill-audit: MCP server `{}`: {} tools, {} resources, {} resource templates, {} prompts{}",
+            "skill-audit: MCP server `{}`: {}, {}, {}, {}{}",
             conn.label,
-            listing.tools.len(),
-            listing.resources.len(),
-            listing.resource_templates.len(),
-            listing.prompts.len(),
+            Count(listing.tools.len(), "tool"),
+            Count(listing.resources.len(), "resource"),
+            Count(listing.resource_templates.len(), "resource template"),
+            Count(listing.prompts.len(), "prompt"),
             if want_skills {
                 let files = listing
                     .skills
@@ -598,8 +600,8 @@ async fn talk(
                     .filter(|f| matches!(f.read, skills::FileRead::Read { .. }))
                     .count();
                 format!(
-                    ", {} skills, {files} of their other files read",
-                    listing.skills.len()
+                    ", {}, {files} of their other files read",
+                    Count(listing.skills.len(), "skill")
                 )
             } else {
                 String::new()

@@ -9,6 +9,7 @@ use std::io::{self, Write};
 use super::{Report, SCHEMA_VERSION, markdown};
 use crate::diagnostic::Finding;
 use crate::evaluate::Status;
+use crate::words::Count;
 
 /// What changed between two reports.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -153,7 +154,7 @@ pub fn verdict(d: &Diff) -> String {
             if *n == 1 { "entry" } else { "entries" }
         ));
     }
-    parts.push(format!("{} new findings", d.new_findings.len()));
+    parts.push(Count(d.new_findings.len(), "new finding").to_string());
     parts.push(format!("{} fixed", d.fixed_findings.len()));
     let icon = if unavailable.is_empty() && d.new_findings.is_empty() {
         "✅"
@@ -189,10 +190,10 @@ pub fn render_text(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
     }
     let _ = writeln!(
         s,
-        "{} new findings, {} fixed, {} availability changes",
-        d.new_findings.len(),
+        "{}, {} fixed, {}",
+        Count(d.new_findings.len(), "new finding"),
         d.fixed_findings.len(),
-        d.availability_changes.len()
+        Count(d.availability_changes.len(), "availability change")
     );
     out.write_all(s.as_bytes())
 }

@@ -24,6 +24,7 @@ use super::{ByProfile, Report, Summary};
 use crate::diagnostic::{Finding, Severity};
 use crate::evaluate::Status;
 use crate::rules::Rule;
+use crate::words::Count;
 
 const TEMPLATE_NAME: &str = "report.html.j2";
 const TEMPLATE: &str = include_str!("../../templates/report.html.j2");
@@ -63,6 +64,8 @@ fn environment() -> Result<Environment<'static>, minijinja::Error> {
     env.add_filter("markdown", |text: &str| {
         Value::from_safe_string(markdown(text))
     });
+    // `{{ n|count("skill") }}`: "1 skill", "2 skills".
+    env.add_filter("count", |n: usize, noun: &str| Count(n, noun).to_string());
     env.add_template(TEMPLATE_NAME, TEMPLATE)?;
     Ok(env)
 }

@@ -8,6 +8,7 @@ use std::io::{self, Write};
 use super::Report;
 use crate::diagnostic::{Finding, Severity};
 use crate::evaluate::Status;
+use crate::words::Count;
 
 /// First line of every Markdown report, so a bot can find and update its own comment.
 pub const MARKER: &str = "<!-- skill-audit-report -->";
@@ -68,10 +69,10 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     }
     let _ = writeln!(
         s,
-        "<sub>{} files scanned · {} skills · {} agents · skill-audit {}</sub>",
-        report.summary.files_scanned,
-        report.summary.skills,
-        report.summary.agents,
+        "<sub>{} scanned · {} · {} · skill-audit {}</sub>",
+        Count(report.summary.files_scanned, "file"),
+        Count(report.summary.skills, "skill"),
+        Count(report.summary.agents, "agent"),
         report.tool.version
     );
     out.write_all(s.as_bytes())
@@ -147,8 +148,8 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
     if !drift.lines.is_empty() {
         let _ = writeln!(
             s,
-            "<details><summary>Drift: {} links where the agent lacks what the skill needs</summary>\n\n| Agent | Skill | Missing | Via |\n| --- | --- | --- | --- |",
-            drift.lines.len()
+            "<details><summary>Drift: {} where the agent lacks what the skill needs</summary>\n\n| Agent | Skill | Missing | Via |\n| --- | --- | --- | --- |",
+            Count(drift.lines.len(), "link")
         );
         emit(&drift, s);
         s.push_str("\n</details>\n\n");
@@ -157,10 +158,10 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
     if total > 0 {
         let _ = writeln!(
             s,
-            "<details><summary>Findings: {} errors, {} warnings, {} infos</summary>\n\n| Severity | Rule | Location | Message |\n| --- | --- | --- | --- |",
-            errors.lines.len(),
-            warnings.lines.len(),
-            infos.lines.len()
+            "<details><summary>Findings: {}, {}, {}</summary>\n\n| Severity | Rule | Location | Message |\n| --- | --- | --- | --- |",
+            Count(errors.lines.len(), "error"),
+            Count(warnings.lines.len(), "warning"),
+            Count(infos.lines.len(), "info")
         );
         for p in [&errors, &warnings, &infos] {
             for l in &p.lines[..p.kept] {
@@ -337,18 +338,23 @@ pub fn verdict(report: &Report) -> String {
         "✅"
     };
     let mut v = format!(
-        "{icon} **{} skills** ({} invalid), **{} agents** · {} errors, {} warnings, {} infos",
-        sum.skills, sum.invalid_skills, sum.agents, sum.errors, sum.warnings, sum.infos
+        "{icon} **{}** ({} invalid), **{}** · {}, {}, {}",
+        Count(sum.skills, "skill"),
+        sum.invalid_skills,
+        Count(sum.agents, "agent"),
+        Count(sum.errors, "error"),
+        Count(sum.warnings, "warning"),
+        Count(sum.infos, "info")
     );
     if !report.profiles.is_empty() {
         let _ = write!(
             v,
-            " · {us} skill and {ua} agent cells unavailable across {} profiles",
-            report.profiles.len()
+            " · {us} skill and {ua} agent cells unavailable across {}",
+            Count(report.profiles.len(), "profile")
         );
     }
     if sum.drifting_links > 0 {
-        let _ = write!(v, " · {} drifting links", sum.drifting_links);
+        let _ = write!(v, " · {}", Count(sum.drifting_links, "drifting link"));
     }
     v
 }

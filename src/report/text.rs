@@ -11,6 +11,7 @@ use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
 use super::Report;
 use crate::diagnostic::Severity;
 use crate::evaluate::Status;
+use crate::words::Count;
 
 /// Plain text, no colour.
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
@@ -67,14 +68,14 @@ pub fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -> io::R
     let sum = &report.summary;
     let _ = writeln!(
         s,
-        "{} files scanned, {} skills ({} invalid), {} profiles: {} errors, {} warnings, {} infos",
-        sum.files_scanned,
-        sum.skills,
+        "{} scanned, {} ({} invalid), {}: {}, {}, {}",
+        Count(sum.files_scanned, "file"),
+        Count(sum.skills, "skill"),
         sum.invalid_skills,
-        report.profiles.len(),
-        sum.errors,
-        sum.warnings,
-        sum.infos
+        Count(report.profiles.len(), "profile"),
+        Count(sum.errors, "error"),
+        Count(sum.warnings, "warning"),
+        Count(sum.infos, "info")
     );
     out.write_all(s.as_bytes())
 }
