@@ -94,16 +94,11 @@ fn finding(f: &crate::diagnostic::Finding, renderer: &Renderer, s: &mut String) 
         return;
     };
     let line = visible(source);
-    // The caret covers the token at the column: up to the next space or delimiter.
     let start = line
         .char_indices()
         .nth(f.column.saturating_sub(1) as usize)
         .map_or(line.len(), |(i, _)| i);
-    let len = line[start..]
-        .find([' ', ',', ']', '}', ':', '#', '\''])
-        .unwrap_or(line.len() - start)
-        .max(1);
-    let end = (start + len).min(line.len());
+    let end = start + caret_len(&line[start..]);
     let report = &[level
         .primary_title(message.as_ref())
         .id(f.rule.code())
@@ -114,6 +109,82 @@ fn finding(f: &crate::diagnostic::Finding, renderer: &Renderer, s: &mut String) 
                 .annotation(AnnotationKind::Primary.span(start..end)),
         )];
     let _ = writeln!(s, "{}\n", renderer.render(report));
+}
+
+/// How many bytes of `rest` the caret covers: a flow list or mapping to its closing bracket (a
+/// Markdown link through its target), a quoted scalar to its closing quote (either, unclosed,
+/// to the end of the line or a comment), else the token up to the next blank or delimiter; at
+/// least one character.
+fn caret_len(rest: &str) -> usize {
+    let bytes = rest.as_bytes();
+    let to_line_end = |i: usize| rest[..i.min(rest.len())].trim_end().len();
+    let len = match bytes.first() {
+        Some(b'[' | b'{') => {
+            let (mut depth, mut quote, mut i) = (0_usize, None, 0);
+            loop {
+                let Some(&b) = bytes.get(i) else {
+                    break to_line_end(i);
+                };
+                match (quote, b) {
+                    (Some(b'"'), b'\\') => i += 1,
+                    (Some(q), _) if b == q => quote = None,
+                    (Some(_), _) => {}
+                    (None, b'\'' | b'"') => quote = Some(b),
+                    (None, b'[' | b'{') => depth += 1,
+                    (None, b']' | b'}') => {
+                        depth -= 1;
+                        if depth == 0 {
+                            break link_end(rest, i + 1);
+                        }
+                    }
+                    (None, b'#') if bytes[i - 1] == b' ' => break to_line_end(i),
+                    _ => {}
+                }
+                i += 1;
+            }
+        }
+        Some(&q @ (b'\'' | b'"')) => {
+            let mut i = 1;
+            loop {
+                match bytes.get(i) {
+                    None => break to_line_end(i),
+                    Some(b'\\') if q == b'"' => i += 2,
+                    // A doubled `'` stays inside the scalar.
+                    Some(&b) if b == q && q == b'\'' && bytes.get(i + 1) == Some(&q) => i += 2,
+                    Some(&b) if b == q => break i + 1,
+                    Some(_) => i += 1,
+                }
+            }
+        }
+        _ => rest
+            .find([' ', ',', ']', '}', ':', '#', '\''])
+            .unwrap_or(rest.len()),
+    };
+    // Never less than one whole character, never past the line.
+    let first = rest.chars().next().map_or(0, char::len_utf8);
+    len.max(first).min(rest.len())
+}
+
+/// Where a Markdown link whose text ends before `at` ends: after its `(target)`, if one
+/// follows; else `at`.
+fn link_end(rest: &str, at: usize) -> usize {
+    let Some(target) = rest[at..].strip_prefix('(') else {
+        return at;
+    };
+    let mut depth = 1_usize;
+    for (i, b) in target.bytes().enumerate() {
+        match b {
+            b'(' => depth += 1,
+            b')' => {
+                depth -= 1;
+                if depth == 0 {
+                    return at + i + 2;
+                }
+            }
+            _ => {}
+        }
+    }
+    at
 }
 
 fn matrix<'a>(
@@ -202,6 +273,42 @@ fn is_unsafe(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_caret_covers_the_token_list_or_quoted_scalar() {
+        for (rest, covered) in [
+            ("x-y z", "x-y"),
+            ("get_order, b]", "get_order"),
+            ("[a, b]  # note", "[a, b]"),
+            ("[a, [b], {c: d}] tail", "[a, [b], {c: d}]"),
+            ("['a]', \"b\\\"]\"] x", "['a]', \"b\\\"]\"]"),
+            ("[a, b,  ", "[a, b,"),
+            ("[a, b # c", "[a, b"),
+            ("'a' # c", "'a'"),
+            ("'it''s' x", "'it''s'"),
+            ("\"a\\\" b\" c", "\"a\\\" b\""),
+            ("'open", "'open"),
+            ("[t](a(1).md) x", "[t](a(1).md)"),
+            ("[t](open x", "[t]"),
+            ("[t] (x)", "[t]"),
+            ("é", "é"),
+            ("\"a\\", "\"a\\"),
+            ("[\"a\\", "[\"a\\"),
+            ("", ""),
+        ] {
+            assert_eq!(&rest[..caret_len(rest)], covered, "{rest:?}");
+        }
+    }
+
+    proptest::proptest! {
+        /// Any line: the caret ends on a character boundary within it.
+        #[test]
+        fn the_caret_stays_in_the_line(rest in "([\\[\\](){}'\" #,:\\\\a]|é){0,12}") {
+            let len = caret_len(&rest);
+            proptest::prop_assert!(rest.is_char_boundary(len) && len <= rest.len());
+            proptest::prop_assert!(len > 0 || rest.is_empty());
+        }
+    }
 
     #[test]
     fn escapes_terminal_controls() {
