@@ -306,6 +306,7 @@ for label in labels:
           f"{ratio('agnix', 'skill-audit', label)} |")
 
 side = [l.rstrip("\n").split("\t") for l in open(sys.argv[3]) if l.strip()]
+side_by = {label: (float(f), float(a)) for label, _, f, a in side}
 if side:
     print("\n## Side by side (floor and skill-audit alternating, medians)\n")
     print("| library | rounds | floor | skill-audit | skill-audit ÷ floor |")
@@ -322,6 +323,11 @@ if len(gens) >= 2:
         if a and b and a[0] and b[0]:
             print(f"- {t}: {fmt(a[0])} → {fmt(b[0])} = {b[0] / a[0]:.1f}×; "
                   f"{a[0] / n0 * 1e6:.0f} → {b[0] / n1 * 1e6:.0f} µs per skill")
+    # The same from the side-by-side medians, which a few slow or fast hyperfine runs move less.
+    if l0 in side_by and l1 in side_by:
+        for i, t in [(1, "skill-audit"), (0, "floor")]:
+            a, b = side_by[l0][i], side_by[l1][i]
+            print(f"- {t}, side-by-side medians: {fmt(a)} → {fmt(b)} = {b / a:.1f}×")
 
 mem = [l.rstrip("\n").split("\t") for l in open(sys.argv[2]) if l.strip()]
 if mem:
