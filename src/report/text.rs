@@ -112,50 +112,41 @@ fn finding(f: &crate::diagnostic::Finding, renderer: &Renderer, s: &mut String) 
 }
 
 /// How many bytes of `rest` the caret covers: a flow list or mapping to its closing bracket (a
-/// Markdown link through its target), a quoted scalar to its closing quote (either, unclosed,
-/// to the end of the line or a comment), else the token up to the next blank or delimiter; at
-/// least one character.
+/// Markdown link through its target; unclosed, to a comment or the end of the line), a quoted
+/// scalar to its closing quote (unclosed, to the end of the line), else the token up to the
+/// next blank or delimiter; at least one character.
 fn caret_len(rest: &str) -> usize {
     let bytes = rest.as_bytes();
-    let to_line_end = |i: usize| rest[..i.min(rest.len())].trim_end().len();
+    let to_line_end = |i: usize| rest[..i].trim_end().len();
     let len = match bytes.first() {
         Some(b'[' | b'{') => {
-            let (mut depth, mut quote, mut i) = (0_usize, None, 0);
+            let (mut depth, mut i) = (0_usize, 0);
             loop {
                 let Some(&b) = bytes.get(i) else {
-                    break to_line_end(i);
+                    break to_line_end(rest.len());
                 };
-                match (quote, b) {
-                    (Some(b'"'), b'\\') => i += 1,
-                    (Some(q), _) if b == q => quote = None,
-                    (Some(_), _) => {}
-                    (None, b'\'' | b'"') => quote = Some(b),
-                    (None, b'[' | b'{') => depth += 1,
-                    (None, b']' | b'}') => {
+                match b {
+                    b'\'' | b'"' => match quoted_end(bytes, i) {
+                        Some(end) => {
+                            i = end;
+                            continue;
+                        }
+                        None => break to_line_end(rest.len()),
+                    },
+                    b'[' | b'{' => depth += 1,
+                    b']' | b'}' => {
                         depth -= 1;
                         if depth == 0 {
                             break link_end(rest, i + 1);
                         }
                     }
-                    (None, b'#') if bytes[i - 1] == b' ' => break to_line_end(i),
+                    b'#' if bytes[i - 1] == b' ' => break to_line_end(i),
                     _ => {}
                 }
                 i += 1;
             }
         }
-        Some(&q @ (b'\'' | b'"')) => {
-            let mut i = 1;
-            loop {
-                match bytes.get(i) {
-                    None => break to_line_end(i),
-                    Some(b'\\') if q == b'"' => i += 2,
-                    // A doubled `'` stays inside the scalar.
-                    Some(&b) if b == q && q == b'\'' && bytes.get(i + 1) == Some(&q) => i += 2,
-                    Some(&b) if b == q => break i + 1,
-                    Some(_) => i += 1,
-                }
-            }
-        }
+        Some(b'\'' | b'"') => quoted_end(bytes, 0).unwrap_or_else(|| to_line_end(rest.len())),
         _ => rest
             .find([' ', ',', ']', '}', ':', '#', '\''])
             .unwrap_or(rest.len()),
@@ -163,6 +154,21 @@ fn caret_len(rest: &str) -> usize {
     // Never less than one whole character, never past the line.
     let first = rest.chars().next().map_or(0, char::len_utf8);
     len.max(first).min(rest.len())
+}
+
+/// Just past the closing quote of the quoted scalar that opens at `open`, or `None` when the
+/// line ends first. A doubled `'` stays inside single quotes; `\` escapes inside double ones.
+fn quoted_end(bytes: &[u8], open: usize) -> Option<usize> {
+    let q = bytes[open];
+    let mut i = open + 1;
+    loop {
+        match *bytes.get(i)? {
+            b'\\' if q == b'"' => i += 2,
+            b if b == q && q == b'\'' && bytes.get(i + 1) == Some(&q) => i += 2,
+            b if b == q => return Some(i + 1),
+            _ => i += 1,
+        }
+    }
 }
 
 /// Where a Markdown link whose text ends before `at` ends: after its `(target)`, if one
