@@ -78,14 +78,6 @@ enum Open {
     },
 }
 
-impl Open {
-    fn anchor(&self) -> usize {
-        match self {
-            Open::Seq { anchor, .. } | Open::Map { anchor, .. } => *anchor,
-        }
-    }
-}
-
 /// A scalar key's identity for duplicate detection: its type and its text.
 #[derive(PartialEq, Eq, Hash)]
 enum ScalarKey {
@@ -201,15 +193,15 @@ impl Builder {
                     return Err(self.limit(span, format!("more than {MAX_ALIASES} aliases")));
                 }
                 let Some((node, nodes, bytes)) = self.anchors.get(&id) else {
-                    // The parser numbers an anchor where its node starts, so an alias inside
-                    // that node names a collection still open: a cycle, not a missing anchor.
-                    let message = if self.stack.iter().any(|open| open.anchor() == id) {
+                    // The parser refuses an alias to no anchor, and a node is kept here as soon
+                    // as it is finished; an anchor not kept yet names a collection still open
+                    // around this alias: a cycle.
+                    return Err(syntax(
+                        self.pos(span),
                         "recursive alias: it names the collection that contains it; write the \
                          value out instead"
-                    } else {
-                        "unknown anchor"
-                    };
-                    return Err(syntax(self.pos(span), message.to_owned()));
+                            .to_owned(),
+                    ));
                 };
                 let (mut node, nodes, bytes) = (node.clone(), *nodes, *bytes);
                 self.count(nodes, bytes, span)?;
