@@ -8,13 +8,14 @@ use std::path::PathBuf;
 
 use crate::config::Settings;
 use crate::diagnostic::{Finding, Pos, Sink, Suppression, sort_findings};
-use crate::discover::{self, Candidate, Kind};
+use crate::discover::{self, Candidate, Entry, Kind};
 use crate::evaluate::{self, Availability};
 use crate::model::{Agent, Drift, Link, Manifest, Skill};
 use crate::parse;
 use crate::profile::{self, Profile, ProfileError, ProfileSource};
 use crate::resolve;
 use crate::rules::{self, Rule};
+use crate::source::{self, Boundary, FileId, MAX_FILE_BYTES, Refusal};
 
 /// What to audit and how.
 #[derive(Debug, Clone, Default)]
@@ -38,6 +39,11 @@ pub struct AuditOptions {
     /// Audit the skills this MCP server serves, and add its tools as the last profile column
     /// (`mcp:<server-name>`), all from one session.
     pub mcp_skills: Option<crate::mcp::Server>,
+    /// `--no-ignore`: audit files that `.gitignore` and other ignore rules hide.
+    pub no_ignore: bool,
+    /// `--follow-outside`: read files whose real path leaves the audited tree (unsafe for
+    /// trees you do not trust).
+    pub follow_outside: bool,
 }
 
 /// One skill and its availability in each profile (same order as `AuditResult::profiles`).
@@ -66,6 +72,8 @@ pub struct AuditResult {
     pub drift: Vec<Drift>,
     pub findings: Vec<Finding>,
     pub files_scanned: usize,
+    /// Skill, agent and manifest files that ignore rules kept out of the audit.
+    pub ignored: usize,
 }
 
 /// What one file turned out to be.
@@ -104,12 +112,13 @@ pub fn run(opts: &AuditOptions) -> Result<AuditResult, AuditError> {
         // threads, while the pool parses each file found and loads the profiles (MCP servers
         // answer meanwhile): a pool thread that walked would parse nothing until the walk ends.
         let mut loaded = None;
+        let boundary = Boundary::new(&opts.roots, opts.follow_outside);
         let scan = rayon::in_place_scope(|s| {
             s.spawn(|_| loaded = Some(sources(opts)));
-            scan(opts, &excludes)
+            scan(opts, &excludes, &boundary)
         });
         let (profiles, served) = loaded.unwrap_or_else(|| Ok(Default::default()))?;
-        Ok(audit(opts, profiles, scan, served))
+        Ok(audit(opts, profiles, scan, served, &boundary))
     };
     // The caller's pool when it has the size asked for (the CLI sizes the global pool from
     // `-j`, and its renderers use it too); otherwise a pool of that size for this run.
@@ -149,28 +158,36 @@ struct Scan {
     per_file: Vec<FileOutput>,
 }
 
-fn scan(opts: &AuditOptions, excludes: &globset::GlobSet) -> Scan {
+fn scan(opts: &AuditOptions, excludes: &globset::GlobSet, boundary: &Boundary) -> Scan {
     // Each file is parsed on the pool as soon as the walk finds it, so parsing fills the time
     // the walk spends waiting on the file system.
     let parsed = std::sync::Mutex::new(Vec::new());
+    let rules = if opts.no_ignore {
+        discover::IgnoreRules::Off
+    } else {
+        discover::IgnoreRules::Honour
+    };
     let found = rayon::in_place_scope(|s| {
-        discover::walk_each(&opts.roots, excludes, opts.threads, &opts.cwd, &|c| {
-            let c = c.clone();
-            let parsed = &parsed;
-            s.spawn(move |_| {
-                let out = guarded(&c, &opts.settings);
-                parsed
-                    .lock()
-                    .unwrap_or_else(|p| p.into_inner())
-                    .push((c.path, out));
-            });
-        })
+        discover::walk_each(
+            &opts.roots,
+            excludes,
+            opts.threads,
+            &opts.cwd,
+            rules,
+            &|c| {
+                let c = c.clone();
+                let parsed = &parsed;
+                s.spawn(move |_| {
+                    let out = guarded(&c, &opts.settings, boundary);
+                    parsed.lock().unwrap_or_else(|p| p.into_inner()).push(out);
+                });
+            },
+        )
     });
     // In the walk's (sorted, de-duplicated) order, whatever order the parses finished in.
-    let mut parsed = parsed.into_inner().unwrap_or_else(|p| p.into_inner());
-    parsed.par_sort_by(|a, b| a.0.cmp(&b.0));
-    parsed.dedup_by(|a, b| a.0 == b.0);
-    let per_file = parsed.into_iter().map(|(_, out)| out).collect();
+    let mut per_file: Vec<FileOutput> = parsed.into_inner().unwrap_or_else(|p| p.into_inner());
+    per_file.par_sort_by(|a, b| a.path.cmp(&b.path));
+    per_file.dedup_by(|a, b| a.path == b.path);
     Scan { found, per_file }
 }
 
@@ -201,67 +218,73 @@ fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
 fn audit(
     opts: &AuditOptions,
     profiles: Vec<Profile>,
-    Scan { found, per_file }: Scan,
+    Scan {
+        found,
+        mut per_file,
+    }: Scan,
     served: Vec<crate::mcp::skills::ServedSkill>,
+    boundary: &Boundary,
 ) -> AuditResult {
+    // Claude plugins may name agent files outside an `agents/` folder; the walk cannot know
+    // them until the manifests are read, so they are picked up in a second, small pass.
+    let extra = {
+        let manifests = per_file.iter().filter_map(|o| match &o.parsed {
+            Parsed::Manifests(m) => Some(m.as_slice()),
+            _ => None,
+        });
+        manifest_agents(manifests.flatten(), &found.candidates, &opts.cwd, boundary)
+    };
+    per_file.par_extend(
+        extra
+            .par_iter()
+            .map(|c| guarded(c, &opts.settings, boundary)),
+    );
+    once_per_file(&mut per_file);
+    // Where each file was read from, for the source lines of its findings.
+    let read_from: foldhash::HashMap<String, PathBuf> = if opts.snippets {
+        per_file
+            .iter()
+            .filter_map(|o| Some((o.path.clone(), o.read_from.clone()?)))
+            .collect()
+    } else {
+        Default::default()
+    };
     // Sized up front: growing by doubling would hold up to twice the skills (and findings) at
     // the peak, and copy them each time.
     let mut findings: Vec<Finding> =
-        Vec::with_capacity(per_file.iter().map(|(_, f, _)| f.len()).sum());
-    let count = |want: fn(&Parsed) -> bool| per_file.iter().filter(|(p, _, _)| want(p)).count();
+        Vec::with_capacity(per_file.iter().map(|o| o.findings.len()).sum());
+    let count = |want: fn(&Parsed) -> bool| per_file.iter().filter(|o| want(&o.parsed)).count();
     let mut skills = Vec::with_capacity(count(|p| matches!(p, Parsed::Skill(_))) + served.len());
     let mut agents = Vec::with_capacity(count(|p| matches!(p, Parsed::Agent(_))));
     let mut manifests = Vec::new();
     let mut files_scanned = 0;
     let mut suppressions = Vec::new();
-    for (parsed, f, sup) in per_file {
-        findings.extend(f);
-        suppressions.extend(sup);
-        match parsed {
-            Parsed::Skill(s) => skills.push(s),
-            Parsed::Agent(a) => agents.push(*a),
-            Parsed::Manifests(m) => manifests.extend(m),
-            Parsed::Nothing => continue,
-        }
-        files_scanned += 1;
-    }
     // Skills served over MCP are audited like local files; their path is their URI.
-    for (parsed, f, sup) in served
+    let served_outputs: Vec<FileOutput> = served
         .par_iter()
         .map(|s| {
             let c = Candidate {
                 fs_path: crate::mcp::skills::pseudo_path(&s.uri),
                 path: s.uri.clone(),
                 kind: Kind::Skill { exact: true },
+                entry: Entry::File,
             };
             contain(&c, || {
                 let (skill, f, sup) = crate::mcp::skills::audit(s, &opts.settings);
-                (Parsed::Skill(Box::new(skill)), f, sup)
+                FileOutput::new(&c, Parsed::Skill(Box::new(skill)), f, sup)
             })
         })
-        .collect::<Vec<_>>()
-    {
-        findings.extend(f);
-        suppressions.extend(sup);
-        if let Parsed::Skill(s) = parsed {
-            skills.push(s);
-            files_scanned += 1;
+        .collect();
+    for o in per_file.into_iter().chain(served_outputs) {
+        findings.extend(o.findings);
+        suppressions.extend(o.suppressions);
+        match o.parsed {
+            Parsed::Skill(s) => skills.push(s),
+            Parsed::Agent(a) => agents.push(*a),
+            Parsed::Manifests(m) => manifests.extend(m),
+            Parsed::Nothing => continue,
         }
-    }
-    // Claude plugins may name agent files outside an `agents/` folder; the walk cannot know
-    // them until the manifests are read, so they are picked up in a second, small pass.
-    let extra = manifest_agents(&manifests, &found.candidates, &opts.cwd);
-    for (parsed, f, sup) in extra
-        .par_iter()
-        .map(|c| guarded(c, &opts.settings))
-        .collect::<Vec<_>>()
-    {
-        findings.extend(f);
-        suppressions.extend(sup);
-        if let Parsed::Agent(a) = parsed {
-            agents.push(*a);
-            files_scanned += 1;
-        }
+        files_scanned += 1;
     }
     for e in &found.errors {
         findings.push(Finding::new(
@@ -280,6 +303,7 @@ fn audit(
         &manifests,
         &opts.roots,
         &opts.cwd,
+        boundary,
         &mut findings,
     );
     links.extend(resolve::configured(
@@ -287,6 +311,7 @@ fn audit(
         &agents,
         &opts.links,
         &opts.cwd,
+        boundary,
         &mut findings,
     ));
     links.sort();
@@ -355,7 +380,7 @@ fn audit(
     rules::config::apply_severities(&mut findings, &opts.settings.severities);
     sort_findings(&mut findings);
     if opts.snippets {
-        attach_sources(&mut findings, &skills, &agents, &manifests);
+        attach_sources(&mut findings, &read_from);
         crate::mcp::skills::attach_sources(&mut findings, &served);
     }
     AuditResult {
@@ -371,22 +396,71 @@ fn audit(
         drift,
         findings,
         files_scanned,
+        ignored: found.ignored,
+    }
+}
+
+/// Keep one output per file: a file reached by several paths (a symlink, a hard link, two
+/// spellings of a root or of a manifest path) is audited under the path that reached it
+/// without a link, else under the first; the others become one [`Rule::SameFile`] finding.
+fn once_per_file(outputs: &mut [FileOutput]) {
+    let mut kept: foldhash::HashMap<&FileId, usize> = foldhash::HashMap::default();
+    let mut repeats: Vec<usize> = Vec::new();
+    for (i, o) in outputs.iter().enumerate() {
+        let Some(id) = &o.id else { continue };
+        match kept.entry(id) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(i);
+            }
+            std::collections::hash_map::Entry::Occupied(mut e) => {
+                if o.direct && !outputs[*e.get()].direct {
+                    repeats.push(e.insert(i));
+                } else {
+                    repeats.push(i);
+                }
+            }
+        }
+    }
+    // A later, better path may have replaced a kept one: each repeat names the final keeper.
+    let keeper: Vec<(usize, String)> = repeats
+        .into_iter()
+        .map(|dup| {
+            let k = outputs[dup]
+                .id
+                .as_ref()
+                .and_then(|id| kept.get(id))
+                .copied();
+            (dup, k.map(|k| outputs[k].path.clone()).unwrap_or_default())
+        })
+        .collect();
+    for (dup, kept_path) in keeper {
+        let o = &mut outputs[dup];
+        o.parsed = Parsed::Nothing;
+        o.suppressions.clear();
+        o.read_from = None;
+        o.findings = vec![rules::file::same_file(&o.path, &kept_path)];
     }
 }
 
 /// `.md` files that Claude plugin manifests list as agents (directly or as a folder) and the
-/// walk did not already classify.
-fn manifest_agents(
-    manifests: &[Manifest],
+/// walk did not already classify. Their real paths are checked when they are opened; a path
+/// that leads outside the tree is reported when links are resolved.
+fn manifest_agents<'m>(
+    manifests: impl Iterator<Item = &'m Manifest>,
     known: &[Candidate],
     cwd: &std::path::Path,
+    boundary: &Boundary,
 ) -> Vec<Candidate> {
     // Built on first use: most libraries have no Claude plugin that lists agents.
     let seen = std::cell::OnceCell::new();
     let mut out: Vec<Candidate> = Vec::new();
-    for m in manifests.iter().filter(|m| m.via == "claude-plugin") {
+    for m in manifests.filter(|m| m.via == "claude-plugin") {
         for (p, _) in m.agents.iter().flatten() {
             let target = discover::normalize(&m.base.join(p.trim_start_matches("./")));
+            // Not even listed when it leads outside: no folder outside the tree is read.
+            if boundary.resolve(&target).is_err() {
+                continue;
+            }
             let mut files = Vec::new();
             collect_md(&target, 0, &mut files);
             let seen: &HashSet<PathBuf> = seen.get_or_init(|| {
@@ -401,6 +475,7 @@ fn manifest_agents(
                         path: discover::display_path(&f, cwd),
                         fs_path: f,
                         kind: Kind::Agent(discover::AgentFlavor::Claude),
+                        entry: Entry::Indirect,
                     });
                 }
             }
@@ -410,12 +485,19 @@ fn manifest_agents(
     out
 }
 
-/// `.md` files at `path` (a file, or a folder searched a few levels deep).
+/// `.md` files at `path` (a file, or a folder searched a few levels deep). As in the walk,
+/// links to folders are not followed, so no listing outside the tree is read; a link to a
+/// file is kept, for its real path to be checked when it is opened.
 fn collect_md(path: &std::path::Path, depth: usize, out: &mut Vec<PathBuf>) {
-    let Ok(meta) = std::fs::metadata(path) else {
+    let meta = if depth == 0 {
+        std::fs::metadata(path)
+    } else {
+        std::fs::symlink_metadata(path)
+    };
+    let Ok(meta) = meta else {
         return;
     };
-    if meta.is_file() {
+    if meta.is_file() || meta.is_symlink() {
         if path
             .extension()
             .is_some_and(|e| e.eq_ignore_ascii_case("md"))
@@ -434,30 +516,10 @@ fn collect_md(path: &std::path::Path, depth: usize, out: &mut Vec<PathBuf>) {
     }
 }
 
-/// Read the lines findings point at, once per file (only files with findings are read).
-fn attach_sources(
-    findings: &mut [Finding],
-    skills: &[SkillResult],
-    agents: &[AgentResult],
-    manifests: &[Manifest],
-) {
-    let mut fs_paths: std::collections::HashMap<&str, &std::path::Path> =
-        std::collections::HashMap::new();
-    fs_paths.extend(
-        skills
-            .iter()
-            .map(|s| (s.skill.path.as_str(), s.skill.fs_path.as_path())),
-    );
-    fs_paths.extend(
-        agents
-            .iter()
-            .map(|a| (a.agent.path.as_str(), a.agent.fs_path.as_path())),
-    );
-    fs_paths.extend(
-        manifests
-            .iter()
-            .map(|m| (m.path.as_str(), m.fs_path.as_path())),
-    );
+/// Read the lines findings point at, once per file (only files with findings are read), from
+/// where the audit read the file itself (`read_from`): a file it refused is not read here
+/// either.
+fn attach_sources(findings: &mut [Finding], read_from: &foldhash::HashMap<String, PathBuf>) {
     let mut start = 0;
     while start < findings.len() {
         let path = findings[start].path.clone();
@@ -466,13 +528,12 @@ fn attach_sources(
                 .iter()
                 .take_while(|f| f.path == path)
                 .count();
-        // Findings are sorted by path, so each file is read once; a file too large to show
-        // (over 4 MiB) keeps the plain one-line form.
-        let text = fs_paths
+        // Findings are sorted by path, so each file is read once, through the same bounded
+        // reader as the audit; one that cannot be read again keeps the plain one-line form.
+        let text = read_from
             .get(path.as_str())
-            .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() <= 4 << 20))
-            .and_then(|p| std::fs::read(p).ok())
-            .map(|b| String::from_utf8_lossy(&b).into_owned());
+            .and_then(|p| source::read(p, MAX_FILE_BYTES).ok())
+            .map(|c| String::from_utf8_lossy(&c.bytes).into_owned());
         if let Some(text) = text {
             let lines: Vec<&str> = text.lines().collect();
             for f in &mut findings[start..end] {
@@ -533,12 +594,39 @@ fn drift(
     out
 }
 
-/// What one file yields: its model, its findings and its suppression comments.
-type FileOutput = (Parsed, Vec<Finding>, Vec<Suppression>);
+/// What one file yields: its model, its findings and its suppression comments, and what is
+/// known of the file itself.
+struct FileOutput {
+    /// The candidate's display path.
+    path: String,
+    parsed: Parsed,
+    findings: Vec<Finding>,
+    suppressions: Vec<Suppression>,
+    /// The file's identity, when it was read.
+    id: Option<FileId>,
+    /// Where it was read from (its real path, when reached through a link).
+    read_from: Option<PathBuf>,
+    /// Reached without a link: preferred when one file is reached by several paths.
+    direct: bool,
+}
+
+impl FileOutput {
+    fn new(c: &Candidate, parsed: Parsed, findings: Vec<Finding>, sup: Vec<Suppression>) -> Self {
+        FileOutput {
+            path: c.path.clone(),
+            parsed,
+            findings,
+            suppressions: sup,
+            id: None,
+            read_from: None,
+            direct: c.entry == Entry::File,
+        }
+    }
+}
 
 /// Process one file; a panic becomes an `internal-error` finding and the run goes on.
-fn guarded(c: &Candidate, settings: &Settings) -> FileOutput {
-    contain(c, || process(c, settings))
+fn guarded(c: &Candidate, settings: &Settings, boundary: &Boundary) -> FileOutput {
+    contain(c, || process(c, settings, boundary))
 }
 
 /// Run `work` for `c`, turning a panic into an `internal-error` finding on that file.
@@ -557,7 +645,7 @@ fn contain(c: &Candidate, work: impl FnOnce() -> FileOutput) -> FileOutput {
                 Pos::START,
                 format!("internal error: {what}"),
             );
-            (placeholder(c), vec![f], Vec::new())
+            FileOutput::new(c, placeholder(c), vec![f], Vec::new())
         }
     }
 }
@@ -598,7 +686,7 @@ fn folder_name(c: &Candidate) -> String {
         .unwrap_or_default()
 }
 
-fn process(c: &Candidate, settings: &Settings) -> FileOutput {
+fn process(c: &Candidate, settings: &Settings, boundary: &Boundary) -> FileOutput {
     let mut sink = Sink::new(&c.path);
     if let Kind::Skill { exact: false } = c.kind {
         let name = c
@@ -612,13 +700,23 @@ fn process(c: &Candidate, settings: &Settings) -> FileOutput {
             format!("`{name}` should be named `SKILL.md`: Claude Code and Codex look for that exact name"),
         );
     }
-    let bytes = match std::fs::read(&c.fs_path) {
-        Ok(b) => b,
-        Err(e) => {
-            sink.push(Rule::ReadError, Pos::START, format!("cannot read: {e}"));
-            return (placeholder(c), sink.findings, sink.suppressions);
+    // A file the walk found under a root is read where it is; anything reached through a link
+    // or named by a manifest is read at its real path, once that is known to be inside.
+    let read = match c.entry {
+        Entry::Special(what) => Err(Refusal::Special(what)),
+        Entry::File => source::read(&c.fs_path, MAX_FILE_BYTES).map(|r| (r, c.fs_path.clone())),
+        Entry::Indirect => boundary
+            .resolve(&c.fs_path)
+            .and_then(|real| Ok((source::read(&real, MAX_FILE_BYTES)?, real))),
+    };
+    let (contents, read_from) = match read {
+        Ok(r) => r,
+        Err(why) => {
+            sink.findings.push(rules::file::refused(&c.path, &why));
+            return FileOutput::new(c, placeholder(c), sink.findings, sink.suppressions);
         }
     };
+    let bytes = contents.bytes;
     let parsed = match c.kind {
         Kind::Skill { .. } => {
             // Only broken links are reported: a body whose links all resolve is not parsed.
@@ -642,7 +740,11 @@ fn process(c: &Candidate, settings: &Settings) -> FileOutput {
             &bytes, &c.path, &c.fs_path, kind, &mut sink,
         )),
     };
-    (parsed, sink.findings, sink.suppressions)
+    FileOutput {
+        id: contents.id,
+        read_from: Some(read_from),
+        ..FileOutput::new(c, parsed, sink.findings, sink.suppressions)
+    }
 }
 
 #[cfg(test)]
@@ -655,15 +757,18 @@ mod tests {
             fs_path: PathBuf::from("skills/x/SKILL.md"),
             path: "skills/x/SKILL.md".into(),
             kind: Kind::Skill { exact: true },
+            entry: Entry::File,
         };
         // Keep the expected panic's message out of the test output.
         let hook = std::panic::take_hook();
         std::panic::set_hook(Box::new(|_| {}));
-        let (parsed, findings, _) = contain(&c, || panic!("boom"));
+        let out = contain(&c, || panic!("boom"));
         std::panic::set_hook(hook);
-        assert_eq!(findings.len(), 1);
-        assert_eq!(findings[0].rule, Rule::InternalError);
-        assert!(findings[0].message.contains("boom"));
-        assert!(matches!(parsed, Parsed::Skill(s) if s.invalid && s.path == "skills/x/SKILL.md"));
+        assert_eq!(out.findings.len(), 1);
+        assert_eq!(out.findings[0].rule, Rule::InternalError);
+        assert!(out.findings[0].message.contains("boom"));
+        assert!(
+            matches!(out.parsed, Parsed::Skill(s) if s.invalid && s.path == "skills/x/SKILL.md")
+        );
     }
 }

@@ -49,6 +49,19 @@ pub struct Candidate {
     /// Display path (see [`display_path`]).
     pub path: String,
     pub kind: Kind,
+    /// How it was reached, which says what must be checked before it is opened.
+    pub entry: Entry,
+}
+
+/// How a candidate was reached.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Entry {
+    /// A regular file the walk found under a root: inside the audited tree by construction.
+    File,
+    /// A symlink, or a path a manifest named: its real path must lie inside the tree.
+    Indirect,
+    /// Not a regular file (what it is): never opened.
+    Special(&'static str),
 }
 
 /// Something the walk could not read.
@@ -63,7 +76,25 @@ pub struct WalkError {
 pub struct Discovery {
     pub candidates: Vec<Candidate>,
     pub errors: Vec<WalkError>,
+    /// Skill, agent and manifest files that ignore rules (`.gitignore`, `.ignore`, git's
+    /// exclude files) kept out of the walk.
+    pub ignored: usize,
+    /// Folders holding an ignore file, whose rules apply below them.
+    ignore_dirs: Vec<PathBuf>,
 }
+
+/// Whether the walk honours ignore rules.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum IgnoreRules {
+    /// Honour them, and count the files they hide.
+    #[default]
+    Honour,
+    /// `--no-ignore`: audit every file.
+    Off,
+}
+
+/// Files whose rules apply below their folder.
+const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore"];
 
 /// Folders never entered.
 const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
@@ -168,36 +199,63 @@ fn names_back(path: &Path) -> impl Iterator<Item = &[u8]> + Clone {
         .filter(|n| !matches!(n, [] | [b'.']))
 }
 
-/// Walk `roots` with `threads` workers (0 = automatic).
+/// Walk `roots` with `threads` workers (0 = automatic), honouring ignore rules.
 pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -> Discovery {
-    walk_each(roots, excludes, threads, cwd, &|_| {})
+    walk_each(roots, excludes, threads, cwd, IgnoreRules::Honour, &|_| {})
 }
 
 /// [`walk`], also handing each candidate to `found` on the walker's thread as soon as it is
 /// seen, so work on it can start while the walk goes on. A file reached through two roots is
-/// handed over once per root; the returned list has it once.
+/// handed over once per root; the returned list has it once. When ignore rules are honoured,
+/// the files they hide are counted (not audited) in [`Discovery::ignored`].
 pub fn walk_each(
     roots: &[PathBuf],
     excludes: &GlobSet,
     threads: usize,
     cwd: &Path,
+    rules: IgnoreRules,
     found: &(dyn Fn(&Candidate) + Sync),
 ) -> Discovery {
-    let Some((first, rest)) = roots.split_first() else {
+    let Some(builder) = builder(roots, excludes, threads, rules) else {
         return Discovery::default();
     };
+    let mut d = run(builder, roots, cwd, found);
+    d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
+    d.candidates.dedup_by(|a, b| a.path == b.path);
+    d.errors
+        .sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
+    d.errors.dedup();
+    if rules == IgnoreRules::Honour {
+        d.ignored = count_ignored(&d, roots, excludes, threads, cwd);
+    }
+    d
+}
+
+/// A walker over `roots`: hidden folders entered, `.git` and `node_modules` never, links
+/// not followed, `excludes` skipped; ignore rules as asked.
+fn builder(
+    roots: &[PathBuf],
+    excludes: &GlobSet,
+    threads: usize,
+    rules: IgnoreRules,
+) -> Option<WalkBuilder> {
+    let (first, rest) = roots.split_first()?;
     let mut builder = WalkBuilder::new(first);
     for r in rest {
         builder.add(r);
     }
     let roots_owned: Vec<PathBuf> = roots.to_vec();
-    let shown_roots: Vec<ShownRoot> = roots.iter().map(|r| ShownRoot::new(r, cwd)).collect();
     let excludes_for_filter = excludes.clone();
+    let honour = rules == IgnoreRules::Honour;
     builder
         .hidden(false)
         .require_git(false)
         .follow_links(false)
-        .parents(true)
+        .parents(honour)
+        .ignore(honour)
+        .git_ignore(honour)
+        .git_exclude(honour)
+        .git_global(honour)
         .threads(threads)
         .filter_entry(move |e| {
             let name = e.file_name().as_encoded_bytes();
@@ -210,6 +268,18 @@ pub fn walk_each(
             let rel = relative_to_root(e.path(), &roots_owned);
             !excludes_for_filter.is_match(rel)
         });
+    Some(builder)
+}
+
+/// Run a walk, collecting candidates (handed to `found` as they come), errors and the
+/// folders whose ignore rules apply below them.
+fn run(
+    builder: WalkBuilder,
+    roots: &[PathBuf],
+    cwd: &Path,
+    found: &(dyn Fn(&Candidate) + Sync),
+) -> Discovery {
+    let shown_roots: Vec<ShownRoot> = roots.iter().map(|r| ShownRoot::new(r, cwd)).collect();
     let all = Mutex::new(Discovery::default());
     let shown_roots = &shown_roots;
     builder.build_parallel().run(|| {
@@ -222,12 +292,29 @@ pub fn walk_each(
         Box::new(move |entry| {
             match entry {
                 Ok(e) => {
-                    let is_file_like = e.file_type().is_some_and(|t| t.is_file() || t.is_symlink());
-                    if is_file_like && let Some(kind) = classify(e.path()) {
+                    let Some(t) = e.file_type() else {
+                        return WalkState::Continue;
+                    };
+                    let name = e.file_name().as_encoded_bytes();
+                    if IGNORE_FILES.iter().any(|f| f.as_bytes() == name)
+                        && let Some(dir) = e.path().parent()
+                    {
+                        guard.local.ignore_dirs.push(dir.to_owned());
+                    }
+                    if t.is_dir() {
+                        return WalkState::Continue;
+                    }
+                    if let Some(kind) = classify(e.path()) {
+                        let entry = match crate::source::special_kind(t) {
+                            Some(what) => Entry::Special(what),
+                            None if t.is_symlink() => Entry::Indirect,
+                            None => Entry::File,
+                        };
                         let c = Candidate {
                             path: shown_under(e.path(), shown_roots, cwd),
                             fs_path: e.into_path(),
                             kind,
+                            entry,
                         };
                         found(&c);
                         guard.local.candidates.push(c);
@@ -238,13 +325,71 @@ pub fn walk_each(
             WalkState::Continue
         })
     });
-    let mut d = all.into_inner().unwrap_or_else(|p| p.into_inner());
-    d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
-    d.candidates.dedup_by(|a, b| a.path == b.path);
-    d.errors
-        .sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
-    d.errors.dedup();
-    d
+    all.into_inner().unwrap_or_else(|p| p.into_inner())
+}
+
+/// How many files ignore rules hid from the walk `d`: the candidates a walk without them
+/// finds that `d` lacks. That walk covers only what rules can apply to: the folders holding
+/// an ignore file, or every root when rules come from above the roots
+/// (a parent's `.gitignore`, git's exclude file, the global excludes file).
+fn count_ignored(
+    d: &Discovery,
+    roots: &[PathBuf],
+    excludes: &GlobSet,
+    threads: usize,
+    cwd: &Path,
+) -> usize {
+    let rules_from_above = roots.iter().any(|r| rules_above(r, cwd))
+        || ignore::gitignore::Gitignore::global().0.num_ignores() > 0;
+    let mut dirs: Vec<PathBuf> = if rules_from_above {
+        roots.to_vec()
+    } else {
+        d.ignore_dirs.clone()
+    };
+    if dirs.is_empty() {
+        return 0;
+    }
+    dirs.sort();
+    dirs.dedup_by(|later, earlier| later.starts_with(earlier));
+    let Some(mut builder) = builder(&dirs, excludes, threads, IgnoreRules::Off) else {
+        return 0;
+    };
+    // Excludes are matched relative to the audited roots, not to the folders walked here.
+    let roots_owned = roots.to_vec();
+    let excludes = excludes.clone();
+    builder.filter_entry(move |e| {
+        let name = e.file_name().as_encoded_bytes();
+        if SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name) {
+            return false;
+        }
+        excludes.is_empty() || !excludes.is_match(relative_to_root(e.path(), &roots_owned))
+    });
+    let all = run(builder, roots, cwd, &|_| {});
+    let mut hidden: Vec<&str> = all
+        .candidates
+        .iter()
+        .map(|c| c.path.as_str())
+        .filter(|p| {
+            d.candidates
+                .binary_search_by(|c| c.path.as_str().cmp(p))
+                .is_err()
+        })
+        .collect();
+    hidden.sort_unstable();
+    hidden.dedup();
+    hidden.len()
+}
+
+/// Whether ignore rules from outside `root` apply inside it: an ignore file in a folder above
+/// it, or git's exclude file of a repository holding it.
+fn rules_above(root: &Path, cwd: &Path) -> bool {
+    let abs = normalize(&cwd.join(root));
+    abs.ancestors().skip(1).any(|dir| {
+        [".gitignore", ".ignore"]
+            .iter()
+            .any(|f| dir.join(f).is_file())
+            || std::fs::metadata(dir.join(".git/info/exclude")).is_ok_and(|m| m.len() > 0)
+    }) || std::fs::metadata(abs.join(".git/info/exclude")).is_ok_and(|m| m.len() > 0)
 }
 
 struct MergeOnDrop<'a> {
@@ -257,6 +402,7 @@ impl Drop for MergeOnDrop<'_> {
         let mut all = self.into.lock().unwrap_or_else(|p| p.into_inner());
         all.candidates.append(&mut self.local.candidates);
         all.errors.append(&mut self.local.errors);
+        all.ignore_dirs.append(&mut self.local.ignore_dirs);
     }
 }
 

@@ -20,8 +20,13 @@ pub mod profile;
 pub mod report;
 pub mod resolve;
 pub mod rules;
+pub mod source;
 pub mod vecmap;
 pub mod words;
+
+#[cfg(test)]
+#[path = "../tests/support/corpus.rs"]
+mod corpus;
 
 pub use audit::{AuditError, AuditOptions, AuditResult, run};
 pub use diagnostic::{Finding, Severity};

@@ -14,7 +14,8 @@ use rayon::prelude::*;
 use crate::diagnostic::Finding;
 use crate::discover::{is_normal, normalize, normalized, strip_suffix_ignore_case};
 use crate::model::{Agent, Link, Manifest, Named, Skill, by_name};
-use crate::rules::Rule;
+use crate::rules::{self, Rule};
+use crate::source::{Boundary, Refusal};
 
 /// Hash maps here are keyed by paths and names; foldhash hashes those several times faster
 /// than the default hasher.
@@ -207,6 +208,7 @@ pub fn links(
     manifests: &[Manifest],
     scanned_roots: &[PathBuf],
     cwd: &Path,
+    boundary: &Boundary,
     findings: &mut Vec<Finding>,
 ) -> Vec<Link> {
     let ix = Index::new(skills, agents, cwd);
@@ -230,7 +232,7 @@ pub fn links(
                         git: &git,
                         git_root: OnceCell::new(),
                     };
-                    manifest_links(&ix, m, &places)
+                    manifest_links(&ix, m, &places, boundary)
                 })
                 .collect::<Vec<_>>()
         },
@@ -286,6 +288,14 @@ impl Places<'_> {
             .filter(|g| *g != self.base.as_ref() && Some(*g) != self.root.as_deref())
             .map(|g| normalized(g.join(relative(p))))
     }
+
+    /// Whether `p`, tried from every place, leads outside the audited tree.
+    fn leave(&self, p: &str, boundary: &Boundary) -> bool {
+        self.near(p)
+            .into_iter()
+            .chain(self.far(p))
+            .any(|c| matches!(boundary.resolve(&c), Err(Refusal::Outside)))
+    }
 }
 
 /// A manifest path as it is joined to a folder: without `./`, and without a trailing `/`
@@ -300,16 +310,29 @@ fn relative(p: &str) -> &str {
 
 /// The links one manifest makes (every agent it names to every skill it names) and the
 /// paths it lists that resolve to nothing.
-fn manifest_links(ix: &Index, m: &Manifest, places: &Places) -> (Vec<Link>, Vec<Finding>) {
+fn manifest_links(
+    ix: &Index,
+    m: &Manifest,
+    places: &Places,
+    boundary: &Boundary,
+) -> (Vec<Link>, Vec<Finding>) {
     let mut findings = Vec::new();
     let base = &places.base;
+    // A path that names nothing in the library: outside the tree, or simply wrong.
+    let mut unresolved = |what: &str, p: &str, pos| {
+        findings.push(if places.leave(p, boundary) {
+            rules::file::listed_outside(&m.path, pos, &format!("{what} path"), p)
+        } else {
+            missing(m, what, p, pos)
+        });
+    };
     let m_agents = listed(
         m.agents.as_deref(),
         &base.join("agents"),
         places,
         |p| ix.agent_at(p),
         |d| ix.agents_under(d),
-        |p, pos| findings.push(missing(m, "agent", p, pos)),
+        |p, pos| unresolved("agent", p, pos),
     );
     let m_skills = listed(
         m.skills.as_deref(),
@@ -317,7 +340,7 @@ fn manifest_links(ix: &Index, m: &Manifest, places: &Places) -> (Vec<Link>, Vec<
         places,
         |p| ix.skill_at(p),
         |d| ix.skills_under(d),
-        |p, pos| findings.push(missing(m, "skill", p, pos)),
+        |p, pos| unresolved("skill", p, pos),
     );
     let via = format!("{}:{}", m.via, m.name);
     let links = m_agents
@@ -399,6 +422,7 @@ pub fn configured(
     agents: &[Agent],
     entries: &[(PathBuf, Vec<String>)],
     cwd: &Path,
+    boundary: &Boundary,
     findings: &mut Vec<Finding>,
 ) -> Vec<Link> {
     // Most libraries have no `[[links]]`: do not index the whole library for nothing.
@@ -408,7 +432,17 @@ pub fn configured(
     let ix = Index::new(skills, agents, cwd);
     let mut out = Vec::new();
     for (agent_path, names) in entries {
-        let Some(agent) = ix.agent_at(&key(agent_path, cwd)) else {
+        let at = key(agent_path, cwd);
+        let Some(agent) = ix.agent_at(&at) else {
+            if matches!(boundary.resolve(&at), Err(Refusal::Outside)) {
+                findings.push(rules::file::listed_outside(
+                    crate::config::file::FILE_NAME,
+                    crate::diagnostic::Pos::START,
+                    "[[links]] agent",
+                    &agent_path.display().to_string(),
+                ));
+                continue;
+            }
             findings.push(Finding::new(
                 Rule::ConfigLinkUnresolved,
                 crate::config::file::FILE_NAME,
@@ -508,7 +542,15 @@ mod tests {
             ..Agent::default()
         };
         let mut findings = Vec::new();
-        let got = links(&skills, &[agent], &[], &[], Path::new("/"), &mut findings);
+        let got = links(
+            &skills,
+            &[agent],
+            &[],
+            &[],
+            Path::new("/"),
+            &Boundary::none(),
+            &mut findings,
+        );
         // Links come sorted: by skill name, then path.
         let paths: Vec<&str> = got.iter().map(|l| l.skill_path.as_str()).collect();
         assert_eq!(

@@ -115,12 +115,17 @@ fn yaml_bombs_and_huge_frontmatter_hit_limits_quickly() {
     }
     keys.push_str("---\n");
     write(t.path(), "skills/keys/SKILL.md", keys);
+    // A long body under the read limit is audited; one over it is not read past the limit.
     let mut body = String::from("---\nname: body\ndescription: d\n---\n");
     let line = "A long body line with a [link](references/x.md) and `code` in it.\n";
+    while body.len() < 12 << 20 {
+        body.push_str(line);
+    }
+    write(t.path(), "skills/body/SKILL.md", &body);
     while body.len() < 50 << 20 {
         body.push_str(line);
     }
-    write(t.path(), "skills/body/SKILL.md", body);
+    write(t.path(), "skills/huge/SKILL.md", body);
     let start = Instant::now();
     let (r, _) = json(t.path(), &["."]);
     let took = start.elapsed();
@@ -139,6 +144,8 @@ fn yaml_bombs_and_huge_frontmatter_hit_limits_quickly() {
         rules_for(&r, "skills/body/SKILL.md").contains(&"SA230".to_owned()),
         "the big body is still audited"
     );
+    assert_eq!(rules_for(&r, "skills/huge/SKILL.md"), ["SA112"]);
+    assert_eq!(skill(&r, "skills/huge/SKILL.md")["valid"], false);
 }
 
 #[test]

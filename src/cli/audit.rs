@@ -35,6 +35,14 @@ pub struct AuditArgs {
     /// Skip paths matching GLOB (repeatable); a pattern without `/` matches at any depth.
     #[arg(long, value_name = "GLOB")]
     pub exclude: Vec<String>,
+    /// Also audit files that `.gitignore`, `.ignore` and git's exclude files hide (without it,
+    /// they are counted in the summary).
+    #[arg(long)]
+    pub no_ignore: bool,
+    /// Read files whose real path leaves the audited tree (symlinks, manifest paths). Unsafe for
+    /// trees you do not trust: their links could put any file of this machine in the report.
+    #[arg(long)]
+    pub follow_outside: bool,
     /// Characters allowed in skill names [default: ascii].
     #[arg(long, value_enum)]
     pub name_charset: Option<NameCharset>,
@@ -181,6 +189,8 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
         links,
         // Only the text format shows source lines; the others never read them.
         snippets: args.out.wants(crate::report::Format::Text),
+        no_ignore: args.no_ignore,
+        follow_outside: args.follow_outside,
         ..AuditOptions::default()
     };
     Ok((opts, fail_on))
@@ -294,6 +304,12 @@ fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, 
                 "manifest"
             )
         );
+        if result.ignored > 0 {
+            eprintln!(
+                "skill-audit: {} hidden by ignore rules (--no-ignore audits them)",
+                Count(result.ignored, "file")
+            );
+        }
         eprintln!(
             "skill-audit: {} ({} drifting), {}",
             Count(result.links.len(), "link"),

@@ -63,6 +63,8 @@ pub fn run(args: ExplainArgs) -> Result<Outcome, String> {
         fail_on: None,
         config: args.config,
         exclude: args.exclude,
+        no_ignore: false,
+        follow_outside: false,
         name_charset: args.name_charset,
         threads: args.threads,
         quiet: true,

@@ -15,10 +15,12 @@ pub fn merge(reports: Vec<(String, Report)>) -> Option<Report> {
     let mut iter = reports.into_iter();
     let (label, first) = iter.next()?;
     let mut files = first.summary.files_scanned;
+    let mut ignored = first.summary.ignored_files;
     let mut out = relabel(label, first);
     for (label, r) in iter {
         let r = relabel(label, r);
         files += r.summary.files_scanned;
+        ignored += r.summary.ignored_files;
         let known: BTreeSet<String> = out.profiles.iter().map(|p| p.name.clone()).collect();
         out.profiles
             .extend(r.profiles.into_iter().filter(|p| !known.contains(&p.name)));
@@ -37,7 +39,7 @@ pub fn merge(reports: Vec<(String, Report)>) -> Option<Report> {
         .sort_by(|a, b| (&a.agent, &a.skill_path, &a.via).cmp(&(&b.agent, &b.skill_path, &b.via)));
     sort_findings(&mut out.findings);
     out.baseline = None;
-    out.summarize(files);
+    out.summarize(files, ignored);
     Some(out)
 }
 

@@ -224,6 +224,10 @@ impl schemars::JsonSchema for SkillEntry {
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Summary {
     pub files_scanned: usize,
+    /// Skill, agent and manifest files that ignore rules (`.gitignore`, `.ignore`, git's
+    /// exclude files) kept out of the audit; `--no-ignore` audits them.
+    #[serde(default)]
+    pub ignored_files: usize,
     pub skills: usize,
     pub invalid_skills: usize,
     pub errors: usize,
@@ -298,6 +302,7 @@ impl Report {
             drift,
             findings,
             files_scanned,
+            ignored,
         } = audit;
         let profile_entries: Vec<ProfileEntry> = profiles
             .iter()
@@ -349,12 +354,12 @@ impl Report {
             findings,
             baseline: None,
         };
-        report.summarize(files_scanned);
+        report.summarize(files_scanned, ignored);
         report
     }
 
     /// Recompute `summary` from the report's entries (after building or merging).
-    pub fn summarize(&mut self, files_scanned: usize) {
+    pub fn summarize(&mut self, files_scanned: usize, ignored_files: usize) {
         let profile_names: Vec<&str> = self.profiles.iter().map(|p| p.name.as_str()).collect();
         let count = |sev| self.findings.iter().filter(|f| f.severity == sev).count();
         let mut by_rule: foldhash::HashMap<Rule, usize> = foldhash::HashMap::default();
@@ -363,6 +368,7 @@ impl Report {
         }
         self.summary = Summary {
             files_scanned,
+            ignored_files,
             skills: self.skills.len(),
             invalid_skills: self.skills.iter().filter(|s| !s.valid()).count(),
             agents: self.agents.len(),

@@ -77,6 +77,14 @@ pub fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -> io::R
         Count(sum.warnings, "warning"),
         Count(sum.infos, "info")
     );
+    if sum.ignored_files > 0 {
+        // Said on the summary line's own line, so scripts reading the first stay unchanged.
+        let _ = writeln!(
+            s,
+            "not audited: {} hidden by ignore rules (--no-ignore audits them)",
+            Count(sum.ignored_files, "file")
+        );
+    }
     out.write_all(s.as_bytes())
 }
 

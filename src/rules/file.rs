@@ -1,7 +1,8 @@
 //! SA1xx: reading a file and splitting off its frontmatter. These findings are emitted by the
 //! `parse` stage; a file with any SA1xx error is reported as `invalid`.
 
-use super::RuleDoc;
+use super::{Rule, RuleDoc};
+use crate::diagnostic::{Finding, Pos};
 
 pub const READ_ERROR: RuleDoc = RuleDoc {
     what: "A file or folder found by the walk could not be read (permissions, a broken or looping symlink, an I/O error).",
@@ -53,8 +54,79 @@ pub const UTF8_BOM: RuleDoc = RuleDoc {
     why: "skills-ref and other validators check that the file starts with `---` and reject it when a BOM comes first.",
     example: "\\uFEFF---\nname: my-skill\n\nFix: save the file as UTF-8 without BOM.",
 };
+pub const OUTSIDE_TREE: RuleDoc = RuleDoc {
+    what: "A symlink in the tree, a path in a plugin manifest or a `[[links]]` entry leads to a file whose real path is outside the audited roots and the git work tree holding them. skill-audit does not open it; the file that pointed there is still reported.",
+    why: "An audited tree may come from a stranger (a pull request from a fork). Following its links out of the tree would put other files of the machine, such as `/proc/self/environ` with its tokens, into reports and CI logs. A host that follows the link loads a file the library does not ship.",
+    example: "skills/pdf/SKILL.md -> /srv/notes/pdf.md\n\nFix: copy the file into the library, or audit a tree that holds both; pass `--follow-outside` only for trees you trust.",
+};
+pub const SPECIAL_FILE: RuleDoc = RuleDoc {
+    what: "A file with a skill, agent or manifest name is a FIFO, a socket or a device (or a symlink to one), not a regular file. skill-audit never opens it.",
+    why: "Opening a FIFO waits for a writer and reading a device may never end; no host can load such a file as a skill either.",
+    example: "skills/x/SKILL.md is a named pipe (mkfifo).\nFix: replace it with a regular file.",
+};
+pub const FILE_TOO_LARGE: RuleDoc = RuleDoc {
+    what: "The file holds more than 16 MiB. skill-audit reads no more of a file than that, whatever size the file system states, and reports the file as invalid.",
+    why: "Real skills, agents and manifests are a few KiB; a file of gigabytes (or one that never ends) is a mistake or an attack on whatever loads it, and would exhaust memory.",
+    example: "skills/data/SKILL.md is 3 GiB.\nFix: keep data files beside SKILL.md (`references/`, `assets/`) and link to them.",
+};
+pub const SAME_FILE: RuleDoc = RuleDoc {
+    what: "The file is one already audited under another path: a symlink to it, a hard link, or the same file reached through two spellings of a root or a manifest path. It is audited once, under the first path.",
+    why: "Auditing one file twice would double its findings and make it look like two skills; hosts that load both folders do see it twice, which may be what the library wants.",
+    example: ".claude/skills/pdf/SKILL.md -> ../../../skills/pdf/SKILL.md\n\nNothing to fix if both places are meant; the findings are under skills/pdf/SKILL.md.",
+};
 pub const INTERNAL_ERROR: RuleDoc = RuleDoc {
     what: "skill-audit hit an unexpected internal failure while processing this file. The rest of the run went on.",
     why: "The file was not fully audited, so its other findings may be incomplete.",
     example: "Please report the file that triggers it; the run's other files are unaffected.",
 };
+
+/// The finding for a file skill-audit would not or could not read (SA100, SA110-SA112).
+pub fn refused(path: &str, why: &crate::source::Refusal) -> Finding {
+    use crate::source::{MAX_FILE_BYTES, Refusal};
+    let limit = MAX_FILE_BYTES >> 20;
+    let (rule, message) = match why {
+        Refusal::Outside => (
+            Rule::OutsideTree,
+            "its real path leaves the audited tree (it is a symlink, or lies behind one), so it is not read; audit a tree that holds its target, or pass --follow-outside for a tree you trust".to_owned(),
+        ),
+        Refusal::Special(what) => (
+            Rule::SpecialFile,
+            format!("it is {what}, not a regular file, so it is not opened; replace it with a regular file"),
+        ),
+        Refusal::TooLarge(Some(len)) => (
+            Rule::FileTooLarge,
+            format!("it is {len} bytes; skill-audit reads at most {limit} MiB of a file, so it is not audited"),
+        ),
+        Refusal::TooLarge(None) => (
+            Rule::FileTooLarge,
+            format!("it holds more than {limit} MiB, the most skill-audit reads of a file, so it is not audited"),
+        ),
+        Refusal::Io(e) => (Rule::ReadError, format!("cannot read: {e}")),
+    };
+    Finding::new(rule, path, Pos::START, message)
+}
+
+/// A path in a manifest or `[[links]]` (`what`, at `pos` of `file`) whose target's real path
+/// leaves the audited tree (SA110).
+pub fn listed_outside(file: &str, pos: Pos, what: &str, listed: &str) -> Finding {
+    Finding::new(
+        Rule::OutsideTree,
+        file,
+        pos,
+        format!(
+            "{what} `{listed}` leads outside the audited tree, so it is not read; list a path inside the library, or pass --follow-outside for a tree you trust"
+        ),
+    )
+}
+
+/// A file reached again by another path (SA113).
+pub fn same_file(path: &str, audited_as: &str) -> Finding {
+    Finding::new(
+        Rule::SameFile,
+        path,
+        Pos::START,
+        format!(
+            "the same file as `{audited_as}` (a link or another path to it); it is audited once, under that path"
+        ),
+    )
+}

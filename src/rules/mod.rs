@@ -70,6 +70,10 @@ declare_rules! {
     YamlLimit = "SA107", "yaml-limit", Error, "The frontmatter exceeds a safety limit (size, depth, aliases)", file::YAML_LIMIT;
     SkillFileCasing = "SA108", "skill-file-casing", Warning, "The skill file is not named exactly `SKILL.md`", file::SKILL_FILE_CASING;
     Utf8Bom = "SA109", "utf8-bom", Info, "The file starts with a UTF-8 byte order mark", file::UTF8_BOM;
+    OutsideTree = "SA110", "outside-tree", Error, "A link or a manifest path leads outside the audited tree", file::OUTSIDE_TREE;
+    SpecialFile = "SA111", "special-file", Error, "A skill, agent or manifest name is taken by a FIFO, socket or device", file::SPECIAL_FILE;
+    FileTooLarge = "SA112", "file-too-large", Error, "The file is larger than skill-audit reads (16 MiB)", file::FILE_TOO_LARGE;
+    SameFile = "SA113", "same-file", Info, "The file is another path to a file audited under its first path", file::SAME_FILE;
     InternalError = "SA199", "internal-error", Error, "skill-audit failed on this file; please report it", file::INTERNAL_ERROR;
 
     NameMissing = "SA201", "name-missing", Error, "The skill has no `name`", spec::NAME_MISSING;

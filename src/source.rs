@@ -1,0 +1,274 @@
+//! Opening files of the audited tree, which is untrusted: the one place they are read.
+//!
+//! - **The tree is the boundary.** A file is opened only if its real path lies inside an
+//!   audited root or inside the git work tree holding one ([`Boundary`]). A regular file the
+//!   walk found under a root is inside by construction (the walk does not follow links), so
+//!   only symlinks and paths named by manifests pay for resolving their real path.
+//! - **Only regular files.** A FIFO, socket or device is never opened (opening a FIFO blocks);
+//!   files are opened non-blocking and checked again on the open handle, so a file swapped for
+//!   a FIFO after the walk cannot block the run either.
+//! - **Bounded reads.** Every read stops at [`MAX_FILE_BYTES`], whatever the file's metadata
+//!   says (`/proc` files report a size of 0, `/dev/zero` never ends).
+
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+/// The most skill-audit reads of one file: far above any real skill, agent or manifest
+/// (the largest in the corpora is under 100 KiB), far below what would strain memory.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Where files may be read from: the audited roots and the git work trees holding them, by
+/// real path.
+#[derive(Debug, Clone, Default)]
+pub struct Boundary {
+    inside: Vec<PathBuf>,
+    /// `--follow-outside`: every path is admitted (unsafe for untrusted trees).
+    open: bool,
+}
+
+impl Boundary {
+    /// The boundary of `roots`: each root's real path and the git work tree holding it (a
+    /// manifest may name paths from the repository root). With `follow_outside`, no boundary.
+    pub fn new(roots: &[PathBuf], follow_outside: bool) -> Boundary {
+        let mut inside: Vec<PathBuf> = Vec::new();
+        for root in roots {
+            let Ok(real) = std::fs::canonicalize(root) else {
+                continue;
+            };
+            if let Some(work_tree) = real.ancestors().find(|a| a.join(".git").exists()) {
+                inside.push(work_tree.to_owned());
+            }
+            inside.push(real);
+        }
+        inside.sort();
+        // A folder inside another adds nothing.
+        inside.dedup_by(|later, earlier| later.starts_with(earlier));
+        Boundary {
+            inside,
+            open: follow_outside,
+        }
+    }
+
+    /// A boundary that admits every path, for callers that audit trusted files.
+    pub fn none() -> Boundary {
+        Boundary {
+            inside: Vec::new(),
+            open: true,
+        }
+    }
+
+    /// Whether `real` (a path with every symlink resolved) may be read.
+    pub fn admits(&self, real: &Path) -> bool {
+        self.open || self.inside.iter().any(|r| real.starts_with(r))
+    }
+
+    /// The real path of `path`, if it may be read; `path` need not exist yet (a missing file
+    /// is for the read to report).
+    pub fn resolve(&self, path: &Path) -> Result<PathBuf, Refusal> {
+        match std::fs::canonicalize(path) {
+            Ok(real) if self.admits(&real) => Ok(real),
+            Ok(_) => Err(Refusal::Outside),
+            Err(e) => Err(Refusal::Io(e)),
+        }
+    }
+}
+
+/// A file's identity: the same file reached by two spellings, a symlink or a hard link has
+/// one.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FileId {
+    /// Device and inode number.
+    #[cfg(unix)]
+    Inode(u64, u64),
+    /// Elsewhere, the canonical path.
+    Path(PathBuf),
+}
+
+impl FileId {
+    fn of(meta: &std::fs::Metadata, _path: &Path) -> Option<FileId> {
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::MetadataExt;
+            Some(FileId::Inode(meta.dev(), meta.ino()))
+        }
+        #[cfg(not(unix))]
+        {
+            let _ = meta;
+            std::fs::canonicalize(_path).ok().map(FileId::Path)
+        }
+    }
+}
+
+/// Why a file was not read.
+#[derive(Debug)]
+pub enum Refusal {
+    /// Its real path leaves the audited tree.
+    Outside,
+    /// Not a regular file: what it is (`a FIFO`, `a device`, ...).
+    Special(&'static str),
+    /// Larger than [`MAX_FILE_BYTES`]; the size when the file system states it.
+    TooLarge(Option<u64>),
+    /// Opening or reading failed.
+    Io(std::io::Error),
+}
+
+/// What a file held.
+#[derive(Debug)]
+pub struct Contents {
+    pub bytes: Vec<u8>,
+    pub id: Option<FileId>,
+}
+
+/// What kind of special file a file type is, or `None` for a regular file.
+pub fn special_kind(t: std::fs::FileType) -> Option<&'static str> {
+    if t.is_file() || t.is_symlink() {
+        return None;
+    }
+    if t.is_dir() {
+        return Some("a folder");
+    }
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::FileTypeExt;
+        if t.is_fifo() {
+            return Some("a FIFO (named pipe)");
+        }
+        if t.is_socket() {
+            return Some("a socket");
+        }
+        if t.is_block_device() || t.is_char_device() {
+            return Some("a device");
+        }
+    }
+    Some("not a regular file")
+}
+
+/// Read the regular file at `path`, at most `limit` bytes.
+pub fn read(path: &Path, limit: u64) -> Result<Contents, Refusal> {
+    let file = open(path).map_err(Refusal::Io)?;
+    // Checked on the open handle: what the walk saw may have been replaced since.
+    let meta = file.metadata().map_err(Refusal::Io)?;
+    if let Some(kind) = special_kind(meta.file_type()) {
+        return Err(Refusal::Special(kind));
+    }
+    if meta.len() > limit {
+        return Err(Refusal::TooLarge(Some(meta.len())));
+    }
+    // The stated size is only a hint for the buffer; the read itself is what is bounded.
+    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
+    file.take(limit + 1)
+        .read_to_end(&mut bytes)
+        .map_err(Refusal::Io)?;
+    if bytes.len() as u64 > limit {
+        return Err(Refusal::TooLarge(None));
+    }
+    Ok(Contents {
+        id: FileId::of(&meta, path),
+        bytes,
+    })
+}
+
+/// Open for reading without blocking: a FIFO opened for reading waits for a writer.
+fn open(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        // Bits of a small positive flag: the cast cannot wrap.
+        options.custom_flags(rustix::fs::OFlags::NONBLOCK.bits() as i32);
+    }
+    options.open(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_stop_at_the_limit_whatever_the_metadata_says() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let small = dir.path().join("small.md");
+        std::fs::write(&small, b"12345").expect("write");
+        assert_eq!(read(&small, 5).expect("read").bytes, b"12345");
+        assert!(matches!(read(&small, 4), Err(Refusal::TooLarge(Some(5)))));
+        // /proc files state a size of 0; /dev/zero never ends.
+        #[cfg(target_os = "linux")]
+        {
+            assert!(matches!(
+                read(Path::new("/dev/zero"), 1 << 20),
+                Err(Refusal::Special("a device"))
+            ));
+            let status = read(Path::new("/proc/self/status"), 1 << 20).expect("read");
+            assert!(!status.bytes.is_empty());
+            assert!(matches!(
+                read(Path::new("/proc/self/status"), 10),
+                Err(Refusal::TooLarge(None))
+            ));
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_fifo_is_refused_without_blocking() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let fifo = dir.path().join("SKILL.md");
+        let made = std::process::Command::new("mkfifo")
+            .arg(&fifo)
+            .status()
+            .expect("mkfifo runs");
+        assert!(made.success());
+        assert!(matches!(
+            read(&fifo, MAX_FILE_BYTES),
+            Err(Refusal::Special("a FIFO (named pipe)"))
+        ));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_boundary_admits_the_roots_and_their_work_tree_by_real_path() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let real = std::fs::canonicalize(dir.path()).expect("canonical");
+        std::fs::create_dir_all(real.join("repo/.git")).expect("mkdir");
+        std::fs::create_dir_all(real.join("repo/lib/skills")).expect("mkdir");
+        std::fs::create_dir_all(real.join("outside")).expect("mkdir");
+        std::fs::write(real.join("outside/SKILL.md"), "x").expect("write");
+        std::fs::write(real.join("repo/README.md"), "x").expect("write");
+        std::os::unix::fs::symlink(
+            real.join("outside/SKILL.md"),
+            real.join("repo/lib/skills/SKILL.md"),
+        )
+        .expect("symlink");
+        let b = Boundary::new(&[real.join("repo/lib")], false);
+        assert!(b.admits(&real.join("repo/lib/skills/x.md")));
+        assert!(b.admits(&real.join("repo/README.md")), "the work tree");
+        assert!(!b.admits(&real.join("outside/SKILL.md")));
+        assert!(
+            !b.admits(&real.join("repository/x.md")),
+            "not a name prefix"
+        );
+        assert!(matches!(
+            b.resolve(&real.join("repo/lib/skills/SKILL.md")),
+            Err(Refusal::Outside)
+        ));
+        let open = Boundary::new(&[real.join("repo/lib")], true);
+        assert!(open.resolve(&real.join("repo/lib/skills/SKILL.md")).is_ok());
+        // Without a work tree, only the root itself.
+        let b = Boundary::new(&[real.join("outside")], false);
+        assert!(!b.admits(&real.join("repo/README.md")));
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn one_file_has_one_identity_by_any_path() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("a.md");
+        std::fs::write(&file, "x").expect("write");
+        std::os::unix::fs::symlink(&file, dir.path().join("b.md")).expect("symlink");
+        std::fs::write(dir.path().join("c.md"), "x").expect("write");
+        let id = |p: &str| read(&dir.path().join(p), 10).expect("read").id;
+        assert_eq!(id("a.md"), id("b.md"));
+        assert_eq!(id("a.md"), id("./a.md"));
+        assert_ne!(id("a.md"), id("c.md"));
+    }
+}
