@@ -1,5 +1,5 @@
-//! The command-line surface around the audit: `schema`, `completions`, `man`, `explain`, and
-//! the `--quiet` and `--verbose` flags.
+//! The command-line surface around the audit: `schema`, `completions`, `man`, `explain`, the
+//! pointers to the documentation in `--help`, and the `--quiet` and `--verbose` flags.
 
 use std::path::Path;
 
@@ -96,6 +96,37 @@ fn man_page_is_roff() {
     assert!(header.contains("skill-audit"), "{header}");
     assert!(page.contains(".SH NAME"));
     assert!(page.contains("explain"));
+}
+
+/// `--help` names every page of `docs/` (paths from the repository root), and only pages that
+/// exist; `-h` points at them.
+#[test]
+fn help_names_every_docs_page() {
+    let long = stdout_of(&["--help"]);
+    let mut pages: Vec<String> = std::fs::read_dir(Path::new(MANIFEST_DIR).join("docs"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".md"))
+        .collect();
+    pages.sort();
+    assert!(pages.len() >= 11, "{pages:?}");
+    let named: Vec<&str> = long
+        .split_whitespace()
+        .filter(|w| w.starts_with("docs/") && w.ends_with(".md"))
+        .collect();
+    for page in &pages {
+        let path = format!("docs/{page}");
+        assert!(
+            named.contains(&path.as_str()),
+            "--help does not name {path}:\n{long}"
+        );
+    }
+    for path in &named {
+        assert!(Path::new(MANIFEST_DIR).join(path).is_file(), "{path}");
+    }
+    let short = stdout_of(&["-h"]);
+    assert!(short.contains("docs/usage.md"), "{short}");
+    assert!(short.contains("--help"), "{short}");
 }
 
 #[test]

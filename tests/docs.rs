@@ -4,8 +4,12 @@
 //! ```text
 //! UPDATE_DOCS=1 cargo test --test docs
 //! ```
+//!
+//! The README links every page in `docs/`, and every relative link of the README and of those
+//! pages leads to a file that exists (and to a heading of it, when the link names one).
 
-use std::path::Path;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
 
 #[test]
 fn rules_catalogue_is_up_to_date() {
@@ -57,4 +61,159 @@ fn rules_catalogue_has_a_section_per_rule() {
         }
         assert!(section.contains(rule.doc().what), "{}", rule.code());
     }
+}
+
+const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
+
+/// The Markdown pages in `docs/`, by file name, sorted.
+fn docs_pages() -> Vec<String> {
+    let mut pages: Vec<String> = std::fs::read_dir(Path::new(MANIFEST_DIR).join("docs"))
+        .expect("docs/")
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|name| name.ends_with(".md"))
+        .collect();
+    pages.sort();
+    pages
+}
+
+fn read(path: &Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+        .replace("\r\n", "\n")
+}
+
+/// The targets of the Markdown links and images in `text`, outside code blocks and code spans.
+fn link_targets(text: &str) -> Vec<String> {
+    let mut targets = Vec::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+            continue;
+        }
+        if fenced {
+            continue;
+        }
+        // Drop code spans: `[x](y)` inside backticks is not a link.
+        let mut plain = String::new();
+        for (i, part) in line.split('`').enumerate() {
+            if i % 2 == 0 {
+                plain.push_str(part);
+            }
+        }
+        let mut rest = plain.as_str();
+        while let Some(at) = rest.find("](") {
+            rest = &rest[at + 2..];
+            let end = rest.find(')').expect("an unclosed link");
+            targets.push(rest[..end].to_string());
+            rest = &rest[end..];
+        }
+    }
+    targets
+}
+
+/// The anchors GitHub gives the headings of `text`: lowercase, spaces as `-`, punctuation
+/// dropped, a repeated anchor numbered from `-1`.
+fn anchors(text: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    let mut seen: HashMap<String, usize> = HashMap::new();
+    let mut fenced = false;
+    for line in text.lines() {
+        if line.trim_start().starts_with("```") {
+            fenced = !fenced;
+        }
+        if fenced || !line.starts_with('#') {
+            continue;
+        }
+        let title = line.trim_start_matches('#').trim();
+        let slug: String = title
+            .to_lowercase()
+            .chars()
+            .filter_map(|c| match c {
+                ' ' => Some('-'),
+                c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+                _ => None,
+            })
+            .collect();
+        let repeats = seen.entry(slug.clone()).or_insert(0);
+        out.push(if *repeats == 0 {
+            slug
+        } else {
+            format!("{slug}-{repeats}")
+        });
+        *repeats += 1;
+    }
+    out
+}
+
+#[test]
+fn readme_links_every_docs_page() {
+    let readme = read(&Path::new(MANIFEST_DIR).join("README.md"));
+    let targets = link_targets(&readme);
+    let pages = docs_pages();
+    assert!(pages.len() >= 11, "{pages:?}");
+    for page in pages {
+        let link = format!("docs/{page}");
+        assert!(targets.contains(&link), "README.md does not link {link}");
+    }
+}
+
+#[test]
+fn relative_links_lead_somewhere() {
+    let root = Path::new(MANIFEST_DIR);
+    let mut files: Vec<PathBuf> = vec![root.join("README.md")];
+    files.extend(docs_pages().iter().map(|p| root.join("docs").join(p)));
+    let mut checked = 0;
+    for file in &files {
+        let text = read(file);
+        let name = file.strip_prefix(root).unwrap().display().to_string();
+        for target in link_targets(&text) {
+            if target.contains("://") || target.starts_with("mailto:") {
+                continue;
+            }
+            let (path, fragment) = match target.split_once('#') {
+                Some((path, fragment)) => (path, Some(fragment)),
+                None => (target.as_str(), None),
+            };
+            let linked = if path.is_empty() {
+                file.clone()
+            } else {
+                file.parent().unwrap().join(path)
+            };
+            assert!(
+                linked.exists(),
+                "{name}: the link `{target}` leads to nothing"
+            );
+            if let Some(fragment) = fragment {
+                let anchors = anchors(&read(&linked));
+                assert!(
+                    anchors.iter().any(|a| a == fragment),
+                    "{name}: `{target}` names no heading of {path}; it has {anchors:?}"
+                );
+            }
+            checked += 1;
+        }
+    }
+    assert!(checked > 100, "only {checked} links found");
+}
+
+#[test]
+fn anchors_follow_github() {
+    let text = "# Reports and CI\n\n## The `dependencies` field\n\n```sh\n# not a heading\n```\n\n\
+                ## Pull requests, baselines and sharded runs\n\n## Tests\n\n## Tests run\n\n## Tests\n";
+    assert_eq!(
+        anchors(text),
+        [
+            "reports-and-ci",
+            "the-dependencies-field",
+            "pull-requests-baselines-and-sharded-runs",
+            "tests",
+            "tests-run",
+            "tests-1"
+        ]
+    );
+    assert_eq!(
+        link_targets("See [`a`](a.md#b) and ![x](x.png), not `[c](c.md)`.\n```\n[d](d.md)\n```\n"),
+        ["a.md#b", "x.png"]
+    );
 }

@@ -27,7 +27,26 @@ pub use explain::ExplainArgs;
     name = "skill-audit",
     version,
     about = "Audit agent skill libraries against environment tool profiles",
-    args_conflicts_with_subcommands = true
+    args_conflicts_with_subcommands = true,
+    after_help = "Documentation: docs/usage.md and the other Markdown pages in docs/ of the \
+                  skill-audit source\nrepository (`--help` lists them).",
+    after_long_help = concat!(
+        "Documentation, as Markdown pages in the skill-audit source repository:\n",
+        "  docs/usage.md          options, audited files, commands, exit codes\n",
+        "  docs/profiles.md       the `dependencies` field, profiles, tool names, statuses\n",
+        "  docs/agents.md         agents, links between agents and skills, drift\n",
+        "  docs/mcp.md            live profiles from MCP servers, skills served by them\n",
+        "  docs/reports.md        formats, pull requests, baselines, merge, CI, SARIF\n",
+        "  docs/json-report.md    the JSON report and its stable keys\n",
+        "  docs/configuration.md  skill-audit.toml and suppressions\n",
+        "  docs/rules.md          every rule\n",
+        "  docs/security.md       what is trusted, and untrusted pull requests\n",
+        "  docs/performance.md    timings, memory, and how to reproduce them\n",
+        "  docs/architecture.md   the pipeline, for contributors\n",
+        "Without the repository, `skill-audit rules`, `skill-audit rule ID`,\n",
+        "`skill-audit schema KIND` and `skill-audit man` print the rules, the schemas and\n",
+        "the manual page."
+    )
 )]
 pub struct Cli {
     #[command(subcommand)]
