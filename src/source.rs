@@ -112,6 +112,28 @@ pub enum Refusal {
     Io(std::io::Error),
 }
 
+impl std::fmt::Display for Refusal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Refusal::Outside => f.write_str("it leads outside the audited tree"),
+            Refusal::Special(what) => write!(f, "it is {what}, not a regular file"),
+            Refusal::TooLarge(_) => write!(f, "it is larger than {} MiB", MAX_FILE_BYTES >> 20),
+            Refusal::Io(e) => e.fmt(f),
+        }
+    }
+}
+
+/// A settings or profile file as text, through the same bounded reader.
+pub fn read_text(path: &Path) -> Result<String, Refusal> {
+    let bytes = read(path, MAX_FILE_BYTES)?.bytes;
+    String::from_utf8(bytes).map_err(|e| {
+        Refusal::Io(std::io::Error::new(
+            std::io::ErrorKind::InvalidData,
+            format!("not UTF-8 (byte {})", e.utf8_error().valid_up_to()),
+        ))
+    })
+}
+
 /// What a file held.
 #[derive(Debug)]
 pub struct Contents {

@@ -88,7 +88,7 @@ pub struct Config {
 
 /// Read and validate a config file.
 pub fn load(path: &Path, display: &str) -> Result<Config, ConfigError> {
-    let text = std::fs::read_to_string(path).map_err(|e| ConfigError {
+    let text = crate::source::read_text(path).map_err(|e| ConfigError {
         path: display.to_owned(),
         line: 1,
         column: 1,

@@ -425,7 +425,7 @@ pub fn load(path: &Path, display: &str) -> Result<Profile, ProfileError> {
         column,
         message,
     };
-    let text = std::fs::read_to_string(path)
+    let text = crate::source::read_text(path)
         .map_err(|e| err(0, 0, format!("cannot read profile: {e}")))?;
     parse(&text, path, display)
 }
