@@ -1,9 +1,7 @@
 //! Hostile and broken input: nothing crashes, hangs, hides a file or escapes into a report.
 //! Small fixtures live in `tests/hostile/lib/`; big ones are generated here.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::path::Path;
 use std::time::{Duration, Instant};

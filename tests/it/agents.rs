@@ -2,9 +2,7 @@
 //! link rules (SA6xx) and the built-in host profiles (SA7xx), on small libraries built in
 //! temporary folders.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeSet;
 use std::path::Path;

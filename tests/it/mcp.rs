@@ -16,8 +16,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{skill, write};
+use crate::common::{skill, write};
 
 /// The version of server-everything whose tools these tests name.
 const EVERYTHING: &str = "@modelcontextprotocol/server-everything@2026.8.31";

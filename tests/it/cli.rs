@@ -1,9 +1,7 @@
 //! The `skill-audit` binary: exit codes, formats, output files, profiles, discovery, the `rules`
 //! and `rule` commands, and the JSON report contract.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;

@@ -267,7 +267,7 @@ fn readable_without_javascript() {
 
 #[test]
 fn template_never_marks_text_safe() {
-    let template = include_str!("../templates/report.html.j2");
+    let template = include_str!("../../templates/report.html.j2");
     assert!(!template.contains("|safe") && !template.contains("| safe"));
     assert!(!template.contains("autoescape false"));
 }

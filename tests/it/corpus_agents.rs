@@ -4,8 +4,7 @@
 //!
 //! When the corpus is missing the tests print a skip message, unless `CI` is set: then they fail.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -311,8 +310,8 @@ fn awesome_copilot_agents_and_links() {
         sa701 > 0,
         "the corpus uses legacy names such as runCommands"
     );
-    let vscode: Value =
-        serde_json::from_str(include_str!("../profiles/builtin/vscode.json")).expect("vscode.json");
+    let vscode: Value = serde_json::from_str(include_str!("../../profiles/builtin/vscode.json"))
+        .expect("vscode.json");
     let toolsets: BTreeSet<&str> = vscode["toolsets"]
         .as_object()
         .expect("vscode tool sets")

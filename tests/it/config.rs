@@ -1,8 +1,6 @@
 //! skill-audit.toml (every key and its errors), `init`, and suppression comments.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::path::Path;
 

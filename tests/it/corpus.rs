@@ -4,9 +4,7 @@
 //! When a corpus folder is missing the test is skipped with a message, unless `CI` is set, in
 //! which case a missing corpus is a failure.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};

@@ -4,9 +4,7 @@
 //!
 //! Update the snapshot with `INSTA_UPDATE=always cargo test --test sarif` and read the diff.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeSet;
 use std::path::Path;

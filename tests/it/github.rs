@@ -5,9 +5,7 @@
 //! and message hold: each test parses the output the way the Actions runner does and checks
 //! that it gets back the original path and message, and never a second command.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeMap;
 use std::path::Path;
