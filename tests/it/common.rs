@@ -1,5 +1,4 @@
 //! Helpers shared by the integration tests: the binary, fixture trees, JSON runs, corpora.
-#![allow(dead_code)] // each test crate uses a different subset
 
 use std::path::{Path, PathBuf};
 
