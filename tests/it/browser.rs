@@ -16,6 +16,8 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
 
+use crate::common::{MANIFEST_DIR, bin};
+
 const CHROMIUM: &[&str] = &["chromium", "chromium-browser", "google-chrome"];
 const CHROMEDRIVER: &[&str] = &["chromedriver"];
 
@@ -69,8 +71,7 @@ fn wait_for_port(port: u16, driver: &mut Child) {
 /// The HTML report of the example library with the three example profiles.
 fn write_report(dir: &Path) -> PathBuf {
     let out = dir.join("report.html");
-    let status = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    bin(MANIFEST_DIR)
         .args([
             "--fail-on",
             "never",
@@ -84,9 +85,8 @@ fn write_report(dir: &Path) -> PathBuf {
             "-o",
         ])
         .arg(&out)
-        .status()
-        .expect("run skill-audit");
-    assert!(status.success(), "skill-audit failed: {status}");
+        .assert()
+        .success();
     out
 }
 
@@ -342,7 +342,7 @@ async fn exercise(client: &Client, report: &Path) {
         .await
         .unwrap();
     let png = client.screenshot().await.expect("screenshot");
-    let target_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    let target_dir = Path::new(MANIFEST_DIR).join("target");
     std::fs::create_dir_all(&target_dir).unwrap();
     let shot = target_dir.join("html-report.png");
     std::fs::write(&shot, png).expect("write the screenshot");

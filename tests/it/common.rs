@@ -9,7 +9,7 @@ use tempfile::TempDir;
 pub const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The `skill-audit` binary, run in `cwd`.
-pub fn bin(cwd: &Path) -> Command {
+pub fn bin(cwd: impl AsRef<Path>) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
     c.current_dir(cwd);
     c

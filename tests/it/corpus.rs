@@ -9,7 +9,6 @@ use crate::common::*;
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
 
 const AWESOME_COPILOT: &str = "awesome-copilot";
@@ -39,8 +38,7 @@ fn skill_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Run the binary on `root` from the repository root; check the exit code, stderr and
 /// internal errors; return the report.
 fn audit(root: &Path) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let out = bin(MANIFEST_DIR)
         .arg(root)
         .args(["-f", "json"])
         .output()
@@ -65,7 +63,7 @@ fn audit(root: &Path) -> Value {
 
 /// The report's skill paths, resolved to real paths, with how often each appears.
 fn reported(report: &Value) -> BTreeMap<PathBuf, usize> {
-    let cwd = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cwd = Path::new(MANIFEST_DIR);
     let mut seen = BTreeMap::new();
     for s in report["skills"].as_array().expect("skills") {
         let shown = s["path"].as_str().expect("path");

@@ -7,10 +7,12 @@
 
 use std::path::Path;
 
+use crate::common::MANIFEST_DIR;
+
 #[test]
 fn rules_catalogue_is_up_to_date() {
     let rel = "docs/rules.md";
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    let path = Path::new(MANIFEST_DIR).join(rel);
     let generated = skill_audit::cli::rules_markdown();
     if std::env::var_os("UPDATE_DOCS").is_some() {
         std::fs::write(&path, &generated).unwrap_or_else(|e| panic!("cannot write {rel}: {e}"));

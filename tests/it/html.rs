@@ -6,16 +6,16 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
+
+use crate::common::{MANIFEST_DIR, bin};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Run skill-audit in `dir` with `args` and return the HTML it prints.
 fn html(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
-        .current_dir(dir)
+    let out = bin(dir)
         .args(["--fail-on", "never"])
         .args(args)
         .args(["-f", "html"])
@@ -34,7 +34,7 @@ fn html(dir: &Path, args: &[&str]) -> String {
 /// The example library against the three example profiles.
 fn example() -> String {
     html(
-        Path::new(env!("CARGO_MANIFEST_DIR")),
+        Path::new(MANIFEST_DIR),
         &[
             "-p",
             "examples/profiles/prod.json",

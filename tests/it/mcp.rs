@@ -16,13 +16,13 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::common::{skill, write};
+use crate::common::{MANIFEST_DIR, skill, write};
 
 /// The version of server-everything whose tools these tests name.
 const EVERYTHING: &str = "@modelcontextprotocol/server-everything@2026.8.31";
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(MANIFEST_DIR)
 }
 
 fn bin() -> Command {

@@ -10,8 +10,10 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::common::{MANIFEST_DIR, bin};
+
 fn repo_file(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+    Path::new(MANIFEST_DIR).join(rel)
 }
 
 /// Compare `generated` with the committed file at `rel`, or rewrite the file when
@@ -69,8 +71,7 @@ fn example_report_matches_report_schema() {
     )
     .unwrap();
     let validator = jsonschema::validator_for(&schema).expect("the report schema is valid");
-    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_skill-audit"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let out = bin(MANIFEST_DIR)
         .args([
             "--format",
             "json",

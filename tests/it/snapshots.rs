@@ -4,15 +4,15 @@
 //! Update with `INSTA_UPDATE=always cargo test --test snapshots` (or `cargo insta review`) and
 //! read the diff: these files are the reviewed examples of what users see.
 
-use assert_cmd::Command;
 use serde_json::Value;
+
+use crate::common::{MANIFEST_DIR, bin};
 
 const VERSION: &str = env!("CARGO_PKG_VERSION");
 
 /// Run the example audit in `format`; the example library has errors, so the exit code is 1.
 fn example(format: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let out = bin(MANIFEST_DIR)
         .args([
             "examples/library",
             "-p",
