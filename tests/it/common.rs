@@ -41,7 +41,12 @@ pub fn skill_md(name: &str, extra: &str) -> String {
 
 /// Run the binary with `-f json` in `cwd`: the report and the exit code.
 pub fn json_run(cwd: &Path, args: &[&str]) -> (Value, i32) {
-    let out = bin(cwd).args(args).args(["-f", "json"]).output().unwrap();
+    json_of(bin(cwd).args(args).args(["-f", "json"]))
+}
+
+/// Run `cmd`, which prints a JSON report: the report and the exit code.
+pub fn json_of(cmd: &mut Command) -> (Value, i32) {
+    let out = cmd.output().unwrap();
     let code = out.status.code().expect("exited normally");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(

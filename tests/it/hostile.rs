@@ -17,16 +17,13 @@ fn timed_bin(cwd: &Path) -> Command {
     c
 }
 
+/// A timed JSON run that does not fail on findings: the report and the exit code.
 fn json(dir: &Path, args: &[&str]) -> (Value, i32) {
-    let out = timed_bin(dir)
-        .args(args)
-        .args(["-f", "json", "--fail-on", "never"])
-        .output()
-        .unwrap();
-    let code = out.status.code().expect("exited, not killed");
-    let v = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    (v, code)
+    json_of(
+        timed_bin(dir)
+            .args(args)
+            .args(["-f", "json", "--fail-on", "never"]),
+    )
 }
 
 fn rules_for(r: &Value, path: &str) -> Vec<String> {
