@@ -16,7 +16,7 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
 
-use crate::common::{MANIFEST_DIR, bin};
+use crate::common::{EXAMPLE, MANIFEST_DIR, bin};
 
 const CHROMIUM: &[&str] = &["chromium", "chromium-browser", "google-chrome"];
 const CHROMEDRIVER: &[&str] = &["chromedriver"];
@@ -72,18 +72,9 @@ fn wait_for_port(port: u16, driver: &mut Child) {
 fn write_report(dir: &Path) -> PathBuf {
     let out = dir.join("report.html");
     bin(MANIFEST_DIR)
-        .args([
-            "--fail-on",
-            "never",
-            "-p",
-            "examples/profiles/prod.json",
-            "-p",
-            "examples/profiles/staging.json",
-            "-p",
-            "examples/profiles/dev.json",
-            "examples/library",
-            "-o",
-        ])
+        .args(["--fail-on", "never"])
+        .args(EXAMPLE)
+        .arg("-o")
         .arg(&out)
         .assert()
         .success();

@@ -8,6 +8,20 @@ use tempfile::TempDir;
 
 pub const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The arguments of the example audit: the example library against the three example
+/// profiles. Run it in the repository root, `bin(MANIFEST_DIR)`, so report paths are stable.
+pub const EXAMPLE: &[&str] = &[
+    "-p",
+    "examples/profiles/prod.json",
+    "-p",
+    "examples/profiles/staging.json",
+    "-p",
+    "examples/profiles/dev.json",
+    "examples/library",
+];
+
 /// The `skill-audit` binary, run in `cwd`.
 pub fn bin(cwd: impl AsRef<Path>) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));

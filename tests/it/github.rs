@@ -187,18 +187,9 @@ fn json_findings(cwd: &Path, args: &[&str]) -> Vec<Finding> {
 #[test]
 fn example_library_annotations() {
     let root = Path::new(MANIFEST_DIR);
-    let args = [
-        "-p",
-        "examples/profiles/prod.json",
-        "-p",
-        "examples/profiles/staging.json",
-        "-p",
-        "examples/profiles/dev.json",
-        "examples/library",
-    ];
-    let (out, code) = github_run(root, &args);
+    let (out, code) = github_run(root, EXAMPLE);
     assert_eq!(code, 1, "the exit code follows --fail-on as for any format");
-    let findings = json_findings(root, &args);
+    let findings = json_findings(root, EXAMPLE);
     assert!(!findings.is_empty());
     assert_commands(&out, &findings);
     assert!(out.contains(

@@ -9,9 +9,7 @@ use std::path::Path;
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
-use crate::common::{MANIFEST_DIR, bin};
-
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+use crate::common::{EXAMPLE, MANIFEST_DIR, VERSION, bin};
 
 /// Run skill-audit in `dir` with `args` and return the HTML it prints.
 fn html(dir: &Path, args: &[&str]) -> String {
@@ -33,18 +31,7 @@ fn html(dir: &Path, args: &[&str]) -> String {
 
 /// The example library against the three example profiles.
 fn example() -> String {
-    html(
-        Path::new(MANIFEST_DIR),
-        &[
-            "-p",
-            "examples/profiles/prod.json",
-            "-p",
-            "examples/profiles/staging.json",
-            "-p",
-            "examples/profiles/dev.json",
-            "examples/library",
-        ],
-    )
+    html(Path::new(MANIFEST_DIR), EXAMPLE)
 }
 
 /// Every start or end tag outside `<script>`: its lowercased name and its full text.

@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{MANIFEST_DIR, bin};
+use crate::common::{EXAMPLE, MANIFEST_DIR, bin};
 
 fn repo_file(rel: &str) -> PathBuf {
     Path::new(MANIFEST_DIR).join(rel)
@@ -72,19 +72,8 @@ fn example_report_matches_report_schema() {
     .unwrap();
     let validator = jsonschema::validator_for(&schema).expect("the report schema is valid");
     let out = bin(MANIFEST_DIR)
-        .args([
-            "--format",
-            "json",
-            "--fail-on",
-            "never",
-            "-p",
-            "examples/profiles/prod.json",
-            "-p",
-            "examples/profiles/staging.json",
-            "-p",
-            "examples/profiles/dev.json",
-            "examples/library",
-        ])
+        .args(["--format", "json", "--fail-on", "never"])
+        .args(EXAMPLE)
         .output()
         .unwrap();
     assert!(

@@ -6,24 +6,13 @@
 
 use serde_json::Value;
 
-use crate::common::{MANIFEST_DIR, bin};
-
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+use crate::common::{EXAMPLE, MANIFEST_DIR, VERSION, bin};
 
 /// Run the example audit in `format`; the example library has errors, so the exit code is 1.
 fn example(format: &str) -> String {
     let out = bin(MANIFEST_DIR)
-        .args([
-            "examples/library",
-            "-p",
-            "examples/profiles/prod.json",
-            "-p",
-            "examples/profiles/staging.json",
-            "-p",
-            "examples/profiles/dev.json",
-            "-f",
-            format,
-        ])
+        .args(EXAMPLE)
+        .args(["-f", format])
         .assert()
         .code(1)
         .get_output()
