@@ -37,18 +37,6 @@ fn audit(root: &Path) -> Value {
     audit_with(root, Vec::new())
 }
 
-fn arr<'a>(r: &'a Value, key: &str) -> &'a Vec<Value> {
-    r[key]
-        .as_array()
-        .unwrap_or_else(|| panic!("`{key}` is an array"))
-}
-
-fn s<'a>(v: &'a Value, key: &str) -> &'a str {
-    v[key]
-        .as_str()
-        .unwrap_or_else(|| panic!("`{key}` is a string in {v}"))
-}
-
 /// Findings of `rule` (`SA603`), any file.
 fn findings<'a>(r: &'a Value, rule: &str) -> Vec<&'a Value> {
     arr(r, "findings")
@@ -112,14 +100,6 @@ fn drift_of<'a>(r: &'a Value, agent: &str, skill_path: &str) -> Option<&'a Value
     arr(r, "drift")
         .iter()
         .find(|d| s(d, "agent") == agent && s(d, "skill_path") == skill_path)
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("{v} is an array"))
-        .iter()
-        .map(|x| x.as_str().unwrap().to_owned())
-        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -71,6 +71,29 @@ pub fn json_of(cmd: &mut Command) -> (Value, i32) {
     (v, code)
 }
 
+/// `r[key]`, which must be an array.
+pub fn arr<'a>(r: &'a Value, key: &str) -> &'a Vec<Value> {
+    r[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("`{key}` is an array"))
+}
+
+/// `v[key]`, which must be a string.
+pub fn s<'a>(v: &'a Value, key: &str) -> &'a str {
+    v[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("`{key}` is a string in {v}"))
+}
+
+/// `v`, which must be an array of strings.
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("{v} is an array"))
+        .iter()
+        .map(|x| x.as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// The report's entry for the skill at `path` (a display path or, for served skills, a URI).
 pub fn skill<'a>(report: &'a Value, path: &str) -> &'a Value {
     report["skills"]
@@ -80,6 +103,10 @@ pub fn skill<'a>(report: &'a Value, path: &str) -> &'a Value {
         .find(|s| s["path"] == path)
         .unwrap_or_else(|| panic!("{path} not in {}", report["skills"]))
 }
+
+/// Corpus folders, for [`corpus`].
+pub const AWESOME_COPILOT: &str = "awesome-copilot";
+pub const CHATMODES: &str = "awesome-copilot-chatmodes-2025-11";
 
 /// A folder of `../shared/corpus`, or `None` (after saying so) when it is absent outside CI.
 pub fn corpus(name: &str) -> Option<PathBuf> {

@@ -11,9 +11,6 @@ use std::path::{Path, PathBuf};
 
 use serde_json::Value;
 
-const AWESOME_COPILOT: &str = "awesome-copilot";
-const CHATMODES: &str = "awesome-copilot-chatmodes-2025-11";
-
 /// Every file named `SKILL.md` under `dir`, by an independent walk (std::fs only), including
 /// hidden folders such as `.github`, but not `.git` or `node_modules`.
 fn skill_files(dir: &Path, out: &mut Vec<PathBuf>) {

@@ -11,9 +11,6 @@ use std::path::Path;
 
 use serde_json::Value;
 
-const AWESOME_COPILOT: &str = "awesome-copilot";
-const CHATMODES: &str = "awesome-copilot-chatmodes-2025-11";
-
 /// Every file under `root` (not entering `.git` or `node_modules`), as `/`-separated paths
 /// relative to `root`.
 fn walk(root: &Path) -> Vec<String> {
@@ -45,18 +42,6 @@ fn walk(root: &Path) -> Vec<String> {
 /// Run the binary on `.` in `root` with `--profile builtin:vscode -f json`.
 fn run(root: &Path) -> (Value, i32) {
     json_run(root, &[".", "--profile", "builtin:vscode"])
-}
-
-fn arr<'a>(r: &'a Value, key: &str) -> &'a Vec<Value> {
-    r[key]
-        .as_array()
-        .unwrap_or_else(|| panic!("`{key}` is an array"))
-}
-
-fn s<'a>(v: &'a Value, key: &str) -> &'a str {
-    v[key]
-        .as_str()
-        .unwrap_or_else(|| panic!("`{key}` is a string in {v}"))
 }
 
 fn count_rule(r: &Value, rule: &str) -> usize {

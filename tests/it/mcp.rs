@@ -16,7 +16,7 @@ use std::process::{Child, Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-use crate::common::{MANIFEST_DIR, skill, write};
+use crate::common::{MANIFEST_DIR, skill, strings, write};
 
 /// The version of server-everything whose tools these tests name.
 const EVERYTHING: &str = "@modelcontextprotocol/server-everything@2026.8.31";
@@ -48,14 +48,6 @@ fn stdout_json(out: &Output) -> Value {
             stderr(out)
         )
     })
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("not a list: {v}"))
-        .iter()
-        .map(|s| s.as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// The test server, built once (a no-op when `cargo test` already built the examples).
