@@ -6,7 +6,7 @@
 //! Needs the Debian packages `chromium` and `chromium-driver`. Without them the test is skipped,
 //! but only when `CI` is unset: on CI a missing browser fails the test.
 
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -16,7 +16,7 @@ use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
 
-use crate::common::{EXAMPLE, MANIFEST_DIR, bin};
+use crate::common::{EXAMPLE, MANIFEST_DIR, Reaper, bin, free_port};
 
 const CHROMIUM: &[&str] = &["chromium", "chromium-browser", "google-chrome"];
 const CHROMEDRIVER: &[&str] = &["chromedriver"];
@@ -35,23 +35,6 @@ fn find_binary(names: &[&str]) -> Option<PathBuf> {
         .iter()
         .flat_map(|n| dirs.iter().map(move |d| d.join(n)))
         .find(|p| p.is_file())
-}
-
-/// A child process killed when the test ends, however it ends.
-struct Reaper(Child);
-
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free localhost port")
-        .port()
 }
 
 fn wait_for_port(port: u16, driver: &mut Child) {

@@ -1,6 +1,7 @@
 //! Helpers shared by the integration tests: the binary, fixture trees, JSON runs, corpora.
 
 use std::path::{Path, PathBuf};
+use std::process::Child;
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -27,6 +28,24 @@ pub fn bin(cwd: impl AsRef<Path>) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
     c.current_dir(cwd);
     c
+}
+
+/// A localhost port that nothing listens on (at the time of asking).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free localhost port")
+        .port()
+}
+
+/// A child process killed when the test ends, however it ends.
+pub struct Reaper(pub Child);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// Write `content` to `root/rel`, creating folders.
