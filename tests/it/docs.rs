@@ -2,7 +2,7 @@
 //! behind it. After changing a rule, regenerate it with:
 //!
 //! ```text
-//! UPDATE_DOCS=1 cargo test --test docs
+//! UPDATE_DOCS=1 cargo test --test it docs::
 //! ```
 
 use std::path::Path;
@@ -21,14 +21,14 @@ fn rules_catalogue_is_up_to_date() {
     let committed = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| {
             panic!(
-                "cannot read {rel}: {e}; generate it with `UPDATE_DOCS=1 cargo test --test docs`"
+                "cannot read {rel}: {e}; generate it with `UPDATE_DOCS=1 cargo test --test it docs::`"
             )
         })
         .replace("\r\n", "\n");
     assert!(
         committed == generated,
         "{rel} is out of date with the rule registry; regenerate it with \
-         `UPDATE_DOCS=1 cargo test --test docs` and commit the result"
+         `UPDATE_DOCS=1 cargo test --test it docs::` and commit the result"
     );
 }
 

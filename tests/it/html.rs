@@ -2,7 +2,7 @@
 //! page that loads nothing from the network, and a Content-Security-Policy that admits exactly
 //! the page's own script.
 //!
-//! Update the snapshot with `INSTA_UPDATE=always cargo test --test html` and read the diff.
+//! Update the snapshot with `INSTA_UPDATE=always cargo test --test it html::` and read the diff.
 
 use std::path::Path;
 

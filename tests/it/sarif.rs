@@ -2,7 +2,7 @@
 //! in `tests/data/`, see the NOTICE beside it), its rules and results agree with the registry,
 //! locations are relative `/`-separated URIs, and the example library's log is snapshotted.
 //!
-//! Update the snapshot with `INSTA_UPDATE=always cargo test --test sarif` and read the diff.
+//! Update the snapshot with `INSTA_UPDATE=always cargo test --test it sarif::` and read the diff.
 
 use crate::common::*;
 

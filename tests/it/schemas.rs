@@ -5,7 +5,7 @@
 //! `skill_audit::report::schema()`. When one of those formats changes, regenerate them with:
 //!
 //! ```text
-//! UPDATE_SCHEMAS=1 cargo test --test schemas
+//! UPDATE_SCHEMAS=1 cargo test --test it schemas::
 //! ```
 
 use std::path::{Path, PathBuf};
@@ -28,13 +28,13 @@ fn check_generated(rel: &str, generated: &str) {
         return;
     }
     let committed = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {rel}: {e}; generate it with `UPDATE_SCHEMAS=1 cargo test --test schemas`"))
+        .unwrap_or_else(|e| panic!("cannot read {rel}: {e}; generate it with `UPDATE_SCHEMAS=1 cargo test --test it schemas::`"))
         // A checkout with CRLF line endings holds the same schema.
         .replace("\r\n", "\n");
     assert!(
         committed == generated,
         "{rel} is out of date with the code; regenerate it with \
-         `UPDATE_SCHEMAS=1 cargo test --test schemas` and commit the result"
+         `UPDATE_SCHEMAS=1 cargo test --test it schemas::` and commit the result"
     );
 }
 

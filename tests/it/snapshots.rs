@@ -1,7 +1,7 @@
 //! Snapshots of every output format for the example library audited against the three example
 //! profiles, run from the repository root so the paths in the reports are stable.
 //!
-//! Update with `INSTA_UPDATE=always cargo test --test snapshots` (or `cargo insta review`) and
+//! Update with `INSTA_UPDATE=always cargo test --test it snapshots::` (or `cargo insta review`) and
 //! read the diff: these files are the reviewed examples of what users see.
 
 use serde_json::Value;
