@@ -1,4 +1,5 @@
-//! Helpers shared by the integration tests: the binary, fixture trees, JSON runs, corpora.
+//! Helpers shared by the integration tests: the binary and the example audit's arguments,
+//! child processes and ports, fixture trees, JSON runs and the report's parts, corpora.
 
 use std::path::{Path, PathBuf};
 use std::process::Child;
