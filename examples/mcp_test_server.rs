@@ -1,4 +1,4 @@
-//! A small MCP server for skill-audit's tests (`tests/mcp.rs`), built with rmcp's server side.
+//! A small MCP server for skill-audit's tests (`tests/it/mcp.rs`), built with rmcp's server side.
 //!
 //! It serves skills over MCP (SEP-2640) and a tool list that depends on the user:
 //!

@@ -87,7 +87,7 @@ pub fn rules_markdown() -> String {
     let mut s = String::from(
         "# Rules\n\n\
          <!-- Generated from the rule registry in src/rules/mod.rs; regenerate with \
-         `UPDATE_DOCS=1 cargo test --test docs`. -->\n\n\
+         `UPDATE_DOCS=1 cargo test --test it docs::`. -->\n\n\
          Every finding has a stable rule ID. `skill-audit rules` lists the rules and \
          `skill-audit rule ID` prints one of the sections below.\n\n\
          | ID | Name | Default | Summary |\n| --- | --- | --- | --- |\n",

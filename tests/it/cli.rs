@@ -1,9 +1,7 @@
 //! The `skill-audit` binary: exit codes, formats, output files, profiles, discovery, the `rules`
 //! and `rule` commands, and the JSON report contract.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -34,18 +32,6 @@ fn finding_codes(report: &Value) -> Vec<(String, String)> {
             )
         })
         .collect()
-}
-
-fn example_args() -> Vec<&'static str> {
-    vec![
-        "examples/library",
-        "-p",
-        "examples/profiles/prod.json",
-        "-p",
-        "examples/profiles/staging.json",
-        "-p",
-        "examples/profiles/dev.json",
-    ]
 }
 
 // ---- exit codes ---------------------------------------------------------------------------------
@@ -442,7 +428,7 @@ fn tool_name_spellings_match_each_other() {
 
 #[test]
 fn example_library_shows_every_profile_form_and_status() {
-    let (v, code) = json_run(Path::new(MANIFEST_DIR), &example_args());
+    let (v, code) = json_run(Path::new(MANIFEST_DIR), EXAMPLE);
     assert_eq!(code, 1, "the example library has errors");
     let profiles: Vec<(&str, &str)> = v["profiles"]
         .as_array()
@@ -868,7 +854,7 @@ fn assert_keys(v: &Value, keys: &[&str], what: &str) {
 
 #[test]
 fn json_report_contract() {
-    let (v, _) = json_run(Path::new(MANIFEST_DIR), &example_args());
+    let (v, _) = json_run(Path::new(MANIFEST_DIR), EXAMPLE);
     assert_keys(
         &v,
         &[
@@ -884,7 +870,7 @@ fn json_report_contract() {
     );
     assert!(v["schema_version"].as_u64().is_some_and(|n| n >= 1));
     assert_eq!(v["tool"]["name"], "skill-audit");
-    assert_eq!(v["tool"]["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(v["tool"]["version"], VERSION);
     assert_eq!(v["roots"], serde_json::json!(["examples/library"]));
     for p in v["profiles"].as_array().unwrap() {
         assert_keys(p, &["name", "path", "tools"], "profile");
@@ -963,13 +949,13 @@ fn findings_are_sorted_by_path_line_rule() {
         ("c/SKILL.md", "no frontmatter"),
         ("a/z/SKILL.md", "---\nname: a\ndescription: d\n---\n"),
     ]);
-    for args in [vec!["."], example_args()] {
+    for args in [&["."][..], EXAMPLE] {
         let dir = if args.len() == 1 {
             lib.path()
         } else {
             Path::new(MANIFEST_DIR)
         };
-        let (v, _) = json_run(dir, &args);
+        let (v, _) = json_run(dir, args);
         let keys: Vec<(String, u64, String)> = v["findings"]
             .as_array()
             .unwrap()

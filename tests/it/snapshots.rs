@@ -1,29 +1,18 @@
 //! Snapshots of every output format for the example library audited against the three example
 //! profiles, run from the repository root so the paths in the reports are stable.
 //!
-//! Update with `INSTA_UPDATE=always cargo test --test snapshots` (or `cargo insta review`) and
+//! Update with `INSTA_UPDATE=always cargo test --test it snapshots::` (or `cargo insta review`) and
 //! read the diff: these files are the reviewed examples of what users see.
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+use crate::common::{EXAMPLE, MANIFEST_DIR, VERSION, bin};
 
 /// Run the example audit in `format`; the example library has errors, so the exit code is 1.
 fn example(format: &str) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "examples/library",
-            "-p",
-            "examples/profiles/prod.json",
-            "-p",
-            "examples/profiles/staging.json",
-            "-p",
-            "examples/profiles/dev.json",
-            "-f",
-            format,
-        ])
+    let out = bin(MANIFEST_DIR)
+        .args(EXAMPLE)
+        .args(["-f", format])
         .assert()
         .code(1)
         .get_output()

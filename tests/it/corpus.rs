@@ -4,18 +4,12 @@
 //! When a corpus folder is missing the test is skipped with a message, unless `CI` is set, in
 //! which case a missing corpus is a failure.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use assert_cmd::Command;
 use serde_json::Value;
-
-const AWESOME_COPILOT: &str = "awesome-copilot";
-const CHATMODES: &str = "awesome-copilot-chatmodes-2025-11";
 
 /// Every file named `SKILL.md` under `dir`, by an independent walk (std::fs only), including
 /// hidden folders such as `.github`, but not `.git` or `node_modules`.
@@ -41,8 +35,7 @@ fn skill_files(dir: &Path, out: &mut Vec<PathBuf>) {
 /// Run the binary on `root` from the repository root; check the exit code, stderr and
 /// internal errors; return the report.
 fn audit(root: &Path) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+    let out = bin(MANIFEST_DIR)
         .arg(root)
         .args(["-f", "json"])
         .output()
@@ -67,7 +60,7 @@ fn audit(root: &Path) -> Value {
 
 /// The report's skill paths, resolved to real paths, with how often each appears.
 fn reported(report: &Value) -> BTreeMap<PathBuf, usize> {
-    let cwd = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let cwd = Path::new(MANIFEST_DIR);
     let mut seen = BTreeMap::new();
     for s in report["skills"].as_array().expect("skills") {
         let shown = s["path"].as_str().expect("path");

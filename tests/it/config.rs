@@ -1,20 +1,9 @@
 //! skill-audit.toml (every key and its errors), `init`, and suppression comments.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
-
-use std::path::Path;
+use crate::common::*;
 
 use serde_json::Value;
 use tempfile::TempDir;
-
-fn run_json(dir: &Path, args: &[&str]) -> (Value, i32) {
-    let out = bin(dir).args(args).args(["-f", "json"]).output().unwrap();
-    let v = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    (v, out.status.code().unwrap())
-}
 
 fn rules_of(r: &Value) -> Vec<(String, String, u64)> {
     r["findings"]
@@ -77,7 +66,7 @@ skills = ["a"]
         "skills/技能/SKILL.md",
         "---\nname: 技能\ndescription: d\n---\n",
     );
-    let (r, code) = run_json(t.path(), &["."]);
+    let (r, code) = json_run(t.path(), &["."]);
     assert_eq!(code, 1);
     assert_eq!(r["profiles"][0]["name"], "prod", "profiles from the config");
     let paths: Vec<&str> = r["skills"]
@@ -117,7 +106,7 @@ skills = ["a"]
         "other.json",
         r#"{"name": "other", "tools": ["get_order"]}"#,
     );
-    let (r, _) = run_json(t.path(), &["-p", "other.json", "."]);
+    let (r, _) = json_run(t.path(), &["-p", "other.json", "."]);
     assert_eq!(r["profiles"].as_array().unwrap().len(), 1);
     assert_eq!(r["profiles"][0]["name"], "other");
 }
@@ -179,7 +168,7 @@ fn suppressions_silence_their_line_and_unused_ones_are_reported() {
         "skills/a/SKILL.md",
         "---\n# skill-audit: ignore SA108\nname: a\ndescription: Does a.\ncolour: red  # skill-audit: ignore SA221\n# skill-audit: ignore unknown-key, SA220\nflavour: x\nshade: y  # skill-audit: ignore SA230\n# skill-audit: ignore SA2211\n---\n",
     );
-    let (r, _) = run_json(t.path(), &["."]);
+    let (r, _) = json_run(t.path(), &["."]);
     let f = rules_of(&r);
     let on = |rule: &str, line: u64| f.iter().any(|(r, _, l)| r == rule && *l == line);
     assert!(!on("SA221", 5), "trailing comment silences its line: {f:?}");
@@ -204,7 +193,7 @@ fn suppressions_silence_their_line_and_unused_ones_are_reported() {
         "skills/b/skill.md",
         "---\n# skill-audit: ignore SA108\nname: b\ndescription: d\n---\n",
     );
-    let (r, _) = run_json(t.path(), &["."]);
+    let (r, _) = json_run(t.path(), &["."]);
     let f: Vec<_> = rules_of(&r);
     assert!(
         !r["findings"]
@@ -216,7 +205,7 @@ fn suppressions_silence_their_line_and_unused_ones_are_reported() {
     );
     // [rules] can turn the unused-suppression rule itself off.
     write(t.path(), "skill-audit.toml", "[rules]\nSA901 = \"off\"\n");
-    let (r, _) = run_json(t.path(), &["."]);
+    let (r, _) = json_run(t.path(), &["."]);
     assert!(!rules_of(&r).iter().any(|(r, ..)| r == "SA901"));
 }
 
@@ -229,7 +218,7 @@ fn suppressions_reach_library_level_findings() {
         "---\n# skill-audit: ignore SA402\nname: a\ndescription: Does a.\ndependencies:\n  tools: [get_order]\n---\n",
     );
     write(t.path(), "p.json", r#"{"name": "p", "tools": []}"#);
-    let (r, _) = run_json(t.path(), &["-p", "p.json", "."]);
+    let (r, _) = json_run(t.path(), &["-p", "p.json", "."]);
     assert!(rules_of(&r).is_empty(), "{:?}", rules_of(&r));
     assert_eq!(
         r["skills"][0]["availability"]["p"]["status"], "unavailable",

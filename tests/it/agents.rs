@@ -2,9 +2,7 @@
 //! link rules (SA6xx) and the built-in host profiles (SA7xx), on small libraries built in
 //! temporary folders.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -37,18 +35,6 @@ fn audit_with(root: &Path, profiles: Vec<ProfileSource>) -> Value {
 
 fn audit(root: &Path) -> Value {
     audit_with(root, Vec::new())
-}
-
-fn arr<'a>(r: &'a Value, key: &str) -> &'a Vec<Value> {
-    r[key]
-        .as_array()
-        .unwrap_or_else(|| panic!("`{key}` is an array"))
-}
-
-fn s<'a>(v: &'a Value, key: &str) -> &'a str {
-    v[key]
-        .as_str()
-        .unwrap_or_else(|| panic!("`{key}` is a string in {v}"))
 }
 
 /// Findings of `rule` (`SA603`), any file.
@@ -114,14 +100,6 @@ fn drift_of<'a>(r: &'a Value, agent: &str, skill_path: &str) -> Option<&'a Value
     arr(r, "drift")
         .iter()
         .find(|d| s(d, "agent") == agent && s(d, "skill_path") == skill_path)
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("{v} is an array"))
-        .iter()
-        .map(|x| x.as_str().unwrap().to_owned())
-        .collect()
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,12 +1,13 @@
 //! Text output on terminals and in logs: source lines with a caret, no colour in pipes, and no
 //! control characters from scanned files written raw.
 
-use assert_cmd::Command;
 use tempfile::TempDir;
 
+use crate::common::bin;
+
 fn run(dir: &std::path::Path, env: &[(&str, &str)]) -> String {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
-    c.current_dir(dir).args(["--fail-on", "never", "."]);
+    let mut c = bin(dir);
+    c.args(["--fail-on", "never", "."]);
     for (k, v) in env {
         c.env(k, v);
     }

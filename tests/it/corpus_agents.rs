@@ -4,16 +4,12 @@
 //!
 //! When the corpus is missing the tests print a skip message, unless `CI` is set: then they fail.
 
-mod common;
-use common::*;
+use crate::common::*;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use serde_json::Value;
-
-const AWESOME_COPILOT: &str = "awesome-copilot";
-const CHATMODES: &str = "awesome-copilot-chatmodes-2025-11";
 
 /// Every file under `root` (not entering `.git` or `node_modules`), as `/`-separated paths
 /// relative to `root`.
@@ -46,18 +42,6 @@ fn walk(root: &Path) -> Vec<String> {
 /// Run the binary on `.` in `root` with `--profile builtin:vscode -f json`.
 fn run(root: &Path) -> (Value, i32) {
     json_run(root, &[".", "--profile", "builtin:vscode"])
-}
-
-fn arr<'a>(r: &'a Value, key: &str) -> &'a Vec<Value> {
-    r[key]
-        .as_array()
-        .unwrap_or_else(|| panic!("`{key}` is an array"))
-}
-
-fn s<'a>(v: &'a Value, key: &str) -> &'a str {
-    v[key]
-        .as_str()
-        .unwrap_or_else(|| panic!("`{key}` is a string in {v}"))
 }
 
 fn count_rule(r: &Value, rule: &str) -> usize {
@@ -311,8 +295,8 @@ fn awesome_copilot_agents_and_links() {
         sa701 > 0,
         "the corpus uses legacy names such as runCommands"
     );
-    let vscode: Value =
-        serde_json::from_str(include_str!("../profiles/builtin/vscode.json")).expect("vscode.json");
+    let vscode: Value = serde_json::from_str(include_str!("../../profiles/builtin/vscode.json"))
+        .expect("vscode.json");
     let toolsets: BTreeSet<&str> = vscode["toolsets"]
         .as_object()
         .expect("vscode tool sets")

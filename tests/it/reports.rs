@@ -1,9 +1,7 @@
 //! Reports for bots: several outputs from one scan, `diff`, `--baseline`, `merge`, and the PR
 //! comment's size limit and escaping.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::path::Path;
 

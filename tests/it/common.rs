@@ -1,7 +1,8 @@
-//! Helpers shared by the integration tests: the binary, fixture trees, JSON runs, corpora.
-#![allow(dead_code)] // each test crate uses a different subset
+//! Helpers shared by the integration tests: the binary and the example audit's arguments,
+//! child processes and ports, fixture trees, JSON runs and the report's parts, corpora.
 
 use std::path::{Path, PathBuf};
+use std::process::Child;
 
 use assert_cmd::Command;
 use serde_json::Value;
@@ -9,11 +10,43 @@ use tempfile::TempDir;
 
 pub const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
 
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The arguments of the example audit: the example library against the three example
+/// profiles. Run it in the repository root, `bin(MANIFEST_DIR)`, so report paths are stable.
+pub const EXAMPLE: &[&str] = &[
+    "-p",
+    "examples/profiles/prod.json",
+    "-p",
+    "examples/profiles/staging.json",
+    "-p",
+    "examples/profiles/dev.json",
+    "examples/library",
+];
+
 /// The `skill-audit` binary, run in `cwd`.
-pub fn bin(cwd: &Path) -> Command {
+pub fn bin(cwd: impl AsRef<Path>) -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
     c.current_dir(cwd);
     c
+}
+
+/// A localhost port that nothing listens on (at the time of asking).
+pub fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free localhost port")
+        .port()
+}
+
+/// A child process killed when the test ends, however it ends.
+pub struct Reaper(pub Child);
+
+impl Drop for Reaper {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }
 
 /// Write `content` to `root/rel`, creating folders.
@@ -42,7 +75,12 @@ pub fn skill_md(name: &str, extra: &str) -> String {
 
 /// Run the binary with `-f json` in `cwd`: the report and the exit code.
 pub fn json_run(cwd: &Path, args: &[&str]) -> (Value, i32) {
-    let out = bin(cwd).args(args).args(["-f", "json"]).output().unwrap();
+    json_of(bin(cwd).args(args).args(["-f", "json"]))
+}
+
+/// Run `cmd`, which prints a JSON report: the report and the exit code.
+pub fn json_of(cmd: &mut Command) -> (Value, i32) {
+    let out = cmd.output().unwrap();
     let code = out.status.code().expect("exited normally");
     let v: Value = serde_json::from_slice(&out.stdout).unwrap_or_else(|e| {
         panic!(
@@ -51,6 +89,29 @@ pub fn json_run(cwd: &Path, args: &[&str]) -> (Value, i32) {
         )
     });
     (v, code)
+}
+
+/// `r[key]`, which must be an array.
+pub fn arr<'a>(r: &'a Value, key: &str) -> &'a Vec<Value> {
+    r[key]
+        .as_array()
+        .unwrap_or_else(|| panic!("`{key}` is an array"))
+}
+
+/// `v[key]`, which must be a string.
+pub fn s<'a>(v: &'a Value, key: &str) -> &'a str {
+    v[key]
+        .as_str()
+        .unwrap_or_else(|| panic!("`{key}` is a string in {v}"))
+}
+
+/// `v`, which must be an array of strings.
+pub fn strings(v: &Value) -> Vec<String> {
+    v.as_array()
+        .unwrap_or_else(|| panic!("{v} is an array"))
+        .iter()
+        .map(|x| x.as_str().unwrap().to_owned())
+        .collect()
 }
 
 /// The report's entry for the skill at `path` (a display path or, for served skills, a URI).
@@ -62,6 +123,10 @@ pub fn skill<'a>(report: &'a Value, path: &str) -> &'a Value {
         .find(|s| s["path"] == path)
         .unwrap_or_else(|| panic!("{path} not in {}", report["skills"]))
 }
+
+/// Corpus folders, for [`corpus`].
+pub const AWESOME_COPILOT: &str = "awesome-copilot";
+pub const CHATMODES: &str = "awesome-copilot-chatmodes-2025-11";
 
 /// A folder of `../shared/corpus`, or `None` (after saying so) when it is absent outside CI.
 pub fn corpus(name: &str) -> Option<PathBuf> {

@@ -5,9 +5,7 @@
 //! and message hold: each test parses the output the way the Actions runner does and checks
 //! that it gets back the original path and message, and never a second command.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -189,18 +187,9 @@ fn json_findings(cwd: &Path, args: &[&str]) -> Vec<Finding> {
 #[test]
 fn example_library_annotations() {
     let root = Path::new(MANIFEST_DIR);
-    let args = [
-        "-p",
-        "examples/profiles/prod.json",
-        "-p",
-        "examples/profiles/staging.json",
-        "-p",
-        "examples/profiles/dev.json",
-        "examples/library",
-    ];
-    let (out, code) = github_run(root, &args);
+    let (out, code) = github_run(root, EXAMPLE);
     assert_eq!(code, 1, "the exit code follows --fail-on as for any format");
-    let findings = json_findings(root, &args);
+    let findings = json_findings(root, EXAMPLE);
     assert!(!findings.is_empty());
     assert_commands(&out, &findings);
     assert!(out.contains(

@@ -1,9 +1,7 @@
 //! Hostile and broken input: nothing crashes, hangs, hides a file or escapes into a report.
 //! Small fixtures live in `tests/hostile/lib/`; big ones are generated here.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -12,22 +10,20 @@ use assert_cmd::Command;
 use serde_json::Value;
 use tempfile::TempDir;
 
-fn bin(cwd: &Path) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
-    c.current_dir(cwd).timeout(Duration::from_secs(60));
+/// The binary in `cwd`, stopped after a minute: no input may make it hang.
+fn timed_bin(cwd: &Path) -> Command {
+    let mut c = bin(cwd);
+    c.timeout(Duration::from_secs(60));
     c
 }
 
+/// A timed JSON run that does not fail on findings: the report and the exit code.
 fn json(dir: &Path, args: &[&str]) -> (Value, i32) {
-    let out = bin(dir)
-        .args(args)
-        .args(["-f", "json", "--fail-on", "never"])
-        .output()
-        .unwrap();
-    let code = out.status.code().expect("exited, not killed");
-    let v = serde_json::from_slice(&out.stdout)
-        .unwrap_or_else(|e| panic!("{e}: {}", String::from_utf8_lossy(&out.stderr)));
-    (v, code)
+    json_of(
+        timed_bin(dir)
+            .args(args)
+            .args(["-f", "json", "--fail-on", "never"]),
+    )
 }
 
 fn rules_for(r: &Value, path: &str) -> Vec<String> {
@@ -42,7 +38,7 @@ fn rules_for(r: &Value, path: &str) -> Vec<String> {
 
 #[test]
 fn every_broken_fixture_is_reported_exactly_once_as_invalid() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/hostile");
+    let dir = Path::new(MANIFEST_DIR).join("tests/hostile");
     let (r, code) = json(&dir, &["lib"]);
     assert_eq!(code, 0);
     let paths: Vec<&str> = r["skills"]
@@ -196,17 +192,20 @@ fn symlink_loops_and_broken_links_are_findings_not_aborts() {
 fn output_errors_exit_2_and_findings_never_do() {
     let t = TempDir::new().unwrap();
     write(t.path(), "skills/bad/SKILL.md", "garbage");
-    bin(t.path())
+    timed_bin(t.path())
         .args(["--fail-on", "info", "."])
         .assert()
         .code(1);
-    bin(t.path())
+    timed_bin(t.path())
         .args(["-o", "/nonexistent-dir/x/report.json", "."])
         .assert()
         .code(2);
     // A profile that is not JSON names file, line and column.
     write(t.path(), "p.json", "{\n  \"tools\": [\n");
-    let out = bin(t.path()).args(["-p", "p.json", "."]).output().unwrap();
+    let out = timed_bin(t.path())
+        .args(["-p", "p.json", "."])
+        .output()
+        .unwrap();
     assert_eq!(out.status.code(), Some(2));
     assert!(
         String::from_utf8_lossy(&out.stderr).contains("p.json:3:"),

@@ -5,13 +5,15 @@
 //! `skill_audit::report::schema()`. When one of those formats changes, regenerate them with:
 //!
 //! ```text
-//! UPDATE_SCHEMAS=1 cargo test --test schemas
+//! UPDATE_SCHEMAS=1 cargo test --test it schemas::
 //! ```
 
 use std::path::{Path, PathBuf};
 
+use crate::common::{EXAMPLE, MANIFEST_DIR, bin};
+
 fn repo_file(rel: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(rel)
+    Path::new(MANIFEST_DIR).join(rel)
 }
 
 /// Compare `generated` with the committed file at `rel`, or rewrite the file when
@@ -26,13 +28,13 @@ fn check_generated(rel: &str, generated: &str) {
         return;
     }
     let committed = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("cannot read {rel}: {e}; generate it with `UPDATE_SCHEMAS=1 cargo test --test schemas`"))
+        .unwrap_or_else(|e| panic!("cannot read {rel}: {e}; generate it with `UPDATE_SCHEMAS=1 cargo test --test it schemas::`"))
         // A checkout with CRLF line endings holds the same schema.
         .replace("\r\n", "\n");
     assert!(
         committed == generated,
         "{rel} is out of date with the code; regenerate it with \
-         `UPDATE_SCHEMAS=1 cargo test --test schemas` and commit the result"
+         `UPDATE_SCHEMAS=1 cargo test --test it schemas::` and commit the result"
     );
 }
 
@@ -69,21 +71,9 @@ fn example_report_matches_report_schema() {
     )
     .unwrap();
     let validator = jsonschema::validator_for(&schema).expect("the report schema is valid");
-    let out = assert_cmd::Command::new(env!("CARGO_BIN_EXE_skill-audit"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "--format",
-            "json",
-            "--fail-on",
-            "never",
-            "-p",
-            "examples/profiles/prod.json",
-            "-p",
-            "examples/profiles/staging.json",
-            "-p",
-            "examples/profiles/dev.json",
-            "examples/library",
-        ])
+    let out = bin(MANIFEST_DIR)
+        .args(["--format", "json", "--fail-on", "never"])
+        .args(EXAMPLE)
         .output()
         .unwrap();
     assert!(

@@ -12,18 +12,17 @@ use serde_json::Value;
 use std::io::{BufRead, BufReader};
 use std::net::TcpStream;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
-mod common;
-use common::{skill, write};
+use crate::common::{MANIFEST_DIR, Reaper, free_port, skill, strings, write};
 
 /// The version of server-everything whose tools these tests name.
 const EVERYTHING: &str = "@modelcontextprotocol/server-everything@2026.8.31";
 
 fn root() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(MANIFEST_DIR)
 }
 
 fn bin() -> Command {
@@ -49,14 +48,6 @@ fn stdout_json(out: &Output) -> Value {
             stderr(out)
         )
     })
-}
-
-fn strings(v: &Value) -> Vec<String> {
-    v.as_array()
-        .unwrap_or_else(|| panic!("not a list: {v}"))
-        .iter()
-        .map(|s| s.as_str().unwrap().to_owned())
-        .collect()
 }
 
 /// The test server, built once (a no-op when `cargo test` already built the examples).
@@ -96,21 +87,6 @@ fn server_dir() -> &'static Path {
 }
 
 /// A free localhost port (bound, then released).
-fn free_port() -> u16 {
-    let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
-    l.local_addr().unwrap().port()
-}
-
-/// A child process that is stopped when the test ends, however it ends.
-struct Guard(Child);
-
-impl Drop for Guard {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
 /// Wait until something accepts connections on `port`.
 fn wait_for_port(port: u16, what: &str) {
     let until = Instant::now() + Duration::from_secs(30);
@@ -290,7 +266,7 @@ fn capture_everything_over_stdio() {
 fn capture_everything_over_streamable_http() {
     let Some(entry) = everything() else { return };
     let port = free_port();
-    let _server = Guard(
+    let _server = Reaper(
         Command::new("node")
             .arg(&entry)
             .arg("streamableHttp")
@@ -612,7 +588,7 @@ fn users_over_http_are_told_apart_by_their_token() {
     BufReader::new(child.stdout.take().unwrap())
         .read_line(&mut first)
         .unwrap();
-    let _server = Guard(child);
+    let _server = Reaper(child);
     let addr = first
         .trim()
         .strip_prefix("listening on ")

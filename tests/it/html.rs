@@ -2,20 +2,18 @@
 //! page that loads nothing from the network, and a Content-Security-Policy that admits exactly
 //! the page's own script.
 //!
-//! Update the snapshot with `INSTA_UPDATE=always cargo test --test html` and read the diff.
+//! Update the snapshot with `INSTA_UPDATE=always cargo test --test it html::` and read the diff.
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
-const VERSION: &str = env!("CARGO_PKG_VERSION");
+use crate::common::{EXAMPLE, MANIFEST_DIR, VERSION, bin};
 
 /// Run skill-audit in `dir` with `args` and return the HTML it prints.
 fn html(dir: &Path, args: &[&str]) -> String {
-    let out = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
-        .current_dir(dir)
+    let out = bin(dir)
         .args(["--fail-on", "never"])
         .args(args)
         .args(["-f", "html"])
@@ -33,18 +31,7 @@ fn html(dir: &Path, args: &[&str]) -> String {
 
 /// The example library against the three example profiles.
 fn example() -> String {
-    html(
-        Path::new(env!("CARGO_MANIFEST_DIR")),
-        &[
-            "-p",
-            "examples/profiles/prod.json",
-            "-p",
-            "examples/profiles/staging.json",
-            "-p",
-            "examples/profiles/dev.json",
-            "examples/library",
-        ],
-    )
+    html(Path::new(MANIFEST_DIR), EXAMPLE)
 }
 
 /// Every start or end tag outside `<script>`: its lowercased name and its full text.
@@ -267,7 +254,7 @@ fn readable_without_javascript() {
 
 #[test]
 fn template_never_marks_text_safe() {
-    let template = include_str!("../templates/report.html.j2");
+    let template = include_str!("../../templates/report.html.j2");
     assert!(!template.contains("|safe") && !template.contains("| safe"));
     assert!(!template.contains("autoescape false"));
 }

@@ -6,7 +6,7 @@
 //! Needs the Debian packages `chromium` and `chromium-driver`. Without them the test is skipped,
 //! but only when `CI` is unset: on CI a missing browser fails the test.
 
-use std::net::{TcpListener, TcpStream};
+use std::net::TcpStream;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -15,6 +15,8 @@ use fantoccini::wd::{Capabilities, WebDriverCompatibleCommand};
 use fantoccini::{Client, ClientBuilder, Locator};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::json;
+
+use crate::common::{EXAMPLE, MANIFEST_DIR, Reaper, bin, free_port};
 
 const CHROMIUM: &[&str] = &["chromium", "chromium-browser", "google-chrome"];
 const CHROMEDRIVER: &[&str] = &["chromedriver"];
@@ -35,23 +37,6 @@ fn find_binary(names: &[&str]) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// A child process killed when the test ends, however it ends.
-struct Reaper(Child);
-
-impl Drop for Reaper {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-fn free_port() -> u16 {
-    TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .expect("a free localhost port")
-        .port()
-}
-
 fn wait_for_port(port: u16, driver: &mut Child) {
     let deadline = Instant::now() + Duration::from_secs(30);
     while TcpStream::connect(("127.0.0.1", port)).is_err() {
@@ -69,24 +54,13 @@ fn wait_for_port(port: u16, driver: &mut Child) {
 /// The HTML report of the example library with the three example profiles.
 fn write_report(dir: &Path) -> PathBuf {
     let out = dir.join("report.html");
-    let status = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .args([
-            "--fail-on",
-            "never",
-            "-p",
-            "examples/profiles/prod.json",
-            "-p",
-            "examples/profiles/staging.json",
-            "-p",
-            "examples/profiles/dev.json",
-            "examples/library",
-            "-o",
-        ])
+    bin(MANIFEST_DIR)
+        .args(["--fail-on", "never"])
+        .args(EXAMPLE)
+        .arg("-o")
         .arg(&out)
-        .status()
-        .expect("run skill-audit");
-    assert!(status.success(), "skill-audit failed: {status}");
+        .assert()
+        .success();
     out
 }
 
@@ -342,7 +316,7 @@ async fn exercise(client: &Client, report: &Path) {
         .await
         .unwrap();
     let png = client.screenshot().await.expect("screenshot");
-    let target_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("target");
+    let target_dir = Path::new(MANIFEST_DIR).join("target");
     std::fs::create_dir_all(&target_dir).unwrap();
     let shot = target_dir.join("html-report.png");
     std::fs::write(&shot, png).expect("write the screenshot");

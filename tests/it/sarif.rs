@@ -2,11 +2,9 @@
 //! in `tests/data/`, see the NOTICE beside it), its rules and results agree with the registry,
 //! locations are relative `/`-separated URIs, and the example library's log is snapshotted.
 //!
-//! Update the snapshot with `INSTA_UPDATE=always cargo test --test sarif` and read the diff.
+//! Update the snapshot with `INSTA_UPDATE=always cargo test --test it sarif::` and read the diff.
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -16,19 +14,10 @@ use serde_json::Value;
 use skill_audit::Rule;
 use tempfile::TempDir;
 
-const VERSION: &str = env!("CARGO_PKG_VERSION");
-
-const EXAMPLE_ARGS: &[&str] = &[
-    "--fail-on",
-    "never",
-    "-p",
-    "examples/profiles/prod.json",
-    "-p",
-    "examples/profiles/staging.json",
-    "-p",
-    "examples/profiles/dev.json",
-    "examples/library",
-];
+/// The example audit, with `--fail-on never` so that it exits with 0.
+fn example_args() -> Vec<&'static str> {
+    [&["--fail-on", "never"][..], EXAMPLE].concat()
+}
 
 /// Run with `args` in `cwd`, expecting exit code `code`; return standard output.
 fn run(cwd: &Path, args: &[&str], code: i32) -> String {
@@ -49,7 +38,7 @@ fn run(cwd: &Path, args: &[&str], code: i32) -> String {
 
 /// The example library audited against the three example profiles, as SARIF text.
 fn example_text() -> String {
-    let mut args = EXAMPLE_ARGS.to_vec();
+    let mut args = example_args();
     args.extend(["-f", "sarif"]);
     run(Path::new(MANIFEST_DIR), &args, 0)
 }
@@ -219,7 +208,7 @@ fn example_library_is_valid_sarif() {
     let log = example();
     assert_well_formed(&log);
     let results = log["runs"][0]["results"].as_array().unwrap();
-    let findings = json_findings(Path::new(MANIFEST_DIR), EXAMPLE_ARGS, 0);
+    let findings = json_findings(Path::new(MANIFEST_DIR), &example_args(), 0);
     assert!(!findings.is_empty());
     assert_eq!(results.len(), findings.len(), "one result per finding");
     for (r, f) in results.iter().zip(&findings) {

@@ -3,20 +3,12 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use serde_json::Value;
 
-const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-
-/// The binary, run in the repository root.
-fn bin() -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_skill-audit"));
-    c.current_dir(MANIFEST_DIR);
-    c
-}
+use crate::common::{MANIFEST_DIR, bin};
 
 fn stdout_of(args: &[&str]) -> String {
-    let out = bin().args(args).output().unwrap();
+    let out = bin(MANIFEST_DIR).args(args).output().unwrap();
     assert!(
         out.status.success(),
         "{args:?} failed: {}",
@@ -27,7 +19,7 @@ fn stdout_of(args: &[&str]) -> String {
 
 /// `explain` over the example library with two profiles.
 fn explain(path: &str) -> std::process::Output {
-    bin()
+    bin(MANIFEST_DIR)
         .args(["explain", path, "--root", "examples/library"])
         .args(["-p", "examples/profiles/prod.json"])
         .args(["-p", "examples/profiles/staging.json"])
@@ -72,7 +64,7 @@ fn schema_command_prints_the_committed_schemas() {
 
 #[test]
 fn schema_command_rejects_unknown_kinds() {
-    bin().args(["schema", "nope"]).assert().code(2);
+    bin(MANIFEST_DIR).args(["schema", "nope"]).assert().code(2);
 }
 
 #[test]
@@ -202,7 +194,7 @@ fn explain_rejects_what_is_neither_skill_nor_agent() {
 
 /// The audit of the example library, as text, with extra flags.
 fn audit(extra: &[&str]) -> std::process::Output {
-    bin()
+    bin(MANIFEST_DIR)
         .args(["--fail-on", "never", "-p", "examples/profiles/prod.json"])
         .args(extra)
         .arg("examples/library")
@@ -268,5 +260,5 @@ fn verbose_reports_on_stderr_only() {
 
 #[test]
 fn quiet_and_verbose_conflict() {
-    bin().args(["-q", "-v", "."]).assert().code(2);
+    bin(MANIFEST_DIR).args(["-q", "-v", "."]).assert().code(2);
 }

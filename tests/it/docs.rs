@@ -2,7 +2,7 @@
 //! behind it. After changing a rule, regenerate it with:
 //!
 //! ```text
-//! UPDATE_DOCS=1 cargo test --test docs
+//! UPDATE_DOCS=1 cargo test --test it docs::
 //! ```
 //!
 //! The README links every page in `docs/`, and every relative link of the README and of those
@@ -11,10 +11,12 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::common::MANIFEST_DIR;
+
 #[test]
 fn rules_catalogue_is_up_to_date() {
     let rel = "docs/rules.md";
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(rel);
+    let path = Path::new(MANIFEST_DIR).join(rel);
     let generated = skill_audit::cli::rules_markdown();
     if std::env::var_os("UPDATE_DOCS").is_some() {
         std::fs::write(&path, &generated).unwrap_or_else(|e| panic!("cannot write {rel}: {e}"));
@@ -23,14 +25,14 @@ fn rules_catalogue_is_up_to_date() {
     let committed = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| {
             panic!(
-                "cannot read {rel}: {e}; generate it with `UPDATE_DOCS=1 cargo test --test docs`"
+                "cannot read {rel}: {e}; generate it with `UPDATE_DOCS=1 cargo test --test it docs::`"
             )
         })
         .replace("\r\n", "\n");
     assert!(
         committed == generated,
         "{rel} is out of date with the rule registry; regenerate it with \
-         `UPDATE_DOCS=1 cargo test --test docs` and commit the result"
+         `UPDATE_DOCS=1 cargo test --test it docs::` and commit the result"
     );
 }
 

@@ -1,0 +1,27 @@
+//! The integration tests: one test crate with a module per topic, so the library and the
+//! dev-dependencies are linked into one binary rather than one per topic. The helpers they
+//! share are in `common`.
+//!
+//! Run one topic with its module path as the filter, for example `cargo test --test it sarif::`.
+
+mod common;
+
+mod agents;
+mod browser;
+mod cli;
+mod cli_surface;
+mod config;
+mod conformance;
+mod corpus;
+mod corpus_agents;
+mod docs;
+mod github;
+mod hostile;
+mod html;
+mod mcp;
+mod properties;
+mod reports;
+mod sarif;
+mod schemas;
+mod snapshots;
+mod terminal;
