@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests: the binary and the example audit's arguments,
 //! child processes and ports, fixture trees, JSON runs and the report's parts, corpora.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Child;
 
 use assert_cmd::Command;
@@ -128,21 +128,7 @@ pub fn skill<'a>(report: &'a Value, path: &str) -> &'a Value {
 pub const AWESOME_COPILOT: &str = "awesome-copilot";
 pub const CHATMODES: &str = "awesome-copilot-chatmodes-2025-11";
 
-/// A folder of `../shared/corpus`, or `None` (after saying so) when it is absent outside CI.
-pub fn corpus(name: &str) -> Option<PathBuf> {
-    let p = Path::new(MANIFEST_DIR).join("../shared/corpus").join(name);
-    if p.is_dir() {
-        return Some(p.canonicalize().expect("corpus path resolves"));
-    }
-    if std::env::var_os("CI").is_some() {
-        panic!(
-            "corpus folder {} is missing (CI is set, so this is a failure)",
-            p.display()
-        );
-    }
-    eprintln!(
-        "SKIPPED: corpus folder {} is missing; set it up to run this test",
-        p.display()
-    );
-    None
-}
+// The one skip helper for corpus tests, shared with the library's unit tests.
+#[path = "../support/corpus.rs"]
+mod support;
+pub use support::corpus;

@@ -65,8 +65,6 @@ fn rules_catalogue_has_a_section_per_rule() {
     }
 }
 
-const MANIFEST_DIR: &str = env!("CARGO_MANIFEST_DIR");
-
 /// The Markdown pages in `docs/`, by file name, sorted.
 fn docs_pages() -> Vec<String> {
     let mut pages: Vec<String> = std::fs::read_dir(Path::new(MANIFEST_DIR).join("docs"))

@@ -17,6 +17,7 @@ mod corpus_agents;
 mod docs;
 mod github;
 mod hostile;
+mod hostile_tree;
 mod html;
 mod mcp;
 mod properties;

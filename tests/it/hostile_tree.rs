@@ -4,9 +4,7 @@
 //! file found is accounted for.
 #![cfg(unix)]
 
-mod common;
-#[allow(unused_imports)]
-use common::*;
+use crate::common::*;
 
 use std::os::unix::fs::symlink;
 use std::path::Path;
