@@ -96,6 +96,15 @@ pub enum AuditError {
     Mcp(#[from] crate::mcp::Error),
 }
 
+impl From<crate::mcp::LiveError> for AuditError {
+    fn from(e: crate::mcp::LiveError) -> Self {
+        match e {
+            crate::mcp::LiveError::Usage(m) => AuditError::Usage(m),
+            crate::mcp::LiveError::Server(e) => AuditError::Mcp(e),
+        }
+    }
+}
+
 /// Run a whole audit.
 pub fn run(opts: &AuditOptions) -> Result<AuditResult, AuditError> {
     for root in &opts.roots {
