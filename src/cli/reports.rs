@@ -23,9 +23,9 @@ pub fn diff(
     let d = report::diff::diff(&old, &new);
     let mut buf = Vec::new();
     match format {
-        DiffFormat::Text => report::diff::render_text(&d, &mut buf),
-        DiffFormat::Json => report::diff::render_json(&d, &mut buf),
-        DiffFormat::Markdown => report::diff::render_markdown(&d, &mut buf),
+        DiffFormat::Text => report::text::render_diff(&d, &mut buf),
+        DiffFormat::Json => report::json::render_diff(&d, &mut buf),
+        DiffFormat::Markdown => report::markdown::render_diff(&d, &mut buf),
     }
     .map_err(|e| e.to_string())?;
     match output {

@@ -3,10 +3,8 @@
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
-use std::fmt::Write as _;
-use std::io::{self, Write};
 
-use super::{Report, SCHEMA_VERSION, markdown};
+use super::{Report, SCHEMA_VERSION};
 use crate::diagnostic::Finding;
 use crate::evaluate::Status;
 use crate::words::Count;
@@ -162,52 +160,6 @@ pub fn verdict(d: &Diff) -> String {
         "⚠️"
     };
     format!("{icon} This change {}", parts.join(", "))
-}
-
-pub fn render_json(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, d).map_err(io::Error::other)?;
-    writeln!(out)
-}
-
-pub fn render_text(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
-    use super::text::visible;
-    let mut s = String::new();
-    for (title, list) in [("new", &d.new_findings), ("fixed", &d.fixed_findings)] {
-        for f in list {
-            let _ = writeln!(s, "{title}: {}", super::text::one_line(f));
-        }
-    }
-    for c in &d.availability_changes {
-        let _ = writeln!(
-            s,
-            "{} {} on {}: {} -> {}",
-            c.kind,
-            visible(&c.path),
-            visible(&c.profile),
-            c.from,
-            c.to
-        );
-    }
-    let _ = writeln!(
-        s,
-        "{}, {} fixed, {}",
-        Count(d.new_findings.len(), "new finding"),
-        d.fixed_findings.len(),
-        Count(d.availability_changes.len(), "availability change")
-    );
-    out.write_all(s.as_bytes())
-}
-
-pub fn render_markdown(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
-    let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{}\n## skill-audit: changes\n\n{}\n",
-        markdown::MARKER,
-        markdown::message(&verdict(d))
-    );
-    markdown::diff_sections(d, &mut s, markdown::MAX_COMMENT_CHARS);
-    out.write_all(s.as_bytes())
 }
 
 #[cfg(test)]

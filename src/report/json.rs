@@ -25,6 +25,12 @@ const BATCH: usize = 1024;
 /// Starting size of a chunk's buffer: most chunks fit, so few are copied while growing.
 const CHUNK_BYTES: usize = 64 * 1024;
 
+/// A comparison of two reports (`skill-audit diff -f json`).
+pub fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, d).map_err(io::Error::other)?;
+    writeln!(out)
+}
+
 pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     // Taken apart so that a new field cannot be forgotten here; written in declaration order,
     // as the derived `Serialize` writes them.

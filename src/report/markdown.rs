@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::Report;
+use super::diff::Diff;
 use crate::diagnostic::{Finding, Severity};
 use crate::evaluate::Status;
 use crate::words::Count;
@@ -199,8 +200,20 @@ fn emit(part: &Part, s: &mut String) {
     }
 }
 
+/// A comparison of two reports (`skill-audit diff -f markdown`), as a PR comment.
+pub fn render_diff(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "{MARKER}\n## skill-audit: changes\n\n{}\n",
+        message(&super::diff::verdict(d))
+    );
+    diff_sections(d, &mut s, MAX_COMMENT_CHARS);
+    out.write_all(s.as_bytes())
+}
+
 /// The sections of a baseline comparison: availability changes and new findings first.
-pub fn diff_sections(d: &super::diff::Diff, s: &mut String, budget: usize) {
+fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
     let mut changes = Part::new(
         d.availability_changes
             .iter()

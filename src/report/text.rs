@@ -284,6 +284,35 @@ fn is_unsafe(c: char) -> bool {
         || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
+/// A comparison of two reports (`skill-audit diff`), one line per change.
+pub fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Result<()> {
+    let mut s = String::new();
+    for (title, list) in [("new", &d.new_findings), ("fixed", &d.fixed_findings)] {
+        for f in list {
+            let _ = writeln!(s, "{title}: {}", one_line(f));
+        }
+    }
+    for c in &d.availability_changes {
+        let _ = writeln!(
+            s,
+            "{} {} on {}: {} -> {}",
+            c.kind,
+            visible(&c.path),
+            visible(&c.profile),
+            c.from,
+            c.to
+        );
+    }
+    let _ = writeln!(
+        s,
+        "{}, {} fixed, {}",
+        Count(d.new_findings.len(), "new finding"),
+        d.fixed_findings.len(),
+        Count(d.availability_changes.len(), "availability change")
+    );
+    out.write_all(s.as_bytes())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
