@@ -476,213 +476,247 @@ struct Baseline<'a> {
 }
 
 impl<'a> Page<'a> {
+    /// The page, section by section as the template lays it out.
     fn new(report: &'a Report) -> Page<'a> {
-        let sum = &report.summary;
-        let stats = vec![
-            Stat {
-                label: "Skills",
-                value: sum.skills,
-                note: (sum.invalid_skills > 0).then(|| format!("{} invalid", sum.invalid_skills)),
-                tone: "plain",
-            },
-            Stat {
-                label: "Agents",
-                value: sum.agents,
-                note: None,
-                tone: "plain",
-            },
-            Stat {
-                label: "Drifting links",
-                value: sum.drifting_links,
-                note: Some(format!("of {} links", sum.links)),
-                tone: "warning",
-            },
-            Stat {
-                label: "Errors",
-                value: sum.errors,
-                note: None,
-                tone: "error",
-            },
-            Stat {
-                label: "Warnings",
-                value: sum.warnings,
-                note: None,
-                tone: "warning",
-            },
-            Stat {
-                label: "Infos",
-                value: sum.infos,
-                note: None,
-                tone: "info",
-            },
-            Stat {
-                label: "Files scanned",
-                value: sum.files_scanned,
-                note: None,
-                tone: "plain",
-            },
-        ];
-        let charts = [
-            chart("Skills by profile", "skill", report, &sum.by_profile),
-            chart(
-                "Agents by profile",
-                "agents",
-                report,
-                &sum.agents_by_profile,
-            ),
-        ]
-        .into_iter()
-        .flatten()
-        .collect();
-        let skills = report
-            .skills
-            .iter()
-            .map(|s| {
-                let tags = if s.valid() {
-                    Vec::new()
-                } else {
-                    vec!["invalid".to_owned()]
-                };
-                row(
-                    report,
-                    &s.skill.name,
-                    &s.skill.path,
-                    s.skill.description.as_deref(),
-                    tags,
-                    &s.availability,
-                )
-            })
-            .collect();
-        let agents = report
-            .agents
-            .iter()
-            .map(|a| {
-                let mut tags = vec![a.agent.flavor.clone()];
-                if !a.valid {
-                    tags.push("invalid".to_owned());
-                }
-                row(
-                    report,
-                    &a.agent.name,
-                    &a.agent.path,
-                    a.agent.description.as_deref(),
-                    tags,
-                    &a.availability,
-                )
-            })
-            .collect();
-        let matrices = vec![
-            Matrix {
-                id: "skills",
-                title: "Skills",
-                column: "Skill",
-                rows: skills,
-            },
-            Matrix {
-                id: "agents",
-                title: "Agents",
-                column: "Agent",
-                rows: agents,
-            },
-        ];
-        let drift = report
-            .drift
-            .iter()
-            .map(|d| {
-                let mut missing = Vec::new();
-                if !d.missing_tools.is_empty() {
-                    missing.push(Missing {
-                        prefix: "tools",
-                        names: d.missing_tools.clone(),
-                    });
-                }
-                missing.extend(d.unmet_any.iter().map(|g| Missing {
-                    prefix: "one of",
-                    names: g.clone(),
-                }));
-                if !d.missing_mcp_servers.is_empty() {
-                    missing.push(Missing {
-                        prefix: "MCP servers",
-                        names: d.missing_mcp_servers.clone(),
-                    });
-                }
-                DriftRow {
-                    agent: &d.agent,
-                    skill: &d.skill,
-                    skill_path: &d.skill_path,
-                    via: &d.via,
-                    missing,
-                    search: format!("{} {} {}", d.agent, d.skill, d.skill_path),
-                }
-            })
-            .collect();
-        let mut files: Vec<FileGroup> = Vec::new();
-        for f in &report.findings {
-            if files.last().is_none_or(|g| g.path != f.path) {
-                files.push(FileGroup {
-                    path: &f.path,
-                    errors: 0,
-                    warnings: 0,
-                    infos: 0,
-                    findings: Vec::new(),
-                });
-            }
-            let g = files.last_mut().expect("pushed above");
-            match f.severity {
-                Severity::Error => g.errors += 1,
-                Severity::Warning => g.warnings += 1,
-                Severity::Info => g.infos += 1,
-            }
-            g.findings.push(finding_view(f));
-        }
-        let mut used: BTreeMap<Rule, usize> = BTreeMap::new();
-        for f in &report.findings {
-            *used.entry(f.rule).or_default() += 1;
-        }
-        // New findings of a baseline comparison link to the rules section too.
-        for f in report.baseline.iter().flat_map(|b| &b.new_findings) {
-            used.entry(f.rule).or_default();
-        }
-        let rules = used
-            .into_iter()
-            .map(|(r, count)| {
-                let doc = r.doc();
-                RuleView {
-                    code: r.code(),
-                    name: r.name(),
-                    severity: r.default_severity().as_str(),
-                    summary: r.summary(),
-                    what: doc.what,
-                    why: doc.why,
-                    example: doc.example,
-                    count,
-                }
-            })
-            .collect();
-        let baseline = report.baseline.as_ref().map(|b| {
-            let mut new: Vec<&Finding> = b.new_findings.iter().collect();
-            new.sort_by_key(|f| std::cmp::Reverse(f.severity));
-            Baseline {
-                new_findings: new.into_iter().map(finding_view).collect(),
-                fixed: b.fixed_findings.len(),
-                changes: &b.availability_changes,
-            }
-        });
         Page {
             version: &report.tool.version,
             roots: &report.roots,
-            summary: sum,
+            summary: &report.summary,
             profiles: &report.profiles,
-            stats,
+            stats: stats(&report.summary),
             statuses: status_views(),
-            charts,
-            matrices,
-            drift,
-            files,
-            rules,
-            baseline,
+            charts: charts(report),
+            matrices: matrices(report),
+            drift: drift_rows(report),
+            files: file_groups(report),
+            rules: rules_used(report),
+            baseline: baseline(report),
         }
     }
+}
+
+/// The numbers across the top.
+fn stats(sum: &Summary) -> Vec<Stat> {
+    vec![
+        Stat {
+            label: "Skills",
+            value: sum.skills,
+            note: (sum.invalid_skills > 0).then(|| format!("{} invalid", sum.invalid_skills)),
+            tone: "plain",
+        },
+        Stat {
+            label: "Agents",
+            value: sum.agents,
+            note: None,
+            tone: "plain",
+        },
+        Stat {
+            label: "Drifting links",
+            value: sum.drifting_links,
+            note: Some(format!("of {} links", sum.links)),
+            tone: "warning",
+        },
+        Stat {
+            label: "Errors",
+            value: sum.errors,
+            note: None,
+            tone: "error",
+        },
+        Stat {
+            label: "Warnings",
+            value: sum.warnings,
+            note: None,
+            tone: "warning",
+        },
+        Stat {
+            label: "Infos",
+            value: sum.infos,
+            note: None,
+            tone: "info",
+        },
+        Stat {
+            label: "Files scanned",
+            value: sum.files_scanned,
+            note: None,
+            tone: "plain",
+        },
+    ]
+}
+
+/// Skills and agents by status, per profile.
+fn charts(report: &Report) -> Vec<Chart> {
+    [
+        chart(
+            "Skills by profile",
+            "skill",
+            report,
+            &report.summary.by_profile,
+        ),
+        chart(
+            "Agents by profile",
+            "agents",
+            report,
+            &report.summary.agents_by_profile,
+        ),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// The skill and agent matrices.
+fn matrices(report: &Report) -> Vec<Matrix<'_>> {
+    let skills = report
+        .skills
+        .iter()
+        .map(|s| {
+            let tags = if s.valid() {
+                Vec::new()
+            } else {
+                vec!["invalid".to_owned()]
+            };
+            row(
+                report,
+                &s.skill.name,
+                &s.skill.path,
+                s.skill.description.as_deref(),
+                tags,
+                &s.availability,
+            )
+        })
+        .collect();
+    let agents = report
+        .agents
+        .iter()
+        .map(|a| {
+            let mut tags = vec![a.agent.flavor.clone()];
+            if !a.valid {
+                tags.push("invalid".to_owned());
+            }
+            row(
+                report,
+                &a.agent.name,
+                &a.agent.path,
+                a.agent.description.as_deref(),
+                tags,
+                &a.availability,
+            )
+        })
+        .collect();
+    let matrices = vec![
+        Matrix {
+            id: "skills",
+            title: "Skills",
+            column: "Skill",
+            rows: skills,
+        },
+        Matrix {
+            id: "agents",
+            title: "Agents",
+            column: "Agent",
+            rows: agents,
+        },
+    ];
+    matrices
+}
+
+/// The drift table.
+fn drift_rows(report: &Report) -> Vec<DriftRow<'_>> {
+    report
+        .drift
+        .iter()
+        .map(|d| {
+            let mut missing = Vec::new();
+            if !d.missing_tools.is_empty() {
+                missing.push(Missing {
+                    prefix: "tools",
+                    names: d.missing_tools.clone(),
+                });
+            }
+            missing.extend(d.unmet_any.iter().map(|g| Missing {
+                prefix: "one of",
+                names: g.clone(),
+            }));
+            if !d.missing_mcp_servers.is_empty() {
+                missing.push(Missing {
+                    prefix: "MCP servers",
+                    names: d.missing_mcp_servers.clone(),
+                });
+            }
+            DriftRow {
+                agent: &d.agent,
+                skill: &d.skill,
+                skill_path: &d.skill_path,
+                via: &d.via,
+                missing,
+                search: format!("{} {} {}", d.agent, d.skill, d.skill_path),
+            }
+        })
+        .collect()
+}
+
+/// Findings grouped by file (findings come sorted by path).
+fn file_groups(report: &Report) -> Vec<FileGroup<'_>> {
+    let mut files: Vec<FileGroup> = Vec::new();
+    for f in &report.findings {
+        if files.last().is_none_or(|g| g.path != f.path) {
+            files.push(FileGroup {
+                path: &f.path,
+                errors: 0,
+                warnings: 0,
+                infos: 0,
+                findings: Vec::new(),
+            });
+        }
+        let g = files.last_mut().expect("pushed above");
+        match f.severity {
+            Severity::Error => g.errors += 1,
+            Severity::Warning => g.warnings += 1,
+            Severity::Info => g.infos += 1,
+        }
+        g.findings.push(finding_view(f));
+    }
+    files
+}
+
+/// The docs of the rules that have findings.
+fn rules_used(report: &Report) -> Vec<RuleView> {
+    let mut used: BTreeMap<Rule, usize> = BTreeMap::new();
+    for f in &report.findings {
+        *used.entry(f.rule).or_default() += 1;
+    }
+    // New findings of a baseline comparison link to the rules section too.
+    for f in report.baseline.iter().flat_map(|b| &b.new_findings) {
+        used.entry(f.rule).or_default();
+    }
+    used.into_iter()
+        .map(|(r, count)| {
+            let doc = r.doc();
+            RuleView {
+                code: r.code(),
+                name: r.name(),
+                severity: r.default_severity().as_str(),
+                summary: r.summary(),
+                what: doc.what,
+                why: doc.why,
+                example: doc.example,
+                count,
+            }
+        })
+        .collect()
+}
+
+/// A comparison with a baseline report, when there is one.
+fn baseline(report: &Report) -> Option<Baseline<'_>> {
+    report.baseline.as_ref().map(|b| {
+        let mut new: Vec<&Finding> = b.new_findings.iter().collect();
+        new.sort_by_key(|f| std::cmp::Reverse(f.severity));
+        Baseline {
+            new_findings: new.into_iter().map(finding_view).collect(),
+            fixed: b.fixed_findings.len(),
+            changes: &b.availability_changes,
+        }
+    })
 }
 
 #[cfg(test)]
