@@ -1,0 +1,503 @@
+//! The JSON file format of a profile (see `schemas/profile.schema.json`):
+//! - native: `{"name", "tools", "resources", "prompts", "servers": {"github": {"tools": [...]}}}`,
+//!   where a server's tools are available as `server/tool`;
+//! - a saved MCP `tools/list` result `{"tools": [{"name": ...}]}`, bare or inside a JSON-RPC
+//!   envelope `{"jsonrpc": "2.0", "id": 1, "result": {...}}`.
+//!
+//! Entries are names or objects with `name` (tools, prompts) or `uri` (resources). They are
+//! read by hand-written visitors straight into names: a 3.8 MB capture's input schemas are
+//! skipped, never buffered.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, de};
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::Path;
+
+use super::{NameSet, Profile, Vocabulary};
+use crate::model::DepKind;
+
+/// A profile that cannot be used: the run stops with exit code 2.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {message}", location(path, *line, *column))]
+pub struct ProfileError {
+    pub path: String,
+    pub line: usize,
+    pub column: usize,
+    pub message: String,
+}
+
+/// `path:line:column`, or just the path when there is no position (the file is unreadable).
+fn location(path: &str, line: usize, column: usize) -> String {
+    if line == 0 {
+        path.to_owned()
+    } else {
+        format!("{path}:{line}:{column}")
+    }
+}
+
+/// The JSON shape of a profile file.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+#[schemars(title = "skill-audit environment profile")]
+pub struct ProfileFile {
+    /// The profile's name (a matrix column); defaults to the file stem.
+    pub name: Option<String>,
+    /// Free-text description of the environment.
+    pub description: Option<String>,
+    /// Tools available without a server prefix. Names may be globs (`*`).
+    #[serde(default)]
+    #[schemars(with = "Vec<Entry>")]
+    pub tools: Keys<false>,
+    /// Resource URIs available.
+    #[serde(default)]
+    #[schemars(with = "Vec<Entry>")]
+    pub resources: Keys<true>,
+    /// Prompt names available.
+    #[serde(default)]
+    #[schemars(with = "Vec<Entry>")]
+    pub prompts: Keys<false>,
+    /// MCP servers by name; their tools are available as `server/tool`.
+    #[serde(default)]
+    pub servers: BTreeMap<String, ServerEntry>,
+    /// JSON-RPC envelope of a saved `tools/list` response.
+    pub result: Option<Box<ProfileFile>>,
+    /// JSON-RPC version marker of an envelope.
+    pub jsonrpc: Option<String>,
+    /// A JSON-RPC error response cannot be used as a profile.
+    pub error: Option<serde_json::Value>,
+    /// Host profiles: the host whose tool vocabulary this is (`vscode`, `github-copilot`).
+    pub host: Option<String>,
+    /// Host profiles: tool set name to member tools.
+    #[serde(default)]
+    pub toolsets: BTreeMap<String, Vec<String>>,
+    /// Host profiles: legacy tool name to the names replacing it.
+    #[serde(default)]
+    pub renamed: BTreeMap<String, Vec<String>>,
+    /// Host profiles: case-insensitive alias to tool name.
+    #[serde(default)]
+    pub aliases: BTreeMap<String, String>,
+    /// Captured profiles (`skill-audit capture`): the MCP server the lists were read from.
+    pub server: Option<CapturedServer>,
+    /// Captured profiles: the MCP protocol version of the session.
+    pub protocol_version: Option<String>,
+    /// Captured profiles: when the lists were read (RFC 3339, UTC).
+    pub captured_at: Option<String>,
+    /// Captured profiles: the URI templates of `resources/templates/list` (RFC 6570), kept
+    /// for reference; resource dependencies are matched against `resources` only.
+    #[serde(default)]
+    pub resource_templates: Vec<Entry>,
+}
+
+/// The MCP server a captured profile was read from, as its `serverInfo` named it.
+#[derive(Debug, Default, Clone, Deserialize, serde::Serialize, JsonSchema)]
+pub struct CapturedServer {
+    /// `serverInfo.name`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// `serverInfo.version`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub version: Option<String>,
+}
+
+/// One tool, resource or prompt: a name, or an object as MCP lists it.
+// `Deserialize` is written by hand below; the `schemars` attributes give the schema the shape
+// serde's `untagged` would (doc comments here would become schema descriptions).
+#[derive(Debug, Clone, JsonSchema)]
+#[schemars(untagged)]
+pub enum Entry {
+    Name(String),
+    Object {
+        /// Tool or prompt name.
+        name: Option<String>,
+        /// Resource URI.
+        uri: Option<String>,
+        /// Resource template URI.
+        #[schemars(rename = "uriTemplate")]
+        uri_template: Option<String>,
+    },
+}
+
+impl Entry {
+    /// The name this entry gives a tool, resource or prompt, if any.
+    fn into_key(self, kind: DepKind) -> Option<String> {
+        match self {
+            Entry::Name(n) => Some(n),
+            Entry::Object {
+                name,
+                uri,
+                uri_template,
+            } => match kind {
+                DepKind::Resources => uri.or(uri_template).or(name),
+                _ => name,
+            },
+        }
+    }
+}
+
+/// The error for an entry of any other shape, or with a key that is not a string or null, or
+/// repeated.
+const ENTRY_EXPECTED: &str = "expected a name or an object with `name` or `uri`";
+
+/// Written by hand because `#[serde(untagged)]` would first copy every entry, `inputSchema` and
+/// all, into serde's buffer; this reads `name`, `uri` and `uriTemplate` and skips the rest.
+impl<'de> Deserialize<'de> for Entry {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Entry, D::Error> {
+        deserializer.deserialize_any(EntryVisitor)
+    }
+}
+
+struct EntryVisitor;
+
+/// Any entry error: one message, placed by the parser where the entry went wrong.
+fn wrong_entry<E: de::Error>() -> Result<Entry, E> {
+    Err(E::custom(ENTRY_EXPECTED))
+}
+
+impl<'de> de::Visitor<'de> for EntryVisitor {
+    type Value = Entry;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("a name or an object with `name` or `uri`")
+    }
+
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<Entry, E> {
+        Ok(Entry::Name(v.to_owned()))
+    }
+
+    fn visit_string<E: de::Error>(self, v: String) -> Result<Entry, E> {
+        Ok(Entry::Name(v))
+    }
+
+    fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Entry, A::Error> {
+        // The outer `Option` marks a key as seen, so a repeated key is an error even after `null`.
+        let (mut name, mut uri, mut uri_template) = (None, None, None);
+        while let Some(key) = map.next_key::<EntryKey>()? {
+            let slot: &mut Option<Option<String>> = match key {
+                EntryKey::Name => &mut name,
+                EntryKey::Uri => &mut uri,
+                EntryKey::UriTemplate => &mut uri_template,
+                EntryKey::Other => {
+                    map.next_value::<de::IgnoredAny>()?;
+                    continue;
+                }
+            };
+            if slot.is_some() {
+                return wrong_entry();
+            }
+            // A value is a string or null; reading it as an entry gives any other type the same
+            // error as a wrong entry.
+            *slot = Some(match map.next_value::<Option<Entry>>()? {
+                None => None,
+                Some(Entry::Name(s)) => Some(s),
+                Some(Entry::Object { .. }) => return wrong_entry(),
+            });
+        }
+        Ok(Entry::Object {
+            name: name.flatten(),
+            uri: uri.flatten(),
+            uri_template: uri_template.flatten(),
+        })
+    }
+
+    // JSON's other types: the same message for each.
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Entry, E> {
+        wrong_entry()
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Entry, E> {
+        wrong_entry()
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Entry, E> {
+        wrong_entry()
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Entry, E> {
+        wrong_entry()
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Entry, E> {
+        wrong_entry()
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<Entry, A::Error> {
+        wrong_entry()
+    }
+}
+
+/// A key of an entry object, read without allocating.
+enum EntryKey {
+    Name,
+    Uri,
+    UriTemplate,
+    Other,
+}
+
+impl<'de> Deserialize<'de> for EntryKey {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<EntryKey, D::Error> {
+        struct KeyVisitor;
+        impl de::Visitor<'_> for KeyVisitor {
+            type Value = EntryKey;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a key")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<EntryKey, E> {
+                Ok(match v {
+                    "name" => EntryKey::Name,
+                    "uri" => EntryKey::Uri,
+                    "uriTemplate" => EntryKey::UriTemplate,
+                    _ => EntryKey::Other,
+                })
+            }
+        }
+        deserializer.deserialize_identifier(KeyVisitor)
+    }
+}
+
+/// One MCP server's offering inside a native profile.
+#[derive(Debug, Default, Deserialize, JsonSchema)]
+pub struct ServerEntry {
+    #[serde(default)]
+    #[schemars(with = "Vec<Entry>")]
+    pub tools: Keys<false>,
+    #[serde(default)]
+    #[schemars(with = "Vec<Entry>")]
+    pub resources: Keys<true>,
+    #[serde(default)]
+    #[schemars(with = "Vec<Entry>")]
+    pub prompts: Keys<false>,
+}
+
+/// The names a list of entries gives (resource URIs when `RESOURCES`), each taken as its entry
+/// is read: a production `tools/list` holds thousands of entries, and a list of them, built
+/// only to be taken apart, was most of a profile's memory.
+#[derive(Debug, Default)]
+pub struct Keys<const RESOURCES: bool>(pub Vec<String>);
+
+impl<'de, const RESOURCES: bool> Deserialize<'de> for Keys<RESOURCES> {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        struct KeysVisitor<const RESOURCES: bool>;
+        impl<'de, const RESOURCES: bool> de::Visitor<'de> for KeysVisitor<RESOURCES> {
+            type Value = Keys<RESOURCES>;
+
+            // What serde says of any list, so a list's errors read as they always have.
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a sequence")
+            }
+
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
+                let kind = if RESOURCES {
+                    DepKind::Resources
+                } else {
+                    DepKind::Tools
+                };
+                let mut keys = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+                while let Some(entry) = seq.next_element::<Entry>()? {
+                    keys.extend(entry.into_key(kind));
+                }
+                Ok(Keys(keys))
+            }
+        }
+        deserializer.deserialize_seq(KeysVisitor::<RESOURCES>)
+    }
+}
+
+/// Load one profile file. `display` is how its path is shown in reports.
+pub fn load(path: &Path, display: &str) -> Result<Profile, ProfileError> {
+    let err = |line, column, message: String| ProfileError {
+        path: display.to_owned(),
+        line,
+        column,
+        message,
+    };
+    let text = crate::source::read_text(path)
+        .map_err(|e| err(0, 0, format!("cannot read profile: {e}")))?;
+    parse(&text, path, display)
+}
+
+/// Parse profile JSON text.
+pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileError> {
+    use std::mem::take;
+    let err = |line, column, message: String| ProfileError {
+        path: display.to_owned(),
+        line,
+        column,
+        message,
+    };
+    let mut file: ProfileFile = serde_json::from_str(text).map_err(|e| {
+        let msg = e.to_string();
+        let msg = msg.split(" at line ").next().unwrap_or(&msg);
+        err(e.line(), e.column(), format!("not a valid profile: {msg}"))
+    })?;
+    if file.error.is_some() {
+        return Err(err(
+            1,
+            1,
+            "this is a JSON-RPC error response, not a tools/list result".into(),
+        ));
+    }
+    if let Some(inner) = file.result.take() {
+        let outer_name = file.name.take();
+        file = *inner;
+        file.name = file.name.or(outer_name);
+    }
+    let name = file
+        .name
+        .clone()
+        .filter(|n| !n.trim().is_empty())
+        .unwrap_or_else(|| {
+            path.file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default()
+        });
+    let has_servers = !file.servers.is_empty();
+    // The entries' strings move into the name sets; only `server/tool` names are built.
+    let mut tools = take(&mut file.tools).0;
+    let mut resources = take(&mut file.resources).0;
+    let mut prompts = take(&mut file.prompts).0;
+    for (server, entry) in take(&mut file.servers) {
+        tools.extend(entry.tools.0.iter().map(|t| [&server, "/", t].concat()));
+        resources.extend(entry.resources.0);
+        prompts.extend(entry.prompts.0);
+    }
+    let set = |names: Vec<String>, kind: DepKind| {
+        NameSet::new(names, kind == DepKind::Tools).map_err(|m| err(1, 1, m))
+    };
+    let vocabulary = file.host.clone().map(|host| Vocabulary {
+        host,
+        toolsets: take(&mut file.toolsets),
+        renamed: take(&mut file.renamed),
+        aliases: take(&mut file.aliases)
+            .into_iter()
+            .map(|(k, v)| (k.to_lowercase(), v))
+            .collect(),
+        has_servers,
+    });
+    Ok(Profile {
+        name,
+        path: display.to_owned(),
+        tools: set(tools, DepKind::Tools)?,
+        resources: set(resources, DepKind::Resources)?,
+        prompts: set(prompts, DepKind::Prompts)?,
+        vocabulary,
+    })
+}
+
+/// The JSON Schema of a profile file.
+pub fn schema() -> serde_json::Value {
+    serde_json::to_value(schemars::schema_for!(ProfileFile)).unwrap_or_default()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(text: &str) -> Result<Profile, ProfileError> {
+        parse(text, Path::new("profiles/prod.json"), "profiles/prod.json")
+    }
+
+    #[test]
+    fn native_form_with_servers() {
+        let prof = p(r#"{"name": "prod", "tools": ["get_order"], "resources": [{"uri": "docs://a"}],
+            "prompts": ["summarize"], "servers": {"github": {"tools": ["get_issue", {"name": "list"}]}}}"#)
+        .unwrap();
+        assert_eq!(prof.name, "prod");
+        assert!(prof.tools.contains("get_order"));
+        assert!(prof.tools.contains("github/get_issue"));
+        assert!(prof.tools.contains("mcp__github__list"));
+        assert!(prof.resources.contains("docs://a"));
+        assert!(prof.prompts.contains("summarize"));
+        assert_eq!(prof.tools.len(), 3);
+    }
+
+    #[test]
+    fn tools_list_result_and_envelope() {
+        let bare =
+            p(r#"{"tools": [{"name": "a", "inputSchema": {}}], "nextCursor": null}"#).unwrap();
+        assert_eq!(bare.name, "prod", "file stem");
+        assert!(bare.tools.contains("a"));
+        let env = p(r#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [{"name": "b", "description": "x"}]}}"#).unwrap();
+        assert!(env.tools.contains("b"));
+    }
+
+    #[test]
+    fn errors_have_positions() {
+        let e = p("{\n  \"tools\": [1]\n}").unwrap_err();
+        assert_eq!((e.line, e.path.as_str()), (2, "profiles/prod.json"));
+        assert!(e.message.contains("expected a name"), "{}", e.message);
+        let e = p("{\n  \"tools\": [\"a\",\n").unwrap_err();
+        assert_eq!(e.line, 3);
+        let e = p(r#"{"jsonrpc": "2.0", "id": 1, "error": {"code": -1}}"#).unwrap_err();
+        assert!(e.message.contains("error response"));
+    }
+
+    fn entries(json: &str) -> Result<Vec<Entry>, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+
+    /// Check the key each entry gives a dependency of `kind`.
+    fn assert_keys(entries: &[Entry], kind: DepKind, want: &[Option<&str>]) {
+        let got: Vec<Option<String>> = entries.iter().map(|e| e.clone().into_key(kind)).collect();
+        assert_eq!(got.iter().map(Option::as_deref).collect::<Vec<_>>(), want);
+    }
+
+    #[test]
+    fn entries_are_names_or_objects() {
+        let got = entries(
+            r#"["a", {"name": "b"}, {"uri": "docs://c", "name": null}, {"uriTemplate": "t/{id}"}, {}]"#,
+        )
+        .unwrap();
+        let resources = [Some("a"), Some("b"), Some("docs://c"), Some("t/{id}"), None];
+        assert_keys(&got, DepKind::Resources, &resources);
+        // A tool is named by `name` only.
+        let tools = [Some("a"), Some("b"), None, None, None];
+        assert_keys(&got, DepKind::Tools, &tools);
+    }
+
+    #[test]
+    fn entry_objects_skip_other_keys() {
+        let got = entries(
+            r#"[{"title": "T", "inputSchema": {"type": "object", "properties": {"name": {"type": "string"},
+                "uri": [1, {"deep": [null, true]}]}}, "name": "get_issue",
+                "annotations": {"readOnlyHint": true}, "uri_template": 7, "Name": 1}]"#,
+        )
+        .unwrap();
+        assert_keys(&got, DepKind::Tools, &[Some("get_issue")]);
+        assert_keys(&got, DepKind::Resources, &[Some("get_issue")]);
+    }
+
+    #[test]
+    fn wrong_entries_have_one_message_and_a_position() {
+        for (text, line) in [
+            ("[\n  1]", 2),
+            ("[true]", 1),
+            ("[null]", 1),
+            ("[\"a\", -2.5]", 1),
+            ("[[\"a\", null, null]]", 1),
+            ("[\"a\",\n {\"name\": 3}]", 2),
+            ("[{\"uri\": [\"x\"]}]", 1),
+            ("[{\"uriTemplate\": {\"a\": 1}}]", 1),
+            ("[{\"name\": \"a\",\n  \"name\": \"b\"}]", 2),
+            ("[{\"name\": null, \"name\": \"b\"}]", 1),
+        ] {
+            let e = entries(text).unwrap_err();
+            assert_eq!(
+                e.to_string().split(" at line ").next(),
+                Some(ENTRY_EXPECTED),
+                "{text}"
+            );
+            assert_eq!(e.line(), line, "{text}");
+        }
+        // Broken JSON inside an entry is reported as such.
+        let e = entries("[{\"name\": \"a\",}]").unwrap_err();
+        assert!(e.to_string().starts_with("trailing comma"), "{e}");
+    }
+
+    #[test]
+    fn captured_keys_are_accepted() {
+        let prof = p(r#"{"name": "prod", "server": {"name": "s", "version": "1"},
+            "protocol_version": "2025-06-18", "captured_at": "2026-01-01T00:00:00Z", "tools": ["a"]}"#)
+        .unwrap();
+        assert!(prof.tools.contains("a"));
+    }
+}
