@@ -16,11 +16,8 @@ pub struct AuditArgs {
     /// Folders (or files) to audit [default: `.`, or none with --mcp or --mcp-url].
     #[arg(value_name = "PATH", value_hint = ValueHint::AnyPath)]
     pub paths: Vec<PathBuf>,
-    /// Environment profile: a JSON file, `builtin:NAME`, or a live MCP server as
-    /// `mcp:NAME=COMMAND ARGS...` (split on whitespace, no shell) or `mcp:NAME=URL`; repeat for
-    /// more matrix columns, in order.
-    #[arg(short, long = "profile", value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub profiles: Vec<String>,
+    #[command(flatten)]
+    pub library: LibraryArgs,
     #[command(flatten)]
     pub out: OutputArgs,
     /// Compare with an earlier JSON report: Markdown and the exit code consider only what is new.
@@ -29,7 +26,24 @@ pub struct AuditArgs {
     /// Exit 1 when a finding of this severity or worse is found [default: error].
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOn>,
-    /// Settings file [default: skill-audit.toml in the first PATH, if present].
+    /// Print only the findings: no progress, and no matrices or summary line in text output.
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub quiet: bool,
+    /// Say what is being done on standard error: roots, profiles, files found, time taken.
+    #[arg(short, long)]
+    pub verbose: bool,
+}
+
+/// How a library is audited: the environments, the settings and what the walk takes. Shared
+/// by the audit and `explain`, which audits the library around one file.
+#[derive(Debug, Default, clap::Args)]
+pub struct LibraryArgs {
+    /// Environment profile: a JSON file, `builtin:NAME`, or a live MCP server as
+    /// `mcp:NAME=COMMAND ARGS...` (split on whitespace, no shell) or `mcp:NAME=URL`; repeat for
+    /// more matrix columns, in order.
+    #[arg(short, long = "profile", value_name = "FILE", value_hint = ValueHint::FilePath)]
+    pub profiles: Vec<String>,
+    /// Settings file [default: skill-audit.toml in the (first) folder audited, if present].
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub config: Option<PathBuf>,
     /// Skip paths matching GLOB (repeatable); a pattern without `/` matches at any depth.
@@ -49,12 +63,6 @@ pub struct AuditArgs {
     /// Worker threads (0 = one per core).
     #[arg(short = 'j', long, default_value_t = 0)]
     pub threads: usize,
-    /// Print only the findings: no progress, and no matrices or summary line in text output.
-    #[arg(short, long, conflicts_with = "verbose")]
-    pub quiet: bool,
-    /// Say what is being done on standard error: roots, profiles, files found, time taken.
-    #[arg(short, long)]
-    pub verbose: bool,
 }
 
 /// Auditing the skills an MCP server serves, and talking to MCP servers.
@@ -102,12 +110,13 @@ impl FailOn {
 /// Combine the command line with skill-audit.toml (flags win) into audit options and the
 /// `--fail-on` threshold.
 pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, FailOn), String> {
+    let lib = &args.library;
     let roots = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
         args.paths.clone()
     };
-    let config_path = match &args.config {
+    let config_path = match &lib.config {
         Some(p) => Some(p.clone()),
         None => roots
             .first()
@@ -120,7 +129,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
         }
         None => file::Config::default(),
     };
-    let profiles: Vec<ProfileSource> = if args.profiles.is_empty() {
+    let profiles: Vec<ProfileSource> = if lib.profiles.is_empty() {
         // Profile files in the config are relative to the config file.
         config
             .file
@@ -140,7 +149,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
             })
             .collect::<Result<_, _>>()?
     } else {
-        args.profiles
+        lib.profiles
             .iter()
             .map(|p| ProfileSource::parse(p))
             .collect()
@@ -165,7 +174,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
         Some(file::Level::Error) | None => FailOn::Error,
     });
     let mut excludes = config.file.exclude.clone();
-    excludes.extend(args.exclude.iter().cloned());
+    excludes.extend(lib.exclude.iter().cloned());
     let links = config
         .file
         .links
@@ -177,20 +186,20 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
         profiles,
         excludes,
         settings: Settings {
-            name_charset: args
+            name_charset: lib
                 .name_charset
                 .or(config.file.name_charset)
                 .unwrap_or_default(),
             hosts: config.file.hosts.clone(),
             severities,
         },
-        threads: args.threads,
+        threads: lib.threads,
         cwd,
         links,
         // Only the text format shows source lines; the others never read them.
         snippets: args.out.wants(crate::report::Format::Text),
-        no_ignore: args.no_ignore,
-        follow_outside: args.follow_outside,
+        no_ignore: lib.no_ignore,
+        follow_outside: lib.follow_outside,
         ..AuditOptions::default()
     };
     Ok((opts, fail_on))
@@ -204,7 +213,7 @@ pub fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     // One pool of `-j` threads for the audit and the renderers. It can only fail if a pool
     // was already set up, in which case the audit makes its own of the right size.
     let _ = rayon::ThreadPoolBuilder::new()
-        .num_threads(args.threads)
+        .num_threads(args.library.threads)
         .build_global();
     // Read the baseline first: a bad one is a usage error before any work is done.
     let baseline = args

@@ -6,9 +6,8 @@ use clap::ValueHint;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{AuditArgs, Outcome, OutputArgs, print};
+use super::{AuditArgs, LibraryArgs, Outcome, OutputArgs, print};
 use crate::audit::{self, AuditResult};
-use crate::config::NameCharset;
 use crate::evaluate::Availability;
 use crate::model::{Drift, Link};
 use crate::report::Report;
@@ -22,21 +21,8 @@ pub struct ExplainArgs {
     /// The library to audit around PATH (its skill-audit.toml applies, as for an audit).
     #[arg(long, value_name = "DIR", default_value = ".", value_hint = ValueHint::DirPath)]
     pub root: PathBuf,
-    /// Environment profile: a JSON file or `builtin:NAME`; repeatable.
-    #[arg(short, long = "profile", value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub profiles: Vec<String>,
-    /// Settings file [default: skill-audit.toml in the root, if present].
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub config: Option<PathBuf>,
-    /// Skip paths matching GLOB (repeatable).
-    #[arg(long, value_name = "GLOB")]
-    pub exclude: Vec<String>,
-    /// Characters allowed in skill names [default: ascii].
-    #[arg(long, value_enum)]
-    pub name_charset: Option<NameCharset>,
-    /// Worker threads (0 = one per core).
-    #[arg(short = 'j', long, default_value_t = 0)]
-    pub threads: usize,
+    #[command(flatten)]
+    pub library: LibraryArgs,
 }
 
 /// What PATH turned out to be: an index into the report's skills or agents.
@@ -54,19 +40,13 @@ pub fn run(args: ExplainArgs) -> Result<Outcome, String> {
     // The same options an audit of the root would use, settings file included.
     let audit_args = AuditArgs {
         paths: vec![args.root.clone()],
-        profiles: args.profiles,
+        library: args.library,
         out: OutputArgs {
             format: None,
             outputs: Vec::new(),
         },
         baseline: None,
         fail_on: None,
-        config: args.config,
-        exclude: args.exclude,
-        no_ignore: false,
-        follow_outside: false,
-        name_charset: args.name_charset,
-        threads: args.threads,
         quiet: true,
         verbose: false,
     };

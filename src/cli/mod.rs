@@ -17,7 +17,7 @@ use std::path::PathBuf;
 
 use crate::report::{self, Format, Report};
 
-pub use audit::{AuditArgs, FailOn, McpArgs};
+pub use audit::{AuditArgs, FailOn, LibraryArgs, McpArgs};
 pub use capture::CaptureArgs;
 pub use catalog::{SchemaKind, rule_doc, rules_markdown, schema_text};
 pub use explain::ExplainArgs;
