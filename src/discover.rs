@@ -367,11 +367,25 @@ fn count_ignored(
         }
         excludes.is_empty() || !excludes.is_match(relative_to_root(e.path(), &roots_owned))
     });
-    let all = run(builder, roots, cwd, &|_| {});
-    let mut hidden: Vec<&str> = all
-        .candidates
+    let found: Vec<String> = if rules_from_above {
+        run(builder, roots, cwd, &|_| {})
+            .candidates
+            .into_iter()
+            .map(|c| c.path)
+            .collect()
+    } else {
+        // A few small folders, typically: walked on this thread, sparing the walker's own.
+        let shown_roots: Vec<ShownRoot> = roots.iter().map(|r| ShownRoot::new(r, cwd)).collect();
+        builder
+            .build()
+            .flatten()
+            .filter(|e| e.file_type().is_some_and(|t| !t.is_dir()) && classify(e.path()).is_some())
+            .map(|e| shown_under(e.path(), &shown_roots, cwd))
+            .collect()
+    };
+    let mut hidden: Vec<&str> = found
         .iter()
-        .map(|c| c.path.as_str())
+        .map(String::as_str)
         .filter(|p| {
             d.candidates
                 .binary_search_by(|c| c.path.as_str().cmp(p))

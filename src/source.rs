@@ -176,18 +176,41 @@ pub fn read(path: &Path, limit: u64) -> Result<Contents, Refusal> {
     if meta.len() > limit {
         return Err(Refusal::TooLarge(Some(meta.len())));
     }
-    // The stated size is only a hint for the buffer; the read itself is what is bounded.
-    let mut bytes = Vec::with_capacity(usize::try_from(meta.len()).unwrap_or(0));
-    file.take(limit + 1)
-        .read_to_end(&mut bytes)
-        .map_err(Refusal::Io)?;
-    if bytes.len() as u64 > limit {
-        return Err(Refusal::TooLarge(None));
-    }
+    let bytes = read_at_most(file, meta.len(), limit)
+        .map_err(Refusal::Io)?
+        .ok_or(Refusal::TooLarge(None))?;
     Ok(Contents {
         id: FileId::of(&meta, path),
         bytes,
     })
+}
+
+/// Everything `r` holds, or `None` when that is more than `limit` bytes. `stated` (the size the
+/// file system gives) only sizes the buffer: a file that states its size truly is read in one
+/// call plus the one that finds its end, as `std::fs::read` does; one that states 0 (`/proc`)
+/// or never ends (`/dev/zero`) is read in growing steps that stop past `limit`.
+fn read_at_most(mut r: impl Read, stated: u64, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let limit = usize::try_from(limit).unwrap_or(usize::MAX - 1);
+    let first = usize::try_from(stated).unwrap_or(limit).min(limit);
+    let mut buf = vec![0; first + 1];
+    let mut filled = 0;
+    loop {
+        if filled == buf.len() {
+            if filled > limit {
+                return Ok(None);
+            }
+            let grow = filled.max(8 << 10).min(limit + 1 - filled);
+            buf.resize(filled + grow, 0);
+        }
+        match r.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    buf.truncate(filled);
+    Ok((filled <= limit).then_some(buf))
 }
 
 /// Open for reading without blocking: a FIFO opened for reading waits for a writer.
@@ -228,6 +251,26 @@ mod tests {
                 Err(Refusal::TooLarge(None))
             ));
         }
+    }
+
+    #[test]
+    fn bounded_reads_take_all_of_a_file_and_no_more_than_the_limit() {
+        let data: Vec<u8> = (0..50_000u32).map(|i| (i % 251) as u8).collect();
+        for stated in [0, 10, 49_999, 50_000, 50_001, 1 << 40] {
+            let got = read_at_most(&data[..], stated, 50_000).expect("read");
+            assert_eq!(got.as_deref(), Some(&data[..]), "stated {stated}");
+            let got = read_at_most(&data[..], stated, 49_999).expect("read");
+            assert_eq!(got, None, "stated {stated}");
+        }
+        assert_eq!(
+            read_at_most(&b""[..], 0, 0).expect("read"),
+            Some(Vec::new())
+        );
+        // A stream that never ends is cut at the limit.
+        assert_eq!(
+            read_at_most(std::io::repeat(7), 0, 1 << 20).expect("read"),
+            None
+        );
     }
 
     #[cfg(unix)]
