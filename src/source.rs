@@ -189,28 +189,71 @@ pub fn read(path: &Path, limit: u64) -> Result<Contents, Refusal> {
 /// file system gives) only sizes the buffer: a file that states its size truly is read in one
 /// call plus the one that finds its end, as `std::fs::read` does; one that states 0 (`/proc`)
 /// or never ends (`/dev/zero`) is read in growing steps that stop past `limit`.
-fn read_at_most(mut r: impl Read, stated: u64, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+fn read_at_most(mut r: impl ReadInto, stated: u64, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
     let limit = usize::try_from(limit).unwrap_or(usize::MAX - 1);
     let first = usize::try_from(stated).unwrap_or(limit).min(limit);
-    let mut buf = vec![0; first + 1];
-    let mut filled = 0;
+    let mut buf = Vec::with_capacity(first + 1);
     loop {
-        if filled == buf.len() {
-            if filled > limit {
+        if buf.len() == buf.capacity() {
+            if buf.len() > limit {
                 return Ok(None);
             }
-            let grow = filled.max(8 << 10).min(limit + 1 - filled);
-            buf.resize(filled + grow, 0);
+            buf.reserve_exact(buf.len().max(8 << 10).min(limit + 1 - buf.len()));
         }
-        match r.read(&mut buf[filled..]) {
+        match r.read_into(&mut buf) {
             Ok(0) => break,
-            Ok(n) => filled += n,
+            Ok(_) => {}
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
             Err(e) => return Err(e),
         }
     }
-    buf.truncate(filled);
-    Ok((filled <= limit).then_some(buf))
+    Ok((buf.len() <= limit).then_some(buf))
+}
+
+/// One read into a vector's spare capacity, growing its length by what was read.
+trait ReadInto {
+    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize>;
+}
+
+/// A file is read straight into the spare capacity (no zeroing first: the corpus's files
+/// would be written twice).
+#[cfg(unix)]
+impl ReadInto for std::fs::File {
+    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+        Ok(rustix::io::read(
+            &*self,
+            rustix::buffer::spare_capacity(buf),
+        )?)
+    }
+}
+
+/// Any other reader through a zeroed tail.
+#[cfg(not(unix))]
+impl ReadInto for std::fs::File {
+    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+        read_via_slice(self, buf)
+    }
+}
+
+impl ReadInto for &[u8] {
+    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+        read_via_slice(self, buf)
+    }
+}
+
+#[cfg(test)]
+impl ReadInto for std::io::Repeat {
+    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+        read_via_slice(self, buf)
+    }
+}
+
+fn read_via_slice(r: &mut impl Read, buf: &mut Vec<u8>) -> std::io::Result<usize> {
+    let filled = buf.len();
+    buf.resize(buf.capacity(), 0);
+    let n = r.read(&mut buf[filled..]);
+    buf.truncate(filled + *n.as_ref().unwrap_or(&0));
+    n
 }
 
 /// Open for reading without blocking: a FIFO opened for reading waits for a writer.
