@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use super::RuleDoc;
-use crate::diagnostic::{Finding, Pos, Sink};
+use crate::diagnostic::{Finding, Pos, Severity, Sink};
 use crate::model::Agent;
 use crate::parse::agent::{ParsedAgent, key_pos};
 use crate::rules::Rule;
@@ -188,11 +188,19 @@ pub fn check_targets(agents: &[Agent], out: &mut Vec<Finding>) {
 }
 
 pub const AGENT_DESCRIPTION_MISSING: RuleDoc = RuleDoc {
+    code: "SA501",
+    name: "agent-description-missing",
+    severity: Severity::Warning,
+    summary: "An agent has no `description`",
     what: "An agent file has no `description`.",
     why: "GitHub Copilot requires it to list the agent; VS Code shows it as the chat input placeholder and uses it to pick sub-agents.",
     example: "---\nname: planner\ntools: [search]\n---\n\nFix: add `description: Plans a change before any code is edited.`",
 };
 pub const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
+    code: "SA509",
+    name: "agent-host-specific-key",
+    severity: Severity::Info,
+    summary: "An agent key only some hosts read",
     what: "An agent key that only some hosts read: a Claude Code key (`color`, `permissionMode`, ...) in a `.agent.md`, or a VS Code / GitHub key (`handoffs`, `target`, ...) in a Claude Code agent.",
     why: "The host that loads this file ignores the key, so the setting has no effect there. Fine when the file is shared between hosts on purpose.",
     example: "color: blue  (in agents/planner.agent.md)
@@ -200,36 +208,64 @@ pub const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
 Nothing to fix if the file also serves Claude Code; otherwise remove it.",
 };
 pub const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
+    code: "SA502",
+    name: "agent-unknown-key",
+    severity: Severity::Warning,
+    summary: "An agent frontmatter key no host reads",
     what: "A frontmatter key that neither VS Code, GitHub Copilot nor Claude Code reads on agents. The message suggests the nearest known key.",
     why: "Hosts ignore unknown keys silently, so a typo (`tool:`) drops the setting without a word.",
     example: "tool: [search]\n\nFix: tools: [search]",
 };
 pub const AGENT_DEPRECATED_KEY: RuleDoc = RuleDoc {
+    code: "SA503",
+    name: "agent-deprecated-key",
+    severity: Severity::Warning,
+    summary: "An agent uses a retired key (`infer`, `mode`)",
     what: "A retired agent key: `infer`, `mode` or the old spelling `user-invokable`.",
     why: "Hosts are dropping them; the behaviour they controlled now lives in `user-invocable` and `disable-model-invocation`.",
     example: "infer: false\n\nFix: disable-model-invocation: true",
 };
 pub const AGENT_UNKNOWN_TARGET: RuleDoc = RuleDoc {
+    code: "SA504",
+    name: "agent-unknown-target",
+    severity: Severity::Warning,
+    summary: "A handoff or sub-agent names an agent not in the library",
     what: "A `handoffs[].agent` or `agents:` entry names an agent that is not in the library (nor a built-in: agent, ask, edit, plan).",
     why: "VS Code drops the handoff button or the sub-agent without an error, so the workflow silently stops.",
     example: "handoffs:\n  - label: Implement\n    agent: implementor\n    prompt: Go\nwith no implementor agent.\n\nFix: use the agent's name or file name.",
 };
 pub const SUBAGENTS_WITHOUT_AGENT_TOOL: RuleDoc = RuleDoc {
+    code: "SA505",
+    name: "subagents-without-agent-tool",
+    severity: Severity::Warning,
+    summary: "`agents:` is set but `tools` lacks `agent`",
     what: "An agent lists sub-agents in `agents:` but its `tools` list does not include the `agent` tool.",
     why: "Sub-agents are called through the `agent` tool; without it none of them can run.",
     example: "agents: [reviewer]\ntools: [read, edit]\n\nFix: tools: [read, edit, agent]",
 };
 pub const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
+    code: "SA506",
+    name: "agent-body-too-long",
+    severity: Severity::Warning,
+    summary: "An agent's prompt is over 30,000 characters",
     what: "The agent's prompt body is longer than 30,000 characters.",
     why: "GitHub Copilot caps custom agent prompts at 30,000 characters; the rest is cut.",
     example: "A 45,000-character agent.\n\nFix: move reference material into skills or instructions files the agent loads on demand.",
 };
 pub const AGENT_FILE_NAME: RuleDoc = RuleDoc {
+    code: "SA507",
+    name: "agent-file-name",
+    severity: Severity::Warning,
+    summary: "An agent file name has characters outside `[A-Za-z0-9._-]`",
     what: "The agent's file name has characters outside `A-Z a-z 0-9 . - _`.",
     why: "GitHub only loads agent files whose names use that set; the name is also the agent's dedupe key.",
     example: "agents/My Agent!.agent.md\n\nFix: agents/my-agent.agent.md",
 };
 pub const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
+    code: "SA508",
+    name: "chat-mode-renamed",
+    severity: Severity::Warning,
+    summary: "A legacy `.chatmode.md` file: chat modes are now agents",
     what: "A legacy `*.chatmode.md` file.",
     why: "Chat modes were renamed to custom agents; VS Code still reads them with a warning and other hosts do not read them at all.",
     example: ".github/chatmodes/planner.chatmode.md\n\nFix: rename to .github/agents/planner.agent.md",

@@ -81,17 +81,20 @@ pub fn apply_severities(findings: &mut Vec<Finding>, severities: &HashMap<Rule, 
 }
 
 pub const UNUSED_SUPPRESSION: RuleDoc = RuleDoc {
+    code: "SA901",
+    name: "unused-suppression",
+    severity: Severity::Info,
+    summary: "A suppression comment that silences nothing",
     what: "A `# skill-audit: ignore RULE` comment that silences no finding on its line (or, when it stands alone, the next line).",
     why: "Suppressions that no longer match anything hide the next real problem on that line; removing them keeps them from rotting.",
     example: "name: pdf  # skill-audit: ignore SA207\nafter the folder was renamed to pdf.\n\nFix: remove the comment.",
 };
 pub const UNKNOWN_SUPPRESSION: RuleDoc = RuleDoc {
+    code: "SA902",
+    name: "unknown-suppression",
+    severity: Severity::Warning,
+    summary: "A suppression comment that names no known rule",
     what: "A `# skill-audit: ignore` comment that names no rule, or an ID that is not a rule.",
     why: "It silences nothing, usually because of a typo in the ID.",
     example: "# skill-audit: ignore SA2211\n\nFix: # skill-audit: ignore SA221",
-};
-pub const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {
-    what: "A `[[links]]` entry in skill-audit.toml names an agent file or a skill that is not in the library.",
-    why: "The link it was meant to record is not checked for drift.",
-    example: "[[links]]\nagent = \"agents/analyst.agent.md\"\nskills = [\"kusto\"]\nwhen the skill is named kusto-query.\n\nFix: skills = [\"kusto-query\"]",
 };

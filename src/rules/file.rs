@@ -2,79 +2,139 @@
 //! `parse` stage; a file with any SA1xx error is reported as `invalid`.
 
 use super::{Rule, RuleDoc};
-use crate::diagnostic::{Finding, Pos};
+use crate::diagnostic::{Finding, Pos, Severity};
 
 pub const READ_ERROR: RuleDoc = RuleDoc {
+    code: "SA100",
+    name: "read-error",
+    severity: Severity::Error,
+    summary: "A file or folder could not be read",
     what: "A file or folder found by the walk could not be read (permissions, a broken or looping symlink, an I/O error).",
     why: "Whatever is in it is invisible to the audit and, most likely, to the hosts that load the library.",
     example: "skills/x/SKILL.md is a symlink to a file that no longer exists.\nFix: restore the target or remove the link.",
 };
 pub const NOT_UTF8: RuleDoc = RuleDoc {
+    code: "SA101",
+    name: "not-utf8",
+    severity: Severity::Error,
+    summary: "The file is not valid UTF-8",
     what: "The file contains bytes that are not valid UTF-8. The finding points at the first bad byte.",
     why: "Hosts read SKILL.md as UTF-8; invalid bytes make them reject the file or garble its text.",
     example: "A description saved as Latin-1: `description: caf\\xe9`.\nFix: re-save the file as UTF-8.",
 };
 pub const MISSING_FRONTMATTER: RuleDoc = RuleDoc {
+    code: "SA102",
+    name: "missing-frontmatter",
+    severity: Severity::Error,
+    summary: "The file does not start with a `---` frontmatter line",
     what: "The first line of the file is not `---`, so the file has no YAML frontmatter.",
     why: "Every host reads `name` and `description` from the frontmatter; without it the skill is skipped or listed without a description.",
     example: "# My skill\nname: my-skill\n\nFix:\n---\nname: my-skill\ndescription: What it does and when to use it.\n---\n# My skill",
 };
 pub const UNCLOSED_FRONTMATTER: RuleDoc = RuleDoc {
+    code: "SA103",
+    name: "unclosed-frontmatter",
+    severity: Severity::Error,
+    summary: "The frontmatter has no closing `---` line",
     what: "The frontmatter opens with `---` but no later line is exactly `---`.",
     why: "Hosts cannot tell where the YAML ends; most reject the file, some read the whole body as YAML.",
     example: "---\nname: my-skill\ndescription: Does things.\n# My skill\n\nFix: add a line `---` after the last YAML line.",
 };
 pub const YAML_SYNTAX: RuleDoc = RuleDoc {
+    code: "SA104",
+    name: "yaml-syntax",
+    severity: Severity::Error,
+    summary: "The frontmatter is not valid YAML",
     what: "The text between the `---` lines is not valid YAML.",
     why: "A host that cannot parse the frontmatter drops the skill or loads it with no fields.",
     example: "description: Use when: the user asks\n\nFix: quote values that contain `: ` or ` #`:\ndescription: \"Use when: the user asks\"",
 };
 pub const NOT_MAPPING: RuleDoc = RuleDoc {
+    code: "SA105",
+    name: "frontmatter-not-mapping",
+    severity: Severity::Error,
+    summary: "The frontmatter is not a YAML mapping",
     what: "The frontmatter parsed, but it is not a mapping of keys to values (it is empty, a list or a scalar).",
     why: "Every field of a skill is a key of that mapping; a list or scalar holds none of them.",
     example: "---\n- name: my-skill\n---\n\nFix:\n---\nname: my-skill\ndescription: Does things.\n---",
 };
 pub const DUPLICATE_KEY: RuleDoc = RuleDoc {
+    code: "SA106",
+    name: "duplicate-key",
+    severity: Severity::Error,
+    summary: "A key appears twice in one YAML mapping",
     what: "The same key appears twice in one YAML mapping.",
     why: "Parsers disagree on which value wins (first, last, or an error), so hosts read different skills from the same file.",
     example: "name: pdf\nname: pdf-tools\n\nFix: keep one `name`.",
 };
 pub const YAML_LIMIT: RuleDoc = RuleDoc {
+    code: "SA107",
+    name: "yaml-limit",
+    severity: Severity::Error,
+    summary: "The frontmatter exceeds a safety limit (size, depth, aliases)",
     what: "The frontmatter hit one of skill-audit's safety limits: too large, too deeply nested, or too many aliases (\"billion laughs\").",
     why: "Frontmatter is a few hundred bytes in practice; one that expands without bound is an attack on whatever loads it.",
     example: "a: &a [x, x, x, x]\nb: &b [*a, *a, *a, *a]\n...\n\nFix: write the frontmatter out plainly, without nested aliases.",
 };
 pub const SKILL_FILE_CASING: RuleDoc = RuleDoc {
+    code: "SA108",
+    name: "skill-file-casing",
+    severity: Severity::Warning,
+    summary: "The skill file is not named exactly `SKILL.md`",
     what: "The skill's file is named `skill.md`, `Skill.md` or another casing instead of exactly `SKILL.md`.",
     why: "Claude Code and Codex look for `SKILL.md` exactly; on case-sensitive file systems other casings are not found at all.",
     example: "skills/pdf/skill.md\n\nFix: rename it to skills/pdf/SKILL.md.",
 };
 pub const UTF8_BOM: RuleDoc = RuleDoc {
+    code: "SA109",
+    name: "utf8-bom",
+    severity: Severity::Info,
+    summary: "The file starts with a UTF-8 byte order mark",
     what: "The file starts with a UTF-8 byte order mark before the first `---`.",
     why: "skills-ref and other validators check that the file starts with `---` and reject it when a BOM comes first.",
     example: "\\uFEFF---\nname: my-skill\n\nFix: save the file as UTF-8 without BOM.",
 };
 pub const OUTSIDE_TREE: RuleDoc = RuleDoc {
+    code: "SA110",
+    name: "outside-tree",
+    severity: Severity::Error,
+    summary: "A link or a manifest path leads outside the audited tree",
     what: "A symlink in the tree, a path in a plugin manifest or a `[[links]]` entry leads to a file whose real path is outside the audited roots and the git work tree holding them. skill-audit does not open it; the file that pointed there is still reported.",
     why: "An audited tree may come from a stranger (a pull request from a fork). Following its links out of the tree would put other files of the machine, such as `/proc/self/environ` with its tokens, into reports and CI logs. A host that follows the link loads a file the library does not ship.",
     example: "skills/pdf/SKILL.md -> /srv/notes/pdf.md\n\nFix: copy the file into the library, or audit a tree that holds both; pass `--follow-outside` only for trees you trust.",
 };
 pub const SPECIAL_FILE: RuleDoc = RuleDoc {
+    code: "SA111",
+    name: "special-file",
+    severity: Severity::Error,
+    summary: "A skill, agent or manifest name is taken by a FIFO, socket or device",
     what: "A file with a skill, agent or manifest name is a FIFO, a socket or a device (or a symlink to one), not a regular file. skill-audit never opens it.",
     why: "Opening a FIFO waits for a writer and reading a device may never end; no host can load such a file as a skill either.",
     example: "skills/x/SKILL.md is a named pipe (mkfifo).\nFix: replace it with a regular file.",
 };
 pub const FILE_TOO_LARGE: RuleDoc = RuleDoc {
+    code: "SA112",
+    name: "file-too-large",
+    severity: Severity::Error,
+    summary: "The file is larger than skill-audit reads (16 MiB)",
     what: "The file holds more than 16 MiB. skill-audit reads no more of a file than that, whatever size the file system states, and reports the file as invalid.",
     why: "Real skills, agents and manifests are a few KiB; a file of gigabytes (or one that never ends) is a mistake or an attack on whatever loads it, and would exhaust memory.",
     example: "skills/data/SKILL.md is 3 GiB.\nFix: keep data files beside SKILL.md (`references/`, `assets/`) and link to them.",
 };
 pub const SAME_FILE: RuleDoc = RuleDoc {
+    code: "SA113",
+    name: "same-file",
+    severity: Severity::Info,
+    summary: "The file is another path to a file audited under its first path",
     what: "The file is one already audited under another path: a symlink to it, a hard link, or the same file reached through two spellings of a root or a manifest path. It is audited once, under the first path.",
     why: "Auditing one file twice would double its findings and make it look like two skills; hosts that load both folders do see it twice, which may be what the library wants.",
     example: ".claude/skills/pdf/SKILL.md -> ../../../skills/pdf/SKILL.md\n\nNothing to fix if both places are meant; the findings are under skills/pdf/SKILL.md.",
 };
 pub const INTERNAL_ERROR: RuleDoc = RuleDoc {
+    code: "SA199",
+    name: "internal-error",
+    severity: Severity::Error,
+    summary: "skill-audit failed on this file; please report it",
     what: "skill-audit hit an unexpected internal failure while processing this file. The rest of the run went on.",
     why: "The file was not fully audited, so its other findings may be incomplete.",
     example: "Please report the file that triggers it; the run's other files are unaffected.",

@@ -2,7 +2,7 @@
 //! skills that a profile cannot run.
 
 use super::RuleDoc;
-use crate::diagnostic::{Finding, Pos};
+use crate::diagnostic::{Finding, Pos, Severity};
 use crate::evaluate::{Availability, Status};
 use crate::model::{Skill, by_name};
 use crate::rules::Rule;
@@ -60,11 +60,19 @@ pub fn unavailable(
 }
 
 pub const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
+    code: "SA401",
+    name: "duplicate-skill-name",
+    severity: Severity::Warning,
+    summary: "Two skills in the library share a name",
     what: "Two or more skills in the scanned library have the same `name`.",
     why: "Hosts key skills by name: one wins (first or last found, depending on the host) and the others silently disappear.",
     example: "skills/pdf/SKILL.md and tools/pdf/SKILL.md both say `name: pdf`.\n\nFix: give each a distinct name (and matching folder).",
 };
 pub const UNAVAILABLE: RuleDoc = RuleDoc {
+    code: "SA402",
+    name: "unavailable",
+    severity: Severity::Warning,
+    summary: "A skill's or agent's needs are not met by a profile",
     what: "A skill's declared needs (`dependencies`, or its `tools` and `mcp-servers`) are not met by one of the environment profiles given with `--profile`. The message names what is missing.",
     why: "A host that does not evaluate dependencies still shows the skill to the model, which then fails mid-task or pretends to have the tool.",
     example: "dependencies:\n  tools: [get_order]\nwith a prod profile that has no get_order.\n\nFix: add the tool to that environment, declare an `any` alternative, or keep the skill out of that environment.",

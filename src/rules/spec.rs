@@ -9,7 +9,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 use super::RuleDoc;
 use crate::config::{NameCharset, Settings};
-use crate::diagnostic::{Pos, Sink};
+use crate::diagnostic::{Pos, Severity, Sink};
 use crate::parse::skill::ParsedSkill;
 use crate::rules::Rule;
 
@@ -282,101 +282,181 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
 }
 
 pub const NAME_MISSING: RuleDoc = RuleDoc {
+    code: "SA201",
+    name: "name-missing",
+    severity: Severity::Error,
+    summary: "The skill has no `name`",
     what: "The frontmatter has no `name` key.",
     why: "The spec requires it; VS Code and the Agent Skills validator reject the skill, other hosts fall back to the folder name.",
     example: "---\ndescription: Extract tables from PDFs.\n---\n\nFix: add `name: pdf-tables` (the folder name).",
 };
 pub const NAME_TYPE: RuleDoc = RuleDoc {
+    code: "SA202",
+    name: "name-type",
+    severity: Severity::Error,
+    summary: "`name` is not a non-empty string",
     what: "`name` is empty, blank, or not a string (a list, a number, a mapping).",
     why: "Hosts use `name` as the skill's identifier and slash command; a non-string cannot be one.",
     example: "name: [pdf]\n\nFix: name: pdf",
 };
 pub const NAME_TOO_LONG: RuleDoc = RuleDoc {
+    code: "SA203",
+    name: "name-too-long",
+    severity: Severity::Error,
+    summary: "`name` is longer than 64 characters",
     what: "`name` is longer than 64 characters (counted after Unicode NFKC normalisation).",
     why: "The spec caps names at 64; Codex, VS Code and the validators reject longer ones.",
     example: "name: a-very-long-name-that-keeps-going-...\n\nFix: shorten it to 64 characters or fewer.",
 };
 pub const NAME_NOT_LOWERCASE: RuleDoc = RuleDoc {
+    code: "SA204",
+    name: "name-not-lowercase",
+    severity: Severity::Error,
+    summary: "`name` has uppercase letters",
     what: "`name` contains uppercase letters.",
     why: "The spec allows only lowercase; VS Code silently fails to load such skills.",
     example: "name: PdfTools\n\nFix: name: pdf-tools",
 };
 pub const NAME_HYPHENS: RuleDoc = RuleDoc {
+    code: "SA205",
+    name: "name-hyphens",
+    severity: Severity::Error,
+    summary: "`name` starts or ends with `-` or has `--`",
     what: "`name` starts or ends with `-`, or contains `--`.",
     why: "The spec forbids both; validators reject the skill.",
     example: "name: -pdf--tools\n\nFix: name: pdf-tools",
 };
 pub const NAME_CHARSET: RuleDoc = RuleDoc {
+    code: "SA206",
+    name: "name-charset",
+    severity: Severity::Error,
+    summary: "`name` has characters outside the allowed set",
     what: "`name` uses characters other than `a-z`, `0-9` and `-` (or, with `--name-charset unicode`, other than Unicode letters, digits and `-`).",
     why: "VS Code, Claude and OpenAI accept only ASCII `[a-z0-9-]`; the reference validator also accepts Unicode letters. `_`, `.`, spaces, `/` and `:` break loading everywhere.",
     example: "name: pdf_tools\n\nFix: name: pdf-tools",
 };
 pub const NAME_DIRECTORY_MISMATCH: RuleDoc = RuleDoc {
+    code: "SA207",
+    name: "name-directory-mismatch",
+    severity: Severity::Error,
+    summary: "`name` differs from the skill's folder name",
     what: "`name` differs from the name of the folder holding SKILL.md (compared after NFKC normalisation).",
     why: "The spec requires them to match; the reference validator rejects the skill and VS Code warns.",
     example: "skills/pdf/SKILL.md with `name: pdf-tools`\n\nFix: rename the folder to pdf-tools or set `name: pdf`.",
 };
 pub const DESCRIPTION_MISSING: RuleDoc = RuleDoc {
+    code: "SA210",
+    name: "description-missing",
+    severity: Severity::Error,
+    summary: "The skill has no `description`",
     what: "The frontmatter has no `description` key.",
     why: "Models choose skills by their description; hosts skip skills without one.",
     example: "---\nname: pdf\n---\n\nFix: description: Extract text and tables from PDF files. Use when the user mentions PDFs.",
 };
 pub const DESCRIPTION_TYPE: RuleDoc = RuleDoc {
+    code: "SA211",
+    name: "description-type",
+    severity: Severity::Error,
+    summary: "`description` is not a non-empty string",
     what: "`description` is empty, blank, or not a string.",
     why: "An empty description gives the model nothing to choose the skill by; hosts skip it.",
     example: "description:\n\nFix: description: What the skill does and when to use it.",
 };
 pub const DESCRIPTION_TOO_LONG: RuleDoc = RuleDoc {
+    code: "SA212",
+    name: "description-too-long",
+    severity: Severity::Error,
+    summary: "`description` is longer than 1024 characters",
     what: "`description` is longer than 1024 characters (Unicode characters of the trimmed text).",
     why: "The spec caps it at 1024; validators reject longer ones and hosts truncate the listing.",
     example: "A 1,500-character description.\n\nFix: keep the what and when in the description; move detail into the body.",
 };
 pub const COMPATIBILITY_TYPE: RuleDoc = RuleDoc {
+    code: "SA213",
+    name: "compatibility-type",
+    severity: Severity::Error,
+    summary: "`compatibility` is not a non-empty string",
     what: "`compatibility` is present but empty or not a string.",
     why: "The spec defines it as 1-500 characters of text; the reference validator accepts an empty value, hosts may not.",
     example: "compatibility:\n\nFix: compatibility: Requires Python 3.11+ and network access  (or remove the key)",
 };
 pub const COMPATIBILITY_TOO_LONG: RuleDoc = RuleDoc {
+    code: "SA214",
+    name: "compatibility-too-long",
+    severity: Severity::Error,
+    summary: "`compatibility` is longer than 500 characters",
     what: "`compatibility` is longer than 500 characters.",
     why: "The spec caps it at 500; validators reject longer ones.",
     example: "A 600-character compatibility note.\n\nFix: shorten it; put detail in the body.",
 };
 pub const METADATA_TYPE: RuleDoc = RuleDoc {
+    code: "SA215",
+    name: "metadata-type",
+    severity: Severity::Warning,
+    summary: "`metadata` is not a map of strings to strings",
     what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map).",
     why: "The spec defines metadata as string keys to string values. `version: 1.10` is the number 1.1 to most parsers, and nested maps are flattened differently by each host.",
     example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"",
 };
 pub const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
+    code: "SA216",
+    name: "allowed-tools-type",
+    severity: Severity::Warning,
+    summary: "`allowed-tools` is not a space-separated string",
     what: "`allowed-tools` is not a space-separated string (for example a YAML list).",
     why: "The spec defines a string; Claude Code also reads a list but strict validators reject flow-style lists and other hosts may ignore it.",
     example: "allowed-tools: [Read, Bash]\n\nFix: allowed-tools: Read Bash",
 };
 pub const LICENSE_TYPE: RuleDoc = RuleDoc {
+    code: "SA217",
+    name: "license-type",
+    severity: Severity::Warning,
+    summary: "`license` is not a string",
     what: "`license` is not a string.",
     why: "The spec defines it as a license name or the name of a bundled license file.",
     example: "license: {name: MIT}\n\nFix: license: MIT",
 };
 pub const HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
+    code: "SA220",
+    name: "host-specific-key",
+    severity: Severity::Info,
+    summary: "A key some hosts support but the Agent Skills spec does not list",
     what: "A top-level key that some hosts read (Claude Code, VS Code) but the Agent Skills spec does not list, such as `argument-hint` or `user-invocable`.",
     why: "Those hosts act on it; strict validators and uploads (skills-ref, claude.ai) reject unknown keys, and other hosts ignore it. Fine when intended.",
     example: "argument-hint: \"[file]\"\n\nNothing to fix if the library targets those hosts; otherwise move it under `metadata`.",
 };
 pub const UNKNOWN_KEY: RuleDoc = RuleDoc {
+    code: "SA221",
+    name: "unknown-key",
+    severity: Severity::Warning,
+    summary: "A frontmatter key no host knows",
     what: "A top-level key that neither the spec nor any known host reads. The message suggests the nearest known key.",
     why: "It is silently ignored everywhere, which usually means a typo (`descripton`) that leaves the real field missing.",
     example: "descripton: Extract tables from PDFs.\n\nFix: description: Extract tables from PDFs.",
 };
 pub const HOST_FIELD_TYPE: RuleDoc = RuleDoc {
+    code: "SA222",
+    name: "host-field-type",
+    severity: Severity::Warning,
+    summary: "A host-specific field has the wrong type",
     what: "A host-specific field has the wrong type: `user-invocable`, `disable-model-invocation` or `background` not `true`/`false`, or a text field holding a list or mapping.",
     why: "VS Code reads only the literal booleans `true` and `false`; `yes` or `\"false\"` are ignored and the default applies.",
     example: "disable-model-invocation: yes\n\nFix: disable-model-invocation: true",
 };
 pub const BODY_TOO_LONG: RuleDoc = RuleDoc {
+    code: "SA230",
+    name: "body-too-long",
+    severity: Severity::Warning,
+    summary: "SKILL.md is longer than 500 lines",
     what: "SKILL.md has more than 500 lines.",
     why: "The whole body is loaded into the model's context when the skill activates; the spec recommends under 500 lines and moving detail into referenced files.",
     example: "A 900-line SKILL.md.\n\nFix: keep the workflow in SKILL.md, move reference material to references/*.md and link to it.",
 };
 pub const BROKEN_LINK: RuleDoc = RuleDoc {
+    code: "SA231",
+    name: "broken-link",
+    severity: Severity::Warning,
+    summary: "A relative link or image in the body points at a missing file",
     what: "A relative Markdown link or image in the body points at a file that does not exist (resolved from the SKILL.md's folder).",
     why: "The model follows these links to load references and scripts on demand; a missing file makes it fail mid-task or invent the content.",
     example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
