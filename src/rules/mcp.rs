@@ -22,3 +22,8 @@ pub const MCP_FRONTMATTER_MISMATCH: RuleDoc = RuleDoc {
     why: "Hosts compare the listed frontmatter with the file field by field; a host that shows the listing and loads the file would show one skill and run another.",
     example: "skills/list: {\"frontmatter\": {\"name\": \"refunds\"}}\nSKILL.md: name: refund-workflow\n\nFix: generate the listing from the served file.",
 };
+
+/// A URI or stated digest from the server, cut to a length a message can show.
+pub(super) fn clip(s: &str) -> String {
+    s.chars().take(120).collect()
+}
