@@ -20,7 +20,7 @@ pub mod spec;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Pos, Severity, Sink};
 
 /// Everything the catalogue says about a rule: its stable code, kebab-case name, default
 /// severity and one-line summary, then what it checks, why that matters and an example of the
@@ -157,6 +157,38 @@ impl Rule {
             .find(|r| r.code().eq_ignore_ascii_case(id) || r.name().eq_ignore_ascii_case(id))
     }
 }
+
+/// How a list of names (`tools`, `allowed-tools`, `paths`, ...) is written wrong. The field
+/// readers shared by skills and agents find it and hand it to the reporting function of the
+/// field's rule (SA216, SA222 or SA306), which words it with [`NameShape::message`]: the three
+/// rules say it the same way.
+#[derive(Clone, Copy, Debug)]
+pub enum NameShape {
+    /// An entry of the list is not a non-empty string; `found` is its kind.
+    Entry { found: &'static str },
+    /// The value is neither a list nor a string; `found` is its kind.
+    List { found: &'static str },
+    /// A key of a mapping of names (`mcp-servers`) is not a scalar.
+    Key,
+}
+
+impl NameShape {
+    fn message(self, field: &str) -> String {
+        match self {
+            NameShape::Entry { found } => {
+                format!("`{field}` entries must be non-empty strings, found {found}")
+            }
+            NameShape::List { found } => format!(
+                "`{field}` must be a list of names or a comma-separated string, found {found}"
+            ),
+            NameShape::Key => format!("`{field}` keys must be server names"),
+        }
+    }
+}
+
+/// The reporting function a field reader calls for a wrongly shaped list of names: the sink,
+/// the position, the field's name and what is wrong.
+pub type ShapeReport = fn(&mut Sink, Pos, &str, NameShape);
 
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -1,16 +1,17 @@
 //! SA2xx: the Agent Skills specification's fields, plus what the reference validator misses.
-//! Shape errors (a list where a string belongs) are reported while parsing; the checks here are
-//! about values.
+//! Shape errors (a list where a string belongs) are found while parsing, which calls the
+//! constructors here; the checks here are about values.
 
 use std::borrow::Cow;
 use std::path::Path;
 
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
-use super::RuleDoc;
+use super::{NameShape, RuleDoc};
 use crate::config::{NameCharset, Settings};
 use crate::diagnostic::{Pos, Severity, Sink};
 use crate::parse::skill::ParsedSkill;
+use crate::parse::yaml::{Node, Value};
 use crate::rules::Rule;
 
 pub const MAX_NAME_CHARS: usize = 64;
@@ -299,6 +300,28 @@ pub const NAME_TYPE: RuleDoc = RuleDoc {
     why: "Hosts use `name` as the skill's identifier and slash command; a non-string cannot be one.",
     example: "name: [pdf]\n\nFix: name: pdf",
 };
+
+/// `name` (`value`) is not a non-empty string.
+pub fn name_type(sink: &mut Sink, value: &Node) {
+    sink.push(
+        Rule::NameType,
+        value.pos,
+        format!(
+            "`name` must be a non-empty string, found {}",
+            describe(value)
+        ),
+    );
+}
+
+/// "an empty value", "a list", or "a blank string" for a string that is only spaces.
+fn describe(node: &Node) -> &'static str {
+    match &node.value {
+        Value::Str(_) => "a blank string",
+        Value::Null => "an empty value",
+        _ => node.kind(),
+    }
+}
+
 pub const NAME_TOO_LONG: RuleDoc = RuleDoc {
     code: "SA203",
     name: "name-too-long",
@@ -362,6 +385,19 @@ pub const DESCRIPTION_TYPE: RuleDoc = RuleDoc {
     why: "An empty description gives the model nothing to choose the skill by; hosts skip it.",
     example: "description:\n\nFix: description: What the skill does and when to use it.",
 };
+
+/// `description` (`value`) is not a non-empty string.
+pub fn description_type(sink: &mut Sink, value: &Node) {
+    sink.push(
+        Rule::DescriptionType,
+        value.pos,
+        format!(
+            "`description` must be a non-empty string saying what the skill does and when to use it, found {}",
+            describe(value)
+        ),
+    );
+}
+
 pub const DESCRIPTION_TOO_LONG: RuleDoc = RuleDoc {
     code: "SA212",
     name: "description-too-long",
@@ -380,6 +416,19 @@ pub const COMPATIBILITY_TYPE: RuleDoc = RuleDoc {
     why: "The spec defines it as 1-500 characters of text; the reference validator accepts an empty value, hosts may not.",
     example: "compatibility:\n\nFix: compatibility: Requires Python 3.11+ and network access  (or remove the key)",
 };
+
+/// `compatibility` (`value`) is not a non-empty string.
+pub fn compatibility_type(sink: &mut Sink, value: &Node) {
+    sink.push(
+        Rule::CompatibilityType,
+        value.pos,
+        format!(
+            "`compatibility` must be a non-empty string describing environment requirements, found {}",
+            describe(value)
+        ),
+    );
+}
+
 pub const COMPATIBILITY_TOO_LONG: RuleDoc = RuleDoc {
     code: "SA214",
     name: "compatibility-too-long",
@@ -398,6 +447,40 @@ pub const METADATA_TYPE: RuleDoc = RuleDoc {
     why: "The spec defines metadata as string keys to string values. `version: 1.10` is the number 1.1 to most parsers, and nested maps are flattened differently by each host.",
     example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"",
 };
+
+/// `metadata` (`value`) is not a mapping.
+pub fn metadata_type(sink: &mut Sink, value: &Node) {
+    sink.push(
+        Rule::MetadataType,
+        value.pos,
+        format!(
+            "`metadata` must be a mapping of string keys to string values, found {}",
+            value.kind()
+        ),
+    );
+}
+
+/// `metadata.key` is a boolean or a number (`value`), which parsers print differently.
+pub fn metadata_value_not_text(sink: &mut Sink, key: &str, value: &Node) {
+    sink.push(
+        Rule::MetadataType,
+        value.pos,
+        format!(
+            "`metadata.{key}` is {}, not a string; quote it so every parser reads the same text",
+            value.kind()
+        ),
+    );
+}
+
+/// `metadata.key` is a list or a mapping (`value`).
+pub fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
+    sink.push(
+        Rule::MetadataType,
+        value.pos,
+        format!("`metadata.{key}` must be a string, found {}", value.kind()),
+    );
+}
+
 pub const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
     code: "SA216",
     name: "allowed-tools-type",
@@ -407,6 +490,21 @@ pub const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
     why: "The spec defines a string; Claude Code also reads a list but strict validators reject flow-style lists and other hosts may ignore it.",
     example: "allowed-tools: [Read, Bash]\n\nFix: allowed-tools: Read Bash",
 };
+
+/// `allowed-tools` is written as a YAML list, at `pos`.
+pub fn allowed_tools_list(sink: &mut Sink, pos: Pos) {
+    sink.push(
+        Rule::AllowedToolsType,
+        pos,
+        "the spec defines `allowed-tools` as a space-separated string; Claude Code also reads a list, other hosts may not",
+    );
+}
+
+/// `allowed-tools` is neither a string nor a list of names: a [`super::ShapeReport`].
+pub fn allowed_tools_shape(sink: &mut Sink, pos: Pos, field: &str, shape: NameShape) {
+    sink.push(Rule::AllowedToolsType, pos, shape.message(field));
+}
+
 pub const LICENSE_TYPE: RuleDoc = RuleDoc {
     code: "SA217",
     name: "license-type",
@@ -416,6 +514,19 @@ pub const LICENSE_TYPE: RuleDoc = RuleDoc {
     why: "The spec defines it as a license name or the name of a bundled license file.",
     example: "license: {name: MIT}\n\nFix: license: MIT",
 };
+
+/// `license` (`value`) is not text.
+pub fn license_type(sink: &mut Sink, value: &Node) {
+    sink.push(
+        Rule::LicenseType,
+        value.pos,
+        format!(
+            "`license` should be a license name or a bundled file name, found {}",
+            value.kind()
+        ),
+    );
+}
+
 pub const HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
     code: "SA220",
     name: "host-specific-key",
@@ -443,6 +554,37 @@ pub const HOST_FIELD_TYPE: RuleDoc = RuleDoc {
     why: "VS Code reads only the literal booleans `true` and `false`; `yes` or `\"false\"` are ignored and the default applies.",
     example: "disable-model-invocation: yes\n\nFix: disable-model-invocation: true",
 };
+
+/// The host text field `key` holds a list or a mapping (`value`).
+pub fn host_text_type(sink: &mut Sink, key: &str, value: &Node) {
+    sink.push(
+        Rule::HostFieldType,
+        value.pos,
+        format!("`{key}` must be a string, found {}", value.kind()),
+    );
+}
+
+/// The host boolean field `key` holds something other than `true` or `false` (`value`).
+pub fn host_bool_type(sink: &mut Sink, key: &str, value: &Node) {
+    sink.push(
+        Rule::HostFieldType,
+        value.pos,
+        format!(
+            "`{key}` must be `true` or `false`, found {}; hosts that only read YAML booleans ignore it",
+            match value.as_str() {
+                Some(s) => format!("`{s}`"),
+                None => value.kind().to_owned(),
+            }
+        ),
+    );
+}
+
+/// A host field that takes a list of names (`disallowed-tools`, `paths`) is written wrong: a
+/// [`super::ShapeReport`].
+pub fn host_field_shape(sink: &mut Sink, pos: Pos, field: &str, shape: NameShape) {
+    sink.push(Rule::HostFieldType, pos, shape.message(field));
+}
+
 pub const BODY_TOO_LONG: RuleDoc = RuleDoc {
     code: "SA230",
     name: "body-too-long",
