@@ -302,8 +302,13 @@ pub const OUTSIDE_TREE: RuleDoc = RuleDoc {
 };
 
 /// A path in a manifest or `[[links]]` (`what`, at `pos` of `file`) whose target's real path
-/// leaves the audited tree (SA110).
-pub fn listed_outside(file: &str, pos: Pos, what: &str, listed: &str) -> Finding {
+/// leaves the audited tree.
+fn listed_outside(
+    file: &str,
+    pos: Pos,
+    what: impl std::fmt::Display,
+    listed: impl std::fmt::Display,
+) -> Finding {
     Finding::new(
         Rule::OutsideTree,
         file,
@@ -311,6 +316,21 @@ pub fn listed_outside(file: &str, pos: Pos, what: &str, listed: &str) -> Finding
         format!(
             "{what} `{listed}` leads outside the audited tree, so it is not read; list a path inside the library, or pass --follow-outside for a tree you trust"
         ),
+    )
+}
+
+/// The `what` ("agent", "skill") path `listed` of the manifest at `manifest` leaves the tree.
+pub fn manifest_path_outside(manifest: &str, pos: Pos, what: &str, listed: &str) -> Finding {
+    listed_outside(manifest, pos, format_args!("{what} path"), listed)
+}
+
+/// A `[[links]]` entry names the agent file `agent`, which leaves the tree.
+pub fn link_agent_outside(agent: &std::path::Path) -> Finding {
+    listed_outside(
+        crate::config::file::FILE_NAME,
+        Pos::START,
+        "[[links]] agent",
+        agent.display(),
     )
 }
 

@@ -2,7 +2,7 @@
 //! needs and what the agents that load it grant.
 
 use super::RuleDoc;
-use crate::diagnostic::{Finding, Severity, quoted};
+use crate::diagnostic::{Finding, Pos, Severity, Sink, quoted};
 use crate::model::{Agent, Drift, Link, Skill};
 use crate::rules::Rule;
 
@@ -40,7 +40,7 @@ pub fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding>
     Some(Finding::new(
         Rule::ModelDrift,
         &agent.path,
-        crate::diagnostic::Pos::START,
+        Pos::START,
         format!(
             "skill `{}` (via {}) suggests model `{hint}`, the agent uses `{}`",
             link.skill,
@@ -59,6 +59,22 @@ pub const MANIFEST_INVALID: RuleDoc = RuleDoc {
     why: "Hosts skip the plugin, and none of the agents or skills it bundles are installed.",
     example: "{\"name\": \"ops\",}\n\nFix: remove the trailing comma.",
 };
+
+/// A manifest that is not JSON, with the JSON parser's error.
+pub fn manifest_invalid(sink: &mut Sink, e: &serde_json::Error) {
+    sink.push(
+        Rule::ManifestInvalid,
+        Pos::new(
+            u32::try_from(e.line()).unwrap_or(1),
+            u32::try_from(e.column()).unwrap_or(1),
+        ),
+        format!(
+            "not valid JSON: {}",
+            e.to_string().split(" at line ").next().unwrap_or("")
+        ),
+    );
+}
+
 pub const MANIFEST_PATH_MISSING: RuleDoc = RuleDoc {
     code: "SA602",
     name: "manifest-path-missing",
@@ -68,6 +84,20 @@ pub const MANIFEST_PATH_MISSING: RuleDoc = RuleDoc {
     why: "The plugin installs without that agent or skill, and nobody is told.",
     example: "\"skills\": [\"./skills/kusto/\"] when the folder is skills/kusto-query/.\n\nFix: correct the path.",
 };
+
+/// The `what` ("agent", "skill") path `path`, at `pos` of the manifest at `manifest`,
+/// resolves to nothing.
+pub fn manifest_path_missing(manifest: &str, pos: Pos, what: &str, path: &str) -> Finding {
+    Finding::new(
+        Rule::ManifestPathMissing,
+        manifest,
+        pos,
+        format!(
+            "{what} path `{path}` resolves to no {what} from the plugin folder or the repository root; fix the path"
+        ),
+    )
+}
+
 pub const DRIFT: RuleDoc = RuleDoc {
     code: "SA603",
     name: "drift",
@@ -95,6 +125,17 @@ pub const UNKNOWN_SKILL_REFERENCE: RuleDoc = RuleDoc {
     why: "Claude Code preloads the named skills; a missing one is skipped and the agent runs without it.",
     example: "skills: [kusto]\nwhen the skill is named kusto-query.\n\nFix: skills: [kusto-query]",
 };
+
+/// The agent at `agent` lists `name` in `skills:`, and no skill has that name.
+pub fn unknown_skill_reference(agent: &str, name: &str) -> Finding {
+    Finding::new(
+        Rule::UnknownSkillReference,
+        agent,
+        Pos::START,
+        format!("`skills:` names `{name}`, which is not a skill in the library"),
+    )
+}
+
 pub const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {
     code: "SA606",
     name: "config-link-unresolved",
@@ -104,3 +145,26 @@ pub const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {
     why: "The link it was meant to record is not checked for drift.",
     example: "[[links]]\nagent = \"agents/analyst.agent.md\"\nskills = [\"kusto\"]\nwhen the skill is named kusto-query.\n\nFix: skills = [\"kusto-query\"]",
 };
+
+/// A `[[links]]` entry names the agent file `agent`, which is not an agent of the library.
+pub fn link_agent_unresolved(agent: &std::path::Path) -> Finding {
+    Finding::new(
+        Rule::ConfigLinkUnresolved,
+        crate::config::file::FILE_NAME,
+        Pos::START,
+        format!(
+            "[[links]] agent `{}` is not an agent in the library",
+            agent.display()
+        ),
+    )
+}
+
+/// A `[[links]]` entry names the skill `name`, which is not a skill of the library.
+pub fn link_skill_unresolved(name: &str) -> Finding {
+    Finding::new(
+        Rule::ConfigLinkUnresolved,
+        crate::config::file::FILE_NAME,
+        Pos::START,
+        format!("[[links]] skill `{name}` is not a skill in the library"),
+    )
+}

@@ -604,6 +604,17 @@ pub const BROKEN_LINK: RuleDoc = RuleDoc {
     example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
 };
 
+/// A link of a served skill to `target` (the URI `uri`), a file `skills/list` does not list.
+pub fn unlisted_link(sink: &mut Sink, pos: Pos, target: &str, uri: &str) {
+    sink.push(
+        Rule::BrokenLink,
+        pos,
+        format!(
+            "`{target}` is not among the files `skills/list` lists for this skill ({uri}), and hosts treat reading an unlisted file as a verification failure; fix the link or list the file"
+        ),
+    );
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
