@@ -337,6 +337,114 @@ mod tests {
         assert!(Rule::ALL.windows(2).all(|w| w[0].code() < w[1].code()));
     }
 
+    /// Findings are built only in `rules/`: a stage elsewhere that names a rule's variant, or
+    /// makes a finding itself, is picking a rule and writing its message, which belong with the
+    /// rule in its family file. Test code and comments may name rules.
+    #[test]
+    fn only_rules_build_findings() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut offences = Vec::new();
+        for file in rust_files(&src) {
+            let rel = file.strip_prefix(&src).unwrap_or(&file);
+            // `diagnostic` defines `Finding::new` and `Sink::push`.
+            if rel.starts_with("rules") || rel == std::path::Path::new("diagnostic.rs") {
+                continue;
+            }
+            if is_test_only(&file) {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                continue;
+            };
+            // Whitespace is dropped, for `Finding::new (`; a call split over lines
+            // (`Finding::new(\n    Rule::…`) is caught on both lines.
+            let mut code = String::new();
+            for (n, line) in non_test_lines(&text) {
+                let line = line.split("//").next().unwrap_or_default();
+                code.clear();
+                code.extend(line.chars().filter(|c| !c.is_whitespace()));
+                if names_a_rule(&code)
+                    || code.contains("Finding::new(")
+                    || code.contains("sink.push(")
+                {
+                    offences.push(format!("{}:{n}: {}", rel.display(), line.trim()));
+                }
+            }
+        }
+        assert!(
+            offences.is_empty(),
+            "findings built outside src/rules/; call the rule's constructor in its family file \
+             instead:\n{}",
+            offences.join("\n")
+        );
+    }
+
+    /// `Rule::` followed by a variant's name (capitalised, then lower case: not `Rule::ALL`).
+    fn names_a_rule(code: &str) -> bool {
+        code.match_indices("Rule::").any(|(i, m)| {
+            let name = &code.as_bytes()[i + m.len()..];
+            name.len() >= 2 && name[0].is_ascii_uppercase() && name[1].is_ascii_lowercase()
+        })
+    }
+
+    fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        let mut dirs = vec![dir.to_path_buf()];
+        while let Some(d) = dirs.pop() {
+            for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push(path);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// The lines before the file's `#[cfg(test)] mod … {` (clippy keeps test modules last),
+    /// numbered from 1.
+    fn non_test_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+        let lines: Vec<&str> = text.lines().collect();
+        let end = lines
+            .windows(2)
+            .position(|w| {
+                w[0].trim() == "#[cfg(test)]"
+                    && w[1].trim_start().starts_with("mod ")
+                    && w[1].trim_end().ends_with('{')
+            })
+            .unwrap_or(lines.len());
+        lines
+            .into_iter()
+            .take(end)
+            .enumerate()
+            .map(|(i, l)| (i + 1, l))
+    }
+
+    /// A module its parent declares as `#[cfg(test)] mod name;`.
+    fn is_test_only(file: &std::path::Path) -> bool {
+        let (Some(dir), Some(stem)) = (file.parent(), file.file_stem()) else {
+            return false;
+        };
+        let stem = stem.to_string_lossy();
+        let parents = [
+            dir.join("mod.rs"),
+            dir.with_extension("rs"),
+            dir.join("lib.rs"),
+        ];
+        let declaration = format!("mod {stem};");
+        parents.iter().any(|p| {
+            std::fs::read_to_string(p).is_ok_and(|t| {
+                t.lines()
+                    .collect::<Vec<_>>()
+                    .windows(2)
+                    .any(|w| w[0].trim() == "#[cfg(test)]" && w[1].trim().ends_with(&declaration))
+            })
+        })
+    }
+
     #[test]
     fn lookup_by_code_or_name() {
         assert_eq!(Rule::from_id("sa201"), Some(Rule::NameMissing));
