@@ -38,28 +38,13 @@ pub fn apply_suppressions(findings: &mut Vec<Finding>, suppressions: &[Suppressi
     });
     for (si, s) in suppressions.iter().enumerate() {
         if s.ids.is_empty() {
-            findings.push(Finding::new(
-                Rule::UnknownSuppression,
-                &s.path,
-                s.pos,
-                "`skill-audit: ignore` names no rule; write `# skill-audit: ignore SA221`",
-            ));
+            findings.push(suppression_names_nothing(s));
         }
         for (ri, id) in s.ids.iter().enumerate() {
             if rules[si][ri].is_none() {
-                findings.push(Finding::new(
-                    Rule::UnknownSuppression,
-                    &s.path,
-                    s.pos,
-                    format!("`{id}` is not a rule; `skill-audit rules` lists them"),
-                ));
+                findings.push(not_a_rule(s, id));
             } else if !used.contains(&(si, ri)) {
-                findings.push(Finding::new(
-                    Rule::UnusedSuppression,
-                    &s.path,
-                    s.pos,
-                    format!("suppression of `{id}` silences nothing here; remove it"),
-                ));
+                findings.push(unused_suppression(s, id));
             }
         }
     }
@@ -89,6 +74,17 @@ pub const UNUSED_SUPPRESSION: RuleDoc = RuleDoc {
     why: "Suppressions that no longer match anything hide the next real problem on that line; removing them keeps them from rotting.",
     example: "name: pdf  # skill-audit: ignore SA207\nafter the folder was renamed to pdf.\n\nFix: remove the comment.",
 };
+
+/// The suppression `s` of `id` silences no finding.
+fn unused_suppression(s: &Suppression, id: &str) -> Finding {
+    Finding::new(
+        Rule::UnusedSuppression,
+        &s.path,
+        s.pos,
+        format!("suppression of `{id}` silences nothing here; remove it"),
+    )
+}
+
 pub const UNKNOWN_SUPPRESSION: RuleDoc = RuleDoc {
     code: "SA902",
     name: "unknown-suppression",
@@ -98,3 +94,23 @@ pub const UNKNOWN_SUPPRESSION: RuleDoc = RuleDoc {
     why: "It silences nothing, usually because of a typo in the ID.",
     example: "# skill-audit: ignore SA2211\n\nFix: # skill-audit: ignore SA221",
 };
+
+/// The suppression `s` lists no ID.
+fn suppression_names_nothing(s: &Suppression) -> Finding {
+    Finding::new(
+        Rule::UnknownSuppression,
+        &s.path,
+        s.pos,
+        "`skill-audit: ignore` names no rule; write `# skill-audit: ignore SA221`",
+    )
+}
+
+/// The suppression `s` lists `id`, which is no rule's code or name.
+fn not_a_rule(s: &Suppression, id: &str) -> Finding {
+    Finding::new(
+        Rule::UnknownSuppression,
+        &s.path,
+        s.pos,
+        format!("`{id}` is not a rule; `skill-audit rules` lists them"),
+    )
+}

@@ -21,16 +21,7 @@ pub fn duplicate_names(skills: &[Box<Skill>], out: &mut Vec<Finding>) {
                 .filter(|o| o.path != s.path)
                 .map(|o| o.path.as_str())
                 .collect();
-            out.push(Finding::new(
-                Rule::DuplicateSkillName,
-                &s.path,
-                s.name_pos,
-                format!(
-                    "skill name `{}` is also used by {}; hosts load only one of them, rename one",
-                    s.name,
-                    others.join(", ")
-                ),
-            ));
+            out.push(duplicate_skill_name(s, &others));
         }
     }
 }
@@ -46,14 +37,12 @@ pub fn unavailable(
 ) {
     for (profile, a) in profiles.iter().zip(availability) {
         if a.status == Status::Unavailable {
-            out.push(Finding::new(
-                Rule::Unavailable,
+            out.push(unavailable_on(
                 path,
                 pos,
-                format!(
-                    "{what} unavailable on profile `{profile}`: {}",
-                    a.reason.as_deref().unwrap_or("requirements not met")
-                ),
+                what,
+                profile,
+                a.reason.as_deref(),
             ));
         }
     }
@@ -68,6 +57,21 @@ pub const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
     why: "Hosts key skills by name: one wins (first or last found, depending on the host) and the others silently disappear.",
     example: "skills/pdf/SKILL.md and tools/pdf/SKILL.md both say `name: pdf`.\n\nFix: give each a distinct name (and matching folder).",
 };
+
+/// The skill `skill` shares its name with the skills at `others`.
+fn duplicate_skill_name(skill: &Skill, others: &[&str]) -> Finding {
+    Finding::new(
+        Rule::DuplicateSkillName,
+        &skill.path,
+        skill.name_pos,
+        format!(
+            "skill name `{}` is also used by {}; hosts load only one of them, rename one",
+            skill.name,
+            others.join(", ")
+        ),
+    )
+}
+
 pub const UNAVAILABLE: RuleDoc = RuleDoc {
     code: "SA402",
     name: "unavailable",
@@ -77,3 +81,22 @@ pub const UNAVAILABLE: RuleDoc = RuleDoc {
     why: "A host that does not evaluate dependencies still shows the skill to the model, which then fails mid-task or pretends to have the tool.",
     example: "dependencies:\n  tools: [get_order]\nwith a prod profile that has no get_order.\n\nFix: add the tool to that environment, declare an `any` alternative, or keep the skill out of that environment.",
 };
+
+/// The `what` ("skill", "agent") at `path` cannot run on `profile`, for `reason`.
+fn unavailable_on(
+    path: &str,
+    pos: Pos,
+    what: &str,
+    profile: &str,
+    reason: Option<&str>,
+) -> Finding {
+    Finding::new(
+        Rule::Unavailable,
+        path,
+        pos,
+        format!(
+            "{what} unavailable on profile `{profile}`: {}",
+            reason.unwrap_or("requirements not met")
+        ),
+    )
+}

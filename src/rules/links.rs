@@ -6,50 +6,6 @@ use crate::diagnostic::{Finding, Pos, Severity, Sink, quoted};
 use crate::model::{Agent, Drift, Link, Skill};
 use crate::rules::Rule;
 
-/// The finding for a drifting link, on the agent file.
-pub fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
-    let mut parts = Vec::new();
-    if !d.missing_tools.is_empty() {
-        parts.push(format!("tools {}", quoted(&d.missing_tools)));
-    }
-    for group in &d.unmet_any {
-        parts.push(format!("one of {}", quoted(group)));
-    }
-    if !d.missing_mcp_servers.is_empty() {
-        parts.push(format!("MCP servers {}", quoted(&d.missing_mcp_servers)));
-    }
-    Finding::new(
-        Rule::Drift,
-        &agent.path,
-        agent.tools_pos,
-        format!(
-            "loads skill `{}` (via {}) but does not grant {}; add them to the agent's `tools`/`mcp-servers`",
-            d.skill,
-            d.via,
-            parts.join(", ")
-        ),
-    )
-}
-
-/// Info when a skill's model hint differs from the agent's model.
-pub fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding> {
-    let hint = skill.model.first()?;
-    if agent.model.is_empty() || agent.model.iter().any(|m| m.eq_ignore_ascii_case(hint)) {
-        return None;
-    }
-    Some(Finding::new(
-        Rule::ModelDrift,
-        &agent.path,
-        Pos::START,
-        format!(
-            "skill `{}` (via {}) suggests model `{hint}`, the agent uses `{}`",
-            link.skill,
-            link.via,
-            agent.model.join("`, `")
-        ),
-    ))
-}
-
 pub const MANIFEST_INVALID: RuleDoc = RuleDoc {
     code: "SA601",
     name: "manifest-invalid",
@@ -107,6 +63,32 @@ pub const DRIFT: RuleDoc = RuleDoc {
     why: "The skill's instructions tell the model to use a tool the agent cannot call: it fails mid-task or pretends. Renamed tool names left on agents cause exactly this.",
     example: "Skill kusto-query needs `runCommand` and the `kusto` server; agent analyst has `tools: [read, search]`.\n\nFix: add the tools to the agent (e.g. `execute`, `kusto/*`), or stop bundling the skill with it.",
 };
+
+/// The finding for a drifting link, on the agent file.
+pub fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
+    let mut parts = Vec::new();
+    if !d.missing_tools.is_empty() {
+        parts.push(format!("tools {}", quoted(&d.missing_tools)));
+    }
+    for group in &d.unmet_any {
+        parts.push(format!("one of {}", quoted(group)));
+    }
+    if !d.missing_mcp_servers.is_empty() {
+        parts.push(format!("MCP servers {}", quoted(&d.missing_mcp_servers)));
+    }
+    Finding::new(
+        Rule::Drift,
+        &agent.path,
+        agent.tools_pos,
+        format!(
+            "loads skill `{}` (via {}) but does not grant {}; add them to the agent's `tools`/`mcp-servers`",
+            d.skill,
+            d.via,
+            parts.join(", ")
+        ),
+    )
+}
+
 pub const MODEL_DRIFT: RuleDoc = RuleDoc {
     code: "SA604",
     name: "model-drift",
@@ -116,6 +98,26 @@ pub const MODEL_DRIFT: RuleDoc = RuleDoc {
     why: "The hint is advisory; this only tells you the skill was written for a different model than it will run on.",
     example: "Skill says `model: Claude Sonnet 4.5`, the agent says `model: GPT-5`.\n\nFix: nothing required; align them if the skill depends on the model.",
 };
+
+/// Info when a skill's model hint differs from the agent's model.
+pub fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding> {
+    let hint = skill.model.first()?;
+    if agent.model.is_empty() || agent.model.iter().any(|m| m.eq_ignore_ascii_case(hint)) {
+        return None;
+    }
+    Some(Finding::new(
+        Rule::ModelDrift,
+        &agent.path,
+        Pos::START,
+        format!(
+            "skill `{}` (via {}) suggests model `{hint}`, the agent uses `{}`",
+            link.skill,
+            link.via,
+            agent.model.join("`, `")
+        ),
+    ))
+}
+
 pub const UNKNOWN_SKILL_REFERENCE: RuleDoc = RuleDoc {
     code: "SA605",
     name: "unknown-skill-reference",

@@ -62,24 +62,13 @@ pub fn check(parsed: &ParsedSkill, settings: &Settings, sink: &mut Sink) {
         {
             let len = c.0.trim().chars().count();
             if len > MAX_COMPATIBILITY_CHARS {
-                sink.push(
-                    Rule::CompatibilityTooLong,
-                    c.1,
-                    format!("`compatibility` is {len} characters; the limit is {MAX_COMPATIBILITY_CHARS}"),
-                );
+                compatibility_too_long(sink, c.1, len);
             }
         }
         check_keys(root, settings, sink);
     }
     if parsed.line_count > MAX_SKILL_LINES {
-        sink.push(
-            Rule::BodyTooLong,
-            Pos::new(MAX_SKILL_LINES + 1, 1),
-            format!(
-                "SKILL.md has {} lines; keep it under {MAX_SKILL_LINES} and move detail into files under references/",
-                parsed.line_count
-            ),
-        );
+        body_too_long(sink, parsed.line_count);
     }
     check_links(parsed, sink);
 }
@@ -92,14 +81,7 @@ fn check_name(
     sink: &mut Sink,
 ) {
     let Some(node) = node else {
-        sink.push(
-            Rule::NameMissing,
-            map_pos,
-            format!(
-                "the skill has no `name`; add `name: {}` (its folder name)",
-                folder_of(&parsed.skill.fs_path)
-            ),
-        );
+        name_missing(sink, map_pos, &folder_of(&parsed.skill.fs_path));
         return;
     };
     let Some(raw) = node.as_str() else { return };
@@ -110,32 +92,16 @@ fn check_name(
     let pos = node.pos;
     let len = name.chars().count();
     if len > MAX_NAME_CHARS {
-        sink.push(
-            Rule::NameTooLong,
-            pos,
-            format!("`name` is {len} characters; the limit is {MAX_NAME_CHARS}"),
-        );
+        name_too_long(sink, pos, len);
     }
     if name != name.to_lowercase() {
-        sink.push(
-            Rule::NameNotLowercase,
-            pos,
-            format!("`name` must be lowercase; use `{}`", name.to_lowercase()),
-        );
+        name_not_lowercase(sink, pos, &name);
     }
     if name.starts_with('-') || name.ends_with('-') {
-        sink.push(
-            Rule::NameHyphens,
-            pos,
-            "`name` cannot start or end with a hyphen",
-        );
+        name_hyphen_at_end(sink, pos);
     }
     if name.contains("--") {
-        sink.push(
-            Rule::NameHyphens,
-            pos,
-            "`name` cannot contain consecutive hyphens",
-        );
+        name_double_hyphen(sink, pos);
     }
     let bad: Vec<char> = name
         .chars()
@@ -150,29 +116,12 @@ fn check_name(
         })
         .collect();
     if !bad.is_empty() {
-        let mut shown: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
-        shown.dedup();
-        let allowed = match settings.name_charset {
-            NameCharset::Ascii if bad.iter().all(|c| c.is_alphanumeric()) => {
-                "only `a-z`, `0-9` and `-` are allowed (what VS Code, Claude and OpenAI accept; `--name-charset unicode` accepts Unicode letters)"
-            }
-            NameCharset::Ascii => "only `a-z`, `0-9` and `-` are allowed",
-            NameCharset::Unicode => "only letters, digits and `-` are allowed",
-        };
-        sink.push(
-            Rule::NameCharset,
-            pos,
-            format!("`name` contains {}; {allowed}", shown.join(", ")),
-        );
+        name_charset(sink, pos, &bad, settings.name_charset);
     }
     let folder = folder_of(&parsed.skill.fs_path);
     let folder = nfkc(&folder);
     if !folder.is_empty() && folder != name {
-        sink.push(
-            Rule::NameDirectoryMismatch,
-            pos,
-            format!("`name` is `{name}` but the folder is `{folder}`; hosts expect them to match, rename one"),
-        );
+        name_mismatch(sink, pos, &name, &folder);
     }
 }
 
@@ -195,21 +144,13 @@ fn folder_of(path: &Path) -> String {
 
 fn check_description(node: Option<&crate::parse::yaml::Node>, map_pos: Pos, sink: &mut Sink) {
     let Some(node) = node else {
-        sink.push(
-            Rule::DescriptionMissing,
-            map_pos,
-            "the skill has no `description`; add one that says what it does and when to use it",
-        );
+        description_missing(sink, map_pos);
         return;
     };
     if let Some(d) = node.as_str() {
         let len = d.trim().chars().count();
         if len > MAX_DESCRIPTION_CHARS {
-            sink.push(
-                Rule::DescriptionTooLong,
-                node.pos,
-                format!("`description` is {len} characters; the limit is {MAX_DESCRIPTION_CHARS}, hosts truncate or reject longer ones"),
-            );
+            description_too_long(sink, node.pos, len);
         }
     }
 }
@@ -224,28 +165,13 @@ fn check_keys(root: &crate::parse::yaml::Node, settings: &Settings, sink: &mut S
         if let Some((_, hosts)) = HOST_KEYS.iter().find(|(h, _)| *h == k) {
             // With `hosts` configured, a key only other hosts read is as good as unknown.
             if hosts.iter().any(|h| settings.host_enabled(h)) {
-                sink.push(
-                    Rule::HostSpecificKey,
-                    key.pos,
-                    format!("`{k}` is supported by {}; not in the Agent Skills spec, so strict validators reject it", hosts.join(", ")),
-                );
+                host_specific_key(sink, key.pos, &k, hosts);
             } else {
-                sink.push(
-                    Rule::UnknownKey,
-                    key.pos,
-                    format!("`{k}` is only read by {}, which is not among the configured `hosts`; it is ignored", hosts.join(", ")),
-                );
+                unconfigured_host_key(sink, key.pos, &k, hosts);
             }
             continue;
         }
-        let hint = did_you_mean(&k)
-            .map(|s| format!("; did you mean `{s}`?"))
-            .unwrap_or_default();
-        sink.push(
-            Rule::UnknownKey,
-            key.pos,
-            format!("`{k}` is not a field of the spec or of any host, so it is ignored{hint}"),
-        );
+        unknown_key(sink, key.pos, &k, did_you_mean(&k));
     }
 }
 
@@ -270,14 +196,7 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
     };
     for link in &parsed.links {
         if link_is_broken(dir, &link.target) {
-            sink.push(
-                Rule::BrokenLink,
-                link.pos,
-                format!(
-                    "`{}` does not exist relative to this skill; fix the link or add the file",
-                    link.target
-                ),
-            );
+            broken_link(sink, link.pos, &link.target);
         }
     }
 }
@@ -291,6 +210,16 @@ pub const NAME_MISSING: RuleDoc = RuleDoc {
     why: "The spec requires it; VS Code and the Agent Skills validator reject the skill, other hosts fall back to the folder name.",
     example: "---\ndescription: Extract tables from PDFs.\n---\n\nFix: add `name: pdf-tables` (the folder name).",
 };
+
+/// The skill has no `name`; the mapping is at `pos`, the skill's folder is `folder`.
+fn name_missing(sink: &mut Sink, pos: Pos, folder: &str) {
+    sink.push(
+        Rule::NameMissing,
+        pos,
+        format!("the skill has no `name`; add `name: {folder}` (its folder name)"),
+    );
+}
+
 pub const NAME_TYPE: RuleDoc = RuleDoc {
     code: "SA202",
     name: "name-type",
@@ -331,6 +260,16 @@ pub const NAME_TOO_LONG: RuleDoc = RuleDoc {
     why: "The spec caps names at 64; Codex, VS Code and the validators reject longer ones.",
     example: "name: a-very-long-name-that-keeps-going-...\n\nFix: shorten it to 64 characters or fewer.",
 };
+
+/// `name` is `len` characters long.
+fn name_too_long(sink: &mut Sink, pos: Pos, len: usize) {
+    sink.push(
+        Rule::NameTooLong,
+        pos,
+        format!("`name` is {len} characters; the limit is {MAX_NAME_CHARS}"),
+    );
+}
+
 pub const NAME_NOT_LOWERCASE: RuleDoc = RuleDoc {
     code: "SA204",
     name: "name-not-lowercase",
@@ -340,6 +279,15 @@ pub const NAME_NOT_LOWERCASE: RuleDoc = RuleDoc {
     why: "The spec allows only lowercase; VS Code silently fails to load such skills.",
     example: "name: PdfTools\n\nFix: name: pdf-tools",
 };
+
+fn name_not_lowercase(sink: &mut Sink, pos: Pos, name: &str) {
+    sink.push(
+        Rule::NameNotLowercase,
+        pos,
+        format!("`name` must be lowercase; use `{}`", name.to_lowercase()),
+    );
+}
+
 pub const NAME_HYPHENS: RuleDoc = RuleDoc {
     code: "SA205",
     name: "name-hyphens",
@@ -349,6 +297,23 @@ pub const NAME_HYPHENS: RuleDoc = RuleDoc {
     why: "The spec forbids both; validators reject the skill.",
     example: "name: -pdf--tools\n\nFix: name: pdf-tools",
 };
+
+fn name_hyphen_at_end(sink: &mut Sink, pos: Pos) {
+    sink.push(
+        Rule::NameHyphens,
+        pos,
+        "`name` cannot start or end with a hyphen",
+    );
+}
+
+fn name_double_hyphen(sink: &mut Sink, pos: Pos) {
+    sink.push(
+        Rule::NameHyphens,
+        pos,
+        "`name` cannot contain consecutive hyphens",
+    );
+}
+
 pub const NAME_CHARSET: RuleDoc = RuleDoc {
     code: "SA206",
     name: "name-charset",
@@ -358,6 +323,26 @@ pub const NAME_CHARSET: RuleDoc = RuleDoc {
     why: "VS Code, Claude and OpenAI accept only ASCII `[a-z0-9-]`; the reference validator also accepts Unicode letters. `_`, `.`, spaces, `/` and `:` break loading everywhere.",
     example: "name: pdf_tools\n\nFix: name: pdf-tools",
 };
+
+/// `name` holds the characters `bad` (in order, repeats included), outside what `charset`
+/// allows.
+fn name_charset(sink: &mut Sink, pos: Pos, bad: &[char], charset: NameCharset) {
+    let mut shown: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
+    shown.dedup();
+    let allowed = match charset {
+        NameCharset::Ascii if bad.iter().all(|c| c.is_alphanumeric()) => {
+            "only `a-z`, `0-9` and `-` are allowed (what VS Code, Claude and OpenAI accept; `--name-charset unicode` accepts Unicode letters)"
+        }
+        NameCharset::Ascii => "only `a-z`, `0-9` and `-` are allowed",
+        NameCharset::Unicode => "only letters, digits and `-` are allowed",
+    };
+    sink.push(
+        Rule::NameCharset,
+        pos,
+        format!("`name` contains {}; {allowed}", shown.join(", ")),
+    );
+}
+
 pub const NAME_DIRECTORY_MISMATCH: RuleDoc = RuleDoc {
     code: "SA207",
     name: "name-directory-mismatch",
@@ -367,6 +352,16 @@ pub const NAME_DIRECTORY_MISMATCH: RuleDoc = RuleDoc {
     why: "The spec requires them to match; the reference validator rejects the skill and VS Code warns.",
     example: "skills/pdf/SKILL.md with `name: pdf-tools`\n\nFix: rename the folder to pdf-tools or set `name: pdf`.",
 };
+
+/// `name` is not `folder`, both NFKC-normalised.
+fn name_mismatch(sink: &mut Sink, pos: Pos, name: &str, folder: &str) {
+    sink.push(
+        Rule::NameDirectoryMismatch,
+        pos,
+        format!("`name` is `{name}` but the folder is `{folder}`; hosts expect them to match, rename one"),
+    );
+}
+
 pub const DESCRIPTION_MISSING: RuleDoc = RuleDoc {
     code: "SA210",
     name: "description-missing",
@@ -376,6 +371,15 @@ pub const DESCRIPTION_MISSING: RuleDoc = RuleDoc {
     why: "Models choose skills by their description; hosts skip skills without one.",
     example: "---\nname: pdf\n---\n\nFix: description: Extract text and tables from PDF files. Use when the user mentions PDFs.",
 };
+
+fn description_missing(sink: &mut Sink, pos: Pos) {
+    sink.push(
+        Rule::DescriptionMissing,
+        pos,
+        "the skill has no `description`; add one that says what it does and when to use it",
+    );
+}
+
 pub const DESCRIPTION_TYPE: RuleDoc = RuleDoc {
     code: "SA211",
     name: "description-type",
@@ -407,6 +411,15 @@ pub const DESCRIPTION_TOO_LONG: RuleDoc = RuleDoc {
     why: "The spec caps it at 1024; validators reject longer ones and hosts truncate the listing.",
     example: "A 1,500-character description.\n\nFix: keep the what and when in the description; move detail into the body.",
 };
+
+fn description_too_long(sink: &mut Sink, pos: Pos, len: usize) {
+    sink.push(
+        Rule::DescriptionTooLong,
+        pos,
+        format!("`description` is {len} characters; the limit is {MAX_DESCRIPTION_CHARS}, hosts truncate or reject longer ones"),
+    );
+}
+
 pub const COMPATIBILITY_TYPE: RuleDoc = RuleDoc {
     code: "SA213",
     name: "compatibility-type",
@@ -438,6 +451,15 @@ pub const COMPATIBILITY_TOO_LONG: RuleDoc = RuleDoc {
     why: "The spec caps it at 500; validators reject longer ones.",
     example: "A 600-character compatibility note.\n\nFix: shorten it; put detail in the body.",
 };
+
+fn compatibility_too_long(sink: &mut Sink, pos: Pos, len: usize) {
+    sink.push(
+        Rule::CompatibilityTooLong,
+        pos,
+        format!("`compatibility` is {len} characters; the limit is {MAX_COMPATIBILITY_CHARS}"),
+    );
+}
+
 pub const METADATA_TYPE: RuleDoc = RuleDoc {
     code: "SA215",
     name: "metadata-type",
@@ -536,6 +558,19 @@ pub const HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
     why: "Those hosts act on it; strict validators and uploads (skills-ref, claude.ai) reject unknown keys, and other hosts ignore it. Fine when intended.",
     example: "argument-hint: \"[file]\"\n\nNothing to fix if the library targets those hosts; otherwise move it under `metadata`.",
 };
+
+/// The key `key` is read by `hosts`, at least one of them configured.
+fn host_specific_key(sink: &mut Sink, pos: Pos, key: &str, hosts: &[&str]) {
+    sink.push(
+        Rule::HostSpecificKey,
+        pos,
+        format!(
+            "`{key}` is supported by {}; not in the Agent Skills spec, so strict validators reject it",
+            hosts.join(", ")
+        ),
+    );
+}
+
 pub const UNKNOWN_KEY: RuleDoc = RuleDoc {
     code: "SA221",
     name: "unknown-key",
@@ -545,6 +580,31 @@ pub const UNKNOWN_KEY: RuleDoc = RuleDoc {
     why: "It is silently ignored everywhere, which usually means a typo (`descripton`) that leaves the real field missing.",
     example: "descripton: Extract tables from PDFs.\n\nFix: description: Extract tables from PDFs.",
 };
+
+/// The key `key` is read only by `hosts`, none of which is configured.
+fn unconfigured_host_key(sink: &mut Sink, pos: Pos, key: &str, hosts: &[&str]) {
+    sink.push(
+        Rule::UnknownKey,
+        pos,
+        format!(
+            "`{key}` is only read by {}, which is not among the configured `hosts`; it is ignored",
+            hosts.join(", ")
+        ),
+    );
+}
+
+/// No one reads the key `key`; `typo_of` is the known key it is probably a typo of.
+fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>) {
+    let hint = typo_of
+        .map(|s| format!("; did you mean `{s}`?"))
+        .unwrap_or_default();
+    sink.push(
+        Rule::UnknownKey,
+        pos,
+        format!("`{key}` is not a field of the spec or of any host, so it is ignored{hint}"),
+    );
+}
+
 pub const HOST_FIELD_TYPE: RuleDoc = RuleDoc {
     code: "SA222",
     name: "host-field-type",
@@ -594,6 +654,18 @@ pub const BODY_TOO_LONG: RuleDoc = RuleDoc {
     why: "The whole body is loaded into the model's context when the skill activates; the spec recommends under 500 lines and moving detail into referenced files.",
     example: "A 900-line SKILL.md.\n\nFix: keep the workflow in SKILL.md, move reference material to references/*.md and link to it.",
 };
+
+/// SKILL.md has `lines` lines; the finding is on the first line past the limit.
+fn body_too_long(sink: &mut Sink, lines: u32) {
+    sink.push(
+        Rule::BodyTooLong,
+        Pos::new(MAX_SKILL_LINES + 1, 1),
+        format!(
+            "SKILL.md has {lines} lines; keep it under {MAX_SKILL_LINES} and move detail into files under references/"
+        ),
+    );
+}
+
 pub const BROKEN_LINK: RuleDoc = RuleDoc {
     code: "SA231",
     name: "broken-link",
@@ -603,6 +675,15 @@ pub const BROKEN_LINK: RuleDoc = RuleDoc {
     why: "The model follows these links to load references and scripts on demand; a missing file makes it fail mid-task or invent the content.",
     example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
 };
+
+/// The body links to `target`, which does not exist beside SKILL.md.
+fn broken_link(sink: &mut Sink, pos: Pos, target: &str) {
+    sink.push(
+        Rule::BrokenLink,
+        pos,
+        format!("`{target}` does not exist relative to this skill; fix the link or add the file"),
+    );
+}
 
 /// A link of a served skill to `target` (the URI `uri`), a file `skills/list` does not list.
 pub fn unlisted_link(sink: &mut Sink, pos: Pos, target: &str, uri: &str) {
