@@ -1,11 +1,16 @@
-//! The rule registry: the [`Rule`] type, its lookup, and the list of every rule in code order.
-//! Each rule's [`RuleDoc`] (code, name, default severity, summary, what, why, example) is a
-//! constant in the file of its family:
+//! Every finding skill-audit can emit belongs to a rule, and everything about a rule is in the
+//! file of its family: its [`RuleDoc`] (code, name, default severity, summary, what, why,
+//! example), the checks that find it, and the constructors that make its findings and write
+//! their messages. Stages outside this module find problems and call those constructors; they
+//! build no message text. The families:
 //! `file` (SA1xx, reading and frontmatter), `spec` (SA2xx, Agent Skills fields),
 //! `deps` (SA3xx, `dependencies` and capability fields), `library` (SA4xx, whole-library checks
 //! and availability), `agent` (SA5xx), `links` (SA6xx, manifests, links and drift), `host`
 //! (SA7xx, tool names against a host's vocabulary), `mcp` (SA8xx, skills served over MCP) and
 //! `config` (SA9xx, suppression comments).
+//!
+//! This file ties them together: the [`Rule`] type and its lookup, the registry of every rule
+//! in code order, and what several families share.
 
 pub mod agent;
 pub mod config;
@@ -160,8 +165,7 @@ impl Rule {
 
 /// How a list of names (`tools`, `allowed-tools`, `paths`, ...) is written wrong. The field
 /// readers shared by skills and agents find it and hand it to the reporting function of the
-/// field's rule (SA216, SA222 or SA306), which words it with [`NameShape::message`]: the three
-/// rules say it the same way.
+/// field's rule (SA216, SA222 or SA306); the three rules word it the same way, here.
 #[derive(Clone, Copy, Debug)]
 pub enum NameShape {
     /// An entry of the list is not a non-empty string; `found` is its kind.
