@@ -7,14 +7,14 @@ use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::PathBuf;
 
 use crate::config::Settings;
-use crate::diagnostic::{Finding, Pos, Sink, Suppression, sort_findings};
+use crate::diagnostic::{Finding, Sink, Suppression, sort_findings};
 use crate::discover::{self, Candidate, Entry, Kind};
 use crate::evaluate::{self, Availability};
 use crate::model::{Agent, Drift, Link, Manifest, Skill};
 use crate::parse;
 use crate::profile::{self, Profile, ProfileError, ProfileSource};
 use crate::resolve;
-use crate::rules::{self, Rule};
+use crate::rules;
 use crate::source::{self, Boundary, FileId, MAX_FILE_BYTES, Refusal};
 
 /// What to audit and how.
@@ -296,12 +296,7 @@ fn audit(
         files_scanned += 1;
     }
     for e in &found.errors {
-        findings.push(Finding::new(
-            Rule::ReadError,
-            &e.path,
-            Pos::START,
-            format!("cannot read: {}", e.message),
-        ));
+        findings.push(rules::file::read_error(&e.path, &e.message));
     }
     rules::library::duplicate_names(&skills, &mut findings);
     rules::agent::check_targets(&agents, &mut findings);
@@ -411,7 +406,8 @@ fn audit(
 
 /// Keep one output per file: a file reached by several paths (a symlink, a hard link, two
 /// spellings of a root or of a manifest path) is audited under the path that reached it
-/// without a link, else under the first; the others become one [`Rule::SameFile`] finding.
+/// without a link, else under the first; the others become one SA113 finding
+/// ([`rules::file::same_file`]).
 fn once_per_file(outputs: &mut [FileOutput]) {
     let mut kept: foldhash::HashMap<&FileId, usize> = foldhash::HashMap::default();
     let mut repeats: Vec<usize> = Vec::new();
@@ -648,12 +644,7 @@ fn contain(c: &Candidate, work: impl FnOnce() -> FileOutput) -> FileOutput {
                 .map(|s| (*s).to_owned())
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown failure".into());
-            let f = Finding::new(
-                Rule::InternalError,
-                &c.path,
-                Pos::START,
-                format!("internal error: {what}"),
-            );
+            let f = rules::file::internal_error(&c.path, &what);
             FileOutput::new(c, placeholder(c), vec![f], Vec::new())
         }
     }
@@ -703,11 +694,7 @@ fn process(c: &Candidate, settings: &Settings, boundary: &Boundary) -> FileOutpu
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        sink.push(
-            Rule::SkillFileCasing,
-            Pos::START,
-            format!("`{name}` should be named `SKILL.md`: Claude Code and Codex look for that exact name"),
-        );
+        rules::file::skill_file_casing(&mut sink, &name);
     }
     // A file the walk found under a root is read where it is; anything reached through a link
     // or named by a manifest is read at its real path, once that is known to be inside.
@@ -759,6 +746,7 @@ fn process(c: &Candidate, settings: &Settings, boundary: &Boundary) -> FileOutpu
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rule;
 
     #[test]
     fn a_panic_in_one_file_becomes_a_finding_and_an_invalid_entry() {

@@ -14,7 +14,7 @@ use rayon::prelude::*;
 use crate::diagnostic::Finding;
 use crate::discover::{is_normal, normalize, normalized, strip_suffix_ignore_case};
 use crate::model::{Agent, Link, Manifest, Named, Skill, by_name};
-use crate::rules::{self, Rule};
+use crate::rules;
 use crate::source::{Boundary, Refusal};
 
 /// Hash maps here are keyed by paths and names; foldhash hashes those several times faster
@@ -321,9 +321,9 @@ fn manifest_links(
     // A path that names nothing in the library: outside the tree, or simply wrong.
     let mut unresolved = |what: &str, p: &str, pos| {
         findings.push(if places.leave(p, boundary) {
-            rules::file::listed_outside(&m.path, pos, &format!("{what} path"), p)
+            rules::file::manifest_path_outside(&m.path, pos, what, p)
         } else {
-            missing(m, what, p, pos)
+            rules::links::manifest_path_missing(&m.path, pos, what, p)
         });
     };
     let m_agents = listed(
@@ -399,12 +399,7 @@ fn agent_links(ix: &Index, a: &Agent, cwd: &Path) -> (Vec<Link>, Vec<Finding>) {
     for name in &a.skills {
         match ix.skill_by_name.get(name.as_str()) {
             Some(found) => links.extend(found.all().map(|s| link(a, s, "skills-field"))),
-            None => findings.push(Finding::new(
-                Rule::UnknownSkillReference,
-                &a.path,
-                crate::diagnostic::Pos::START,
-                format!("`skills:` names `{name}`, which is not a skill in the library"),
-            )),
+            None => findings.push(rules::links::unknown_skill_reference(&a.path, name)),
         }
     }
     for (target, _) in &a.body_links {
@@ -435,34 +430,16 @@ pub fn configured(
         let at = key(agent_path, cwd);
         let Some(agent) = ix.agent_at(&at) else {
             if matches!(boundary.resolve(&at), Err(Refusal::Outside)) {
-                findings.push(rules::file::listed_outside(
-                    crate::config::file::FILE_NAME,
-                    crate::diagnostic::Pos::START,
-                    "[[links]] agent",
-                    &agent_path.display().to_string(),
-                ));
+                findings.push(rules::file::link_agent_outside(agent_path));
                 continue;
             }
-            findings.push(Finding::new(
-                Rule::ConfigLinkUnresolved,
-                crate::config::file::FILE_NAME,
-                crate::diagnostic::Pos::START,
-                format!(
-                    "[[links]] agent `{}` is not an agent in the library",
-                    agent_path.display()
-                ),
-            ));
+            findings.push(rules::links::link_agent_unresolved(agent_path));
             continue;
         };
         for name in names {
             match ix.skill_by_name.get(name.as_str()) {
                 Some(found) => out.extend(found.all().map(|s| link(agent, s, "config"))),
-                None => findings.push(Finding::new(
-                    Rule::ConfigLinkUnresolved,
-                    crate::config::file::FILE_NAME,
-                    crate::diagnostic::Pos::START,
-                    format!("[[links]] skill `{name}` is not a skill in the library"),
-                )),
+                None => findings.push(rules::links::link_skill_unresolved(name)),
             }
         }
     }
@@ -476,17 +453,6 @@ fn link(a: &Agent, s: &Skill, via: &str) -> Link {
         skill_path: s.path.clone(),
         via: via.to_owned(),
     }
-}
-
-fn missing(m: &Manifest, what: &str, path: &str, pos: crate::diagnostic::Pos) -> Finding {
-    Finding::new(
-        Rule::ManifestPathMissing,
-        &m.path,
-        pos,
-        format!(
-            "{what} path `{path}` resolves to no {what} from the plugin folder or the repository root; fix the path"
-        ),
-    )
 }
 
 #[cfg(test)]

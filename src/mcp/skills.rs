@@ -13,10 +13,10 @@ use serde_json::Value;
 use std::path::PathBuf;
 
 use crate::config::Settings;
-use crate::diagnostic::{Pos, Sink, Suppression};
+use crate::diagnostic::{Sink, Suppression};
 use crate::model::Skill;
 use crate::parse;
-use crate::rules::{self, Rule};
+use crate::rules::{self, mcp::Served};
 
 /// One skill a server serves, and what the server states about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -197,11 +197,7 @@ pub fn audit(
     let bytes = match &served.content {
         Ok(b) => b,
         Err(why) => {
-            sink.push(
-                Rule::ReadError,
-                Pos::START,
-                format!("cannot read the skill over MCP (`resources/read`): {why}"),
-            );
+            rules::file::served_unreadable(&mut sink, why);
             let folder = fs_path
                 .parent()
                 .and_then(|p| p.file_name())
@@ -227,15 +223,8 @@ pub fn audit(
     let links = std::mem::take(&mut parsed.links);
     rules::spec::check(&parsed, settings, &mut sink);
     for link in links {
-        sink.push(
-            Rule::BrokenLink,
-            link.pos,
-            format!(
-                "`{}` is not among the files `skills/list` lists for this skill ({}), and hosts treat reading an unlisted file as a verification failure; fix the link or list the file",
-                link.target,
-                resolve(path, &link.target)
-            ),
-        );
+        let uri = resolve(path, &link.target);
+        rules::spec::unlisted_link(&mut sink, link.pos, &link.target, &uri);
     }
     if !parsed.skill.invalid {
         compare_frontmatter(served, &parsed.skill, &mut sink);
@@ -271,68 +260,47 @@ pub fn attach_sources(findings: &mut [crate::Finding], served: &[ServedSkill]) {
 /// stated digest cannot verify them.
 fn check_digest(served: &ServedSkill, bytes: &[u8], sink: &mut Sink) {
     let actual = rmcp::model::sha256_digest(bytes);
-    let problem = match &served.digest {
+    let size = bytes.len();
+    match &served.digest {
         // A full listing that states no digest for the SKILL.md leaves nothing to verify.
-        None if served.files.is_some() => Some(
-            "`skills/list` lists no `sha256:` digest for this SKILL.md, so it cannot be verified"
-                .to_owned(),
-        ),
-        None => served
-            .size
-            .filter(|s| *s != bytes.len() as u64)
-            .map(|s| {
-                format!(
-                    "the SKILL.md that `resources/read` returned is {} bytes, where `skills/list` says {s}",
-                    bytes.len()
-                )
-            }),
-        Some(stated) => mismatch(
-            "this SKILL.md",
+        None if served.files.is_some() => rules::mcp::skill_digest_missing(sink),
+        None => {
+            if let Some(stated) = served.size.filter(|s| *s != size as u64) {
+                rules::mcp::skill_size_mismatch(sink, size, stated);
+            }
+        }
+        Some(stated) => verify(
+            sink,
+            Served::SkillMd,
             stated,
             served.size,
             &actual,
-            bytes.len() as u64,
+            size as u64,
         ),
-    };
-    if let Some(message) = problem {
-        sink.push(Rule::McpDigestMismatch, Pos::START, message);
     }
 }
 
-/// What is wrong when `stated` (and `stated_size`) should describe bytes with digest `actual`
-/// and length `size`: a malformed digest, a different digest or a different size.
-fn mismatch(
-    what: &str,
+/// Report what is wrong when `stated` (and `stated_size`) should describe the bytes of `file`,
+/// whose digest is `actual` and length `size`: a malformed digest, a different digest or a
+/// different size.
+fn verify(
+    sink: &mut Sink,
+    file: Served,
     stated: &str,
     stated_size: Option<u64>,
     actual: &str,
     size: u64,
-) -> Option<String> {
+) {
     if !rmcp::model::is_sha256_digest(stated) {
-        return Some(malformed(what, stated));
+        rules::mcp::digest_malformed(sink, file, stated);
+        return;
     }
-    let size_note = match stated_size {
-        Some(s) if s != size => format!(" (and {size} bytes, where the listing says {s})"),
-        _ => String::new(),
-    };
+    let wrong_size = stated_size.filter(|s| *s != size);
     if stated != actual {
-        return Some(format!(
-            "`skills/list` states digest `{stated}` for {what}, but the bytes `resources/read` returned have `{actual}`{size_note}; the content changed or is not what was listed"
-        ));
+        rules::mcp::digest_mismatch(sink, file, stated, actual, wrong_size.map(|s| (size, s)));
+    } else if let Some(listed) = wrong_size {
+        rules::mcp::size_mismatch(sink, file, size, listed);
     }
-    (!size_note.is_empty()).then(|| {
-        format!(
-            "`skills/list` states the right digest for {what} but the wrong size: `resources/read` returned {size} bytes{}",
-            stated_size.map_or(String::new(), |s| format!(", where the listing says {s}"))
-        )
-    })
-}
-
-fn malformed(what: &str, stated: &str) -> String {
-    format!(
-        "`skills/list` states digest `{}` for {what}, which is not `sha256:` and 64 lowercase hex digits, so it cannot be verified",
-        clip(stated)
-    )
 }
 
 /// The files other than the SKILL.md: SA801 for a digest that is missing, malformed or wrong
@@ -342,54 +310,28 @@ fn check_files(served: &ServedSkill, sink: &mut Sink) {
     let Some(files) = &served.files else { return };
     let mut skipped: Vec<(&str, &str)> = Vec::new();
     for file in files.iter().filter(|f| f.uri != served.uri) {
-        let what = format!("`{}`", clip(&file.uri));
+        let what = Served::File(&file.uri);
         let Some(stated) = &file.digest else {
-            sink.push(
-                Rule::McpDigestMismatch,
-                Pos::START,
-                format!("`skills/list` lists {what}, a file of this skill, without a `sha256:` digest, so it cannot be verified"),
-            );
+            rules::mcp::file_digest_missing(sink, &file.uri);
             continue;
         };
         if !file.verifiable() {
-            sink.push(
-                Rule::McpDigestMismatch,
-                Pos::START,
-                malformed(&what, stated),
-            );
+            rules::mcp::digest_malformed(sink, what, stated);
             continue;
         }
         match &file.read {
             FileRead::Read { digest, size } => {
-                if let Some(m) = mismatch(&what, stated, file.size, digest, *size) {
-                    sink.push(Rule::McpDigestMismatch, Pos::START, m);
-                }
+                verify(sink, what, stated, file.size, digest, *size);
             }
-            FileRead::Failed(why) => sink.push(
-                Rule::ReadError,
-                Pos::START,
-                format!(
-                    "cannot read {what}, a file `skills/list` lists for this skill (`resources/read`): {why}; its digest is not verified"
-                ),
-            ),
+            FileRead::Failed(why) => rules::file::served_file_unreadable(sink, &file.uri, why),
             FileRead::Skipped(limit) => skipped.push((&file.uri, limit)),
             // Only before a session has read the files.
             FileRead::NotRead => {}
         }
     }
-    let message = match skipped.as_slice() {
-        [] => return,
-        [(uri, limit)] => format!(
-            "`{}`, a file `skills/list` lists for this skill, was not read ({limit}), so its digest is not verified",
-            clip(uri)
-        ),
-        [(first, limit), ..] => format!(
-            "{} files `skills/list` lists for this skill were not read ({limit}), so their digests are not verified; the first is `{}`",
-            skipped.len(),
-            clip(first)
-        ),
-    };
-    sink.push(Rule::ReadError, Pos::START, message);
+    if let [(first, limit), ..] = skipped.as_slice() {
+        rules::file::served_files_skipped(sink, first, limit, skipped.len());
+    }
 }
 
 /// SA802: `skills/list` repeats a `name` or `description` that differs from the file's.
@@ -397,24 +339,12 @@ fn compare_frontmatter(served: &ServedSkill, skill: &Skill, sink: &mut Sink) {
     if let Some(listed) = &served.listed_name
         && listed.trim() != skill.name
     {
-        sink.push(
-            Rule::McpFrontmatterMismatch,
-            skill.name_pos,
-            format!(
-                "`skills/list` names this skill `{}`, but its SKILL.md says `{}`",
-                clip(listed),
-                skill.name
-            ),
-        );
+        rules::mcp::listed_name_differs(sink, skill.name_pos, listed, &skill.name);
     }
     if let (Some(listed), Some(actual)) = (&served.listed_description, &skill.description)
         && listed.trim() != actual.trim()
     {
-        sink.push(
-            Rule::McpFrontmatterMismatch,
-            skill.name_pos,
-            "`skills/list` gives this skill a different `description` from its SKILL.md",
-        );
+        rules::mcp::listed_description_differs(sink, skill.name_pos);
     }
 }
 
@@ -437,13 +367,10 @@ fn resolve(skill_uri: &str, target: &str) -> String {
     format!("{scheme}://{}", parts.join("/"))
 }
 
-fn clip(s: &str) -> String {
-    s.chars().take(120).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rule;
     use serde_json::json;
 
     #[test]

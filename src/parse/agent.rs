@@ -7,7 +7,7 @@ use crate::discover::{self, AgentFlavor};
 use crate::model::Agent;
 use crate::parse::yaml::{Node, Value};
 use crate::parse::{Unreadable, document, fields, markdown};
-use crate::rules::Rule;
+use crate::rules;
 use crate::rules::agent::MAX_BODY_CHARS;
 
 /// An agent plus what per-file rules need; `root` and `body_chars` are dropped afterwards.
@@ -106,21 +106,24 @@ fn read_fields(root: &Node, agent: &mut Agent, sink: &mut Sink) {
             }
             "tools" => {
                 agent.tools_pos = value.pos;
-                agent.tools = match fields::name_list(value, k, Rule::CapabilityFieldType, sink) {
-                    // `*` (or a list holding it) grants everything, like no list at all.
-                    Some(list) if list.iter().any(|t| t == "*") => None,
-                    other => other,
-                };
+                agent.tools =
+                    match fields::name_list(value, k, rules::deps::capability_field_shape, sink) {
+                        // `*` (or a list holding it) grants everything, like no list at all.
+                        Some(list) if list.iter().any(|t| t == "*") => None,
+                        other => other,
+                    };
             }
             "mcp-servers" | "mcpServers" => {
                 agent.mcp_servers =
-                    fields::key_or_name_list(value, k, Rule::CapabilityFieldType, sink)
+                    fields::key_or_name_list(value, k, rules::deps::capability_field_shape, sink)
                         .unwrap_or_default();
             }
             "model" => {
                 agent.model = match &value.value {
-                    Value::Seq(_) => fields::name_list(value, k, Rule::CapabilityFieldType, sink)
-                        .unwrap_or_default(),
+                    Value::Seq(_) => {
+                        fields::name_list(value, k, rules::deps::capability_field_shape, sink)
+                            .unwrap_or_default()
+                    }
                     _ => fields::text(value).into_iter().collect(),
                 }
             }
@@ -135,11 +138,13 @@ fn read_fields(root: &Node, agent: &mut Agent, sink: &mut Sink) {
             }
             "agents" => {
                 agent.agents_pos = value.pos;
-                agent.agents = fields::name_list(value, k, Rule::CapabilityFieldType, sink);
+                agent.agents =
+                    fields::name_list(value, k, rules::deps::capability_field_shape, sink);
             }
             "skills" => {
                 agent.skills =
-                    fields::name_list(value, k, Rule::CapabilityFieldType, sink).unwrap_or_default()
+                    fields::name_list(value, k, rules::deps::capability_field_shape, sink)
+                        .unwrap_or_default()
             }
             "user-invocable" | "user-invokable" => agent.user_invocable = fields::boolean(value),
             "disable-model-invocation" => agent.disable_model_invocation = fields::boolean(value),

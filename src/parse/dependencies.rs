@@ -4,7 +4,7 @@
 use crate::diagnostic::Sink;
 use crate::model::{DepKind, Group, Requirements};
 use crate::parse::yaml::{Node, Value};
-use crate::rules::Rule;
+use crate::rules;
 
 /// The result of reading `dependencies`.
 pub struct Parsed {
@@ -20,14 +20,7 @@ pub fn parse(node: &Node, sink: &mut Sink) -> Parsed {
         Value::Map(m) => m.as_slice(),
         Value::Null => &[],
         _ => {
-            sink.push(
-                Rule::DependenciesType,
-                node.pos,
-                format!(
-                    "`dependencies` must be a mapping with `tools`, `resources` or `prompts`, found {}",
-                    node.kind()
-                ),
-            );
+            rules::deps::dependencies_type(sink, node);
             return Parsed {
                 requirements: req,
                 valid: false,
@@ -39,16 +32,8 @@ pub fn parse(node: &Node, sink: &mut Sink) -> Parsed {
             Some("tools") => DepKind::Tools,
             Some("resources") => DepKind::Resources,
             Some("prompts") => DepKind::Prompts,
-            other => {
-                let shown =
-                    other.map_or_else(|| key.scalar_text().unwrap_or_default(), str::to_owned);
-                sink.push(
-                    Rule::DependencyUnknownType,
-                    key.pos,
-                    format!(
-                        "unknown dependency type `{shown}` is ignored; known types are `tools`, `resources` and `prompts`"
-                    ),
-                );
+            _ => {
+                rules::deps::dependency_unknown_type(sink, key);
                 continue;
             }
         };
@@ -62,67 +47,51 @@ pub fn parse(node: &Node, sink: &mut Sink) -> Parsed {
 
 /// One type's value: a bare list (meaning `all`) or a mapping of `all` / `any`.
 fn parse_group(kind: DepKind, node: &Node, group: &mut Group, sink: &mut Sink) -> bool {
-    let field = format!("dependencies.{}", kind.key());
     match &node.value {
         Value::Null => true,
-        Value::Seq(_) => entries(node, &field, &mut group.all, sink),
+        Value::Seq(_) => entries(node, kind, None, &mut group.all, sink),
         Value::Map(m) => {
             let mut ok = true;
             for (k, v) in m {
                 match k.as_str() {
-                    Some("all") => ok &= entries(v, &format!("{field}.all"), &mut group.all, sink),
+                    Some("all") => ok &= entries(v, kind, Some("all"), &mut group.all, sink),
                     Some("any") => {
                         let mut any = Vec::new();
-                        let any_ok = entries(v, &format!("{field}.any"), &mut any, sink);
+                        let any_ok = entries(v, kind, Some("any"), &mut any, sink);
                         ok &= any_ok;
                         if any.is_empty() && any_ok {
-                            sink.push(
-                                Rule::DependencyEmptyAny,
-                                v.pos,
-                                format!("`{field}.any` is empty, so it requires nothing; list alternatives or remove it"),
-                            );
+                            rules::deps::dependency_empty_any(sink, kind, v.pos);
                         }
                         group.any = Some(any);
                     }
                     _ => {
                         ok = false;
-                        sink.push(
-                            Rule::DependencyUnknownGroup,
-                            k.pos,
-                            format!(
-                                "`{field}` may only hold `all` and `any`, found `{}`",
-                                k.scalar_text().unwrap_or_else(|| k.kind().to_owned())
-                            ),
-                        );
+                        rules::deps::dependency_unknown_group(sink, kind, k);
                     }
                 }
             }
             ok
         }
         _ => {
-            sink.push(
-                Rule::DependenciesType,
-                node.pos,
-                format!(
-                    "`{field}` must be a list of names or a mapping with `all` / `any`, found {}",
-                    node.kind()
-                ),
-            );
+            rules::deps::dependency_group_type(sink, kind, node);
             false
         }
     }
 }
 
-fn entries(node: &Node, field: &str, out: &mut Vec<String>, sink: &mut Sink) -> bool {
+/// The names of a list: the bare list of a type (`group` is `None`), or its `all` or `any`.
+fn entries(
+    node: &Node,
+    kind: DepKind,
+    group: Option<&str>,
+    out: &mut Vec<String>,
+    sink: &mut Sink,
+) -> bool {
     let items = match &node.value {
         Value::Seq(items) => items,
         Value::Null => return true,
         _ => {
-            sink.push(
-                Rule::DependenciesType,
-                node.pos,
-                format!("`{field}` must be a list of names, found {}", node.kind()),
-            );
+            rules::deps::dependency_list_type(sink, kind, group, node);
             return false;
         }
     };
@@ -136,14 +105,7 @@ fn entries(node: &Node, field: &str, out: &mut Vec<String>, sink: &mut Sink) -> 
             }
             _ => {
                 ok = false;
-                sink.push(
-                    Rule::DependencyEntryType,
-                    item.pos,
-                    format!(
-                        "entries of `{field}` must be non-empty strings, found {}; quote it",
-                        item.kind()
-                    ),
-                );
+                rules::deps::dependency_entry_type(sink, kind, group, item);
             }
         }
     }
@@ -154,6 +116,7 @@ fn entries(node: &Node, field: &str, out: &mut Vec<String>, sink: &mut Sink) -> 
 mod tests {
     use super::*;
     use crate::parse::yaml;
+    use crate::rules::Rule;
 
     fn run(src: &str) -> (Parsed, Vec<(Rule, u32)>) {
         let node = yaml::parse(src, 2).unwrap();

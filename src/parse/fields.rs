@@ -1,10 +1,10 @@
 //! Small readers for field shapes shared by skills and agents: a list of names written as a YAML
-//! list or as a comma/space separated string, and so on. They report the wrong shape through a
-//! [`Sink`] and return what could be read.
+//! list or as a comma/space separated string, and so on. They hand a wrong shape to the field's
+//! rule (a [`ShapeReport`]) and return what could be read.
 
 use crate::diagnostic::Sink;
 use crate::parse::yaml::{Node, Value};
-use crate::rules::Rule;
+use crate::rules::{NameShape, ShapeReport};
 
 /// Split a tool list written as one string: `Read, Grep` or `Bash(git:*) Read`.
 /// Commas and whitespace inside parentheses belong to the entry (`Agent(a, b)`).
@@ -40,8 +40,13 @@ fn flush(cur: &mut String, out: &mut Vec<String>) {
 }
 
 /// A list of names: a YAML list of strings, or one string split by [`split_names`].
-/// Non-string entries are reported with `rule` and skipped; `None` when the shape is wrong.
-pub fn name_list(node: &Node, field: &str, rule: Rule, sink: &mut Sink) -> Option<Vec<String>> {
+/// Non-string entries are reported with `report` and skipped; `None` when the shape is wrong.
+pub fn name_list(
+    node: &Node,
+    field: &str,
+    report: ShapeReport,
+    sink: &mut Sink,
+) -> Option<Vec<String>> {
     match &node.value {
         Value::Null => Some(Vec::new()),
         Value::Str(s) => Some(split_names(s)),
@@ -53,28 +58,16 @@ pub fn name_list(node: &Node, field: &str, rule: Rule, sink: &mut Sink) -> Optio
                     Some(s) if !s.is_empty() => out.push(s.to_owned()),
                     _ => {
                         ok = false;
-                        sink.push(
-                            rule,
-                            item.pos,
-                            format!(
-                                "`{field}` entries must be non-empty strings, found {}",
-                                item.kind()
-                            ),
-                        );
+                        let found = item.kind();
+                        report(sink, item.pos, field, NameShape::Entry { found });
                     }
                 }
             }
             ok.then_some(out)
         }
         _ => {
-            sink.push(
-                rule,
-                node.pos,
-                format!(
-                    "`{field}` must be a list of names or a comma-separated string, found {}",
-                    node.kind()
-                ),
-            );
+            let found = node.kind();
+            report(sink, node.pos, field, NameShape::List { found });
             None
         }
     }
@@ -84,7 +77,7 @@ pub fn name_list(node: &Node, field: &str, rule: Rule, sink: &mut Sink) -> Optio
 pub fn key_or_name_list(
     node: &Node,
     field: &str,
-    rule: Rule,
+    report: ShapeReport,
     sink: &mut Sink,
 ) -> Option<Vec<String>> {
     match &node.value {
@@ -94,14 +87,14 @@ pub fn key_or_name_list(
                 match k.scalar_text() {
                     Some(s) => out.push(s),
                     None => {
-                        sink.push(rule, k.pos, format!("`{field}` keys must be server names"));
+                        report(sink, k.pos, field, NameShape::Key);
                         return None;
                     }
                 }
             }
             Some(out)
         }
-        _ => name_list(node, field, rule, sink),
+        _ => name_list(node, field, report, sink),
     }
 }
 

@@ -7,7 +7,7 @@ use std::path::Path;
 use crate::diagnostic::{Pos, Sink};
 use crate::discover::ManifestKind;
 use crate::model::Manifest;
-use crate::rules::Rule;
+use crate::rules;
 
 /// The extension key awesome-copilot's Agent Plugins use to bundle agents and skills.
 const COPILOT_EXTENSION: &str = "com.github.awesome-copilot";
@@ -27,17 +27,7 @@ pub fn parse(
     let json: Value = match serde_json::from_str(&text) {
         Ok(v) => v,
         Err(e) => {
-            sink.push(
-                Rule::ManifestInvalid,
-                Pos::new(
-                    u32::try_from(e.line()).unwrap_or(1),
-                    u32::try_from(e.column()).unwrap_or(1),
-                ),
-                format!(
-                    "not valid JSON: {}",
-                    e.to_string().split(" at line ").next().unwrap_or("")
-                ),
-            );
+            rules::links::manifest_invalid(sink, &e);
             return Vec::new();
         }
     };
@@ -162,6 +152,7 @@ fn locate(text: &str, value: &str) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rule;
 
     #[test]
     fn agent_plugin_extension_lists() {

@@ -10,7 +10,7 @@ pub mod skill;
 pub mod yaml;
 
 use crate::diagnostic::{Pos, Sink};
-use crate::rules::Rule;
+use crate::rules;
 use frontmatter::SplitError;
 
 /// A Markdown file with readable frontmatter.
@@ -83,36 +83,21 @@ pub fn document<'b>(
     let split = match frontmatter::split(text) {
         Ok(s) => s,
         Err(SplitError::Missing) => {
-            sink.push(
-                Rule::MissingFrontmatter,
-                Pos::START,
-                format!("no YAML frontmatter: the first line of a {what} file must be `---`, followed by `name` and `description`"),
-            );
+            rules::file::missing_frontmatter(sink, what);
             return Err(Unreadable::NoFrontmatter);
         }
         Err(SplitError::Unclosed { line }) => {
-            sink.push(
-                Rule::UnclosedFrontmatter,
-                Pos::new(line, 1),
-                "the frontmatter opened on line 1 is never closed; add a line `---` after it",
-            );
+            rules::file::unclosed_frontmatter(sink, Pos::new(line, 1));
             return Err(Unreadable::Invalid);
         }
     };
     suppressions(split.yaml, split.yaml_line, sink);
     let root = yaml::parse(split.yaml, split.yaml_line).map_err(|e| {
-        sink.push(e.rule, e.pos, e.message);
+        rules::file::yaml_error(sink, e);
         Unreadable::Invalid
     })?;
     if root.as_map().is_none() {
-        sink.push(
-            Rule::FrontmatterNotMapping,
-            root.pos,
-            format!(
-                "the frontmatter must be a mapping of keys to values, found {}",
-                root.kind()
-            ),
-        );
+        rules::file::not_mapping(sink, &root);
         return Err(Unreadable::Invalid);
     }
     Ok(Document {
@@ -154,24 +139,13 @@ pub fn decode<'b>(bytes: &'b [u8], sink: &mut Sink) -> Option<&'b str> {
                 },
                 u32::try_from(column).unwrap_or(u32::MAX),
             );
-            sink.push(
-                Rule::NotUtf8,
-                pos,
-                format!(
-                    "byte 0x{:02x} is not valid UTF-8; save the file as UTF-8",
-                    bytes[e.valid_up_to()]
-                ),
-            );
+            rules::file::not_utf8(sink, pos, bytes[e.valid_up_to()]);
             return None;
         }
     };
     match text.strip_prefix(frontmatter::BOM) {
         Some(rest) => {
-            sink.push(
-                Rule::Utf8Bom,
-                Pos::START,
-                "the file starts with a UTF-8 byte order mark; some validators then miss the frontmatter",
-            );
+            rules::file::utf8_bom(sink);
             Some(rest)
         }
         None => Some(text),
@@ -181,6 +155,7 @@ pub fn decode<'b>(bytes: &'b [u8], sink: &mut Sink) -> Option<&'b str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::rules::Rule;
 
     #[test]
     fn reports_first_bad_byte_position() {

@@ -9,7 +9,7 @@ use crate::model::{DeclaredBy, Requirements, Skill, SkillFields};
 use crate::parse::markdown::{self, BodyLink};
 use crate::parse::yaml::{Node, Value};
 use crate::parse::{dependencies, document, fields};
-use crate::rules::Rule;
+use crate::rules;
 use crate::vecmap::VecMap;
 
 /// A parsed skill plus what its rules still need; everything but `skill` is dropped after the
@@ -84,54 +84,30 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
                 skill.name_pos = value.pos;
                 match value.as_str().map(str::trim) {
                     Some(n) if !n.is_empty() => skill.name = n.to_owned(),
-                    _ => sink.push(
-                        Rule::NameType,
-                        value.pos,
-                        format!("`name` must be a non-empty string, found {}", describe(value)),
-                    ),
+                    _ => rules::spec::name_type(sink, value),
                 }
             }
             "description" => match value.as_str() {
                 Some(d) if !d.trim().is_empty() => skill.description = Some(d.to_owned()),
-                _ => sink.push(
-                    Rule::DescriptionType,
-                    value.pos,
-                    format!(
-                        "`description` must be a non-empty string saying what the skill does and when to use it, found {}",
-                        describe(value)
-                    ),
-                ),
+                _ => rules::spec::description_type(sink, value),
             },
             "license" => match fields::text(value) {
                 Some(t) => f.license = Some(t),
-                None => sink.push(
-                    Rule::LicenseType,
-                    value.pos,
-                    format!("`license` should be a license name or a bundled file name, found {}", value.kind()),
-                ),
+                None => rules::spec::license_type(sink, value),
             },
             "compatibility" => match value.as_str() {
                 Some(c) if !c.trim().is_empty() => f.compatibility = Some(c.to_owned()),
-                _ => sink.push(
-                    Rule::CompatibilityType,
-                    value.pos,
-                    format!(
-                        "`compatibility` must be a non-empty string describing environment requirements, found {}",
-                        describe(value)
-                    ),
-                ),
+                _ => rules::spec::compatibility_type(sink, value),
             },
             "metadata" => f.metadata = read_metadata(value, sink),
             "allowed-tools" => {
                 if let Some(s) = value.as_str() {
                     f.allowed_tools = fields::split_names(s);
-                } else if let Some(list) = fields::name_list(value, k, Rule::AllowedToolsType, sink) {
+                } else if let Some(list) =
+                    fields::name_list(value, k, rules::spec::allowed_tools_shape, sink)
+                {
                     if value.as_seq().is_some() {
-                        sink.push(
-                            Rule::AllowedToolsType,
-                            value.pos,
-                            "the spec defines `allowed-tools` as a space-separated string; Claude Code also reads a list, other hosts may not",
-                        );
+                        rules::spec::allowed_tools_list(sink, value.pos);
                     }
                     f.allowed_tools = list;
                 }
@@ -147,27 +123,34 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             "disable-model-invocation" => f.disable_model_invocation = host_bool(k, value, sink),
             "background" => f.background = host_bool(k, value, sink),
             "disallowed-tools" => {
-                f.disallowed_tools = fields::name_list(value, k, Rule::HostFieldType, sink).unwrap_or_default();
+                f.disallowed_tools =
+                    fields::name_list(value, k, rules::spec::host_field_shape, sink)
+                        .unwrap_or_default();
             }
-            "paths" => f.paths = fields::name_list(value, k, Rule::HostFieldType, sink).unwrap_or_default(),
+            "paths" => {
+                f.paths = fields::name_list(value, k, rules::spec::host_field_shape, sink)
+                    .unwrap_or_default()
+            }
             "model" => skill.model = read_model(value, sink),
             "hooks" => match value.as_map() {
-                Some(events) => f.hooks = events.iter().filter_map(|(e, _)| e.scalar_text()).collect(),
+                Some(events) => {
+                    f.hooks = events.iter().filter_map(|(e, _)| e.scalar_text()).collect()
+                }
                 None if value.is_null() => {}
-                None => sink.push(
-                    Rule::CapabilityFieldType,
-                    value.pos,
-                    format!("`hooks` must be a mapping of event names to handlers, found {}", value.kind()),
-                ),
+                None => rules::deps::hooks_type(sink, value),
             },
-            "tools" => match fields::name_list(value, k, Rule::CapabilityFieldType, sink) {
+            "tools" => match fields::name_list(value, k, rules::deps::capability_field_shape, sink)
+            {
                 Some(t) => skill.tools = Some(t),
                 None => tools_ok = false,
             },
-            "mcp-servers" => match fields::key_or_name_list(value, k, Rule::CapabilityFieldType, sink) {
-                Some(s) => skill.mcp_servers = s,
-                None => tools_ok = false,
-            },
+            "mcp-servers" => {
+                match fields::key_or_name_list(value, k, rules::deps::capability_field_shape, sink)
+                {
+                    Some(s) => skill.mcp_servers = s,
+                    None => tools_ok = false,
+                }
+            }
             "dependencies" => {
                 let p = dependencies::parse(value, sink);
                 deps = Some((p.requirements, p.valid));
@@ -202,23 +185,10 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
     skill
 }
 
-/// "an empty value", "a list", or the string itself when it is blank.
-fn describe(node: &Node) -> String {
-    match &node.value {
-        Value::Str(_) => "a blank string".to_owned(),
-        Value::Null => "an empty value".to_owned(),
-        _ => node.kind().to_owned(),
-    }
-}
-
 fn host_text(key: &str, value: &Node, sink: &mut Sink) -> Option<String> {
     let t = fields::text(value);
     if t.is_none() && !value.is_null() {
-        sink.push(
-            Rule::HostFieldType,
-            value.pos,
-            format!("`{key}` must be a string, found {}", value.kind()),
-        );
+        rules::spec::host_text_type(sink, key, value);
     }
     t
 }
@@ -226,17 +196,7 @@ fn host_text(key: &str, value: &Node, sink: &mut Sink) -> Option<String> {
 fn host_bool(key: &str, value: &Node, sink: &mut Sink) -> Option<bool> {
     let b = fields::boolean(value);
     if b.is_none() {
-        sink.push(
-            Rule::HostFieldType,
-            value.pos,
-            format!(
-                "`{key}` must be `true` or `false`, found {}; hosts that only read YAML booleans ignore it",
-                match value.as_str() {
-                    Some(s) => format!("`{s}`"),
-                    None => value.kind().to_owned(),
-                }
-            ),
-        );
+        rules::spec::host_bool_type(sink, key, value);
     }
     b
 }
@@ -246,17 +206,11 @@ fn read_model(value: &Node, sink: &mut Sink) -> Vec<String> {
         Value::Str(s) => vec![s.trim().to_owned()],
         Value::Null => Vec::new(),
         Value::Seq(_) => {
-            fields::name_list(value, "model", Rule::CapabilityFieldType, sink).unwrap_or_default()
+            fields::name_list(value, "model", rules::deps::capability_field_shape, sink)
+                .unwrap_or_default()
         }
         _ => {
-            sink.push(
-                Rule::CapabilityFieldType,
-                value.pos,
-                format!(
-                    "`model` must be a model name or a list of them, found {}",
-                    value.kind()
-                ),
-            );
+            rules::deps::model_type(sink, value);
             Vec::new()
         }
     }
@@ -267,14 +221,7 @@ fn read_metadata(value: &Node, sink: &mut Sink) -> VecMap<String, String> {
     let mut out: Vec<(String, String)> = Vec::new();
     let Some(entries) = value.as_map() else {
         if !value.is_null() {
-            sink.push(
-                Rule::MetadataType,
-                value.pos,
-                format!(
-                    "`metadata` must be a mapping of string keys to string values, found {}",
-                    value.kind()
-                ),
-            );
+            rules::spec::metadata_type(sink, value);
         }
         return VecMap::new();
     };
@@ -285,19 +232,11 @@ fn read_metadata(value: &Node, sink: &mut Sink) -> VecMap<String, String> {
                 out.push((key, s.clone()));
             }
             Value::Bool(_) | Value::Int(_) | Value::Float(_) => {
-                sink.push(
-                    Rule::MetadataType,
-                    v.pos,
-                    format!("`metadata.{key}` is {}, not a string; quote it so every parser reads the same text", v.kind()),
-                );
+                rules::spec::metadata_value_not_text(sink, &key, v);
                 let text = v.scalar_text().unwrap_or_default();
                 out.push((key, text));
             }
-            _ => sink.push(
-                Rule::MetadataType,
-                v.pos,
-                format!("`metadata.{key}` must be a string, found {}", v.kind()),
-            ),
+            _ => rules::spec::metadata_value_type(sink, &key, v),
         }
     }
     out.into_iter().collect()

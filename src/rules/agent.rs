@@ -3,7 +3,7 @@
 use std::collections::HashSet;
 
 use super::RuleDoc;
-use crate::diagnostic::{Finding, Pos, Sink};
+use crate::diagnostic::{Finding, Pos, Severity, Sink};
 use crate::model::Agent;
 use crate::parse::agent::{ParsedAgent, key_pos};
 use crate::rules::Rule;
@@ -61,11 +61,7 @@ const BUILTIN_AGENTS: &[&str] = &["agent", "ask", "edit", "plan"];
 pub fn check(parsed: &ParsedAgent, sink: &mut Sink) {
     let a = &parsed.agent;
     if a.flavor == "chatmode" {
-        sink.push(
-            Rule::ChatModeRenamed,
-            Pos::START,
-            "chat modes were renamed to custom agents; rename the file to `.agent.md` (and move it to `.github/agents/`)",
-        );
+        chat_mode_renamed(sink);
     }
     let file_name = a
         .fs_path
@@ -76,69 +72,32 @@ pub fn check(parsed: &ParsedAgent, sink: &mut Sink) {
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
     {
-        sink.push(
-            Rule::AgentFileName,
-            Pos::START,
-            format!("file name `{file_name}` has characters outside `A-Z a-z 0-9 . - _`; GitHub does not load such agents"),
-        );
+        agent_file_name(sink, &file_name);
     }
     let Some(root) = &parsed.root else { return };
     if a.description.is_none() {
-        sink.push(
-            Rule::AgentDescriptionMissing,
-            root.pos,
-            "the agent has no `description`; GitHub requires one and VS Code shows it as the placeholder",
-        );
+        agent_description_missing(sink, root.pos);
     }
     for (key, _) in root.as_map().unwrap_or_default() {
         let Some(k) = key.as_str() else { continue };
         if let Some((_, instead)) = DEPRECATED_KEYS.iter().find(|(d, _)| *d == k) {
-            sink.push(
-                Rule::AgentDeprecatedKey,
-                key.pos,
-                format!("`{k}` is deprecated; use {instead}"),
-            );
+            agent_deprecated_key(sink, key.pos, k, instead);
         } else if a.flavor != "claude" && CLAUDE_KEYS.contains(&k) && !COPILOT_KEYS.contains(&k) {
-            sink.push(
-                Rule::AgentHostSpecificKey,
-                key.pos,
-                format!("`{k}` is only read by Claude Code; VS Code and GitHub Copilot ignore it in this file"),
-            );
+            claude_code_key(sink, key.pos, k);
         } else if a.flavor == "claude" && COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
-            sink.push(
-                Rule::AgentHostSpecificKey,
-                key.pos,
-                format!("`{k}` is only read by VS Code and GitHub Copilot; Claude Code ignores it in this agent"),
-            );
+            copilot_key(sink, key.pos, k);
         } else if !COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
-            let hint = nearest(k)
-                .map(|s| format!("; did you mean `{s}`?"))
-                .unwrap_or_default();
-            sink.push(
-                Rule::AgentUnknownKey,
-                key.pos,
-                format!("`{k}` is not read by VS Code, GitHub Copilot or Claude Code, so it is ignored{hint}"),
-            );
+            agent_unknown_key(sink, key.pos, k, nearest(k));
         }
     }
     if let Some(chars) = parsed.body_chars.filter(|&n| n > MAX_BODY_CHARS) {
-        sink.push(
-            Rule::AgentBodyTooLong,
-            Pos::new(root.pos.line, 1),
-            format!(
-                "the prompt body is {chars} characters; GitHub truncates agents at {MAX_BODY_CHARS}"
-            ),
-        );
+        agent_body_too_long(sink, Pos::new(root.pos.line, 1), chars);
     }
     if let (Some(subagents), Some(tools)) = (&a.agents, &a.tools)
         && !subagents.is_empty()
         && !tools.iter().any(|t| grants_agent_tool(t))
     {
-        sink.push(
-            Rule::SubagentsWithoutAgentTool,
-            key_pos(root, "agents"),
-            "`agents:` lists sub-agents but `tools` lacks `agent`, so none of them can be called; add `agent` to `tools`",
-        );
+        subagents_without_agent_tool(sink, key_pos(root, "agents"));
     }
 }
 
@@ -176,61 +135,196 @@ pub fn check_targets(agents: &[Agent], out: &mut Vec<Finding>) {
             .map(|s| (s, a.agents_pos, "sub-agent"));
         for (target, pos, what) in named.chain(subs) {
             if target != "*" && !known.contains(&target.to_lowercase()) {
-                out.push(Finding::new(
-                    Rule::AgentUnknownTarget,
-                    &a.path,
-                    pos,
-                    format!("{what} `{target}` names no agent in the library; fix the name or add the agent"),
-                ));
+                out.push(agent_unknown_target(&a.path, pos, what, target));
             }
         }
     }
 }
 
 pub const AGENT_DESCRIPTION_MISSING: RuleDoc = RuleDoc {
+    code: "SA501",
+    name: "agent-description-missing",
+    severity: Severity::Warning,
+    summary: "An agent has no `description`",
     what: "An agent file has no `description`.",
     why: "GitHub Copilot requires it to list the agent; VS Code shows it as the chat input placeholder and uses it to pick sub-agents.",
     example: "---\nname: planner\ntools: [search]\n---\n\nFix: add `description: Plans a change before any code is edited.`",
 };
+
+fn agent_description_missing(sink: &mut Sink, pos: Pos) {
+    sink.push(
+        Rule::AgentDescriptionMissing,
+        pos,
+        "the agent has no `description`; GitHub requires one and VS Code shows it as the placeholder",
+    );
+}
+
+pub const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
+    code: "SA502",
+    name: "agent-unknown-key",
+    severity: Severity::Warning,
+    summary: "An agent frontmatter key no host reads",
+    what: "A frontmatter key that neither VS Code, GitHub Copilot nor Claude Code reads on agents. The message suggests the nearest known key.",
+    why: "Hosts ignore unknown keys silently, so a typo (`tool:`) drops the setting without a word.",
+    example: "tool: [search]\n\nFix: tools: [search]",
+};
+
+/// No host reads the key `key`; `typo_of` is the known key it is probably a typo of.
+fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>) {
+    let hint = typo_of
+        .map(|s| format!("; did you mean `{s}`?"))
+        .unwrap_or_default();
+    sink.push(
+        Rule::AgentUnknownKey,
+        pos,
+        format!(
+            "`{key}` is not read by VS Code, GitHub Copilot or Claude Code, so it is ignored{hint}"
+        ),
+    );
+}
+
+pub const AGENT_DEPRECATED_KEY: RuleDoc = RuleDoc {
+    code: "SA503",
+    name: "agent-deprecated-key",
+    severity: Severity::Warning,
+    summary: "An agent uses a retired key (`infer`, `mode`)",
+    what: "A retired agent key: `infer`, `mode` or the old spelling `user-invokable`.",
+    why: "Hosts are dropping them; the behaviour they controlled now lives in `user-invocable` and `disable-model-invocation`.",
+    example: "infer: false\n\nFix: disable-model-invocation: true",
+};
+
+/// The retired key `key`, replaced by `instead`.
+fn agent_deprecated_key(sink: &mut Sink, pos: Pos, key: &str, instead: &str) {
+    sink.push(
+        Rule::AgentDeprecatedKey,
+        pos,
+        format!("`{key}` is deprecated; use {instead}"),
+    );
+}
+
+pub const AGENT_UNKNOWN_TARGET: RuleDoc = RuleDoc {
+    code: "SA504",
+    name: "agent-unknown-target",
+    severity: Severity::Warning,
+    summary: "A handoff or sub-agent names an agent not in the library",
+    what: "A `handoffs[].agent` or `agents:` entry names an agent that is not in the library (nor a built-in: agent, ask, edit, plan).",
+    why: "VS Code drops the handoff button or the sub-agent without an error, so the workflow silently stops.",
+    example: "handoffs:\n  - label: Implement\n    agent: implementor\n    prompt: Go\nwith no implementor agent.\n\nFix: use the agent's name or file name.",
+};
+
+/// A `what` ("handoff", "sub-agent") of the agent at `agent` names `target`, no agent.
+fn agent_unknown_target(agent: &str, pos: Pos, what: &str, target: &str) -> Finding {
+    Finding::new(
+        Rule::AgentUnknownTarget,
+        agent,
+        pos,
+        format!("{what} `{target}` names no agent in the library; fix the name or add the agent"),
+    )
+}
+
+pub const SUBAGENTS_WITHOUT_AGENT_TOOL: RuleDoc = RuleDoc {
+    code: "SA505",
+    name: "subagents-without-agent-tool",
+    severity: Severity::Warning,
+    summary: "`agents:` is set but `tools` lacks `agent`",
+    what: "An agent lists sub-agents in `agents:` but its `tools` list does not include the `agent` tool.",
+    why: "Sub-agents are called through the `agent` tool; without it none of them can run.",
+    example: "agents: [reviewer]\ntools: [read, edit]\n\nFix: tools: [read, edit, agent]",
+};
+
+fn subagents_without_agent_tool(sink: &mut Sink, pos: Pos) {
+    sink.push(
+        Rule::SubagentsWithoutAgentTool,
+        pos,
+        "`agents:` lists sub-agents but `tools` lacks `agent`, so none of them can be called; add `agent` to `tools`",
+    );
+}
+
+pub const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
+    code: "SA506",
+    name: "agent-body-too-long",
+    severity: Severity::Warning,
+    summary: "An agent's prompt is over 30,000 characters",
+    what: "The agent's prompt body is longer than 30,000 characters.",
+    why: "GitHub Copilot caps custom agent prompts at 30,000 characters; the rest is cut.",
+    example: "A 45,000-character agent.\n\nFix: move reference material into skills or instructions files the agent loads on demand.",
+};
+
+/// The prompt body is `chars` characters long.
+fn agent_body_too_long(sink: &mut Sink, pos: Pos, chars: usize) {
+    sink.push(
+        Rule::AgentBodyTooLong,
+        pos,
+        format!(
+            "the prompt body is {chars} characters; GitHub truncates agents at {MAX_BODY_CHARS}"
+        ),
+    );
+}
+
+pub const AGENT_FILE_NAME: RuleDoc = RuleDoc {
+    code: "SA507",
+    name: "agent-file-name",
+    severity: Severity::Warning,
+    summary: "An agent file name has characters outside `[A-Za-z0-9._-]`",
+    what: "The agent's file name has characters outside `A-Z a-z 0-9 . - _`.",
+    why: "GitHub only loads agent files whose names use that set; the name is also the agent's dedupe key.",
+    example: "agents/My Agent!.agent.md\n\nFix: agents/my-agent.agent.md",
+};
+
+fn agent_file_name(sink: &mut Sink, file_name: &str) {
+    sink.push(
+        Rule::AgentFileName,
+        Pos::START,
+        format!("file name `{file_name}` has characters outside `A-Z a-z 0-9 . - _`; GitHub does not load such agents"),
+    );
+}
+
+pub const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
+    code: "SA508",
+    name: "chat-mode-renamed",
+    severity: Severity::Warning,
+    summary: "A legacy `.chatmode.md` file: chat modes are now agents",
+    what: "A legacy `*.chatmode.md` file.",
+    why: "Chat modes were renamed to custom agents; VS Code still reads them with a warning and other hosts do not read them at all.",
+    example: ".github/chatmodes/planner.chatmode.md\n\nFix: rename to .github/agents/planner.agent.md",
+};
+
+fn chat_mode_renamed(sink: &mut Sink) {
+    sink.push(
+        Rule::ChatModeRenamed,
+        Pos::START,
+        "chat modes were renamed to custom agents; rename the file to `.agent.md` (and move it to `.github/agents/`)",
+    );
+}
+
 pub const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
+    code: "SA509",
+    name: "agent-host-specific-key",
+    severity: Severity::Info,
+    summary: "An agent key only some hosts read",
     what: "An agent key that only some hosts read: a Claude Code key (`color`, `permissionMode`, ...) in a `.agent.md`, or a VS Code / GitHub key (`handoffs`, `target`, ...) in a Claude Code agent.",
     why: "The host that loads this file ignores the key, so the setting has no effect there. Fine when the file is shared between hosts on purpose.",
     example: "color: blue  (in agents/planner.agent.md)
 
 Nothing to fix if the file also serves Claude Code; otherwise remove it.",
 };
-pub const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
-    what: "A frontmatter key that neither VS Code, GitHub Copilot nor Claude Code reads on agents. The message suggests the nearest known key.",
-    why: "Hosts ignore unknown keys silently, so a typo (`tool:`) drops the setting without a word.",
-    example: "tool: [search]\n\nFix: tools: [search]",
-};
-pub const AGENT_DEPRECATED_KEY: RuleDoc = RuleDoc {
-    what: "A retired agent key: `infer`, `mode` or the old spelling `user-invokable`.",
-    why: "Hosts are dropping them; the behaviour they controlled now lives in `user-invocable` and `disable-model-invocation`.",
-    example: "infer: false\n\nFix: disable-model-invocation: true",
-};
-pub const AGENT_UNKNOWN_TARGET: RuleDoc = RuleDoc {
-    what: "A `handoffs[].agent` or `agents:` entry names an agent that is not in the library (nor a built-in: agent, ask, edit, plan).",
-    why: "VS Code drops the handoff button or the sub-agent without an error, so the workflow silently stops.",
-    example: "handoffs:\n  - label: Implement\n    agent: implementor\n    prompt: Go\nwith no implementor agent.\n\nFix: use the agent's name or file name.",
-};
-pub const SUBAGENTS_WITHOUT_AGENT_TOOL: RuleDoc = RuleDoc {
-    what: "An agent lists sub-agents in `agents:` but its `tools` list does not include the `agent` tool.",
-    why: "Sub-agents are called through the `agent` tool; without it none of them can run.",
-    example: "agents: [reviewer]\ntools: [read, edit]\n\nFix: tools: [read, edit, agent]",
-};
-pub const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
-    what: "The agent's prompt body is longer than 30,000 characters.",
-    why: "GitHub Copilot caps custom agent prompts at 30,000 characters; the rest is cut.",
-    example: "A 45,000-character agent.\n\nFix: move reference material into skills or instructions files the agent loads on demand.",
-};
-pub const AGENT_FILE_NAME: RuleDoc = RuleDoc {
-    what: "The agent's file name has characters outside `A-Z a-z 0-9 . - _`.",
-    why: "GitHub only loads agent files whose names use that set; the name is also the agent's dedupe key.",
-    example: "agents/My Agent!.agent.md\n\nFix: agents/my-agent.agent.md",
-};
-pub const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
-    what: "A legacy `*.chatmode.md` file.",
-    why: "Chat modes were renamed to custom agents; VS Code still reads them with a warning and other hosts do not read them at all.",
-    example: ".github/chatmodes/planner.chatmode.md\n\nFix: rename to .github/agents/planner.agent.md",
-};
+
+/// The Claude Code key `key` in an agent for VS Code and GitHub Copilot.
+fn claude_code_key(sink: &mut Sink, pos: Pos, key: &str) {
+    sink.push(
+        Rule::AgentHostSpecificKey,
+        pos,
+        format!(
+            "`{key}` is only read by Claude Code; VS Code and GitHub Copilot ignore it in this file"
+        ),
+    );
+}
+
+/// The VS Code and GitHub Copilot key `key` in a Claude Code agent.
+fn copilot_key(sink: &mut Sink, pos: Pos, key: &str) {
+    sink.push(
+        Rule::AgentHostSpecificKey,
+        pos,
+        format!("`{key}` is only read by VS Code and GitHub Copilot; Claude Code ignores it in this agent"),
+    );
+}

@@ -38,28 +38,13 @@ pub fn apply_suppressions(findings: &mut Vec<Finding>, suppressions: &[Suppressi
     });
     for (si, s) in suppressions.iter().enumerate() {
         if s.ids.is_empty() {
-            findings.push(Finding::new(
-                Rule::UnknownSuppression,
-                &s.path,
-                s.pos,
-                "`skill-audit: ignore` names no rule; write `# skill-audit: ignore SA221`",
-            ));
+            findings.push(suppression_names_nothing(s));
         }
         for (ri, id) in s.ids.iter().enumerate() {
             if rules[si][ri].is_none() {
-                findings.push(Finding::new(
-                    Rule::UnknownSuppression,
-                    &s.path,
-                    s.pos,
-                    format!("`{id}` is not a rule; `skill-audit rules` lists them"),
-                ));
+                findings.push(not_a_rule(s, id));
             } else if !used.contains(&(si, ri)) {
-                findings.push(Finding::new(
-                    Rule::UnusedSuppression,
-                    &s.path,
-                    s.pos,
-                    format!("suppression of `{id}` silences nothing here; remove it"),
-                ));
+                findings.push(unused_suppression(s, id));
             }
         }
     }
@@ -81,17 +66,51 @@ pub fn apply_severities(findings: &mut Vec<Finding>, severities: &HashMap<Rule, 
 }
 
 pub const UNUSED_SUPPRESSION: RuleDoc = RuleDoc {
+    code: "SA901",
+    name: "unused-suppression",
+    severity: Severity::Info,
+    summary: "A suppression comment that silences nothing",
     what: "A `# skill-audit: ignore RULE` comment that silences no finding on its line (or, when it stands alone, the next line).",
     why: "Suppressions that no longer match anything hide the next real problem on that line; removing them keeps them from rotting.",
     example: "name: pdf  # skill-audit: ignore SA207\nafter the folder was renamed to pdf.\n\nFix: remove the comment.",
 };
+
+/// The suppression `s` of `id` silences no finding.
+fn unused_suppression(s: &Suppression, id: &str) -> Finding {
+    Finding::new(
+        Rule::UnusedSuppression,
+        &s.path,
+        s.pos,
+        format!("suppression of `{id}` silences nothing here; remove it"),
+    )
+}
+
 pub const UNKNOWN_SUPPRESSION: RuleDoc = RuleDoc {
+    code: "SA902",
+    name: "unknown-suppression",
+    severity: Severity::Warning,
+    summary: "A suppression comment that names no known rule",
     what: "A `# skill-audit: ignore` comment that names no rule, or an ID that is not a rule.",
     why: "It silences nothing, usually because of a typo in the ID.",
     example: "# skill-audit: ignore SA2211\n\nFix: # skill-audit: ignore SA221",
 };
-pub const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {
-    what: "A `[[links]]` entry in skill-audit.toml names an agent file or a skill that is not in the library.",
-    why: "The link it was meant to record is not checked for drift.",
-    example: "[[links]]\nagent = \"agents/analyst.agent.md\"\nskills = [\"kusto\"]\nwhen the skill is named kusto-query.\n\nFix: skills = [\"kusto-query\"]",
-};
+
+/// The suppression `s` lists no ID.
+fn suppression_names_nothing(s: &Suppression) -> Finding {
+    Finding::new(
+        Rule::UnknownSuppression,
+        &s.path,
+        s.pos,
+        "`skill-audit: ignore` names no rule; write `# skill-audit: ignore SA221`",
+    )
+}
+
+/// The suppression `s` lists `id`, which is no rule's code or name.
+fn not_a_rule(s: &Suppression, id: &str) -> Finding {
+    Finding::new(
+        Rule::UnknownSuppression,
+        &s.path,
+        s.pos,
+        format!("`{id}` is not a rule; `skill-audit rules` lists them"),
+    )
+}

@@ -1,83 +1,356 @@
-//! SA1xx: reading a file and splitting off its frontmatter. These findings are emitted by the
-//! `parse` stage; a file with any SA1xx error is reported as `invalid`.
+//! SA1xx: reading a file and splitting off its frontmatter. Detected while reading and
+//! parsing; a file with any SA1xx error is reported as `invalid`.
 
 use super::{Rule, RuleDoc};
-use crate::diagnostic::{Finding, Pos};
+use crate::diagnostic::{Finding, Pos, Severity, Sink};
+use crate::parse::yaml::{Node, ParseFailure};
 
 pub const READ_ERROR: RuleDoc = RuleDoc {
+    code: "SA100",
+    name: "read-error",
+    severity: Severity::Error,
+    summary: "A file or folder could not be read",
     what: "A file or folder found by the walk could not be read (permissions, a broken or looping symlink, an I/O error).",
     why: "Whatever is in it is invisible to the audit and, most likely, to the hosts that load the library.",
     example: "skills/x/SKILL.md is a symlink to a file that no longer exists.\nFix: restore the target or remove the link.",
 };
+
+/// A file or folder the walk could not read.
+pub fn read_error(path: &str, why: &str) -> Finding {
+    Finding::new(
+        Rule::ReadError,
+        path,
+        Pos::START,
+        format!("cannot read: {why}"),
+    )
+}
+
+/// A served skill whose SKILL.md `resources/read` did not return.
+pub fn served_unreadable(sink: &mut Sink, why: &str) {
+    sink.push(
+        Rule::ReadError,
+        Pos::START,
+        format!("cannot read the skill over MCP (`resources/read`): {why}"),
+    );
+}
+
+/// A file `skills/list` lists for a served skill that could not be read, so its digest is not
+/// verified.
+pub fn served_file_unreadable(sink: &mut Sink, uri: &str, why: &str) {
+    sink.push(
+        Rule::ReadError,
+        Pos::START,
+        format!(
+            "cannot read `{}`, a file `skills/list` lists for this skill (`resources/read`): {why}; its digest is not verified",
+            super::mcp::clip(uri)
+        ),
+    );
+}
+
+/// The `count` listed files of a served skill that `limit` left unread, the first at `first`:
+/// one finding for them all.
+pub fn served_files_skipped(sink: &mut Sink, first: &str, limit: &str, count: usize) {
+    let message = if count == 1 {
+        format!(
+            "`{}`, a file `skills/list` lists for this skill, was not read ({limit}), so its digest is not verified",
+            super::mcp::clip(first)
+        )
+    } else {
+        format!(
+            "{count} files `skills/list` lists for this skill were not read ({limit}), so their digests are not verified; the first is `{}`",
+            super::mcp::clip(first)
+        )
+    };
+    sink.push(Rule::ReadError, Pos::START, message);
+}
+
 pub const NOT_UTF8: RuleDoc = RuleDoc {
+    code: "SA101",
+    name: "not-utf8",
+    severity: Severity::Error,
+    summary: "The file is not valid UTF-8",
     what: "The file contains bytes that are not valid UTF-8. The finding points at the first bad byte.",
     why: "Hosts read SKILL.md as UTF-8; invalid bytes make them reject the file or garble its text.",
     example: "A description saved as Latin-1: `description: caf\\xe9`.\nFix: re-save the file as UTF-8.",
 };
+
+/// `byte`, at `pos`, is where the file stops being UTF-8.
+pub fn not_utf8(sink: &mut Sink, pos: Pos, byte: u8) {
+    sink.push(
+        Rule::NotUtf8,
+        pos,
+        format!("byte 0x{byte:02x} is not valid UTF-8; save the file as UTF-8"),
+    );
+}
+
 pub const MISSING_FRONTMATTER: RuleDoc = RuleDoc {
+    code: "SA102",
+    name: "missing-frontmatter",
+    severity: Severity::Error,
+    summary: "The file does not start with a `---` frontmatter line",
     what: "The first line of the file is not `---`, so the file has no YAML frontmatter.",
     why: "Every host reads `name` and `description` from the frontmatter; without it the skill is skipped or listed without a description.",
     example: "# My skill\nname: my-skill\n\nFix:\n---\nname: my-skill\ndescription: What it does and when to use it.\n---\n# My skill",
 };
+
+/// A file of kind `what` ("skill", "agent") without a first `---` line.
+pub fn missing_frontmatter(sink: &mut Sink, what: &str) {
+    sink.push(
+        Rule::MissingFrontmatter,
+        Pos::START,
+        format!("no YAML frontmatter: the first line of a {what} file must be `---`, followed by `name` and `description`"),
+    );
+}
+
 pub const UNCLOSED_FRONTMATTER: RuleDoc = RuleDoc {
+    code: "SA103",
+    name: "unclosed-frontmatter",
+    severity: Severity::Error,
+    summary: "The frontmatter has no closing `---` line",
     what: "The frontmatter opens with `---` but no later line is exactly `---`.",
     why: "Hosts cannot tell where the YAML ends; most reject the file, some read the whole body as YAML.",
     example: "---\nname: my-skill\ndescription: Does things.\n# My skill\n\nFix: add a line `---` after the last YAML line.",
 };
+
+/// The frontmatter is never closed; `pos` is where the file ends.
+pub fn unclosed_frontmatter(sink: &mut Sink, pos: Pos) {
+    sink.push(
+        Rule::UnclosedFrontmatter,
+        pos,
+        "the frontmatter opened on line 1 is never closed; add a line `---` after it",
+    );
+}
+
 pub const YAML_SYNTAX: RuleDoc = RuleDoc {
+    code: "SA104",
+    name: "yaml-syntax",
+    severity: Severity::Error,
+    summary: "The frontmatter is not valid YAML",
     what: "The text between the `---` lines is not valid YAML.",
     why: "A host that cannot parse the frontmatter drops the skill or loads it with no fields.",
     example: "description: Use when: the user asks\n\nFix: quote values that contain `: ` or ` #`:\ndescription: \"Use when: the user asks\"",
 };
+
+/// Invalid YAML, in the words of the YAML parser (`text`).
+pub fn yaml_syntax(pos: Pos, text: String) -> ParseFailure {
+    ParseFailure {
+        rule: Rule::YamlSyntax,
+        pos,
+        message: text,
+    }
+}
+
+/// An alias inside the collection its anchor names.
+pub fn recursive_alias(pos: Pos) -> ParseFailure {
+    yaml_syntax(
+        pos,
+        "recursive alias: it names the collection that contains it; write the value out instead"
+            .to_owned(),
+    )
+}
+
+/// A `<<` merge key whose value is not a mapping or a list of them.
+pub fn merge_not_mapping(pos: Pos) -> ParseFailure {
+    yaml_syntax(pos, "`<<` merges only mappings".to_owned())
+}
+
+/// The frontmatter could not be turned into a tree (SA104, SA106, SA107).
+pub fn yaml_error(sink: &mut Sink, failure: ParseFailure) {
+    sink.push(failure.rule, failure.pos, failure.message);
+}
+
 pub const NOT_MAPPING: RuleDoc = RuleDoc {
+    code: "SA105",
+    name: "frontmatter-not-mapping",
+    severity: Severity::Error,
+    summary: "The frontmatter is not a YAML mapping",
     what: "The frontmatter parsed, but it is not a mapping of keys to values (it is empty, a list or a scalar).",
     why: "Every field of a skill is a key of that mapping; a list or scalar holds none of them.",
     example: "---\n- name: my-skill\n---\n\nFix:\n---\nname: my-skill\ndescription: Does things.\n---",
 };
+
+/// The frontmatter's `root` is not a mapping.
+pub fn not_mapping(sink: &mut Sink, root: &Node) {
+    sink.push(
+        Rule::FrontmatterNotMapping,
+        root.pos,
+        format!(
+            "the frontmatter must be a mapping of keys to values, found {}",
+            root.kind()
+        ),
+    );
+}
+
 pub const DUPLICATE_KEY: RuleDoc = RuleDoc {
+    code: "SA106",
+    name: "duplicate-key",
+    severity: Severity::Error,
+    summary: "A key appears twice in one YAML mapping",
     what: "The same key appears twice in one YAML mapping.",
     why: "Parsers disagree on which value wins (first, last, or an error), so hosts read different skills from the same file.",
     example: "name: pdf\nname: pdf-tools\n\nFix: keep one `name`.",
 };
+
+/// A key seen before in its mapping, by its text when it is a scalar.
+pub fn duplicate_key(pos: Pos, key: Option<&str>) -> ParseFailure {
+    ParseFailure {
+        rule: Rule::DuplicateKey,
+        pos,
+        message: match key {
+            Some(name) => format!("duplicate mapping key `{name}`"),
+            None => "duplicate mapping key".to_owned(),
+        },
+    }
+}
+
 pub const YAML_LIMIT: RuleDoc = RuleDoc {
+    code: "SA107",
+    name: "yaml-limit",
+    severity: Severity::Error,
+    summary: "The frontmatter exceeds a safety limit (size, depth, aliases)",
     what: "The frontmatter hit one of skill-audit's safety limits: too large, too deeply nested, or too many aliases (\"billion laughs\").",
     why: "Frontmatter is a few hundred bytes in practice; one that expands without bound is an attack on whatever loads it.",
     example: "a: &a [x, x, x, x]\nb: &b [*a, *a, *a, *a]\n...\n\nFix: write the frontmatter out plainly, without nested aliases.",
 };
+
+/// Which limit the frontmatter went past, with the limit.
+#[derive(Clone, Copy, Debug)]
+pub enum Limit {
+    Events(usize),
+    Documents,
+    Aliases(usize),
+    Anchors(usize),
+    Depth(usize),
+    Nodes(usize),
+    /// Bytes of scalar text.
+    Text(usize),
+}
+
+pub fn yaml_limit(pos: Pos, limit: Limit) -> ParseFailure {
+    let what = match limit {
+        Limit::Events(max) => format!("more than {max} YAML events"),
+        Limit::Documents => "more than one YAML document".to_owned(),
+        Limit::Aliases(max) => format!("more than {max} aliases"),
+        Limit::Anchors(max) => format!("more than {max} anchors"),
+        Limit::Depth(max) => format!("nesting deeper than {max} levels"),
+        Limit::Nodes(max) => format!("more than {max} YAML nodes"),
+        Limit::Text(max) => format!("more than {} MiB of text", max >> 20),
+    };
+    ParseFailure {
+        rule: Rule::YamlLimit,
+        pos,
+        message: format!("the frontmatter has {what}"),
+    }
+}
+
+/// The YAML parser's own nesting limit, in its words (`text`).
+pub fn yaml_too_deep(pos: Pos, text: String) -> ParseFailure {
+    ParseFailure {
+        rule: Rule::YamlLimit,
+        pos,
+        message: text,
+    }
+}
+
 pub const SKILL_FILE_CASING: RuleDoc = RuleDoc {
+    code: "SA108",
+    name: "skill-file-casing",
+    severity: Severity::Warning,
+    summary: "The skill file is not named exactly `SKILL.md`",
     what: "The skill's file is named `skill.md`, `Skill.md` or another casing instead of exactly `SKILL.md`.",
     why: "Claude Code and Codex look for `SKILL.md` exactly; on case-sensitive file systems other casings are not found at all.",
     example: "skills/pdf/skill.md\n\nFix: rename it to skills/pdf/SKILL.md.",
 };
+
+/// A skill file named `name` in another casing than `SKILL.md`.
+pub fn skill_file_casing(sink: &mut Sink, name: &str) {
+    sink.push(
+        Rule::SkillFileCasing,
+        Pos::START,
+        format!(
+            "`{name}` should be named `SKILL.md`: Claude Code and Codex look for that exact name"
+        ),
+    );
+}
+
 pub const UTF8_BOM: RuleDoc = RuleDoc {
+    code: "SA109",
+    name: "utf8-bom",
+    severity: Severity::Info,
+    summary: "The file starts with a UTF-8 byte order mark",
     what: "The file starts with a UTF-8 byte order mark before the first `---`.",
     why: "skills-ref and other validators check that the file starts with `---` and reject it when a BOM comes first.",
     example: "\\uFEFF---\nname: my-skill\n\nFix: save the file as UTF-8 without BOM.",
 };
+
+pub fn utf8_bom(sink: &mut Sink) {
+    sink.push(
+        Rule::Utf8Bom,
+        Pos::START,
+        "the file starts with a UTF-8 byte order mark; some validators then miss the frontmatter",
+    );
+}
+
 pub const OUTSIDE_TREE: RuleDoc = RuleDoc {
+    code: "SA110",
+    name: "outside-tree",
+    severity: Severity::Error,
+    summary: "A link or a manifest path leads outside the audited tree",
     what: "A symlink in the tree, a path in a plugin manifest or a `[[links]]` entry leads to a file whose real path is outside the audited roots and the git work tree holding them. skill-audit does not open it; the file that pointed there is still reported.",
     why: "An audited tree may come from a stranger (a pull request from a fork). Following its links out of the tree would put other files of the machine, such as `/proc/self/environ` with its tokens, into reports and CI logs. A host that follows the link loads a file the library does not ship.",
     example: "skills/pdf/SKILL.md -> /srv/notes/pdf.md\n\nFix: copy the file into the library, or audit a tree that holds both; pass `--follow-outside` only for trees you trust.",
 };
+
+/// A path in a manifest or `[[links]]` (`what`, at `pos` of `file`) whose target's real path
+/// leaves the audited tree.
+fn listed_outside(
+    file: &str,
+    pos: Pos,
+    what: impl std::fmt::Display,
+    listed: impl std::fmt::Display,
+) -> Finding {
+    Finding::new(
+        Rule::OutsideTree,
+        file,
+        pos,
+        format!(
+            "{what} `{listed}` leads outside the audited tree, so it is not read; list a path inside the library, or pass --follow-outside for a tree you trust"
+        ),
+    )
+}
+
+/// The `what` ("agent", "skill") path `listed` of the manifest at `manifest` leaves the tree.
+pub fn manifest_path_outside(manifest: &str, pos: Pos, what: &str, listed: &str) -> Finding {
+    listed_outside(manifest, pos, format_args!("{what} path"), listed)
+}
+
+/// A `[[links]]` entry names the agent file `agent`, which leaves the tree.
+pub fn link_agent_outside(agent: &std::path::Path) -> Finding {
+    listed_outside(
+        crate::config::file::FILE_NAME,
+        Pos::START,
+        "[[links]] agent",
+        agent.display(),
+    )
+}
+
 pub const SPECIAL_FILE: RuleDoc = RuleDoc {
+    code: "SA111",
+    name: "special-file",
+    severity: Severity::Error,
+    summary: "A skill, agent or manifest name is taken by a FIFO, socket or device",
     what: "A file with a skill, agent or manifest name is a FIFO, a socket or a device (or a symlink to one), not a regular file. skill-audit never opens it.",
     why: "Opening a FIFO waits for a writer and reading a device may never end; no host can load such a file as a skill either.",
     example: "skills/x/SKILL.md is a named pipe (mkfifo).\nFix: replace it with a regular file.",
 };
 pub const FILE_TOO_LARGE: RuleDoc = RuleDoc {
+    code: "SA112",
+    name: "file-too-large",
+    severity: Severity::Error,
+    summary: "The file is larger than skill-audit reads (16 MiB)",
     what: "The file holds more than 16 MiB. skill-audit reads no more of a file than that, whatever size the file system states, and reports the file as invalid.",
     why: "Real skills, agents and manifests are a few KiB; a file of gigabytes (or one that never ends) is a mistake or an attack on whatever loads it, and would exhaust memory.",
     example: "skills/data/SKILL.md is 3 GiB.\nFix: keep data files beside SKILL.md (`references/`, `assets/`) and link to them.",
-};
-pub const SAME_FILE: RuleDoc = RuleDoc {
-    what: "The file is one already audited under another path: a symlink to it, a hard link, or the same file reached through two spellings of a root or a manifest path. It is audited once, under the first path.",
-    why: "Auditing one file twice would double its findings and make it look like two skills; hosts that load both folders do see it twice, which may be what the library wants.",
-    example: ".claude/skills/pdf/SKILL.md -> ../../../skills/pdf/SKILL.md\n\nNothing to fix if both places are meant; the findings are under skills/pdf/SKILL.md.",
-};
-pub const INTERNAL_ERROR: RuleDoc = RuleDoc {
-    what: "skill-audit hit an unexpected internal failure while processing this file. The rest of the run went on.",
-    why: "The file was not fully audited, so its other findings may be incomplete.",
-    example: "Please report the file that triggers it; the run's other files are unaffected.",
 };
 
 /// The finding for a file skill-audit would not or could not read (SA100, SA110-SA112).
@@ -106,18 +379,15 @@ pub fn refused(path: &str, why: &crate::source::Refusal) -> Finding {
     Finding::new(rule, path, Pos::START, message)
 }
 
-/// A path in a manifest or `[[links]]` (`what`, at `pos` of `file`) whose target's real path
-/// leaves the audited tree (SA110).
-pub fn listed_outside(file: &str, pos: Pos, what: &str, listed: &str) -> Finding {
-    Finding::new(
-        Rule::OutsideTree,
-        file,
-        pos,
-        format!(
-            "{what} `{listed}` leads outside the audited tree, so it is not read; list a path inside the library, or pass --follow-outside for a tree you trust"
-        ),
-    )
-}
+pub const SAME_FILE: RuleDoc = RuleDoc {
+    code: "SA113",
+    name: "same-file",
+    severity: Severity::Info,
+    summary: "The file is another path to a file audited under its first path",
+    what: "The file is one already audited under another path: a symlink to it, a hard link, or the same file reached through two spellings of a root or a manifest path. It is audited once, under the first path.",
+    why: "Auditing one file twice would double its findings and make it look like two skills; hosts that load both folders do see it twice, which may be what the library wants.",
+    example: ".claude/skills/pdf/SKILL.md -> ../../../skills/pdf/SKILL.md\n\nNothing to fix if both places are meant; the findings are under skills/pdf/SKILL.md.",
+};
 
 /// A file reached again by another path (SA113).
 pub fn same_file(path: &str, audited_as: &str) -> Finding {
@@ -128,5 +398,25 @@ pub fn same_file(path: &str, audited_as: &str) -> Finding {
         format!(
             "the same file as `{audited_as}` (a link or another path to it); it is audited once, under that path"
         ),
+    )
+}
+
+pub const INTERNAL_ERROR: RuleDoc = RuleDoc {
+    code: "SA199",
+    name: "internal-error",
+    severity: Severity::Error,
+    summary: "skill-audit failed on this file; please report it",
+    what: "skill-audit hit an unexpected internal failure while processing this file. The rest of the run went on.",
+    why: "The file was not fully audited, so its other findings may be incomplete.",
+    example: "Please report the file that triggers it; the run's other files are unaffected.",
+};
+
+/// `what` went wrong inside skill-audit while it processed the file at `path`.
+pub fn internal_error(path: &str, what: &str) -> Finding {
+    Finding::new(
+        Rule::InternalError,
+        path,
+        Pos::START,
+        format!("internal error: {what}"),
     )
 }

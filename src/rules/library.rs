@@ -2,7 +2,7 @@
 //! skills that a profile cannot run.
 
 use super::RuleDoc;
-use crate::diagnostic::{Finding, Pos};
+use crate::diagnostic::{Finding, Pos, Severity};
 use crate::evaluate::{Availability, Status};
 use crate::model::{Skill, by_name};
 use crate::rules::Rule;
@@ -21,16 +21,7 @@ pub fn duplicate_names(skills: &[Box<Skill>], out: &mut Vec<Finding>) {
                 .filter(|o| o.path != s.path)
                 .map(|o| o.path.as_str())
                 .collect();
-            out.push(Finding::new(
-                Rule::DuplicateSkillName,
-                &s.path,
-                s.name_pos,
-                format!(
-                    "skill name `{}` is also used by {}; hosts load only one of them, rename one",
-                    s.name,
-                    others.join(", ")
-                ),
-            ));
+            out.push(duplicate_skill_name(s, &others));
         }
     }
 }
@@ -46,26 +37,66 @@ pub fn unavailable(
 ) {
     for (profile, a) in profiles.iter().zip(availability) {
         if a.status == Status::Unavailable {
-            out.push(Finding::new(
-                Rule::Unavailable,
+            out.push(unavailable_on(
                 path,
                 pos,
-                format!(
-                    "{what} unavailable on profile `{profile}`: {}",
-                    a.reason.as_deref().unwrap_or("requirements not met")
-                ),
+                what,
+                profile,
+                a.reason.as_deref(),
             ));
         }
     }
 }
 
 pub const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
+    code: "SA401",
+    name: "duplicate-skill-name",
+    severity: Severity::Warning,
+    summary: "Two skills in the library share a name",
     what: "Two or more skills in the scanned library have the same `name`.",
     why: "Hosts key skills by name: one wins (first or last found, depending on the host) and the others silently disappear.",
     example: "skills/pdf/SKILL.md and tools/pdf/SKILL.md both say `name: pdf`.\n\nFix: give each a distinct name (and matching folder).",
 };
+
+/// The skill `skill` shares its name with the skills at `others`.
+fn duplicate_skill_name(skill: &Skill, others: &[&str]) -> Finding {
+    Finding::new(
+        Rule::DuplicateSkillName,
+        &skill.path,
+        skill.name_pos,
+        format!(
+            "skill name `{}` is also used by {}; hosts load only one of them, rename one",
+            skill.name,
+            others.join(", ")
+        ),
+    )
+}
+
 pub const UNAVAILABLE: RuleDoc = RuleDoc {
+    code: "SA402",
+    name: "unavailable",
+    severity: Severity::Warning,
+    summary: "A skill's or agent's needs are not met by a profile",
     what: "A skill's declared needs (`dependencies`, or its `tools` and `mcp-servers`) are not met by one of the environment profiles given with `--profile`. The message names what is missing.",
     why: "A host that does not evaluate dependencies still shows the skill to the model, which then fails mid-task or pretends to have the tool.",
     example: "dependencies:\n  tools: [get_order]\nwith a prod profile that has no get_order.\n\nFix: add the tool to that environment, declare an `any` alternative, or keep the skill out of that environment.",
 };
+
+/// The `what` ("skill", "agent") at `path` cannot run on `profile`, for `reason`.
+fn unavailable_on(
+    path: &str,
+    pos: Pos,
+    what: &str,
+    profile: &str,
+    reason: Option<&str>,
+) -> Finding {
+    Finding::new(
+        Rule::Unavailable,
+        path,
+        pos,
+        format!(
+            "{what} unavailable on profile `{profile}`: {}",
+            reason.unwrap_or("requirements not met")
+        ),
+    )
+}

@@ -2,9 +2,67 @@
 //! needs and what the agents that load it grant.
 
 use super::RuleDoc;
-use crate::diagnostic::{Finding, quoted};
+use crate::diagnostic::{Finding, Pos, Severity, Sink, quoted};
 use crate::model::{Agent, Drift, Link, Skill};
 use crate::rules::Rule;
+
+pub const MANIFEST_INVALID: RuleDoc = RuleDoc {
+    code: "SA601",
+    name: "manifest-invalid",
+    severity: Severity::Warning,
+    summary: "A plugin or marketplace manifest is not valid JSON",
+    what: "A `plugin.json` or `marketplace.json` is not valid JSON.",
+    why: "Hosts skip the plugin, and none of the agents or skills it bundles are installed.",
+    example: "{\"name\": \"ops\",}\n\nFix: remove the trailing comma.",
+};
+
+/// A manifest that is not JSON, with the JSON parser's error.
+pub fn manifest_invalid(sink: &mut Sink, e: &serde_json::Error) {
+    sink.push(
+        Rule::ManifestInvalid,
+        Pos::new(
+            u32::try_from(e.line()).unwrap_or(1),
+            u32::try_from(e.column()).unwrap_or(1),
+        ),
+        format!(
+            "not valid JSON: {}",
+            e.to_string().split(" at line ").next().unwrap_or("")
+        ),
+    );
+}
+
+pub const MANIFEST_PATH_MISSING: RuleDoc = RuleDoc {
+    code: "SA602",
+    name: "manifest-path-missing",
+    severity: Severity::Warning,
+    summary: "A manifest lists an agent or skill path that resolves to nothing",
+    what: "A plugin or marketplace manifest lists an agent or skill path that resolves to nothing, from the plugin's folder or from the repository root.",
+    why: "The plugin installs without that agent or skill, and nobody is told.",
+    example: "\"skills\": [\"./skills/kusto/\"] when the folder is skills/kusto-query/.\n\nFix: correct the path.",
+};
+
+/// The `what` ("agent", "skill") path `path`, at `pos` of the manifest at `manifest`,
+/// resolves to nothing.
+pub fn manifest_path_missing(manifest: &str, pos: Pos, what: &str, path: &str) -> Finding {
+    Finding::new(
+        Rule::ManifestPathMissing,
+        manifest,
+        pos,
+        format!(
+            "{what} path `{path}` resolves to no {what} from the plugin folder or the repository root; fix the path"
+        ),
+    )
+}
+
+pub const DRIFT: RuleDoc = RuleDoc {
+    code: "SA603",
+    name: "drift",
+    severity: Severity::Warning,
+    summary: "An agent loads a skill but does not grant the tools or servers it needs",
+    what: "An agent loads a skill (through a plugin, its `skills:` list or a link in its body) but its `tools` or `mcp-servers` do not grant what the skill needs. The message names the skill, what is missing and how the link was found.",
+    why: "The skill's instructions tell the model to use a tool the agent cannot call: it fails mid-task or pretends. Renamed tool names left on agents cause exactly this.",
+    example: "Skill kusto-query needs `runCommand` and the `kusto` server; agent analyst has `tools: [read, search]`.\n\nFix: add the tools to the agent (e.g. `execute`, `kusto/*`), or stop bundling the skill with it.",
+};
 
 /// The finding for a drifting link, on the agent file.
 pub fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
@@ -31,6 +89,16 @@ pub fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
     )
 }
 
+pub const MODEL_DRIFT: RuleDoc = RuleDoc {
+    code: "SA604",
+    name: "model-drift",
+    severity: Severity::Info,
+    summary: "A skill's model hint differs from the agent's model",
+    what: "A skill's advisory `model` differs from the model of an agent that loads it.",
+    why: "The hint is advisory; this only tells you the skill was written for a different model than it will run on.",
+    example: "Skill says `model: Claude Sonnet 4.5`, the agent says `model: GPT-5`.\n\nFix: nothing required; align them if the skill depends on the model.",
+};
+
 /// Info when a skill's model hint differs from the agent's model.
 pub fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding> {
     let hint = skill.model.first()?;
@@ -40,7 +108,7 @@ pub fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding>
     Some(Finding::new(
         Rule::ModelDrift,
         &agent.path,
-        crate::diagnostic::Pos::START,
+        Pos::START,
         format!(
             "skill `{}` (via {}) suggests model `{hint}`, the agent uses `{}`",
             link.skill,
@@ -50,28 +118,55 @@ pub fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding>
     ))
 }
 
-pub const MANIFEST_INVALID: RuleDoc = RuleDoc {
-    what: "A `plugin.json` or `marketplace.json` is not valid JSON.",
-    why: "Hosts skip the plugin, and none of the agents or skills it bundles are installed.",
-    example: "{\"name\": \"ops\",}\n\nFix: remove the trailing comma.",
-};
-pub const MANIFEST_PATH_MISSING: RuleDoc = RuleDoc {
-    what: "A plugin or marketplace manifest lists an agent or skill path that resolves to nothing, from the plugin's folder or from the repository root.",
-    why: "The plugin installs without that agent or skill, and nobody is told.",
-    example: "\"skills\": [\"./skills/kusto/\"] when the folder is skills/kusto-query/.\n\nFix: correct the path.",
-};
-pub const DRIFT: RuleDoc = RuleDoc {
-    what: "An agent loads a skill (through a plugin, its `skills:` list or a link in its body) but its `tools` or `mcp-servers` do not grant what the skill needs. The message names the skill, what is missing and how the link was found.",
-    why: "The skill's instructions tell the model to use a tool the agent cannot call: it fails mid-task or pretends. Renamed tool names left on agents cause exactly this.",
-    example: "Skill kusto-query needs `runCommand` and the `kusto` server; agent analyst has `tools: [read, search]`.\n\nFix: add the tools to the agent (e.g. `execute`, `kusto/*`), or stop bundling the skill with it.",
-};
-pub const MODEL_DRIFT: RuleDoc = RuleDoc {
-    what: "A skill's advisory `model` differs from the model of an agent that loads it.",
-    why: "The hint is advisory; this only tells you the skill was written for a different model than it will run on.",
-    example: "Skill says `model: Claude Sonnet 4.5`, the agent says `model: GPT-5`.\n\nFix: nothing required; align them if the skill depends on the model.",
-};
 pub const UNKNOWN_SKILL_REFERENCE: RuleDoc = RuleDoc {
+    code: "SA605",
+    name: "unknown-skill-reference",
+    severity: Severity::Warning,
+    summary: "An agent's `skills:` names a skill not in the library",
     what: "An agent's `skills:` list names a skill that is not in the library.",
     why: "Claude Code preloads the named skills; a missing one is skipped and the agent runs without it.",
     example: "skills: [kusto]\nwhen the skill is named kusto-query.\n\nFix: skills: [kusto-query]",
 };
+
+/// The agent at `agent` lists `name` in `skills:`, and no skill has that name.
+pub fn unknown_skill_reference(agent: &str, name: &str) -> Finding {
+    Finding::new(
+        Rule::UnknownSkillReference,
+        agent,
+        Pos::START,
+        format!("`skills:` names `{name}`, which is not a skill in the library"),
+    )
+}
+
+pub const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {
+    code: "SA606",
+    name: "config-link-unresolved",
+    severity: Severity::Warning,
+    summary: "A `[[links]]` entry names an unknown agent or skill",
+    what: "A `[[links]]` entry in skill-audit.toml names an agent file or a skill that is not in the library.",
+    why: "The link it was meant to record is not checked for drift.",
+    example: "[[links]]\nagent = \"agents/analyst.agent.md\"\nskills = [\"kusto\"]\nwhen the skill is named kusto-query.\n\nFix: skills = [\"kusto-query\"]",
+};
+
+/// A `[[links]]` entry names the agent file `agent`, which is not an agent of the library.
+pub fn link_agent_unresolved(agent: &std::path::Path) -> Finding {
+    Finding::new(
+        Rule::ConfigLinkUnresolved,
+        crate::config::file::FILE_NAME,
+        Pos::START,
+        format!(
+            "[[links]] agent `{}` is not an agent in the library",
+            agent.display()
+        ),
+    )
+}
+
+/// A `[[links]]` entry names the skill `name`, which is not a skill of the library.
+pub fn link_skill_unresolved(name: &str) -> Finding {
+    Finding::new(
+        Rule::ConfigLinkUnresolved,
+        crate::config::file::FILE_NAME,
+        Pos::START,
+        format!("[[links]] skill `{name}` is not a skill in the library"),
+    )
+}

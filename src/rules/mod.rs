@@ -1,11 +1,16 @@
-//! The rule registry: every finding skill-audit can emit has an entry here with a stable ID,
-//! a kebab-case name, a default severity, a one-line summary and a doc (what, why, example).
-//!
-//! The checks themselves live beside their docs in one file per family:
+//! Every finding skill-audit can emit belongs to a rule, and everything about a rule is in the
+//! file of its family: its [`RuleDoc`] (code, name, default severity, summary, what, why,
+//! example), the checks that find it, and the constructors that make its findings and write
+//! their messages. Stages outside this module find problems and call those constructors; they
+//! build no message text. The families:
 //! `file` (SA1xx, reading and frontmatter), `spec` (SA2xx, Agent Skills fields),
 //! `deps` (SA3xx, `dependencies` and capability fields), `library` (SA4xx, whole-library checks
 //! and availability), `agent` (SA5xx), `links` (SA6xx, manifests, links and drift), `host`
-//! (SA7xx, tool names against a host's vocabulary) and `mcp` (SA8xx, skills served over MCP).
+//! (SA7xx, tool names against a host's vocabulary), `mcp` (SA8xx, skills served over MCP) and
+//! `config` (SA9xx, suppression comments).
+//!
+//! This file ties them together: the [`Rule`] type and its lookup, the registry of every rule
+//! in code order, and what several families share.
 
 pub mod agent;
 pub mod config;
@@ -20,18 +25,25 @@ pub mod spec;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Pos, Severity, Sink};
 
-/// What a rule checks, why it matters and an example of the problem and its fix.
+/// Everything the catalogue says about a rule: its stable code, kebab-case name, default
+/// severity and one-line summary, then what it checks, why that matters and an example of the
+/// problem and its fix. Each family file declares one per rule, beside its checks and messages.
 #[derive(Debug, Clone, Copy)]
 pub struct RuleDoc {
+    pub code: &'static str,
+    pub name: &'static str,
+    pub severity: Severity,
+    pub summary: &'static str,
     pub what: &'static str,
     pub why: &'static str,
     pub example: &'static str,
 }
 
+/// The registry: each rule's variant and the family file's [`RuleDoc`] for it, in code order.
 macro_rules! declare_rules {
-    ($( $variant:ident = $code:literal, $name:literal, $sev:ident, $summary:literal, $doc:path; )*) => {
+    ($( $variant:ident = $family:ident :: $doc:ident; )*) => {
         /// Every rule skill-audit knows. The code (`SA201`) is the stable ID.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
         pub enum Rule { $($variant),* }
@@ -40,102 +52,108 @@ macro_rules! declare_rules {
             /// All rules, in code order.
             pub const ALL: &'static [Rule] = &[$(Rule::$variant),*];
 
-            pub fn code(self) -> &'static str {
-                match self { $(Rule::$variant => $code),* }
-            }
-            pub fn name(self) -> &'static str {
-                match self { $(Rule::$variant => $name),* }
-            }
-            pub fn default_severity(self) -> Severity {
-                match self { $(Rule::$variant => Severity::$sev),* }
-            }
-            pub fn summary(self) -> &'static str {
-                match self { $(Rule::$variant => $summary),* }
-            }
             pub fn doc(self) -> &'static RuleDoc {
-                match self { $(Rule::$variant => &$doc),* }
+                match self { $(Rule::$variant => &$family::$doc),* }
+            }
+
+            /// The family module that declares the rule, for the test that codes match files.
+            #[cfg(test)]
+            fn family(self) -> &'static str {
+                match self { $(Rule::$variant => stringify!($family)),* }
             }
         }
     };
 }
 
 declare_rules! {
-    ReadError = "SA100", "read-error", Error, "A file or folder could not be read", file::READ_ERROR;
-    NotUtf8 = "SA101", "not-utf8", Error, "The file is not valid UTF-8", file::NOT_UTF8;
-    MissingFrontmatter = "SA102", "missing-frontmatter", Error, "The file does not start with a `---` frontmatter line", file::MISSING_FRONTMATTER;
-    UnclosedFrontmatter = "SA103", "unclosed-frontmatter", Error, "The frontmatter has no closing `---` line", file::UNCLOSED_FRONTMATTER;
-    YamlSyntax = "SA104", "yaml-syntax", Error, "The frontmatter is not valid YAML", file::YAML_SYNTAX;
-    FrontmatterNotMapping = "SA105", "frontmatter-not-mapping", Error, "The frontmatter is not a YAML mapping", file::NOT_MAPPING;
-    DuplicateKey = "SA106", "duplicate-key", Error, "A key appears twice in one YAML mapping", file::DUPLICATE_KEY;
-    YamlLimit = "SA107", "yaml-limit", Error, "The frontmatter exceeds a safety limit (size, depth, aliases)", file::YAML_LIMIT;
-    SkillFileCasing = "SA108", "skill-file-casing", Warning, "The skill file is not named exactly `SKILL.md`", file::SKILL_FILE_CASING;
-    Utf8Bom = "SA109", "utf8-bom", Info, "The file starts with a UTF-8 byte order mark", file::UTF8_BOM;
-    OutsideTree = "SA110", "outside-tree", Error, "A link or a manifest path leads outside the audited tree", file::OUTSIDE_TREE;
-    SpecialFile = "SA111", "special-file", Error, "A skill, agent or manifest name is taken by a FIFO, socket or device", file::SPECIAL_FILE;
-    FileTooLarge = "SA112", "file-too-large", Error, "The file is larger than skill-audit reads (16 MiB)", file::FILE_TOO_LARGE;
-    SameFile = "SA113", "same-file", Info, "The file is another path to a file audited under its first path", file::SAME_FILE;
-    InternalError = "SA199", "internal-error", Error, "skill-audit failed on this file; please report it", file::INTERNAL_ERROR;
+    ReadError = file::READ_ERROR;
+    NotUtf8 = file::NOT_UTF8;
+    MissingFrontmatter = file::MISSING_FRONTMATTER;
+    UnclosedFrontmatter = file::UNCLOSED_FRONTMATTER;
+    YamlSyntax = file::YAML_SYNTAX;
+    FrontmatterNotMapping = file::NOT_MAPPING;
+    DuplicateKey = file::DUPLICATE_KEY;
+    YamlLimit = file::YAML_LIMIT;
+    SkillFileCasing = file::SKILL_FILE_CASING;
+    Utf8Bom = file::UTF8_BOM;
+    OutsideTree = file::OUTSIDE_TREE;
+    SpecialFile = file::SPECIAL_FILE;
+    FileTooLarge = file::FILE_TOO_LARGE;
+    SameFile = file::SAME_FILE;
+    InternalError = file::INTERNAL_ERROR;
 
-    NameMissing = "SA201", "name-missing", Error, "The skill has no `name`", spec::NAME_MISSING;
-    NameType = "SA202", "name-type", Error, "`name` is not a non-empty string", spec::NAME_TYPE;
-    NameTooLong = "SA203", "name-too-long", Error, "`name` is longer than 64 characters", spec::NAME_TOO_LONG;
-    NameNotLowercase = "SA204", "name-not-lowercase", Error, "`name` has uppercase letters", spec::NAME_NOT_LOWERCASE;
-    NameHyphens = "SA205", "name-hyphens", Error, "`name` starts or ends with `-` or has `--`", spec::NAME_HYPHENS;
-    NameCharset = "SA206", "name-charset", Error, "`name` has characters outside the allowed set", spec::NAME_CHARSET;
-    NameDirectoryMismatch = "SA207", "name-directory-mismatch", Error, "`name` differs from the skill's folder name", spec::NAME_DIRECTORY_MISMATCH;
-    DescriptionMissing = "SA210", "description-missing", Error, "The skill has no `description`", spec::DESCRIPTION_MISSING;
-    DescriptionType = "SA211", "description-type", Error, "`description` is not a non-empty string", spec::DESCRIPTION_TYPE;
-    DescriptionTooLong = "SA212", "description-too-long", Error, "`description` is longer than 1024 characters", spec::DESCRIPTION_TOO_LONG;
-    CompatibilityType = "SA213", "compatibility-type", Error, "`compatibility` is not a non-empty string", spec::COMPATIBILITY_TYPE;
-    CompatibilityTooLong = "SA214", "compatibility-too-long", Error, "`compatibility` is longer than 500 characters", spec::COMPATIBILITY_TOO_LONG;
-    MetadataType = "SA215", "metadata-type", Warning, "`metadata` is not a map of strings to strings", spec::METADATA_TYPE;
-    AllowedToolsType = "SA216", "allowed-tools-type", Warning, "`allowed-tools` is not a space-separated string", spec::ALLOWED_TOOLS_TYPE;
-    LicenseType = "SA217", "license-type", Warning, "`license` is not a string", spec::LICENSE_TYPE;
-    HostSpecificKey = "SA220", "host-specific-key", Info, "A key some hosts support but the Agent Skills spec does not list", spec::HOST_SPECIFIC_KEY;
-    UnknownKey = "SA221", "unknown-key", Warning, "A frontmatter key no host knows", spec::UNKNOWN_KEY;
-    HostFieldType = "SA222", "host-field-type", Warning, "A host-specific field has the wrong type", spec::HOST_FIELD_TYPE;
-    BodyTooLong = "SA230", "body-too-long", Warning, "SKILL.md is longer than 500 lines", spec::BODY_TOO_LONG;
-    BrokenLink = "SA231", "broken-link", Warning, "A relative link or image in the body points at a missing file", spec::BROKEN_LINK;
+    NameMissing = spec::NAME_MISSING;
+    NameType = spec::NAME_TYPE;
+    NameTooLong = spec::NAME_TOO_LONG;
+    NameNotLowercase = spec::NAME_NOT_LOWERCASE;
+    NameHyphens = spec::NAME_HYPHENS;
+    NameCharset = spec::NAME_CHARSET;
+    NameDirectoryMismatch = spec::NAME_DIRECTORY_MISMATCH;
+    DescriptionMissing = spec::DESCRIPTION_MISSING;
+    DescriptionType = spec::DESCRIPTION_TYPE;
+    DescriptionTooLong = spec::DESCRIPTION_TOO_LONG;
+    CompatibilityType = spec::COMPATIBILITY_TYPE;
+    CompatibilityTooLong = spec::COMPATIBILITY_TOO_LONG;
+    MetadataType = spec::METADATA_TYPE;
+    AllowedToolsType = spec::ALLOWED_TOOLS_TYPE;
+    LicenseType = spec::LICENSE_TYPE;
+    HostSpecificKey = spec::HOST_SPECIFIC_KEY;
+    UnknownKey = spec::UNKNOWN_KEY;
+    HostFieldType = spec::HOST_FIELD_TYPE;
+    BodyTooLong = spec::BODY_TOO_LONG;
+    BrokenLink = spec::BROKEN_LINK;
 
-    DependenciesType = "SA301", "dependencies-type", Error, "`dependencies` or one of its types has the wrong shape", deps::DEPENDENCIES_TYPE;
-    DependencyEntryType = "SA302", "dependency-entry-type", Error, "A dependency entry is not a string", deps::DEPENDENCY_ENTRY_TYPE;
-    DependencyUnknownGroup = "SA303", "dependency-unknown-group", Error, "A key under a dependency type is not `all` or `any`", deps::DEPENDENCY_UNKNOWN_GROUP;
-    DependencyEmptyAny = "SA304", "dependency-empty-any", Warning, "An `any` group is empty", deps::DEPENDENCY_EMPTY_ANY;
-    DependencyUnknownType = "SA305", "dependency-unknown-type", Warning, "A dependency type other than tools, resources or prompts", deps::DEPENDENCY_UNKNOWN_TYPE;
-    CapabilityFieldType = "SA306", "capability-field-type", Error, "`tools`, `mcp-servers`, `hooks` or `model` has the wrong shape", deps::CAPABILITY_FIELD_TYPE;
+    DependenciesType = deps::DEPENDENCIES_TYPE;
+    DependencyEntryType = deps::DEPENDENCY_ENTRY_TYPE;
+    DependencyUnknownGroup = deps::DEPENDENCY_UNKNOWN_GROUP;
+    DependencyEmptyAny = deps::DEPENDENCY_EMPTY_ANY;
+    DependencyUnknownType = deps::DEPENDENCY_UNKNOWN_TYPE;
+    CapabilityFieldType = deps::CAPABILITY_FIELD_TYPE;
 
-    DuplicateSkillName = "SA401", "duplicate-skill-name", Warning, "Two skills in the library share a name", library::DUPLICATE_SKILL_NAME;
-    Unavailable = "SA402", "unavailable", Warning, "A skill's or agent's needs are not met by a profile", library::UNAVAILABLE;
+    DuplicateSkillName = library::DUPLICATE_SKILL_NAME;
+    Unavailable = library::UNAVAILABLE;
 
-    AgentDescriptionMissing = "SA501", "agent-description-missing", Warning, "An agent has no `description`", agent::AGENT_DESCRIPTION_MISSING;
-    AgentUnknownKey = "SA502", "agent-unknown-key", Warning, "An agent frontmatter key no host reads", agent::AGENT_UNKNOWN_KEY;
-    AgentDeprecatedKey = "SA503", "agent-deprecated-key", Warning, "An agent uses a retired key (`infer`, `mode`)", agent::AGENT_DEPRECATED_KEY;
-    AgentUnknownTarget = "SA504", "agent-unknown-target", Warning, "A handoff or sub-agent names an agent not in the library", agent::AGENT_UNKNOWN_TARGET;
-    SubagentsWithoutAgentTool = "SA505", "subagents-without-agent-tool", Warning, "`agents:` is set but `tools` lacks `agent`", agent::SUBAGENTS_WITHOUT_AGENT_TOOL;
-    AgentBodyTooLong = "SA506", "agent-body-too-long", Warning, "An agent's prompt is over 30,000 characters", agent::AGENT_BODY_TOO_LONG;
-    AgentFileName = "SA507", "agent-file-name", Warning, "An agent file name has characters outside `[A-Za-z0-9._-]`", agent::AGENT_FILE_NAME;
-    ChatModeRenamed = "SA508", "chat-mode-renamed", Warning, "A legacy `.chatmode.md` file: chat modes are now agents", agent::CHAT_MODE_RENAMED;
-    AgentHostSpecificKey = "SA509", "agent-host-specific-key", Info, "An agent key only some hosts read", agent::AGENT_HOST_SPECIFIC_KEY;
+    AgentDescriptionMissing = agent::AGENT_DESCRIPTION_MISSING;
+    AgentUnknownKey = agent::AGENT_UNKNOWN_KEY;
+    AgentDeprecatedKey = agent::AGENT_DEPRECATED_KEY;
+    AgentUnknownTarget = agent::AGENT_UNKNOWN_TARGET;
+    SubagentsWithoutAgentTool = agent::SUBAGENTS_WITHOUT_AGENT_TOOL;
+    AgentBodyTooLong = agent::AGENT_BODY_TOO_LONG;
+    AgentFileName = agent::AGENT_FILE_NAME;
+    ChatModeRenamed = agent::CHAT_MODE_RENAMED;
+    AgentHostSpecificKey = agent::AGENT_HOST_SPECIFIC_KEY;
 
-    ManifestInvalid = "SA601", "manifest-invalid", Warning, "A plugin or marketplace manifest is not valid JSON", links::MANIFEST_INVALID;
-    ManifestPathMissing = "SA602", "manifest-path-missing", Warning, "A manifest lists an agent or skill path that resolves to nothing", links::MANIFEST_PATH_MISSING;
-    Drift = "SA603", "drift", Warning, "An agent loads a skill but does not grant the tools or servers it needs", links::DRIFT;
-    ModelDrift = "SA604", "model-drift", Info, "A skill's model hint differs from the agent's model", links::MODEL_DRIFT;
-    UnknownSkillReference = "SA605", "unknown-skill-reference", Warning, "An agent's `skills:` names a skill not in the library", links::UNKNOWN_SKILL_REFERENCE;
+    ManifestInvalid = links::MANIFEST_INVALID;
+    ManifestPathMissing = links::MANIFEST_PATH_MISSING;
+    Drift = links::DRIFT;
+    ModelDrift = links::MODEL_DRIFT;
+    UnknownSkillReference = links::UNKNOWN_SKILL_REFERENCE;
+    ConfigLinkUnresolved = links::CONFIG_LINK_UNRESOLVED;
 
-    ConfigLinkUnresolved = "SA606", "config-link-unresolved", Warning, "A `[[links]]` entry names an unknown agent or skill", config::CONFIG_LINK_UNRESOLVED;
+    RenamedTool = host::RENAMED_TOOL;
+    UnknownTool = host::UNKNOWN_TOOL;
 
-    RenamedTool = "SA701", "renamed-tool", Warning, "An agent uses a tool name the host has renamed", host::RENAMED_TOOL;
-    UnknownTool = "SA702", "unknown-tool", Warning, "An agent uses a tool name the host does not know", host::UNKNOWN_TOOL;
+    McpDigestMismatch = mcp::MCP_DIGEST_MISMATCH;
+    McpFrontmatterMismatch = mcp::MCP_FRONTMATTER_MISMATCH;
 
-    McpDigestMismatch = "SA801", "mcp-digest-mismatch", Error, "A skill served over MCP does not match the digest or size the server states", mcp::MCP_DIGEST_MISMATCH;
-    McpFrontmatterMismatch = "SA802", "mcp-frontmatter-mismatch", Warning, "`skills/list` gives a served skill a different name or description from its SKILL.md", mcp::MCP_FRONTMATTER_MISMATCH;
-
-    UnusedSuppression = "SA901", "unused-suppression", Info, "A suppression comment that silences nothing", config::UNUSED_SUPPRESSION;
-    UnknownSuppression = "SA902", "unknown-suppression", Warning, "A suppression comment that names no known rule", config::UNKNOWN_SUPPRESSION;
+    UnusedSuppression = config::UNUSED_SUPPRESSION;
+    UnknownSuppression = config::UNKNOWN_SUPPRESSION;
 }
 
 impl Rule {
+    pub fn code(self) -> &'static str {
+        self.doc().code
+    }
+    pub fn name(self) -> &'static str {
+        self.doc().name
+    }
+    pub fn default_severity(self) -> Severity {
+        self.doc().severity
+    }
+    pub fn summary(self) -> &'static str {
+        self.doc().summary
+    }
+
     /// Look a rule up by code (`SA201`) or name (`name-missing`), case-insensitively.
     pub fn from_id(id: &str) -> Option<Rule> {
         Rule::ALL
@@ -144,6 +162,37 @@ impl Rule {
             .find(|r| r.code().eq_ignore_ascii_case(id) || r.name().eq_ignore_ascii_case(id))
     }
 }
+
+/// How a list of names (`tools`, `allowed-tools`, `paths`, ...) is written wrong. The field
+/// readers shared by skills and agents find it and hand it to the reporting function of the
+/// field's rule (SA216, SA222 or SA306); the three rules word it the same way, here.
+#[derive(Clone, Copy, Debug)]
+pub enum NameShape {
+    /// An entry of the list is not a non-empty string; `found` is its kind.
+    Entry { found: &'static str },
+    /// The value is neither a list nor a string; `found` is its kind.
+    List { found: &'static str },
+    /// A key of a mapping of names (`mcp-servers`) is not a scalar.
+    Key,
+}
+
+impl NameShape {
+    fn message(self, field: &str) -> String {
+        match self {
+            NameShape::Entry { found } => {
+                format!("`{field}` entries must be non-empty strings, found {found}")
+            }
+            NameShape::List { found } => format!(
+                "`{field}` must be a list of names or a comma-separated string, found {found}"
+            ),
+            NameShape::Key => format!("`{field}` keys must be server names"),
+        }
+    }
+}
+
+/// The reporting function a field reader calls for a wrongly shaped list of names: the sink,
+/// the position, the field's name and what is wrong.
+pub type ShapeReport = fn(&mut Sink, Pos, &str, NameShape);
 
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -261,6 +310,143 @@ mod tests {
                 "{r}"
             );
         }
+    }
+
+    #[test]
+    fn each_rule_is_declared_in_the_file_of_its_family() {
+        let families = [
+            ("file", '1'),
+            ("spec", '2'),
+            ("deps", '3'),
+            ("library", '4'),
+            ("agent", '5'),
+            ("links", '6'),
+            ("host", '7'),
+            ("mcp", '8'),
+            ("config", '9'),
+        ];
+        for r in Rule::ALL {
+            let digit = families
+                .iter()
+                .find(|(f, _)| *f == r.family())
+                .map(|(_, d)| *d);
+            assert_eq!(
+                r.code().chars().nth(2),
+                digit,
+                "{r} is declared in rules/{}.rs",
+                r.family()
+            );
+        }
+        // `Rule`'s order is the variants' order; it must be the codes' order too.
+        assert!(Rule::ALL.windows(2).all(|w| w[0].code() < w[1].code()));
+    }
+
+    /// Findings are built only in `rules/`: a stage elsewhere that names a rule's variant, or
+    /// makes a finding itself, is picking a rule and writing its message, which belong with the
+    /// rule in its family file. Test code and comments may name rules.
+    #[test]
+    fn only_rules_build_findings() {
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut offences = Vec::new();
+        for file in rust_files(&src) {
+            let rel = file.strip_prefix(&src).unwrap_or(&file);
+            // `diagnostic` defines `Finding::new` and `Sink::push`.
+            if rel.starts_with("rules") || rel == std::path::Path::new("diagnostic.rs") {
+                continue;
+            }
+            if is_test_only(&file) {
+                continue;
+            }
+            let Ok(text) = std::fs::read_to_string(&file) else {
+                continue;
+            };
+            // Whitespace is dropped, for `Finding::new (`; a call split over lines
+            // (`Finding::new(\n    Rule::…`) is caught on both lines.
+            let mut code = String::new();
+            for (n, line) in non_test_lines(&text) {
+                let line = line.split("//").next().unwrap_or_default();
+                code.clear();
+                code.extend(line.chars().filter(|c| !c.is_whitespace()));
+                if names_a_rule(&code)
+                    || code.contains("Finding::new(")
+                    || code.contains("sink.push(")
+                {
+                    offences.push(format!("{}:{n}: {}", rel.display(), line.trim()));
+                }
+            }
+        }
+        assert!(
+            offences.is_empty(),
+            "findings built outside src/rules/; call the rule's constructor in its family file \
+             instead:\n{}",
+            offences.join("\n")
+        );
+    }
+
+    /// `Rule::` followed by a variant's name (capitalised, then lower case: not `Rule::ALL`).
+    fn names_a_rule(code: &str) -> bool {
+        code.match_indices("Rule::").any(|(i, m)| {
+            let name = &code.as_bytes()[i + m.len()..];
+            name.len() >= 2 && name[0].is_ascii_uppercase() && name[1].is_ascii_lowercase()
+        })
+    }
+
+    fn rust_files(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+        let mut out = Vec::new();
+        let mut dirs = vec![dir.to_path_buf()];
+        while let Some(d) = dirs.pop() {
+            for entry in std::fs::read_dir(&d).into_iter().flatten().flatten() {
+                let path = entry.path();
+                if path.is_dir() {
+                    dirs.push(path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    out.push(path);
+                }
+            }
+        }
+        out.sort();
+        out
+    }
+
+    /// The lines before the file's `#[cfg(test)] mod … {` (clippy keeps test modules last),
+    /// numbered from 1.
+    fn non_test_lines(text: &str) -> impl Iterator<Item = (usize, &str)> {
+        let lines: Vec<&str> = text.lines().collect();
+        let end = lines
+            .windows(2)
+            .position(|w| {
+                w[0].trim() == "#[cfg(test)]"
+                    && w[1].trim_start().starts_with("mod ")
+                    && w[1].trim_end().ends_with('{')
+            })
+            .unwrap_or(lines.len());
+        lines
+            .into_iter()
+            .take(end)
+            .enumerate()
+            .map(|(i, l)| (i + 1, l))
+    }
+
+    /// A module its parent declares as `#[cfg(test)] mod name;`.
+    fn is_test_only(file: &std::path::Path) -> bool {
+        let (Some(dir), Some(stem)) = (file.parent(), file.file_stem()) else {
+            return false;
+        };
+        let stem = stem.to_string_lossy();
+        let parents = [
+            dir.join("mod.rs"),
+            dir.with_extension("rs"),
+            dir.join("lib.rs"),
+        ];
+        let declaration = format!("mod {stem};");
+        parents.iter().any(|p| {
+            std::fs::read_to_string(p).is_ok_and(|t| {
+                t.lines()
+                    .collect::<Vec<_>>()
+                    .windows(2)
+                    .any(|w| w[0].trim() == "#[cfg(test)]" && w[1].trim().ends_with(&declaration))
+            })
+        })
     }
 
     #[test]

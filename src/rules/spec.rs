@@ -1,16 +1,17 @@
 //! SA2xx: the Agent Skills specification's fields, plus what the reference validator misses.
-//! Shape errors (a list where a string belongs) are reported while parsing; the checks here are
-//! about values.
+//! Shape errors (a list where a string belongs) are found while parsing, which calls the
+//! constructors here; the checks here are about values.
 
 use std::borrow::Cow;
 use std::path::Path;
 
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
-use super::RuleDoc;
+use super::{NameShape, RuleDoc};
 use crate::config::{NameCharset, Settings};
-use crate::diagnostic::{Pos, Sink};
+use crate::diagnostic::{Pos, Severity, Sink};
 use crate::parse::skill::ParsedSkill;
+use crate::parse::yaml::{Node, Value};
 use crate::rules::Rule;
 
 pub const MAX_NAME_CHARS: usize = 64;
@@ -61,24 +62,13 @@ pub fn check(parsed: &ParsedSkill, settings: &Settings, sink: &mut Sink) {
         {
             let len = c.0.trim().chars().count();
             if len > MAX_COMPATIBILITY_CHARS {
-                sink.push(
-                    Rule::CompatibilityTooLong,
-                    c.1,
-                    format!("`compatibility` is {len} characters; the limit is {MAX_COMPATIBILITY_CHARS}"),
-                );
+                compatibility_too_long(sink, c.1, len);
             }
         }
         check_keys(root, settings, sink);
     }
     if parsed.line_count > MAX_SKILL_LINES {
-        sink.push(
-            Rule::BodyTooLong,
-            Pos::new(MAX_SKILL_LINES + 1, 1),
-            format!(
-                "SKILL.md has {} lines; keep it under {MAX_SKILL_LINES} and move detail into files under references/",
-                parsed.line_count
-            ),
-        );
+        body_too_long(sink, parsed.line_count);
     }
     check_links(parsed, sink);
 }
@@ -91,14 +81,7 @@ fn check_name(
     sink: &mut Sink,
 ) {
     let Some(node) = node else {
-        sink.push(
-            Rule::NameMissing,
-            map_pos,
-            format!(
-                "the skill has no `name`; add `name: {}` (its folder name)",
-                folder_of(&parsed.skill.fs_path)
-            ),
-        );
+        name_missing(sink, map_pos, &folder_of(&parsed.skill.fs_path));
         return;
     };
     let Some(raw) = node.as_str() else { return };
@@ -109,32 +92,16 @@ fn check_name(
     let pos = node.pos;
     let len = name.chars().count();
     if len > MAX_NAME_CHARS {
-        sink.push(
-            Rule::NameTooLong,
-            pos,
-            format!("`name` is {len} characters; the limit is {MAX_NAME_CHARS}"),
-        );
+        name_too_long(sink, pos, len);
     }
     if name != name.to_lowercase() {
-        sink.push(
-            Rule::NameNotLowercase,
-            pos,
-            format!("`name` must be lowercase; use `{}`", name.to_lowercase()),
-        );
+        name_not_lowercase(sink, pos, &name);
     }
     if name.starts_with('-') || name.ends_with('-') {
-        sink.push(
-            Rule::NameHyphens,
-            pos,
-            "`name` cannot start or end with a hyphen",
-        );
+        name_hyphen_at_end(sink, pos);
     }
     if name.contains("--") {
-        sink.push(
-            Rule::NameHyphens,
-            pos,
-            "`name` cannot contain consecutive hyphens",
-        );
+        name_double_hyphen(sink, pos);
     }
     let bad: Vec<char> = name
         .chars()
@@ -149,29 +116,12 @@ fn check_name(
         })
         .collect();
     if !bad.is_empty() {
-        let mut shown: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
-        shown.dedup();
-        let allowed = match settings.name_charset {
-            NameCharset::Ascii if bad.iter().all(|c| c.is_alphanumeric()) => {
-                "only `a-z`, `0-9` and `-` are allowed (what VS Code, Claude and OpenAI accept; `--name-charset unicode` accepts Unicode letters)"
-            }
-            NameCharset::Ascii => "only `a-z`, `0-9` and `-` are allowed",
-            NameCharset::Unicode => "only letters, digits and `-` are allowed",
-        };
-        sink.push(
-            Rule::NameCharset,
-            pos,
-            format!("`name` contains {}; {allowed}", shown.join(", ")),
-        );
+        name_charset(sink, pos, &bad, settings.name_charset);
     }
     let folder = folder_of(&parsed.skill.fs_path);
     let folder = nfkc(&folder);
     if !folder.is_empty() && folder != name {
-        sink.push(
-            Rule::NameDirectoryMismatch,
-            pos,
-            format!("`name` is `{name}` but the folder is `{folder}`; hosts expect them to match, rename one"),
-        );
+        name_mismatch(sink, pos, &name, &folder);
     }
 }
 
@@ -194,21 +144,13 @@ fn folder_of(path: &Path) -> String {
 
 fn check_description(node: Option<&crate::parse::yaml::Node>, map_pos: Pos, sink: &mut Sink) {
     let Some(node) = node else {
-        sink.push(
-            Rule::DescriptionMissing,
-            map_pos,
-            "the skill has no `description`; add one that says what it does and when to use it",
-        );
+        description_missing(sink, map_pos);
         return;
     };
     if let Some(d) = node.as_str() {
         let len = d.trim().chars().count();
         if len > MAX_DESCRIPTION_CHARS {
-            sink.push(
-                Rule::DescriptionTooLong,
-                node.pos,
-                format!("`description` is {len} characters; the limit is {MAX_DESCRIPTION_CHARS}, hosts truncate or reject longer ones"),
-            );
+            description_too_long(sink, node.pos, len);
         }
     }
 }
@@ -223,28 +165,13 @@ fn check_keys(root: &crate::parse::yaml::Node, settings: &Settings, sink: &mut S
         if let Some((_, hosts)) = HOST_KEYS.iter().find(|(h, _)| *h == k) {
             // With `hosts` configured, a key only other hosts read is as good as unknown.
             if hosts.iter().any(|h| settings.host_enabled(h)) {
-                sink.push(
-                    Rule::HostSpecificKey,
-                    key.pos,
-                    format!("`{k}` is supported by {}; not in the Agent Skills spec, so strict validators reject it", hosts.join(", ")),
-                );
+                host_specific_key(sink, key.pos, &k, hosts);
             } else {
-                sink.push(
-                    Rule::UnknownKey,
-                    key.pos,
-                    format!("`{k}` is only read by {}, which is not among the configured `hosts`; it is ignored", hosts.join(", ")),
-                );
+                unconfigured_host_key(sink, key.pos, &k, hosts);
             }
             continue;
         }
-        let hint = did_you_mean(&k)
-            .map(|s| format!("; did you mean `{s}`?"))
-            .unwrap_or_default();
-        sink.push(
-            Rule::UnknownKey,
-            key.pos,
-            format!("`{k}` is not a field of the spec or of any host, so it is ignored{hint}"),
-        );
+        unknown_key(sink, key.pos, &k, did_you_mean(&k));
     }
 }
 
@@ -269,118 +196,505 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
     };
     for link in &parsed.links {
         if link_is_broken(dir, &link.target) {
-            sink.push(
-                Rule::BrokenLink,
-                link.pos,
-                format!(
-                    "`{}` does not exist relative to this skill; fix the link or add the file",
-                    link.target
-                ),
-            );
+            broken_link(sink, link.pos, &link.target);
         }
     }
 }
 
 pub const NAME_MISSING: RuleDoc = RuleDoc {
+    code: "SA201",
+    name: "name-missing",
+    severity: Severity::Error,
+    summary: "The skill has no `name`",
     what: "The frontmatter has no `name` key.",
     why: "The spec requires it; VS Code and the Agent Skills validator reject the skill, other hosts fall back to the folder name.",
     example: "---\ndescription: Extract tables from PDFs.\n---\n\nFix: add `name: pdf-tables` (the folder name).",
 };
+
+/// The skill has no `name`; the mapping is at `pos`, the skill's folder is `folder`.
+fn name_missing(sink: &mut Sink, pos: Pos, folder: &str) {
+    sink.push(
+        Rule::NameMissing,
+        pos,
+        format!("the skill has no `name`; add `name: {folder}` (its folder name)"),
+    );
+}
+
 pub const NAME_TYPE: RuleDoc = RuleDoc {
+    code: "SA202",
+    name: "name-type",
+    severity: Severity::Error,
+    summary: "`name` is not a non-empty string",
     what: "`name` is empty, blank, or not a string (a list, a number, a mapping).",
     why: "Hosts use `name` as the skill's identifier and slash command; a non-string cannot be one.",
     example: "name: [pdf]\n\nFix: name: pdf",
 };
+
+/// `name` (`value`) is not a non-empty string.
+pub fn name_type(sink: &mut Sink, value: &Node) {
+    sink.push(
+        Rule::NameType,
+        value.pos,
+        format!(
+            "`name` must be a non-empty string, found {}",
+            describe(value)
+        ),
+    );
+}
+
+/// "an empty value", "a list", or "a blank string" for a string that is only spaces.
+fn describe(node: &Node) -> &'static str {
+    match &node.value {
+        Value::Str(_) => "a blank string",
+        Value::Null => "an empty value",
+        _ => node.kind(),
+    }
+}
+
 pub const NAME_TOO_LONG: RuleDoc = RuleDoc {
+    code: "SA203",
+    name: "name-too-long",
+    severity: Severity::Error,
+    summary: "`name` is longer than 64 characters",
     what: "`name` is longer than 64 characters (counted after Unicode NFKC normalisation).",
     why: "The spec caps names at 64; Codex, VS Code and the validators reject longer ones.",
     example: "name: a-very-long-name-that-keeps-going-...\n\nFix: shorten it to 64 characters or fewer.",
 };
+
+/// `name` is `len` characters long.
+fn name_too_long(sink: &mut Sink, pos: Pos, len: usize) {
+    sink.push(
+        Rule::NameTooLong,
+        pos,
+        format!("`name` is {len} characters; the limit is {MAX_NAME_CHARS}"),
+    );
+}
+
 pub const NAME_NOT_LOWERCASE: RuleDoc = RuleDoc {
+    code: "SA204",
+    name: "name-not-lowercase",
+    severity: Severity::Error,
+    summary: "`name` has uppercase letters",
     what: "`name` contains uppercase letters.",
     why: "The spec allows only lowercase; VS Code silently fails to load such skills.",
     example: "name: PdfTools\n\nFix: name: pdf-tools",
 };
+
+fn name_not_lowercase(sink: &mut Sink, pos: Pos, name: &str) {
+    sink.push(
+        Rule::NameNotLowercase,
+        pos,
+        format!("`name` must be lowercase; use `{}`", name.to_lowercase()),
+    );
+}
+
 pub const NAME_HYPHENS: RuleDoc = RuleDoc {
+    code: "SA205",
+    name: "name-hyphens",
+    severity: Severity::Error,
+    summary: "`name` starts or ends with `-` or has `--`",
     what: "`name` starts or ends with `-`, or contains `--`.",
     why: "The spec forbids both; validators reject the skill.",
     example: "name: -pdf--tools\n\nFix: name: pdf-tools",
 };
+
+fn name_hyphen_at_end(sink: &mut Sink, pos: Pos) {
+    sink.push(
+        Rule::NameHyphens,
+        pos,
+        "`name` cannot start or end with a hyphen",
+    );
+}
+
+fn name_double_hyphen(sink: &mut Sink, pos: Pos) {
+    sink.push(
+        Rule::NameHyphens,
+        pos,
+        "`name` cannot contain consecutive hyphens",
+    );
+}
+
 pub const NAME_CHARSET: RuleDoc = RuleDoc {
+    code: "SA206",
+    name: "name-charset",
+    severity: Severity::Error,
+    summary: "`name` has characters outside the allowed set",
     what: "`name` uses characters other than `a-z`, `0-9` and `-` (or, with `--name-charset unicode`, other than Unicode letters, digits and `-`).",
     why: "VS Code, Claude and OpenAI accept only ASCII `[a-z0-9-]`; the reference validator also accepts Unicode letters. `_`, `.`, spaces, `/` and `:` break loading everywhere.",
     example: "name: pdf_tools\n\nFix: name: pdf-tools",
 };
+
+/// `name` holds the characters `bad` (in order, repeats included), outside what `charset`
+/// allows.
+fn name_charset(sink: &mut Sink, pos: Pos, bad: &[char], charset: NameCharset) {
+    let mut shown: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
+    shown.dedup();
+    let allowed = match charset {
+        NameCharset::Ascii if bad.iter().all(|c| c.is_alphanumeric()) => {
+            "only `a-z`, `0-9` and `-` are allowed (what VS Code, Claude and OpenAI accept; `--name-charset unicode` accepts Unicode letters)"
+        }
+        NameCharset::Ascii => "only `a-z`, `0-9` and `-` are allowed",
+        NameCharset::Unicode => "only letters, digits and `-` are allowed",
+    };
+    sink.push(
+        Rule::NameCharset,
+        pos,
+        format!("`name` contains {}; {allowed}", shown.join(", ")),
+    );
+}
+
 pub const NAME_DIRECTORY_MISMATCH: RuleDoc = RuleDoc {
+    code: "SA207",
+    name: "name-directory-mismatch",
+    severity: Severity::Error,
+    summary: "`name` differs from the skill's folder name",
     what: "`name` differs from the name of the folder holding SKILL.md (compared after NFKC normalisation).",
     why: "The spec requires them to match; the reference validator rejects the skill and VS Code warns.",
     example: "skills/pdf/SKILL.md with `name: pdf-tools`\n\nFix: rename the folder to pdf-tools or set `name: pdf`.",
 };
+
+/// `name` is not `folder`, both NFKC-normalised.
+fn name_mismatch(sink: &mut Sink, pos: Pos, name: &str, folder: &str) {
+    sink.push(
+        Rule::NameDirectoryMismatch,
+        pos,
+        format!("`name` is `{name}` but the folder is `{folder}`; hosts expect them to match, rename one"),
+    );
+}
+
 pub const DESCRIPTION_MISSING: RuleDoc = RuleDoc {
+    code: "SA210",
+    name: "description-missing",
+    severity: Severity::Error,
+    summary: "The skill has no `description`",
     what: "The frontmatter has no `description` key.",
     why: "Models choose skills by their description; hosts skip skills without one.",
     example: "---\nname: pdf\n---\n\nFix: description: Extract text and tables from PDF files. Use when the user mentions PDFs.",
 };
+
+fn description_missing(sink: &mut Sink, pos: Pos) {
+    sink.push(
+        Rule::DescriptionMissing,
+        pos,
+        "the skill has no `description`; add one that says what it does and when to use it",
+    );
+}
+
 pub const DESCRIPTION_TYPE: RuleDoc = RuleDoc {
+    code: "SA211",
+    name: "description-type",
+    severity: Severity::Error,
+    summary: "`description` is not a non-empty string",
     what: "`description` is empty, blank, or not a string.",
     why: "An empty description gives the model nothing to choose the skill by; hosts skip it.",
     example: "description:\n\nFix: description: What the skill does and when to use it.",
 };
+
+/// `description` (`value`) is not a non-empty string.
+pub fn description_type(sink: &mut Sink, value: &Node) {
+    sink.push(
+        Rule::DescriptionType,
+        value.pos,
+        format!(
+            "`description` must be a non-empty string saying what the skill does and when to use it, found {}",
+            describe(value)
+        ),
+    );
+}
+
 pub const DESCRIPTION_TOO_LONG: RuleDoc = RuleDoc {
+    code: "SA212",
+    name: "description-too-long",
+    severity: Severity::Error,
+    summary: "`description` is longer than 1024 characters",
     what: "`description` is longer than 1024 characters (Unicode characters of the trimmed text).",
     why: "The spec caps it at 1024; validators reject longer ones and hosts truncate the listing.",
     example: "A 1,500-character description.\n\nFix: keep the what and when in the description; move detail into the body.",
 };
+
+fn description_too_long(sink: &mut Sink, pos: Pos, len: usize) {
+    sink.push(
+        Rule::DescriptionTooLong,
+        pos,
+        format!("`description` is {len} characters; the limit is {MAX_DESCRIPTION_CHARS}, hosts truncate or reject longer ones"),
+    );
+}
+
 pub const COMPATIBILITY_TYPE: RuleDoc = RuleDoc {
+    code: "SA213",
+    name: "compatibility-type",
+    severity: Severity::Error,
+    summary: "`compatibility` is not a non-empty string",
     what: "`compatibility` is present but empty or not a string.",
     why: "The spec defines it as 1-500 characters of text; the reference validator accepts an empty value, hosts may not.",
     example: "compatibility:\n\nFix: compatibility: Requires Python 3.11+ and network access  (or remove the key)",
 };
+
+/// `compatibility` (`value`) is not a non-empty string.
+pub fn compatibility_type(sink: &mut Sink, value: &Node) {
+    sink.push(
+        Rule::CompatibilityType,
+        value.pos,
+        format!(
+            "`compatibility` must be a non-empty string describing environment requirements, found {}",
+            describe(value)
+        ),
+    );
+}
+
 pub const COMPATIBILITY_TOO_LONG: RuleDoc = RuleDoc {
+    code: "SA214",
+    name: "compatibility-too-long",
+    severity: Severity::Error,
+    summary: "`compatibility` is longer than 500 characters",
     what: "`compatibility` is longer than 500 characters.",
     why: "The spec caps it at 500; validators reject longer ones.",
     example: "A 600-character compatibility note.\n\nFix: shorten it; put detail in the body.",
 };
+
+fn compatibility_too_long(sink: &mut Sink, pos: Pos, len: usize) {
+    sink.push(
+        Rule::CompatibilityTooLong,
+        pos,
+        format!("`compatibility` is {len} characters; the limit is {MAX_COMPATIBILITY_CHARS}"),
+    );
+}
+
 pub const METADATA_TYPE: RuleDoc = RuleDoc {
+    code: "SA215",
+    name: "metadata-type",
+    severity: Severity::Warning,
+    summary: "`metadata` is not a map of strings to strings",
     what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map).",
     why: "The spec defines metadata as string keys to string values. `version: 1.10` is the number 1.1 to most parsers, and nested maps are flattened differently by each host.",
     example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"",
 };
+
+/// `metadata` (`value`) is not a mapping.
+pub fn metadata_type(sink: &mut Sink, value: &Node) {
+    sink.push(
+        Rule::MetadataType,
+        value.pos,
+        format!(
+            "`metadata` must be a mapping of string keys to string values, found {}",
+            value.kind()
+        ),
+    );
+}
+
+/// `metadata.key` is a boolean or a number (`value`), which parsers print differently.
+pub fn metadata_value_not_text(sink: &mut Sink, key: &str, value: &Node) {
+    sink.push(
+        Rule::MetadataType,
+        value.pos,
+        format!(
+            "`metadata.{key}` is {}, not a string; quote it so every parser reads the same text",
+            value.kind()
+        ),
+    );
+}
+
+/// `metadata.key` is a list or a mapping (`value`).
+pub fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
+    sink.push(
+        Rule::MetadataType,
+        value.pos,
+        format!("`metadata.{key}` must be a string, found {}", value.kind()),
+    );
+}
+
 pub const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
+    code: "SA216",
+    name: "allowed-tools-type",
+    severity: Severity::Warning,
+    summary: "`allowed-tools` is not a space-separated string",
     what: "`allowed-tools` is not a space-separated string (for example a YAML list).",
     why: "The spec defines a string; Claude Code also reads a list but strict validators reject flow-style lists and other hosts may ignore it.",
     example: "allowed-tools: [Read, Bash]\n\nFix: allowed-tools: Read Bash",
 };
+
+/// `allowed-tools` is written as a YAML list, at `pos`.
+pub fn allowed_tools_list(sink: &mut Sink, pos: Pos) {
+    sink.push(
+        Rule::AllowedToolsType,
+        pos,
+        "the spec defines `allowed-tools` as a space-separated string; Claude Code also reads a list, other hosts may not",
+    );
+}
+
+/// `allowed-tools` is neither a string nor a list of names: a [`super::ShapeReport`].
+pub fn allowed_tools_shape(sink: &mut Sink, pos: Pos, field: &str, shape: NameShape) {
+    sink.push(Rule::AllowedToolsType, pos, shape.message(field));
+}
+
 pub const LICENSE_TYPE: RuleDoc = RuleDoc {
+    code: "SA217",
+    name: "license-type",
+    severity: Severity::Warning,
+    summary: "`license` is not a string",
     what: "`license` is not a string.",
     why: "The spec defines it as a license name or the name of a bundled license file.",
     example: "license: {name: MIT}\n\nFix: license: MIT",
 };
+
+/// `license` (`value`) is not text.
+pub fn license_type(sink: &mut Sink, value: &Node) {
+    sink.push(
+        Rule::LicenseType,
+        value.pos,
+        format!(
+            "`license` should be a license name or a bundled file name, found {}",
+            value.kind()
+        ),
+    );
+}
+
 pub const HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
+    code: "SA220",
+    name: "host-specific-key",
+    severity: Severity::Info,
+    summary: "A key some hosts support but the Agent Skills spec does not list",
     what: "A top-level key that some hosts read (Claude Code, VS Code) but the Agent Skills spec does not list, such as `argument-hint` or `user-invocable`.",
     why: "Those hosts act on it; strict validators and uploads (skills-ref, claude.ai) reject unknown keys, and other hosts ignore it. Fine when intended.",
     example: "argument-hint: \"[file]\"\n\nNothing to fix if the library targets those hosts; otherwise move it under `metadata`.",
 };
+
+/// The key `key` is read by `hosts`, at least one of them configured.
+fn host_specific_key(sink: &mut Sink, pos: Pos, key: &str, hosts: &[&str]) {
+    sink.push(
+        Rule::HostSpecificKey,
+        pos,
+        format!(
+            "`{key}` is supported by {}; not in the Agent Skills spec, so strict validators reject it",
+            hosts.join(", ")
+        ),
+    );
+}
+
 pub const UNKNOWN_KEY: RuleDoc = RuleDoc {
+    code: "SA221",
+    name: "unknown-key",
+    severity: Severity::Warning,
+    summary: "A frontmatter key no host knows",
     what: "A top-level key that neither the spec nor any known host reads. The message suggests the nearest known key.",
     why: "It is silently ignored everywhere, which usually means a typo (`descripton`) that leaves the real field missing.",
     example: "descripton: Extract tables from PDFs.\n\nFix: description: Extract tables from PDFs.",
 };
+
+/// The key `key` is read only by `hosts`, none of which is configured.
+fn unconfigured_host_key(sink: &mut Sink, pos: Pos, key: &str, hosts: &[&str]) {
+    sink.push(
+        Rule::UnknownKey,
+        pos,
+        format!(
+            "`{key}` is only read by {}, which is not among the configured `hosts`; it is ignored",
+            hosts.join(", ")
+        ),
+    );
+}
+
+/// No one reads the key `key`; `typo_of` is the known key it is probably a typo of.
+fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>) {
+    let hint = typo_of
+        .map(|s| format!("; did you mean `{s}`?"))
+        .unwrap_or_default();
+    sink.push(
+        Rule::UnknownKey,
+        pos,
+        format!("`{key}` is not a field of the spec or of any host, so it is ignored{hint}"),
+    );
+}
+
 pub const HOST_FIELD_TYPE: RuleDoc = RuleDoc {
+    code: "SA222",
+    name: "host-field-type",
+    severity: Severity::Warning,
+    summary: "A host-specific field has the wrong type",
     what: "A host-specific field has the wrong type: `user-invocable`, `disable-model-invocation` or `background` not `true`/`false`, or a text field holding a list or mapping.",
     why: "VS Code reads only the literal booleans `true` and `false`; `yes` or `\"false\"` are ignored and the default applies.",
     example: "disable-model-invocation: yes\n\nFix: disable-model-invocation: true",
 };
+
+/// The host text field `key` holds a list or a mapping (`value`).
+pub fn host_text_type(sink: &mut Sink, key: &str, value: &Node) {
+    sink.push(
+        Rule::HostFieldType,
+        value.pos,
+        format!("`{key}` must be a string, found {}", value.kind()),
+    );
+}
+
+/// The host boolean field `key` holds something other than `true` or `false` (`value`).
+pub fn host_bool_type(sink: &mut Sink, key: &str, value: &Node) {
+    sink.push(
+        Rule::HostFieldType,
+        value.pos,
+        format!(
+            "`{key}` must be `true` or `false`, found {}; hosts that only read YAML booleans ignore it",
+            match value.as_str() {
+                Some(s) => format!("`{s}`"),
+                None => value.kind().to_owned(),
+            }
+        ),
+    );
+}
+
+/// A host field that takes a list of names (`disallowed-tools`, `paths`) is written wrong: a
+/// [`super::ShapeReport`].
+pub fn host_field_shape(sink: &mut Sink, pos: Pos, field: &str, shape: NameShape) {
+    sink.push(Rule::HostFieldType, pos, shape.message(field));
+}
+
 pub const BODY_TOO_LONG: RuleDoc = RuleDoc {
+    code: "SA230",
+    name: "body-too-long",
+    severity: Severity::Warning,
+    summary: "SKILL.md is longer than 500 lines",
     what: "SKILL.md has more than 500 lines.",
     why: "The whole body is loaded into the model's context when the skill activates; the spec recommends under 500 lines and moving detail into referenced files.",
     example: "A 900-line SKILL.md.\n\nFix: keep the workflow in SKILL.md, move reference material to references/*.md and link to it.",
 };
+
+/// SKILL.md has `lines` lines; the finding is on the first line past the limit.
+fn body_too_long(sink: &mut Sink, lines: u32) {
+    sink.push(
+        Rule::BodyTooLong,
+        Pos::new(MAX_SKILL_LINES + 1, 1),
+        format!(
+            "SKILL.md has {lines} lines; keep it under {MAX_SKILL_LINES} and move detail into files under references/"
+        ),
+    );
+}
+
 pub const BROKEN_LINK: RuleDoc = RuleDoc {
+    code: "SA231",
+    name: "broken-link",
+    severity: Severity::Warning,
+    summary: "A relative link or image in the body points at a missing file",
     what: "A relative Markdown link or image in the body points at a file that does not exist (resolved from the SKILL.md's folder).",
     why: "The model follows these links to load references and scripts on demand; a missing file makes it fail mid-task or invent the content.",
     example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
 };
+
+/// The body links to `target`, which does not exist beside SKILL.md.
+fn broken_link(sink: &mut Sink, pos: Pos, target: &str) {
+    sink.push(
+        Rule::BrokenLink,
+        pos,
+        format!("`{target}` does not exist relative to this skill; fix the link or add the file"),
+    );
+}
+
+/// A link of a served skill to `target` (the URI `uri`), a file `skills/list` does not list.
+pub fn unlisted_link(sink: &mut Sink, pos: Pos, target: &str, uri: &str) {
+    sink.push(
+        Rule::BrokenLink,
+        pos,
+        format!(
+            "`{target}` is not among the files `skills/list` lists for this skill ({uri}), and hosts treat reading an unlisted file as a verification failure; fix the link or list the file"
+        ),
+    );
+}
 
 #[cfg(test)]
 mod tests {

@@ -10,7 +10,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::{Node, ParseFailure, Value, scalar};
 use crate::diagnostic::Pos;
-use crate::rules::Rule;
+use crate::rules::{self, file::Limit};
 
 /// Collections nested deeper than this are refused.
 const MAX_DEPTH: usize = 64;
@@ -118,19 +118,19 @@ impl Builder {
     fn event(&mut self, event: Event<'_>, span: Span) -> Result<(), ParseFailure> {
         self.events += 1;
         if self.events > MAX_EVENTS {
-            return Err(self.limit(span, format!("more than {MAX_EVENTS} YAML events")));
+            return Err(self.limit(span, Limit::Events(MAX_EVENTS)));
         }
         match event {
             Event::DocumentStart(..) => {
                 self.documents += 1;
                 if self.documents > 1 {
-                    return Err(self.limit(span, "more than one YAML document".to_owned()));
+                    return Err(self.limit(span, Limit::Documents));
                 }
             }
             Event::Scalar(text, style, anchor, tag) => {
                 let pos = self.pos(span);
                 let value = scalar::resolve(&text, style == ScalarStyle::Plain, core_tag(&tag))
-                    .map_err(|message| syntax(pos, message))?;
+                    .map_err(|message| rules::file::yaml_syntax(pos, message))?;
                 let merge_key = style == ScalarStyle::Plain && text == "<<" && tag.is_none();
                 self.count(1, text.len(), span)?;
                 self.add(Node { value, pos }, anchor, merge_key, span)?;
@@ -190,18 +190,13 @@ impl Builder {
             Event::Alias(id) => {
                 self.aliases += 1;
                 if self.aliases > MAX_ALIASES {
-                    return Err(self.limit(span, format!("more than {MAX_ALIASES} aliases")));
+                    return Err(self.limit(span, Limit::Aliases(MAX_ALIASES)));
                 }
                 let Some((node, nodes, bytes)) = self.anchors.get(&id) else {
                     // The parser refuses an alias to no anchor, and a node is kept here as soon
                     // as it is finished; an anchor not kept yet names a collection still open
                     // around this alias: a cycle.
-                    return Err(syntax(
-                        self.pos(span),
-                        "recursive alias: it names the collection that contains it; write the \
-                         value out instead"
-                            .to_owned(),
-                    ));
+                    return Err(rules::file::recursive_alias(self.pos(span)));
                 };
                 let (mut node, nodes, bytes) = (node.clone(), *nodes, *bytes);
                 self.count(nodes, bytes, span)?;
@@ -216,7 +211,7 @@ impl Builder {
 
     fn open(&mut self, open: Open, span: Span) -> Result<(), ParseFailure> {
         if self.stack.len() >= MAX_DEPTH {
-            return Err(self.limit(span, format!("nesting deeper than {MAX_DEPTH} levels")));
+            return Err(self.limit(span, Limit::Depth(MAX_DEPTH)));
         }
         self.stack.push(open);
         Ok(())
@@ -227,13 +222,10 @@ impl Builder {
         self.nodes = self.nodes.saturating_add(nodes);
         self.scalar_bytes = self.scalar_bytes.saturating_add(bytes);
         if self.nodes > MAX_NODES {
-            return Err(self.limit(span, format!("more than {MAX_NODES} YAML nodes")));
+            return Err(self.limit(span, Limit::Nodes(MAX_NODES)));
         }
         if self.scalar_bytes > MAX_SCALAR_BYTES {
-            return Err(self.limit(
-                span,
-                format!("more than {} MiB of text", MAX_SCALAR_BYTES >> 20),
-            ));
+            return Err(self.limit(span, Limit::Text(MAX_SCALAR_BYTES)));
         }
         Ok(())
     }
@@ -249,7 +241,7 @@ impl Builder {
     ) -> Result<(), ParseFailure> {
         if anchor != 0 {
             if self.anchors.len() >= MAX_ANCHORS && !self.anchors.contains_key(&anchor) {
-                return Err(self.limit(span, format!("more than {MAX_ANCHORS} anchors")));
+                return Err(self.limit(span, Limit::Anchors(MAX_ANCHORS)));
             }
             let (nodes, bytes) = size(&node);
             self.anchors.insert(anchor, (node.clone(), nodes, bytes));
@@ -267,15 +259,10 @@ impl Builder {
                 let Some((k, is_merge)) = key.take() else {
                     // A duplicate is reported at the key, before its value is read.
                     if !merge_key && !is_new(&node, entries, seen) {
-                        let message = match node.scalar_text() {
-                            Some(name) => format!("duplicate mapping key `{name}`"),
-                            None => "duplicate mapping key".to_owned(),
-                        };
-                        return Err(ParseFailure {
-                            rule: Rule::DuplicateKey,
-                            pos: node.pos,
-                            message,
-                        });
+                        return Err(rules::file::duplicate_key(
+                            node.pos,
+                            node.scalar_text().as_deref(),
+                        ));
                     }
                     *key = Some((node, merge_key));
                     return Ok(());
@@ -296,7 +283,7 @@ impl Builder {
                             merges.extend(items);
                             Ok(())
                         }
-                        _ => Err(syntax(node.pos, "`<<` merges only mappings".to_owned())),
+                        _ => Err(rules::file::merge_not_mapping(node.pos)),
                     };
                 }
                 entries.push((k, node));
@@ -312,12 +299,8 @@ impl Builder {
         )
     }
 
-    fn limit(&self, span: Span, what: String) -> ParseFailure {
-        ParseFailure {
-            rule: Rule::YamlLimit,
-            pos: self.pos(span),
-            message: format!("the frontmatter has {what}"),
-        }
+    fn limit(&self, span: Span, limit: Limit) -> ParseFailure {
+        rules::file::yaml_limit(self.pos(span), limit)
     }
 
     fn scan_failure(&self, err: &ScanError) -> ParseFailure {
@@ -326,27 +309,15 @@ impl Builder {
             to_u32(marker.line().max(1)).saturating_add(self.line_offset),
             to_u32(marker.col()).saturating_add(1),
         );
-        let rule = if matches!(
+        let text = err.info().lines().next().unwrap_or_default().to_owned();
+        if matches!(
             err.kind(),
             serde_saphyr::granit_parser::ErrorKind::RecursionLimitExceeded
         ) {
-            Rule::YamlLimit
+            rules::file::yaml_too_deep(pos, text)
         } else {
-            Rule::YamlSyntax
-        };
-        ParseFailure {
-            rule,
-            pos,
-            message: err.info().lines().next().unwrap_or_default().to_owned(),
+            rules::file::yaml_syntax(pos, text)
         }
-    }
-}
-
-fn syntax(pos: Pos, message: String) -> ParseFailure {
-    ParseFailure {
-        rule: Rule::YamlSyntax,
-        pos,
-        message,
     }
 }
 
