@@ -13,6 +13,7 @@ use crate::evaluate::{self, Availability};
 use crate::model::{Agent, Drift, Link, Manifest, Skill};
 use crate::parse;
 use crate::profile::{self, Profile, ProfileError, ProfileSource};
+use crate::report::sources::Sources;
 use crate::resolve;
 use crate::rules;
 use crate::source::{self, Boundary, FileId, MAX_FILE_BYTES, Refusal};
@@ -74,6 +75,8 @@ pub struct AuditResult {
     pub files_scanned: usize,
     /// Skill, agent and manifest files that ignore rules kept out of the audit.
     pub ignored: usize,
+    /// Where each file can be read again for source lines (only when asked for).
+    pub sources: Sources,
 }
 
 /// What one file turned out to be.
@@ -241,7 +244,7 @@ fn audit(
             Parsed::Manifests(m) => Some(m.as_slice()),
             _ => None,
         });
-        manifest_agents(manifests.flatten(), &found.candidates, &opts.cwd, boundary)
+        discover::manifest_agents(manifests.flatten(), &found.candidates, &opts.cwd, boundary)
     };
     per_file.par_extend(
         extra
@@ -249,15 +252,18 @@ fn audit(
             .map(|c| guarded(c, &opts.settings, boundary)),
     );
     once_per_file(&mut per_file);
-    // Where each file was read from, for the source lines of its findings.
-    let read_from: foldhash::HashMap<String, PathBuf> = if opts.snippets {
-        per_file
+    // Where each file was read from, for renderers that show the source lines of findings.
+    let mut sources = Sources::default();
+    if opts.snippets {
+        sources.files = per_file
             .iter()
             .filter_map(|o| Some((o.path.clone(), o.read_from.clone()?)))
-            .collect()
-    } else {
-        Default::default()
-    };
+            .collect();
+        sources.served = served
+            .iter()
+            .filter_map(|s| Some((s.uri.clone(), s.content.as_ref().ok()?.clone())))
+            .collect();
+    }
     // Sized up front: growing by doubling would hold up to twice the skills (and findings) at
     // the peak, and copy them each time.
     let mut findings: Vec<Finding> =
@@ -320,7 +326,7 @@ fn audit(
     ));
     links.sort();
     links.dedup();
-    let drift = drift(&links, &skills, &agents, &mut findings);
+    let drift = evaluate::drift_of_links(&links, &skills, &agents, &mut findings);
     let skills: Vec<SkillResult> = skills
         .into_par_iter()
         .map(|skill| {
@@ -383,10 +389,6 @@ fn audit(
     rules::config::apply_suppressions(&mut findings, &suppressions);
     rules::config::apply_severities(&mut findings, &opts.settings.severities);
     sort_findings(&mut findings);
-    if opts.snippets {
-        attach_sources(&mut findings, &read_from);
-        crate::mcp::skills::attach_sources(&mut findings, &served);
-    }
     AuditResult {
         roots: opts
             .roots
@@ -401,6 +403,7 @@ fn audit(
         findings,
         files_scanned,
         ignored: found.ignored,
+        sources,
     }
 }
 
@@ -445,158 +448,6 @@ fn once_per_file(outputs: &mut [FileOutput]) {
         o.read_from = None;
         o.findings = vec![rules::file::same_file(&o.path, &kept_path)];
     }
-}
-
-/// `.md` files that Claude plugin manifests list as agents (directly or as a folder) and the
-/// walk did not already classify. Their real paths are checked when they are opened; a path
-/// that leads outside the tree is reported when links are resolved.
-fn manifest_agents<'m>(
-    manifests: impl Iterator<Item = &'m Manifest>,
-    known: &[Candidate],
-    cwd: &std::path::Path,
-    boundary: &Boundary,
-) -> Vec<Candidate> {
-    // Built on first use: most libraries have no Claude plugin that lists agents.
-    let seen = std::cell::OnceCell::new();
-    let mut out: Vec<Candidate> = Vec::new();
-    for m in manifests.filter(|m| m.via == "claude-plugin") {
-        for (p, _) in m.agents.iter().flatten() {
-            let target = discover::normalize(&m.base.join(p.trim_start_matches("./")));
-            // Not even listed when it leads outside: no folder outside the tree is read.
-            if boundary.resolve(&target).is_err() {
-                continue;
-            }
-            let mut files = Vec::new();
-            collect_md(&target, 0, &mut files);
-            let seen: &HashSet<PathBuf> = seen.get_or_init(|| {
-                known
-                    .iter()
-                    .map(|c| discover::normalize(&c.fs_path))
-                    .collect()
-            });
-            for f in files {
-                if !seen.contains(&f) && !out.iter().any(|c| c.fs_path == f) {
-                    out.push(Candidate {
-                        path: discover::display_path(&f, cwd),
-                        fs_path: f,
-                        kind: Kind::Agent(discover::AgentFlavor::Claude),
-                        entry: Entry::Indirect,
-                    });
-                }
-            }
-        }
-    }
-    out.sort_by(|a, b| a.path.cmp(&b.path));
-    out
-}
-
-/// `.md` files at `path` (a file, or a folder searched a few levels deep). As in the walk,
-/// links to folders are not followed, so no listing outside the tree is read; a link to a
-/// file is kept, for its real path to be checked when it is opened.
-fn collect_md(path: &std::path::Path, depth: usize, out: &mut Vec<PathBuf>) {
-    let meta = if depth == 0 {
-        std::fs::metadata(path)
-    } else {
-        std::fs::symlink_metadata(path)
-    };
-    let Ok(meta) = meta else {
-        return;
-    };
-    if meta.is_file() || meta.is_symlink() {
-        if path
-            .extension()
-            .is_some_and(|e| e.eq_ignore_ascii_case("md"))
-        {
-            out.push(path.to_owned());
-        }
-    } else if meta.is_dir() && depth < 4 {
-        let Ok(entries) = std::fs::read_dir(path) else {
-            return;
-        };
-        let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
-        children.sort();
-        for c in children {
-            collect_md(&c, depth + 1, out);
-        }
-    }
-}
-
-/// Read the lines findings point at, once per file (only files with findings are read), from
-/// where the audit read the file itself (`read_from`): a file it refused is not read here
-/// either.
-fn attach_sources(findings: &mut [Finding], read_from: &foldhash::HashMap<String, PathBuf>) {
-    let mut start = 0;
-    while start < findings.len() {
-        let path = findings[start].path.clone();
-        let end = start
-            + findings[start..]
-                .iter()
-                .take_while(|f| f.path == path)
-                .count();
-        // Findings are sorted by path, so each file is read once, through the same bounded
-        // reader as the audit; one that cannot be read again keeps the plain one-line form.
-        let text = read_from
-            .get(path.as_str())
-            .and_then(|p| source::read(p, MAX_FILE_BYTES).ok())
-            .map(|c| String::from_utf8_lossy(&c.bytes).into_owned());
-        if let Some(text) = text {
-            let lines: Vec<&str> = text.lines().collect();
-            for f in &mut findings[start..end] {
-                let i = usize::try_from(f.line)
-                    .unwrap_or(usize::MAX)
-                    .saturating_sub(1);
-                f.source = lines
-                    .get(i)
-                    .map(|l| l.trim_start_matches('\u{feff}').to_owned());
-            }
-        }
-        start = end;
-    }
-}
-
-/// Drift for every link, with one finding per drifting link.
-fn drift(
-    links: &[Link],
-    skills: &[Box<Skill>],
-    agents: &[Agent],
-    findings: &mut Vec<Finding>,
-) -> Vec<Drift> {
-    // foldhash: SipHash over 100,000 skill paths was a good part of this step.
-    let skill_by_path: foldhash::HashMap<&str, &Skill> =
-        skills.iter().map(|s| (s.path.as_str(), &**s)).collect();
-    let agent_ix: foldhash::HashMap<&str, &Agent> =
-        agents.iter().map(|a| (a.path.as_str(), a)).collect();
-    // Links come sorted by agent: each agent's links are judged on their own, on all threads,
-    // with its grants built once and only when a linked skill needs tools. Results keep the
-    // links' order.
-    let per_agent: Vec<(Vec<Drift>, Vec<Finding>)> = links
-        .par_chunk_by(|a, b| a.agent == b.agent)
-        .map(|group| {
-            let (mut drift, mut found) = (Vec::new(), Vec::new());
-            let Some(agent) = group.first().and_then(|l| agent_ix.get(l.agent.as_str())) else {
-                return (drift, found);
-            };
-            let grants = std::cell::OnceCell::new();
-            for l in group {
-                let Some(skill) = skill_by_path.get(l.skill_path.as_str()) else {
-                    continue;
-                };
-                let grants = || grants.get_or_init(|| evaluate::Grants::of(agent));
-                if let Some(d) = evaluate::drift(l, agent, grants, skill) {
-                    found.push(rules::links::drift_finding(&d, agent));
-                    drift.push(d);
-                }
-                found.extend(rules::links::model_drift(l, agent, skill));
-            }
-            (drift, found)
-        })
-        .collect();
-    let mut out = Vec::new();
-    for (drift, found) in per_agent {
-        out.extend(drift);
-        findings.extend(found);
-    }
-    out
 }
 
 /// What one file yields: its model, its findings and its suppression comments, and what is

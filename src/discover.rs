@@ -633,6 +633,77 @@ pub fn is_normal(p: &Path) -> bool {
     true
 }
 
+/// The second, small pass of discovery: `.md` files that Claude plugin manifests list as agents
+/// (directly or as a folder) and the walk did not already classify; the walk cannot know them
+/// until the manifests are read. Their real paths are checked when they are opened; a path
+/// that leads outside the tree is reported when links are resolved.
+pub fn manifest_agents<'m>(
+    manifests: impl Iterator<Item = &'m crate::model::Manifest>,
+    known: &[Candidate],
+    cwd: &std::path::Path,
+    boundary: &crate::source::Boundary,
+) -> Vec<Candidate> {
+    // Built on first use: most libraries have no Claude plugin that lists agents.
+    let seen = std::cell::OnceCell::new();
+    let mut out: Vec<Candidate> = Vec::new();
+    for m in manifests.filter(|m| m.via == "claude-plugin") {
+        for (p, _) in m.agents.iter().flatten() {
+            let target = normalize(&m.base.join(p.trim_start_matches("./")));
+            // Not even listed when it leads outside: no folder outside the tree is read.
+            if boundary.resolve(&target).is_err() {
+                continue;
+            }
+            let mut files = Vec::new();
+            collect_md(&target, 0, &mut files);
+            let seen: &std::collections::HashSet<PathBuf> =
+                seen.get_or_init(|| known.iter().map(|c| normalize(&c.fs_path)).collect());
+            for f in files {
+                if !seen.contains(&f) && !out.iter().any(|c| c.fs_path == f) {
+                    out.push(Candidate {
+                        path: display_path(&f, cwd),
+                        fs_path: f,
+                        kind: Kind::Agent(AgentFlavor::Claude),
+                        entry: Entry::Indirect,
+                    });
+                }
+            }
+        }
+    }
+    out.sort_by(|a, b| a.path.cmp(&b.path));
+    out
+}
+
+/// `.md` files at `path` (a file, or a folder searched a few levels deep). As in the walk,
+/// links to folders are not followed, so no listing outside the tree is read; a link to a
+/// file is kept, for its real path to be checked when it is opened.
+fn collect_md(path: &Path, depth: usize, out: &mut Vec<PathBuf>) {
+    let meta = if depth == 0 {
+        std::fs::metadata(path)
+    } else {
+        std::fs::symlink_metadata(path)
+    };
+    let Ok(meta) = meta else {
+        return;
+    };
+    if meta.is_file() || meta.is_symlink() {
+        if path
+            .extension()
+            .is_some_and(|e| e.eq_ignore_ascii_case("md"))
+        {
+            out.push(path.to_owned());
+        }
+    } else if meta.is_dir() && depth < 4 {
+        let Ok(entries) = std::fs::read_dir(path) else {
+            return;
+        };
+        let mut children: Vec<PathBuf> = entries.filter_map(|e| e.ok().map(|e| e.path())).collect();
+        children.sort();
+        for c in children {
+            collect_md(&c, depth + 1, out);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -1,5 +1,6 @@
 //! Stage 3: evaluate what each skill needs against each profile.
 
+use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
 
 use crate::model::{DepKind, Requirements, Skill};
@@ -153,6 +154,51 @@ fn plural(kind: DepKind, n: usize) -> &'static str {
         (DepKind::Prompts, 1) => "prompt",
         (DepKind::Prompts, _) => "prompts",
     }
+}
+
+/// Drift for every link, with one finding per drifting link (and per model that differs).
+pub fn drift_of_links(
+    links: &[crate::model::Link],
+    skills: &[Box<Skill>],
+    agents: &[crate::model::Agent],
+    findings: &mut Vec<crate::diagnostic::Finding>,
+) -> Vec<crate::model::Drift> {
+    // foldhash: SipHash over 100,000 skill paths was a good part of this step.
+    let skill_by_path: foldhash::HashMap<&str, &Skill> =
+        skills.iter().map(|s| (s.path.as_str(), &**s)).collect();
+    let agent_ix: foldhash::HashMap<&str, &crate::model::Agent> =
+        agents.iter().map(|a| (a.path.as_str(), a)).collect();
+    // Links come sorted by agent: each agent's links are judged on their own, on all threads,
+    // with its grants built once and only when a linked skill needs tools. Results keep the
+    // links' order.
+    let per_agent: Vec<(Vec<crate::model::Drift>, Vec<crate::diagnostic::Finding>)> = links
+        .par_chunk_by(|a, b| a.agent == b.agent)
+        .map(|group| {
+            let (mut drifting, mut found) = (Vec::new(), Vec::new());
+            let Some(agent) = group.first().and_then(|l| agent_ix.get(l.agent.as_str())) else {
+                return (drifting, found);
+            };
+            let grants = std::cell::OnceCell::new();
+            for l in group {
+                let Some(skill) = skill_by_path.get(l.skill_path.as_str()) else {
+                    continue;
+                };
+                let grants = || grants.get_or_init(|| Grants::of(agent));
+                if let Some(d) = drift(l, agent, grants, skill) {
+                    found.push(crate::rules::links::drift_finding(&d, agent));
+                    drifting.push(d);
+                }
+                found.extend(crate::rules::links::model_drift(l, agent, skill));
+            }
+            (drifting, found)
+        })
+        .collect();
+    let mut out = Vec::new();
+    for (drift, found) in per_agent {
+        out.extend(drift);
+        findings.extend(found);
+    }
+    out
 }
 
 #[cfg(test)]

@@ -232,30 +232,6 @@ pub fn audit(
     (parsed.skill, sink.findings, sink.suppressions)
 }
 
-/// Source lines for the text output: for findings on served skills they come from the served
-/// bytes, as the path names no file.
-pub fn attach_sources(findings: &mut [crate::Finding], served: &[ServedSkill]) {
-    for s in served {
-        let Ok(bytes) = &s.content else { continue };
-        let mut lines: Option<Vec<String>> = None;
-        for f in findings
-            .iter_mut()
-            .filter(|f| f.path == s.uri && f.source.is_none())
-        {
-            let lines = lines.get_or_insert_with(|| {
-                String::from_utf8_lossy(bytes)
-                    .lines()
-                    .map(|l| l.trim_start_matches('\u{feff}').to_owned())
-                    .collect()
-            });
-            let i = usize::try_from(f.line)
-                .unwrap_or(usize::MAX)
-                .saturating_sub(1);
-            f.source = lines.get(i).cloned();
-        }
-    }
-}
-
 /// SA801: the SKILL.md's bytes do not have the digest or size the server states, or the
 /// stated digest cannot verify them.
 fn check_digest(served: &ServedSkill, bytes: &[u8], sink: &mut Sink) {
@@ -431,7 +407,13 @@ mod tests {
         assert!(findings[1].message.contains("missing.md"));
         assert_eq!(findings[1].line, 5);
         let mut findings = findings;
-        attach_sources(&mut findings, std::slice::from_ref(&served));
+        let sources = crate::report::sources::Sources {
+            served: [(served.uri.clone(), body.as_bytes().to_vec())]
+                .into_iter()
+                .collect(),
+            ..Default::default()
+        };
+        crate::report::sources::attach(&mut findings, &sources);
         assert!(findings[1].source.as_deref().unwrap().contains("[gone]"));
 
         let good = ServedSkill {

@@ -8,6 +8,7 @@ pub mod json;
 pub mod markdown;
 pub mod merge;
 pub mod sarif;
+pub mod sources;
 pub mod text;
 
 use rayon::prelude::*;
@@ -300,10 +301,15 @@ impl Report {
             agents,
             links,
             drift,
-            findings,
+            mut findings,
             files_scanned,
             ignored,
+            sources,
         } = audit;
+        // The source lines text reports show, read again now that findings are final.
+        if !sources.is_empty() {
+            sources::attach(&mut findings, &sources);
+        }
         let profile_entries: Vec<ProfileEntry> = profiles
             .iter()
             .map(|p| ProfileEntry {
