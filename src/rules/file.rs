@@ -226,6 +226,7 @@ pub enum Limit {
     Text(usize),
 }
 
+/// The frontmatter went past `limit`; the builder stops there.
 pub fn yaml_limit(pos: Pos, limit: Limit) -> ParseFailure {
     let what = match limit {
         Limit::Events(max) => format!("more than {max} YAML events"),
@@ -283,6 +284,7 @@ pub const UTF8_BOM: RuleDoc = RuleDoc {
     example: "\\uFEFF---\nname: my-skill\n\nFix: save the file as UTF-8 without BOM.",
 };
 
+/// The file starts with a byte order mark (its text is read without it).
 pub fn utf8_bom(sink: &mut Sink) {
     sink.push(
         Rule::Utf8Bom,
