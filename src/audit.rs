@@ -190,7 +190,7 @@ fn scan(opts: &AuditOptions, excludes: &globset::GlobSet, boundary: &Boundary) -
                 let c = c.clone();
                 let parsed = &parsed;
                 s.spawn(move |_| {
-                    let out = guarded(&c, &opts.settings, boundary);
+                    let out = guarded(c, &opts.settings, boundary, opts.snippets);
                     parsed.lock().unwrap_or_else(|p| p.into_inner()).push(out);
                 });
             },
@@ -248,8 +248,8 @@ fn audit(
     };
     per_file.par_extend(
         extra
-            .par_iter()
-            .map(|c| guarded(c, &opts.settings, boundary)),
+            .into_par_iter()
+            .map(|c| guarded(c, &opts.settings, boundary, opts.snippets)),
     );
     once_per_file(&mut per_file);
     // Where each file was read from, for renderers that show the source lines of findings.
@@ -284,10 +284,12 @@ fn audit(
                 kind: Kind::Skill { exact: true },
                 entry: Entry::File,
             };
-            contain(&c, || {
+            let mut out = contain(&c, || {
                 let (skill, f, sup) = crate::mcp::skills::audit(s, &opts.settings);
                 FileOutput::new(&c, Parsed::Skill(Box::new(skill)), f, sup)
-            })
+            });
+            out.path = c.path;
+            out
         })
         .collect();
     for o in per_file.into_iter().chain(served_outputs) {
@@ -327,32 +329,21 @@ fn audit(
     links.sort();
     links.dedup();
     let drift = evaluate::drift_of_links(&links, &skills, &agents, &mut findings);
-    let skills: Vec<SkillResult> = skills
-        .into_par_iter()
-        .map(|skill| {
-            let availability = profiles
-                .iter()
-                .map(|p| evaluate::skill(&skill, p))
-                .collect();
-            SkillResult {
-                skill,
-                availability,
-            }
-        })
-        .collect();
-    let agents: Vec<AgentResult> = agents
-        .into_par_iter()
-        .map(|agent| {
-            let availability = profiles
-                .iter()
-                .map(|p| evaluate::agent(&agent, p))
-                .collect();
-            AgentResult {
-                agent,
-                availability,
-            }
-        })
-        .collect();
+    let skills = judged(
+        skills,
+        &profiles,
+        |s, p| evaluate::skill(s, p),
+        |skill, availability| SkillResult {
+            skill,
+            availability,
+        },
+    );
+    let agents = judged(agents, &profiles, evaluate::agent, |agent, availability| {
+        AgentResult {
+            agent,
+            availability,
+        }
+    });
     let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
     // Room for them made first: one finding per unmet profile can mean hundreds of thousands,
     // and pushing them one by one grew the list (and copied it) many times over.
@@ -362,29 +353,18 @@ fn audit(
             .filter(|a| a.status == evaluate::Status::Unavailable)
             .count()
     };
-    findings.reserve_exact(
-        skills.iter().map(|r| unmet(&r.availability)).sum::<usize>()
-            + agents.iter().map(|r| unmet(&r.availability)).sum::<usize>(),
-    );
-    for r in &skills {
-        rules::library::unavailable(
-            &r.skill.path,
-            r.skill.name_pos,
-            "skill",
-            &names,
-            &r.availability,
-            &mut findings,
+    // Skills are reported at their name, agents at their tools list.
+    let judged_entries = skills
+        .iter()
+        .map(|r| (&r.skill.path, r.skill.name_pos, "skill", &r.availability))
+        .chain(
+            agents
+                .iter()
+                .map(|r| (&r.agent.path, r.agent.tools_pos, "agent", &r.availability)),
         );
-    }
-    for r in &agents {
-        rules::library::unavailable(
-            &r.agent.path,
-            r.agent.tools_pos,
-            "agent",
-            &names,
-            &r.availability,
-            &mut findings,
-        );
+    findings.reserve_exact(judged_entries.clone().map(|(.., a)| unmet(a)).sum());
+    for (path, pos, what, availability) in judged_entries {
+        rules::library::unavailable(path, pos, what, &names, availability, &mut findings);
     }
     rules::config::apply_suppressions(&mut findings, &suppressions);
     rules::config::apply_severities(&mut findings, &opts.settings.severities);
@@ -405,6 +385,22 @@ fn audit(
         ignored: found.ignored,
         sources,
     }
+}
+
+/// Each of `items` judged against every profile, on all threads, in order.
+fn judged<T: Send, R: Send>(
+    items: Vec<T>,
+    profiles: &[Profile],
+    judge: impl Fn(&T, &Profile) -> Availability + Sync,
+    result: impl Fn(T, Vec<Availability>) -> R + Sync + Send,
+) -> Vec<R> {
+    items
+        .into_par_iter()
+        .map(|item| {
+            let availability = profiles.iter().map(|p| judge(&item, p)).collect();
+            result(item, availability)
+        })
+        .collect()
 }
 
 /// Keep one output per file: a file reached by several paths (a symlink, a hard link, two
@@ -467,9 +463,10 @@ struct FileOutput {
 }
 
 impl FileOutput {
+    /// The output for `c`; its path is moved in by [`guarded`], once the candidate is done with.
     fn new(c: &Candidate, parsed: Parsed, findings: Vec<Finding>, sup: Vec<Suppression>) -> Self {
         FileOutput {
-            path: c.path.clone(),
+            path: String::new(),
             parsed,
             findings,
             suppressions: sup,
@@ -481,8 +478,16 @@ impl FileOutput {
 }
 
 /// Process one file; a panic becomes an `internal-error` finding and the run goes on.
-fn guarded(c: &Candidate, settings: &Settings, boundary: &Boundary) -> FileOutput {
-    contain(c, || process(c, settings, boundary))
+/// `keep_source`: remember where the file was read from, for source lines in the report.
+fn guarded(
+    c: Candidate,
+    settings: &Settings,
+    boundary: &Boundary,
+    keep_source: bool,
+) -> FileOutput {
+    let mut out = contain(&c, || process(&c, settings, boundary, keep_source));
+    out.path = c.path;
+    out
 }
 
 /// Run `work` for `c`, turning a panic into an `internal-error` finding on that file.
@@ -537,7 +542,12 @@ fn folder_name(c: &Candidate) -> String {
         .unwrap_or_default()
 }
 
-fn process(c: &Candidate, settings: &Settings, boundary: &Boundary) -> FileOutput {
+fn process(
+    c: &Candidate,
+    settings: &Settings,
+    boundary: &Boundary,
+    keep_source: bool,
+) -> FileOutput {
     let mut sink = Sink::new(&c.path);
     if let Kind::Skill { exact: false } = c.kind {
         let name = c
@@ -551,10 +561,10 @@ fn process(c: &Candidate, settings: &Settings, boundary: &Boundary) -> FileOutpu
     // or named by a manifest is read at its real path, once that is known to be inside.
     let read = match c.entry {
         Entry::Special(what) => Err(Refusal::Special(what)),
-        Entry::File => source::read(&c.fs_path, MAX_FILE_BYTES).map(|r| (r, c.fs_path.clone())),
+        Entry::File => source::read(&c.fs_path, MAX_FILE_BYTES).map(|r| (r, None)),
         Entry::Indirect => boundary
             .resolve(&c.fs_path)
-            .and_then(|real| Ok((source::read(&real, MAX_FILE_BYTES)?, real))),
+            .and_then(|real| Ok((source::read(&real, MAX_FILE_BYTES)?, Some(real)))),
     };
     let (contents, read_from) = match read {
         Ok(r) => r,
@@ -589,7 +599,7 @@ fn process(c: &Candidate, settings: &Settings, boundary: &Boundary) -> FileOutpu
     };
     FileOutput {
         id: contents.id,
-        read_from: Some(read_from),
+        read_from: keep_source.then(|| read_from.unwrap_or_else(|| c.fs_path.clone())),
         ..FileOutput::new(c, parsed, sink.findings, sink.suppressions)
     }
 }
