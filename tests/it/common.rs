@@ -114,6 +114,15 @@ pub fn strings(v: &Value) -> Vec<String> {
         .collect()
 }
 
+/// The rule IDs of the report's findings on `path`, in report order.
+pub fn rules_for(report: &Value, path: &str) -> Vec<String> {
+    arr(report, "findings")
+        .iter()
+        .filter(|f| f["path"] == path)
+        .map(|f| f["rule"].as_str().unwrap().to_owned())
+        .collect()
+}
+
 /// The report's entry for the skill at `path` (a display path or, for served skills, a URI).
 pub fn skill<'a>(report: &'a Value, path: &str) -> &'a Value {
     report["skills"]

@@ -26,16 +26,6 @@ fn json(dir: &Path, args: &[&str]) -> (Value, i32) {
     )
 }
 
-fn rules_for(r: &Value, path: &str) -> Vec<String> {
-    r["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["path"] == path)
-        .map(|f| f["rule"].as_str().unwrap().to_owned())
-        .collect()
-}
-
 #[test]
 fn every_broken_fixture_is_reported_exactly_once_as_invalid() {
     let dir = Path::new(MANIFEST_DIR).join("tests/hostile");

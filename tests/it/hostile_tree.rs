@@ -114,16 +114,6 @@ fn audit_every_format(cwd: &Path, args: &[&str]) -> Value {
     report
 }
 
-fn rules_of(report: &Value, path: &str) -> Vec<String> {
-    report["findings"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|f| f["path"] == path)
-        .map(|f| f["rule"].as_str().unwrap().to_owned())
-        .collect()
-}
-
 fn paths(report: &Value, key: &str) -> Vec<String> {
     report[key]
         .as_array()
@@ -208,7 +198,7 @@ fn nothing_outside_the_tree_is_read_and_every_file_is_accounted_for() {
             "{path} is in the report: {skills:?}"
         );
         assert_eq!(skill(&r, &path)["valid"], false, "{name}");
-        assert_eq!(rules_of(&r, &path), [rule], "{name}");
+        assert_eq!(rules_for(&r, &path), [rule], "{name}");
     }
     assert_eq!(skill(&r, "lib/skills/ok/SKILL.md")["valid"], true);
     assert!(
@@ -217,14 +207,14 @@ fn nothing_outside_the_tree_is_read_and_every_file_is_accounted_for() {
     );
     // The same file once, under the path that reached it without a link.
     assert!(!skills.contains(&"lib/skills/ok-again/SKILL.md".to_owned()));
-    assert_eq!(rules_of(&r, "lib/skills/ok-again/SKILL.md"), ["SA113"]);
+    assert_eq!(rules_for(&r, "lib/skills/ok-again/SKILL.md"), ["SA113"]);
     // Manifest paths out of the tree are findings on the manifest, not audited files.
     let manifest = "lib/plugins/p/.claude-plugin/plugin.json";
-    assert_eq!(rules_of(&r, manifest), ["SA110", "SA110"]);
+    assert_eq!(rules_for(&r, manifest), ["SA110", "SA110"]);
     let agents = paths(&r, "agents");
     assert!(agents.contains(&"lib/plugins/p/agents/inside.md".to_owned()));
     assert!(!agents.iter().any(|p| p.contains("outside")), "{agents:?}");
-    assert_eq!(rules_of(&r, "lib/plugins/p/agents/out.md"), ["SA110"]);
+    assert_eq!(rules_for(&r, "lib/plugins/p/agents/out.md"), ["SA110"]);
     // Every file found is counted once: 7 skill files (and one repeat), 1 manifest, 2 agents.
     assert_eq!(r["summary"]["files_scanned"], 7 + 1 + 2);
 }
@@ -249,7 +239,7 @@ fn the_canary_is_there_to_be_found_when_the_boundary_is_lifted() {
     assert!(r.stdout.contains(CANARY), "{}", r.stdout);
     let v: Value = serde_json::from_str(&r.stdout).unwrap();
     assert_eq!(
-        rules_of(&v, "lib/skills/zero/SKILL.md"),
+        rules_for(&v, "lib/skills/zero/SKILL.md"),
         ["SA111"],
         "a device"
     );
@@ -268,7 +258,7 @@ fn one_file_by_two_spellings_of_the_root_is_one_entry() {
     );
     // Audited under the first path in report order, the other one names it.
     assert_eq!(paths(&r, "skills"), ["lib-link/skills/a/SKILL.md"]);
-    assert_eq!(rules_of(&r, "lib/skills/a/SKILL.md"), ["SA113"]);
+    assert_eq!(rules_for(&r, "lib/skills/a/SKILL.md"), ["SA113"]);
     assert_eq!(r["summary"]["files_scanned"], 1);
 }
 
