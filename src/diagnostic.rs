@@ -69,7 +69,7 @@ impl Pos {
         Pos { line, column }
     }
     /// Where a file-level finding points when there is no better place.
-    pub const START: Pos = Pos { line: 1, column: 1 };
+    pub(crate) const START: Pos = Pos { line: 1, column: 1 };
 }
 
 /// A rule violation at a place in a file.
@@ -103,7 +103,7 @@ impl Finding {
     }
 
     /// Report order: path, then line, then rule, then column and message so ties are stable.
-    pub fn sort_key(&self) -> (&str, u32, &'static str, u32, &str) {
+    pub(crate) fn sort_key(&self) -> (&str, u32, &'static str, u32, &str) {
         (
             &self.path,
             self.line,
@@ -115,7 +115,7 @@ impl Finding {
 }
 
 /// Names as a message shows them: `` `a`, `b` ``. Renderers turn the backticked parts into code.
-pub fn quoted(names: &[String]) -> String {
+pub(crate) fn quoted(names: &[String]) -> String {
     let mut out = String::with_capacity(names.iter().map(|n| n.len() + 4).sum());
     for (i, n) in names.iter().enumerate() {
         if i > 0 {
@@ -129,7 +129,7 @@ pub fn quoted(names: &[String]) -> String {
 }
 
 /// Sort findings into report order and drop exact duplicates.
-pub fn sort_findings(findings: &mut Vec<Finding>) {
+pub(crate) fn sort_findings(findings: &mut Vec<Finding>) {
     // On all threads: at 100,000 skills there are as many findings, and a serial sort of
     // them was a tenth of the audit's serial tail. In place (a merge sort's buffer of them all
     // raised the peak by 25 MB); findings that sort alike are compared on their severity too,
@@ -157,7 +157,7 @@ pub struct Suppression {
 }
 
 /// The marker a suppression comment starts with.
-pub const SUPPRESSION_MARKER: &str = "skill-audit: ignore";
+pub(crate) const SUPPRESSION_MARKER: &str = "skill-audit: ignore";
 
 /// Collects findings for one file; every stage of the per-file pipeline writes into it.
 #[derive(Debug)]
@@ -175,11 +175,8 @@ impl<'a> Sink<'a> {
             suppressions: Vec::new(),
         }
     }
-    pub fn push(&mut self, rule: Rule, pos: Pos, message: impl Into<String>) {
+    pub(crate) fn push(&mut self, rule: Rule, pos: Pos, message: impl Into<String>) {
         self.findings
             .push(Finding::new(rule, self.path, pos, message));
-    }
-    pub fn has_errors(&self) -> bool {
-        self.findings.iter().any(|f| f.severity == Severity::Error)
     }
 }

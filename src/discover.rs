@@ -85,7 +85,7 @@ pub struct Discovery {
 
 /// Whether the walk honours ignore rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum IgnoreRules {
+pub(crate) enum IgnoreRules {
     /// Honour them, and count the files they hide.
     #[default]
     Honour,
@@ -100,7 +100,7 @@ const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore"];
 const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
 
 /// Compile `--exclude` globs. A pattern without `/` also matches any single path component.
-pub fn compile_excludes(patterns: &[String]) -> Result<GlobSet, String> {
+pub(crate) fn compile_excludes(patterns: &[String]) -> Result<GlobSet, String> {
     let mut b = GlobSetBuilder::new();
     for raw in patterns {
         // `drafts/` and `./skills/drafts` mean the folder, as in .gitignore.
@@ -124,7 +124,7 @@ pub fn compile_excludes(patterns: &[String]) -> Result<GlobSet, String> {
 
 /// Could a link to `path` (normalised) name a skill: is it a skill file by its name, or a
 /// folder, which may hold one? Lets a parser skip links that cannot tie an agent to a skill.
-pub fn may_name_skill(path: &Path) -> bool {
+pub(crate) fn may_name_skill(path: &Path) -> bool {
     let skill_file = path
         .file_name()
         .and_then(|n| n.to_str())
@@ -134,7 +134,7 @@ pub fn may_name_skill(path: &Path) -> bool {
 
 /// Classify a file by its name and place. Checks the file system only for `.md` files under
 /// an `agents/` folder (is there a Claude plugin manifest beside that folder?).
-pub fn classify(path: &Path) -> Option<Kind> {
+pub(crate) fn classify(path: &Path) -> Option<Kind> {
     // The walker asks for every file: the names are split off the path's bytes once rather
     // than asking `Path` for each parent and its name in turn.
     let mut above = names_back(path);
@@ -183,7 +183,7 @@ pub fn classify(path: &Path) -> Option<Kind> {
 }
 
 /// `bytes` without `suffix`, an ASCII file name ending matched whatever its case (`.MD`).
-pub fn strip_suffix_ignore_case<'b>(bytes: &'b [u8], suffix: &str) -> Option<&'b [u8]> {
+pub(crate) fn strip_suffix_ignore_case<'b>(bytes: &'b [u8], suffix: &str) -> Option<&'b [u8]> {
     let start = bytes.len().checked_sub(suffix.len())?;
     bytes[start..]
         .eq_ignore_ascii_case(suffix.as_bytes())
@@ -208,7 +208,7 @@ pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -
 /// seen, so work on it can start while the walk goes on. A file reached through two roots is
 /// handed over once per root; the returned list has it once. When ignore rules are honoured,
 /// the files they hide are counted (not audited) in [`Discovery::ignored`].
-pub fn walk_each(
+pub(crate) fn walk_each(
     roots: &[PathBuf],
     excludes: &GlobSet,
     threads: usize,
@@ -518,7 +518,7 @@ fn shown_under(path: &Path, roots: &[ShownRoot], cwd: &Path) -> String {
 
 /// How a path is shown in reports: relative to `cwd` when under it, `/`-separated, without
 /// `./`; otherwise as given.
-pub fn display_path(path: &Path, cwd: &Path) -> String {
+pub(crate) fn display_path(path: &Path, cwd: &Path) -> String {
     // The common case, a relative path made only of names and `.`, needs no normalising:
     // it is shown as its names joined by `/`. It is taken for every file the walk finds.
     if path.is_relative()
@@ -553,7 +553,7 @@ pub fn display_path(path: &Path, cwd: &Path) -> String {
 
 /// Lexically remove `.` and `..` components (no file system access, so symlinks stay links).
 /// A `..` that has no name before it to remove stays, except right under the root.
-pub fn normalize(path: &Path) -> PathBuf {
+pub(crate) fn normalize(path: &Path) -> PathBuf {
     #[cfg(unix)]
     {
         // Splitting the bytes once is several times cheaper than pushing `Path` components
@@ -610,14 +610,14 @@ pub fn normalize(path: &Path) -> PathBuf {
 }
 
 /// `p` lexically normalised, without rebuilding it when it already is normal.
-pub fn normalized(p: PathBuf) -> PathBuf {
+pub(crate) fn normalized(p: PathBuf) -> PathBuf {
     if is_normal(&p) { p } else { normalize(&p) }
 }
 
 /// Whether [`normalize`] returns `p` unchanged: on Unix, when after an optional leading `/`
 /// every `/`-separated part is a name (not empty, `.` or `..`). Looking at the bytes once is
 /// far cheaper than taking the path apart and pushing its components one by one.
-pub fn is_normal(p: &Path) -> bool {
+pub(crate) fn is_normal(p: &Path) -> bool {
     let path = p.as_os_str().as_encoded_bytes();
     let rest = path.strip_prefix(b"/").unwrap_or(path);
     if !cfg!(unix) || rest.is_empty() {
@@ -637,7 +637,7 @@ pub fn is_normal(p: &Path) -> bool {
 /// (directly or as a folder) and the walk did not already classify; the walk cannot know them
 /// until the manifests are read. Their real paths are checked when they are opened; a path
 /// that leads outside the tree is reported when links are resolved.
-pub fn manifest_agents<'m>(
+pub(crate) fn manifest_agents<'m>(
     manifests: impl Iterator<Item = &'m crate::model::Manifest>,
     known: &[Candidate],
     cwd: &std::path::Path,

@@ -33,13 +33,13 @@ pub enum Status {
 }
 
 impl Status {
-    pub const ALL: [Status; 4] = [
+    pub(crate) const ALL: [Status; 4] = [
         Status::Available,
         Status::Unavailable,
         Status::Undeclared,
         Status::Invalid,
     ];
-    pub fn as_str(self) -> &'static str {
+    pub(crate) fn as_str(self) -> &'static str {
         match self {
             Status::Available => "available",
             Status::Unavailable => "unavailable",
@@ -70,7 +70,7 @@ fn skip_lists<T>(v: &[T]) -> bool {
 }
 
 impl Availability {
-    pub fn of(status: Status, reason: Option<String>) -> Self {
+    pub(crate) fn of(status: Status, reason: Option<String>) -> Self {
         Availability {
             status,
             missing: Vec::new(),
@@ -126,7 +126,7 @@ pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
 }
 
 /// Evaluate a skill against a profile, covering invalid and undeclared skills.
-pub fn skill(skill: &Skill, profile: &Profile) -> Availability {
+pub(crate) fn skill(skill: &Skill, profile: &Profile) -> Availability {
     if skill.invalid {
         return Availability::of(
             Status::Invalid,
@@ -157,7 +157,7 @@ fn plural(kind: DepKind, n: usize) -> &'static str {
 }
 
 /// Drift for every link, with one finding per drifting link (and per model that differs).
-pub fn drift_of_links(
+pub(crate) fn drift_of_links(
     links: &[crate::model::Link],
     skills: &[Box<Skill>],
     agents: &[crate::model::Agent],
@@ -268,13 +268,13 @@ mod tests {
 /// What an agent's `tools` list lets it call, understanding MCP wildcards, the cross-host
 /// spellings, VS Code tool sets, legacy names and GitHub's case-insensitive aliases.
 #[derive(Debug)]
-pub struct Grants {
+pub(crate) struct Grants {
     all: bool,
     names: crate::profile::NameSet,
 }
 
 impl Grants {
-    pub fn of(agent: &crate::model::Agent) -> Grants {
+    pub(crate) fn of(agent: &crate::model::Agent) -> Grants {
         let Some(tools) = &agent.tools else {
             return Grants {
                 all: true,
@@ -291,7 +291,7 @@ impl Grants {
     }
 
     /// Does the agent grant `required`?
-    pub fn grants(&self, required: &str) -> bool {
+    pub(crate) fn grants(&self, required: &str) -> bool {
         if self.all {
             return true;
         }
@@ -358,7 +358,7 @@ fn expand(name: &str) -> Vec<String> {
 
 /// Compare what a linked skill needs with what the agent grants. `grants` is called only when
 /// the skill needs something, since expanding an agent's grants is the costly part.
-pub fn drift<'g>(
+pub(crate) fn drift<'g>(
     link: &crate::model::Link,
     agent: &crate::model::Agent,
     grants: impl FnOnce() -> &'g Grants,
@@ -409,7 +409,7 @@ pub fn drift<'g>(
 }
 
 /// Evaluate an agent against a profile: every tool it names must be available.
-pub fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availability {
+pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availability {
     if agent.invalid {
         return Availability::of(
             Status::Invalid,

@@ -30,8 +30,8 @@ pub enum DepKind {
 }
 
 impl DepKind {
-    pub const ALL: [DepKind; 3] = [DepKind::Tools, DepKind::Resources, DepKind::Prompts];
-    pub fn key(self) -> &'static str {
+    pub(crate) const ALL: [DepKind; 3] = [DepKind::Tools, DepKind::Resources, DepKind::Prompts];
+    pub(crate) fn key(self) -> &'static str {
         match self {
             DepKind::Tools => "tools",
             DepKind::Resources => "resources",
@@ -39,7 +39,7 @@ impl DepKind {
         }
     }
     /// Singular noun for messages.
-    pub fn noun(self) -> &'static str {
+    pub(crate) fn noun(self) -> &'static str {
         match self {
             DepKind::Tools => "tool",
             DepKind::Resources => "resource",
@@ -61,7 +61,7 @@ pub struct Group {
 }
 
 impl Group {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.all.is_empty() && self.any.as_ref().is_none_or(Vec::is_empty)
     }
 }
@@ -79,21 +79,21 @@ pub struct Requirements {
 }
 
 impl Requirements {
-    pub fn group(&self, kind: DepKind) -> &Group {
+    pub(crate) fn group(&self, kind: DepKind) -> &Group {
         match kind {
             DepKind::Tools => &self.tools,
             DepKind::Resources => &self.resources,
             DepKind::Prompts => &self.prompts,
         }
     }
-    pub fn group_mut(&mut self, kind: DepKind) -> &mut Group {
+    pub(crate) fn group_mut(&mut self, kind: DepKind) -> &mut Group {
         match kind {
             DepKind::Tools => &mut self.tools,
             DepKind::Resources => &mut self.resources,
             DepKind::Prompts => &mut self.prompts,
         }
     }
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         DepKind::ALL.iter().all(|k| self.group(*k).is_empty())
     }
 }
@@ -194,7 +194,7 @@ pub struct Skill {
 
 impl Skill {
     /// A skill whose frontmatter could not be read.
-    pub fn invalid(name: String, path: String, fs_path: PathBuf) -> Self {
+    pub(crate) fn invalid(name: String, path: String, fs_path: PathBuf) -> Self {
         Skill {
             name,
             path,
@@ -215,19 +215,19 @@ impl Skill {
 
 /// The skills of one name, in library order. Names are nearly always unique, so only a
 /// repeated one gets a list: a list per skill was 100,000 allocations at 100,000 skills.
-pub struct Named<'a> {
+pub(crate) struct Named<'a> {
     pub first: &'a Skill,
     pub more: Vec<&'a Skill>,
 }
 
 impl<'a> Named<'a> {
-    pub fn all(&self) -> impl Iterator<Item = &'a Skill> + '_ {
+    pub(crate) fn all(&self) -> impl Iterator<Item = &'a Skill> + '_ {
         std::iter::once(self.first).chain(self.more.iter().copied())
     }
 }
 
 /// `skills` grouped by name, each group in the order given.
-pub fn by_name<'a>(
+pub(crate) fn by_name<'a>(
     skills: impl Iterator<Item = &'a Skill>,
 ) -> HashMap<&'a str, Named<'a>, foldhash::fast::RandomState> {
     // Sized for all of them (a filter's upper bound): most names are distinct.

@@ -412,7 +412,7 @@ fn agent_links(ix: &Index, a: &Agent, cwd: &Path) -> (Vec<Link>, Vec<Finding>) {
 
 /// Links from `[[links]]` in skill-audit.toml: an agent file and skill names. An agent or
 /// skill that does not exist is a configuration mistake reported as SA606.
-pub fn configured(
+pub(crate) fn configured(
     skills: &[Box<Skill>],
     agents: &[Agent],
     entries: &[(PathBuf, Vec<String>)],

@@ -15,7 +15,7 @@ use std::path::{Path, PathBuf};
 
 /// The most skill-audit reads of one file: far above any real skill, agent or manifest
 /// (the largest in the corpora is under 100 KiB), far below what would strain memory.
-pub const MAX_FILE_BYTES: u64 = 16 << 20;
+pub(crate) const MAX_FILE_BYTES: u64 = 16 << 20;
 
 /// Where files may be read from: the audited roots and the git work trees holding them, by
 /// real path.
@@ -29,7 +29,7 @@ pub struct Boundary {
 impl Boundary {
     /// The boundary of `roots`: each root's real path and the git work tree holding it (a
     /// manifest may name paths from the repository root). With `follow_outside`, no boundary.
-    pub fn new(roots: &[PathBuf], follow_outside: bool) -> Boundary {
+    pub(crate) fn new(roots: &[PathBuf], follow_outside: bool) -> Boundary {
         let mut inside: Vec<PathBuf> = Vec::new();
         for root in roots {
             let Ok(real) = std::fs::canonicalize(root) else {
@@ -58,13 +58,13 @@ impl Boundary {
     }
 
     /// Whether `real` (a path with every symlink resolved) may be read.
-    pub fn admits(&self, real: &Path) -> bool {
+    pub(crate) fn admits(&self, real: &Path) -> bool {
         self.open || self.inside.iter().any(|r| real.starts_with(r))
     }
 
     /// The real path of `path`, if it may be read; `path` need not exist yet (a missing file
     /// is for the read to report).
-    pub fn resolve(&self, path: &Path) -> Result<PathBuf, Refusal> {
+    pub(crate) fn resolve(&self, path: &Path) -> Result<PathBuf, Refusal> {
         match std::fs::canonicalize(path) {
             Ok(real) if self.admits(&real) => Ok(real),
             Ok(_) => Err(Refusal::Outside),
@@ -76,11 +76,12 @@ impl Boundary {
 /// A file's identity: the same file reached by two spellings, a symlink or a hard link has
 /// one.
 #[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum FileId {
+pub(crate) enum FileId {
     /// Device and inode number.
     #[cfg(unix)]
     Inode(u64, u64),
     /// Elsewhere, the canonical path.
+    #[cfg(not(unix))]
     Path(PathBuf),
 }
 
@@ -101,7 +102,7 @@ impl FileId {
 
 /// Why a file was not read.
 #[derive(Debug)]
-pub enum Refusal {
+pub(crate) enum Refusal {
     /// Its real path leaves the audited tree.
     Outside,
     /// Not a regular file: what it is (`a FIFO`, `a device`, ...).
@@ -124,7 +125,7 @@ impl std::fmt::Display for Refusal {
 }
 
 /// A settings or profile file as text, through the same bounded reader.
-pub fn read_text(path: &Path) -> Result<String, Refusal> {
+pub(crate) fn read_text(path: &Path) -> Result<String, Refusal> {
     let bytes = read(path, MAX_FILE_BYTES)?.bytes;
     String::from_utf8(bytes).map_err(|e| {
         Refusal::Io(std::io::Error::new(
@@ -136,13 +137,13 @@ pub fn read_text(path: &Path) -> Result<String, Refusal> {
 
 /// What a file held.
 #[derive(Debug)]
-pub struct Contents {
+pub(crate) struct Contents {
     pub bytes: Vec<u8>,
     pub id: Option<FileId>,
 }
 
 /// What kind of special file a file type is, or `None` for a regular file.
-pub fn special_kind(t: std::fs::FileType) -> Option<&'static str> {
+pub(crate) fn special_kind(t: std::fs::FileType) -> Option<&'static str> {
     if t.is_file() || t.is_symlink() {
         return None;
     }
@@ -166,7 +167,7 @@ pub fn special_kind(t: std::fs::FileType) -> Option<&'static str> {
 }
 
 /// Read the regular file at `path`, at most `limit` bytes.
-pub fn read(path: &Path, limit: u64) -> Result<Contents, Refusal> {
+pub(crate) fn read(path: &Path, limit: u64) -> Result<Contents, Refusal> {
     let file = open(path).map_err(Refusal::Io)?;
     // Checked on the open handle: what the walk saw may have been replaced since.
     let meta = file.metadata().map_err(Refusal::Io)?;

@@ -3,7 +3,7 @@
 use std::fmt;
 
 /// `n` and a noun, with `s` added unless `n` is 1 (every noun counted in the reports takes it).
-pub struct Count<'a>(pub usize, pub &'a str);
+pub(crate) struct Count<'a>(pub usize, pub &'a str);
 
 impl fmt::Display for Count<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -205,7 +205,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
     Ok((opts, fail_on))
 }
 
-pub fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
+pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let (mut opts, fail_on) = options(&args, cwd)?;

@@ -36,7 +36,7 @@ pub struct CaptureArgs {
     pub command: Vec<String>,
 }
 
-pub fn run(args: CaptureArgs) -> Result<Outcome, String> {
+pub(crate) fn run(args: CaptureArgs) -> Result<Outcome, String> {
     let server = match (&args.url, args.command.is_empty()) {
         (Some(url), true) => Server::http(url, &args.headers)?,
         (None, false) => Server::stdio(&args.command)?,

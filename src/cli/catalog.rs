@@ -4,7 +4,7 @@ use super::{Outcome, print};
 use crate::rules::Rule;
 
 /// One line per rule: ID, default severity, name, summary.
-pub fn rules() -> Result<Outcome, String> {
+pub(crate) fn rules() -> Result<Outcome, String> {
     let mut s = String::new();
     for r in Rule::ALL {
         s.push_str(&format!(
@@ -19,7 +19,7 @@ pub fn rules() -> Result<Outcome, String> {
 }
 
 /// The built-in host profiles.
-pub fn profiles() -> Result<Outcome, String> {
+pub(crate) fn profiles() -> Result<Outcome, String> {
     let mut s = String::new();
     for (name, desc) in crate::profile::builtin::describe() {
         s.push_str(&format!("{name:<24} {desc}\n"));
@@ -28,7 +28,7 @@ pub fn profiles() -> Result<Outcome, String> {
 }
 
 /// One rule's documentation.
-pub fn rule(id: &str) -> Result<Outcome, String> {
+pub(crate) fn rule(id: &str) -> Result<Outcome, String> {
     let rule = Rule::from_id(id)
         .ok_or_else(|| format!("unknown rule `{id}`; `skill-audit rules` lists them"))?;
     print(&rule_doc(rule))
@@ -78,7 +78,7 @@ pub fn schema_text(kind: SchemaKind) -> String {
 }
 
 /// `schema KIND`.
-pub fn schema(kind: SchemaKind) -> Result<Outcome, String> {
+pub(crate) fn schema(kind: SchemaKind) -> Result<Outcome, String> {
     print(&schema_text(kind))
 }
 

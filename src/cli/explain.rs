@@ -31,7 +31,7 @@ enum Entry {
     Agent(usize),
 }
 
-pub fn run(args: ExplainArgs) -> Result<Outcome, String> {
+pub(crate) fn run(args: ExplainArgs) -> Result<Outcome, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     if std::fs::symlink_metadata(&args.path).is_err() {

@@ -17,8 +17,8 @@ use std::path::PathBuf;
 
 use crate::report::{self, Format, Report};
 
-pub use audit::{AuditArgs, FailOn, LibraryArgs, McpArgs};
-pub use capture::CaptureArgs;
+pub(crate) use audit::{AuditArgs, LibraryArgs, McpArgs};
+pub(crate) use capture::CaptureArgs;
 pub use catalog::{SchemaKind, rule_doc, rules_markdown, schema_text};
 pub use explain::ExplainArgs;
 
@@ -165,7 +165,7 @@ fn color_stdout() -> bool {
 
 impl OutputArgs {
     /// Will any output be in `format`?
-    pub fn wants(&self, format: Format) -> bool {
+    pub(crate) fn wants(&self, format: Format) -> bool {
         if self.outputs.is_empty() {
             return self.format.unwrap_or(Format::Text) == format;
         }
@@ -306,6 +306,7 @@ pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
+    use super::audit::FailOn;
     use super::*;
     use crate::diagnostic::Severity;
     use clap::CommandFactory;

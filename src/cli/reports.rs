@@ -13,7 +13,7 @@ pub enum DiffFormat {
     Markdown,
 }
 
-pub fn diff(
+pub(crate) fn diff(
     old: &std::path::Path,
     new: &std::path::Path,
     format: DiffFormat,
@@ -37,7 +37,7 @@ pub fn diff(
     Ok(Outcome::Clean)
 }
 
-pub fn merge(paths: &[PathBuf], out: &OutputArgs) -> Result<Outcome, String> {
+pub(crate) fn merge(paths: &[PathBuf], out: &OutputArgs) -> Result<Outcome, String> {
     let mut reports = Vec::with_capacity(paths.len());
     for p in paths {
         let label = p

@@ -7,7 +7,7 @@ use clap_complete::aot::{Shell, generate};
 use super::{Cli, Outcome, write_stdout};
 
 /// The completion script for `shell`.
-pub fn completions(shell: Shell) -> Result<Outcome, String> {
+pub(crate) fn completions(shell: Shell) -> Result<Outcome, String> {
     let mut buf = Vec::new();
     generate(shell, &mut Cli::command(), "skill-audit", &mut buf);
     write_stdout(&buf)?;
@@ -15,7 +15,7 @@ pub fn completions(shell: Shell) -> Result<Outcome, String> {
 }
 
 /// The manual page, as roff.
-pub fn man() -> Result<Outcome, String> {
+pub(crate) fn man() -> Result<Outcome, String> {
     let mut buf = Vec::new();
     clap_mangen::Man::new(Cli::command())
         .render(&mut buf)

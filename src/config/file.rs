@@ -11,7 +11,7 @@ use super::{Host, NameCharset};
 use crate::rules::Rule;
 
 /// The file looked for in the first root.
-pub const FILE_NAME: &str = "skill-audit.toml";
+pub(crate) const FILE_NAME: &str = "skill-audit.toml";
 
 /// The settings file, as written.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -79,7 +79,7 @@ pub struct ConfigError {
 
 /// A loaded config: the file plus where it is, so relative paths resolve from it.
 #[derive(Debug, Default)]
-pub struct Config {
+pub(crate) struct Config {
     pub file: ConfigFile,
     pub dir: PathBuf,
     /// Rule overrides, validated.
@@ -87,7 +87,7 @@ pub struct Config {
 }
 
 /// Read and validate a config file.
-pub fn load(path: &Path, display: &str) -> Result<Config, ConfigError> {
+pub(crate) fn load(path: &Path, display: &str) -> Result<Config, ConfigError> {
     let text = crate::source::read_text(path).map_err(|e| ConfigError {
         path: display.to_owned(),
         line: 1,
@@ -99,7 +99,7 @@ pub fn load(path: &Path, display: &str) -> Result<Config, ConfigError> {
 }
 
 /// Parse config text.
-pub fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, ConfigError> {
+pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, ConfigError> {
     let err = |offset: usize, message: String| {
         let (line, column) = line_col(text, offset);
         ConfigError {
@@ -142,7 +142,7 @@ pub fn schema() -> serde_json::Value {
 }
 
 /// A commented starter file for `skill-audit init`.
-pub const STARTER: &str = r#"# skill-audit.toml: settings for auditing this skill library.
+pub(crate) const STARTER: &str = r#"# skill-audit.toml: settings for auditing this skill library.
 # Command-line flags win over these. `skill-audit schema config` prints the full schema.
 
 # Environment profiles, one matrix column each: JSON files (relative to this file) or built-ins.

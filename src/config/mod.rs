@@ -1,7 +1,7 @@
 //! Settings that change what rules accept and how findings are reported. Filled from the
 //! command line and `skill-audit.toml` ([`file`]); rules read them, never the raw flags.
 
-pub mod file;
+pub(crate) mod file;
 
 use serde::{Deserialize, Serialize};
 use std::collections::HashMap;
@@ -43,7 +43,7 @@ pub enum Host {
 
 impl Host {
     /// The name hosts are shown with in messages (and in `rules::spec::HOST_KEYS`).
-    pub fn label(self) -> &'static str {
+    pub(crate) fn label(self) -> &'static str {
         match self {
             Host::ClaudeCode => "Claude Code",
             Host::Vscode => "VS Code",
@@ -63,7 +63,7 @@ pub struct Settings {
 
 impl Settings {
     /// Is a key read by `label` (a host label from `HOST_KEYS`) known in this run?
-    pub fn host_enabled(&self, label: &str) -> bool {
+    pub(crate) fn host_enabled(&self, label: &str) -> bool {
         match &self.hosts {
             None => true,
             Some(hosts) => hosts.iter().any(|h| label.starts_with(h.label())),

@@ -11,7 +11,7 @@ use crate::profile::CapturedServer;
 
 /// A captured profile, in the order its keys are written.
 #[derive(Debug, Serialize)]
-pub struct Captured<'a> {
+pub(crate) struct Captured<'a> {
     pub name: &'a str,
     pub server: CapturedServer,
     pub protocol_version: &'a str,
@@ -23,7 +23,7 @@ pub struct Captured<'a> {
 }
 
 /// The profile JSON for `listing`: named `name`, else after the server (`serverInfo.name`).
-pub fn profile_json(listing: &Listing, name: Option<&str>, now: SystemTime) -> String {
+pub(crate) fn profile_json(listing: &Listing, name: Option<&str>, now: SystemTime) -> String {
     let name =
         name.filter(|n| !n.trim().is_empty())
             .unwrap_or(if listing.server_name.trim().is_empty() {
@@ -50,7 +50,7 @@ pub fn profile_json(listing: &Listing, name: Option<&str>, now: SystemTime) -> S
 }
 
 /// `2026-09-30T12:34:56Z`: the time in UTC, to the second.
-pub fn rfc3339(t: SystemTime) -> String {
+pub(crate) fn rfc3339(t: SystemTime) -> String {
     let secs = t
         .duration_since(UNIX_EPOCH)
         .map(|d| d.as_secs())

@@ -3,7 +3,7 @@
 //! command lines shown by `ps` and saved files.
 
 /// Split `Name: value` into its name and its (unexpanded) value.
-pub fn split(raw: &str) -> Result<(String, String), String> {
+pub(crate) fn split(raw: &str) -> Result<(String, String), String> {
     let Some((name, value)) = raw.split_once(':') else {
         return Err(format!(
             "header `{}` has no `:`; write it as `Name: value`",
@@ -37,7 +37,10 @@ fn is_token_byte(b: u8) -> bool {
 
 /// Replace `$VAR` and `${VAR}` with the variable's value, looked up with `lookup`. A `$` not
 /// followed by a name stays as it is; `$$` is one `$`. An unset variable is an error.
-pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<String, String> {
+pub(crate) fn expand(
+    value: &str,
+    lookup: impl Fn(&str) -> Option<String>,
+) -> Result<String, String> {
     let mut out = String::with_capacity(value.len());
     let mut rest = value;
     while let Some(i) = rest.find('$') {
@@ -82,7 +85,7 @@ pub fn expand(value: &str, lookup: impl Fn(&str) -> Option<String>) -> Result<St
 }
 
 /// Expand every header against the process environment.
-pub fn resolve(headers: &[(String, String)]) -> Result<Vec<(String, String)>, String> {
+pub(crate) fn resolve(headers: &[(String, String)]) -> Result<Vec<(String, String)>, String> {
     headers
         .iter()
         .map(|(n, v)| Ok((n.clone(), expand(v, |k| std::env::var(k).ok())?)))

@@ -16,38 +16,35 @@
 //! `skills` (auditing served skills), `capture` (writing a listing as a profile), `stdio` and
 //! `headers` (the transports' details).
 
-pub mod capture;
+pub(crate) mod capture;
 mod conn;
 mod headers;
 mod resources;
 mod session;
-pub mod skills;
+pub(crate) mod skills;
 mod stdio;
 
 use std::time::Duration;
 
-pub use headers::{expand as expand_header, split as split_header};
+pub(crate) use headers::split as split_header;
 use session::run;
 
 /// JSON-RPC's "method not found".
 const METHOD_NOT_FOUND: i32 = -32601;
 
 /// Seconds to wait for a connection and for each answer, unless `--timeout` says otherwise.
-pub const DEFAULT_TIMEOUT_SECS: u64 = 30;
+pub(crate) const DEFAULT_TIMEOUT_SECS: u64 = 30;
 /// Most tools (or resources, prompts, skills) read from one list.
-pub const MAX_ITEMS: usize = 100_000;
+pub(crate) const MAX_ITEMS: usize = 100_000;
 /// Most pages read from one list.
-pub const MAX_PAGES: usize = 1_000;
+pub(crate) const MAX_PAGES: usize = 1_000;
 /// Largest resource (a served skill's file) read.
-pub const MAX_RESOURCE_BYTES: usize = 10 << 20;
+pub(crate) const MAX_RESOURCE_BYTES: usize = 10 << 20;
 /// Most files read for one served skill besides its SKILL.md.
-pub const MAX_FILES_PER_SKILL: usize = 1_000;
+pub(crate) const MAX_FILES_PER_SKILL: usize = 1_000;
 /// Most bytes of resources read in one session (checked before each read, so one resource
 /// may take it past).
-pub const MAX_SESSION_BYTES: u64 = 256 << 20;
-
-/// The extension a server advertises when it serves skills (SEP-2640).
-pub const SKILLS_EXTENSION: &str = "io.modelcontextprotocol/skills";
+pub(crate) const MAX_SESSION_BYTES: u64 = 256 << 20;
 
 /// A server named on the command line.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -64,7 +61,7 @@ pub enum Server {
 
 impl Server {
     /// A stdio server from its command line (the command and its arguments).
-    pub fn stdio(argv: &[String]) -> Result<Server, String> {
+    pub(crate) fn stdio(argv: &[String]) -> Result<Server, String> {
         let Some((command, args)) = argv.split_first() else {
             return Err("no server command given; put it after `--`".into());
         };
@@ -78,7 +75,7 @@ impl Server {
     }
 
     /// An HTTP server from its URL and `--header` values (`Name: value`).
-    pub fn http(url: &str, headers: &[String]) -> Result<Server, String> {
+    pub(crate) fn http(url: &str, headers: &[String]) -> Result<Server, String> {
         let lower = url.to_ascii_lowercase();
         if !(lower.starts_with("http://") || lower.starts_with("https://")) {
             return Err(format!("`{url}` is not an http:// or https:// URL"));
@@ -95,7 +92,7 @@ impl Server {
 
     /// How the server is named in messages and reports: its command line, or its URL without
     /// query or credentials (which may hold secrets); never header values.
-    pub fn label(&self) -> String {
+    pub(crate) fn label(&self) -> String {
         match self {
             Server::Stdio { command, args } => {
                 let mut parts = vec![command.as_str()];
@@ -144,7 +141,7 @@ pub struct Error {
 
 /// Why `--profile mcp:...` gave no profile: the profile was named wrongly, or the server failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum LiveError {
+pub(crate) enum LiveError {
     #[error("{0}")]
     Usage(String),
     #[error(transparent)]
@@ -153,7 +150,7 @@ pub enum LiveError {
 
 /// What one session with a server found.
 #[derive(Debug, Clone, Default)]
-pub struct Listing {
+pub(crate) struct Listing {
     /// The server's command line or URL.
     pub label: String,
     /// `serverInfo.name` (empty when the server did not say).
@@ -178,7 +175,7 @@ pub struct Listing {
 
 impl Listing {
     /// The name for this server's matrix column: `mcp:<server-name>`.
-    pub fn column_name(&self) -> String {
+    pub(crate) fn column_name(&self) -> String {
         let name = if self.server_name.trim().is_empty() {
             self.label.as_str()
         } else {
@@ -188,7 +185,7 @@ impl Listing {
     }
 
     /// This session's tools, resources and prompts as a profile named `name`.
-    pub fn profile(&self, name: &str) -> Result<crate::profile::Profile, String> {
+    pub(crate) fn profile(&self, name: &str) -> Result<crate::profile::Profile, String> {
         fn refs(v: &[String]) -> Vec<&str> {
             v.iter().map(String::as_str).collect()
         }
@@ -204,7 +201,7 @@ impl Listing {
 
 /// `--profile mcp:NAME=COMMAND ARGS...` (or `mcp:NAME=URL`, sent `headers`): the profile
 /// named NAME that a live session with the server offers.
-pub fn live_profile(
+pub(crate) fn live_profile(
     name: &str,
     argv: &[String],
     headers: &[String],
@@ -229,7 +226,11 @@ pub fn live_profile(
 
 /// Open a session with `server`, list its tools, resources and prompts (and its skills, with
 /// their content, when `want_skills`), and close it.
-pub fn session(server: &Server, settings: &Settings, want_skills: bool) -> Result<Listing, Error> {
+pub(crate) fn session(
+    server: &Server,
+    settings: &Settings,
+    want_skills: bool,
+) -> Result<Listing, Error> {
     let label = server.label();
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()

@@ -20,7 +20,7 @@ use crate::rules::{self, mcp::Served};
 
 /// One skill a server serves, and what the server states about it.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ServedSkill {
+pub(crate) struct ServedSkill {
     /// The URI of its `SKILL.md`.
     pub uri: String,
     /// The bytes `resources/read` returned, or why there are none.
@@ -40,7 +40,7 @@ pub struct ServedSkill {
 
 /// One file `skills/list` lists for a skill, and what reading it gave.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ListedFile {
+pub(crate) struct ListedFile {
     pub uri: String,
     /// The digest stated for it.
     pub digest: Option<String>,
@@ -51,7 +51,7 @@ pub struct ListedFile {
 
 impl ListedFile {
     /// Whether the stated digest can verify anything (else there is no point reading the file).
-    pub fn verifiable(&self) -> bool {
+    pub(crate) fn verifiable(&self) -> bool {
         self.digest
             .as_deref()
             .is_some_and(rmcp::model::is_sha256_digest)
@@ -60,7 +60,7 @@ impl ListedFile {
 
 /// What `resources/read` gave for a listed file.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum FileRead {
+pub(crate) enum FileRead {
     /// Not read: the skill's own `SKILL.md` (whose bytes are [`ServedSkill::content`]), or a
     /// file whose stated digest cannot verify anything.
     NotRead,
@@ -87,7 +87,7 @@ impl ServedSkill {
 }
 
 /// Read `skills/list` entries. A wrong shape is an error: the server is not speaking SEP-2640.
-pub fn from_entries(entries: Vec<Value>) -> Result<Vec<ServedSkill>, String> {
+pub(crate) fn from_entries(entries: Vec<Value>) -> Result<Vec<ServedSkill>, String> {
     let mut out = Vec::with_capacity(entries.len());
     for (i, entry) in entries.into_iter().enumerate() {
         let n = i + 1;
@@ -162,7 +162,7 @@ pub fn from_entries(entries: Vec<Value>) -> Result<Vec<ServedSkill>, String> {
 }
 
 /// Skills found through `resources/list`: URIs of the form `skill://…/SKILL.md`.
-pub fn from_resources(resources: &[String]) -> Vec<ServedSkill> {
+pub(crate) fn from_resources(resources: &[String]) -> Vec<ServedSkill> {
     resources
         .iter()
         .filter(|u| is_skill_uri(u))
@@ -171,7 +171,7 @@ pub fn from_resources(resources: &[String]) -> Vec<ServedSkill> {
 }
 
 /// `skill://<path>/SKILL.md` with a non-empty path.
-pub fn is_skill_uri(uri: &str) -> bool {
+pub(crate) fn is_skill_uri(uri: &str) -> bool {
     uri.strip_prefix("skill://")
         .and_then(|rest| rest.strip_suffix("/SKILL.md"))
         .is_some_and(|path| !path.is_empty() && !path.ends_with('/'))
@@ -180,13 +180,13 @@ pub fn is_skill_uri(uri: &str) -> bool {
 /// The path a served skill is known by inside the pipeline: the URI itself, whose parent's
 /// last segment is the skill's folder name. It names no local file (links are checked
 /// against the server's list, and source lines come from the served bytes).
-pub fn pseudo_path(uri: &str) -> PathBuf {
+pub(crate) fn pseudo_path(uri: &str) -> PathBuf {
     PathBuf::from(uri.split(['?', '#']).next().unwrap_or(uri))
 }
 
 /// Audit one served skill like a local `SKILL.md`: parse it, run the per-file rules, check the
 /// stated digest and size, the listed frontmatter and the body's links.
-pub fn audit(
+pub(crate) fn audit(
     served: &ServedSkill,
     settings: &Settings,
 ) -> (Skill, Vec<crate::Finding>, Vec<Suppression>) {

@@ -20,10 +20,10 @@ use tokio::process::{Child, ChildStdin, Command};
 
 /// Largest line accepted from a server's standard output: a resource of
 /// [`super::MAX_RESOURCE_BYTES`] plus its JSON escaping fits.
-pub const MAX_LINE_BYTES: usize = 4 * super::MAX_RESOURCE_BYTES;
+pub(crate) const MAX_LINE_BYTES: usize = 4 * super::MAX_RESOURCE_BYTES;
 
 /// A started server: the process, the ends the client talks through, and what the filter saw.
-pub struct Started {
+pub(crate) struct Started {
     pub child: Child,
     pub read: DuplexStream,
     pub write: ChildStdin,
@@ -34,7 +34,7 @@ pub struct Started {
 }
 
 /// Start `command` with `args`: no shell, standard error passed through only when `verbose`.
-pub fn start(command: &str, args: &[String], verbose: bool) -> std::io::Result<Started> {
+pub(crate) fn start(command: &str, args: &[String], verbose: bool) -> std::io::Result<Started> {
     let mut cmd = Command::new(command);
     cmd.args(args)
         .stdin(Stdio::piped())
@@ -69,7 +69,7 @@ pub fn start(command: &str, args: &[String], verbose: bool) -> std::io::Result<S
 /// Stop what is left of the process group `group` once its leader is gone: SIGTERM, then
 /// SIGKILL for whatever is still there after `grace`. With `grace` zero, SIGKILL at once.
 #[cfg(unix)]
-pub async fn stop_group(group: u32, grace: Duration) {
+pub(crate) async fn stop_group(group: u32, grace: Duration) {
     use rustix::process::{Pid, Signal, getpgrp, kill_process_group, test_kill_process_group};
     let Some(pid) = i32::try_from(group).ok().and_then(Pid::from_raw) else {
         return;
@@ -97,7 +97,7 @@ pub async fn stop_group(group: u32, grace: Duration) {
 }
 
 #[cfg(not(unix))]
-pub async fn stop_group(_group: u32, _grace: Duration) {}
+pub(crate) async fn stop_group(_group: u32, _grace: Duration) {}
 
 /// Copy JSON lines from `from` to `to` until the end, a line that is not JSON, or one that is
 /// too long.
@@ -211,7 +211,7 @@ fn set(fault: &Mutex<Option<String>>, message: String) {
 }
 
 /// At most 80 characters of what the server printed, with control characters escaped.
-pub fn excerpt(bytes: &[u8]) -> String {
+pub(crate) fn excerpt(bytes: &[u8]) -> String {
     let text = String::from_utf8_lossy(bytes);
     let mut out: String = text
         .chars()

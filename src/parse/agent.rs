@@ -21,7 +21,7 @@ pub struct ParsedAgent {
 }
 
 /// The file name without `.agent.md`, `.chatmode.md` or `.md`.
-pub fn stem(file_name: &str) -> &str {
+pub(crate) fn stem(file_name: &str) -> &str {
     [".agent.md", ".chatmode.md", ".md"]
         .iter()
         .find_map(|suffix| discover::strip_suffix_ignore_case(file_name.as_bytes(), suffix))
@@ -160,7 +160,7 @@ fn read_fields(root: &Node, agent: &mut Agent, sink: &mut Sink) {
 }
 
 /// Where a key sits, for findings that point at it.
-pub fn key_pos(root: &Node, key: &str) -> Pos {
+pub(crate) fn key_pos(root: &Node, key: &str) -> Pos {
     root.as_map()
         .and_then(|m| m.iter().find(|(k, _)| k.as_str() == Some(key)))
         .map_or(root.pos, |(k, _)| k.pos)

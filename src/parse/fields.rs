@@ -8,7 +8,7 @@ use crate::rules::{NameShape, ShapeReport};
 
 /// Split a tool list written as one string: `Read, Grep` or `Bash(git:*) Read`.
 /// Commas and whitespace inside parentheses belong to the entry (`Agent(a, b)`).
-pub fn split_names(s: &str) -> Vec<String> {
+pub(crate) fn split_names(s: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut cur = String::new();
     let mut depth = 0usize;
@@ -41,7 +41,7 @@ fn flush(cur: &mut String, out: &mut Vec<String>) {
 
 /// A list of names: a YAML list of strings, or one string split by [`split_names`].
 /// Non-string entries are reported with `report` and skipped; `None` when the shape is wrong.
-pub fn name_list(
+pub(crate) fn name_list(
     node: &Node,
     field: &str,
     report: ShapeReport,
@@ -74,7 +74,7 @@ pub fn name_list(
 }
 
 /// Names of a field that may be a mapping (its keys) or a list of names, like `mcp-servers`.
-pub fn key_or_name_list(
+pub(crate) fn key_or_name_list(
     node: &Node,
     field: &str,
     report: ShapeReport,
@@ -100,12 +100,12 @@ pub fn key_or_name_list(
 
 /// A string field, with booleans and numbers accepted as their text (YAML typed them, the
 /// author meant text). `None` for other shapes.
-pub fn text(node: &Node) -> Option<String> {
+pub(crate) fn text(node: &Node) -> Option<String> {
     node.scalar_text()
 }
 
 /// A boolean field: only `true`/`false` (what VS Code's parser accepts).
-pub fn boolean(node: &Node) -> Option<bool> {
+pub(crate) fn boolean(node: &Node) -> Option<bool> {
     match node.value {
         Value::Bool(b) => Some(b),
         _ => None,

@@ -26,7 +26,7 @@ pub enum SplitError {
     Unclosed { line: u32 },
 }
 
-pub const BOM: &str = "\u{feff}";
+pub(crate) const BOM: &str = "\u{feff}";
 
 /// Is this line (without its `\n`) a `---` delimiter?
 fn is_delimiter(line: &str) -> bool {
@@ -61,7 +61,7 @@ pub fn split(text: &str) -> Result<Split<'_>, SplitError> {
 }
 
 /// Number of lines in `text` (a trailing newline does not start a new line).
-pub fn count_lines(text: &str) -> u32 {
+pub(crate) fn count_lines(text: &str) -> u32 {
     if text.is_empty() {
         return 0;
     }

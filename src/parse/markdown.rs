@@ -22,7 +22,7 @@ pub struct BodyLink {
 
 /// Bodies larger than this are not scanned for links (the cost would be paid on every run for
 /// a file no host would load anyway).
-pub const MAX_LINK_SCAN_BYTES: usize = 2 << 20;
+pub(crate) const MAX_LINK_SCAN_BYTES: usize = 2 << 20;
 
 /// Relative link and image targets of `body` (whose first line is `first_line` of the file)
 /// that `wanted` picks. Callers ask only for the targets that matter to them (say, those
@@ -191,7 +191,7 @@ impl<'a> Lines<'a> {
 }
 
 /// The file path a link points at, or `None` for URLs, anchors, absolute paths and templates.
-pub fn local_target(url: &str) -> Option<String> {
+pub(crate) fn local_target(url: &str) -> Option<String> {
     let url = url.trim();
     let path = url.split(['#', '?']).next().unwrap_or("");
     if path.is_empty() || path.starts_with('/') || path.starts_with('\\') || path.starts_with('~') {
@@ -214,7 +214,7 @@ pub fn local_target(url: &str) -> Option<String> {
 }
 
 /// `%XX` escapes decoded; an invalid one (`%2`, `%+1`) is kept as written.
-pub fn percent_decode(s: &str) -> String {
+pub(crate) fn percent_decode(s: &str) -> String {
     let bytes = s.as_bytes();
     // Most paths have no escape: copied as they are.
     if memchr::memchr(b'%', bytes).is_none() {

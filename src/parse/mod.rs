@@ -2,7 +2,7 @@
 
 pub mod agent;
 pub mod dependencies;
-pub mod fields;
+pub(crate) mod fields;
 pub mod frontmatter;
 pub mod manifest;
 pub mod markdown;
@@ -117,7 +117,7 @@ fn utf8(bytes: &[u8]) -> Result<&str, std::str::Utf8Error> {
 
 /// Decode `bytes` as UTF-8 text without a BOM, or report where it stops being UTF-8.
 /// The BOM, if any, is reported as info.
-pub fn decode<'b>(bytes: &'b [u8], sink: &mut Sink) -> Option<&'b str> {
+pub(crate) fn decode<'b>(bytes: &'b [u8], sink: &mut Sink) -> Option<&'b str> {
     let text = match utf8(bytes) {
         Ok(t) => t,
         Err(e) => {

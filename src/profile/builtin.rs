@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use super::{Profile, ProfileError, parse};
 
 /// Name and JSON of every built-in profile.
-pub const BUILTINS: &[(&str, &str)] = &[
+pub(crate) const BUILTINS: &[(&str, &str)] = &[
     (
         "claude-code",
         include_str!("../../profiles/builtin/claude-code.json"),
@@ -21,7 +21,7 @@ pub const BUILTINS: &[(&str, &str)] = &[
 ];
 
 /// Load a built-in profile by name.
-pub fn load(name: &str) -> Result<Profile, ProfileError> {
+pub(crate) fn load(name: &str) -> Result<Profile, ProfileError> {
     let display = format!("builtin:{name}");
     let Some((_, json)) = BUILTINS.iter().find(|(n, _)| *n == name) else {
         let known: Vec<String> = BUILTINS
@@ -39,7 +39,7 @@ pub fn load(name: &str) -> Result<Profile, ProfileError> {
 }
 
 /// The built-in VS Code and GitHub Copilot profiles, parsed once.
-pub fn vocabularies() -> &'static [Profile] {
+pub(crate) fn vocabularies() -> &'static [Profile] {
     static CELL: OnceLock<Vec<Profile>> = OnceLock::new();
     CELL.get_or_init(|| {
         ["vscode", "github-copilot"]
@@ -50,7 +50,7 @@ pub fn vocabularies() -> &'static [Profile] {
 }
 
 /// A one-line description of each built-in profile.
-pub fn describe() -> Vec<(String, String)> {
+pub(crate) fn describe() -> Vec<(String, String)> {
     BUILTINS
         .iter()
         .map(|(name, json)| {

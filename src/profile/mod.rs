@@ -2,9 +2,9 @@
 //! where a profile comes from. The model is here; the JSON file format is in `file`, the
 //! built-in host profiles in `builtin`, tool-name matching across spellings in `names`.
 
-pub mod builtin;
+pub(crate) mod builtin;
 mod file;
-pub mod names;
+pub(crate) mod names;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -45,7 +45,7 @@ pub struct Vocabulary {
 
 /// How a host profile sees one tool name.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub enum Verdict {
+pub(crate) enum Verdict {
     Known,
     /// A legacy name the host still maps, with its replacements.
     Renamed(Vec<String>),
@@ -54,7 +54,7 @@ pub enum Verdict {
 }
 
 impl Profile {
-    pub fn names(&self, kind: DepKind) -> &NameSet {
+    pub(crate) fn names(&self, kind: DepKind) -> &NameSet {
         match kind {
             DepKind::Tools => &self.tools,
             DepKind::Resources => &self.resources,
@@ -74,7 +74,7 @@ impl Profile {
     }
 
     /// How a host profile judges a tool name (plain profiles: known or unknown).
-    pub fn verdict(&self, name: &str) -> Verdict {
+    pub(crate) fn verdict(&self, name: &str) -> Verdict {
         // Permission syntax (`Bash(git:*)`, `Agent(worker)`) names the tool before the parenthesis.
         let bare = name.split('(').next().unwrap_or(name).trim();
         let Some(v) = &self.vocabulary else {

@@ -19,7 +19,7 @@ use std::collections::HashSet;
 type Set = HashSet<String, foldhash::fast::RandomState>;
 
 /// Reduce a tool name to its canonical `server/tool` (or bare) spelling.
-pub fn canonical(name: &str) -> Cow<'_, str> {
+pub(crate) fn canonical(name: &str) -> Cow<'_, str> {
     normalised(Cow::Borrowed(name), true)
 }
 
@@ -65,7 +65,7 @@ fn split_at_byte(s: &str, byte: u8) -> Option<(&str, &str)> {
 }
 
 /// Is this entry a glob pattern rather than a literal name?
-pub fn is_pattern(name: &str) -> bool {
+pub(crate) fn is_pattern(name: &str) -> bool {
     memchr::memchr3(b'*', b'?', b'[', name.as_bytes()).is_some()
 }
 
@@ -169,7 +169,7 @@ impl NameSet {
     }
 
     /// Number of literal names and patterns.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.exact.len() + self.patterns.len()
     }
 

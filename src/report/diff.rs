@@ -33,7 +33,7 @@ pub struct AvailabilityChange {
 
 impl Diff {
     /// Entries that stopped being available.
-    pub fn newly_unavailable(&self) -> impl Iterator<Item = &AvailabilityChange> {
+    pub(crate) fn newly_unavailable(&self) -> impl Iterator<Item = &AvailabilityChange> {
         self.availability_changes
             .iter()
             .filter(|c| c.from == Status::Available.as_str() && c.to != Status::Available.as_str())
@@ -63,7 +63,7 @@ fn minus(a: &[Finding], b: &[Finding]) -> Vec<Finding> {
 }
 
 /// Everything that changed from `old` to `new`.
-pub fn diff(old: &Report, new: &Report) -> Diff {
+pub(crate) fn diff(old: &Report, new: &Report) -> Diff {
     let mut changes = Vec::new();
     let statuses = |r: &Report| -> BTreeMap<(String, String, String), (String, String)> {
         let mut m = BTreeMap::new();
@@ -117,7 +117,7 @@ fn change(k: &(String, String, String), name: &str, from: &str, to: &str) -> Ava
 }
 
 /// Read a JSON report written by `--format json`.
-pub fn load(path: &std::path::Path) -> Result<Report, String> {
+pub(crate) fn load(path: &std::path::Path) -> Result<Report, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read report: {e}", path.display()))?;
     let report: Report = serde_json::from_str(&text).map_err(|e| {
@@ -139,7 +139,7 @@ pub fn load(path: &std::path::Path) -> Result<Report, String> {
 }
 
 /// The one-line verdict on a change: what it breaks, what it fixes.
-pub fn verdict(d: &Diff) -> String {
+pub(crate) fn verdict(d: &Diff) -> String {
     let unavailable: Vec<&AvailabilityChange> = d.newly_unavailable().collect();
     let mut per_profile: BTreeMap<&str, usize> = BTreeMap::new();
     for c in &unavailable {

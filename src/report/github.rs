@@ -17,7 +17,7 @@ use std::io::{self, Write};
 use super::Report;
 use crate::diagnostic::{Finding, Severity};
 
-pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let mut s = String::new();
     for f in report.gating_findings() {
         s.push_str(&command(f));
@@ -27,7 +27,7 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 }
 
 /// The workflow command of a severity.
-pub fn command_name(severity: Severity) -> &'static str {
+pub(crate) fn command_name(severity: Severity) -> &'static str {
     match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",

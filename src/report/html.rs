@@ -29,7 +29,7 @@ use crate::words::Count;
 const TEMPLATE_NAME: &str = "report.html.j2";
 const TEMPLATE: &str = include_str!("../../templates/report.html.j2");
 
-pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let failed = |e: minijinja::Error| io::Error::other(format!("html report: {e:#}"));
     let env = environment().map_err(failed)?;
     let page = Page::new(report);
@@ -38,14 +38,6 @@ pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         .render_captured_to(Value::from(Serde(&page)), out)
         .map(|_| ())
         .map_err(failed)
-}
-
-/// The page as a string.
-pub fn to_string(report: &Report) -> Result<String, minijinja::Error> {
-    let env = environment()?;
-    let page = Page::new(report);
-    env.get_template(TEMPLATE_NAME)?
-        .render(Value::from(Serde(&page)))
 }
 
 fn environment() -> Result<Environment<'static>, minijinja::Error> {
@@ -77,7 +69,7 @@ fn escape(text: &str) -> String {
 
 /// A message of ours, whose `backticked` parts are names from scanned files: those become
 /// `<code>`, and every part is escaped.
-pub fn code_spans(text: &str) -> String {
+pub(crate) fn code_spans(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 16);
     for (i, part) in text.split('`').enumerate() {
         if i % 2 == 1 {
@@ -91,7 +83,7 @@ pub fn code_spans(text: &str) -> String {
 
 /// Markdown from a scanned file as HTML that cannot run or load anything: raw HTML is shown
 /// escaped, and links and images are replaced by their text.
-pub fn markdown(text: &str) -> String {
+pub(crate) fn markdown(text: &str) -> String {
     let arena = Arena::new();
     let mut options = Options::default();
     options.render.r#unsafe = false;

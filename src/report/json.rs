@@ -26,12 +26,12 @@ const BATCH: usize = 1024;
 const CHUNK_BYTES: usize = 64 * 1024;
 
 /// A comparison of two reports (`skill-audit diff -f json`).
-pub fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, d).map_err(io::Error::other)?;
     writeln!(out)
 }
 
-pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     // Taken apart so that a new field cannot be forgotten here; written in declaration order,
     // as the derived `Serialize` writes them.
     let Report {
@@ -310,7 +310,7 @@ mod tests {
 
     /// Writing through [`nested`] without a generic closure per type.
     mod erased {
-        pub trait Value {
+        pub(crate) trait Value {
             fn write(&self, out: &mut Vec<u8>, depth: usize);
         }
 

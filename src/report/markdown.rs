@@ -12,10 +12,10 @@ use crate::evaluate::Status;
 use crate::words::Count;
 
 /// First line of every Markdown report, so a bot can find and update its own comment.
-pub const MARKER: &str = "<!-- skill-audit-report -->";
+pub(crate) const MARKER: &str = "<!-- skill-audit-report -->";
 
 /// GitHub's limit on a comment body.
-pub const MAX_COMMENT_CHARS: usize = 65_536;
+pub(crate) const MAX_COMMENT_CHARS: usize = 65_536;
 
 /// Room kept for headers, `<details>` wrappers and the notes on what was left out.
 const RESERVE: usize = 2_048;
@@ -53,7 +53,7 @@ fn fit(parts: &mut [&mut Part], budget: usize) {
     }
 }
 
-pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let mut s = String::new();
     let _ = writeln!(s, "{MARKER}\n## skill-audit report\n");
     match &report.baseline {
@@ -201,7 +201,7 @@ fn emit(part: &Part, s: &mut String) {
 }
 
 /// A comparison of two reports (`skill-audit diff -f markdown`), as a PR comment.
-pub fn render_diff(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn render_diff(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -328,7 +328,7 @@ fn matrix_rows<'a>(
 }
 
 /// One line that says how the run went.
-pub fn verdict(report: &Report) -> String {
+pub(crate) fn verdict(report: &Report) -> String {
     let sum = &report.summary;
     let unavailable = |m: &std::collections::BTreeMap<
         String,
@@ -383,7 +383,7 @@ fn mark(status: Status) -> &'static str {
 
 /// A message of ours, whose `backticked` parts are names from scanned files: those become
 /// code spans (verbatim, inert), the rest is escaped text. Safe inside a table cell.
-pub fn message(text: &str) -> String {
+pub(crate) fn message(text: &str) -> String {
     text.split('`')
         .enumerate()
         .map(|(i, part)| if i % 2 == 1 { code(part) } else { inline(part) })
@@ -391,14 +391,14 @@ pub fn message(text: &str) -> String {
 }
 
 /// Text safe inside a table cell: no row or column breaks, no HTML, no pings.
-pub fn cell(text: &str) -> String {
+pub(crate) fn cell(text: &str) -> String {
     // `inline` already escapes `|` and folds newlines, which is all a cell adds.
     inline(text)
 }
 
 /// Text safe in a Markdown line: HTML and Markdown control characters escaped, mentions and
 /// references broken with a zero-width joiner so nobody is notified.
-pub fn inline(text: &str) -> String {
+pub(crate) fn inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for c in text.chars() {
         match c {
@@ -420,7 +420,7 @@ pub fn inline(text: &str) -> String {
 
 /// `text` verbatim in code style, as inline HTML with every special character escaped: unlike a
 /// backtick code span, nothing in `text` can end it early, and no raw `<` ever reaches the page.
-pub fn code(text: &str) -> String {
+pub(crate) fn code(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 13);
     out.push_str("<code>");
     for c in text.chars() {

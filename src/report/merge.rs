@@ -11,7 +11,7 @@ use super::Report;
 use crate::diagnostic::sort_findings;
 
 /// Merge `(label, report)` pairs, in order. `None` for an empty list.
-pub fn merge(reports: Vec<(String, Report)>) -> Option<Report> {
+pub(crate) fn merge(reports: Vec<(String, Report)>) -> Option<Report> {
     let mut iter = reports.into_iter();
     let (label, first) = iter.next()?;
     let mut files = first.summary.files_scanned;

@@ -1,15 +1,15 @@
 //! Stage 5: the report. [`Report`] is the stable JSON contract; every renderer reads it and
 //! nothing else, so all formats show the same facts.
 
-pub mod diff;
+pub(crate) mod diff;
 pub mod github;
-pub mod html;
-pub mod json;
-pub mod markdown;
-pub mod merge;
-pub mod sarif;
-pub mod sources;
-pub mod text;
+pub(crate) mod html;
+pub(crate) mod json;
+pub(crate) mod markdown;
+pub(crate) mod merge;
+pub(crate) mod sarif;
+pub(crate) mod sources;
+pub(crate) mod text;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -23,10 +23,10 @@ use crate::model::{Agent, DeclaredBy, Drift, Link, Requirements, Skill, SkillFie
 use crate::rules::Rule;
 use crate::vecmap::VecMap;
 
-pub const SCHEMA_VERSION: u32 = 1;
+pub(crate) const SCHEMA_VERSION: u32 = 1;
 
 /// An entry's availability, keyed by profile name.
-pub type ByProfile = VecMap<String, Availability>;
+pub(crate) type ByProfile = VecMap<String, Availability>;
 
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -42,7 +42,7 @@ pub enum Format {
 
 impl Format {
     /// The format a file name asks for: `.html`, `.json`, `.md`, `.sarif`, `.txt`.
-    pub fn from_path(path: &std::path::Path) -> Option<Format> {
+    pub(crate) fn from_path(path: &std::path::Path) -> Option<Format> {
         let name = path.file_name()?.to_str()?.to_ascii_lowercase();
         let ext = name.rsplit('.').next()?;
         Some(match ext {
@@ -130,7 +130,7 @@ pub struct SkillEntry {
 
 impl SkillEntry {
     /// False when the frontmatter could not be read.
-    pub fn valid(&self) -> bool {
+    pub(crate) fn valid(&self) -> bool {
         !self.skill.invalid
     }
 }
@@ -138,7 +138,7 @@ impl SkillEntry {
 // A skill as the JSON report shows it (a plain comment: the committed schema has no text here).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[schemars(rename = "SkillEntry")]
-pub struct SkillRecord {
+pub(crate) struct SkillRecord {
     pub name: String,
     pub path: String,
     /// False when the frontmatter could not be read.
@@ -365,7 +365,7 @@ impl Report {
     }
 
     /// Recompute `summary` from the report's entries (after building or merging).
-    pub fn summarize(&mut self, files_scanned: usize, ignored_files: usize) {
+    pub(crate) fn summarize(&mut self, files_scanned: usize, ignored_files: usize) {
         let profile_names: Vec<&str> = self.profiles.iter().map(|p| p.name.as_str()).collect();
         let count = |sev| self.findings.iter().filter(|f| f.severity == sev).count();
         let mut by_rule: foldhash::HashMap<Rule, usize> = foldhash::HashMap::default();
@@ -397,7 +397,7 @@ impl Report {
     }
 
     /// Findings that decide the exit code: only new ones when a baseline is set.
-    pub fn gating_findings(&self) -> &[Finding] {
+    pub(crate) fn gating_findings(&self) -> &[Finding] {
         match &self.baseline {
             Some(b) => &b.new_findings,
             None => &self.findings,
@@ -405,26 +405,26 @@ impl Report {
     }
 
     /// The most severe finding that gates the run, if any.
-    pub fn worst(&self) -> Option<Severity> {
+    pub(crate) fn worst(&self) -> Option<Severity> {
         self.gating_findings().iter().map(|f| f.severity).max()
     }
 
     /// Each skill's name and availability, in report order: the rows of a skill matrix.
-    pub fn skill_rows(&self) -> impl Iterator<Item = (&str, &ByProfile)> + Clone {
+    pub(crate) fn skill_rows(&self) -> impl Iterator<Item = (&str, &ByProfile)> + Clone {
         self.skills
             .iter()
             .map(|k| (k.skill.name.as_str(), &k.availability))
     }
 
     /// Each agent's name and availability, in report order: the rows of an agent matrix.
-    pub fn agent_rows(&self) -> impl Iterator<Item = (&str, &ByProfile)> + Clone {
+    pub(crate) fn agent_rows(&self) -> impl Iterator<Item = (&str, &ByProfile)> + Clone {
         self.agents
             .iter()
             .map(|a| (a.agent.name.as_str(), &a.availability))
     }
 
     /// Profile names in column order.
-    pub fn profile_names(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn profile_names(&self) -> impl Iterator<Item = &str> {
         self.profiles.iter().map(|p| p.name.as_str())
     }
 }

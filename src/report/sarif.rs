@@ -14,12 +14,12 @@ use crate::diagnostic::{Finding, Severity};
 use crate::rules::Rule;
 
 /// Where the `$schema` key points.
-pub const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
+pub(crate) const SCHEMA_URI: &str = "https://json.schemastore.org/sarif-2.1.0.json";
 /// The SARIF version written.
-pub const SARIF_VERSION: &str = "2.1.0";
+pub(crate) const SARIF_VERSION: &str = "2.1.0";
 /// The base every relative `artifactLocation.uri` is resolved against: the directory
 /// skill-audit ran in (the repository root in CI).
-pub const SRCROOT: &str = "%SRCROOT%";
+pub(crate) const SRCROOT: &str = "%SRCROOT%";
 
 #[derive(Serialize)]
 struct Log<'a> {
@@ -132,7 +132,7 @@ struct Region {
 }
 
 /// The SARIF `level` of a severity.
-pub fn level(severity: Severity) -> &'static str {
+pub(crate) fn level(severity: Severity) -> &'static str {
     match severity {
         Severity::Error => "error",
         Severity::Warning => "warning",
@@ -140,7 +140,7 @@ pub fn level(severity: Severity) -> &'static str {
     }
 }
 
-pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     serde_json::to_writer_pretty(&mut *out, &log(report)).map_err(io::Error::other)?;
     writeln!(out)
 }
@@ -283,7 +283,7 @@ fn baseline_states(report: &Report) -> Option<Vec<&'static str>> {
 /// The `artifactLocation` of a display path: a relative URI reference against `%SRCROOT%` for
 /// a relative path, a `file:` URI for an absolute one. Characters outside the unreserved set
 /// are percent-encoded, so the result is a valid URI whatever the file name holds.
-pub fn artifact_uri(path: &str) -> (String, Option<&'static str>) {
+pub(crate) fn artifact_uri(path: &str) -> (String, Option<&'static str>) {
     let bytes = path.as_bytes();
     let drive = bytes.len() >= 2
         && bytes[0].is_ascii_alphabetic()

@@ -19,13 +19,13 @@ pub struct Sources {
 }
 
 impl Sources {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.files.is_empty() && self.served.is_empty()
     }
 }
 
 /// Fill in `source` on `findings` (sorted by path).
-pub fn attach(findings: &mut [Finding], sources: &Sources) {
+pub(crate) fn attach(findings: &mut [Finding], sources: &Sources) {
     let mut start = 0;
     while start < findings.len() {
         let path = findings[start].path.clone();

@@ -14,12 +14,12 @@ use crate::evaluate::Status;
 use crate::words::Count;
 
 /// Plain text, no colour.
-pub fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     render_styled(report, out, false)
 }
 
 /// Only the findings, without matrices, drift or summary: what `--quiet` prints.
-pub fn render_findings(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
+pub(crate) fn render_findings(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
     out.write_all(findings(report, color).as_bytes())
 }
 
@@ -38,7 +38,7 @@ fn findings(report: &Report, color: bool) -> String {
 }
 
 /// Text, with ANSI colour when `color` is set.
-pub fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
+pub(crate) fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
     let mut s = findings(report, color);
     if !report.profiles.is_empty() {
         matrix("SKILL", report.skill_rows(), report, &mut s);
@@ -250,7 +250,7 @@ fn matrix<'a>(
 }
 
 /// `path:line:col: severity[RULE] message`, escaped: the compact form of a finding.
-pub fn one_line(f: &crate::diagnostic::Finding) -> String {
+pub(crate) fn one_line(f: &crate::diagnostic::Finding) -> String {
     format!(
         "{}:{}:{}: {}[{}] {}",
         visible(&f.path),
@@ -264,7 +264,7 @@ pub fn one_line(f: &crate::diagnostic::Finding) -> String {
 
 /// Replace control characters (ANSI/OSC escapes, CR, BEL, ...) with visible escapes so text
 /// from scanned files cannot drive the terminal.
-pub fn visible(text: &str) -> std::borrow::Cow<'_, str> {
+pub(crate) fn visible(text: &str) -> std::borrow::Cow<'_, str> {
     if !text.chars().any(is_unsafe) {
         return std::borrow::Cow::Borrowed(text);
     }
@@ -285,7 +285,7 @@ fn is_unsafe(c: char) -> bool {
 }
 
 /// A comparison of two reports (`skill-audit diff`), one line per change.
-pub fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Result<()> {
+pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Result<()> {
     let mut s = String::new();
     for (title, list) in [("new", &d.new_findings), ("fixed", &d.fixed_findings)] {
         for f in list {

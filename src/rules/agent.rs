@@ -9,7 +9,7 @@ use crate::parse::agent::{ParsedAgent, key_pos};
 use crate::rules::Rule;
 
 /// GitHub's limit on an agent's prompt body.
-pub const MAX_BODY_CHARS: usize = 30_000;
+pub(crate) const MAX_BODY_CHARS: usize = 30_000;
 
 /// Keys VS Code and GitHub Copilot read on `.agent.md`.
 const COPILOT_KEYS: &[&str] = &[
@@ -58,7 +58,7 @@ const DEPRECATED_KEYS: &[(&str, &str)] = &[
 const BUILTIN_AGENTS: &[&str] = &["agent", "ask", "edit", "plan"];
 
 /// Per-file checks.
-pub fn check(parsed: &ParsedAgent, sink: &mut Sink) {
+pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
     let a = &parsed.agent;
     if a.flavor == "chatmode" {
         chat_mode_renamed(sink);
@@ -119,7 +119,7 @@ fn nearest(key: &str) -> Option<&'static str> {
 }
 
 /// Handoffs and `agents:` entries must name agents of the library (or built-in ones).
-pub fn check_targets(agents: &[Agent], out: &mut Vec<Finding>) {
+pub(crate) fn check_targets(agents: &[Agent], out: &mut Vec<Finding>) {
     let known: HashSet<String> = agents
         .iter()
         .filter(|a| !a.invalid)
@@ -141,7 +141,7 @@ pub fn check_targets(agents: &[Agent], out: &mut Vec<Finding>) {
     }
 }
 
-pub const AGENT_DESCRIPTION_MISSING: RuleDoc = RuleDoc {
+pub(crate) const AGENT_DESCRIPTION_MISSING: RuleDoc = RuleDoc {
     code: "SA501",
     name: "agent-description-missing",
     severity: Severity::Warning,
@@ -159,7 +159,7 @@ fn agent_description_missing(sink: &mut Sink, pos: Pos) {
     );
 }
 
-pub const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
+pub(crate) const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
     code: "SA502",
     name: "agent-unknown-key",
     severity: Severity::Warning,
@@ -183,7 +183,7 @@ fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>
     );
 }
 
-pub const AGENT_DEPRECATED_KEY: RuleDoc = RuleDoc {
+pub(crate) const AGENT_DEPRECATED_KEY: RuleDoc = RuleDoc {
     code: "SA503",
     name: "agent-deprecated-key",
     severity: Severity::Warning,
@@ -202,7 +202,7 @@ fn agent_deprecated_key(sink: &mut Sink, pos: Pos, key: &str, instead: &str) {
     );
 }
 
-pub const AGENT_UNKNOWN_TARGET: RuleDoc = RuleDoc {
+pub(crate) const AGENT_UNKNOWN_TARGET: RuleDoc = RuleDoc {
     code: "SA504",
     name: "agent-unknown-target",
     severity: Severity::Warning,
@@ -222,7 +222,7 @@ fn agent_unknown_target(agent: &str, pos: Pos, what: &str, target: &str) -> Find
     )
 }
 
-pub const SUBAGENTS_WITHOUT_AGENT_TOOL: RuleDoc = RuleDoc {
+pub(crate) const SUBAGENTS_WITHOUT_AGENT_TOOL: RuleDoc = RuleDoc {
     code: "SA505",
     name: "subagents-without-agent-tool",
     severity: Severity::Warning,
@@ -240,7 +240,7 @@ fn subagents_without_agent_tool(sink: &mut Sink, pos: Pos) {
     );
 }
 
-pub const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
+pub(crate) const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
     code: "SA506",
     name: "agent-body-too-long",
     severity: Severity::Warning,
@@ -261,7 +261,7 @@ fn agent_body_too_long(sink: &mut Sink, pos: Pos, chars: usize) {
     );
 }
 
-pub const AGENT_FILE_NAME: RuleDoc = RuleDoc {
+pub(crate) const AGENT_FILE_NAME: RuleDoc = RuleDoc {
     code: "SA507",
     name: "agent-file-name",
     severity: Severity::Warning,
@@ -279,7 +279,7 @@ fn agent_file_name(sink: &mut Sink, file_name: &str) {
     );
 }
 
-pub const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
+pub(crate) const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
     code: "SA508",
     name: "chat-mode-renamed",
     severity: Severity::Warning,
@@ -297,7 +297,7 @@ fn chat_mode_renamed(sink: &mut Sink) {
     );
 }
 
-pub const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
+pub(crate) const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
     code: "SA509",
     name: "agent-host-specific-key",
     severity: Severity::Info,

@@ -8,7 +8,7 @@ use crate::rules::Rule;
 
 /// Drop findings silenced by a suppression comment on their line, and report suppressions
 /// that silence nothing or name no rule.
-pub fn apply_suppressions(findings: &mut Vec<Finding>, suppressions: &[Suppression]) {
+pub(crate) fn apply_suppressions(findings: &mut Vec<Finding>, suppressions: &[Suppression]) {
     if suppressions.is_empty() {
         return;
     }
@@ -51,7 +51,10 @@ pub fn apply_suppressions(findings: &mut Vec<Finding>, suppressions: &[Suppressi
 }
 
 /// Apply `[rules]` from skill-audit.toml: a new severity, or `off`.
-pub fn apply_severities(findings: &mut Vec<Finding>, severities: &HashMap<Rule, Option<Severity>>) {
+pub(crate) fn apply_severities(
+    findings: &mut Vec<Finding>,
+    severities: &HashMap<Rule, Option<Severity>>,
+) {
     if severities.is_empty() {
         return;
     }
@@ -65,7 +68,7 @@ pub fn apply_severities(findings: &mut Vec<Finding>, severities: &HashMap<Rule, 
     });
 }
 
-pub const UNUSED_SUPPRESSION: RuleDoc = RuleDoc {
+pub(crate) const UNUSED_SUPPRESSION: RuleDoc = RuleDoc {
     code: "SA901",
     name: "unused-suppression",
     severity: Severity::Info,
@@ -85,7 +88,7 @@ fn unused_suppression(s: &Suppression, id: &str) -> Finding {
     )
 }
 
-pub const UNKNOWN_SUPPRESSION: RuleDoc = RuleDoc {
+pub(crate) const UNKNOWN_SUPPRESSION: RuleDoc = RuleDoc {
     code: "SA902",
     name: "unknown-suppression",
     severity: Severity::Warning,

@@ -8,7 +8,7 @@ use crate::diagnostic::{Pos, Severity, Sink};
 use crate::model::DepKind;
 use crate::parse::yaml::Node;
 
-pub const DEPENDENCIES_TYPE: RuleDoc = RuleDoc {
+pub(crate) const DEPENDENCIES_TYPE: RuleDoc = RuleDoc {
     code: "SA301",
     name: "dependencies-type",
     severity: Severity::Error,
@@ -19,7 +19,7 @@ pub const DEPENDENCIES_TYPE: RuleDoc = RuleDoc {
 };
 
 /// `dependencies` (`value`) is not a mapping.
-pub fn dependencies_type(sink: &mut Sink, value: &Node) {
+pub(crate) fn dependencies_type(sink: &mut Sink, value: &Node) {
     sink.push(
         Rule::DependenciesType,
         value.pos,
@@ -31,7 +31,7 @@ pub fn dependencies_type(sink: &mut Sink, value: &Node) {
 }
 
 /// The value of a dependency type (`value`) is neither a list nor a mapping.
-pub fn dependency_group_type(sink: &mut Sink, kind: DepKind, value: &Node) {
+pub(crate) fn dependency_group_type(sink: &mut Sink, kind: DepKind, value: &Node) {
     sink.push(
         Rule::DependenciesType,
         value.pos,
@@ -44,7 +44,12 @@ pub fn dependency_group_type(sink: &mut Sink, kind: DepKind, value: &Node) {
 }
 
 /// A list of a dependency type (bare, or its `group`, `all` or `any`) is not a list (`value`).
-pub fn dependency_list_type(sink: &mut Sink, kind: DepKind, group: Option<&str>, value: &Node) {
+pub(crate) fn dependency_list_type(
+    sink: &mut Sink,
+    kind: DepKind,
+    group: Option<&str>,
+    value: &Node,
+) {
     sink.push(
         Rule::DependenciesType,
         value.pos,
@@ -64,7 +69,7 @@ fn field(kind: DepKind, group: Option<&str>) -> String {
     }
 }
 
-pub const DEPENDENCY_ENTRY_TYPE: RuleDoc = RuleDoc {
+pub(crate) const DEPENDENCY_ENTRY_TYPE: RuleDoc = RuleDoc {
     code: "SA302",
     name: "dependency-entry-type",
     severity: Severity::Error,
@@ -75,7 +80,12 @@ pub const DEPENDENCY_ENTRY_TYPE: RuleDoc = RuleDoc {
 };
 
 /// An entry (`item`) of a dependency list is not a non-empty string.
-pub fn dependency_entry_type(sink: &mut Sink, kind: DepKind, group: Option<&str>, item: &Node) {
+pub(crate) fn dependency_entry_type(
+    sink: &mut Sink,
+    kind: DepKind,
+    group: Option<&str>,
+    item: &Node,
+) {
     sink.push(
         Rule::DependencyEntryType,
         item.pos,
@@ -87,7 +97,7 @@ pub fn dependency_entry_type(sink: &mut Sink, kind: DepKind, group: Option<&str>
     );
 }
 
-pub const DEPENDENCY_UNKNOWN_GROUP: RuleDoc = RuleDoc {
+pub(crate) const DEPENDENCY_UNKNOWN_GROUP: RuleDoc = RuleDoc {
     code: "SA303",
     name: "dependency-unknown-group",
     severity: Severity::Error,
@@ -98,7 +108,7 @@ pub const DEPENDENCY_UNKNOWN_GROUP: RuleDoc = RuleDoc {
 };
 
 /// `key`, under a dependency type, is neither `all` nor `any`.
-pub fn dependency_unknown_group(sink: &mut Sink, kind: DepKind, key: &Node) {
+pub(crate) fn dependency_unknown_group(sink: &mut Sink, kind: DepKind, key: &Node) {
     sink.push(
         Rule::DependencyUnknownGroup,
         key.pos,
@@ -110,7 +120,7 @@ pub fn dependency_unknown_group(sink: &mut Sink, kind: DepKind, key: &Node) {
     );
 }
 
-pub const DEPENDENCY_EMPTY_ANY: RuleDoc = RuleDoc {
+pub(crate) const DEPENDENCY_EMPTY_ANY: RuleDoc = RuleDoc {
     code: "SA304",
     name: "dependency-empty-any",
     severity: Severity::Warning,
@@ -121,7 +131,7 @@ pub const DEPENDENCY_EMPTY_ANY: RuleDoc = RuleDoc {
 };
 
 /// The `any` list of a dependency type is empty, at `pos`.
-pub fn dependency_empty_any(sink: &mut Sink, kind: DepKind, pos: Pos) {
+pub(crate) fn dependency_empty_any(sink: &mut Sink, kind: DepKind, pos: Pos) {
     sink.push(
         Rule::DependencyEmptyAny,
         pos,
@@ -132,7 +142,7 @@ pub fn dependency_empty_any(sink: &mut Sink, kind: DepKind, pos: Pos) {
     );
 }
 
-pub const DEPENDENCY_UNKNOWN_TYPE: RuleDoc = RuleDoc {
+pub(crate) const DEPENDENCY_UNKNOWN_TYPE: RuleDoc = RuleDoc {
     code: "SA305",
     name: "dependency-unknown-type",
     severity: Severity::Warning,
@@ -143,7 +153,7 @@ pub const DEPENDENCY_UNKNOWN_TYPE: RuleDoc = RuleDoc {
 };
 
 /// `key`, under `dependencies`, is not `tools`, `resources` or `prompts`.
-pub fn dependency_unknown_type(sink: &mut Sink, key: &Node) {
+pub(crate) fn dependency_unknown_type(sink: &mut Sink, key: &Node) {
     let shown = key
         .as_str()
         .map_or_else(|| key.scalar_text().unwrap_or_default(), str::to_owned);
@@ -156,7 +166,7 @@ pub fn dependency_unknown_type(sink: &mut Sink, key: &Node) {
     );
 }
 
-pub const CAPABILITY_FIELD_TYPE: RuleDoc = RuleDoc {
+pub(crate) const CAPABILITY_FIELD_TYPE: RuleDoc = RuleDoc {
     code: "SA306",
     name: "capability-field-type",
     severity: Severity::Error,
@@ -168,12 +178,12 @@ pub const CAPABILITY_FIELD_TYPE: RuleDoc = RuleDoc {
 
 /// A capability field that takes a list of names (`tools`, `mcp-servers`, `agents`, ...) is
 /// written wrong: a [`super::ShapeReport`].
-pub fn capability_field_shape(sink: &mut Sink, pos: Pos, field: &str, shape: NameShape) {
+pub(crate) fn capability_field_shape(sink: &mut Sink, pos: Pos, field: &str, shape: NameShape) {
     sink.push(Rule::CapabilityFieldType, pos, shape.message(field));
 }
 
 /// `hooks` (`value`) is not a mapping.
-pub fn hooks_type(sink: &mut Sink, value: &Node) {
+pub(crate) fn hooks_type(sink: &mut Sink, value: &Node) {
     sink.push(
         Rule::CapabilityFieldType,
         value.pos,
@@ -185,7 +195,7 @@ pub fn hooks_type(sink: &mut Sink, value: &Node) {
 }
 
 /// A skill's `model` (`value`) is neither a name nor a list of names.
-pub fn model_type(sink: &mut Sink, value: &Node) {
+pub(crate) fn model_type(sink: &mut Sink, value: &Node) {
     sink.push(
         Rule::CapabilityFieldType,
         value.pos,

@@ -5,7 +5,7 @@ use super::{Rule, RuleDoc};
 use crate::diagnostic::{Finding, Pos, Severity, Sink};
 use crate::parse::yaml::{Node, ParseFailure};
 
-pub const READ_ERROR: RuleDoc = RuleDoc {
+pub(crate) const READ_ERROR: RuleDoc = RuleDoc {
     code: "SA100",
     name: "read-error",
     severity: Severity::Error,
@@ -16,7 +16,7 @@ pub const READ_ERROR: RuleDoc = RuleDoc {
 };
 
 /// A file or folder the walk could not read.
-pub fn read_error(path: &str, why: &str) -> Finding {
+pub(crate) fn read_error(path: &str, why: &str) -> Finding {
     Finding::new(
         Rule::ReadError,
         path,
@@ -26,7 +26,7 @@ pub fn read_error(path: &str, why: &str) -> Finding {
 }
 
 /// A served skill whose SKILL.md `resources/read` did not return.
-pub fn served_unreadable(sink: &mut Sink, why: &str) {
+pub(crate) fn served_unreadable(sink: &mut Sink, why: &str) {
     sink.push(
         Rule::ReadError,
         Pos::START,
@@ -36,7 +36,7 @@ pub fn served_unreadable(sink: &mut Sink, why: &str) {
 
 /// A file `skills/list` lists for a served skill that could not be read, so its digest is not
 /// verified.
-pub fn served_file_unreadable(sink: &mut Sink, uri: &str, why: &str) {
+pub(crate) fn served_file_unreadable(sink: &mut Sink, uri: &str, why: &str) {
     sink.push(
         Rule::ReadError,
         Pos::START,
@@ -49,7 +49,7 @@ pub fn served_file_unreadable(sink: &mut Sink, uri: &str, why: &str) {
 
 /// The `count` listed files of a served skill that `limit` left unread, the first at `first`:
 /// one finding for them all.
-pub fn served_files_skipped(sink: &mut Sink, first: &str, limit: &str, count: usize) {
+pub(crate) fn served_files_skipped(sink: &mut Sink, first: &str, limit: &str, count: usize) {
     let message = if count == 1 {
         format!(
             "`{}`, a file `skills/list` lists for this skill, was not read ({limit}), so its digest is not verified",
@@ -64,7 +64,7 @@ pub fn served_files_skipped(sink: &mut Sink, first: &str, limit: &str, count: us
     sink.push(Rule::ReadError, Pos::START, message);
 }
 
-pub const NOT_UTF8: RuleDoc = RuleDoc {
+pub(crate) const NOT_UTF8: RuleDoc = RuleDoc {
     code: "SA101",
     name: "not-utf8",
     severity: Severity::Error,
@@ -75,7 +75,7 @@ pub const NOT_UTF8: RuleDoc = RuleDoc {
 };
 
 /// `byte`, at `pos`, is where the file stops being UTF-8.
-pub fn not_utf8(sink: &mut Sink, pos: Pos, byte: u8) {
+pub(crate) fn not_utf8(sink: &mut Sink, pos: Pos, byte: u8) {
     sink.push(
         Rule::NotUtf8,
         pos,
@@ -83,7 +83,7 @@ pub fn not_utf8(sink: &mut Sink, pos: Pos, byte: u8) {
     );
 }
 
-pub const MISSING_FRONTMATTER: RuleDoc = RuleDoc {
+pub(crate) const MISSING_FRONTMATTER: RuleDoc = RuleDoc {
     code: "SA102",
     name: "missing-frontmatter",
     severity: Severity::Error,
@@ -94,7 +94,7 @@ pub const MISSING_FRONTMATTER: RuleDoc = RuleDoc {
 };
 
 /// A file of kind `what` ("skill", "agent") without a first `---` line.
-pub fn missing_frontmatter(sink: &mut Sink, what: &str) {
+pub(crate) fn missing_frontmatter(sink: &mut Sink, what: &str) {
     sink.push(
         Rule::MissingFrontmatter,
         Pos::START,
@@ -102,7 +102,7 @@ pub fn missing_frontmatter(sink: &mut Sink, what: &str) {
     );
 }
 
-pub const UNCLOSED_FRONTMATTER: RuleDoc = RuleDoc {
+pub(crate) const UNCLOSED_FRONTMATTER: RuleDoc = RuleDoc {
     code: "SA103",
     name: "unclosed-frontmatter",
     severity: Severity::Error,
@@ -113,7 +113,7 @@ pub const UNCLOSED_FRONTMATTER: RuleDoc = RuleDoc {
 };
 
 /// The frontmatter is never closed; `pos` is where the file ends.
-pub fn unclosed_frontmatter(sink: &mut Sink, pos: Pos) {
+pub(crate) fn unclosed_frontmatter(sink: &mut Sink, pos: Pos) {
     sink.push(
         Rule::UnclosedFrontmatter,
         pos,
@@ -121,7 +121,7 @@ pub fn unclosed_frontmatter(sink: &mut Sink, pos: Pos) {
     );
 }
 
-pub const YAML_SYNTAX: RuleDoc = RuleDoc {
+pub(crate) const YAML_SYNTAX: RuleDoc = RuleDoc {
     code: "SA104",
     name: "yaml-syntax",
     severity: Severity::Error,
@@ -132,7 +132,7 @@ pub const YAML_SYNTAX: RuleDoc = RuleDoc {
 };
 
 /// Invalid YAML, in the words of the YAML parser (`text`).
-pub fn yaml_syntax(pos: Pos, text: String) -> ParseFailure {
+pub(crate) fn yaml_syntax(pos: Pos, text: String) -> ParseFailure {
     ParseFailure {
         rule: Rule::YamlSyntax,
         pos,
@@ -141,7 +141,7 @@ pub fn yaml_syntax(pos: Pos, text: String) -> ParseFailure {
 }
 
 /// An alias inside the collection its anchor names.
-pub fn recursive_alias(pos: Pos) -> ParseFailure {
+pub(crate) fn recursive_alias(pos: Pos) -> ParseFailure {
     yaml_syntax(
         pos,
         "recursive alias: it names the collection that contains it; write the value out instead"
@@ -150,16 +150,16 @@ pub fn recursive_alias(pos: Pos) -> ParseFailure {
 }
 
 /// A `<<` merge key whose value is not a mapping or a list of them.
-pub fn merge_not_mapping(pos: Pos) -> ParseFailure {
+pub(crate) fn merge_not_mapping(pos: Pos) -> ParseFailure {
     yaml_syntax(pos, "`<<` merges only mappings".to_owned())
 }
 
 /// The frontmatter could not be turned into a tree (SA104, SA106, SA107).
-pub fn yaml_error(sink: &mut Sink, failure: ParseFailure) {
+pub(crate) fn yaml_error(sink: &mut Sink, failure: ParseFailure) {
     sink.push(failure.rule, failure.pos, failure.message);
 }
 
-pub const NOT_MAPPING: RuleDoc = RuleDoc {
+pub(crate) const NOT_MAPPING: RuleDoc = RuleDoc {
     code: "SA105",
     name: "frontmatter-not-mapping",
     severity: Severity::Error,
@@ -170,7 +170,7 @@ pub const NOT_MAPPING: RuleDoc = RuleDoc {
 };
 
 /// The frontmatter's `root` is not a mapping.
-pub fn not_mapping(sink: &mut Sink, root: &Node) {
+pub(crate) fn not_mapping(sink: &mut Sink, root: &Node) {
     sink.push(
         Rule::FrontmatterNotMapping,
         root.pos,
@@ -181,7 +181,7 @@ pub fn not_mapping(sink: &mut Sink, root: &Node) {
     );
 }
 
-pub const DUPLICATE_KEY: RuleDoc = RuleDoc {
+pub(crate) const DUPLICATE_KEY: RuleDoc = RuleDoc {
     code: "SA106",
     name: "duplicate-key",
     severity: Severity::Error,
@@ -192,7 +192,7 @@ pub const DUPLICATE_KEY: RuleDoc = RuleDoc {
 };
 
 /// A key seen before in its mapping, by its text when it is a scalar.
-pub fn duplicate_key(pos: Pos, key: Option<&str>) -> ParseFailure {
+pub(crate) fn duplicate_key(pos: Pos, key: Option<&str>) -> ParseFailure {
     ParseFailure {
         rule: Rule::DuplicateKey,
         pos,
@@ -203,7 +203,7 @@ pub fn duplicate_key(pos: Pos, key: Option<&str>) -> ParseFailure {
     }
 }
 
-pub const YAML_LIMIT: RuleDoc = RuleDoc {
+pub(crate) const YAML_LIMIT: RuleDoc = RuleDoc {
     code: "SA107",
     name: "yaml-limit",
     severity: Severity::Error,
@@ -215,7 +215,7 @@ pub const YAML_LIMIT: RuleDoc = RuleDoc {
 
 /// Which limit the frontmatter went past, with the limit.
 #[derive(Clone, Copy, Debug)]
-pub enum Limit {
+pub(crate) enum Limit {
     Events(usize),
     Documents,
     Aliases(usize),
@@ -227,7 +227,7 @@ pub enum Limit {
 }
 
 /// The frontmatter went past `limit`; the builder stops there.
-pub fn yaml_limit(pos: Pos, limit: Limit) -> ParseFailure {
+pub(crate) fn yaml_limit(pos: Pos, limit: Limit) -> ParseFailure {
     let what = match limit {
         Limit::Events(max) => format!("more than {max} YAML events"),
         Limit::Documents => "more than one YAML document".to_owned(),
@@ -245,7 +245,7 @@ pub fn yaml_limit(pos: Pos, limit: Limit) -> ParseFailure {
 }
 
 /// The YAML parser's own nesting limit, in its words (`text`).
-pub fn yaml_too_deep(pos: Pos, text: String) -> ParseFailure {
+pub(crate) fn yaml_too_deep(pos: Pos, text: String) -> ParseFailure {
     ParseFailure {
         rule: Rule::YamlLimit,
         pos,
@@ -253,7 +253,7 @@ pub fn yaml_too_deep(pos: Pos, text: String) -> ParseFailure {
     }
 }
 
-pub const SKILL_FILE_CASING: RuleDoc = RuleDoc {
+pub(crate) const SKILL_FILE_CASING: RuleDoc = RuleDoc {
     code: "SA108",
     name: "skill-file-casing",
     severity: Severity::Warning,
@@ -264,7 +264,7 @@ pub const SKILL_FILE_CASING: RuleDoc = RuleDoc {
 };
 
 /// A skill file named `name` in another casing than `SKILL.md`.
-pub fn skill_file_casing(sink: &mut Sink, name: &str) {
+pub(crate) fn skill_file_casing(sink: &mut Sink, name: &str) {
     sink.push(
         Rule::SkillFileCasing,
         Pos::START,
@@ -274,7 +274,7 @@ pub fn skill_file_casing(sink: &mut Sink, name: &str) {
     );
 }
 
-pub const UTF8_BOM: RuleDoc = RuleDoc {
+pub(crate) const UTF8_BOM: RuleDoc = RuleDoc {
     code: "SA109",
     name: "utf8-bom",
     severity: Severity::Info,
@@ -285,7 +285,7 @@ pub const UTF8_BOM: RuleDoc = RuleDoc {
 };
 
 /// The file starts with a byte order mark (its text is read without it).
-pub fn utf8_bom(sink: &mut Sink) {
+pub(crate) fn utf8_bom(sink: &mut Sink) {
     sink.push(
         Rule::Utf8Bom,
         Pos::START,
@@ -293,7 +293,7 @@ pub fn utf8_bom(sink: &mut Sink) {
     );
 }
 
-pub const OUTSIDE_TREE: RuleDoc = RuleDoc {
+pub(crate) const OUTSIDE_TREE: RuleDoc = RuleDoc {
     code: "SA110",
     name: "outside-tree",
     severity: Severity::Error,
@@ -322,12 +322,12 @@ fn listed_outside(
 }
 
 /// The `what` ("agent", "skill") path `listed` of the manifest at `manifest` leaves the tree.
-pub fn manifest_path_outside(manifest: &str, pos: Pos, what: &str, listed: &str) -> Finding {
+pub(crate) fn manifest_path_outside(manifest: &str, pos: Pos, what: &str, listed: &str) -> Finding {
     listed_outside(manifest, pos, format_args!("{what} path"), listed)
 }
 
 /// A `[[links]]` entry names the agent file `agent`, which leaves the tree.
-pub fn link_agent_outside(agent: &std::path::Path) -> Finding {
+pub(crate) fn link_agent_outside(agent: &std::path::Path) -> Finding {
     listed_outside(
         crate::config::file::FILE_NAME,
         Pos::START,
@@ -336,7 +336,7 @@ pub fn link_agent_outside(agent: &std::path::Path) -> Finding {
     )
 }
 
-pub const SPECIAL_FILE: RuleDoc = RuleDoc {
+pub(crate) const SPECIAL_FILE: RuleDoc = RuleDoc {
     code: "SA111",
     name: "special-file",
     severity: Severity::Error,
@@ -345,7 +345,7 @@ pub const SPECIAL_FILE: RuleDoc = RuleDoc {
     why: "Opening a FIFO waits for a writer and reading a device may never end; no host can load such a file as a skill either.",
     example: "skills/x/SKILL.md is a named pipe (mkfifo).\nFix: replace it with a regular file.",
 };
-pub const FILE_TOO_LARGE: RuleDoc = RuleDoc {
+pub(crate) const FILE_TOO_LARGE: RuleDoc = RuleDoc {
     code: "SA112",
     name: "file-too-large",
     severity: Severity::Error,
@@ -356,7 +356,7 @@ pub const FILE_TOO_LARGE: RuleDoc = RuleDoc {
 };
 
 /// The finding for a file skill-audit would not or could not read (SA100, SA110-SA112).
-pub fn refused(path: &str, why: &crate::source::Refusal) -> Finding {
+pub(crate) fn refused(path: &str, why: &crate::source::Refusal) -> Finding {
     use crate::source::{MAX_FILE_BYTES, Refusal};
     let limit = MAX_FILE_BYTES >> 20;
     let (rule, message) = match why {
@@ -381,7 +381,7 @@ pub fn refused(path: &str, why: &crate::source::Refusal) -> Finding {
     Finding::new(rule, path, Pos::START, message)
 }
 
-pub const SAME_FILE: RuleDoc = RuleDoc {
+pub(crate) const SAME_FILE: RuleDoc = RuleDoc {
     code: "SA113",
     name: "same-file",
     severity: Severity::Info,
@@ -392,7 +392,7 @@ pub const SAME_FILE: RuleDoc = RuleDoc {
 };
 
 /// A file reached again by another path (SA113).
-pub fn same_file(path: &str, audited_as: &str) -> Finding {
+pub(crate) fn same_file(path: &str, audited_as: &str) -> Finding {
     Finding::new(
         Rule::SameFile,
         path,
@@ -403,7 +403,7 @@ pub fn same_file(path: &str, audited_as: &str) -> Finding {
     )
 }
 
-pub const INTERNAL_ERROR: RuleDoc = RuleDoc {
+pub(crate) const INTERNAL_ERROR: RuleDoc = RuleDoc {
     code: "SA199",
     name: "internal-error",
     severity: Severity::Error,
@@ -414,7 +414,7 @@ pub const INTERNAL_ERROR: RuleDoc = RuleDoc {
 };
 
 /// `what` went wrong inside skill-audit while it processed the file at `path`.
-pub fn internal_error(path: &str, what: &str) -> Finding {
+pub(crate) fn internal_error(path: &str, what: &str) -> Finding {
     Finding::new(
         Rule::InternalError,
         path,

@@ -7,7 +7,7 @@ use crate::profile::{Profile, Verdict};
 use crate::rules::Rule;
 
 /// Renamed and unknown tool names of each agent, for every host profile in the run.
-pub fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Finding>) {
+pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Finding>) {
     for p in profiles.iter().filter(|p| p.vocabulary.is_some()) {
         for a in agents {
             for t in a.tools.iter().flatten() {
@@ -21,7 +21,7 @@ pub fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Finding>) {
     }
 }
 
-pub const RENAMED_TOOL: RuleDoc = RuleDoc {
+pub(crate) const RENAMED_TOOL: RuleDoc = RuleDoc {
     code: "SA701",
     name: "renamed-tool",
     severity: Severity::Warning,
@@ -44,7 +44,7 @@ fn renamed_tool(agent: &Agent, tool: &str, profile: &str, new: &[String]) -> Fin
     )
 }
 
-pub const UNKNOWN_TOOL: RuleDoc = RuleDoc {
+pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
     code: "SA702",
     name: "unknown-tool",
     severity: Severity::Warning,

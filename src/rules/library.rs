@@ -8,7 +8,7 @@ use crate::model::{Skill, by_name};
 use crate::rules::Rule;
 
 /// Skills that share a name: hosts keep one and silently drop the others.
-pub fn duplicate_names(skills: &[Box<Skill>], out: &mut Vec<Finding>) {
+pub(crate) fn duplicate_names(skills: &[Box<Skill>], out: &mut Vec<Finding>) {
     let valid = skills.iter().filter(|s| !s.invalid).map(|s| &**s);
     for named in by_name(valid).values() {
         if named.more.is_empty() {
@@ -27,7 +27,7 @@ pub fn duplicate_names(skills: &[Box<Skill>], out: &mut Vec<Finding>) {
 }
 
 /// One finding per skill or agent and profile it cannot run on.
-pub fn unavailable(
+pub(crate) fn unavailable(
     path: &str,
     pos: Pos,
     what: &str,
@@ -48,7 +48,7 @@ pub fn unavailable(
     }
 }
 
-pub const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
+pub(crate) const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
     code: "SA401",
     name: "duplicate-skill-name",
     severity: Severity::Warning,
@@ -72,7 +72,7 @@ fn duplicate_skill_name(skill: &Skill, others: &[&str]) -> Finding {
     )
 }
 
-pub const UNAVAILABLE: RuleDoc = RuleDoc {
+pub(crate) const UNAVAILABLE: RuleDoc = RuleDoc {
     code: "SA402",
     name: "unavailable",
     severity: Severity::Warning,

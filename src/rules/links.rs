@@ -6,7 +6,7 @@ use crate::diagnostic::{Finding, Pos, Severity, Sink, quoted};
 use crate::model::{Agent, Drift, Link, Skill};
 use crate::rules::Rule;
 
-pub const MANIFEST_INVALID: RuleDoc = RuleDoc {
+pub(crate) const MANIFEST_INVALID: RuleDoc = RuleDoc {
     code: "SA601",
     name: "manifest-invalid",
     severity: Severity::Warning,
@@ -17,7 +17,7 @@ pub const MANIFEST_INVALID: RuleDoc = RuleDoc {
 };
 
 /// A manifest that is not JSON, with the JSON parser's error.
-pub fn manifest_invalid(sink: &mut Sink, e: &serde_json::Error) {
+pub(crate) fn manifest_invalid(sink: &mut Sink, e: &serde_json::Error) {
     sink.push(
         Rule::ManifestInvalid,
         Pos::new(
@@ -31,7 +31,7 @@ pub fn manifest_invalid(sink: &mut Sink, e: &serde_json::Error) {
     );
 }
 
-pub const MANIFEST_PATH_MISSING: RuleDoc = RuleDoc {
+pub(crate) const MANIFEST_PATH_MISSING: RuleDoc = RuleDoc {
     code: "SA602",
     name: "manifest-path-missing",
     severity: Severity::Warning,
@@ -43,7 +43,7 @@ pub const MANIFEST_PATH_MISSING: RuleDoc = RuleDoc {
 
 /// The `what` ("agent", "skill") path `path`, at `pos` of the manifest at `manifest`,
 /// resolves to nothing.
-pub fn manifest_path_missing(manifest: &str, pos: Pos, what: &str, path: &str) -> Finding {
+pub(crate) fn manifest_path_missing(manifest: &str, pos: Pos, what: &str, path: &str) -> Finding {
     Finding::new(
         Rule::ManifestPathMissing,
         manifest,
@@ -54,7 +54,7 @@ pub fn manifest_path_missing(manifest: &str, pos: Pos, what: &str, path: &str) -
     )
 }
 
-pub const DRIFT: RuleDoc = RuleDoc {
+pub(crate) const DRIFT: RuleDoc = RuleDoc {
     code: "SA603",
     name: "drift",
     severity: Severity::Warning,
@@ -65,7 +65,7 @@ pub const DRIFT: RuleDoc = RuleDoc {
 };
 
 /// The finding for a drifting link, on the agent file.
-pub fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
+pub(crate) fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
     let mut parts = Vec::new();
     if !d.missing_tools.is_empty() {
         parts.push(format!("tools {}", quoted(&d.missing_tools)));
@@ -89,7 +89,7 @@ pub fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
     )
 }
 
-pub const MODEL_DRIFT: RuleDoc = RuleDoc {
+pub(crate) const MODEL_DRIFT: RuleDoc = RuleDoc {
     code: "SA604",
     name: "model-drift",
     severity: Severity::Info,
@@ -100,7 +100,7 @@ pub const MODEL_DRIFT: RuleDoc = RuleDoc {
 };
 
 /// Info when a skill's model hint differs from the agent's model.
-pub fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding> {
+pub(crate) fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding> {
     let hint = skill.model.first()?;
     if agent.model.is_empty() || agent.model.iter().any(|m| m.eq_ignore_ascii_case(hint)) {
         return None;
@@ -118,7 +118,7 @@ pub fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding>
     ))
 }
 
-pub const UNKNOWN_SKILL_REFERENCE: RuleDoc = RuleDoc {
+pub(crate) const UNKNOWN_SKILL_REFERENCE: RuleDoc = RuleDoc {
     code: "SA605",
     name: "unknown-skill-reference",
     severity: Severity::Warning,
@@ -129,7 +129,7 @@ pub const UNKNOWN_SKILL_REFERENCE: RuleDoc = RuleDoc {
 };
 
 /// The agent at `agent` lists `name` in `skills:`, and no skill has that name.
-pub fn unknown_skill_reference(agent: &str, name: &str) -> Finding {
+pub(crate) fn unknown_skill_reference(agent: &str, name: &str) -> Finding {
     Finding::new(
         Rule::UnknownSkillReference,
         agent,
@@ -138,7 +138,7 @@ pub fn unknown_skill_reference(agent: &str, name: &str) -> Finding {
     )
 }
 
-pub const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {
+pub(crate) const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {
     code: "SA606",
     name: "config-link-unresolved",
     severity: Severity::Warning,
@@ -149,7 +149,7 @@ pub const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {
 };
 
 /// A `[[links]]` entry names the agent file `agent`, which is not an agent of the library.
-pub fn link_agent_unresolved(agent: &std::path::Path) -> Finding {
+pub(crate) fn link_agent_unresolved(agent: &std::path::Path) -> Finding {
     Finding::new(
         Rule::ConfigLinkUnresolved,
         crate::config::file::FILE_NAME,
@@ -162,7 +162,7 @@ pub fn link_agent_unresolved(agent: &std::path::Path) -> Finding {
 }
 
 /// A `[[links]]` entry names the skill `name`, which is not a skill of the library.
-pub fn link_skill_unresolved(name: &str) -> Finding {
+pub(crate) fn link_skill_unresolved(name: &str) -> Finding {
     Finding::new(
         Rule::ConfigLinkUnresolved,
         crate::config::file::FILE_NAME,

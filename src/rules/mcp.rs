@@ -6,7 +6,7 @@ use std::fmt;
 use super::{Rule, RuleDoc};
 use crate::diagnostic::{Pos, Severity, Sink};
 
-pub const MCP_DIGEST_MISMATCH: RuleDoc = RuleDoc {
+pub(crate) const MCP_DIGEST_MISMATCH: RuleDoc = RuleDoc {
     code: "SA801",
     name: "mcp-digest-mismatch",
     severity: Severity::Error,
@@ -19,7 +19,7 @@ pub const MCP_DIGEST_MISMATCH: RuleDoc = RuleDoc {
 /// The file an SA801 finding is about: the served SKILL.md, or another file `skills/list`
 /// lists for the skill, by URI.
 #[derive(Clone, Copy, Debug)]
-pub enum Served<'a> {
+pub(crate) enum Served<'a> {
     SkillMd,
     File(&'a str),
 }
@@ -34,7 +34,7 @@ impl fmt::Display for Served<'_> {
 }
 
 /// A full listing states no digest for the SKILL.md.
-pub fn skill_digest_missing(sink: &mut Sink) {
+pub(crate) fn skill_digest_missing(sink: &mut Sink) {
     sink.push(
         Rule::McpDigestMismatch,
         Pos::START,
@@ -43,7 +43,7 @@ pub fn skill_digest_missing(sink: &mut Sink) {
 }
 
 /// The listing states a `size` for the SKILL.md, and no digest, and the bytes read differ.
-pub fn skill_size_mismatch(sink: &mut Sink, size: usize, stated: u64) {
+pub(crate) fn skill_size_mismatch(sink: &mut Sink, size: usize, stated: u64) {
     sink.push(
         Rule::McpDigestMismatch,
         Pos::START,
@@ -54,7 +54,7 @@ pub fn skill_size_mismatch(sink: &mut Sink, size: usize, stated: u64) {
 }
 
 /// A listed file of the skill, at `uri`, has no digest.
-pub fn file_digest_missing(sink: &mut Sink, uri: &str) {
+pub(crate) fn file_digest_missing(sink: &mut Sink, uri: &str) {
     sink.push(
         Rule::McpDigestMismatch,
         Pos::START,
@@ -66,7 +66,7 @@ pub fn file_digest_missing(sink: &mut Sink, uri: &str) {
 }
 
 /// The digest stated for `file` is not `sha256:` and 64 lowercase hex digits.
-pub fn digest_malformed(sink: &mut Sink, file: Served, stated: &str) {
+pub(crate) fn digest_malformed(sink: &mut Sink, file: Served, stated: &str) {
     sink.push(
         Rule::McpDigestMismatch,
         Pos::START,
@@ -79,7 +79,7 @@ pub fn digest_malformed(sink: &mut Sink, file: Served, stated: &str) {
 
 /// The bytes read for `file` have digest `actual`, not the `stated` one; `wrong_size` is
 /// `(read, listed)` when the sizes differ too.
-pub fn digest_mismatch(
+pub(crate) fn digest_mismatch(
     sink: &mut Sink,
     file: Served,
     stated: &str,
@@ -100,7 +100,7 @@ pub fn digest_mismatch(
 }
 
 /// The digest of `file` is right but `resources/read` returned `size` bytes, not `listed`.
-pub fn size_mismatch(sink: &mut Sink, file: Served, size: u64, listed: u64) {
+pub(crate) fn size_mismatch(sink: &mut Sink, file: Served, size: u64, listed: u64) {
     sink.push(
         Rule::McpDigestMismatch,
         Pos::START,
@@ -110,7 +110,7 @@ pub fn size_mismatch(sink: &mut Sink, file: Served, size: u64, listed: u64) {
     );
 }
 
-pub const MCP_FRONTMATTER_MISMATCH: RuleDoc = RuleDoc {
+pub(crate) const MCP_FRONTMATTER_MISMATCH: RuleDoc = RuleDoc {
     code: "SA802",
     name: "mcp-frontmatter-mismatch",
     severity: Severity::Warning,
@@ -121,7 +121,7 @@ pub const MCP_FRONTMATTER_MISMATCH: RuleDoc = RuleDoc {
 };
 
 /// `skills/list` names the skill `listed`; its SKILL.md, at `pos`, says `actual`.
-pub fn listed_name_differs(sink: &mut Sink, pos: Pos, listed: &str, actual: &str) {
+pub(crate) fn listed_name_differs(sink: &mut Sink, pos: Pos, listed: &str, actual: &str) {
     sink.push(
         Rule::McpFrontmatterMismatch,
         pos,
@@ -133,7 +133,7 @@ pub fn listed_name_differs(sink: &mut Sink, pos: Pos, listed: &str, actual: &str
 }
 
 /// `skills/list` gives the skill another description than its SKILL.md.
-pub fn listed_description_differs(sink: &mut Sink, pos: Pos) {
+pub(crate) fn listed_description_differs(sink: &mut Sink, pos: Pos) {
     sink.push(
         Rule::McpFrontmatterMismatch,
         pos,

@@ -12,14 +12,14 @@
 //! This file ties them together: the [`Rule`] type and its lookup, the registry of every rule
 //! in code order, and what several families share.
 
-pub mod agent;
-pub mod config;
-pub mod deps;
-pub mod file;
-pub mod host;
-pub mod library;
-pub mod links;
-pub mod mcp;
+pub(crate) mod agent;
+pub(crate) mod config;
+pub(crate) mod deps;
+pub(crate) mod file;
+pub(crate) mod host;
+pub(crate) mod library;
+pub(crate) mod links;
+pub(crate) mod mcp;
 pub mod spec;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -167,7 +167,7 @@ impl Rule {
 /// readers shared by skills and agents find it and hand it to the reporting function of the
 /// field's rule (SA216, SA222 or SA306); the three rules word it the same way, here.
 #[derive(Clone, Copy, Debug)]
-pub enum NameShape {
+pub(crate) enum NameShape {
     /// An entry of the list is not a non-empty string; `found` is its kind.
     Entry { found: &'static str },
     /// The value is neither a list nor a string; `found` is its kind.
@@ -192,7 +192,7 @@ impl NameShape {
 
 /// The reporting function a field reader calls for a wrongly shaped list of names: the sink,
 /// the position, the field's name and what is wrong.
-pub type ShapeReport = fn(&mut Sink, Pos, &str, NameShape);
+pub(crate) type ShapeReport = fn(&mut Sink, Pos, &str, NameShape);
 
 impl fmt::Display for Rule {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

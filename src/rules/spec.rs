@@ -14,13 +14,13 @@ use crate::parse::skill::ParsedSkill;
 use crate::parse::yaml::{Node, Value};
 use crate::rules::Rule;
 
-pub const MAX_NAME_CHARS: usize = 64;
-pub const MAX_DESCRIPTION_CHARS: usize = 1024;
-pub const MAX_COMPATIBILITY_CHARS: usize = 500;
-pub const MAX_SKILL_LINES: u32 = 500;
+pub(crate) const MAX_NAME_CHARS: usize = 64;
+pub(crate) const MAX_DESCRIPTION_CHARS: usize = 1024;
+pub(crate) const MAX_COMPATIBILITY_CHARS: usize = 500;
+pub(crate) const MAX_SKILL_LINES: u32 = 500;
 
 /// Keys the Agent Skills specification defines.
-pub const SPEC_KEYS: &[&str] = &[
+pub(crate) const SPEC_KEYS: &[&str] = &[
     "name",
     "description",
     "license",
@@ -30,10 +30,11 @@ pub const SPEC_KEYS: &[&str] = &[
 ];
 
 /// Keys of the capability proposals skill-audit is built on: known, so never flagged.
-pub const CAPABILITY_KEYS: &[&str] = &["dependencies", "tools", "mcp-servers", "hooks", "model"];
+pub(crate) const CAPABILITY_KEYS: &[&str] =
+    &["dependencies", "tools", "mcp-servers", "hooks", "model"];
 
 /// Host-specific SKILL.md keys and the hosts that read them.
-pub const HOST_KEYS: &[(&str, &[&str])] = &[
+pub(crate) const HOST_KEYS: &[(&str, &[&str])] = &[
     ("agent", &["Claude Code"]),
     ("argument-hint", &["Claude Code", "VS Code"]),
     ("arguments", &["Claude Code"]),
@@ -176,7 +177,7 @@ fn check_keys(root: &crate::parse::yaml::Node, settings: &Settings, sink: &mut S
 }
 
 /// The known key closest to `key`, if it is close enough to be a typo.
-pub fn did_you_mean(key: &str) -> Option<&'static str> {
+pub(crate) fn did_you_mean(key: &str) -> Option<&'static str> {
     let known = SPEC_KEYS
         .iter()
         .chain(CAPABILITY_KEYS)
@@ -186,7 +187,7 @@ pub fn did_you_mean(key: &str) -> Option<&'static str> {
 }
 
 /// Does the relative link `target`, written in a file in `dir`, point at nothing?
-pub fn link_is_broken(dir: &std::path::Path, target: &str) -> bool {
+pub(crate) fn link_is_broken(dir: &std::path::Path, target: &str) -> bool {
     std::fs::symlink_metadata(dir.join(target)).is_err()
 }
 
@@ -201,7 +202,7 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
     }
 }
 
-pub const NAME_MISSING: RuleDoc = RuleDoc {
+pub(crate) const NAME_MISSING: RuleDoc = RuleDoc {
     code: "SA201",
     name: "name-missing",
     severity: Severity::Error,
@@ -220,7 +221,7 @@ fn name_missing(sink: &mut Sink, pos: Pos, folder: &str) {
     );
 }
 
-pub const NAME_TYPE: RuleDoc = RuleDoc {
+pub(crate) const NAME_TYPE: RuleDoc = RuleDoc {
     code: "SA202",
     name: "name-type",
     severity: Severity::Error,
@@ -231,7 +232,7 @@ pub const NAME_TYPE: RuleDoc = RuleDoc {
 };
 
 /// `name` (`value`) is not a non-empty string.
-pub fn name_type(sink: &mut Sink, value: &Node) {
+pub(crate) fn name_type(sink: &mut Sink, value: &Node) {
     sink.push(
         Rule::NameType,
         value.pos,
@@ -251,7 +252,7 @@ fn describe(node: &Node) -> &'static str {
     }
 }
 
-pub const NAME_TOO_LONG: RuleDoc = RuleDoc {
+pub(crate) const NAME_TOO_LONG: RuleDoc = RuleDoc {
     code: "SA203",
     name: "name-too-long",
     severity: Severity::Error,
@@ -270,7 +271,7 @@ fn name_too_long(sink: &mut Sink, pos: Pos, len: usize) {
     );
 }
 
-pub const NAME_NOT_LOWERCASE: RuleDoc = RuleDoc {
+pub(crate) const NAME_NOT_LOWERCASE: RuleDoc = RuleDoc {
     code: "SA204",
     name: "name-not-lowercase",
     severity: Severity::Error,
@@ -288,7 +289,7 @@ fn name_not_lowercase(sink: &mut Sink, pos: Pos, name: &str) {
     );
 }
 
-pub const NAME_HYPHENS: RuleDoc = RuleDoc {
+pub(crate) const NAME_HYPHENS: RuleDoc = RuleDoc {
     code: "SA205",
     name: "name-hyphens",
     severity: Severity::Error,
@@ -314,7 +315,7 @@ fn name_double_hyphen(sink: &mut Sink, pos: Pos) {
     );
 }
 
-pub const NAME_CHARSET: RuleDoc = RuleDoc {
+pub(crate) const NAME_CHARSET: RuleDoc = RuleDoc {
     code: "SA206",
     name: "name-charset",
     severity: Severity::Error,
@@ -343,7 +344,7 @@ fn name_charset(sink: &mut Sink, pos: Pos, bad: &[char], charset: NameCharset) {
     );
 }
 
-pub const NAME_DIRECTORY_MISMATCH: RuleDoc = RuleDoc {
+pub(crate) const NAME_DIRECTORY_MISMATCH: RuleDoc = RuleDoc {
     code: "SA207",
     name: "name-directory-mismatch",
     severity: Severity::Error,
@@ -362,7 +363,7 @@ fn name_mismatch(sink: &mut Sink, pos: Pos, name: &str, folder: &str) {
     );
 }
 
-pub const DESCRIPTION_MISSING: RuleDoc = RuleDoc {
+pub(crate) const DESCRIPTION_MISSING: RuleDoc = RuleDoc {
     code: "SA210",
     name: "description-missing",
     severity: Severity::Error,
@@ -380,7 +381,7 @@ fn description_missing(sink: &mut Sink, pos: Pos) {
     );
 }
 
-pub const DESCRIPTION_TYPE: RuleDoc = RuleDoc {
+pub(crate) const DESCRIPTION_TYPE: RuleDoc = RuleDoc {
     code: "SA211",
     name: "description-type",
     severity: Severity::Error,
@@ -391,7 +392,7 @@ pub const DESCRIPTION_TYPE: RuleDoc = RuleDoc {
 };
 
 /// `description` (`value`) is not a non-empty string.
-pub fn description_type(sink: &mut Sink, value: &Node) {
+pub(crate) fn description_type(sink: &mut Sink, value: &Node) {
     sink.push(
         Rule::DescriptionType,
         value.pos,
@@ -402,7 +403,7 @@ pub fn description_type(sink: &mut Sink, value: &Node) {
     );
 }
 
-pub const DESCRIPTION_TOO_LONG: RuleDoc = RuleDoc {
+pub(crate) const DESCRIPTION_TOO_LONG: RuleDoc = RuleDoc {
     code: "SA212",
     name: "description-too-long",
     severity: Severity::Error,
@@ -420,7 +421,7 @@ fn description_too_long(sink: &mut Sink, pos: Pos, len: usize) {
     );
 }
 
-pub const COMPATIBILITY_TYPE: RuleDoc = RuleDoc {
+pub(crate) const COMPATIBILITY_TYPE: RuleDoc = RuleDoc {
     code: "SA213",
     name: "compatibility-type",
     severity: Severity::Error,
@@ -431,7 +432,7 @@ pub const COMPATIBILITY_TYPE: RuleDoc = RuleDoc {
 };
 
 /// `compatibility` (`value`) is not a non-empty string.
-pub fn compatibility_type(sink: &mut Sink, value: &Node) {
+pub(crate) fn compatibility_type(sink: &mut Sink, value: &Node) {
     sink.push(
         Rule::CompatibilityType,
         value.pos,
@@ -442,7 +443,7 @@ pub fn compatibility_type(sink: &mut Sink, value: &Node) {
     );
 }
 
-pub const COMPATIBILITY_TOO_LONG: RuleDoc = RuleDoc {
+pub(crate) const COMPATIBILITY_TOO_LONG: RuleDoc = RuleDoc {
     code: "SA214",
     name: "compatibility-too-long",
     severity: Severity::Error,
@@ -460,7 +461,7 @@ fn compatibility_too_long(sink: &mut Sink, pos: Pos, len: usize) {
     );
 }
 
-pub const METADATA_TYPE: RuleDoc = RuleDoc {
+pub(crate) const METADATA_TYPE: RuleDoc = RuleDoc {
     code: "SA215",
     name: "metadata-type",
     severity: Severity::Warning,
@@ -471,7 +472,7 @@ pub const METADATA_TYPE: RuleDoc = RuleDoc {
 };
 
 /// `metadata` (`value`) is not a mapping.
-pub fn metadata_type(sink: &mut Sink, value: &Node) {
+pub(crate) fn metadata_type(sink: &mut Sink, value: &Node) {
     sink.push(
         Rule::MetadataType,
         value.pos,
@@ -483,7 +484,7 @@ pub fn metadata_type(sink: &mut Sink, value: &Node) {
 }
 
 /// `metadata.key` is a boolean or a number (`value`), which parsers print differently.
-pub fn metadata_value_not_text(sink: &mut Sink, key: &str, value: &Node) {
+pub(crate) fn metadata_value_not_text(sink: &mut Sink, key: &str, value: &Node) {
     sink.push(
         Rule::MetadataType,
         value.pos,
@@ -495,7 +496,7 @@ pub fn metadata_value_not_text(sink: &mut Sink, key: &str, value: &Node) {
 }
 
 /// `metadata.key` is a list or a mapping (`value`).
-pub fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
+pub(crate) fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
     sink.push(
         Rule::MetadataType,
         value.pos,
@@ -503,7 +504,7 @@ pub fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
     );
 }
 
-pub const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
+pub(crate) const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
     code: "SA216",
     name: "allowed-tools-type",
     severity: Severity::Warning,
@@ -514,7 +515,7 @@ pub const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
 };
 
 /// `allowed-tools` is written as a YAML list, at `pos`.
-pub fn allowed_tools_list(sink: &mut Sink, pos: Pos) {
+pub(crate) fn allowed_tools_list(sink: &mut Sink, pos: Pos) {
     sink.push(
         Rule::AllowedToolsType,
         pos,
@@ -523,11 +524,11 @@ pub fn allowed_tools_list(sink: &mut Sink, pos: Pos) {
 }
 
 /// `allowed-tools` is neither a string nor a list of names: a [`super::ShapeReport`].
-pub fn allowed_tools_shape(sink: &mut Sink, pos: Pos, field: &str, shape: NameShape) {
+pub(crate) fn allowed_tools_shape(sink: &mut Sink, pos: Pos, field: &str, shape: NameShape) {
     sink.push(Rule::AllowedToolsType, pos, shape.message(field));
 }
 
-pub const LICENSE_TYPE: RuleDoc = RuleDoc {
+pub(crate) const LICENSE_TYPE: RuleDoc = RuleDoc {
     code: "SA217",
     name: "license-type",
     severity: Severity::Warning,
@@ -538,7 +539,7 @@ pub const LICENSE_TYPE: RuleDoc = RuleDoc {
 };
 
 /// `license` (`value`) is not text.
-pub fn license_type(sink: &mut Sink, value: &Node) {
+pub(crate) fn license_type(sink: &mut Sink, value: &Node) {
     sink.push(
         Rule::LicenseType,
         value.pos,
@@ -549,7 +550,7 @@ pub fn license_type(sink: &mut Sink, value: &Node) {
     );
 }
 
-pub const HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
+pub(crate) const HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
     code: "SA220",
     name: "host-specific-key",
     severity: Severity::Info,
@@ -571,7 +572,7 @@ fn host_specific_key(sink: &mut Sink, pos: Pos, key: &str, hosts: &[&str]) {
     );
 }
 
-pub const UNKNOWN_KEY: RuleDoc = RuleDoc {
+pub(crate) const UNKNOWN_KEY: RuleDoc = RuleDoc {
     code: "SA221",
     name: "unknown-key",
     severity: Severity::Warning,
@@ -605,7 +606,7 @@ fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>) {
     );
 }
 
-pub const HOST_FIELD_TYPE: RuleDoc = RuleDoc {
+pub(crate) const HOST_FIELD_TYPE: RuleDoc = RuleDoc {
     code: "SA222",
     name: "host-field-type",
     severity: Severity::Warning,
@@ -616,7 +617,7 @@ pub const HOST_FIELD_TYPE: RuleDoc = RuleDoc {
 };
 
 /// The host text field `key` holds a list or a mapping (`value`).
-pub fn host_text_type(sink: &mut Sink, key: &str, value: &Node) {
+pub(crate) fn host_text_type(sink: &mut Sink, key: &str, value: &Node) {
     sink.push(
         Rule::HostFieldType,
         value.pos,
@@ -625,7 +626,7 @@ pub fn host_text_type(sink: &mut Sink, key: &str, value: &Node) {
 }
 
 /// The host boolean field `key` holds something other than `true` or `false` (`value`).
-pub fn host_bool_type(sink: &mut Sink, key: &str, value: &Node) {
+pub(crate) fn host_bool_type(sink: &mut Sink, key: &str, value: &Node) {
     sink.push(
         Rule::HostFieldType,
         value.pos,
@@ -641,11 +642,11 @@ pub fn host_bool_type(sink: &mut Sink, key: &str, value: &Node) {
 
 /// A host field that takes a list of names (`disallowed-tools`, `paths`) is written wrong: a
 /// [`super::ShapeReport`].
-pub fn host_field_shape(sink: &mut Sink, pos: Pos, field: &str, shape: NameShape) {
+pub(crate) fn host_field_shape(sink: &mut Sink, pos: Pos, field: &str, shape: NameShape) {
     sink.push(Rule::HostFieldType, pos, shape.message(field));
 }
 
-pub const BODY_TOO_LONG: RuleDoc = RuleDoc {
+pub(crate) const BODY_TOO_LONG: RuleDoc = RuleDoc {
     code: "SA230",
     name: "body-too-long",
     severity: Severity::Warning,
@@ -666,7 +667,7 @@ fn body_too_long(sink: &mut Sink, lines: u32) {
     );
 }
 
-pub const BROKEN_LINK: RuleDoc = RuleDoc {
+pub(crate) const BROKEN_LINK: RuleDoc = RuleDoc {
     code: "SA231",
     name: "broken-link",
     severity: Severity::Warning,
@@ -686,7 +687,7 @@ fn broken_link(sink: &mut Sink, pos: Pos, target: &str) {
 }
 
 /// A link of a served skill to `target` (the URI `uri`), a file `skills/list` does not list.
-pub fn unlisted_link(sink: &mut Sink, pos: Pos, target: &str, uri: &str) {
+pub(crate) fn unlisted_link(sink: &mut Sink, pos: Pos, target: &str, uri: &str) {
     sink.push(
         Rule::BrokenLink,
         pos,

@@ -24,7 +24,7 @@ const MAX_ANCHORS: usize = 1_000;
 const MAX_SCALAR_BYTES: usize = 4 << 20;
 
 /// Parse `yaml` into a tree whose positions are shifted down by `line_offset` lines.
-pub fn tree(yaml: &str, line_offset: u32) -> Result<Node, ParseFailure> {
+pub(crate) fn tree(yaml: &str, line_offset: u32) -> Result<Node, ParseFailure> {
     let options = serde_saphyr::granit_parser::options! {
         // One past our own limit, so nesting is reported as a limit rather than a syntax error.
         flow_nesting_limit: MAX_DEPTH + 1,

@@ -34,25 +34,25 @@ pub enum Value {
 }
 
 impl Node {
-    pub fn as_str(&self) -> Option<&str> {
+    pub(crate) fn as_str(&self) -> Option<&str> {
         match &self.value {
             Value::Str(s) => Some(s),
             _ => None,
         }
     }
-    pub fn as_map(&self) -> Option<&[(Node, Node)]> {
+    pub(crate) fn as_map(&self) -> Option<&[(Node, Node)]> {
         match &self.value {
             Value::Map(m) => Some(m),
             _ => None,
         }
     }
-    pub fn as_seq(&self) -> Option<&[Node]> {
+    pub(crate) fn as_seq(&self) -> Option<&[Node]> {
         match &self.value {
             Value::Seq(s) => Some(s),
             _ => None,
         }
     }
-    pub fn is_null(&self) -> bool {
+    pub(crate) fn is_null(&self) -> bool {
         matches!(self.value, Value::Null)
     }
     /// The value of `key` in a mapping node.
@@ -63,7 +63,7 @@ impl Node {
             .map(|(_, v)| v)
     }
     /// A short name for the node's type, for messages ("a list", "a number").
-    pub fn kind(&self) -> &'static str {
+    pub(crate) fn kind(&self) -> &'static str {
         match self.value {
             Value::Null => "empty",
             Value::Bool(_) => "a boolean",
@@ -74,7 +74,7 @@ impl Node {
         }
     }
     /// The scalar as text, for places where YAML typed a value the author meant as a string.
-    pub fn scalar_text(&self) -> Option<String> {
+    pub(crate) fn scalar_text(&self) -> Option<String> {
         match &self.value {
             Value::Str(s) => Some(s.clone()),
             Value::Bool(b) => Some(b.to_string()),

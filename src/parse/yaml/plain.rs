@@ -20,7 +20,7 @@ const MAX_BYTES: usize = 64 << 10;
 const MAX_DEPTH: usize = 16;
 
 /// The events of `yaml`, or `None` when it is not in the plain subset this module reads.
-pub fn events(yaml: &str) -> Option<Vec<(Event<'_>, Span)>> {
+pub(crate) fn events(yaml: &str) -> Option<Vec<(Event<'_>, Span)>> {
     if yaml.len() > MAX_BYTES || !plain_text(yaml.as_bytes()) {
         return None;
     }

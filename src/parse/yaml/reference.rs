@@ -11,7 +11,7 @@ use crate::diagnostic::Pos;
 use crate::rules::Rule;
 
 /// The tree of `yaml`, positions shifted down by `line_offset` lines (as [`super::build::tree`]).
-pub fn tree(yaml: &str, line_offset: u32) -> Result<Node, ParseFailure> {
+pub(crate) fn tree(yaml: &str, line_offset: u32) -> Result<Node, ParseFailure> {
     let options = serde_saphyr::options! {
         strict_booleans: true,
         with_snippet: false,

@@ -6,7 +6,7 @@ use super::Value;
 /// The value of a scalar: `plain` scalars are typed by their spelling, quoted and block scalars
 /// are strings. `tag` is a core-schema tag suffix (`str`, `int`, ...) or `""` for none; a tag
 /// the value cannot satisfy is an error naming both.
-pub fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Value, String> {
+pub(crate) fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Value, String> {
     let typed = match tag {
         None => {
             return Ok(if plain {
