@@ -110,6 +110,19 @@ pub enum DeclaredBy {
     Nothing,
 }
 
+/// Who may invoke a skill or an agent, as skills and agents both declare it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct Invocation {
+    #[serde(rename = "user-invocable", skip_serializing_if = "Option::is_none")]
+    pub user_invocable: Option<bool>,
+    #[serde(
+        rename = "disable-model-invocation",
+        skip_serializing_if = "Option::is_none"
+    )]
+    pub disable_model_invocation: Option<bool>,
+}
+
 /// Every frontmatter field of a SKILL.md that skill-audit understands: the Agent Skills spec,
 /// the host-specific fields, and the capability fields proposed for skills.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -125,13 +138,9 @@ pub struct SkillFields {
     pub allowed_tools: Vec<String>,
     #[serde(rename = "argument-hint", skip_serializing_if = "Option::is_none")]
     pub argument_hint: Option<String>,
-    #[serde(rename = "user-invocable", skip_serializing_if = "Option::is_none")]
-    pub user_invocable: Option<bool>,
-    #[serde(
-        rename = "disable-model-invocation",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub disable_model_invocation: Option<bool>,
+    /// Who may invoke it: `user-invocable`, `disable-model-invocation`.
+    #[serde(flatten)]
+    pub invocation: Invocation,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub context: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -283,13 +292,9 @@ pub struct Agent {
     /// Skills preloaded by a Claude agent's `skills:` list.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub skills: Vec<String>,
-    #[serde(rename = "user-invocable", skip_serializing_if = "Option::is_none")]
-    pub user_invocable: Option<bool>,
-    #[serde(
-        rename = "disable-model-invocation",
-        skip_serializing_if = "Option::is_none"
-    )]
-    pub disable_model_invocation: Option<bool>,
+    /// Who may invoke it: `user-invocable`, `disable-model-invocation`.
+    #[serde(flatten)]
+    pub invocation: Invocation,
     /// Deprecated `infer`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub infer: Option<bool>,

@@ -146,8 +146,12 @@ fn read_fields(root: &Node, agent: &mut Agent, sink: &mut Sink) {
                     fields::name_list(value, k, rules::deps::capability_field_shape, sink)
                         .unwrap_or_default()
             }
-            "user-invocable" | "user-invokable" => agent.user_invocable = fields::boolean(value),
-            "disable-model-invocation" => agent.disable_model_invocation = fields::boolean(value),
+            "user-invocable" | "user-invokable" => {
+                agent.invocation.user_invocable = fields::boolean(value)
+            }
+            "disable-model-invocation" => {
+                agent.invocation.disable_model_invocation = fields::boolean(value)
+            }
             "infer" => agent.infer = fields::boolean(value),
             "mode" => agent.mode = fields::text(value),
             _ => {}

@@ -119,8 +119,12 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             "when_to_use" => f.when_to_use = host_text(k, value, sink),
             "arguments" => f.arguments = host_text(k, value, sink),
             "shell" => f.shell = host_text(k, value, sink),
-            "user-invocable" | "user-invokable" => f.user_invocable = host_bool(k, value, sink),
-            "disable-model-invocation" => f.disable_model_invocation = host_bool(k, value, sink),
+            "user-invocable" | "user-invokable" => {
+                f.invocation.user_invocable = host_bool(k, value, sink)
+            }
+            "disable-model-invocation" => {
+                f.invocation.disable_model_invocation = host_bool(k, value, sink)
+            }
             "background" => f.background = host_bool(k, value, sink),
             "disallowed-tools" => {
                 f.disallowed_tools =

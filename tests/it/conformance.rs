@@ -701,7 +701,7 @@ fn cases() -> Vec<Case> {
         .check(|r| {
             let s = only(r)?;
             ensure(
-                s.fields.user_invocable == Some(true) && s.model == ["gpt-5"],
+                s.fields.invocation.user_invocable == Some(true) && s.model == ["gpt-5"],
                 || format!("{s:?}"),
             )
         }),
