@@ -281,6 +281,20 @@ fn files_hidden_by_ignore_rules_are_counted_and_audited_on_request() {
     // Rules in a nested folder apply below it only.
     write(t.path(), "skills/deep/.ignore", "SKILL.md\n");
     write(t.path(), "skills/deep/SKILL.md", skill_md("deep", ""));
+    // The repository tracks the skill its .gitignore matches, as real libraries do.
+    let git = |args: &[&str]| {
+        let st = Command::new("git")
+            .args(["-c", "user.name=t", "-c", "user.email=t@e.test"])
+            .args(args)
+            .current_dir(t.path())
+            .stdout(Stdio::null())
+            .status()
+            .unwrap();
+        assert!(st.success(), "git {args:?}");
+    };
+    git(&["init", "-q"]);
+    git(&["add", "-f", "skills/cloudflare-workers/SKILL.md"]);
+    git(&["commit", "-q", "-m", "track an ignored skill"]);
     let r = audit_every_format(t.path(), &["."]);
     assert_eq!(paths(&r, "skills"), ["skills/ok/SKILL.md"]);
     assert_eq!(r["summary"]["ignored_files"], 3);
