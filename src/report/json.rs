@@ -5,16 +5,15 @@
 //! buffer, the buffers written in order. One batch of entries is rendered at a time, so the
 //! report is never held whole in memory as text.
 //!
-//! The serialiser is sonic-rs's: serde_json's pretty layout, with strings escaped by SIMD
-//! rather than byte by byte, which was most of the cost of writing a report (tests check the
-//! bytes against serde_json's).
+//! The serialiser is serde_json's, with its own formatter for the pretty layout (tests check
+//! the bytes against `serde_json::to_writer_pretty`).
 
 use std::io::{self, Write};
 
 use rayon::prelude::*;
 use serde::Serialize;
-use sonic_rs::Serializer;
-use sonic_rs::format::Formatter;
+use serde_json::Serializer;
+use serde_json::ser::Formatter;
 
 use super::Report;
 
@@ -136,7 +135,7 @@ const LINE: [u8; 2 + 2 * 32] = {
     line
 };
 
-/// serde_json's pretty layout (two spaces a level). sonic-rs's own pretty formatter writes the
+/// serde_json's pretty layout (two spaces a level). serde_json's own pretty formatter writes the
 /// indentation a level at a time, a call each; this writes a line break and its indentation
 /// (and the comma before it) as one slice.
 #[derive(Clone)]
