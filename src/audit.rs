@@ -252,18 +252,9 @@ fn audit(
             .map(|c| guarded(c, &opts.settings, boundary, opts.snippets)),
     );
     once_per_file(&mut per_file);
-    // Where each file was read from, for renderers that show the source lines of findings.
+    // Where each file was read from (kept only when asked for), for renderers that show the
+    // source lines of findings.
     let mut sources = Sources::default();
-    if opts.snippets {
-        sources.files = per_file
-            .iter()
-            .filter_map(|o| Some((o.path.clone(), o.read_from.clone()?)))
-            .collect();
-        sources.served = served
-            .iter()
-            .filter_map(|s| Some((s.uri.clone(), s.content.as_ref().ok()?.clone())))
-            .collect();
-    }
     // Sized up front: growing by doubling would hold up to twice the skills (and findings) at
     // the peak, and copy them each time.
     let mut findings: Vec<Finding> =
@@ -292,7 +283,17 @@ fn audit(
             out
         })
         .collect();
+    // Served skills' bytes, no longer needed by the audit, move to the report's sources.
+    if opts.snippets {
+        sources.served = served
+            .into_iter()
+            .filter_map(|s| Some((s.uri, s.content.ok()?)))
+            .collect();
+    }
     for o in per_file.into_iter().chain(served_outputs) {
+        if let Some(read_from) = o.read_from {
+            sources.files.insert(o.path, read_from);
+        }
         findings.extend(o.findings);
         suppressions.extend(o.suppressions);
         match o.parsed {

@@ -216,7 +216,7 @@ pub(crate) fn walk_each(
     rules: IgnoreRules,
     found: &(dyn Fn(&Candidate) + Sync),
 ) -> Discovery {
-    let Some(builder) = builder(roots, excludes, threads, rules) else {
+    let Some(builder) = builder(roots, roots, excludes, threads, rules) else {
         return Discovery::default();
     };
     let mut d = run(builder, roots, cwd, found);
@@ -232,9 +232,11 @@ pub(crate) fn walk_each(
 }
 
 /// A walker over `roots`: hidden folders entered, `.git` and `node_modules` never, links
-/// not followed, `excludes` skipped; ignore rules as asked.
+/// not followed, `excludes` (matched relative to `audited`, the roots of the audit) skipped;
+/// ignore rules as asked.
 fn builder(
     roots: &[PathBuf],
+    audited: &[PathBuf],
     excludes: &GlobSet,
     threads: usize,
     rules: IgnoreRules,
@@ -244,7 +246,7 @@ fn builder(
     for r in rest {
         builder.add(r);
     }
-    let roots_owned: Vec<PathBuf> = roots.to_vec();
+    let roots_owned: Vec<PathBuf> = audited.to_vec();
     let excludes_for_filter = excludes.clone();
     let honour = rules == IgnoreRules::Honour;
     builder
@@ -354,19 +356,9 @@ fn count_ignored(
     }
     dirs.sort();
     dirs.dedup_by(|later, earlier| later.starts_with(earlier));
-    let Some(mut builder) = builder(&dirs, excludes, threads, IgnoreRules::Off) else {
+    let Some(builder) = builder(&dirs, roots, excludes, threads, IgnoreRules::Off) else {
         return 0;
     };
-    // Excludes are matched relative to the audited roots, not to the folders walked here.
-    let roots_owned = roots.to_vec();
-    let excludes = excludes.clone();
-    builder.filter_entry(move |e| {
-        let name = e.file_name().as_encoded_bytes();
-        if SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name) {
-            return false;
-        }
-        excludes.is_empty() || !excludes.is_match(relative_to_root(e.path(), &roots_owned))
-    });
     let found: Vec<String> = if rules_from_above {
         run(builder, roots, cwd, &|_| {})
             .candidates
@@ -402,9 +394,7 @@ fn count_ignored(
 fn rules_above(root: &Path, cwd: &Path) -> bool {
     let abs = normalize(&cwd.join(root));
     abs.ancestors().skip(1).any(|dir| {
-        [".gitignore", ".ignore"]
-            .iter()
-            .any(|f| dir.join(f).is_file())
+        IGNORE_FILES.iter().any(|f| dir.join(f).is_file())
             || std::fs::metadata(dir.join(".git/info/exclude")).is_ok_and(|m| m.len() > 0)
     }) || std::fs::metadata(abs.join(".git/info/exclude")).is_ok_and(|m| m.len() > 0)
 }

@@ -15,7 +15,7 @@ use crate::diagnostic::Finding;
 use crate::discover::{is_normal, normalize, normalized, strip_suffix_ignore_case};
 use crate::model::{Agent, Link, Manifest, Named, Skill, by_name};
 use crate::rules;
-use crate::source::{Boundary, Refusal};
+use crate::source::Boundary;
 
 /// Hash maps here are keyed by paths and names; foldhash hashes those several times faster
 /// than the default hasher.
@@ -294,7 +294,7 @@ impl Places<'_> {
         self.near(p)
             .into_iter()
             .chain(self.far(p))
-            .any(|c| matches!(boundary.resolve(&c), Err(Refusal::Outside)))
+            .any(|c| boundary.leads_outside(&c))
     }
 }
 
@@ -429,7 +429,7 @@ pub(crate) fn configured(
     for (agent_path, names) in entries {
         let at = key(agent_path, cwd);
         let Some(agent) = ix.agent_at(&at) else {
-            if matches!(boundary.resolve(&at), Err(Refusal::Outside)) {
+            if boundary.leads_outside(&at) {
                 findings.push(rules::file::link_agent_outside(agent_path));
                 continue;
             }

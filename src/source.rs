@@ -62,8 +62,13 @@ impl Boundary {
         self.open || self.inside.iter().any(|r| real.starts_with(r))
     }
 
-    /// The real path of `path`, if it may be read; `path` need not exist yet (a missing file
-    /// is for the read to report).
+    /// Whether `path` exists and its real path leaves the boundary.
+    pub(crate) fn leads_outside(&self, path: &Path) -> bool {
+        matches!(self.resolve(path), Err(Refusal::Outside))
+    }
+
+    /// The real path of `path`, if it may be read: `Outside` when it leaves the boundary, `Io`
+    /// when it cannot be resolved (it does not exist, a link is broken).
     pub(crate) fn resolve(&self, path: &Path) -> Result<PathBuf, Refusal> {
         match std::fs::canonicalize(path) {
             Ok(real) if self.admits(&real) => Ok(real),
