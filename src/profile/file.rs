@@ -76,6 +76,21 @@ pub struct ProfileFile {
     /// Host profiles: case-insensitive alias to tool name.
     #[serde(default)]
     pub aliases: BTreeMap<String, String>,
+    /// Host profiles: the agent formats the host loads (`custom` for `.agent.md` and
+    /// `.github/agents/*.md`, `chatmode`, `claude` for Claude-format agents).
+    #[serde(default)]
+    pub loads: Vec<String>,
+    /// Host profiles: tool names of another host's agent format mapped to this host's tools,
+    /// by that host (`{"claude-code": {"Read": ["read/readFile"]}}`).
+    #[serde(default)]
+    pub maps: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    /// Host profiles: the model names the host accepts in `model:`.
+    #[serde(default)]
+    pub models: Vec<String>,
+    /// Host profiles: the documentation the lists were taken from.
+    pub source: Option<String>,
+    /// Host profiles: when the lists were last checked against that documentation (YYYY-MM-DD).
+    pub checked: Option<String>,
     /// Captured profiles (`skill-audit capture`): the MCP server the lists were read from.
     pub server: Option<CapturedServer>,
     /// Captured profiles: the MCP protocol version of the session.
@@ -371,6 +386,9 @@ pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileE
             .into_iter()
             .map(|(k, v)| (k.to_lowercase(), v))
             .collect(),
+        loads: take(&mut file.loads),
+        maps: take(&mut file.maps),
+        models: take(&mut file.models),
         has_servers,
     });
     Ok(Profile {

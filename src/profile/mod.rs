@@ -39,6 +39,12 @@ pub struct Vocabulary {
     pub renamed: BTreeMap<String, Vec<String>>,
     /// Lower-case alias -> canonical tool name (matched case-insensitively).
     pub aliases: BTreeMap<String, String>,
+    /// Agent formats the host loads (`custom`, `chatmode`, `claude`): an agent's `flavor`.
+    pub loads: Vec<String>,
+    /// Another host's agent tool names mapped to this host's tools, by that host's name.
+    pub maps: BTreeMap<String, BTreeMap<String, Vec<String>>>,
+    /// Model names the host accepts.
+    pub models: Vec<String>,
     /// Whether the profile lists MCP servers; if not, `server/tool` names are not judged.
     pub has_servers: bool,
 }
