@@ -351,21 +351,45 @@ fn audit(
     let unmet = |availability: &[Availability]| {
         availability
             .iter()
-            .filter(|a| a.status == evaluate::Status::Unavailable)
+            .filter(|a| {
+                matches!(
+                    a.status,
+                    evaluate::Status::Unavailable | evaluate::Status::Partial
+                )
+            })
             .count()
     };
-    // Skills are reported at their name, agents at their tools list.
-    let judged_entries = skills
-        .iter()
-        .map(|r| (&r.skill.path, r.skill.name_pos, "skill", &r.availability))
-        .chain(
-            agents
-                .iter()
-                .map(|r| (&r.agent.path, r.agent.tools_pos, "agent", &r.availability)),
+    // Skills are reported at their name, agents at their tools list (a partial agent at its
+    // first missing tool).
+    findings.reserve_exact(
+        skills.iter().map(|r| unmet(&r.availability)).sum::<usize>()
+            + agents.iter().map(|r| unmet(&r.availability)).sum::<usize>(),
+    );
+    for r in &skills {
+        let s = &r.skill;
+        let at = |_: &str| s.name_pos;
+        rules::library::unavailable(
+            &s.path,
+            s.name_pos,
+            &at,
+            "skill",
+            &names,
+            &r.availability,
+            &mut findings,
         );
-    findings.reserve_exact(judged_entries.clone().map(|(.., a)| unmet(a)).sum());
-    for (path, pos, what, availability) in judged_entries {
-        rules::library::unavailable(path, pos, what, &names, availability, &mut findings);
+    }
+    for r in &agents {
+        let a = &r.agent;
+        let at = |t: &str| a.tool_pos(t);
+        rules::library::unavailable(
+            &a.path,
+            a.tools_pos,
+            &at,
+            "agent",
+            &names,
+            &r.availability,
+            &mut findings,
+        );
     }
     rules::config::apply_suppressions(&mut findings, &suppressions);
     rules::config::apply_severities(&mut findings, &opts.settings.severities);

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::model::{DepKind, Requirements, Skill};
 use crate::profile::Profile;
 
-/// A skill's standing in one profile.
+/// A skill's or agent's standing in one profile.
 #[derive(
     Clone,
     Copy,
@@ -20,31 +20,62 @@ use crate::profile::Profile;
     Deserialize,
     schemars::JsonSchema,
 )]
-#[serde(rename_all = "lowercase")]
+#[serde(rename_all = "kebab-case")]
 pub enum Status {
-    /// Every requirement is met.
+    /// Every requirement is met (an agent: every tool it names resolves).
     Available,
-    /// Something required is missing.
+    /// An agent some of whose tools do not resolve: the host drops those and runs it with
+    /// the rest (`missing` lists them).
+    Partial,
+    /// Something required is missing (an agent: none of its tools resolves, or an MCP server
+    /// it declares is absent).
     Unavailable,
-    /// The skill declares nothing to check.
+    /// The profile's host does not load this kind of agent.
+    NotLoaded,
+    /// Nothing declared to check.
     Undeclared,
-    /// The skill's frontmatter or dependencies could not be read.
+    /// The frontmatter or the declared requirements could not be read.
     Invalid,
 }
 
 impl Status {
-    pub(crate) const ALL: [Status; 4] = [
+    pub(crate) const ALL: [Status; 6] = [
         Status::Available,
+        Status::Partial,
         Status::Unavailable,
+        Status::NotLoaded,
         Status::Undeclared,
         Status::Invalid,
     ];
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             Status::Available => "available",
+            Status::Partial => "partial",
             Status::Unavailable => "unavailable",
+            Status::NotLoaded => "not-loaded",
             Status::Undeclared => "undeclared",
             Status::Invalid => "invalid",
+        }
+    }
+
+    /// Whether reports say why an entry has this status (the others are plain, or, for
+    /// `not-loaded`, the same for every agent of a kind).
+    pub(crate) fn explained(self) -> bool {
+        matches!(
+            self,
+            Status::Partial | Status::Unavailable | Status::Invalid
+        )
+    }
+
+    /// What the status means, for legends.
+    pub(crate) fn meaning(self) -> &'static str {
+        match self {
+            Status::Available => "every requirement is met",
+            Status::Partial => "some of the agent's tools are missing; the host drops them",
+            Status::Unavailable => "something required is missing",
+            Status::NotLoaded => "the profile's host does not load this agent",
+            Status::Undeclared => "nothing declared to check",
+            Status::Invalid => "the file or its requirements could not be read",
         }
     }
 }
@@ -80,17 +111,22 @@ impl Availability {
     }
 }
 
-/// Evaluate requirements against a profile.
+/// Evaluate a skill's requirements against a profile. Without a host, tool names that a
+/// built-in host defines are the host's to provide and are not judged.
 pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
     let mut missing = Vec::new();
     let mut unmet_any = Vec::new();
     let mut parts = Vec::new();
+    let has = |kind: DepKind, name: &str| match kind {
+        DepKind::Tools => tool(profile, Judged::Skill, name).resolves(),
+        _ => profile.has(kind, name),
+    };
     for kind in DepKind::ALL {
         let group = req.group(kind);
         let miss: Vec<String> = group
             .all
             .iter()
-            .filter(|n| !profile.has(kind, n))
+            .filter(|n| !has(kind, n))
             .cloned()
             .collect();
         if !miss.is_empty() {
@@ -103,7 +139,7 @@ pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
         missing.extend(miss);
         if let Some(any) = &group.any
             && !any.is_empty()
-            && !any.iter().any(|n| profile.has(kind, n))
+            && !any.iter().any(|n| has(kind, n))
         {
             parts.push(format!(
                 "no {} of {} is available",
@@ -408,7 +444,129 @@ pub(crate) fn drift<'g>(
     })
 }
 
-/// Evaluate an agent against a profile: every tool it names must be available.
+/// What is being judged: a skill (loaded by every host) or an agent of a flavor.
+#[derive(Clone, Copy)]
+pub(crate) enum Judged<'a> {
+    Skill,
+    Agent(&'a crate::model::Agent),
+}
+
+/// How one profile sees one tool name a skill needs or an agent names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum ToolVerdict {
+    Resolves,
+    /// A legacy name the host still maps to these.
+    Renamed(Vec<String>),
+    /// Not a tool of the profile (on a host: one it does not know, and drops).
+    Unknown,
+    /// A tool of the agent's own host (`Read`, a Claude Code tool) that this host does not
+    /// map to one of its own.
+    Unmapped(String),
+    /// The profile has it but removes it with `deny`.
+    Denied,
+    /// A built-in of the host the item is written for, judged by no profile without a host.
+    NotJudged,
+}
+
+impl ToolVerdict {
+    pub(crate) fn resolves(&self) -> bool {
+        matches!(
+            self,
+            ToolVerdict::Resolves | ToolVerdict::Renamed(_) | ToolVerdict::NotJudged
+        )
+    }
+}
+
+/// Hosts that start the MCP servers an agent's own `mcp-servers` configures (GitHub's agents
+/// configuration; Claude Code's `mcpServers`). VS Code ignores the key.
+const HONOUR_AGENT_SERVERS: [&str; 2] = ["github-copilot", "claude-code"];
+
+/// The host whose tool names an agent of `flavor` is written in, when another host maps them.
+fn native_host(flavor: &str) -> Option<&'static str> {
+    (flavor == "claude").then_some("claude-code")
+}
+
+/// Does the profile's host load `agent`? A profile without a host loads everything.
+pub(crate) fn loads(profile: &Profile, agent: &crate::model::Agent) -> bool {
+    let Some(v) = &profile.vocabulary else {
+        return true;
+    };
+    let by_format = v.loads.iter().any(|l| *l == agent.flavor);
+    // `target: vscode` or `target: github-copilot` keeps an agent to that host.
+    let by_target = match agent.target.as_deref() {
+        Some(t @ ("vscode" | "github-copilot")) => t == v.host,
+        _ => true,
+    };
+    by_format && by_target
+}
+
+/// How `profile` judges the tool `name` that `judged` needs or names.
+pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVerdict {
+    let bare = name.split('(').next().unwrap_or(name).trim();
+    if let Judged::Agent(agent) = judged
+        && !agent.mcp_servers.is_empty()
+        && let Some((server, _)) = crate::profile::names::canonical(bare).split_once('/')
+        && agent.mcp_servers.iter().any(|s| s == server)
+    {
+        // The agent configures this server itself: hosts that honour that start it; a
+        // profile without a host cannot say.
+        match profile.host() {
+            None => return ToolVerdict::NotJudged,
+            Some(h) if HONOUR_AGENT_SERVERS.contains(&h) => return ToolVerdict::Resolves,
+            Some(_) => {}
+        }
+    }
+    let Some(v) = &profile.vocabulary else {
+        if profile.deny.denies(DepKind::Tools, bare) {
+            return ToolVerdict::Denied;
+        }
+        if profile.tools.contains(bare) {
+            return ToolVerdict::Resolves;
+        }
+        let own_host_defines = match judged {
+            Judged::Skill => crate::profile::builtin::hosts()
+                .iter()
+                .any(|h| h.defines(bare)),
+            Judged::Agent(a) => {
+                crate::profile::builtin::loading(&a.flavor).any(|h| h.defines(bare))
+            }
+        };
+        return if own_host_defines {
+            ToolVerdict::NotJudged
+        } else {
+            ToolVerdict::Unknown
+        };
+    };
+    if let Judged::Agent(agent) = judged
+        && let Some(native) = native_host(&agent.flavor)
+        && native != v.host
+        && let Some(map) = v.maps.get(native)
+    {
+        if let Some(targets) = map.get(bare) {
+            return if targets.iter().any(|t| profile.has(DepKind::Tools, t)) {
+                ToolVerdict::Resolves
+            } else {
+                ToolVerdict::Denied
+            };
+        }
+        if crate::profile::builtin::hosts()
+            .iter()
+            .any(|h| h.name == native && h.defines(bare))
+        {
+            return ToolVerdict::Unmapped(native.to_owned());
+        }
+    }
+    match profile.verdict(name) {
+        crate::profile::Verdict::Known => ToolVerdict::Resolves,
+        crate::profile::Verdict::Renamed(new) => ToolVerdict::Renamed(new),
+        crate::profile::Verdict::Unknown => ToolVerdict::Unknown,
+        crate::profile::Verdict::Denied => ToolVerdict::Denied,
+    }
+}
+
+/// Evaluate an agent against a profile: `not-loaded` when the profile's host does not load
+/// it; `available` when every tool it names resolves, `partial` when some do, `unavailable`
+/// when none does or an MCP server it declares is absent.
 pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availability {
     if agent.invalid {
         return Availability::of(
@@ -416,27 +574,86 @@ pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availabil
             Some("the frontmatter could not be read".into()),
         );
     }
-    let Some(tools) = agent.tools.as_ref().filter(|t| !t.is_empty()) else {
+    if !loads(profile, agent) {
+        let host = profile.host().unwrap_or_default();
+        let what = match agent.target.as_deref() {
+            Some(t) if t != host && matches!(t, "vscode" | "github-copilot") => {
+                format!("the agent targets `{t}` only")
+            }
+            _ => format!(
+                "`{host}` does not load {} agents",
+                flavor_noun(&agent.flavor)
+            ),
+        };
+        return Availability::of(Status::NotLoaded, Some(what));
+    }
+    let absent_servers = absent_servers(agent, profile);
+    let tools = agent.tools.as_ref().filter(|t| !t.is_empty());
+    if tools.is_none() && absent_servers.is_empty() {
         return Availability::of(Status::Undeclared, None);
-    };
+    }
+    let tools = tools.map(Vec::as_slice).unwrap_or_default();
     let missing: Vec<String> = tools
         .iter()
-        .filter(|t| !profile.has(DepKind::Tools, t))
+        .filter(|t| !tool(profile, Judged::Agent(agent), t).resolves())
         .cloned()
         .collect();
-    if missing.is_empty() {
+    if missing.is_empty() && absent_servers.is_empty() {
         return Availability::of(Status::Available, None);
     }
-    let reason = format!(
-        "missing {} {}",
-        plural(DepKind::Tools, missing.len()),
-        crate::diagnostic::quoted(&missing)
-    );
+    let mut parts = Vec::new();
+    if !missing.is_empty() {
+        parts.push(format!(
+            "missing {} {}",
+            plural(DepKind::Tools, missing.len()),
+            crate::diagnostic::quoted(&missing)
+        ));
+    }
+    if !absent_servers.is_empty() {
+        parts.push(format!(
+            "no MCP server {}",
+            crate::diagnostic::quoted(&absent_servers)
+        ));
+    }
+    let status = if absent_servers.is_empty() && missing.len() < tools.len() {
+        Status::Partial
+    } else {
+        Status::Unavailable
+    };
+    let mut missing = missing;
+    missing.extend(absent_servers.into_iter().map(|s| format!("{s}/*")));
     Availability {
-        status: Status::Unavailable,
+        status,
         missing,
         unmet_any: Vec::new(),
-        reason: Some(reason),
+        reason: Some(parts.join("; ")),
+    }
+}
+
+/// The MCP servers `agent` declares that `profile` lacks, when the profile lists servers and
+/// its host does not start the agent's own.
+fn absent_servers(agent: &crate::model::Agent, profile: &Profile) -> Vec<String> {
+    let lists_servers = profile.vocabulary.as_ref().is_some_and(|v| v.has_servers);
+    let honoured = profile
+        .host()
+        .is_none_or(|h| HONOUR_AGENT_SERVERS.contains(&h));
+    if !lists_servers || honoured {
+        return Vec::new();
+    }
+    agent
+        .mcp_servers
+        .iter()
+        .filter(|s| !profile.has(DepKind::Tools, &format!("{s}/*")))
+        .cloned()
+        .collect()
+}
+
+/// How an agent of `flavor` is named in messages.
+pub(crate) fn flavor_noun(flavor: &str) -> &'static str {
+    match flavor {
+        "claude" => "Claude-format",
+        "chatmode" => "`.chatmode.md`",
+        _ => "`.agent.md`",
     }
 }
 

@@ -277,6 +277,9 @@ pub struct Agent {
     pub tools: Option<Vec<String>>,
     #[serde(skip)]
     pub tools_pos: crate::diagnostic::Pos,
+    /// Where each of `tools` is written, in the same order.
+    #[serde(skip)]
+    pub tool_positions: Vec<crate::diagnostic::Pos>,
     #[serde(rename = "mcp-servers", skip_serializing_if = "Vec::is_empty")]
     pub mcp_servers: Vec<String>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -310,6 +313,18 @@ pub struct Agent {
     pub handoffs_pos: crate::diagnostic::Pos,
     #[serde(skip)]
     pub agents_pos: crate::diagnostic::Pos,
+}
+
+impl Agent {
+    /// Where the tool `name` of `tools` is written (the list's place when not known).
+    pub(crate) fn tool_pos(&self, name: &str) -> crate::diagnostic::Pos {
+        self.tools
+            .iter()
+            .flatten()
+            .position(|t| t == name)
+            .and_then(|i| self.tool_positions.get(i).copied())
+            .unwrap_or(self.tools_pos)
+    }
 }
 
 /// A plugin or marketplace manifest: which agents and skills travel together.

@@ -15,6 +15,10 @@ pub struct CaptureArgs {
     /// The profile's name (its matrix column) [default: the server's name].
     #[arg(long)]
     pub name: Option<String>,
+    /// Write the lists as those of the MCP server NAME (`servers.NAME`), so that `NAME/tool`,
+    /// `mcp__NAME__tool` and `NAME:tool` meet them [default: bare tool names].
+    #[arg(long, value_name = "NAME")]
+    pub server: Option<String>,
     /// Write the profile to FILE instead of standard output.
     #[arg(short, long = "output", value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub output: Option<PathBuf>,
@@ -55,8 +59,12 @@ pub(crate) fn run(args: CaptureArgs) -> Result<Outcome, String> {
         verbose: args.verbose,
     };
     let listing = mcp::session(&server, &settings, false).map_err(|e| e.to_string())?;
-    let text =
-        mcp::capture::profile_json(&listing, args.name.as_deref(), std::time::SystemTime::now());
+    let text = mcp::capture::profile_json(
+        &listing,
+        args.name.as_deref(),
+        args.server.as_deref().filter(|s| !s.trim().is_empty()),
+        std::time::SystemTime::now(),
+    );
     match &args.output {
         Some(path) => {
             std::fs::write(path, text)

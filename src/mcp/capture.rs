@@ -16,14 +16,30 @@ pub(crate) struct Captured<'a> {
     pub server: CapturedServer,
     pub protocol_version: &'a str,
     pub captured_at: String,
+    /// With `--server NAME`: the lists, as that server's, so `NAME/tool` names meet them.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub servers: Option<std::collections::BTreeMap<&'a str, Lists<'a>>>,
+    #[serde(flatten)]
+    pub lists: Option<Lists<'a>>,
+    pub resource_templates: &'a [String],
+}
+
+/// What a server offers.
+#[derive(Debug, Serialize)]
+pub(crate) struct Lists<'a> {
     pub tools: &'a [String],
     pub resources: &'a [String],
-    pub resource_templates: &'a [String],
     pub prompts: &'a [String],
 }
 
-/// The profile JSON for `listing`: named `name`, else after the server (`serverInfo.name`).
-pub(crate) fn profile_json(listing: &Listing, name: Option<&str>, now: SystemTime) -> String {
+/// The profile JSON for `listing`: named `name`, else after the server (`serverInfo.name`);
+/// with `nest`, its lists are written as those of the server `nest`.
+pub(crate) fn profile_json(
+    listing: &Listing,
+    name: Option<&str>,
+    nest: Option<&str>,
+    now: SystemTime,
+) -> String {
     let name =
         name.filter(|n| !n.trim().is_empty())
             .unwrap_or(if listing.server_name.trim().is_empty() {
@@ -39,10 +55,24 @@ pub(crate) fn profile_json(listing: &Listing, name: Option<&str>, now: SystemTim
         },
         protocol_version: &listing.protocol_version,
         captured_at: rfc3339(now),
+        servers: None,
+        lists: None,
+        resource_templates: &listing.resource_templates,
+    };
+    let lists = Lists {
         tools: &listing.tools,
         resources: &listing.resources,
-        resource_templates: &listing.resource_templates,
         prompts: &listing.prompts,
+    };
+    let captured = match nest {
+        Some(server) => Captured {
+            servers: Some([(server, lists)].into()),
+            ..captured
+        },
+        None => Captured {
+            lists: Some(lists),
+            ..captured
+        },
     };
     let mut text = serde_json::to_string_pretty(&captured).unwrap_or_default();
     text.push('\n');
@@ -107,7 +137,7 @@ mod tests {
             prompts: vec!["p".into()],
             ..Listing::default()
         };
-        let text = profile_json(&listing, Some("prod"), UNIX_EPOCH);
+        let text = profile_json(&listing, Some("prod"), None, UNIX_EPOCH);
         let keys: Vec<&str> = text
             .lines()
             .filter(|l| l.starts_with("  \""))
@@ -122,14 +152,19 @@ mod tests {
                 "captured_at",
                 "tools",
                 "resources",
-                "resource_templates",
-                "prompts"
+                "prompts",
+                "resource_templates"
             ]
         );
         let p = crate::profile::parse(&text, std::path::Path::new("x.json"), "x.json").unwrap();
         assert_eq!(p.name, "prod");
         assert!(p.tools.contains("echo") && p.resources.contains("demo://a"));
-        let unnamed = profile_json(&listing, None, UNIX_EPOCH);
+        let unnamed = profile_json(&listing, None, None, UNIX_EPOCH);
+        // Nested under a server, the same tools are `everything/echo`.
+        let nested = profile_json(&listing, None, Some("everything"), UNIX_EPOCH);
+        let n = crate::profile::parse(&nested, std::path::Path::new("x.json"), "x.json").unwrap();
+        assert!(n.tools.contains("everything/echo") && n.tools.contains("mcp__everything__add"));
+        assert!(!n.tools.contains("other/echo") && n.resources.contains("demo://a"));
         assert!(unnamed.contains("\"name\": \"everything\""), "{unnamed}");
         // Templates are kept apart: a template is not a resource a skill can name.
         assert!(text.contains("\"demo://t/{id}\""), "{text}");

@@ -106,12 +106,18 @@ fn read_fields(root: &Node, agent: &mut Agent, sink: &mut Sink) {
             }
             "tools" => {
                 agent.tools_pos = value.pos;
-                agent.tools =
-                    match fields::name_list(value, k, rules::deps::capability_field_shape, sink) {
-                        // `*` (or a list holding it) grants everything, like no list at all.
-                        Some(list) if list.iter().any(|t| t == "*") => None,
-                        other => other,
-                    };
+                let list =
+                    fields::located_name_list(value, k, rules::deps::capability_field_shape, sink);
+                agent.tools = match list {
+                    // `*` (or a list holding it) grants everything, like no list at all.
+                    Some(list) if list.iter().any(|(t, _)| t == "*") => None,
+                    Some(list) => {
+                        let (names, positions) = list.into_iter().unzip();
+                        agent.tool_positions = positions;
+                        Some(names)
+                    }
+                    None => None,
+                };
             }
             "mcp-servers" | "mcpServers" => {
                 agent.mcp_servers =

@@ -2,7 +2,7 @@
 //! list or as a comma/space separated string, and so on. They hand a wrong shape to the field's
 //! rule (a [`ShapeReport`]) and return what could be read.
 
-use crate::diagnostic::Sink;
+use crate::diagnostic::{Pos, Sink};
 use crate::parse::yaml::{Node, Value};
 use crate::rules::{NameShape, ShapeReport};
 
@@ -47,15 +47,27 @@ pub(crate) fn name_list(
     report: ShapeReport,
     sink: &mut Sink,
 ) -> Option<Vec<String>> {
+    located_name_list(node, field, report, sink)
+        .map(|names| names.into_iter().map(|(n, _)| n).collect())
+}
+
+/// [`name_list`] with where each name is: a list item's own position; for a string, the
+/// string's (one string holds them all).
+pub(crate) fn located_name_list(
+    node: &Node,
+    field: &str,
+    report: ShapeReport,
+    sink: &mut Sink,
+) -> Option<Vec<(String, Pos)>> {
     match &node.value {
         Value::Null => Some(Vec::new()),
-        Value::Str(s) => Some(split_names(s)),
+        Value::Str(s) => Some(split_names(s).into_iter().map(|n| (n, node.pos)).collect()),
         Value::Seq(items) => {
             let mut out = Vec::with_capacity(items.len());
             let mut ok = true;
             for item in items {
                 match item.as_str().map(str::trim) {
-                    Some(s) if !s.is_empty() => out.push(s.to_owned()),
+                    Some(s) if !s.is_empty() => out.push((s.to_owned(), item.pos)),
                     _ => {
                         ok = false;
                         let found = item.kind();

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::{Profile, ProfileError, parse};
+use super::{Profile, ProfileError};
 
 /// Name and JSON of every built-in profile.
 pub(crate) const BUILTINS: &[(&str, &str)] = &[
@@ -35,16 +35,34 @@ pub(crate) fn load(name: &str) -> Result<Profile, ProfileError> {
             message: format!("no such built-in profile; known: {}", known.join(", ")),
         });
     };
-    parse(json, Path::new(name), &display)
+    let role = super::compose::Role::Definition;
+    super::compose::Composer::default().text(json, Path::new(name), &display, role)
 }
 
-/// The built-in VS Code and GitHub Copilot profiles, parsed once.
+/// Every built-in host profile, parsed once, in `BUILTINS` order.
+pub(crate) fn hosts() -> &'static [Profile] {
+    static CELL: OnceLock<Vec<Profile>> = OnceLock::new();
+    CELL.get_or_init(|| BUILTINS.iter().filter_map(|(n, _)| load(n).ok()).collect())
+}
+
+/// The built-in hosts that load agents of `flavor` (`custom`, `chatmode`, `claude`).
+pub(crate) fn loading(flavor: &str) -> impl Iterator<Item = &'static Profile> {
+    hosts().iter().filter(move |p| {
+        p.vocabulary
+            .as_ref()
+            .is_some_and(|v| v.loads.iter().any(|l| l == flavor))
+    })
+}
+
+/// The built-in VS Code and GitHub Copilot profiles, whose vocabularies say what an agent's
+/// `tools` list grants.
 pub(crate) fn vocabularies() -> &'static [Profile] {
     static CELL: OnceLock<Vec<Profile>> = OnceLock::new();
     CELL.get_or_init(|| {
-        ["vscode", "github-copilot"]
+        hosts()
             .iter()
-            .filter_map(|n| load(n).ok())
+            .filter(|p| matches!(p.name.as_str(), "vscode" | "github-copilot"))
+            .cloned()
             .collect()
     })
 }

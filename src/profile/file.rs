@@ -14,7 +14,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::Path;
 
-use super::{NameSet, Profile, Vocabulary};
+use super::Profile;
 use crate::model::DepKind;
 
 /// A profile that cannot be used: the run stops with exit code 2.
@@ -59,13 +59,23 @@ pub struct ProfileFile {
     /// MCP servers by name; their tools are available as `server/tool`.
     #[serde(default)]
     pub servers: BTreeMap<String, ServerEntry>,
+    /// Profiles this one is built on (`builtin:NAME` or a path relative to this file); the
+    /// environment has everything each of them has.
+    #[serde(default)]
+    pub extends: Vec<String>,
+    /// Names or globs removed after composition: `server/tool`, `server/*`, or a tool name
+    /// (`dispute_*`) on any server; resource URIs and prompt names as written.
+    #[serde(default)]
+    pub deny: Vec<String>,
     /// JSON-RPC envelope of a saved `tools/list` response.
     pub result: Option<Box<ProfileFile>>,
     /// JSON-RPC version marker of an envelope.
     pub jsonrpc: Option<String>,
     /// A JSON-RPC error response cannot be used as a profile.
     pub error: Option<serde_json::Value>,
-    /// Host profiles: the host whose tool vocabulary this is (`vscode`, `github-copilot`).
+    /// The host the environment runs on (a built-in profile's name: `vscode`,
+    /// `github-copilot`, `claude-code`, ...): its tools, tool sets, aliases, renamed names and
+    /// models become part of the profile. A built-in profile names its own host here.
     pub host: Option<String>,
     /// Host profiles: tool set name to member tools.
     #[serde(default)]
@@ -272,6 +282,9 @@ impl<'de> Deserialize<'de> for EntryKey {
 /// One MCP server's offering inside a native profile.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 pub struct ServerEntry {
+    /// A saved or captured profile, or a raw `tools/list` result (with or without its JSON-RPC
+    /// envelope), relative to this file: its tools become this server's tools.
+    pub from: Option<String>,
     #[serde(default)]
     #[schemars(with = "Vec<Entry>")]
     pub tools: Keys<false>,
@@ -317,22 +330,21 @@ impl<'de, const RESOURCES: bool> Deserialize<'de> for Keys<RESOURCES> {
     }
 }
 
-/// Load one profile file. `display` is how its path is shown in reports.
+/// Load one profile file and compose it with the files it names. `display` is how its path
+/// is shown in reports.
 pub fn load(path: &Path, display: &str) -> Result<Profile, ProfileError> {
-    let err = |line, column, message: String| ProfileError {
-        path: display.to_owned(),
-        line,
-        column,
-        message,
-    };
-    let text = crate::source::read_text(path)
-        .map_err(|e| err(0, 0, format!("cannot read profile: {e}")))?;
-    parse(&text, path, display)
+    super::compose::Composer::default().load(path, display)
 }
 
-/// Parse profile JSON text.
+/// Parse and compose profile JSON text read from `path`.
 pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileError> {
-    use std::mem::take;
+    let role = super::compose::Role::Profile;
+    super::compose::Composer::default().text(text, path, display, role)
+}
+
+/// Read profile JSON into its file shape: a JSON-RPC envelope is opened, an error response
+/// refused.
+pub(super) fn read(text: &str, display: &str) -> Result<ProfileFile, ProfileError> {
     let err = |line, column, message: String| ProfileError {
         path: display.to_owned(),
         line,
@@ -356,49 +368,7 @@ pub fn parse(text: &str, path: &Path, display: &str) -> Result<Profile, ProfileE
         file = *inner;
         file.name = file.name.or(outer_name);
     }
-    let name = file
-        .name
-        .clone()
-        .filter(|n| !n.trim().is_empty())
-        .unwrap_or_else(|| {
-            path.file_stem()
-                .map(|s| s.to_string_lossy().into_owned())
-                .unwrap_or_default()
-        });
-    let has_servers = !file.servers.is_empty();
-    // The entries' strings move into the name sets; only `server/tool` names are built.
-    let mut tools = take(&mut file.tools).0;
-    let mut resources = take(&mut file.resources).0;
-    let mut prompts = take(&mut file.prompts).0;
-    for (server, entry) in take(&mut file.servers) {
-        tools.extend(entry.tools.0.iter().map(|t| [&server, "/", t].concat()));
-        resources.extend(entry.resources.0);
-        prompts.extend(entry.prompts.0);
-    }
-    let set = |names: Vec<String>, kind: DepKind| {
-        NameSet::new(names, kind == DepKind::Tools).map_err(|m| err(1, 1, m))
-    };
-    let vocabulary = file.host.clone().map(|host| Vocabulary {
-        host,
-        toolsets: take(&mut file.toolsets),
-        renamed: take(&mut file.renamed),
-        aliases: take(&mut file.aliases)
-            .into_iter()
-            .map(|(k, v)| (k.to_lowercase(), v))
-            .collect(),
-        loads: take(&mut file.loads),
-        maps: take(&mut file.maps),
-        models: take(&mut file.models),
-        has_servers,
-    });
-    Ok(Profile {
-        name,
-        path: display.to_owned(),
-        tools: set(tools, DepKind::Tools)?,
-        resources: set(resources, DepKind::Resources)?,
-        prompts: set(prompts, DepKind::Prompts)?,
-        vocabulary,
-    })
+    Ok(file)
 }
 
 /// The JSON Schema of a profile file.

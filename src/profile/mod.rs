@@ -3,6 +3,7 @@
 //! built-in host profiles in `builtin`, tool-name matching across spellings in `names`.
 
 pub(crate) mod builtin;
+mod compose;
 mod file;
 pub(crate) mod names;
 
@@ -25,8 +26,11 @@ pub struct Profile {
     pub tools: NameSet,
     pub resources: NameSet,
     pub prompts: NameSet,
-    /// A host's tool vocabulary (tool sets, aliases, renamed names), for host profiles.
+    /// The host's tool vocabulary (tool sets, aliases, renamed names), when the profile
+    /// runs on a host.
     pub vocabulary: Option<Vocabulary>,
+    /// Names removed by `deny`, also where a pattern (`github/*`) would grant them.
+    pub(crate) deny: compose::Deny,
 }
 
 /// What a host knows about tool names beyond a flat list.
@@ -49,14 +53,16 @@ pub struct Vocabulary {
     pub has_servers: bool,
 }
 
-/// How a host profile sees one tool name.
+/// How a profile sees one tool name.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Verdict {
     Known,
     /// A legacy name the host still maps, with its replacements.
     Renamed(Vec<String>),
-    /// A name the host will silently drop.
+    /// A name the host will silently drop (or, without a host, one the profile lacks).
     Unknown,
+    /// A name the profile has but removes with `deny`.
+    Denied,
 }
 
 impl Profile {
@@ -71,18 +77,23 @@ impl Profile {
     /// Is `name` of `kind` available in this environment?
     pub fn has(&self, kind: DepKind, name: &str) -> bool {
         if kind != DepKind::Tools {
-            return self.names(kind).contains(name);
+            return !self.deny.denies(kind, name) && self.names(kind).contains(name);
         }
-        match &self.vocabulary {
-            None => self.tools.contains(name),
-            Some(_) => self.verdict(name) != Verdict::Unknown,
-        }
+        matches!(self.verdict(name), Verdict::Known | Verdict::Renamed(_))
     }
 
-    /// How a host profile judges a tool name (plain profiles: known or unknown).
+    /// The host this profile runs on, if any.
+    pub(crate) fn host(&self) -> Option<&str> {
+        self.vocabulary.as_ref().map(|v| v.host.as_str())
+    }
+
+    /// How this profile judges a tool name.
     pub(crate) fn verdict(&self, name: &str) -> Verdict {
         // Permission syntax (`Bash(git:*)`, `Agent(worker)`) names the tool before the parenthesis.
         let bare = name.split('(').next().unwrap_or(name).trim();
+        if self.deny.denies(DepKind::Tools, bare) {
+            return Verdict::Denied;
+        }
         let Some(v) = &self.vocabulary else {
             return if self.tools.contains(bare) {
                 Verdict::Known
@@ -90,18 +101,8 @@ impl Profile {
                 Verdict::Unknown
             };
         };
-        // Legacy names first: `codebase` would otherwise match `search/codebase` as a bare name.
-        if let Some(new) = v.renamed.get(bare) {
-            return Verdict::Renamed(new.clone());
-        }
-        if self.tools.contains(bare) {
-            return Verdict::Known;
-        }
-        if v.toolsets.contains_key(bare) || v.aliases.contains_key(&bare.to_lowercase()) {
-            return Verdict::Known;
-        }
-        if v.aliases.values().any(|t| t.eq_ignore_ascii_case(bare)) {
-            return Verdict::Known;
+        if let Some(own) = self.own_verdict(v, bare) {
+            return own;
         }
         let canonical = names::canonical(bare);
         if let Some((first, _)) = canonical.split_once('/') {
@@ -112,6 +113,28 @@ impl Profile {
             }
         }
         Verdict::Unknown
+    }
+
+    /// The verdict of the profile's own lists and vocabulary on `bare`, if they name it.
+    fn own_verdict(&self, v: &Vocabulary, bare: &str) -> Option<Verdict> {
+        // Legacy names first: `codebase` would otherwise match `search/codebase` as a bare name.
+        if let Some(new) = v.renamed.get(bare) {
+            return Some(Verdict::Renamed(new.clone()));
+        }
+        let known = self.tools.contains(bare)
+            || v.toolsets.contains_key(bare)
+            || v.aliases.contains_key(&bare.to_lowercase())
+            || v.aliases.values().any(|t| t.eq_ignore_ascii_case(bare));
+        known.then_some(Verdict::Known)
+    }
+
+    /// Does this host profile define `name` itself (a built-in tool, tool set, alias, legacy
+    /// name or built-in server's tool)? Always false for a profile without a host.
+    pub(crate) fn defines(&self, name: &str) -> bool {
+        let bare = name.split('(').next().unwrap_or(name).trim();
+        self.vocabulary
+            .as_ref()
+            .is_some_and(|v| self.own_verdict(v, bare).is_some())
     }
 
     /// Build a profile from lists of names (tests, built-ins, captures).
@@ -129,6 +152,7 @@ impl Profile {
             resources: NameSet::new(resources.iter().copied(), false)?,
             prompts: NameSet::new(prompts.iter().copied(), false)?,
             vocabulary: None,
+            deny: compose::Deny::default(),
         })
     }
 }

@@ -128,9 +128,9 @@ pub(crate) fn load(path: &std::path::Path) -> Result<Report, String> {
             e.column()
         )
     })?;
-    if report.schema_version != SCHEMA_VERSION {
+    if !(1..=SCHEMA_VERSION).contains(&report.schema_version) {
         return Err(format!(
-            "{}: report schema_version {} is not supported (expected {SCHEMA_VERSION})",
+            "{}: report schema_version {} is not supported (expected 1 to {SCHEMA_VERSION})",
             path.display(),
             report.schema_version
         ));

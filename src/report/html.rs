@@ -168,12 +168,7 @@ fn status_views() -> Vec<StatusView> {
         .map(|s| StatusView {
             name: s.as_str(),
             label: status_label(*s),
-            help: match s {
-                Status::Available => "every requirement is met",
-                Status::Unavailable => "something required is missing",
-                Status::Undeclared => "nothing declared to check",
-                Status::Invalid => "the file or its requirements could not be read",
-            },
+            help: s.meaning(),
         })
         .collect()
 }
@@ -181,7 +176,9 @@ fn status_views() -> Vec<StatusView> {
 fn status_label(s: Status) -> &'static str {
     match s {
         Status::Available => "Available",
+        Status::Partial => "Partial",
         Status::Unavailable => "Unavailable",
+        Status::NotLoaded => "Not loaded",
         Status::Undeclared => "Undeclared",
         Status::Invalid => "Invalid",
     }
@@ -383,7 +380,7 @@ fn row<'a>(
                 status: status.map_or("none", Status::as_str),
                 label: status.map_or("Not evaluated", status_label),
                 reason: a
-                    .filter(|a| matches!(a.status, Status::Unavailable | Status::Invalid))
+                    .filter(|a| a.status.explained())
                     .map(|a| a.reason.as_deref().unwrap_or("requirements not met")),
             }
         })

@@ -143,7 +143,7 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
             }
             s.push_str(" --- |\n");
             emit(part, s);
-            s.push('\n');
+            let _ = writeln!(s, "\n{}\n", legend());
         }
     }
     if !drift.lines.is_empty() {
@@ -299,10 +299,11 @@ fn matrix_rows<'a>(
 ) -> Vec<String> {
     let mut out = Vec::new();
     for (name, availability) in rows {
+        // A host that does not load an agent is no problem of the agent's.
         let all_ok = names.iter().all(|n| {
             availability
                 .get(*n)
-                .is_some_and(|a| a.status == Status::Available)
+                .is_some_and(|a| matches!(a.status, Status::Available | Status::NotLoaded))
         });
         if all_ok {
             continue;
@@ -312,8 +313,7 @@ fn matrix_rows<'a>(
         for n in names {
             let a = availability.get(*n);
             let _ = write!(row, " {} |", a.map_or("–", |a| mark(a.status)));
-            if let Some(a) = a.filter(|a| matches!(a.status, Status::Unavailable | Status::Invalid))
-            {
+            if let Some(a) = a.filter(|a| a.status.explained()) {
                 why.push(format!(
                     "**{}**: {}",
                     inline(n),
@@ -372,10 +372,21 @@ pub(crate) fn verdict(report: &Report) -> String {
     v
 }
 
+/// What each mark in the matrices means.
+fn legend() -> String {
+    Status::ALL
+        .iter()
+        .map(|s| format!("{}: {}", mark(*s), s.meaning()))
+        .collect::<Vec<_>>()
+        .join(" · ")
+}
+
 fn mark(status: Status) -> &'static str {
     match status {
         Status::Available => "✅ available",
+        Status::Partial => "🟠 partial",
         Status::Unavailable => "❌ unavailable",
+        Status::NotLoaded => "💤 not loaded",
         Status::Undeclared => "➖ undeclared",
         Status::Invalid => "⚠️ invalid",
     }

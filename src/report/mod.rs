@@ -23,7 +23,9 @@ use crate::model::{Agent, DeclaredBy, Drift, Link, Requirements, Skill, SkillFie
 use crate::rules::Rule;
 use crate::vecmap::VecMap;
 
-pub(crate) const SCHEMA_VERSION: u32 = 1;
+/// 2: agents gained the `partial` and `not-loaded` statuses. Version 1 reports still load
+/// (for `diff` and `merge`): their statuses are a subset.
+pub(crate) const SCHEMA_VERSION: u32 = 2;
 
 /// An entry's availability, keyed by profile name.
 pub(crate) type ByProfile = VecMap<String, Availability>;
@@ -461,7 +463,9 @@ mod tests {
             row("prod"),
             [
                 (Available, 2),
+                (Partial, 0),
                 (Unavailable, 0),
+                (NotLoaded, 0),
                 (Undeclared, 0),
                 (Invalid, 0)
             ]
@@ -470,7 +474,9 @@ mod tests {
             row("dev"),
             [
                 (Available, 0),
+                (Partial, 0),
                 (Unavailable, 0),
+                (NotLoaded, 0),
                 (Undeclared, 0),
                 (Invalid, 1)
             ]

@@ -229,7 +229,7 @@ fn matrix<'a>(
     }
     s.truncate(s.trim_end().len());
     s.push('\n');
-    for (name, availability) in rows {
+    for (name, availability) in rows.clone() {
         let _ = write!(s, "{:width$}", visible(name));
         for n in &names {
             let st = availability.get(*n).map_or("-", |a| a.status.as_str());
@@ -239,11 +239,22 @@ fn matrix<'a>(
         s.push('\n');
         for n in &names {
             if let Some(a) = availability.get(*n)
-                && matches!(a.status, Status::Unavailable | Status::Invalid)
+                && a.status.explained()
                 && let Some(r) = &a.reason
             {
                 let _ = writeln!(s, "{:width$}    {}: {}", "", visible(n), visible(r));
             }
+        }
+    }
+    // The statuses whose names do not say it all, explained once where they occur.
+    for status in [Status::Partial, Status::NotLoaded, Status::Undeclared] {
+        let seen = rows.clone().any(|(_, a)| {
+            names
+                .iter()
+                .any(|n| a.get(*n).is_some_and(|a| a.status == status))
+        });
+        if seen {
+            let _ = writeln!(s, "  {}: {}", status.as_str(), status.meaning());
         }
     }
     s.push('\n');

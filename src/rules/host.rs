@@ -2,19 +2,26 @@
 
 use super::RuleDoc;
 use crate::diagnostic::{Finding, Severity, quoted};
+use crate::evaluate::{self, Judged, ToolVerdict};
 use crate::model::Agent;
-use crate::profile::{Profile, Verdict};
+use crate::profile::Profile;
 use crate::rules::Rule;
 
-/// Renamed and unknown tool names of each agent, for every host profile in the run.
+/// Renamed and unknown tool names of each agent, for every profile in the run that runs on
+/// a host which loads the agent.
 pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Finding>) {
     for p in profiles.iter().filter(|p| p.vocabulary.is_some()) {
-        for a in agents {
+        for a in agents.iter().filter(|a| evaluate::loads(p, a)) {
             for t in a.tools.iter().flatten() {
-                match p.verdict(t) {
-                    Verdict::Known => {}
-                    Verdict::Renamed(new) => out.push(renamed_tool(a, t, &p.name, &new)),
-                    Verdict::Unknown => out.push(unknown_tool(a, t, &p.name)),
+                match evaluate::tool(p, Judged::Agent(a), t) {
+                    ToolVerdict::Renamed(new) => out.push(renamed_tool(a, t, &p.name, &new)),
+                    ToolVerdict::Unknown => out.push(unknown_tool(a, t, &p.name, None)),
+                    ToolVerdict::Unmapped(native) => {
+                        out.push(unknown_tool(a, t, &p.name, Some(&native)))
+                    }
+                    // Denied names are the environment's choice, not the agent's mistake:
+                    // the availability rules report them.
+                    ToolVerdict::Resolves | ToolVerdict::Denied | ToolVerdict::NotJudged => {}
                 }
             }
         }
@@ -36,7 +43,7 @@ fn renamed_tool(agent: &Agent, tool: &str, profile: &str, new: &[String]) -> Fin
     Finding::new(
         Rule::RenamedTool,
         &agent.path,
-        agent.tools_pos,
+        agent.tool_pos(tool),
         format!(
             "`{tool}` has been renamed on {profile}; use {}",
             quoted(new)
@@ -49,17 +56,24 @@ pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
     name: "unknown-tool",
     severity: Severity::Warning,
     summary: "An agent uses a tool name the host does not know",
-    what: "An agent's `tools` list names a tool the host does not know. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are only judged when the profile lists servers.",
+    what: "An agent's `tools` list names a tool the host does not know, on a profile whose host loads the agent (`.agent.md` on VS Code and GitHub Copilot, Claude-format agents on Claude Code and VS Code). On VS Code, a Claude Code tool name it does not map is reported too. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are only judged when the profile lists servers.",
     why: "Hosts drop unknown tool names without a word, so the agent silently loses the capability.",
     example: "tools: [think]\non builtin:vscode.\n\nFix: remove it or use the current name.",
 };
 
-/// `tool`, in the `tools` of `agent`, is no tool of the host `profile`.
-fn unknown_tool(agent: &Agent, tool: &str, profile: &str) -> Finding {
+/// `tool`, in the `tools` of `agent`, is no tool of the host `profile`; `native` names the
+/// agent's own host when the tool is one of its tools that `profile`'s host does not map.
+fn unknown_tool(agent: &Agent, tool: &str, profile: &str, native: Option<&str>) -> Finding {
+    let message = match native {
+        Some(native) => format!(
+            "`{tool}` is a {native} tool that {profile} does not map to one of its own; it will be silently dropped"
+        ),
+        None => format!("`{tool}` is not a tool {profile} knows; it will be silently dropped"),
+    };
     Finding::new(
         Rule::UnknownTool,
         &agent.path,
-        agent.tools_pos,
-        format!("`{tool}` is not a tool {profile} knows; it will be silently dropped"),
+        agent.tool_pos(tool),
+        message,
     )
 }

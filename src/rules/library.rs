@@ -26,24 +26,31 @@ pub(crate) fn duplicate_names(skills: &[Box<Skill>], out: &mut Vec<Finding>) {
     }
 }
 
-/// One finding per skill or agent and profile it cannot run on.
+/// One finding per skill or agent and profile it cannot fully run on. `pos` is where the
+/// entry is reported, `item_pos` where one of its tools is written.
 pub(crate) fn unavailable(
     path: &str,
     pos: Pos,
+    item_pos: &dyn Fn(&str) -> Pos,
     what: &str,
     profiles: &[&str],
     availability: &[Availability],
     out: &mut Vec<Finding>,
 ) {
     for (profile, a) in profiles.iter().zip(availability) {
-        if a.status == Status::Unavailable {
-            out.push(unavailable_on(
+        match a.status {
+            Status::Unavailable => out.push(unavailable_on(
                 path,
                 pos,
                 what,
                 profile,
                 a.reason.as_deref(),
-            ));
+            )),
+            Status::Partial => {
+                let at = a.missing.first().map_or(pos, |t| item_pos(t));
+                out.push(partial_on(path, at, profile, &a.missing))
+            }
+            _ => {}
         }
     }
 }
@@ -97,6 +104,30 @@ fn unavailable_on(
         format!(
             "{what} unavailable on profile `{profile}`: {}",
             reason.unwrap_or("requirements not met")
+        ),
+    )
+}
+
+pub(crate) const PARTIAL_AGENT: RuleDoc = RuleDoc {
+    code: "SA403",
+    name: "partial-agent",
+    severity: Severity::Warning,
+    summary: "Some of an agent's tools are missing from a profile",
+    what: "An agent's `tools` list names tools that one of the environment profiles given with `--profile` does not have, while others it names are there. The host drops the missing ones and runs the agent with the rest. (When none resolves, SA402 reports the agent as unavailable instead.)",
+    why: "The agent still starts, but whatever it does with the dropped tools fails or is skipped; the author or the environment should close the gap.",
+    example: "tools: [read, kusto/run_query]\nwith a staging profile that has no Kusto server.\n\nFix: add the server to that environment, or drop the tool from the agent.",
+};
+
+/// The agent at `path` runs on `profile` without the tools `missing`.
+fn partial_on(path: &str, pos: Pos, profile: &str, missing: &[String]) -> Finding {
+    Finding::new(
+        Rule::PartialAgent,
+        path,
+        pos,
+        format!(
+            "agent runs on profile `{profile}` without {}: the host drops {}",
+            crate::diagnostic::quoted(missing),
+            if missing.len() == 1 { "it" } else { "them" }
         ),
     )
 }

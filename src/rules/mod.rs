@@ -112,6 +112,7 @@ declare_rules! {
 
     DuplicateSkillName = library::DUPLICATE_SKILL_NAME;
     Unavailable = library::UNAVAILABLE;
+    PartialAgent = library::PARTIAL_AGENT;
 
     AgentDescriptionMissing = agent::AGENT_DESCRIPTION_MISSING;
     AgentUnknownKey = agent::AGENT_UNKNOWN_KEY;

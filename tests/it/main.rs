@@ -15,6 +15,7 @@ mod conformance;
 mod corpus;
 mod corpus_agents;
 mod docs;
+mod environments;
 mod github;
 mod hostile;
 mod hostile_tree;
