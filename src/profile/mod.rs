@@ -128,13 +128,22 @@ impl Profile {
         known.then_some(Verdict::Known)
     }
 
-    /// Does this host profile define `name` itself (a built-in tool, tool set, alias, legacy
-    /// name or built-in server's tool)? Always false for a profile without a host.
+    /// Does this host profile define `name` itself (a built-in tool, tool set, alias or legacy
+    /// name)? Always false for a profile without a host.
+    /// MCP tools (`server/tool`) are not the host's own, even where the host has the server
+    /// built in: a profile without a host judges those.
     pub(crate) fn defines(&self, name: &str) -> bool {
         let bare = name.split('(').next().unwrap_or(name).trim();
-        self.vocabulary
-            .as_ref()
-            .is_some_and(|v| self.own_verdict(v, bare).is_some())
+        let Some(v) = &self.vocabulary else {
+            return false;
+        };
+        let canonical = names::canonical(bare);
+        if let Some((first, _)) = canonical.split_once('/')
+            && !v.toolsets.contains_key(first)
+        {
+            return false;
+        }
+        self.own_verdict(v, bare).is_some()
     }
 
     /// Build a profile from lists of names (tests, built-ins, captures).

@@ -1466,7 +1466,8 @@ fn agent_availability_per_profile() {
     let status = |a: &str, p: &str| s(&agent(&r, a)["availability"][p], "status").to_owned();
     assert_eq!(status("agents/full.agent.md", "prod"), "available");
     assert_eq!(status("agents/partial.agent.md", "prod"), "available");
-    assert_eq!(status("agents/full.agent.md", "dev"), "unavailable");
+    // `read` resolves, the server's tool does not: the host drops it and runs the agent.
+    assert_eq!(status("agents/full.agent.md", "dev"), "partial");
     assert_eq!(
         strings(&agent(&r, "agents/full.agent.md")["availability"]["dev"]["missing"]),
         ["github/get_issue"]
@@ -1489,12 +1490,13 @@ fn agent_availability_per_profile() {
     assert_eq!(
         r["summary"]["agents_by_profile"],
         serde_json::json!({
-            "prod": {"available": 2, "unavailable": 0, "undeclared": 2, "invalid": 0},
-            "dev": {"available": 0, "unavailable": 2, "undeclared": 2, "invalid": 0}
+            "prod": {"available": 2, "partial": 0, "unavailable": 0, "not-loaded": 0, "undeclared": 2, "invalid": 0},
+            "dev": {"available": 0, "partial": 2, "unavailable": 0, "not-loaded": 0, "undeclared": 2, "invalid": 0}
         })
     );
-    // One SA402 per unavailable agent and profile, on the `tools` line.
-    let f = findings(&r, "SA402");
+    // One SA403 per partial agent and profile, at its first missing tool; no SA402.
+    assert!(findings(&r, "SA402").is_empty());
+    let f = findings(&r, "SA403");
     assert_eq!(f.len(), 2, "{f:#?}");
     assert!(f.iter().all(|f| s(f, "message").contains("profile `dev`")));
     assert!(f.iter().all(|f| f["line"] == 3));
@@ -1667,9 +1669,9 @@ fn vscode_renamed_and_unknown_tools() {
         "{:#}",
         r["findings"]
     );
-    // Renamed names still count as available; the unknown one does not.
+    // Renamed names still count as available; the unknown ones do not.
     let av = &agent(&r, a)["availability"]["vscode"];
-    assert_eq!(s(av, "status"), "unavailable");
+    assert_eq!(s(av, "status"), "partial");
     assert_eq!(strings(&av["missing"]), ["think", "edit/frobnicate"]);
 }
 
