@@ -24,15 +24,11 @@ pub(crate) const BUILTINS: &[(&str, &str)] = &[
 pub(crate) fn load(name: &str) -> Result<Profile, ProfileError> {
     let display = format!("builtin:{name}");
     let Some((_, json)) = BUILTINS.iter().find(|(n, _)| *n == name) else {
-        let known: Vec<String> = BUILTINS
-            .iter()
-            .map(|(n, _)| format!("builtin:{n}"))
-            .collect();
         return Err(ProfileError {
             path: display,
             line: 0,
             column: 0,
-            message: format!("no such built-in profile; known: {}", known.join(", ")),
+            message: format!("no such built-in profile; known: {}", names().join(", ")),
         });
     };
     parse(json, Path::new(name), &display)
@@ -49,20 +45,45 @@ pub(crate) fn vocabularies() -> &'static [Profile] {
     })
 }
 
-/// A one-line description of each built-in profile.
-pub(crate) fn describe() -> Vec<(String, String)> {
+/// The JSON text of a built-in profile, exactly as shipped; `name` may carry the
+/// `builtin:` prefix.
+pub(crate) fn text(name: &str) -> Option<&'static str> {
+    let name = name.strip_prefix("builtin:").unwrap_or(name);
+    BUILTINS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, json)| *json)
+}
+
+/// The names of the built-in profiles, as `--profile` takes them (`builtin:NAME`).
+pub(crate) fn names() -> Vec<String> {
+    BUILTINS
+        .iter()
+        .map(|(n, _)| format!("builtin:{n}"))
+        .collect()
+}
+
+/// One built-in profile as `skill-audit profiles` lists it.
+pub(crate) struct Summary {
+    /// `builtin:NAME`.
+    pub name: String,
+    pub description: String,
+    /// When its lists were last checked against the host's documentation (YYYY-MM-DD).
+    pub checked: Option<String>,
+}
+
+/// A summary of each built-in profile.
+pub(crate) fn describe() -> Vec<Summary> {
     BUILTINS
         .iter()
         .map(|(name, json)| {
-            let desc = serde_json::from_str::<serde_json::Value>(json)
-                .ok()
-                .and_then(|v| {
-                    v.get("description")
-                        .and_then(|d| d.as_str())
-                        .map(str::to_owned)
-                })
-                .unwrap_or_default();
-            (format!("builtin:{name}"), desc)
+            let v = serde_json::from_str::<serde_json::Value>(json).unwrap_or_default();
+            let field = |key: &str| v.get(key).and_then(|d| d.as_str()).map(str::to_owned);
+            Summary {
+                name: format!("builtin:{name}"),
+                description: field("description").unwrap_or_default(),
+                checked: field("checked"),
+            }
         })
         .collect()
 }
@@ -140,5 +161,14 @@ mod tests {
         let p = load("claude-code").unwrap();
         assert_eq!(p.verdict("Bash(git:*)"), Verdict::Known);
         assert_eq!(p.verdict("Frobnicate"), Verdict::Unknown);
+    }
+
+    #[test]
+    fn text_takes_the_name_with_or_without_prefix() {
+        assert_eq!(text("vscode"), text("builtin:vscode"));
+        assert!(text("vscode").unwrap().contains("\"host\": \"vscode\""));
+        assert_eq!(text("nope"), None);
+        assert_eq!(names().len(), BUILTINS.len());
+        assert!(describe().iter().all(|s| s.checked.is_some()));
     }
 }
