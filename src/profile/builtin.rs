@@ -163,6 +163,162 @@ mod tests {
         assert_eq!(p.verdict("Frobnicate"), Verdict::Unknown);
     }
 
+    /// The vocabulary of a built-in profile (every one has one).
+    fn vocabulary(name: &str) -> crate::profile::Vocabulary {
+        load(name).unwrap().vocabulary.expect("a host profile")
+    }
+
+    #[test]
+    fn every_builtin_is_sourced_dated_and_names_models() {
+        for (name, json) in BUILTINS {
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            let source = v["source"].as_str().unwrap_or_default();
+            assert!(source.contains("https://"), "{name}: source {source:?}");
+            let checked = v["checked"].as_str().unwrap_or_default();
+            let date: Vec<&str> = checked.split('-').collect();
+            assert!(
+                date.len() == 3
+                    && [4, 2, 2] == [date[0].len(), date[1].len(), date[2].len()]
+                    && date.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit())),
+                "{name}: checked {checked:?} is not YYYY-MM-DD"
+            );
+            let voc = vocabulary(name);
+            assert!(!voc.models.is_empty(), "{name}: no models");
+            assert!(!voc.loads.is_empty(), "{name}: loads nothing");
+            let mut models = voc.models.clone();
+            models.sort();
+            models.dedup();
+            assert_eq!(
+                models.len(),
+                voc.models.len(),
+                "{name}: a model listed twice"
+            );
+        }
+    }
+
+    #[test]
+    fn claude_code_current_tools() {
+        let p = load("claude-code").unwrap();
+        for name in [
+            "Agent",
+            "AskUserQuestion",
+            "EnterPlanMode",
+            "ExitPlanMode",
+            "EnterWorktree",
+            "LSP",
+            "Monitor",
+            "NotebookEdit",
+            "PowerShell(git push*)",
+            "SendMessage",
+            "Skill(deploy)",
+            "TaskCreate",
+            "TaskGet",
+            "TaskList",
+            "TaskUpdate",
+            "TaskOutput",
+            "TaskStop",
+            "TodoWrite",
+            "ToolSearch",
+        ] {
+            assert_eq!(p.verdict(name), Verdict::Known, "{name}");
+        }
+        // Older names still listed by the official plugins' agents.
+        for name in [
+            "Task(worker)",
+            "KillShell",
+            "BashOutput",
+            "LS",
+            "NotebookRead",
+            "MultiEdit",
+        ] {
+            assert_eq!(p.verdict(name), Verdict::Known, "{name}");
+        }
+        // Claude Code matches tool names case-sensitively.
+        assert_eq!(p.verdict("sendmessage"), Verdict::Unknown);
+        let models = vocabulary("claude-code").models;
+        for m in [
+            "sonnet",
+            "opus",
+            "haiku",
+            "inherit",
+            "opusplan",
+            "claude-opus-4-6",
+        ] {
+            assert!(models.iter().any(|x| x == m), "{m}");
+        }
+    }
+
+    #[test]
+    fn vscode_current_tools() {
+        let p = load("vscode").unwrap();
+        for name in [
+            "read/viewImage",
+            "execute/awaitTerminal",
+            "execute/killTerminal",
+            "execute/sendToTerminal",
+            "edit/rename",
+            "edit/createJupyterNotebook",
+            "web/githubTextSearch",
+            "browser",
+            "browser/openBrowserPage",
+            "browser/screenshotPage",
+            "browser/runPlaywrightCode",
+            "vscode/askQuestions",
+        ] {
+            assert_eq!(p.verdict(name), Verdict::Known, "{name}");
+        }
+        // Legacy names VS Code still maps to their replacements.
+        assert_eq!(
+            p.verdict("new/runVscodeCommand"),
+            Verdict::Renamed(vec!["vscode/runCommand".into()])
+        );
+        assert!(matches!(p.verdict("new"), Verdict::Renamed(v) if v.len() == 4));
+        assert!(matches!(p.verdict("runNotebooks"), Verdict::Renamed(v) if v.len() == 3));
+        assert_eq!(
+            p.verdict("createFile"),
+            Verdict::Renamed(vec!["edit/createFile".into()])
+        );
+        // Not referenceable in a tools list (the extension hides it from prompts).
+        assert_eq!(p.verdict("findTestFiles"), Verdict::Unknown);
+        assert_eq!(p.verdict("browser/frobnicate"), Verdict::Unknown);
+    }
+
+    #[test]
+    fn vscode_maps_claude_tool_names() {
+        let voc = vocabulary("vscode");
+        let claude = &voc.maps["claude-code"];
+        assert_eq!(claude["Bash"], ["execute"]);
+        assert_eq!(claude["Read"], ["read/readFile", "read/getNotebookSummary"]);
+        assert_eq!(claude["AskUserQuestion"], ["vscode/askQuestions"]);
+        assert!(claude["Skill"].is_empty(), "known, mapped to nothing");
+        // Every name it maps to is one VS Code knows.
+        let p = load("vscode").unwrap();
+        for to in claude.values().flatten() {
+            assert_eq!(p.verdict(to), Verdict::Known, "{to}");
+        }
+        // The Claude names it maps are Claude Code's own.
+        let cc = load("claude-code").unwrap();
+        for from in claude.keys() {
+            assert_eq!(cc.verdict(from), Verdict::Known, "{from}");
+        }
+        for m in [
+            "Claude Sonnet 4.5",
+            "Claude Sonnet 4.5 (copilot)",
+            "GPT-5.2",
+        ] {
+            assert!(voc.models.iter().any(|x| x == m), "{m}");
+        }
+    }
+
+    #[test]
+    fn github_copilot_models() {
+        let voc = vocabulary("github-copilot");
+        for m in ["Claude Opus 4.5", "GPT-5.2", "Claude Haiku 4.5"] {
+            assert!(voc.models.iter().any(|x| x == m), "{m}");
+        }
+        assert!(voc.maps.is_empty(), "it loads no Claude-format agents");
+    }
+
     #[test]
     fn text_takes_the_name_with_or_without_prefix() {
         assert_eq!(text("vscode"), text("builtin:vscode"));
