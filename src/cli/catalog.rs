@@ -18,11 +18,25 @@ pub(crate) fn rules() -> Result<Outcome, String> {
     print(&s)
 }
 
-/// The built-in host profiles.
-pub(crate) fn profiles() -> Result<Outcome, String> {
+/// The built-in host profiles, one a line; with a name, that profile's JSON as shipped.
+pub(crate) fn profiles(name: Option<&str>) -> Result<Outcome, String> {
+    use crate::profile::builtin;
+    if let Some(name) = name {
+        return match builtin::text(name) {
+            Some(json) => print(json),
+            None => Err(format!(
+                "unknown built-in profile `{name}`; known: {}",
+                builtin::names().join(", ")
+            )),
+        };
+    }
     let mut s = String::new();
-    for (name, desc) in crate::profile::builtin::describe() {
-        s.push_str(&format!("{name:<24} {desc}\n"));
+    for p in builtin::describe() {
+        let checked = p
+            .checked
+            .map(|d| format!(" (checked {d})"))
+            .unwrap_or_default();
+        s.push_str(&format!("{:<24} {}{checked}\n", p.name, p.description));
     }
     print(&s)
 }

@@ -66,8 +66,12 @@ pub enum Command {
         /// Rule ID (`SA201`) or name (`name-missing`).
         id: String,
     },
-    /// List the built-in host profiles (`--profile builtin:NAME`).
-    Profiles,
+    /// List the built-in host profiles (`--profile builtin:NAME`), or print one's JSON.
+    Profiles {
+        /// A built-in profile (`vscode` or `builtin:vscode`): print its JSON, to copy and
+        /// extend.
+        name: Option<String>,
+    },
     /// Write a commented starter skill-audit.toml (never overwrites one).
     Init {
         /// Folder to write it in.
@@ -135,7 +139,7 @@ pub enum Outcome {
 pub fn run(cli: Cli) -> Result<Outcome, String> {
     match cli.command {
         Some(Command::Rules) => catalog::rules(),
-        Some(Command::Profiles) => catalog::profiles(),
+        Some(Command::Profiles { name }) => catalog::profiles(name.as_deref()),
         Some(Command::Init { dir }) => init(&dir),
         Some(Command::Rule { id }) => catalog::rule(&id),
         Some(Command::Diff {

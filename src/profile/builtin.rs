@@ -24,15 +24,11 @@ pub(crate) const BUILTINS: &[(&str, &str)] = &[
 pub(crate) fn load(name: &str) -> Result<Profile, ProfileError> {
     let display = format!("builtin:{name}");
     let Some((_, json)) = BUILTINS.iter().find(|(n, _)| *n == name) else {
-        let known: Vec<String> = BUILTINS
-            .iter()
-            .map(|(n, _)| format!("builtin:{n}"))
-            .collect();
         return Err(ProfileError {
             path: display,
             line: 0,
             column: 0,
-            message: format!("no such built-in profile; known: {}", known.join(", ")),
+            message: format!("no such built-in profile; known: {}", names().join(", ")),
         });
     };
     let role = super::compose::Role::Definition;
@@ -67,20 +63,45 @@ pub(crate) fn vocabularies() -> &'static [Profile] {
     })
 }
 
-/// A one-line description of each built-in profile.
-pub(crate) fn describe() -> Vec<(String, String)> {
+/// The JSON text of a built-in profile, exactly as shipped; `name` may carry the
+/// `builtin:` prefix.
+pub(crate) fn text(name: &str) -> Option<&'static str> {
+    let name = name.strip_prefix("builtin:").unwrap_or(name);
+    BUILTINS
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, json)| *json)
+}
+
+/// The names of the built-in profiles, as `--profile` takes them (`builtin:NAME`).
+pub(crate) fn names() -> Vec<String> {
+    BUILTINS
+        .iter()
+        .map(|(n, _)| format!("builtin:{n}"))
+        .collect()
+}
+
+/// One built-in profile as `skill-audit profiles` lists it.
+pub(crate) struct Summary {
+    /// `builtin:NAME`.
+    pub name: String,
+    pub description: String,
+    /// When its lists were last checked against the host's documentation (YYYY-MM-DD).
+    pub checked: Option<String>,
+}
+
+/// A summary of each built-in profile.
+pub(crate) fn describe() -> Vec<Summary> {
     BUILTINS
         .iter()
         .map(|(name, json)| {
-            let desc = serde_json::from_str::<serde_json::Value>(json)
-                .ok()
-                .and_then(|v| {
-                    v.get("description")
-                        .and_then(|d| d.as_str())
-                        .map(str::to_owned)
-                })
-                .unwrap_or_default();
-            (format!("builtin:{name}"), desc)
+            let v = serde_json::from_str::<serde_json::Value>(json).unwrap_or_default();
+            let field = |key: &str| v.get(key).and_then(|d| d.as_str()).map(str::to_owned);
+            Summary {
+                name: format!("builtin:{name}"),
+                description: field("description").unwrap_or_default(),
+                checked: field("checked"),
+            }
         })
         .collect()
 }
@@ -158,5 +179,170 @@ mod tests {
         let p = load("claude-code").unwrap();
         assert_eq!(p.verdict("Bash(git:*)"), Verdict::Known);
         assert_eq!(p.verdict("Frobnicate"), Verdict::Unknown);
+    }
+
+    /// The vocabulary of a built-in profile (every one has one).
+    fn vocabulary(name: &str) -> crate::profile::Vocabulary {
+        load(name).unwrap().vocabulary.expect("a host profile")
+    }
+
+    #[test]
+    fn every_builtin_is_sourced_dated_and_names_models() {
+        for (name, json) in BUILTINS {
+            let v: serde_json::Value = serde_json::from_str(json).unwrap();
+            let source = v["source"].as_str().unwrap_or_default();
+            assert!(source.contains("https://"), "{name}: source {source:?}");
+            let checked = v["checked"].as_str().unwrap_or_default();
+            let date: Vec<&str> = checked.split('-').collect();
+            assert!(
+                date.len() == 3
+                    && [4, 2, 2] == [date[0].len(), date[1].len(), date[2].len()]
+                    && date.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit())),
+                "{name}: checked {checked:?} is not YYYY-MM-DD"
+            );
+            let voc = vocabulary(name);
+            assert!(!voc.models.is_empty(), "{name}: no models");
+            assert!(!voc.loads.is_empty(), "{name}: loads nothing");
+            let mut models = voc.models.clone();
+            models.sort();
+            models.dedup();
+            assert_eq!(
+                models.len(),
+                voc.models.len(),
+                "{name}: a model listed twice"
+            );
+        }
+    }
+
+    #[test]
+    fn claude_code_current_tools() {
+        let p = load("claude-code").unwrap();
+        for name in [
+            "Agent",
+            "AskUserQuestion",
+            "EnterPlanMode",
+            "ExitPlanMode",
+            "EnterWorktree",
+            "LSP",
+            "Monitor",
+            "NotebookEdit",
+            "PowerShell(git push*)",
+            "SendMessage",
+            "Skill(deploy)",
+            "TaskCreate",
+            "TaskGet",
+            "TaskList",
+            "TaskUpdate",
+            "TaskOutput",
+            "TaskStop",
+            "TodoWrite",
+            "ToolSearch",
+        ] {
+            assert_eq!(p.verdict(name), Verdict::Known, "{name}");
+        }
+        // Older names still listed by the official plugins' agents.
+        for name in [
+            "Task(worker)",
+            "KillShell",
+            "BashOutput",
+            "LS",
+            "NotebookRead",
+            "MultiEdit",
+        ] {
+            assert_eq!(p.verdict(name), Verdict::Known, "{name}");
+        }
+        // Claude Code matches tool names case-sensitively.
+        assert_eq!(p.verdict("sendmessage"), Verdict::Unknown);
+        let models = vocabulary("claude-code").models;
+        for m in [
+            "sonnet",
+            "opus",
+            "haiku",
+            "inherit",
+            "opusplan",
+            "claude-opus-4-6",
+        ] {
+            assert!(models.iter().any(|x| x == m), "{m}");
+        }
+    }
+
+    #[test]
+    fn vscode_current_tools() {
+        let p = load("vscode").unwrap();
+        for name in [
+            "read/viewImage",
+            "execute/awaitTerminal",
+            "execute/killTerminal",
+            "execute/sendToTerminal",
+            "edit/rename",
+            "edit/createJupyterNotebook",
+            "web/githubTextSearch",
+            "browser",
+            "browser/openBrowserPage",
+            "browser/screenshotPage",
+            "browser/runPlaywrightCode",
+            "vscode/askQuestions",
+        ] {
+            assert_eq!(p.verdict(name), Verdict::Known, "{name}");
+        }
+        // Legacy names VS Code still maps to their replacements.
+        assert_eq!(
+            p.verdict("new/runVscodeCommand"),
+            Verdict::Renamed(vec!["vscode/runCommand".into()])
+        );
+        assert!(matches!(p.verdict("new"), Verdict::Renamed(v) if v.len() == 4));
+        assert!(matches!(p.verdict("runNotebooks"), Verdict::Renamed(v) if v.len() == 3));
+        assert_eq!(
+            p.verdict("createFile"),
+            Verdict::Renamed(vec!["edit/createFile".into()])
+        );
+        // Not referenceable in a tools list (the extension hides it from prompts).
+        assert_eq!(p.verdict("findTestFiles"), Verdict::Unknown);
+        assert_eq!(p.verdict("browser/frobnicate"), Verdict::Unknown);
+    }
+
+    #[test]
+    fn vscode_maps_claude_tool_names() {
+        let voc = vocabulary("vscode");
+        let claude = &voc.maps["claude-code"];
+        assert_eq!(claude["Bash"], ["execute"]);
+        assert_eq!(claude["Read"], ["read/readFile", "read/getNotebookSummary"]);
+        assert_eq!(claude["AskUserQuestion"], ["vscode/askQuestions"]);
+        assert!(claude["Skill"].is_empty(), "known, mapped to nothing");
+        // Every name it maps to is one VS Code knows.
+        let p = load("vscode").unwrap();
+        for to in claude.values().flatten() {
+            assert_eq!(p.verdict(to), Verdict::Known, "{to}");
+        }
+        // The Claude names it maps are Claude Code's own.
+        let cc = load("claude-code").unwrap();
+        for from in claude.keys() {
+            assert_eq!(cc.verdict(from), Verdict::Known, "{from}");
+        }
+        for m in [
+            "Claude Sonnet 4.5",
+            "Claude Sonnet 4.5 (copilot)",
+            "GPT-5.2",
+        ] {
+            assert!(voc.models.iter().any(|x| x == m), "{m}");
+        }
+    }
+
+    #[test]
+    fn github_copilot_models() {
+        let voc = vocabulary("github-copilot");
+        for m in ["Claude Opus 4.5", "GPT-5.2", "Claude Haiku 4.5"] {
+            assert!(voc.models.iter().any(|x| x == m), "{m}");
+        }
+        assert!(voc.maps.is_empty(), "it loads no Claude-format agents");
+    }
+
+    #[test]
+    fn text_takes_the_name_with_or_without_prefix() {
+        assert_eq!(text("vscode"), text("builtin:vscode"));
+        assert!(text("vscode").unwrap().contains("\"host\": \"vscode\""));
+        assert_eq!(text("nope"), None);
+        assert_eq!(names().len(), BUILTINS.len());
+        assert!(describe().iter().all(|s| s.checked.is_some()));
     }
 }

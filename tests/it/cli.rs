@@ -249,6 +249,93 @@ fn profile_that_does_not_parse_names_file_line_column() {
         .stderr(predicate::str::is_match(r"profiles/list\.json:1:\d+: ").unwrap());
 }
 
+/// The built-in profiles' files, as shipped.
+const BUILTIN_FILES: &[(&str, &str)] = &[
+    (
+        "claude-code",
+        include_str!("../../profiles/builtin/claude-code.json"),
+    ),
+    (
+        "github-copilot",
+        include_str!("../../profiles/builtin/github-copilot.json"),
+    ),
+    ("vscode", include_str!("../../profiles/builtin/vscode.json")),
+];
+
+#[test]
+fn profiles_name_prints_the_builtin_file() {
+    let tmp = tempfile::tempdir().unwrap();
+    for (name, file) in BUILTIN_FILES {
+        for arg in [name.to_string(), format!("builtin:{name}")] {
+            let out = bin(tmp.path()).args(["profiles", &arg]).output().unwrap();
+            assert_eq!(out.status.code(), Some(0), "{arg}");
+            assert!(out.stderr.is_empty(), "{arg}");
+            let text = String::from_utf8(out.stdout).unwrap();
+            assert_eq!(text, *file, "{arg}: the file's text, exactly");
+            let json: Value = serde_json::from_str(&text).expect("valid JSON");
+            assert_eq!(json["name"], *name);
+            assert!(json["checked"].is_string() && json["source"].is_string());
+        }
+    }
+}
+
+#[test]
+fn printed_builtin_profile_loads_as_a_profile_file() {
+    // Copy it, extend it, and use it with `--profile FILE`.
+    let lib = tree(&[(
+        ".github/agents/a.agent.md",
+        "---\ndescription: d\ntools: [read/readFile, my-tool]\n---\nbody\n",
+    )]);
+    let out = bin(lib.path())
+        .args(["profiles", "vscode"])
+        .output()
+        .unwrap();
+    let mut profile: Value = serde_json::from_slice(&out.stdout).unwrap();
+    profile["name"] = "mine".into();
+    profile["tools"]
+        .as_array_mut()
+        .unwrap()
+        .push("my-tool".into());
+    write(lib.path(), "mine.json", profile.to_string());
+    let (r, code) = json_run(lib.path(), &[".", "--profile", "mine.json"]);
+    assert_eq!(code, 0, "{:#}", r["findings"]);
+    let p = &arr(&r, "profiles")[0];
+    assert_eq!(s(p, "name"), "mine");
+}
+
+#[test]
+fn profiles_unknown_name_is_a_usage_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    for arg in ["nope", "builtin:nope", "builtin:"] {
+        let out = bin(tmp.path()).args(["profiles", arg]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{arg}");
+        assert!(out.stdout.is_empty(), "{arg}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(arg), "{err}");
+        for (name, _) in BUILTIN_FILES {
+            assert!(
+                err.contains(&format!("builtin:{name}")),
+                "lists the known ones: {err}"
+            );
+        }
+    }
+}
+
+#[test]
+fn profiles_list_shows_when_each_was_checked() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = bin(tmp.path()).arg("profiles").output().unwrap();
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).unwrap();
+    assert_eq!(text.lines().count(), BUILTIN_FILES.len(), "{text}");
+    for (line, (name, file)) in text.lines().zip(BUILTIN_FILES) {
+        let json: Value = serde_json::from_str(file).unwrap();
+        assert!(line.starts_with(&format!("builtin:{name} ")), "{line}");
+        let checked = json["checked"].as_str().unwrap();
+        assert!(line.ends_with(&format!("(checked {checked})")), "{line}");
+    }
+}
+
 #[test]
 fn missing_profile_exits_2() {
     let lib = tree(&[("skills/ok/SKILL.md", &skill_md("ok", ""))]);

@@ -217,3 +217,52 @@ fn anchors_follow_github() {
         ["a.md#b", "x.png"]
     );
 }
+
+/// The table of built-in host profiles in `docs/profiles.md` gives the counts and dates of the
+/// files in `profiles/builtin/`.
+#[test]
+fn builtin_profiles_table_matches_the_files() {
+    let page = read(&Path::new(MANIFEST_DIR).join("docs/profiles.md"));
+    let dir = Path::new(MANIFEST_DIR).join("profiles/builtin");
+    let mut rows = 0;
+    for line in page.lines().filter(|l| l.starts_with("| `builtin:")) {
+        let cells: Vec<&str> = line.trim_matches('|').split('|').map(str::trim).collect();
+        let name = cells[0].trim_matches('`').trim_start_matches("builtin:");
+        let file: serde_json::Value =
+            serde_json::from_str(&read(&dir.join(format!("{name}.json")))).unwrap();
+        let len = |key: &str| match &file[key] {
+            serde_json::Value::Array(a) => a.len(),
+            serde_json::Value::Object(o) => o.len(),
+            _ => 0,
+        };
+        let mapped: usize = file["maps"]
+            .as_object()
+            .map(|m| {
+                m.values()
+                    .filter_map(|v| v.as_object())
+                    .map(|v| v.len())
+                    .sum()
+            })
+            .unwrap_or(0);
+        let loads: Vec<&str> = file["loads"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|v| v.as_str())
+            .collect();
+        let want = [
+            loads.join(", "),
+            len("tools").to_string(),
+            len("toolsets").to_string(),
+            len("renamed").to_string(),
+            len("aliases").to_string(),
+            mapped.to_string(),
+            len("models").to_string(),
+            file["checked"].as_str().unwrap().to_owned(),
+        ];
+        assert_eq!(cells[1..], want, "docs/profiles.md row for {name}");
+        rows += 1;
+    }
+    let files = std::fs::read_dir(&dir).unwrap().count();
+    assert_eq!(rows, files, "one row per file in profiles/builtin/");
+}
