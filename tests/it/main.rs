@@ -26,3 +26,4 @@ mod sarif;
 mod schemas;
 mod snapshots;
 mod terminal;
+mod to_prompt;
