@@ -369,3 +369,19 @@ fn example_library_json_with_the_unavailable() {
     assert_eq!(v.as_array().unwrap().len(), 7);
     insta::assert_snapshot!("to_prompt_json_all", json);
 }
+
+#[test]
+fn completions_and_the_manual_know_the_command() {
+    let out = |args: &[&str]| {
+        let o = bin(MANIFEST_DIR)
+            .args(args)
+            .assert()
+            .code(0)
+            .get_output()
+            .clone();
+        String::from_utf8(o.stdout).unwrap()
+    };
+    assert!(out(&["completions", "bash"]).contains("to-prompt"));
+    assert!(out(&["completions", "zsh"]).contains("--include-unavailable"));
+    assert!(out(&["man"]).contains("to\\-prompt"));
+}
