@@ -257,6 +257,8 @@ fn terminal_controls_in_a_description_are_not_printed() {
     );
 }
 
+// Unix only: Windows' canonical paths (`\\?\C:\...`) are not spelled as its working folder is.
+#[cfg(unix)]
 #[test]
 fn locations_are_absolute_by_default() {
     let lib = library();
