@@ -1,6 +1,7 @@
 //! Command-line interface: a thin shell over the library. One module per command family:
 //! `audit` (the default command), `reports` (`diff`, `merge`), `catalog` (`rules`, `rule`,
-//! `profiles`, `schema`), `explain`, `capture` (a live MCP server as a profile), `shell`
+//! `profiles`, `schema`), `explain`, `to_prompt` (the skills one environment surfaces, as a
+//! host's prompt lists them), `capture` (a live MCP server as a profile), `shell`
 //! (`completions`, `man`). Exit codes: 0 when no
 //! finding reaches `--fail-on`, 1 when one does, 2 for usage, configuration or I/O errors.
 
@@ -10,6 +11,7 @@ mod catalog;
 mod explain;
 mod reports;
 mod shell;
+mod to_prompt;
 
 use clap::{Parser, Subcommand, ValueHint};
 use std::io::{self, Write};
@@ -21,6 +23,7 @@ pub(crate) use audit::{AuditArgs, LibraryArgs, McpArgs};
 pub(crate) use capture::CaptureArgs;
 pub use catalog::{SchemaKind, rule_doc, rules_markdown, schema_text};
 pub use explain::ExplainArgs;
+pub use to_prompt::ToPromptArgs;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -106,6 +109,8 @@ pub enum Command {
     },
     /// Show everything known about one skill or agent: fields, links, availability, findings.
     Explain(ExplainArgs),
+    /// Print the `<available_skills>` block for a system prompt: the skills one profile can run.
+    ToPrompt(ToPromptArgs),
     /// Write a profile from a live MCP server's tools, resources and prompts.
     Capture(CaptureArgs),
     /// Print a shell completion script.
@@ -154,6 +159,7 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
         }) => reports::merge(&files, &out),
         Some(Command::Schema { kind }) => catalog::schema(kind),
         Some(Command::Explain(args)) => explain::run(args),
+        Some(Command::ToPrompt(args)) => to_prompt::run(args),
         Some(Command::Capture(args)) => capture::run(args),
         Some(Command::Completions { shell }) => shell::completions(shell),
         Some(Command::Man) => shell::man(),

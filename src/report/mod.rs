@@ -7,6 +7,7 @@ pub(crate) mod html;
 pub(crate) mod json;
 pub(crate) mod markdown;
 pub(crate) mod merge;
+pub mod prompt;
 pub(crate) mod sarif;
 pub(crate) mod sources;
 pub(crate) mod text;

@@ -27,3 +27,4 @@ mod sarif;
 mod schemas;
 mod snapshots;
 mod terminal;
+mod to_prompt;
