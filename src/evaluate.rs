@@ -543,7 +543,10 @@ pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVer
         && let Some(map) = v.maps.get(native)
     {
         if let Some(targets) = map.get(bare) {
-            return if targets.iter().any(|t| profile.has(DepKind::Tools, t)) {
+            return if targets.is_empty() {
+                // The host knows the name and maps it to nothing of its own.
+                ToolVerdict::Unmapped(native.to_owned())
+            } else if targets.iter().any(|t| profile.has(DepKind::Tools, t)) {
                 ToolVerdict::Resolves
             } else {
                 ToolVerdict::Denied

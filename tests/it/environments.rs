@@ -412,3 +412,32 @@ fn a_nested_capture_is_a_server_import() {
     let (v, _) = run(dir.path(), &["env/prod.json"]);
     assert_eq!(status(&v, "q", "prod"), "available");
 }
+
+#[test]
+fn vscode_maps_claude_tool_names_of_claude_agents() {
+    let dir = tree(&[
+        (
+            ".claude/agents/mapped.md",
+            &agent("name: mapped\ntools: Read, Grep, Glob, Bash, Edit, WebFetch\n"),
+        ),
+        (
+            ".claude/agents/skiller.md",
+            &agent("name: skiller\ntools: Read, Skill\n"),
+        ),
+        (".github/agents/plain.agent.md", &agent("tools: [Read]\n")),
+    ]);
+    let (v, _) = run(dir.path(), &["builtin:vscode", "builtin:claude-code"]);
+    assert_eq!(status(&v, "mapped", "vscode"), "available");
+    assert_eq!(status(&v, "mapped", "claude-code"), "available");
+    // `Skill` is a Claude Code tool VS Code maps to nothing of its own.
+    assert_eq!(status(&v, "skiller", "vscode"), "partial");
+    assert_eq!(missing(&v, "skiller", "vscode"), ["Skill"]);
+    let unknown = messages(&v, "SA702");
+    assert!(
+        unknown.iter().any(|m| m
+            == "`Skill` is a claude-code tool that vscode does not map to one of its own; it will be silently dropped"),
+        "{unknown:?}"
+    );
+    // The mapping is for Claude-format agents only: an `.agent.md` naming `Read` gets none.
+    assert_eq!(status(&v, "plain", "vscode"), "unavailable");
+}
