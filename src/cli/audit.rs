@@ -173,8 +173,6 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
         Some(file::Level::Never) => FailOn::Never,
         Some(file::Level::Error) | None => FailOn::Error,
     });
-    let mut excludes = config.file.exclude.clone();
-    excludes.extend(lib.exclude.iter().cloned());
     let links = config
         .file
         .links
@@ -184,7 +182,10 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
     let opts = AuditOptions {
         roots,
         profiles,
-        excludes,
+        excludes: lib.exclude.clone(),
+        // Relative to the file's folder, as its profiles and links are.
+        config_excludes: config.file.exclude.clone(),
+        config_dir: config.dir.clone(),
         settings: Settings {
             name_charset: lib
                 .name_charset

@@ -21,7 +21,7 @@ pub struct ConfigFile {
     /// Profiles (JSON files relative to this file, or `builtin:NAME`); `--profile` replaces them.
     #[serde(default)]
     pub profiles: Vec<String>,
-    /// Globs of paths to skip, added to `--exclude`.
+    /// Globs of paths to skip (with a `/`, relative to this file), added to `--exclude`.
     #[serde(default)]
     pub exclude: Vec<String>,
     /// Exit 1 when a finding of this severity or worse is found; `--fail-on` wins.
@@ -148,7 +148,7 @@ pub(crate) const STARTER: &str = r#"# skill-audit.toml: settings for auditing th
 # Environment profiles, one matrix column each: JSON files (relative to this file) or built-ins.
 # profiles = ["profiles/prod.json", "builtin:vscode"]
 
-# Paths to skip (globs, like .gitignore).
+# Paths to skip (globs, like .gitignore; with a `/`, relative to this file).
 # exclude = ["**/drafts/**"]
 
 # Exit 1 when a finding of this severity or worse is found: error, warning, info or never.
