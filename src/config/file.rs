@@ -54,7 +54,8 @@ pub(crate) fn find(
     let Some((found, top)) = searched
         .iter()
         .map(|d| (d.join(FILE_NAME), top))
-        .chain([(cwd.join(FILE_NAME), cwd.as_path())])
+        // The current folder, unless it was searched already.
+        .chain((!searched.contains(&cwd.as_path())).then(|| (cwd.join(FILE_NAME), cwd.as_path())))
         .find(|(f, _)| f.is_file())
     else {
         return Ok(None);
