@@ -23,7 +23,12 @@ use crate::source::{self, Boundary, FileId, MAX_FILE_BYTES, Refusal};
 pub struct AuditOptions {
     pub roots: Vec<PathBuf>,
     pub profiles: Vec<ProfileSource>,
+    /// `--exclude` globs, matched relative to the root a path is under.
     pub excludes: Vec<String>,
+    /// The settings file's `exclude` globs, matched relative to `config_dir`.
+    pub config_excludes: Vec<String>,
+    /// The settings file's folder (the current one when there is no file).
+    pub config_dir: PathBuf,
     pub settings: Settings,
     /// Worker threads for the walk and the parse (0 = one per core).
     pub threads: usize,
@@ -118,7 +123,14 @@ pub fn run(opts: &AuditOptions) -> Result<AuditResult, AuditError> {
             )));
         }
     }
-    let excludes = discover::compile_excludes(&opts.excludes).map_err(AuditError::Usage)?;
+    let excludes = discover::Excludes::new(
+        &opts.excludes,
+        &opts.config_excludes,
+        &opts.config_dir,
+        &opts.roots,
+        &opts.cwd,
+    )
+    .map_err(AuditError::Usage)?;
     let work = || {
         // This thread walks the library, which mostly means waiting for the walker's own
         // threads, while the pool parses each file found and loads the profiles (MCP servers
@@ -170,7 +182,7 @@ struct Scan {
     per_file: Vec<FileOutput>,
 }
 
-fn scan(opts: &AuditOptions, excludes: &globset::GlobSet, boundary: &Boundary) -> Scan {
+fn scan(opts: &AuditOptions, excludes: &discover::Excludes, boundary: &Boundary) -> Scan {
     // Each file is parsed on the pool as soon as the walk finds it, so parsing fills the time
     // the walk spends waiting on the file system.
     let parsed = std::sync::Mutex::new(Vec::new());

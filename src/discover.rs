@@ -99,8 +99,81 @@ const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore"];
 /// Folders never entered.
 const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
 
-/// Compile `--exclude` globs. A pattern without `/` also matches any single path component.
-pub(crate) fn compile_excludes(patterns: &[String]) -> Result<GlobSet, String> {
+/// Paths the walk skips: `--exclude` globs, matched relative to the root a path is under, and
+/// the settings file's `exclude` globs, matched relative to the file's folder.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Excludes {
+    flags: GlobSet,
+    file: GlobSet,
+    /// Per audited root, where it lies in the settings file's folder (`None` for a root
+    /// outside it, where the file's globs match relative to the root, as `--exclude` does).
+    file_base: Vec<Option<PathBuf>>,
+}
+
+impl Excludes {
+    /// `flags` relative to each of `roots`; `file` relative to `dir` (both as given, made
+    /// absolute from `cwd` and compared by name: a symlinked root counts where its link is).
+    pub(crate) fn new(
+        flags: &[String],
+        file: &[String],
+        dir: &Path,
+        roots: &[PathBuf],
+        cwd: &Path,
+    ) -> Result<Self, String> {
+        let dir = normalize(&cwd.join(dir));
+        let file_base = roots
+            .iter()
+            .map(|r| {
+                normalize(&cwd.join(r))
+                    .strip_prefix(&dir)
+                    .ok()
+                    .map(Path::to_owned)
+            })
+            .collect();
+        Ok(Excludes {
+            flags: compile_excludes(flags, "--exclude pattern")?,
+            file: compile_excludes(file, "exclude pattern in the settings file")?,
+            file_base,
+        })
+    }
+
+    fn is_empty(&self) -> bool {
+        self.flags.is_empty() && self.file.is_empty()
+    }
+
+    /// Is `path`, under one of `roots` (the audit's, in order), skipped?
+    fn skips(&self, path: &Path, roots: &[PathBuf]) -> bool {
+        let (base, rel) = roots
+            .iter()
+            .enumerate()
+            .find_map(|(i, r)| {
+                let rel = path.strip_prefix(r).ok()?;
+                Some((self.file_base.get(i).and_then(Option::as_deref), rel))
+            })
+            .unwrap_or((None, path));
+        if self.flags.is_match(rel) {
+            return true;
+        }
+        match base {
+            _ if self.file.is_empty() => false,
+            Some(base) if !base.as_os_str().is_empty() => self.file.is_match(base.join(rel)),
+            _ => self.file.is_match(rel),
+        }
+    }
+}
+
+impl From<GlobSet> for Excludes {
+    fn from(flags: GlobSet) -> Self {
+        Excludes {
+            flags,
+            ..Excludes::default()
+        }
+    }
+}
+
+/// Compile exclude globs (`what` names them in errors). A pattern without `/` also matches
+/// any single path component.
+fn compile_excludes(patterns: &[String], what: &str) -> Result<GlobSet, String> {
     let mut b = GlobSetBuilder::new();
     for raw in patterns {
         // `drafts/` and `./skills/drafts` mean the folder, as in .gitignore.
@@ -109,7 +182,7 @@ pub(crate) fn compile_excludes(patterns: &[String]) -> Result<GlobSet, String> {
         let glob = GlobBuilder::new(p)
             .literal_separator(true)
             .build()
-            .map_err(|e| format!("invalid --exclude pattern `{raw}`: {e}"))?;
+            .map_err(|e| format!("invalid {what} `{raw}`: {e}"))?;
         b.add(glob);
         if !p.contains('/') {
             // `drafts` or `*.tmp.md` match at any depth, as in .gitignore.
@@ -201,7 +274,8 @@ fn names_back(path: &Path) -> impl Iterator<Item = &[u8]> + Clone {
 
 /// Walk `roots` with `threads` workers (0 = automatic), honouring ignore rules.
 pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -> Discovery {
-    walk_each(roots, excludes, threads, cwd, IgnoreRules::Honour, &|_| {})
+    let excludes = Excludes::from(excludes.clone());
+    walk_each(roots, &excludes, threads, cwd, IgnoreRules::Honour, &|_| {})
 }
 
 /// [`walk`], also handing each candidate to `found` on the walker's thread as soon as it is
@@ -210,7 +284,7 @@ pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -
 /// the files they hide are counted (not audited) in [`Discovery::ignored`].
 pub(crate) fn walk_each(
     roots: &[PathBuf],
-    excludes: &GlobSet,
+    excludes: &Excludes,
     threads: usize,
     cwd: &Path,
     rules: IgnoreRules,
@@ -232,12 +306,12 @@ pub(crate) fn walk_each(
 }
 
 /// A walker over `roots`: hidden folders entered, `.git` and `node_modules` never, links
-/// not followed, `excludes` (matched relative to `audited`, the roots of the audit) skipped;
-/// ignore rules as asked.
+/// not followed, `excludes` (matched relative to `audited`, the roots of the audit, or to the
+/// settings file's folder) skipped; ignore rules as asked.
 fn builder(
     roots: &[PathBuf],
     audited: &[PathBuf],
-    excludes: &GlobSet,
+    excludes: &Excludes,
     threads: usize,
     rules: IgnoreRules,
 ) -> Option<WalkBuilder> {
@@ -269,8 +343,7 @@ fn builder(
             if excludes_for_filter.is_empty() || e.depth() == 0 {
                 return true;
             }
-            let rel = relative_to_root(e.path(), &roots_owned);
-            !excludes_for_filter.is_match(rel)
+            !excludes_for_filter.skips(e.path(), &roots_owned)
         });
     Some(builder)
 }
@@ -341,7 +414,7 @@ fn run(
 fn count_ignored(
     d: &Discovery,
     roots: &[PathBuf],
-    excludes: &GlobSet,
+    excludes: &Excludes,
     threads: usize,
     cwd: &Path,
 ) -> usize {
@@ -437,14 +510,6 @@ fn walk_error(err: &ignore::Error, cwd: &Path) -> WalkError {
         }
     };
     WalkError { path, message }
-}
-
-/// `path` relative to the root it is under, `/`-separated, for exclude matching.
-fn relative_to_root<'p>(path: &'p Path, roots: &[PathBuf]) -> &'p Path {
-    roots
-        .iter()
-        .find_map(|r| path.strip_prefix(r).ok())
-        .unwrap_or(path)
 }
 
 /// A walk root with its display path, from which the display paths of the files under it
@@ -893,13 +958,48 @@ mod tests {
     }
 
     #[test]
+    fn settings_file_excludes_match_from_the_file_folder() {
+        let cwd = Path::new("/repo");
+        let roots = [PathBuf::from("skills"), PathBuf::from("/elsewhere/lib")];
+        let ex = Excludes::new(
+            &["a/b".into()],
+            &["skills/drafts".into(), "a/c".into()],
+            Path::new(""),
+            &roots,
+            cwd,
+        )
+        .unwrap();
+        // `--exclude` from the root, the file's globs from its folder (`/repo`).
+        assert!(ex.skips(Path::new("skills/a/b"), &roots));
+        assert!(ex.skips(Path::new("skills/drafts"), &roots));
+        assert!(!ex.skips(Path::new("skills/skills/drafts"), &roots));
+        assert!(!ex.skips(Path::new("skills/a/c"), &roots));
+        // A root outside the file's folder: the file's globs match from the root.
+        assert!(ex.skips(Path::new("/elsewhere/lib/a/c"), &roots));
+        assert!(ex.skips(Path::new("/elsewhere/lib/a/b"), &roots));
+        assert!(!ex.skips(Path::new("/elsewhere/lib/x"), &roots));
+        // The file in the root itself: both from the root.
+        let ex = Excludes::new(&[], &["a/c".into()], Path::new("skills"), &roots, cwd).unwrap();
+        assert!(ex.skips(Path::new("skills/a/c"), &roots));
+        assert!(Excludes::new(&[], &["a[".into()], Path::new(""), &roots, cwd).is_err());
+    }
+
+    #[test]
     fn excludes_match_paths_and_names() {
-        let set = compile_excludes(&["**/drafts/**".into(), "scratch".into()]).unwrap();
+        let set = compile_excludes(
+            &["**/drafts/**".into(), "scratch".into()],
+            "--exclude pattern",
+        )
+        .unwrap();
         assert!(set.is_match("skills/drafts/x/SKILL.md"));
         assert!(set.is_match("a/scratch"));
         assert!(!set.is_match("skills/ok/SKILL.md"));
-        assert!(compile_excludes(&["a[".into()]).is_err());
-        let set = compile_excludes(&["drafts/".into(), "./skills/old".into()]).unwrap();
+        assert!(compile_excludes(&["a[".into()], "--exclude pattern").is_err());
+        let set = compile_excludes(
+            &["drafts/".into(), "./skills/old".into()],
+            "--exclude pattern",
+        )
+        .unwrap();
         assert!(set.is_match("skills/drafts"));
         assert!(set.is_match("skills/old"));
     }

@@ -29,7 +29,8 @@ pub struct AuditArgs {
     /// Print only the findings: no progress, and no matrices or summary line in text output.
     #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
-    /// Say what is being done on standard error: roots, profiles, files found, time taken.
+    /// Say what is being done on standard error: settings file, roots, profiles, files found,
+    /// time taken.
     #[arg(short, long)]
     pub verbose: bool,
 }
@@ -43,7 +44,8 @@ pub struct LibraryArgs {
     /// more matrix columns, in order.
     #[arg(short, long = "profile", value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub profiles: Vec<String>,
-    /// Settings file [default: skill-audit.toml in the (first) folder audited, if present].
+    /// Settings file [default: the nearest skill-audit.toml in the first PATH or a folder above
+    /// it up to the repository root, else in the current folder].
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub config: Option<PathBuf>,
     /// Skip paths matching GLOB (repeatable); a pattern without `/` matches at any depth.
@@ -107,9 +109,18 @@ impl FailOn {
     }
 }
 
+/// What an audit is asked to do: the options, the `--fail-on` threshold and the settings file
+/// used, as shown (none when there is none).
+pub(super) struct Plan {
+    pub opts: AuditOptions,
+    pub fail_on: FailOn,
+    pub settings_file: Option<String>,
+}
+
 /// Combine the command line with skill-audit.toml (flags win) into audit options and the
-/// `--fail-on` threshold.
-pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, FailOn), String> {
+/// `--fail-on` threshold. The file is `--config`, or the one [`file::find`] finds from the
+/// first root.
+pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
     let lib = &args.library;
     let roots = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
@@ -118,16 +129,17 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
     };
     let config_path = match &lib.config {
         Some(p) => Some(p.clone()),
-        None => roots
-            .first()
-            .map(|root| root.join(file::FILE_NAME))
-            .filter(|p| p.is_file()),
+        None => match roots.first() {
+            Some(root) => file::find(root, &cwd, lib.follow_outside)?,
+            None => None,
+        },
     };
-    let config = match &config_path {
-        Some(p) => {
-            file::load(p, &crate::discover::display_path(p, &cwd)).map_err(|e| e.to_string())?
-        }
-        None => file::Config::default(),
+    let settings_file = config_path
+        .as_deref()
+        .map(|p| crate::discover::display_path(p, &cwd));
+    let config = match (&config_path, &settings_file) {
+        (Some(p), Some(shown)) => file::load(p, shown).map_err(|e| e.to_string())?,
+        _ => file::Config::default(),
     };
     let profiles: Vec<ProfileSource> = if lib.profiles.is_empty() {
         // Profile files in the config are relative to the config file.
@@ -140,10 +152,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
                 // Only servers named on the command line are ever started or contacted.
                 ProfileSource::Mcp { .. } => Err(format!(
                     "{}: profile `{p}`: MCP servers can be named only on the command line (`--profile mcp:...`), never in a settings file",
-                    config_path
-                        .as_deref()
-                        .map(|c| crate::discover::display_path(c, &cwd))
-                        .unwrap_or_default()
+                    settings_file.as_deref().unwrap_or_default()
                 )),
                 other => Ok(other),
             })
@@ -173,8 +182,6 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
         Some(file::Level::Never) => FailOn::Never,
         Some(file::Level::Error) | None => FailOn::Error,
     });
-    let mut excludes = config.file.exclude.clone();
-    excludes.extend(lib.exclude.iter().cloned());
     let links = config
         .file
         .links
@@ -184,7 +191,10 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
     let opts = AuditOptions {
         roots,
         profiles,
-        excludes,
+        excludes: lib.exclude.clone(),
+        // Relative to the file's folder, as its profiles and links are.
+        config_excludes: config.file.exclude.clone(),
+        config_dir: config.dir.clone(),
         settings: Settings {
             name_charset: lib
                 .name_charset
@@ -202,14 +212,28 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<(AuditOptions, F
         follow_outside: lib.follow_outside,
         ..AuditOptions::default()
     };
-    Ok((opts, fail_on))
+    Ok(Plan {
+        opts,
+        fail_on,
+        settings_file,
+    })
 }
 
 pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
-    let (mut opts, fail_on) = options(&args, cwd)?;
+    let Plan {
+        mut opts,
+        fail_on,
+        settings_file,
+    } = options(&args, cwd)?;
     with_mcp(&mut opts, &args, mcp)?;
+    if args.verbose {
+        match &settings_file {
+            Some(f) => eprintln!("skill-audit: settings from {f}"),
+            None => eprintln!("skill-audit: no settings file (skill-audit.toml) found"),
+        }
+    }
     // One pool of `-j` threads for the audit and the renderers. It can only fail if a pool
     // was already set up, in which case the audit makes its own of the right size.
     let _ = rayon::ThreadPoolBuilder::new()

@@ -50,7 +50,7 @@ pub(crate) fn run(args: ExplainArgs) -> Result<Outcome, String> {
         quiet: true,
         verbose: false,
     };
-    let (opts, _) = super::audit::options(&audit_args, cwd.clone())?;
+    let opts = super::audit::options(&audit_args, cwd.clone())?.opts;
     let result = audit::run(&opts).map_err(|e| e.to_string())?;
     let entry = find(&result, &args.path, &cwd).ok_or_else(|| {
         format!(

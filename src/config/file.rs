@@ -10,8 +10,68 @@ use toml::Spanned;
 use super::{Host, NameCharset};
 use crate::rules::Rule;
 
-/// The file looked for in the first root.
+/// The settings file's name, looked for by [`find`].
 pub(crate) const FILE_NAME: &str = "skill-audit.toml";
+
+/// The settings file for an audit whose first root is `root`, when no `--config` names one:
+/// the nearest `skill-audit.toml` in `root` (for a file, its folder) or a folder above it, up
+/// to the repository root (the nearest folder holding `.git`, a folder or a file); else the one
+/// in `cwd`. Outside any repository the search goes up to `cwd` when `root` is inside it, and
+/// covers only `root` when it is not, so a file in an unrelated parent folder (the home folder,
+/// say) is never taken.
+///
+/// The folders above are found by name, from `root` as given made absolute from `cwd` (which
+/// the OS reports without symlinks): a root that is a symlink, or lies under one, takes the
+/// settings of where its link is, not of where the link leads. The file found must itself stay
+/// there: one whose real path leaves the folders searched and the audited root (a symlink to
+/// `/proc/self/environ`, say) is an error unless `follow_outside`, as for any file of the tree.
+/// The path returned is relative to `cwd` when under it, otherwise absolute.
+pub(crate) fn find(
+    root: &Path,
+    cwd: &Path,
+    follow_outside: bool,
+) -> Result<Option<PathBuf>, String> {
+    let cwd = crate::discover::normalize(cwd);
+    let start = if root.is_dir() {
+        root
+    } else {
+        root.parent().unwrap_or(Path::new("."))
+    };
+    let start = crate::discover::normalize(&cwd.join(start));
+    let searched: Vec<&Path> = match start
+        .ancestors()
+        .position(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
+    {
+        Some(repo) => start.ancestors().take(repo + 1).collect(),
+        None if start.starts_with(&cwd) => start
+            .ancestors()
+            .take_while(|d| d.starts_with(&cwd))
+            .collect(),
+        None => vec![start.as_path()],
+    };
+    // The farthest folder searched bounds where the file found may lead.
+    let top = searched.last().copied().unwrap_or(&start);
+    let Some((found, top)) = searched
+        .iter()
+        .map(|d| (d.join(FILE_NAME), top))
+        // The current folder, unless it was searched already.
+        .chain((!searched.contains(&cwd.as_path())).then(|| (cwd.join(FILE_NAME), cwd.as_path())))
+        .find(|(f, _)| f.is_file())
+    else {
+        return Ok(None);
+    };
+    let shown = crate::discover::display_path(&found, &cwd);
+    let boundary = crate::source::Boundary::new(&[start.clone(), top.to_owned()], follow_outside);
+    if boundary.leads_outside(&found) {
+        return Err(format!(
+            "{shown}: its real path leads outside the folders searched for it; name it with --config to read it"
+        ));
+    }
+    Ok(Some(match found.strip_prefix(&cwd) {
+        Ok(rel) => rel.to_owned(),
+        Err(_) => found,
+    }))
+}
 
 /// The settings file, as written.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
@@ -21,7 +81,7 @@ pub struct ConfigFile {
     /// Profiles (JSON files relative to this file, or `builtin:NAME`); `--profile` replaces them.
     #[serde(default)]
     pub profiles: Vec<String>,
-    /// Globs of paths to skip, added to `--exclude`.
+    /// Globs of paths to skip (with a `/`, relative to this file), added to `--exclude`.
     #[serde(default)]
     pub exclude: Vec<String>,
     /// Exit 1 when a finding of this severity or worse is found; `--fail-on` wins.
@@ -148,7 +208,7 @@ pub(crate) const STARTER: &str = r#"# skill-audit.toml: settings for auditing th
 # Environment profiles, one matrix column each: JSON files (relative to this file) or built-ins.
 # profiles = ["profiles/prod.json", "builtin:vscode"]
 
-# Paths to skip (globs, like .gitignore).
+# Paths to skip (globs, like .gitignore; with a `/`, relative to this file).
 # exclude = ["**/drafts/**"]
 
 # Exit 1 when a finding of this severity or worse is found: error, warning, info or never.

@@ -23,22 +23,27 @@ fn rules_of(r: &Value) -> Vec<(String, String, u64)> {
 /// A library with one skill that has an unknown key (SA221, warning) and a host key (SA220).
 fn library() -> TempDir {
     let t = TempDir::new().unwrap();
+    library_in(t.path());
+    t
+}
+
+/// [`library`]'s files, written in `root`.
+fn library_in(root: &std::path::Path) {
     write(
-        t.path(),
+        root,
         "skills/a/SKILL.md",
         "---\nname: a\ndescription: Does a.\ncolour: red\nwhen_to_use: later\ndependencies:\n  tools: [get_order]\n---\n",
     );
     write(
-        t.path(),
+        root,
         "profiles/prod.json",
         r#"{"name": "prod", "tools": []}"#,
     );
     write(
-        t.path(),
+        root,
         "agents/x.agent.md",
         "---\ndescription: x\ntools: [read]\n---\n",
     );
-    t
 }
 
 #[test]
@@ -144,6 +149,280 @@ fn config_errors_exit_2_naming_file_line_and_what_is_allowed() {
         .args(["--config", "nope.toml", "."])
         .assert()
         .code(2);
+}
+
+/// Settings that make the unknown key `colour` an error (it is a warning by default).
+const RAISE: &str = "[rules]\n\"unknown-key\" = \"error\"\n";
+/// Settings that turn the unknown-key rule off.
+const OFF: &str = "[rules]\nSA221 = \"off\"\n";
+
+/// The severity of the unknown key `colour` of [`library`]'s skill (SA221, line 4), if reported.
+fn colour(r: &Value) -> Option<String> {
+    rules_of(r)
+        .into_iter()
+        .find(|(rule, _, line)| rule == "SA221" && *line == 4)
+        .map(|(_, severity, _)| severity)
+}
+
+/// The severity of `colour` when `args` are audited from `cwd`.
+fn colour_in(cwd: &std::path::Path, args: &[&str]) -> Option<String> {
+    let (r, _) = json_run(cwd, args);
+    colour(&r)
+}
+
+/// A repository (a `.git` folder) with [`library`] in `lib/`.
+fn repository() -> TempDir {
+    let t = TempDir::new().unwrap();
+    std::fs::create_dir(t.path().join(".git")).unwrap();
+    library_in(&t.path().join("lib"));
+    t
+}
+
+/// `path` as an argument.
+fn arg(path: &std::path::Path) -> &str {
+    path.to_str().unwrap()
+}
+
+#[test]
+fn the_nearest_config_in_the_audited_folder_or_above_it_up_to_the_repository_root_applies() {
+    let t = repository();
+    // Run elsewhere, so only the search from PATH can find the file.
+    let away = TempDir::new().unwrap();
+    let (lib, skills) = (t.path().join("lib"), t.path().join("lib/skills"));
+    let skill = t.path().join("lib/skills/a/SKILL.md");
+    assert_eq!(
+        colour_in(away.path(), &[arg(&lib)]).as_deref(),
+        Some("warning")
+    );
+    write(t.path(), "skill-audit.toml", RAISE);
+    for (path, above) in [
+        (&lib, "one"),
+        (&skills, "two"),
+        (&skill, "three, from a file"),
+    ] {
+        assert_eq!(
+            colour_in(away.path(), &[arg(path)]).as_deref(),
+            Some("error"),
+            "the repository root's file, {above} level(s) above"
+        );
+    }
+    // The nearest file wins: one in the folder audited, or between it and the repository root.
+    write(&lib, "skill-audit.toml", OFF);
+    assert_eq!(colour_in(away.path(), &[arg(&lib)]), None, "in the root");
+    assert_eq!(colour_in(away.path(), &[arg(&skills)]), None, "one above");
+    write(&skills, "skill-audit.toml", RAISE);
+    assert_eq!(
+        colour_in(away.path(), &[arg(&skills)]).as_deref(),
+        Some("error"),
+        "in the root, before the one above"
+    );
+    // Only the first PATH is searched from.
+    assert_eq!(
+        colour_in(away.path(), &[arg(&lib), arg(&skills)]),
+        None,
+        "lib's file, for both roots"
+    );
+}
+
+#[test]
+fn a_config_above_the_repository_root_or_outside_any_repository_is_not_used() {
+    let t = TempDir::new().unwrap();
+    let away = TempDir::new().unwrap();
+    write(t.path(), "skill-audit.toml", RAISE);
+    // A `.git` file (a submodule or a linked work tree) marks a repository root too.
+    write(t.path(), "repo/.git", "gitdir: ../elsewhere\n");
+    let repo = t.path().join("repo");
+    library_in(&repo.join("lib"));
+    let lib = repo.join("lib");
+    assert_eq!(
+        colour_in(away.path(), &[arg(&lib)]).as_deref(),
+        Some("warning"),
+        "the parent folder of the repository is not searched"
+    );
+    write(&repo, "skill-audit.toml", RAISE);
+    assert_eq!(
+        colour_in(away.path(), &[arg(&lib)]).as_deref(),
+        Some("error"),
+        "the repository root is"
+    );
+    // Outside any repository, a folder above PATH is searched only up to the current folder.
+    let u = TempDir::new().unwrap();
+    library_in(&u.path().join("lib"));
+    write(u.path(), "skill-audit.toml", RAISE);
+    let lib = u.path().join("lib");
+    assert_eq!(
+        colour_in(away.path(), &[arg(&lib)]).as_deref(),
+        Some("warning"),
+        "no repository, and PATH is not in the current folder"
+    );
+    assert_eq!(
+        colour_in(u.path(), &["lib/skills"]).as_deref(),
+        Some("error"),
+        "from the current folder, which holds PATH"
+    );
+}
+
+#[test]
+fn without_a_config_up_to_the_repository_root_the_current_folders_is_used() {
+    let t = repository();
+    let here = TempDir::new().unwrap();
+    write(here.path(), "skill-audit.toml", RAISE);
+    let lib = t.path().join("lib");
+    assert_eq!(
+        colour_in(here.path(), &[arg(&lib)]).as_deref(),
+        Some("error")
+    );
+    // One found from PATH wins over the current folder's.
+    write(t.path(), "skill-audit.toml", OFF);
+    assert_eq!(colour_in(here.path(), &[arg(&lib)]), None);
+}
+
+#[test]
+fn an_explicit_config_wins_over_the_one_found() {
+    let t = repository();
+    let here = TempDir::new().unwrap();
+    write(t.path(), "skill-audit.toml", OFF);
+    write(t.path(), "lib/skill-audit.toml", OFF);
+    write(here.path(), "skill-audit.toml", OFF);
+    write(here.path(), "ci.toml", RAISE);
+    let lib = t.path().join("lib");
+    assert_eq!(
+        colour_in(here.path(), &["--config", "ci.toml", arg(&lib)]).as_deref(),
+        Some("error")
+    );
+}
+
+/// The example of issue #19: `skill-audit skills` run in a library's root uses the
+/// `skill-audit.toml` beside `skills/`, and its relative paths are relative to it.
+#[test]
+fn skills_run_from_the_library_root_uses_the_config_beside_it() {
+    let t = tree(&[
+        ("skills/a/SKILL.md", &skill_md("a", "colour: red\n")),
+        ("skills/drafts/b/SKILL.md", "not even frontmatter"),
+        ("skills/x.agent.md", "---\ndescription: x\n---\n"),
+        ("profiles/prod.json", r#"{"name": "prod", "tools": []}"#),
+        (
+            "skill-audit.toml",
+            "profiles = [\"profiles/prod.json\"]\nexclude = [\"skills/drafts\"]\n[rules]\n\"unknown-key\" = \"error\"\n[[links]]\nagent = \"skills/x.agent.md\"\nskills = [\"a\"]\n",
+        ),
+    ]);
+    let (r, code) = json_run(t.path(), &["skills"]);
+    assert_eq!(code, 1, "the unknown key is an error: {r}");
+    assert_eq!(
+        rules_for(&r, "skills/a/SKILL.md"),
+        ["SA221"],
+        "[rules] applies"
+    );
+    assert_eq!(
+        r["profiles"][0]["name"], "prod",
+        "profiles from the file's folder"
+    );
+    let skills: Vec<&str> = arr(&r, "skills").iter().map(|x| s(x, "path")).collect();
+    assert_eq!(
+        skills,
+        ["skills/a/SKILL.md"],
+        "exclude from the file's folder"
+    );
+    assert_eq!(
+        r["links"][0]["via"], "config",
+        "links from the file's folder"
+    );
+    assert_eq!(r["links"][0]["agent"], "skills/x.agent.md");
+    // -v says which file was used; without one, that there is none.
+    let out = bin(t.path()).args(["-v", "skills"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("skill-audit: settings from skill-audit.toml\n"),
+        "{err}"
+    );
+    std::fs::remove_file(t.path().join("skill-audit.toml")).unwrap();
+    let out = bin(t.path()).args(["-v", "skills"]).output().unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("skill-audit: no settings file"), "{err}");
+}
+
+#[test]
+fn explain_finds_the_config_as_the_audit_does() {
+    let t = repository();
+    let away = TempDir::new().unwrap();
+    write(t.path(), "skill-audit.toml", RAISE);
+    let lib = t.path().join("lib");
+    let skill = t.path().join("lib/skills/a");
+    let out = bin(away.path())
+        .args(["explain", arg(&skill), "--root", arg(&lib)])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains(": error[SA221]"), "{text}");
+    // --config wins there too.
+    write(away.path(), "off.toml", OFF);
+    let out = bin(away.path())
+        .args([
+            "explain",
+            arg(&skill),
+            "--root",
+            arg(&lib),
+            "--config",
+            "off.toml",
+        ])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(!text.contains("SA221"), "{text}");
+}
+
+/// The folders above a root are found by name: a symlinked root takes the settings of the
+/// repository its link is in, not those beside its target.
+#[cfg(unix)]
+#[test]
+fn a_symlinked_root_takes_the_settings_of_where_its_link_is() {
+    let t = TempDir::new().unwrap();
+    let away = TempDir::new().unwrap();
+    library_in(&t.path().join("shared/lib"));
+    write(t.path(), "shared/skill-audit.toml", OFF);
+    std::fs::create_dir_all(t.path().join("repo/.git")).unwrap();
+    write(t.path(), "repo/skill-audit.toml", RAISE);
+    std::os::unix::fs::symlink(t.path().join("shared/lib"), t.path().join("repo/lib")).unwrap();
+    let lib = t.path().join("repo/lib");
+    assert_eq!(
+        colour_in(away.path(), &[arg(&lib)]).as_deref(),
+        Some("error")
+    );
+}
+
+/// A settings file found in the tree is read only if its real path stays in the folders
+/// searched: a symlink out of them is an error, unless named with --config or --follow-outside.
+#[cfg(unix)]
+#[test]
+fn a_found_config_that_leads_outside_the_tree_is_refused() {
+    let t = repository();
+    let outside = TempDir::new().unwrap();
+    write(outside.path(), "secret.toml", RAISE);
+    std::os::unix::fs::symlink(
+        outside.path().join("secret.toml"),
+        t.path().join("skill-audit.toml"),
+    )
+    .unwrap();
+    let out = bin(t.path()).arg("lib").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("skill-audit.toml: its real path leads outside") && err.contains("--config"),
+        "{err}"
+    );
+    assert_eq!(
+        colour_in(t.path(), &["--follow-outside", "lib"]).as_deref(),
+        Some("error")
+    );
+    assert_eq!(
+        colour_in(t.path(), &["--config", "skill-audit.toml", "lib"]).as_deref(),
+        Some("error")
+    );
+    // A link that stays in the repository is fine.
+    write(t.path(), "config/sa.toml", RAISE);
+    std::fs::remove_file(t.path().join("skill-audit.toml")).unwrap();
+    std::os::unix::fs::symlink("config/sa.toml", t.path().join("skill-audit.toml")).unwrap();
+    assert_eq!(colour_in(t.path(), &["lib"]).as_deref(), Some("error"));
 }
 
 #[test]
