@@ -51,7 +51,7 @@ pub(crate) fn run(args: ToPromptArgs) -> Result<Outcome, String> {
         quiet: true,
         verbose: false,
     };
-    let (mut opts, _) = super::audit::options(&audit_args, cwd.clone())?;
+    let mut opts = super::audit::options(&audit_args, cwd.clone())?.opts;
     match opts.profiles.len() {
         1 => {}
         0 => {
