@@ -384,6 +384,7 @@ fn audit(
             &s.path,
             s.name_pos,
             &at,
+            &|_, _| false,
             "skill",
             &names,
             &r.availability,
@@ -393,10 +394,12 @@ fn audit(
     for r in &agents {
         let a = &r.agent;
         let at = |t: &str| a.tool_pos(t);
+        let reported = |i: usize, t: &str| rules::host::reported_unknown(&profiles[i], a, t);
         rules::library::unavailable(
             &a.path,
             a.tools_pos,
             &at,
+            &reported,
             "agent",
             &names,
             &r.availability,

@@ -491,7 +491,7 @@ pub(crate) fn loads(profile: &Profile, agent: &crate::model::Agent) -> bool {
     let Some(v) = &profile.vocabulary else {
         return true;
     };
-    let by_format = v.loads.iter().any(|l| *l == agent.flavor);
+    let by_format = v.loads.contains(&agent.flavor);
     // `target: vscode` or `target: github-copilot` keeps an agent to that host.
     let by_target = match agent.target.as_deref() {
         Some(t @ ("vscode" | "github-copilot")) => t == v.host,

@@ -330,22 +330,20 @@ fn matrix_rows<'a>(
 /// One line that says how the run went.
 pub(crate) fn verdict(report: &Report) -> String {
     let sum = &report.summary;
-    let unavailable = |m: &std::collections::BTreeMap<
-        String,
-        std::collections::BTreeMap<Status, usize>,
-    >|
-     -> usize {
+    type Counts = std::collections::BTreeMap<String, std::collections::BTreeMap<Status, usize>>;
+    let cells = |m: &Counts, status: Status| -> usize {
         m.values()
-            .map(|c| c.get(&Status::Unavailable).copied().unwrap_or(0))
+            .map(|c| c.get(&status).copied().unwrap_or(0))
             .sum()
     };
     let (us, ua) = (
-        unavailable(&sum.by_profile),
-        unavailable(&sum.agents_by_profile),
+        cells(&sum.by_profile, Status::Unavailable),
+        cells(&sum.agents_by_profile, Status::Unavailable),
     );
+    let partial = cells(&sum.agents_by_profile, Status::Partial);
     let icon = if sum.errors > 0 {
         "❌"
-    } else if sum.warnings > 0 || us + ua > 0 {
+    } else if sum.warnings > 0 || us + ua + partial > 0 {
         "⚠️"
     } else {
         "✅"
@@ -362,7 +360,8 @@ pub(crate) fn verdict(report: &Report) -> String {
     if !report.profiles.is_empty() {
         let _ = write!(
             v,
-            " · {us} skill and {ua} agent cells unavailable across {}",
+            " · {us} skill and {ua} agent cells unavailable, {partial} agent {} partial, across {}",
+            if partial == 1 { "cell" } else { "cells" },
             Count(report.profiles.len(), "profile")
         );
     }

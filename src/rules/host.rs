@@ -15,6 +15,7 @@ pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Findin
             for t in a.tools.iter().flatten() {
                 match evaluate::tool(p, Judged::Agent(a), t) {
                     ToolVerdict::Renamed(new) => out.push(renamed_tool(a, t, &p.name, &new)),
+                    ToolVerdict::Unknown if !vocabulary_question(p, t) => {}
                     ToolVerdict::Unknown => out.push(unknown_tool(a, t, &p.name, None)),
                     ToolVerdict::Unmapped(native) => {
                         out.push(unknown_tool(a, t, &p.name, Some(&native)))
@@ -26,6 +27,39 @@ pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Findin
             }
         }
     }
+}
+
+/// Is an unknown `tool` on host profile `p` a question of the host's vocabulary (SA702), not
+/// of what the environment's servers offer (SA402/SA403)? When the profile lists servers, a
+/// name that could be one of their tools (not a built-in host's name) is an environment gap.
+fn vocabulary_question(p: &Profile, tool: &str) -> bool {
+    let Some(v) = &p.vocabulary else {
+        return false;
+    };
+    if !v.has_servers {
+        return true;
+    }
+    let bare = tool.split('(').next().unwrap_or(tool).trim();
+    let canonical = crate::profile::names::canonical(bare);
+    // A host's own name (this host's tool sets, or any built-in host's tools and legacy
+    // names) cannot come from a server.
+    canonical
+        .split_once('/')
+        .is_some_and(|(first, _)| v.toolsets.contains_key(first))
+        || crate::profile::builtin::hosts()
+            .iter()
+            .any(|h| h.defines(bare))
+}
+
+/// Does SA702 report `tool` of `agent` on `p`? The partial-agent finding leaves such names to
+/// it, so one cause gives one finding.
+pub(crate) fn reported_unknown(p: &Profile, agent: &Agent, tool: &str) -> bool {
+    p.vocabulary.is_some()
+        && match evaluate::tool(p, Judged::Agent(agent), tool) {
+            ToolVerdict::Unknown => vocabulary_question(p, tool),
+            ToolVerdict::Unmapped(_) => true,
+            _ => false,
+        }
 }
 
 pub(crate) const RENAMED_TOOL: RuleDoc = RuleDoc {
@@ -56,7 +90,7 @@ pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
     name: "unknown-tool",
     severity: Severity::Warning,
     summary: "An agent uses a tool name the host does not know",
-    what: "An agent's `tools` list names a tool the host does not know, on a profile whose host loads the agent (`.agent.md` on VS Code and GitHub Copilot, Claude-format agents on Claude Code and VS Code). On VS Code, a Claude Code tool name it does not map is reported too. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are only judged when the profile lists servers.",
+    what: "An agent's `tools` list names a tool the host does not know, on a profile whose host loads the agent (`.agent.md` on VS Code and GitHub Copilot, Claude-format agents on Claude Code and VS Code). On VS Code, a Claude Code tool name it does not map is reported too. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are left to the profile's servers: when the profile lists servers, a name one of them could offer is reported as missing from the environment (SA402, SA403), not as unknown to the host.",
     why: "Hosts drop unknown tool names without a word, so the agent silently loses the capability.",
     example: "tools: [think]\non builtin:vscode.\n\nFix: remove it or use the current name.",
 };

@@ -27,17 +27,20 @@ pub(crate) fn duplicate_names(skills: &[Box<Skill>], out: &mut Vec<Finding>) {
 }
 
 /// One finding per skill or agent and profile it cannot fully run on. `pos` is where the
-/// entry is reported, `item_pos` where one of its tools is written.
+/// entry is reported, `item_pos` where one of its tools is written; `reported(i, tool)`
+/// says whether another rule already reports `tool` missing on the `i`th profile.
+#[allow(clippy::too_many_arguments)]
 pub(crate) fn unavailable(
     path: &str,
     pos: Pos,
     item_pos: &dyn Fn(&str) -> Pos,
+    reported: &dyn Fn(usize, &str) -> bool,
     what: &str,
     profiles: &[&str],
     availability: &[Availability],
     out: &mut Vec<Finding>,
 ) {
-    for (profile, a) in profiles.iter().zip(availability) {
+    for (i, (profile, a)) in profiles.iter().zip(availability).enumerate() {
         match a.status {
             Status::Unavailable => out.push(unavailable_on(
                 path,
@@ -47,8 +50,16 @@ pub(crate) fn unavailable(
                 a.reason.as_deref(),
             )),
             Status::Partial => {
-                let at = a.missing.first().map_or(pos, |t| item_pos(t));
-                out.push(partial_on(path, at, profile, &a.missing))
+                // Names SA702 reports as unknown to the host are its to report.
+                let gaps: Vec<String> = a
+                    .missing
+                    .iter()
+                    .filter(|t| !reported(i, t))
+                    .cloned()
+                    .collect();
+                if let Some(first) = gaps.first() {
+                    out.push(partial_on(path, item_pos(first), profile, &gaps));
+                }
             }
             _ => {}
         }

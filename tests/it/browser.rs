@@ -229,13 +229,15 @@ async fn exercise(client: &Client, report: &Path) {
             .any(|r| r.starts_with("notes-helper ") || r.starts_with("release-notes ")),
         "the undeclared skills are hidden: {rows:#?}"
     );
-    client
-        .find(Locator::Css("input[data-status=unavailable]"))
-        .await
-        .unwrap()
-        .click()
-        .await
-        .unwrap();
+    for status in ["unavailable", "partial", "not-loaded"] {
+        client
+            .find(Locator::Css(&format!("input[data-status={status}]")))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+    }
     let rows = shown(client, "tr[data-statuses]").await;
     let names: Vec<&str> = rows.iter().map(|r| r.split(' ').next().unwrap()).collect();
     assert_eq!(
@@ -245,11 +247,13 @@ async fn exercise(client: &Client, report: &Path) {
             "broken-skill",
             "kusto-query",
             "refund-workflow",
-            "teams-search"
+            "teams-search",
+            "analyst",
+            "chargebacks"
         ],
-        "with only available and invalid ticked, the agents (unavailable everywhere) hide"
+        "with only available and invalid ticked, agents only partial or not loaded hide"
     );
-    for status in ["undeclared", "unavailable"] {
+    for status in ["undeclared", "unavailable", "partial", "not-loaded"] {
         client
             .find(Locator::Css(&format!("input[data-status={status}]")))
             .await
@@ -264,7 +268,7 @@ async fn exercise(client: &Client, report: &Path) {
     let place = client
         .execute(
             "var table = document.querySelector('#skills + table');
-             window.scrollTo(0, table.getBoundingClientRect().bottom + window.scrollY - 150);
+             window.scrollTo(0, table.getBoundingClientRect().bottom + window.scrollY - 250);
              var bar = document.getElementById('filters').getBoundingClientRect();
              var th = table.querySelector('thead th').getBoundingClientRect();
              return [bar.top, bar.bottom, th.top, table.getBoundingClientRect().top];",

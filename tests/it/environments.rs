@@ -441,3 +441,44 @@ fn vscode_maps_claude_tool_names_of_claude_agents() {
     // The mapping is for Claude-format agents only: an `.agent.md` naming `Read` gets none.
     assert_eq!(status(&v, "plain", "vscode"), "unavailable");
 }
+
+#[test]
+fn one_cause_gives_one_finding() {
+    let dir = tree(&[(
+        ".github/agents/coder.agent.md",
+        &agent("tools: [edit, think, slack/post]\n"),
+    )]);
+    let (v, _) = run(dir.path(), &["builtin:vscode", "builtin:github-copilot"]);
+    // On VS Code (no servers listed) `think` is unknown to the host: SA702 says so, and the
+    // agent is partial without a second finding for the same name.
+    assert_eq!(status(&v, "coder", "vscode"), "partial");
+    assert_eq!(missing(&v, "coder", "vscode"), ["think"]);
+    let unknown = messages(&v, "SA702");
+    assert!(
+        unknown
+            .iter()
+            .any(|m| m.starts_with("`think`") && m.contains("vscode")),
+        "{unknown:?}"
+    );
+    let partial = messages(&v, "SA403");
+    assert!(
+        !partial.iter().any(|m| m.contains("`vscode`")),
+        "{partial:?}"
+    );
+    // GitHub Copilot lists its built-in servers, so a name no host defines could be a
+    // server's: a gap of the environment (SA403), not a name unknown to the host.
+    assert_eq!(
+        missing(&v, "coder", "github-copilot"),
+        ["think", "slack/post"]
+    );
+    assert!(
+        partial
+            .iter()
+            .any(|m| m.contains("`github-copilot` without `think`, `slack/post`")),
+        "{partial:?}"
+    );
+    assert!(
+        !unknown.iter().any(|m| m.contains("github-copilot")),
+        "{unknown:?}"
+    );
+}
