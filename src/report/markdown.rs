@@ -218,13 +218,20 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
         d.availability_changes
             .iter()
             .map(|c| {
+                let why = c.explanation(code);
                 format!(
-                    "| {} | {} | {} | {} → {} |",
+                    "| {} | {} | {} | {} → {} | {} |",
                     c.kind,
                     code(&c.name),
                     cell(&c.profile),
-                    c.from,
-                    c.to
+                    cell(&c.from),
+                    cell(&c.to),
+                    // Causes hold code already; a reason is one of our messages.
+                    match (c.causes.is_empty(), why) {
+                        (_, None) => String::new(),
+                        (false, Some(why)) => why,
+                        (true, Some(reason)) => message(&reason),
+                    }
                 )
             })
             .collect(),
@@ -241,7 +248,7 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
     if !changes.lines.is_empty() {
         let _ = writeln!(
             s,
-            "### Availability changes\n\n| Kind | Name | Profile | Change |\n| --- | --- | --- | --- |"
+            "### Availability changes\n\n| Kind | Name | Profile | Change | Why |\n| --- | --- | --- | --- | --- |"
         );
         emit(&changes, s);
         s.push('\n');

@@ -293,15 +293,21 @@ pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Res
         }
     }
     for c in &d.availability_changes {
-        let _ = writeln!(
+        let _ = write!(
             s,
             "{} {} on {}: {} -> {}",
             c.kind,
             visible(&c.path),
             visible(&c.profile),
-            c.from,
-            c.to
+            visible(&c.from),
+            visible(&c.to)
         );
+        match c.explanation(|n| format!("`{}`", visible(n))) {
+            Some(why) => {
+                let _ = writeln!(s, " ({})", visible(&why));
+            }
+            None => s.push('\n'),
+        }
     }
     let _ = writeln!(
         s,
