@@ -1,6 +1,7 @@
 //! Compare two JSON reports: new and fixed findings, and availability changes with what caused
 //! each. Findings match by rule, path and message, never by line, so an edit above a finding
-//! does not churn it.
+//! does not churn it. Also compare two profiles: the tools, resources and prompts one offers
+//! and the other does not, per server.
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -9,6 +10,7 @@ use super::{Report, SCHEMA_VERSION};
 use crate::diagnostic::Finding;
 use crate::evaluate::{Availability, Status};
 use crate::model::Requirements;
+use crate::profile::{NameSet, Profile, Vocabulary};
 use crate::words::Count;
 
 /// What changed between two reports.
@@ -427,6 +429,211 @@ pub(crate) fn verdict(d: &Diff) -> String {
     format!("{icon} This change {}", parts.join(", "))
 }
 
+/// What changed between two profiles: the names one offers and the other does not, per server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProfileDiff {
+    pub old: ProfileSide,
+    pub new: ProfileSide,
+    /// Names added and removed, over every server and kind.
+    pub added: usize,
+    pub removed: usize,
+    /// Only servers with a change: first the names without a server (bare tools, and every
+    /// resource and prompt, as profiles list those without their server), then a host
+    /// profile's own names, then each MCP server by name.
+    pub servers: Vec<ServerChanges>,
+}
+
+/// One of the two profiles compared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProfileSide {
+    pub name: String,
+    pub path: String,
+    /// The host of a host profile (one with a tool vocabulary).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+}
+
+/// The changes under one server (or none, or a host).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ServerChanges {
+    /// The MCP server of `server/tool` names; `null` for the others.
+    pub server: Option<String>,
+    /// The host whose own names these are, for host profiles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    pub tools: NameChanges,
+    pub resources: NameChanges,
+    pub prompts: NameChanges,
+}
+
+/// Names (and patterns) one profile lists and the other does not, sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct NameChanges {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+}
+
+impl NameChanges {
+    fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.removed.is_empty()
+    }
+}
+
+impl ServerChanges {
+    /// The three kinds with their singular nouns, in report order.
+    pub(crate) fn kinds(&self) -> [(&'static str, &NameChanges); 3] {
+        [
+            ("tool", &self.tools),
+            ("resource", &self.resources),
+            ("prompt", &self.prompts),
+        ]
+    }
+
+    /// What the group is called: `no server`, `host vscode`, `server kusto`.
+    pub(crate) fn label(&self) -> String {
+        match (&self.server, &self.host) {
+            (Some(s), _) => format!("server {s}"),
+            (None, Some(h)) => format!("host {h}"),
+            (None, None) => "no server".to_owned(),
+        }
+    }
+}
+
+/// Where a name is grouped. The derived order is the report order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Group {
+    TopLevel,
+    Host(String),
+    Server(String),
+}
+
+/// The group of a tool of a profile with vocabulary `vocab`: its server for `server/tool`,
+/// except a host's own names (bare, a tool set's `set/tool`, or any name of a host profile
+/// that lists no servers), which go with the host.
+fn tool_group(tool: &str, vocab: Option<&Vocabulary>) -> Group {
+    let server = tool
+        .split_once('/')
+        .map(|(s, _)| s)
+        .filter(|s| !s.is_empty() && !s.contains(['*', '?', '[']));
+    match (server, vocab) {
+        (Some(s), Some(v)) if v.has_servers && !v.toolsets.contains_key(s) => {
+            Group::Server(s.to_owned())
+        }
+        (Some(s), None) => Group::Server(s.to_owned()),
+        (_, Some(v)) => Group::Host(v.host.clone()),
+        (None, None) => Group::TopLevel,
+    }
+}
+
+/// The group of a name of the `tools` list (`tools`) or of another list.
+fn group(name: &str, tools: bool, vocab: Option<&Vocabulary>) -> Group {
+    if tools {
+        return tool_group(name, vocab);
+    }
+    vocab.map_or(Group::TopLevel, |v| Group::Host(v.host.clone()))
+}
+
+/// The names of `a` not in `b`, sorted.
+fn only_in<'a>(a: &'a NameSet, b: &NameSet) -> Vec<&'a str> {
+    let b: foldhash::HashSet<&str> = b.names().collect();
+    let mut names: Vec<&str> = a.names().filter(|n| !b.contains(n)).collect();
+    names.sort_unstable();
+    names
+}
+
+/// What `new` offers that `old` does not, and the reverse. Names are compared as the profiles
+/// store them: tools in their canonical `server/tool` spelling, globs as written.
+pub(crate) fn profiles(old: &Profile, new: &Profile) -> ProfileDiff {
+    let side = |p: &Profile| ProfileSide {
+        name: p.name.clone(),
+        path: p.path.clone(),
+        host: p.vocabulary.as_ref().map(|v| v.host.clone()),
+    };
+    let (ov, nv) = (old.vocabulary.as_ref(), new.vocabulary.as_ref());
+    let mut groups: BTreeMap<Group, ServerChanges> = BTreeMap::new();
+    let lists = [
+        (&old.tools, &new.tools),
+        (&old.resources, &new.resources),
+        (&old.prompts, &new.prompts),
+    ];
+    let (mut added, mut removed) = (0, 0);
+    for (i, (o, n)) in lists.into_iter().enumerate() {
+        let gone = only_in(o, n);
+        let new_names = only_in(n, o);
+        removed += gone.len();
+        added += new_names.len();
+        for (list, is_added, vocab) in [(gone, false, ov), (new_names, true, nv)] {
+            for name in list {
+                let g = group(name, i == 0, vocab);
+                let entry = groups.entry(g.clone()).or_insert_with(|| {
+                    let (server, host) = match g {
+                        Group::TopLevel => (None, None),
+                        Group::Host(h) => (None, Some(h)),
+                        Group::Server(s) => (Some(s), None),
+                    };
+                    ServerChanges {
+                        server,
+                        host,
+                        tools: NameChanges::default(),
+                        resources: NameChanges::default(),
+                        prompts: NameChanges::default(),
+                    }
+                });
+                let changes = match i {
+                    0 => &mut entry.tools,
+                    1 => &mut entry.resources,
+                    _ => &mut entry.prompts,
+                };
+                let to = if is_added {
+                    &mut changes.added
+                } else {
+                    &mut changes.removed
+                };
+                to.push(name.to_owned());
+            }
+        }
+    }
+    let servers: Vec<ServerChanges> = groups
+        .into_values()
+        .filter(|g| g.kinds().iter().any(|(_, c)| !c.is_empty()))
+        .collect();
+    ProfileDiff {
+        old: side(old),
+        new: side(new),
+        added,
+        removed,
+        servers,
+    }
+}
+
+/// Counts per kind for a verdict: "2 tools, 1 prompt".
+fn per_kind(d: &ProfileDiff, pick: impl Fn(&NameChanges) -> usize) -> String {
+    let mut parts = Vec::new();
+    for (i, noun) in ["tool", "resource", "prompt"].into_iter().enumerate() {
+        let n: usize = d.servers.iter().map(|g| pick(g.kinds()[i].1)).sum();
+        if n > 0 {
+            parts.push(Count(n, noun).to_string());
+        }
+    }
+    parts.join(", ")
+}
+
+/// The one-line verdict on a profile change: what it takes away, what it adds.
+pub(crate) fn profile_verdict(d: &ProfileDiff) -> String {
+    if d.added == 0 && d.removed == 0 {
+        return "✅ No change: both profiles offer the same tools, resources and prompts".into();
+    }
+    let mut parts = Vec::new();
+    if d.removed > 0 {
+        parts.push(format!("removes {}", per_kind(d, |c| c.removed.len())));
+    }
+    if d.added > 0 {
+        parts.push(format!("adds {}", per_kind(d, |c| c.added.len())));
+    }
+    let icon = if d.removed > 0 { "⚠️" } else { "✅" };
+    format!("{icon} The new profile {}", parts.join("; "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -609,5 +816,83 @@ mod tests {
             change.explanation(|n| n.to_owned()).as_deref(),
             Some("the frontmatter could not be read")
         );
+    }
+
+    fn plain(tools: &[&str], resources: &[&str], prompts: &[&str]) -> Profile {
+        Profile::from_names("p", "p.json", tools, resources, prompts).unwrap()
+    }
+
+    #[test]
+    fn profile_changes_are_grouped_by_server_and_sorted() {
+        let old = plain(
+            &[
+                "mcp__kusto__run_query",
+                "kusto/list_tables",
+                "get_order",
+                "b",
+            ],
+            &["docs://a"],
+            &["summarize"],
+        );
+        let new = plain(
+            &["kusto:run_query", "github/*", "get_order", "a", "*"],
+            &["docs://a", "docs://b"],
+            &[],
+        );
+        let d = profiles(&old, &new);
+        assert_eq!((d.added, d.removed), (4, 3));
+        let labels: Vec<String> = d.servers.iter().map(ServerChanges::label).collect();
+        assert_eq!(labels, ["no server", "server github", "server kusto"]);
+        let top = &d.servers[0];
+        assert_eq!(top.tools.added, ["*", "a"]);
+        assert_eq!(top.tools.removed, ["b"]);
+        assert_eq!(top.resources.added, ["docs://b"]);
+        assert_eq!(top.prompts.removed, ["summarize"]);
+        assert_eq!(d.servers[1].tools.added, ["github/*"]);
+        // Spellings of one tool are one name: only `list_tables` changed on kusto.
+        assert_eq!(
+            d.servers[2].tools,
+            NameChanges {
+                added: vec![],
+                removed: vec!["kusto/list_tables".into()],
+            }
+        );
+        assert_eq!(
+            profile_verdict(&d),
+            "⚠️ The new profile removes 2 tools, 1 prompt; adds 3 tools, 1 resource"
+        );
+    }
+
+    #[test]
+    fn identical_profiles_have_no_change() {
+        let p = plain(&["a", "s/t"], &["r"], &["q"]);
+        let d = profiles(&p, &p.clone());
+        assert!(d.servers.is_empty() && d.added == 0 && d.removed == 0);
+        assert!(profile_verdict(&d).starts_with("✅ No change"));
+    }
+
+    #[test]
+    fn a_host_keeps_its_own_names_and_servers_apart() {
+        let host = |tools: &[&str], has_servers: bool| {
+            let mut p = plain(tools, &[], &[]);
+            p.vocabulary = Some(Vocabulary {
+                host: "vscode".into(),
+                toolsets: [("read".to_owned(), vec!["read/readFile".to_owned()])].into(),
+                has_servers,
+                ..Vocabulary::default()
+            });
+            p
+        };
+        let d = profiles(
+            &host(&["read/readFile", "todos"], false),
+            &host(&["read/problems", "github/get_issue"], true),
+        );
+        let labels: Vec<String> = d.servers.iter().map(ServerChanges::label).collect();
+        assert_eq!(labels, ["host vscode", "server github"]);
+        assert_eq!(d.servers[0].tools.added, ["read/problems"]);
+        assert_eq!(d.servers[0].tools.removed, ["read/readFile", "todos"]);
+        // Without servers, every name of a host profile is the host's.
+        let d = profiles(&host(&[], false), &host(&["edit/createFile"], false));
+        assert_eq!(d.servers[0].host.as_deref(), Some("vscode"));
     }
 }
