@@ -473,12 +473,6 @@ pub struct NameChanges {
     pub removed: Vec<String>,
 }
 
-impl NameChanges {
-    fn is_empty(&self) -> bool {
-        self.added.is_empty() && self.removed.is_empty()
-    }
-}
-
 impl ServerChanges {
     /// The three kinds with their singular nouns, in report order.
     pub(crate) fn kinds(&self) -> [(&'static str, &NameChanges); 3] {
@@ -593,16 +587,13 @@ pub(crate) fn profiles(old: &Profile, new: &Profile) -> ProfileDiff {
             }
         }
     }
-    let servers: Vec<ServerChanges> = groups
-        .into_values()
-        .filter(|g| g.kinds().iter().any(|(_, c)| !c.is_empty()))
-        .collect();
+    // A group exists only once a name was put in it.
     ProfileDiff {
         old: side(old),
         new: side(new),
         added,
         removed,
-        servers,
+        servers: groups.into_values().collect(),
     }
 }
 
