@@ -81,11 +81,12 @@ pub enum Command {
         #[arg(default_value = ".", value_hint = ValueHint::DirPath)]
         dir: PathBuf,
     },
-    /// Compare two JSON reports: new and fixed findings, availability changes.
+    /// Compare two JSON reports (new and fixed findings, availability changes and their
+    /// causes) or two profiles (tools, resources and prompts added and removed, per server).
     Diff {
-        /// The earlier report (e.g. of the base branch).
+        /// The earlier report (e.g. of the base branch), or profile (a file or `builtin:NAME`).
         old: PathBuf,
-        /// The later report (e.g. of the pull request).
+        /// The later report (e.g. of the pull request), or profile.
         new: PathBuf,
         /// Output format.
         #[arg(short, long, value_enum, default_value_t = reports::DiffFormat::Text)]

@@ -1,10 +1,11 @@
-//! `diff` and `merge`: commands over saved JSON reports.
+//! `diff` and `merge`: commands over saved JSON reports (and, for `diff`, profiles).
 
 use clap::ValueEnum;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use super::{Outcome, OutputArgs, write_outputs, write_stdout};
-use crate::report;
+use crate::profile::{self, Profile, ProfileSource};
+use crate::report::{self, Report};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum DiffFormat {
@@ -13,19 +14,91 @@ pub enum DiffFormat {
     Markdown,
 }
 
+/// What one side of `diff` is.
+enum Side {
+    Report(Box<Report>),
+    Profile(Box<Profile>),
+}
+
+impl Side {
+    fn what(&self) -> &'static str {
+        match self {
+            Side::Report(_) => "a JSON report",
+            Side::Profile(_) => "a profile",
+        }
+    }
+}
+
+/// Read a side of `diff`: `builtin:NAME`, else a file whose content says what it is. A JSON
+/// object with a `schema_version` key is a report (a profile has none); anything else is read
+/// as a profile.
+fn side(arg: &Path) -> Result<Side, String> {
+    if let Some(text) = arg.to_str() {
+        match ProfileSource::parse(text) {
+            ProfileSource::Builtin(name) => {
+                return profile::builtin::load(&name)
+                    .map(|p| Side::Profile(Box::new(p)))
+                    .map_err(|e| e.to_string());
+            }
+            ProfileSource::Mcp { .. } => {
+                return Err(format!(
+                    "{text}: diff compares saved profiles; write this one with `skill-audit capture -o FILE` first"
+                ));
+            }
+            ProfileSource::File(_) => {}
+        }
+    }
+    let text =
+        std::fs::read_to_string(arg).map_err(|e| format!("{}: cannot read: {e}", arg.display()))?;
+    /// Only the key that tells a report from a profile; the rest is skipped unread.
+    #[derive(serde::Deserialize)]
+    struct Probe {
+        schema_version: Option<serde::de::IgnoredAny>,
+    }
+    match serde_json::from_str::<Probe>(&text) {
+        Ok(Probe {
+            schema_version: Some(_),
+        }) => report::diff::parse(&text, arg).map(|r| Side::Report(Box::new(r))),
+        // Not even JSON, or JSON of another shape: the profile reader says where and why.
+        _ => profile::load(arg, &arg.display().to_string())
+            .map(|p| Side::Profile(Box::new(p)))
+            .map_err(|e| e.to_string()),
+    }
+}
+
 pub(crate) fn diff(
-    old: &std::path::Path,
-    new: &std::path::Path,
+    old: &Path,
+    new: &Path,
     format: DiffFormat,
-    output: Option<&std::path::Path>,
+    output: Option<&Path>,
 ) -> Result<Outcome, String> {
-    let (old, new) = (report::diff::load(old)?, report::diff::load(new)?);
-    let d = report::diff::diff(&old, &new);
     let mut buf = Vec::new();
-    match format {
-        DiffFormat::Text => report::text::render_diff(&d, &mut buf),
-        DiffFormat::Json => report::json::render_diff(&d, &mut buf),
-        DiffFormat::Markdown => report::markdown::render_diff(&d, &mut buf),
+    match (side(old)?, side(new)?) {
+        (Side::Report(old), Side::Report(new)) => {
+            let d = report::diff::diff(&old, &new);
+            match format {
+                DiffFormat::Text => report::text::render_diff(&d, &mut buf),
+                DiffFormat::Json => report::json::render_diff(&d, &mut buf),
+                DiffFormat::Markdown => report::markdown::render_diff(&d, &mut buf),
+            }
+        }
+        (Side::Profile(old), Side::Profile(new)) => {
+            let d = report::diff::profiles(&old, &new);
+            match format {
+                DiffFormat::Text => report::text::render_profile_diff(&d, &mut buf),
+                DiffFormat::Json => report::json::render_profile_diff(&d, &mut buf),
+                DiffFormat::Markdown => report::markdown::render_profile_diff(&d, &mut buf),
+            }
+        }
+        (a, b) => {
+            return Err(format!(
+                "cannot compare {} ({}) with {} ({}); give two JSON reports or two profiles",
+                a.what(),
+                old.display(),
+                b.what(),
+                new.display()
+            ));
+        }
     }
     .map_err(|e| e.to_string())?;
     match output {

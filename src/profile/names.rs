@@ -203,6 +203,11 @@ impl NameSet {
         }
         self.tools && !req.contains('/') && self.tool_parts.contains(req.as_ref())
     }
+
+    /// The literal names and the patterns, as stored (tools canonical), in no set order.
+    pub(crate) fn names(&self) -> impl Iterator<Item = &str> {
+        self.exact.iter().chain(&self.patterns).map(String::as_str)
+    }
 }
 
 #[cfg(test)]

@@ -1,12 +1,16 @@
-//! Compare two JSON reports: new and fixed findings, and availability changes. Findings match
-//! by rule, path and message, never by line, so an edit above a finding does not churn it.
+//! Compare two JSON reports: new and fixed findings, and availability changes with what caused
+//! each. Findings match by rule, path and message, never by line, so an edit above a finding
+//! does not churn it. Also compare two profiles: the tools, resources and prompts one offers
+//! and the other does not, per server.
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
 
 use super::{Report, SCHEMA_VERSION};
 use crate::diagnostic::Finding;
-use crate::evaluate::Status;
+use crate::evaluate::{Availability, Status};
+use crate::model::Requirements;
+use crate::profile::{NameSet, Profile, Vocabulary};
 use crate::words::Count;
 
 /// What changed between two reports.
@@ -29,6 +33,117 @@ pub struct AvailabilityChange {
     pub profile: String,
     pub from: String,
     pub to: String,
+    /// What made the status change, read from the `missing` and `unmet_any` lists of both
+    /// reports: the names that became missing, then those that became available.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub causes: Vec<Cause>,
+    /// The new status's `reason`, when no cause can be named (the entry or profile is new, or
+    /// the status changed without a name becoming missing or available).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// One name (or `any` group) that is missing on one side of a comparison and not the other.
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub struct Cause {
+    pub change: CauseChange,
+    pub kind: CauseKind,
+    /// The name as the entry requires it (`server/*` for a server).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// An `any` group instead of one name: one of these is enough.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub any: Vec<String>,
+}
+
+/// How a requirement's fate changed between the two reports.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum CauseChange {
+    /// Required in both reports; the new profile no longer offers it.
+    Removed,
+    /// Required in both reports; the new profile offers it.
+    Added,
+    /// Required only in the new report, and not offered.
+    Required,
+    /// Required only in the old report, where it was missing.
+    Unrequired,
+    /// Newly missing, for a reason the reports do not tell.
+    Missing,
+    /// Newly available, for a reason the reports do not tell.
+    Met,
+}
+
+/// What kind of name a cause is about.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum CauseKind {
+    Tool,
+    Resource,
+    Prompt,
+    /// A whole MCP server (a `server/*` requirement, or an `mcp-servers` entry).
+    Server,
+}
+
+impl CauseKind {
+    fn noun(self) -> &'static str {
+        match self {
+            CauseKind::Tool => "tool",
+            CauseKind::Resource => "resource",
+            CauseKind::Prompt => "prompt",
+            CauseKind::Server => "server",
+        }
+    }
+}
+
+impl Cause {
+    /// The cause for people, each name passed through `name` (which quotes or escapes it):
+    /// "tool `get_check_details` removed", "now requires one of tools `a`, `b`".
+    pub(crate) fn describe(&self, name: impl Fn(&str) -> String) -> String {
+        let noun = self.kind.noun();
+        // A server requirement is `server/*`; people know it by the server's name.
+        let shown = |n: &str| -> String {
+            match self.kind {
+                CauseKind::Server => name(n.strip_suffix("/*").unwrap_or(n)),
+                _ => name(n),
+            }
+        };
+        let what = match &self.name {
+            Some(n) => format!("{noun} {}", shown(n)),
+            None => {
+                let names: Vec<String> = self.any.iter().map(|n| shown(n)).collect();
+                format!("one of {noun}s {}", names.join(", "))
+            }
+        };
+        match (self.change, self.name.is_some()) {
+            (CauseChange::Removed, true) => format!("{what} removed"),
+            (CauseChange::Removed, false) => format!("{what} no longer offered"),
+            (CauseChange::Added, _) => format!("{what} added"),
+            (CauseChange::Required, _) => format!("now requires {what}"),
+            (CauseChange::Unrequired, _) => format!("no longer requires {what}"),
+            (CauseChange::Missing, true) => format!("{what} missing"),
+            (CauseChange::Missing, false) => format!("{what} unavailable"),
+            (CauseChange::Met, _) => format!("{what} available"),
+        }
+    }
+}
+
+impl AvailabilityChange {
+    /// The causes (else the reason) for people, `name` quoting or escaping each name; empty
+    /// when there is neither.
+    pub(crate) fn explanation(&self, name: impl Fn(&str) -> String + Copy) -> Option<String> {
+        if self.causes.is_empty() {
+            return self.reason.clone();
+        }
+        let parts: Vec<String> = self.causes.iter().map(|c| c.describe(name)).collect();
+        Some(parts.join("; "))
+    }
 }
 
 impl Diff {
@@ -62,39 +177,177 @@ fn minus(a: &[Finding], b: &[Finding]) -> Vec<Finding> {
     out
 }
 
-/// Everything that changed from `old` to `new`.
-pub(crate) fn diff(old: &Report, new: &Report) -> Diff {
-    let mut changes = Vec::new();
-    let statuses = |r: &Report| -> BTreeMap<(String, String, String), (String, String)> {
-        let mut m = BTreeMap::new();
-        for s in &r.skills {
-            for (p, a) in &s.availability {
-                m.insert(
-                    ("skill".into(), s.skill.path.clone(), p.clone()),
-                    (s.skill.name.clone(), a.status.as_str().to_owned()),
-                );
-            }
-        }
-        for a in &r.agents {
-            for (p, av) in &a.availability {
-                m.insert(
-                    ("agent".into(), a.agent.path.clone(), p.clone()),
-                    (a.agent.name.clone(), av.status.as_str().to_owned()),
-                );
-            }
-        }
-        m
-    };
-    let (before, after) = (statuses(old), statuses(new));
-    for (k, (name, to)) in &after {
-        let from = before.get(k).map_or("absent", |(_, s)| s.as_str());
-        if from != to {
-            changes.push(change(k, name, from, to));
+/// What an entry needed, as its report entry says: a skill's evaluated `dependencies`, an
+/// agent's `tools`.
+#[derive(Clone, Copy)]
+enum Needs<'a> {
+    Skill(&'a Requirements),
+    Agent(Option<&'a [String]>),
+}
+
+impl Needs<'_> {
+    /// Does the entry require `name` (as an `all` entry or inside an `any` group)?
+    fn name(&self, name: &str) -> bool {
+        match self {
+            Needs::Skill(r) => crate::model::DepKind::ALL.iter().any(|k| {
+                let g = r.group(*k);
+                g.all.iter().any(|n| n == name) || g.any.iter().flatten().any(|n| n == name)
+            }),
+            Needs::Agent(tools) => tools.is_some_and(|t| t.iter().any(|n| n == name)),
         }
     }
-    for (k, (name, from)) in &before {
+
+    /// Does the entry have exactly this `any` group?
+    fn group(&self, group: &[String]) -> bool {
+        match self {
+            Needs::Skill(r) => crate::model::DepKind::ALL
+                .iter()
+                .any(|k| r.group(*k).any.as_deref() == Some(group)),
+            Needs::Agent(_) => false,
+        }
+    }
+
+    /// The kind of a required name: a resource or prompt when listed as one, a server for
+    /// `server/*`, else a tool.
+    fn kind(&self, name: &str) -> CauseKind {
+        use crate::model::DepKind;
+        if let Needs::Skill(r) = self {
+            for (kind, noun) in [
+                (DepKind::Resources, CauseKind::Resource),
+                (DepKind::Prompts, CauseKind::Prompt),
+            ] {
+                let g = r.group(kind);
+                if g.all
+                    .iter()
+                    .chain(g.any.iter().flatten())
+                    .any(|n| n == name)
+                {
+                    return noun;
+                }
+            }
+        }
+        if name.ends_with("/*") {
+            CauseKind::Server
+        } else {
+            CauseKind::Tool
+        }
+    }
+}
+
+/// One entry on one profile in one report.
+struct Seen<'a> {
+    name: &'a str,
+    availability: &'a Availability,
+    needs: Needs<'a>,
+}
+
+type EntryKey<'a> = (&'static str, &'a str, &'a str);
+
+/// Every entry of `r` on every profile, by kind, path and profile.
+fn seen(r: &Report) -> BTreeMap<EntryKey<'_>, Seen<'_>> {
+    let mut m = BTreeMap::new();
+    for s in &r.skills {
+        for (p, a) in &s.availability {
+            let seen = Seen {
+                name: &s.skill.name,
+                availability: a,
+                needs: Needs::Skill(&s.skill.dependencies),
+            };
+            m.insert(("skill", s.skill.path.as_str(), p.as_str()), seen);
+        }
+    }
+    for a in &r.agents {
+        for (p, av) in &a.availability {
+            let seen = Seen {
+                name: &a.agent.name,
+                availability: av,
+                needs: Needs::Agent(a.agent.tools.as_deref()),
+            };
+            m.insert(("agent", a.agent.path.as_str(), p.as_str()), seen);
+        }
+    }
+    m
+}
+
+/// Why an entry's status went from `old` to `new`: the names (and `any` groups) missing on one
+/// side and not the other. Statuses are not looked at, so any status with these lists works.
+fn causes(old: &Seen<'_>, new: &Seen<'_>) -> Vec<Cause> {
+    let (was, now) = (old.availability, new.availability);
+    // `Tool` is what a name is when neither report says otherwise; it sorts first.
+    let kind = |n: &str| new.needs.kind(n).max(old.needs.kind(n));
+    let single = |change, n: &String| Cause {
+        change,
+        kind: kind(n),
+        name: Some(n.clone()),
+        any: Vec::new(),
+    };
+    let group = |change, g: &Vec<String>| Cause {
+        change,
+        kind: g.first().map_or(CauseKind::Tool, |n| kind(n)),
+        name: None,
+        any: g.clone(),
+    };
+    let mut out = Vec::new();
+    // Newly missing: the profile dropped it, or the entry newly needs it.
+    for n in now.missing.iter().filter(|n| !was.missing.contains(n)) {
+        let change = match (old.needs.name(n), new.needs.name(n)) {
+            (true, true) => CauseChange::Removed,
+            (false, true) => CauseChange::Required,
+            _ => CauseChange::Missing,
+        };
+        out.push(single(change, n));
+    }
+    for g in now.unmet_any.iter().filter(|g| !was.unmet_any.contains(g)) {
+        let change = match (old.needs.group(g), new.needs.group(g)) {
+            (true, true) => CauseChange::Removed,
+            (false, true) => CauseChange::Required,
+            _ => CauseChange::Missing,
+        };
+        out.push(group(change, g));
+    }
+    // Newly available: the profile offers it now, or the entry stopped needing it.
+    for n in was.missing.iter().filter(|n| !now.missing.contains(n)) {
+        let change = match (old.needs.name(n), new.needs.name(n)) {
+            (_, true) => CauseChange::Added,
+            (true, false) => CauseChange::Unrequired,
+            _ => CauseChange::Met,
+        };
+        out.push(single(change, n));
+    }
+    for g in was.unmet_any.iter().filter(|g| !now.unmet_any.contains(g)) {
+        let change = match (old.needs.group(g), new.needs.group(g)) {
+            (_, true) => CauseChange::Added,
+            (true, false) => CauseChange::Unrequired,
+            _ => CauseChange::Met,
+        };
+        out.push(group(change, g));
+    }
+    out
+}
+
+/// Everything that changed from `old` to `new`.
+pub(crate) fn diff(old: &Report, new: &Report) -> Diff {
+    let (before, after) = (seen(old), seen(new));
+    let mut changes = Vec::new();
+    for (k, now) in &after {
+        let to = now.availability.status.as_str();
+        let was = before.get(k);
+        let from = was.map_or("absent", |s| s.availability.status.as_str());
+        if from == to {
+            continue;
+        }
+        let causes = was.map(|was| causes(was, now)).unwrap_or_default();
+        let reason = if causes.is_empty() {
+            now.availability.reason.clone()
+        } else {
+            None
+        };
+        changes.push(change(k, now.name, from, to, causes, reason));
+    }
+    for (k, was) in &before {
         if !after.contains_key(k) {
-            changes.push(change(k, name, from, "absent"));
+            let from = was.availability.status.as_str();
+            changes.push(change(k, was.name, from, "absent", Vec::new(), None));
         }
     }
     changes.sort();
@@ -105,14 +358,23 @@ pub(crate) fn diff(old: &Report, new: &Report) -> Diff {
     }
 }
 
-fn change(k: &(String, String, String), name: &str, from: &str, to: &str) -> AvailabilityChange {
+fn change(
+    k: &EntryKey<'_>,
+    name: &str,
+    from: &str,
+    to: &str,
+    causes: Vec<Cause>,
+    reason: Option<String>,
+) -> AvailabilityChange {
     AvailabilityChange {
-        kind: k.0.clone(),
-        path: k.1.clone(),
+        kind: k.0.to_owned(),
+        path: k.1.to_owned(),
         name: name.to_owned(),
-        profile: k.2.clone(),
+        profile: k.2.to_owned(),
         from: from.to_owned(),
         to: to.to_owned(),
+        causes,
+        reason,
     }
 }
 
@@ -120,7 +382,12 @@ fn change(k: &(String, String, String), name: &str, from: &str, to: &str) -> Ava
 pub(crate) fn load(path: &std::path::Path) -> Result<Report, String> {
     let text = std::fs::read_to_string(path)
         .map_err(|e| format!("{}: cannot read report: {e}", path.display()))?;
-    let report: Report = serde_json::from_str(&text).map_err(|e| {
+    parse(&text, path)
+}
+
+/// A JSON report's text, read from `path`.
+pub(crate) fn parse(text: &str, path: &std::path::Path) -> Result<Report, String> {
+    let report: Report = serde_json::from_str(text).map_err(|e| {
         format!(
             "{}:{}:{}: not a skill-audit JSON report: {e}",
             path.display(),
@@ -162,6 +429,202 @@ pub(crate) fn verdict(d: &Diff) -> String {
     format!("{icon} This change {}", parts.join(", "))
 }
 
+/// What changed between two profiles: the names one offers and the other does not, per server.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProfileDiff {
+    pub old: ProfileSide,
+    pub new: ProfileSide,
+    /// Names added and removed, over every server and kind.
+    pub added: usize,
+    pub removed: usize,
+    /// Only servers with a change: first the names without a server (bare tools, and every
+    /// resource and prompt, as profiles list those without their server), then a host
+    /// profile's own names, then each MCP server by name.
+    pub servers: Vec<ServerChanges>,
+}
+
+/// One of the two profiles compared.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ProfileSide {
+    pub name: String,
+    pub path: String,
+    /// The host of a host profile (one with a tool vocabulary).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+}
+
+/// The changes under one server (or none, or a host).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct ServerChanges {
+    /// The MCP server of `server/tool` names; `null` for the others.
+    pub server: Option<String>,
+    /// The host whose own names these are, for host profiles.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub host: Option<String>,
+    pub tools: NameChanges,
+    pub resources: NameChanges,
+    pub prompts: NameChanges,
+}
+
+/// Names (and patterns) one profile lists and the other does not, sorted.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct NameChanges {
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+}
+
+impl ServerChanges {
+    /// The three kinds with their singular nouns, in report order.
+    pub(crate) fn kinds(&self) -> [(&'static str, &NameChanges); 3] {
+        [
+            ("tool", &self.tools),
+            ("resource", &self.resources),
+            ("prompt", &self.prompts),
+        ]
+    }
+
+    /// What the group is called: `no server`, `host vscode`, `server kusto`.
+    pub(crate) fn label(&self) -> String {
+        match (&self.server, &self.host) {
+            (Some(s), _) => format!("server {s}"),
+            (None, Some(h)) => format!("host {h}"),
+            (None, None) => "no server".to_owned(),
+        }
+    }
+}
+
+/// Where a name is grouped. The derived order is the report order.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+enum Group {
+    TopLevel,
+    Host(String),
+    Server(String),
+}
+
+/// The group of a tool of a profile with vocabulary `vocab`: its server for `server/tool`,
+/// except a host's own names (bare, a tool set's `set/tool`, or any name of a host profile
+/// that lists no servers), which go with the host.
+fn tool_group(tool: &str, vocab: Option<&Vocabulary>) -> Group {
+    let server = tool
+        .split_once('/')
+        .map(|(s, _)| s)
+        .filter(|s| !s.is_empty() && !s.contains(['*', '?', '[']));
+    match (server, vocab) {
+        (Some(s), Some(v)) if v.has_servers && !v.toolsets.contains_key(s) => {
+            Group::Server(s.to_owned())
+        }
+        (Some(s), None) => Group::Server(s.to_owned()),
+        (_, Some(v)) => Group::Host(v.host.clone()),
+        (None, None) => Group::TopLevel,
+    }
+}
+
+/// The group of a name of the `tools` list (`tools`) or of another list.
+fn group(name: &str, tools: bool, vocab: Option<&Vocabulary>) -> Group {
+    if tools {
+        return tool_group(name, vocab);
+    }
+    vocab.map_or(Group::TopLevel, |v| Group::Host(v.host.clone()))
+}
+
+/// The names of `a` not in `b`, sorted.
+fn only_in<'a>(a: &'a NameSet, b: &NameSet) -> Vec<&'a str> {
+    let b: foldhash::HashSet<&str> = b.names().collect();
+    let mut names: Vec<&str> = a.names().filter(|n| !b.contains(n)).collect();
+    names.sort_unstable();
+    names
+}
+
+/// What `new` offers that `old` does not, and the reverse. Names are compared as the profiles
+/// store them: tools in their canonical `server/tool` spelling, globs as written.
+pub(crate) fn profiles(old: &Profile, new: &Profile) -> ProfileDiff {
+    let side = |p: &Profile| ProfileSide {
+        name: p.name.clone(),
+        path: p.path.clone(),
+        host: p.vocabulary.as_ref().map(|v| v.host.clone()),
+    };
+    let (ov, nv) = (old.vocabulary.as_ref(), new.vocabulary.as_ref());
+    let mut groups: BTreeMap<Group, ServerChanges> = BTreeMap::new();
+    let lists = [
+        (&old.tools, &new.tools),
+        (&old.resources, &new.resources),
+        (&old.prompts, &new.prompts),
+    ];
+    let (mut added, mut removed) = (0, 0);
+    for (i, (o, n)) in lists.into_iter().enumerate() {
+        let gone = only_in(o, n);
+        let new_names = only_in(n, o);
+        removed += gone.len();
+        added += new_names.len();
+        for (list, is_added, vocab) in [(gone, false, ov), (new_names, true, nv)] {
+            for name in list {
+                let g = group(name, i == 0, vocab);
+                let entry = groups.entry(g.clone()).or_insert_with(|| {
+                    let (server, host) = match g {
+                        Group::TopLevel => (None, None),
+                        Group::Host(h) => (None, Some(h)),
+                        Group::Server(s) => (Some(s), None),
+                    };
+                    ServerChanges {
+                        server,
+                        host,
+                        tools: NameChanges::default(),
+                        resources: NameChanges::default(),
+                        prompts: NameChanges::default(),
+                    }
+                });
+                let changes = match i {
+                    0 => &mut entry.tools,
+                    1 => &mut entry.resources,
+                    _ => &mut entry.prompts,
+                };
+                let to = if is_added {
+                    &mut changes.added
+                } else {
+                    &mut changes.removed
+                };
+                to.push(name.to_owned());
+            }
+        }
+    }
+    // A group exists only once a name was put in it.
+    ProfileDiff {
+        old: side(old),
+        new: side(new),
+        added,
+        removed,
+        servers: groups.into_values().collect(),
+    }
+}
+
+/// Counts per kind for a verdict: "2 tools, 1 prompt".
+fn per_kind(d: &ProfileDiff, pick: impl Fn(&NameChanges) -> usize) -> String {
+    let mut parts = Vec::new();
+    for (i, noun) in ["tool", "resource", "prompt"].into_iter().enumerate() {
+        let n: usize = d.servers.iter().map(|g| pick(g.kinds()[i].1)).sum();
+        if n > 0 {
+            parts.push(Count(n, noun).to_string());
+        }
+    }
+    parts.join(", ")
+}
+
+/// The one-line verdict on a profile change: what it takes away, what it adds.
+pub(crate) fn profile_verdict(d: &ProfileDiff) -> String {
+    if d.added == 0 && d.removed == 0 {
+        return "✅ No change: both profiles offer the same tools, resources and prompts".into();
+    }
+    let mut parts = Vec::new();
+    if d.removed > 0 {
+        parts.push(format!("removes {}", per_kind(d, |c| c.removed.len())));
+    }
+    if d.added > 0 {
+        parts.push(format!("adds {}", per_kind(d, |c| c.added.len())));
+    }
+    let icon = if d.removed > 0 { "⚠️" } else { "✅" };
+    format!("{icon} The new profile {}", parts.join("; "))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,5 +652,238 @@ mod tests {
             "one duplicate and the broken link are fixed"
         );
         assert_eq!(minus(&new, &old), [new[1].clone()]);
+    }
+
+    fn strings(names: &[&str]) -> Vec<String> {
+        names.iter().map(|n| (*n).to_owned()).collect()
+    }
+
+    /// An availability with these lists; the status is an opaque word to the causes.
+    fn av(missing: &[&str], unmet_any: &[&[&str]]) -> Availability {
+        Availability {
+            status: if missing.is_empty() && unmet_any.is_empty() {
+                Status::Available
+            } else {
+                Status::Unavailable
+            },
+            missing: strings(missing),
+            unmet_any: unmet_any.iter().map(|g| strings(g)).collect(),
+            reason: None,
+        }
+    }
+
+    fn needs(tools: &[&str], any: Option<&[&str]>, resources: &[&str]) -> Requirements {
+        let mut r = Requirements::default();
+        r.tools.all = strings(tools);
+        r.tools.any = any.map(strings);
+        r.resources.all = strings(resources);
+        r
+    }
+
+    fn said(causes: &[Cause]) -> Vec<String> {
+        causes
+            .iter()
+            .map(|c| c.describe(|n| format!("`{n}`")))
+            .collect()
+    }
+
+    #[test]
+    fn a_name_the_profile_dropped_is_removed_and_one_it_gained_added() {
+        let req = needs(&["get_order", "refund", "kusto/*"], None, &["docs://p"]);
+        let (before, after) = (av(&["refund"], &[]), av(&["kusto/*", "docs://p"], &[]));
+        let old = Seen {
+            name: "a",
+            availability: &before,
+            needs: Needs::Skill(&req),
+        };
+        let new = Seen {
+            availability: &after,
+            ..old
+        };
+        let c = causes(&old, &new);
+        assert_eq!(
+            said(&c),
+            [
+                "server `kusto` removed",
+                "resource `docs://p` removed",
+                "tool `refund` added"
+            ]
+        );
+        assert_eq!(c[0].name.as_deref(), Some("kusto/*"), "kept as required");
+    }
+
+    #[test]
+    fn a_changed_requirement_is_told_from_a_changed_profile() {
+        let (was, now) = (needs(&["a", "b"], None, &[]), needs(&["a", "c"], None, &[]));
+        let (before, after) = (av(&["b"], &[]), av(&["c"], &[]));
+        let old = Seen {
+            name: "s",
+            availability: &before,
+            needs: Needs::Skill(&was),
+        };
+        let new = Seen {
+            name: "s",
+            availability: &after,
+            needs: Needs::Skill(&now),
+        };
+        assert_eq!(
+            said(&causes(&old, &new)),
+            ["now requires tool `c`", "no longer requires tool `b`"]
+        );
+    }
+
+    #[test]
+    fn any_groups_are_causes_as_a_whole() {
+        let req = needs(&[], Some(&["x", "y"]), &[]);
+        let (met, unmet) = (av(&[], &[]), av(&[], &[&["x", "y"]]));
+        let seen = |availability| Seen {
+            name: "s",
+            availability,
+            needs: Needs::Skill(&req),
+        };
+        let lost = causes(&seen(&met), &seen(&unmet));
+        assert_eq!(said(&lost), ["one of tools `x`, `y` no longer offered"]);
+        assert_eq!(
+            (lost[0].change, lost[0].name.as_ref()),
+            (CauseChange::Removed, None)
+        );
+        assert_eq!(
+            said(&causes(&seen(&unmet), &seen(&met))),
+            ["one of tools `x`, `y` added"]
+        );
+        // A group that only the new report requires.
+        let none = needs(&[], None, &[]);
+        let old = Seen {
+            name: "s",
+            availability: &met,
+            needs: Needs::Skill(&none),
+        };
+        assert_eq!(
+            said(&causes(&old, &seen(&unmet))),
+            ["now requires one of tools `x`, `y`"]
+        );
+    }
+
+    #[test]
+    fn agents_are_judged_by_their_tools_and_unknown_needs_say_so() {
+        let tools = strings(&["Read", "refund"]);
+        let (before, after) = (av(&[], &[]), av(&["refund"], &[]));
+        let old = Seen {
+            name: "ag",
+            availability: &before,
+            needs: Needs::Agent(Some(&tools)),
+        };
+        let new = Seen {
+            availability: &after,
+            ..old
+        };
+        assert_eq!(said(&causes(&old, &new)), ["tool `refund` removed"]);
+        // A name neither entry lists: the reports do not say why it changed.
+        let none = Seen {
+            needs: Needs::Agent(None),
+            ..new
+        };
+        let gone = Seen {
+            needs: Needs::Agent(None),
+            ..old
+        };
+        assert_eq!(said(&causes(&gone, &none)), ["tool `refund` missing"]);
+        assert_eq!(said(&causes(&none, &gone)), ["tool `refund` available"]);
+    }
+
+    #[test]
+    fn a_status_change_without_a_list_change_keeps_the_reason() {
+        let change = AvailabilityChange {
+            kind: "skill".into(),
+            path: "p".into(),
+            name: "n".into(),
+            profile: "prod".into(),
+            from: "available".into(),
+            to: "invalid".into(),
+            causes: Vec::new(),
+            reason: Some("the frontmatter could not be read".into()),
+        };
+        assert_eq!(
+            change.explanation(|n| n.to_owned()).as_deref(),
+            Some("the frontmatter could not be read")
+        );
+    }
+
+    fn plain(tools: &[&str], resources: &[&str], prompts: &[&str]) -> Profile {
+        Profile::from_names("p", "p.json", tools, resources, prompts).unwrap()
+    }
+
+    #[test]
+    fn profile_changes_are_grouped_by_server_and_sorted() {
+        let old = plain(
+            &[
+                "mcp__kusto__run_query",
+                "kusto/list_tables",
+                "get_order",
+                "b",
+            ],
+            &["docs://a"],
+            &["summarize"],
+        );
+        let new = plain(
+            &["kusto:run_query", "github/*", "get_order", "a", "*"],
+            &["docs://a", "docs://b"],
+            &[],
+        );
+        let d = profiles(&old, &new);
+        assert_eq!((d.added, d.removed), (4, 3));
+        let labels: Vec<String> = d.servers.iter().map(ServerChanges::label).collect();
+        assert_eq!(labels, ["no server", "server github", "server kusto"]);
+        let top = &d.servers[0];
+        assert_eq!(top.tools.added, ["*", "a"]);
+        assert_eq!(top.tools.removed, ["b"]);
+        assert_eq!(top.resources.added, ["docs://b"]);
+        assert_eq!(top.prompts.removed, ["summarize"]);
+        assert_eq!(d.servers[1].tools.added, ["github/*"]);
+        // Spellings of one tool are one name: only `list_tables` changed on kusto.
+        assert_eq!(
+            d.servers[2].tools,
+            NameChanges {
+                added: vec![],
+                removed: vec!["kusto/list_tables".into()],
+            }
+        );
+        assert_eq!(
+            profile_verdict(&d),
+            "⚠️ The new profile removes 2 tools, 1 prompt; adds 3 tools, 1 resource"
+        );
+    }
+
+    #[test]
+    fn identical_profiles_have_no_change() {
+        let p = plain(&["a", "s/t"], &["r"], &["q"]);
+        let d = profiles(&p, &p.clone());
+        assert!(d.servers.is_empty() && d.added == 0 && d.removed == 0);
+        assert!(profile_verdict(&d).starts_with("✅ No change"));
+    }
+
+    #[test]
+    fn a_host_keeps_its_own_names_and_servers_apart() {
+        let host = |tools: &[&str], has_servers: bool| {
+            let mut p = plain(tools, &[], &[]);
+            p.vocabulary = Some(Vocabulary {
+                host: "vscode".into(),
+                toolsets: [("read".to_owned(), vec!["read/readFile".to_owned()])].into(),
+                has_servers,
+                ..Vocabulary::default()
+            });
+            p
+        };
+        let d = profiles(
+            &host(&["read/readFile", "todos"], false),
+            &host(&["read/problems", "github/get_issue"], true),
+        );
+        let labels: Vec<String> = d.servers.iter().map(ServerChanges::label).collect();
+        assert_eq!(labels, ["host vscode", "server github"]);
+        assert_eq!(d.servers[0].tools.added, ["read/problems"]);
+        assert_eq!(d.servers[0].tools.removed, ["read/readFile", "todos"]);
+        // Without servers, every name of a host profile is the host's.
+        let d = profiles(&host(&[], false), &host(&["edit/createFile"], false));
+        assert_eq!(d.servers[0].host.as_deref(), Some("vscode"));
     }
 }

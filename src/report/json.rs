@@ -30,6 +30,15 @@ pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Res
     writeln!(out)
 }
 
+/// A comparison of two profiles (`skill-audit diff -f json` on profiles).
+pub(crate) fn render_profile_diff(
+    d: &super::diff::ProfileDiff,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    serde_json::to_writer_pretty(&mut *out, d).map_err(io::Error::other)?;
+    writeln!(out)
+}
+
 pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     // Taken apart so that a new field cannot be forgotten here; written in declaration order,
     // as the derived `Serialize` writes them.

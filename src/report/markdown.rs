@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use super::Report;
-use super::diff::Diff;
+use super::diff::{Diff, ProfileDiff};
 use crate::diagnostic::{Finding, Severity};
 use crate::evaluate::Status;
 use crate::words::Count;
@@ -218,13 +218,20 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
         d.availability_changes
             .iter()
             .map(|c| {
+                let why = c.explanation(code);
                 format!(
-                    "| {} | {} | {} | {} → {} |",
+                    "| {} | {} | {} | {} → {} | {} |",
                     c.kind,
                     code(&c.name),
                     cell(&c.profile),
-                    c.from,
-                    c.to
+                    cell(&c.from),
+                    cell(&c.to),
+                    // Causes hold code already; a reason is one of our messages.
+                    match (c.causes.is_empty(), why) {
+                        (_, None) => String::new(),
+                        (false, Some(why)) => why,
+                        (true, Some(reason)) => message(&reason),
+                    }
                 )
             })
             .collect(),
@@ -241,7 +248,7 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
     if !changes.lines.is_empty() {
         let _ = writeln!(
             s,
-            "### Availability changes\n\n| Kind | Name | Profile | Change |\n| --- | --- | --- | --- |"
+            "### Availability changes\n\n| Kind | Name | Profile | Change | Why |\n| --- | --- | --- | --- | --- |"
         );
         emit(&changes, s);
         s.push('\n');
@@ -258,6 +265,62 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
         emit(part, s);
         s.push_str("\n</details>\n\n");
     }
+}
+
+/// A comparison of two profiles (`skill-audit diff -f markdown` on profiles), for a job
+/// summary or a comment: what was removed, then what was added, per server. No marker: it is
+/// not the report comment a bot updates.
+pub(crate) fn render_profile_diff(d: &ProfileDiff, out: &mut dyn Write) -> io::Result<()> {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "## skill-audit: profile changes\n\n{}\n\n{} ({}) → {} ({})\n",
+        message(&super::diff::profile_verdict(d)),
+        code(&d.old.name),
+        code(&d.old.path),
+        code(&d.new.name),
+        code(&d.new.path)
+    );
+    let rows = |added: bool| -> Vec<String> {
+        let mut rows = Vec::new();
+        for g in &d.servers {
+            let server = match (&g.server, &g.host) {
+                (Some(server), _) => code(server),
+                (None, Some(host)) => format!("host {}", code(host)),
+                (None, None) => "no server".to_owned(),
+            };
+            for (noun, changes) in g.kinds() {
+                let names = if added {
+                    &changes.added
+                } else {
+                    &changes.removed
+                };
+                rows.extend(
+                    names
+                        .iter()
+                        .map(|n| format!("| {server} | {noun} | {} |", code(n))),
+                );
+            }
+        }
+        rows
+    };
+    let mut removed = Part::new(rows(false), "removed names");
+    let mut added = Part::new(rows(true), "added names");
+    let budget = MAX_COMMENT_CHARS.saturating_sub(s.len() + RESERVE);
+    fit(&mut [&mut added, &mut removed], budget);
+    for (title, part) in [("Removed", &removed), ("Added", &added)] {
+        if part.lines.is_empty() {
+            continue;
+        }
+        let _ = writeln!(
+            s,
+            "### {title} ({})\n\n| Server | Kind | Name |\n| --- | --- | --- |",
+            part.lines.len()
+        );
+        emit(part, &mut s);
+        s.push('\n');
+    }
+    out.write_all(s.as_bytes())
 }
 
 fn finding_row(f: &Finding) -> String {

@@ -304,15 +304,21 @@ pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Res
         }
     }
     for c in &d.availability_changes {
-        let _ = writeln!(
+        let _ = write!(
             s,
             "{} {} on {}: {} -> {}",
             c.kind,
             visible(&c.path),
             visible(&c.profile),
-            c.from,
-            c.to
+            visible(&c.from),
+            visible(&c.to)
         );
+        match c.explanation(|n| format!("`{}`", visible(n))) {
+            Some(why) => {
+                let _ = writeln!(s, " ({})", visible(&why));
+            }
+            None => s.push('\n'),
+        }
     }
     let _ = writeln!(
         s,
@@ -321,6 +327,44 @@ pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Res
         d.fixed_findings.len(),
         Count(d.availability_changes.len(), "availability change")
     );
+    out.write_all(s.as_bytes())
+}
+
+/// A comparison of two profiles (`skill-audit diff OLD.json NEW.json` on profiles): per
+/// server, the names removed, then those added.
+pub(crate) fn render_profile_diff(
+    d: &super::diff::ProfileDiff,
+    out: &mut dyn Write,
+) -> io::Result<()> {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "profile {} ({}) -> {} ({})",
+        visible(&d.old.name),
+        visible(&d.old.path),
+        visible(&d.new.name),
+        visible(&d.new.path)
+    );
+    if d.servers.is_empty() {
+        s.push_str("no change: both profiles offer the same tools, resources and prompts\n");
+        return out.write_all(s.as_bytes());
+    }
+    for g in &d.servers {
+        let _ = writeln!(s, "{}:", visible(&g.label()));
+        for (verb, added) in [("removed", false), ("added", true)] {
+            for (noun, changes) in g.kinds() {
+                let names = if added {
+                    &changes.added
+                } else {
+                    &changes.removed
+                };
+                for n in names {
+                    let _ = writeln!(s, "  {verb} {noun} {}", visible(n));
+                }
+            }
+        }
+    }
+    let _ = writeln!(s, "{} added, {} removed", d.added, d.removed);
     out.write_all(s.as_bytes())
 }
 

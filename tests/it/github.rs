@@ -388,9 +388,180 @@ fn ci_examples_parse_and_keep_their_permissions() {
 
     let nightly = &all["nightly.yml"];
     assert!(nightly["on"].get("schedule").is_some());
+    for (k, v) in nightly["permissions"].as_object().unwrap() {
+        assert_eq!(v, "read", "nightly.yml: {k} is read-only");
+    }
     let text =
         std::fs::read_to_string(Path::new(MANIFEST_DIR).join("examples/ci/nightly.yml")).unwrap();
     assert!(text.contains("-o report.html -o report.json"));
+    assert!(text.contains("skill-audit capture"));
+    assert!(text.contains("gh run download"));
+    assert!(text.contains("skill-audit diff previous/profile.json profile.json -f markdown"));
+    assert!(text.contains("skill-audit diff previous/report.json report.json -f markdown"));
+    // The secret reaches only the step that captures, and never a command line.
+    for s in steps(nightly) {
+        let env = s["env"].as_object();
+        let secret = env.is_some_and(|e| {
+            e.values()
+                .any(|v| v.as_str().unwrap_or("").contains("secrets."))
+        });
+        let run = s["run"].as_str().unwrap_or("");
+        assert!(
+            !run.contains("${{"),
+            "nightly.yml: inputs reach scripts through env: {run}"
+        );
+        assert_eq!(
+            secret,
+            run.contains("skill-audit capture"),
+            "nightly.yml: {run}"
+        );
+    }
+}
+
+/// The `skill-audit` commands of a `run:` script, as argument lists: lines joined at `\`,
+/// cut at `|`, `&&`, `||`, `;`, `(`, `)` and redirections, words split as the shell splits
+/// them, `$VAR` taken from `env` (split when unquoted) or left as a placeholder.
+fn skill_audit_commands(script: &str, env: &BTreeMap<String, String>) -> Vec<Vec<String>> {
+    let script = script.replace("\\\n", " ");
+    let mut commands = Vec::new();
+    for line in script.lines() {
+        let mut words: Vec<String> = Vec::new();
+        let mut word: Option<String> = None;
+        let mut chars = line.chars().peekable();
+        let mut quote: Option<char> = None;
+        let mut redirect = false;
+        let flush = |word: &mut Option<String>, words: &mut Vec<String>, redirect: &mut bool| {
+            if let Some(w) = word.take() {
+                // A redirection's target is not an argument.
+                if !std::mem::take(redirect) {
+                    words.push(w);
+                }
+            }
+        };
+        let end = |words: &mut Vec<String>, commands: &mut Vec<Vec<String>>| {
+            if words.first().is_some_and(|w| w == "skill-audit") {
+                commands.push(std::mem::take(words));
+            }
+            words.clear();
+        };
+        while let Some(c) = chars.next() {
+            match (quote, c) {
+                (Some(q), c) if c == q => quote = None,
+                (Some('\''), c) => word.get_or_insert_default().push(c),
+                (_, '$')
+                    if chars
+                        .peek()
+                        .is_some_and(|c| c.is_ascii_alphabetic() || *c == '_' || *c == '{') =>
+                {
+                    let braced = chars.next_if_eq(&'{').is_some();
+                    let mut name = String::new();
+                    while let Some(c) = chars.next_if(|c| c.is_ascii_alphanumeric() || *c == '_') {
+                        name.push(c);
+                    }
+                    if braced {
+                        chars.next_if_eq(&'}');
+                    }
+                    let value = env
+                        .get(&name)
+                        .cloned()
+                        .unwrap_or_else(|| format!("[{name}]"));
+                    if quote.is_some() {
+                        word.get_or_insert_default().push_str(&value);
+                    } else {
+                        let mut parts = value.split_whitespace().peekable();
+                        while let Some(p) = parts.next() {
+                            word.get_or_insert_default().push_str(p);
+                            if parts.peek().is_some() {
+                                flush(&mut word, &mut words, &mut redirect);
+                            }
+                        }
+                    }
+                }
+                (Some(_), c) => word.get_or_insert_default().push(c),
+                (None, '\'' | '"') => {
+                    quote = Some(c);
+                    word.get_or_insert_default();
+                }
+                (None, '#') if word.is_none() => break,
+                (None, ' ' | '\t') => flush(&mut word, &mut words, &mut redirect),
+                (None, '>' | '<') => {
+                    // `2>`, `>>`, `>&2`: the number before and the target after are not words.
+                    if word
+                        .as_deref()
+                        .is_some_and(|w| w.chars().all(|c| c.is_ascii_digit()))
+                    {
+                        word = None;
+                    }
+                    flush(&mut word, &mut words, &mut redirect);
+                    chars.next_if(|c| *c == '>' || *c == '&');
+                    redirect = true;
+                }
+                (None, '|' | '&' | ';' | '(' | ')' | '{' | '}') => {
+                    chars.next_if(|n| *n == c);
+                    flush(&mut word, &mut words, &mut redirect);
+                    end(&mut words, &mut commands);
+                }
+                (None, c) => word.get_or_insert_default().push(c),
+            }
+        }
+        flush(&mut word, &mut words, &mut redirect);
+        end(&mut words, &mut commands);
+    }
+    commands
+}
+
+#[test]
+fn the_command_splitter_splits_as_the_shell_does() {
+    let env = BTreeMap::from([("P".to_owned(), "-p a -p b".to_owned())]);
+    let got = skill_audit_commands(
+        "(cd x && skill-audit $P . -o \"$OUT\" 2>&1) | tee log\n  skill-audit diff a \\\n b >> \"$GITHUB_STEP_SUMMARY\"\n# skill-audit no\necho skill-audit x\nskill-audit capture --header 'A: $T' # note",
+        &env,
+    );
+    assert_eq!(
+        got,
+        [
+            vec!["skill-audit", "-p", "a", "-p", "b", ".", "-o", "[OUT]"],
+            vec!["skill-audit", "diff", "a", "b"],
+            vec!["skill-audit", "capture", "--header", "A: $T"],
+        ]
+    );
+}
+
+/// Every `skill-audit` command in the example workflows parses: each subcommand, flag and
+/// value they use exists.
+#[test]
+fn ci_examples_use_only_flags_that_exist() {
+    use clap::Parser;
+    let mut seen = 0;
+    for (name, w) in ci_examples() {
+        let mut env: BTreeMap<String, String> = BTreeMap::new();
+        let strings = |v: &Value| -> Vec<(String, String)> {
+            v.as_object()
+                .into_iter()
+                .flatten()
+                .map(|(k, v)| (k.clone(), v.as_str().unwrap_or("").to_owned()))
+                .collect()
+        };
+        env.extend(strings(&w["env"]));
+        for job in w["jobs"].as_object().unwrap().values() {
+            let mut job_env = env.clone();
+            job_env.extend(strings(&job["env"]));
+            for step in job["steps"].as_array().unwrap() {
+                let Some(run) = step["run"].as_str() else {
+                    continue;
+                };
+                let mut step_env = job_env.clone();
+                step_env.extend(strings(&step["env"]));
+                for argv in skill_audit_commands(run, &step_env) {
+                    seen += 1;
+                    if let Err(e) = skill_audit::cli::Cli::try_parse_from(&argv) {
+                        panic!("{name}: `{}` does not parse:\n{e}", argv.join(" "));
+                    }
+                }
+            }
+        }
+    }
+    assert!(seen >= 8, "found {seen} commands");
 }
 
 #[test]

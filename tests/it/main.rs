@@ -21,6 +21,7 @@ mod hostile;
 mod hostile_tree;
 mod html;
 mod mcp;
+mod profile_diff;
 mod properties;
 mod reports;
 mod sarif;

@@ -137,11 +137,20 @@ fn diff_matches_findings_without_lines_and_lists_availability_changes() {
         (a["from"].as_str(), a["to"].as_str()),
         (Some("available"), Some("unavailable"))
     );
+    // The profile is the same: `a` changed because it now needs `refund`.
+    assert_eq!(
+        a["causes"],
+        serde_json::json!([{"change": "required", "kind": "tool", "name": "refund"}])
+    );
     let c = changes
         .iter()
         .find(|c| c["path"] == "skills/c/SKILL.md")
         .expect("c is new");
     assert_eq!(c["from"], "absent");
+    assert!(
+        c.get("causes").is_none(),
+        "nothing to compare a new entry with"
+    );
 
     let md = bin(head.path())
         .args([
@@ -167,6 +176,123 @@ fn diff_matches_findings_without_lines_and_lists_availability_changes() {
         String::from_utf8(text.stdout)
             .unwrap()
             .contains("fixed: skills/b/SKILL.md")
+    );
+}
+
+/// One library audited against two versions of `prod`: `refund` and `dispute_v2` are gone
+/// from the second.
+fn before_and_after_a_profile_change() -> (TempDir, std::path::PathBuf, std::path::PathBuf) {
+    let tmp = TempDir::new().unwrap();
+    skill(
+        tmp.path(),
+        "pay",
+        "dependencies:\n  tools: [get_order, refund]\n",
+    );
+    skill(
+        tmp.path(),
+        "dispute",
+        "dependencies:\n  tools:\n    any: [dispute_v1, dispute_v2]\n",
+    );
+    skill(
+        tmp.path(),
+        "docs",
+        "dependencies:\n  resources: [docs://policy]\n",
+    );
+    write(
+        tmp.path(),
+        "agents/refunder.agent.md",
+        "---\ndescription: Refunds orders.\ntools: [get_order, refund]\n---\nRefund.\n",
+    );
+    let audit = |profile: &str, out: &str| {
+        write(tmp.path(), "prod.json", profile);
+        bin(tmp.path())
+            .args(["--fail-on", "never", "-p", "prod.json", "-o", out, "."])
+            .assert()
+            .success();
+        tmp.path().join(out)
+    };
+    let old = audit(
+        r#"{"name": "prod", "tools": ["get_order", "refund", "dispute_v2"]}"#,
+        "old.json",
+    );
+    let new = audit(
+        r#"{"name": "prod", "tools": ["get_order"], "resources": ["docs://policy"]}"#,
+        "new.json",
+    );
+    (tmp, old, new)
+}
+
+#[test]
+fn diff_names_the_tool_that_changed_each_status() {
+    let (tmp, old, new) = before_and_after_a_profile_change();
+    let (old, new) = (old.to_str().unwrap(), new.to_str().unwrap());
+    let (d, code) = json_of(bin(tmp.path()).args(["diff", old, new, "-f", "json"]));
+    assert_eq!(code, 0);
+    let causes = |path: &str| -> (String, Value) {
+        let c = d["availability_changes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|c| c["path"] == path)
+            .unwrap_or_else(|| panic!("{path} did not change: {d}"));
+        (
+            format!("{} -> {}", s(c, "from"), s(c, "to")),
+            c["causes"].clone(),
+        )
+    };
+    use serde_json::json;
+    assert_eq!(
+        causes("skills/pay/SKILL.md"),
+        (
+            "available -> unavailable".into(),
+            json!([{"change": "removed", "kind": "tool", "name": "refund"}])
+        )
+    );
+    // An `any` group is one cause: none of its tools is left.
+    assert_eq!(
+        causes("skills/dispute/SKILL.md"),
+        (
+            "available -> unavailable".into(),
+            json!([{"change": "removed", "kind": "tool", "any": ["dispute_v1", "dispute_v2"]}])
+        )
+    );
+    assert_eq!(
+        causes("skills/docs/SKILL.md"),
+        (
+            "unavailable -> available".into(),
+            json!([{"change": "added", "kind": "resource", "name": "docs://policy"}])
+        )
+    );
+    assert_eq!(
+        causes("agents/refunder.agent.md"),
+        (
+            "available -> unavailable".into(),
+            json!([{"change": "removed", "kind": "tool", "name": "refund"}])
+        )
+    );
+
+    let text = bin(tmp.path()).args(["diff", old, new]).output().unwrap();
+    let text = String::from_utf8(text.stdout).unwrap();
+    for line in [
+        "skill skills/pay/SKILL.md on prod: available -> unavailable (tool `refund` removed)",
+        "skill skills/dispute/SKILL.md on prod: available -> unavailable (one of tools `dispute_v1`, `dispute_v2` no longer offered)",
+        "skill skills/docs/SKILL.md on prod: unavailable -> available (resource `docs://policy` added)",
+        "agent agents/refunder.agent.md on prod: available -> unavailable (tool `refund` removed)",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let md = bin(tmp.path())
+        .args(["diff", old, new, "-f", "markdown"])
+        .output()
+        .unwrap();
+    let md = String::from_utf8(md.stdout).unwrap();
+    assert!(
+        md.contains("| skill | <code>pay</code> | prod | available → unavailable | tool <code>refund</code> removed |"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| Kind | Name | Profile | Change | Why |"),
+        "{md}"
     );
 }
 

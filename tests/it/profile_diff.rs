@@ -1,0 +1,250 @@
+//! `skill-audit diff` on two profiles: the tools, resources and prompts added and removed, per
+//! server, in every diff format; built-in and file profiles, saved `tools/list` results, and
+//! what happens when a report meets a profile.
+//!
+//! The snapshots compare the example profiles `prod` and `dev`, run from the repository root
+//! so the paths are stable. Update with `INSTA_UPDATE=always cargo test --test it profile_diff::`
+//! and read the diff.
+
+use crate::common::*;
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+
+/// `skill-audit diff OLD NEW [ARGS]` in `cwd`: standard output, checked to exit 0 with nothing
+/// on standard error.
+fn diff(cwd: &Path, old: &str, new: &str, args: &[&str]) -> String {
+    let out = bin(cwd)
+        .args(["diff", old, new])
+        .args(args)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    String::from_utf8(out.stdout).unwrap()
+}
+
+fn diff_json(cwd: &Path, old: &str, new: &str) -> Value {
+    serde_json::from_str(&diff(cwd, old, new, &["-f", "json"])).expect("JSON")
+}
+
+/// The group of `d` for `server` (`None`: names without a server).
+fn group<'a>(d: &'a Value, server: Option<&str>) -> &'a Value {
+    let want = server.map_or(Value::Null, Value::from);
+    arr(d, "servers")
+        .iter()
+        .find(|g| g["server"] == want)
+        .unwrap_or_else(|| panic!("no group {server:?} in {d}"))
+}
+
+const PROD: &str = "examples/profiles/prod.json";
+const DEV: &str = "examples/profiles/dev.json";
+
+#[test]
+fn text_diff_of_the_example_profiles() {
+    insta::assert_snapshot!("text", diff(Path::new(MANIFEST_DIR), PROD, DEV, &[]));
+}
+
+#[test]
+fn json_diff_of_the_example_profiles() {
+    let d = diff_json(Path::new(MANIFEST_DIR), PROD, DEV);
+    assert_eq!(d["old"], json!({"name": "prod", "path": PROD}));
+    assert_eq!(
+        group(&d, Some("kusto"))["tools"]["removed"],
+        json!(["kusto/list_tables", "kusto/run_query"])
+    );
+    insta::assert_json_snapshot!("json", d);
+}
+
+#[test]
+fn markdown_diff_of_the_example_profiles() {
+    let md = diff(Path::new(MANIFEST_DIR), PROD, DEV, &["-f", "markdown"]);
+    assert!(
+        !md.contains("<!-- skill-audit-report -->"),
+        "not the report comment a bot replaces"
+    );
+    insta::assert_snapshot!("markdown", md);
+}
+
+#[test]
+fn a_builtin_profile_against_a_file() {
+    let builtin: Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(MANIFEST_DIR).join("profiles/builtin/claude-code.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    // The same host, one tool fewer and one more.
+    let mut edited = builtin.clone();
+    let tools = edited["tools"].as_array_mut().unwrap();
+    tools.retain(|t| t != "WebFetch");
+    tools.push("Monitor".into());
+    let tmp = tree(&[("claude-code.json", &edited.to_string())]);
+    let d = diff_json(tmp.path(), "builtin:claude-code", "claude-code.json");
+    assert_eq!(d["old"]["path"], "builtin:claude-code");
+    assert_eq!(d["old"]["host"], "claude-code");
+    assert_eq!(arr(&d, "servers").len(), 1, "{d}");
+    let host = group(&d, None);
+    assert_eq!(host["host"], "claude-code", "a host's names are the host's");
+    assert_eq!(
+        host["tools"],
+        json!({"added": ["Monitor"], "removed": ["WebFetch"]})
+    );
+    assert_eq!(
+        (d["added"].as_u64(), d["removed"].as_u64()),
+        (Some(1), Some(1))
+    );
+    let text = diff(tmp.path(), "claude-code.json", "builtin:claude-code", &[]);
+    assert!(
+        text.contains("host claude-code:\n  removed tool Monitor\n  added tool WebFetch\n"),
+        "{text}"
+    );
+    // A built-in that does not exist is an error naming the known ones.
+    bin(tmp.path())
+        .args(["diff", "builtin:nope", "claude-code.json"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("builtin:claude-code"));
+}
+
+#[test]
+fn a_saved_tools_list_equals_the_native_profile_it_lists() {
+    let tmp = tree(&[
+        (
+            "raw.json",
+            r#"{"jsonrpc": "2.0", "id": 1, "result": {"tools": [
+                {"name": "mcp__github__get_issue", "inputSchema": {"type": "object"}},
+                {"name": "get_order", "description": "x"}
+            ], "nextCursor": null}}"#,
+        ),
+        (
+            "native.json",
+            r#"{"name": "raw", "tools": ["get_order"], "servers": {"github": {"tools": ["get_issue"]}}}"#,
+        ),
+        (
+            "bare.json",
+            r#"{"tools": [{"name": "github:get_issue"}, {"name": "refund"}]}"#,
+        ),
+    ]);
+    let text = diff(tmp.path(), "raw.json", "native.json", &[]);
+    assert!(
+        text.contains("no change"),
+        "spellings of one tool are one name: {text}"
+    );
+    let d = diff_json(tmp.path(), "native.json", "bare.json");
+    assert_eq!(d["new"]["name"], "bare", "named after the file");
+    assert_eq!(
+        group(&d, None)["tools"],
+        json!({"added": ["refund"], "removed": ["get_order"]})
+    );
+    assert!(
+        !arr(&d, "servers").iter().any(|g| g["server"] == "github"),
+        "github/get_issue is in both: {d}"
+    );
+}
+
+#[test]
+fn resources_and_prompts_added_and_removed() {
+    let tmp = tree(&[
+        (
+            "old.json",
+            r#"{"name": "prod", "resources": ["docs://a", {"uri": "docs://b"}], "prompts": ["summarize"],
+                "servers": {"kb": {"resources": ["kb://x"], "prompts": [{"name": "triage"}]}}}"#,
+        ),
+        (
+            "new.json",
+            r#"{"name": "prod", "resources": [{"uri": "docs://b"}, "docs://c"], "prompts": ["summarize", "review"],
+                "servers": {"kb": {"resources": ["kb://x"]}}}"#,
+        ),
+    ]);
+    let d = diff_json(tmp.path(), "old.json", "new.json");
+    let top = group(&d, None);
+    assert_eq!(
+        top["resources"],
+        json!({"added": ["docs://c"], "removed": ["docs://a"]})
+    );
+    // A server's prompts and resources are listed without it, so they count as top level.
+    assert_eq!(
+        top["prompts"],
+        json!({"added": ["review"], "removed": ["triage"]})
+    );
+    assert_eq!(top["tools"], json!({"added": [], "removed": []}));
+    assert_eq!(
+        (d["added"].as_u64(), d["removed"].as_u64()),
+        (Some(2), Some(2))
+    );
+    let md = diff(tmp.path(), "old.json", "new.json", &["-f", "markdown"]);
+    assert!(
+        md.contains("removes 1 resource, 1 prompt; adds 1 resource, 1 prompt"),
+        "{md}"
+    );
+    assert!(
+        md.contains("| no server | prompt | <code>triage</code> |"),
+        "{md}"
+    );
+}
+
+#[test]
+fn identical_profiles_say_there_is_no_change() {
+    let root = Path::new(MANIFEST_DIR);
+    let text = diff(root, PROD, PROD, &[]);
+    assert_eq!(
+        text,
+        format!(
+            "profile prod ({PROD}) -> prod ({PROD})\nno change: both profiles offer the same tools, resources and prompts\n"
+        )
+    );
+    let d = diff_json(root, "builtin:vscode", "builtin:vscode");
+    assert_eq!(d["servers"], json!([]));
+    assert_eq!(
+        (d["added"].as_u64(), d["removed"].as_u64()),
+        (Some(0), Some(0))
+    );
+    let md = diff(root, PROD, PROD, &["-f", "markdown"]);
+    assert!(md.contains("✅ No change"), "{md}");
+    assert!(!md.contains("###"), "no empty sections: {md}");
+}
+
+#[test]
+fn a_report_and_a_profile_are_a_usage_error() {
+    let tmp = tempfile::tempdir().unwrap();
+    write(
+        tmp.path(),
+        "prod.json",
+        r#"{"name": "prod", "tools": ["a"]}"#,
+    );
+    write(
+        tmp.path(),
+        "skills/s/SKILL.md",
+        skill_md("s", "dependencies:\n  tools: [a]\n"),
+    );
+    bin(tmp.path())
+        .args(["-p", "prod.json", "-o", "report.json", "skills"])
+        .assert()
+        .success();
+    for (old, new) in [
+        ("report.json", "prod.json"),
+        ("prod.json", "report.json"),
+        ("builtin:vscode", "report.json"),
+    ] {
+        let out = bin(tmp.path()).args(["diff", old, new]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{old} {new}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains("cannot compare a"), "{err}");
+        assert!(out.stdout.is_empty());
+    }
+    // A live server is not read by diff: it says how to save one first.
+    bin(tmp.path())
+        .args(["diff", "mcp:x=server", "prod.json"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("skill-audit capture"));
+    // A profile that cannot be read says where.
+    write(tmp.path(), "broken.json", "{\n  \"tools\": [1]\n}");
+    bin(tmp.path())
+        .args(["diff", "prod.json", "broken.json"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("broken.json:2:"));
+}
