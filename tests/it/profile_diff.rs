@@ -40,17 +40,20 @@ fn group<'a>(d: &'a Value, server: Option<&str>) -> &'a Value {
 }
 
 const PROD: &str = "examples/profiles/prod.json";
-const DEV: &str = "examples/profiles/dev.json";
+const STAGING: &str = "examples/profiles/staging.json";
 
 #[test]
 fn text_diff_of_the_example_profiles() {
-    insta::assert_snapshot!("text", diff(Path::new(MANIFEST_DIR), PROD, DEV, &[]));
+    insta::assert_snapshot!("text", diff(Path::new(MANIFEST_DIR), PROD, STAGING, &[]));
 }
 
 #[test]
 fn json_diff_of_the_example_profiles() {
-    let d = diff_json(Path::new(MANIFEST_DIR), PROD, DEV);
-    assert_eq!(d["old"], json!({"name": "prod", "path": PROD}));
+    let d = diff_json(Path::new(MANIFEST_DIR), PROD, STAGING);
+    assert_eq!(
+        d["old"],
+        json!({"name": "prod", "path": PROD, "host": "vscode"})
+    );
     assert_eq!(
         group(&d, Some("kusto"))["tools"]["removed"],
         json!(["kusto/list_tables", "kusto/run_query"])
@@ -60,7 +63,7 @@ fn json_diff_of_the_example_profiles() {
 
 #[test]
 fn markdown_diff_of_the_example_profiles() {
-    let md = diff(Path::new(MANIFEST_DIR), PROD, DEV, &["-f", "markdown"]);
+    let md = diff(Path::new(MANIFEST_DIR), PROD, STAGING, &["-f", "markdown"]);
     assert!(
         !md.contains("<!-- skill-audit-report -->"),
         "not the report comment a bot replaces"
@@ -75,11 +78,14 @@ fn a_builtin_profile_against_a_file() {
             .unwrap(),
     )
     .unwrap();
-    // The same host, one tool fewer and one more.
+    // The same host, one tool fewer and one more: a profile naming its host has the host's
+    // tools, so the copy takes one away with `deny`.
     let mut edited = builtin.clone();
-    let tools = edited["tools"].as_array_mut().unwrap();
-    tools.retain(|t| t != "WebFetch");
-    tools.push("Monitor".into());
+    edited["tools"]
+        .as_array_mut()
+        .unwrap()
+        .push("Frobnicate".into());
+    edited["deny"] = json!(["WebFetch"]);
     let tmp = tree(&[("claude-code.json", &edited.to_string())]);
     let d = diff_json(tmp.path(), "builtin:claude-code", "claude-code.json");
     assert_eq!(d["old"]["path"], "builtin:claude-code");
@@ -89,7 +95,7 @@ fn a_builtin_profile_against_a_file() {
     assert_eq!(host["host"], "claude-code", "a host's names are the host's");
     assert_eq!(
         host["tools"],
-        json!({"added": ["Monitor"], "removed": ["WebFetch"]})
+        json!({"added": ["Frobnicate"], "removed": ["WebFetch"]})
     );
     assert_eq!(
         (d["added"].as_u64(), d["removed"].as_u64()),
@@ -97,7 +103,7 @@ fn a_builtin_profile_against_a_file() {
     );
     let text = diff(tmp.path(), "claude-code.json", "builtin:claude-code", &[]);
     assert!(
-        text.contains("host claude-code:\n  removed tool Monitor\n  added tool WebFetch\n"),
+        text.contains("host claude-code:\n  removed tool Frobnicate\n  added tool WebFetch\n"),
         "{text}"
     );
     // A built-in that does not exist is an error naming the known ones.

@@ -266,7 +266,7 @@ fn diff_names_the_tool_that_changed_each_status() {
     assert_eq!(
         causes("agents/refunder.agent.md"),
         (
-            "available -> unavailable".into(),
+            "available -> partial".into(),
             json!([{"change": "removed", "kind": "tool", "name": "refund"}])
         )
     );
@@ -277,7 +277,7 @@ fn diff_names_the_tool_that_changed_each_status() {
         "skill skills/pay/SKILL.md on prod: available -> unavailable (tool `refund` removed)",
         "skill skills/dispute/SKILL.md on prod: available -> unavailable (one of tools `dispute_v1`, `dispute_v2` no longer offered)",
         "skill skills/docs/SKILL.md on prod: unavailable -> available (resource `docs://policy` added)",
-        "agent agents/refunder.agent.md on prod: available -> unavailable (tool `refund` removed)",
+        "agent agents/refunder.agent.md on prod: available -> partial (tool `refund` removed)",
     ] {
         assert!(text.contains(line), "{line}\n{text}");
     }
