@@ -16,10 +16,8 @@ pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Findin
                 match evaluate::tool(p, Judged::Agent(a), t) {
                     ToolVerdict::Renamed(new) => out.push(renamed_tool(a, t, &p.name, &new)),
                     ToolVerdict::Unknown if !vocabulary_question(p, t) => {}
-                    ToolVerdict::Unknown => out.push(unknown_tool(a, t, &p.name, None)),
-                    ToolVerdict::Unmapped(native) => {
-                        out.push(unknown_tool(a, t, &p.name, Some(&native)))
-                    }
+                    ToolVerdict::Unknown => out.push(unknown_tool(a, t, p, None)),
+                    ToolVerdict::Unmapped(native) => out.push(unknown_tool(a, t, p, Some(&native))),
                     // Denied names are the environment's choice, not the agent's mistake:
                     // the availability rules report them.
                     ToolVerdict::Resolves | ToolVerdict::Denied | ToolVerdict::NotJudged => {}
@@ -95,14 +93,23 @@ pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
     example: "tools: [think]\non builtin:vscode.\n\nFix: remove it or use the current name.",
 };
 
-/// `tool`, in the `tools` of `agent`, is no tool of the host `profile`; `native` names the
+/// `tool`, in the `tools` of `agent`, is no tool of the host profile `p`; `native` names the
 /// agent's own host when the tool is one of its tools that `profile`'s host does not map.
-fn unknown_tool(agent: &Agent, tool: &str, profile: &str, native: Option<&str>) -> Finding {
+fn unknown_tool(agent: &Agent, tool: &str, p: &Profile, native: Option<&str>) -> Finding {
+    let profile = &p.name;
+    let lists_servers = p.vocabulary.as_ref().is_some_and(|v| v.has_servers);
     let message = match native {
         Some(native) => format!(
             "`{tool}` is a {native} tool that {profile} does not map to one of its own; it will be silently dropped"
         ),
-        None => format!("`{tool}` is not a tool {profile} knows; it will be silently dropped"),
+        None if lists_servers => {
+            format!("`{tool}` is not a tool {profile} knows; it will be silently dropped")
+        }
+        // The profile does not say which MCP servers the environment has; a server (or a
+        // server's tool) of that name would be the only way the host keeps it.
+        None => format!(
+            "`{tool}` is not a tool {profile} has built in; unless an MCP server of the environment provides it, it will be silently dropped"
+        ),
     };
     Finding::new(
         Rule::UnknownTool,
