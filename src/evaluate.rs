@@ -537,24 +537,28 @@ pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVer
             ToolVerdict::Unknown
         };
     };
-    if let Judged::Agent(agent) = judged
-        && let Some(native) = native_host(&agent.flavor)
-        && native != v.host
-        && let Some(map) = v.maps.get(native)
-    {
-        if let Some(targets) = map.get(bare) {
-            return if targets.is_empty() {
-                // The host knows the name and maps it to nothing of its own.
-                ToolVerdict::Unmapped(native.to_owned())
-            } else if targets.iter().any(|t| profile.has(DepKind::Tools, t)) {
-                ToolVerdict::Resolves
-            } else {
-                ToolVerdict::Denied
-            };
+    if let Judged::Agent(agent) = judged {
+        // The host's table of another host's tool names (VS Code's of Claude Code's). It is
+        // applied to every agent the host loads: `.agent.md` files that use Claude names get
+        // the same mapping as Claude-format agents (GitHub's aliases do the same there).
+        for (other, map) in &v.maps {
+            if let Some(targets) = map.get(bare) {
+                return if targets.is_empty() {
+                    // The host knows the name and maps it to nothing of its own.
+                    ToolVerdict::Unmapped(other.clone())
+                } else if targets.iter().any(|t| profile.has(DepKind::Tools, t)) {
+                    ToolVerdict::Resolves
+                } else {
+                    ToolVerdict::Denied
+                };
+            }
         }
-        if crate::profile::builtin::hosts()
-            .iter()
-            .any(|h| h.name == native && h.defines(bare))
+        if let Some(native) = native_host(&agent.flavor)
+            && native != v.host
+            && v.maps.contains_key(native)
+            && crate::profile::builtin::hosts()
+                .iter()
+                .any(|h| h.name == native && h.defines(bare))
         {
             return ToolVerdict::Unmapped(native.to_owned());
         }

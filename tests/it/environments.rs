@@ -438,8 +438,8 @@ fn vscode_maps_claude_tool_names_of_claude_agents() {
             == "`Skill` is a claude-code tool that vscode does not map to one of its own; it will be silently dropped"),
         "{unknown:?}"
     );
-    // The mapping is for Claude-format agents only: an `.agent.md` naming `Read` gets none.
-    assert_eq!(status(&v, "plain", "vscode"), "unavailable");
+    // An `.agent.md` naming Claude tools is mapped the same way.
+    assert_eq!(status(&v, "plain", "vscode"), "available");
 }
 
 #[test]
