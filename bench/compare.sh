@@ -10,6 +10,9 @@
 #                file it would audit (nothing parsed)
 #   find-cat     find ... -print0 | xargs -0 cat > /dev/null, a single-threaded floor
 #   skill-audit  three profiles (prod, staging, dev), -f json -o /dev/null
+#   composed     the same three profiles composed as environments: prod on VS Code extending
+#                the generated prod, staging extending that and denying two names, dev on
+#                Claude Code extending the generated dev
 #   skills-ref   bench/skills_ref_all.py: skills_ref.validate() on every skill folder, one process
 #   skillsaw     skillsaw lint --format json
 #   agnix        agnix --max-files 0 --format json (its default stops at 10,000 files)
@@ -84,6 +87,7 @@ declare -A status # tool -> "ok" or why it is unavailable
 status[floor]=ok
 status[find-cat]=ok
 status[skill-audit]=ok
+status[composed]=ok
 if [ "$peers" = 1 ]; then
     if python3 -c 'import skills_ref' 2>/dev/null || pip install -q skills-ref >"$work/logs/pip-skills-ref.log" 2>&1; then
         python3 -c 'import skills_ref' 2>/dev/null && status[skills-ref]=ok
@@ -114,12 +118,17 @@ if [ "$peers" = 1 ]; then
 else
     for t in skills-ref skillsaw agnix; do status[$t]="not run (--no-peers)"; done
 fi
-tools=(floor find-cat skill-audit skills-ref skillsaw agnix)
+tools=(floor find-cat skill-audit composed skills-ref skillsaw agnix)
 
 # --- libraries --------------------------------------------------------------------------------
 # Profiles do not depend on the library size: take them from an empty generated library.
 "$gen_library" --skills 0 "$work/profiles-lib" >/dev/null 2>&1
 profiles="$work/profiles-lib/profiles"
+composed="$work/composed"
+mkdir -p "$composed"
+printf '{"name": "prod", "host": "vscode", "extends": ["%s"]}\n' "$profiles/prod.json" >"$composed/prod.json"
+printf '{"name": "staging", "extends": ["prod.json"], "deny": ["kusto/*", "get_check_details"]}\n' >"$composed/staging.json"
+printf '{"name": "dev", "host": "claude-code", "extends": ["%s"]}\n' "$profiles/dev.json" >"$composed/dev.json"
 datasets=()
 labels=()
 if [ -d "$corpus" ]; then
@@ -146,6 +155,7 @@ command_for() { # tool dir -> shell command
     floor) echo "$walk_floor '$d' > /dev/null" ;;
     find-cat) echo "find '$d' \\( -name SKILL.md -o -name '*.agent.md' -o -name plugin.json \\) -print0 | xargs -0 cat > /dev/null" ;;
     skill-audit) echo "$skill_audit --fail-on never -p '$profiles/prod.json' -p '$profiles/staging.json' -p '$profiles/dev.json' -f json -o /dev/null '$d'" ;;
+    composed) echo "$skill_audit --fail-on never -p '$composed/prod.json' -p '$composed/staging.json' -p '$composed/dev.json' -f json -o /dev/null '$d'" ;;
     skills-ref) echo "python3 '$repo/bench/skills_ref_all.py' '$d' > /dev/null" ;;
     skillsaw) echo "skillsaw lint --no-progress --no-baseline --format json '$d' > /dev/null" ;;
     agnix) echo "'$agnix' --max-files 0 --format json '$d' > /dev/null" ;;
@@ -264,7 +274,7 @@ for line in open(sys.argv[1]):
         continue
     rows[label][tool] = (float(mean) if mean else None, float(sd) if sd else 0.0, runs, note)
 
-tools = ["floor", "find-cat", "skill-audit", "skills-ref", "skillsaw", "agnix"]
+tools = ["floor", "find-cat", "skill-audit", "composed", "skills-ref", "skillsaw", "agnix"]
 
 def ms(v):
     return f"{v * 1000:.1f} ms" if v < 0.01 else f"{v * 1000:.0f} ms"
@@ -291,8 +301,8 @@ for label in labels:
     print(f"| {label} | {skills.get(label, 0)} | " + " | ".join(cells) + " |")
 
 print("\n## Ratios\n")
-print("| library | skill-audit ÷ floor | skill-audit ÷ find-cat | skills-ref ÷ skill-audit | skillsaw ÷ skill-audit | agnix ÷ skill-audit |")
-print("|---|---:|---:|---:|---:|---:|")
+print("| library | skill-audit ÷ floor | skill-audit ÷ find-cat | composed ÷ skill-audit | skills-ref ÷ skill-audit | skillsaw ÷ skill-audit | agnix ÷ skill-audit |")
+print("|---|---:|---:|---:|---:|---:|---:|")
 def ratio(a, b, label):
     ra, rb = rows[label].get(a), rows[label].get(b)
     if not ra or not rb or ra[0] is None or rb[0] is None:
@@ -302,6 +312,7 @@ def ratio(a, b, label):
     return f"{ra[0] / rb[0]:.1f}×"
 for label in labels:
     print(f"| {label} | {ratio('skill-audit', 'floor', label)} | {ratio('skill-audit', 'find-cat', label)} | "
+          f"{ratio('composed', 'skill-audit', label)} | "
           f"{ratio('skills-ref', 'skill-audit', label)} | {ratio('skillsaw', 'skill-audit', label)} | "
           f"{ratio('agnix', 'skill-audit', label)} |")
 

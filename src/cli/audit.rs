@@ -35,8 +35,27 @@ pub struct AuditArgs {
     pub verbose: bool,
 }
 
+impl AuditArgs {
+    /// The arguments of a quiet audit of `paths` with `library`: what `explain` and
+    /// `to-prompt` audit, settings file included, before they render their own output.
+    pub(super) fn quiet(paths: Vec<PathBuf>, library: LibraryArgs) -> AuditArgs {
+        AuditArgs {
+            paths,
+            library,
+            out: OutputArgs {
+                format: None,
+                outputs: Vec::new(),
+            },
+            baseline: None,
+            fail_on: None,
+            quiet: true,
+            verbose: false,
+        }
+    }
+}
+
 /// How a library is audited: the environments, the settings and what the walk takes. Shared
-/// by the audit and `explain`, which audits the library around one file.
+/// by the audit, `explain` (the library around one file) and `to-prompt`.
 #[derive(Debug, Default, clap::Args)]
 pub struct LibraryArgs {
     /// Environment profile: a JSON file, `builtin:NAME`, or a live MCP server as

@@ -6,7 +6,7 @@ use clap::ValueHint;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::{AuditArgs, LibraryArgs, Outcome, OutputArgs, print};
+use super::{AuditArgs, LibraryArgs, Outcome, print};
 use crate::audit::{self, AuditResult};
 use crate::evaluate::Availability;
 use crate::model::{Drift, Link};
@@ -38,18 +38,7 @@ pub(crate) fn run(args: ExplainArgs) -> Result<Outcome, String> {
         return Err(format!("{}: no such file or folder", args.path.display()));
     }
     // The same options an audit of the root would use, settings file included.
-    let audit_args = AuditArgs {
-        paths: vec![args.root.clone()],
-        library: args.library,
-        out: OutputArgs {
-            format: None,
-            outputs: Vec::new(),
-        },
-        baseline: None,
-        fail_on: None,
-        quiet: true,
-        verbose: false,
-    };
+    let audit_args = AuditArgs::quiet(vec![args.root.clone()], args.library);
     let opts = super::audit::options(&audit_args, cwd.clone())?.opts;
     let result = audit::run(&opts).map_err(|e| e.to_string())?;
     let entry = find(&result, &args.path, &cwd).ok_or_else(|| {

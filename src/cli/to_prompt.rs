@@ -4,7 +4,7 @@
 use clap::ValueHint;
 use std::path::PathBuf;
 
-use super::{AuditArgs, LibraryArgs, Outcome, OutputArgs};
+use super::{AuditArgs, LibraryArgs, Outcome};
 use crate::audit;
 use crate::report::Report;
 use crate::report::prompt::{self, PromptFormat, PromptOptions};
@@ -39,18 +39,7 @@ pub(crate) fn run(args: ToPromptArgs) -> Result<Outcome, String> {
     let from_command_line = !args.library.profiles.is_empty();
     let threads = args.library.threads;
     // The same options an audit of these paths would use, settings file included.
-    let audit_args = AuditArgs {
-        paths: args.paths,
-        library: args.library,
-        out: OutputArgs {
-            format: None,
-            outputs: Vec::new(),
-        },
-        baseline: None,
-        fail_on: None,
-        quiet: true,
-        verbose: false,
-    };
+    let audit_args = AuditArgs::quiet(args.paths, args.library);
     let mut opts = super::audit::options(&audit_args, cwd.clone())?.opts;
     match opts.profiles.len() {
         1 => {}

@@ -123,6 +123,19 @@ async fn shown(client: &Client, selector: &str) -> Vec<String> {
     out
 }
 
+/// Click the filter boxes of `statuses` (ticked ones become unticked and back).
+async fn toggle(client: &Client, statuses: &[&str]) {
+    for status in statuses {
+        client
+            .find(Locator::Css(&format!("input[data-status={status}]")))
+            .await
+            .unwrap_or_else(|e| panic!("the {status} box: {e}"))
+            .click()
+            .await
+            .unwrap_or_else(|e| panic!("click {status}: {e}"));
+    }
+}
+
 async fn filter_text(client: &Client) -> fantoccini::elements::Element {
     client
         .find(Locator::Id("filter-text"))
@@ -229,15 +242,7 @@ async fn exercise(client: &Client, report: &Path) {
             .any(|r| r.starts_with("notes-helper ") || r.starts_with("release-notes ")),
         "the undeclared skills are hidden: {rows:#?}"
     );
-    for status in ["unavailable", "partial", "not-loaded"] {
-        client
-            .find(Locator::Css(&format!("input[data-status={status}]")))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-    }
+    toggle(client, &["unavailable", "partial", "not-loaded"]).await;
     let rows = shown(client, "tr[data-statuses]").await;
     let names: Vec<&str> = rows.iter().map(|r| r.split(' ').next().unwrap()).collect();
     assert_eq!(
@@ -253,15 +258,11 @@ async fn exercise(client: &Client, report: &Path) {
         ],
         "with only available and invalid ticked, agents only partial or not loaded hide"
     );
-    for status in ["undeclared", "unavailable", "partial", "not-loaded"] {
-        client
-            .find(Locator::Css(&format!("input[data-status={status}]")))
-            .await
-            .unwrap()
-            .click()
-            .await
-            .unwrap();
-    }
+    toggle(
+        client,
+        &["undeclared", "unavailable", "partial", "not-loaded"],
+    )
+    .await;
     assert_eq!(shown(client, "tr[data-statuses]").await.len(), 11);
 
     // Scrolled into the matrix, the filter bar sticks to the top and the header row under it.

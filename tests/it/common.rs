@@ -31,6 +31,18 @@ pub fn bin(cwd: impl AsRef<Path>) -> Command {
     c
 }
 
+/// Run `cmd`, which must exit with `code` and print nothing on standard error: its standard
+/// output.
+pub fn quiet_stdout(cmd: &mut Command, code: i32) -> String {
+    let out = cmd.assert().code(code).get_output().clone();
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
 /// A localhost port that nothing listens on (at the time of asking).
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")

@@ -29,28 +29,24 @@ fn run(root: &Path, profiles: &[&str]) -> (Value, i32) {
     json_run(root, &args)
 }
 
+/// The availability of the skill or agent named `name` on `profile`.
+fn cell<'a>(report: &'a Value, name: &str, profile: &str) -> &'a Value {
+    ["skills", "agents"]
+        .into_iter()
+        .flat_map(|key| arr(report, key))
+        .find(|e| e["name"] == name)
+        .map(|e| &e["availability"][profile])
+        .unwrap_or_else(|| panic!("no skill or agent `{name}` in the report"))
+}
+
 /// The status of the skill or agent named `name` on `profile`.
 fn status(report: &Value, name: &str, profile: &str) -> String {
-    for key in ["skills", "agents"] {
-        for e in arr(report, key) {
-            if e["name"] == name {
-                return s(&e["availability"][profile], "status").to_owned();
-            }
-        }
-    }
-    panic!("no skill or agent `{name}` in the report")
+    s(cell(report, name, profile), "status").to_owned()
 }
 
 /// The `missing` list of `name` on `profile`.
 fn missing(report: &Value, name: &str, profile: &str) -> Vec<String> {
-    for key in ["skills", "agents"] {
-        for e in arr(report, key) {
-            if e["name"] == name {
-                return strings(&e["availability"][profile]["missing"]);
-            }
-        }
-    }
-    panic!("no skill or agent `{name}` in the report")
+    strings(&cell(report, name, profile)["missing"])
 }
 
 /// Messages of `rule` findings.

@@ -9,24 +9,17 @@ use std::path::Path;
 use base64::Engine as _;
 use sha2::{Digest, Sha256};
 
-use crate::common::{EXAMPLE, MANIFEST_DIR, VERSION, bin};
+use crate::common::{EXAMPLE, MANIFEST_DIR, VERSION, bin, quiet_stdout};
 
 /// Run skill-audit in `dir` with `args` and return the HTML it prints.
 fn html(dir: &Path, args: &[&str]) -> String {
-    let out = bin(dir)
-        .args(["--fail-on", "never"])
-        .args(args)
-        .args(["-f", "html"])
-        .assert()
-        .success()
-        .get_output()
-        .clone();
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
+    quiet_stdout(
+        bin(dir)
+            .args(["--fail-on", "never"])
+            .args(args)
+            .args(["-f", "html"]),
+        0,
+    )
 }
 
 /// The example library against the three example profiles.

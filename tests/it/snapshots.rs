@@ -6,23 +6,11 @@
 
 use serde_json::Value;
 
-use crate::common::{EXAMPLE, MANIFEST_DIR, VERSION, bin};
+use crate::common::{EXAMPLE, MANIFEST_DIR, VERSION, bin, quiet_stdout};
 
 /// Run the example audit in `format`; the example library has errors, so the exit code is 1.
 fn example(format: &str) -> String {
-    let out = bin(MANIFEST_DIR)
-        .args(EXAMPLE)
-        .args(["-f", format])
-        .assert()
-        .code(1)
-        .get_output()
-        .clone();
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
+    quiet_stdout(bin(MANIFEST_DIR).args(EXAMPLE).args(["-f", format]), 1)
 }
 
 #[test]

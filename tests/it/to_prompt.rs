@@ -6,7 +6,7 @@
 use serde_json::Value;
 use std::path::Path;
 
-use crate::common::{MANIFEST_DIR, bin, skill_md, tree, write};
+use crate::common::{MANIFEST_DIR, bin, quiet_stdout, skill_md, tree, write};
 
 /// A library with one skill of each kind, and a profile offering the tool `get_order`.
 fn library() -> tempfile::TempDir {
@@ -35,19 +35,7 @@ fn library() -> tempfile::TempDir {
 
 /// `to-prompt` in `cwd` with `args`, which must succeed with nothing on standard error.
 fn prompt(cwd: &Path, args: &[&str]) -> String {
-    let out = bin(cwd)
-        .arg("to-prompt")
-        .args(args)
-        .assert()
-        .code(0)
-        .get_output()
-        .clone();
-    assert!(
-        out.stderr.is_empty(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).expect("UTF-8 output")
+    quiet_stdout(bin(cwd).arg("to-prompt").args(args), 0)
 }
 
 /// The block's entry for one skill, as skills-ref lays it out.
