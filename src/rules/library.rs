@@ -95,7 +95,7 @@ pub(crate) const UNAVAILABLE: RuleDoc = RuleDoc {
     name: "unavailable",
     severity: Severity::Warning,
     summary: "A skill's or agent's needs are not met by a profile",
-    what: "A skill's declared needs (`dependencies`, or its `tools` and `mcp-servers`) are not met by one of the environment profiles given with `--profile`. The message names what is missing.",
+    what: "A skill's declared needs (`dependencies`, or its `tools` and `mcp-servers`) are not met by one of the environment profiles given with `--profile`; or none of an agent's tools resolves there (or an MCP server it declares is absent on a host that does not start agents' own servers). The message names what is missing. An agent with only some tools missing is SA403 instead; one whose host does not load it is not judged.",
     why: "A host that does not evaluate dependencies still shows the skill to the model, which then fails mid-task or pretends to have the tool.",
     example: "dependencies:\n  tools: [get_order]\nwith a prod profile that has no get_order.\n\nFix: add the tool to that environment, declare an `any` alternative, or keep the skill out of that environment.",
 };
