@@ -478,3 +478,24 @@ fn one_cause_gives_one_finding() {
         "{unknown:?}"
     );
 }
+
+/// A FIFO named by `extends` is refused at once, never opened for reading (which would hang).
+#[cfg(unix)]
+#[test]
+fn a_fifo_named_by_extends_is_refused() {
+    let dir = tree(&[
+        ("skills/a/SKILL.md", &skill_md("a", "")),
+        ("env/p.json", r#"{"extends": ["pipe.json"]}"#),
+    ]);
+    let fifo = dir.path().join("env/pipe.json");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let e = usage_error(dir.path(), "env/p.json");
+    assert!(
+        e.contains("`extends` entry `pipe.json`") && e.contains("not a regular file"),
+        "{e}"
+    );
+}
