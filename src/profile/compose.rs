@@ -55,13 +55,15 @@ impl Parts {
                 .retain(|r| !deny.denies(DepKind::Resources, r));
             self.prompts.retain(|p| !deny.denies(DepKind::Prompts, p));
         }
+        let tools = NameSet::new(self.tools, true).map_err(&err)?;
         if let Some(v) = &mut self.vocabulary {
             v.has_servers = self.servers;
+            v.defined = super::Defined::of(&tools, v);
         }
         Ok(Profile {
             name,
             path: display.to_owned(),
-            tools: NameSet::new(self.tools, true).map_err(&err)?,
+            tools,
             resources: NameSet::new(self.resources, false).map_err(&err)?,
             prompts: NameSet::new(self.prompts, false).map_err(&err)?,
             vocabulary: self.vocabulary,
@@ -309,6 +311,7 @@ impl Composer {
                         loads: take(&mut file.loads),
                         maps: take(&mut file.maps),
                         models: take(&mut file.models),
+                        defined: Default::default(),
                         has_servers: false,
                     }),
                     ..Parts::default()

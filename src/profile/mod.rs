@@ -49,8 +49,65 @@ pub struct Vocabulary {
     pub maps: BTreeMap<String, BTreeMap<String, Vec<String>>>,
     /// Model names the host accepts.
     pub models: Vec<String>,
+    /// The names the host defines itself, for [`Profile::defines`].
+    pub(crate) defined: Defined,
     /// Whether the profile lists MCP servers; if not, `server/tool` names are not judged.
     pub has_servers: bool,
+}
+
+/// The names a host defines itself: its tools that are bare or in one of its tool sets
+/// (`read/readFile`, and `readFile`), its tool sets, legacy names and aliases. Gathered once
+/// per profile, since audits ask about the same names for every agent and skill.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Defined {
+    names: foldhash::HashSet<String>,
+    /// Aliases and the tools they stand for, lower-case: GitHub matches them so.
+    folded: foldhash::HashSet<String>,
+}
+
+impl Defined {
+    fn of(tools: &NameSet, v: &Vocabulary) -> Defined {
+        let mut names = foldhash::HashSet::default();
+        for t in tools.names().filter(|t| !names::is_pattern(t)) {
+            match t.split_once('/') {
+                None => {
+                    names.insert(t.to_owned());
+                }
+                Some((set, tool)) if v.toolsets.contains_key(set) => {
+                    names.insert(t.to_owned());
+                    names.insert(tool.to_owned());
+                }
+                // An MCP server's tool, built in or not, is not the host's own name.
+                Some(_) => {}
+            }
+        }
+        names.extend(v.toolsets.keys().cloned());
+        names.extend(v.renamed.keys().cloned());
+        let folded = v
+            .aliases
+            .iter()
+            .flat_map(|(alias, tool)| [alias.to_lowercase(), tool.to_lowercase()])
+            .collect();
+        Defined { names, folded }
+    }
+
+    fn contains(&self, name: &str) -> bool {
+        let bare = name.split('(').next().unwrap_or(name).trim();
+        let canonical = names::canonical(bare);
+        self.names.contains(canonical.as_ref()) || self.is_alias(bare)
+    }
+
+    /// Is `bare` an alias, or a tool an alias stands for, in any case?
+    fn is_alias(&self, bare: &str) -> bool {
+        if self.folded.is_empty() {
+            return false;
+        }
+        if bare.bytes().any(|b| b.is_ascii_uppercase()) {
+            self.folded.contains(&bare.to_lowercase())
+        } else {
+            self.folded.contains(bare)
+        }
+    }
 }
 
 /// How a profile sees one tool name.
@@ -121,29 +178,19 @@ impl Profile {
         if let Some(new) = v.renamed.get(bare) {
             return Some(Verdict::Renamed(new.clone()));
         }
-        let known = self.tools.contains(bare)
-            || v.toolsets.contains_key(bare)
-            || v.aliases.contains_key(&bare.to_lowercase())
-            || v.aliases.values().any(|t| t.eq_ignore_ascii_case(bare));
+        let known =
+            self.tools.contains(bare) || v.toolsets.contains_key(bare) || v.defined.is_alias(bare);
         known.then_some(Verdict::Known)
     }
 
     /// Does this host profile define `name` itself (a built-in tool, tool set, alias or legacy
-    /// name)? Always false for a profile without a host.
-    /// MCP tools (`server/tool`) are not the host's own, even where the host has the server
-    /// built in: a profile without a host judges those.
+    /// name)? Always false for a profile without a host. MCP tools (`server/tool`) are not
+    /// the host's own, even where the host has the server built in: a profile without a host
+    /// judges those.
     pub(crate) fn defines(&self, name: &str) -> bool {
-        let bare = name.split('(').next().unwrap_or(name).trim();
-        let Some(v) = &self.vocabulary else {
-            return false;
-        };
-        let canonical = names::canonical(bare);
-        if let Some((first, _)) = canonical.split_once('/')
-            && !v.toolsets.contains_key(first)
-        {
-            return false;
-        }
-        self.own_verdict(v, bare).is_some()
+        self.vocabulary
+            .as_ref()
+            .is_some_and(|v| v.defined.contains(name))
     }
 
     /// Build a profile from lists of names (tests, built-ins, captures).
