@@ -524,12 +524,8 @@ pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVer
             return ToolVerdict::Resolves;
         }
         let own_host_defines = match judged {
-            Judged::Skill => crate::profile::builtin::hosts()
-                .iter()
-                .any(|h| h.defines(bare)),
-            Judged::Agent(a) => {
-                crate::profile::builtin::loading(&a.flavor).any(|h| h.defines(bare))
-            }
+            Judged::Skill => crate::profile::builtin::any_defines(bare),
+            Judged::Agent(a) => crate::profile::builtin::loaders_define(&a.flavor, bare),
         };
         return if own_host_defines {
             ToolVerdict::NotJudged

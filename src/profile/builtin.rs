@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::OnceLock;
 
-use super::{Profile, ProfileError};
+use super::{Defined, Profile, ProfileError};
 
 /// Name and JSON of every built-in profile.
 pub(crate) const BUILTINS: &[(&str, &str)] = &[
@@ -48,6 +48,35 @@ pub(crate) fn loading(flavor: &str) -> impl Iterator<Item = &'static Profile> {
             .as_ref()
             .is_some_and(|v| v.loads.iter().any(|l| l == flavor))
     })
+}
+
+/// Does any built-in host define `name` itself ([`Profile::defines`])?
+pub(crate) fn any_defines(name: &str) -> bool {
+    static CELL: OnceLock<Defined> = OnceLock::new();
+    CELL.get_or_init(|| Defined::union(hosts().iter()))
+        .contains(name)
+}
+
+/// Does a built-in host that loads agents of `flavor` define `name` itself?
+pub(crate) fn loaders_define(flavor: &str, name: &str) -> bool {
+    static CELL: OnceLock<Vec<(String, Defined)>> = OnceLock::new();
+    let by_flavor = CELL.get_or_init(|| {
+        let mut flavors: Vec<&String> = hosts()
+            .iter()
+            .filter_map(|h| h.vocabulary.as_ref())
+            .flat_map(|v| &v.loads)
+            .collect();
+        flavors.sort();
+        flavors.dedup();
+        flavors
+            .into_iter()
+            .map(|f| (f.clone(), Defined::union(loading(f))))
+            .collect()
+    });
+    by_flavor
+        .iter()
+        .find(|(f, _)| f == flavor)
+        .is_some_and(|(_, d)| d.contains(name))
 }
 
 /// The built-in VS Code and GitHub Copilot profiles, whose vocabularies say what an agent's

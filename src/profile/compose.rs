@@ -6,7 +6,7 @@
 //! lists); the union of all of them, minus what any `deny` of the file or of a profile it
 //! extends matches. Files are named relative to the file that names them.
 
-use globset::{GlobBuilder, GlobMatcher};
+use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use std::path::{Path, PathBuf};
 
 use super::file::{self, ProfileError, ProfileFile};
@@ -14,7 +14,7 @@ use super::{NameSet, Profile, Vocabulary, builtin, names};
 use crate::model::DepKind;
 
 /// What a profile and the profiles it is built from list, before the name sets are built.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub(super) struct Parts {
     tools: Vec<String>,
     resources: Vec<String>,
@@ -97,67 +97,117 @@ impl Vocabulary {
 /// are matched as written.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Deny {
-    entries: Vec<(DenyEntry, bool)>,
+    /// Every entry: for resource URIs and prompt names.
+    all: Matcher,
+    /// Entries with a `/`: for a tool's `server/tool` name.
+    qualified: Matcher,
+    /// Entries without: for a tool's own name.
+    bare: Matcher,
 }
 
-#[derive(Debug, Clone)]
-enum DenyEntry {
-    Literal(String),
-    Glob(GlobMatcher),
+/// Literal names in a hash set, globs in one glob set: every lookup of every tool of every
+/// item asks the deny list, so it must not walk its entries.
+#[derive(Debug, Clone, Default)]
+struct Matcher {
+    literal: foldhash::HashSet<String>,
+    globs: GlobSet,
 }
 
-impl DenyEntry {
-    fn matches(&self, s: &str) -> bool {
-        match self {
-            DenyEntry::Literal(l) => l == s,
-            DenyEntry::Glob(g) => g.is_match(s),
+impl Matcher {
+    fn is_match(&self, s: &str) -> bool {
+        self.literal.contains(s) || (!self.globs.is_empty() && self.globs.is_match(s))
+    }
+
+    fn is_empty(&self) -> bool {
+        self.literal.is_empty() && self.globs.is_empty()
+    }
+}
+
+/// Entries sorted into literals and globs.
+struct MatcherBuilder {
+    literal: foldhash::HashSet<String>,
+    globs: GlobSetBuilder,
+}
+
+impl Default for MatcherBuilder {
+    fn default() -> Self {
+        MatcherBuilder {
+            literal: Default::default(),
+            globs: GlobSetBuilder::new(),
         }
+    }
+}
+
+impl MatcherBuilder {
+    fn add(&mut self, entry: &str, glob: Option<&Glob>) {
+        match glob {
+            Some(g) => {
+                self.globs.add(g.clone());
+            }
+            None => {
+                self.literal.insert(entry.to_owned());
+            }
+        }
+    }
+
+    fn build(self) -> Result<Matcher, String> {
+        Ok(Matcher {
+            literal: self.literal,
+            globs: self.globs.build().map_err(|e| e.to_string())?,
+        })
     }
 }
 
 impl Deny {
     fn new(entries: &[String]) -> Result<Deny, String> {
-        let mut out = Vec::with_capacity(entries.len());
+        let (mut all, mut qualified, mut bare) = (
+            MatcherBuilder::default(),
+            MatcherBuilder::default(),
+            MatcherBuilder::default(),
+        );
         for e in entries {
             let canonical = names::canonical(e.trim()).into_owned();
-            let qualified = canonical.contains('/');
-            let entry = if names::is_pattern(&canonical) {
+            let glob = if names::is_pattern(&canonical) {
                 let glob = GlobBuilder::new(&canonical)
                     .literal_separator(false)
                     .backslash_escape(true)
                     .build()
                     .map_err(|g| format!("`deny` entry `{e}` is not a valid glob: {g}"))?;
-                DenyEntry::Glob(glob.compile_matcher())
+                Some(glob)
             } else {
-                DenyEntry::Literal(canonical)
+                None
             };
-            out.push((entry, qualified));
+            all.add(&canonical, glob.as_ref());
+            let side: &mut MatcherBuilder = if canonical.contains('/') {
+                &mut qualified
+            } else {
+                &mut bare
+            };
+            side.add(&canonical, glob.as_ref());
         }
-        Ok(Deny { entries: out })
+        Ok(Deny {
+            all: all.build()?,
+            qualified: qualified.build()?,
+            bare: bare.build()?,
+        })
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.all.is_empty()
     }
 
     /// Is `name` (a tool, resource URI or prompt name) denied?
     pub(crate) fn denies(&self, kind: DepKind, name: &str) -> bool {
-        if self.entries.is_empty() {
+        if self.all.is_empty() {
             return false;
         }
         if kind != DepKind::Tools {
-            return self.entries.iter().any(|(e, _)| e.matches(name.trim()));
+            return self.all.is_match(name.trim());
         }
         let bare = name.split('(').next().unwrap_or(name).trim();
         let canonical = names::canonical(bare);
         let tool = canonical.rsplit('/').next().unwrap_or(&canonical);
-        self.entries.iter().any(|(e, qualified)| {
-            if *qualified {
-                e.matches(&canonical)
-            } else {
-                e.matches(tool)
-            }
-        })
+        self.qualified.is_match(&canonical) || self.bare.is_match(tool)
     }
 }
 
@@ -358,20 +408,38 @@ fn imported(server: &str, mut sub: Parts) -> Parts {
     sub
 }
 
-/// A built-in host's profile, as parts to compose with.
+/// A built-in host's profile, as parts to compose with: each built-in is read once, and
+/// every profile naming it gets a copy.
 fn builtin_parts(host: &str) -> Result<Parts, String> {
-    let Some((_, json)) = builtin::BUILTINS.iter().find(|(n, _)| *n == host) else {
-        return Err(format!(
+    static CELL: std::sync::OnceLock<Vec<(&'static str, Result<Parts, String>)>> =
+        std::sync::OnceLock::new();
+    let all = CELL.get_or_init(|| {
+        builtin::BUILTINS
+            .iter()
+            .map(|(name, json)| {
+                let display = format!("builtin:{name}");
+                let parts = file::read(json, &display)
+                    .and_then(|file| {
+                        Composer::default().parts(
+                            file,
+                            json,
+                            Path::new(name),
+                            &display,
+                            Role::Definition,
+                        )
+                    })
+                    .map_err(|e| e.to_string());
+                (*name, parts)
+            })
+            .collect()
+    });
+    match all.iter().find(|(n, _)| *n == host) {
+        Some((_, parts)) => parts.clone(),
+        None => Err(format!(
             "no such built-in profile; known: {}",
             builtin_names()
-        ));
-    };
-    let display = format!("builtin:{host}");
-    let file = file::read(json, &display).map_err(|e| e.to_string())?;
-    let mut composer = Composer::default();
-    composer
-        .parts(file, json, Path::new(host), &display, Role::Definition)
-        .map_err(|e| e.to_string())
+        )),
+    }
 }
 
 fn builtin_names() -> String {

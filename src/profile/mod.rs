@@ -91,7 +91,17 @@ impl Defined {
         Defined { names, folded }
     }
 
-    fn contains(&self, name: &str) -> bool {
+    /// The names any of `hosts` defines.
+    pub(crate) fn union<'a>(hosts: impl Iterator<Item = &'a Profile>) -> Defined {
+        let mut out = Defined::default();
+        for v in hosts.filter_map(|h| h.vocabulary.as_ref()) {
+            out.names.extend(v.defined.names.iter().cloned());
+            out.folded.extend(v.defined.folded.iter().cloned());
+        }
+        out
+    }
+
+    pub(crate) fn contains(&self, name: &str) -> bool {
         let bare = name.split('(').next().unwrap_or(name).trim();
         let canonical = names::canonical(bare);
         self.names.contains(canonical.as_ref()) || self.is_alias(bare)

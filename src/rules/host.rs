@@ -44,9 +44,7 @@ fn vocabulary_question(p: &Profile, tool: &str) -> bool {
     canonical
         .split_once('/')
         .is_some_and(|(first, _)| v.toolsets.contains_key(first))
-        || crate::profile::builtin::hosts()
-            .iter()
-            .any(|h| h.defines(bare))
+        || crate::profile::builtin::any_defines(bare)
 }
 
 /// Does SA702 report `tool` of `agent` on `p`? The partial-agent finding leaves such names to
