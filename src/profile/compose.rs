@@ -110,22 +110,27 @@ pub(crate) struct Deny {
 #[derive(Debug, Clone, Default)]
 struct Matcher {
     literal: foldhash::HashSet<String>,
+    /// Globs that are a literal text and one final `*` (`kusto/*`, `dispute_*`).
+    prefixes: Vec<String>,
     globs: GlobSet,
 }
 
 impl Matcher {
     fn is_match(&self, s: &str) -> bool {
-        self.literal.contains(s) || (!self.globs.is_empty() && self.globs.is_match(s))
+        self.literal.contains(s)
+            || self.prefixes.iter().any(|p| s.starts_with(p.as_str()))
+            || (!self.globs.is_empty() && self.globs.is_match(s))
     }
 
     fn is_empty(&self) -> bool {
-        self.literal.is_empty() && self.globs.is_empty()
+        self.literal.is_empty() && self.prefixes.is_empty() && self.globs.is_empty()
     }
 }
 
 /// Entries sorted into literals and globs.
 struct MatcherBuilder {
     literal: foldhash::HashSet<String>,
+    prefixes: Vec<String>,
     globs: GlobSetBuilder,
 }
 
@@ -133,6 +138,7 @@ impl Default for MatcherBuilder {
     fn default() -> Self {
         MatcherBuilder {
             literal: Default::default(),
+            prefixes: Vec::new(),
             globs: GlobSetBuilder::new(),
         }
     }
@@ -141,6 +147,9 @@ impl Default for MatcherBuilder {
 impl MatcherBuilder {
     fn add(&mut self, entry: &str, glob: Option<&Glob>) {
         match glob {
+            Some(_) if let Some(prefix) = names::literal_prefix(entry) => {
+                self.prefixes.push(prefix.to_owned());
+            }
             Some(g) => {
                 self.globs.add(g.clone());
             }
@@ -153,6 +162,7 @@ impl MatcherBuilder {
     fn build(self) -> Result<Matcher, String> {
         Ok(Matcher {
             literal: self.literal,
+            prefixes: self.prefixes,
             globs: self.globs.build().map_err(|e| e.to_string())?,
         })
     }
@@ -499,6 +509,10 @@ mod tests {
         assert!(d.denies(DepKind::Resources, "docs://secret/a.md"));
         assert!(!d.denies(DepKind::Resources, "docs://public/a.md"));
         assert!(Deny::new(&["a[".into()]).is_err());
+        // A glob that is more than a prefix goes through the glob set.
+        let d = Deny::new(&["s/[ab]?".into(), "q*z".into()]).unwrap();
+        assert!(d.denies(t, "s/a1") && d.denies(t, "x/quiz") && !d.denies(t, "s/c1"));
+        assert!(!d.denies(t, "quiet"));
     }
 
     #[test]

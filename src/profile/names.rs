@@ -80,7 +80,7 @@ fn compile(pattern: &str) -> Option<Glob> {
 /// The literal text before the final `*` of a pattern that has no other glob syntax (no
 /// other `*`, no `?`, `[`, `{` or `\\` escape), which then matches exactly the names
 /// starting with it.
-fn literal_prefix(pattern: &str) -> Option<&str> {
+pub(crate) fn literal_prefix(pattern: &str) -> Option<&str> {
     let prefix = pattern.strip_suffix('*')?;
     let plain = !prefix
         .bytes()
