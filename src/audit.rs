@@ -218,10 +218,12 @@ fn scan(opts: &AuditOptions, excludes: &discover::Excludes, boundary: &Boundary)
 fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
     let mut out: Vec<Profile> = Vec::with_capacity(opts.profiles.len());
     let mut seen = HashSet::new();
+    // One composer for the run: files several profiles are built on are read once.
+    let mut composer = profile::Composer::default();
     for source in &opts.profiles {
         let p = match source {
             ProfileSource::File(path) => {
-                profile::load(path, &discover::display_path(path, &opts.cwd))?
+                composer.load(path, &discover::display_path(path, &opts.cwd))?
             }
             ProfileSource::Builtin(name) => profile::builtin::load(name)?,
             ProfileSource::Mcp { name, argv } => {

@@ -221,10 +221,13 @@ impl Deny {
     }
 }
 
-/// Composes profile files, remembering which are open so that a cycle is an error.
+/// Composes profile files, remembering which are open so that a cycle is an error, and
+/// which are done, so that a file several profiles name (staging and prod both built on
+/// prod.json) is read once.
 #[derive(Default)]
-pub(super) struct Composer {
+pub(crate) struct Composer {
     open: Vec<PathBuf>,
+    done: std::collections::HashMap<PathBuf, Parts>,
 }
 
 /// How a file is read: a user's profile, or a built-in host's own definition (whose `host`
@@ -237,7 +240,7 @@ pub(super) enum Role {
 
 impl Composer {
     /// Load and compose the profile file at `path`.
-    pub(super) fn load(&mut self, path: &Path, display: &str) -> Result<Profile, ProfileError> {
+    pub(crate) fn load(&mut self, path: &Path, display: &str) -> Result<Profile, ProfileError> {
         let text = crate::source::read_text(path).map_err(|e| ProfileError {
             path: display.to_owned(),
             line: 0,
@@ -266,9 +269,14 @@ impl Composer {
                     .unwrap_or_default()
             });
         let key = identity(path);
-        self.open.push(key);
+        self.open.push(key.clone());
         let parts = self.parts(file, text, path, display, role);
         self.open.pop();
+        if role == Role::Profile
+            && let Ok(parts) = &parts
+        {
+            self.done.insert(key, parts.clone());
+        }
         let err = |message| ProfileError {
             path: display.to_owned(),
             line: 1,
@@ -300,13 +308,19 @@ impl Composer {
                     .join(" → ")
             )));
         }
+        if let Some(parts) = self.done.get(&key) {
+            return Ok(parts.clone());
+        }
         let display = path.display().to_string();
         let text = crate::source::read_text(path)
             .map_err(|e| entry_err(format!("cannot read `{display}`: {e}")))?;
         let file = file::read(&text, &display).map_err(|e| entry_err(e.to_string()))?;
-        self.open.push(key);
+        self.open.push(key.clone());
         let parts = self.parts(file, &text, path, &display, Role::Profile);
         self.open.pop();
+        if let Ok(parts) = &parts {
+            self.done.insert(key, parts.clone());
+        }
         // An error inside the named file already names that file and place; the entry that
         // led there is added in front.
         parts.map_err(|e| entry_err(e.to_string()))

@@ -4,6 +4,8 @@
 
 pub(crate) mod builtin;
 mod compose;
+
+pub(crate) use compose::Composer;
 mod file;
 pub(crate) mod names;
 
