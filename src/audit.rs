@@ -381,12 +381,9 @@ fn audit(
     );
     for r in &skills {
         let s = &r.skill;
-        let at = |_: &str| s.name_pos;
         rules::library::unavailable(
             &s.path,
             s.name_pos,
-            &at,
-            &|_, _| false,
             "skill",
             &names,
             &r.availability,
@@ -395,18 +392,15 @@ fn audit(
     }
     for r in &agents {
         let a = &r.agent;
-        let at = |t: &str| a.tool_pos(t);
-        let reported = |i: usize, t: &str| rules::host::reported_unknown(&profiles[i], a, t);
         rules::library::unavailable(
             &a.path,
             a.tools_pos,
-            &at,
-            &reported,
             "agent",
             &names,
             &r.availability,
             &mut findings,
         );
+        rules::library::partial(a, &profiles, &r.availability, &mut findings);
     }
     rules::config::apply_suppressions(&mut findings, &suppressions);
     rules::config::apply_severities(&mut findings, &opts.settings.severities);

@@ -4,7 +4,8 @@
 use super::RuleDoc;
 use crate::diagnostic::{Finding, Pos, Severity};
 use crate::evaluate::{Availability, Status};
-use crate::model::{Skill, by_name};
+use crate::model::{Agent, Skill, by_name};
+use crate::profile::Profile;
 use crate::rules::Rule;
 
 /// Skills that share a name: hosts keep one and silently drop the others.
@@ -26,42 +27,53 @@ pub(crate) fn duplicate_names(skills: &[Box<Skill>], out: &mut Vec<Finding>) {
     }
 }
 
-/// One finding per skill or agent and profile it cannot fully run on. `pos` is where the
-/// entry is reported, `item_pos` where one of its tools is written; `reported(i, tool)`
-/// says whether another rule already reports `tool` missing on the `i`th profile.
-#[allow(clippy::too_many_arguments)]
+/// One finding per skill or agent and profile it cannot run on.
 pub(crate) fn unavailable(
     path: &str,
     pos: Pos,
-    item_pos: &dyn Fn(&str) -> Pos,
-    reported: &dyn Fn(usize, &str) -> bool,
     what: &str,
     profiles: &[&str],
     availability: &[Availability],
     out: &mut Vec<Finding>,
 ) {
-    for (i, (profile, a)) in profiles.iter().zip(availability).enumerate() {
-        match a.status {
-            Status::Unavailable => out.push(unavailable_on(
+    for (profile, a) in profiles.iter().zip(availability) {
+        if a.status == Status::Unavailable {
+            out.push(unavailable_on(
                 path,
                 pos,
                 what,
                 profile,
                 a.reason.as_deref(),
-            )),
-            Status::Partial => {
-                // Names SA702 reports as unknown to the host are its to report.
-                let gaps: Vec<String> = a
-                    .missing
-                    .iter()
-                    .filter(|t| !reported(i, t))
-                    .cloned()
-                    .collect();
-                if let Some(first) = gaps.first() {
-                    out.push(partial_on(path, item_pos(first), profile, &gaps));
-                }
-            }
-            _ => {}
+            ));
+        }
+    }
+}
+
+/// One finding per profile on which `agent` runs without some of its tools, at the first of
+/// them. Names SA702 reports as unknown to the host are its to report.
+pub(crate) fn partial(
+    agent: &Agent,
+    profiles: &[Profile],
+    availability: &[Availability],
+    out: &mut Vec<Finding>,
+) {
+    for (profile, a) in profiles.iter().zip(availability) {
+        if a.status != Status::Partial {
+            continue;
+        }
+        let gaps: Vec<String> = a
+            .missing
+            .iter()
+            .filter(|t| !super::host::reported_unknown(profile, agent, t))
+            .cloned()
+            .collect();
+        if let Some(first) = gaps.first() {
+            out.push(partial_on(
+                &agent.path,
+                agent.tool_pos(first),
+                &profile.name,
+                &gaps,
+            ));
         }
     }
 }
