@@ -362,7 +362,7 @@ impl Grants {
 
 /// One granted name and everything it stands for.
 fn expand(name: &str) -> Vec<String> {
-    let bare = name.split('(').next().unwrap_or(name).trim();
+    let bare = crate::profile::names::tool_of(name);
     let lower = bare.to_lowercase();
     let vocab = crate::profile::builtin::vocabularies();
     // First the names it is (GitHub aliases and tool names are case-insensitive)...
@@ -502,7 +502,7 @@ pub(crate) fn loads(profile: &Profile, agent: &crate::model::Agent) -> bool {
 
 /// How `profile` judges the tool `name` that `judged` needs or names.
 pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVerdict {
-    let bare = name.split('(').next().unwrap_or(name).trim();
+    let bare = crate::profile::names::tool_of(name);
     if let Judged::Agent(agent) = judged
         && !agent.mcp_servers.is_empty()
         && let Some((server, _)) = crate::profile::names::canonical(bare).split_once('/')
@@ -517,20 +517,14 @@ pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVer
         }
     }
     let Some(v) = &profile.vocabulary else {
-        if profile.deny.denies(DepKind::Tools, bare) {
-            return ToolVerdict::Denied;
-        }
-        if profile.tools.contains(bare) {
-            return ToolVerdict::Resolves;
-        }
-        let own_host_defines = match judged {
+        // Without a host, what a built-in host of the item defines is that host's to provide.
+        let own_host_defines = || match judged {
             Judged::Skill => crate::profile::builtin::any_defines(bare),
             Judged::Agent(a) => crate::profile::builtin::loaders_define(&a.flavor, bare),
         };
-        return if own_host_defines {
-            ToolVerdict::NotJudged
-        } else {
-            ToolVerdict::Unknown
+        return match profile.verdict(bare) {
+            crate::profile::Verdict::Unknown if own_host_defines() => ToolVerdict::NotJudged,
+            other => other.into(),
         };
     };
     if let Judged::Agent(agent) = judged {
@@ -559,11 +553,17 @@ pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVer
             return ToolVerdict::Unmapped(native.to_owned());
         }
     }
-    match profile.verdict(name) {
-        crate::profile::Verdict::Known => ToolVerdict::Resolves,
-        crate::profile::Verdict::Renamed(new) => ToolVerdict::Renamed(new),
-        crate::profile::Verdict::Unknown => ToolVerdict::Unknown,
-        crate::profile::Verdict::Denied => ToolVerdict::Denied,
+    profile.verdict(name).into()
+}
+
+impl From<crate::profile::Verdict> for ToolVerdict {
+    fn from(v: crate::profile::Verdict) -> ToolVerdict {
+        match v {
+            crate::profile::Verdict::Known => ToolVerdict::Resolves,
+            crate::profile::Verdict::Renamed(new) => ToolVerdict::Renamed(new),
+            crate::profile::Verdict::Unknown => ToolVerdict::Unknown,
+            crate::profile::Verdict::Denied => ToolVerdict::Denied,
+        }
     }
 }
 

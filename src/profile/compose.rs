@@ -214,8 +214,7 @@ impl Deny {
         if kind != DepKind::Tools {
             return self.all.is_match(name.trim());
         }
-        let bare = name.split('(').next().unwrap_or(name).trim();
-        let canonical = names::canonical(bare);
+        let canonical = names::canonical(names::tool_of(name));
         let tool = canonical.rsplit('/').next().unwrap_or(&canonical);
         self.qualified.is_match(&canonical) || self.bare.is_match(tool)
     }

@@ -57,6 +57,14 @@ pub struct Vocabulary {
     pub has_servers: bool,
 }
 
+impl Vocabulary {
+    /// Is the canonical `name` a `set/tool` of one of the host's tool sets?
+    pub(crate) fn in_tool_set(&self, name: &str) -> bool {
+        name.split_once('/')
+            .is_some_and(|(set, _)| self.toolsets.contains_key(set))
+    }
+}
+
 /// The names a host defines itself: its tools that are bare or in one of its tool sets
 /// (`read/readFile`, and `readFile`), its tool sets, legacy names and aliases. Gathered once
 /// per profile, since audits ask about the same names for every agent and skill.
@@ -75,7 +83,7 @@ impl Defined {
                 None => {
                     names.insert(t.to_owned());
                 }
-                Some((set, tool)) if v.toolsets.contains_key(set) => {
+                Some((_, tool)) if v.in_tool_set(t) => {
                     names.insert(t.to_owned());
                     names.insert(tool.to_owned());
                 }
@@ -104,7 +112,7 @@ impl Defined {
     }
 
     pub(crate) fn contains(&self, name: &str) -> bool {
-        let bare = name.split('(').next().unwrap_or(name).trim();
+        let bare = names::tool_of(name);
         let canonical = names::canonical(bare);
         self.names.contains(canonical.as_ref()) || self.is_alias(bare)
     }
@@ -158,8 +166,7 @@ impl Profile {
 
     /// How this profile judges a tool name.
     pub(crate) fn verdict(&self, name: &str) -> Verdict {
-        // Permission syntax (`Bash(git:*)`, `Agent(worker)`) names the tool before the parenthesis.
-        let bare = name.split('(').next().unwrap_or(name).trim();
+        let bare = names::tool_of(name);
         if self.deny.denies(DepKind::Tools, bare) {
             return Verdict::Denied;
         }
@@ -174,12 +181,10 @@ impl Profile {
             return own;
         }
         let canonical = names::canonical(bare);
-        if let Some((first, _)) = canonical.split_once('/') {
-            // MCP servers and extension tools (`server/tool`, `publisher.ext/tool`) are outside
-            // the host's own vocabulary unless the profile lists servers.
-            if !v.toolsets.contains_key(first) && !v.has_servers {
-                return Verdict::Known;
-            }
+        // MCP servers and extension tools (`server/tool`, `publisher.ext/tool`) are outside
+        // the host's own vocabulary unless the profile lists servers.
+        if canonical.contains('/') && !v.in_tool_set(&canonical) && !v.has_servers {
+            return Verdict::Known;
         }
         Verdict::Unknown
     }

@@ -18,6 +18,12 @@ use std::collections::HashSet;
 /// than the default SipHash and still seeded per process.
 type Set = HashSet<String, foldhash::fast::RandomState>;
 
+/// The tool a name stands for: permission syntax (`Bash(git:*)`, `Agent(worker)`) names the
+/// tool before the parenthesis.
+pub(crate) fn tool_of(name: &str) -> &str {
+    name.split('(').next().unwrap_or(name).trim()
+}
+
 /// Reduce a tool name to its canonical `server/tool` (or bare) spelling.
 pub(crate) fn canonical(name: &str) -> Cow<'_, str> {
     normalised(Cow::Borrowed(name), true)

@@ -37,13 +37,10 @@ fn vocabulary_question(p: &Profile, tool: &str) -> bool {
     if !v.has_servers {
         return true;
     }
-    let bare = tool.split('(').next().unwrap_or(tool).trim();
-    let canonical = crate::profile::names::canonical(bare);
+    let bare = crate::profile::names::tool_of(tool);
     // A host's own name (this host's tool sets, or any built-in host's tools and legacy
     // names) cannot come from a server.
-    canonical
-        .split_once('/')
-        .is_some_and(|(first, _)| v.toolsets.contains_key(first))
+    v.in_tool_set(&crate::profile::names::canonical(bare))
         || crate::profile::builtin::any_defines(bare)
 }
 
