@@ -182,14 +182,7 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile) -> Availability {
 }
 
 fn plural(kind: DepKind, n: usize) -> &'static str {
-    match (kind, n) {
-        (DepKind::Tools, 1) => "tool",
-        (DepKind::Tools, _) => "tools",
-        (DepKind::Resources, 1) => "resource",
-        (DepKind::Resources, _) => "resources",
-        (DepKind::Prompts, 1) => "prompt",
-        (DepKind::Prompts, _) => "prompts",
-    }
+    if n == 1 { kind.noun() } else { kind.nouns() }
 }
 
 /// Drift for every link, with one finding per drifting link (and per model that differs).

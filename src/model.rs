@@ -8,7 +8,8 @@ use std::path::PathBuf;
 use crate::diagnostic::Pos;
 use crate::vecmap::VecMap;
 
-/// The kinds of things a skill can depend on.
+/// The kinds of things a skill can depend on: what an MCP session lists (tools, resources,
+/// prompts) and what a machine has (executables, variables, configuration, packages, OS).
 #[derive(
     Clone,
     Copy,
@@ -27,15 +28,46 @@ pub enum DepKind {
     Tools,
     Resources,
     Prompts,
+    /// Hermes tool sets (`requires_toolsets`).
+    Toolsets,
+    /// Executables on `PATH`.
+    Bins,
+    /// Environment variables that are set (names only).
+    Env,
+    /// OpenClaw configuration keys that are truthy.
+    Config,
+    /// Operating systems (`darwin`, `linux`, `win32`); a list is met by any of them.
+    Os,
+    /// Python distributions (PEP 508 requirements).
+    Packages,
 }
 
 impl DepKind {
-    pub(crate) const ALL: [DepKind; 3] = [DepKind::Tools, DepKind::Resources, DepKind::Prompts];
+    /// What an MCP session lists: the kinds of the proposed `dependencies` field.
+    pub(crate) const MCP: [DepKind; 3] = [DepKind::Tools, DepKind::Resources, DepKind::Prompts];
+    /// Every kind, in report order.
+    pub(crate) const ALL: [DepKind; 9] = [
+        DepKind::Tools,
+        DepKind::Resources,
+        DepKind::Prompts,
+        DepKind::Toolsets,
+        DepKind::Bins,
+        DepKind::Env,
+        DepKind::Config,
+        DepKind::Os,
+        DepKind::Packages,
+    ];
     pub(crate) fn key(self) -> &'static str {
         match self {
             DepKind::Tools => "tools",
             DepKind::Resources => "resources",
             DepKind::Prompts => "prompts",
+            DepKind::Toolsets => "toolsets",
+            DepKind::Bins => "bins",
+            DepKind::Env => "env",
+            DepKind::Config => "config",
+            DepKind::Os => "os",
+            DepKind::Packages => "packages",
         }
     }
     /// Singular noun for messages.
@@ -44,6 +76,100 @@ impl DepKind {
             DepKind::Tools => "tool",
             DepKind::Resources => "resource",
             DepKind::Prompts => "prompt",
+            DepKind::Toolsets => "tool set",
+            DepKind::Bins => "executable",
+            DepKind::Env => "environment variable",
+            DepKind::Config => "config key",
+            DepKind::Os => "OS",
+            DepKind::Packages => "package",
+        }
+    }
+    /// Plural noun for messages.
+    pub(crate) fn nouns(self) -> &'static str {
+        match self {
+            DepKind::Tools => "tools",
+            DepKind::Resources => "resources",
+            DepKind::Prompts => "prompts",
+            DepKind::Toolsets => "tool sets",
+            DepKind::Bins => "executables",
+            DepKind::Env => "environment variables",
+            DepKind::Config => "config keys",
+            DepKind::Os => "OSes",
+            DepKind::Packages => "packages",
+        }
+    }
+    /// Is this a kind a machine profile describes (rather than an MCP session)?
+    pub(crate) fn is_machine(self) -> bool {
+        !matches!(self, DepKind::Tools | DepKind::Resources | DepKind::Prompts)
+    }
+}
+
+/// Where a requirement was declared: the proposed field, or a dialect that hosts or
+/// registries already read.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Source {
+    /// The proposed `dependencies` field.
+    Dependencies,
+    /// The agent-style `tools` and `mcp-servers` fields on SKILL.md.
+    #[serde(alias = "tools-field")]
+    AgentFields,
+    /// Claude Code's `allowed-tools`: a permission list that names the tools the skill uses.
+    AllowedTools,
+    /// OpenClaw's `metadata.openclaw` (or `clawdbot`, `clawdis`, `moltbot`): `requires`, `os`.
+    Openclaw,
+    /// Codex's `agents/openai.yaml` beside SKILL.md: `dependencies.tools`.
+    Codex,
+    /// Hermes' `metadata.hermes` and `prerequisites`, `platforms`,
+    /// `required_environment_variables`.
+    Hermes,
+    /// A PEP 508 package list written as `dependencies: [...]`.
+    Packages,
+}
+
+impl Source {
+    pub(crate) const ALL: [Source; 7] = [
+        Source::Dependencies,
+        Source::AgentFields,
+        Source::AllowedTools,
+        Source::Openclaw,
+        Source::Codex,
+        Source::Hermes,
+        Source::Packages,
+    ];
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Source::Dependencies => "dependencies",
+            Source::AgentFields => "agent-fields",
+            Source::AllowedTools => "allowed-tools",
+            Source::Openclaw => "openclaw",
+            Source::Codex => "codex",
+            Source::Hermes => "hermes",
+            Source::Packages => "packages",
+        }
+    }
+    /// Where the source is written, for people.
+    pub(crate) fn place(self) -> &'static str {
+        match self {
+            Source::Dependencies => "the `dependencies` field",
+            Source::AgentFields => "the `tools` / `mcp-servers` fields",
+            Source::AllowedTools => "`allowed-tools`",
+            Source::Openclaw => "OpenClaw's `metadata.openclaw`",
+            Source::Codex => "Codex's `agents/openai.yaml`",
+            Source::Hermes => "Hermes' `metadata.hermes` / prerequisites",
+            Source::Packages => "the package list in `dependencies`",
         }
     }
 }
@@ -58,11 +184,24 @@ pub struct Group {
     /// At least one entry must be available (absent when not declared).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub any: Option<Vec<String>>,
+    /// The skill stands in for these: its host hides it while any of them is available
+    /// (Hermes' `fallback_for_tools` / `fallback_for_toolsets`).
+    #[serde(rename = "fallback-for", skip_serializing_if = "Vec::is_empty")]
+    pub fallback_for: Vec<String>,
 }
 
 impl Group {
     pub(crate) fn is_empty(&self) -> bool {
-        self.all.is_empty() && self.any.as_ref().is_none_or(Vec::is_empty)
+        self.all.is_empty()
+            && self.any.as_ref().is_none_or(Vec::is_empty)
+            && self.fallback_for.is_empty()
+    }
+
+    /// Add `name` to `all` unless it is there.
+    pub(crate) fn push_all(&mut self, name: &str) {
+        if !self.all.iter().any(|n| n == name) {
+            self.all.push(name.to_owned());
+        }
     }
 }
 
@@ -76,6 +215,18 @@ pub struct Requirements {
     pub resources: Group,
     #[serde(skip_serializing_if = "Group::is_empty")]
     pub prompts: Group,
+    #[serde(skip_serializing_if = "Group::is_empty")]
+    pub toolsets: Group,
+    #[serde(skip_serializing_if = "Group::is_empty")]
+    pub bins: Group,
+    #[serde(skip_serializing_if = "Group::is_empty")]
+    pub env: Group,
+    #[serde(skip_serializing_if = "Group::is_empty")]
+    pub config: Group,
+    #[serde(skip_serializing_if = "Group::is_empty")]
+    pub os: Group,
+    #[serde(skip_serializing_if = "Group::is_empty")]
+    pub packages: Group,
 }
 
 impl Requirements {
@@ -84,6 +235,12 @@ impl Requirements {
             DepKind::Tools => &self.tools,
             DepKind::Resources => &self.resources,
             DepKind::Prompts => &self.prompts,
+            DepKind::Toolsets => &self.toolsets,
+            DepKind::Bins => &self.bins,
+            DepKind::Env => &self.env,
+            DepKind::Config => &self.config,
+            DepKind::Os => &self.os,
+            DepKind::Packages => &self.packages,
         }
     }
     pub(crate) fn group_mut(&mut self, kind: DepKind) -> &mut Group {
@@ -91,6 +248,12 @@ impl Requirements {
             DepKind::Tools => &mut self.tools,
             DepKind::Resources => &mut self.resources,
             DepKind::Prompts => &mut self.prompts,
+            DepKind::Toolsets => &mut self.toolsets,
+            DepKind::Bins => &mut self.bins,
+            DepKind::Env => &mut self.env,
+            DepKind::Config => &mut self.config,
+            DepKind::Os => &mut self.os,
+            DepKind::Packages => &mut self.packages,
         }
     }
     pub(crate) fn is_empty(&self) -> bool {
@@ -98,7 +261,23 @@ impl Requirements {
     }
 }
 
-/// Where a skill's requirements were declared.
+/// The requirements one source declares, and where.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Declared {
+    pub source: Source,
+    /// The file it is written in, when that is not the SKILL.md (Codex's sidecar).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Where the declaration starts (1-based; 0 when not known).
+    #[serde(default)]
+    pub line: u32,
+    #[serde(default)]
+    pub column: u32,
+    #[serde(flatten)]
+    pub requirements: Requirements,
+}
+
+/// Where a skill's first requirements were declared (`requirements` lists every source).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "kebab-case")]
 pub enum DeclaredBy {
@@ -106,8 +285,32 @@ pub enum DeclaredBy {
     Dependencies,
     /// The agent-style `tools` (and `mcp-servers`) fields, used when there is no `dependencies`.
     ToolsField,
+    /// Claude Code's `allowed-tools`.
+    AllowedTools,
+    /// OpenClaw's `metadata.openclaw` (and its older keys).
+    Openclaw,
+    /// Codex's `agents/openai.yaml`.
+    Codex,
+    /// Hermes' fields.
+    Hermes,
+    /// A package list under `dependencies`.
+    Packages,
     /// Nothing to check.
     Nothing,
+}
+
+impl From<Source> for DeclaredBy {
+    fn from(s: Source) -> DeclaredBy {
+        match s {
+            Source::Dependencies => DeclaredBy::Dependencies,
+            Source::AgentFields => DeclaredBy::ToolsField,
+            Source::AllowedTools => DeclaredBy::AllowedTools,
+            Source::Openclaw => DeclaredBy::Openclaw,
+            Source::Codex => DeclaredBy::Codex,
+            Source::Hermes => DeclaredBy::Hermes,
+            Source::Packages => DeclaredBy::Packages,
+        }
+    }
 }
 
 /// Who may invoke a skill or an agent, as skills and agents both declare it.
@@ -190,6 +393,9 @@ pub struct Skill {
     #[serde(skip_serializing_if = "Requirements::is_empty")]
     pub dependencies: Requirements,
     pub declared_by: DeclaredBy,
+    /// What each source declares, in the order of [`Source::ALL`]; all of them must hold.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<Declared>,
     /// The agent-style `tools` field, as written.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<String>>,
@@ -214,6 +420,7 @@ impl Skill {
             description: None,
             dependencies: Requirements::default(),
             declared_by: DeclaredBy::Nothing,
+            requirements: Vec::new(),
             tools: None,
             mcp_servers: Vec::new(),
             model: Vec::new(),

@@ -68,6 +68,7 @@ impl Parts {
             prompts: NameSet::new(self.prompts, false).map_err(&err)?,
             vocabulary: self.vocabulary,
             deny,
+            machine: super::Machine::default(),
         })
     }
 }

@@ -33,6 +33,51 @@ pub struct Profile {
     pub vocabulary: Option<Vocabulary>,
     /// Names removed by `deny`, also where a pattern (`github/*`) would grant them.
     pub(crate) deny: compose::Deny,
+    /// What the profile says about the machine (executables, variables, OS, packages).
+    pub machine: Machine,
+}
+
+/// What a profile says about the machine the skills run on. A kind that is `None` is not
+/// described, so requirements of that kind are not judged. Names only: a profile never
+/// carries a variable's value. `deny` has been applied.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Machine {
+    /// Operating systems, as OpenClaw names them: `darwin`, `linux`, `win32`.
+    pub os: Option<std::collections::BTreeSet<String>>,
+    /// Executables on `PATH`.
+    pub bins: Option<std::collections::BTreeSet<String>>,
+    /// Environment variables that are set.
+    pub env: Option<std::collections::BTreeSet<String>>,
+    /// OpenClaw configuration keys that are truthy.
+    pub config: Option<std::collections::BTreeSet<String>>,
+    /// Installed Python distributions: normalised name (PEP 503) to version.
+    pub packages: Option<BTreeMap<String, String>>,
+    /// Tool sets of an environment described by its own file (Hermes' `toolsets`); a
+    /// built-in host's tool sets are another namespace and are not listed here.
+    pub toolsets: Option<std::collections::BTreeSet<String>>,
+}
+
+impl Machine {
+    /// The names of a machine `kind` the profile describes (`None` when it does not, and
+    /// for packages, whose versions matter: see [`Machine::packages`]).
+    pub(crate) fn names(&self, kind: DepKind) -> Option<&std::collections::BTreeSet<String>> {
+        match kind {
+            DepKind::Os => self.os.as_ref(),
+            DepKind::Bins => self.bins.as_ref(),
+            DepKind::Env => self.env.as_ref(),
+            DepKind::Config => self.config.as_ref(),
+            DepKind::Toolsets => self.toolsets.as_ref(),
+            DepKind::Tools | DepKind::Resources | DepKind::Prompts | DepKind::Packages => None,
+        }
+    }
+
+    /// Does the profile describe `kind` at all?
+    pub(crate) fn describes(&self, kind: DepKind) -> bool {
+        match kind {
+            DepKind::Packages => self.packages.is_some(),
+            _ => self.names(kind).is_some(),
+        }
+    }
 }
 
 /// What a host knows about tool names beyond a flat list.
@@ -143,20 +188,26 @@ pub(crate) enum Verdict {
 }
 
 impl Profile {
-    pub(crate) fn names(&self, kind: DepKind) -> &NameSet {
+    /// The names of an MCP kind (tools, resources, prompts); `None` for machine kinds.
+    pub(crate) fn names(&self, kind: DepKind) -> Option<&NameSet> {
         match kind {
-            DepKind::Tools => &self.tools,
-            DepKind::Resources => &self.resources,
-            DepKind::Prompts => &self.prompts,
+            DepKind::Tools => Some(&self.tools),
+            DepKind::Resources => Some(&self.resources),
+            DepKind::Prompts => Some(&self.prompts),
+            _ => None,
         }
     }
 
-    /// Is `name` of `kind` available in this environment?
+    /// Is `name` of `kind` available in this environment? For machine kinds, false also
+    /// when the profile does not describe the kind (ask [`Machine::describes`] first).
     pub fn has(&self, kind: DepKind, name: &str) -> bool {
-        if kind != DepKind::Tools {
-            return !self.deny.denies(kind, name) && self.names(kind).contains(name);
+        match kind {
+            DepKind::Tools => matches!(self.verdict(name), Verdict::Known | Verdict::Renamed(_)),
+            DepKind::Resources | DepKind::Prompts => {
+                !self.deny.denies(kind, name) && self.names(kind).is_some_and(|n| n.contains(name))
+            }
+            _ => self.machine.names(kind).is_some_and(|n| n.contains(name)),
         }
-        matches!(self.verdict(name), Verdict::Known | Verdict::Renamed(_))
     }
 
     /// The host this profile runs on, if any.
@@ -226,6 +277,7 @@ impl Profile {
             prompts: NameSet::new(prompts.iter().copied(), false)?,
             vocabulary: None,
             deny: compose::Deny::default(),
+            machine: Machine::default(),
         })
     }
 }
