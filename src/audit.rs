@@ -38,6 +38,8 @@ pub struct AuditOptions {
     pub links: Vec<(PathBuf, Vec<String>)>,
     /// Attach each finding's source line (for the text renderer).
     pub snippets: bool,
+    /// How skills' `tools` and `mcp-servers` are read when agents load them.
+    pub semantics: evaluate::Semantics,
     /// How to talk to MCP servers (`mcp:` profiles, `mcp_skills`): timeout, standard error.
     pub mcp: crate::mcp::Settings,
     /// `Name: value` headers for HTTP MCP servers named by `mcp:NAME=URL` profiles.
@@ -343,7 +345,9 @@ fn audit(
     ));
     links.sort();
     links.dedup();
-    let drift = evaluate::drift_of_links(&links, &skills, &agents, &mut findings);
+    evaluate::proposal_grants(&links, &skills, &mut agents);
+    let semantics = opts.semantics;
+    let drift = evaluate::drift_of_links(&links, &skills, &agents, semantics, &mut findings);
     let skills = judged(
         skills,
         &profiles,
@@ -353,7 +357,9 @@ fn audit(
             availability,
         },
     );
-    let agents = judged(agents, &profiles, evaluate::agent, |agent, availability| {
+    let judge_agent =
+        |a: &Agent, p: &Profile| evaluate::agent(&evaluate::effective(a, semantics), p);
+    let agents = judged(agents, &profiles, judge_agent, |agent, availability| {
         AgentResult {
             agent,
             availability,
@@ -380,15 +386,7 @@ fn audit(
             + agents.iter().map(|r| unmet(&r.availability)).sum::<usize>(),
     );
     for r in &skills {
-        let s = &r.skill;
-        rules::library::unavailable(
-            &s.path,
-            s.name_pos,
-            "skill",
-            &names,
-            &r.availability,
-            &mut findings,
-        );
+        rules::library::skill_findings(&r.skill, &names, &r.availability, &mut findings);
     }
     for r in &agents {
         let a = &r.agent;
@@ -618,7 +616,12 @@ fn process(
                 rules::spec::link_is_broken(dir, t)
             });
             rules::spec::check(&parsed, settings, &mut sink);
-            Parsed::Skill(Box::new(parsed.skill))
+            let mut skill = parsed.skill;
+            if !skill.invalid {
+                let real = read_from.as_deref().unwrap_or(&c.fs_path);
+                codex_sidecar(&c.path, real, boundary, &mut skill, &mut sink.findings);
+            }
+            Parsed::Skill(Box::new(skill))
         }
         Kind::Agent(flavor) => {
             match parse::agent::parse(&bytes, &c.path, &c.fs_path, flavor, &mut sink) {
@@ -637,6 +640,45 @@ fn process(
         id: contents.id,
         read_from: keep_source.then(|| read_from.unwrap_or_else(|| c.fs_path.clone())),
         ..FileOutput::new(c, parsed, sink.findings, sink.suppressions)
+    }
+}
+
+/// Codex's `agents/openai.yaml` beside the skill at `real` (shown as `shown`), when there is
+/// one: read at its real path once that is known to be inside the tree, like every file.
+fn codex_sidecar(
+    shown: &str,
+    real: &std::path::Path,
+    boundary: &Boundary,
+    skill: &mut Skill,
+    findings: &mut Vec<crate::diagnostic::Finding>,
+) {
+    let Some(dir) = real.parent() else { return };
+    let path = dir.join(parse::codex::SIDECAR);
+    if std::fs::symlink_metadata(&path).is_err() {
+        return;
+    }
+    let display = match shown.rsplit_once('/') {
+        Some((folder, _)) => format!("{folder}/{}", parse::codex::SIDECAR),
+        None => parse::codex::SIDECAR.to_owned(),
+    };
+    // A sidecar is a few lines: a large one is not worth reading whole.
+    const LIMIT: u64 = 1 << 20;
+    match boundary
+        .resolve(&path)
+        .and_then(|r| source::read(&r, LIMIT))
+    {
+        Err(why) => findings.push(rules::file::refused(&display, &why)),
+        Ok(contents) => {
+            let mut sink = Sink::new(&display);
+            if let Some(d) = parse::codex::parse(&contents.bytes, &display, &mut sink) {
+                skill.requirements.push(d);
+                skill.requirements.sort_by_key(|d| d.source);
+                if let Some(first) = skill.requirements.first() {
+                    skill.declared_by = first.source.into();
+                }
+            }
+            findings.extend(sink.findings);
+        }
     }
 }
 

@@ -115,14 +115,14 @@ impl Finding {
 }
 
 /// Names as a message shows them: `` `a`, `b` ``. Renderers turn the backticked parts into code.
-pub(crate) fn quoted(names: &[String]) -> String {
-    let mut out = String::with_capacity(names.iter().map(|n| n.len() + 4).sum());
+pub(crate) fn quoted<S: AsRef<str>>(names: &[S]) -> String {
+    let mut out = String::with_capacity(names.iter().map(|n| n.as_ref().len() + 4).sum());
     for (i, n) in names.iter().enumerate() {
         if i > 0 {
             out.push_str(", ");
         }
         out.push('`');
-        out.push_str(n);
+        out.push_str(n.as_ref());
         out.push('`');
     }
     out

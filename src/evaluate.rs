@@ -24,14 +24,17 @@ use crate::profile::Profile;
 pub enum Status {
     /// Every requirement is met (an agent: every tool it names resolves).
     Available,
-    /// An agent some of whose tools do not resolve: the host drops those and runs it with
-    /// the rest (`missing` lists them).
+    /// An agent (or a skill's `allowed-tools`) some of whose tools do not resolve: the host
+    /// drops those and runs it with the rest (`missing` lists them).
     Partial,
     /// Something required is missing (an agent: none of its tools resolves, or an MCP server
     /// it declares is absent).
     Unavailable,
     /// The profile's host does not load this kind of agent.
     NotLoaded,
+    /// Every requirement the profile can judge is met, but some are of kinds it does not
+    /// describe (executables, variables, packages, ...).
+    NotJudged,
     /// Nothing declared to check.
     Undeclared,
     /// The frontmatter or the declared requirements could not be read.
@@ -39,11 +42,12 @@ pub enum Status {
 }
 
 impl Status {
-    pub(crate) const ALL: [Status; 6] = [
+    pub(crate) const ALL: [Status; 7] = [
         Status::Available,
         Status::Partial,
         Status::Unavailable,
         Status::NotLoaded,
+        Status::NotJudged,
         Status::Undeclared,
         Status::Invalid,
     ];
@@ -53,6 +57,7 @@ impl Status {
             Status::Partial => "partial",
             Status::Unavailable => "unavailable",
             Status::NotLoaded => "not-loaded",
+            Status::NotJudged => "not-judged",
             Status::Undeclared => "undeclared",
             Status::Invalid => "invalid",
         }
@@ -63,7 +68,7 @@ impl Status {
     pub(crate) fn explained(self) -> bool {
         matches!(
             self,
-            Status::Partial | Status::Unavailable | Status::Invalid
+            Status::Partial | Status::Unavailable | Status::NotJudged | Status::Invalid
         )
     }
 
@@ -71,9 +76,12 @@ impl Status {
     pub(crate) fn meaning(self) -> &'static str {
         match self {
             Status::Available => "every requirement is met",
-            Status::Partial => "some of the agent's tools are missing; the host drops them",
+            Status::Partial => "some of the tools it names are missing; the host drops them",
             Status::Unavailable => "something required is missing",
             Status::NotLoaded => "the profile's host does not load this agent",
+            Status::NotJudged => {
+                "what the profile describes is met; the rest (executables, variables, packages, ...) it does not describe"
+            }
             Status::Undeclared => "nothing declared to check",
             Status::Invalid => "the file or its requirements could not be read",
         }
@@ -84,15 +92,43 @@ impl Status {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Availability {
     pub status: Status,
-    /// `all` entries not available (tools, then resources, then prompts).
+    /// `all` entries not available (tools, then resources, then prompts, then what the
+    /// machine lacks).
     #[serde(default, skip_serializing_if = "skip_lists")]
     pub missing: Vec<String>,
     /// Each `any` group none of whose entries is available.
     #[serde(default, skip_serializing_if = "skip_lists")]
     pub unmet_any: Vec<Vec<String>>,
+    /// What is not met, by the source that declared it.
+    #[serde(default, skip_serializing_if = "skip_lists")]
+    pub unmet: Vec<Unmet>,
+    /// Requirements of kinds the profile does not describe, by source.
+    #[serde(default, skip_serializing_if = "skip_lists")]
+    pub not_judged: Vec<Unmet>,
     /// One line for people.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+}
+
+/// Requirements of one kind and source that a profile does not meet (or does not judge).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Unmet {
+    pub source: crate::model::Source,
+    pub kind: DepKind,
+    /// `all`: every one of `names` is missing; `any`: none of them is available;
+    /// `fallback-for`: the skill stands in for them and they are available, so its host
+    /// hides it.
+    pub group: UnmetGroup,
+    pub names: Vec<String>,
+}
+
+/// Which part of a group an [`Unmet`] is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum UnmetGroup {
+    All,
+    Any,
+    FallbackFor,
 }
 
 // Empty lists are left out of the JSON: an unavailable entry has at least one of them.
@@ -106,59 +142,192 @@ impl Availability {
             status,
             missing: Vec::new(),
             unmet_any: Vec::new(),
+            unmet: Vec::new(),
+            not_judged: Vec::new(),
             reason,
         }
     }
 }
 
-/// Evaluate a skill's requirements against a profile. Without a host, tool names that a
-/// built-in host defines are the host's to provide and are not judged.
+/// Evaluate requirements declared by `dependencies` against a profile (tests, benches).
 pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
-    let mut missing = Vec::new();
-    let mut unmet_any = Vec::new();
+    let declared = [crate::model::Declared {
+        source: crate::model::Source::Dependencies,
+        file: None,
+        line: 0,
+        column: 0,
+        requirements: req.clone(),
+    }];
+    declarations(&declared, profile)
+}
+
+/// How one name of `kind`, declared by `source`, fares in `profile`: `None` when the
+/// profile does not describe the kind.
+fn met(profile: &Profile, source: crate::model::Source, kind: DepKind, name: &str) -> Option<bool> {
+    match kind {
+        DepKind::Tools => {
+            let judged = match source {
+                // Claude Code's permission syntax names Claude Code's tools.
+                crate::model::Source::AllowedTools => Judged::ClaudeNames,
+                _ => Judged::Skill,
+            };
+            Some(tool(profile, judged, name).resolves())
+        }
+        DepKind::Resources | DepKind::Prompts => Some(profile.has(kind, name)),
+        DepKind::Packages => {
+            let installed = profile.machine.packages.as_ref()?;
+            let Some(req) = crate::parse::packages::parse_one(name) else {
+                return Some(false);
+            };
+            let key = crate::parse::packages::normalise(req.name.as_ref());
+            Some(
+                installed
+                    .get(&key)
+                    .is_some_and(|v| crate::parse::packages::satisfied_by(&req, v)),
+            )
+        }
+        _ => profile.machine.names(kind).map(|n| n.contains(name)),
+    }
+}
+
+/// Evaluate every source's requirements against a profile: all of them must hold. A kind
+/// the profile does not describe (a machine kind it has no list for) is not judged.
+pub(crate) fn declarations(declared: &[crate::model::Declared], profile: &Profile) -> Availability {
+    let mut out = Availability::of(Status::Available, None);
     let mut parts = Vec::new();
-    let has = |kind: DepKind, name: &str| match kind {
-        DepKind::Tools => tool(profile, Judged::Skill, name).resolves(),
-        _ => profile.has(kind, name),
-    };
-    for kind in DepKind::ALL {
-        let group = req.group(kind);
-        let miss: Vec<String> = group
-            .all
-            .iter()
-            .filter(|n| !has(kind, n))
-            .cloned()
-            .collect();
-        if !miss.is_empty() {
-            parts.push(format!(
-                "missing {} {}",
-                plural(kind, miss.len()),
-                crate::diagnostic::quoted(&miss)
-            ));
-        }
-        missing.extend(miss);
-        if let Some(any) = &group.any
-            && !any.is_empty()
-            && !any.iter().any(|n| has(kind, n))
-        {
-            parts.push(format!(
-                "no {} of {} is available",
-                kind.noun(),
-                crate::diagnostic::quoted(any)
-            ));
-            unmet_any.push(any.clone());
+    let mut unjudged = Vec::new();
+    for d in declared {
+        let tag = match d.source {
+            crate::model::Source::Dependencies => String::new(),
+            other => format!(" ({})", other.as_str()),
+        };
+        for kind in DepKind::ALL {
+            let group = d.requirements.group(kind);
+            if group.is_empty() {
+                continue;
+            }
+            let mut skipped = Vec::new();
+            let mut judge = |n: &String| match met(profile, d.source, kind, n) {
+                Some(ok) => Some(ok),
+                None => {
+                    skipped.push(n.clone());
+                    None
+                }
+            };
+            let miss: Vec<String> = group
+                .all
+                .iter()
+                .filter(|n| judge(n) == Some(false))
+                .cloned()
+                .collect();
+            let any_unmet = group.any.as_ref().filter(|any| {
+                !any.is_empty() && {
+                    let seen: Vec<Option<bool>> = any.iter().map(&mut judge).collect();
+                    // Unmet only when every entry was judged and none is there.
+                    seen.iter().all(|s| *s == Some(false))
+                }
+            });
+            let standing_in: Vec<String> = group
+                .fallback_for
+                .iter()
+                .filter(|n| judge(n) == Some(true))
+                .cloned()
+                .collect();
+            if !miss.is_empty() {
+                parts.push(format!(
+                    "missing {} {}{tag}",
+                    plural(kind, miss.len()),
+                    crate::diagnostic::quoted(&miss)
+                ));
+                out.missing.extend(miss.iter().cloned());
+                out.unmet.push(Unmet {
+                    source: d.source,
+                    kind,
+                    group: UnmetGroup::All,
+                    names: miss,
+                });
+            }
+            if let Some(any) = any_unmet {
+                parts.push(format!(
+                    "no {} of {} is available{tag}",
+                    kind.noun(),
+                    crate::diagnostic::quoted(any)
+                ));
+                out.unmet_any.push(any.clone());
+                out.unmet.push(Unmet {
+                    source: d.source,
+                    kind,
+                    group: UnmetGroup::Any,
+                    names: any.clone(),
+                });
+            }
+            if !standing_in.is_empty() {
+                parts.push(format!(
+                    "a fallback for {} {}, which {} available, so its host hides it{tag}",
+                    plural(kind, standing_in.len()),
+                    crate::diagnostic::quoted(&standing_in),
+                    if standing_in.len() == 1 { "is" } else { "are" }
+                ));
+                out.unmet.push(Unmet {
+                    source: d.source,
+                    kind,
+                    group: UnmetGroup::FallbackFor,
+                    names: standing_in,
+                });
+            }
+            skipped.sort();
+            skipped.dedup();
+            if !skipped.is_empty() {
+                unjudged.push(format!(
+                    "{} {}{tag}",
+                    plural(kind, skipped.len()),
+                    crate::diagnostic::quoted(&skipped)
+                ));
+                out.not_judged.push(Unmet {
+                    source: d.source,
+                    kind,
+                    group: UnmetGroup::All,
+                    names: skipped,
+                });
+            }
         }
     }
-    if parts.is_empty() {
-        Availability::of(Status::Available, None)
-    } else {
-        Availability {
-            status: Status::Unavailable,
-            missing,
-            unmet_any,
-            reason: Some(parts.join("; ")),
-        }
+    if !parts.is_empty() {
+        // Tools that `allowed-tools` names are what the skill uses, not prerequisites: with
+        // some of them there, the host runs it without the others (as it runs an agent).
+        let degraded =
+            out.unmet.iter().all(|u| {
+                u.source == crate::model::Source::AllowedTools && u.group == UnmetGroup::All
+            }) && declared.iter().any(|d| {
+                d.source == crate::model::Source::AllowedTools
+                    && d.requirements.tools.all.len()
+                        > out.unmet.iter().map(|u| u.names.len()).sum::<usize>()
+            });
+        out.status = if degraded {
+            Status::Partial
+        } else {
+            Status::Unavailable
+        };
+    } else if !unjudged.is_empty() {
+        out.status = Status::NotJudged;
     }
+    if !unjudged.is_empty() {
+        let kinds: Vec<&str> = {
+            let mut k: Vec<&str> = out.not_judged.iter().map(|u| u.kind.key()).collect();
+            k.sort();
+            k.dedup();
+            k
+        };
+        parts.push(format!(
+            "not judged: {} (the profile does not describe {})",
+            unjudged.join(", "),
+            crate::diagnostic::quoted(&kinds)
+        ));
+    }
+    if !parts.is_empty() {
+        out.reason = Some(parts.join("; "));
+    }
+    out
 }
 
 /// Evaluate a skill against a profile, covering invalid and undeclared skills.
@@ -175,21 +344,107 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile) -> Availability {
             Some("the declared dependencies could not be read".into()),
         );
     }
-    if skill.dependencies.is_empty() {
+    if skill.requirements.is_empty() {
         return Availability::of(Status::Undeclared, None);
     }
-    requirements(&skill.dependencies, profile)
+    declarations(&skill.requirements, profile)
 }
 
 fn plural(kind: DepKind, n: usize) -> &'static str {
     if n == 1 { kind.noun() } else { kind.nouns() }
 }
 
+/// How skills' agent-style `tools` and `mcp-servers` are read when an agent loads them.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum Semantics {
+    /// As hosts do today: the agent must list what the skill needs.
+    #[default]
+    Today,
+    /// As the proposal would: a skill's `tools` and `mcp-servers` union with the agent's.
+    Proposal,
+}
+
+/// Record on each agent what the skills it loads would add to its grants under the proposal.
+pub(crate) fn proposal_grants(
+    links: &[crate::model::Link],
+    skills: &[Box<Skill>],
+    agents: &mut [crate::model::Agent],
+) {
+    let skill_by_path: foldhash::HashMap<&str, &Skill> =
+        skills.iter().map(|s| (s.path.as_str(), &**s)).collect();
+    let mut agent_ix: foldhash::HashMap<&str, usize> = foldhash::HashMap::default();
+    for (i, a) in agents.iter().enumerate() {
+        agent_ix.insert(a.path.as_str(), i);
+    }
+    let mut grants: Vec<(usize, crate::model::ProposalGrants)> = Vec::new();
+    for group in links.chunk_by(|a, b| a.agent == b.agent) {
+        let Some(&i) = group.first().and_then(|l| agent_ix.get(l.agent.as_str())) else {
+            continue;
+        };
+        let agent = &agents[i];
+        let mut g = crate::model::ProposalGrants::default();
+        for l in group {
+            let Some(skill) = skill_by_path.get(l.skill_path.as_str()) else {
+                continue;
+            };
+            if skill.invalid {
+                continue;
+            }
+            let mut added = false;
+            if let Some(own) = &agent.tools {
+                for t in skill.tools.iter().flatten() {
+                    if !own.contains(t) && !g.tools.contains(t) {
+                        g.tools.push(t.clone());
+                        added = true;
+                    }
+                }
+            }
+            for s in &skill.mcp_servers {
+                if !agent.mcp_servers.contains(s) && !g.mcp_servers.contains(s) {
+                    g.mcp_servers.push(s.clone());
+                    added = true;
+                }
+            }
+            if added && !g.from.contains(&skill.path) {
+                g.from.push(skill.path.clone());
+            }
+        }
+        if !g.from.is_empty() {
+            grants.push((i, g));
+        }
+    }
+    drop(agent_ix);
+    for (i, g) in grants {
+        agents[i].proposal = Some(g);
+    }
+}
+
+/// The agent as `semantics` reads it: under the proposal, with the tools and MCP servers
+/// that its skills add.
+pub(crate) fn effective(
+    agent: &crate::model::Agent,
+    semantics: Semantics,
+) -> std::borrow::Cow<'_, crate::model::Agent> {
+    match (&agent.proposal, semantics) {
+        (Some(g), Semantics::Proposal) => {
+            let mut a = agent.clone();
+            if let Some(tools) = &mut a.tools {
+                tools.extend(g.tools.iter().cloned());
+            }
+            a.mcp_servers.extend(g.mcp_servers.iter().cloned());
+            std::borrow::Cow::Owned(a)
+        }
+        _ => std::borrow::Cow::Borrowed(agent),
+    }
+}
+
 /// Drift for every link, with one finding per drifting link (and per model that differs).
+/// Under the proposal, what a skill's own `tools` and `mcp-servers` grant is not drift.
 pub(crate) fn drift_of_links(
     links: &[crate::model::Link],
     skills: &[Box<Skill>],
     agents: &[crate::model::Agent],
+    semantics: Semantics,
     findings: &mut Vec<crate::diagnostic::Finding>,
 ) -> Vec<crate::model::Drift> {
     // foldhash: SipHash over 100,000 skill paths was a good part of this step.
@@ -213,7 +468,7 @@ pub(crate) fn drift_of_links(
                     continue;
                 };
                 let grants = || grants.get_or_init(|| Grants::of(agent));
-                if let Some(d) = drift(l, agent, grants, skill) {
+                if let Some(d) = drift(l, agent, grants, skill, semantics) {
                     found.push(crate::rules::links::drift_finding(&d, agent));
                     drifting.push(d);
                 }
@@ -240,6 +495,7 @@ mod tests {
             tools: Group {
                 all: all.iter().map(|s| s.to_string()).collect(),
                 any: any.map(|a| a.iter().map(|s| s.to_string()).collect()),
+                ..Group::default()
             },
             ..Requirements::default()
         }
@@ -392,33 +648,42 @@ pub(crate) fn drift<'g>(
     agent: &crate::model::Agent,
     grants: impl FnOnce() -> &'g Grants,
     skill: &Skill,
+    semantics: Semantics,
 ) -> Option<crate::model::Drift> {
     if skill.invalid || skill.requirements_invalid {
         return None;
     }
+    let proposal = semantics == Semantics::Proposal;
     let (all, any): (Vec<&String>, Option<&Vec<String>>) = match skill.declared_by {
         crate::model::DeclaredBy::Dependencies => (
             skill.dependencies.tools.all.iter().collect(),
             skill.dependencies.tools.any.as_ref(),
         ),
+        // Under the proposal the skill grants its own `tools`: nothing is missing.
+        _ if proposal => (Vec::new(), None),
         _ => (skill.tools.iter().flatten().collect(), None),
     };
-    if all.is_empty() && any.is_none_or(Vec::is_empty) && skill.mcp_servers.is_empty() {
+    let servers: &[String] = if proposal { &[] } else { &skill.mcp_servers };
+    if all.is_empty() && any.is_none_or(Vec::is_empty) && servers.is_empty() {
         return None;
     }
     let grants = grants();
-    let missing_tools: Vec<String> = all
-        .into_iter()
-        .filter(|t| !grants.grants(t))
-        .cloned()
-        .collect();
+    // What the skill grants itself, under the proposal.
+    let own = |t: &str| {
+        proposal
+            && (skill.tools.iter().flatten().any(|o| o == t)
+                || crate::profile::names::canonical(crate::profile::names::tool_of(t))
+                    .split_once('/')
+                    .is_some_and(|(server, _)| skill.mcp_servers.iter().any(|s| s == server)))
+    };
+    let granted = |t: &str| grants.grants(t) || own(t);
+    let missing_tools: Vec<String> = all.into_iter().filter(|t| !granted(t)).cloned().collect();
     let unmet_any: Vec<Vec<String>> = any
-        .filter(|a| !a.is_empty() && !a.iter().any(|t| grants.grants(t)))
+        .filter(|a| !a.is_empty() && !a.iter().any(|t| granted(t)))
         .cloned()
         .into_iter()
         .collect();
-    let missing_mcp_servers: Vec<String> = skill
-        .mcp_servers
+    let missing_mcp_servers: Vec<String> = servers
         .iter()
         .filter(|s| !agent.mcp_servers.contains(s) && !grants.grants(&format!("{s}/*")))
         .cloned()
@@ -441,6 +706,8 @@ pub(crate) fn drift<'g>(
 #[derive(Clone, Copy)]
 pub(crate) enum Judged<'a> {
     Skill,
+    /// A skill's names written in Claude Code's vocabulary (its `allowed-tools`).
+    ClaudeNames,
     Agent(&'a crate::model::Agent),
 }
 
@@ -512,7 +779,7 @@ pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVer
     let Some(v) = &profile.vocabulary else {
         // Without a host, what a built-in host of the item defines is that host's to provide.
         let own_host_defines = || match judged {
-            Judged::Skill => crate::profile::builtin::any_defines(bare),
+            Judged::Skill | Judged::ClaudeNames => crate::profile::builtin::any_defines(bare),
             Judged::Agent(a) => crate::profile::builtin::loaders_define(&a.flavor, bare),
         };
         return match profile.verdict(bare) {
@@ -520,7 +787,12 @@ pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVer
             other => other.into(),
         };
     };
-    if let Judged::Agent(agent) = judged {
+    let native = match judged {
+        Judged::Skill => None,
+        Judged::ClaudeNames => Some(Some("claude-code")),
+        Judged::Agent(agent) => Some(native_host(&agent.flavor)),
+    };
+    if let Some(native) = native {
         // The host's table of another host's tool names (VS Code's of Claude Code's). It is
         // applied to every agent the host loads: `.agent.md` files that use Claude names get
         // the same mapping as Claude-format agents (GitHub's aliases do the same there).
@@ -536,7 +808,7 @@ pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVer
                 };
             }
         }
-        if let Some(native) = native_host(&agent.flavor)
+        if let Some(native) = native
             && native != v.host
             && v.maps.contains_key(native)
             && crate::profile::builtin::hosts()
@@ -621,8 +893,8 @@ pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availabil
     Availability {
         status,
         missing,
-        unmet_any: Vec::new(),
         reason: Some(parts.join("; ")),
+        ..Availability::of(status, None)
     }
 }
 

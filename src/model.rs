@@ -520,6 +520,22 @@ pub struct Agent {
     pub handoffs_pos: crate::diagnostic::Pos,
     #[serde(skip)]
     pub agents_pos: crate::diagnostic::Pos,
+    /// What the skills it loads add to its grants under the proposal that skills declare
+    /// `tools` and `mcp-servers` (which union with the agent's); absent when they add nothing.
+    #[serde(rename = "proposal_grants", skip_serializing_if = "Option::is_none")]
+    pub proposal: Option<ProposalGrants>,
+}
+
+/// The tools and MCP servers that loaded skills add to an agent's own, under the proposal.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ProposalGrants {
+    /// Tools the agent does not list itself (none when it may use every tool).
+    #[serde(skip_serializing_if = "Vec::is_empty", default)]
+    pub tools: Vec<String>,
+    #[serde(rename = "mcp-servers", skip_serializing_if = "Vec::is_empty", default)]
+    pub mcp_servers: Vec<String>,
+    /// The skills that grant them, by path.
+    pub from: Vec<String>,
 }
 
 impl Agent {

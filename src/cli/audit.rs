@@ -84,6 +84,11 @@ pub struct LibraryArgs {
     /// Worker threads (0 = one per core).
     #[arg(short = 'j', long, default_value_t = 0)]
     pub threads: usize,
+    /// How agents that load skills are judged: `today` (the agent must list what its skills
+    /// need, as hosts do) or `proposal` (a skill's `tools` and `mcp-servers` union with the
+    /// agent's, as the proposal for SKILL.md capability fields would have it).
+    #[arg(long, value_enum, default_value_t = crate::evaluate::Semantics::Today)]
+    pub semantics: crate::evaluate::Semantics,
 }
 
 /// Auditing the skills an MCP server serves, and talking to MCP servers.
@@ -229,6 +234,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         snippets: args.out.wants(crate::report::Format::Text),
         no_ignore: lib.no_ignore,
         follow_outside: lib.follow_outside,
+        semantics: lib.semantics,
         ..AuditOptions::default()
     };
     Ok(Plan {

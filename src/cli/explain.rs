@@ -96,6 +96,10 @@ fn explain(report: &Report, entry: &Entry) -> String {
         let _ = writeln!(s, "  {}", visible(line));
     }
 
+    if let Entry::Skill(i) = *entry {
+        requirements_text(&mut s, &report.skills[i].skill);
+    }
+
     let links: Vec<&Link> = report
         .links
         .iter()
@@ -157,6 +161,45 @@ fn explain(report: &Report, entry: &Entry) -> String {
         let _ = writeln!(s, "  {}", crate::report::text::one_line(f));
     }
     s
+}
+
+/// Each source's requirements, with where it is written.
+fn requirements_text(s: &mut String, skill: &crate::model::Skill) {
+    s.push_str("\nRequirements (every source must hold)\n");
+    if skill.requirements.is_empty() {
+        s.push_str("  none declared\n");
+    }
+    for d in &skill.requirements {
+        let file = d.file.as_deref().unwrap_or(&skill.path);
+        let _ = writeln!(
+            s,
+            "  {} ({}:{}:{}, {})",
+            d.source.as_str(),
+            visible(file),
+            d.line,
+            d.column,
+            d.source.place()
+        );
+        for kind in crate::model::DepKind::ALL {
+            let g = d.requirements.group(kind);
+            let mut parts = Vec::new();
+            if !g.all.is_empty() {
+                parts.push(format!("all of {}", crate::diagnostic::quoted(&g.all)));
+            }
+            if let Some(any) = g.any.as_ref().filter(|a| !a.is_empty()) {
+                parts.push(format!("one of {}", crate::diagnostic::quoted(any)));
+            }
+            if !g.fallback_for.is_empty() {
+                parts.push(format!(
+                    "hidden while any of {} is available",
+                    crate::diagnostic::quoted(&g.fallback_for)
+                ));
+            }
+            if !parts.is_empty() {
+                let _ = writeln!(s, "    {}: {}", kind.key(), visible(&parts.join("; ")));
+            }
+        }
+    }
 }
 
 /// `unavailable: missing tool `x``, or just the status.

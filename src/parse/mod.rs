@@ -1,11 +1,15 @@
 //! Stage 2: turn the bytes of a discovered file into a model plus the findings met on the way.
 
 pub mod agent;
+pub(crate) mod codex;
 pub mod dependencies;
 pub(crate) mod fields;
 pub mod frontmatter;
+pub(crate) mod hermes;
 pub mod manifest;
 pub mod markdown;
+pub(crate) mod openclaw;
+pub(crate) mod packages;
 pub mod skill;
 pub mod yaml;
 

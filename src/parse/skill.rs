@@ -3,12 +3,13 @@
 
 use std::path::Path;
 
+use crate::diagnostic::Pos;
 use crate::diagnostic::Sink;
-use crate::model::{DeclaredBy, Requirements, Skill, SkillFields};
+use crate::model::{Declared, DeclaredBy, Requirements, Skill, SkillFields, Source};
 
 use crate::parse::markdown::{self, BodyLink};
 use crate::parse::yaml::{Node, Value};
-use crate::parse::{dependencies, document, fields};
+use crate::parse::{dependencies, document, fields, hermes, openclaw, packages};
 use crate::rules;
 use crate::vecmap::VecMap;
 
@@ -68,8 +69,12 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
     let mut skill = Skill::invalid(folder, path.to_owned(), fs_path.to_owned());
     skill.invalid = false;
     let mut f = SkillFields::default();
-    let mut deps: Option<(Requirements, bool)> = None;
+    let mut deps: Option<(Requirements, bool, Pos)> = None;
     let mut tools_ok = true;
+    let mut tools_pos = None;
+    let mut allowed_pos = None;
+    let mut declared: Vec<Declared> = Vec::new();
+    let mut hermes = hermes::Hermes::default();
     let Some(entries) = root.as_map() else {
         return skill;
     };
@@ -99,8 +104,13 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
                 Some(c) if !c.trim().is_empty() => f.compatibility = Some(c.to_owned()),
                 _ => rules::spec::compatibility_type(sink, value),
             },
-            "metadata" => f.metadata = read_metadata(value, sink),
+            "metadata" => {
+                f.metadata = read_metadata(value, sink);
+                declared.extend(openclaw::read(value, sink));
+                hermes.metadata(value, sink);
+            }
             "allowed-tools" => {
+                allowed_pos = Some(key.pos);
                 if let Some(s) = value.as_str() {
                     f.allowed_tools = fields::split_names(s);
                 } else if let Some(list) =
@@ -143,11 +153,13 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
                 None if value.is_null() => {}
                 None => rules::deps::hooks_type(sink, value),
             },
-            "tools" => match fields::name_list(value, k, rules::deps::capability_field_shape, sink)
-            {
-                Some(t) => skill.tools = Some(t),
-                None => tools_ok = false,
-            },
+            "tools" => {
+                tools_pos = Some(key.pos);
+                match tool_names(value, sink) {
+                    Some(t) => skill.tools = Some(t),
+                    None => tools_ok = false,
+                }
+            }
             "mcp-servers" => {
                 match fields::key_or_name_list(value, k, rules::deps::capability_field_shape, sink)
                 {
@@ -155,38 +167,197 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
                     None => tools_ok = false,
                 }
             }
-            "dependencies" => {
-                let p = dependencies::parse(value, sink);
-                deps = Some((p.requirements, p.valid));
-            }
+            "dependencies" => match packages::read(value, sink) {
+                Some(p) => declared.push(p),
+                None => {
+                    let p = dependencies::parse(value, sink);
+                    deps = Some((p.requirements, p.valid, key.pos));
+                }
+            },
+            _ if hermes.top_level(k, value, sink) => {}
             _ => f.unknown_keys.push(k.to_owned()),
         }
     }
-    skill.fields = Box::new(f);
-    match deps {
-        Some((req, valid)) => {
-            skill.dependencies = req;
-            skill.requirements_invalid = !valid;
-            skill.declared_by = DeclaredBy::Dependencies;
-        }
-        None => {
-            // Without `dependencies`, the agent-style `tools` list is what the skill needs, and
-            // each `mcp-servers` entry needs that server.
-            let mut req = Requirements::default();
-            req.tools.all.extend(skill.tools.iter().flatten().cloned());
-            req.tools
-                .all
-                .extend(skill.mcp_servers.iter().map(|s| format!("{s}/*")));
-            skill.requirements_invalid = !tools_ok;
-            skill.declared_by = if req.is_empty() && tools_ok {
-                DeclaredBy::Nothing
-            } else {
-                DeclaredBy::ToolsField
-            };
-            skill.dependencies = req;
+    // The agent-style `tools` list is what the skill needs, and each `mcp-servers` entry
+    // needs that server.
+    let mut agent_fields = Requirements::default();
+    for t in skill.tools.iter().flatten() {
+        agent_fields.tools.push_all(t);
+    }
+    for s in &skill.mcp_servers {
+        agent_fields.tools.push_all(&format!("{s}/*"));
+    }
+    // `allowed-tools` pre-approves what the skill uses: `Bash(git:*)` uses `Bash`.
+    let mut allowed = Requirements::default();
+    for t in &f.allowed_tools {
+        let bare = crate::profile::names::tool_of(t);
+        // `mcp__server` alone grants every tool of the server.
+        match bare.strip_prefix("mcp__") {
+            Some(server) if !server.is_empty() && !server.contains("__") => {
+                allowed.tools.push_all(&format!("{server}/*"))
+            }
+            _ => allowed.tools.push_all(bare),
         }
     }
+    skill.fields = Box::new(f);
+    let at = |source, pos: Option<Pos>, requirements| {
+        let pos = pos.unwrap_or(Pos::START);
+        Declared {
+            source,
+            file: None,
+            line: pos.line,
+            column: pos.column,
+            requirements,
+        }
+    };
+    if !agent_fields.is_empty() {
+        declared.push(at(Source::AgentFields, tools_pos, agent_fields.clone()));
+    }
+    if !allowed.is_empty() {
+        declared.push(at(Source::AllowedTools, allowed_pos, allowed));
+    }
+    declared.extend(hermes.finish());
+    skill.requirements_invalid = !tools_ok;
+    let has_deps = deps.is_some();
+    match deps {
+        Some((req, valid, pos)) => {
+            skill.requirements_invalid |= !valid;
+            if !req.is_empty() {
+                declared.push(at(Source::Dependencies, Some(pos), req.clone()));
+            }
+            skill.dependencies = req;
+        }
+        // Without `dependencies`, the agent-style fields stand for it (drift reads them).
+        None => skill.dependencies = agent_fields,
+    }
+    declared.sort_by_key(|d| d.source);
+    skill.declared_by = match declared.first() {
+        Some(d) => d.source.into(),
+        None if has_deps => DeclaredBy::Dependencies,
+        None if !tools_ok => DeclaredBy::ToolsField,
+        None => DeclaredBy::Nothing,
+    };
+    skill.requirements = declared;
     skill
+}
+
+/// Products a `tools` list names instead of tools: which hosts the skill is for.
+const PRODUCTS: [&str; 31] = [
+    "aider",
+    "amp",
+    "anthropic",
+    "antigravity",
+    "augment",
+    "chatgpt",
+    "claude",
+    "claude-code",
+    "claude-desktop",
+    "cline",
+    "codex",
+    "codex-cli",
+    "continue",
+    "copilot",
+    "cursor",
+    "gemini",
+    "gemini-cli",
+    "github-copilot",
+    "goose",
+    "hermes",
+    "jetbrains",
+    "kiro",
+    "openai",
+    "openclaw",
+    "opencode",
+    "roo",
+    "roo-code",
+    "trae",
+    "vscode",
+    "windsurf",
+    "zed",
+];
+
+/// The names of a SKILL.md's agent-style `tools`: products and tool schemas (objects) are
+/// reported and left out; `None` when the field has a shape no host reads.
+fn tool_names(value: &Node, sink: &mut Sink) -> Option<Vec<String>> {
+    let product = |name: &str| {
+        let lower = name.to_ascii_lowercase();
+        PRODUCTS.binary_search(&lower.as_str()).is_ok()
+            && !crate::profile::builtin::any_defines(name)
+    };
+    // A list that names products names only products: its other plain words (a product this
+    // table lacks) are read the same way, unless a host knows them as tools.
+    let strings = || {
+        value
+            .as_seq()
+            .into_iter()
+            .flatten()
+            .filter_map(Node::as_str)
+            .map(str::trim)
+    };
+    let all_products = strings().any(product)
+        && strings().all(|s| {
+            product(s)
+                || (!s.contains(['/', '_', '*', '(', '.'])
+                    && !crate::profile::builtin::any_defines(s))
+        });
+    let mut out = Vec::new();
+    // Products are reported once, at the first, naming them all.
+    let mut products: Vec<String> = Vec::new();
+    let mut first = value.pos;
+    let result = match &value.value {
+        Value::Seq(items) => {
+            let mut ok = true;
+            for item in items {
+                match &item.value {
+                    Value::Str(s) if !s.trim().is_empty() => {
+                        let s = s.trim();
+                        if all_products || product(s) {
+                            if products.is_empty() {
+                                first = item.pos;
+                            }
+                            products.push(s.to_owned());
+                        } else {
+                            out.push(s.to_owned());
+                        }
+                    }
+                    Value::Map(_) => {
+                        let what = match item.get("name").and_then(Node::as_str) {
+                            Some(n) => format!("an object with `name: {n}`"),
+                            None => "an object".to_owned(),
+                        };
+                        rules::deps::not_tool_schema(sink, item.pos, &what);
+                    }
+                    _ => {
+                        ok = false;
+                        let found = item.kind();
+                        rules::deps::capability_field_shape(
+                            sink,
+                            item.pos,
+                            "tools",
+                            rules::NameShape::Entry { found },
+                        );
+                    }
+                }
+            }
+            ok.then_some(out)
+        }
+        _ => fields::name_list(value, "tools", rules::deps::capability_field_shape, sink).map(
+            |names| {
+                for n in names {
+                    if product(&n) {
+                        products.push(n);
+                    } else {
+                        out.push(n);
+                    }
+                }
+                out
+            },
+        ),
+    };
+    if !products.is_empty() {
+        rules::deps::products_as_tools(sink, first, &products);
+    }
+    result
 }
 
 fn host_text(key: &str, value: &Node, sink: &mut Sink) -> Option<String> {

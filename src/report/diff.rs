@@ -89,6 +89,18 @@ pub enum CauseKind {
     Prompt,
     /// A whole MCP server (a `server/*` requirement, or an `mcp-servers` entry).
     Server,
+    /// A Hermes tool set.
+    Toolset,
+    /// An executable on `PATH`.
+    Bin,
+    /// An environment variable.
+    Env,
+    /// An OpenClaw config key.
+    Config,
+    /// An operating system.
+    Os,
+    /// A Python package.
+    Package,
 }
 
 impl CauseKind {
@@ -98,6 +110,27 @@ impl CauseKind {
             CauseKind::Resource => "resource",
             CauseKind::Prompt => "prompt",
             CauseKind::Server => "server",
+            CauseKind::Toolset => "tool set",
+            CauseKind::Bin => "executable",
+            CauseKind::Env => "environment variable",
+            CauseKind::Config => "config key",
+            CauseKind::Os => "OS",
+            CauseKind::Package => "package",
+        }
+    }
+
+    fn of(kind: crate::model::DepKind) -> CauseKind {
+        use crate::model::DepKind;
+        match kind {
+            DepKind::Tools => CauseKind::Tool,
+            DepKind::Resources => CauseKind::Resource,
+            DepKind::Prompts => CauseKind::Prompt,
+            DepKind::Toolsets => CauseKind::Toolset,
+            DepKind::Bins => CauseKind::Bin,
+            DepKind::Env => CauseKind::Env,
+            DepKind::Config => CauseKind::Config,
+            DepKind::Os => CauseKind::Os,
+            DepKind::Packages => CauseKind::Package,
         }
     }
 }
@@ -177,21 +210,34 @@ fn minus(a: &[Finding], b: &[Finding]) -> Vec<Finding> {
     out
 }
 
-/// What an entry needed, as its report entry says: a skill's evaluated `dependencies`, an
-/// agent's `tools`.
+/// What an entry needed, as its report entry says: a skill's evaluated `dependencies` and
+/// what each source declares (reports before version 3 have only the first), an agent's
+/// `tools`.
 #[derive(Clone, Copy)]
 enum Needs<'a> {
-    Skill(&'a Requirements),
+    Skill(&'a Requirements, &'a [crate::model::Declared]),
     Agent(Option<&'a [String]>),
 }
 
 impl Needs<'_> {
+    /// Every requirement set of a skill.
+    fn sets(&self) -> impl Iterator<Item = &Requirements> {
+        let (deps, declared) = match self {
+            Needs::Skill(r, d) => (Some(*r), *d),
+            Needs::Agent(_) => (None, &[][..]),
+        };
+        deps.into_iter()
+            .chain(declared.iter().map(|d| &d.requirements))
+    }
+
     /// Does the entry require `name` (as an `all` entry or inside an `any` group)?
     fn name(&self, name: &str) -> bool {
         match self {
-            Needs::Skill(r) => crate::model::DepKind::ALL.iter().any(|k| {
-                let g = r.group(*k);
-                g.all.iter().any(|n| n == name) || g.any.iter().flatten().any(|n| n == name)
+            Needs::Skill(..) => self.sets().any(|r| {
+                crate::model::DepKind::ALL.iter().any(|k| {
+                    let g = r.group(*k);
+                    g.all.iter().any(|n| n == name) || g.any.iter().flatten().any(|n| n == name)
+                })
             }),
             Needs::Agent(tools) => tools.is_some_and(|t| t.iter().any(|n| n == name)),
         }
@@ -199,30 +245,25 @@ impl Needs<'_> {
 
     /// Does the entry have exactly this `any` group?
     fn group(&self, group: &[String]) -> bool {
-        match self {
-            Needs::Skill(r) => crate::model::DepKind::ALL
+        self.sets().any(|r| {
+            crate::model::DepKind::ALL
                 .iter()
-                .any(|k| r.group(*k).any.as_deref() == Some(group)),
-            Needs::Agent(_) => false,
-        }
+                .any(|k| r.group(*k).any.as_deref() == Some(group))
+        })
     }
 
-    /// The kind of a required name: a resource or prompt when listed as one, a server for
-    /// `server/*`, else a tool.
+    /// The kind of a required name: the kind it is listed as (other than a tool), a server
+    /// for `server/*`, else a tool.
     fn kind(&self, name: &str) -> CauseKind {
-        use crate::model::DepKind;
-        if let Needs::Skill(r) = self {
-            for (kind, noun) in [
-                (DepKind::Resources, CauseKind::Resource),
-                (DepKind::Prompts, CauseKind::Prompt),
-            ] {
-                let g = r.group(kind);
+        for r in self.sets() {
+            for kind in &crate::model::DepKind::ALL[1..] {
+                let g = r.group(*kind);
                 if g.all
                     .iter()
                     .chain(g.any.iter().flatten())
                     .any(|n| n == name)
                 {
-                    return noun;
+                    return CauseKind::of(*kind);
                 }
             }
         }
@@ -251,7 +292,7 @@ fn seen(r: &Report) -> BTreeMap<EntryKey<'_>, Seen<'_>> {
             let seen = Seen {
                 name: &s.skill.name,
                 availability: a,
-                needs: Needs::Skill(&s.skill.dependencies),
+                needs: Needs::Skill(&s.skill.dependencies, &s.skill.requirements),
             };
             m.insert(("skill", s.skill.path.as_str(), p.as_str()), seen);
         }
@@ -668,7 +709,7 @@ mod tests {
             },
             missing: strings(missing),
             unmet_any: unmet_any.iter().map(|g| strings(g)).collect(),
-            reason: None,
+            ..Availability::of(Status::Available, None)
         }
     }
 
@@ -694,7 +735,7 @@ mod tests {
         let old = Seen {
             name: "a",
             availability: &before,
-            needs: Needs::Skill(&req),
+            needs: Needs::Skill(&req, &[]),
         };
         let new = Seen {
             availability: &after,
@@ -719,12 +760,12 @@ mod tests {
         let old = Seen {
             name: "s",
             availability: &before,
-            needs: Needs::Skill(&was),
+            needs: Needs::Skill(&was, &[]),
         };
         let new = Seen {
             name: "s",
             availability: &after,
-            needs: Needs::Skill(&now),
+            needs: Needs::Skill(&now, &[]),
         };
         assert_eq!(
             said(&causes(&old, &new)),
@@ -739,7 +780,7 @@ mod tests {
         let seen = |availability| Seen {
             name: "s",
             availability,
-            needs: Needs::Skill(&req),
+            needs: Needs::Skill(&req, &[]),
         };
         let lost = causes(&seen(&met), &seen(&unmet));
         assert_eq!(said(&lost), ["one of tools `x`, `y` no longer offered"]);
@@ -756,7 +797,7 @@ mod tests {
         let old = Seen {
             name: "s",
             availability: &met,
-            needs: Needs::Skill(&none),
+            needs: Needs::Skill(&none, &[]),
         };
         assert_eq!(
             said(&causes(&old, &seen(&unmet))),

@@ -179,6 +179,7 @@ fn status_label(s: Status) -> &'static str {
         Status::Partial => "Partial",
         Status::Unavailable => "Unavailable",
         Status::NotLoaded => "Not loaded",
+        Status::NotJudged => "Not judged",
         Status::Undeclared => "Undeclared",
         Status::Invalid => "Invalid",
     }
@@ -343,6 +344,8 @@ struct Row<'a> {
     search: String,
     /// The distinct statuses of the row's cells, space-separated, for the status toggles.
     statuses: String,
+    /// Where a skill's requirements are declared, for the cells' tooltips.
+    sources: Option<String>,
     cells: Vec<Cell<'a>>,
 }
 
@@ -392,6 +395,7 @@ fn row<'a>(
         tags,
         search: format!("{name} {path}"),
         statuses: statuses.join(" "),
+        sources: None,
         cells,
     }
 }
@@ -564,14 +568,17 @@ fn matrices(report: &Report) -> Vec<Matrix<'_>> {
             } else {
                 vec!["invalid".to_owned()]
             };
-            row(
-                report,
-                &s.skill.name,
-                &s.skill.path,
-                s.skill.description.as_deref(),
-                tags,
-                &s.availability,
-            )
+            Row {
+                sources: sources(&s.skill),
+                ..row(
+                    report,
+                    &s.skill.name,
+                    &s.skill.path,
+                    s.skill.description.as_deref(),
+                    tags,
+                    &s.availability,
+                )
+            }
         })
         .collect();
     let agents = report
@@ -607,6 +614,30 @@ fn matrices(report: &Report) -> Vec<Matrix<'_>> {
         },
     ];
     matrices
+}
+
+/// "Requirements from dependencies (line 8), openclaw (line 3)": each source and where.
+fn sources(skill: &crate::model::Skill) -> Option<String> {
+    if skill.requirements.is_empty() {
+        return None;
+    }
+    let each: Vec<String> = skill
+        .requirements
+        .iter()
+        .map(|d| {
+            let kinds: Vec<&str> = crate::model::DepKind::ALL
+                .iter()
+                .filter(|k| !d.requirements.group(**k).is_empty())
+                .map(|k| k.key())
+                .collect();
+            let place = match &d.file {
+                Some(f) => format!("{f}:{}", d.line),
+                None => format!("line {}", d.line),
+            };
+            format!("{} ({place}): {}", d.source.as_str(), kinds.join(", "))
+        })
+        .collect();
+    Some(format!("Requirements from {}", each.join("; ")))
 }
 
 /// The drift table.

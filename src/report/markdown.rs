@@ -449,6 +449,7 @@ fn mark(status: Status) -> &'static str {
         Status::Partial => "🟠 partial",
         Status::Unavailable => "❌ unavailable",
         Status::NotLoaded => "💤 not loaded",
+        Status::NotJudged => "❔ not judged",
         Status::Undeclared => "➖ undeclared",
         Status::Invalid => "⚠️ invalid",
     }

@@ -24,9 +24,11 @@ use crate::model::{Agent, DeclaredBy, Drift, Link, Requirements, Skill, SkillFie
 use crate::rules::Rule;
 use crate::vecmap::VecMap;
 
-/// 2: agents gained the `partial` and `not-loaded` statuses. Version 1 reports still load
-/// (for `diff` and `merge`): their statuses are a subset.
-pub(crate) const SCHEMA_VERSION: u32 = 2;
+/// 2: agents gained the `partial` and `not-loaded` statuses. 3: skills gained
+/// `requirements` (each source's declarations), availabilities `unmet` and `not_judged`, and
+/// the `not-judged` status. Version 1 and 2 reports still load (for `diff` and `merge`):
+/// their fields and statuses are a subset.
+pub(crate) const SCHEMA_VERSION: u32 = 3;
 
 /// An entry's availability, keyed by profile name.
 pub(crate) type ByProfile = VecMap<String, Availability>;
@@ -150,6 +152,9 @@ pub(crate) struct SkillRecord {
     pub description: Option<String>,
     pub dependencies: Requirements,
     pub declared_by: DeclaredBy,
+    /// What each source declares (the proposal's field, OpenClaw, Codex, ...), with where.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub requirements: Vec<crate::model::Declared>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tools: Option<Vec<String>>,
     #[serde(rename = "mcp-servers", default, skip_serializing_if = "Vec::is_empty")]
@@ -169,6 +174,7 @@ impl From<SkillRecord> for SkillEntry {
         skill.description = r.description;
         skill.dependencies = r.dependencies;
         skill.declared_by = r.declared_by;
+        skill.requirements = r.requirements;
         skill.tools = r.tools;
         skill.mcp_servers = r.mcp_servers;
         skill.model = r.model;
@@ -185,7 +191,7 @@ impl Serialize for SkillEntry {
     fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
         use serde::ser::SerializeStruct;
         let s = &self.skill;
-        let mut m = serializer.serialize_struct("SkillEntry", 11)?;
+        let mut m = serializer.serialize_struct("SkillEntry", 12)?;
         m.serialize_field("name", &s.name)?;
         m.serialize_field("path", &s.path)?;
         m.serialize_field("valid", &!s.invalid)?;
@@ -195,6 +201,11 @@ impl Serialize for SkillEntry {
         }
         m.serialize_field("dependencies", &s.dependencies)?;
         m.serialize_field("declared_by", &s.declared_by)?;
+        if s.requirements.is_empty() {
+            m.skip_field("requirements")?;
+        } else {
+            m.serialize_field("requirements", &s.requirements)?;
+        }
         match &s.tools {
             Some(t) => m.serialize_field("tools", t)?,
             None => m.skip_field("tools")?,
@@ -442,12 +453,7 @@ mod tests {
             statuses
                 .iter()
                 .map(|(p, status)| {
-                    let availability = Availability {
-                        status: *status,
-                        missing: Vec::new(),
-                        unmet_any: Vec::new(),
-                        reason: None,
-                    };
+                    let availability = Availability::of(*status, None);
                     ((*p).to_owned(), availability)
                 })
                 .collect()
@@ -467,6 +473,7 @@ mod tests {
                 (Partial, 0),
                 (Unavailable, 0),
                 (NotLoaded, 0),
+                (NotJudged, 0),
                 (Undeclared, 0),
                 (Invalid, 0)
             ]
@@ -478,6 +485,7 @@ mod tests {
                 (Partial, 0),
                 (Unavailable, 0),
                 (NotLoaded, 0),
+                (NotJudged, 0),
                 (Undeclared, 0),
                 (Invalid, 1)
             ]

@@ -56,10 +56,14 @@ pub struct PromptSkill {
     pub reason: Option<String>,
 }
 
-/// Whether a host would put a skill of this status in its prompt: `available` and
-/// `undeclared` only. Any other status, including ones added later, is not surfaced.
+/// Whether a host would put a skill of this status in its prompt: `available`, and
+/// `undeclared` and `not-judged` (nothing the profile describes is missing). Any other
+/// status, including ones added later, is not surfaced.
 pub fn surfaced(status: Status) -> bool {
-    matches!(status, Status::Available | Status::Undeclared)
+    matches!(
+        status,
+        Status::Available | Status::Undeclared | Status::NotJudged
+    )
 }
 
 /// Why a host would leave this skill out of its prompt, or `None` when it would list it.
@@ -226,11 +230,14 @@ mod tests {
     }
 
     #[test]
-    fn only_available_and_undeclared_are_surfaced() {
+    fn only_available_undeclared_and_not_judged_are_surfaced() {
         for status in Status::ALL {
             assert_eq!(
                 surfaced(status),
-                matches!(status, Status::Available | Status::Undeclared),
+                matches!(
+                    status,
+                    Status::Available | Status::Undeclared | Status::NotJudged
+                ),
                 "{status:?}"
             );
         }

@@ -247,7 +247,12 @@ fn matrix<'a>(
         }
     }
     // The statuses whose names do not say it all, explained once where they occur.
-    for status in [Status::Partial, Status::NotLoaded, Status::Undeclared] {
+    for status in [
+        Status::Partial,
+        Status::NotLoaded,
+        Status::NotJudged,
+        Status::Undeclared,
+    ] {
         let seen = rows.clone().any(|(_, a)| {
             names
                 .iter()

@@ -5,7 +5,7 @@
 
 use super::{NameShape, Rule, RuleDoc};
 use crate::diagnostic::{Pos, Severity, Sink};
-use crate::model::DepKind;
+use crate::model::{DepKind, Source};
 use crate::parse::yaml::Node;
 
 pub(crate) const DEPENDENCIES_TYPE: RuleDoc = RuleDoc {
@@ -203,5 +203,162 @@ pub(crate) fn model_type(sink: &mut Sink, value: &Node) {
             "`model` must be a model name or a list of them, found {}",
             value.kind()
         ),
+    );
+}
+
+pub(crate) const PACKAGE_LIST: RuleDoc = RuleDoc {
+    code: "SA307",
+    name: "package-list",
+    severity: Severity::Warning,
+    summary: "`dependencies` is a list of Python packages",
+    what: "`dependencies` is a list of PEP 508 requirement strings (`crewai>=1.2.0`), the shape some catalogues use for the Python distributions a skill's scripts import. The packages are checked against a profile's `packages`.",
+    why: "The proposed `dependencies` field is a mapping of `tools`, `resources` and `prompts`: a host or validator that reads the proposal sees a list and cannot tell packages from tools. Every host still loads the skill.",
+    example: "dependencies: [crewai>=1.2.0, crewai-tools]\n\nFix: move the list under metadata (a string, as the spec wants):\nmetadata:\n  python-packages: \"crewai>=1.2.0 crewai-tools\"\nand declare tools the proposal's way if the skill needs any:\ndependencies:\n  tools: [get_order]",
+};
+
+/// `dependencies` (`value`) is a list of `n` PEP 508 requirements.
+pub(crate) fn package_list(sink: &mut Sink, value: &Node, n: usize) {
+    sink.push(
+        Rule::PackageList,
+        value.pos,
+        format!(
+            "`dependencies` is a list of {n} Python package{}, read as packages; the proposed field is a mapping (`dependencies: {{tools: [...]}}`), so move the packages under `metadata` or declare tools there",
+            if n == 1 { "" } else { "s" }
+        ),
+    );
+}
+
+pub(crate) const NOT_TOOL_NAMES: RuleDoc = RuleDoc {
+    code: "SA308",
+    name: "not-tool-names",
+    severity: Severity::Warning,
+    summary: "SKILL.md `tools` lists products or tool schemas, not tool names",
+    what: "An entry of a SKILL.md's agent-style `tools` list is a product (`claude`, `cursor`, `gemini`, `codex`, `copilot`, ...) or an object (a tool schema with `name`, `description`, `parameters`). These entries are left out of what the skill needs.",
+    why: "Hosts that read `tools` on a skill, as on an agent, read tool names: a product or a schema matches no tool, so a reader would call the skill unavailable everywhere. The list most likely says which products the skill supports, or documents a tool.",
+    example: "tools: [claude, cursor, gemini]\n\nFix: say which products it supports under metadata:\nmetadata:\n  products: \"claude cursor gemini\"\nand list tool names in tools (or dependencies.tools) only.",
+};
+
+/// A skill's `tools` list names `products` (the first at `pos`).
+pub(crate) fn products_as_tools(sink: &mut Sink, pos: Pos, products: &[String]) {
+    let (what, them, they) = if products.len() == 1 {
+        ("a product", "it", "it is")
+    } else {
+        ("products", "them", "they are")
+    };
+    sink.push(
+        Rule::NotToolNames,
+        pos,
+        format!(
+            "`tools` names {what} ({}), not tools: hosts do not read {them} as tool names, so {they} left out of what the skill needs; say which products the skill supports under `metadata`",
+            crate::diagnostic::quoted(products)
+        ),
+    );
+}
+
+/// An entry of a skill's `tools` list (at `pos`) is `what` (an object).
+pub(crate) fn not_tool_schema(sink: &mut Sink, pos: Pos, what: &str) {
+    sink.push(
+        Rule::NotToolNames,
+        pos,
+        format!(
+            "this entry is {what} (a tool schema?), not a tool name: hosts do not read it as a tool, so it is left out of what the skill needs; list tool names only"
+        ),
+    );
+}
+
+pub(crate) const DIALECT_SHAPE: RuleDoc = RuleDoc {
+    code: "SA309",
+    name: "dialect-shape",
+    severity: Severity::Warning,
+    summary: "A requirement in OpenClaw, Hermes or Codex metadata has the wrong shape",
+    what: "An entry of OpenClaw's `metadata.openclaw` (`requires.bins`, `anyBins`, `env`, `config`, `os`), Hermes' fields (`metadata.hermes.requires_tools`, `prerequisites`, `platforms`, ...) or Codex's `agents/openai.yaml` (`dependencies.tools`) has a shape or value its host does not read: not a list of names, an unknown key, an OS the host does not name.",
+    why: "These hosts read their fields loosely and drop what they do not understand, so the requirement is silently not enforced: the skill is shown where it cannot run.",
+    example: "metadata: {\"openclaw\": {\"os\": [\"macos\"], \"requires\": {\"npm\": [\"tiktoken\"]}}}\n\nFix: \"os\": [\"darwin\"], and requires may hold bins, anyBins, env and config only.",
+};
+
+fn dialect(source: Source) -> &'static str {
+    match source {
+        Source::Openclaw => "OpenClaw",
+        Source::Hermes => "Hermes",
+        Source::Codex => "Codex",
+        _ => "its host",
+    }
+}
+
+/// `node`, at `field` of a dialect, is not `expected`.
+pub(crate) fn dialect_shape(
+    sink: &mut Sink,
+    node: &Node,
+    source: Source,
+    field: &str,
+    expected: &str,
+) {
+    sink.push(
+        Rule::DialectShape,
+        node.pos,
+        format!(
+            "`{field}` must be {expected}, found {}; {} does not read it, so the requirement is not enforced",
+            node.kind(),
+            dialect(source)
+        ),
+    );
+}
+
+/// `value`, at `field` of a dialect (at `pos`), is not one of `known`.
+pub(crate) fn dialect_value(
+    sink: &mut Sink,
+    pos: Pos,
+    source: Source,
+    field: &str,
+    value: &str,
+    known: &[&str],
+) {
+    sink.push(
+        Rule::DialectShape,
+        pos,
+        format!(
+            "{} does not know `{value}` in `{field}`; it knows {}",
+            dialect(source),
+            crate::diagnostic::quoted(known)
+        ),
+    );
+}
+
+/// `key`, under `field` of a dialect, is not one of `known`.
+pub(crate) fn dialect_unknown_key(
+    sink: &mut Sink,
+    key: &Node,
+    source: Source,
+    field: &str,
+    known: &[&str],
+) {
+    let shown = key.scalar_text().unwrap_or_else(|| key.kind().to_owned());
+    sink.push(
+        Rule::DialectShape,
+        key.pos,
+        format!(
+            "{} ignores `{shown}` under `{field}`, so it is not enforced; `{field}` holds {}",
+            dialect(source),
+            crate::diagnostic::quoted(known)
+        ),
+    );
+}
+
+pub(crate) const SIDECAR_UNREADABLE: RuleDoc = RuleDoc {
+    code: "SA310",
+    name: "sidecar-unreadable",
+    severity: Severity::Warning,
+    summary: "Codex's `agents/openai.yaml` cannot be read",
+    what: "The `agents/openai.yaml` beside a SKILL.md is not UTF-8 or not valid YAML.",
+    why: "Codex ignores a sidecar it cannot read (with a warning), so its interface and its MCP dependencies are lost; the skill still loads.",
+    example: "dependencies:\n  tools: [\n\nFix: close the list, or write it as a block list.",
+};
+
+/// The sidecar cannot be read: `why`, at `pos`.
+pub(crate) fn sidecar_unreadable(sink: &mut Sink, pos: Pos, why: &str) {
+    sink.push(
+        Rule::SidecarUnreadable,
+        pos,
+        format!("Codex ignores this file: {why}"),
     );
 }

@@ -49,6 +49,39 @@ pub(crate) fn unavailable(
     }
 }
 
+/// One finding per profile a skill cannot run on (SA402) or runs on without some of the
+/// tools its `allowed-tools` names (SA403), at the declaration of the first unmet need.
+pub(crate) fn skill_findings(
+    skill: &Skill,
+    profiles: &[&str],
+    availability: &[Availability],
+    out: &mut Vec<Finding>,
+) {
+    for (profile, a) in profiles.iter().zip(availability) {
+        if !matches!(a.status, Status::Unavailable | Status::Partial) {
+            continue;
+        }
+        // Where the first unmet need is declared, when that is in the SKILL.md itself.
+        let pos = a
+            .unmet
+            .first()
+            .and_then(|u| skill.requirements.iter().find(|d| d.source == u.source))
+            .filter(|d| d.file.is_none() && d.line > 0)
+            .map_or(skill.name_pos, |d| Pos::new(d.line, d.column));
+        if a.status == Status::Unavailable {
+            out.push(unavailable_on(
+                &skill.path,
+                pos,
+                "skill",
+                profile,
+                a.reason.as_deref(),
+            ));
+        } else {
+            out.push(partial_skill_on(&skill.path, pos, profile, &a.missing));
+        }
+    }
+}
+
 /// One finding per profile on which `agent` runs without some of its tools, at the first of
 /// them. Names SA702 reports as unknown to the host are its to report.
 pub(crate) fn partial(
@@ -135,11 +168,25 @@ pub(crate) const PARTIAL_AGENT: RuleDoc = RuleDoc {
     code: "SA403",
     name: "partial-agent",
     severity: Severity::Warning,
-    summary: "Some of an agent's tools are missing from a profile",
-    what: "An agent's `tools` list names tools that one of the environment profiles given with `--profile` does not have, while others it names are there. The host drops the missing ones and runs the agent with the rest. (When none resolves, SA402 reports the agent as unavailable instead.)",
+    summary: "Some of an agent's tools (or of a skill's `allowed-tools`) are missing from a profile",
+    what: "An agent's `tools` list, or a skill's `allowed-tools`, names tools that one of the environment profiles given with `--profile` does not have, while others it names are there. The host drops the missing ones and runs the agent or skill with the rest. (When none resolves, SA402 reports it as unavailable instead.)",
     why: "The agent still starts, but whatever it does with the dropped tools fails or is skipped; the author or the environment should close the gap.",
     example: "tools: [read, kusto/run_query]\nwith a staging profile that has no Kusto server.\n\nFix: add the server to that environment, or drop the tool from the agent.",
 };
+
+/// The skill at `path` runs on `profile` without the tools `missing` of its `allowed-tools`.
+fn partial_skill_on(path: &str, pos: Pos, profile: &str, missing: &[String]) -> Finding {
+    Finding::new(
+        Rule::PartialAgent,
+        path,
+        pos,
+        format!(
+            "skill runs on profile `{profile}` without {} of its `allowed-tools`: the host has no such {}",
+            crate::diagnostic::quoted(missing),
+            if missing.len() == 1 { "tool" } else { "tools" }
+        ),
+    )
+}
 
 /// The agent at `path` runs on `profile` without the tools `missing`.
 fn partial_on(path: &str, pos: Pos, profile: &str, missing: &[String]) -> Finding {

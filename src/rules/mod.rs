@@ -109,6 +109,10 @@ declare_rules! {
     DependencyEmptyAny = deps::DEPENDENCY_EMPTY_ANY;
     DependencyUnknownType = deps::DEPENDENCY_UNKNOWN_TYPE;
     CapabilityFieldType = deps::CAPABILITY_FIELD_TYPE;
+    PackageList = deps::PACKAGE_LIST;
+    NotToolNames = deps::NOT_TOOL_NAMES;
+    DialectShape = deps::DIALECT_SHAPE;
+    SidecarUnreadable = deps::SIDECAR_UNREADABLE;
 
     DuplicateSkillName = library::DUPLICATE_SKILL_NAME;
     Unavailable = library::UNAVAILABLE;

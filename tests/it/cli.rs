@@ -565,7 +565,7 @@ fn example_library_shows_every_profile_form_and_status() {
             "refund-workflow",
             ["available", "unavailable", "unavailable"],
         ),
-        ("release-notes", ["undeclared", "undeclared", "undeclared"]),
+        ("release-notes", ["available", "available", "available"]),
         ("teams-search", ["available", "available", "available"]),
     ];
     assert_eq!(by_name.len(), expected.len());

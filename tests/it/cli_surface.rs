@@ -150,7 +150,7 @@ fn explain_a_skill() {
     );
     // Its findings.
     assert!(
-        text.contains("examples/library/skills/refund-workflow/SKILL.md:2:7: warning[SA402] skill unavailable on profile `staging`"),
+        text.contains("examples/library/skills/refund-workflow/SKILL.md:8:1: warning[SA402] skill unavailable on profile `staging`"),
         "{text}"
     );
 }

@@ -494,7 +494,7 @@ fn suppressions_reach_library_level_findings() {
     write(
         t.path(),
         "skills/a/SKILL.md",
-        "---\n# skill-audit: ignore SA402\nname: a\ndescription: Does a.\ndependencies:\n  tools: [get_order]\n---\n",
+        "---\nname: a\ndescription: Does a.\n# skill-audit: ignore SA402\ndependencies:\n  tools: [get_order]\n---\n",
     );
     write(t.path(), "p.json", r#"{"name": "p", "tools": []}"#);
     let (r, _) = json_run(t.path(), &["-p", "p.json", "."]);

@@ -908,13 +908,19 @@ fn cases() -> Vec<Case> {
     };
     v.push(
         with(
-            "dependencies is a list",
+            "dependencies is a list of package names",
             "my-skill",
             "dependencies: [get_order]\n",
         )
-        .errors(&["SA301"])
-        .has_at("SA301", 4)
-        .check(deps_invalid),
+        .errors(&[])
+        .has_at("SA307", 4)
+        .check(|r: &AuditResult| {
+            let s = &r.skills[0].skill;
+            if s.requirements_invalid || s.invalid {
+                return Err("a package list must not make the skill invalid".into());
+            }
+            Ok(())
+        }),
     );
     v.push(
         with(

@@ -1,0 +1,114 @@
+//! A PEP 508 package list written where the proposal puts its mapping:
+//! `dependencies: [crewai>=1.2.0, crewai-tools]`. Catalogues use this shape for the Python
+//! distributions a skill's scripts import; hosts load the skill regardless, so it is read as
+//! what it is, never as a broken `dependencies` field.
+
+use std::str::FromStr;
+
+use crate::diagnostic::Sink;
+use crate::model::{Declared, Requirements, Source};
+use crate::parse::yaml::Node;
+use crate::rules;
+
+/// One parsed requirement.
+pub(crate) type Requirement = pep508_rs::Requirement<pep508_rs::VerbatimUrl>;
+
+/// Parse one PEP 508 requirement string.
+pub(crate) fn parse_one(s: &str) -> Option<Requirement> {
+    Requirement::from_str(s.trim()).ok()
+}
+
+/// If `node` (the value of `dependencies`) is a list of PEP 508 strings, its requirements.
+/// `None` when it is anything else, for the proposal's reader to report.
+pub(crate) fn read(node: &Node, sink: &mut Sink) -> Option<Declared> {
+    let items = node.as_seq()?;
+    if items.is_empty() {
+        return None;
+    }
+    let mut req = Requirements::default();
+    for item in items {
+        let s = item.as_str()?;
+        parse_one(s)?;
+        req.packages.push_all(s.trim());
+    }
+    rules::deps::package_list(sink, node, items.len());
+    Some(Declared {
+        source: Source::Packages,
+        file: None,
+        line: node.pos.line,
+        column: node.pos.column,
+        requirements: req,
+    })
+}
+
+/// PEP 503's normal form of a distribution name: lower case, runs of `-`, `_`, `.` as `-`.
+pub(crate) fn normalise(name: &str) -> String {
+    let mut out = String::with_capacity(name.len());
+    let mut sep = false;
+    for c in name.trim().chars() {
+        if matches!(c, '-' | '_' | '.') {
+            sep = true;
+            continue;
+        }
+        if sep && !out.is_empty() {
+            out.push('-');
+        }
+        sep = false;
+        out.extend(c.to_lowercase());
+    }
+    out
+}
+
+/// Does an installed `version` of the distribution meet `req`'s version specifiers? A
+/// requirement by URL asks only for the distribution; an unreadable version meets nothing.
+pub(crate) fn satisfied_by(req: &Requirement, version: &str) -> bool {
+    let Some(pep508_rs::VersionOrUrl::VersionSpecifier(specs)) = &req.version_or_url else {
+        return true;
+    };
+    pep440_rs::Version::from_str(version.trim()).is_ok_and(|v| specs.contains(&v))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::parse::yaml;
+    use crate::rules::Rule;
+
+    fn run(src: &str) -> (Option<Declared>, Vec<Rule>) {
+        let root = yaml::parse(src, 2).unwrap();
+        let mut sink = Sink::new("x");
+        let d = read(root.get("dependencies").unwrap(), &mut sink);
+        (d, sink.findings.iter().map(|f| f.rule).collect())
+    }
+
+    #[test]
+    fn a_package_list_is_read_and_flagged() {
+        let (d, f) = run(
+            "dependencies: [crewai>=1.2.0, crewai-tools, \"torch>=2.0; python_version>'3.8'\"]\n",
+        );
+        let d = d.unwrap();
+        assert_eq!(d.source, Source::Packages);
+        assert_eq!(d.requirements.packages.all.len(), 3);
+        assert_eq!(f, [Rule::PackageList]);
+    }
+
+    #[test]
+    fn other_shapes_are_left_to_the_dependencies_reader() {
+        assert!(run("dependencies: {tools: [a]}\n").0.is_none());
+        assert!(run("dependencies: [a, {b: 1}]\n").0.is_none());
+        assert!(run("dependencies: [\"not a package!\"]\n").0.is_none());
+        assert!(run("dependencies: []\n").0.is_none());
+    }
+
+    #[test]
+    fn versions_and_names() {
+        assert_eq!(normalise("Crew_AI.tools"), "crew-ai-tools");
+        assert_eq!(normalise("torch"), "torch");
+        let r = parse_one("crewai>=1.2.0,<2").unwrap();
+        assert!(satisfied_by(&r, "1.10.0"));
+        assert!(!satisfied_by(&r, "1.1"));
+        assert!(!satisfied_by(&r, "2.0.0"));
+        assert!(!satisfied_by(&r, "not-a-version"));
+        assert!(satisfied_by(&parse_one("vllm").unwrap(), "0.1"));
+    }
+}
