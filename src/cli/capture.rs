@@ -139,7 +139,7 @@ fn machine(paths: Vec<PathBuf>, name: Option<&str>, verbose: bool) -> Result<Str
     if verbose {
         use crate::words::Count;
         eprintln!(
-            "skill-audit: {} ask for {} ({} found) and {} ({} set)",
+            "skill-audit: {}: {} asked for ({} found), {} ({} set)",
             Count(result.skills.len(), "skill"),
             Count(asked.bins.len(), "executable"),
             found.bins.len(),
