@@ -61,7 +61,7 @@ pub(crate) fn run(args: CaptureArgs) -> Result<Outcome, String> {
         (None, false) => Server::stdio(&args.command)?,
         (None, true) => {
             return Err(
-                "name the server: `skill-audit capture -- COMMAND [ARGS...]` or `skill-audit capture --url URL`"
+                "name the server: `skill-audit capture -- COMMAND [ARGS...]` or `skill-audit capture --url URL` (or capture this machine: `skill-audit capture --machine`)"
                     .into(),
             );
         }
