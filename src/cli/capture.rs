@@ -1,20 +1,31 @@
 //! `skill-audit capture`: read a live MCP server's tools, resources and prompts and write them
-//! as a profile.
+//! as a profile; with `--machine`, write this machine as one.
 
 use clap::ValueHint;
 use std::path::PathBuf;
 
-use super::{Outcome, write_stdout};
+use super::{AuditArgs, LibraryArgs, Outcome, write_stdout};
 use crate::mcp::{self, Server};
 
 #[derive(Debug, clap::Args)]
 #[command(
-    after_help = "Examples:\n  skill-audit capture --name prod -o prod.json -- npx -y @modelcontextprotocol/server-everything\n  skill-audit capture --url https://mcp.example.com/mcp --header 'Authorization: Bearer $TOKEN' -o alice.json"
+    after_help = "Examples:\n  skill-audit capture --name prod -o prod.json -- npx -y @modelcontextprotocol/server-everything\n  skill-audit capture --url https://mcp.example.com/mcp --header 'Authorization: Bearer $TOKEN' -o alice.json\n  skill-audit capture --machine skills/ --name laptop -o laptop.json"
 )]
 pub struct CaptureArgs {
-    /// The profile's name (its matrix column) [default: the server's name].
+    /// The profile's name (its matrix column) [default: the server's name, or `machine`].
     #[arg(long)]
     pub name: Option<String>,
+    /// Capture this machine instead of an MCP server: its OS, which of the executables and
+    /// environment variables the skills under PATH ask for it has (names only, never values),
+    /// and its Python packages (from `python3`) [PATH default: `.`].
+    #[arg(
+        long,
+        value_name = "PATH",
+        num_args = 0..,
+        value_hint = ValueHint::AnyPath,
+        conflicts_with_all = ["server", "url", "headers", "command"]
+    )]
+    pub machine: Option<Vec<PathBuf>>,
     /// Write the lists as those of the MCP server NAME (`servers.NAME`), so that `NAME/tool`,
     /// `mcp__NAME__tool` and `NAME:tool` meet them [default: bare tool names].
     #[arg(long, value_name = "NAME")]
@@ -41,12 +52,16 @@ pub struct CaptureArgs {
 }
 
 pub(crate) fn run(args: CaptureArgs) -> Result<Outcome, String> {
+    if let Some(paths) = &args.machine {
+        let text = machine(paths.clone(), args.name.as_deref(), args.verbose)?;
+        return write(&args, &text);
+    }
     let server = match (&args.url, args.command.is_empty()) {
         (Some(url), true) => Server::http(url, &args.headers)?,
         (None, false) => Server::stdio(&args.command)?,
         (None, true) => {
             return Err(
-                "name the server: `skill-audit capture -- COMMAND [ARGS...]` or `skill-audit capture --url URL`"
+                "name the server: `skill-audit capture -- COMMAND [ARGS...]` or `skill-audit capture --url URL` (or capture this machine: `skill-audit capture --machine`)"
                     .into(),
             );
         }
@@ -65,6 +80,11 @@ pub(crate) fn run(args: CaptureArgs) -> Result<Outcome, String> {
         args.server.as_deref().filter(|s| !s.trim().is_empty()),
         std::time::SystemTime::now(),
     );
+    write(&args, &text)
+}
+
+/// Write a captured profile to `-o FILE`, or to standard output.
+fn write(args: &CaptureArgs, text: &str) -> Result<Outcome, String> {
     match &args.output {
         Some(path) => {
             std::fs::write(path, text)
@@ -76,6 +96,62 @@ pub(crate) fn run(args: CaptureArgs) -> Result<Outcome, String> {
         None => write_stdout(text.as_bytes())?,
     }
     Ok(Outcome::Clean)
+}
+
+/// `--machine PATHS`: audit the skills under `paths` for the executables and variables they
+/// ask for, and write which of them this machine has.
+fn machine(paths: Vec<PathBuf>, name: Option<&str>, verbose: bool) -> Result<String, String> {
+    use crate::machine::{self, Found};
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    // The audit's discovery and parse, settings file included; no environment is judged, so
+    // the settings file's profiles are not loaded.
+    let audit_args = AuditArgs::quiet(paths, LibraryArgs::default());
+    let mut opts = super::audit::options(&audit_args, cwd)?.opts;
+    opts.profiles.clear();
+    opts.snippets = false;
+    let result = crate::audit::run(&opts).map_err(|e| e.to_string())?;
+    let asked = machine::asked(result.skills.iter().map(|s| s.skill.as_ref()));
+    let path = std::env::var_os("PATH");
+    let pathext = std::env::var("PATHEXT").ok();
+    let os = machine::this_os();
+    if os.is_none() {
+        eprintln!(
+            "skill-audit: note: `os` not recorded: `{}` is none of darwin, linux, win32",
+            std::env::consts::OS
+        );
+    }
+    let packages = match machine::find_python(path.as_deref(), pathext.as_deref(), &opts.roots) {
+        None => Err("no python3 on PATH".to_owned()),
+        Some(python) => machine::python_packages(&python, machine::PYTHON_TIMEOUT),
+    };
+    let packages = packages
+        .inspect_err(|why| {
+            eprintln!("skill-audit: note: `packages` not recorded (not described): {why}")
+        })
+        .ok();
+    let found = Found {
+        os,
+        bins: machine::bins_on_path(&asked.bins, path.as_deref(), pathext.as_deref()),
+        env: machine::env_set(&asked.env, machine::is_set),
+        packages,
+    };
+    if verbose {
+        use crate::words::Count;
+        eprintln!(
+            "skill-audit: {}: {} asked for ({} found), {} ({} set)",
+            Count(result.skills.len(), "skill"),
+            Count(asked.bins.len(), "executable"),
+            found.bins.len(),
+            Count(asked.env.len(), "variable"),
+            found.env.len()
+        );
+    }
+    Ok(machine::profile_json(
+        &found,
+        name,
+        std::time::SystemTime::now(),
+    ))
 }
 
 /// `--timeout SECS` as a duration: at least one second.

@@ -112,7 +112,8 @@ pub enum Command {
     Explain(ExplainArgs),
     /// Print the `<available_skills>` block for a system prompt: the skills one profile can run.
     ToPrompt(ToPromptArgs),
-    /// Write a profile from a live MCP server's tools, resources and prompts.
+    /// Write a profile from a live MCP server's tools, resources and prompts, or of this
+    /// machine (`--machine`).
     Capture(CaptureArgs),
     /// Print a shell completion script.
     Completions {

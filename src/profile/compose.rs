@@ -3,13 +3,14 @@
 //!
 //! Order, for one file: the profiles it `extends` (in order), then its `host`'s built-in
 //! profile, then its own lists and servers (each server's `from` file first, then its inline
-//! lists); the union of all of them, minus what any `deny` of the file or of a profile it
-//! extends matches. Files are named relative to the file that names them.
+//! lists) and its machine keys; the union of all of them, minus what any `deny` of the file or
+//! of a profile it extends matches. Files are named relative to the file that names them.
 
 use globset::{Glob, GlobBuilder, GlobSet, GlobSetBuilder};
 use std::path::{Path, PathBuf};
 
 use super::file::{self, ProfileError, ProfileFile};
+use super::machine::{self, MachineParts};
 use super::{NameSet, Profile, Vocabulary, builtin, names};
 use crate::model::DepKind;
 
@@ -22,7 +23,9 @@ pub(super) struct Parts {
     vocabulary: Option<Vocabulary>,
     /// Whether any part lists MCP servers (then `server/tool` names are judged).
     servers: bool,
-    deny: Vec<String>,
+    /// `deny` entries: of one kind, or (`None`, the list form) a tool, resource or prompt.
+    deny: Vec<(Option<DepKind>, String)>,
+    machine: MachineParts,
 }
 
 impl Parts {
@@ -34,6 +37,7 @@ impl Parts {
         self.prompts.extend(other.prompts);
         self.servers |= other.servers;
         self.deny.extend(other.deny);
+        self.machine.absorb(other.machine);
         match (&mut self.vocabulary, other.vocabulary) {
             (_, None) => {}
             (None, Some(v)) => self.vocabulary = Some(v),
@@ -67,8 +71,8 @@ impl Parts {
             resources: NameSet::new(self.resources, false).map_err(&err)?,
             prompts: NameSet::new(self.prompts, false).map_err(&err)?,
             vocabulary: self.vocabulary,
+            machine: self.machine.into_machine(&deny),
             deny,
-            machine: super::Machine::default(),
         })
     }
 }
@@ -92,18 +96,20 @@ impl Vocabulary {
     }
 }
 
-/// Names and globs removed from a composed profile. An entry with a `/` (`github/*`,
+/// Names and globs removed from a composed profile. A tool entry with a `/` (`github/*`,
 /// `payments/refund`) is matched against the canonical `server/tool` name; one without
-/// (`dispute_*`) against the tool's own name on any server. Resource URIs and prompt names
-/// are matched as written.
+/// (`dispute_*`) against the tool's own name on any server. Resource URIs, prompt names and
+/// machine names are matched as written (OS and package names normalised).
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Deny {
-    /// Every entry: for resource URIs and prompt names.
-    all: Matcher,
-    /// Entries with a `/`: for a tool's `server/tool` name.
+    /// Tool entries with a `/`: for a tool's `server/tool` name.
     qualified: Matcher,
-    /// Entries without: for a tool's own name.
+    /// Tool entries without: for a tool's own name.
     bare: Matcher,
+    /// The other kinds' entries, in `DepKind::ALL` order after tools.
+    others: Vec<(DepKind, Matcher)>,
+    /// No entry at all: every lookup asks, so the common case answers at once.
+    empty: bool,
 }
 
 /// Literal names in a hash set, globs in one glob set: every lookup of every tool of every
@@ -169,51 +175,88 @@ impl MatcherBuilder {
     }
 }
 
+/// A `deny` entry as a glob, when it is one.
+fn deny_glob(entry: &str, shown: &str) -> Result<Option<Glob>, String> {
+    if !names::is_pattern(entry) {
+        return Ok(None);
+    }
+    GlobBuilder::new(entry)
+        .literal_separator(false)
+        .backslash_escape(true)
+        .build()
+        .map(Some)
+        .map_err(|g| format!("`deny` entry `{shown}` is not a valid glob: {g}"))
+}
+
 impl Deny {
-    fn new(entries: &[String]) -> Result<Deny, String> {
-        let (mut all, mut qualified, mut bare) = (
-            MatcherBuilder::default(),
-            MatcherBuilder::default(),
-            MatcherBuilder::default(),
-        );
-        for e in entries {
-            let canonical = names::canonical(e.trim()).into_owned();
-            let glob = if names::is_pattern(&canonical) {
-                let glob = GlobBuilder::new(&canonical)
-                    .literal_separator(false)
-                    .backslash_escape(true)
-                    .build()
-                    .map_err(|g| format!("`deny` entry `{e}` is not a valid glob: {g}"))?;
-                Some(glob)
-            } else {
-                None
+    /// From `deny` entries: each of one kind, or (`None`, the list form) a tool, a resource
+    /// URI or a prompt name.
+    fn new(entries: &[(Option<DepKind>, String)]) -> Result<Deny, String> {
+        let (mut qualified, mut bare) = (MatcherBuilder::default(), MatcherBuilder::default());
+        let mut others: Vec<(DepKind, MatcherBuilder)> = DepKind::ALL
+            .iter()
+            .filter(|k| **k != DepKind::Tools)
+            .map(|k| (*k, MatcherBuilder::default()))
+            .collect();
+        for (kind, e) in entries {
+            let tools = matches!(kind, None | Some(DepKind::Tools));
+            if tools {
+                let canonical = names::canonical(e.trim()).into_owned();
+                let glob = deny_glob(&canonical, e)?;
+                let side = if canonical.contains('/') {
+                    &mut qualified
+                } else {
+                    &mut bare
+                };
+                side.add(&canonical, glob.as_ref());
+            }
+            // The list form also names resource URIs and prompt names, as written.
+            let rest = match kind {
+                None => &[DepKind::Resources, DepKind::Prompts][..],
+                Some(DepKind::Tools) => &[],
+                Some(k) => std::slice::from_ref(k),
             };
-            all.add(&canonical, glob.as_ref());
-            let side: &mut MatcherBuilder = if canonical.contains('/') {
-                &mut qualified
-            } else {
-                &mut bare
-            };
-            side.add(&canonical, glob.as_ref());
+            for k in rest {
+                let name = match kind {
+                    None => e.trim().to_owned(),
+                    Some(_) => machine::normalise(*k, e),
+                };
+                let glob = deny_glob(&name, e)?;
+                if let Some((_, m)) = others.iter_mut().find(|(o, _)| o == k) {
+                    m.add(&name, glob.as_ref());
+                }
+            }
         }
+        let others = others
+            .into_iter()
+            .map(|(k, m)| m.build().map(|m| (k, m)))
+            .collect::<Result<Vec<_>, _>>()?;
+        let (qualified, bare) = (qualified.build()?, bare.build()?);
+        let empty =
+            qualified.is_empty() && bare.is_empty() && others.iter().all(|(_, m)| m.is_empty());
         Ok(Deny {
-            all: all.build()?,
-            qualified: qualified.build()?,
-            bare: bare.build()?,
+            qualified,
+            bare,
+            others,
+            empty,
         })
     }
 
     pub(crate) fn is_empty(&self) -> bool {
-        self.all.is_empty()
+        self.empty
     }
 
-    /// Is `name` (a tool, resource URI or prompt name) denied?
+    /// Is `name` of `kind` (a tool, resource URI, prompt name or machine name) denied?
     pub(crate) fn denies(&self, kind: DepKind, name: &str) -> bool {
-        if self.all.is_empty() {
+        if self.empty {
             return false;
         }
         if kind != DepKind::Tools {
-            return self.all.is_match(name.trim());
+            return self
+                .others
+                .iter()
+                .find(|(k, _)| *k == kind)
+                .is_some_and(|(_, m)| m.is_match(name.trim()));
         }
         let canonical = names::canonical(names::tool_of(name));
         let tool = canonical.rsplit('/').next().unwrap_or(&canonical);
@@ -354,7 +397,14 @@ impl Composer {
             };
             parts.absorb(sub);
         }
-        let defines = !file.toolsets.is_empty()
+        // The tool sets a user's file declares are the machine's too (a built-in host's
+        // are the host's vocabulary, another namespace).
+        if role == Role::Profile
+            && let Some(sets) = &file.toolsets
+        {
+            parts.machine.toolsets = Some(sets.keys().cloned().collect());
+        }
+        let defines = file.toolsets.as_ref().is_some_and(|t| !t.is_empty())
             || !file.renamed.is_empty()
             || !file.aliases.is_empty()
             || !file.loads.is_empty();
@@ -376,7 +426,7 @@ impl Composer {
                 parts.absorb(Parts {
                     vocabulary: Some(Vocabulary {
                         host,
-                        toolsets: take(&mut file.toolsets),
+                        toolsets: take(&mut file.toolsets).unwrap_or_default(),
                         renamed: take(&mut file.renamed),
                         aliases: take(&mut file.aliases)
                             .into_iter()
@@ -410,9 +460,94 @@ impl Composer {
             parts.resources.extend(entry.resources.0);
             parts.prompts.extend(entry.prompts.0);
         }
-        parts.deny.extend(take(&mut file.deny));
+        machine_keys(&mut parts, &mut file, text, display)?;
         Ok(parts)
     }
+}
+
+/// The file's own `os`, `bins`, `env`, `config` and `packages`, and its `deny`, checked
+/// (errors point at the entry) and normalised into `parts`.
+fn machine_keys(
+    parts: &mut Parts,
+    file: &mut ProfileFile,
+    text: &str,
+    display: &str,
+) -> Result<(), ProfileError> {
+    use std::mem::take;
+    let at = |path: &[&str], needle: &str, message: String| {
+        let (line, column) = locate_in(text, path, needle);
+        ProfileError {
+            path: display.to_owned(),
+            line,
+            column,
+            message,
+        }
+    };
+    let own = [
+        (DepKind::Os, take(&mut file.os).map(|n| n.0)),
+        (DepKind::Bins, take(&mut file.bins)),
+        (DepKind::Env, take(&mut file.env)),
+        (DepKind::Config, take(&mut file.config)),
+    ];
+    for (kind, names) in own {
+        let Some(names) = names else { continue };
+        let key = kind.key();
+        for n in &names {
+            if let Some(m) = machine::problem(kind, key, n, false) {
+                return Err(at(&[key], n, m));
+            }
+        }
+        let names = names.iter().map(|n| machine::normalise(kind, n)).collect();
+        if let Some(slot) = parts.machine.names_mut(kind) {
+            match slot {
+                Some(have) => have.extend(names),
+                None => *slot = Some(names),
+            }
+        }
+    }
+    if let Some(pkgs) = take(&mut file.packages) {
+        let pkgs = pkgs
+            .into_iter()
+            .map(|(name, version)| (machine::normalise(DepKind::Packages, &name), version));
+        parts
+            .machine
+            .packages
+            .get_or_insert_with(Vec::new)
+            .extend(pkgs);
+    }
+    match take(&mut file.deny) {
+        file::Deny::List(entries) => parts.deny.extend(entries.into_iter().map(|e| (None, e))),
+        file::Deny::Kinds(k) => {
+            let by_kind = [
+                (DepKind::Tools, k.tools),
+                (DepKind::Resources, k.resources),
+                (DepKind::Prompts, k.prompts),
+                (DepKind::Bins, k.bins),
+                (DepKind::Env, k.env),
+                (DepKind::Os, k.os),
+                (DepKind::Config, k.config),
+                (DepKind::Packages, k.packages),
+                (DepKind::Toolsets, k.toolsets),
+            ];
+            for (kind, entries) in by_kind {
+                let key = format!("deny.{}", kind.key());
+                for e in &entries {
+                    let glob = names::is_pattern(e);
+                    if let Some(m) = kind
+                        .is_machine()
+                        .then(|| machine::problem(kind, &key, e, glob))
+                        .flatten()
+                    {
+                        return Err(at(&["deny", kind.key()], e, m));
+                    }
+                }
+                parts
+                    .deny
+                    .extend(entries.into_iter().map(|e| (Some(kind), e)));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// A profile imported as server `server`'s offering: its bare tool names become
@@ -428,6 +563,8 @@ fn imported(server: &str, mut sub: Parts) -> Parts {
         }
     }
     sub.vocabulary = None;
+    // Nor a machine: only its tools, resources and prompts are the server's.
+    sub.machine = MachineParts::default();
     sub.servers = true;
     sub
 }
@@ -489,8 +626,34 @@ fn file_name(path: &str) -> String {
 /// Line and column (1-based) of the first JSON string literal `needle` in `text`, so an
 /// error about an entry points at it; the file's start when it is not found.
 fn locate(text: &str, needle: &str) -> (usize, usize) {
+    locate_in(text, &[], needle)
+}
+
+/// As [`locate`], for the first `needle` after the keys of `path` (`["deny", "env"]`), each
+/// found after the one before: the same name may be written under another key first. Falls
+/// back to the first `needle` anywhere.
+fn locate_in(text: &str, path: &[&str], needle: &str) -> (usize, usize) {
     let quoted = serde_json::to_string(needle).unwrap_or_default();
-    let Some(at) = text.find(&quoted) else {
+    let mut from = 0;
+    for key in path {
+        let key = serde_json::to_string(key).unwrap_or_default();
+        let after_key = text[from..].match_indices(&key).find_map(|(i, _)| {
+            let end = from + i + key.len();
+            text[end..].trim_start().starts_with(':').then_some(end)
+        });
+        match after_key {
+            Some(end) => from = end,
+            None => {
+                from = 0;
+                break;
+            }
+        }
+    }
+    let found = text[from..]
+        .find(&quoted)
+        .map(|i| from + i)
+        .or_else(|| text.find(&quoted));
+    let Some(at) = found else {
         return (1, 1);
     };
     let before = &text[..at];
@@ -503,13 +666,19 @@ fn locate(text: &str, needle: &str) -> (usize, usize) {
 mod tests {
     use super::*;
 
+    /// A deny of the list form.
+    fn listed(entries: &[&str]) -> Result<Deny, String> {
+        let entries: Vec<_> = entries.iter().map(|e| (None, (*e).to_owned())).collect();
+        Deny::new(&entries)
+    }
+
     #[test]
     fn deny_entries_with_and_without_a_server() {
-        let d = Deny::new(&[
-            "payments/dispute_chargeback".into(),
-            "github/*".into(),
-            "dispute_*".into(),
-            "docs://secret/*".into(),
+        let d = listed(&[
+            "payments/dispute_chargeback",
+            "github/*",
+            "dispute_*",
+            "docs://secret/*",
         ])
         .unwrap();
         let t = DepKind::Tools;
@@ -522,9 +691,9 @@ mod tests {
         assert!(!d.denies(t, "githubRepo"));
         assert!(d.denies(DepKind::Resources, "docs://secret/a.md"));
         assert!(!d.denies(DepKind::Resources, "docs://public/a.md"));
-        assert!(Deny::new(&["a[".into()]).is_err());
+        assert!(listed(&["a["]).is_err());
         // A glob that is more than a prefix goes through the glob set.
-        let d = Deny::new(&["s/[ab]?".into(), "q*z".into()]).unwrap();
+        let d = listed(&["s/[ab]?", "q*z"]).unwrap();
         assert!(d.denies(t, "s/a1") && d.denies(t, "x/quiz") && !d.denies(t, "s/c1"));
         assert!(!d.denies(t, "quiet"));
     }
@@ -544,10 +713,129 @@ mod tests {
         assert!(got.servers);
     }
 
+    /// Compose the files `(name, json)` written to a temporary folder, from the last one.
+    fn composed(files: &[(&str, &str)]) -> Result<Profile, ProfileError> {
+        let dir = tempfile::tempdir().unwrap();
+        for (name, json) in files {
+            std::fs::write(dir.path().join(name), json).unwrap();
+        }
+        let (last, _) = files.last().unwrap();
+        Composer::default().load(&dir.path().join(last), last)
+    }
+
+    #[test]
+    fn machines_union_through_extends_and_deny_removes() {
+        let p = composed(&[
+            (
+                "base.json",
+                r#"{"os": "linux", "bins": ["git", "jq"], "env": ["HOME"],
+                    "packages": {"Requests": "2.0", "numpy": "2.1.0"},
+                    "deny": {"bins": ["jq"]}}"#,
+            ),
+            (
+                "mine.json",
+                r#"{"extends": ["base.json", "builtin:vscode"], "os": ["macos"],
+                    "bins": ["rg"], "config": ["browser.enabled"],
+                    "packages": {"requests": "2.32.3", "Zope.Interface": "7"},
+                    "toolsets": {"web": ["fetch"]},
+                    "deny": {"env": ["HO*"], "packages": ["numpy"], "tools": ["fetch"]}}"#,
+            ),
+        ])
+        .unwrap();
+        let m = &p.machine;
+        let set = |names: &[&str]| Some(names.iter().map(|n| (*n).to_owned()).collect());
+        assert_eq!(m.os, set(&["darwin", "linux"]));
+        assert_eq!(m.bins, set(&["git", "rg"]), "denied in what it extends");
+        assert_eq!(m.env, set(&[]), "described, and denied by a glob");
+        assert_eq!(m.config, set(&["browser.enabled"]));
+        assert_eq!(m.toolsets, set(&["web"]), "the file's own, not VS Code's");
+        let pkgs: Vec<_> = m.packages.iter().flatten().collect();
+        assert_eq!(
+            format!("{pkgs:?}"),
+            r#"[("requests", "2.32.3"), ("zope-interface", "7")]"#
+        );
+        assert!(p.has(DepKind::Bins, "git") && !p.has(DepKind::Bins, "jq"));
+        assert!(
+            !p.has(DepKind::Tools, "fetch"),
+            "the object form denies tools"
+        );
+        // Nothing about the machine: not described; a built-in's tool sets are not the machine's.
+        let p = composed(&[("plain.json", r#"{"host": "vscode", "tools": ["a"]}"#)]).unwrap();
+        assert_eq!(p.machine, crate::profile::Machine::default());
+    }
+
+    #[test]
+    fn deny_kinds_keep_to_their_kind() {
+        let entries = [
+            (Some(DepKind::Bins), "git".to_owned()),
+            (Some(DepKind::Os), "windows".to_owned()),
+            (Some(DepKind::Packages), "Foo_Bar".to_owned()),
+            (Some(DepKind::Resources), "docs://a".to_owned()),
+            (None, "summarize".to_owned()),
+        ];
+        let d = Deny::new(&entries).unwrap();
+        assert!(d.denies(DepKind::Bins, "git") && !d.denies(DepKind::Tools, "git"));
+        assert!(d.denies(DepKind::Os, "win32"), "aliases normalised");
+        assert!(d.denies(DepKind::Packages, "foo-bar"), "PEP 503");
+        assert!(d.denies(DepKind::Resources, "docs://a"));
+        assert!(!d.denies(DepKind::Prompts, "docs://a"));
+        // The list form names tools, resources and prompts, never the machine.
+        assert!(d.denies(DepKind::Prompts, "summarize") && d.denies(DepKind::Tools, "summarize"));
+        assert!(!d.denies(DepKind::Bins, "summarize"));
+        assert!(Deny::new(&[]).unwrap().is_empty());
+    }
+
+    #[test]
+    fn machine_errors_point_at_the_entry() {
+        let at = |json: &str| {
+            let e = composed(&[("p.json", json)]).unwrap_err();
+            (e.line, e.column, e.message)
+        };
+        let (line, column, m) =
+            at("{\n  \"name\": \"linux\",\n  \"os\": [\"linux\", \"freebsd\"]\n}");
+        assert_eq!((line, column), (3, 19), "{m}");
+        assert!(m.contains("`freebsd`") && m.contains("win32"), "{m}");
+        let (line, column, m) = at("{\"env\": [\"HOME\",\n   \"TOKEN=hunter2\"]}");
+        assert_eq!((line, column), (2, 4));
+        assert!(m.contains("names only") && !m.contains("hunter2"), "{m}");
+        // In `deny`, the entry under `deny.env`, not a same-named one before it.
+        let (line, column, m) =
+            at("{\"env\": [\"A\"],\n \"deny\": {\"env\": [\"A=1\"], \"os\": [\"beos\"]}}");
+        assert_eq!((line, column), (2, 19), "{m}");
+        assert!(m.contains("`deny.env`"), "{m}");
+        let (_, _, m) = at(r#"{"deny": {"os": ["beos"]}}"#);
+        assert!(m.contains("`deny.os` entry `beos`"), "{m}");
+        let (_, _, m) = at(r#"{"deny": {"widgets": ["x"]}}"#);
+        assert!(m.contains("unknown field `widgets`"), "{m}");
+        let (_, _, m) = at(r#"{"os": 3}"#);
+        assert!(m.contains("a name or a list of names"), "{m}");
+        let (_, _, m) = at(r#"{"bins": [""]}"#);
+        assert!(m.contains("empty"), "{m}");
+        // An error in a file it extends names both places.
+        let e = composed(&[
+            ("base.json", "{\n\"os\": \"plan9\"}"),
+            ("top.json", r#"{"extends": ["base.json"]}"#),
+        ])
+        .unwrap_err();
+        assert_eq!((e.path.as_str(), e.line, e.column), ("top.json", 1, 14));
+        assert!(
+            e.message.contains(":2:7: `os` entry `plan9`"),
+            "{}",
+            e.message
+        );
+    }
+
     #[test]
     fn locate_finds_the_entry() {
         let text = "{\n  \"extends\": [\"a.json\",\n    \"b.json\"]\n}";
         assert_eq!(locate(text, "b.json"), (3, 5));
         assert_eq!(locate(text, "zzz"), (1, 1));
+        let text = "{\"a\": [\"x\"], \"b\" : [\"x\"]}";
+        assert_eq!(locate_in(text, &["b"], "x"), (1, 21));
+        assert_eq!(
+            locate_in(text, &["c"], "x"),
+            (1, 8),
+            "no such key: the first"
+        );
     }
 }

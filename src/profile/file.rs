@@ -63,10 +63,33 @@ pub struct ProfileFile {
     /// environment has everything each of them has.
     #[serde(default)]
     pub extends: Vec<String>,
-    /// Names or globs removed after composition: `server/tool`, `server/*`, or a tool name
-    /// (`dispute_*`) on any server; resource URIs and prompt names as written.
+    /// Names or globs removed after composition, here and in every profile that extends this
+    /// one. A list: `server/tool`, `server/*`, or a tool name (`dispute_*`) on any server;
+    /// resource URIs and prompt names as written. An object names the kind of each entry:
+    /// `{"tools": [...], "bins": [...], "env": [...], ...}`.
     #[serde(default)]
-    pub deny: Vec<String>,
+    pub deny: Deny,
+    /// Machines: the operating systems the environment runs on, a list or one name:
+    /// `darwin`, `linux`, `win32` (`macos` and `windows` are read as `darwin` and `win32`).
+    /// Absent here and in every profile this one extends: OS requirements are not judged.
+    #[schemars(schema_with = "os_schema")]
+    pub os: Option<Names>,
+    /// Machines: executables on `PATH`, by name. Absent: executables are not judged.
+    #[schemars(with = "Vec<String>")]
+    pub bins: Option<Vec<String>>,
+    /// Machines: names of the environment variables that are set. Names only: a profile never
+    /// holds a value, and `NAME=value` is an error. Absent: variables are not judged.
+    #[schemars(with = "Vec<String>")]
+    pub env: Option<Vec<String>>,
+    /// Machines: OpenClaw configuration keys that are truthy, as dotted paths
+    /// (`browser.enabled`). Absent: configuration is not judged.
+    #[schemars(with = "Vec<String>")]
+    pub config: Option<Vec<String>>,
+    /// Machines: installed Python distributions, name to version (`{"requests": "2.32.3"}`).
+    /// Names are compared as PEP 503 normalises them (`Foo_Bar` is `foo-bar`). Absent:
+    /// packages are not judged.
+    #[schemars(with = "BTreeMap<String, String>")]
+    pub packages: Option<BTreeMap<String, String>>,
     /// JSON-RPC envelope of a saved `tools/list` response.
     pub result: Option<Box<ProfileFile>>,
     /// JSON-RPC version marker of an envelope.
@@ -77,9 +100,10 @@ pub struct ProfileFile {
     /// `github-copilot`, `claude-code`, ...): its tools, tool sets, aliases, renamed names and
     /// models become part of the profile. A built-in profile names its own host here.
     pub host: Option<String>,
-    /// Host profiles: tool set name to member tools.
-    #[serde(default)]
-    pub toolsets: BTreeMap<String, Vec<String>>,
+    /// Tool set name to member tools. In a host profile, the host's tool sets; the tool sets
+    /// a profile file declares itself are also the machine's (Hermes' `requires_toolsets`).
+    #[schemars(with = "BTreeMap<String, Vec<String>>")]
+    pub toolsets: Option<BTreeMap<String, Vec<String>>>,
     /// Host profiles: legacy tool name to the names replacing it.
     #[serde(default)]
     pub renamed: BTreeMap<String, Vec<String>>,
@@ -111,6 +135,110 @@ pub struct ProfileFile {
     /// for reference; resource dependencies are matched against `resources` only.
     #[serde(default)]
     pub resource_templates: Vec<Entry>,
+}
+
+/// The names of a key that takes a list of names or one name (`os`).
+#[derive(Debug, Default, Clone, PartialEq, Eq)]
+pub struct Names(pub Vec<String>);
+
+impl<'de> Deserialize<'de> for Names {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Names, D::Error> {
+        struct NamesVisitor;
+        impl<'de> de::Visitor<'de> for NamesVisitor {
+            type Value = Names;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a name or a list of names")
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<Names, E> {
+                Ok(Names(vec![v.to_owned()]))
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Names, A::Error> {
+                let mut names = Vec::new();
+                while let Some(n) = seq.next_element::<String>()? {
+                    names.push(n);
+                }
+                Ok(Names(names))
+            }
+        }
+        deserializer.deserialize_any(NamesVisitor)
+    }
+}
+
+/// `os`: one of the names OpenClaw uses, or a list of them (the aliases are accepted too).
+fn os_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
+    let name = schemars::json_schema!({
+        "type": "string",
+        "enum": super::machine::OS_NAMES,
+    });
+    schemars::json_schema!({
+        "anyOf": [name, {"type": "array", "items": name}],
+    })
+}
+
+/// `deny`: a list of tool names, resource URIs and prompt names, or an object naming the
+/// kind of each entry.
+// `Deserialize` is written by hand so that a wrong shape says what `deny` takes (serde's
+// `untagged` would only say that no variant matched).
+#[derive(Debug, Clone, JsonSchema)]
+#[schemars(untagged)]
+pub enum Deny {
+    /// Tools (`server/tool`, `server/*`, or a tool name on any server), resource URIs and
+    /// prompt names, in one list.
+    List(Vec<String>),
+    Kinds(DenyKinds),
+}
+
+impl Default for Deny {
+    fn default() -> Deny {
+        Deny::List(Vec::new())
+    }
+}
+
+/// `deny` by kind: each list holds names or globs of that kind only.
+#[derive(Debug, Default, Clone, Deserialize, JsonSchema)]
+#[serde(default, deny_unknown_fields)]
+pub struct DenyKinds {
+    /// `server/tool`, `server/*`, or a tool name (`dispute_*`) on any server.
+    pub tools: Vec<String>,
+    /// Resource URIs, as written.
+    pub resources: Vec<String>,
+    /// Prompt names, as written.
+    pub prompts: Vec<String>,
+    /// Executables.
+    pub bins: Vec<String>,
+    /// Environment variable names.
+    pub env: Vec<String>,
+    /// Operating systems (`darwin`, `linux`, `win32`).
+    pub os: Vec<String>,
+    /// OpenClaw configuration keys.
+    pub config: Vec<String>,
+    /// Python distribution names (PEP 503 normalised before matching).
+    pub packages: Vec<String>,
+    /// Tool sets the profile files declare.
+    pub toolsets: Vec<String>,
+}
+
+impl<'de> Deserialize<'de> for Deny {
+    fn deserialize<D: de::Deserializer<'de>>(deserializer: D) -> Result<Deny, D::Error> {
+        struct DenyVisitor;
+        impl<'de> de::Visitor<'de> for DenyVisitor {
+            type Value = Deny;
+            fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+                f.write_str("a list of names, or an object of lists by kind (`tools`, `bins`, ...)")
+            }
+            fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Deny, A::Error> {
+                let mut names = Vec::new();
+                while let Some(n) = seq.next_element::<String>()? {
+                    names.push(n);
+                }
+                Ok(Deny::List(names))
+            }
+            fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<Deny, A::Error> {
+                DenyKinds::deserialize(de::value::MapAccessDeserializer::new(map)).map(Deny::Kinds)
+            }
+        }
+        deserializer.deserialize_any(DenyVisitor)
+    }
 }
 
 /// The MCP server a captured profile was read from, as its `serverInfo` named it.

@@ -7,13 +7,15 @@ mod compose;
 
 pub(crate) use compose::Composer;
 mod file;
+pub(crate) mod machine;
 pub(crate) mod names;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 pub use file::{
-    CapturedServer, Entry, Keys, ProfileError, ProfileFile, ServerEntry, load, parse, schema,
+    CapturedServer, Deny as DenyField, DenyKinds, Entry, Keys, Names, ProfileError, ProfileFile,
+    ServerEntry, load, parse, schema,
 };
 pub use names::NameSet;
 

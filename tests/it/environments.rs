@@ -499,3 +499,46 @@ fn a_fifo_named_by_extends_is_refused() {
         "{e}"
     );
 }
+
+/// Machine keys load through `extends` and `deny`; a bad OS or a variable's value is a usage
+/// error at the entry.
+#[test]
+fn machine_profiles_load_and_bad_entries_are_placed() {
+    let dir = tree(&[
+        ("skills/a/SKILL.md", &skill_md("a", "")),
+        (
+            "env/base.json",
+            r#"{"os": "linux", "bins": ["git"], "env": ["HOME"], "packages": {"Requests": "2.32.3"}}"#,
+        ),
+        (
+            "env/machine.json",
+            r#"{"name": "laptop", "extends": ["base.json"], "os": ["macos", "darwin"],
+                "config": ["browser.enabled"], "deny": {"bins": ["git"], "tools": ["x"]}}"#,
+        ),
+        (
+            "env/bad-os.json",
+            "{\n  \"os\": [\"linux\",\n         \"solaris\"]\n}",
+        ),
+        ("env/value.json", "{\"env\": [\"HOME\", \"TOKEN=hunter2\"]}"),
+        ("env/deny.json", "{\"deny\": {\"widgets\": []}}"),
+    ]);
+    let (v, code) = run(dir.path(), &["env/machine.json"]);
+    assert_eq!(code, 0, "{v}");
+    assert_eq!(status(&v, "a", "laptop"), "undeclared");
+    let e = usage_error(dir.path(), "env/bad-os.json");
+    assert!(
+        e.contains("env/bad-os.json:3:10: `os` entry `solaris` is not an OS"),
+        "{e}"
+    );
+    let e = usage_error(dir.path(), "env/value.json");
+    assert!(
+        e.contains("env/value.json:1:18: `env` entry `TOKEN=…`") && e.contains("names only"),
+        "{e}"
+    );
+    assert!(!e.contains("hunter2"), "{e}");
+    let e = usage_error(dir.path(), "env/deny.json");
+    assert!(
+        e.contains("env/deny.json:1:") && e.contains("unknown field `widgets`"),
+        "{e}"
+    );
+}
