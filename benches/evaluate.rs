@@ -54,6 +54,7 @@ fn group(all: &[&str], any: Option<&[&str]>) -> Group {
     Group {
         all: all.iter().map(|s| (*s).to_owned()).collect(),
         any: any.map(|a| a.iter().map(|s| (*s).to_owned()).collect()),
+        ..Group::default()
     }
 }
 
@@ -73,6 +74,7 @@ fn met() -> Requirements {
         ),
         resources: group(&["docs://payments/refund-policy.md"], None),
         prompts: group(&["summarize"], None),
+        ..Requirements::default()
     }
 }
 
@@ -91,6 +93,7 @@ fn unmet() -> Requirements {
         ),
         resources: group(&["docs://payments/missing.md"], None),
         prompts: group(&["postmortem"], None),
+        ..Requirements::default()
     }
 }
 

@@ -151,14 +151,10 @@ impl Availability {
 
 /// Evaluate requirements declared by `dependencies` against a profile (tests, benches).
 pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
-    let declared = [crate::model::Declared {
-        source: crate::model::Source::Dependencies,
-        file: None,
-        line: 0,
-        column: 0,
-        requirements: req.clone(),
-    }];
-    declarations(&declared, profile)
+    declarations(
+        std::iter::once((crate::model::Source::Dependencies, req)),
+        profile,
+    )
 }
 
 /// How one name of `kind`, declared by `source`, fares in `profile`: `None` when the
@@ -192,22 +188,26 @@ fn met(profile: &Profile, source: crate::model::Source, kind: DepKind, name: &st
 
 /// Evaluate every source's requirements against a profile: all of them must hold. A kind
 /// the profile does not describe (a machine kind it has no list for) is not judged.
-pub(crate) fn declarations(declared: &[crate::model::Declared], profile: &Profile) -> Availability {
+pub(crate) fn declarations<'r>(
+    declared: impl Iterator<Item = (crate::model::Source, &'r Requirements)> + Clone,
+    profile: &Profile,
+) -> Availability {
     let mut out = Availability::of(Status::Available, None);
     let mut parts = Vec::new();
     let mut unjudged = Vec::new();
-    for d in declared {
-        let tag = match d.source {
+    for (source, requirements) in declared.clone() {
+        let tag = match source {
             crate::model::Source::Dependencies => String::new(),
             other => format!(" ({})", other.as_str()),
         };
+        let mut unjudged_here = Vec::new();
         for kind in DepKind::ALL {
-            let group = d.requirements.group(kind);
+            let group = requirements.group(kind);
             if group.is_empty() {
                 continue;
             }
             let mut skipped = Vec::new();
-            let mut judge = |n: &String| match met(profile, d.source, kind, n) {
+            let mut judge = |n: &String| match met(profile, source, kind, n) {
                 Some(ok) => Some(ok),
                 None => {
                     skipped.push(n.clone());
@@ -241,7 +241,7 @@ pub(crate) fn declarations(declared: &[crate::model::Declared], profile: &Profil
                 ));
                 out.missing.extend(miss.iter().cloned());
                 out.unmet.push(Unmet {
-                    source: d.source,
+                    source,
                     kind,
                     group: UnmetGroup::All,
                     names: miss,
@@ -255,7 +255,7 @@ pub(crate) fn declarations(declared: &[crate::model::Declared], profile: &Profil
                 ));
                 out.unmet_any.push(any.clone());
                 out.unmet.push(Unmet {
-                    source: d.source,
+                    source,
                     kind,
                     group: UnmetGroup::Any,
                     names: any.clone(),
@@ -269,7 +269,7 @@ pub(crate) fn declarations(declared: &[crate::model::Declared], profile: &Profil
                     if standing_in.len() == 1 { "is" } else { "are" }
                 ));
                 out.unmet.push(Unmet {
-                    source: d.source,
+                    source,
                     kind,
                     group: UnmetGroup::FallbackFor,
                     names: standing_in,
@@ -278,18 +278,21 @@ pub(crate) fn declarations(declared: &[crate::model::Declared], profile: &Profil
             skipped.sort();
             skipped.dedup();
             if !skipped.is_empty() {
-                unjudged.push(format!(
-                    "{} {}{tag}",
+                unjudged_here.push(format!(
+                    "{} {}",
                     plural(kind, skipped.len()),
                     crate::diagnostic::quoted(&skipped)
                 ));
                 out.not_judged.push(Unmet {
-                    source: d.source,
+                    source,
                     kind,
                     group: UnmetGroup::All,
                     names: skipped,
                 });
             }
+        }
+        if !unjudged_here.is_empty() {
+            unjudged.push(format!("{}{tag}", unjudged_here.join(", ")));
         }
     }
     if !parts.is_empty() {
@@ -298,10 +301,9 @@ pub(crate) fn declarations(declared: &[crate::model::Declared], profile: &Profil
         let degraded =
             out.unmet.iter().all(|u| {
                 u.source == crate::model::Source::AllowedTools && u.group == UnmetGroup::All
-            }) && declared.iter().any(|d| {
-                d.source == crate::model::Source::AllowedTools
-                    && d.requirements.tools.all.len()
-                        > out.unmet.iter().map(|u| u.names.len()).sum::<usize>()
+            }) && declared.clone().any(|(source, r)| {
+                source == crate::model::Source::AllowedTools
+                    && r.tools.all.len() > out.unmet.iter().map(|u| u.names.len()).sum::<usize>()
             });
         out.status = if degraded {
             Status::Partial
@@ -312,16 +314,9 @@ pub(crate) fn declarations(declared: &[crate::model::Declared], profile: &Profil
         out.status = Status::NotJudged;
     }
     if !unjudged.is_empty() {
-        let kinds: Vec<&str> = {
-            let mut k: Vec<&str> = out.not_judged.iter().map(|u| u.kind.key()).collect();
-            k.sort();
-            k.dedup();
-            k
-        };
         parts.push(format!(
-            "not judged: {} (the profile does not describe {})",
-            unjudged.join(", "),
-            crate::diagnostic::quoted(&kinds)
+            "not judged, as the profile does not describe them: {}",
+            unjudged.join("; ")
         ));
     }
     if !parts.is_empty() {
@@ -347,7 +342,13 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile) -> Availability {
     if skill.requirements.is_empty() {
         return Availability::of(Status::Undeclared, None);
     }
-    declarations(&skill.requirements, profile)
+    declarations(
+        skill
+            .requirements
+            .iter()
+            .map(|d| (d.source, &d.requirements)),
+        profile,
+    )
 }
 
 fn plural(kind: DepKind, n: usize) -> &'static str {

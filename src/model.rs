@@ -43,8 +43,6 @@ pub enum DepKind {
 }
 
 impl DepKind {
-    /// What an MCP session lists: the kinds of the proposed `dependencies` field.
-    pub(crate) const MCP: [DepKind; 3] = [DepKind::Tools, DepKind::Resources, DepKind::Prompts];
     /// Every kind, in report order.
     pub(crate) const ALL: [DepKind; 9] = [
         DepKind::Tools,
@@ -140,15 +138,6 @@ pub enum Source {
 }
 
 impl Source {
-    pub(crate) const ALL: [Source; 7] = [
-        Source::Dependencies,
-        Source::AgentFields,
-        Source::AllowedTools,
-        Source::Openclaw,
-        Source::Codex,
-        Source::Hermes,
-        Source::Packages,
-    ];
     pub(crate) fn as_str(self) -> &'static str {
         match self {
             Source::Dependencies => "dependencies",

@@ -72,14 +72,6 @@ impl Machine {
             DepKind::Tools | DepKind::Resources | DepKind::Prompts | DepKind::Packages => None,
         }
     }
-
-    /// Does the profile describe `kind` at all?
-    pub(crate) fn describes(&self, kind: DepKind) -> bool {
-        match kind {
-            DepKind::Packages => self.packages.is_some(),
-            _ => self.names(kind).is_some(),
-        }
-    }
 }
 
 /// What a host knows about tool names beyond a flat list.

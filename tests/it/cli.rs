@@ -559,6 +559,7 @@ fn example_library_shows_every_profile_form_and_status() {
     let expected = [
         ("triage-helper", ["unavailable", "unavailable", "available"]),
         ("broken-skill", ["invalid", "invalid", "invalid"]),
+        ("figma-handoff", ["unavailable", "unavailable", "available"]),
         ("kusto-query", ["available", "unavailable", "unavailable"]),
         ("notes-helper", ["undeclared", "undeclared", "undeclared"]),
         (
@@ -567,6 +568,7 @@ fn example_library_shows_every_profile_form_and_status() {
         ),
         ("release-notes", ["available", "available", "available"]),
         ("teams-search", ["available", "available", "available"]),
+        ("weather-brief", ["not-judged", "not-judged", "unavailable"]),
     ];
     assert_eq!(by_name.len(), expected.len());
     let mut statuses = BTreeSet::new();
@@ -576,7 +578,7 @@ fn example_library_shows_every_profile_form_and_status() {
             statuses.insert(want);
         }
     }
-    assert_eq!(statuses.len(), 4, "every skill status is shown");
+    assert_eq!(statuses.len(), 5, "every skill status is shown");
 
     // Unavailable entries say what is missing: the denied tool, a server glob.
     let refund = &by_name["refund-workflow"]["availability"]["staging"];
@@ -651,7 +653,7 @@ fn example_library_shows_every_profile_form_and_status() {
         .iter()
         .filter(|f| f["rule"] == "SA402" && skill_files.contains(f["path"].as_str().unwrap()))
         .collect();
-    assert_eq!(unavailable.len(), 6, "{unavailable:#?}");
+    assert_eq!(unavailable.len(), 9, "{unavailable:#?}");
     assert!(unavailable.iter().any(|f| {
         f["path"] == "examples/library/skills/kusto-query/SKILL.md"
             && f["message"].as_str().unwrap().contains("`dev`")
@@ -659,12 +661,12 @@ fn example_library_shows_every_profile_form_and_status() {
 
     // Summary counts per profile.
     let sum = &v["summary"];
-    assert_eq!(sum["skills"], 7);
-    assert!(sum["files_scanned"].as_u64().unwrap() >= 7);
-    if let Some(by_profile) = sum.get("by_profile") {
-        assert_eq!(by_profile["staging"]["unavailable"], 3);
-        assert_eq!(by_profile["prod"]["available"], 3);
-    }
+    assert_eq!(sum["skills"], 9);
+    assert!(sum["files_scanned"].as_u64().unwrap() >= 9);
+    let by_profile = &sum["by_profile"];
+    assert_eq!(by_profile["staging"]["unavailable"], 4);
+    assert_eq!(by_profile["prod"]["available"], 4);
+    assert_eq!(by_profile["prod"]["not-judged"], 1);
 }
 
 // ---- discovery ------------------------------------------------------------------------------------
@@ -1003,8 +1005,14 @@ fn json_report_contract() {
         assert_eq!(avail.len(), 3, "one entry per profile");
         for a in avail.values() {
             assert!(
-                ["available", "unavailable", "undeclared", "invalid"]
-                    .contains(&a["status"].as_str().unwrap()),
+                [
+                    "available",
+                    "unavailable",
+                    "not-judged",
+                    "undeclared",
+                    "invalid"
+                ]
+                .contains(&a["status"].as_str().unwrap()),
                 "{a}"
             );
         }
@@ -1035,7 +1043,7 @@ fn json_report_contract() {
     assert_eq!(sum["infos"].as_u64(), Some(count("info")));
     assert_eq!(sum["skills"].as_u64(), Some(skills.len() as u64));
     assert!(sum["files_scanned"].as_u64().unwrap() >= skills.len() as u64);
-    // The skills of this library have 2 errors, 9 warnings and 3 infos between them.
+    // The skills of this library have 2 errors, 13 warnings and 3 infos between them.
     let skill_files = skill_paths(&v);
     let on_skills = |sev: &str| {
         findings
@@ -1045,7 +1053,7 @@ fn json_report_contract() {
     };
     assert_eq!(
         (on_skills("error"), on_skills("warning"), on_skills("info")),
-        (2, 9, 3),
+        (2, 13, 3),
         "{:#}",
         v["findings"]
     );

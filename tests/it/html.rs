@@ -222,7 +222,7 @@ fn readable_without_javascript() {
         .filter(|(_, t)| t.contains("data-search="))
         .map(|(_, t)| *t)
         .collect();
-    assert_eq!(rows.len(), 7 + 4 + 3 + 11, "matrix rows, drift rows, files");
+    assert_eq!(rows.len(), 9 + 4 + 3 + 13, "matrix rows, drift rows, files");
     for r in rows {
         assert!(!r.contains(" hidden"), "visible by default: {r}");
     }

@@ -138,7 +138,6 @@ fn capture_machine_takes_no_server() {
 /// What an OpenClaw skill asks for is recorded when this machine has it. Needs the reader of
 /// `metadata.openclaw` to fill the skills' requirements.
 #[test]
-#[ignore = "needs the OpenClaw reader"]
 fn capture_machine_records_what_openclaw_skills_ask_for() {
     let dir = tree(&[("skills/machine-needs/SKILL.md", &openclaw_skill())]);
     let (code, out, err) = capture(dir.path(), &["."], None);

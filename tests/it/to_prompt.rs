@@ -356,7 +356,7 @@ fn example_library_json_with_the_unavailable() {
     // The bytes, so the snapshot shows the keys in the order they are written.
     let json = example("staging", &["--include-unavailable", "-f", "json"]);
     let v: Value = serde_json::from_str(&json).unwrap();
-    assert_eq!(v.as_array().unwrap().len(), 7);
+    assert_eq!(v.as_array().unwrap().len(), 9);
     insta::assert_snapshot!("to_prompt_json_all", json);
 }
 
