@@ -148,6 +148,8 @@ pub fn skill<'a>(report: &'a Value, path: &str) -> &'a Value {
 /// Corpus folders, for [`corpus`].
 pub const AWESOME_COPILOT: &str = "awesome-copilot";
 pub const CHATMODES: &str = "awesome-copilot-chatmodes-2025-11";
+pub const OPENCLAW_A: &str = "openclaw-a";
+pub const TEMPLATES: &str = "claude-code-templates-slice";
 
 // The one skip helper for corpus tests, shared with the library's unit tests.
 #[path = "../support/corpus.rs"]

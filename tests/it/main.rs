@@ -14,6 +14,7 @@ mod config;
 mod conformance;
 mod corpus;
 mod corpus_agents;
+mod dialects;
 mod docs;
 mod environments;
 mod github;
