@@ -614,16 +614,24 @@ fn process(
         Kind::Skill { .. } => {
             // Only broken links are reported: a body whose links all resolve is not parsed.
             let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
-            let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink, |t| {
+            let mut parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink, |t| {
                 rules::spec::link_is_broken(dir, t)
             });
             rules::spec::check(&parsed, settings, &mut sink);
+            parse::hooks::load_skill(&mut parsed.skill, boundary, &mut sink);
+            rules::deps::check_skill_hooks(&parsed.skill, boundary, &mut sink);
             Parsed::Skill(Box::new(parsed.skill))
         }
         Kind::Agent(flavor) => {
             match parse::agent::parse(&bytes, &c.path, &c.fs_path, flavor, &mut sink) {
                 Some(parsed) => {
                     rules::agent::check(&parsed, &mut sink);
+                    if let Some(root) = &parsed.root {
+                        let a = &parsed.agent;
+                        if let Some(hooks) = parse::hooks::of_agent(a, root, boundary, &mut sink) {
+                            rules::deps::check_agent_hooks(a, &hooks, boundary, &mut sink);
+                        }
+                    }
                     Parsed::Agent(Box::new(parsed.agent))
                 }
                 None => Parsed::Nothing,

@@ -4,6 +4,7 @@ pub mod agent;
 pub mod dependencies;
 pub(crate) mod fields;
 pub mod frontmatter;
+pub(crate) mod hooks;
 pub mod manifest;
 pub mod markdown;
 pub mod skill;

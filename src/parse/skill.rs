@@ -8,7 +8,7 @@ use crate::model::{DeclaredBy, Requirements, Skill, SkillFields};
 
 use crate::parse::markdown::{self, BodyLink};
 use crate::parse::yaml::{Node, Value};
-use crate::parse::{dependencies, document, fields};
+use crate::parse::{dependencies, document, fields, hooks};
 use crate::rules;
 use crate::vecmap::VecMap;
 
@@ -136,13 +136,8 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
                     .unwrap_or_default()
             }
             "model" => skill.model = read_model(value, sink),
-            "hooks" => match value.as_map() {
-                Some(events) => {
-                    f.hooks = events.iter().filter_map(|(e, _)| e.scalar_text()).collect()
-                }
-                None if value.is_null() => {}
-                None => rules::deps::hooks_type(sink, value),
-            },
+            // A path (read later, from the skill's folder) or handlers written inline.
+            "hooks" => f.hooks = hooks::read(value, sink),
             "tools" => match fields::name_list(value, k, rules::deps::capability_field_shape, sink)
             {
                 Some(t) => skill.tools = Some(t),

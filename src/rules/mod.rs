@@ -109,6 +109,11 @@ declare_rules! {
     DependencyEmptyAny = deps::DEPENDENCY_EMPTY_ANY;
     DependencyUnknownType = deps::DEPENDENCY_UNKNOWN_TYPE;
     CapabilityFieldType = deps::CAPABILITY_FIELD_TYPE;
+    HooksFileMissing = deps::HOOKS_FILE_MISSING;
+    HooksInvalid = deps::HOOKS_INVALID;
+    UnknownHookEvent = deps::UNKNOWN_HOOK_EVENT;
+    HookEventHostSpecific = deps::HOOK_EVENT_HOST_SPECIFIC;
+    HookScriptMissing = deps::HOOK_SCRIPT_MISSING;
 
     DuplicateSkillName = library::DUPLICATE_SKILL_NAME;
     Unavailable = library::UNAVAILABLE;

@@ -17,6 +17,7 @@ mod corpus_agents;
 mod docs;
 mod environments;
 mod github;
+mod hooks;
 mod hostile;
 mod hostile_tree;
 mod html;

@@ -1,0 +1,186 @@
+//! `hooks` on skills and agents: the hooks file a skill names, the events the hosts know and
+//! the scripts commands run (SA320-SA324).
+
+use crate::common::*;
+
+use serde_json::Value;
+
+/// The findings of `rules` on `path`: (rule, line, message), in report order.
+fn found(r: &Value, path: &str, rules: &[&str]) -> Vec<(String, u64, String)> {
+    arr(r, "findings")
+        .iter()
+        .filter(|f| f["path"] == path && rules.contains(&s(f, "rule")))
+        .map(|f| {
+            (
+                s(f, "rule").to_owned(),
+                f["line"].as_u64().unwrap_or_default(),
+                s(f, "message").to_owned(),
+            )
+        })
+        .collect()
+}
+
+const HOOK_RULES: &[&str] = &["SA320", "SA321", "SA322", "SA323", "SA324"];
+
+#[test]
+fn a_hooks_file_that_is_missing_or_not_json_is_reported_at_hooks() {
+    let t = tree(&[
+        (
+            "skills/gone/SKILL.md",
+            &skill_md("gone", "hooks: ./session-start.json\n"),
+        ),
+        (
+            "skills/bad/SKILL.md",
+            &skill_md("bad", "hooks: hooks/hooks.json\n"),
+        ),
+        (
+            "skills/bad/hooks/hooks.json",
+            "{\n  \"hooks\": {\n    \"Stop\": [\n  }\n}\n",
+        ),
+        (
+            "skills/shape/SKILL.md",
+            &skill_md("shape", "hooks: hooks.json\n"),
+        ),
+        ("skills/shape/hooks.json", "{\"hooks\": {\"Stop\": \"x\"}}"),
+        (
+            "skills/out/SKILL.md",
+            &skill_md("out", "hooks: ../gone/x.json\n"),
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["."]);
+    let gone = found(&r, "skills/gone/SKILL.md", HOOK_RULES);
+    assert_eq!(gone.len(), 1, "{gone:?}");
+    assert_eq!((gone[0].0.as_str(), gone[0].1), ("SA320", 4));
+    assert!(
+        gone[0].2.contains("`./session-start.json`"),
+        "{}",
+        gone[0].2
+    );
+    let bad = found(&r, "skills/bad/SKILL.md", HOOK_RULES);
+    assert_eq!((bad[0].0.as_str(), bad[0].1), ("SA321", 4), "{bad:?}");
+    assert!(
+        bad[0].2.contains("hooks/hooks.json:4:3"),
+        "file, line and column of the JSON error: {}",
+        bad[0].2
+    );
+    let shape = found(&r, "skills/shape/SKILL.md", HOOK_RULES);
+    assert_eq!(shape[0].0, "SA321");
+    assert!(
+        shape[0]
+            .2
+            .contains("`hooks.Stop` in `hooks.json` must be a list"),
+        "{}",
+        shape[0].2
+    );
+    let out = found(&r, "skills/out/SKILL.md", HOOK_RULES);
+    assert_eq!(out[0].0, "SA320");
+    assert!(out[0].2.contains("not read"), "{}", out[0].2);
+}
+
+#[cfg(unix)]
+#[test]
+fn a_hooks_file_linked_from_outside_the_tree_is_refused_unread() {
+    let outside = tree(&[("hooks.json", "{\"hooks\": {\"Frobnicate\": []}}")]);
+    let t = tree(&[("skills/s/SKILL.md", &skill_md("s", "hooks: ./hooks.json\n"))]);
+    std::os::unix::fs::symlink(
+        outside.path().join("hooks.json"),
+        t.path().join("skills/s/hooks.json"),
+    )
+    .unwrap();
+    let (r, _) = json_run(t.path(), &["skills"]);
+    let f = found(&r, "skills/s/SKILL.md", HOOK_RULES);
+    assert_eq!(f.len(), 1, "refused, so its event is never judged: {f:?}");
+    assert_eq!(f[0].0, "SA320");
+    assert!(f[0].2.contains("outside the audited tree"), "{}", f[0].2);
+}
+
+#[test]
+fn events_are_judged_by_the_hosts_that_run_them() {
+    let hooks = "hooks:\n  sessionStart:\n    - type: command\n      command: echo hi\n  PostToolUseFailure:\n    - hooks:\n        - type: command\n          command: echo failed\n  PreToolUse:\n    - matcher: Bash\n      hooks: [{type: command, command: echo ok}]\n";
+    let t = tree(&[("skills/s/SKILL.md", &skill_md("s", hooks))]);
+    let (r, _) = json_run(t.path(), &["."]);
+    let f = found(&r, "skills/s/SKILL.md", HOOK_RULES);
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert_eq!((f[0].0.as_str(), f[0].1), ("SA322", 5));
+    assert!(
+        f[0].2.contains("did you mean `SessionStart`?"),
+        "{}",
+        f[0].2
+    );
+    assert!(
+        f[0].2.contains("VS Code: SessionStart, UserPromptSubmit"),
+        "names the hosts' lists: {}",
+        f[0].2
+    );
+    assert_eq!((f[1].0.as_str(), f[1].1), ("SA323", 8));
+    assert_eq!(
+        f[1].2,
+        "`PostToolUseFailure` is a hook event of Claude Code only; VS Code has no such event and will not run its hooks"
+    );
+    let rule = arr(&r, "findings")
+        .iter()
+        .find(|x| s(x, "rule") == "SA323")
+        .unwrap();
+    assert_eq!(s(rule, "severity"), "info");
+}
+
+#[test]
+fn agents_are_judged_only_by_the_hosts_that_load_them() {
+    let t = tree(&[
+        (
+            // Only VS Code runs `.agent.md` hooks: Claude Code's events are unknown there.
+            ".github/agents/a.agent.md",
+            "---\ndescription: d\nhooks:\n  SessionEnd:\n    - type: command\n      command: echo bye\n  Stop:\n    - type: command\n      command: echo ok\n---\nbody\n",
+        ),
+        (
+            // Claude Code and VS Code load Claude-format agents.
+            ".claude/agents/c.md",
+            "---\nname: c\ndescription: d\nhooks:\n  SessionEnd:\n    - hooks: [{type: command, command: echo bye}]\n---\nbody\n",
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["."]);
+    let a = found(&r, ".github/agents/a.agent.md", HOOK_RULES);
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert_eq!(a[0].0, "SA322");
+    assert!(a[0].2.contains("not a hook event of VS Code"), "{}", a[0].2);
+    let c = found(&r, ".claude/agents/c.md", HOOK_RULES);
+    assert_eq!(c.len(), 1, "{c:?}");
+    assert_eq!(c[0].0, "SA323");
+    assert!(c[0].2.contains("VS Code has no such event"), "{}", c[0].2);
+}
+
+#[test]
+fn scripts_commands_run_must_be_there() {
+    let hooks = "hooks:\n  PreToolUse:\n    - matcher: Bash\n      hooks:\n        - type: command\n          command: ${CLAUDE_SKILL_DIR}/scripts/check.sh\n        - type: command\n          command: bash scripts/Check.sh\n        - type: command\n          command: python3 scripts/gone.py --fast\n        - type: command\n          command: ./tools/lint.sh\n";
+    let t = tree(&[
+        ("skills/s/SKILL.md", &skill_md("s", hooks)),
+        ("skills/s/scripts/check.sh", "#!/bin/sh\n"),
+    ]);
+    let (r, _) = json_run(t.path(), &["."]);
+    let f = found(&r, "skills/s/SKILL.md", HOOK_RULES);
+    let lines: Vec<(&str, u64)> = f.iter().map(|(r, l, _)| (r.as_str(), *l)).collect();
+    // The present script passes; the wrong case and the missing one do not; `tools/` is not
+    // a folder of the skill, so it may be the project's.
+    assert_eq!(lines, [("SA324", 11), ("SA324", 13)], "{f:?}");
+    assert!(
+        f[0].2
+            .contains("runs `scripts/Check.sh`, which is not in the skill's folder"),
+        "{}",
+        f[0].2
+    );
+}
+
+#[test]
+fn plugin_scripts_are_looked_for_from_the_plugin_root() {
+    let hooks = "hooks:\n  Stop:\n    - hooks:\n        - type: command\n          command: ${CLAUDE_PLUGIN_ROOT}/hooks/stop.sh\n        - type: command\n          command: ${CLAUDE_PLUGIN_ROOT}/hooks/gone.sh\n";
+    let t = tree(&[
+        ("p/.claude-plugin/plugin.json", "{\"name\": \"p\"}"),
+        ("p/hooks/stop.sh", ""),
+        ("p/skills/s/SKILL.md", &skill_md("s", hooks)),
+    ]);
+    let (r, _) = json_run(t.path(), &["."]);
+    let f = found(&r, "p/skills/s/SKILL.md", HOOK_RULES);
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert_eq!((f[0].0.as_str(), f[0].1), ("SA324", 10));
+    assert!(f[0].2.contains("not in the plugin's folder"), "{}", f[0].2);
+}
