@@ -620,6 +620,9 @@ fn process(
             rules::spec::check(&parsed, settings, &mut sink);
             parse::hooks::load_skill(&mut parsed.skill, boundary, &mut sink);
             rules::deps::check_skill_hooks(&parsed.skill, boundary, &mut sink);
+            if let Some(root) = &parsed.root {
+                rules::host::check_skill_model(root, &mut sink);
+            }
             Parsed::Skill(Box::new(parsed.skill))
         }
         Kind::Agent(flavor) => {
@@ -631,6 +634,7 @@ fn process(
                         if let Some(hooks) = parse::hooks::of_agent(a, root, boundary, &mut sink) {
                             rules::deps::check_agent_hooks(a, &hooks, boundary, &mut sink);
                         }
+                        rules::host::check_agent_model(a, root, &mut sink);
                     }
                     Parsed::Agent(Box::new(parsed.agent))
                 }

@@ -207,7 +207,7 @@ pub(crate) fn model_type(sink: &mut Sink, value: &Node) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Hooks (SA320-SA324). The parser
+// Hooks (SA320-SA324) and `model` written as one string (SA325). The parser
 // (`parse::hooks`) reads `hooks` and the file it names; the check here judges the events by the
 // built-in hosts that would run them and looks for the scripts the commands name.
 
@@ -483,4 +483,38 @@ fn hook_script_missing(sink: &mut Sink, pos: Pos, event: &str, script: &Path, ba
         pos,
         format!("the `{event}` hook runs `{script}`, which is not in {base} (names are matched exactly); the hook fails each time it fires"),
     );
+}
+
+pub(crate) const MODEL_LIST_IN_STRING: RuleDoc = RuleDoc {
+    code: "SA325",
+    name: "model-list-in-string",
+    severity: Severity::Warning,
+    summary: "`model` holds several names in one string",
+    what: "`model` is one string that separates several model names with `|` or `,` (`model: GPT-4.1 | 'gpt-5'`). Hosts read it as one name, which names no model.",
+    why: "The host finds no model of that name and ignores the field, so none of the models listed is used.",
+    example: "model: GPT-4.1 | 'gpt-5'\n\nFix: model: [GPT-4.1, gpt-5]",
+};
+
+/// The `model` string `value` (at `pos`) lists `names`.
+pub(crate) fn model_list_in_string(sink: &mut Sink, pos: Pos, value: &str, names: &[String]) {
+    let list = names.join(", ");
+    sink.push(
+        Rule::ModelListInString,
+        pos,
+        format!("`model: {value}` is one string naming no model; use a list: `model: [{list}]`"),
+    );
+}
+
+/// The names a `model` string separates with `|` or `,`, quotes dropped, when it holds more
+/// than one.
+pub(crate) fn names_in_model_string(value: &str) -> Option<Vec<String>> {
+    if !value.contains(['|', ',']) {
+        return None;
+    }
+    let names: Vec<String> = value
+        .split(['|', ','])
+        .map(|n| n.trim().trim_matches(['\'', '"']).trim().to_owned())
+        .filter(|n| !n.is_empty())
+        .collect();
+    (names.len() > 1).then_some(names)
 }

@@ -1,5 +1,6 @@
-//! `hooks` on skills and agents: the hooks file a skill names, the events the hosts know and
-//! the scripts commands run (SA320-SA324).
+//! `hooks` and `model` on skills and agents: the hooks file a skill names, the events the hosts
+//! know, the scripts commands run, and model names against the hosts' lists (SA320-SA325,
+//! SA703); and on the corpora, which model names are reported.
 
 use crate::common::*;
 
@@ -21,6 +22,7 @@ fn found(r: &Value, path: &str, rules: &[&str]) -> Vec<(String, u64, String)> {
 }
 
 const HOOK_RULES: &[&str] = &["SA320", "SA321", "SA322", "SA323", "SA324"];
+const MODEL_RULES: &[&str] = &["SA325", "SA703"];
 
 #[test]
 fn a_hooks_file_that_is_missing_or_not_json_is_reported_at_hooks() {
@@ -183,4 +185,103 @@ fn plugin_scripts_are_looked_for_from_the_plugin_root() {
     assert_eq!(f.len(), 1, "{f:?}");
     assert_eq!((f[0].0.as_str(), f[0].1), ("SA324", 10));
     assert!(f[0].2.contains("not in the plugin's folder"), "{}", f[0].2);
+}
+
+#[test]
+fn model_names_are_checked_against_the_hosts_lists() {
+    let t = tree(&[
+        (
+            "skills/s/SKILL.md",
+            &skill_md("s", "model: Claude Sonet 4.5\n"),
+        ),
+        (
+            "skills/ok/SKILL.md",
+            &skill_md(
+                "ok",
+                "model: [sonnet, GPT-5.2 (copilot), claude-sonnet-4-5-20250929]\n",
+            ),
+        ),
+        (
+            ".github/agents/a.agent.md",
+            "---\ndescription: d\nmodel: GPT-4.1 | 'gpt-5'\n---\nbody\n",
+        ),
+        (
+            // `.agent.md` is not Claude Code's: its aliases are unknown where it loads.
+            ".github/agents/b.agent.md",
+            "---\ndescription: d\nmodel: opus\n---\nbody\n",
+        ),
+        (
+            ".claude/agents/c.md",
+            "---\nname: c\ndescription: d\nmodel: opus\n---\nbody\n",
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["."]);
+    let s_ = found(&r, "skills/s/SKILL.md", MODEL_RULES);
+    assert_eq!((s_[0].0.as_str(), s_[0].1), ("SA703", 4), "{s_:?}");
+    assert!(
+        s_[0].2.contains("did you mean `Claude Sonnet 4.5`?"),
+        "{}",
+        s_[0].2
+    );
+    assert!(
+        s_[0].2.contains("claude-code or github-copilot or vscode"),
+        "{}",
+        s_[0].2
+    );
+    assert!(found(&r, "skills/ok/SKILL.md", MODEL_RULES).is_empty());
+    let a = found(&r, ".github/agents/a.agent.md", MODEL_RULES);
+    assert_eq!(a.len(), 1, "{a:?}");
+    assert_eq!(a[0].0, "SA325");
+    assert!(
+        a[0].2.contains("use a list: `model: [GPT-4.1, gpt-5]`"),
+        "{}",
+        a[0].2
+    );
+    let b = found(&r, ".github/agents/b.agent.md", MODEL_RULES);
+    assert_eq!(b[0].0, "SA703");
+    assert!(b[0].2.contains("github-copilot or vscode"), "{}", b[0].2);
+    assert!(found(&r, ".claude/agents/c.md", MODEL_RULES).is_empty());
+}
+
+/// On the corpora, only names no host lists today are reported: retired models, ids the
+/// Copilot hosts do not take, several names in one string. Current Copilot names pass.
+#[test]
+fn corpus_model_findings_name_only_unlisted_models() {
+    for folder in [AWESOME_COPILOT, CHATMODES] {
+        let Some(root) = corpus(folder) else { return };
+        let (r, _) = json_run(&root, &["."]);
+        let mut names: Vec<String> = arr(&r, "findings")
+            .iter()
+            .filter(|f| s(f, "rule") == "SA703")
+            .map(|f| {
+                let m = s(f, "message");
+                m[1..m[1..].find('`').unwrap_or(0) + 1].to_owned()
+            })
+            .collect();
+        names.sort();
+        names.dedup();
+        for current in [
+            "GPT-4.1",
+            "Claude Sonnet 4.5",
+            "Claude Sonnet 4.6",
+            "GPT-5.3-Codex",
+        ] {
+            assert!(!names.iter().any(|n| n == current), "{folder}: {current}");
+        }
+        assert!(
+            names.iter().any(|n| n.contains("GPT-5")),
+            "{folder}: {names:?}"
+        );
+        let lists = arr(&r, "findings")
+            .iter()
+            .filter(|f| s(f, "rule") == "SA325")
+            .count();
+        assert_eq!(lists, 2, "{folder}: laravel and pimcore write `A | B | C`");
+        // No hooks in these libraries' frontmatter.
+        let hooks = arr(&r, "findings")
+            .iter()
+            .filter(|f| HOOK_RULES.contains(&s(f, "rule")))
+            .count();
+        assert_eq!(hooks, 0, "{folder}");
+    }
 }
