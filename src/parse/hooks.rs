@@ -43,7 +43,7 @@ pub(crate) fn read(value: &Node, sink: &mut Sink) -> Option<Hooks> {
 pub(crate) fn load_skill(skill: &mut crate::model::Skill, boundary: &Boundary, sink: &mut Sink) {
     let dir = skill.fs_path.parent().unwrap_or(Path::new("")).to_owned();
     if let Some(hooks) = skill.fields.hooks.as_mut() {
-        load(hooks, &dir, boundary, sink);
+        load(hooks, &dir, "skill", boundary, sink);
     }
 }
 
@@ -56,48 +56,54 @@ pub(crate) fn of_agent(
 ) -> Option<Hooks> {
     let mut hooks = read(root.get("hooks")?, sink)?;
     let dir = agent.fs_path.parent().unwrap_or(Path::new(""));
-    load(&mut hooks, dir, boundary, sink);
+    load(&mut hooks, dir, "agent", boundary, sink);
     Some(hooks)
 }
 
-/// Read the file `hooks.file` names, relative to `dir` (the skill's folder), into its events.
-/// A file that is missing, outside `dir` or the audited tree, unreadable, not JSON or of the
-/// wrong shape is reported and gives no events.
-pub(crate) fn load(hooks: &mut Hooks, dir: &Path, boundary: &Boundary, sink: &mut Sink) {
+/// Read the file `hooks.file` names, relative to `dir` (the folder of the `owner`, a skill or
+/// an agent), into its events. A file that is missing, outside `dir` or the audited tree,
+/// unreadable, not JSON or of the wrong shape is reported and gives no events.
+pub(crate) fn load(
+    hooks: &mut Hooks,
+    dir: &Path,
+    owner: &str,
+    boundary: &Boundary,
+    sink: &mut Sink,
+) {
     let Some(file) = hooks.file.clone() else {
         return;
     };
     let pos = hooks.pos;
     let Some(rel) = inside(&file) else {
-        rules::deps::hooks_file_refused(sink, pos, &file, "it leads outside the skill's folder");
+        rules::deps::hooks_file_refused(sink, pos, owner, &file, "it leads outside that folder");
         return;
     };
     let path = dir.join(rel);
     if std::fs::symlink_metadata(&path).is_err() {
-        rules::deps::hooks_file_missing(sink, pos, &file);
+        rules::deps::hooks_file_missing(sink, pos, owner, &file);
         return;
     }
     // A link may lead anywhere: the real path must stay inside the folder and the tree.
     let real = match boundary.resolve(&path) {
         Ok(real) => real,
         Err(Refusal::Io(_)) => {
-            rules::deps::hooks_file_missing(sink, pos, &file);
+            rules::deps::hooks_file_missing(sink, pos, owner, &file);
             return;
         }
         Err(why) => {
-            rules::deps::hooks_file_refused(sink, pos, &file, &why.to_string());
+            rules::deps::hooks_file_refused(sink, pos, owner, &file, &why.to_string());
             return;
         }
     };
     let within = std::fs::canonicalize(dir).is_ok_and(|d| real.starts_with(d));
     if !within {
-        rules::deps::hooks_file_refused(sink, pos, &file, "it leads outside the skill's folder");
+        rules::deps::hooks_file_refused(sink, pos, owner, &file, "it leads outside that folder");
         return;
     }
     let bytes = match source::read(&real, MAX_FILE_BYTES) {
         Ok(c) => c.bytes,
         Err(why) => {
-            rules::deps::hooks_file_refused(sink, pos, &file, &why.to_string());
+            rules::deps::hooks_file_refused(sink, pos, owner, &file, &why.to_string());
             return;
         }
     };
@@ -561,7 +567,7 @@ mod tests {
                 events: Vec::new(),
                 pos: Pos::new(3, 8),
             };
-            load(&mut h, &skill, &boundary, &mut sink);
+            load(&mut h, &skill, "skill", &boundary, &mut sink);
             (h, sink.findings)
         };
         let (h, f) = run("hooks/hooks.json");

@@ -317,26 +317,27 @@ pub(crate) const HOOKS_FILE_MISSING: RuleDoc = RuleDoc {
     name: "hooks-file-missing",
     severity: Severity::Warning,
     summary: "`hooks` names a file that is not in the skill's folder",
-    what: "`hooks` is a path (`hooks: ./hooks/hooks.json`) that names no file in the skill's folder, or a file skill-audit refuses to read: one outside the skill's folder or the audited tree (also through a link), or not a regular file. A refused file is not read.",
+    what: "`hooks` is a path (`hooks: ./hooks/hooks.json`) that names no file in the skill's (or agent's) folder, or a file skill-audit refuses to read: one outside that folder or the audited tree (also through a link), or not a regular file. A refused file is not read.",
     why: "The hooks are never registered: the skill loads, but what the hooks were meant to enforce or log does not happen.",
     example: "hooks: ./hook.json\nwhen the file is hooks/hooks.json.\n\nFix: hooks: ./hooks/hooks.json",
 };
 
-/// `hooks` (at `pos`) names `file`, which does not exist.
-pub(crate) fn hooks_file_missing(sink: &mut Sink, pos: Pos, file: &str) {
+/// `hooks` (at `pos`) of a skill or agent (`owner`) names `file`, which does not exist.
+pub(crate) fn hooks_file_missing(sink: &mut Sink, pos: Pos, owner: &str, file: &str) {
     sink.push(
         Rule::HooksFileMissing,
         pos,
-        format!("`hooks` names `{file}`, which is not a file in the skill's folder; its hooks are never registered"),
+        format!("`hooks` names `{file}`, which is not a file in the {owner}'s folder; its hooks are never registered"),
     );
 }
 
-/// `hooks` (at `pos`) names `file`, which is not read because of `why`.
-pub(crate) fn hooks_file_refused(sink: &mut Sink, pos: Pos, file: &str, why: &str) {
+/// `hooks` (at `pos`) of a skill or agent (`owner`) names `file`, which is not read because
+/// of `why`.
+pub(crate) fn hooks_file_refused(sink: &mut Sink, pos: Pos, owner: &str, file: &str, why: &str) {
     sink.push(
         Rule::HooksFileMissing,
         pos,
-        format!("`hooks` names `{file}`, which was not read: {why}; keep the hooks file inside the skill's folder"),
+        format!("`hooks` names `{file}`, which was not read: {why}; keep the hooks file inside the {owner}'s folder"),
     );
 }
 
