@@ -407,6 +407,20 @@ fn unknown_hook_event(
 ) {
     let place = file.map(|f| format!(" (in `{f}`)")).unwrap_or_default();
     let hosts: Vec<&str> = judges.iter().map(|(h, _)| *h).collect();
+    // Only the case differs: whether a host folds case is not documented, so the message
+    // asks for the hosts' spelling without claiming the hooks never run.
+    if let Some(t) = typo.filter(|t| t.eq_ignore_ascii_case(&event.name)) {
+        sink.push(
+            Rule::UnknownHookEvent,
+            event.pos,
+            format!(
+                "`{}`{place} is spelt `{t}` in the hook events of {}; write `{t}`: a host that matches event names exactly never runs these hooks",
+                event.name,
+                hosts.join(" and ")
+            ),
+        );
+        return;
+    }
     let lists: Vec<String> = judges
         .iter()
         .map(|(host, events)| {

@@ -104,15 +104,9 @@ fn events_are_judged_by_the_hosts_that_run_them() {
     let f = found(&r, "skills/s/SKILL.md", HOOK_RULES);
     assert_eq!(f.len(), 2, "{f:?}");
     assert_eq!((f[0].0.as_str(), f[0].1), ("SA322", 5));
-    assert!(
-        f[0].2.contains("did you mean `SessionStart`?"),
-        "{}",
-        f[0].2
-    );
-    assert!(
-        f[0].2.contains("VS Code: SessionStart, UserPromptSubmit"),
-        "names the hosts' lists: {}",
-        f[0].2
+    assert_eq!(
+        f[0].2,
+        "`sessionStart` is spelt `SessionStart` in the hook events of Claude Code and VS Code; write `SessionStart`: a host that matches event names exactly never runs these hooks"
     );
     assert_eq!((f[1].0.as_str(), f[1].1), ("SA323", 8));
     assert_eq!(
@@ -124,6 +118,21 @@ fn events_are_judged_by_the_hosts_that_run_them() {
         .find(|x| s(x, "rule") == "SA323")
         .unwrap();
     assert_eq!(s(rule, "severity"), "info");
+}
+
+#[test]
+fn unknown_events_name_the_hosts_lists() {
+    let hooks = "hooks:\n  PreToolUsed:\n    - type: command\n      command: echo x\n  OnSave:\n    - type: command\n      command: echo y\n";
+    let t = tree(&[("skills/s/SKILL.md", &skill_md("s", hooks))]);
+    let (r, _) = json_run(t.path(), &["."]);
+    let f = found(&r, "skills/s/SKILL.md", HOOK_RULES);
+    assert_eq!(f.len(), 2, "{f:?}");
+    assert!(f[0].2.ends_with("did you mean `PreToolUse`?"), "{}", f[0].2);
+    assert!(
+        f[1].2.starts_with("`OnSave` is not a hook event of Claude Code or VS Code (Claude Code: 33 events; VS Code: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, SubagentStart, SubagentStop, Stop), so its hooks never run"),
+        "{}",
+        f[1].2
+    );
 }
 
 #[test]
