@@ -259,11 +259,15 @@ pub(crate) fn check_agent_hooks(
 
 fn check_hooks(hooks: &Hooks, hosts: &[&'static Profile], bases: &Bases, sink: &mut Sink) {
     // Hosts that run no hooks from frontmatter have no list, and are not judged.
-    let judges: Vec<(&'static str, &'static [String])> = hosts
+    let judges: Vec<Judge> = hosts
         .iter()
         .filter_map(|p| {
             let v = p.vocabulary.as_ref()?;
-            (!v.hook_events.is_empty()).then(|| (host_name(&v.host), v.hook_events.as_slice()))
+            (!v.hook_events.is_empty()).then(|| Judge {
+                host: host_name(&v.host),
+                profile: &p.name,
+                events: &v.hook_events,
+            })
         })
         .collect();
     for event in &hooks.events {
@@ -290,24 +294,56 @@ fn host_name(host: &str) -> &'static str {
     }
 }
 
-fn judge_event(
-    event: &HookEvent,
-    file: Option<&str>,
-    judges: &[(&'static str, &'static [String])],
-    sink: &mut Sink,
-) {
-    let (knows, ignores): (Vec<_>, Vec<_>) = judges
-        .iter()
-        .partition(|(_, events)| events.contains(&event.name));
+/// A built-in host that judges hook events: how messages name it, its profile, its events.
+struct Judge {
+    host: &'static str,
+    profile: &'static str,
+    events: &'static [String],
+}
+
+/// The GitHub Copilot CLI's event names (in its `.github/hooks/*.json` files), with the name
+/// Claude Code and VS Code give the same event, where they have one.
+const COPILOT_CLI_EVENTS: &[(&str, Option<&str>)] = &[
+    ("sessionStart", Some("SessionStart")),
+    ("sessionEnd", Some("SessionEnd")),
+    ("userPromptSubmitted", Some("UserPromptSubmit")),
+    ("preToolUse", Some("PreToolUse")),
+    ("postToolUse", Some("PostToolUse")),
+    ("postToolUseFailure", Some("PostToolUseFailure")),
+    ("permissionRequest", Some("PermissionRequest")),
+    ("agentStop", Some("Stop")),
+    ("subagentStart", Some("SubagentStart")),
+    ("subagentStop", Some("SubagentStop")),
+    ("preCompact", Some("PreCompact")),
+    ("notification", Some("Notification")),
+    ("errorOccurred", None),
+];
+
+fn judge_event(event: &HookEvent, file: Option<&str>, judges: &[Judge], sink: &mut Sink) {
+    let (knows, ignores): (Vec<&Judge>, Vec<&Judge>) =
+        judges.iter().partition(|j| j.events.contains(&event.name));
     if knows.is_empty() {
+        let cli = COPILOT_CLI_EVENTS.iter().find(|(n, _)| *n == event.name);
         let all = judges
             .iter()
-            .flat_map(|(_, e)| e.iter().map(String::as_str));
-        let typo = super::typo_of(&event.name, all, str::to_lowercase);
-        unknown_hook_event(sink, event, file, judges, typo);
+            .flat_map(|j| j.events.iter().map(String::as_str));
+        let near = match cli {
+            Some((_, same)) => *same,
+            None => super::typo_of(&event.name, all, str::to_lowercase),
+        };
+        // The suggestion, with the hosts that have it (none: no suggestion).
+        let suggestion = near.and_then(|t| {
+            let hosts: Vec<&str> = judges
+                .iter()
+                .filter(|j| j.events.iter().any(|e| e == t))
+                .map(|j| j.host)
+                .collect();
+            (!hosts.is_empty()).then_some((t, hosts))
+        });
+        unknown_hook_event(sink, event, file, judges, suggestion, cli.is_some());
     } else if !ignores.is_empty() {
-        let knows: Vec<&str> = knows.iter().map(|(h, _)| *h).collect();
-        let ignores: Vec<&str> = ignores.iter().map(|(h, _)| *h).collect();
+        let knows: Vec<&str> = knows.iter().map(|j| j.host).collect();
+        let ignores: Vec<&str> = ignores.iter().map(|j| j.host).collect();
         hook_event_host_specific(sink, event, file, &knows, &ignores);
     }
 }
@@ -392,7 +428,7 @@ pub(crate) const UNKNOWN_HOOK_EVENT: RuleDoc = RuleDoc {
     name: "unknown-hook-event",
     severity: Severity::Warning,
     summary: "A hook event no host knows",
-    what: "A hook event of `hooks` (inline or in the named file) is not an event of any built-in host that would run it: for a skill, every host with hook events (Claude Code, VS Code); for an agent, the hosts that load it. Event names are matched exactly; a near miss gets a suggestion. GitHub Copilot runs hooks only from `.github/hooks/*.json`, not from frontmatter, so it does not judge.",
+    what: "A hook event of `hooks` (inline or in the named file) is not an event of any built-in host that would run it: for a skill, every host with hook events (Claude Code, VS Code); for an agent, the hosts that load it. Event names are matched exactly; a near miss gets a suggestion, a name that differs only in case is asked to take the hosts' spelling, and the GitHub Copilot CLI's names (`userPromptSubmitted`, for its `.github/hooks/*.json` files) are recognised and given the hosts' name. GitHub Copilot runs hooks only from `.github/hooks/*.json`, not from frontmatter, so it does not judge.",
     why: "Hosts ignore an event they do not have without a word: its hooks never run.",
     example: "hooks:\n  sessionStart: [...]\n\nFix: hooks:\n  SessionStart: [...]",
 };
@@ -402,45 +438,66 @@ fn unknown_hook_event(
     sink: &mut Sink,
     event: &HookEvent,
     file: Option<&str>,
-    judges: &[(&'static str, &'static [String])],
-    typo: Option<&str>,
+    judges: &[Judge],
+    suggestion: Option<(&str, Vec<&str>)>,
+    copilot_cli: bool,
 ) {
-    let place = file.map(|f| format!(" (in `{f}`)")).unwrap_or_default();
-    let hosts: Vec<&str> = judges.iter().map(|(h, _)| *h).collect();
+    let name = &event.name;
+    let notes: Vec<String> = file
+        .map(|f| format!("in `{f}`"))
+        .into_iter()
+        .chain(copilot_cli.then(|| {
+            "the GitHub Copilot CLI's name, for its `.github/hooks/*.json` files".to_owned()
+        }))
+        .collect();
+    let place = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join("; "))
+    };
     // Only the case differs: whether a host folds case is not documented, so the message
     // asks for the hosts' spelling without claiming the hooks never run.
-    if let Some(t) = typo.filter(|t| t.eq_ignore_ascii_case(&event.name)) {
+    if let Some((t, hosts)) = suggestion
+        .as_ref()
+        .filter(|(t, _)| t.eq_ignore_ascii_case(name))
+    {
         sink.push(
             Rule::UnknownHookEvent,
             event.pos,
             format!(
-                "`{}`{place} is spelt `{t}` in the hook events of {}; write `{t}`: a host that matches event names exactly never runs these hooks",
-                event.name,
+                "`{name}`{place} is spelt `{t}` in the hook events of {}; write `{t}`: a host that matches event names exactly never runs these hooks",
                 hosts.join(" and ")
             ),
         );
         return;
     }
+    let hosts: Vec<&str> = judges.iter().map(|j| j.host).collect();
     let lists: Vec<String> = judges
         .iter()
-        .map(|(host, events)| {
-            // Long lists are counted, not spelt out: `skill-audit profiles --show` has them.
-            if events.len() <= 10 {
-                format!("{host}: {}", events.join(", "))
+        .map(|j| {
+            // Long lists are counted, not spelt out: `skill-audit profiles NAME` shows them.
+            if j.events.len() <= 10 {
+                format!("{}: {}", j.host, j.events.join(", "))
             } else {
-                format!("{host}: {} events", events.len())
+                format!(
+                    "{}: {} events, listed by `skill-audit profiles {}`",
+                    j.host,
+                    j.events.len(),
+                    j.profile
+                )
             }
         })
         .collect();
-    let hint = typo
-        .map(|t| format!("; did you mean `{t}`?"))
-        .unwrap_or_default();
+    let hint = match suggestion {
+        Some((t, hosts)) if copilot_cli => format!("; {} call it `{t}`", hosts.join(" and ")),
+        Some((t, _)) => format!("; did you mean `{t}`?"),
+        None => String::new(),
+    };
     sink.push(
         Rule::UnknownHookEvent,
         event.pos,
         format!(
-            "`{}`{place} is not a hook event of {} ({}), so its hooks never run{hint}",
-            event.name,
+            "`{name}`{place} is not a hook event of {} ({}), so its hooks never run{hint}",
             hosts.join(" or "),
             lists.join("; ")
         ),

@@ -106,7 +106,7 @@ fn events_are_judged_by_the_hosts_that_run_them() {
     assert_eq!((f[0].0.as_str(), f[0].1), ("SA322", 5));
     assert_eq!(
         f[0].2,
-        "`sessionStart` is spelt `SessionStart` in the hook events of Claude Code and VS Code; write `SessionStart`: a host that matches event names exactly never runs these hooks"
+        "`sessionStart` (the GitHub Copilot CLI's name, for its `.github/hooks/*.json` files) is spelt `SessionStart` in the hook events of Claude Code and VS Code; write `SessionStart`: a host that matches event names exactly never runs these hooks"
     );
     assert_eq!((f[1].0.as_str(), f[1].1), ("SA323", 8));
     assert_eq!(
@@ -129,9 +129,42 @@ fn unknown_events_name_the_hosts_lists() {
     assert_eq!(f.len(), 2, "{f:?}");
     assert!(f[0].2.ends_with("did you mean `PreToolUse`?"), "{}", f[0].2);
     assert!(
-        f[1].2.starts_with("`OnSave` is not a hook event of Claude Code or VS Code (Claude Code: 33 events; VS Code: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, SubagentStart, SubagentStop, Stop), so its hooks never run"),
+        f[1].2.starts_with("`OnSave` is not a hook event of Claude Code or VS Code (Claude Code: 33 events, listed by `skill-audit profiles claude-code`; VS Code: SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, PreCompact, SubagentStart, SubagentStop, Stop), so its hooks never run"),
         "{}",
         f[1].2
+    );
+}
+
+#[test]
+fn a_copilot_cli_hooks_file_gets_the_hosts_names() {
+    let copilot = r#"{"version": 1, "hooks": {
+        "sessionEnd": [{"type": "command", "bash": "./log.sh"}],
+        "userPromptSubmitted": [{"type": "command", "bash": "./log.sh"}],
+        "errorOccurred": [{"type": "command", "bash": "./log.sh"}]}}"#;
+    let t = tree(&[
+        ("skills/s/SKILL.md", &skill_md("s", "hooks: hooks.json\n")),
+        ("skills/s/hooks.json", copilot),
+    ]);
+    let (r, _) = json_run(t.path(), &["."]);
+    let f = found(&r, "skills/s/SKILL.md", HOOK_RULES);
+    let m: Vec<&str> = f.iter().map(|(_, _, m)| m.as_str()).collect();
+    // Sorted by message: errorOccurred, sessionEnd, userPromptSubmitted.
+    assert_eq!(m.len(), 3, "{m:?}");
+    assert!(
+        m[0].starts_with("`errorOccurred` (in `hooks.json`; the GitHub Copilot CLI's name, for its `.github/hooks/*.json` files) is not a hook event")
+            && m[0].ends_with("so its hooks never run"),
+        "{}",
+        m[0]
+    );
+    assert!(
+        m[1].contains("is spelt `SessionEnd` in the hook events of Claude Code;"),
+        "only the hosts that have it: {}",
+        m[1]
+    );
+    assert!(
+        m[2].ends_with("; Claude Code and VS Code call it `UserPromptSubmit`"),
+        "{}",
+        m[2]
     );
 }
 
