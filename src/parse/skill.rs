@@ -8,7 +8,7 @@ use crate::model::{DeclaredBy, Requirements, Skill, SkillFields};
 
 use crate::parse::markdown::{self, BodyLink};
 use crate::parse::yaml::{Node, Value};
-use crate::parse::{dependencies, document, fields, hooks};
+use crate::parse::{dependencies, document, fields};
 use crate::rules;
 use crate::vecmap::VecMap;
 
@@ -137,7 +137,7 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             }
             "model" => skill.model = read_model(value, sink),
             // A path (read later, from the skill's folder) or handlers written inline.
-            "hooks" => f.hooks = hooks::read(value, sink),
+            "hooks" => f.hooks = crate::parse::hooks::read(value, sink),
             "tools" => match fields::name_list(value, k, rules::deps::capability_field_shape, sink)
             {
                 Some(t) => skill.tools = Some(t),
