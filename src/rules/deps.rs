@@ -278,7 +278,14 @@ fn check_hooks(hooks: &Hooks, hosts: &[&'static Profile], bases: &Bases, sink: &
             if let Some((script, base)) = script_of(c, bases)
                 && exists_exact(&base.0, &script) == Some(false)
             {
-                hook_script_missing(sink, c.pos, &event.name, &script, base.1);
+                hook_script_missing(
+                    sink,
+                    c.pos,
+                    &event.name,
+                    hooks.file.as_deref(),
+                    &script,
+                    base.1,
+                );
             }
         }
     }
@@ -546,14 +553,22 @@ pub(crate) const HOOK_SCRIPT_MISSING: RuleDoc = RuleDoc {
     example: "command: ${CLAUDE_SKILL_DIR}/scripts/Check.sh\nwhen the file is scripts/check.sh.\n\nFix: command: ${CLAUDE_SKILL_DIR}/scripts/check.sh",
 };
 
-/// A command of the hooks of `event` runs `script`, which is not in `base` (how messages name
-/// the folder).
-fn hook_script_missing(sink: &mut Sink, pos: Pos, event: &str, script: &Path, base: &str) {
+/// A command of the hooks of `event` (inline, or in `file`) runs `script`, which is not in
+/// `base` (how messages name the folder).
+fn hook_script_missing(
+    sink: &mut Sink,
+    pos: Pos,
+    event: &str,
+    file: Option<&str>,
+    script: &Path,
+    base: &str,
+) {
     let script = script.to_string_lossy().replace('\\', "/");
+    let place = file.map(|f| format!(" (in `{f}`)")).unwrap_or_default();
     sink.push(
         Rule::HookScriptMissing,
         pos,
-        format!("the `{event}` hook runs `{script}`, which is not in {base} (names are matched exactly); the hook fails each time it fires"),
+        format!("the `{event}` hook{place} runs `{script}`, which is not in {base} (names are matched exactly); the hook fails each time it fires"),
     );
 }
 

@@ -138,18 +138,23 @@ fn unknown_events_name_the_hosts_lists() {
 #[test]
 fn a_copilot_cli_hooks_file_gets_the_hosts_names() {
     let copilot = r#"{"version": 1, "hooks": {
-        "sessionEnd": [{"type": "command", "bash": "./log.sh"}],
+        "sessionEnd": [{"type": "command", "bash": "./scripts/gone.sh"}],
         "userPromptSubmitted": [{"type": "command", "bash": "./log.sh"}],
         "errorOccurred": [{"type": "command", "bash": "./log.sh"}]}}"#;
     let t = tree(&[
         ("skills/s/SKILL.md", &skill_md("s", "hooks: hooks.json\n")),
         ("skills/s/hooks.json", copilot),
+        ("skills/s/scripts/log.sh", ""),
     ]);
     let (r, _) = json_run(t.path(), &["."]);
     let f = found(&r, "skills/s/SKILL.md", HOOK_RULES);
     let m: Vec<&str> = f.iter().map(|(_, _, m)| m.as_str()).collect();
-    // Sorted by message: errorOccurred, sessionEnd, userPromptSubmitted.
-    assert_eq!(m.len(), 3, "{m:?}");
+    // Sorted by rule, then message: errorOccurred, sessionEnd, userPromptSubmitted, the script.
+    assert_eq!(m.len(), 4, "{m:?}");
+    assert_eq!(
+        m[3],
+        "the `sessionEnd` hook (in `hooks.json`) runs `scripts/gone.sh`, which is not in the skill's folder (names are matched exactly); the hook fails each time it fires"
+    );
     assert!(
         m[0].starts_with("`errorOccurred` (in `hooks.json`; the GitHub Copilot CLI's name, for its `.github/hooks/*.json` files) is not a hook event")
             && m[0].ends_with("so its hooks never run"),
