@@ -616,6 +616,12 @@ fn process(
                 rules::spec::link_is_broken(dir, t)
             });
             rules::spec::check(&parsed, settings, &mut sink);
+            let mut parsed = parsed;
+            parse::hooks::load_skill(&mut parsed.skill, boundary, &mut sink);
+            rules::deps::check_skill_hooks(&parsed.skill, boundary, &mut sink);
+            if let Some(root) = &parsed.root {
+                rules::host::check_skill_model(root, &mut sink);
+            }
             let mut skill = parsed.skill;
             if !skill.invalid {
                 let real = read_from.as_deref().unwrap_or(&c.fs_path);
@@ -627,6 +633,13 @@ fn process(
             match parse::agent::parse(&bytes, &c.path, &c.fs_path, flavor, &mut sink) {
                 Some(parsed) => {
                     rules::agent::check(&parsed, &mut sink);
+                    if let Some(root) = &parsed.root {
+                        let a = &parsed.agent;
+                        if let Some(hooks) = parse::hooks::of_agent(a, root, boundary, &mut sink) {
+                            rules::deps::check_agent_hooks(a, &hooks, boundary, &mut sink);
+                        }
+                        rules::host::check_agent_model(a, root, &mut sink);
+                    }
                     Parsed::Agent(Box::new(parsed.agent))
                 }
                 None => Parsed::Nothing,

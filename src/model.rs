@@ -351,9 +351,9 @@ pub struct SkillFields {
     pub shell: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub background: Option<bool>,
-    /// Names of the hook events declared (hooks are not evaluated, only modelled).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub hooks: Vec<String>,
+    /// `hooks`: the file it names or the handlers written inline, by event.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hooks: Option<Hooks>,
     /// Keys no host knows, in document order.
     #[serde(rename = "unknown-keys", skip_serializing_if = "Vec::is_empty")]
     pub unknown_keys: Vec<String>,
@@ -581,4 +581,45 @@ pub struct Drift {
     pub missing_tools: Vec<String>,
     pub unmet_any: Vec<Vec<String>>,
     pub missing_mcp_servers: Vec<String>,
+}
+
+/// The `hooks` of a skill or agent: a path to a hooks file, or handlers written inline. When it
+/// names a file, `events` holds what the file declares once it has been read.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct Hooks {
+    /// The hooks file, as written, when `hooks` is a path.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// The events, in the order written.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub events: Vec<HookEvent>,
+    /// Where `hooks` is written: findings about a file's content point here.
+    #[serde(skip)]
+    pub pos: Pos,
+}
+
+/// One hook event and the shell commands of its command handlers.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct HookEvent {
+    /// The event name, as written (`PreToolUse`).
+    pub name: String,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub commands: Vec<HookCommand>,
+    /// Where the event's key is (the `hooks` value, for a file's events).
+    #[serde(skip)]
+    pub pos: Pos,
+}
+
+/// A command handler's command line (`command`, or a per-platform one).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct HookCommand {
+    pub command: String,
+    /// The handler's `cwd`, which changes what a relative script path is relative to.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cwd: Option<String>,
+    #[serde(skip)]
+    pub pos: Pos,
 }

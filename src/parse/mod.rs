@@ -6,6 +6,7 @@ pub mod dependencies;
 pub(crate) mod fields;
 pub mod frontmatter;
 pub(crate) mod hermes;
+pub(crate) mod hooks;
 pub mod manifest;
 pub mod markdown;
 pub(crate) mod openclaw;

@@ -146,13 +146,8 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
                     .unwrap_or_default()
             }
             "model" => skill.model = read_model(value, sink),
-            "hooks" => match value.as_map() {
-                Some(events) => {
-                    f.hooks = events.iter().filter_map(|(e, _)| e.scalar_text()).collect()
-                }
-                None if value.is_null() => {}
-                None => rules::deps::hooks_type(sink, value),
-            },
+            // A path (read later, from the skill's folder) or handlers written inline.
+            "hooks" => f.hooks = crate::parse::hooks::read(value, sink),
             "tools" => {
                 tools_pos = Some(key.pos);
                 match tool_names(value, sink) {

@@ -367,6 +367,31 @@ mod tests {
     }
 
     #[test]
+    fn hook_events_of_each_host() {
+        let vscode = vocabulary("vscode").hook_events;
+        assert_eq!(vscode.len(), 8);
+        let claude = vocabulary("claude-code").hook_events;
+        for e in &vscode {
+            assert!(
+                claude.contains(e),
+                "{e}: VS Code's events are Claude Code's too"
+            );
+        }
+        for e in [
+            "SessionEnd",
+            "PostToolUseFailure",
+            "PermissionRequest",
+            "PreModelSwitch",
+        ] {
+            assert!(claude.iter().any(|x| x == e), "{e}");
+        }
+        assert!(
+            vocabulary("github-copilot").hook_events.is_empty(),
+            "GitHub runs no hooks from frontmatter"
+        );
+    }
+
+    #[test]
     fn text_takes_the_name_with_or_without_prefix() {
         assert_eq!(text("vscode"), text("builtin:vscode"));
         assert!(text("vscode").unwrap().contains("\"host\": \"vscode\""));

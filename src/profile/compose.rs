@@ -93,6 +93,9 @@ impl Vocabulary {
         self.models.extend(other.models);
         self.models.sort();
         self.models.dedup();
+        self.hook_events.extend(other.hook_events);
+        self.hook_events.sort();
+        self.hook_events.dedup();
     }
 }
 
@@ -435,6 +438,7 @@ impl Composer {
                         loads: take(&mut file.loads),
                         maps: take(&mut file.maps),
                         models: take(&mut file.models),
+                        hook_events: take(&mut file.hook_events),
                         defined: Default::default(),
                         has_servers: false,
                     }),

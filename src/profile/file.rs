@@ -121,6 +121,11 @@ pub struct ProfileFile {
     /// Host profiles: the model names the host accepts in `model:`.
     #[serde(default)]
     pub models: Vec<String>,
+    /// Host profiles: the hook event names the host runs from `hooks` in skill and agent
+    /// frontmatter, spelt as it matches them (exactly). A host without them runs no hooks from
+    /// there and does not judge them.
+    #[serde(default, rename = "hook-events")]
+    pub hook_events: Vec<String>,
     /// Host profiles: the documentation the lists were taken from.
     pub source: Option<String>,
     /// Host profiles: when the lists were last checked against that documentation (YYYY-MM-DD).

@@ -90,6 +90,9 @@ pub struct Vocabulary {
     pub maps: BTreeMap<String, BTreeMap<String, Vec<String>>>,
     /// Model names the host accepts.
     pub models: Vec<String>,
+    /// Hook event names the host runs from `hooks` in frontmatter (empty: it runs none from
+    /// there), matched exactly.
+    pub hook_events: Vec<String>,
     /// The names the host defines itself, for [`Profile::defines`].
     pub(crate) defined: Defined,
     /// Whether the profile lists MCP servers; if not, `server/tool` names are not judged.

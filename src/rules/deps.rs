@@ -171,7 +171,7 @@ pub(crate) const CAPABILITY_FIELD_TYPE: RuleDoc = RuleDoc {
     name: "capability-field-type",
     severity: Severity::Error,
     summary: "`tools`, `mcp-servers`, `hooks` or `model` has the wrong shape",
-    what: "An agent-style field on SKILL.md has the wrong shape: `tools` not a list or comma/space string, `mcp-servers` not a mapping or list of names, `hooks` not a mapping, `model` not a name or list.",
+    what: "An agent-style field on SKILL.md has the wrong shape: `tools` not a list or comma/space string, `mcp-servers` not a mapping or list of names, `hooks` neither a path nor a mapping, `model` not a name or list.",
     why: "Without `dependencies`, a skill's `tools` and `mcp-servers` are what it needs; if they cannot be read the skill cannot be checked against agents or environments.",
     example: "tools: {read: true}\n\nFix: tools: [read, search]",
 };
@@ -188,7 +188,7 @@ pub(crate) fn hooks_type(sink: &mut Sink, value: &Node) {
         Rule::CapabilityFieldType,
         value.pos,
         format!(
-            "`hooks` must be a mapping of event names to handlers, found {}",
+            "`hooks` must be a path to a hooks file or a mapping of event names to handlers, found {}",
             value.kind()
         ),
     );
@@ -361,4 +361,403 @@ pub(crate) fn sidecar_unreadable(sink: &mut Sink, pos: Pos, why: &str) {
         pos,
         format!("Codex ignores this file: {why}"),
     );
+}
+// ---------------------------------------------------------------------------------------------
+// Hooks (SA320-SA324) and `model` written as one string (SA325). The parser
+// (`parse::hooks`) reads `hooks` and the file it names; the check here judges the events by the
+// built-in hosts that would run them and looks for the scripts the commands name.
+
+use std::path::Path;
+
+use crate::evaluate;
+use crate::model::{Agent, HookEvent, Hooks, Skill};
+use crate::parse::hooks::{Bases, exists_exact, plugin_root, script_of};
+use crate::profile::{Profile, builtin};
+use crate::source::Boundary;
+
+/// The hook events of a skill, judged by every built-in host that runs frontmatter hooks (a
+/// skill may be used on any of them), and the scripts its commands name.
+pub(crate) fn check_skill_hooks(skill: &Skill, boundary: &Boundary, sink: &mut Sink) {
+    let Some(hooks) = &skill.fields.hooks else {
+        return;
+    };
+    let hosts: Vec<&'static Profile> = builtin::hosts().iter().collect();
+    let dir = skill.fs_path.parent().unwrap_or(Path::new(""));
+    let bases = Bases {
+        skill: Some(dir),
+        relative: Some(dir),
+        plugin: plugin_root(dir, boundary),
+    };
+    check_hooks(hooks, &hosts, &bases, sink);
+}
+
+/// The hook events of an agent, judged by the built-in hosts that load it, and the scripts
+/// `${CLAUDE_PLUGIN_ROOT}` names (relative paths are relative to the project, which is not
+/// known here).
+pub(crate) fn check_agent_hooks(
+    agent: &Agent,
+    hooks: &Hooks,
+    boundary: &Boundary,
+    sink: &mut Sink,
+) {
+    let hosts: Vec<&'static Profile> = builtin::hosts()
+        .iter()
+        .filter(|p| evaluate::loads(p, agent))
+        .collect();
+    let dir = agent.fs_path.parent().unwrap_or(Path::new(""));
+    let bases = Bases {
+        skill: None,
+        relative: None,
+        plugin: plugin_root(dir, boundary),
+    };
+    check_hooks(hooks, &hosts, &bases, sink);
+}
+
+fn check_hooks(hooks: &Hooks, hosts: &[&'static Profile], bases: &Bases, sink: &mut Sink) {
+    // Hosts that run no hooks from frontmatter have no list, and are not judged.
+    let judges: Vec<Judge> = hosts
+        .iter()
+        .filter_map(|p| {
+            let v = p.vocabulary.as_ref()?;
+            (!v.hook_events.is_empty()).then(|| Judge {
+                host: host_name(&v.host),
+                profile: &p.name,
+                events: &v.hook_events,
+            })
+        })
+        .collect();
+    for event in &hooks.events {
+        if !judges.is_empty() {
+            judge_event(event, hooks.file.as_deref(), &judges, sink);
+        }
+        for c in &event.commands {
+            if let Some((script, base)) = script_of(c, bases)
+                && exists_exact(&base.0, &script) == Some(false)
+            {
+                hook_script_missing(
+                    sink,
+                    c.pos,
+                    &event.name,
+                    hooks.file.as_deref(),
+                    &script,
+                    base.1,
+                );
+            }
+        }
+    }
+}
+
+/// How a host is named in messages.
+fn host_name(host: &str) -> &'static str {
+    match host {
+        "claude-code" => "Claude Code",
+        "vscode" => "VS Code",
+        "github-copilot" => "GitHub Copilot",
+        _ => "a host",
+    }
+}
+
+/// A built-in host that judges hook events: how messages name it, its profile, its events.
+struct Judge {
+    host: &'static str,
+    profile: &'static str,
+    events: &'static [String],
+}
+
+/// The GitHub Copilot CLI's event names (in its `.github/hooks/*.json` files), with the name
+/// Claude Code and VS Code give the same event, where they have one.
+const COPILOT_CLI_EVENTS: &[(&str, Option<&str>)] = &[
+    ("sessionStart", Some("SessionStart")),
+    ("sessionEnd", Some("SessionEnd")),
+    ("userPromptSubmitted", Some("UserPromptSubmit")),
+    ("preToolUse", Some("PreToolUse")),
+    ("postToolUse", Some("PostToolUse")),
+    ("postToolUseFailure", Some("PostToolUseFailure")),
+    ("permissionRequest", Some("PermissionRequest")),
+    ("agentStop", Some("Stop")),
+    ("subagentStart", Some("SubagentStart")),
+    ("subagentStop", Some("SubagentStop")),
+    ("preCompact", Some("PreCompact")),
+    ("notification", Some("Notification")),
+    ("errorOccurred", None),
+];
+
+fn judge_event(event: &HookEvent, file: Option<&str>, judges: &[Judge], sink: &mut Sink) {
+    let (knows, ignores): (Vec<&Judge>, Vec<&Judge>) =
+        judges.iter().partition(|j| j.events.contains(&event.name));
+    if knows.is_empty() {
+        let cli = COPILOT_CLI_EVENTS.iter().find(|(n, _)| *n == event.name);
+        let all = judges
+            .iter()
+            .flat_map(|j| j.events.iter().map(String::as_str));
+        let near = match cli {
+            Some((_, same)) => *same,
+            None => super::typo_of(&event.name, all, str::to_lowercase),
+        };
+        // The suggestion, with the hosts that have it (none: no suggestion).
+        let suggestion = near.and_then(|t| {
+            let hosts: Vec<&str> = judges
+                .iter()
+                .filter(|j| j.events.iter().any(|e| e == t))
+                .map(|j| j.host)
+                .collect();
+            (!hosts.is_empty()).then_some((t, hosts))
+        });
+        unknown_hook_event(sink, event, file, judges, suggestion, cli.is_some());
+    } else if !ignores.is_empty() {
+        let knows: Vec<&str> = knows.iter().map(|j| j.host).collect();
+        let ignores: Vec<&str> = ignores.iter().map(|j| j.host).collect();
+        hook_event_host_specific(sink, event, file, &knows, &ignores);
+    }
+}
+
+pub(crate) const HOOKS_FILE_MISSING: RuleDoc = RuleDoc {
+    code: "SA320",
+    name: "hooks-file-missing",
+    severity: Severity::Warning,
+    summary: "`hooks` names a file that is not in the skill's folder",
+    what: "`hooks` is a path (`hooks: ./hooks/hooks.json`) that names no file in the skill's (or agent's) folder, or a file skill-audit refuses to read: one outside that folder or the audited tree (also through a link), or not a regular file. A refused file is not read.",
+    why: "The hooks are never registered: the skill loads, but what the hooks were meant to enforce or log does not happen.",
+    example: "hooks: ./hook.json\nwhen the file is hooks/hooks.json.\n\nFix: hooks: ./hooks/hooks.json",
+};
+
+/// `hooks` (at `pos`) of a skill or agent (`owner`) names `file`, which does not exist.
+pub(crate) fn hooks_file_missing(sink: &mut Sink, pos: Pos, owner: &str, file: &str) {
+    sink.push(
+        Rule::HooksFileMissing,
+        pos,
+        format!("`hooks` names `{file}`, which is not a file in the {owner}'s folder; its hooks are never registered"),
+    );
+}
+
+/// `hooks` (at `pos`) of a skill or agent (`owner`) names `file`, which is not read because
+/// of `why`.
+pub(crate) fn hooks_file_refused(sink: &mut Sink, pos: Pos, owner: &str, file: &str, why: &str) {
+    sink.push(
+        Rule::HooksFileMissing,
+        pos,
+        format!("`hooks` names `{file}`, which was not read: {why}; keep the hooks file inside the {owner}'s folder"),
+    );
+}
+
+pub(crate) const HOOKS_INVALID: RuleDoc = RuleDoc {
+    code: "SA321",
+    name: "hooks-invalid",
+    severity: Severity::Warning,
+    summary: "The hooks (inline or in the named file) are not JSON or have the wrong shape",
+    what: "The file `hooks` names is not valid JSON (the message gives its line and column), or the hooks, inline or in the file, do not have the shape hosts read: a mapping of event names to lists, each entry a handler (`{type: command, command, ...}`, VS Code) or a matcher group (`{matcher, hooks: [handler]}`, Claude Code), a file wrapping them in `{\"hooks\": ...}`.",
+    why: "A host cannot register hooks it cannot read: the file, or the wrongly shaped entries, are dropped.",
+    example: "hooks:\n  PreToolUse: ./scripts/check.sh\n\nFix:\nhooks:\n  PreToolUse:\n    - type: command\n      command: ./scripts/check.sh",
+};
+
+/// The JSON of `file` (named by `hooks` at `pos`) does not parse at `line`:`column`.
+pub(crate) fn hooks_file_not_json(
+    sink: &mut Sink,
+    pos: Pos,
+    file: &str,
+    line: usize,
+    column: usize,
+    message: &str,
+) {
+    sink.push(
+        Rule::HooksInvalid,
+        pos,
+        format!("hooks file `{file}` is not valid JSON: {file}:{line}:{column}: {message}"),
+    );
+}
+
+/// `at` (a path such as `hooks.PreToolUse[0]`), inline or in `file`, is `found` where
+/// `expected` belongs.
+pub(crate) fn hooks_shape(
+    sink: &mut Sink,
+    pos: Pos,
+    file: Option<&str>,
+    at: &str,
+    expected: &str,
+    found: &str,
+) {
+    let place = file.map(|f| format!(" in `{f}`")).unwrap_or_default();
+    sink.push(
+        Rule::HooksInvalid,
+        pos,
+        format!(
+            "`{at}`{place} must be {expected}, found {found}; hosts drop what they cannot read"
+        ),
+    );
+}
+
+pub(crate) const UNKNOWN_HOOK_EVENT: RuleDoc = RuleDoc {
+    code: "SA322",
+    name: "unknown-hook-event",
+    severity: Severity::Warning,
+    summary: "A hook event no host knows",
+    what: "A hook event of `hooks` (inline or in the named file) is not an event of any built-in host that would run it: for a skill, every host with hook events (Claude Code, VS Code); for an agent, the hosts that load it. Event names are matched exactly; a near miss gets a suggestion, a name that differs only in case is asked to take the hosts' spelling, and the GitHub Copilot CLI's names (`userPromptSubmitted`, for its `.github/hooks/*.json` files) are recognised and given the hosts' name. GitHub Copilot runs hooks only from `.github/hooks/*.json`, not from frontmatter, so it does not judge.",
+    why: "Hosts ignore an event they do not have without a word: its hooks never run.",
+    example: "hooks:\n  sessionStart: [...]\n\nFix: hooks:\n  SessionStart: [...]",
+};
+
+/// `event` is an event none of `judges` knows; `typo` is the nearest event name.
+fn unknown_hook_event(
+    sink: &mut Sink,
+    event: &HookEvent,
+    file: Option<&str>,
+    judges: &[Judge],
+    suggestion: Option<(&str, Vec<&str>)>,
+    copilot_cli: bool,
+) {
+    let name = &event.name;
+    let notes: Vec<String> = file
+        .map(|f| format!("in `{f}`"))
+        .into_iter()
+        .chain(copilot_cli.then(|| {
+            "the GitHub Copilot CLI's name, for its `.github/hooks/*.json` files".to_owned()
+        }))
+        .collect();
+    let place = if notes.is_empty() {
+        String::new()
+    } else {
+        format!(" ({})", notes.join("; "))
+    };
+    // Only the case differs: whether a host folds case is not documented, so the message
+    // asks for the hosts' spelling without claiming the hooks never run.
+    if let Some((t, hosts)) = suggestion
+        .as_ref()
+        .filter(|(t, _)| t.eq_ignore_ascii_case(name))
+    {
+        sink.push(
+            Rule::UnknownHookEvent,
+            event.pos,
+            format!(
+                "`{name}`{place} is spelt `{t}` in the hook events of {}; write `{t}`: a host that matches event names exactly never runs these hooks",
+                hosts.join(" and ")
+            ),
+        );
+        return;
+    }
+    let hosts: Vec<&str> = judges.iter().map(|j| j.host).collect();
+    let lists: Vec<String> = judges
+        .iter()
+        .map(|j| {
+            // Long lists are counted, not spelt out: `skill-audit profiles NAME` shows them.
+            if j.events.len() <= 10 {
+                format!("{}: {}", j.host, j.events.join(", "))
+            } else {
+                format!(
+                    "{}: {} events, listed by `skill-audit profiles {}`",
+                    j.host,
+                    j.events.len(),
+                    j.profile
+                )
+            }
+        })
+        .collect();
+    let hint = match suggestion {
+        Some((t, hosts)) if copilot_cli => format!("; {} call it `{t}`", hosts.join(" and ")),
+        Some((t, _)) => format!("; did you mean `{t}`?"),
+        None => String::new(),
+    };
+    sink.push(
+        Rule::UnknownHookEvent,
+        event.pos,
+        format!(
+            "`{name}`{place} is not a hook event of {} ({}), so its hooks never run{hint}",
+            hosts.join(" or "),
+            lists.join("; ")
+        ),
+    );
+}
+
+pub(crate) const HOOK_EVENT_HOST_SPECIFIC: RuleDoc = RuleDoc {
+    code: "SA323",
+    name: "hook-event-host-specific",
+    severity: Severity::Info,
+    summary: "A hook event only some hosts have",
+    what: "A hook event that some of the built-in hosts that would run the hooks have and others do not (Claude Code has many more events than VS Code's eight). The message names the host that ignores it.",
+    why: "The hook runs on one host and silently not on the other; fine when the skill or agent targets that host, worth knowing when it is meant to be portable.",
+    example: "hooks:\n  PostToolUseFailure: [...]\non a Claude-format agent, which VS Code also loads.\n\nFix: nothing required; use an event both hosts have (PostToolUse) if the hook must run on both.",
+};
+
+/// `event` is known to the hosts `knows` and not to `ignores`.
+fn hook_event_host_specific(
+    sink: &mut Sink,
+    event: &HookEvent,
+    file: Option<&str>,
+    knows: &[&str],
+    ignores: &[&str],
+) {
+    let place = file.map(|f| format!(" (in `{f}`)")).unwrap_or_default();
+    let verb = if ignores.len() == 1 { "has" } else { "have" };
+    sink.push(
+        Rule::HookEventHostSpecific,
+        event.pos,
+        format!(
+            "`{}`{place} is a hook event of {} only; {} {verb} no such event and will not run its hooks",
+            event.name,
+            knows.join(" and "),
+            ignores.join(" and "),
+        ),
+    );
+}
+
+pub(crate) const HOOK_SCRIPT_MISSING: RuleDoc = RuleDoc {
+    code: "SA324",
+    name: "hook-script-missing",
+    severity: Severity::Warning,
+    summary: "A hook command runs a script that is not there",
+    what: "A command handler runs a script of the skill or plugin (`${CLAUDE_SKILL_DIR}/scripts/x.sh`, `${CLAUDE_PLUGIN_ROOT}/hooks/x.sh`, `bash scripts/x.sh`, `python3 scripts/x.py`) that does not exist, spelt exactly so. A relative path is judged only when its first folder is one of the skill's own, since hosts run hook commands from the project; a handler with `cwd`, and paths under other variables, are not judged. The script is looked for, never read or run.",
+    why: "The hook fails each time its event fires (a blocking hook may then block the tool or prompt it guards).",
+    example: "command: ${CLAUDE_SKILL_DIR}/scripts/Check.sh\nwhen the file is scripts/check.sh.\n\nFix: command: ${CLAUDE_SKILL_DIR}/scripts/check.sh",
+};
+
+/// A command of the hooks of `event` (inline, or in `file`) runs `script`, which is not in
+/// `base` (how messages name the folder).
+fn hook_script_missing(
+    sink: &mut Sink,
+    pos: Pos,
+    event: &str,
+    file: Option<&str>,
+    script: &Path,
+    base: &str,
+) {
+    let script = script.to_string_lossy().replace('\\', "/");
+    let place = file.map(|f| format!(" (in `{f}`)")).unwrap_or_default();
+    sink.push(
+        Rule::HookScriptMissing,
+        pos,
+        format!("the `{event}` hook{place} runs `{script}`, which is not in {base} (names are matched exactly); the hook fails each time it fires"),
+    );
+}
+
+pub(crate) const MODEL_LIST_IN_STRING: RuleDoc = RuleDoc {
+    code: "SA325",
+    name: "model-list-in-string",
+    severity: Severity::Warning,
+    summary: "`model` holds several names in one string",
+    what: "`model` is one string that separates several model names with `|` or `,` (`model: GPT-4.1 | 'gpt-5'`). Hosts read it as one name, which names no model.",
+    why: "The host finds no model of that name and ignores the field, so none of the models listed is used.",
+    example: "model: GPT-4.1 | 'gpt-5'\n\nFix: model: [GPT-4.1, gpt-5]",
+};
+
+/// The `model` string `value` (at `pos`) lists `names`.
+pub(crate) fn model_list_in_string(sink: &mut Sink, pos: Pos, value: &str, names: &[String]) {
+    let list = names.join(", ");
+    sink.push(
+        Rule::ModelListInString,
+        pos,
+        format!("`model: {value}` is one string naming no model; use a list: `model: [{list}]`"),
+    );
+}
+
+/// The names a `model` string separates with `|` or `,`, quotes dropped, when it holds more
+/// than one.
+pub(crate) fn names_in_model_string(value: &str) -> Option<Vec<String>> {
+    if !value.contains(['|', ',']) {
+        return None;
+    }
+    let names: Vec<String> = value
+        .split(['|', ','])
+        .map(|n| n.trim().trim_matches(['\'', '"']).trim().to_owned())
+        .filter(|n| !n.is_empty())
+        .collect();
+    (names.len() > 1).then_some(names)
 }

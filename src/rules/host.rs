@@ -113,3 +113,208 @@ fn unknown_tool(agent: &Agent, tool: &str, p: &Profile, native: Option<&str>) ->
         message,
     )
 }
+
+// ---------------------------------------------------------------------------------------------
+// `model` judged against the model names of the built-in hosts (SA703).
+
+use crate::diagnostic::{Pos, Sink};
+use crate::parse::yaml::{Node, Value};
+use crate::profile::builtin;
+
+/// The names of a skill's `model`, judged by every built-in host: a skill may be used on any.
+pub(crate) fn check_skill_model(root: &Node, sink: &mut Sink) {
+    let hosts: Vec<&'static Profile> = builtin::hosts().iter().collect();
+    if let Some(value) = root.get("model") {
+        check_model(value, &hosts, sink);
+    }
+}
+
+/// The names of an agent's `model`, judged by the built-in hosts that load it.
+pub(crate) fn check_agent_model(agent: &Agent, root: &Node, sink: &mut Sink) {
+    let hosts: Vec<&'static Profile> = builtin::hosts()
+        .iter()
+        .filter(|p| evaluate::loads(p, agent))
+        .collect();
+    if let Some(value) = root.get("model") {
+        check_model(value, &hosts, sink);
+    }
+}
+
+fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
+    let names: Vec<(&str, Pos)> = match &value.value {
+        Value::Str(s) => vec![(s.as_str(), value.pos)],
+        Value::Seq(items) => items
+            .iter()
+            .filter_map(|i| Some((i.as_str()?, i.pos)))
+            .collect(),
+        _ => return,
+    };
+    let models: Vec<&'static str> = hosts
+        .iter()
+        .filter_map(|p| p.vocabulary.as_ref())
+        .flat_map(|v| v.models.iter().map(String::as_str))
+        .collect();
+    if models.is_empty() {
+        return;
+    }
+    for (name, pos) in names {
+        let name = name.trim();
+        if name.is_empty() {
+            continue;
+        }
+        if let Some(parts) = super::deps::names_in_model_string(name) {
+            super::deps::model_list_in_string(sink, pos, name, &parts);
+            continue;
+        }
+        let folded = fold_model(name);
+        if models.iter().any(|m| fold_model(m) == folded) {
+            continue;
+        }
+        // A suggestion that changes the version would name another model, not fix a typo.
+        let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+        let typo = super::typo_of(name, models.iter().copied(), fold_model)
+            .filter(|t| digits(t) == digits(name));
+        unknown_model(sink, pos, name, hosts, typo);
+    }
+}
+
+/// A model name as hosts compare it, leniently: case, spacing, VS Code's ` (copilot)` vendor
+/// suffix, and Claude Code's `[1m]` context suffix and `-YYYYMMDD` snapshot date do not count.
+pub(crate) fn fold_model(name: &str) -> String {
+    let mut s = name.trim().to_lowercase();
+    loop {
+        let before = s.len();
+        for suffix in [" (copilot)", "(copilot)", "[1m]"] {
+            if let Some(rest) = s.strip_suffix(suffix) {
+                s = rest.trim_end().to_owned();
+            }
+        }
+        if let Some((stem, date)) = s.rsplit_once('-')
+            && date.len() == 8
+            && date.bytes().all(|b| b.is_ascii_digit())
+            && stem.starts_with("claude")
+        {
+            s = stem.to_owned();
+        }
+        if s.len() == before {
+            break;
+        }
+    }
+    s.split_whitespace().collect::<Vec<_>>().join("-")
+}
+
+pub(crate) const UNKNOWN_MODEL: RuleDoc = RuleDoc {
+    code: "SA703",
+    name: "unknown-model",
+    severity: Severity::Warning,
+    summary: "`model` names a model no host lists",
+    what: "A name in `model` is not a model of any built-in host that would use it: for a skill, any host (VS Code, GitHub Copilot, Claude Code); for an agent, the hosts that load it. Names are compared leniently (case, spacing, a ` (copilot)` suffix, Claude Code's `[1m]` suffix and snapshot dates). The hosts' model lists are dated (`skill-audit profiles`); a model retired since is reported too.",
+    why: "A host that does not have the model ignores it (VS Code: \"will be ignored\") and runs on another one, so the choice written down is not the one used.",
+    example: "model: Claude Sonet 4.5\n\nFix: model: Claude Sonnet 4.5",
+};
+
+/// `name`, in `model` at `pos`, is no model of `hosts`; `typo` is a near spelling of one.
+fn unknown_model(sink: &mut Sink, pos: Pos, name: &str, hosts: &[&Profile], typo: Option<&str>) {
+    let names: Vec<&str> = hosts.iter().map(|p| p.name.as_str()).collect();
+    let checked = builtin::describe()
+        .into_iter()
+        .filter_map(|s| s.checked)
+        .max()
+        .unwrap_or_default();
+    let hint = typo
+        .map(|t| format!("did you mean `{t}`?"))
+        .unwrap_or_else(|| "it may be retired or misspelt".to_owned());
+    // VS Code also offers models a user adds with their own key; no list can hold those.
+    let own = if names.contains(&"vscode") {
+        " (on vscode, unless it is a model you added yourself)"
+    } else {
+        ""
+    };
+    sink.push(
+        Rule::UnknownModel,
+        pos,
+        format!(
+            "`{name}` is not a model {} lists (lists checked {checked}), so it will not be used{own}; {hint}",
+            names.join(" or ")
+        ),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rule;
+
+    #[test]
+    fn model_names_fold_as_hosts_compare_them() {
+        assert_eq!(
+            fold_model("Claude Sonnet 4.5 (copilot)"),
+            "claude-sonnet-4.5"
+        );
+        assert_eq!(fold_model("  GPT-4.1 "), "gpt-4.1");
+        assert_eq!(
+            fold_model("claude-sonnet-4-5-20250929"),
+            "claude-sonnet-4-5"
+        );
+        assert_eq!(fold_model("claude-opus-4-6[1m]"), "claude-opus-4-6");
+        assert_eq!(fold_model("sonnet[1m]"), "sonnet");
+        assert_eq!(
+            fold_model("gpt-4-20250101"),
+            "gpt-4-20250101",
+            "dates only on Claude ids"
+        );
+    }
+
+    fn findings(src: &str) -> Vec<(Rule, u32, String)> {
+        let root = crate::parse::yaml::parse(src, 2).expect("yaml");
+        let mut sink = Sink::new("SKILL.md");
+        check_skill_model(&root, &mut sink);
+        sink.findings
+            .into_iter()
+            .map(|f| (f.rule, f.line, f.message))
+            .collect()
+    }
+
+    #[test]
+    fn skill_models_are_judged_by_every_host() {
+        for ok in [
+            "model: sonnet",
+            "model: claude-sonnet-4-5-20250929",
+            "model: GPT-5.2 (copilot)",
+            "model: gpt-5.2",
+            "model: [Claude Opus 4.5, opus]",
+            "model: inherit",
+        ] {
+            assert!(findings(ok).is_empty(), "{ok}: {:?}", findings(ok));
+        }
+        let f = findings("model: Claude Sonet 4.5");
+        assert_eq!(f[0].0, Rule::UnknownModel);
+        assert!(
+            f[0].2.contains("did you mean `Claude Sonnet 4.5`?"),
+            "{}",
+            f[0].2
+        );
+        // Another version is another model, not a typo.
+        let f = findings("model: Claude Sonnet 4.1");
+        assert!(f[0].2.contains("retired or misspelt"), "{}", f[0].2);
+        let f = findings("model:\n  - GPT-5.2\n  - Frobnicator 9\n");
+        assert_eq!((f.len(), f[0].1), (1, 4), "points at the item");
+    }
+
+    #[test]
+    fn several_names_in_one_string_ask_for_a_list() {
+        let f = findings("model: GPT-4.1 | 'gpt-5' | 'Claude Sonnet 4.5'");
+        assert_eq!(f.len(), 1, "one finding, not also an unknown model");
+        assert_eq!(f[0].0, Rule::ModelListInString);
+        assert!(
+            f[0].2
+                .contains("use a list: `model: [GPT-4.1, gpt-5, Claude Sonnet 4.5]`"),
+            "{}",
+            f[0].2
+        );
+        assert_eq!(
+            findings("model: GPT-5.2, Claude Opus 4.5")[0].0,
+            Rule::ModelListInString
+        );
+    }
+}

@@ -113,6 +113,12 @@ declare_rules! {
     NotToolNames = deps::NOT_TOOL_NAMES;
     DialectShape = deps::DIALECT_SHAPE;
     SidecarUnreadable = deps::SIDECAR_UNREADABLE;
+    HooksFileMissing = deps::HOOKS_FILE_MISSING;
+    HooksInvalid = deps::HOOKS_INVALID;
+    UnknownHookEvent = deps::UNKNOWN_HOOK_EVENT;
+    HookEventHostSpecific = deps::HOOK_EVENT_HOST_SPECIFIC;
+    HookScriptMissing = deps::HOOK_SCRIPT_MISSING;
+    ModelListInString = deps::MODEL_LIST_IN_STRING;
 
     DuplicateSkillName = library::DUPLICATE_SKILL_NAME;
     Unavailable = library::UNAVAILABLE;
@@ -137,6 +143,7 @@ declare_rules! {
 
     RenamedTool = host::RENAMED_TOOL;
     UnknownTool = host::UNKNOWN_TOOL;
+    UnknownModel = host::UNKNOWN_MODEL;
 
     McpDigestMismatch = mcp::MCP_DIGEST_MISMATCH;
     McpFrontmatterMismatch = mcp::MCP_FRONTMATTER_MISMATCH;

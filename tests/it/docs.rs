@@ -258,6 +258,7 @@ fn builtin_profiles_table_matches_the_files() {
             len("aliases").to_string(),
             mapped.to_string(),
             len("models").to_string(),
+            len("hook-events").to_string(),
             file["checked"].as_str().unwrap().to_owned(),
         ];
         assert_eq!(cells[1..], want, "docs/profiles.md row for {name}");

@@ -18,6 +18,7 @@ mod dialects;
 mod docs;
 mod environments;
 mod github;
+mod hooks;
 mod hostile;
 mod hostile_tree;
 mod html;
