@@ -96,8 +96,9 @@ fn explain(report: &Report, entry: &Entry) -> String {
         let _ = writeln!(s, "  {}", visible(line));
     }
 
-    if let Entry::Skill(i) = *entry {
-        requirements_text(&mut s, &report.skills[i].skill);
+    match *entry {
+        Entry::Skill(i) => requirements_text(&mut s, &report.skills[i].skill),
+        Entry::Agent(i) => proposal_text(&mut s, &report.agents[i].agent),
     }
 
     let links: Vec<&Link> = report
@@ -200,6 +201,30 @@ fn requirements_text(s: &mut String, skill: &crate::model::Skill) {
             }
         }
     }
+}
+
+/// What the agent's skills would add to its grants under the proposal.
+fn proposal_text(s: &mut String, agent: &crate::model::Agent) {
+    s.push_str("\nUnder the proposal (skills' tools and mcp-servers join the agent's)\n");
+    let Some(g) = &agent.proposal else {
+        s.push_str("  its skills add nothing\n");
+        return;
+    };
+    if !g.tools.is_empty() {
+        let _ = writeln!(
+            s,
+            "  tools {}",
+            visible(&crate::diagnostic::quoted(&g.tools))
+        );
+    }
+    if !g.mcp_servers.is_empty() {
+        let _ = writeln!(
+            s,
+            "  MCP servers {}",
+            visible(&crate::diagnostic::quoted(&g.mcp_servers))
+        );
+    }
+    let _ = writeln!(s, "  granted by {}", visible(&g.from.join(", ")));
 }
 
 /// `unavailable: missing tool `x``, or just the status.

@@ -37,6 +37,7 @@ pub use to_prompt::ToPromptArgs;
         "Documentation, as Markdown pages in the skill-audit source repository:\n",
         "  docs/usage.md          options, audited files, commands, exit codes\n",
         "  docs/profiles.md       the `dependencies` field, profiles, tool names, statuses\n",
+        "  docs/requirements.md   OpenClaw, Codex, Hermes, package lists: every requirement source\n",
         "  docs/agents.md         agents, links between agents and skills, drift\n",
         "  docs/mcp.md            live profiles from MCP servers, skills served by them\n",
         "  docs/reports.md        formats, pull requests, baselines, merge, CI, SARIF\n",
