@@ -163,8 +163,20 @@ fn met(profile: &Profile, source: crate::model::Source, kind: DepKind, name: &st
     match kind {
         DepKind::Tools => {
             let judged = match source {
-                // Claude Code's permission syntax names Claude Code's tools.
-                crate::model::Source::AllowedTools => Judged::ClaudeNames,
+                crate::model::Source::AllowedTools => {
+                    // A permission list names the tools of whichever host reads it: a bare
+                    // name no built-in host defines (`ask_user` of the Copilot CLI) is no
+                    // host's we know, so it is not judged; MCP names are.
+                    let bare = crate::profile::names::tool_of(name);
+                    if !crate::profile::names::canonical(bare).contains('/')
+                        && !crate::profile::builtin::any_defines(bare)
+                        && !profile.tools.contains(bare)
+                    {
+                        return None;
+                    }
+                    // Claude Code's permission syntax names Claude Code's tools.
+                    Judged::ClaudeNames
+                }
                 _ => Judged::Skill,
             };
             Some(tool(profile, judged, name).resolves())
