@@ -208,10 +208,7 @@ pub(crate) fn declarations<'r>(
     let mut parts = Vec::new();
     let mut unjudged = Vec::new();
     for (source, requirements) in declared.clone() {
-        let tag = match source {
-            crate::model::Source::Dependencies => String::new(),
-            other => format!(" ({})", other.as_str()),
-        };
+        let tag = source.tag();
         let mut unjudged_here = Vec::new();
         for kind in DepKind::ALL {
             let group = requirements.group(kind);
@@ -232,12 +229,13 @@ pub(crate) fn declarations<'r>(
                 .filter(|n| judge(n) == Some(false))
                 .cloned()
                 .collect();
+            // Unmet only when every entry was judged and none is there (every entry is
+            // judged, so that all the unjudged ones are listed).
             let any_unmet = group.any.as_ref().filter(|any| {
-                !any.is_empty() && {
-                    let seen: Vec<Option<bool>> = any.iter().map(&mut judge).collect();
-                    // Unmet only when every entry was judged and none is there.
-                    seen.iter().all(|s| *s == Some(false))
-                }
+                !any.is_empty()
+                    && any
+                        .iter()
+                        .fold(true, |none, n| judge(n) == Some(false) && none)
             });
             let standing_in: Vec<String> = group
                 .fallback_for
@@ -669,8 +667,8 @@ pub(crate) fn drift<'g>(
     let proposal = semantics == Semantics::Proposal;
     let (all, any): (Vec<&String>, Option<&Vec<String>>) = match skill.declared_by {
         crate::model::DeclaredBy::Dependencies => (
-            skill.dependencies.tools.all.iter().collect(),
-            skill.dependencies.tools.any.as_ref(),
+            skill.dependencies().tools.all.iter().collect(),
+            skill.dependencies().tools.any.as_ref(),
         ),
         // Under the proposal the skill grants its own `tools`: nothing is missing.
         _ if proposal => (Vec::new(), None),

@@ -13,7 +13,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::model::{Group, Requirements, Skill};
+use crate::model::{DepKind, Group, Skill};
 use crate::profile::machine::package_name;
 
 /// How long `python3` may take to list its distributions.
@@ -50,14 +50,11 @@ fn group_names(g: &Group) -> impl Iterator<Item = &String> {
 pub(crate) fn asked<'a>(skills: impl IntoIterator<Item = &'a Skill>) -> Asked {
     let mut out = Asked::default();
     for skill in skills {
-        let every: Vec<&Requirements> = std::iter::once(&skill.dependencies)
-            .chain(skill.requirements.iter().map(|d| &d.requirements))
-            .collect();
-        for r in every {
+        for r in skill.requirements.iter().map(|d| &d.requirements) {
             out.bins
-                .extend(group_names(&r.bins).map(|n| n.trim().to_owned()));
+                .extend(group_names(r.group(DepKind::Bins)).map(|n| n.trim().to_owned()));
             out.env
-                .extend(group_names(&r.env).map(|n| n.trim().to_owned()));
+                .extend(group_names(r.group(DepKind::Env)).map(|n| n.trim().to_owned()));
         }
     }
     out.bins.retain(|n| is_bin_name(n));
@@ -321,7 +318,7 @@ pub(crate) fn profile_json(found: &Found, name: Option<&str>, now: SystemTime) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Declared, Source};
+    use crate::model::{Declared, Requirements, Source};
 
     fn skill(requirements: Vec<Requirements>) -> Skill {
         let mut s = Skill::invalid("s".into(), "s/SKILL.md".into(), "s/SKILL.md".into());
@@ -347,6 +344,14 @@ mod tests {
         }
     }
 
+    /// Requirements with `bins` and `env` groups.
+    fn machine(bins: Group, env: Group) -> Requirements {
+        let mut r = Requirements::default();
+        *r.group_mut(DepKind::Bins) = bins;
+        *r.group_mut(DepKind::Env) = env;
+        r
+    }
+
     fn set(names: &[&str]) -> BTreeSet<String> {
         names.iter().map(|n| (*n).to_owned()).collect()
     }
@@ -354,24 +359,25 @@ mod tests {
     #[test]
     fn asked_gathers_all_and_any_of_every_source() {
         let a = skill(vec![
+            machine(
+                group(&["git", "jq"], Some(&["rg", "ag"])),
+                group(&["GITHUB_TOKEN"], None),
+            ),
             Requirements {
-                bins: group(&["git", "jq"], Some(&["rg", "ag"])),
-                env: group(&["GITHUB_TOKEN"], None),
-                ..Requirements::default()
-            },
-            Requirements {
-                bins: group(&["git"], None),
-                env: group(&[], Some(&["OPENAI_API_KEY", "ANTHROPIC_API_KEY"])),
                 tools: group(&["not-a-bin"], None),
-                ..Requirements::default()
+                ..machine(
+                    group(&["git"], None),
+                    group(&[], Some(&["OPENAI_API_KEY", "ANTHROPIC_API_KEY"])),
+                )
             },
         ]);
-        let mut b = skill(vec![Requirements {
-            bins: group(&["../../bin/sh", "/usr/bin/env", "", "uv"], None),
-            env: group(&["A=B", "HOME"], None),
-            ..Requirements::default()
-        }]);
-        b.dependencies.bins = group(&["make"], None);
+        let b = skill(vec![
+            machine(
+                group(&["../../bin/sh", "/usr/bin/env", "", "uv"], None),
+                group(&["A=B", "HOME"], None),
+            ),
+            machine(group(&["make"], None), Group::default()),
+        ]);
         let got = asked([&a, &b]);
         assert_eq!(got.bins, set(&["ag", "git", "jq", "make", "rg", "uv"]));
         assert_eq!(

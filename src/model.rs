@@ -149,6 +149,18 @@ impl Source {
             Source::Packages => "packages",
         }
     }
+    /// How messages tag what this source declares: nothing for the proposal's field.
+    pub(crate) fn tag(self) -> &'static str {
+        match self {
+            Source::Dependencies => "",
+            Source::AgentFields => " (agent-fields)",
+            Source::AllowedTools => " (allowed-tools)",
+            Source::Openclaw => " (openclaw)",
+            Source::Codex => " (codex)",
+            Source::Hermes => " (hermes)",
+            Source::Packages => " (packages)",
+        }
+    }
     /// Where the source is written, for people.
     pub(crate) fn place(self) -> &'static str {
         match self {
@@ -204,6 +216,16 @@ pub struct Requirements {
     pub resources: Group,
     #[serde(skip_serializing_if = "Group::is_empty")]
     pub prompts: Group,
+    /// What the machine must have. Boxed: most skills ask nothing of it, and six empty groups
+    /// in every skill cost more memory than the rest of its requirements.
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub machine: Option<Box<MachineNeeds>>,
+}
+
+/// The kinds of [`Requirements`] a machine provides.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+#[serde(default)]
+pub struct MachineNeeds {
     #[serde(skip_serializing_if = "Group::is_empty")]
     pub toolsets: Group,
     #[serde(skip_serializing_if = "Group::is_empty")]
@@ -218,18 +240,32 @@ pub struct Requirements {
     pub packages: Group,
 }
 
+const EMPTY_GROUP: Group = Group {
+    all: Vec::new(),
+    any: None,
+    fallback_for: Vec::new(),
+};
+static NO_GROUP: Group = EMPTY_GROUP;
+static NO_REQUIREMENTS: Requirements = Requirements {
+    tools: EMPTY_GROUP,
+    resources: EMPTY_GROUP,
+    prompts: EMPTY_GROUP,
+    machine: None,
+};
+
 impl Requirements {
     pub(crate) fn group(&self, kind: DepKind) -> &Group {
+        let machine = |f: fn(&MachineNeeds) -> &Group| self.machine.as_deref().map_or(&NO_GROUP, f);
         match kind {
             DepKind::Tools => &self.tools,
             DepKind::Resources => &self.resources,
             DepKind::Prompts => &self.prompts,
-            DepKind::Toolsets => &self.toolsets,
-            DepKind::Bins => &self.bins,
-            DepKind::Env => &self.env,
-            DepKind::Config => &self.config,
-            DepKind::Os => &self.os,
-            DepKind::Packages => &self.packages,
+            DepKind::Toolsets => machine(|m| &m.toolsets),
+            DepKind::Bins => machine(|m| &m.bins),
+            DepKind::Env => machine(|m| &m.env),
+            DepKind::Config => machine(|m| &m.config),
+            DepKind::Os => machine(|m| &m.os),
+            DepKind::Packages => machine(|m| &m.packages),
         }
     }
     pub(crate) fn group_mut(&mut self, kind: DepKind) -> &mut Group {
@@ -237,12 +273,17 @@ impl Requirements {
             DepKind::Tools => &mut self.tools,
             DepKind::Resources => &mut self.resources,
             DepKind::Prompts => &mut self.prompts,
-            DepKind::Toolsets => &mut self.toolsets,
-            DepKind::Bins => &mut self.bins,
-            DepKind::Env => &mut self.env,
-            DepKind::Config => &mut self.config,
-            DepKind::Os => &mut self.os,
-            DepKind::Packages => &mut self.packages,
+            _ => {
+                let m = self.machine.get_or_insert_with(Box::default);
+                match kind {
+                    DepKind::Toolsets => &mut m.toolsets,
+                    DepKind::Bins => &mut m.bins,
+                    DepKind::Env => &mut m.env,
+                    DepKind::Config => &mut m.config,
+                    DepKind::Os => &mut m.os,
+                    _ => &mut m.packages,
+                }
+            }
         }
     }
     pub(crate) fn is_empty(&self) -> bool {
@@ -379,8 +420,6 @@ pub struct Skill {
     pub requirements_invalid: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    #[serde(skip_serializing_if = "Requirements::is_empty")]
-    pub dependencies: Requirements,
     pub declared_by: DeclaredBy,
     /// What each source declares, in the order of [`Source::ALL`]; all of them must hold.
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -397,6 +436,19 @@ pub struct Skill {
 }
 
 impl Skill {
+    /// The proposal's requirements: the `dependencies` field, or without one the agent-style
+    /// `tools` and `mcp-servers` (what drift is judged by, and the report's `dependencies`).
+    pub fn dependencies(&self) -> &Requirements {
+        let source = match self.declared_by {
+            DeclaredBy::Dependencies => Source::Dependencies,
+            _ => Source::AgentFields,
+        };
+        self.requirements
+            .iter()
+            .find(|d| d.source == source)
+            .map_or(&NO_REQUIREMENTS, |d| &d.requirements)
+    }
+
     /// A skill whose frontmatter could not be read.
     pub(crate) fn invalid(name: String, path: String, fs_path: PathBuf) -> Self {
         Skill {
@@ -407,7 +459,6 @@ impl Skill {
             invalid: true,
             requirements_invalid: false,
             description: None,
-            dependencies: Requirements::default(),
             declared_by: DeclaredBy::Nothing,
             requirements: Vec::new(),
             tools: None,

@@ -95,7 +95,11 @@ impl Hermes {
                     }
                 }
                 self.mark(value.pos, true);
-                self.req.os.any.get_or_insert_with(Vec::new).extend(oses);
+                self.req
+                    .group_mut(DepKind::Os)
+                    .any
+                    .get_or_insert_with(Vec::new)
+                    .extend(oses);
             }
             _ => return false,
         }
@@ -218,12 +222,15 @@ mod tests {
         let d = d.unwrap();
         assert_eq!((d.source, d.line), (Source::Hermes, 2));
         let r = d.requirements;
-        assert_eq!(r.os.any.as_deref().unwrap(), ["linux", "darwin"]);
-        assert_eq!(r.env.all, ["API_KEY", "TOKEN"]);
-        assert_eq!(r.bins.all, ["curl"]);
+        assert_eq!(
+            r.group(DepKind::Os).any.as_deref().unwrap(),
+            ["linux", "darwin"]
+        );
+        assert_eq!(r.group(DepKind::Env).all, ["API_KEY", "TOKEN"]);
+        assert_eq!(r.group(DepKind::Bins).all, ["curl"]);
         assert_eq!(r.tools.all, ["web_search"]);
-        assert_eq!(r.toolsets.all, ["terminal"]);
-        assert_eq!(r.toolsets.fallback_for, ["browser"]);
+        assert_eq!(r.group(DepKind::Toolsets).all, ["terminal"]);
+        assert_eq!(r.group(DepKind::Toolsets).fallback_for, ["browser"]);
     }
 
     #[test]
@@ -235,7 +242,12 @@ mod tests {
         assert_eq!(n, 0);
         let (d, n) = run("platforms: [linux, beos]\n");
         assert_eq!(
-            d.unwrap().requirements.os.any.as_deref().unwrap(),
+            d.unwrap()
+                .requirements
+                .group(DepKind::Os)
+                .any
+                .as_deref()
+                .unwrap(),
             ["linux"]
         );
         assert_eq!(n, 1);

@@ -27,7 +27,10 @@ pub(crate) fn read(metadata: &Node, sink: &mut Sink) -> Option<Declared> {
             Some("os") => {
                 for (name, pos) in names(key, "os", v, sink) {
                     if OSES.contains(&name.as_str()) {
-                        req.os.any.get_or_insert_with(Vec::new).push(name);
+                        req.group_mut(DepKind::Os)
+                            .any
+                            .get_or_insert_with(Vec::new)
+                            .push(name);
                     } else {
                         rules::deps::dialect_value(sink, pos, Source::Openclaw, "os", &name, &OSES);
                     }
@@ -158,20 +161,26 @@ mod tests {
         assert_eq!(d.source, Source::Openclaw);
         assert_eq!(d.line, 2);
         let r = d.requirements;
-        assert_eq!(r.bins.all, ["jq", "curl"]);
-        assert_eq!(r.bins.any.as_deref().unwrap(), ["rg", "grep"]);
-        assert_eq!(r.env.all, ["TOKEN"]);
-        assert_eq!(r.config.all, ["browser.enabled"]);
-        assert_eq!(r.os.any.as_deref().unwrap(), ["darwin", "linux"]);
+        assert_eq!(r.group(DepKind::Bins).all, ["jq", "curl"]);
+        assert_eq!(
+            r.group(DepKind::Bins).any.as_deref().unwrap(),
+            ["rg", "grep"]
+        );
+        assert_eq!(r.group(DepKind::Env).all, ["TOKEN"]);
+        assert_eq!(r.group(DepKind::Config).all, ["browser.enabled"]);
+        assert_eq!(
+            r.group(DepKind::Os).any.as_deref().unwrap(),
+            ["darwin", "linux"]
+        );
     }
 
     #[test]
     fn older_keys_and_block_style() {
         let (d, f) = run("metadata:\n  clawdbot:\n    requires:\n      bins:\n        - curl\n");
         assert!(f.is_empty());
-        assert_eq!(d.unwrap().requirements.bins.all, ["curl"]);
+        assert_eq!(d.unwrap().requirements.group(DepKind::Bins).all, ["curl"]);
         let (d, _) = run("metadata:\n  moltbot:\n    requires: {env: [A]}\n");
-        assert_eq!(d.unwrap().requirements.env.all, ["A"]);
+        assert_eq!(d.unwrap().requirements.group(DepKind::Env).all, ["A"]);
     }
 
     #[test]
@@ -200,8 +209,12 @@ mod tests {
             "metadata:\n  openclaw:\n    os: [darwin, macos]\n    requires:\n      bins: curl\n      npm: [x]\n      env: [{a: 1}]\n",
         );
         let r = d.unwrap().requirements;
-        assert_eq!(r.bins.all, ["curl"], "a lone string is one name");
-        assert_eq!(r.os.any.as_deref().unwrap(), ["darwin"]);
+        assert_eq!(
+            r.group(DepKind::Bins).all,
+            ["curl"],
+            "a lone string is one name"
+        );
+        assert_eq!(r.group(DepKind::Os).any.as_deref().unwrap(), ["darwin"]);
         assert_eq!(
             f,
             [

@@ -29,7 +29,8 @@ pub(crate) fn read(node: &Node, sink: &mut Sink) -> Option<Declared> {
     for item in items {
         let s = item.as_str()?;
         parse_one(s)?;
-        req.packages.push_all(s.trim());
+        req.group_mut(crate::model::DepKind::Packages)
+            .push_all(s.trim());
     }
     rules::deps::package_list(sink, node, items.len());
     Some(Declared {
@@ -71,6 +72,7 @@ pub(crate) fn satisfied_by(req: &Requirement, version: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::model::DepKind;
     use crate::parse::yaml;
     use crate::rules::Rule;
 
@@ -88,7 +90,7 @@ mod tests {
         );
         let d = d.unwrap();
         assert_eq!(d.source, Source::Packages);
-        assert_eq!(d.requirements.packages.all.len(), 3);
+        assert_eq!(d.requirements.group(DepKind::Packages).all.len(), 3);
         assert_eq!(f, [Rule::PackageList]);
     }
 

@@ -206,7 +206,7 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
         }
     };
     if !agent_fields.is_empty() {
-        declared.push(at(Source::AgentFields, tools_pos, agent_fields.clone()));
+        declared.push(at(Source::AgentFields, tools_pos, agent_fields));
     }
     if !allowed.is_empty() {
         declared.push(at(Source::AllowedTools, allowed_pos, allowed));
@@ -214,21 +214,17 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
     declared.extend(hermes.finish());
     skill.requirements_invalid = !tools_ok;
     let has_deps = deps.is_some();
-    match deps {
-        Some((req, valid, pos)) => {
-            skill.requirements_invalid |= !valid;
-            if !req.is_empty() {
-                declared.push(at(Source::Dependencies, Some(pos), req.clone()));
-            }
-            skill.dependencies = req;
+    if let Some((req, valid, pos)) = deps {
+        skill.requirements_invalid |= !valid;
+        if !req.is_empty() {
+            declared.push(at(Source::Dependencies, Some(pos), req));
         }
-        // Without `dependencies`, the agent-style fields stand for it (drift reads them).
-        None => skill.dependencies = agent_fields,
     }
     declared.sort_by_key(|d| d.source);
     skill.declared_by = match declared.first() {
+        // The field, even empty or unreadable, is what the skill says about itself.
+        _ if has_deps => DeclaredBy::Dependencies,
         Some(d) => d.source.into(),
-        None if has_deps => DeclaredBy::Dependencies,
         None if !tools_ok => DeclaredBy::ToolsField,
         None => DeclaredBy::Nothing,
     };

@@ -292,7 +292,7 @@ fn seen(r: &Report) -> BTreeMap<EntryKey<'_>, Seen<'_>> {
             let seen = Seen {
                 name: &s.skill.name,
                 availability: a,
-                needs: Needs::Skill(&s.skill.dependencies, &s.skill.requirements),
+                needs: Needs::Skill(s.skill.dependencies(), &s.skill.requirements),
             };
             m.insert(("skill", s.skill.path.as_str(), p.as_str()), seen);
         }

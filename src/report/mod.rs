@@ -172,9 +172,22 @@ impl From<SkillRecord> for SkillEntry {
         let mut skill = Skill::invalid(r.name, r.path, std::path::PathBuf::new());
         skill.invalid = !r.valid;
         skill.description = r.description;
-        skill.dependencies = r.dependencies;
         skill.declared_by = r.declared_by;
         skill.requirements = r.requirements;
+        // Reports before version 3 have only the evaluated `dependencies`.
+        if skill.requirements.is_empty() && !r.dependencies.is_empty() {
+            let source = match r.declared_by {
+                DeclaredBy::ToolsField => crate::model::Source::AgentFields,
+                _ => crate::model::Source::Dependencies,
+            };
+            skill.requirements.push(crate::model::Declared {
+                source,
+                file: None,
+                line: 0,
+                column: 0,
+                requirements: r.dependencies,
+            });
+        }
         skill.tools = r.tools;
         skill.mcp_servers = r.mcp_servers;
         skill.model = r.model;
@@ -199,7 +212,7 @@ impl Serialize for SkillEntry {
             Some(d) => m.serialize_field("description", d)?,
             None => m.skip_field("description")?,
         }
-        m.serialize_field("dependencies", &s.dependencies)?;
+        m.serialize_field("dependencies", s.dependencies())?;
         m.serialize_field("declared_by", &s.declared_by)?;
         if s.requirements.is_empty() {
             m.skip_field("requirements")?;

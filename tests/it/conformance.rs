@@ -981,7 +981,7 @@ fn cases() -> Vec<Case> {
         .check(|r| {
             let s = only(r)?;
             ensure(
-                !s.requirements_invalid && s.dependencies.tools.all == ["get_order"],
+                !s.requirements_invalid && s.dependencies().tools.all == ["get_order"],
                 || format!("{s:?}"),
             )
         }),
@@ -996,7 +996,7 @@ fn cases() -> Vec<Case> {
         .check(|r| {
             let s = only(r)?;
             ensure(
-                !s.requirements_invalid && s.dependencies.tools.all == ["get_order"],
+                !s.requirements_invalid && s.dependencies().tools.all == ["get_order"],
                 || format!("{s:?}"),
             )
         }),
@@ -1007,9 +1007,9 @@ fn cases() -> Vec<Case> {
             .check(|r| {
                 let s = only(r)?;
                 ensure(
-                    s.dependencies.tools.any.as_deref() == Some(&["a".to_owned(), "b".to_owned()][..])
-                        && s.dependencies.resources.all == ["docs://x"],
-                    || format!("{:?}", s.dependencies),
+                    s.dependencies().tools.any.as_deref() == Some(&["a".to_owned(), "b".to_owned()][..])
+                        && s.dependencies().resources.all == ["docs://x"],
+                    || format!("{:?}", s.dependencies()),
                 )
             }),
     );
@@ -1041,8 +1041,8 @@ fn cases() -> Vec<Case> {
         .check(|r| {
             let s = only(r)?;
             ensure(
-                s.dependencies.tools.all == ["read", "search", "github/*"],
-                || format!("{:?}", s.dependencies),
+                s.dependencies().tools.all == ["read", "search", "github/*"],
+                || format!("{:?}", s.dependencies()),
             )
         }),
     );
