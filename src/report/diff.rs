@@ -1,7 +1,7 @@
 //! Compare two JSON reports: new and fixed findings, and availability changes with what caused
 //! each. Findings match by rule, path and message, never by line, so an edit above a finding
 //! does not churn it. Also compare two profiles: the tools, resources and prompts one offers
-//! and the other does not, per server.
+//! and the other does not, per server, and what changed in the machines they describe.
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap};
@@ -9,8 +9,8 @@ use std::collections::{BTreeMap, HashMap};
 use super::{Report, SCHEMA_VERSION};
 use crate::diagnostic::Finding;
 use crate::evaluate::{Availability, Status};
-use crate::model::Requirements;
-use crate::profile::{NameSet, Profile, Vocabulary};
+use crate::model::{DepKind, Requirements};
+use crate::profile::{Machine, NameSet, Profile, Vocabulary};
 use crate::words::Count;
 
 /// What changed between two reports.
@@ -119,8 +119,7 @@ impl CauseKind {
         }
     }
 
-    fn of(kind: crate::model::DepKind) -> CauseKind {
-        use crate::model::DepKind;
+    fn of(kind: DepKind) -> CauseKind {
         match kind {
             DepKind::Tools => CauseKind::Tool,
             DepKind::Resources => CauseKind::Resource,
@@ -475,13 +474,79 @@ pub(crate) fn verdict(d: &Diff) -> String {
 pub struct ProfileDiff {
     pub old: ProfileSide,
     pub new: ProfileSide,
-    /// Names added and removed, over every server and kind.
+    /// Names added and removed, over every server and MCP kind (tools, resources, prompts).
     pub added: usize,
     pub removed: usize,
     /// Only servers with a change: first the names without a server (bare tools, and every
     /// resource and prompt, as profiles list those without their server), then a host
     /// profile's own names, then each MCP server by name.
     pub servers: Vec<ServerChanges>,
+    /// What changed in the machine keys (`os`, `bins`, ...). Counted apart from `added` and
+    /// `removed`, which keep meaning MCP names.
+    pub machine: MachineChanges,
+}
+
+/// The machine keys that changed, with counts over them.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize)]
+pub struct MachineChanges {
+    /// Names added and removed over every machine kind.
+    pub added: usize,
+    pub removed: usize,
+    /// Packages in both profiles whose version changed.
+    pub changed: usize,
+    /// Only kinds with a change, in report order: `toolsets`, `bins`, `env`, `config`, `os`,
+    /// `packages`.
+    pub kinds: Vec<MachineKindChanges>,
+}
+
+/// What changed in one machine kind. A side that does not describe the kind counts as one
+/// listing nothing, so the names of the side that does are all added (or removed).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct MachineKindChanges {
+    /// The profile key.
+    pub kind: DepKind,
+    pub described: Described,
+    pub added: Vec<String>,
+    pub removed: Vec<String>,
+    /// Packages in both profiles with another version, by name; empty for other kinds.
+    pub changed: Vec<VersionChange>,
+}
+
+/// Whether each profile describes a machine kind.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub struct Described {
+    pub old: bool,
+    pub new: bool,
+}
+
+/// A package both profiles list, at two versions.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct VersionChange {
+    pub name: String,
+    pub old: String,
+    pub new: String,
+}
+
+impl MachineKindChanges {
+    /// A change of description, for people (`key` quoting the key): "`bins` is no longer
+    /// described: executables are not judged".
+    pub(crate) fn description_change(&self, key: impl Fn(&str) -> String) -> Option<String> {
+        let (key, nouns) = (key(self.kind.key()), self.kind.nouns());
+        match (self.described.old, self.described.new) {
+            (true, false) => Some(format!(
+                "{key} is no longer described: {nouns} are not judged"
+            )),
+            (false, true) => Some(format!("{key} is now described: {nouns} are judged")),
+            _ => None,
+        }
+    }
+}
+
+impl MachineChanges {
+    /// Nothing changed in any machine kind.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.kinds.is_empty()
+    }
 }
 
 /// One of the two profiles compared.
@@ -635,11 +700,89 @@ pub(crate) fn profiles(old: &Profile, new: &Profile) -> ProfileDiff {
         added,
         removed,
         servers: groups.into_values().collect(),
+        machine: machine(&old.machine, &new.machine),
     }
 }
 
-/// Counts per kind for a verdict: "2 tools, 1 prompt".
-fn per_kind(d: &ProfileDiff, pick: impl Fn(&NameChanges) -> usize) -> String {
+/// The names of machine `kind` that `m` describes (versions aside), sorted; `None` when it
+/// does not describe the kind.
+fn machine_names(m: &Machine, kind: DepKind) -> Option<Vec<&str>> {
+    match kind {
+        DepKind::Packages => m
+            .packages
+            .as_ref()
+            .map(|p| p.keys().map(String::as_str).collect()),
+        _ => m
+            .names(kind)
+            .map(|n| n.iter().map(String::as_str).collect()),
+    }
+}
+
+/// What changed from machine `old` to `new`, kind by kind in report order.
+fn machine(old: &Machine, new: &Machine) -> MachineChanges {
+    let mut out = MachineChanges::default();
+    for kind in DepKind::ALL.into_iter().filter(|k| k.is_machine()) {
+        let (o, n) = (machine_names(old, kind), machine_names(new, kind));
+        let described = Described {
+            old: o.is_some(),
+            new: n.is_some(),
+        };
+        let (o, n) = (o.unwrap_or_default(), n.unwrap_or_default());
+        // Both lists come sorted from their sets, and so stay sorted when filtered.
+        let only = |a: &[&str], b: &[&str]| -> Vec<String> {
+            a.iter()
+                .filter(|x| b.binary_search(x).is_err())
+                .map(|x| (*x).to_owned())
+                .collect()
+        };
+        let changed = match (&old.packages, &new.packages) {
+            (Some(o), Some(n)) if kind == DepKind::Packages => o
+                .iter()
+                .filter_map(|(name, was)| {
+                    let now = n.get(name)?;
+                    (now != was).then(|| VersionChange {
+                        name: name.clone(),
+                        old: was.clone(),
+                        new: now.clone(),
+                    })
+                })
+                .collect(),
+            _ => Vec::new(),
+        };
+        let k = MachineKindChanges {
+            kind,
+            described,
+            added: only(&n, &o),
+            removed: only(&o, &n),
+            changed,
+        };
+        if k.added.is_empty()
+            && k.removed.is_empty()
+            && k.changed.is_empty()
+            && described.old == described.new
+        {
+            continue;
+        }
+        out.added += k.added.len();
+        out.removed += k.removed.len();
+        out.changed += k.changed.len();
+        out.kinds.push(k);
+    }
+    out
+}
+
+/// `n` of a kind's noun: "1 executable", "2 OSes".
+fn count(n: usize, kind: DepKind) -> String {
+    let noun = if n == 1 { kind.noun() } else { kind.nouns() };
+    format!("{n} {noun}")
+}
+
+/// Counts per kind for a verdict, MCP kinds then machine kinds: "2 tools, 1 executable".
+fn per_kind(
+    d: &ProfileDiff,
+    pick: impl Fn(&NameChanges) -> usize,
+    machine: impl Fn(&MachineKindChanges) -> usize,
+) -> String {
     let mut parts = Vec::new();
     for (i, noun) in ["tool", "resource", "prompt"].into_iter().enumerate() {
         let n: usize = d.servers.iter().map(|g| pick(g.kinds()[i].1)).sum();
@@ -647,22 +790,55 @@ fn per_kind(d: &ProfileDiff, pick: impl Fn(&NameChanges) -> usize) -> String {
             parts.push(Count(n, noun).to_string());
         }
     }
+    for k in &d.machine.kinds {
+        let n = machine(k);
+        if n > 0 {
+            parts.push(count(n, k.kind));
+        }
+    }
     parts.join(", ")
 }
 
-/// The one-line verdict on a profile change: what it takes away, what it adds.
+/// The one-line verdict on a profile change: what it takes away, what it adds, what it
+/// changes. Anything but additions to what both sides describe is a warning: a removal or
+/// another version can make a skill unavailable, and so can a kind newly described, while a
+/// kind no longer described stops being judged.
 pub(crate) fn profile_verdict(d: &ProfileDiff) -> String {
-    if d.added == 0 && d.removed == 0 {
+    let m = &d.machine;
+    if d.added == 0 && d.removed == 0 && m.is_empty() {
         return "✅ No change: both profiles offer the same tools, resources and prompts".into();
     }
     let mut parts = Vec::new();
-    if d.removed > 0 {
-        parts.push(format!("removes {}", per_kind(d, |c| c.removed.len())));
+    if d.removed + m.removed > 0 {
+        let what = per_kind(d, |c| c.removed.len(), |k| k.removed.len());
+        parts.push(format!("removes {what}"));
     }
-    if d.added > 0 {
-        parts.push(format!("adds {}", per_kind(d, |c| c.added.len())));
+    if d.added + m.added > 0 {
+        let what = per_kind(d, |c| c.added.len(), |k| k.added.len());
+        parts.push(format!("adds {what}"));
     }
-    let icon = if d.removed > 0 { "⚠️" } else { "✅" };
+    if m.changed > 0 {
+        parts.push(format!(
+            "changes the version of {}",
+            count(m.changed, DepKind::Packages)
+        ));
+    }
+    let (mut stops, mut starts) = (Vec::new(), Vec::new());
+    for k in &m.kinds {
+        match (k.described.old, k.described.new) {
+            (true, false) => stops.push(format!("`{}`", k.kind.key())),
+            (false, true) => starts.push(format!("`{}`", k.kind.key())),
+            _ => {}
+        }
+    }
+    if !stops.is_empty() {
+        parts.push(format!("no longer describes {}", stops.join(", ")));
+    }
+    if !starts.is_empty() {
+        parts.push(format!("now describes {}", starts.join(", ")));
+    }
+    let warn = d.removed + m.removed + m.changed > 0 || !stops.is_empty() || !starts.is_empty();
+    let icon = if warn { "⚠️" } else { "✅" };
     format!("{icon} The new profile {}", parts.join("; "))
 }
 
@@ -926,5 +1102,138 @@ mod tests {
         // Without servers, every name of a host profile is the host's.
         let d = profiles(&host(&[], false), &host(&["edit/createFile"], false));
         assert_eq!(d.servers[0].host.as_deref(), Some("vscode"));
+    }
+
+    fn set(names: &[&str]) -> Option<std::collections::BTreeSet<String>> {
+        Some(names.iter().map(|n| (*n).to_owned()).collect())
+    }
+
+    fn versions(pairs: &[(&str, &str)]) -> Option<BTreeMap<String, String>> {
+        Some(
+            pairs
+                .iter()
+                .map(|(n, v)| ((*n).to_owned(), (*v).to_owned()))
+                .collect(),
+        )
+    }
+
+    fn on(machine: Machine) -> Profile {
+        let mut p = plain(&["a"], &[], &[]);
+        p.machine = machine;
+        p
+    }
+
+    #[test]
+    fn machine_names_and_versions_are_compared_kind_by_kind() {
+        let old = on(Machine {
+            os: set(&["darwin"]),
+            bins: set(&["git", "jq"]),
+            env: set(&["TOKEN"]),
+            packages: versions(&[("torch", "2.3.0"), ("pypdf", "5.1.0"), ("requests", "2")]),
+            ..Machine::default()
+        });
+        let new = on(Machine {
+            os: set(&["darwin"]),
+            bins: set(&["git", "uv", "awk"]),
+            env: set(&["TOKEN"]),
+            packages: versions(&[("torch", "2.4.0"), ("numpy", "2.1.0"), ("requests", "2")]),
+            ..Machine::default()
+        });
+        let d = profiles(&old, &new);
+        assert!(d.servers.is_empty(), "the MCP lists are the same");
+        assert_eq!((d.added, d.removed), (0, 0), "machine names count apart");
+        let m = &d.machine;
+        assert_eq!((m.added, m.removed, m.changed), (3, 2, 1));
+        let kinds: Vec<DepKind> = m.kinds.iter().map(|k| k.kind).collect();
+        assert_eq!(
+            kinds,
+            [DepKind::Bins, DepKind::Packages],
+            "unchanged kinds are left out"
+        );
+        assert_eq!(m.kinds[0].added, ["awk", "uv"]);
+        assert_eq!(m.kinds[0].removed, ["jq"]);
+        let packages = &m.kinds[1];
+        assert_eq!(packages.added, ["numpy"]);
+        assert_eq!(
+            packages.removed,
+            ["pypdf"],
+            "and `requests` kept its version"
+        );
+        assert_eq!(
+            packages.changed,
+            [VersionChange {
+                name: "torch".into(),
+                old: "2.3.0".into(),
+                new: "2.4.0".into()
+            }]
+        );
+        assert_eq!(
+            packages.described,
+            Described {
+                old: true,
+                new: true
+            }
+        );
+        assert_eq!(
+            profile_verdict(&d),
+            "⚠️ The new profile removes 1 executable, 1 package; adds 2 executables, 1 package; \
+             changes the version of 1 package"
+        );
+    }
+
+    #[test]
+    fn a_kind_described_on_one_side_only_says_so() {
+        let described = on(Machine {
+            bins: set(&["git"]),
+            toolsets: set(&[]),
+            ..Machine::default()
+        });
+        let bare = on(Machine::default());
+        let d = profiles(&described, &bare);
+        let m = &d.machine;
+        // An empty list is a description too: it describes a machine with none.
+        let kinds: Vec<DepKind> = m.kinds.iter().map(|k| k.kind).collect();
+        assert_eq!(kinds, [DepKind::Toolsets, DepKind::Bins]);
+        assert!(m.kinds[0].added.is_empty() && m.kinds[0].removed.is_empty());
+        assert_eq!(m.kinds[1].removed, ["git"], "what the old side listed");
+        let said: Vec<Option<String>> = m
+            .kinds
+            .iter()
+            .map(|k| k.description_change(|key| format!("`{key}`")))
+            .collect();
+        assert_eq!(
+            said,
+            [
+                Some("`toolsets` is no longer described: tool sets are not judged".into()),
+                Some("`bins` is no longer described: executables are not judged".into()),
+            ]
+        );
+        assert_eq!(
+            profile_verdict(&d),
+            "⚠️ The new profile removes 1 executable; no longer describes `toolsets`, `bins`"
+        );
+        let back = profiles(&bare, &described);
+        assert_eq!(
+            back.machine.kinds[1]
+                .description_change(|key| key.to_owned())
+                .as_deref(),
+            Some("bins is now described: executables are judged")
+        );
+        assert_eq!(back.machine.kinds[1].added, ["git"]);
+        assert!(
+            profile_verdict(&back).starts_with("⚠️"),
+            "newly judged names can be missing"
+        );
+        // Only additions to what both describe is good news.
+        let more = on(Machine {
+            bins: set(&["git", "jq"]),
+            toolsets: set(&[]),
+            ..Machine::default()
+        });
+        assert_eq!(
+            profile_verdict(&profiles(&described, &more)),
+            "✅ The new profile adds 1 executable"
+        );
+        assert!(profiles(&more, &more.clone()).machine.is_empty());
     }
 }

@@ -268,8 +268,8 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
 }
 
 /// A comparison of two profiles (`skill-audit diff -f markdown` on profiles), for a job
-/// summary or a comment: what was removed, then what was added, per server. No marker: it is
-/// not the report comment a bot updates.
+/// summary or a comment: what was removed, then what was added, per server, then what changed
+/// in the machine. No marker: it is not the report comment a bot updates.
 pub(crate) fn render_profile_diff(d: &ProfileDiff, out: &mut dyn Write) -> io::Result<()> {
     let mut s = String::new();
     let _ = writeln!(
@@ -306,8 +306,9 @@ pub(crate) fn render_profile_diff(d: &ProfileDiff, out: &mut dyn Write) -> io::R
     };
     let mut removed = Part::new(rows(false), "removed names");
     let mut added = Part::new(rows(true), "added names");
+    let mut machine = Part::new(machine_rows(&d.machine), "machine changes");
     let budget = MAX_COMMENT_CHARS.saturating_sub(s.len() + RESERVE);
-    fit(&mut [&mut added, &mut removed], budget);
+    fit(&mut [&mut added, &mut machine, &mut removed], budget);
     for (title, part) in [("Removed", &removed), ("Added", &added)] {
         if part.lines.is_empty() {
             continue;
@@ -320,7 +321,44 @@ pub(crate) fn render_profile_diff(d: &ProfileDiff, out: &mut dyn Write) -> io::R
         emit(part, &mut s);
         s.push('\n');
     }
+    if !machine.lines.is_empty() {
+        let _ = writeln!(
+            s,
+            "### Machine ({})\n\n| Kind | Change | Name |\n| --- | --- | --- |",
+            machine.lines.len()
+        );
+        emit(&machine, &mut s);
+        s.push('\n');
+    }
     out.write_all(s.as_bytes())
+}
+
+/// One row per machine change, kind by kind: a change of description, the names removed,
+/// those added, the versions changed.
+fn machine_rows(m: &super::diff::MachineChanges) -> Vec<String> {
+    let mut rows = Vec::new();
+    for k in &m.kinds {
+        let noun = k.kind.noun();
+        if let Some(note) = k.description_change(|key| format!("`{key}`")) {
+            rows.push(format!("| {noun} | {} | |", message(&note)));
+        }
+        for (verb, names) in [("removed", &k.removed), ("added", &k.added)] {
+            rows.extend(
+                names
+                    .iter()
+                    .map(|n| format!("| {noun} | {verb} | {} |", code(n))),
+            );
+        }
+        rows.extend(k.changed.iter().map(|c| {
+            format!(
+                "| {noun} | {} → {} | {} |",
+                code(&c.old),
+                code(&c.new),
+                code(&c.name)
+            )
+        }));
+    }
+    rows
 }
 
 fn finding_row(f: &Finding) -> String {

@@ -336,7 +336,8 @@ pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Res
 }
 
 /// A comparison of two profiles (`skill-audit diff OLD.json NEW.json` on profiles): per
-/// server, the names removed, then those added.
+/// server, the names removed, then those added; then per machine kind, a change of
+/// description, the names removed and added, and the versions changed.
 pub(crate) fn render_profile_diff(
     d: &super::diff::ProfileDiff,
     out: &mut dyn Write,
@@ -350,7 +351,7 @@ pub(crate) fn render_profile_diff(
         visible(&d.new.name),
         visible(&d.new.path)
     );
-    if d.servers.is_empty() {
+    if d.servers.is_empty() && d.machine.is_empty() {
         s.push_str("no change: both profiles offer the same tools, resources and prompts\n");
         return out.write_all(s.as_bytes());
     }
@@ -369,7 +370,42 @@ pub(crate) fn render_profile_diff(
             }
         }
     }
-    let _ = writeln!(s, "{} added, {} removed", d.added, d.removed);
+    let m = &d.machine;
+    if !m.is_empty() {
+        s.push_str("machine:\n");
+    }
+    for k in &m.kinds {
+        if let Some(note) = k.description_change(|key| format!("`{key}`")) {
+            let _ = writeln!(s, "  {note}");
+        }
+        let noun = k.kind.noun();
+        for (verb, names) in [("removed", &k.removed), ("added", &k.added)] {
+            for n in names {
+                let _ = writeln!(s, "  {verb} {noun} {}", visible(n));
+            }
+        }
+        for c in &k.changed {
+            let _ = writeln!(
+                s,
+                "  changed {noun} {} {} -> {}",
+                visible(&c.name),
+                visible(&c.old),
+                visible(&c.new)
+            );
+        }
+    }
+    let _ = write!(s, "{} added, {} removed", d.added, d.removed);
+    // The machine's counts only when it changed, so MCP-only diffs read as they always did.
+    if !m.is_empty() {
+        let _ = write!(
+            s,
+            "; machine: {} added, {} removed, {} changed",
+            m.added,
+            m.removed,
+            Count(m.changed, "version")
+        );
+    }
+    s.push('\n');
     out.write_all(s.as_bytes())
 }
 

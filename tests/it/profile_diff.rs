@@ -254,3 +254,104 @@ fn a_report_and_a_profile_are_a_usage_error() {
         .code(2)
         .stderr(predicates::str::contains("broken.json:2:"));
 }
+
+/// Two machine profiles: an executable and a package dropped, `bins` no longer described,
+/// `env` newly described, an OS and a package added, one package at another version.
+const OLD_MACHINE: &str = r#"{"name": "laptop", "tools": ["get_order"], "os": "darwin",
+    "bins": ["git", "jq"], "config": ["browser.enabled"],
+    "packages": {"requests": "2.32.3", "torch": "2.3.0", "pypdf": "5.1.0"}}"#;
+const NEW_MACHINE: &str = r#"{"name": "laptop", "tools": ["get_order"], "os": ["darwin", "linux"],
+    "env": ["GITHUB_TOKEN"], "config": ["browser.enabled"],
+    "packages": {"Requests": "2.32.3", "torch": "2.4.0", "numpy": "2.1.0"}}"#;
+
+#[test]
+fn machine_keys_added_removed_and_versions_changed() {
+    let tmp = tree(&[("old.json", OLD_MACHINE), ("new.json", NEW_MACHINE)]);
+    let d = diff_json(tmp.path(), "old.json", "new.json");
+    assert_eq!(d["servers"], json!([]), "the same tools");
+    assert_eq!(
+        (d["added"].as_u64(), d["removed"].as_u64()),
+        (Some(0), Some(0)),
+        "machine names are counted apart"
+    );
+    assert_eq!(
+        d["machine"],
+        json!({
+            "added": 3, "removed": 3, "changed": 1,
+            "kinds": [
+                {"kind": "bins", "described": {"old": true, "new": false},
+                 "added": [], "removed": ["git", "jq"], "changed": []},
+                {"kind": "env", "described": {"old": false, "new": true},
+                 "added": ["GITHUB_TOKEN"], "removed": [], "changed": []},
+                {"kind": "os", "described": {"old": true, "new": true},
+                 "added": ["linux"], "removed": [], "changed": []},
+                // `Requests` is `requests`, at the same version: no change.
+                {"kind": "packages", "described": {"old": true, "new": true},
+                 "added": ["numpy"], "removed": ["pypdf"],
+                 "changed": [{"name": "torch", "old": "2.3.0", "new": "2.4.0"}]}
+            ]
+        })
+    );
+    assert_eq!(
+        diff(tmp.path(), "old.json", "new.json", &[]),
+        "profile laptop (old.json) -> laptop (new.json)
+machine:
+  `bins` is no longer described: executables are not judged
+  removed executable git
+  removed executable jq
+  `env` is now described: environment variables are judged
+  added environment variable GITHUB_TOKEN
+  added OS linux
+  removed package pypdf
+  added package numpy
+  changed package torch 2.3.0 -> 2.4.0
+0 added, 0 removed; machine: 3 added, 3 removed, 1 version changed
+"
+    );
+    let md = diff(tmp.path(), "old.json", "new.json", &["-f", "markdown"]);
+    insta::assert_snapshot!("machine_markdown", md);
+    // The other way round, the description changes turn around.
+    let back = diff(tmp.path(), "new.json", "old.json", &[]);
+    assert!(
+        back.contains(
+            "  `bins` is now described: executables are judged\n  added executable git\n"
+        ),
+        "{back}"
+    );
+    assert!(
+        back.contains("  changed package torch 2.4.0 -> 2.3.0\n"),
+        "{back}"
+    );
+}
+
+#[test]
+fn identical_machines_are_no_change() {
+    let tmp = tree(&[("a.json", OLD_MACHINE), ("b.json", OLD_MACHINE)]);
+    let text = diff(tmp.path(), "a.json", "b.json", &[]);
+    assert!(
+        text.ends_with("\nno change: both profiles offer the same tools, resources and prompts\n"),
+        "{text}"
+    );
+    let d = diff_json(tmp.path(), "a.json", "b.json");
+    assert_eq!(
+        d["machine"],
+        json!({"added": 0, "removed": 0, "changed": 0, "kinds": []})
+    );
+    // A machine change alone is a change.
+    let tmp = tree(&[
+        ("a.json", r#"{"tools": ["x"], "bins": []}"#),
+        ("b.json", r#"{"tools": ["x"]}"#),
+    ]);
+    let text = diff(tmp.path(), "a.json", "b.json", &[]);
+    assert!(
+        text.ends_with(
+            "machine:\n  `bins` is no longer described: executables are not judged\n0 added, 0 removed; machine: 0 added, 0 removed, 0 versions changed\n"
+        ),
+        "{text}"
+    );
+    let md = diff(tmp.path(), "a.json", "b.json", &["-f", "markdown"]);
+    assert!(
+        md.contains("⚠️ The new profile no longer describes <code>bins</code>"),
+        "{md}"
+    );
+}
