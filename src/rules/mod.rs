@@ -130,6 +130,7 @@ declare_rules! {
     ModelDrift = links::MODEL_DRIFT;
     UnknownSkillReference = links::UNKNOWN_SKILL_REFERENCE;
     ConfigLinkUnresolved = links::CONFIG_LINK_UNRESOLVED;
+    MarketplaceRemoteSource = links::MARKETPLACE_REMOTE_SOURCE;
 
     RenamedTool = host::RENAMED_TOOL;
     UnknownTool = host::UNKNOWN_TOOL;

@@ -20,6 +20,7 @@ mod github;
 mod hostile;
 mod hostile_tree;
 mod html;
+mod layouts;
 mod mcp;
 mod profile_diff;
 mod properties;

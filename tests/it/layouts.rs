@@ -1,0 +1,169 @@
+//! Layouts and conventions of real libraries: plugin manifests in each format's own folder,
+//! marketplace entries with remote sources, skills namespaced by plugins, OpenCode's and
+//! OpenClaw's keys, and paths a body names outside Markdown links. Each test runs the binary
+//! on a small library in a temporary folder.
+
+use crate::common::*;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde_json::Value;
+
+/// Audit `root` with the binary, in `root`: the JSON report.
+fn audit(root: &Path) -> Value {
+    json_run(root, &["--fail-on", "never", "."]).0
+}
+
+/// `(rule, path, line, message)` of every finding of `rule`.
+fn findings(r: &Value, rule: &str) -> Vec<(String, u64, String)> {
+    arr(r, "findings")
+        .iter()
+        .filter(|f| s(f, "rule") == rule)
+        .map(|f| {
+            (
+                s(f, "path").to_owned(),
+                f["line"].as_u64().unwrap_or(0),
+                s(f, "message").to_owned(),
+            )
+        })
+        .collect()
+}
+
+/// `(agent, skill_path, via)` of every link.
+fn links(r: &Value) -> BTreeSet<(String, String, String)> {
+    arr(r, "links")
+        .iter()
+        .map(|l| {
+            (
+                s(l, "agent").to_owned(),
+                s(l, "skill_path").to_owned(),
+                s(l, "via").to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn folder_manifests_resolve_from_the_plugin_root() {
+    let mut files = Vec::new();
+    let formats = [
+        ("claude", ".claude-plugin"),
+        ("codex", ".codex-plugin"),
+        ("cursor", ".cursor-plugin"),
+        ("open", ".plugin"),
+    ];
+    let manifests: Vec<(String, String)> = formats
+        .iter()
+        .map(|(name, folder)| {
+            (
+                format!("{name}/{folder}/plugin.json"),
+                format!(
+                    r#"{{"name": "{name}", "agents": ["./agents/a.agent.md"], "skills": "./skills/"}}"#
+                ),
+            )
+        })
+        .collect();
+    let agents: Vec<(String, String)> = formats
+        .iter()
+        .map(|(name, _)| {
+            (
+                format!("{name}/agents/a.agent.md"),
+                "---\ndescription: An agent.\n---\nbody\n".to_owned(),
+            )
+        })
+        .collect();
+    let skills: Vec<(String, String)> = formats
+        .iter()
+        .map(|(name, _)| {
+            (
+                format!("{name}/skills/{name}-x/SKILL.md"),
+                skill_md(&format!("{name}-x"), ""),
+            )
+        })
+        .collect();
+    for (p, c) in manifests.iter().chain(&agents).chain(&skills) {
+        files.push((p.as_str(), c.as_str()));
+    }
+    let lib = tree(&files);
+    let r = audit(lib.path());
+    assert_eq!(findings(&r, "SA602"), [], "{:#}", r["findings"]);
+    let expected: BTreeSet<_> = [
+        ("claude", "claude-plugin"),
+        ("codex", "codex-plugin"),
+        ("cursor", "cursor-plugin"),
+        ("open", "open-plugin"),
+    ]
+    .iter()
+    .map(|(name, label)| {
+        (
+            format!("{name}/agents/a.agent.md"),
+            format!("{name}/skills/{name}-x/SKILL.md"),
+            format!("{label}:{name}"),
+        )
+    })
+    .collect();
+    assert_eq!(links(&r), expected);
+}
+
+#[test]
+fn remote_marketplace_entries_are_noted_not_resolved() {
+    let marketplace = r#"{
+  "name": "m",
+  "plugins": [
+    {"name": "here", "source": "./plugins/here", "skills": ["./skills/k"]},
+    {"name": "gh", "source": {"source": "github", "repo": "o/gh"}, "skills": ["./skills/gone"]},
+    {"name": "sub", "source": {"source": "git-subdir", "url": "https://x.test/r.git", "path": "p"}},
+    {"name": "pkg", "source": {"source": "npm", "package": "@o/pkg"}},
+    {"name": "web", "source": "https://x.test/plugin.git"},
+    {"name": "codex", "source": {"source": "local", "path": "./plugins/codex"}, "skills": ["./skills/c"]}
+  ]
+}
+"#;
+    let lib = tree(&[
+        (".github/plugin/marketplace.json", marketplace),
+        ("plugins/here/skills/k/SKILL.md", &skill_md("k", "")),
+        ("plugins/codex/skills/c/SKILL.md", &skill_md("c", "")),
+    ]);
+    let r = audit(lib.path());
+    assert_eq!(findings(&r, "SA602"), [], "{:#}", r["findings"]);
+    let path = ".github/plugin/marketplace.json";
+    let noted: Vec<(u64, String)> = findings(&r, "SA607")
+        .into_iter()
+        .map(|(p, line, m)| {
+            assert_eq!(p, path);
+            (line, m)
+        })
+        .collect();
+    let line = |n: &str| marketplace.lines().position(|l| l.contains(n)).unwrap() as u64 + 1;
+    assert_eq!(
+        noted,
+        [
+            (
+                line("\"gh\""),
+                "plugin `gh` comes from github `o/gh`, outside this tree; it is not audited locally".to_owned()
+            ),
+            (
+                line("\"sub\""),
+                "plugin `sub` comes from git-subdir `https://x.test/r.git`, outside this tree; it is not audited locally".to_owned()
+            ),
+            (
+                line("\"pkg\""),
+                "plugin `pkg` comes from npm `@o/pkg`, outside this tree; it is not audited locally".to_owned()
+            ),
+            (
+                line("\"web\""),
+                "plugin `web` comes from url `https://x.test/plugin.git`, outside this tree; it is not audited locally".to_owned()
+            ),
+        ]
+    );
+    // The same entries in a Claude marketplace, one level below the root.
+    let lib = tree(&[
+        (".claude-plugin/marketplace.json", marketplace),
+        ("plugins/here/skills/k/SKILL.md", &skill_md("k", "")),
+        ("plugins/codex/skills/c/SKILL.md", &skill_md("c", "")),
+    ]);
+    let r = audit(lib.path());
+    assert_eq!(findings(&r, "SA602"), []);
+    assert_eq!(findings(&r, "SA607").len(), 4);
+}
