@@ -321,10 +321,9 @@ fn audit(
     for e in &found.errors {
         findings.push(rules::file::read_error(&e.path, &e.message));
     }
-    rules::library::duplicate_names(&skills, &mut findings);
     rules::agent::check_targets(&agents, &mut findings);
     rules::host::check(&agents, &profiles, &mut findings);
-    let mut links = resolve::links(
+    let (mut links, members) = resolve::links_and_members(
         &skills,
         &agents,
         &manifests,
@@ -333,6 +332,8 @@ fn audit(
         boundary,
         &mut findings,
     );
+    // After resolving: plugins namespace the skills they hold.
+    rules::library::duplicate_names(&skills, &members, &mut findings);
     links.extend(resolve::configured(
         &skills,
         &agents,

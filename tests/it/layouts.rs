@@ -167,3 +167,72 @@ fn remote_marketplace_entries_are_noted_not_resolved() {
     assert_eq!(findings(&r, "SA602"), []);
     assert_eq!(findings(&r, "SA607").len(), 4);
 }
+
+#[test]
+fn plugins_namespace_their_skills() {
+    let named = |name: &str| {
+        format!("---\nname: {name}\ndescription: Does things. Use when asked.\n---\n# x\n")
+    };
+    let lib = tree(&[
+        // Two plugins, each with its `access`: `/discord:access` and `/slack:access`.
+        (
+            "discord/.claude-plugin/plugin.json",
+            r#"{"name": "discord"}"#,
+        ),
+        ("discord/skills/access/SKILL.md", &named("access")),
+        ("slack/.codex-plugin/plugin.json", r#"{"name": "slack"}"#),
+        ("slack/skills/access/SKILL.md", &named("access")),
+        // Within one plugin, a true duplicate.
+        ("slack/skills/access-v2/SKILL.md", &named("access")),
+        // Skills two plugins list from a folder outside them are still loaded together from
+        // that folder.
+        (
+            "plugins/a/plugin.json",
+            r#"{"name": "a", "skills": ["./skills/one"]}"#,
+        ),
+        (
+            "plugins/b/plugin.json",
+            r#"{"name": "b", "skills": ["./skills/two"]}"#,
+        ),
+        ("skills/one/SKILL.md", &named("shared")),
+        ("skills/two/SKILL.md", &named("shared")),
+        // Outside plugins, skills are loaded together.
+        (".github/skills/pdf/SKILL.md", &named("pdf")),
+        (".claude/skills/pdf/SKILL.md", &named("pdf")),
+    ]);
+    let r = audit(lib.path());
+    let got: BTreeSet<(String, String)> = findings(&r, "SA401")
+        .into_iter()
+        .map(|(p, _, m)| (p, m))
+        .collect();
+    let expected: BTreeSet<(String, String)> = [
+        (
+            "slack/skills/access/SKILL.md",
+            "skill name `access` is also used by slack/skills/access-v2/SKILL.md in plugin `slack`; hosts load only one of them, rename one",
+        ),
+        (
+            "slack/skills/access-v2/SKILL.md",
+            "skill name `access` is also used by slack/skills/access/SKILL.md in plugin `slack`; hosts load only one of them, rename one",
+        ),
+        (
+            "skills/one/SKILL.md",
+            "skill name `shared` is also used by skills/two/SKILL.md outside any plugin; hosts load only one of them, rename one",
+        ),
+        (
+            "skills/two/SKILL.md",
+            "skill name `shared` is also used by skills/one/SKILL.md outside any plugin; hosts load only one of them, rename one",
+        ),
+        (
+            ".github/skills/pdf/SKILL.md",
+            "skill name `pdf` is also used by .claude/skills/pdf/SKILL.md outside any plugin; hosts load only one of them, rename one",
+        ),
+        (
+            ".claude/skills/pdf/SKILL.md",
+            "skill name `pdf` is also used by .github/skills/pdf/SKILL.md outside any plugin; hosts load only one of them, rename one",
+        ),
+    ]
+    .iter()
+    .map(|(p, m)| ((*p).to_owned(), (*m).to_owned()))
+    .collect();
+    assert_eq!(got, expected);
+}
