@@ -236,3 +236,29 @@ fn plugins_namespace_their_skills() {
     .collect();
     assert_eq!(got, expected);
 }
+
+#[test]
+fn opencode_mode_is_named_as_such() {
+    let agent = |mode: &str| format!("---\ndescription: An agent.\nmode: {mode}\n---\nbody\n");
+    let lib = tree(&[
+        ("agents/worker.agent.md", &agent("subagent")),
+        ("agents/old.agent.md", &agent("agent")),
+    ]);
+    let r = audit(lib.path());
+    assert_eq!(
+        findings(&r, "SA509"),
+        [(
+            "agents/worker.agent.md".to_owned(),
+            3,
+            "`mode: subagent` is OpenCode's key (`primary`, `subagent` or `all`); VS Code, GitHub Copilot and Claude Code ignore it".to_owned()
+        )]
+    );
+    let retired = findings(&r, "SA503");
+    assert_eq!(retired.len(), 1);
+    assert_eq!(retired[0].0, "agents/old.agent.md");
+    let severity = arr(&r, "findings")
+        .iter()
+        .find(|f| s(f, "rule") == "SA509")
+        .map(|f| s(f, "severity").to_owned());
+    assert_eq!(severity.as_deref(), Some("info"));
+}
