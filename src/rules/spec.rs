@@ -39,19 +39,34 @@ pub(crate) const HOST_KEYS: &[(&str, &[&str])] = &[
     ("argument-hint", &["Claude Code", "VS Code"]),
     ("arguments", &["Claude Code"]),
     ("background", &["Claude Code"]),
+    // OpenClaw's slash-command dispatch (docs.openclaw.ai/tools/skills).
+    ("command-arg-mode", &["OpenClaw"]),
+    ("command-dispatch", &["OpenClaw"]),
+    ("command-tool", &["OpenClaw"]),
     ("context", &["Claude Code", "VS Code"]),
-    ("disable-model-invocation", &["Claude Code", "VS Code"]),
+    (
+        "disable-model-invocation",
+        &["Claude Code", "VS Code", "OpenClaw"],
+    ),
     ("disallowed-tools", &["Claude Code"]),
     ("effort", &["Claude Code"]),
+    // Shown as the skill's website in OpenClaw's Skills UI.
+    ("homepage", &["OpenClaw"]),
     ("paths", &["Claude Code"]),
     ("shell", &["Claude Code"]),
-    ("user-invocable", &["Claude Code", "VS Code"]),
+    ("user-invocable", &["Claude Code", "VS Code", "OpenClaw"]),
     (
         "user-invokable",
         &["VS Code (deprecated spelling of user-invocable)"],
     ),
+    // The registry's version of a published skill (ClawHub's skill format).
+    ("version", &["OpenClaw (ClawHub registry)"]),
     ("when_to_use", &["Claude Code"]),
 ];
+
+/// `metadata` keys under which OpenClaw reads its nested gating block (`requires`, `install`,
+/// `os`, ...): `openclaw`, and the older names it still accepts.
+pub(crate) const OPENCLAW_METADATA_KEYS: &[&str] = &["openclaw", "clawdbot", "clawdis", "moltbot"];
 
 pub fn check(parsed: &ParsedSkill, settings: &Settings, sink: &mut Sink) {
     if let Some(root) = &parsed.root {
@@ -466,9 +481,9 @@ pub(crate) const METADATA_TYPE: RuleDoc = RuleDoc {
     name: "metadata-type",
     severity: Severity::Warning,
     summary: "`metadata` is not a map of strings to strings",
-    what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map).",
-    why: "The spec defines metadata as string keys to string values. `version: 1.10` is the number 1.1 to most parsers, and nested maps are flattened differently by each host.",
-    example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"",
+    what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map). OpenClaw's own nested block (`metadata.openclaw`, or the older `clawdbot`, `clawdis`, `moltbot`) is reported with a note to keep it.",
+    why: "The spec defines metadata as string keys to string values, and validators that enforce it reject anything else. `version: 1.10` is the number 1.1 to most parsers, and nested maps are read differently by each host (skills-ref turns one into a single string). OpenClaw, though, documents `metadata.openclaw` as a nested mapping and gates the skill on it: flattening it would break that gating.",
+    example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"\n\nmetadata: {\"openclaw\": {\"requires\": {\"bins\": [\"uv\"]}}}\n\nNothing to fix for OpenClaw; keep the block.",
 };
 
 /// `metadata` (`value`) is not a mapping.
@@ -497,11 +512,19 @@ pub(crate) fn metadata_value_not_text(sink: &mut Sink, key: &str, value: &Node) 
 
 /// `metadata.key` is a list or a mapping (`value`).
 pub(crate) fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
-    sink.push(
-        Rule::MetadataType,
-        value.pos,
-        format!("`metadata.{key}` must be a string, found {}", value.kind()),
-    );
+    // OpenClaw's block must stay nested: advice to flatten it would break its gating.
+    let message = if OPENCLAW_METADATA_KEYS.contains(&key) {
+        format!(
+            "`metadata.{key}` is {}: OpenClaw reads this block for its gating, so keep it; the Agent Skills spec wants string values here, so validators that enforce the spec reject it",
+            value.kind()
+        )
+    } else {
+        format!(
+            "`metadata.{key}` must be a string, found {}; the Agent Skills spec wants string values, validators that enforce it reject others, and hosts read nested values differently",
+            value.kind()
+        )
+    };
+    sink.push(Rule::MetadataType, value.pos, message);
 }
 
 pub(crate) const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
@@ -555,7 +578,7 @@ pub(crate) const HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
     name: "host-specific-key",
     severity: Severity::Info,
     summary: "A key some hosts support but the Agent Skills spec does not list",
-    what: "A top-level key that some hosts read (Claude Code, VS Code) but the Agent Skills spec does not list, such as `argument-hint` or `user-invocable`.",
+    what: "A top-level key that some hosts read (Claude Code, VS Code, OpenClaw and its ClawHub registry) but the Agent Skills spec does not list, such as `argument-hint`, `user-invocable`, OpenClaw's `homepage` and `command-dispatch`, or ClawHub's `version`.",
     why: "Those hosts act on it; strict validators and uploads (skills-ref, claude.ai) reject unknown keys, and other hosts ignore it. Fine when intended.",
     example: "argument-hint: \"[file]\"\n\nNothing to fix if the library targets those hosts; otherwise move it under `metadata`.",
 };
@@ -718,5 +741,26 @@ mod tests {
         assert_eq!(nfkc("cafe\u{301}"), "café");
         assert_eq!(nfkc("ｐｄｆ"), "pdf");
         assert_eq!(nfkc("ﬁle"), "file");
+    }
+
+    #[test]
+    fn openclaw_blocks_are_kept_other_nested_values_flattened() {
+        let map = Node {
+            value: Value::Map(Vec::new()),
+            pos: Pos::new(3, 11),
+        };
+        let mut sink = Sink::new("s");
+        for key in ["openclaw", "clawdbot", "clawdis", "moltbot", "tags"] {
+            metadata_value_type(&mut sink, key, &map);
+        }
+        let messages: Vec<&str> = sink.findings.iter().map(|f| f.message.as_str()).collect();
+        for m in &messages[..4] {
+            assert!(
+                m.contains("OpenClaw reads this block") && m.contains("keep it"),
+                "{m}"
+            );
+            assert!(!m.contains("must be a string"), "{m}");
+        }
+        assert!(messages[4].starts_with("`metadata.tags` must be a string"));
     }
 }

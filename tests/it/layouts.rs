@@ -262,3 +262,46 @@ fn opencode_mode_is_named_as_such() {
         .map(|f| s(f, "severity").to_owned());
     assert_eq!(severity.as_deref(), Some("info"));
 }
+
+#[test]
+fn openclaw_conventions_are_recognised() {
+    let skill = "---\nname: weather\ndescription: Gets the weather. Use when asked.\nhomepage: https://x.test\nversion: 1.0.0\nuser-invocable: true\ncommand-dispatch: tool\ncommand-tool: exec\ncommand-arg-mode: raw\nmetadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\"]}}, \"tags\": [a, b]}\n---\n# Weather\n";
+    let lib = tree(&[("weather/SKILL.md", skill)]);
+    let r = audit(lib.path());
+    assert_eq!(findings(&r, "SA221"), [], "{:#}", r["findings"]);
+    let host: Vec<String> = findings(&r, "SA220").into_iter().map(|f| f.2).collect();
+    for key in [
+        "homepage",
+        "command-dispatch",
+        "command-tool",
+        "command-arg-mode",
+    ] {
+        assert!(
+            host.contains(&format!("`{key}` is supported by OpenClaw; not in the Agent Skills spec, so strict validators reject it")),
+            "{key}: {host:?}"
+        );
+    }
+    assert!(
+        host.iter()
+            .any(|m| m.starts_with("`version` is supported by OpenClaw (ClawHub registry)"))
+    );
+    assert!(
+        host.iter()
+            .any(|m| m
+                .starts_with("`user-invocable` is supported by Claude Code, VS Code, OpenClaw"))
+    );
+    let metadata: Vec<String> = findings(&r, "SA215").into_iter().map(|f| f.2).collect();
+    assert_eq!(metadata.len(), 2, "{metadata:?}");
+    assert!(metadata[0].starts_with(
+        "`metadata.openclaw` is a mapping: OpenClaw reads this block for its gating, so keep it"
+    ));
+    assert!(metadata[1].starts_with("`metadata.tags` must be a string, found a list"));
+    // With hosts configured without OpenClaw, its keys are ignored like any unknown key.
+    write(lib.path(), "skill-audit.toml", "hosts = [\"vscode\"]\n");
+    let r = audit(lib.path());
+    let unknown: Vec<String> = findings(&r, "SA221").into_iter().map(|f| f.2).collect();
+    assert!(unknown.contains(&"`homepage` is only read by OpenClaw, which is not among the configured `hosts`; it is ignored".to_owned()), "{unknown:?}");
+    write(lib.path(), "skill-audit.toml", "hosts = [\"openclaw\"]\n");
+    let r = audit(lib.path());
+    assert_eq!(findings(&r, "SA221"), [], "{:#}", r["findings"]);
+}
