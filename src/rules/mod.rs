@@ -102,6 +102,7 @@ declare_rules! {
     HostFieldType = spec::HOST_FIELD_TYPE;
     BodyTooLong = spec::BODY_TOO_LONG;
     BrokenLink = spec::BROKEN_LINK;
+    BrokenReference = spec::BROKEN_REFERENCE;
 
     DependenciesType = deps::DEPENDENCIES_TYPE;
     DependencyEntryType = deps::DEPENDENCY_ENTRY_TYPE;

@@ -10,6 +10,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 use super::{NameShape, RuleDoc};
 use crate::config::{NameCharset, Settings};
 use crate::diagnostic::{Pos, Severity, Sink};
+use crate::parse::markdown::RefKind;
 use crate::parse::skill::ParsedSkill;
 use crate::parse::yaml::{Node, Value};
 use crate::rules::Rule;
@@ -201,9 +202,66 @@ pub(crate) fn did_you_mean(key: &str) -> Option<&'static str> {
     super::typo_of(key, known, |k| k.to_lowercase().replace('_', "-"))
 }
 
-/// Does the relative link `target`, written in a file in `dir`, point at nothing?
+/// Does the relative link `target`, written in a file in `dir`, point at nothing with exactly
+/// that spelling? Hosts on case-sensitive file systems (Linux, most CI) do not find
+/// `References/Guide.md` for `references/guide.md`.
 pub(crate) fn link_is_broken(dir: &std::path::Path, target: &str) -> bool {
-    std::fs::symlink_metadata(dir.join(target)).is_err()
+    if std::fs::symlink_metadata(dir.join(target)).is_err() {
+        return true;
+    }
+    // Where the file system ignores case, the name found must also be spelled as written.
+    cfg!(any(target_os = "macos", windows)) && case_spelling(dir, target).is_some()
+}
+
+/// The path `target` has under `dir` when its names match only ignoring case: for a link
+/// written `Scripts/run.sh` to `scripts/run.sh`, `scripts/run.sh`. `None` when it is spelled
+/// as written, or no such path exists.
+pub(crate) fn case_spelling(dir: &Path, target: &str) -> Option<String> {
+    let mut at = dir.to_path_buf();
+    let mut names = Vec::new();
+    let mut differs = false;
+    for part in target.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        if part == ".." {
+            at.push(part);
+            names.push(part.to_owned());
+            continue;
+        }
+        let names_here: Vec<String> = std::fs::read_dir(&at)
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        // The name as written if it is there, else the first that differs only in case.
+        let lower = part.to_lowercase();
+        let exact = names_here
+            .iter()
+            .find(|n| *n == part)
+            .or_else(|| names_here.iter().find(|n| n.to_lowercase() == lower))?
+            .clone();
+        differs |= exact != part;
+        at.push(&exact);
+        names.push(exact);
+    }
+    differs.then(|| names.join("/"))
+}
+
+/// Folders of the spec that hold the skill's own files, checked even when the skill lacks
+/// them. Any other first folder (`assets/`, `templates/`, `examples/`, `src/`) counts only
+/// when the skill has it: those names are as often the user's project.
+const SKILL_FOLDERS: &[&str] = &["references", "scripts"];
+
+/// Does the skill ship a template of `target` (`config.example.json` for `config.json`), so
+/// that the file is one the user makes from it?
+fn has_template(dir: &Path, target: &str) -> bool {
+    let (folder, file) = target.rsplit_once('/').unwrap_or(("", target));
+    let Some((stem, ext)) = file.rsplit_once('.') else {
+        return false;
+    };
+    ["example", "sample", "template", "dist"].iter().any(|t| {
+        [format!("{stem}.{t}.{ext}"), format!("{file}.{t}")]
+            .iter()
+            .any(|name| dir.join(folder).join(name).exists())
+    })
 }
 
 fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
@@ -211,8 +269,33 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
         return;
     };
     for link in &parsed.links {
-        if link_is_broken(dir, &link.target) {
-            broken_link(sink, link.pos, &link.target);
+        if !link_is_broken(dir, &link.target) {
+            continue;
+        }
+        match link.kind {
+            RefKind::Link => {
+                let hint = case_spelling(dir, &link.target);
+                broken_link(sink, link.pos, &link.target, hint.as_deref());
+            }
+            RefKind::Code | RefKind::Bare => {
+                let first = link.target.split('/').next().unwrap_or("");
+                // Most paths of the text name the user's files: looked at no further.
+                let into_skill = SKILL_FOLDERS.contains(&first.to_ascii_lowercase().as_str())
+                    || std::fs::metadata(dir.join(first)).is_ok_and(|m| m.is_dir());
+                if !into_skill {
+                    continue;
+                }
+                let hint = case_spelling(dir, &link.target);
+                // A link on the same line already says it.
+                let linked = parsed.links.iter().any(|l| {
+                    l.kind == RefKind::Link
+                        && l.pos.line == link.pos.line
+                        && l.target == link.target
+                });
+                if !linked && !has_template(dir, &link.target) {
+                    broken_reference(sink, link.pos, &link.target, link.kind, hint.as_deref());
+                }
+            }
         }
     }
 }
@@ -695,17 +778,59 @@ pub(crate) const BROKEN_LINK: RuleDoc = RuleDoc {
     name: "broken-link",
     severity: Severity::Warning,
     summary: "A relative link or image in the body points at a missing file",
-    what: "A relative Markdown link or image in the body points at a file that does not exist (resolved from the SKILL.md's folder).",
+    what: "A relative Markdown link or image in the body points at a file that does not exist, spelled exactly so (resolved from the SKILL.md's folder). A name that exists with another case gets a \"did you mean\". Paths named outside links are SA232.",
     why: "The model follows these links to load references and scripts on demand; a missing file makes it fail mid-task or invent the content.",
     example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
 };
 
-/// The body links to `target`, which does not exist beside SKILL.md.
-fn broken_link(sink: &mut Sink, pos: Pos, target: &str) {
+/// `; did you mean `x`?` for a path spelled with another case, or nothing.
+fn case_hint(hint: Option<&str>) -> String {
+    hint.map(|h| format!("; did you mean `{h}`? (names are case-sensitive on most hosts)"))
+        .unwrap_or_default()
+}
+
+/// The body links to `target`, which does not exist beside SKILL.md (`hint`: the path it has
+/// with another case).
+fn broken_link(sink: &mut Sink, pos: Pos, target: &str, hint: Option<&str>) {
+    let message = match hint {
+        None => format!(
+            "`{target}` does not exist relative to this skill; fix the link or add the file"
+        ),
+        Some(_) => format!(
+            "`{target}` does not exist relative to this skill{}",
+            case_hint(hint)
+        ),
+    };
+    sink.push(Rule::BrokenLink, pos, message);
+}
+
+pub(crate) const BROKEN_REFERENCE: RuleDoc = RuleDoc {
+    code: "SA232",
+    name: "broken-reference",
+    severity: Severity::Warning,
+    summary: "A path the body names outside a link points at a missing file",
+    what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path into the skill counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute, starting with `references/` or `scripts/` (the spec's folders for the skill's own files) or with a folder the skill has (`assets/`, `templates/`, ... count only then: they are as often the user's project). Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\".",
+    why: "The model reads such paths as it reads links, and loads or runs the file on demand; a missing one makes it fail mid-task or invent the content. A case mismatch works on macOS and breaks on Linux hosts.",
+    example: "Run `scripts/Deploy.sh` when the file is scripts/deploy.sh.\n\nFix: Run `scripts/deploy.sh`.",
+};
+
+/// The body names `target` (`kind`: a code span or a word), which does not exist beside
+/// SKILL.md (`hint`: the path it has with another case).
+fn broken_reference(sink: &mut Sink, pos: Pos, target: &str, kind: RefKind, hint: Option<&str>) {
+    let how = if kind == RefKind::Code {
+        "named in code"
+    } else {
+        "named in the text"
+    };
+    let fix = if hint.is_some() {
+        case_hint(hint)
+    } else {
+        "; fix the path or add the file".to_owned()
+    };
     sink.push(
-        Rule::BrokenLink,
+        Rule::BrokenReference,
         pos,
-        format!("`{target}` does not exist relative to this skill; fix the link or add the file"),
+        format!("`{target}` ({how}) does not exist relative to this skill{fix}"),
     );
 }
 

@@ -305,3 +305,41 @@ fn openclaw_conventions_are_recognised() {
     let r = audit(lib.path());
     assert_eq!(findings(&r, "SA221"), [], "{:#}", r["findings"]);
 }
+
+#[test]
+fn paths_named_outside_links_are_checked() {
+    let body = "# Guide\n\nRead `references/guide.md`, then run scripts/Run.sh.\nSee `references/missing.md` and `assets/logo.png` and `src/main.rs`.\nCopy `references/config.example.json` to `references/config.json`.\nUse `references/filename.md` for each topic.\n\n```sh\npython scripts/example.py\n```\n\nA [link](References/guide.md).\n";
+    let skill = format!("---\nname: k\ndescription: Does k things. Use when asked.\n---\n{body}");
+    let lib = tree(&[
+        ("k/SKILL.md", &skill),
+        ("k/references/guide.md", "# g\n"),
+        ("k/references/config.example.json", "{}\n"),
+        ("k/scripts/run.sh", ""),
+    ]);
+    let r = audit(lib.path());
+    let refs: Vec<(u64, String)> = findings(&r, "SA232")
+        .into_iter()
+        .map(|(_, line, m)| (line, m))
+        .collect();
+    assert_eq!(
+        refs,
+        [
+            (
+                7,
+                "`scripts/Run.sh` (named in the text) does not exist relative to this skill; did you mean `scripts/run.sh`? (names are case-sensitive on most hosts)".to_owned()
+            ),
+            (
+                8,
+                "`references/missing.md` (named in code) does not exist relative to this skill; fix the path or add the file".to_owned()
+            ),
+        ]
+    );
+    assert_eq!(
+        findings(&r, "SA231"),
+        [(
+            "k/SKILL.md".to_owned(),
+            16,
+            "`References/guide.md` does not exist relative to this skill; did you mean `references/guide.md`? (names are case-sensitive on most hosts)".to_owned()
+        )]
+    );
+}
