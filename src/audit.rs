@@ -615,7 +615,25 @@ fn process(
         Kind::Skill { .. } => {
             // Only broken links are reported: a body whose links all resolve is not parsed.
             let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
+            // Paths the text names mostly start with a folder the skill lacks (the user's
+            // `src/`): each such folder is looked up once, and paths in it need no lookup.
+            let folders = std::cell::RefCell::new(Vec::<(String, bool)>::new());
             let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink, |t| {
+                if let Some((first, _)) = t.split_once('/') {
+                    let known = folders
+                        .borrow()
+                        .iter()
+                        .find(|(f, _)| f == first)
+                        .map(|f| f.1);
+                    let exists = known.unwrap_or_else(|| {
+                        let exists = dir.join(first).is_dir();
+                        folders.borrow_mut().push((first.to_owned(), exists));
+                        exists
+                    });
+                    if !exists {
+                        return true;
+                    }
+                }
                 rules::spec::link_is_broken(dir, t)
             });
             rules::spec::check(&parsed, settings, &mut sink);

@@ -193,47 +193,39 @@ fn parse_links(body: &str, first_line: u32) -> Vec<BodyLink> {
 /// (links are [`link_targets`]'). One pass over the lines, and only lines with a `/` are
 /// looked at: no Markdown parse.
 pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
+    let bytes = body.as_bytes();
+    let fenced = fenced_blocks(body);
     let mut out = Vec::new();
-    // The open fence's character and length, while inside one.
-    let mut fence: Option<(u8, usize)> = None;
-    for (n, line) in body.split('\n').enumerate() {
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let trimmed = line.trim_start_matches([' ', '\t', '>']);
-        let run = |c: u8| trimmed.bytes().take_while(|&b| b == c).count();
-        let opened = match trimmed.as_bytes().first() {
-            Some(&c @ (b'`' | b'~')) if run(c) >= 3 => Some((c, run(c))),
-            _ => None,
-        };
-        match (fence, opened) {
-            (Some((c, len)), Some((c2, len2))) if c == c2 && len2 >= len => {
-                if trimmed[len2..].trim().is_empty() {
-                    fence = None;
-                }
-                continue;
-            }
-            (Some(_), _) => continue,
-            (None, Some(open)) => {
-                fence = Some(open);
-                continue;
-            }
-            (None, None) => {}
-        }
-        if memchr::memchr(b'/', line.as_bytes()).is_none()
-            || (trimmed.starts_with('[') && trimmed.contains("]:"))
-        {
+    // Lines are found from the slashes: most lines have none and are never looked at.
+    let mut next_line = 0;
+    let (mut counted_to, mut line_no) = (0, first_line);
+    for slash in memchr::memchr_iter(b'/', bytes) {
+        if slash < next_line {
             continue;
         }
-        let line_no = u32::try_from(n)
-            .unwrap_or(u32::MAX)
-            .saturating_add(first_line);
-        for (start, token, kind) in line_tokens(line) {
+        let start = memchr::memrchr(b'\n', &bytes[..slash]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &bytes[slash..]).map_or(bytes.len(), |i| slash + i);
+        next_line = end + 1;
+        if fenced.iter().any(|&(from, to)| (from..to).contains(&start)) {
+            continue;
+        }
+        let newlines = memchr::memchr_iter(b'\n', &bytes[counted_to..start]).count();
+        line_no = line_no.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+        counted_to = start;
+        let line = &body[start..end];
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let trimmed = line.trim_start_matches([' ', '\t', '>']);
+        if trimmed.starts_with('[') && trimmed.contains("]:") {
+            continue;
+        }
+        for (at, token, kind) in line_tokens(line) {
             let Some(path) = path_like(token) else {
                 continue;
             };
             if wanted(path) {
                 // The path is a slice of the token: its place, past any punctuation.
                 let skipped = (path.as_ptr() as usize).saturating_sub(token.as_ptr() as usize);
-                let column = line[..start + skipped].chars().count() + 1;
+                let column = line[..at + skipped].chars().count() + 1;
                 out.push(BodyLink {
                     target: path.to_owned(),
                     pos: Pos::new(line_no, u32::try_from(column).unwrap_or(u32::MAX)),
@@ -245,6 +237,49 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
     out
 }
 
+/// The byte ranges of `body`'s fenced code blocks, from the opening fence line's start to the
+/// closing one's end (or the end of the body). Found from the ``` and ~~~ in it: the lines
+/// of a body without any are never looked at.
+fn fenced_blocks(body: &str) -> Vec<(usize, usize)> {
+    let bytes = body.as_bytes();
+    let mut fences: Vec<usize> = memchr::memmem::find_iter(bytes, b"```")
+        .chain(memchr::memmem::find_iter(bytes, b"~~~"))
+        .filter_map(|i| {
+            // A fence opens its line, after indentation or block quote markers.
+            let start = memchr::memrchr(b'\n', &bytes[..i]).map_or(0, |n| n + 1);
+            bytes[start..i]
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\t' | b'>'))
+                .then_some(start)
+        })
+        .collect();
+    fences.sort_unstable();
+    fences.dedup();
+    let mut out = Vec::new();
+    let mut open: Option<(usize, u8, usize)> = None;
+    for start in fences {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let line = body[start..end].trim_end_matches('\r');
+        let trimmed = line.trim_start_matches([' ', '\t', '>']);
+        let Some(&c) = trimmed.as_bytes().first() else {
+            continue;
+        };
+        let run = trimmed.bytes().take_while(|&b| b == c).count();
+        match open {
+            Some((from, oc, len)) if oc == c && run >= len && trimmed[run..].trim().is_empty() => {
+                out.push((from, end + 1));
+                open = None;
+            }
+            Some(_) => {}
+            None => open = Some((start, c, run)),
+        }
+    }
+    if let Some((from, _, _)) = open {
+        out.push((from, bytes.len() + 1));
+    }
+    out
+}
+
 /// The code spans of one line (their whole content) and the words of its text outside them,
 /// each with its byte offset in the line.
 fn line_tokens<'l>(line: &'l str) -> Vec<(usize, &'l str, RefKind)> {
@@ -252,14 +287,25 @@ fn line_tokens<'l>(line: &'l str) -> Vec<(usize, &'l str, RefKind)> {
     let mut out = Vec::new();
     let mut text_from = 0;
     let mut i = 0;
+    // Only a word with a `/` can be a path: the words are found from the slashes, so the rest
+    // of the text is not split.
     let words = |from: usize, to: usize, out: &mut Vec<(usize, &'l str, RefKind)>| {
-        let mut at = from;
-        for word in line[from..to].split([' ', '\t']) {
-            // Only a word with a `/` can be a path.
-            if memchr::memchr(b'/', word.as_bytes()).is_some() {
-                out.push((at, word, RefKind::Bare));
+        let blank = |b: &u8| matches!(b, b' ' | b'\t');
+        let mut next = from;
+        for slash in memchr::memchr_iter(b'/', &bytes[from..to]).map(|i| i + from) {
+            if slash < next {
+                continue;
             }
-            at += word.len() + 1;
+            let start = bytes[from..slash]
+                .iter()
+                .rposition(blank)
+                .map_or(from, |i| from + i + 1);
+            let end = bytes[slash..to]
+                .iter()
+                .position(blank)
+                .map_or(to, |i| slash + i);
+            out.push((start, &line[start..end], RefKind::Bare));
+            next = end;
         }
     };
     while let Some(open) = memchr::memchr(b'`', &bytes[i..]).map(|o| o + i) {
