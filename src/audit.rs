@@ -323,10 +323,9 @@ fn audit(
     for e in &found.errors {
         findings.push(rules::file::read_error(&e.path, &e.message));
     }
-    rules::library::duplicate_names(&skills, &mut findings);
     rules::agent::check_targets(&agents, &mut findings);
     rules::host::check(&agents, &profiles, &mut findings);
-    let mut links = resolve::links(
+    let (mut links, members) = resolve::links_and_members(
         &skills,
         &agents,
         &manifests,
@@ -335,6 +334,8 @@ fn audit(
         boundary,
         &mut findings,
     );
+    // After resolving: plugins namespace the skills they hold.
+    rules::library::duplicate_names(&skills, &members, &mut findings);
     links.extend(resolve::configured(
         &skills,
         &agents,
@@ -612,7 +613,25 @@ fn process(
         Kind::Skill { .. } => {
             // Only broken links are reported: a body whose links all resolve is not parsed.
             let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
+            // Paths the text names mostly start with a folder the skill lacks (the user's
+            // `src/`): each such folder is looked up once, and paths in it need no lookup.
+            let folders = std::cell::RefCell::new(Vec::<(String, bool)>::new());
             let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink, |t| {
+                if let Some((first, _)) = t.split_once('/') {
+                    let known = folders
+                        .borrow()
+                        .iter()
+                        .find(|(f, _)| f == first)
+                        .map(|f| f.1);
+                    let exists = known.unwrap_or_else(|| {
+                        let exists = dir.join(first).is_dir();
+                        folders.borrow_mut().push((first.to_owned(), exists));
+                        exists
+                    });
+                    if !exists {
+                        return true;
+                    }
+                }
                 rules::spec::link_is_broken(dir, t)
             });
             rules::spec::check(&parsed, settings, &mut sink);

@@ -36,10 +36,48 @@ pub enum AgentFlavor {
 pub enum ManifestKind {
     /// Agent Plugins / Copilot `plugin.json` (at a plugin root or in `.github/plugin/`).
     AgentPlugin,
-    /// `.claude-plugin/plugin.json`.
-    ClaudePlugin,
-    /// `.claude-plugin/marketplace.json`.
-    ClaudeMarketplace,
+    /// `plugin.json` in a format's own folder at the plugin root (`.claude-plugin/`, ...):
+    /// its paths resolve from the folder above.
+    FolderPlugin(PluginFormat),
+    /// `marketplace.json` in `.claude-plugin/`, `.cursor-plugin/`, `.github/plugin/` or
+    /// `.agents/plugins/`: entries resolve from the folder holding that one.
+    Marketplace,
+}
+
+/// The format of a plugin manifest kept in a folder of its own at the plugin root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PluginFormat {
+    /// `.claude-plugin/plugin.json` (Claude Code).
+    Claude,
+    /// `.codex-plugin/plugin.json` (Codex).
+    Codex,
+    /// `.cursor-plugin/plugin.json` (Cursor).
+    Cursor,
+    /// `.plugin/plugin.json` (legacy OpenPlugin, read by VS Code).
+    Open,
+}
+
+impl PluginFormat {
+    /// The format of a `plugin.json` in the folder named `dir`, if that is a format's folder.
+    fn of_folder(dir: &[u8]) -> Option<Self> {
+        match dir {
+            b".claude-plugin" => Some(PluginFormat::Claude),
+            b".codex-plugin" => Some(PluginFormat::Codex),
+            b".cursor-plugin" => Some(PluginFormat::Cursor),
+            b".plugin" => Some(PluginFormat::Open),
+            _ => None,
+        }
+    }
+
+    /// How links from such a plugin are labelled (`codex-plugin:NAME`).
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            PluginFormat::Claude => "claude-plugin",
+            PluginFormat::Codex => "codex-plugin",
+            PluginFormat::Cursor => "cursor-plugin",
+            PluginFormat::Open => "open-plugin",
+        }
+    }
 }
 
 /// A file to audit.
@@ -220,13 +258,20 @@ pub(crate) fn classify(path: &Path) -> Option<Kind> {
     let parent_name = above.clone().next().unwrap_or(b"");
     let grandparent_name = above.clone().nth(1).unwrap_or(b"");
     if name == "plugin.json" {
-        return match parent_name {
-            b".claude-plugin" => Some(Kind::Manifest(ManifestKind::ClaudePlugin)),
-            _ => Some(Kind::Manifest(ManifestKind::AgentPlugin)),
+        return match PluginFormat::of_folder(parent_name) {
+            Some(format) => Some(Kind::Manifest(ManifestKind::FolderPlugin(format))),
+            None => Some(Kind::Manifest(ManifestKind::AgentPlugin)),
         };
     }
-    if name == "marketplace.json" && parent_name == b".claude-plugin" {
-        return Some(Kind::Manifest(ManifestKind::ClaudeMarketplace));
+    if name == "marketplace.json"
+        && matches!(
+            (grandparent_name, parent_name),
+            (_, b".claude-plugin" | b".cursor-plugin")
+                | (b".github", b"plugin")
+                | (b".agents", b"plugins")
+        )
+    {
+        return Some(Kind::Manifest(ManifestKind::Marketplace));
     }
     let ends_with = |suffix: &str| strip_suffix_ignore_case(name.as_bytes(), suffix).is_some();
     if ends_with(".agent.md") {
@@ -803,12 +848,35 @@ mod tests {
         );
         assert_eq!(
             c("p/.claude-plugin/plugin.json"),
-            Some(Kind::Manifest(ManifestKind::ClaudePlugin))
+            Some(Kind::Manifest(ManifestKind::FolderPlugin(
+                PluginFormat::Claude
+            )))
         );
-        assert_eq!(
-            c("m/.claude-plugin/marketplace.json"),
-            Some(Kind::Manifest(ManifestKind::ClaudeMarketplace))
-        );
+        for (path, format) in [
+            ("p/.codex-plugin/plugin.json", PluginFormat::Codex),
+            ("p/.cursor-plugin/plugin.json", PluginFormat::Cursor),
+            ("p/.plugin/plugin.json", PluginFormat::Open),
+        ] {
+            assert_eq!(
+                c(path),
+                Some(Kind::Manifest(ManifestKind::FolderPlugin(format))),
+                "{path}"
+            );
+        }
+        for path in [
+            "m/.claude-plugin/marketplace.json",
+            "m/.cursor-plugin/marketplace.json",
+            "m/.github/plugin/marketplace.json",
+            "m/.agents/plugins/marketplace.json",
+        ] {
+            assert_eq!(
+                c(path),
+                Some(Kind::Manifest(ManifestKind::Marketplace)),
+                "{path}"
+            );
+        }
+        assert_eq!(c("m/plugins/marketplace.json"), None);
+        assert_eq!(c("m/marketplace.json"), None);
     }
 
     #[test]

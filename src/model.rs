@@ -617,8 +617,8 @@ pub struct Link {
     /// Skill name.
     pub skill: String,
     pub skill_path: String,
-    /// `plugin:NAME`, `claude-plugin:NAME`, `marketplace:NAME`, `skills-field`, `body-link`,
-    /// or `config`.
+    /// `plugin:NAME`, `claude-plugin:NAME`, `codex-plugin:NAME`, `cursor-plugin:NAME`,
+    /// `open-plugin:NAME`, `marketplace:NAME`, `skills-field`, `body-link`, or `config`.
     pub via: String,
 }
 

@@ -211,6 +211,43 @@ pub fn links(
     boundary: &Boundary,
     findings: &mut Vec<Finding>,
 ) -> Vec<Link> {
+    let (links, _) = links_and_members(
+        skills,
+        agents,
+        manifests,
+        scanned_roots,
+        cwd,
+        boundary,
+        findings,
+    );
+    links
+}
+
+/// A skill that a plugin holds, which makes the plugin its namespace (`/plugin:skill`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Member {
+    /// The skill's display path.
+    pub skill: String,
+    /// What tells plugins apart: a plugin manifest's root (two formats' manifests at one
+    /// root are one plugin), or a marketplace entry's file and name.
+    pub plugin: String,
+    /// The plugin's name, for messages.
+    pub name: String,
+    /// For a skill under the plugin's root, that root's length (the nearest root holds the
+    /// skill); `None` for a skill the plugin lists from elsewhere.
+    pub under: Option<usize>,
+}
+
+/// [`links`], and the skills each plugin holds: under its root or listed by it.
+pub(crate) fn links_and_members(
+    skills: &[Box<Skill>],
+    agents: &[Agent],
+    manifests: &[Manifest],
+    scanned_roots: &[PathBuf],
+    cwd: &Path,
+    boundary: &Boundary,
+    findings: &mut Vec<Finding>,
+) -> (Vec<Link>, Vec<Member>) {
     let ix = Index::new(skills, agents, cwd);
     let roots: Vec<PathBuf> = scanned_roots
         .iter()
@@ -246,6 +283,7 @@ pub fn links(
     );
     // Sized first: the links of 100,000 skills grew by doubling, copied each time.
     let count = |v: &[(Vec<Link>, Vec<Finding>)]| v.iter().map(|(l, _)| l.len()).sum::<usize>();
+    let (from_manifests, members): (Vec<_>, Vec<_>) = from_manifests.into_iter().unzip();
     let mut out = Vec::with_capacity(count(&from_manifests) + count(&from_agents));
     for (links, found) in from_manifests.into_iter().chain(from_agents) {
         out.extend(links);
@@ -253,7 +291,7 @@ pub fn links(
     }
     out.par_sort_unstable();
     out.dedup();
-    out
+    (out, members.into_iter().flatten().collect())
 }
 
 /// Where one manifest's relative paths are tried: the plugin folder (`base`, a key), then the
@@ -315,7 +353,7 @@ fn manifest_links(
     m: &Manifest,
     places: &Places,
     boundary: &Boundary,
-) -> (Vec<Link>, Vec<Finding>) {
+) -> ((Vec<Link>, Vec<Finding>), Vec<Member>) {
     let mut findings = Vec::new();
     let base = &places.base;
     // A path that names nothing in the library: outside the tree, or simply wrong.
@@ -347,7 +385,42 @@ fn manifest_links(
         .iter()
         .flat_map(|a| m_skills.iter().map(|s| link(a, s, &via)))
         .collect();
-    (links, findings)
+    ((links, findings), members(ix, m, base, &m_skills))
+}
+
+/// The skills the plugin of `m` holds: for a plugin manifest every skill under its root
+/// `base`, and any skill it lists from elsewhere. A marketplace entry's root is often the
+/// whole repository, shared by entries that each list a few skills: only its list counts.
+fn members(ix: &Index, m: &Manifest, base: &Path, listed: &[&Skill]) -> Vec<Member> {
+    let marketplace = m.via == "marketplace";
+    let plugin = if marketplace {
+        format!("{}#{}", m.path, m.name)
+    } else {
+        base.to_string_lossy().into_owned()
+    };
+    let member = |s: &Skill, under: Option<usize>| Member {
+        skill: s.path.clone(),
+        plugin: plugin.clone(),
+        name: m.name.clone(),
+        under,
+    };
+    let depth = base.as_os_str().len();
+    let mut out: Vec<Member> = if marketplace {
+        Vec::new()
+    } else {
+        ix.skills_under(base)
+            .into_iter()
+            .map(|s| member(s, Some(depth)))
+            .collect()
+    };
+    let held: std::collections::HashSet<&str> = out.iter().map(|o| o.skill.as_str()).collect();
+    let from_elsewhere: Vec<Member> = listed
+        .iter()
+        .filter(|s| !held.contains(s.path.as_str()))
+        .map(|s| member(s, None))
+        .collect();
+    out.extend(from_elsewhere);
+    out
 }
 
 /// What a manifest's agent or skill list names: each path the agent or skill there, or else

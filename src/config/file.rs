@@ -217,7 +217,7 @@ pub(crate) const STARTER: &str = r#"# skill-audit.toml: settings for auditing th
 # Characters allowed in skill names: "ascii" (a-z, 0-9, -) or "unicode" (any letter).
 # name-charset = "ascii"
 
-# Hosts whose host-specific frontmatter keys count as known: "vscode", "claude-code".
+# Hosts whose host-specific frontmatter keys count as known: "vscode", "claude-code", "openclaw".
 # hosts = ["vscode", "claude-code"]
 
 # Severity per rule (ID or name): "off", "info", "warning" or "error".

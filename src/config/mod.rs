@@ -39,6 +39,7 @@ pub enum NameCharset {
 pub enum Host {
     ClaudeCode,
     Vscode,
+    Openclaw,
 }
 
 impl Host {
@@ -47,6 +48,7 @@ impl Host {
         match self {
             Host::ClaudeCode => "Claude Code",
             Host::Vscode => "VS Code",
+            Host::Openclaw => "OpenClaw",
         }
     }
 }

@@ -220,7 +220,10 @@ pub(crate) fn audit(
         })
     };
     let mut parsed = parse::skill::parse(bytes, path, &fs_path, &mut sink, unlisted);
-    let links = std::mem::take(&mut parsed.links);
+    // Paths written as words are checked against the local folders they start with, which a
+    // served skill has not: only its Markdown links are held to the server's list.
+    let mut links = std::mem::take(&mut parsed.links);
+    links.retain(|l| l.kind == parse::markdown::RefKind::Link);
     rules::spec::check(&parsed, settings, &mut sink);
     for link in links {
         let uri = resolve(path, &link.target);

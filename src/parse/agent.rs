@@ -77,7 +77,7 @@ pub fn parse(
     let dir = fs_path.parent().unwrap_or(Path::new(""));
     // Body links matter only where they may name a skill (they tie the agent to it): a body
     // whose links all point elsewhere is not parsed.
-    agent.body_links = markdown::relative_links(doc.body, doc.body_line, |t| {
+    agent.body_links = markdown::link_targets(doc.body, doc.body_line, |t| {
         discover::may_name_skill(&discover::normalize(&dir.join(t)))
     })
     .into_iter()

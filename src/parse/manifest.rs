@@ -67,20 +67,27 @@ pub fn parse(
                 skills,
             }]
         }
-        ManifestKind::ClaudePlugin => {
+        ManifestKind::FolderPlugin(format) => {
             let base = dir.parent().unwrap_or(dir);
             vec![Manifest {
                 path: path.to_owned(),
                 fs_path: fs_path.to_owned(),
                 name: name_of(&json),
                 base: base.to_owned(),
-                via: "claude-plugin",
+                via: format.label(),
                 agents: paths(json.get("agents"), &text),
                 skills: paths(json.get("skills"), &text),
             }]
         }
-        ManifestKind::ClaudeMarketplace => {
-            let root = dir.parent().unwrap_or(dir);
+        ManifestKind::Marketplace => {
+            // Sources are relative to the folder holding `.claude-plugin/` (or `.github/plugin/`,
+            // `.agents/plugins/`): one level up from the file's folder, or two.
+            let root = if dir.ends_with(".github/plugin") || dir.ends_with(".agents/plugins") {
+                dir.parent().and_then(Path::parent)
+            } else {
+                dir.parent()
+            }
+            .unwrap_or(dir);
             let plugin_root = json
                 .get("metadata")
                 .and_then(|m| m.get("pluginRoot"))
@@ -89,30 +96,81 @@ pub fn parse(
             let entries = json
                 .get("plugins")
                 .and_then(Value::as_array)
-                .cloned()
+                .map(Vec::as_slice)
                 .unwrap_or_default();
-            entries
-                .iter()
-                // Only entries that list skills say anything about links; the rest are plugins
-                // whose own manifests are audited where they live.
-                .filter(|e| e.get("skills").is_some())
-                .map(|e| {
-                    let base = match e.get("source").and_then(Value::as_str) {
-                        Some(src) => plugin_root.join(src),
-                        None => plugin_root.clone(),
-                    };
-                    Manifest {
-                        path: path.to_owned(),
-                        fs_path: fs_path.to_owned(),
-                        name: name_of(e),
-                        base,
-                        via: "marketplace",
-                        agents: paths(e.get("agents"), &text),
-                        skills: paths(e.get("skills"), &text),
+            // Entries are found in the text in order, each after the one before.
+            let mut from = memchr::memmem::find(text.as_bytes(), b"\"plugins\"").unwrap_or(0);
+            let mut out = Vec::new();
+            for e in entries {
+                let name = name_of(e);
+                let pos = match locate_from(&text, &name, from) {
+                    Some((pos, at)) => {
+                        from = at;
+                        pos
                     }
-                })
-                .collect()
+                    None => Pos::START,
+                };
+                let base = match source_of(e.get("source")) {
+                    Source::Remote(kind, at) => {
+                        rules::links::marketplace_remote_source(sink, pos, &name, kind, at);
+                        continue;
+                    }
+                    Source::Local(Some(src)) => plugin_root.join(src),
+                    Source::Local(None) => plugin_root.clone(),
+                };
+                // Only entries that list skills say anything about links; the rest are
+                // plugins whose own manifests are audited where they live.
+                if e.get("skills").is_none() {
+                    continue;
+                }
+                out.push(Manifest {
+                    path: path.to_owned(),
+                    fs_path: fs_path.to_owned(),
+                    name,
+                    base,
+                    via: "marketplace",
+                    agents: paths(e.get("agents"), &text),
+                    skills: paths(e.get("skills"), &text),
+                });
+            }
+            out
         }
+    }
+}
+
+/// Where a marketplace entry's plugin comes from.
+enum Source<'a> {
+    /// A folder of this repository (relative to the plugin root), or the root itself.
+    Local(Option<&'a str>),
+    /// Somewhere else: its kind (`github`, `url`, `npm`, ...) and what names it there.
+    Remote(&'a str, &'a str),
+}
+
+/// A marketplace entry's `source`: a relative path, Codex's `{source: local, path}`, or a
+/// remote source (`{source: github, repo}`, `{source: url, url}`, `{source: git-subdir, url,
+/// path}`, `{source: npm, package}`, a URL string).
+fn source_of(v: Option<&Value>) -> Source<'_> {
+    match v {
+        Some(Value::String(s)) if s.contains("://") || s.starts_with("git@") => {
+            Source::Remote("url", s)
+        }
+        Some(Value::String(s)) => Source::Local(Some(s)),
+        Some(Value::Object(o)) => {
+            let field = |k: &str| o.get(k).and_then(Value::as_str);
+            match field("source") {
+                Some("local") | None if field("url").is_none() && field("repo").is_none() => {
+                    Source::Local(field("path"))
+                }
+                kind => Source::Remote(
+                    kind.unwrap_or("remote"),
+                    field("repo")
+                        .or(field("url"))
+                        .or(field("package"))
+                        .unwrap_or(""),
+                ),
+            }
+        }
+        _ => Source::Local(None),
     }
 }
 
@@ -132,21 +190,29 @@ fn paths(v: Option<&Value>, text: &str) -> Option<Vec<(String, Pos)>> {
 
 /// The position of a JSON string in the text (its first occurrence), for findings.
 fn locate(text: &str, value: &str) -> Pos {
+    locate_from(text, value, 0).map_or(Pos::START, |(pos, _)| pos)
+}
+
+/// The position of the first occurrence of a JSON string at or after byte `from`, and the
+/// byte just after it.
+fn locate_from(text: &str, value: &str, from: usize) -> Option<(Pos, usize)> {
     let needle = serde_json::to_string(value).unwrap_or_default();
-    match memchr::memmem::find(text.as_bytes(), needle.as_bytes()) {
-        Some(i) => {
-            // Counted with memchr: every listed path is located from the top of the file.
-            let before = &text.as_bytes()[..i];
-            let line = memchr::memchr_iter(b'\n', before).count() + 1;
-            let line_start = memchr::memrchr(b'\n', before).map_or(0, |n| n + 1);
-            let col = text[line_start..i].chars().count() + 1;
-            Pos::new(
-                u32::try_from(line).unwrap_or(1),
-                u32::try_from(col).unwrap_or(1),
-            )
-        }
-        None => Pos::START,
-    }
+    let start = from.min(text.len());
+    let i = start + memchr::memmem::find(&text.as_bytes()[start..], needle.as_bytes())?;
+    Some((position(text, i), i + needle.len()))
+}
+
+/// The 1-based line and column of byte `i` of `text`.
+fn position(text: &str, i: usize) -> Pos {
+    // Counted with memchr: every listed path is located from the top of the file.
+    let before = &text.as_bytes()[..i];
+    let line = memchr::memchr_iter(b'\n', before).count() + 1;
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |n| n + 1);
+    let col = text[line_start..i].chars().count() + 1;
+    Pos::new(
+        u32::try_from(line).unwrap_or(1),
+        u32::try_from(col).unwrap_or(1),
+    )
 }
 
 #[cfg(test)]
@@ -183,7 +249,7 @@ mod tests {
             br#"{"name": "x"}"#,
             "p",
             Path::new("x/.claude-plugin/plugin.json"),
-            ManifestKind::ClaudePlugin,
+            ManifestKind::FolderPlugin(crate::discover::PluginFormat::Claude),
             &mut sink,
         );
         assert_eq!(
@@ -195,7 +261,7 @@ mod tests {
             mk,
             "m",
             Path::new("r/.claude-plugin/marketplace.json"),
-            ManifestKind::ClaudeMarketplace,
+            ManifestKind::Marketplace,
             &mut sink,
         );
         assert_eq!(m.len(), 1);
@@ -209,5 +275,74 @@ mod tests {
             &mut sink,
         );
         assert_eq!(sink.findings[0].rule, Rule::ManifestInvalid);
+    }
+
+    #[test]
+    fn marketplace_sources_and_roots() {
+        let mk = br#"{"name": "m", "plugins": [
+  {"name": "m", "source": {"source": "local", "path": "./p/m"}, "skills": ["./skills/a"]},
+  {"name": "r", "source": {"source": "url", "url": "https://x.test/r.git"}, "skills": []}]}"#;
+        for (file, root) in [
+            ("r/.claude-plugin/marketplace.json", "r"),
+            ("r/.github/plugin/marketplace.json", "r"),
+            ("r/.agents/plugins/marketplace.json", "r"),
+        ] {
+            let mut sink = Sink::new("m");
+            let m = parse(
+                mk,
+                "m",
+                Path::new(file),
+                ManifestKind::Marketplace,
+                &mut sink,
+            );
+            assert_eq!(m.len(), 1, "{file}");
+            assert_eq!(m[0].base, Path::new(root).join("./p/m"), "{file}");
+            // The remote entry is noted on its own name, not on the marketplace's of the
+            // same spelling above it.
+            assert_eq!(sink.findings.len(), 1);
+            assert_eq!(sink.findings[0].rule, Rule::MarketplaceRemoteSource);
+            assert_eq!((sink.findings[0].line, sink.findings[0].column), (3, 12));
+        }
+        assert!(matches!(source_of(None), Source::Local(None)));
+        let v: Value = serde_json::json!({"source": "github", "repo": "o/r"});
+        assert!(matches!(
+            source_of(Some(&v)),
+            Source::Remote("github", "o/r")
+        ));
+        let v: Value = serde_json::json!("git@github.com:o/r.git");
+        assert!(matches!(source_of(Some(&v)), Source::Remote("url", _)));
+        let v: Value = serde_json::json!("plugins/x");
+        assert!(matches!(
+            source_of(Some(&v)),
+            Source::Local(Some("plugins/x"))
+        ));
+    }
+
+    #[test]
+    fn folder_plugins_resolve_from_the_folder_above() {
+        use crate::discover::PluginFormat;
+        for (file, format, via) in [
+            (
+                "x/.codex-plugin/plugin.json",
+                PluginFormat::Codex,
+                "codex-plugin",
+            ),
+            (
+                "x/.cursor-plugin/plugin.json",
+                PluginFormat::Cursor,
+                "cursor-plugin",
+            ),
+            ("x/.plugin/plugin.json", PluginFormat::Open, "open-plugin"),
+        ] {
+            let mut sink = Sink::new("p");
+            let m = parse(
+                br#"{"name": "x", "skills": "./skills/"}"#,
+                "p",
+                Path::new(file),
+                ManifestKind::FolderPlugin(format),
+                &mut sink,
+            );
+            assert_eq!((m[0].base.as_path(), m[0].via), (Path::new("x"), via));
+        }
     }
 }

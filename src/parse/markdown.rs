@@ -12,12 +12,24 @@ use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
 
 use crate::diagnostic::Pos;
 
-/// A relative link or image target found in a body.
+/// A relative link or image target found in a body, or a path written as a word.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct BodyLink {
     /// The target path, without fragment or query, percent-decoded.
     pub target: String,
     pub pos: Pos,
+    pub kind: RefKind,
+}
+
+/// How a body names a file.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RefKind {
+    /// A Markdown link or image.
+    Link,
+    /// A path that is a whole code span: `` `references/guide.md` ``.
+    Code,
+    /// A path written as a word of the text: see references/guide.md.
+    Bare,
 }
 
 /// Bodies larger than this are not scanned for links (the cost would be paid on every run for
@@ -25,11 +37,32 @@ pub struct BodyLink {
 pub(crate) const MAX_LINK_SCAN_BYTES: usize = 2 << 20;
 
 /// Relative link and image targets of `body` (whose first line is `first_line` of the file)
+/// that `wanted` picks, then the paths written outside links ([`path_refs`]) that it picks.
+pub fn relative_links(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
+    if body.len() > MAX_LINK_SCAN_BYTES {
+        return Vec::new();
+    }
+    // Each target judged once: the text often names a file several times, or also links it.
+    let judged = RefCell::new(HashMap::<String, bool, foldhash::fast::RandomState>::default());
+    let wanted = |target: &str| {
+        if let Some(&w) = judged.borrow().get(target) {
+            return w;
+        }
+        let w = wanted(target);
+        judged.borrow_mut().insert(target.to_owned(), w);
+        w
+    };
+    let mut out = link_targets(body, first_line, wanted);
+    out.extend(path_refs(body, first_line, wanted));
+    out
+}
+
+/// Relative link and image targets of `body` (whose first line is `first_line` of the file)
 /// that `wanted` picks. Callers ask only for the targets that matter to them (say, those
 /// missing on disk): a body is parsed only when a target written in it literally is wanted or
 /// cannot be read without the parser, so bodies whose links are all fine cost a scan, not a
 /// parse. The result is exactly the parser's links, filtered by `wanted`.
-pub fn relative_links(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
+pub fn link_targets(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
     if body.len() > MAX_LINK_SCAN_BYTES {
         return Vec::new();
     }
@@ -145,10 +178,222 @@ fn parse_links(body: &str, first_line: u32) -> Vec<BodyLink> {
             out.push(BodyLink {
                 target,
                 pos: Pos::new(line.saturating_add(first_line.saturating_sub(1)), column),
+                kind: RefKind::Link,
             });
         }
     }
     out
+}
+
+/// Paths into the skill's folder that `body` writes outside Markdown links, as a whole code
+/// span (`` `scripts/run.sh` ``) or as a word of the text, that `wanted` picks. Only what looks
+/// like a relative file path counts: a `/`, a file extension, path characters only (no
+/// blanks, globs, `<`, `{`, `$` or `:`), not absolute, not `./`-less `../`. Fenced code blocks
+/// hold example commands and are skipped, as are link syntax and reference definitions
+/// (links are [`link_targets`]'). One pass over the lines, and only lines with a `/` are
+/// looked at: no Markdown parse.
+pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
+    let bytes = body.as_bytes();
+    let fenced = fenced_blocks(body);
+    let mut out = Vec::new();
+    // Lines are found from the slashes: most lines have none and are never looked at.
+    let mut next_line = 0;
+    let (mut counted_to, mut line_no) = (0, first_line);
+    for slash in memchr::memchr_iter(b'/', bytes) {
+        if slash < next_line {
+            continue;
+        }
+        let start = memchr::memrchr(b'\n', &bytes[..slash]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &bytes[slash..]).map_or(bytes.len(), |i| slash + i);
+        next_line = end + 1;
+        if fenced.iter().any(|&(from, to)| (from..to).contains(&start)) {
+            continue;
+        }
+        let newlines = memchr::memchr_iter(b'\n', &bytes[counted_to..start]).count();
+        line_no = line_no.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+        counted_to = start;
+        let line = &body[start..end];
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        let trimmed = line.trim_start_matches([' ', '\t', '>']);
+        if trimmed.starts_with('[') && trimmed.contains("]:") {
+            continue;
+        }
+        for (at, token, kind) in line_tokens(line) {
+            let Some(path) = path_like(token) else {
+                continue;
+            };
+            if wanted(path) {
+                // The path is a slice of the token: its place, past any punctuation.
+                let skipped = (path.as_ptr() as usize).saturating_sub(token.as_ptr() as usize);
+                let column = line[..at + skipped].chars().count() + 1;
+                out.push(BodyLink {
+                    target: path.to_owned(),
+                    pos: Pos::new(line_no, u32::try_from(column).unwrap_or(u32::MAX)),
+                    kind,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// The byte ranges of `body`'s fenced code blocks, from the opening fence line's start to the
+/// closing one's end (or the end of the body). Found from the ``` and ~~~ in it: the lines
+/// of a body without any are never looked at.
+fn fenced_blocks(body: &str) -> Vec<(usize, usize)> {
+    let bytes = body.as_bytes();
+    let mut fences: Vec<usize> = memchr::memmem::find_iter(bytes, b"```")
+        .chain(memchr::memmem::find_iter(bytes, b"~~~"))
+        .filter_map(|i| {
+            // A fence opens its line, after indentation or block quote markers.
+            let start = memchr::memrchr(b'\n', &bytes[..i]).map_or(0, |n| n + 1);
+            bytes[start..i]
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\t' | b'>'))
+                .then_some(start)
+        })
+        .collect();
+    fences.sort_unstable();
+    fences.dedup();
+    let mut out = Vec::new();
+    let mut open: Option<(usize, u8, usize)> = None;
+    for start in fences {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let line = body[start..end].trim_end_matches('\r');
+        let trimmed = line.trim_start_matches([' ', '\t', '>']);
+        let Some(&c) = trimmed.as_bytes().first() else {
+            continue;
+        };
+        let run = trimmed.bytes().take_while(|&b| b == c).count();
+        match open {
+            Some((from, oc, len)) if oc == c && run >= len && trimmed[run..].trim().is_empty() => {
+                out.push((from, end + 1));
+                open = None;
+            }
+            Some(_) => {}
+            None => open = Some((start, c, run)),
+        }
+    }
+    if let Some((from, _, _)) = open {
+        out.push((from, bytes.len() + 1));
+    }
+    out
+}
+
+/// The code spans of one line (their whole content) and the words of its text outside them,
+/// each with its byte offset in the line.
+fn line_tokens<'l>(line: &'l str) -> Vec<(usize, &'l str, RefKind)> {
+    let bytes = line.as_bytes();
+    let mut out = Vec::new();
+    let mut text_from = 0;
+    let mut i = 0;
+    // Only a word with a `/` can be a path: the words are found from the slashes, so the rest
+    // of the text is not split.
+    let words = |from: usize, to: usize, out: &mut Vec<(usize, &'l str, RefKind)>| {
+        let blank = |b: &u8| matches!(b, b' ' | b'\t');
+        let mut next = from;
+        for slash in memchr::memchr_iter(b'/', &bytes[from..to]).map(|i| i + from) {
+            if slash < next {
+                continue;
+            }
+            let start = bytes[from..slash]
+                .iter()
+                .rposition(blank)
+                .map_or(from, |i| from + i + 1);
+            let end = bytes[slash..to]
+                .iter()
+                .position(blank)
+                .map_or(to, |i| slash + i);
+            out.push((start, &line[start..end], RefKind::Bare));
+            next = end;
+        }
+    };
+    while let Some(open) = memchr::memchr(b'`', &bytes[i..]).map(|o| o + i) {
+        let len = bytes[open..].iter().take_while(|&&b| b == b'`').count();
+        let content = open + len;
+        // The closing run: the next run of exactly as many backticks on this line.
+        let mut j = content;
+        let close = loop {
+            match memchr::memchr(b'`', &bytes[j..]).map(|o| o + j) {
+                None => break None,
+                Some(c) => {
+                    let run = bytes[c..].iter().take_while(|&&b| b == b'`').count();
+                    if run == len {
+                        break Some(c);
+                    }
+                    j = c + run;
+                }
+            }
+        };
+        let Some(close) = close else { break };
+        words(text_from, open, &mut out);
+        let inner = &line[content..close];
+        if memchr::memchr(b'/', inner.as_bytes()).is_some() {
+            let lead = inner.len() - inner.trim_start().len();
+            out.push((content + lead, inner.trim(), RefKind::Code));
+        }
+        i = close + len;
+        text_from = i;
+    }
+    words(text_from, line.len(), &mut out);
+    out
+}
+
+/// `token` as a relative path into the skill's folder, if it looks like one (see
+/// [`path_refs`]); a word loses the punctuation around it first, and `./` is dropped.
+fn path_like(token: &str) -> Option<&str> {
+    if token.contains("](") {
+        return None;
+    }
+    let t = token
+        .trim_start_matches(['(', '[', '"', '\'', '*', '_', '|'])
+        .trim_end_matches([
+            ')', ']', '"', '\'', '*', '_', '|', ',', ';', ':', '.', '!', '?',
+        ]);
+    let t = t.strip_prefix("./").unwrap_or(t);
+    let (dirs, file) = t.rsplit_once('/')?;
+    let ok_char =
+        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'+' | b'@');
+    if dirs.is_empty() || !t.bytes().all(ok_char) || t.starts_with('.') {
+        return None;
+    }
+    if dirs
+        .split('/')
+        .any(|d| d.is_empty() || d == "." || d == "..")
+    {
+        return None;
+    }
+    let (stem, ext) = file.rsplit_once('.')?;
+    let ext_ok = (1..=10).contains(&ext.len())
+        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        && ext.bytes().any(|b| b.is_ascii_alphabetic());
+    (!stem.is_empty() && ext_ok && !placeholder(stem)).then_some(t)
+}
+
+/// Is a file name's stem a placeholder (`filename`, `your-file`, `phaseN`, `NAME`) rather than
+/// a name?
+fn placeholder(stem: &str) -> bool {
+    const WORDS: &[&str] = &[
+        "file",
+        "filename",
+        "name",
+        "foo",
+        "bar",
+        "baz",
+        "xxx",
+        "example",
+        "something",
+        "path",
+    ];
+    let lower = stem.to_ascii_lowercase();
+    let bytes = stem.as_bytes();
+    // `phaseN`, `stepX`: a word and a capital standing for a number.
+    let numbered = matches!(bytes, [.., b'a'..=b'z', b'N' | b'X' | b'Y']);
+    WORDS.contains(&lower.as_str())
+        || lower.starts_with("your")
+        || lower.starts_with("my-")
+        || numbered
+        || (stem.len() > 1 && stem.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
 }
 
 /// Byte offsets to 1-based line and character column. Links arrive in document order, so the
@@ -384,6 +629,77 @@ mod tests {
             let mut expected = parse_links(&body, 1);
             expected.retain(|l| wanted(&l.target));
             proptest::prop_assert_eq!(relative_links(&body, 1, wanted), expected);
+        }
+    }
+
+    #[test]
+    fn paths_in_code_spans_and_text_are_found_outside_fences() {
+        let body = "Run `scripts/run.sh` and read references/guide.md, or (assets/x.png).\n\
+```sh\npython scripts/fenced.py\n```\n\
+`python scripts/cmd.py` `./scripts/dot.sh` ``code `scripts/x.sh` span``\n\
+[link](references/linked.md) [r]: references/defined.md\n\
+[r]: references/definition.md\n\
+~~~\nscripts/tilde.sh\n~~~\n\
+    > see references/quoted.md.\r\n";
+        let got: Vec<(String, u32, u32, RefKind)> = path_refs(body, 10, |_| true)
+            .into_iter()
+            .map(|l| (l.target, l.pos.line, l.pos.column, l.kind))
+            .collect();
+        let want = |t: &str, line, column, kind| (t.to_owned(), line, column, kind);
+        assert_eq!(
+            got,
+            [
+                want("scripts/run.sh", 10, 6, RefKind::Code),
+                want("references/guide.md", 10, 31, RefKind::Bare),
+                want("assets/x.png", 10, 56, RefKind::Bare),
+                // `./` is dropped, and placed past.
+                want("scripts/dot.sh", 14, 28, RefKind::Code),
+                // Lines that may define references are left to the parser.
+                want("references/quoted.md", 20, 7, RefKind::Bare),
+            ]
+        );
+        // Links are the parser's, before the paths of the text.
+        let all = relative_links("See [a](references/a.md) and `scripts/b.sh`.\n", 1, |_| {
+            true
+        });
+        let kinds: Vec<RefKind> = all.iter().map(|l| l.kind).collect();
+        assert_eq!(kinds, [RefKind::Link, RefKind::Code]);
+        assert_eq!(link_targets("`scripts/b.sh`\n", 1, |_| true), []);
+    }
+
+    #[test]
+    fn only_relative_file_paths_count() {
+        for token in [
+            "references/guide.md",
+            "./scripts/run.sh",
+            "(assets/logo.png)",
+            "**references/a-b_c.v2.md**,",
+            "scripts/deep/tool.py:",
+        ] {
+            assert!(path_like(token).is_some(), "{token}");
+        }
+        for token in [
+            "references/",
+            "scripts/run",
+            "/abs/path.md",
+            "~/x/y.md",
+            "../up/x.md",
+            "a/../x.md",
+            "https://x.test/a.md",
+            "references/*.md",
+            "references/<name>.md",
+            "references/{x}.md",
+            "$DIR/x.sh",
+            ".github/skills/x.md",
+            "references/filename.md",
+            "phase_prompts/phaseN.md",
+            "references/YOUR_FILE.md",
+            "a//b.md",
+            "1.5/2.0",
+            "[x](references/a.md)",
+            "src=\"assets/a.png\"",
+        ] {
+            assert_eq!(path_like(token), None, "{token}");
         }
     }
 

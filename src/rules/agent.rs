@@ -54,6 +54,9 @@ const DEPRECATED_KEYS: &[(&str, &str)] = &[
     ("mode", "nothing: chat modes became agents, remove it"),
     ("user-invokable", "`user-invocable`"),
 ];
+/// The values of OpenCode's `mode` key on its agents; any other `mode` is the retired chat mode
+/// key.
+const OPENCODE_MODES: &[&str] = &["primary", "subagent", "all"];
 /// Agents every host provides, valid as handoff targets.
 const BUILTIN_AGENTS: &[&str] = &["agent", "ask", "edit", "plan"];
 
@@ -80,7 +83,14 @@ pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
     }
     for (key, _) in root.as_map().unwrap_or_default() {
         let Some(k) = key.as_str() else { continue };
-        if let Some((_, instead)) = DEPRECATED_KEYS.iter().find(|(d, _)| *d == k) {
+        let opencode_mode = a
+            .mode
+            .as_deref()
+            .map(str::trim)
+            .filter(|m| OPENCODE_MODES.contains(m));
+        if let (Some(mode), "mode") = (opencode_mode, k) {
+            opencode_key(sink, key.pos, mode);
+        } else if let Some((_, instead)) = DEPRECATED_KEYS.iter().find(|(d, _)| *d == k) {
             agent_deprecated_key(sink, key.pos, k, instead);
         } else if a.flavor != "claude" && CLAUDE_KEYS.contains(&k) && !COPILOT_KEYS.contains(&k) {
             claude_code_key(sink, key.pos, k);
@@ -188,7 +198,7 @@ pub(crate) const AGENT_DEPRECATED_KEY: RuleDoc = RuleDoc {
     name: "agent-deprecated-key",
     severity: Severity::Warning,
     summary: "An agent uses a retired key (`infer`, `mode`)",
-    what: "A retired agent key: `infer`, `mode` or the old spelling `user-invokable`.",
+    what: "A retired agent key: `infer`, `mode` (other than OpenCode's `primary`, `subagent` or `all`, which SA509 notes) or the old spelling `user-invokable`.",
     why: "Hosts are dropping them; the behaviour they controlled now lives in `user-invocable` and `disable-model-invocation`.",
     example: "infer: false\n\nFix: disable-model-invocation: true",
 };
@@ -302,7 +312,7 @@ pub(crate) const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
     name: "agent-host-specific-key",
     severity: Severity::Info,
     summary: "An agent key only some hosts read",
-    what: "An agent key that only some hosts read: a Claude Code key (`color`, `permissionMode`, ...) in a `.agent.md`, or a VS Code / GitHub key (`handoffs`, `target`, ...) in a Claude Code agent.",
+    what: "An agent key that only some hosts read: a Claude Code key (`color`, `permissionMode`, ...) in a `.agent.md`, a VS Code / GitHub key (`handoffs`, `target`, ...) in a Claude Code agent, or OpenCode's `mode: primary|subagent|all`.",
     why: "The host that loads this file ignores the key, so the setting has no effect there. Fine when the file is shared between hosts on purpose.",
     example: "color: blue  (in agents/planner.agent.md)
 
@@ -327,4 +337,53 @@ fn copilot_key(sink: &mut Sink, pos: Pos, key: &str) {
         pos,
         format!("`{key}` is only read by VS Code and GitHub Copilot; Claude Code ignores it in this agent"),
     );
+}
+
+/// OpenCode's `mode` key, set to `mode`, in an agent file.
+fn opencode_key(sink: &mut Sink, pos: Pos, mode: &str) {
+    sink.push(
+        Rule::AgentHostSpecificKey,
+        pos,
+        format!(
+            "`mode: {mode}` is OpenCode's key (`primary`, `subagent` or `all`); VS Code, GitHub Copilot and Claude Code ignore it"
+        ),
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::discover::AgentFlavor;
+    use std::path::Path;
+
+    fn rules_of(src: &str) -> Vec<(Rule, String)> {
+        let mut sink = Sink::new("a.agent.md");
+        let path = Path::new("a.agent.md");
+        let parsed = crate::parse::agent::parse(
+            src.as_bytes(),
+            "a.agent.md",
+            path,
+            AgentFlavor::Custom,
+            &mut sink,
+        )
+        .expect("an agent");
+        check(&parsed, &mut sink);
+        sink.findings
+            .into_iter()
+            .map(|f| (f.rule, f.message))
+            .collect()
+    }
+
+    #[test]
+    fn opencode_modes_are_host_keys_and_others_retired() {
+        for mode in ["primary", "subagent", "all"] {
+            let got = rules_of(&format!("---\ndescription: d\nmode: {mode}\n---\nbody\n"));
+            assert_eq!(got.len(), 1, "{got:?}");
+            assert_eq!(got[0].0, Rule::AgentHostSpecificKey);
+            assert!(got[0].1.contains("OpenCode"), "{}", got[0].1);
+        }
+        let got = rules_of("---\ndescription: d\nmode: agent\n---\nbody\n");
+        assert_eq!(got.len(), 1, "{got:?}");
+        assert_eq!(got[0].0, Rule::AgentDeprecatedKey);
+    }
 }

@@ -4,27 +4,85 @@
 use super::RuleDoc;
 use crate::diagnostic::{Finding, Pos, Severity};
 use crate::evaluate::{Availability, Status};
-use crate::model::{Agent, Skill, by_name};
+use std::collections::HashMap;
+
+use crate::model::{Agent, Named, Skill, by_name};
 use crate::profile::Profile;
+use crate::resolve::Member;
 use crate::rules::Rule;
 
-/// Skills that share a name: hosts keep one and silently drop the others.
-pub(crate) fn duplicate_names(skills: &[Box<Skill>], out: &mut Vec<Finding>) {
+/// Skills that share a name within one namespace: hosts keep one and silently drop the
+/// others. Plugins namespace their skills (`/discord:access`), so a skill under a plugin's
+/// root collides only with skills of that plugin (and of plugins that list it). Every other
+/// skill collides with the others outside plugins: hosts load a project's skill folders, or
+/// a server's skills and local ones, together, and the walk cannot tell which they merge.
+pub(crate) fn duplicate_names(skills: &[Box<Skill>], members: &[Member], out: &mut Vec<Finding>) {
     let valid = skills.iter().filter(|s| !s.invalid).map(|s| &**s);
-    for named in by_name(valid).values() {
-        if named.more.is_empty() {
-            continue;
-        }
-        let group: Vec<&Skill> = named.all().collect();
-        for s in &group {
+    let named = by_name(valid);
+    let repeated: Vec<&Named> = named.values().filter(|n| !n.more.is_empty()).collect();
+    if repeated.is_empty() {
+        return;
+    }
+    let mut of_skill: HashMap<&str, Vec<&Member>> = HashMap::new();
+    for m in members {
+        of_skill.entry(m.skill.as_str()).or_default().push(m);
+    }
+    for named in repeated {
+        let group: Vec<(&Skill, Vec<Space>)> = named
+            .all()
+            .map(|s| (s, spaces(of_skill.get(s.path.as_str()))))
+            .collect();
+        for (s, own) in &group {
+            // The others sharing a namespace with `s`, and the first namespace they share.
+            let mut shared: Option<&Space> = None;
             let others: Vec<&str> = group
                 .iter()
-                .filter(|o| o.path != s.path)
-                .map(|o| o.path.as_str())
+                .filter(|(o, _)| o.path != s.path)
+                .filter(
+                    |(_, theirs)| match own.iter().find(|sp| theirs.contains(sp)) {
+                        Some(sp) => {
+                            shared.get_or_insert(sp);
+                            true
+                        }
+                        None => false,
+                    },
+                )
+                .map(|(o, _)| o.path.as_str())
                 .collect();
-            out.push(duplicate_skill_name(s, &others));
+            if let Some(space) = shared {
+                out.push(duplicate_skill_name(s, &others, space));
+            }
         }
     }
+}
+
+/// A namespace of skill names.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Space {
+    /// A plugin: what tells it apart, and its name.
+    Plugin(String, String),
+    /// The skills under no plugin's root.
+    Library,
+}
+
+/// The namespaces of a skill, given the plugins that hold it: the nearest plugin whose root
+/// holds it and those that list it; the library's when no plugin's root holds it.
+fn spaces(members: Option<&Vec<&Member>>) -> Vec<Space> {
+    let members = members.map(Vec::as_slice).unwrap_or_default();
+    let mut out = Vec::new();
+    let nearest = members.iter().filter_map(|m| m.under).max();
+    for m in members {
+        if m.under.is_none() || m.under == nearest {
+            let space = Space::Plugin(m.plugin.clone(), m.name.clone());
+            if !out.contains(&space) {
+                out.push(space);
+            }
+        }
+    }
+    if nearest.is_none() {
+        out.push(Space::Library);
+    }
+    out
 }
 
 /// One finding per skill or agent and profile it cannot run on.
@@ -115,20 +173,25 @@ pub(crate) const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
     code: "SA401",
     name: "duplicate-skill-name",
     severity: Severity::Warning,
-    summary: "Two skills in the library share a name",
-    what: "Two or more skills in the scanned library have the same `name`.",
+    summary: "Two skills of one plugin, or two outside plugins, share a name",
+    what: "Two or more skills with the same `name` in one namespace: one plugin (a skill under the root of a plugin with a manifest, or listed by a plugin manifest or marketplace entry), or the skills under no plugin's root, which hosts load together. Skills of different plugins may share a name: hosts prefix them with the plugin's (`/discord:access`).",
     why: "Hosts key skills by name: one wins (first or last found, depending on the host) and the others silently disappear.",
     example: "skills/pdf/SKILL.md and tools/pdf/SKILL.md both say `name: pdf`.\n\nFix: give each a distinct name (and matching folder).",
 };
 
-/// The skill `skill` shares its name with the skills at `others`.
-fn duplicate_skill_name(skill: &Skill, others: &[&str]) -> Finding {
+/// The skill `skill` shares its name with the skills at `others`, in `space`.
+fn duplicate_skill_name(skill: &Skill, others: &[&str], space: &Space) -> Finding {
+    let place = match space {
+        Space::Plugin(_, name) if !name.is_empty() => format!("in plugin `{name}`"),
+        Space::Plugin(..) => "in the same plugin".to_owned(),
+        Space::Library => "outside any plugin".to_owned(),
+    };
     Finding::new(
         Rule::DuplicateSkillName,
         &skill.path,
         skill.name_pos,
         format!(
-            "skill name `{}` is also used by {}; hosts load only one of them, rename one",
+            "skill name `{}` is also used by {} {place}; hosts load only one of them, rename one",
             skill.name,
             others.join(", ")
         ),
@@ -200,4 +263,43 @@ fn partial_on(path: &str, pos: Pos, profile: &str, missing: &[String]) -> Findin
             if missing.len() == 1 { "it" } else { "them" }
         ),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn member(plugin: &str, under: Option<usize>) -> Member {
+        Member {
+            skill: "s".into(),
+            plugin: plugin.into(),
+            name: plugin.into(),
+            under,
+        }
+    }
+
+    #[test]
+    fn the_nearest_plugin_root_and_listing_plugins_are_namespaces() {
+        assert_eq!(spaces(None), [Space::Library]);
+        let held = [
+            member("/r", Some(2)),
+            member("/r/p", Some(4)),
+            member("/q", None),
+        ];
+        let refs: Vec<&Member> = held.iter().collect();
+        assert_eq!(
+            spaces(Some(&refs)),
+            [
+                Space::Plugin("/r/p".into(), "/r/p".into()),
+                Space::Plugin("/q".into(), "/q".into())
+            ]
+        );
+        // Listed from elsewhere only: still one of the library's own skills.
+        let listed = [member("/q", None)];
+        let refs: Vec<&Member> = listed.iter().collect();
+        assert_eq!(
+            spaces(Some(&refs)),
+            [Space::Plugin("/q".into(), "/q".into()), Space::Library]
+        );
+    }
 }

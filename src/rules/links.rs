@@ -170,3 +170,34 @@ pub(crate) fn link_skill_unresolved(name: &str) -> Finding {
         format!("[[links]] skill `{name}` is not a skill in the library"),
     )
 }
+
+pub(crate) const MARKETPLACE_REMOTE_SOURCE: RuleDoc = RuleDoc {
+    code: "SA607",
+    name: "marketplace-remote-source",
+    severity: Severity::Info,
+    summary: "A marketplace entry's plugin lives elsewhere and is not audited",
+    what: "A marketplace entry (`.claude-plugin/marketplace.json`, `.github/plugin/marketplace.json`, `.agents/plugins/marketplace.json`, `.cursor-plugin/marketplace.json`) whose `source` is remote: `{source: github, repo}`, `{source: url, url}`, `{source: git-subdir, url, path}`, `{source: npm, package}` or a URL. The finding is on the entry's name.",
+    why: "Hosts fetch that plugin from its source when it is installed; none of its files are in the scanned tree, so its skills and agents are not audited here. Audit that repository or package on its own.",
+    example: "{\"name\": \"azure\", \"source\": {\"source\": \"github\", \"repo\": \"microsoft/azure-skills\"}}\n\nNothing to fix; audit microsoft/azure-skills separately if it matters.",
+};
+
+/// The marketplace entry `name`, at `pos`, takes its plugin from the remote source of kind
+/// `kind` (`github`, `url`, `npm`, ...) named `at`.
+pub(crate) fn marketplace_remote_source(
+    sink: &mut Sink,
+    pos: Pos,
+    name: &str,
+    kind: &str,
+    at: &str,
+) {
+    let from = if at.is_empty() {
+        format!("a `{kind}` source")
+    } else {
+        format!("{kind} `{at}`")
+    };
+    sink.push(
+        Rule::MarketplaceRemoteSource,
+        pos,
+        format!("plugin `{name}` comes from {from}, outside this tree; it is not audited locally"),
+    );
+}

@@ -102,6 +102,7 @@ declare_rules! {
     HostFieldType = spec::HOST_FIELD_TYPE;
     BodyTooLong = spec::BODY_TOO_LONG;
     BrokenLink = spec::BROKEN_LINK;
+    BrokenReference = spec::BROKEN_REFERENCE;
 
     DependenciesType = deps::DEPENDENCIES_TYPE;
     DependencyEntryType = deps::DEPENDENCY_ENTRY_TYPE;
@@ -140,6 +141,7 @@ declare_rules! {
     ModelDrift = links::MODEL_DRIFT;
     UnknownSkillReference = links::UNKNOWN_SKILL_REFERENCE;
     ConfigLinkUnresolved = links::CONFIG_LINK_UNRESOLVED;
+    MarketplaceRemoteSource = links::MARKETPLACE_REMOTE_SOURCE;
 
     RenamedTool = host::RENAMED_TOOL;
     UnknownTool = host::UNKNOWN_TOOL;

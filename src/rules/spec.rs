@@ -10,6 +10,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 use super::{NameShape, RuleDoc};
 use crate::config::{NameCharset, Settings};
 use crate::diagnostic::{Pos, Severity, Sink};
+use crate::parse::markdown::RefKind;
 use crate::parse::skill::ParsedSkill;
 use crate::parse::yaml::{Node, Value};
 use crate::rules::Rule;
@@ -39,19 +40,34 @@ pub(crate) const HOST_KEYS: &[(&str, &[&str])] = &[
     ("argument-hint", &["Claude Code", "VS Code"]),
     ("arguments", &["Claude Code"]),
     ("background", &["Claude Code"]),
+    // OpenClaw's slash-command dispatch (docs.openclaw.ai/tools/skills).
+    ("command-arg-mode", &["OpenClaw"]),
+    ("command-dispatch", &["OpenClaw"]),
+    ("command-tool", &["OpenClaw"]),
     ("context", &["Claude Code", "VS Code"]),
-    ("disable-model-invocation", &["Claude Code", "VS Code"]),
+    (
+        "disable-model-invocation",
+        &["Claude Code", "VS Code", "OpenClaw"],
+    ),
     ("disallowed-tools", &["Claude Code"]),
     ("effort", &["Claude Code"]),
+    // Shown as the skill's website in OpenClaw's Skills UI.
+    ("homepage", &["OpenClaw"]),
     ("paths", &["Claude Code"]),
     ("shell", &["Claude Code"]),
-    ("user-invocable", &["Claude Code", "VS Code"]),
+    ("user-invocable", &["Claude Code", "VS Code", "OpenClaw"]),
     (
         "user-invokable",
         &["VS Code (deprecated spelling of user-invocable)"],
     ),
+    // The registry's version of a published skill (ClawHub's skill format).
+    ("version", &["OpenClaw (ClawHub registry)"]),
     ("when_to_use", &["Claude Code"]),
 ];
+
+/// `metadata` keys under which OpenClaw reads its nested gating block (`requires`, `install`,
+/// `os`, ...): `openclaw`, and the older names it still accepts.
+pub(crate) const OPENCLAW_METADATA_KEYS: &[&str] = &["openclaw", "clawdbot", "clawdis", "moltbot"];
 
 pub fn check(parsed: &ParsedSkill, settings: &Settings, sink: &mut Sink) {
     if let Some(root) = &parsed.root {
@@ -186,9 +202,66 @@ pub(crate) fn did_you_mean(key: &str) -> Option<&'static str> {
     super::typo_of(key, known, |k| k.to_lowercase().replace('_', "-"))
 }
 
-/// Does the relative link `target`, written in a file in `dir`, point at nothing?
+/// Does the relative link `target`, written in a file in `dir`, point at nothing with exactly
+/// that spelling? Hosts on case-sensitive file systems (Linux, most CI) do not find
+/// `References/Guide.md` for `references/guide.md`.
 pub(crate) fn link_is_broken(dir: &std::path::Path, target: &str) -> bool {
-    std::fs::symlink_metadata(dir.join(target)).is_err()
+    if std::fs::symlink_metadata(dir.join(target)).is_err() {
+        return true;
+    }
+    // Where the file system ignores case, the name found must also be spelled as written.
+    cfg!(any(target_os = "macos", windows)) && case_spelling(dir, target).is_some()
+}
+
+/// The path `target` has under `dir` when its names match only ignoring case: for a link
+/// written `Scripts/run.sh` to `scripts/run.sh`, `scripts/run.sh`. `None` when it is spelled
+/// as written, or no such path exists.
+pub(crate) fn case_spelling(dir: &Path, target: &str) -> Option<String> {
+    let mut at = dir.to_path_buf();
+    let mut names = Vec::new();
+    let mut differs = false;
+    for part in target.split('/').filter(|p| !p.is_empty() && *p != ".") {
+        if part == ".." {
+            at.push(part);
+            names.push(part.to_owned());
+            continue;
+        }
+        let names_here: Vec<String> = std::fs::read_dir(&at)
+            .ok()?
+            .filter_map(Result::ok)
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        // The name as written if it is there, else the first that differs only in case.
+        let lower = part.to_lowercase();
+        let exact = names_here
+            .iter()
+            .find(|n| *n == part)
+            .or_else(|| names_here.iter().find(|n| n.to_lowercase() == lower))?
+            .clone();
+        differs |= exact != part;
+        at.push(&exact);
+        names.push(exact);
+    }
+    differs.then(|| names.join("/"))
+}
+
+/// Folders of the spec that hold the skill's own files, checked even when the skill lacks
+/// them. Any other first folder (`assets/`, `templates/`, `examples/`, `src/`) counts only
+/// when the skill has it: those names are as often the user's project.
+const SKILL_FOLDERS: &[&str] = &["references", "scripts"];
+
+/// Does the skill ship a template of `target` (`config.example.json` for `config.json`), so
+/// that the file is one the user makes from it?
+fn has_template(dir: &Path, target: &str) -> bool {
+    let (folder, file) = target.rsplit_once('/').unwrap_or(("", target));
+    let Some((stem, ext)) = file.rsplit_once('.') else {
+        return false;
+    };
+    ["example", "sample", "template", "dist"].iter().any(|t| {
+        [format!("{stem}.{t}.{ext}"), format!("{file}.{t}")]
+            .iter()
+            .any(|name| dir.join(folder).join(name).exists())
+    })
 }
 
 fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
@@ -196,8 +269,33 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
         return;
     };
     for link in &parsed.links {
-        if link_is_broken(dir, &link.target) {
-            broken_link(sink, link.pos, &link.target);
+        if !link_is_broken(dir, &link.target) {
+            continue;
+        }
+        match link.kind {
+            RefKind::Link => {
+                let hint = case_spelling(dir, &link.target);
+                broken_link(sink, link.pos, &link.target, hint.as_deref());
+            }
+            RefKind::Code | RefKind::Bare => {
+                let first = link.target.split('/').next().unwrap_or("");
+                // Most paths of the text name the user's files: looked at no further.
+                let into_skill = SKILL_FOLDERS.contains(&first.to_ascii_lowercase().as_str())
+                    || std::fs::metadata(dir.join(first)).is_ok_and(|m| m.is_dir());
+                if !into_skill {
+                    continue;
+                }
+                let hint = case_spelling(dir, &link.target);
+                // A link on the same line already says it.
+                let linked = parsed.links.iter().any(|l| {
+                    l.kind == RefKind::Link
+                        && l.pos.line == link.pos.line
+                        && l.target == link.target
+                });
+                if !linked && !has_template(dir, &link.target) {
+                    broken_reference(sink, link.pos, &link.target, link.kind, hint.as_deref());
+                }
+            }
         }
     }
 }
@@ -466,9 +564,9 @@ pub(crate) const METADATA_TYPE: RuleDoc = RuleDoc {
     name: "metadata-type",
     severity: Severity::Warning,
     summary: "`metadata` is not a map of strings to strings",
-    what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map).",
-    why: "The spec defines metadata as string keys to string values. `version: 1.10` is the number 1.1 to most parsers, and nested maps are flattened differently by each host.",
-    example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"",
+    what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map). OpenClaw's own nested block (`metadata.openclaw`, or the older `clawdbot`, `clawdis`, `moltbot`) is reported with a note to keep it.",
+    why: "The spec defines metadata as string keys to string values, and validators that enforce it reject anything else. `version: 1.10` is the number 1.1 to most parsers, and nested maps are read differently by each host (skills-ref turns one into a single string). OpenClaw, though, documents `metadata.openclaw` as a nested mapping and gates the skill on it: flattening it would break that gating.",
+    example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"\n\nmetadata: {\"openclaw\": {\"requires\": {\"bins\": [\"uv\"]}}}\n\nNothing to fix for OpenClaw; keep the block.",
 };
 
 /// `metadata` (`value`) is not a mapping.
@@ -497,11 +595,19 @@ pub(crate) fn metadata_value_not_text(sink: &mut Sink, key: &str, value: &Node) 
 
 /// `metadata.key` is a list or a mapping (`value`).
 pub(crate) fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
-    sink.push(
-        Rule::MetadataType,
-        value.pos,
-        format!("`metadata.{key}` must be a string, found {}", value.kind()),
-    );
+    // OpenClaw's block must stay nested: advice to flatten it would break its gating.
+    let message = if OPENCLAW_METADATA_KEYS.contains(&key) {
+        format!(
+            "`metadata.{key}` is {}: OpenClaw reads this block for its gating, so keep it; the Agent Skills spec wants string values here, so validators that enforce the spec reject it",
+            value.kind()
+        )
+    } else {
+        format!(
+            "`metadata.{key}` must be a string, found {}; the Agent Skills spec wants string values, validators that enforce it reject others, and hosts read nested values differently",
+            value.kind()
+        )
+    };
+    sink.push(Rule::MetadataType, value.pos, message);
 }
 
 pub(crate) const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
@@ -555,7 +661,7 @@ pub(crate) const HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
     name: "host-specific-key",
     severity: Severity::Info,
     summary: "A key some hosts support but the Agent Skills spec does not list",
-    what: "A top-level key that some hosts read (Claude Code, VS Code) but the Agent Skills spec does not list, such as `argument-hint` or `user-invocable`.",
+    what: "A top-level key that some hosts read (Claude Code, VS Code, OpenClaw and its ClawHub registry) but the Agent Skills spec does not list, such as `argument-hint`, `user-invocable`, OpenClaw's `homepage` and `command-dispatch`, or ClawHub's `version`.",
     why: "Those hosts act on it; strict validators and uploads (skills-ref, claude.ai) reject unknown keys, and other hosts ignore it. Fine when intended.",
     example: "argument-hint: \"[file]\"\n\nNothing to fix if the library targets those hosts; otherwise move it under `metadata`.",
 };
@@ -672,17 +778,59 @@ pub(crate) const BROKEN_LINK: RuleDoc = RuleDoc {
     name: "broken-link",
     severity: Severity::Warning,
     summary: "A relative link or image in the body points at a missing file",
-    what: "A relative Markdown link or image in the body points at a file that does not exist (resolved from the SKILL.md's folder).",
+    what: "A relative Markdown link or image in the body points at a file that does not exist, spelled exactly so (resolved from the SKILL.md's folder). A name that exists with another case gets a \"did you mean\". Paths named outside links are SA232.",
     why: "The model follows these links to load references and scripts on demand; a missing file makes it fail mid-task or invent the content.",
     example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
 };
 
-/// The body links to `target`, which does not exist beside SKILL.md.
-fn broken_link(sink: &mut Sink, pos: Pos, target: &str) {
+/// `; did you mean `x`?` for a path spelled with another case, or nothing.
+fn case_hint(hint: Option<&str>) -> String {
+    hint.map(|h| format!("; did you mean `{h}`? (names are case-sensitive on most hosts)"))
+        .unwrap_or_default()
+}
+
+/// The body links to `target`, which does not exist beside SKILL.md (`hint`: the path it has
+/// with another case).
+fn broken_link(sink: &mut Sink, pos: Pos, target: &str, hint: Option<&str>) {
+    let message = match hint {
+        None => format!(
+            "`{target}` does not exist relative to this skill; fix the link or add the file"
+        ),
+        Some(_) => format!(
+            "`{target}` does not exist relative to this skill{}",
+            case_hint(hint)
+        ),
+    };
+    sink.push(Rule::BrokenLink, pos, message);
+}
+
+pub(crate) const BROKEN_REFERENCE: RuleDoc = RuleDoc {
+    code: "SA232",
+    name: "broken-reference",
+    severity: Severity::Warning,
+    summary: "A path the body names outside a link points at a missing file",
+    what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path into the skill counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute, starting with `references/` or `scripts/` (the spec's folders for the skill's own files) or with a folder the skill has (`assets/`, `templates/`, ... count only then: they are as often the user's project). Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\".",
+    why: "The model reads such paths as it reads links, and loads or runs the file on demand; a missing one makes it fail mid-task or invent the content. A case mismatch works on macOS and breaks on Linux hosts.",
+    example: "Run `scripts/Deploy.sh` when the file is scripts/deploy.sh.\n\nFix: Run `scripts/deploy.sh`.",
+};
+
+/// The body names `target` (`kind`: a code span or a word), which does not exist beside
+/// SKILL.md (`hint`: the path it has with another case).
+fn broken_reference(sink: &mut Sink, pos: Pos, target: &str, kind: RefKind, hint: Option<&str>) {
+    let how = if kind == RefKind::Code {
+        "named in code"
+    } else {
+        "named in the text"
+    };
+    let fix = if hint.is_some() {
+        case_hint(hint)
+    } else {
+        "; fix the path or add the file".to_owned()
+    };
     sink.push(
-        Rule::BrokenLink,
+        Rule::BrokenReference,
         pos,
-        format!("`{target}` does not exist relative to this skill; fix the link or add the file"),
+        format!("`{target}` ({how}) does not exist relative to this skill{fix}"),
     );
 }
 
@@ -718,5 +866,26 @@ mod tests {
         assert_eq!(nfkc("cafe\u{301}"), "café");
         assert_eq!(nfkc("ｐｄｆ"), "pdf");
         assert_eq!(nfkc("ﬁle"), "file");
+    }
+
+    #[test]
+    fn openclaw_blocks_are_kept_other_nested_values_flattened() {
+        let map = Node {
+            value: Value::Map(Vec::new()),
+            pos: Pos::new(3, 11),
+        };
+        let mut sink = Sink::new("s");
+        for key in ["openclaw", "clawdbot", "clawdis", "moltbot", "tags"] {
+            metadata_value_type(&mut sink, key, &map);
+        }
+        let messages: Vec<&str> = sink.findings.iter().map(|f| f.message.as_str()).collect();
+        for m in &messages[..4] {
+            assert!(
+                m.contains("OpenClaw reads this block") && m.contains("keep it"),
+                "{m}"
+            );
+            assert!(!m.contains("must be a string"), "{m}");
+        }
+        assert!(messages[4].starts_with("`metadata.tags` must be a string"));
     }
 }

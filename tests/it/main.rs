@@ -22,6 +22,7 @@ mod hooks;
 mod hostile;
 mod hostile_tree;
 mod html;
+mod layouts;
 mod machine;
 mod mcp;
 mod profile_diff;
