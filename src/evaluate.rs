@@ -232,10 +232,11 @@ pub(crate) fn declarations<'r>(
             // Unmet only when every entry was judged and none is there (every entry is
             // judged, so that all the unjudged ones are listed).
             let any_unmet = group.any.as_ref().filter(|any| {
-                !any.is_empty()
-                    && any
-                        .iter()
-                        .fold(true, |none, n| judge(n) == Some(false) && none)
+                let mut none = !any.is_empty();
+                for n in any.iter() {
+                    none &= judge(n) == Some(false);
+                }
+                none
             });
             let standing_in: Vec<String> = group
                 .fallback_for

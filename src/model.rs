@@ -599,7 +599,8 @@ pub struct Manifest {
     pub name: String,
     /// The folder paths are resolved from first.
     pub base: PathBuf,
-    /// How links from this manifest are labelled: `plugin`, `claude-plugin`, `marketplace`.
+    /// How links from this manifest are labelled: `plugin`, `claude-plugin`, `codex-plugin`,
+    /// `cursor-plugin`, `open-plugin` (`.plugin/`), `marketplace`.
     pub via: &'static str,
     /// Agent paths as written, with their line; `None` means "every agent in `agents/`".
     pub agents: Option<Vec<(String, crate::diagnostic::Pos)>>,

@@ -100,6 +100,7 @@ declare_rules! {
     HostSpecificKey = spec::HOST_SPECIFIC_KEY;
     UnknownKey = spec::UNKNOWN_KEY;
     HostFieldType = spec::HOST_FIELD_TYPE;
+    HostMetadataBlock = spec::HOST_METADATA_BLOCK;
     BodyTooLong = spec::BODY_TOO_LONG;
     BrokenLink = spec::BROKEN_LINK;
     BrokenReference = spec::BROKEN_REFERENCE;

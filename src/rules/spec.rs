@@ -564,9 +564,9 @@ pub(crate) const METADATA_TYPE: RuleDoc = RuleDoc {
     name: "metadata-type",
     severity: Severity::Warning,
     summary: "`metadata` is not a map of strings to strings",
-    what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map). OpenClaw's own nested block (`metadata.openclaw`, or the older `clawdbot`, `clawdis`, `moltbot`) is reported with a note to keep it.",
+    what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map). OpenClaw's and Hermes' own nested blocks are SA223 instead.",
     why: "The spec defines metadata as string keys to string values, and validators that enforce it reject anything else. `version: 1.10` is the number 1.1 to most parsers, and nested maps are read differently by each host (skills-ref turns one into a single string). OpenClaw, though, documents `metadata.openclaw` as a nested mapping and gates the skill on it: flattening it would break that gating.",
-    example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"\n\nmetadata: {\"openclaw\": {\"requires\": {\"bins\": [\"uv\"]}}}\n\nNothing to fix for OpenClaw; keep the block.",
+    example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"",
 };
 
 /// `metadata` (`value`) is not a mapping.
@@ -595,20 +595,45 @@ pub(crate) fn metadata_value_not_text(sink: &mut Sink, key: &str, value: &Node) 
 
 /// `metadata.key` is a list or a mapping (`value`).
 pub(crate) fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
-    // OpenClaw's block must stay nested: advice to flatten it would break its gating.
-    let message = if OPENCLAW_METADATA_KEYS.contains(&key) {
-        format!(
-            "`metadata.{key}` is {}: OpenClaw reads this block for its gating, so keep it; the Agent Skills spec wants string values here, so validators that enforce the spec reject it",
-            value.kind()
-        )
+    // A host's own nested block must stay nested: advice to flatten it would break the
+    // host's gating, so it is a note of its own, not this warning.
+    let host = if OPENCLAW_METADATA_KEYS.contains(&key) {
+        Some("OpenClaw")
+    } else if key == "hermes" {
+        Some("Hermes")
     } else {
+        None
+    };
+    if let Some(host) = host {
+        sink.push(
+            Rule::HostMetadataBlock,
+            value.pos,
+            format!(
+                "`metadata.{key}` is {}, {host}'s own block: {host} reads it (and so does skill-audit), so keep it; the Agent Skills spec wants string values here, so validators that enforce the spec may reject it",
+                value.kind()
+            ),
+        );
+        return;
+    }
+    sink.push(
+        Rule::MetadataType,
+        value.pos,
         format!(
             "`metadata.{key}` must be a string, found {}; the Agent Skills spec wants string values, validators that enforce it reject others, and hosts read nested values differently",
             value.kind()
-        )
-    };
-    sink.push(Rule::MetadataType, value.pos, message);
+        ),
+    );
 }
+
+pub(crate) const HOST_METADATA_BLOCK: RuleDoc = RuleDoc {
+    code: "SA223",
+    name: "host-metadata-block",
+    severity: Severity::Info,
+    summary: "`metadata` holds a host's own nested block (OpenClaw, Hermes)",
+    what: "`metadata.openclaw` (or the older `clawdbot`, `clawdis`, `moltbot`) or `metadata.hermes` is a nested mapping, as OpenClaw and Hermes document it. skill-audit reads the requirements in it (see docs/requirements.md).",
+    why: "Those hosts gate the skill on the block, so it must stay nested; the Agent Skills spec defines `metadata` as strings to strings, so a validator that enforces the spec may reject the file. Nothing to fix unless such a validator is in your pipeline.",
+    example: "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"uv\"]}}}\n\nKeep it: flattening it would turn OpenClaw's gating off.",
+};
 
 pub(crate) const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
     code: "SA216",
@@ -881,7 +906,7 @@ mod tests {
         let messages: Vec<&str> = sink.findings.iter().map(|f| f.message.as_str()).collect();
         for m in &messages[..4] {
             assert!(
-                m.contains("OpenClaw reads this block") && m.contains("keep it"),
+                m.contains("OpenClaw's own block") && m.contains("keep it"),
                 "{m}"
             );
             assert!(!m.contains("must be a string"), "{m}");
