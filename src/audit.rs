@@ -253,6 +253,23 @@ fn audit(
     served: Vec<crate::mcp::skills::ServedSkill>,
     boundary: &Boundary,
 ) -> AuditResult {
+    // Codex's sidecars, for the skills beside one the walk passed.
+    if !found.sidecars.is_empty() {
+        per_file.par_iter_mut().for_each(|o| {
+            let Parsed::Skill(skill) = &mut o.parsed else {
+                return;
+            };
+            let Some(dir) = skill.fs_path.parent() else {
+                return;
+            };
+            let sidecar = dir.join(parse::codex::SIDECAR);
+            if skill.invalid || found.sidecars.binary_search(&sidecar).is_err() {
+                return;
+            }
+            let shown = skill.path.clone();
+            codex_sidecar(&shown, &sidecar, boundary, skill, &mut o.findings);
+        });
+    }
     // Claude plugins may name agent files outside an `agents/` folder; the walk cannot know
     // them until the manifests are read, so they are picked up in a second, small pass.
     let extra = {
@@ -641,12 +658,7 @@ fn process(
             if let Some(root) = &parsed.root {
                 rules::host::check_skill_model(root, &mut sink);
             }
-            let mut skill = parsed.skill;
-            if !skill.invalid {
-                let real = read_from.as_deref().unwrap_or(&c.fs_path);
-                codex_sidecar(&c.path, real, boundary, &mut skill, &mut sink.findings);
-            }
-            Parsed::Skill(Box::new(skill))
+            Parsed::Skill(Box::new(parsed.skill))
         }
         Kind::Agent(flavor) => {
             match parse::agent::parse(&bytes, &c.path, &c.fs_path, flavor, &mut sink) {
@@ -675,39 +687,31 @@ fn process(
     }
 }
 
-/// Codex's `agents/openai.yaml` beside the skill at `real` (shown as `shown`), when there is
-/// one: read at its real path once that is known to be inside the tree, like every file.
+/// Codex's `agents/openai.yaml` at `path`, beside the skill shown as `shown`: read at its real
+/// path once that is known to be inside the tree, like every file.
 fn codex_sidecar(
     shown: &str,
-    real: &std::path::Path,
+    path: &std::path::Path,
     boundary: &Boundary,
     skill: &mut Skill,
     findings: &mut Vec<crate::diagnostic::Finding>,
 ) {
-    let Some(dir) = real.parent() else { return };
-    let path = dir.join(parse::codex::SIDECAR);
-    if std::fs::symlink_metadata(&path).is_err() {
-        return;
-    }
     let display = match shown.rsplit_once('/') {
         Some((folder, _)) => format!("{folder}/{}", parse::codex::SIDECAR),
         None => parse::codex::SIDECAR.to_owned(),
     };
     // A sidecar is a few lines: a large one is not worth reading whole.
     const LIMIT: u64 = 1 << 20;
-    match boundary
-        .resolve(&path)
-        .and_then(|r| source::read(&r, LIMIT))
-    {
+    match boundary.resolve(path).and_then(|r| source::read(&r, LIMIT)) {
         Err(why) => findings.push(rules::file::refused(&display, &why)),
         Ok(contents) => {
             let mut sink = Sink::new(&display);
             if let Some(d) = parse::codex::parse(&contents.bytes, &display, &mut sink) {
+                if skill.declared_by == crate::model::DeclaredBy::Nothing {
+                    skill.declared_by = d.source.into();
+                }
                 skill.requirements.push(d);
                 skill.requirements.sort_by_key(|d| d.source);
-                if let Some(first) = skill.requirements.first() {
-                    skill.declared_by = first.source.into();
-                }
             }
             findings.extend(sink.findings);
         }

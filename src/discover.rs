@@ -6,6 +6,7 @@
 
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{WalkBuilder, WalkState};
+use std::ffi::OsStr;
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
@@ -119,6 +120,9 @@ pub struct Discovery {
     pub ignored: usize,
     /// Folders holding an ignore file, whose rules apply below them.
     ignore_dirs: Vec<PathBuf>,
+    /// Codex sidecars (`agents/openai.yaml`) the walk passed, sorted: only the skills beside
+    /// one look for it, so the others cost no lookup.
+    pub sidecars: Vec<PathBuf>,
 }
 
 /// Whether the walk honours ignore rules.
@@ -344,6 +348,8 @@ pub(crate) fn walk_each(
     d.errors
         .sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
     d.errors.dedup();
+    d.sidecars.sort();
+    d.sidecars.dedup();
     if rules == IgnoreRules::Honour {
         d.ignored = count_ignored(&d, roots, excludes, threads, cwd);
     }
@@ -427,6 +433,11 @@ fn run(
                     }
                     if t.is_dir() {
                         return WalkState::Continue;
+                    }
+                    if name == b"openai.yaml"
+                        && e.path().parent().and_then(Path::file_name) == Some(OsStr::new("agents"))
+                    {
+                        guard.local.sidecars.push(e.path().to_owned());
                     }
                     if let Some(kind) = classify(e.path()) {
                         let entry = match crate::source::special_kind(t) {
@@ -528,6 +539,7 @@ impl Drop for MergeOnDrop<'_> {
         all.candidates.append(&mut self.local.candidates);
         all.errors.append(&mut self.local.errors);
         all.ignore_dirs.append(&mut self.local.ignore_dirs);
+        all.sidecars.append(&mut self.local.sidecars);
     }
 }
 
