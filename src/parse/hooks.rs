@@ -41,9 +41,9 @@ pub(crate) fn read(value: &Node, sink: &mut Sink) -> Option<Hooks> {
 
 /// Read the hooks file a skill's `hooks` names, from the skill's folder.
 pub(crate) fn load_skill(skill: &mut crate::model::Skill, boundary: &Boundary, sink: &mut Sink) {
-    let dir = skill.fs_path.parent().unwrap_or(Path::new("")).to_owned();
     if let Some(hooks) = skill.fields.hooks.as_mut() {
-        load(hooks, &dir, "skill", boundary, sink);
+        let dir = skill.fs_path.parent().unwrap_or(Path::new(""));
+        load(hooks, dir, "skill", boundary, sink);
     }
 }
 

@@ -232,7 +232,8 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
     skill
 }
 
-/// Products a `tools` list names instead of tools: which hosts the skill is for.
+/// Products a `tools` list names instead of tools: which hosts the skill is for (compared
+/// ignoring case).
 const PRODUCTS: [&str; 31] = [
     "aider",
     "amp",
@@ -271,8 +272,7 @@ const PRODUCTS: [&str; 31] = [
 /// reported and left out; `None` when the field has a shape no host reads.
 fn tool_names(value: &Node, sink: &mut Sink) -> Option<Vec<String>> {
     let product = |name: &str| {
-        let lower = name.to_ascii_lowercase();
-        PRODUCTS.binary_search(&lower.as_str()).is_ok()
+        PRODUCTS.iter().any(|p| p.eq_ignore_ascii_case(name))
             && !crate::profile::builtin::any_defines(name)
     };
     // A list that names products names only products: its other plain words (a product this

@@ -123,21 +123,42 @@ use crate::profile::builtin;
 
 /// The names of a skill's `model`, judged by every built-in host: a skill may be used on any.
 pub(crate) fn check_skill_model(root: &Node, sink: &mut Sink) {
-    let hosts: Vec<&'static Profile> = builtin::hosts().iter().collect();
     if let Some(value) = root.get("model") {
+        let hosts: Vec<&'static Profile> = builtin::hosts().iter().collect();
         check_model(value, &hosts, sink);
     }
 }
 
 /// The names of an agent's `model`, judged by the built-in hosts that load it.
 pub(crate) fn check_agent_model(agent: &Agent, root: &Node, sink: &mut Sink) {
-    let hosts: Vec<&'static Profile> = builtin::hosts()
-        .iter()
-        .filter(|p| evaluate::loads(p, agent))
-        .collect();
     if let Some(value) = root.get("model") {
+        let hosts: Vec<&'static Profile> = builtin::hosts()
+            .iter()
+            .filter(|p| evaluate::loads(p, agent))
+            .collect();
         check_model(value, &hosts, sink);
     }
+}
+
+/// Each built-in host's models, folded (see [`fold_model`]) once for the whole run: every
+/// agent with a `model` asks.
+fn folded_models(host: &Profile) -> Option<&'static foldhash::HashSet<String>> {
+    static FOLDED: std::sync::OnceLock<Vec<(String, foldhash::HashSet<String>)>> =
+        std::sync::OnceLock::new();
+    FOLDED
+        .get_or_init(|| {
+            builtin::hosts()
+                .iter()
+                .map(|h| {
+                    let models = h.vocabulary.as_ref().map(|v| v.models.as_slice());
+                    let folded = models.unwrap_or_default().iter().map(|m| fold_model(m));
+                    (h.name.clone(), folded.collect())
+                })
+                .collect()
+        })
+        .iter()
+        .find(|(name, _)| *name == host.name)
+        .map(|(_, set)| set)
 }
 
 fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
@@ -167,7 +188,10 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
             continue;
         }
         let folded = fold_model(name);
-        if models.iter().any(|m| fold_model(m) == folded) {
+        if hosts
+            .iter()
+            .any(|h| folded_models(h).is_some_and(|set| set.contains(&folded)))
+        {
             continue;
         }
         // A suggestion that changes the version would name another model, not fix a typo.
