@@ -194,12 +194,33 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
         {
             continue;
         }
-        // A suggestion that changes the version would name another model, not fix a typo.
-        let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
-        let typo = super::typo_of(name, models.iter().copied(), fold_model)
-            .filter(|t| digits(t) == digits(name));
+        let typo = model_typo(name, &folded, &models);
         unknown_model(sink, pos, name, hosts, typo);
     }
+}
+
+/// The model of `models` that `name` (folded: `folded`) is a near spelling of, keeping its
+/// version (a suggestion that changes the version names another model). Libraries repeat the
+/// same names, so each name's answer is kept for the run.
+fn model_typo(name: &str, folded: &str, models: &[&'static str]) -> Option<&'static str> {
+    type Memo = std::collections::HashMap<(String, usize), Option<&'static str>>;
+    static MEMO: std::sync::Mutex<Option<Memo>> = std::sync::Mutex::new(None);
+    // The candidate list differs by the hosts judging: its length tells them apart.
+    let key = (folded.to_owned(), models.len());
+    if let Some(hit) = MEMO
+        .lock()
+        .ok()
+        .and_then(|m| m.as_ref().and_then(|m| m.get(&key).copied()))
+    {
+        return hit;
+    }
+    let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
+    let typo = super::typo_of(name, models.iter().copied(), fold_model)
+        .filter(|t| digits(t) == digits(name));
+    if let Ok(mut m) = MEMO.lock() {
+        m.get_or_insert_with(Memo::new).insert(key, typo);
+    }
+    typo
 }
 
 /// A model name as hosts compare it, leniently: case, spacing, VS Code's ` (copilot)` vendor
@@ -240,11 +261,15 @@ pub(crate) const UNKNOWN_MODEL: RuleDoc = RuleDoc {
 /// `name`, in `model` at `pos`, is no model of `hosts`; `typo` is a near spelling of one.
 fn unknown_model(sink: &mut Sink, pos: Pos, name: &str, hosts: &[&Profile], typo: Option<&str>) {
     let names: Vec<&str> = hosts.iter().map(|p| p.name.as_str()).collect();
-    let checked = builtin::describe()
-        .into_iter()
-        .filter_map(|s| s.checked)
-        .max()
-        .unwrap_or_default();
+    // The built-in lists' date, read from their files once per run.
+    static CHECKED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    let checked = CHECKED.get_or_init(|| {
+        builtin::describe()
+            .into_iter()
+            .filter_map(|s| s.checked)
+            .max()
+            .unwrap_or_default()
+    });
     let hint = typo
         .map(|t| format!("did you mean `{t}`?"))
         .unwrap_or_else(|| "it may be retired or misspelt".to_owned());
