@@ -194,7 +194,8 @@ fn parse_links(body: &str, first_line: u32) -> Vec<BodyLink> {
 /// looked at: no Markdown parse.
 pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
     let bytes = body.as_bytes();
-    let fenced = fenced_blocks(body);
+    // Found only once a line with a slash is met: most bodies' fences are never needed.
+    let fenced = std::cell::OnceCell::new();
     let mut out = Vec::new();
     // Lines are found from the slashes: most lines have none and are never looked at.
     let mut next_line = 0;
@@ -206,6 +207,7 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
         let start = memchr::memrchr(b'\n', &bytes[..slash]).map_or(0, |i| i + 1);
         let end = memchr::memchr(b'\n', &bytes[slash..]).map_or(bytes.len(), |i| slash + i);
         next_line = end + 1;
+        let fenced = fenced.get_or_init(|| fenced_blocks(body));
         if fenced.iter().any(|&(from, to)| (from..to).contains(&start)) {
             continue;
         }

@@ -120,6 +120,20 @@ pub(crate) struct Summary {
 }
 
 /// A summary of each built-in profile.
+/// The latest date the built-in lists were checked against their hosts' docs.
+pub(crate) fn checked() -> String {
+    // Only the one field: the files are large, and the rest need not be built.
+    #[derive(serde::Deserialize)]
+    struct Checked {
+        checked: Option<String>,
+    }
+    BUILTINS
+        .iter()
+        .filter_map(|(_, json)| serde_json::from_str::<Checked>(json).ok()?.checked)
+        .max()
+        .unwrap_or_default()
+}
+
 pub(crate) fn describe() -> Vec<Summary> {
     BUILTINS
         .iter()

@@ -263,13 +263,7 @@ fn unknown_model(sink: &mut Sink, pos: Pos, name: &str, hosts: &[&Profile], typo
     let names: Vec<&str> = hosts.iter().map(|p| p.name.as_str()).collect();
     // The built-in lists' date, read from their files once per run.
     static CHECKED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
-    let checked = CHECKED.get_or_init(|| {
-        builtin::describe()
-            .into_iter()
-            .filter_map(|s| s.checked)
-            .max()
-            .unwrap_or_default()
-    });
+    let checked = CHECKED.get_or_init(builtin::checked);
     let hint = typo
         .map(|t| format!("did you mean `{t}`?"))
         .unwrap_or_else(|| "it may be retired or misspelt".to_owned());

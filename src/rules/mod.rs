@@ -264,7 +264,9 @@ pub(crate) fn typo_of(
             if key_chars.abs_diff(k_chars) > limit {
                 return None;
             }
-            let d = strsim::damerau_levenshtein(&key, &k_folded);
+            // Optimal string alignment: Damerau-Levenshtein for typos (a swap of neighbours is
+            // one edit) without the alphabet map the unrestricted distance builds per call.
+            let d = strsim::osa_distance(&key, &k_folded);
             (d <= limit).then_some((d, k))
         })
         .min()
