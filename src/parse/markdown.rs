@@ -42,19 +42,26 @@ pub fn relative_links(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool
     if body.len() > MAX_LINK_SCAN_BYTES {
         return Vec::new();
     }
-    // Each target judged once: the text often names a file several times, or also links it.
-    let judged = RefCell::new(HashMap::<String, bool, foldhash::fast::RandomState>::default());
-    let wanted = |target: &str| {
-        if let Some(&w) = judged.borrow().get(target) {
-            return w;
-        }
-        let w = wanted(target);
-        judged.borrow_mut().insert(target.to_owned(), w);
-        w
-    };
-    let mut out = link_targets(body, first_line, wanted);
+    // One cache for both: the text often names a file it also links.
+    let judged = RefCell::default();
+    let wanted = |target: &str| judged_once(&judged, target, &wanted);
+    let mut out = judged_link_targets(body, first_line, &wanted);
     out.extend(path_refs(body, first_line, wanted));
     out
+}
+
+/// `wanted(target)`, asked once per target: callers' judgements look at the file system.
+fn judged_once(
+    judged: &RefCell<HashMap<String, bool, foldhash::fast::RandomState>>,
+    target: &str,
+    wanted: &impl Fn(&str) -> bool,
+) -> bool {
+    if let Some(&w) = judged.borrow().get(target) {
+        return w;
+    }
+    let w = wanted(target);
+    judged.borrow_mut().insert(target.to_owned(), w);
+    w
 }
 
 /// Relative link and image targets of `body` (whose first line is `first_line` of the file)
@@ -66,18 +73,20 @@ pub fn link_targets(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) 
     if body.len() > MAX_LINK_SCAN_BYTES {
         return Vec::new();
     }
-    // Each target judged once: a body often links one file several times, and callers'
-    // judgements look at the file system.
-    let judged = RefCell::new(HashMap::<String, bool, foldhash::fast::RandomState>::default());
-    let wanted = |target: &str| {
-        if let Some(&w) = judged.borrow().get(target) {
-            return w;
-        }
-        let w = wanted(target);
-        judged.borrow_mut().insert(target.to_owned(), w);
-        w
-    };
-    if !may_link(body, &wanted) {
+    // Each target judged once: a body often links one file several times.
+    let judged = RefCell::default();
+    judged_link_targets(body, first_line, &|target: &str| {
+        judged_once(&judged, target, &wanted)
+    })
+}
+
+/// [`link_targets`], with `wanted` already asking once per target.
+fn judged_link_targets(
+    body: &str,
+    first_line: u32,
+    wanted: &impl Fn(&str) -> bool,
+) -> Vec<BodyLink> {
+    if !may_link(body, wanted) {
         return Vec::new();
     }
     let mut links = parse_links(body, first_line);
