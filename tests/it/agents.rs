@@ -62,20 +62,6 @@ fn rules_on(r: &Value, path: &str) -> BTreeSet<String> {
         .collect()
 }
 
-/// `(agent, skill_path, via)` of every link.
-fn links(r: &Value) -> BTreeSet<(String, String, String)> {
-    arr(r, "links")
-        .iter()
-        .map(|l| {
-            (
-                s(l, "agent").to_owned(),
-                s(l, "skill_path").to_owned(),
-                s(l, "via").to_owned(),
-            )
-        })
-        .collect()
-}
-
 fn link(agent: &str, skill_path: &str, via: &str) -> (String, String, String) {
     (agent.to_owned(), skill_path.to_owned(), via.to_owned())
 }

@@ -145,6 +145,20 @@ pub fn skill<'a>(report: &'a Value, path: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{path} not in {}", report["skills"]))
 }
 
+/// `(agent, skill_path, via)` of every link of the report.
+pub fn links(r: &Value) -> std::collections::BTreeSet<(String, String, String)> {
+    arr(r, "links")
+        .iter()
+        .map(|l| {
+            (
+                s(l, "agent").to_owned(),
+                s(l, "skill_path").to_owned(),
+                s(l, "via").to_owned(),
+            )
+        })
+        .collect()
+}
+
 /// Corpus folders, for [`corpus`].
 pub const AWESOME_COPILOT: &str = "awesome-copilot";
 pub const CHATMODES: &str = "awesome-copilot-chatmodes-2025-11";

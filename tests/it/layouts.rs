@@ -30,20 +30,6 @@ fn findings(r: &Value, rule: &str) -> Vec<(String, u64, String)> {
         .collect()
 }
 
-/// `(agent, skill_path, via)` of every link.
-fn links(r: &Value) -> BTreeSet<(String, String, String)> {
-    arr(r, "links")
-        .iter()
-        .map(|l| {
-            (
-                s(l, "agent").to_owned(),
-                s(l, "skill_path").to_owned(),
-                s(l, "via").to_owned(),
-            )
-        })
-        .collect()
-}
-
 #[test]
 fn folder_manifests_resolve_from_the_plugin_root() {
     let mut files = Vec::new();
