@@ -86,6 +86,59 @@ pub struct Finding {
     #[serde(skip)]
     #[schemars(skip)]
     pub source: Option<String>,
+    /// How to fix it, when the rule knows a mechanical fix.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fix: Option<Box<Fix>>,
+}
+
+/// Whether applying a fix keeps what the file means.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "lowercase")]
+pub enum Applicability {
+    /// Meaning is preserved (a renamed tool name, a quoted scalar): `--fix` applies it.
+    Safe,
+    /// Meaning changes (permissions widen, a file is renamed): only `--unsafe-fixes` applies it.
+    Unsafe,
+}
+
+/// One replacement of a byte range of the finding's file. Fixes are text edits on the file
+/// as read, never a re-serialised document, so every byte outside the range is kept.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Edit {
+    /// Byte offsets into the file as read (a byte order mark counts), `start <= end`.
+    pub start: usize,
+    pub end: usize,
+    /// The text that replaces the range (empty: a deletion; an empty range: an insertion).
+    pub content: String,
+    /// `start` and `end` as 1-based line and column, for readers that do not count bytes.
+    pub location: Pos,
+    pub end_location: Pos,
+}
+
+/// A mechanical fix for one finding: edits of the finding's file and, optionally, a new name
+/// for it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Fix {
+    pub applicability: Applicability,
+    /// What the fix does, in the imperative: "replace `codebase` with `search/codebase`".
+    pub message: String,
+    /// Non-overlapping edits, in file order.
+    pub edits: Vec<Edit>,
+    /// Rename the file to this display path once its edits are made.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rename: Option<String>,
 }
 
 impl Finding {
@@ -99,6 +152,7 @@ impl Finding {
             column: pos.column.max(1),
             message: message.into(),
             source: None,
+            fix: None,
         }
     }
 
