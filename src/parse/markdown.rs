@@ -199,37 +199,57 @@ fn parse_links(body: &str, first_line: u32) -> Vec<BodyLink> {
 /// like a relative file path counts: a `/`, a file extension, path characters only (no
 /// blanks, globs, `<`, `{`, `$` or `:`), not absolute, not `./`-less `../`. Fenced code blocks
 /// hold example commands and are skipped, as are link syntax and reference definitions
-/// (links are [`link_targets`]'). One pass over the lines, and only lines with a `/` are
-/// looked at: no Markdown parse.
+/// (links are [`link_targets`]'). One pass over the lines, no Markdown parse: each line is
+/// looked at only for a fence, and split into words only when it has a `/`.
 pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
     let bytes = body.as_bytes();
-    // Found only once a line with a slash is met: most bodies' fences are never needed.
-    let fenced = std::cell::OnceCell::new();
     let mut out = Vec::new();
-    // Lines are found from the slashes: most lines have none and are never looked at.
-    let mut next_line = 0;
-    let (mut counted_to, mut line_no) = (0, first_line);
-    for slash in memchr::memchr_iter(b'/', bytes) {
-        if slash < next_line {
-            continue;
-        }
-        let start = memchr::memrchr(b'\n', &bytes[..slash]).map_or(0, |i| i + 1);
-        let end = memchr::memchr(b'\n', &bytes[slash..]).map_or(bytes.len(), |i| slash + i);
-        next_line = end + 1;
-        let fenced = fenced.get_or_init(|| fenced_blocks(body));
-        if fenced.iter().any(|&(from, to)| (from..to).contains(&start)) {
-            continue;
-        }
-        let newlines = memchr::memchr_iter(b'\n', &bytes[counted_to..start]).count();
-        line_no = line_no.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
-        counted_to = start;
+    // The next slash at or after the line being looked at: a line holds one when it is before
+    // the line's end, so lines without one cost no search of their own.
+    let Some(mut slash) = memchr::memchr(b'/', bytes) else {
+        return out;
+    };
+    // The open fence's character and length.
+    let mut fence: Option<(u8, usize)> = None;
+    let mut tokens = Vec::new();
+    let mut start = 0;
+    let mut line_no = first_line;
+    while start < bytes.len() {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
         let line = &body[start..end];
         let line = line.strip_suffix('\r').unwrap_or(line);
+        let this_line = line_no;
+        let has_slash = slash < end;
+        start = end + 1;
+        if has_slash {
+            slash = memchr::memchr(b'/', bytes.get(start..).unwrap_or_default())
+                .map_or(usize::MAX, |i| start + i);
+        }
+        line_no = line_no.saturating_add(1);
         let trimmed = line.trim_start_matches([' ', '\t', '>']);
+        if let Some(run) = fence_run(trimmed) {
+            let c = trimmed.as_bytes()[0];
+            fence = match fence {
+                // A closing fence: as long as the opening one at least, and nothing after it.
+                Some((open, len))
+                    if open == c && run >= len && trimmed[run..].trim().is_empty() =>
+                {
+                    None
+                }
+                Some(open) => Some(open),
+                None => Some((c, run)),
+            };
+            continue;
+        }
+        if !has_slash || fence.is_some() {
+            continue;
+        }
         if trimmed.starts_with('[') && trimmed.contains("]:") {
             continue;
         }
-        for (at, token, kind) in line_tokens(line) {
+        tokens.clear();
+        line_tokens(line, &mut tokens);
+        for &(at, token, kind) in &tokens {
             let Some(path) = path_like(token) else {
                 continue;
             };
@@ -239,7 +259,7 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
                 let column = line[..at + skipped].chars().count() + 1;
                 out.push(BodyLink {
                     target: path.to_owned(),
-                    pos: Pos::new(line_no, u32::try_from(column).unwrap_or(u32::MAX)),
+                    pos: Pos::new(this_line, u32::try_from(column).unwrap_or(u32::MAX)),
                     kind,
                 });
             }
@@ -248,54 +268,21 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
     out
 }
 
-/// The byte ranges of `body`'s fenced code blocks, from the opening fence line's start to the
-/// closing one's end (or the end of the body). Found from the ``` and ~~~ in it: the lines
-/// of a body without any are never looked at.
-fn fenced_blocks(body: &str) -> Vec<(usize, usize)> {
-    let bytes = body.as_bytes();
-    let mut fences: Vec<usize> = memchr::memmem::find_iter(bytes, b"```")
-        .chain(memchr::memmem::find_iter(bytes, b"~~~"))
-        .filter_map(|i| {
-            // A fence opens its line, after indentation or block quote markers.
-            let start = memchr::memrchr(b'\n', &bytes[..i]).map_or(0, |n| n + 1);
-            bytes[start..i]
-                .iter()
-                .all(|b| matches!(b, b' ' | b'\t' | b'>'))
-                .then_some(start)
-        })
-        .collect();
-    fences.sort_unstable();
-    fences.dedup();
-    let mut out = Vec::new();
-    let mut open: Option<(usize, u8, usize)> = None;
-    for start in fences {
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        let line = body[start..end].trim_end_matches('\r');
-        let trimmed = line.trim_start_matches([' ', '\t', '>']);
-        let Some(&c) = trimmed.as_bytes().first() else {
-            continue;
-        };
-        let run = trimmed.bytes().take_while(|&b| b == c).count();
-        match open {
-            Some((from, oc, len)) if oc == c && run >= len && trimmed[run..].trim().is_empty() => {
-                out.push((from, end + 1));
-                open = None;
-            }
-            Some(_) => {}
-            None => open = Some((start, c, run)),
-        }
+/// The length of the fence a line (past its indentation and block quote markers) opens with:
+/// three or more backticks or tildes.
+fn fence_run(trimmed: &str) -> Option<usize> {
+    let b = trimmed.as_bytes();
+    let c = *b.first()?;
+    if !matches!(c, b'`' | b'~') || b.get(1) != Some(&c) || b.get(2) != Some(&c) {
+        return None;
     }
-    if let Some((from, _, _)) = open {
-        out.push((from, bytes.len() + 1));
-    }
-    out
+    Some(b.iter().take_while(|&&x| x == c).count())
 }
 
 /// The code spans of one line (their whole content) and the words of its text outside them,
 /// each with its byte offset in the line.
-fn line_tokens<'l>(line: &'l str) -> Vec<(usize, &'l str, RefKind)> {
+fn line_tokens<'l>(line: &'l str, out: &mut Vec<(usize, &'l str, RefKind)>) {
     let bytes = line.as_bytes();
-    let mut out = Vec::new();
     let mut text_from = 0;
     let mut i = 0;
     // Only a word with a `/` can be a path: the words are found from the slashes, so the rest
@@ -337,7 +324,7 @@ fn line_tokens<'l>(line: &'l str) -> Vec<(usize, &'l str, RefKind)> {
             }
         };
         let Some(close) = close else { break };
-        words(text_from, open, &mut out);
+        words(text_from, open, out);
         let inner = &line[content..close];
         if memchr::memchr(b'/', inner.as_bytes()).is_some() {
             let lead = inner.len() - inner.trim_start().len();
@@ -346,21 +333,42 @@ fn line_tokens<'l>(line: &'l str) -> Vec<(usize, &'l str, RefKind)> {
         i = close + len;
         text_from = i;
     }
-    words(text_from, line.len(), &mut out);
-    out
+    words(text_from, line.len(), out);
 }
 
 /// `token` as a relative path into the skill's folder, if it looks like one (see
 /// [`path_refs`]); a word loses the punctuation around it first, and `./` is dropped.
 fn path_like(token: &str) -> Option<&str> {
-    if token.contains("](") {
+    let b = token.as_bytes();
+    if memchr::memchr_iter(b']', b).any(|i| b.get(i + 1) == Some(&b'(')) {
         return None;
     }
-    let t = token
-        .trim_start_matches(['(', '[', '"', '\'', '*', '_', '|'])
-        .trim_end_matches([
-            ')', ']', '"', '\'', '*', '_', '|', ',', ';', ':', '.', '!', '?',
-        ]);
+    // Punctuation is ASCII, so the trimmed ends are character boundaries.
+    let from = b
+        .iter()
+        .position(|c| !matches!(c, b'(' | b'[' | b'"' | b'\'' | b'*' | b'_' | b'|'))
+        .unwrap_or(b.len());
+    let to = b[from..]
+        .iter()
+        .rposition(|c| {
+            !matches!(
+                c,
+                b')' | b']'
+                    | b'"'
+                    | b'\''
+                    | b'*'
+                    | b'_'
+                    | b'|'
+                    | b','
+                    | b';'
+                    | b':'
+                    | b'.'
+                    | b'!'
+                    | b'?'
+            )
+        })
+        .map_or(from, |i| from + i + 1);
+    let t = &token[from..to];
     let t = t.strip_prefix("./").unwrap_or(t);
     let (dirs, file) = t.rsplit_once('/')?;
     let ok_char =
@@ -396,13 +404,16 @@ fn placeholder(stem: &str) -> bool {
         "something",
         "path",
     ];
-    let lower = stem.to_ascii_lowercase();
     let bytes = stem.as_bytes();
+    let starts = |p: &str| {
+        stem.get(..p.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(p))
+    };
     // `phaseN`, `stepX`: a word and a capital standing for a number.
     let numbered = matches!(bytes, [.., b'a'..=b'z', b'N' | b'X' | b'Y']);
-    WORDS.contains(&lower.as_str())
-        || lower.starts_with("your")
-        || lower.starts_with("my-")
+    WORDS.iter().any(|w| stem.eq_ignore_ascii_case(w))
+        || starts("your")
+        || starts("my-")
         || numbered
         || (stem.len() > 1 && stem.bytes().all(|b| b.is_ascii_uppercase() || b == b'_'))
 }
@@ -676,6 +687,17 @@ mod tests {
         let kinds: Vec<RefKind> = all.iter().map(|l| l.kind).collect();
         assert_eq!(kinds, [RefKind::Link, RefKind::Code]);
         assert_eq!(link_targets("`scripts/b.sh`\n", 1, |_| true), []);
+    }
+
+    #[test]
+    fn fences_close_only_on_a_long_enough_run_of_their_own_character() {
+        let body = "````md\n```\nscripts/inner.sh\n```\n````\nscripts/after.sh\n\
+> ```\n> scripts/quoted.sh\n> ```\n~~~\n```\nscripts/unclosed.sh\n";
+        let got: Vec<(String, u32)> = path_refs(body, 1, |_| true)
+            .into_iter()
+            .map(|l| (l.target, l.pos.line))
+            .collect();
+        assert_eq!(got, [("scripts/after.sh".to_owned(), 6)]);
     }
 
     #[test]
