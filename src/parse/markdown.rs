@@ -214,18 +214,21 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
     let mut tokens = Vec::new();
     let mut start = 0;
     let mut line_no = first_line;
-    while start < bytes.len() {
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+    let ends = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len()));
+    for end in ends {
+        if start >= bytes.len() {
+            break;
+        }
         let line = &body[start..end];
         let line = line.strip_suffix('\r').unwrap_or(line);
-        let this_line = line_no;
-        let has_slash = slash < end;
+        let (this_line, line_start) = (line_no, start);
+        let first_slash = (slash < end).then_some(slash - line_start);
         start = end + 1;
-        if has_slash {
+        line_no = line_no.saturating_add(1);
+        if first_slash.is_some() {
             slash = memchr::memchr(b'/', bytes.get(start..).unwrap_or_default())
                 .map_or(usize::MAX, |i| start + i);
         }
-        line_no = line_no.saturating_add(1);
         let trimmed = line.trim_start_matches([' ', '\t', '>']);
         if let Some(run) = fence_run(trimmed) {
             let c = trimmed.as_bytes()[0];
@@ -241,7 +244,10 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
             };
             continue;
         }
-        if !has_slash || fence.is_some() {
+        let Some(first_slash) = first_slash else {
+            continue;
+        };
+        if fence.is_some() || !may_name_path(line.as_bytes(), first_slash) {
             continue;
         }
         if trimmed.starts_with('[') && trimmed.contains("]:") {
@@ -266,6 +272,38 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
         }
     }
     out
+}
+
+/// Could a slash of `line` (the first at `first`) be part of a path [`path_like`] accepts?
+/// Most are not: they sit in link targets (`](references/a.md)`) and URLs (`https://`), and
+/// such a line needs no splitting. A slash's run of path characters is kept whole by the
+/// split, so the byte before it is in its word or code span: unless it starts one (a blank,
+/// a backtick, the line's start) or is punctuation that is trimmed off, the path cannot be.
+fn may_name_path(line: &[u8], first: usize) -> bool {
+    let path_char =
+        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'+' | b'@');
+    let mut from = first;
+    while let Some(slash) = memchr::memchr(b'/', &line[from..]).map(|i| from + i) {
+        let run = line[..slash]
+            .iter()
+            .rposition(|&b| !path_char(b))
+            .map_or(0, |i| i + 1);
+        let may = match run.checked_sub(1).map(|i| line[i]) {
+            None | Some(b' ' | b'\t' | b'`' | b'[' | b'"' | b'\'' | b'*' | b'|') => true,
+            // `](` opens a link target, which the link reader has.
+            Some(b'(') => run < 2 || line[run - 2] != b']',
+            Some(_) => false,
+        };
+        if may {
+            return true;
+        }
+        // The rest of this run shares its start.
+        from = line[slash..]
+            .iter()
+            .position(|&b| !path_char(b))
+            .map_or(line.len(), |i| slash + i);
+    }
+    false
 }
 
 /// The length of the fence a line (past its indentation and block quote markers) opens with:
@@ -651,6 +689,38 @@ mod tests {
             let mut expected = parse_links(&body, 1);
             expected.retain(|l| wanted(&l.target));
             proptest::prop_assert_eq!(relative_links(&body, 1, wanted), expected);
+        }
+    }
+
+    proptest::proptest! {
+        /// A line the slash pre-check passes over holds nothing `path_like` accepts.
+        #[test]
+        fn lines_passed_over_name_no_path(parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("](".to_owned()),
+                proptest::strategy::Just("(".to_owned()),
+                proptest::strategy::Just(" ".to_owned()),
+                proptest::strategy::Just("`".to_owned()),
+                proptest::strategy::Just("``".to_owned()),
+                proptest::strategy::Just("https://".to_owned()),
+                proptest::strategy::Just("./".to_owned()),
+                proptest::strategy::Just("../".to_owned()),
+                proptest::strategy::Just("scripts/run.sh".to_owned()),
+                proptest::strategy::Just("a/b.md".to_owned()),
+                "[ \t()\\[\\]\"'*_|,;:.!?<>{}$=#~/a-z0-9@+-]{0,3}",
+            ],
+            0..8,
+        )) {
+            let line = parts.concat();
+            if let Some(first) = line.find('/') {
+                if !may_name_path(line.as_bytes(), first) {
+                    let mut tokens = Vec::new();
+                    line_tokens(&line, &mut tokens);
+                    for (_, token, _) in tokens {
+                        proptest::prop_assert_eq!(path_like(token), None, "{:?} in {:?}", token, line);
+                    }
+                }
+            }
         }
     }
 
