@@ -712,13 +712,13 @@ mod tests {
             0..8,
         )) {
             let line = parts.concat();
-            if let Some(first) = line.find('/') {
-                if !may_name_path(line.as_bytes(), first) {
-                    let mut tokens = Vec::new();
-                    line_tokens(&line, &mut tokens);
-                    for (_, token, _) in tokens {
-                        proptest::prop_assert_eq!(path_like(token), None, "{:?} in {:?}", token, line);
-                    }
+            if let Some(first) = line.find('/')
+                && !may_name_path(line.as_bytes(), first)
+            {
+                let mut tokens = Vec::new();
+                line_tokens(&line, &mut tokens);
+                for (_, token, _) in tokens {
+                    proptest::prop_assert_eq!(path_like(token), None, "{:?} in {:?}", token, line);
                 }
             }
         }
