@@ -275,10 +275,12 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
 }
 
 /// Could a slash of `line` (the first at `first`) be part of a path [`path_like`] accepts?
-/// Most are not: they sit in link targets (`](references/a.md)`) and URLs (`https://`), and
-/// such a line needs no splitting. A slash's run of path characters is kept whole by the
-/// split, so the byte before it is in its word or code span: unless it starts one (a blank,
-/// a backtick, the line's start) or is punctuation that is trimmed off, the path cannot be.
+/// Most are not: they sit in link targets (`](references/a.md)`), URLs (`https://`) and tool
+/// names (`github/create_issue`), and such a line needs no splitting. A slash's run of
+/// path characters is kept whole by the split, so the byte before it is in its word or code
+/// span: unless it starts one (a blank, a backtick, the line's start) or is punctuation that
+/// is trimmed off, the path cannot be. And the file name, with its extension, follows the
+/// slash in the same run.
 fn may_name_path(line: &[u8], first: usize) -> bool {
     let path_char =
         |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'+' | b'@');
@@ -294,14 +296,16 @@ fn may_name_path(line: &[u8], first: usize) -> bool {
             Some(b'(') => run < 2 || line[run - 2] != b']',
             Some(_) => false,
         };
-        if may {
-            return true;
-        }
-        // The rest of this run shares its start.
-        from = line[slash..]
+        let end = line[slash..]
             .iter()
             .position(|&b| !path_char(b))
             .map_or(line.len(), |i| slash + i);
+        // The file name, after the path's last slash, is in the run and has an extension.
+        if may && memchr::memchr(b'.', &line[slash..end]).is_some() {
+            return true;
+        }
+        // The rest of this run shares its start.
+        from = end;
     }
     false
 }
