@@ -199,57 +199,34 @@ fn parse_links(body: &str, first_line: u32) -> Vec<BodyLink> {
 /// like a relative file path counts: a `/`, a file extension, path characters only (no
 /// blanks, globs, `<`, `{`, `$` or `:`), not absolute, not `./`-less `../`. Fenced code blocks
 /// hold example commands and are skipped, as are link syntax and reference definitions
-/// (links are [`link_targets`]'). One pass over the lines, no Markdown parse: each line is
-/// looked at only for a fence, and split into words only when it has a `/`.
+/// (links are [`link_targets`]'). No Markdown parse: only lines with a slash are looked at,
+/// and only those whose slashes may start a path are split into words.
 pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
     let bytes = body.as_bytes();
+    // Found only once a line may name a path: most bodies' fences are never needed.
+    let fenced = std::cell::OnceCell::new();
     let mut out = Vec::new();
-    // The next slash at or after the line being looked at: a line holds one when it is before
-    // the line's end, so lines without one cost no search of their own.
-    let Some(mut slash) = memchr::memchr(b'/', bytes) else {
-        return out;
-    };
-    // The open fence's character and length.
-    let mut fence: Option<(u8, usize)> = None;
     let mut tokens = Vec::new();
-    let mut start = 0;
-    let mut line_no = first_line;
-    let ends = memchr::memchr_iter(b'\n', bytes).chain(std::iter::once(bytes.len()));
-    for end in ends {
-        if start >= bytes.len() {
-            break;
+    // Lines are found from the slashes: most lines have none and are never looked at.
+    let mut next_line = 0;
+    let (mut counted_to, mut line_no) = (0, first_line);
+    for slash in memchr::memchr_iter(b'/', bytes) {
+        if slash < next_line {
+            continue;
         }
+        let start = memchr::memrchr(b'\n', &bytes[..slash]).map_or(0, |i| i + 1);
+        let end = memchr::memchr(b'\n', &bytes[slash..]).map_or(bytes.len(), |i| slash + i);
+        next_line = end + 1;
         let line = &body[start..end];
         let line = line.strip_suffix('\r').unwrap_or(line);
-        let (this_line, line_start) = (line_no, start);
-        let first_slash = (slash < end).then_some(slash - line_start);
-        start = end + 1;
-        line_no = line_no.saturating_add(1);
-        if first_slash.is_some() {
-            slash = memchr::memchr(b'/', bytes.get(start..).unwrap_or_default())
-                .map_or(usize::MAX, |i| start + i);
+        if !may_name_path(line.as_bytes(), slash - start) {
+            continue;
+        }
+        let fenced = fenced.get_or_init(|| fenced_blocks(body));
+        if fenced.iter().any(|&(from, to)| (from..to).contains(&start)) {
+            continue;
         }
         let trimmed = line.trim_start_matches([' ', '\t', '>']);
-        if let Some(run) = fence_run(trimmed) {
-            let c = trimmed.as_bytes()[0];
-            fence = match fence {
-                // A closing fence: as long as the opening one at least, and nothing after it.
-                Some((open, len))
-                    if open == c && run >= len && trimmed[run..].trim().is_empty() =>
-                {
-                    None
-                }
-                Some(open) => Some(open),
-                None => Some((c, run)),
-            };
-            continue;
-        }
-        let Some(first_slash) = first_slash else {
-            continue;
-        };
-        if fence.is_some() || !may_name_path(line.as_bytes(), first_slash) {
-            continue;
-        }
         if trimmed.starts_with('[') && trimmed.contains("]:") {
             continue;
         }
@@ -260,16 +237,63 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
                 continue;
             };
             if wanted(path) {
+                let newlines = memchr::memchr_iter(b'\n', &bytes[counted_to..start]).count();
+                line_no = line_no.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+                counted_to = start;
                 // The path is a slice of the token: its place, past any punctuation.
                 let skipped = (path.as_ptr() as usize).saturating_sub(token.as_ptr() as usize);
                 let column = line[..at + skipped].chars().count() + 1;
                 out.push(BodyLink {
                     target: path.to_owned(),
-                    pos: Pos::new(this_line, u32::try_from(column).unwrap_or(u32::MAX)),
+                    pos: Pos::new(line_no, u32::try_from(column).unwrap_or(u32::MAX)),
                     kind,
                 });
             }
         }
+    }
+    out
+}
+
+/// The byte ranges of `body`'s fenced code blocks, from the opening fence line's start to the
+/// closing one's end (or the end of the body). Found from the ``` and ~~~ in it: the lines
+/// of a body without any are never looked at.
+fn fenced_blocks(body: &str) -> Vec<(usize, usize)> {
+    let bytes = body.as_bytes();
+    let mut fences: Vec<usize> = memchr::memmem::find_iter(bytes, b"```")
+        .chain(memchr::memmem::find_iter(bytes, b"~~~"))
+        .filter_map(|i| {
+            // A fence opens its line, after indentation or block quote markers.
+            let start = memchr::memrchr(b'\n', &bytes[..i]).map_or(0, |n| n + 1);
+            bytes[start..i]
+                .iter()
+                .all(|b| matches!(b, b' ' | b'\t' | b'>'))
+                .then_some(start)
+        })
+        .collect();
+    fences.sort_unstable();
+    fences.dedup();
+    let mut out = Vec::new();
+    let mut open: Option<(usize, u8, usize)> = None;
+    for start in fences {
+        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
+        let line = body[start..end].trim_end_matches('\r');
+        let trimmed = line.trim_start_matches([' ', '\t', '>']);
+        let Some(run) = fence_run(trimmed) else {
+            continue;
+        };
+        let c = trimmed.as_bytes()[0];
+        match open {
+            // A closing fence: as long as the opening one at least, and nothing after it.
+            Some((from, oc, len)) if oc == c && run >= len && trimmed[run..].trim().is_empty() => {
+                out.push((from, end + 1));
+                open = None;
+            }
+            Some(_) => {}
+            None => open = Some((start, c, run)),
+        }
+    }
+    if let Some((from, _, _)) = open {
+        out.push((from, bytes.len() + 1));
     }
     out
 }
