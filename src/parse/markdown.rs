@@ -214,14 +214,16 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
         if slash < next_line {
             continue;
         }
+        if let Err(run_end) = may_name_path(bytes, slash) {
+            // The run's other slashes share its start and its end.
+            next_line = run_end;
+            continue;
+        }
         let start = memchr::memrchr(b'\n', &bytes[..slash]).map_or(0, |i| i + 1);
         let end = memchr::memchr(b'\n', &bytes[slash..]).map_or(bytes.len(), |i| slash + i);
         next_line = end + 1;
         let line = &body[start..end];
         let line = line.strip_suffix('\r').unwrap_or(line);
-        if !may_name_path(line.as_bytes(), slash - start) {
-            continue;
-        }
         let fenced = fenced.get_or_init(|| fenced_blocks(body));
         if fenced.iter().any(|&(from, to)| (from..to).contains(&start)) {
             continue;
@@ -258,9 +260,19 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
 /// closing one's end (or the end of the body). Found from the ``` and ~~~ in it: the lines
 /// of a body without any are never looked at.
 fn fenced_blocks(body: &str) -> Vec<(usize, usize)> {
+    // Built once: a searcher's set-up cost more than most bodies' search.
+    static FENCES: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 2]> =
+        std::sync::LazyLock::new(|| {
+            [
+                memchr::memmem::Finder::new(b"```"),
+                memchr::memmem::Finder::new(b"~~~"),
+            ]
+        });
     let bytes = body.as_bytes();
-    let mut fences: Vec<usize> = memchr::memmem::find_iter(bytes, b"```")
-        .chain(memchr::memmem::find_iter(bytes, b"~~~"))
+    let [backticks, tildes] = &*FENCES;
+    let mut fences: Vec<usize> = backticks
+        .find_iter(bytes)
+        .chain(tildes.find_iter(bytes))
         .filter_map(|i| {
             // A fence opens its line, after indentation or block quote markers.
             let start = memchr::memrchr(b'\n', &bytes[..i]).map_or(0, |n| n + 1);
@@ -298,40 +310,38 @@ fn fenced_blocks(body: &str) -> Vec<(usize, usize)> {
     out
 }
 
-/// Could a slash of `line` (the first at `first`) be part of a path [`path_like`] accepts?
-/// Most are not: they sit in link targets (`](references/a.md)`), URLs (`https://`) and tool
-/// names (`github/create_issue`), and such a line needs no splitting. A slash's run of
-/// path characters is kept whole by the split, so the byte before it is in its word or code
-/// span: unless it starts one (a blank, a backtick, the line's start) or is punctuation that
-/// is trimmed off, the path cannot be. And the file name, with its extension, follows the
-/// slash in the same run.
-fn may_name_path(line: &[u8], first: usize) -> bool {
-    let path_char =
-        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'+' | b'@');
-    let mut from = first;
-    while let Some(slash) = memchr::memchr(b'/', &line[from..]).map(|i| from + i) {
-        let run = line[..slash]
-            .iter()
-            .rposition(|&b| !path_char(b))
-            .map_or(0, |i| i + 1);
-        let may = match run.checked_sub(1).map(|i| line[i]) {
-            None | Some(b' ' | b'\t' | b'`' | b'[' | b'"' | b'\'' | b'*' | b'|') => true,
-            // `](` opens a link target, which the link reader has.
-            Some(b'(') => run < 2 || line[run - 2] != b']',
-            Some(_) => false,
-        };
-        let end = line[slash..]
-            .iter()
-            .position(|&b| !path_char(b))
-            .map_or(line.len(), |i| slash + i);
-        // The file name, after the path's last slash, is in the run and has an extension.
-        if may && memchr::memchr(b'.', &line[slash..end]).is_some() {
-            return true;
-        }
-        // The rest of this run shares its start.
-        from = end;
+/// Could the slash at `slash` in `text` be part of a path [`path_like`] accepts? Most are
+/// not: they sit in link targets (`](references/a.md)`), URLs (`https://`) and tool names
+/// (`github/create_issue`), and a line with no other slash needs no splitting. A slash's run
+/// of path characters is kept whole by the split (no line break is one), so the byte before
+/// it is in its word or code span: unless it starts one (a blank, a backtick, a line's start)
+/// or is punctuation that is trimmed off, the path cannot be. And the file name, with its
+/// extension, follows the slash in the same run. `Err` holds where the run ends.
+fn may_name_path(text: &[u8], slash: usize) -> Result<(), usize> {
+    let run = text[..slash]
+        .iter()
+        .rposition(|&b| !is_path_byte(b))
+        .map_or(0, |i| i + 1);
+    let starts = match run.checked_sub(1).map(|i| text[i]) {
+        None | Some(b'\n' | b' ' | b'\t' | b'`' | b'[' | b'"' | b'\'' | b'*' | b'|') => true,
+        // `](` opens a link target, which the link reader has.
+        Some(b'(') => run < 2 || text[run - 2] != b']',
+        Some(_) => false,
+    };
+    let end = text[slash..]
+        .iter()
+        .position(|&b| !is_path_byte(b))
+        .map_or(text.len(), |i| slash + i);
+    if starts && memchr::memchr(b'.', &text[slash..end]).is_some() {
+        Ok(())
+    } else {
+        Err(end)
     }
-    false
+}
+
+/// The bytes [`path_like`] allows in a path.
+fn is_path_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'+' | b'@')
 }
 
 /// The length of the fence a line (past its indentation and block quote markers) opens with:
@@ -437,9 +447,7 @@ fn path_like(token: &str) -> Option<&str> {
     let t = &token[from..to];
     let t = t.strip_prefix("./").unwrap_or(t);
     let (dirs, file) = t.rsplit_once('/')?;
-    let ok_char =
-        |b: u8| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'+' | b'@');
-    if dirs.is_empty() || !t.bytes().all(ok_char) || t.starts_with('.') {
+    if dirs.is_empty() || !t.bytes().all(is_path_byte) || t.starts_with('.') {
         return None;
     }
     if dirs
@@ -740,8 +748,9 @@ mod tests {
             0..8,
         )) {
             let line = parts.concat();
-            if let Some(first) = line.find('/')
-                && !may_name_path(line.as_bytes(), first)
+            let slashes: Vec<usize> = memchr::memchr_iter(b'/', line.as_bytes()).collect();
+            if !slashes.is_empty()
+                && slashes.iter().all(|&i| may_name_path(line.as_bytes(), i).is_err())
             {
                 let mut tokens = Vec::new();
                 line_tokens(&line, &mut tokens);

@@ -140,25 +140,38 @@ pub(crate) fn check_agent_model(agent: &Agent, root: &Node, sink: &mut Sink) {
     }
 }
 
-/// Each built-in host's models, folded (see [`fold_model`]) once for the whole run: every
+/// A built-in host's models, folded (see [`fold_model`]) once for the whole run: every
 /// agent with a `model` asks.
-fn folded_models(host: &Profile) -> Option<&'static foldhash::HashSet<String>> {
-    static FOLDED: std::sync::OnceLock<Vec<(String, foldhash::HashSet<String>)>> =
-        std::sync::OnceLock::new();
+struct Folded {
+    host: &'static str,
+    set: foldhash::HashSet<String>,
+    /// Each folded name with the model it stands for, for "did you mean".
+    models: Vec<(String, &'static str)>,
+}
+
+fn folded_models(host: &Profile) -> Option<&'static Folded> {
+    static FOLDED: std::sync::OnceLock<Vec<Folded>> = std::sync::OnceLock::new();
     FOLDED
         .get_or_init(|| {
             builtin::hosts()
                 .iter()
                 .map(|h| {
                     let models = h.vocabulary.as_ref().map(|v| v.models.as_slice());
-                    let folded = models.unwrap_or_default().iter().map(|m| fold_model(m));
-                    (h.name.clone(), folded.collect())
+                    let models: Vec<(String, &'static str)> = models
+                        .unwrap_or_default()
+                        .iter()
+                        .map(|m| (fold_model(m), m.as_str()))
+                        .collect();
+                    Folded {
+                        host: h.name.as_str(),
+                        set: models.iter().map(|(f, _)| f.clone()).collect(),
+                        models,
+                    }
                 })
                 .collect()
         })
         .iter()
-        .find(|(name, _)| *name == host.name)
-        .map(|(_, set)| set)
+        .find(|f| f.host == host.name)
 }
 
 fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
@@ -170,10 +183,11 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
             .collect(),
         _ => return,
     };
-    let models: Vec<&'static str> = hosts
+    let folded_hosts: Vec<&'static Folded> =
+        hosts.iter().filter_map(|h| folded_models(h)).collect();
+    let models: Vec<(&'static str, &'static str)> = folded_hosts
         .iter()
-        .filter_map(|p| p.vocabulary.as_ref())
-        .flat_map(|v| v.models.iter().map(String::as_str))
+        .flat_map(|f| f.models.iter().map(|(folded, m)| (folded.as_str(), *m)))
         .collect();
     if models.is_empty() {
         return;
@@ -188,10 +202,7 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
             continue;
         }
         let folded = fold_model(name);
-        if hosts
-            .iter()
-            .any(|h| folded_models(h).is_some_and(|set| set.contains(&folded)))
-        {
+        if folded_hosts.iter().any(|f| f.set.contains(&folded)) {
             continue;
         }
         let typo = model_typo(name, &folded, &models);
@@ -199,10 +210,14 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
     }
 }
 
-/// The model of `models` that `name` (folded: `folded`) is a near spelling of, keeping its
-/// version (a suggestion that changes the version names another model). Libraries repeat the
-/// same names, so each name's answer is kept for the run.
-fn model_typo(name: &str, folded: &str, models: &[&'static str]) -> Option<&'static str> {
+/// The model of `models` (each folded, and as named) that `name` (folded: `folded`) is a near
+/// spelling of, keeping its version (a suggestion that changes the version names another
+/// model). Libraries repeat the same names, so each name's answer is kept for the run.
+fn model_typo(
+    name: &str,
+    folded: &str,
+    models: &[(&'static str, &'static str)],
+) -> Option<&'static str> {
     type Memo = std::collections::HashMap<(String, usize), Option<&'static str>>;
     static MEMO: std::sync::Mutex<Option<Memo>> = std::sync::Mutex::new(None);
     // The candidate list differs by the hosts judging: its length tells them apart.
@@ -215,8 +230,7 @@ fn model_typo(name: &str, folded: &str, models: &[&'static str]) -> Option<&'sta
         return hit;
     }
     let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
-    let typo = super::typo_of(name, models.iter().copied(), fold_model)
-        .filter(|t| digits(t) == digits(name));
+    let typo = super::closest(folded, models.iter().copied()).filter(|t| digits(t) == digits(name));
     if let Ok(mut m) = MEMO.lock() {
         m.get_or_insert_with(Memo::new).insert(key, typo);
     }

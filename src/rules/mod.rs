@@ -252,11 +252,19 @@ pub(crate) fn typo_of(
     fold: impl Fn(&str) -> String,
 ) -> Option<&'static str> {
     let key = fold(key);
+    closest(&key, candidates.into_iter().map(|k| (fold(k), k)))
+}
+
+/// [`typo_of`] for a key and candidates already folded (each with the name it stands for).
+pub(crate) fn closest<F: AsRef<str>>(
+    key: &str,
+    candidates: impl IntoIterator<Item = (F, &'static str)>,
+) -> Option<&'static str> {
     let key_chars = key.chars().count();
     candidates
         .into_iter()
-        .filter_map(|k| {
-            let k_folded = fold(k);
+        .filter_map(|(k_folded, k)| {
+            let k_folded = k_folded.as_ref();
             let k_chars = k_folded.chars().count();
             let limit = 2.min(k_chars / 3).max(1);
             // Each edit changes the length by at most one: most candidates are ruled out here,
@@ -266,7 +274,7 @@ pub(crate) fn typo_of(
             }
             // Optimal string alignment: Damerau-Levenshtein for typos (a swap of neighbours is
             // one edit) without the alphabet map the unrestricted distance builds per call.
-            let d = strsim::osa_distance(&key, &k_folded);
+            let d = strsim::osa_distance(key, k_folded);
             (d <= limit).then_some((d, k))
         })
         .min()
