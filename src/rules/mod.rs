@@ -260,31 +260,75 @@ pub(crate) fn closest<F: AsRef<str>>(
     key: &str,
     candidates: impl IntoIterator<Item = (F, &'static str)>,
 ) -> Option<&'static str> {
-    let key_chars = key.chars().count();
+    let key: Vec<char> = key.chars().collect();
+    let mut other = Vec::new();
     candidates
         .into_iter()
         .filter_map(|(k_folded, k)| {
-            let k_folded = k_folded.as_ref();
-            let k_chars = k_folded.chars().count();
-            let limit = 2.min(k_chars / 3).max(1);
+            other.clear();
+            other.extend(k_folded.as_ref().chars());
+            let limit = 2.min(other.len() / 3).max(1);
             // Each edit changes the length by at most one: most candidates are ruled out here,
             // without computing the distance.
-            if key_chars.abs_diff(k_chars) > limit {
+            if key.len().abs_diff(other.len()) > limit {
                 return None;
             }
-            // Optimal string alignment: Damerau-Levenshtein for typos (a swap of neighbours is
-            // one edit) without the alphabet map the unrestricted distance builds per call.
-            let d = strsim::osa_distance(key, k_folded);
-            (d <= limit).then_some((d, k))
+            osa_within(&key, &other, limit).map(|d| (d, k))
         })
         .min()
         .map(|(_, k)| k)
+}
+
+/// The optimal string alignment distance of `a` and `b` (Damerau-Levenshtein for typos: a
+/// swap of neighbours is one edit), if it is at most `limit`. Rows stop once two in a row
+/// exceed it, since no later cell can come back under: most candidates stop within a few.
+fn osa_within(a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    let width = b.len() + 1;
+    let mut before: Vec<usize> = vec![usize::MAX / 2; width];
+    let mut prev: Vec<usize> = (0..width).collect();
+    let mut cur = vec![0; width];
+    let mut prev_min = 0;
+    for i in 1..=a.len() {
+        cur[0] = i;
+        let mut row_min = i;
+        for j in 1..width {
+            let cost = usize::from(a[i - 1] != b[j - 1]);
+            let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(before[j - 2] + 1);
+            }
+            cur[j] = d;
+            row_min = row_min.min(d);
+        }
+        if row_min > limit && prev_min > limit {
+            return None;
+        }
+        prev_min = row_min;
+        std::mem::swap(&mut before, &mut prev);
+        std::mem::swap(&mut prev, &mut cur);
+    }
+    let d = prev[width - 1];
+    (d <= limit).then_some(d)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    proptest::proptest! {
+        /// The bounded distance agrees with strsim's unbounded one wherever it answers.
+        #[test]
+        fn bounded_distance_is_the_distance(
+            a in "[abc]{0,7}",
+            b in "[abc]{0,7}",
+            limit in 0..4usize,
+        ) {
+            let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
+            let d = strsim::osa_distance(&a, &b);
+            proptest::prop_assert_eq!(osa_within(&ca, &cb, limit), (d <= limit).then_some(d));
+        }
+    }
 
     #[test]
     fn typos_are_matched_within_a_few_edits() {
