@@ -24,6 +24,7 @@ pub mod rules;
 pub mod source;
 pub mod vecmap;
 pub mod words;
+pub mod workspace;
 
 #[cfg(test)]
 #[path = "../tests/support/corpus.rs"]
