@@ -601,15 +601,19 @@ fn contain(c: &Candidate, work: impl FnOnce() -> FileOutput) -> FileOutput {
     match catch_unwind(AssertUnwindSafe(work)) {
         Ok(r) => r,
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown failure".into());
-            let f = rules::file::internal_error(&c.path, &what);
+            let f = rules::file::internal_error(&c.path, &panic_message(panic.as_ref()));
             FileOutput::new(c, placeholder(c), vec![f], Vec::new())
         }
     }
+}
+
+/// What a caught panic says, for the finding or the log that reports it.
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown failure".into())
 }
 
 /// An invalid entry for a file that could not be processed, so it still shows in the report.

@@ -24,8 +24,26 @@ pub struct Workspace {
 
 impl Workspace {
     /// Walk, parse and judge the whole library once. MCP servers are never contacted: the
-    /// options' `mcp:` profiles and served skills are left out.
-    pub fn open(mut opts: AuditOptions) -> Result<Workspace, AuditError> {
+    /// options' `mcp:` profiles and served skills are left out. A profile that cannot be
+    /// loaded does not stop it: the library is judged without profiles, and the error is
+    /// returned beside it (the profiles can be loaded again once it is fixed).
+    pub fn open(opts: AuditOptions) -> Result<(Workspace, Option<AuditError>), AuditError> {
+        match Workspace::open_with(opts.clone()) {
+            Ok(ws) => Ok((ws, None)),
+            Err(e @ AuditError::Profile(_)) => {
+                let without = AuditOptions {
+                    profiles: Vec::new(),
+                    ..opts.clone()
+                };
+                let mut ws = Workspace::open_with(without)?;
+                ws.opts.profiles = opts.profiles;
+                Ok((ws, Some(e)))
+            }
+            Err(e) => Err(e),
+        }
+    }
+
+    fn open_with(mut opts: AuditOptions) -> Result<Workspace, AuditError> {
         opts.profiles
             .retain(|p| !matches!(p, crate::profile::ProfileSource::Mcp { .. }));
         opts.mcp_skills = None;

@@ -63,6 +63,11 @@ pub(crate) fn position(text: &str, pos: Pos) -> Position {
     Position::new(line, utf16_len(&l[..byte_of_column(l, pos.column)]))
 }
 
+/// The end of 0-based line `line`.
+pub(crate) fn line_end(text: &str, line: u32) -> Position {
+    Position::new(line, utf16_len(line_text(text, line as usize)))
+}
+
 /// The byte offset into `line` of a protocol character (UTF-16) offset, clamped.
 pub(crate) fn byte_of_utf16(line: &str, character: u32) -> usize {
     let mut units = 0;

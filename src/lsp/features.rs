@@ -358,20 +358,36 @@ fn vocabulary(profiles: &[Profile], kind: DepKind) -> BTreeMap<String, Vec<&str>
     out
 }
 
+/// Whether an action of `kind` is among the kinds `only` asks for (a kind covers the kinds
+/// below it: `source` covers `source.fixAll.skill-audit`).
+fn wanted(kind: &CodeActionKind, only: Option<&[CodeActionKind]>) -> bool {
+    only.is_none_or(|only| {
+        only.iter().any(|o| {
+            kind.as_str() == o.as_str()
+                || kind
+                    .as_str()
+                    .strip_prefix(o.as_str())
+                    .is_some_and(|rest| rest.starts_with('.'))
+        })
+    })
+}
+
 /// Quick fixes for the findings of `findings` (one file's, against its `text`) that touch
-/// `range`, and "fix all safe" for the whole file.
+/// `range`, and "fix all safe" for the whole file; only kinds in `only`, when given.
 pub(crate) fn code_actions(
     uri: &Uri,
     text: &str,
     findings: &[&Finding],
     range: Range,
+    only: Option<&[CodeActionKind]>,
 ) -> Vec<CodeActionOrCommand> {
     let edit = |edits: Vec<TextEdit>| WorkspaceEdit {
         changes: Some(HashMap::from([(uri.clone(), edits)])),
         ..WorkspaceEdit::default()
     };
     let mut out = Vec::new();
-    for f in findings {
+    let quick = wanted(&CodeActionKind::QUICKFIX, only);
+    for f in findings.iter().filter(|_| quick) {
         let Some(fix) = &f.fix else { continue };
         let d = convert::diagnostic(text, f);
         let touches = d.range.start.line <= range.end.line && d.range.end.line >= range.start.line;
@@ -409,7 +425,7 @@ pub(crate) fn code_actions(
         end = e.end.max(e.start + 1);
         taken.push(convert::text_edit(text, e));
     }
-    if !taken.is_empty() {
+    if !taken.is_empty() && wanted(&CodeActionKind::new(FIX_ALL), only) {
         out.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: "Fix all safe skill-audit findings".to_owned(),
             kind: Some(CodeActionKind::new(FIX_ALL)),
@@ -457,7 +473,7 @@ mod tests {
         let c = fixed(3, 1, 19, 23, "nam", false);
         let all = [&a, &b, &c];
         let whole = Range::new(Position::new(0, 0), Position::new(9, 0));
-        let actions = code_actions(&uri, text, &all, whole);
+        let actions = code_actions(&uri, text, &all, whole, None);
         let actions: Vec<&CodeAction> = actions
             .iter()
             .map(|a| match a {
@@ -486,12 +502,18 @@ mod tests {
         assert_eq!(actions[2].is_preferred, Some(false));
         // Fix all: the two safe fixes only, the unsafe overlapping one left out.
         assert_eq!(actions[3].kind, Some(CodeActionKind::new(FIX_ALL)));
-        let all = edits(actions[3]);
-        assert_eq!(all.len(), 2);
-        assert_eq!(all[1].new_text, "name");
+        let safe = edits(actions[3]);
+        assert_eq!(safe.len(), 2);
+        assert_eq!(safe[1].new_text, "name");
         // A range on line 3 only gets line 3's quick fixes.
         let line3 = Range::new(Position::new(2, 0), Position::new(2, 1));
-        assert_eq!(code_actions(&uri, text, &[&a, &b], line3).len(), 2);
+        assert_eq!(code_actions(&uri, text, &[&a, &b], line3, None).len(), 2);
+        // On save, a client asks for `source.fixAll` only.
+        let only = [CodeActionKind::SOURCE_FIX_ALL];
+        let on_save = code_actions(&uri, text, &all, whole, Some(&only));
+        assert_eq!(on_save.len(), 1);
+        let only = [CodeActionKind::new("source.fix")];
+        assert!(code_actions(&uri, text, &all, whole, Some(&only)).is_empty());
     }
 
     #[test]

@@ -75,6 +75,7 @@ pub fn run(conn: &Connection, load: Loader<'_>) -> Result<(), String> {
         force: BTreeSet::new(),
         reload: Reload::None,
         published: HashMap::new(),
+        problem: None,
         shutdown: false,
     };
     server.open();
@@ -164,6 +165,8 @@ struct Server<'a> {
     reload: Reload,
     /// The findings last sent, by display path.
     published: HashMap<String, Vec<Finding>>,
+    /// A profile that could not be loaded, shown on its file: its path and the diagnostic.
+    problem: Option<(PathBuf, lsp_types::Diagnostic)>,
     shutdown: bool,
 }
 
@@ -197,11 +200,7 @@ impl Server<'_> {
         match catch_unwind(AssertUnwindSafe(|| self.handle(msg))) {
             Ok(flow) => flow,
             Err(panic) => {
-                let why = panic
-                    .downcast_ref::<&str>()
-                    .map(|s| (*s).to_owned())
-                    .or_else(|| panic.downcast_ref::<String>().cloned())
-                    .unwrap_or_else(|| "unknown failure".into());
+                let why = crate::audit::panic_message(panic.as_ref());
                 self.log(
                     MessageType::ERROR,
                     format!("internal error in {what}: {why}"),
@@ -277,7 +276,8 @@ impl Server<'_> {
                     .iter()
                     .filter(|f| f.path == shown)
                     .collect();
-                Some(features::code_actions(uri, &text, &findings, p.range))
+                let only = p.context.only.as_deref();
+                Some(features::code_actions(uri, &text, &findings, p.range, only))
             }),
             DEBUG_PANIC if std::env::var_os(PANIC_ENV).is_some() => {
                 panic!("{DEBUG_PANIC} was asked for")
@@ -407,18 +407,20 @@ impl Server<'_> {
                 }
             }
         };
-        self.ws = match Workspace::open(opts.clone()) {
-            Ok(ws) => Some(ws),
+        let problem = match Workspace::open(opts) {
+            Ok((ws, problem)) => {
+                self.ws = Some(ws);
+                problem
+            }
             Err(e) => {
-                self.log(MessageType::ERROR, e.to_string());
-                // Audited without profiles, so the files are still checked.
-                let without = AuditOptions {
-                    profiles: Vec::new(),
-                    ..opts
-                };
-                Workspace::open(without).ok()
+                self.ws = None;
+                Some(e)
             }
         };
+        if let Some(e) = &problem {
+            self.log(MessageType::ERROR, e.to_string());
+        }
+        self.show_problem(problem.as_ref());
         // Open buffers win over the files just read.
         self.dirty.extend(self.docs.keys().cloned());
         self.judge();
@@ -430,10 +432,12 @@ impl Server<'_> {
             Reload::All => return self.open(),
             Reload::Profiles => {
                 if let Some(ws) = &mut self.ws {
-                    match ws.load_profiles() {
-                        Ok(p) => ws.set_profiles(p),
+                    let loaded = ws.load_profiles();
+                    match &loaded {
+                        Ok(p) => ws.set_profiles(p.clone()),
                         Err(e) => self.log(MessageType::ERROR, e.to_string()),
                     }
+                    self.show_problem(loaded.as_ref().err());
                 }
             }
             Reload::None if self.dirty.is_empty() => return,
@@ -510,6 +514,51 @@ impl Server<'_> {
         for (shown, findings) in sent {
             self.send_diagnostics(&shown, &findings);
             self.published.insert(shown, findings);
+        }
+    }
+
+    /// Show why a profile could not be loaded on that profile's file (the audit goes on with
+    /// the profiles it had, or with none), and clear what an earlier problem showed.
+    fn show_problem(&mut self, e: Option<&crate::audit::AuditError>) {
+        let problem = match e {
+            Some(crate::audit::AuditError::Profile(p)) => {
+                let path = self.root.join(&p.path);
+                let text = self.text(&path).unwrap_or_default();
+                let at = crate::diagnostic::Pos::new(p.line.max(1) as u32, p.column.max(1) as u32);
+                let start = convert::position(&text, at);
+                let end = convert::line_end(&text, start.line);
+                Some((
+                    path,
+                    lsp_types::Diagnostic {
+                        range: lsp_types::Range::new(start, end),
+                        severity: Some(lsp_types::DiagnosticSeverity::ERROR),
+                        source: Some(convert::SOURCE.to_owned()),
+                        message: p.message.clone(),
+                        ..lsp_types::Diagnostic::default()
+                    },
+                ))
+            }
+            _ => None,
+        };
+        let old = std::mem::replace(&mut self.problem, problem);
+        if let Some((path, _)) = old
+            && self.problem.as_ref().is_none_or(|(p, _)| *p != path)
+            && let Some(uri) = convert::uri_of(&path)
+        {
+            self.notify::<notification::PublishDiagnostics>(PublishDiagnosticsParams {
+                uri,
+                diagnostics: Vec::new(),
+                version: None,
+            });
+        }
+        if let Some((path, d)) = &self.problem
+            && let Some(uri) = convert::uri_of(path)
+        {
+            self.notify::<notification::PublishDiagnostics>(PublishDiagnosticsParams {
+                uri,
+                diagnostics: vec![d.clone()],
+                version: None,
+            });
         }
     }
 

@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use std::io::{BufRead, BufReader, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{ChildStdin, ChildStdout, Command, Stdio};
 use std::sync::mpsc;
 use std::time::Duration;
@@ -211,9 +211,18 @@ fn wait(child: &mut std::process::Child) -> std::process::ExitStatus {
 const PROFILE: &str = r#"{"name": "ci", "tools": ["read", "gh/search"]}"#;
 const PROFILE2: &str = r#"{"name": "dev", "tools": ["read", "pdftool"]}"#;
 
+/// A library in a temporary folder, and the paths of its files.
+struct Lib {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    skill: PathBuf,
+    agent: PathBuf,
+    manifest: PathBuf,
+}
+
 /// A library: a skill, an agent that loads it, a plugin manifest naming it, two profiles.
-fn library() -> tempfile::TempDir {
-    tree(&[
+fn library() -> Lib {
+    let dir = tree(&[
         (
             "skill-audit.toml",
             "profiles = [\"profiles/ci.json\", \"profiles/dev.json\"]\n",
@@ -232,7 +241,15 @@ fn library() -> tempfile::TempDir {
             "plugins/docs/plugin.json",
             "{\n  \"name\": \"docs\",\n  \"description\": \"Docs.\",\n  \"version\": \"1.0.0\",\n  \"skills\": [\n    \"../../skills/pdf\"\n  ]\n}\n",
         ),
-    ])
+    ]);
+    let root = dir.path().canonicalize().unwrap();
+    Lib {
+        skill: root.join("skills/pdf/SKILL.md"),
+        agent: root.join("agents/writer.agent.md"),
+        manifest: root.join("plugins/docs/plugin.json"),
+        root,
+        _dir: dir,
+    }
 }
 
 const MISSPELT: &str = "---\nname: pdf\ndescriptin: Reads PDF files. Use when a PDF is given.\ndescription: Reads PDF files. Use when a PDF is given.\ntools: [read, pdftool]\n---\n# pdf\n";
@@ -247,12 +264,11 @@ fn codes(diags: &[Value]) -> Vec<String> {
 #[test]
 fn a_misspelt_key_is_reported_as_typed_and_cleared_when_fixed() {
     let lib = library();
-    let root = lib.path().canonicalize().unwrap();
-    let skill = root.join("skills/pdf/SKILL.md");
-    let mut c = Client::start(&root, &[]);
-    c.open(&skill, MISSPELT);
+    let skill = &lib.skill;
+    let mut c = Client::start(&lib.root, &[]);
+    c.open(skill, MISSPELT);
     let diags = loop {
-        let d = c.diagnostics(&uri(&skill));
+        let d = c.diagnostics(&uri(skill));
         if codes(&d).contains(&"SA221".to_owned()) {
             break d;
         }
@@ -273,14 +289,14 @@ fn a_misspelt_key_is_reported_as_typed_and_cleared_when_fixed() {
     );
     // The fix, typed: the buffer, not the disk (which still has no misspelling), is judged.
     c.change(
-        &skill,
+        skill,
         2,
         &MISSPELT.replace(
             "descriptin: Reads PDF files. Use when a PDF is given.\n",
             "",
         ),
     );
-    let after = c.diagnostics(&uri(&skill));
+    let after = c.diagnostics(&uri(skill));
     assert!(!codes(&after).contains(&"SA221".to_owned()), "{after:?}");
     c.stop();
 }
@@ -288,15 +304,14 @@ fn a_misspelt_key_is_reported_as_typed_and_cleared_when_fixed() {
 #[test]
 fn a_skill_change_re_judges_the_agent_that_loads_it() {
     let lib = library();
-    let root = lib.path().canonicalize().unwrap();
-    let skill = root.join("skills/pdf/SKILL.md");
-    let agent = root.join("agents/writer.agent.md");
-    let mut c = Client::start(&root, &[]);
+    let skill = &lib.skill;
+    let agent = &lib.agent;
+    let mut c = Client::start(&lib.root, &[]);
     // The agent grants `read` but the skill wants `pdftool` too: drift, on the agent.
-    let before = c.diagnostics(&uri(&agent));
+    let before = c.diagnostics(&uri(agent));
     assert!(!before.is_empty(), "drift is reported at start");
-    c.open(&skill, "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is given.\ntools: [read]\n---\n# pdf\n");
-    let after = c.diagnostics(&uri(&agent));
+    c.open(skill, "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is given.\ntools: [read]\n---\n# pdf\n");
+    let after = c.diagnostics(&uri(agent));
     assert!(
         after.len() < before.len(),
         "the drift went away with the skill's `pdftool`: {before:?} then {after:?}"
@@ -307,12 +322,11 @@ fn a_skill_change_re_judges_the_agent_that_loads_it() {
 #[test]
 fn hover_shows_each_profile_and_the_skill_behind_a_name() {
     let lib = library();
-    let root = lib.path().canonicalize().unwrap();
-    let skill = root.join("skills/pdf/SKILL.md");
-    let agent = root.join("agents/writer.agent.md");
-    let mut c = Client::start(&root, &[]);
+    let skill = &lib.skill;
+    let agent = &lib.agent;
+    let mut c = Client::start(&lib.root, &[]);
     // `edit` in the skill's `tools: [read, pdftool]`, line 3.
-    let h = c.at("textDocument/hover", &skill, 3, 15);
+    let h = c.at("textDocument/hover", skill, 3, 15);
     let text = h["result"]["contents"]["value"]
         .as_str()
         .unwrap_or_default();
@@ -320,14 +334,14 @@ fn hover_shows_each_profile_and_the_skill_behind_a_name() {
     assert!(text.contains("| `ci` | missing |"), "{text}");
     assert!(text.contains("| `dev` | available"), "{text}");
     // `pdf` in the agent's `skills:` list: the skill's description and availability.
-    let h = c.at("textDocument/hover", &agent, 5, 5);
+    let h = c.at("textDocument/hover", agent, 5, 5);
     let text = h["result"]["contents"]["value"]
         .as_str()
         .unwrap_or_default();
     assert!(text.contains("Reads PDF files."), "{h}");
     assert!(text.contains("`ci` | unavailable"), "{text}");
     // Nothing to say on a key.
-    let h = c.at("textDocument/hover", &skill, 1, 1);
+    let h = c.at("textDocument/hover", skill, 1, 1);
     assert_eq!(h["result"], Value::Null, "{h}");
     c.stop();
 }
@@ -335,29 +349,27 @@ fn hover_shows_each_profile_and_the_skill_behind_a_name() {
 #[test]
 fn definition_leads_from_references_to_the_skill_file() {
     let lib = library();
-    let root = lib.path().canonicalize().unwrap();
-    let skill = root.join("skills/pdf/SKILL.md");
-    let agent = root.join("agents/writer.agent.md");
-    let manifest = root.join("plugins/docs/plugin.json");
-    let mut c = Client::start(&root, &[]);
-    for (from, line, character) in [(&agent, 5, 5), (&manifest, 5, 10)] {
+    let skill = &lib.skill;
+    let agent = &lib.agent;
+    let manifest = &lib.manifest;
+    let mut c = Client::start(&lib.root, &[]);
+    for (from, line, character) in [(agent, 5, 5), (manifest, 5, 10)] {
         let d = c.at("textDocument/definition", from, line, character);
-        assert_eq!(d["result"]["uri"], uri(&skill), "{d}");
+        assert_eq!(d["result"]["uri"], uri(skill), "{d}");
     }
     // A body link, to the agent.
-    let d = c.at("textDocument/definition", &skill, 8, 20);
-    assert_eq!(d["result"]["uri"], uri(&agent), "{d}");
+    let d = c.at("textDocument/definition", skill, 8, 20);
+    assert_eq!(d["result"]["uri"], uri(agent), "{d}");
     c.stop();
 }
 
 #[test]
 fn completion_offers_keys_and_the_profiles_tool_names() {
     let lib = library();
-    let root = lib.path().canonicalize().unwrap();
-    let skill = root.join("skills/pdf/SKILL.md");
-    let agent = root.join("agents/writer.agent.md");
-    let mut c = Client::start(&root, &[]);
-    c.open(&skill, "---\nname: pdf\nde\ntools:\n  - \n---\n");
+    let skill = &lib.skill;
+    let agent = &lib.agent;
+    let mut c = Client::start(&lib.root, &[]);
+    c.open(skill, "---\nname: pdf\nde\ntools:\n  - \n---\n");
     let labels = |r: &Value| -> Vec<String> {
         r["result"]
             .as_array()
@@ -368,7 +380,7 @@ fn completion_offers_keys_and_the_profiles_tool_names() {
             })
             .unwrap_or_default()
     };
-    let keys = labels(&c.at("textDocument/completion", &skill, 2, 2));
+    let keys = labels(&c.at("textDocument/completion", skill, 2, 2));
     for k in [
         "description",
         "dependencies",
@@ -377,11 +389,11 @@ fn completion_offers_keys_and_the_profiles_tool_names() {
     ] {
         assert!(keys.contains(&k.to_owned()), "{k} in {keys:?}");
     }
-    let tools = labels(&c.at("textDocument/completion", &skill, 4, 4));
+    let tools = labels(&c.at("textDocument/completion", skill, 4, 4));
     assert_eq!(tools, ["gh/search", "pdftool", "read"]);
     // An agent's keys are an agent's.
-    c.open(&agent, "---\nname: writer\n\n---\n");
-    let keys = labels(&c.at("textDocument/completion", &agent, 2, 0));
+    c.open(agent, "---\nname: writer\n\n---\n");
+    let keys = labels(&c.at("textDocument/completion", agent, 2, 0));
     assert!(keys.contains(&"handoffs".to_owned()), "{keys:?}");
     assert!(!keys.contains(&"license".to_owned()), "{keys:?}");
     c.stop();
@@ -390,14 +402,13 @@ fn completion_offers_keys_and_the_profiles_tool_names() {
 #[test]
 fn code_actions_answer_with_actions() {
     let lib = library();
-    let root = lib.path().canonicalize().unwrap();
-    let skill = root.join("skills/pdf/SKILL.md");
-    let mut c = Client::start(&root, &[]);
-    c.open(&skill, MISSPELT);
+    let skill = &lib.skill;
+    let mut c = Client::start(&lib.root, &[]);
+    c.open(skill, MISSPELT);
     let r = c.request(
         "textDocument/codeAction",
         json!({
-            "textDocument": {"uri": uri(&skill)},
+            "textDocument": {"uri": uri(skill)},
             "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}},
             "context": {"diagnostics": []},
         }),
@@ -413,7 +424,7 @@ fn code_actions_answer_with_actions() {
             kind == "quickfix" || kind == "source.fixAll.skill-audit",
             "{a}"
         );
-        assert!(a["edit"]["changes"][uri(&skill)].is_array(), "{a}");
+        assert!(a["edit"]["changes"][uri(skill)].is_array(), "{a}");
     }
     c.stop();
 }
@@ -421,16 +432,15 @@ fn code_actions_answer_with_actions() {
 #[test]
 fn a_panic_in_a_request_is_answered_and_the_server_goes_on() {
     let lib = library();
-    let root = lib.path().canonicalize().unwrap();
-    let skill = root.join("skills/pdf/SKILL.md");
-    let mut c = Client::start(&root, &[("SKILL_AUDIT_LSP_DEBUG_PANIC", "1")]);
+    let skill = &lib.skill;
+    let mut c = Client::start(&lib.root, &[("SKILL_AUDIT_LSP_DEBUG_PANIC", "1")]);
     let r = c.request("skill-audit/debugPanic", Value::Null);
     assert_eq!(r["error"]["code"], -32603, "{r}");
     // Still serving, and still judging.
     c.drain();
-    c.open(&skill, MISSPELT);
+    c.open(skill, MISSPELT);
     let d = loop {
-        let d = c.diagnostics(&uri(&skill));
+        let d = c.diagnostics(&uri(skill));
         if !d.is_empty() {
             break d;
         }
@@ -442,17 +452,16 @@ fn a_panic_in_a_request_is_answered_and_the_server_goes_on() {
 #[test]
 fn half_typed_input_never_stops_the_server() {
     let lib = library();
-    let root = lib.path().canonicalize().unwrap();
-    let skill = root.join("skills/pdf/SKILL.md");
-    let mut c = Client::start(&root, &[]);
+    let skill = &lib.skill;
+    let mut c = Client::start(&lib.root, &[]);
     let typed = "---\nname: pdf\ndescription: [unclosed\ntools: {a: \n  - ]]\n\u{1F600}: \"\n";
-    c.open(&skill, "");
+    c.open(skill, "");
     for (v, end) in typed
         .char_indices()
         .map(|(i, ch)| i + ch.len_utf8())
         .enumerate()
     {
-        c.change(&skill, v as i64 + 2, &typed[..end]);
+        c.change(skill, v as i64 + 2, &typed[..end]);
     }
     for (line, character) in [(0, 0), (2, 20), (3, 9), (5, 1), (40, 40)] {
         for m in [
@@ -460,14 +469,47 @@ fn half_typed_input_never_stops_the_server() {
             "textDocument/completion",
             "textDocument/definition",
         ] {
-            let r = c.at(m, &skill, line, character);
+            let r = c.at(m, skill, line, character);
             assert!(r.get("error").is_none(), "{m} at {line}:{character}: {r}");
         }
     }
-    let d = c.latest(&uri(&skill));
+    let d = c.latest(&uri(skill));
     assert!(
         codes(&d).contains(&"SA104".to_owned()) || codes(&d).contains(&"SA103".to_owned()),
         "{d:?}"
     );
+    c.stop();
+}
+
+#[test]
+fn a_broken_profile_is_shown_on_its_file_until_it_is_saved_fixed() {
+    let lib = library();
+    let profile = lib.root.join("profiles/dev.json");
+    std::fs::write(&profile, "{\"name\": \"dev\", \"tools\": [\n").unwrap();
+    let mut c = Client::start(&lib.root, &[]);
+    let d = c.diagnostics(&uri(&profile));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["severity"], 1, "{d:?}");
+    // The library is still judged, without profiles.
+    c.open(&lib.skill, MISSPELT);
+    let skill = loop {
+        let d = c.diagnostics(&uri(&lib.skill));
+        if !d.is_empty() {
+            break d;
+        }
+    };
+    assert!(codes(&skill).contains(&"SA221".to_owned()), "{skill:?}");
+    // Fixed and saved: the diagnostic goes, and both profiles judge again.
+    std::fs::write(&profile, PROFILE2).unwrap();
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&profile)}}),
+    );
+    assert_eq!(c.diagnostics(&uri(&profile)), Vec::<Value>::new());
+    let h = c.at("textDocument/hover", &lib.skill, 4, 16);
+    let text = h["result"]["contents"]["value"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("| `dev` | available"), "{h}");
     c.stop();
 }
