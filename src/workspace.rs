@@ -195,3 +195,58 @@ fn empty_result(profiles: Vec<Profile>) -> AuditResult {
         sources: Default::default(),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rule;
+
+    fn write(root: &Path, rel: &str, text: &str) {
+        let p = root.join(rel);
+        std::fs::create_dir_all(p.parent().expect("a folder")).expect("folder");
+        std::fs::write(p, text).expect("write");
+    }
+
+    fn rules_at<'a>(ws: &'a Workspace, shown: &str) -> Vec<Rule> {
+        let of = |f: &'a crate::diagnostic::Finding| (f.path == shown).then_some(f.rule);
+        ws.result().findings.iter().filter_map(of).collect()
+    }
+
+    #[test]
+    fn a_file_is_judged_from_the_text_it_is_given_and_its_dependents_again() {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let root = dir.path().canonicalize().expect("real path");
+        let skill = "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is given.\ntools: [read, pdftool]\n---\n";
+        write(&root, "skills/pdf/SKILL.md", skill);
+        write(
+            &root,
+            "agents/w.agent.md",
+            "---\nname: w\ndescription: Writes.\ntools: ['read']\nskills: [pdf]\n---\n",
+        );
+        let opts = AuditOptions {
+            roots: vec![root.clone()],
+            cwd: root.clone(),
+            config_dir: root.clone(),
+            ..AuditOptions::default()
+        };
+        let (mut ws, problem) = Workspace::open(opts).expect("opens");
+        assert!(problem.is_none());
+        let drift = |ws: &Workspace| rules_at(ws, "agents/w.agent.md").contains(&Rule::Drift);
+        assert!(drift(&ws), "{:?}", ws.result().findings);
+        let path = root.join("skills/pdf/SKILL.md");
+        let misspelt = skill.replace("name:", "nmae:");
+        assert!(ws.update(&path, misspelt.as_bytes()));
+        ws.judge();
+        assert!(rules_at(&ws, "skills/pdf/SKILL.md").contains(&Rule::UnknownKey));
+        // The skill no longer asks for `pdftool`: the agent's drift goes with it.
+        assert!(ws.update(&path, skill.replace(", pdftool", "").as_bytes()));
+        ws.judge();
+        assert!(rules_at(&ws, "skills/pdf/SKILL.md").is_empty());
+        assert!(!drift(&ws), "{:?}", ws.result().findings);
+        // New files under the root are read; others are not the audit's.
+        assert!(ws.candidate(&root.join("skills/new/SKILL.md")).is_some());
+        assert!(ws.candidate(&root.join("README.md")).is_none());
+        assert!(ws.candidate(Path::new("/elsewhere/x/SKILL.md")).is_none());
+        assert!(!ws.update(&root.join("notes.md"), b"text"));
+    }
+}
