@@ -6,7 +6,9 @@
 //! - `open_to_diagnostics`: `didOpen` of a skill → its `publishDiagnostics`;
 //! - `change_to_diagnostics`: `didChange` of that skill (a key misspelt, then fixed, in turn)
 //!   → its `publishDiagnostics`; every file is judged again each time;
-//! - `hover`: a tool name in an agent's `tools:` → the hover.
+//! - `hover`: a tool name in an agent's `tools:` → the hover;
+//! - `workspace_judge`: the library-level stage alone, as a change runs it (`Workspace::judge`,
+//!   no server), to tell the stage's cost from the server's.
 //!
 //! `cargo bench --bench lsp` (skipped with a `SKIPPED` line when the corpus is missing).
 
@@ -24,6 +26,10 @@ use skill_audit::profile::ProfileSource;
 #[allow(dead_code)]
 #[path = "../tests/support/corpus.rs"]
 mod corpus;
+
+// The binary's allocator, so the timings are the server's.
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() {
     // The helper prints why when the corpus is missing.
@@ -105,18 +111,7 @@ static SESSION: LazyLock<Session> = LazyLock::new(|| {
     let root = CORPUS.clone().expect("corpus present");
     let (server, client) = Connection::memory();
     std::thread::spawn(move || {
-        let load = |r: &Path| -> Result<AuditOptions, String> {
-            Ok(AuditOptions {
-                roots: vec![r.to_owned()],
-                cwd: r.to_owned(),
-                config_dir: r.to_owned(),
-                profiles: ["vscode", "github-copilot", "claude-code"]
-                    .iter()
-                    .map(|p| ProfileSource::Builtin((*p).to_owned()))
-                    .collect(),
-                ..AuditOptions::default()
-            })
-        };
+        let load = |r: &Path| -> Result<AuditOptions, String> { Ok(options(r)) };
         skill_audit::lsp::run(&server, &load).expect("the server runs");
     });
     let agent = root.join("agents/accessibility.agent.md");
@@ -149,6 +144,20 @@ static SESSION: LazyLock<Session> = LazyLock::new(|| {
     s.settle();
     s
 });
+
+/// The corpus against the three built-in host profiles.
+fn options(root: &Path) -> AuditOptions {
+    AuditOptions {
+        roots: vec![root.to_owned()],
+        cwd: root.to_owned(),
+        config_dir: root.to_owned(),
+        profiles: ["vscode", "github-copilot", "claude-code"]
+            .iter()
+            .map(|p| ProfileSource::Builtin((*p).to_owned()))
+            .collect(),
+        ..AuditOptions::default()
+    }
+}
 
 /// The skill's text with its `description` key misspelt, or as it is.
 fn variant(s: &Session, misspelt: bool) -> String {
@@ -216,4 +225,12 @@ fn hover(bencher: Bencher) {
         );
         assert!(h.is_object(), "a hover");
     });
+}
+
+#[divan::bench(sample_count = 30)]
+fn workspace_judge(bencher: Bencher) {
+    let root = CORPUS.clone().expect("corpus present");
+    let (mut ws, problem) = skill_audit::workspace::Workspace::open(options(&root)).expect("opens");
+    assert!(problem.is_none(), "the built-in profiles load");
+    bencher.bench_local(|| ws.judge());
 }

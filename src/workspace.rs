@@ -57,7 +57,7 @@ impl Workspace {
             files: s.scan.per_file,
             result: empty_result(s.profiles),
         };
-        ws.judge();
+        drop(ws.judge());
         Ok(ws)
     }
 
@@ -143,7 +143,7 @@ impl Workspace {
     /// Replace the profiles (a profile file changed) and judge every file again.
     pub fn set_profiles(&mut self, profiles: Vec<Profile>) {
         self.result.profiles = profiles;
-        self.judge();
+        drop(self.judge());
     }
 
     /// Load the profiles the options name again, from their files.
@@ -165,19 +165,24 @@ impl Workspace {
             .collect()
     }
 
-    /// Run the library-level stage again over the cached outputs.
-    pub fn judge(&mut self) {
+    /// Run the library-level stage again over the cached outputs. Returns the previous
+    /// result, for the caller to drop once it has answered: freeing a whole library's models
+    /// takes about as long as copying them.
+    pub fn judge(&mut self) -> AuditResult {
+        use rayon::prelude::*;
         // The profiles move from the last result into the next one; only the per-file
-        // outputs are copied, since the stage consumes them.
+        // outputs are copied (on every thread), since the stage consumes them.
         let profiles = std::mem::take(&mut self.result.profiles);
-        self.result = audit::judge(
+        let files = self.files.par_iter().cloned().collect();
+        let next = audit::judge(
             &self.opts,
             profiles,
-            self.files.clone(),
+            files,
             &self.found,
             Vec::new(),
             &self.boundary,
         );
+        std::mem::replace(&mut self.result, next)
     }
 }
 
@@ -236,11 +241,11 @@ mod tests {
         let path = root.join("skills/pdf/SKILL.md");
         let misspelt = skill.replace("name:", "nmae:");
         assert!(ws.update(&path, misspelt.as_bytes()));
-        ws.judge();
+        drop(ws.judge());
         assert!(rules_at(&ws, "skills/pdf/SKILL.md").contains(&Rule::UnknownKey));
         // The skill no longer asks for `pdftool`: the agent's drift goes with it.
         assert!(ws.update(&path, skill.replace(", pdftool", "").as_bytes()));
-        ws.judge();
+        drop(ws.judge());
         assert!(rules_at(&ws, "skills/pdf/SKILL.md").is_empty());
         assert!(!drift(&ws), "{:?}", ws.result().findings);
         // New files under the root are read; others are not the audit's.

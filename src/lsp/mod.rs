@@ -451,6 +451,10 @@ impl Server<'_> {
         let Some(mut ws) = self.ws.take() else {
             return;
         };
+        // An edited buffer's diagnostics are sent even when its findings are the same: their
+        // ranges are worked out from the new text.
+        let edited = dirty.iter().filter(|p| self.docs.contains_key(*p)).cloned();
+        self.force.extend(edited);
         for path in &dirty {
             let text = match self.docs.get(path) {
                 Some(t) => Some(t.clone().into_bytes()),
@@ -465,9 +469,11 @@ impl Server<'_> {
                 None => ws.remove(path),
             }
         }
-        ws.judge();
+        let old = ws.judge();
         self.ws = Some(ws);
         self.publish();
+        // After the diagnostics are out: freeing the old judgement is not the editor's wait.
+        drop(old);
     }
 
     /// Send the diagnostics of every file whose findings changed (and of files just opened);
