@@ -8,7 +8,8 @@
 //!   → its `publishDiagnostics`; every file is judged again each time;
 //! - `hover`: a tool name in an agent's `tools:` → the hover;
 //! - `workspace_judge`: the library-level stage alone, as a change runs it (`Workspace::judge`,
-//!   no server), to tell the stage's cost from the server's.
+//!   no server), to tell the stage's cost from the server's;
+//! - `workspace_open`: for comparison, the whole audit at start (walk, read, parse, judge).
 //!
 //! `cargo bench --bench lsp` (skipped with a `SKIPPED` line when the corpus is missing).
 
@@ -233,4 +234,11 @@ fn workspace_judge(bencher: Bencher) {
     let (mut ws, problem) = skill_audit::workspace::Workspace::open(options(&root)).expect("opens");
     assert!(problem.is_none(), "the built-in profiles load");
     bencher.bench_local(|| ws.judge());
+}
+
+/// For comparison: the whole audit a change avoids (walk, read, parse, judge).
+#[divan::bench(sample_count = 20)]
+fn workspace_open(bencher: Bencher) {
+    let root = CORPUS.clone().expect("corpus present");
+    bencher.bench_local(|| skill_audit::workspace::Workspace::open(options(&root)).expect("opens"));
 }
