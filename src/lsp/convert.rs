@@ -158,23 +158,13 @@ mod tests {
             let f = Finding::new(Rule::UnknownKey, "x", Pos::new(line, column), "m");
             finding_range(text, &f)
         };
-        assert_eq!(
-            at(2, 1),
-            Range::new(Position::new(1, 0), Position::new(1, 10))
-        );
-        assert_eq!(
-            at(3, 9),
-            Range::new(Position::new(2, 8), Position::new(2, 13))
-        );
-        assert_eq!(
-            at(3, 16),
-            Range::new(Position::new(2, 15), Position::new(2, 16))
-        );
+        let r = |l, c, el, ec| Range::new(Position::new(l, c), Position::new(el, ec));
+        assert_eq!(at(2, 1), r(1, 0, 1, 10));
+        // A quoted scalar, quotes and all; a bare one.
+        assert_eq!(at(3, 9), r(2, 8, 2, 13));
+        assert_eq!(at(3, 16), r(2, 15, 2, 16));
         // Blank: to the end of the line.
-        assert_eq!(
-            at(4, 1),
-            Range::new(Position::new(3, 0), Position::new(3, 2))
-        );
+        assert_eq!(at(4, 1), r(3, 0, 3, 2));
     }
 
     #[test]

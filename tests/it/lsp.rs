@@ -146,6 +146,16 @@ impl Client {
         }
     }
 
+    /// The first diagnostics for `uri` that are not empty.
+    fn some_diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        loop {
+            let d = self.diagnostics(uri);
+            if !d.is_empty() {
+                return d;
+            }
+        }
+    }
+
     /// The last diagnostics received for `uri` (every change was judged before the last
     /// response, so nothing later is on its way).
     fn latest(&mut self, uri: &str) -> Vec<Value> {
@@ -187,6 +197,15 @@ impl Client {
         )
     }
 
+    /// The Markdown of the hover at a place ("" for none).
+    fn hover_text(&mut self, path: &Path, line: u32, character: u32) -> String {
+        let h = self.at("textDocument/hover", path, line, character);
+        h["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
     /// `shutdown`, then `exit`: the process must end by itself, successfully.
     fn stop(mut self) {
         let r = self.request("shutdown", Value::Null);
@@ -206,6 +225,13 @@ fn wait(child: &mut std::process::Child) -> std::process::ExitStatus {
         assert!(start.elapsed() < PATIENCE, "the server did not exit");
         std::thread::sleep(Duration::from_millis(20));
     }
+}
+
+/// A server started on a new [`library`].
+fn started(env: &[(&str, &str)]) -> (Lib, Client) {
+    let lib = library();
+    let c = Client::start(&lib.root, env);
+    (lib, c)
 }
 
 const PROFILE: &str = r#"{"name": "ci", "tools": ["read", "gh/search"]}"#;
@@ -263,12 +289,10 @@ fn codes(diags: &[Value]) -> Vec<String> {
 
 #[test]
 fn a_misspelt_key_is_reported_as_typed_and_cleared_when_fixed() {
-    let lib = library();
-    let skill = &lib.skill;
-    let mut c = Client::start(&lib.root, &[]);
-    c.open(skill, MISSPELT);
+    let (lib, mut c) = started(&[]);
+    c.open(&lib.skill, MISSPELT);
     let diags = loop {
-        let d = c.diagnostics(&uri(skill));
+        let d = c.diagnostics(&uri(&lib.skill));
         if codes(&d).contains(&"SA221".to_owned()) {
             break d;
         }
@@ -289,29 +313,26 @@ fn a_misspelt_key_is_reported_as_typed_and_cleared_when_fixed() {
     );
     // The fix, typed: the buffer, not the disk (which still has no misspelling), is judged.
     c.change(
-        skill,
+        &lib.skill,
         2,
         &MISSPELT.replace(
             "descriptin: Reads PDF files. Use when a PDF is given.\n",
             "",
         ),
     );
-    let after = c.diagnostics(&uri(skill));
+    let after = c.diagnostics(&uri(&lib.skill));
     assert!(!codes(&after).contains(&"SA221".to_owned()), "{after:?}");
     c.stop();
 }
 
 #[test]
 fn a_skill_change_re_judges_the_agent_that_loads_it() {
-    let lib = library();
-    let skill = &lib.skill;
-    let agent = &lib.agent;
-    let mut c = Client::start(&lib.root, &[]);
+    let (lib, mut c) = started(&[]);
     // The agent grants `read` but the skill wants `pdftool` too: drift, on the agent.
-    let before = c.diagnostics(&uri(agent));
+    let before = c.diagnostics(&uri(&lib.agent));
     assert!(!before.is_empty(), "drift is reported at start");
-    c.open(skill, "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is given.\ntools: [read]\n---\n# pdf\n");
-    let after = c.diagnostics(&uri(agent));
+    c.open(&lib.skill, "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is given.\ntools: [read]\n---\n# pdf\n");
+    let after = c.diagnostics(&uri(&lib.agent));
     assert!(
         after.len() < before.len(),
         "the drift went away with the skill's `pdftool`: {before:?} then {after:?}"
@@ -321,55 +342,39 @@ fn a_skill_change_re_judges_the_agent_that_loads_it() {
 
 #[test]
 fn hover_shows_each_profile_and_the_skill_behind_a_name() {
-    let lib = library();
-    let skill = &lib.skill;
-    let agent = &lib.agent;
-    let mut c = Client::start(&lib.root, &[]);
-    // `edit` in the skill's `tools: [read, pdftool]`, line 3.
-    let h = c.at("textDocument/hover", skill, 3, 15);
-    let text = h["result"]["contents"]["value"]
-        .as_str()
-        .unwrap_or_default();
-    assert!(text.contains("`pdftool`"), "{h}");
+    let (lib, mut c) = started(&[]);
+    // `pdftool` in the skill's `tools: [read, pdftool]`, line 3.
+    let text = c.hover_text(&lib.skill, 3, 15);
+    assert!(text.contains("`pdftool`"), "{text}");
     assert!(text.contains("| `ci` | missing |"), "{text}");
     assert!(text.contains("| `dev` | available"), "{text}");
     // `pdf` in the agent's `skills:` list: the skill's description and availability.
-    let h = c.at("textDocument/hover", agent, 5, 5);
-    let text = h["result"]["contents"]["value"]
-        .as_str()
-        .unwrap_or_default();
-    assert!(text.contains("Reads PDF files."), "{h}");
+    let text = c.hover_text(&lib.agent, 5, 5);
+    assert!(text.contains("Reads PDF files."), "{text}");
     assert!(text.contains("`ci` | unavailable"), "{text}");
     // Nothing to say on a key.
-    let h = c.at("textDocument/hover", skill, 1, 1);
+    let h = c.at("textDocument/hover", &lib.skill, 1, 1);
     assert_eq!(h["result"], Value::Null, "{h}");
     c.stop();
 }
 
 #[test]
 fn definition_leads_from_references_to_the_skill_file() {
-    let lib = library();
-    let skill = &lib.skill;
-    let agent = &lib.agent;
-    let manifest = &lib.manifest;
-    let mut c = Client::start(&lib.root, &[]);
-    for (from, line, character) in [(agent, 5, 5), (manifest, 5, 10)] {
+    let (lib, mut c) = started(&[]);
+    for (from, line, character) in [(&lib.agent, 5, 5), (&lib.manifest, 5, 10)] {
         let d = c.at("textDocument/definition", from, line, character);
-        assert_eq!(d["result"]["uri"], uri(skill), "{d}");
+        assert_eq!(d["result"]["uri"], uri(&lib.skill), "{d}");
     }
     // A body link, to the agent.
-    let d = c.at("textDocument/definition", skill, 8, 20);
-    assert_eq!(d["result"]["uri"], uri(agent), "{d}");
+    let d = c.at("textDocument/definition", &lib.skill, 8, 20);
+    assert_eq!(d["result"]["uri"], uri(&lib.agent), "{d}");
     c.stop();
 }
 
 #[test]
 fn completion_offers_keys_and_the_profiles_tool_names() {
-    let lib = library();
-    let skill = &lib.skill;
-    let agent = &lib.agent;
-    let mut c = Client::start(&lib.root, &[]);
-    c.open(skill, "---\nname: pdf\nde\ntools:\n  - \n---\n");
+    let (lib, mut c) = started(&[]);
+    c.open(&lib.skill, "---\nname: pdf\nde\ntools:\n  - \n---\n");
     let labels = |r: &Value| -> Vec<String> {
         r["result"]
             .as_array()
@@ -380,7 +385,7 @@ fn completion_offers_keys_and_the_profiles_tool_names() {
             })
             .unwrap_or_default()
     };
-    let keys = labels(&c.at("textDocument/completion", skill, 2, 2));
+    let keys = labels(&c.at("textDocument/completion", &lib.skill, 2, 2));
     for k in [
         "description",
         "dependencies",
@@ -389,11 +394,11 @@ fn completion_offers_keys_and_the_profiles_tool_names() {
     ] {
         assert!(keys.contains(&k.to_owned()), "{k} in {keys:?}");
     }
-    let tools = labels(&c.at("textDocument/completion", skill, 4, 4));
+    let tools = labels(&c.at("textDocument/completion", &lib.skill, 4, 4));
     assert_eq!(tools, ["gh/search", "pdftool", "read"]);
     // An agent's keys are an agent's.
-    c.open(agent, "---\nname: writer\n\n---\n");
-    let keys = labels(&c.at("textDocument/completion", agent, 2, 0));
+    c.open(&lib.agent, "---\nname: writer\n\n---\n");
+    let keys = labels(&c.at("textDocument/completion", &lib.agent, 2, 0));
     assert!(keys.contains(&"handoffs".to_owned()), "{keys:?}");
     assert!(!keys.contains(&"license".to_owned()), "{keys:?}");
     c.stop();
@@ -401,14 +406,12 @@ fn completion_offers_keys_and_the_profiles_tool_names() {
 
 #[test]
 fn code_actions_answer_with_actions() {
-    let lib = library();
-    let skill = &lib.skill;
-    let mut c = Client::start(&lib.root, &[]);
-    c.open(skill, MISSPELT);
+    let (lib, mut c) = started(&[]);
+    c.open(&lib.skill, MISSPELT);
     let r = c.request(
         "textDocument/codeAction",
         json!({
-            "textDocument": {"uri": uri(skill)},
+            "textDocument": {"uri": uri(&lib.skill)},
             "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}},
             "context": {"diagnostics": []},
         }),
@@ -424,44 +427,35 @@ fn code_actions_answer_with_actions() {
             kind == "quickfix" || kind == "source.fixAll.skill-audit",
             "{a}"
         );
-        assert!(a["edit"]["changes"][uri(skill)].is_array(), "{a}");
+        assert!(a["edit"]["changes"][uri(&lib.skill)].is_array(), "{a}");
     }
     c.stop();
 }
 
 #[test]
 fn a_panic_in_a_request_is_answered_and_the_server_goes_on() {
-    let lib = library();
-    let skill = &lib.skill;
-    let mut c = Client::start(&lib.root, &[("SKILL_AUDIT_LSP_DEBUG_PANIC", "1")]);
+    let (lib, mut c) = started(&[("SKILL_AUDIT_LSP_DEBUG_PANIC", "1")]);
     let r = c.request("skill-audit/debugPanic", Value::Null);
     assert_eq!(r["error"]["code"], -32603, "{r}");
     // Still serving, and still judging.
     c.drain();
-    c.open(skill, MISSPELT);
-    let d = loop {
-        let d = c.diagnostics(&uri(skill));
-        if !d.is_empty() {
-            break d;
-        }
-    };
+    c.open(&lib.skill, MISSPELT);
+    let d = c.some_diagnostics(&uri(&lib.skill));
     assert!(codes(&d).contains(&"SA221".to_owned()), "{d:?}");
     c.stop();
 }
 
 #[test]
 fn half_typed_input_never_stops_the_server() {
-    let lib = library();
-    let skill = &lib.skill;
-    let mut c = Client::start(&lib.root, &[]);
+    let (lib, mut c) = started(&[]);
     let typed = "---\nname: pdf\ndescription: [unclosed\ntools: {a: \n  - ]]\n\u{1F600}: \"\n";
-    c.open(skill, "");
+    c.open(&lib.skill, "");
     for (v, end) in typed
         .char_indices()
         .map(|(i, ch)| i + ch.len_utf8())
         .enumerate()
     {
-        c.change(skill, v as i64 + 2, &typed[..end]);
+        c.change(&lib.skill, v as i64 + 2, &typed[..end]);
     }
     for (line, character) in [(0, 0), (2, 20), (3, 9), (5, 1), (40, 40)] {
         for m in [
@@ -469,11 +463,11 @@ fn half_typed_input_never_stops_the_server() {
             "textDocument/completion",
             "textDocument/definition",
         ] {
-            let r = c.at(m, skill, line, character);
+            let r = c.at(m, &lib.skill, line, character);
             assert!(r.get("error").is_none(), "{m} at {line}:{character}: {r}");
         }
     }
-    let d = c.latest(&uri(skill));
+    let d = c.latest(&uri(&lib.skill));
     assert!(
         codes(&d).contains(&"SA104".to_owned()) || codes(&d).contains(&"SA103".to_owned()),
         "{d:?}"
@@ -492,12 +486,7 @@ fn a_broken_profile_is_shown_on_its_file_until_it_is_saved_fixed() {
     assert_eq!(d[0]["severity"], 1, "{d:?}");
     // The library is still judged, without profiles.
     c.open(&lib.skill, MISSPELT);
-    let skill = loop {
-        let d = c.diagnostics(&uri(&lib.skill));
-        if !d.is_empty() {
-            break d;
-        }
-    };
+    let skill = c.some_diagnostics(&uri(&lib.skill));
     assert!(codes(&skill).contains(&"SA221".to_owned()), "{skill:?}");
     // Fixed and saved: the diagnostic goes, and both profiles judge again.
     std::fs::write(&profile, PROFILE2).unwrap();
@@ -506,10 +495,7 @@ fn a_broken_profile_is_shown_on_its_file_until_it_is_saved_fixed() {
         json!({"textDocument": {"uri": uri(&profile)}}),
     );
     assert_eq!(c.diagnostics(&uri(&profile)), Vec::<Value>::new());
-    let h = c.at("textDocument/hover", &lib.skill, 4, 16);
-    let text = h["result"]["contents"]["value"]
-        .as_str()
-        .unwrap_or_default();
-    assert!(text.contains("| `dev` | available"), "{h}");
+    let text = c.hover_text(&lib.skill, 4, 16);
+    assert!(text.contains("| `dev` | available"), "{text}");
     c.stop();
 }
