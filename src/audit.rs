@@ -87,7 +87,8 @@ pub struct AuditResult {
 }
 
 /// What one file turned out to be.
-enum Parsed {
+#[derive(Debug, Clone)]
+pub(crate) enum Parsed {
     Skill(Box<Skill>),
     Agent(Box<Agent>),
     Manifests(Vec<Manifest>),
@@ -117,6 +118,46 @@ impl From<crate::mcp::LiveError> for AuditError {
 
 /// Run a whole audit.
 pub fn run(opts: &AuditOptions) -> Result<AuditResult, AuditError> {
+    in_pool(opts, || {
+        let s = scanned(opts)?;
+        Ok(judge(
+            opts,
+            s.profiles,
+            s.scan.per_file,
+            &s.scan.found,
+            s.served,
+            &s.boundary,
+        ))
+    })
+}
+
+/// Run `work` on the caller's pool when it has the size asked for (the CLI sizes the global
+/// pool from `-j`, and its renderers use it too); otherwise on a pool of that size.
+pub(crate) fn in_pool<R: Send>(
+    opts: &AuditOptions,
+    work: impl FnOnce() -> Result<R, AuditError> + Send,
+) -> Result<R, AuditError> {
+    if opts.threads == 0 || opts.threads == rayon::current_num_threads() {
+        return work();
+    }
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(opts.threads)
+        .build()
+        .map_err(|e| AuditError::Usage(format!("cannot start worker threads: {e}")))?
+        .install(work)
+}
+
+/// Everything read from the tree and the profiles, before the library-level stage.
+pub(crate) struct Scanned {
+    pub(crate) profiles: Vec<Profile>,
+    pub(crate) scan: Scan,
+    pub(crate) served: Vec<crate::mcp::skills::ServedSkill>,
+    pub(crate) boundary: Boundary,
+    pub(crate) excludes: discover::Excludes,
+}
+
+/// Walk and parse every file, and load the profiles.
+pub(crate) fn scanned(opts: &AuditOptions) -> Result<Scanned, AuditError> {
     for root in &opts.roots {
         if std::fs::symlink_metadata(root).is_err() {
             return Err(AuditError::Usage(format!(
@@ -133,29 +174,24 @@ pub fn run(opts: &AuditOptions) -> Result<AuditResult, AuditError> {
         &opts.cwd,
     )
     .map_err(AuditError::Usage)?;
-    let work = || {
-        // This thread walks the library, which mostly means waiting for the walker's own
-        // threads, while the pool parses each file found and loads the profiles (MCP servers
-        // answer meanwhile): a pool thread that walked would parse nothing until the walk ends.
-        let mut loaded = None;
-        let boundary = Boundary::new(&opts.roots, opts.follow_outside);
-        let scan = rayon::in_place_scope(|s| {
-            s.spawn(|_| loaded = Some(sources(opts)));
-            scan(opts, &excludes, &boundary)
-        });
-        let (profiles, served) = loaded.unwrap_or_else(|| Ok(Default::default()))?;
-        Ok(audit(opts, profiles, scan, served, &boundary))
-    };
-    // The caller's pool when it has the size asked for (the CLI sizes the global pool from
-    // `-j`, and its renderers use it too); otherwise a pool of that size for this run.
-    if opts.threads == 0 || opts.threads == rayon::current_num_threads() {
-        return work();
-    }
-    rayon::ThreadPoolBuilder::new()
-        .num_threads(opts.threads)
-        .build()
-        .map_err(|e| AuditError::Usage(format!("cannot start worker threads: {e}")))?
-        .install(work)
+    // This thread walks the library, which mostly means waiting for the walker's own
+    // threads, while the pool parses each file found and loads the profiles (MCP servers
+    // answer meanwhile): a pool thread that walked would parse nothing until the walk ends.
+    let mut loaded = None;
+    let boundary = Boundary::new(&opts.roots, opts.follow_outside);
+    let mut scan = rayon::in_place_scope(|s| {
+        s.spawn(|_| loaded = Some(sources(opts)));
+        scan(opts, &excludes, &boundary)
+    });
+    let (profiles, served) = loaded.unwrap_or_else(|| Ok(Default::default()))?;
+    complete(opts, &mut scan, &boundary);
+    Ok(Scanned {
+        profiles,
+        scan,
+        served,
+        boundary,
+        excludes,
+    })
 }
 
 /// The profiles, and the skills an MCP server serves (with that session's tools added as a
@@ -179,12 +215,17 @@ fn sources(
 }
 
 /// The files found, each read, parsed and checked on its own.
-struct Scan {
-    found: discover::Discovery,
-    per_file: Vec<FileOutput>,
+pub(crate) struct Scan {
+    pub(crate) found: discover::Discovery,
+    /// Sorted by display path, one per path.
+    pub(crate) per_file: Vec<FileOutput>,
 }
 
-fn scan(opts: &AuditOptions, excludes: &discover::Excludes, boundary: &Boundary) -> Scan {
+pub(crate) fn scan(
+    opts: &AuditOptions,
+    excludes: &discover::Excludes,
+    boundary: &Boundary,
+) -> Scan {
     // Each file is parsed on the pool as soon as the walk finds it, so parsing fills the time
     // the walk spends waiting on the file system.
     let parsed = std::sync::Mutex::new(Vec::new());
@@ -217,7 +258,7 @@ fn scan(opts: &AuditOptions, excludes: &discover::Excludes, boundary: &Boundary)
     Scan { found, per_file }
 }
 
-fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
+pub(crate) fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
     let mut out: Vec<Profile> = Vec::with_capacity(opts.profiles.len());
     let mut seen = HashSet::new();
     // One composer for the run: files several profiles are built on are read once.
@@ -243,32 +284,15 @@ fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditError> {
     Ok(out)
 }
 
-fn audit(
-    opts: &AuditOptions,
-    profiles: Vec<Profile>,
-    Scan {
-        found,
-        mut per_file,
-    }: Scan,
-    served: Vec<crate::mcp::skills::ServedSkill>,
-    boundary: &Boundary,
-) -> AuditResult {
+/// The file-level work that needs the whole scan: Codex sidecars beside the skills, agent files
+/// that manifests list, one output per file. Reads files; [`judge`] reads none.
+pub(crate) fn complete(opts: &AuditOptions, scan: &mut Scan, boundary: &Boundary) {
+    let Scan { found, per_file } = scan;
     // Codex's sidecars, for the skills beside one the walk passed.
     if !found.sidecars.is_empty() {
-        per_file.par_iter_mut().for_each(|o| {
-            let Parsed::Skill(skill) = &mut o.parsed else {
-                return;
-            };
-            let Some(dir) = skill.fs_path.parent() else {
-                return;
-            };
-            let sidecar = dir.join(parse::codex::SIDECAR);
-            if skill.invalid || found.sidecars.binary_search(&sidecar).is_err() {
-                return;
-            }
-            let shown = skill.path.clone();
-            codex_sidecar(&shown, &sidecar, boundary, skill, &mut o.findings);
-        });
+        per_file
+            .par_iter_mut()
+            .for_each(|o| with_sidecar(o, &found.sidecars, boundary));
     }
     // Claude plugins may name agent files outside an `agents/` folder; the walk cannot know
     // them until the manifests are read, so they are picked up in a second, small pass.
@@ -284,7 +308,36 @@ fn audit(
             .into_par_iter()
             .map(|c| guarded(c, &opts.settings, boundary, opts.snippets)),
     );
-    once_per_file(&mut per_file);
+    once_per_file(per_file);
+}
+
+/// Read the Codex sidecar beside `o`'s skill into it, when the walk passed one (`sidecars`,
+/// sorted).
+pub(crate) fn with_sidecar(o: &mut FileOutput, sidecars: &[PathBuf], boundary: &Boundary) {
+    let Parsed::Skill(skill) = &mut o.parsed else {
+        return;
+    };
+    let Some(dir) = skill.fs_path.parent() else {
+        return;
+    };
+    let sidecar = dir.join(parse::codex::SIDECAR);
+    if skill.invalid || sidecars.binary_search(&sidecar).is_err() {
+        return;
+    }
+    let shown = skill.path.clone();
+    codex_sidecar(&shown, &sidecar, boundary, skill, &mut o.findings);
+}
+
+/// The library-level stage over parsed files: links, availability per profile, drift and
+/// the library rules. Reads no file, so it can be run again from cached outputs.
+pub(crate) fn judge(
+    opts: &AuditOptions,
+    profiles: Vec<Profile>,
+    per_file: Vec<FileOutput>,
+    found: &discover::Discovery,
+    served: Vec<crate::mcp::skills::ServedSkill>,
+    boundary: &Boundary,
+) -> AuditResult {
     // Where each file was read from (kept only when asked for), for renderers that show the
     // source lines of findings.
     let mut sources = Sources::default();
@@ -500,14 +553,15 @@ fn once_per_file(outputs: &mut [FileOutput]) {
 
 /// What one file yields: its model, its findings and its suppression comments, and what is
 /// known of the file itself.
-struct FileOutput {
+#[derive(Debug, Clone)]
+pub(crate) struct FileOutput {
     /// The candidate's display path.
-    path: String,
-    parsed: Parsed,
-    findings: Vec<Finding>,
+    pub(crate) path: String,
+    pub(crate) parsed: Parsed,
+    pub(crate) findings: Vec<Finding>,
     suppressions: Vec<Suppression>,
     /// The file's identity, when it was read.
-    id: Option<FileId>,
+    pub(crate) id: Option<FileId>,
     /// Where it was read from (its real path, when reached through a link).
     read_from: Option<PathBuf>,
     /// Reached without a link: preferred when one file is reached by several paths.
@@ -547,15 +601,19 @@ fn contain(c: &Candidate, work: impl FnOnce() -> FileOutput) -> FileOutput {
     match catch_unwind(AssertUnwindSafe(work)) {
         Ok(r) => r,
         Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| (*s).to_owned())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown failure".into());
-            let f = rules::file::internal_error(&c.path, &what);
+            let f = rules::file::internal_error(&c.path, &panic_message(panic.as_ref()));
             FileOutput::new(c, placeholder(c), vec![f], Vec::new())
         }
     }
+}
+
+/// What a caught panic says, for the finding or the log that reports it.
+pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
+    panic
+        .downcast_ref::<&str>()
+        .map(|s| (*s).to_owned())
+        .or_else(|| panic.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown failure".into())
 }
 
 /// An invalid entry for a file that could not be processed, so it still shows in the report.
@@ -601,14 +659,7 @@ fn process(
     keep_source: bool,
 ) -> FileOutput {
     let mut sink = Sink::new(&c.path);
-    if let Kind::Skill { exact: false } = c.kind {
-        let name = c
-            .fs_path
-            .file_name()
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        rules::file::skill_file_casing(&mut sink, &name);
-    }
+    file_name_rules(c, &mut sink);
     // A file the walk found under a root is read where it is; anything reached through a link
     // or named by a manifest is read at its real path, once that is known to be inside.
     let read = match c.entry {
@@ -625,15 +676,48 @@ fn process(
             return FileOutput::new(c, placeholder(c), sink.findings, sink.suppressions);
         }
     };
-    let bytes = contents.bytes;
-    let parsed = match c.kind {
+    let parsed = parse_bytes(c, &contents.bytes, settings, boundary, &mut sink);
+    FileOutput {
+        id: contents.id,
+        read_from: keep_source.then(|| read_from.unwrap_or_else(|| c.fs_path.clone())),
+        ..FileOutput::new(c, parsed, sink.findings, sink.suppressions)
+    }
+}
+
+/// One file from its text rather than from the disk (an editor's unsaved buffer), checked as
+/// [`process`] checks a file read from the tree; a panic becomes an `internal-error` finding.
+pub(crate) fn guarded_bytes(
+    c: &Candidate,
+    bytes: &[u8],
+    settings: &Settings,
+    boundary: &Boundary,
+) -> FileOutput {
+    let mut out = contain(c, || {
+        let mut sink = Sink::new(&c.path);
+        file_name_rules(c, &mut sink);
+        let parsed = parse_bytes(c, bytes, settings, boundary, &mut sink);
+        FileOutput::new(c, parsed, sink.findings, sink.suppressions)
+    });
+    out.path = c.path.clone();
+    out
+}
+
+/// Parse one file's bytes by its kind and run the rules that need only that file.
+fn parse_bytes(
+    c: &Candidate,
+    bytes: &[u8],
+    settings: &Settings,
+    boundary: &Boundary,
+    sink: &mut Sink,
+) -> Parsed {
+    match c.kind {
         Kind::Skill { .. } => {
             // Only broken links are reported: a body whose links all resolve is not parsed.
             let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
             // Paths the text names mostly start with a folder the skill lacks (the user's
             // `src/`): each such folder is looked up once, and paths in it need no lookup.
             let folders = std::cell::RefCell::new(Vec::<(String, bool)>::new());
-            let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink, |t| {
+            let parsed = parse::skill::parse(bytes, &c.path, &c.fs_path, sink, |t| {
                 if let Some((first, _)) = t.split_once('/') {
                     let known = folders
                         .borrow()
@@ -651,25 +735,25 @@ fn process(
                 }
                 rules::spec::link_is_broken(dir, t)
             });
-            rules::spec::check(&parsed, settings, &mut sink);
+            rules::spec::check(&parsed, settings, sink);
             let mut parsed = parsed;
-            parse::hooks::load_skill(&mut parsed.skill, boundary, &mut sink);
-            rules::deps::check_skill_hooks(&parsed.skill, boundary, &mut sink);
+            parse::hooks::load_skill(&mut parsed.skill, boundary, sink);
+            rules::deps::check_skill_hooks(&parsed.skill, boundary, sink);
             if let Some(root) = &parsed.root {
-                rules::host::check_skill_model(root, &mut sink);
+                rules::host::check_skill_model(root, sink);
             }
             Parsed::Skill(Box::new(parsed.skill))
         }
         Kind::Agent(flavor) => {
-            match parse::agent::parse(&bytes, &c.path, &c.fs_path, flavor, &mut sink) {
+            match parse::agent::parse(bytes, &c.path, &c.fs_path, flavor, sink) {
                 Some(parsed) => {
-                    rules::agent::check(&parsed, &mut sink);
+                    rules::agent::check(&parsed, sink);
                     if let Some(root) = &parsed.root {
                         let a = &parsed.agent;
-                        if let Some(hooks) = parse::hooks::of_agent(a, root, boundary, &mut sink) {
-                            rules::deps::check_agent_hooks(a, &hooks, boundary, &mut sink);
+                        if let Some(hooks) = parse::hooks::of_agent(a, root, boundary, sink) {
+                            rules::deps::check_agent_hooks(a, &hooks, boundary, sink);
                         }
-                        rules::host::check_agent_model(a, root, &mut sink);
+                        rules::host::check_agent_model(a, root, sink);
                     }
                     Parsed::Agent(Box::new(parsed.agent))
                 }
@@ -677,13 +761,20 @@ fn process(
             }
         }
         Kind::Manifest(kind) => Parsed::Manifests(parse::manifest::parse(
-            &bytes, &c.path, &c.fs_path, kind, &mut sink,
+            bytes, &c.path, &c.fs_path, kind, sink,
         )),
-    };
-    FileOutput {
-        id: contents.id,
-        read_from: keep_source.then(|| read_from.unwrap_or_else(|| c.fs_path.clone())),
-        ..FileOutput::new(c, parsed, sink.findings, sink.suppressions)
+    }
+}
+
+/// The rules on a file's name, before it is read.
+fn file_name_rules(c: &Candidate, sink: &mut Sink) {
+    if let Kind::Skill { exact: false } = c.kind {
+        let name = c
+            .fs_path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        rules::file::skill_file_casing(sink, &name);
     }
 }
 

@@ -184,7 +184,7 @@ impl Excludes {
     }
 
     /// Is `path`, under one of `roots` (the audit's, in order), skipped?
-    fn skips(&self, path: &Path, roots: &[PathBuf]) -> bool {
+    pub(crate) fn skips(&self, path: &Path, roots: &[PathBuf]) -> bool {
         let (base, rel) = roots
             .iter()
             .enumerate()

@@ -13,6 +13,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod evaluate;
+pub mod lsp;
 pub(crate) mod machine;
 pub mod mcp;
 pub mod model;
@@ -24,6 +25,7 @@ pub mod rules;
 pub mod source;
 pub mod vecmap;
 pub mod words;
+pub mod workspace;
 
 #[cfg(test)]
 #[path = "../tests/support/corpus.rs"]

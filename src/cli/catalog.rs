@@ -110,7 +110,7 @@ pub fn rules_markdown() -> String {
         s.push_str(&format!(
             "| [{code}](#{anchor}) | `{name}` | {sev} | {summary} |\n",
             code = r.code(),
-            anchor = format!("{}-{}", r.code(), r.name()).to_ascii_lowercase(),
+            anchor = r.anchor(),
             name = r.name(),
             sev = r.default_severity(),
             summary = r.summary().replace('|', "\\|"),

@@ -2,13 +2,14 @@
 //! `audit` (the default command), `reports` (`diff`, `merge`), `catalog` (`rules`, `rule`,
 //! `profiles`, `schema`), `explain`, `to_prompt` (the skills one environment surfaces, as a
 //! host's prompt lists them), `capture` (a live MCP server as a profile), `shell`
-//! (`completions`, `man`). Exit codes: 0 when no
+//! (`completions`, `man`), `lsp` (the language server). Exit codes: 0 when no
 //! finding reaches `--fail-on`, 1 when one does, 2 for usage, configuration or I/O errors.
 
 mod audit;
 mod capture;
 mod catalog;
 mod explain;
+mod lsp;
 mod reports;
 mod shell;
 mod to_prompt;
@@ -44,6 +45,7 @@ pub use to_prompt::ToPromptArgs;
         "  docs/json-report.md    the JSON report and its stable keys\n",
         "  docs/configuration.md  skill-audit.toml and suppressions\n",
         "  docs/rules.md          every rule\n",
+        "  docs/editors.md        the language server (`skill-audit lsp`) in editors\n",
         "  docs/security.md       what is trusted, and untrusted pull requests\n",
         "  docs/performance.md    timings, memory, and how to reproduce them\n",
         "  docs/architecture.md   the pipeline, for contributors\n",
@@ -123,6 +125,13 @@ pub enum Command {
     },
     /// Print the manual page (roff).
     Man,
+    /// Run the language server on standard input and output, for editors: diagnostics as
+    /// you type, hover, completion, go to definition, quick fixes (docs/editors.md).
+    Lsp {
+        /// Accepted for clients that pass it; standard input and output is the only transport.
+        #[arg(long, hide = true)]
+        stdio: bool,
+    },
 }
 
 /// Where reports go and in which formats.
@@ -166,6 +175,7 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
         Some(Command::Capture(args)) => capture::run(args),
         Some(Command::Completions { shell }) => shell::completions(shell),
         Some(Command::Man) => shell::man(),
+        Some(Command::Lsp { stdio: _ }) => lsp::run(),
         None => audit::run(cli.audit, cli.mcp),
     }
 }

@@ -12,7 +12,7 @@ use crate::rules::Rule;
 pub(crate) const MAX_BODY_CHARS: usize = 30_000;
 
 /// Keys VS Code and GitHub Copilot read on `.agent.md`.
-const COPILOT_KEYS: &[&str] = &[
+pub(crate) const COPILOT_KEYS: &[&str] = &[
     "name",
     "description",
     "argument-hint",
@@ -29,7 +29,7 @@ const COPILOT_KEYS: &[&str] = &[
     "metadata",
 ];
 /// Keys Claude Code reads on agent files.
-const CLAUDE_KEYS: &[&str] = &[
+pub(crate) const CLAUDE_KEYS: &[&str] = &[
     "name",
     "description",
     "tools",

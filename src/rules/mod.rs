@@ -168,6 +168,10 @@ impl Rule {
     pub fn summary(self) -> &'static str {
         self.doc().summary
     }
+    /// The rule's section anchor in `docs/rules.md` (`sa221-unknown-key`).
+    pub fn anchor(self) -> String {
+        format!("{}-{}", self.code(), self.name()).to_ascii_lowercase()
+    }
 
     /// Look a rule up by code (`SA201`) or name (`name-missing`), case-insensitively.
     pub fn from_id(id: &str) -> Option<Rule> {

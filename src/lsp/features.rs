@@ -1,0 +1,545 @@
+//! What the server answers: hover, completion, go to definition and code actions, from the
+//! workspace's last judgement and the document's text.
+
+use lsp_types::{
+    CodeAction, CodeActionKind, CodeActionOrCommand, CompletionItem, CompletionItemKind, Hover,
+    HoverContents, Location, MarkupContent, MarkupKind, Position, Range, TextEdit, Uri,
+    WorkspaceEdit,
+};
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use super::context::{Cursor, cursor};
+use super::convert::{self, uri_of};
+use crate::diagnostic::{Applicability, Finding};
+use crate::discover::{AgentFlavor, Kind};
+use crate::evaluate::{self, Availability, Judged, ToolVerdict};
+use crate::model::DepKind;
+use crate::profile::{Profile, names};
+use crate::workspace::Workspace;
+
+/// The code action kind of "fix all safe" for a file.
+pub(crate) const FIX_ALL: &str = "source.fixAll.skill-audit";
+
+/// What the names under the cursor are, by the keys around it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Names {
+    Of(DepKind),
+    Servers,
+    Skills,
+}
+
+fn names_at(c: &Cursor, kind: Kind) -> Option<Names> {
+    let has = |k: &str| c.keys.iter().any(|x| x == k);
+    let last = c.keys.last().map(String::as_str)?;
+    if has("dependencies") {
+        return match () {
+            _ if has("resources") => Some(Names::Of(DepKind::Resources)),
+            _ if has("prompts") => Some(Names::Of(DepKind::Prompts)),
+            _ if has("tools") => Some(Names::Of(DepKind::Tools)),
+            _ if has("mcp-servers") => Some(Names::Servers),
+            _ => None,
+        };
+    }
+    match last {
+        "tools" | "allowed-tools" | "disallowed-tools" | "disallowedTools" => {
+            Some(Names::Of(DepKind::Tools))
+        }
+        "mcp-servers" | "mcpServers" => Some(Names::Servers),
+        "skills" if matches!(kind, Kind::Agent(_)) => Some(Names::Skills),
+        _ => None,
+    }
+}
+
+fn markdown(value: String) -> Hover {
+    Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value,
+        }),
+        range: None,
+    }
+}
+
+/// The hover at `pos` of the document at `path` whose text is `text`.
+pub(crate) fn hover(ws: &Workspace, path: &Path, text: &str, pos: Position) -> Option<Hover> {
+    let kind = ws.candidate(path)?.kind;
+    let c = cursor(text, pos.line, pos.character);
+    let word = c.word.as_deref()?;
+    if let Kind::Manifest(_) = kind {
+        let skill = manifest_target(ws, path, word)?;
+        return skill_hover(ws, &skill);
+    }
+    if !c.in_frontmatter {
+        return None;
+    }
+    match names_at(&c, kind)? {
+        Names::Of(k) => {
+            // Judged as the audit judges the file's names: an agent's in its own host's terms,
+            // a permission list in Claude Code's.
+            let shown = ws.display_path(path);
+            let agent = ws.result().agents.iter().find(|a| a.agent.path == shown);
+            let judged = match agent {
+                Some(a) => Judged::Agent(&a.agent),
+                None if c.keys.last().is_some_and(|k| k == "allowed-tools") => Judged::ClaudeNames,
+                None => Judged::Skill,
+            };
+            Some(markdown(name_hover(ws.profiles(), judged, k, word)))
+        }
+        Names::Servers => Some(markdown(server_hover(ws.profiles(), word))),
+        Names::Skills => skill_hover(ws, &linked_skill(ws, path, word)?),
+    }
+}
+
+/// Whether `profile` has the tool `name` as the audit judges it for `judged`, and from where.
+fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
+    match evaluate::tool(p, judged, name) {
+        ToolVerdict::Resolves if p.defines(name) => match p.host() {
+            Some(h) => format!("available: built into {h}"),
+            None => "available".to_owned(),
+        },
+        ToolVerdict::Resolves => match names::canonical(names::tool_of(name)).split_once('/') {
+            Some((server, _)) if p.tools.contains(name) => {
+                format!("available: from the `{server}` server")
+            }
+            Some((server, _)) => {
+                format!("available: not judged, the profile lists no servers (`{server}`)")
+            }
+            None => "available: listed by the profile".to_owned(),
+        },
+        ToolVerdict::Renamed(new) => format!(
+            "renamed: the host still maps it, but the name is now {}",
+            new.iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ),
+        ToolVerdict::Unknown if p.host().is_some() => "missing: the host drops it".to_owned(),
+        ToolVerdict::Unknown => "missing".to_owned(),
+        ToolVerdict::Unmapped(other) => {
+            format!("missing: a {other} tool this host does not map to its own")
+        }
+        ToolVerdict::Denied => "missing: denied by the profile".to_owned(),
+        ToolVerdict::NotJudged => {
+            "not judged: a built-in of the host it is written for, and the profile has no host"
+                .to_owned()
+        }
+    }
+}
+
+/// A tool, resource or prompt name's status in each profile.
+fn name_hover(profiles: &[Profile], judged: Judged<'_>, kind: DepKind, name: &str) -> String {
+    let what = match kind {
+        DepKind::Resources => "resource",
+        DepKind::Prompts => "prompt",
+        _ => "tool",
+    };
+    let mut s = format!("**`{name}`** ({what})\n\n");
+    if profiles.is_empty() {
+        s.push_str("No profile is configured: add `profiles` to skill-audit.toml.\n");
+        return s;
+    }
+    s.push_str("| profile | status |\n| --- | --- |\n");
+    for p in profiles {
+        let status = match kind {
+            DepKind::Tools => tool_status(p, judged, name),
+            k if p.has(k, name) => "available".to_owned(),
+            _ => "missing".to_owned(),
+        };
+        s.push_str(&format!("| `{}` | {status} |\n", p.name));
+    }
+    s
+}
+
+fn server_hover(profiles: &[Profile], server: &str) -> String {
+    let mut s = format!("**`{server}`** (MCP server)\n\n| profile | status |\n| --- | --- |\n");
+    for p in profiles {
+        let status = if p.tools.contains(&format!("{server}/*")) {
+            "available"
+        } else {
+            "missing"
+        };
+        s.push_str(&format!("| `{}` | {status} |\n", p.name));
+    }
+    s
+}
+
+/// The skill an agent names in `skills:`: the one the audit linked it to, else the only
+/// skill of that name.
+fn linked_skill(ws: &Workspace, agent: &Path, name: &str) -> Option<PathBuf> {
+    let r = ws.result();
+    let shown = ws.display_path(agent);
+    let linked = r
+        .links
+        .iter()
+        .find(|l| l.agent == shown && l.skill == name)
+        .map(|l| l.skill_path.as_str());
+    let skill = match linked {
+        Some(p) => r.skills.iter().find(|s| s.skill.path == p),
+        None => r.skills.iter().find(|s| s.skill.name == name),
+    }?;
+    Some(skill.skill.fs_path.clone())
+}
+
+/// The skill file a manifest's entry `entry` names, relative to the manifest's base.
+fn manifest_target(ws: &Workspace, manifest: &Path, entry: &str) -> Option<PathBuf> {
+    let shown = ws.display_path(manifest);
+    let m = ws.manifests().find(|m| m.path == shown)?;
+    let target = crate::discover::normalize(&m.base.join(entry.trim_start_matches("./")));
+    existing_file(ws, &target)
+}
+
+/// `target` if it is a file under the workspace, or the skill file in it if it is a folder.
+fn existing_file(ws: &Workspace, target: &Path) -> Option<PathBuf> {
+    let file = if target.is_dir() {
+        target.join("SKILL.md")
+    } else {
+        target.to_owned()
+    };
+    let inside = ws.options().roots.iter().any(|r| file.starts_with(r));
+    (inside && file.is_file()).then_some(file)
+}
+
+fn availability_rows(profiles: &[Profile], availability: &[Availability]) -> String {
+    let mut s = String::from("| profile | status |\n| --- | --- |\n");
+    for (p, a) in profiles.iter().zip(availability) {
+        let status = a.status.as_str();
+        match &a.reason {
+            Some(r) => s.push_str(&format!("| `{}` | {status}: {r} |\n", p.name)),
+            None => s.push_str(&format!("| `{}` | {status} |\n", p.name)),
+        }
+    }
+    s
+}
+
+fn skill_hover(ws: &Workspace, file: &Path) -> Option<Hover> {
+    let r = ws.result();
+    let s = r.skills.iter().find(|s| s.skill.fs_path == file)?;
+    let mut out = format!("**{}** (skill, `{}`)\n\n", s.skill.name, s.skill.path);
+    if let Some(d) = &s.skill.description {
+        out.push_str(d.trim());
+        out.push_str("\n\n");
+    }
+    out.push_str(&availability_rows(&r.profiles, &s.availability));
+    Some(markdown(out))
+}
+
+/// Where the reference under the cursor leads: a skill named in an agent's `skills:`, an
+/// entry of a manifest, or a relative link in a body.
+pub(crate) fn definition(
+    ws: &Workspace,
+    path: &Path,
+    text: &str,
+    pos: Position,
+) -> Option<Location> {
+    let kind = ws.candidate(path)?.kind;
+    let c = cursor(text, pos.line, pos.character);
+    let word = c.word.as_deref()?;
+    let target = match kind {
+        Kind::Manifest(_) => manifest_target(ws, path, word),
+        _ if c.in_frontmatter => match names_at(&c, kind) {
+            Some(Names::Skills) => linked_skill(ws, path, word),
+            _ => None,
+        },
+        _ => {
+            // A body link: relative to the file, without its `#fragment`.
+            let rel = word
+                .split('#')
+                .next()
+                .filter(|r| !r.is_empty() && !r.contains("://"))?;
+            let dir = path.parent()?;
+            existing_file(ws, &crate::discover::normalize(&dir.join(rel)))
+        }
+    }?;
+    Some(Location::new(
+        uri_of(&target)?,
+        Range::new(Position::new(0, 0), Position::new(0, 0)),
+    ))
+}
+
+/// Frontmatter keys for a file of `kind`, or tool, resource or skill names, at the cursor.
+pub(crate) fn completion(
+    ws: &Workspace,
+    path: &Path,
+    text: &str,
+    pos: Position,
+) -> Vec<CompletionItem> {
+    let Some(kind) = ws.candidate(path).map(|c| c.kind) else {
+        return Vec::new();
+    };
+    let c = cursor(text, pos.line, pos.character);
+    if !c.in_frontmatter {
+        return Vec::new();
+    }
+    if c.at_key {
+        return keys(kind)
+            .into_iter()
+            .map(|(key, detail)| CompletionItem {
+                label: key.to_owned(),
+                kind: Some(CompletionItemKind::FIELD),
+                detail: Some(detail),
+                insert_text: Some(format!("{key}: ")),
+                ..CompletionItem::default()
+            })
+            .collect();
+    }
+    let names: BTreeMap<String, Vec<&str>> = match names_at(&c, kind) {
+        Some(Names::Of(k)) => vocabulary(ws.profiles(), k),
+        Some(Names::Skills) => ws
+            .result()
+            .skills
+            .iter()
+            .map(|s| (s.skill.name.clone(), vec![]))
+            .collect(),
+        _ => return Vec::new(),
+    };
+    names
+        .into_iter()
+        .map(|(name, profiles)| CompletionItem {
+            label: name,
+            kind: Some(CompletionItemKind::VALUE),
+            detail: (!profiles.is_empty()).then(|| format!("in {}", profiles.join(", "))),
+            ..CompletionItem::default()
+        })
+        .collect()
+}
+
+/// The keys a file of `kind` may hold, with who reads each.
+fn keys(kind: Kind) -> Vec<(&'static str, String)> {
+    use crate::rules::{agent, spec};
+    match kind {
+        Kind::Skill { .. } => spec::SPEC_KEYS
+            .iter()
+            .map(|k| (*k, "Agent Skills specification".to_owned()))
+            .chain(
+                spec::CAPABILITY_KEYS
+                    .iter()
+                    .map(|k| (*k, "capability proposal (skill-audit)".to_owned())),
+            )
+            .chain(
+                spec::HOST_KEYS
+                    .iter()
+                    .map(|(k, hosts)| (*k, hosts.join(", "))),
+            )
+            .collect(),
+        Kind::Agent(AgentFlavor::Claude) => agent::CLAUDE_KEYS
+            .iter()
+            .map(|k| (*k, "Claude Code agent".to_owned()))
+            .collect(),
+        Kind::Agent(_) => agent::COPILOT_KEYS
+            .iter()
+            .map(|k| (*k, "VS Code / GitHub Copilot agent".to_owned()))
+            .collect(),
+        Kind::Manifest(_) => Vec::new(),
+    }
+}
+
+/// Every name of `kind` the profiles define (tool sets too), with the profiles that have it.
+fn vocabulary(profiles: &[Profile], kind: DepKind) -> BTreeMap<String, Vec<&str>> {
+    let mut out: BTreeMap<String, Vec<&str>> = BTreeMap::new();
+    for p in profiles {
+        let Some(set) = p.names(kind) else { continue };
+        let sets = p
+            .vocabulary
+            .as_ref()
+            .filter(|_| kind == DepKind::Tools)
+            .map(|v| v.toolsets.keys().map(String::as_str));
+        for n in set
+            .names()
+            .filter(|n| !names::is_pattern(n))
+            .chain(sets.into_iter().flatten())
+        {
+            let e = out.entry(n.to_owned()).or_default();
+            if e.last() != Some(&p.name.as_str()) {
+                e.push(p.name.as_str());
+            }
+        }
+    }
+    out
+}
+
+/// Whether an action of `kind` is among the kinds `only` asks for (a kind covers the kinds
+/// below it: `source` covers `source.fixAll.skill-audit`).
+fn wanted(kind: &CodeActionKind, only: Option<&[CodeActionKind]>) -> bool {
+    only.is_none_or(|only| {
+        only.iter().any(|o| {
+            kind.as_str() == o.as_str()
+                || kind
+                    .as_str()
+                    .strip_prefix(o.as_str())
+                    .is_some_and(|rest| rest.starts_with('.'))
+        })
+    })
+}
+
+/// Quick fixes for the findings of `findings` (one file's, against its `text`) that touch
+/// `range`, and "fix all safe" for the whole file; only kinds in `only`, when given.
+pub(crate) fn code_actions(
+    uri: &Uri,
+    text: &str,
+    findings: &[&Finding],
+    range: Range,
+    only: Option<&[CodeActionKind]>,
+) -> Vec<CodeActionOrCommand> {
+    let edit = |edits: Vec<TextEdit>| WorkspaceEdit {
+        changes: Some(HashMap::from([(uri.clone(), edits)])),
+        ..WorkspaceEdit::default()
+    };
+    let mut out = Vec::new();
+    let quick = wanted(&CodeActionKind::QUICKFIX, only);
+    for f in findings.iter().filter(|_| quick) {
+        let Some(fix) = &f.fix else { continue };
+        let d = convert::diagnostic(text, f);
+        let touches = d.range.start.line <= range.end.line && d.range.end.line >= range.start.line;
+        if !touches {
+            continue;
+        }
+        out.push(CodeActionOrCommand::CodeAction(CodeAction {
+            title: fix.message.clone(),
+            kind: Some(CodeActionKind::QUICKFIX),
+            diagnostics: Some(vec![d]),
+            edit: Some(edit(
+                fix.edits
+                    .iter()
+                    .map(|e| convert::text_edit(text, e))
+                    .collect(),
+            )),
+            is_preferred: Some(fix.applicability == Applicability::Safe),
+            ..CodeAction::default()
+        }));
+    }
+    // Every safe fix of the file, in file order, skipping any edit that overlaps one taken.
+    let mut safe: Vec<&crate::diagnostic::Edit> = findings
+        .iter()
+        .filter_map(|f| f.fix.as_deref())
+        .filter(|fix| fix.applicability == Applicability::Safe && fix.rename.is_none())
+        .flat_map(|fix| &fix.edits)
+        .collect();
+    safe.sort_by_key(|e| (e.start, e.end));
+    let mut taken: Vec<TextEdit> = Vec::new();
+    let mut end = 0;
+    for e in safe {
+        if e.start < end {
+            continue;
+        }
+        end = e.end.max(e.start + 1);
+        taken.push(convert::text_edit(text, e));
+    }
+    if !taken.is_empty() && wanted(&CodeActionKind::new(FIX_ALL), only) {
+        out.push(CodeActionOrCommand::CodeAction(CodeAction {
+            title: "Fix all safe skill-audit findings".to_owned(),
+            kind: Some(CodeActionKind::new(FIX_ALL)),
+            edit: Some(edit(taken)),
+            ..CodeAction::default()
+        }));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diagnostic::{Edit, Fix, Pos};
+    use crate::rules::Rule;
+    use std::str::FromStr;
+
+    fn fixed(line: u32, col: u32, start: usize, end: usize, new: &str, safe: bool) -> Finding {
+        let mut f = Finding::new(Rule::UnknownKey, "a/SKILL.md", Pos::new(line, col), "m");
+        f.fix = Some(Box::new(Fix {
+            applicability: if safe {
+                Applicability::Safe
+            } else {
+                Applicability::Unsafe
+            },
+            message: format!("write `{new}`"),
+            edits: vec![Edit {
+                start,
+                end,
+                content: new.to_owned(),
+                location: Pos::new(line, col),
+                end_location: Pos::new(line, col + (end - start) as u32),
+            }],
+            rename: None,
+        }));
+        f
+    }
+
+    #[test]
+    fn fixes_become_quick_fixes_and_one_fix_all() {
+        let text = "---\ndescriptin: é\nnmae: x\n---\n";
+        let uri = Uri::from_str("file:///w/a/SKILL.md").expect("uri");
+        let a = fixed(2, 1, 4, 14, "description", true);
+        let b = fixed(3, 1, 19, 23, "name", true);
+        let c = fixed(3, 1, 19, 23, "nam", false);
+        let all = [&a, &b, &c];
+        let whole = Range::new(Position::new(0, 0), Position::new(9, 0));
+        let actions = code_actions(&uri, text, &all, whole, None);
+        let actions: Vec<&CodeAction> = actions
+            .iter()
+            .map(|a| match a {
+                CodeActionOrCommand::CodeAction(a) => a,
+                CodeActionOrCommand::Command(_) => panic!("a command"),
+            })
+            .collect();
+        assert_eq!(actions.len(), 4);
+        assert_eq!(actions[0].kind, Some(CodeActionKind::QUICKFIX));
+        assert_eq!(actions[0].title, "write `description`");
+        let edits = |a: &CodeAction| {
+            a.edit
+                .as_ref()
+                .and_then(|e| e.changes.as_ref())
+                .and_then(|c| c.get(&uri))
+                .cloned()
+                .unwrap_or_default()
+        };
+        assert_eq!(
+            edits(actions[0]),
+            [TextEdit::new(
+                Range::new(Position::new(1, 0), Position::new(1, 10)),
+                "description".into()
+            )]
+        );
+        assert_eq!(actions[2].is_preferred, Some(false));
+        // Fix all: the two safe fixes only, the unsafe overlapping one left out.
+        assert_eq!(actions[3].kind, Some(CodeActionKind::new(FIX_ALL)));
+        let safe = edits(actions[3]);
+        assert_eq!(safe.len(), 2);
+        assert_eq!(safe[1].new_text, "name");
+        // A range on line 3 only gets line 3's quick fixes.
+        let line3 = Range::new(Position::new(2, 0), Position::new(2, 1));
+        assert_eq!(code_actions(&uri, text, &[&a, &b], line3, None).len(), 2);
+        // On save, a client asks for `source.fixAll` only.
+        let only = [CodeActionKind::SOURCE_FIX_ALL];
+        let on_save = code_actions(&uri, text, &all, whole, Some(&only));
+        assert_eq!(on_save.len(), 1);
+        let only = [CodeActionKind::new("source.fix")];
+        assert!(code_actions(&uri, text, &all, whole, Some(&only)).is_empty());
+    }
+
+    #[test]
+    fn names_are_told_by_the_keys_around_them() {
+        let k = |keys: &[&str]| Cursor {
+            in_frontmatter: true,
+            keys: keys.iter().map(|s| s.to_string()).collect(),
+            ..Cursor::default()
+        };
+        let skill = Kind::Skill { exact: true };
+        let agent = Kind::Agent(AgentFlavor::Custom);
+        assert_eq!(
+            names_at(&k(&["dependencies", "tools", "all"]), skill),
+            Some(Names::Of(DepKind::Tools))
+        );
+        assert_eq!(
+            names_at(&k(&["dependencies", "resources"]), skill),
+            Some(Names::Of(DepKind::Resources))
+        );
+        assert_eq!(
+            names_at(&k(&["tools"]), agent),
+            Some(Names::Of(DepKind::Tools))
+        );
+        assert_eq!(names_at(&k(&["mcp-servers"]), agent), Some(Names::Servers));
+        assert_eq!(names_at(&k(&["skills"]), agent), Some(Names::Skills));
+        assert_eq!(names_at(&k(&["skills"]), skill), None);
+        assert_eq!(names_at(&k(&["metadata"]), skill), None);
+    }
+}

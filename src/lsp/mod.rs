@@ -1,0 +1,591 @@
+//! `skill-audit lsp`: a language server over standard input and output.
+//!
+//! One thread serves every message in order, on a [`Workspace`] audited once at start. Open
+//! documents are audited from their text, never from the disk. Changes are coalesced: every
+//! message already waiting is taken in before the library is judged again, so typing never
+//! queues stale work, and a request is answered on the judgement of every change before it.
+//! A panic in one handler is contained: logged, answered with an error, and the server goes on.
+
+mod context;
+mod convert;
+mod features;
+
+use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
+use lsp_types::notification::Notification as _;
+use lsp_types::request::Request as _;
+use lsp_types::{
+    CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
+    CompletionOptions, CompletionParams, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
+    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
+    FileChangeType, GotoDefinitionParams, HoverParams, HoverProviderCapability, InitializeParams,
+    LogMessageParams, MessageType, OneOf, PublishDiagnosticsParams, SaveOptions,
+    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
+    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, notification, request,
+};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::path::{Path, PathBuf};
+
+use crate::audit::AuditOptions;
+use crate::diagnostic::Finding;
+use crate::workspace::Workspace;
+
+/// How the server builds the audit's options for a workspace folder (the command line reads
+/// that folder's `skill-audit.toml`).
+pub type Loader<'a> = &'a dyn Fn(&Path) -> Result<AuditOptions, String>;
+
+/// The custom request that panics on purpose, to test that a panic is contained; honoured only
+/// when [`PANIC_ENV`] is set.
+pub const DEBUG_PANIC: &str = "skill-audit/debugPanic";
+pub const PANIC_ENV: &str = "SKILL_AUDIT_LSP_DEBUG_PANIC";
+
+/// Serve over standard input and output until the client says `exit`.
+pub fn serve(load: Loader<'_>) -> Result<(), String> {
+    let (conn, io) = Connection::stdio();
+    let served = run(&conn, load);
+    drop(conn);
+    io.join()
+        .map_err(|e| format!("language server I/O failed: {e}"))?;
+    served
+}
+
+/// Serve on `conn` until the client says `exit` (or the connection closes).
+pub fn run(conn: &Connection, load: Loader<'_>) -> Result<(), String> {
+    let (id, params) = conn.initialize_start().map_err(|e| e.to_string())?;
+    let init: InitializeParams = serde_json::from_value(params).unwrap_or_default();
+    let root = root_of(&init)
+        .or_else(|| std::env::current_dir().ok())
+        .ok_or("no workspace folder, and no current directory")?;
+    let result = serde_json::json!({
+        "capabilities": capabilities(),
+        "serverInfo": ServerInfo {
+            name: "skill-audit".to_owned(),
+            version: Some(env!("CARGO_PKG_VERSION").to_owned()),
+        },
+    });
+    conn.initialize_finish(id, result)
+        .map_err(|e| e.to_string())?;
+    let mut server = Server {
+        conn,
+        root,
+        load,
+        ws: None,
+        docs: HashMap::new(),
+        dirty: BTreeSet::new(),
+        force: BTreeSet::new(),
+        reload: Reload::None,
+        published: HashMap::new(),
+        problem: None,
+        shutdown: false,
+    };
+    server.open();
+    loop {
+        let Ok(msg) = conn.receiver.recv() else {
+            return Ok(());
+        };
+        if server.contained(msg) == Flow::Exit {
+            return Ok(());
+        }
+        // Coalesce: take in everything already waiting before judging again.
+        while let Ok(msg) = conn.receiver.try_recv() {
+            if server.contained(msg) == Flow::Exit {
+                return Ok(());
+            }
+        }
+        server.flush();
+    }
+}
+
+/// The first workspace folder, else the root URI, as a local path.
+fn root_of(init: &InitializeParams) -> Option<PathBuf> {
+    let folder = init.workspace_folders.as_ref().and_then(|f| f.first());
+    #[allow(deprecated)]
+    let uri = folder.map(|f| &f.uri).or(init.root_uri.as_ref())?;
+    convert::path_of(uri)
+}
+
+fn capabilities() -> ServerCapabilities {
+    ServerCapabilities {
+        text_document_sync: Some(TextDocumentSyncCapability::Options(
+            TextDocumentSyncOptions {
+                open_close: Some(true),
+                // Whole texts: a frontmatter is small, and no edit can be applied out of order.
+                change: Some(TextDocumentSyncKind::FULL),
+                save: Some(TextDocumentSyncSaveOptions::SaveOptions(SaveOptions {
+                    include_text: Some(false),
+                })),
+                ..TextDocumentSyncOptions::default()
+            },
+        )),
+        hover_provider: Some(HoverProviderCapability::Simple(true)),
+        completion_provider: Some(CompletionOptions {
+            trigger_characters: Some(vec!["-".into(), " ".into(), "/".into()]),
+            ..CompletionOptions::default()
+        }),
+        definition_provider: Some(OneOf::Left(true)),
+        code_action_provider: Some(CodeActionProviderCapability::Options(CodeActionOptions {
+            code_action_kinds: Some(vec![
+                CodeActionKind::QUICKFIX,
+                CodeActionKind::new(features::FIX_ALL),
+            ]),
+            ..CodeActionOptions::default()
+        })),
+        ..ServerCapabilities::default()
+    }
+}
+
+#[derive(PartialEq, Eq)]
+enum Flow {
+    Continue,
+    Exit,
+}
+
+/// What must be loaded again before the next judgement.
+#[derive(PartialEq, Eq, PartialOrd, Ord, Clone, Copy)]
+enum Reload {
+    None,
+    /// A profile file changed: load the profiles, judge every file.
+    Profiles,
+    /// The settings file changed: start over.
+    All,
+}
+
+struct Server<'a> {
+    conn: &'a Connection,
+    root: PathBuf,
+    load: Loader<'a>,
+    /// `None` only when the library could not be audited at all (it is said why).
+    ws: Option<Workspace>,
+    /// Open documents' text, by path.
+    docs: HashMap<PathBuf, String>,
+    /// Files changed since the last judgement.
+    dirty: BTreeSet<PathBuf>,
+    /// Files whose diagnostics are sent at the next judgement even if unchanged (just opened).
+    force: BTreeSet<PathBuf>,
+    reload: Reload,
+    /// The findings last sent, by display path.
+    published: HashMap<String, Vec<Finding>>,
+    /// A profile that could not be loaded, shown on its file: its path and the diagnostic.
+    problem: Option<(PathBuf, lsp_types::Diagnostic)>,
+    shutdown: bool,
+}
+
+impl Server<'_> {
+    fn send(&self, msg: impl Into<Message>) {
+        // The client is gone when this fails; the receive loop ends next.
+        let _ = self.conn.sender.send(msg.into());
+    }
+
+    fn notify<N: lsp_types::notification::Notification>(&self, params: N::Params) {
+        self.send(Notification::new(N::METHOD.to_owned(), params));
+    }
+
+    /// To standard error and to the client's log.
+    fn log(&self, typ: MessageType, message: String) {
+        eprintln!("skill-audit lsp: {message}");
+        self.notify::<notification::LogMessage>(LogMessageParams { typ, message });
+    }
+
+    /// Handle one message; a panic is logged and, for a request, answered with an error.
+    fn contained(&mut self, msg: Message) -> Flow {
+        let id = match &msg {
+            Message::Request(r) => Some((r.id.clone(), r.method.clone())),
+            _ => None,
+        };
+        let what = match &msg {
+            Message::Request(r) => r.method.clone(),
+            Message::Notification(n) => n.method.clone(),
+            Message::Response(_) => "a response".to_owned(),
+        };
+        match catch_unwind(AssertUnwindSafe(|| self.handle(msg))) {
+            Ok(flow) => flow,
+            Err(panic) => {
+                let why = crate::audit::panic_message(panic.as_ref());
+                self.log(
+                    MessageType::ERROR,
+                    format!("internal error in {what}: {why}"),
+                );
+                if let Some((id, method)) = id {
+                    self.send(Response::new_err(
+                        id,
+                        ErrorCode::InternalError as i32,
+                        format!("skill-audit failed on {method}: {why}"),
+                    ));
+                }
+                Flow::Continue
+            }
+        }
+    }
+
+    fn handle(&mut self, msg: Message) -> Flow {
+        match msg {
+            Message::Request(req) => {
+                self.request(req);
+                Flow::Continue
+            }
+            Message::Notification(n) if n.method == notification::Exit::METHOD => Flow::Exit,
+            Message::Notification(n) => {
+                self.notification(n);
+                Flow::Continue
+            }
+            Message::Response(_) => Flow::Continue,
+        }
+    }
+
+    fn request(&mut self, req: Request) {
+        if self.shutdown {
+            return self.send(Response::new_err(
+                req.id,
+                ErrorCode::InvalidRequest as i32,
+                "shutting down".to_owned(),
+            ));
+        }
+        // Answer on the judgement of every change received before this request.
+        self.flush();
+        let id = req.id.clone();
+        match req.method.as_str() {
+            request::Shutdown::METHOD => {
+                self.shutdown = true;
+                self.send(Response::new_ok(id, ()));
+            }
+            request::HoverRequest::METHOD => self.answer(req, |s, p: HoverParams| {
+                let at = &p.text_document_position_params;
+                let (path, text) = s.doc(&at.text_document.uri)?;
+                features::hover(s.ws.as_ref()?, &path, &text, at.position)
+            }),
+            request::Completion::METHOD => self.answer(req, |s, p: CompletionParams| {
+                let at = &p.text_document_position;
+                let (path, text) = s.doc(&at.text_document.uri)?;
+                let items = features::completion(s.ws.as_ref()?, &path, &text, at.position);
+                Some(lsp_types::CompletionResponse::Array(items))
+            }),
+            request::GotoDefinition::METHOD => self.answer(req, |s, p: GotoDefinitionParams| {
+                let at = &p.text_document_position_params;
+                let (path, text) = s.doc(&at.text_document.uri)?;
+                let loc = features::definition(s.ws.as_ref()?, &path, &text, at.position)?;
+                Some(lsp_types::GotoDefinitionResponse::Scalar(loc))
+            }),
+            request::CodeActionRequest::METHOD => self.answer(req, |s, p: CodeActionParams| {
+                let uri = &p.text_document.uri;
+                let (path, text) = s.doc(uri)?;
+                let ws = s.ws.as_ref()?;
+                let shown = ws.display_path(&path);
+                let findings: Vec<&Finding> = ws
+                    .result()
+                    .findings
+                    .iter()
+                    .filter(|f| f.path == shown)
+                    .collect();
+                let only = p.context.only.as_deref();
+                Some(features::code_actions(uri, &text, &findings, p.range, only))
+            }),
+            DEBUG_PANIC if std::env::var_os(PANIC_ENV).is_some() => {
+                panic!("{DEBUG_PANIC} was asked for")
+            }
+            _ => self.send(Response::new_err(
+                id,
+                ErrorCode::MethodNotFound as i32,
+                format!("unknown request {}", req.method),
+            )),
+        }
+    }
+
+    /// Answer `req` with what `work` returns for its parameters (`null` for `None`).
+    fn answer<P: serde::de::DeserializeOwned, R: serde::Serialize>(
+        &mut self,
+        req: Request,
+        work: impl FnOnce(&Self, P) -> Option<R>,
+    ) {
+        let response = match serde_json::from_value::<P>(req.params) {
+            Ok(p) => Response::new_ok(req.id, work(self, p)),
+            Err(e) => Response::new_err(
+                req.id,
+                ErrorCode::InvalidParams as i32,
+                format!("invalid parameters: {e}"),
+            ),
+        };
+        self.send(response);
+    }
+
+    /// The path and current text of the document at `uri`: its buffer when open, else the
+    /// file as read from the tree.
+    fn doc(&self, uri: &lsp_types::Uri) -> Option<(PathBuf, String)> {
+        let path = convert::path_of(uri)?;
+        let text = self.text(&path)?;
+        Some((path, text))
+    }
+
+    fn text(&self, path: &Path) -> Option<String> {
+        match self.docs.get(path) {
+            Some(t) => Some(t.clone()),
+            None => crate::source::read_text(path).ok(),
+        }
+    }
+
+    fn notification(&mut self, n: Notification) {
+        let method = n.method.clone();
+        let parsed = |n: Notification| n.params;
+        match method.as_str() {
+            notification::DidOpenTextDocument::METHOD => {
+                if let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(parsed(n))
+                    && let Some(path) = convert::path_of(&p.text_document.uri)
+                {
+                    self.docs.insert(path.clone(), p.text_document.text);
+                    self.force.insert(path.clone());
+                    self.changed(path);
+                }
+            }
+            notification::DidChangeTextDocument::METHOD => {
+                if let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(parsed(n))
+                    && let Some(path) = convert::path_of(&p.text_document.uri)
+                    && let Some(last) = p.content_changes.into_iter().last()
+                {
+                    // Whole-text sync: the last change is the document.
+                    self.docs.insert(path.clone(), last.text);
+                    self.changed(path);
+                }
+            }
+            notification::DidSaveTextDocument::METHOD => {
+                if let Ok(p) = serde_json::from_value::<DidSaveTextDocumentParams>(parsed(n))
+                    && let Some(path) = convert::path_of(&p.text_document.uri)
+                {
+                    self.changed(path);
+                }
+            }
+            notification::DidCloseTextDocument::METHOD => {
+                if let Ok(p) = serde_json::from_value::<DidCloseTextDocumentParams>(parsed(n))
+                    && let Some(path) = convert::path_of(&p.text_document.uri)
+                {
+                    // Back to what the disk holds.
+                    self.docs.remove(&path);
+                    self.changed(path);
+                }
+            }
+            notification::DidChangeWatchedFiles::METHOD => {
+                if let Ok(p) = serde_json::from_value::<DidChangeWatchedFilesParams>(parsed(n)) {
+                    for change in p.changes {
+                        if let Some(path) = convert::path_of(&change.uri) {
+                            if change.typ == FileChangeType::DELETED {
+                                self.reload = self.reload.max(Reload::All);
+                            }
+                            self.changed(path);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Note that the file at `path` changed: the settings file, a profile, or a library file.
+    fn changed(&mut self, path: PathBuf) {
+        let is_settings = path.file_name().is_some_and(|n| n == "skill-audit.toml");
+        let is_profile = self
+            .ws
+            .as_ref()
+            .is_some_and(|ws| ws.profile_files().contains(&path));
+        if is_settings {
+            self.reload = Reload::All;
+        } else if is_profile {
+            self.reload = self.reload.max(Reload::Profiles);
+        } else {
+            self.dirty.insert(path);
+        }
+    }
+
+    /// Audit the workspace from scratch: the settings file, the profiles, every file.
+    fn open(&mut self) {
+        let opts = match (self.load)(&self.root) {
+            Ok(o) => o,
+            Err(e) => {
+                self.log(MessageType::ERROR, e);
+                AuditOptions {
+                    roots: vec![self.root.clone()],
+                    cwd: self.root.clone(),
+                    config_dir: self.root.clone(),
+                    ..AuditOptions::default()
+                }
+            }
+        };
+        let problem = match Workspace::open(opts) {
+            Ok((ws, problem)) => {
+                self.ws = Some(ws);
+                problem
+            }
+            Err(e) => {
+                self.ws = None;
+                Some(e)
+            }
+        };
+        if let Some(e) = &problem {
+            self.log(MessageType::ERROR, e.to_string());
+        }
+        self.show_problem(problem.as_ref());
+        // Open buffers win over the files just read.
+        self.dirty.extend(self.docs.keys().cloned());
+        self.judge();
+    }
+
+    /// Bring the judgement up to date with every change noted, and publish what changed.
+    fn flush(&mut self) {
+        match std::mem::replace(&mut self.reload, Reload::None) {
+            Reload::All => return self.open(),
+            Reload::Profiles => {
+                if let Some(ws) = &mut self.ws {
+                    let loaded = ws.load_profiles();
+                    match &loaded {
+                        Ok(p) => ws.set_profiles(p.clone()),
+                        Err(e) => self.log(MessageType::ERROR, e.to_string()),
+                    }
+                    self.show_problem(loaded.as_ref().err());
+                }
+            }
+            Reload::None if self.dirty.is_empty() => return,
+            Reload::None => {}
+        }
+        self.judge();
+    }
+
+    fn judge(&mut self) {
+        let dirty = std::mem::take(&mut self.dirty);
+        let Some(mut ws) = self.ws.take() else {
+            return;
+        };
+        // An edited buffer's diagnostics are sent even when its findings are the same: their
+        // ranges are worked out from the new text.
+        let edited = dirty.iter().filter(|p| self.docs.contains_key(*p)).cloned();
+        self.force.extend(edited);
+        for path in &dirty {
+            let text = match self.docs.get(path) {
+                Some(t) => Some(t.clone().into_bytes()),
+                None => crate::source::read(path, crate::source::MAX_FILE_BYTES)
+                    .ok()
+                    .map(|c| c.bytes),
+            };
+            match text {
+                Some(t) => {
+                    ws.update(path, &t);
+                }
+                None => ws.remove(path),
+            }
+        }
+        let old = ws.judge();
+        self.ws = Some(ws);
+        self.publish();
+        // After the diagnostics are out: freeing the old judgement is not the editor's wait.
+        drop(old);
+    }
+
+    /// Send the diagnostics of every file whose findings changed (and of files just opened);
+    /// clear those of files that have none left.
+    fn publish(&mut self) {
+        let Some(ws) = &self.ws else { return };
+        let mut now: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
+        for f in &ws.result().findings {
+            now.entry(f.path.as_str()).or_default().push(f);
+        }
+        let force: BTreeSet<String> = std::mem::take(&mut self.force)
+            .iter()
+            .map(|p| ws.display_path(p))
+            .collect();
+        let mut sent: Vec<(String, Vec<Finding>)> = Vec::new();
+        for (shown, findings) in &now {
+            let same = self
+                .published
+                .get(*shown)
+                .is_some_and(|old| old.iter().eq(findings.iter().copied()));
+            if !same || force.contains(*shown) {
+                sent.push((
+                    (*shown).to_owned(),
+                    findings.iter().map(|f| (*f).clone()).collect(),
+                ));
+            }
+        }
+        let cleared: Vec<String> = self
+            .published
+            .keys()
+            .filter(|p| !now.contains_key(p.as_str()))
+            .cloned()
+            .chain(
+                force
+                    .iter()
+                    .filter(|p| !now.contains_key(p.as_str()))
+                    .cloned(),
+            )
+            .collect();
+        for shown in cleared {
+            self.published.remove(&shown);
+            self.send_diagnostics(&shown, &[]);
+        }
+        for (shown, findings) in sent {
+            self.send_diagnostics(&shown, &findings);
+            self.published.insert(shown, findings);
+        }
+    }
+
+    /// Show why a profile could not be loaded on that profile's file (the audit goes on with
+    /// the profiles it had, or with none), and clear what an earlier problem showed.
+    fn show_problem(&mut self, e: Option<&crate::audit::AuditError>) {
+        let problem = match e {
+            Some(crate::audit::AuditError::Profile(p)) => {
+                let path = self.root.join(&p.path);
+                let text = self.text(&path).unwrap_or_default();
+                let at = crate::diagnostic::Pos::new(p.line.max(1) as u32, p.column.max(1) as u32);
+                let start = convert::position(&text, at);
+                let end = convert::line_end(&text, start.line);
+                Some((
+                    path,
+                    lsp_types::Diagnostic {
+                        range: lsp_types::Range::new(start, end),
+                        severity: Some(lsp_types::DiagnosticSeverity::ERROR),
+                        source: Some(convert::SOURCE.to_owned()),
+                        message: p.message.clone(),
+                        ..lsp_types::Diagnostic::default()
+                    },
+                ))
+            }
+            _ => None,
+        };
+        let old = std::mem::replace(&mut self.problem, problem);
+        if let Some((path, _)) = old
+            && self.problem.as_ref().is_none_or(|(p, _)| *p != path)
+            && let Some(uri) = convert::uri_of(&path)
+        {
+            self.notify::<notification::PublishDiagnostics>(PublishDiagnosticsParams {
+                uri,
+                diagnostics: Vec::new(),
+                version: None,
+            });
+        }
+        if let Some((path, d)) = &self.problem
+            && let Some(uri) = convert::uri_of(path)
+        {
+            self.notify::<notification::PublishDiagnostics>(PublishDiagnosticsParams {
+                uri,
+                diagnostics: vec![d.clone()],
+                version: None,
+            });
+        }
+    }
+
+    fn send_diagnostics(&self, shown: &str, findings: &[Finding]) {
+        let path = self.root.join(shown);
+        let Some(uri) = convert::uri_of(&path) else {
+            return;
+        };
+        let text = if findings.is_empty() {
+            String::new()
+        } else {
+            self.text(&path).unwrap_or_default()
+        };
+        let diagnostics = findings
+            .iter()
+            .map(|f| convert::diagnostic(&text, f))
+            .collect();
+        self.notify::<notification::PublishDiagnostics>(PublishDiagnosticsParams {
+            uri,
+            diagnostics,
+            version: None,
+        });
+    }
+}

@@ -1,0 +1,501 @@
+//! `skill-audit lsp` driven over standard input and output, as an editor drives it: framed
+//! JSON-RPC messages in, diagnostics and answers out.
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{ChildStdin, ChildStdout, Command, Stdio};
+use std::sync::mpsc;
+use std::time::Duration;
+
+use crate::common::{Reaper, tree};
+
+/// Long enough for a slow, busy machine; a server that answers never fails only after this.
+const PATIENCE: Duration = Duration::from_secs(60);
+
+/// A client of one server process.
+struct Client {
+    child: Reaper,
+    stdin: ChildStdin,
+    incoming: mpsc::Receiver<Value>,
+    next_id: i64,
+    /// Server notifications read while waiting for something else.
+    seen: Vec<Value>,
+}
+
+fn read_message(r: &mut impl BufRead) -> Option<Value> {
+    let mut len = None;
+    loop {
+        let mut line = String::new();
+        if r.read_line(&mut line).ok()? == 0 {
+            return None;
+        }
+        let line = line.trim_end();
+        if line.is_empty() {
+            break;
+        }
+        if let Some(v) = line.strip_prefix("Content-Length: ") {
+            len = v.parse::<usize>().ok();
+        }
+    }
+    let mut body = vec![0; len?];
+    r.read_exact(&mut body).ok()?;
+    serde_json::from_slice(&body).ok()
+}
+
+fn reader(out: ChildStdout) -> mpsc::Receiver<Value> {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let mut r = BufReader::new(out);
+        while let Some(m) = read_message(&mut r) {
+            if tx.send(m).is_err() {
+                break;
+            }
+        }
+    });
+    rx
+}
+
+pub fn uri(path: &Path) -> String {
+    url::Url::from_file_path(path).unwrap().to_string()
+}
+
+impl Client {
+    /// Start the server in `root` and initialize it with `root` as the workspace folder.
+    fn start(root: &Path, env: &[(&str, &str)]) -> Client {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
+            .arg("lsp")
+            .current_dir(root)
+            .envs(env.iter().copied())
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        let stdin = child.stdin.take().unwrap();
+        let incoming = reader(child.stdout.take().unwrap());
+        let mut c = Client {
+            child: Reaper(child),
+            stdin,
+            incoming,
+            next_id: 0,
+            seen: Vec::new(),
+        };
+        let init = c.request(
+            "initialize",
+            json!({
+                "processId": null,
+                "rootUri": uri(root),
+                "capabilities": {},
+                "workspaceFolders": [{"uri": uri(root), "name": "w"}],
+            }),
+        );
+        assert_eq!(
+            init["result"]["serverInfo"]["name"], "skill-audit",
+            "{init}"
+        );
+        c.notify("initialized", json!({}));
+        c
+    }
+
+    fn send(&mut self, msg: Value) {
+        let body = msg.to_string();
+        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Send a request and wait for its response; notifications meanwhile are kept.
+    fn request(&mut self, method: &str, params: Value) -> Value {
+        self.next_id += 1;
+        let id = self.next_id;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        loop {
+            let m = self.next();
+            if m["id"] == id && m.get("method").is_none() {
+                return m;
+            }
+            self.seen.push(m);
+        }
+    }
+
+    fn next(&mut self) -> Value {
+        self.incoming
+            .recv_timeout(PATIENCE)
+            .expect("the server answers in time")
+    }
+
+    /// The next diagnostics published for `uri` (including ones already received).
+    fn diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        let is_for = |m: &Value| {
+            m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri
+        };
+        if let Some(i) = self.seen.iter().position(is_for) {
+            let m = self.seen.remove(i);
+            return m["params"]["diagnostics"].as_array().unwrap().clone();
+        }
+        loop {
+            let m = self.next();
+            if is_for(&m) {
+                return m["params"]["diagnostics"].as_array().unwrap().clone();
+            }
+            self.seen.push(m);
+        }
+    }
+
+    /// The first diagnostics for `uri` that are not empty.
+    fn some_diagnostics(&mut self, uri: &str) -> Vec<Value> {
+        loop {
+            let d = self.diagnostics(uri);
+            if !d.is_empty() {
+                return d;
+            }
+        }
+    }
+
+    /// The last diagnostics received for `uri` (every change was judged before the last
+    /// response, so nothing later is on its way).
+    fn latest(&mut self, uri: &str) -> Vec<Value> {
+        let m = self
+            .seen
+            .iter()
+            .rev()
+            .find(|m| m["method"] == "textDocument/publishDiagnostics" && m["params"]["uri"] == uri)
+            .expect("diagnostics were published");
+        m["params"]["diagnostics"].as_array().unwrap().clone()
+    }
+
+    /// Forget every notification received so far.
+    fn drain(&mut self) {
+        self.seen.clear();
+        while let Ok(m) = self.incoming.try_recv() {
+            drop(m);
+        }
+    }
+
+    fn open(&mut self, path: &Path, text: &str) {
+        self.notify(
+            "textDocument/didOpen",
+            json!({"textDocument": {"uri": uri(path), "languageId": "markdown", "version": 1, "text": text}}),
+        );
+    }
+
+    fn change(&mut self, path: &Path, version: i64, text: &str) {
+        self.notify(
+            "textDocument/didChange",
+            json!({"textDocument": {"uri": uri(path), "version": version}, "contentChanges": [{"text": text}]}),
+        );
+    }
+
+    fn at(&mut self, method: &str, path: &Path, line: u32, character: u32) -> Value {
+        self.request(
+            method,
+            json!({"textDocument": {"uri": uri(path)}, "position": {"line": line, "character": character}}),
+        )
+    }
+
+    /// The Markdown of the hover at a place ("" for none).
+    fn hover_text(&mut self, path: &Path, line: u32, character: u32) -> String {
+        let h = self.at("textDocument/hover", path, line, character);
+        h["result"]["contents"]["value"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// `shutdown`, then `exit`: the process must end by itself, successfully.
+    fn stop(mut self) {
+        let r = self.request("shutdown", Value::Null);
+        assert_eq!(r["result"], Value::Null, "{r}");
+        self.notify("exit", Value::Null);
+        let status = wait(&mut self.child.0);
+        assert!(status.success(), "{status}");
+    }
+}
+
+fn wait(child: &mut std::process::Child) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(s) = child.try_wait().unwrap() {
+            return s;
+        }
+        assert!(start.elapsed() < PATIENCE, "the server did not exit");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// A server started on a new [`library`].
+fn started(env: &[(&str, &str)]) -> (Lib, Client) {
+    let lib = library();
+    let c = Client::start(&lib.root, env);
+    (lib, c)
+}
+
+const PROFILE: &str = r#"{"name": "ci", "tools": ["read", "gh/search"]}"#;
+const PROFILE2: &str = r#"{"name": "dev", "tools": ["read", "pdftool"]}"#;
+
+/// A library in a temporary folder, and the paths of its files.
+struct Lib {
+    _dir: tempfile::TempDir,
+    root: PathBuf,
+    skill: PathBuf,
+    agent: PathBuf,
+    manifest: PathBuf,
+}
+
+/// A library: a skill, an agent that loads it, a plugin manifest naming it, two profiles.
+fn library() -> Lib {
+    let dir = tree(&[
+        (
+            "skill-audit.toml",
+            "profiles = [\"profiles/ci.json\", \"profiles/dev.json\"]\n",
+        ),
+        ("profiles/ci.json", PROFILE),
+        ("profiles/dev.json", PROFILE2),
+        (
+            "skills/pdf/SKILL.md",
+            "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is given.\ntools: [read, pdftool]\ndependencies:\n  tools: [read, pdftool]\n---\n# pdf\nSee [the agent](../../agents/writer.agent.md).\n",
+        ),
+        (
+            "agents/writer.agent.md",
+            "---\nname: writer\ndescription: Writes things.\ntools: ['read']\nskills:\n  - pdf\n---\nWrite.\n",
+        ),
+        (
+            "plugins/docs/plugin.json",
+            "{\n  \"name\": \"docs\",\n  \"description\": \"Docs.\",\n  \"version\": \"1.0.0\",\n  \"skills\": [\n    \"../../skills/pdf\"\n  ]\n}\n",
+        ),
+    ]);
+    let root = dir.path().canonicalize().unwrap();
+    Lib {
+        skill: root.join("skills/pdf/SKILL.md"),
+        agent: root.join("agents/writer.agent.md"),
+        manifest: root.join("plugins/docs/plugin.json"),
+        root,
+        _dir: dir,
+    }
+}
+
+const MISSPELT: &str = "---\nname: pdf\ndescriptin: Reads PDF files. Use when a PDF is given.\ndescription: Reads PDF files. Use when a PDF is given.\ntools: [read, pdftool]\n---\n# pdf\n";
+
+fn codes(diags: &[Value]) -> Vec<String> {
+    diags
+        .iter()
+        .map(|d| d["code"].as_str().unwrap_or_default().to_owned())
+        .collect()
+}
+
+#[test]
+fn a_misspelt_key_is_reported_as_typed_and_cleared_when_fixed() {
+    let (lib, mut c) = started(&[]);
+    c.open(&lib.skill, MISSPELT);
+    let diags = loop {
+        let d = c.diagnostics(&uri(&lib.skill));
+        if codes(&d).contains(&"SA221".to_owned()) {
+            break d;
+        }
+    };
+    let d = diags.iter().find(|d| d["code"] == "SA221").unwrap();
+    assert_eq!(
+        d["range"],
+        json!({"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 10}})
+    );
+    assert_eq!(d["source"], "skill-audit");
+    assert_eq!(d["severity"], 2);
+    assert!(
+        d["codeDescription"]["href"]
+            .as_str()
+            .unwrap()
+            .ends_with("rules.md#sa221-unknown-key"),
+        "{d}"
+    );
+    // The fix, typed: the buffer, not the disk (which still has no misspelling), is judged.
+    c.change(
+        &lib.skill,
+        2,
+        &MISSPELT.replace(
+            "descriptin: Reads PDF files. Use when a PDF is given.\n",
+            "",
+        ),
+    );
+    let after = c.diagnostics(&uri(&lib.skill));
+    assert!(!codes(&after).contains(&"SA221".to_owned()), "{after:?}");
+    c.stop();
+}
+
+#[test]
+fn a_skill_change_re_judges_the_agent_that_loads_it() {
+    let (lib, mut c) = started(&[]);
+    // The agent grants `read` but the skill wants `pdftool` too: drift, on the agent.
+    let before = c.diagnostics(&uri(&lib.agent));
+    assert!(!before.is_empty(), "drift is reported at start");
+    c.open(&lib.skill, "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is given.\ntools: [read]\n---\n# pdf\n");
+    let after = c.diagnostics(&uri(&lib.agent));
+    assert!(
+        after.len() < before.len(),
+        "the drift went away with the skill's `pdftool`: {before:?} then {after:?}"
+    );
+    c.stop();
+}
+
+#[test]
+fn hover_shows_each_profile_and_the_skill_behind_a_name() {
+    let (lib, mut c) = started(&[]);
+    // `pdftool` in the skill's `tools: [read, pdftool]`, line 3.
+    let text = c.hover_text(&lib.skill, 3, 15);
+    assert!(text.contains("`pdftool`"), "{text}");
+    assert!(text.contains("| `ci` | missing |"), "{text}");
+    assert!(text.contains("| `dev` | available"), "{text}");
+    // `pdf` in the agent's `skills:` list: the skill's description and availability.
+    let text = c.hover_text(&lib.agent, 5, 5);
+    assert!(text.contains("Reads PDF files."), "{text}");
+    assert!(text.contains("`ci` | unavailable"), "{text}");
+    // Nothing to say on a key.
+    let h = c.at("textDocument/hover", &lib.skill, 1, 1);
+    assert_eq!(h["result"], Value::Null, "{h}");
+    c.stop();
+}
+
+#[test]
+fn definition_leads_from_references_to_the_skill_file() {
+    let (lib, mut c) = started(&[]);
+    for (from, line, character) in [(&lib.agent, 5, 5), (&lib.manifest, 5, 10)] {
+        let d = c.at("textDocument/definition", from, line, character);
+        assert_eq!(d["result"]["uri"], uri(&lib.skill), "{d}");
+    }
+    // A body link, to the agent.
+    let d = c.at("textDocument/definition", &lib.skill, 8, 20);
+    assert_eq!(d["result"]["uri"], uri(&lib.agent), "{d}");
+    c.stop();
+}
+
+#[test]
+fn completion_offers_keys_and_the_profiles_tool_names() {
+    let (lib, mut c) = started(&[]);
+    c.open(&lib.skill, "---\nname: pdf\nde\ntools:\n  - \n---\n");
+    let labels = |r: &Value| -> Vec<String> {
+        r["result"]
+            .as_array()
+            .map(|a| {
+                a.iter()
+                    .map(|i| i["label"].as_str().unwrap_or_default().to_owned())
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let keys = labels(&c.at("textDocument/completion", &lib.skill, 2, 2));
+    for k in [
+        "description",
+        "dependencies",
+        "allowed-tools",
+        "argument-hint",
+    ] {
+        assert!(keys.contains(&k.to_owned()), "{k} in {keys:?}");
+    }
+    let tools = labels(&c.at("textDocument/completion", &lib.skill, 4, 4));
+    assert_eq!(tools, ["gh/search", "pdftool", "read"]);
+    // An agent's keys are an agent's.
+    c.open(&lib.agent, "---\nname: writer\n\n---\n");
+    let keys = labels(&c.at("textDocument/completion", &lib.agent, 2, 0));
+    assert!(keys.contains(&"handoffs".to_owned()), "{keys:?}");
+    assert!(!keys.contains(&"license".to_owned()), "{keys:?}");
+    c.stop();
+}
+
+#[test]
+fn code_actions_answer_with_actions() {
+    let (lib, mut c) = started(&[]);
+    c.open(&lib.skill, MISSPELT);
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&lib.skill)},
+            "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}},
+            "context": {"diagnostics": []},
+        }),
+    );
+    // Which findings carry fixes is up to the rules; every action offered must be well formed.
+    let actions = r["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a list: {r}"));
+    for a in actions {
+        assert!(a["title"].is_string(), "{a}");
+        let kind = a["kind"].as_str().unwrap_or_default();
+        assert!(
+            kind == "quickfix" || kind == "source.fixAll.skill-audit",
+            "{a}"
+        );
+        assert!(a["edit"]["changes"][uri(&lib.skill)].is_array(), "{a}");
+    }
+    c.stop();
+}
+
+#[test]
+fn a_panic_in_a_request_is_answered_and_the_server_goes_on() {
+    let (lib, mut c) = started(&[("SKILL_AUDIT_LSP_DEBUG_PANIC", "1")]);
+    let r = c.request("skill-audit/debugPanic", Value::Null);
+    assert_eq!(r["error"]["code"], -32603, "{r}");
+    // Still serving, and still judging.
+    c.drain();
+    c.open(&lib.skill, MISSPELT);
+    let d = c.some_diagnostics(&uri(&lib.skill));
+    assert!(codes(&d).contains(&"SA221".to_owned()), "{d:?}");
+    c.stop();
+}
+
+#[test]
+fn half_typed_input_never_stops_the_server() {
+    let (lib, mut c) = started(&[]);
+    let typed = "---\nname: pdf\ndescription: [unclosed\ntools: {a: \n  - ]]\n\u{1F600}: \"\n";
+    c.open(&lib.skill, "");
+    for (v, end) in typed
+        .char_indices()
+        .map(|(i, ch)| i + ch.len_utf8())
+        .enumerate()
+    {
+        c.change(&lib.skill, v as i64 + 2, &typed[..end]);
+    }
+    for (line, character) in [(0, 0), (2, 20), (3, 9), (5, 1), (40, 40)] {
+        for m in [
+            "textDocument/hover",
+            "textDocument/completion",
+            "textDocument/definition",
+        ] {
+            let r = c.at(m, &lib.skill, line, character);
+            assert!(r.get("error").is_none(), "{m} at {line}:{character}: {r}");
+        }
+    }
+    let d = c.latest(&uri(&lib.skill));
+    assert!(
+        codes(&d).contains(&"SA104".to_owned()) || codes(&d).contains(&"SA103".to_owned()),
+        "{d:?}"
+    );
+    c.stop();
+}
+
+#[test]
+fn a_broken_profile_is_shown_on_its_file_until_it_is_saved_fixed() {
+    let lib = library();
+    let profile = lib.root.join("profiles/dev.json");
+    std::fs::write(&profile, "{\"name\": \"dev\", \"tools\": [\n").unwrap();
+    let mut c = Client::start(&lib.root, &[]);
+    let d = c.diagnostics(&uri(&profile));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["severity"], 1, "{d:?}");
+    // The library is still judged, without profiles.
+    c.open(&lib.skill, MISSPELT);
+    let skill = c.some_diagnostics(&uri(&lib.skill));
+    assert!(codes(&skill).contains(&"SA221".to_owned()), "{skill:?}");
+    // Fixed and saved: the diagnostic goes, and both profiles judge again.
+    std::fs::write(&profile, PROFILE2).unwrap();
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&profile)}}),
+    );
+    assert_eq!(c.diagnostics(&uri(&profile)), Vec::<Value>::new());
+    let text = c.hover_text(&lib.skill, 4, 16);
+    assert!(text.contains("| `dev` | available"), "{text}");
+    c.stop();
+}
