@@ -52,6 +52,9 @@ pub struct AuditOptions {
     /// `--follow-outside`: read files whose real path leaves the audited tree (unsafe for
     /// trees you do not trust).
     pub follow_outside: bool,
+    /// Text to audit instead of what a file holds, by file-system path: the fixes of earlier
+    /// passes (`fix::run`), not yet written.
+    pub overlay: std::sync::Arc<std::collections::BTreeMap<PathBuf, Vec<u8>>>,
 }
 
 /// One skill and its availability in each profile (same order as `AuditResult::profiles`).
@@ -204,7 +207,7 @@ fn scan(opts: &AuditOptions, excludes: &discover::Excludes, boundary: &Boundary)
                 let c = c.clone();
                 let parsed = &parsed;
                 s.spawn(move |_| {
-                    let out = guarded(c, &opts.settings, boundary, opts.snippets);
+                    let out = guarded(c, opts, boundary);
                     parsed.lock().unwrap_or_else(|p| p.into_inner()).push(out);
                 });
             },
@@ -279,11 +282,7 @@ fn audit(
         });
         discover::manifest_agents(manifests.flatten(), &found.candidates, &opts.cwd, boundary)
     };
-    per_file.par_extend(
-        extra
-            .into_par_iter()
-            .map(|c| guarded(c, &opts.settings, boundary, opts.snippets)),
-    );
+    per_file.par_extend(extra.into_par_iter().map(|c| guarded(c, opts, boundary)));
     once_per_file(&mut per_file);
     // Where each file was read from (kept only when asked for), for renderers that show the
     // source lines of findings.
@@ -531,13 +530,8 @@ impl FileOutput {
 
 /// Process one file; a panic becomes an `internal-error` finding and the run goes on.
 /// `keep_source`: remember where the file was read from, for source lines in the report.
-fn guarded(
-    c: Candidate,
-    settings: &Settings,
-    boundary: &Boundary,
-    keep_source: bool,
-) -> FileOutput {
-    let mut out = contain(&c, || process(&c, settings, boundary, keep_source));
+fn guarded(c: Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
+    let mut out = contain(&c, || process(&c, opts, boundary));
     out.path = c.path;
     out
 }
@@ -594,12 +588,8 @@ fn folder_name(c: &Candidate) -> String {
         .unwrap_or_default()
 }
 
-fn process(
-    c: &Candidate,
-    settings: &Settings,
-    boundary: &Boundary,
-    keep_source: bool,
-) -> FileOutput {
+fn process(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
+    let (settings, keep_source) = (&opts.settings, opts.snippets);
     let mut sink = Sink::new(&c.path);
     if let Kind::Skill { exact: false } = c.kind {
         let name = c
@@ -625,7 +615,13 @@ fn process(
             return FileOutput::new(c, placeholder(c), sink.findings, sink.suppressions);
         }
     };
-    let bytes = contents.bytes;
+    // The file is still read, for its identity, when an earlier fix pass changed its text.
+    let bytes = match opts.overlay.get(&c.fs_path) {
+        Some(fixed) => fixed.clone(),
+        None => contents.bytes,
+    };
+    // Rules that make fixes find their ranges in the text as read.
+    sink.source = &bytes;
     let parsed = match c.kind {
         Kind::Skill { .. } => {
             // Only broken links are reported: a body whose links all resolve is not parsed.

@@ -13,6 +13,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod evaluate;
+pub mod fix;
 pub(crate) mod machine;
 pub mod mcp;
 pub mod model;

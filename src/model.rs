@@ -564,6 +564,11 @@ pub struct Agent {
     /// `tools` and `mcp-servers` (which union with the agent's); absent when they add nothing.
     #[serde(rename = "proposal_grants", skip_serializing_if = "Option::is_none")]
     pub proposal: Option<ProposalGrants>,
+    /// The file's text through its frontmatter (a byte order mark included), for the fixes of
+    /// library rules that edit its `tools` list.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub head: Option<std::sync::Arc<str>>,
 }
 
 /// The tools and MCP servers that loaded skills add to an agent's own, under the proposal.

@@ -159,6 +159,7 @@ pub(crate) const AGENT_DESCRIPTION_MISSING: RuleDoc = RuleDoc {
     what: "An agent file has no `description`.",
     why: "GitHub Copilot requires it to list the agent; VS Code shows it as the chat input placeholder and uses it to pick sub-agents.",
     example: "---\nname: planner\ntools: [search]\n---\n\nFix: add `description: Plans a change before any code is edited.`",
+    fix: None,
 };
 
 fn agent_description_missing(sink: &mut Sink, pos: Pos) {
@@ -177,6 +178,7 @@ pub(crate) const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
     what: "A frontmatter key that neither VS Code, GitHub Copilot nor Claude Code reads on agents. The message suggests the nearest known key.",
     why: "Hosts ignore unknown keys silently, so a typo (`tool:`) drops the setting without a word.",
     example: "tool: [search]\n\nFix: tools: [search]",
+    fix: None,
 };
 
 /// No host reads the key `key`; `typo_of` is the known key it is probably a typo of.
@@ -201,6 +203,7 @@ pub(crate) const AGENT_DEPRECATED_KEY: RuleDoc = RuleDoc {
     what: "A retired agent key: `infer`, `mode` (other than OpenCode's `primary`, `subagent` or `all`, which SA509 notes) or the old spelling `user-invokable`.",
     why: "Hosts are dropping them; the behaviour they controlled now lives in `user-invocable` and `disable-model-invocation`.",
     example: "infer: false\n\nFix: disable-model-invocation: true",
+    fix: None,
 };
 
 /// The retired key `key`, replaced by `instead`.
@@ -220,6 +223,7 @@ pub(crate) const AGENT_UNKNOWN_TARGET: RuleDoc = RuleDoc {
     what: "A `handoffs[].agent` or `agents:` entry names an agent that is not in the library (nor a built-in: agent, ask, edit, plan).",
     why: "VS Code drops the handoff button or the sub-agent without an error, so the workflow silently stops.",
     example: "handoffs:\n  - label: Implement\n    agent: implementor\n    prompt: Go\nwith no implementor agent.\n\nFix: use the agent's name or file name.",
+    fix: None,
 };
 
 /// A `what` ("handoff", "sub-agent") of the agent at `agent` names `target`, no agent.
@@ -240,6 +244,7 @@ pub(crate) const SUBAGENTS_WITHOUT_AGENT_TOOL: RuleDoc = RuleDoc {
     what: "An agent lists sub-agents in `agents:` but its `tools` list does not include the `agent` tool.",
     why: "Sub-agents are called through the `agent` tool; without it none of them can run.",
     example: "agents: [reviewer]\ntools: [read, edit]\n\nFix: tools: [read, edit, agent]",
+    fix: None,
 };
 
 fn subagents_without_agent_tool(sink: &mut Sink, pos: Pos) {
@@ -258,6 +263,7 @@ pub(crate) const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
     what: "The agent's prompt body is longer than 30,000 characters.",
     why: "GitHub Copilot caps custom agent prompts at 30,000 characters; the rest is cut.",
     example: "A 45,000-character agent.\n\nFix: move reference material into skills or instructions files the agent loads on demand.",
+    fix: None,
 };
 
 /// The prompt body is `chars` characters long.
@@ -279,6 +285,7 @@ pub(crate) const AGENT_FILE_NAME: RuleDoc = RuleDoc {
     what: "The agent's file name has characters outside `A-Z a-z 0-9 . - _`.",
     why: "GitHub only loads agent files whose names use that set; the name is also the agent's dedupe key.",
     example: "agents/My Agent!.agent.md\n\nFix: agents/my-agent.agent.md",
+    fix: None,
 };
 
 fn agent_file_name(sink: &mut Sink, file_name: &str) {
@@ -297,6 +304,7 @@ pub(crate) const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
     what: "A legacy `*.chatmode.md` file.",
     why: "Chat modes were renamed to custom agents; VS Code still reads them with a warning and other hosts do not read them at all.",
     example: ".github/chatmodes/planner.chatmode.md\n\nFix: rename to .github/agents/planner.agent.md",
+    fix: None,
 };
 
 fn chat_mode_renamed(sink: &mut Sink) {
@@ -317,6 +325,7 @@ pub(crate) const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
     example: "color: blue  (in agents/planner.agent.md)
 
 Nothing to fix if the file also serves Claude Code; otherwise remove it.",
+    fix: None,
 };
 
 /// The Claude Code key `key` in an agent for VS Code and GitHub Copilot.

@@ -16,6 +16,7 @@ pub(crate) const DEPENDENCIES_TYPE: RuleDoc = RuleDoc {
     what: "`dependencies` is not a mapping, or a type under it (`tools`, `resources`, `prompts`) is neither a list nor a mapping of `all`/`any` lists.",
     why: "Hosts that evaluate dependencies cannot read a wrong shape, so the skill's prerequisites are unknown and it cannot be checked.",
     example: "dependencies:\n  tools: get_order\n\nFix:\ndependencies:\n  tools: [get_order]",
+    fix: None,
 };
 
 /// `dependencies` (`value`) is not a mapping.
@@ -77,6 +78,7 @@ pub(crate) const DEPENDENCY_ENTRY_TYPE: RuleDoc = RuleDoc {
     what: "An entry of an `all` or `any` list is not a non-empty string.",
     why: "Names are matched against the environment's tool, resource and prompt names; a number or mapping matches nothing.",
     example: "dependencies:\n  tools:\n    all: [get_order, {name: x}]\n\nFix: all: [get_order, x]",
+    fix: None,
 };
 
 /// An entry (`item`) of a dependency list is not a non-empty string.
@@ -105,6 +107,7 @@ pub(crate) const DEPENDENCY_UNKNOWN_GROUP: RuleDoc = RuleDoc {
     what: "A key under a dependency type is neither `all` nor `any`.",
     why: "Only `all` (every entry required) and `any` (one entry required) have a meaning; anything else is most likely a typo that drops a requirement.",
     example: "dependencies:\n  tools:\n    alll: [get_order]\n\nFix: all: [get_order]",
+    fix: None,
 };
 
 /// `key`, under a dependency type, is neither `all` nor `any`.
@@ -128,6 +131,7 @@ pub(crate) const DEPENDENCY_EMPTY_ANY: RuleDoc = RuleDoc {
     what: "An `any` list is empty.",
     why: "An empty `any` requires nothing, which is rarely what was meant.",
     example: "dependencies:\n  tools:\n    any: []\n\nFix: list the alternatives, e.g. any: [dispute_chargeback, dispute_chargeback_v2], or remove it.",
+    fix: None,
 };
 
 /// The `any` list of a dependency type is empty, at `pos`.
@@ -150,6 +154,7 @@ pub(crate) const DEPENDENCY_UNKNOWN_TYPE: RuleDoc = RuleDoc {
     what: "A key under `dependencies` other than `tools`, `resources` and `prompts`.",
     why: "It is ignored when evaluating (so skills stay forward compatible), which also means it checks nothing today.",
     example: "dependencies:\n  widgets: [chart]\n\nFix: remove it, or express the need as a tool, resource or prompt.",
+    fix: None,
 };
 
 /// `key`, under `dependencies`, is not `tools`, `resources` or `prompts`.
@@ -174,6 +179,7 @@ pub(crate) const CAPABILITY_FIELD_TYPE: RuleDoc = RuleDoc {
     what: "An agent-style field on SKILL.md has the wrong shape: `tools` not a list or comma/space string, `mcp-servers` not a mapping or list of names, `hooks` neither a path nor a mapping, `model` not a name or list.",
     why: "Without `dependencies`, a skill's `tools` and `mcp-servers` are what it needs; if they cannot be read the skill cannot be checked against agents or environments.",
     example: "tools: {read: true}\n\nFix: tools: [read, search]",
+    fix: None,
 };
 
 /// A capability field that takes a list of names (`tools`, `mcp-servers`, `agents`, ...) is
@@ -214,6 +220,7 @@ pub(crate) const PACKAGE_LIST: RuleDoc = RuleDoc {
     what: "`dependencies` is a list of PEP 508 requirement strings (`crewai>=1.2.0`), the shape some catalogues use for the Python distributions a skill's scripts import. The packages are checked against a profile's `packages`.",
     why: "The proposed `dependencies` field is a mapping of `tools`, `resources` and `prompts`: a host or validator that reads the proposal sees a list and cannot tell packages from tools. Every host still loads the skill.",
     example: "dependencies: [crewai>=1.2.0, crewai-tools]\n\nFix: move the list under metadata (a string, as the spec wants):\nmetadata:\n  python-packages: \"crewai>=1.2.0 crewai-tools\"\nand declare tools the proposal's way if the skill needs any:\ndependencies:\n  tools: [get_order]",
+    fix: None,
 };
 
 /// `dependencies` (`value`) is a list of `n` PEP 508 requirements.
@@ -236,6 +243,7 @@ pub(crate) const NOT_TOOL_NAMES: RuleDoc = RuleDoc {
     what: "An entry of a SKILL.md's agent-style `tools` list is a product (`claude`, `cursor`, `gemini`, `codex`, `copilot`, ...) or an object (a tool schema with `name`, `description`, `parameters`). These entries are left out of what the skill needs.",
     why: "Hosts that read `tools` on a skill, as on an agent, read tool names: a product or a schema matches no tool, so a reader would call the skill unavailable everywhere. The list most likely says which products the skill supports, or documents a tool.",
     example: "tools: [claude, cursor, gemini]\n\nFix: say which products it supports under metadata:\nmetadata:\n  products: \"claude cursor gemini\"\nand list tool names in tools (or dependencies.tools) only.",
+    fix: None,
 };
 
 /// A skill's `tools` list names `products` (the first at `pos`).
@@ -274,6 +282,7 @@ pub(crate) const DIALECT_SHAPE: RuleDoc = RuleDoc {
     what: "An entry of OpenClaw's `metadata.openclaw` (`requires.bins`, `anyBins`, `env`, `config`, `os`), Hermes' fields (`metadata.hermes.requires_tools`, `prerequisites`, `platforms`, ...) or Codex's `agents/openai.yaml` (`dependencies.tools`) has a shape or value its host does not read: not a list of names, an unknown key, an OS the host does not name.",
     why: "These hosts read their fields loosely and drop what they do not understand, so the requirement is silently not enforced: the skill is shown where it cannot run.",
     example: "metadata: {\"openclaw\": {\"os\": [\"macos\"], \"requires\": {\"npm\": [\"tiktoken\"]}}}\n\nFix: \"os\": [\"darwin\"], and requires may hold bins, anyBins, env and config only.",
+    fix: None,
 };
 
 fn dialect(source: Source) -> &'static str {
@@ -352,6 +361,7 @@ pub(crate) const SIDECAR_UNREADABLE: RuleDoc = RuleDoc {
     what: "The `agents/openai.yaml` beside a SKILL.md is not UTF-8 or not valid YAML.",
     why: "Codex ignores a sidecar it cannot read (with a warning), so its interface and its MCP dependencies are lost; the skill still loads.",
     example: "dependencies:\n  tools: [\n\nFix: close the list, or write it as a block list.",
+    fix: None,
 };
 
 /// The sidecar cannot be read: `why`, at `pos`.
@@ -519,6 +529,7 @@ pub(crate) const HOOKS_FILE_MISSING: RuleDoc = RuleDoc {
     what: "`hooks` is a path (`hooks: ./hooks/hooks.json`) that names no file in the skill's (or agent's) folder, or a file skill-audit refuses to read: one outside that folder or the audited tree (also through a link), or not a regular file. A refused file is not read.",
     why: "The hooks are never registered: the skill loads, but what the hooks were meant to enforce or log does not happen.",
     example: "hooks: ./hook.json\nwhen the file is hooks/hooks.json.\n\nFix: hooks: ./hooks/hooks.json",
+    fix: None,
 };
 
 /// `hooks` (at `pos`) of a skill or agent (`owner`) names `file`, which does not exist.
@@ -548,6 +559,7 @@ pub(crate) const HOOKS_INVALID: RuleDoc = RuleDoc {
     what: "The file `hooks` names is not valid JSON (the message gives its line and column), or the hooks, inline or in the file, do not have the shape hosts read: a mapping of event names to lists, each entry a handler (`{type: command, command, ...}`, VS Code) or a matcher group (`{matcher, hooks: [handler]}`, Claude Code), a file wrapping them in `{\"hooks\": ...}`.",
     why: "A host cannot register hooks it cannot read: the file, or the wrongly shaped entries, are dropped.",
     example: "hooks:\n  PreToolUse: ./scripts/check.sh\n\nFix:\nhooks:\n  PreToolUse:\n    - type: command\n      command: ./scripts/check.sh",
+    fix: None,
 };
 
 /// The JSON of `file` (named by `hooks` at `pos`) does not parse at `line`:`column`.
@@ -594,6 +606,7 @@ pub(crate) const UNKNOWN_HOOK_EVENT: RuleDoc = RuleDoc {
     what: "A hook event of `hooks` (inline or in the named file) is not an event of any built-in host that would run it: for a skill, every host with hook events (Claude Code, VS Code); for an agent, the hosts that load it. Event names are matched exactly; a near miss gets a suggestion, a name that differs only in case is asked to take the hosts' spelling, and the GitHub Copilot CLI's names (`userPromptSubmitted`, for its `.github/hooks/*.json` files) are recognised and given the hosts' name. GitHub Copilot runs hooks only from `.github/hooks/*.json`, not from frontmatter, so it does not judge.",
     why: "Hosts ignore an event they do not have without a word: its hooks never run.",
     example: "hooks:\n  sessionStart: [...]\n\nFix: hooks:\n  SessionStart: [...]",
+    fix: None,
 };
 
 /// `event` is an event none of `judges` knows; `typo` is the nearest event name.
@@ -675,6 +688,7 @@ pub(crate) const HOOK_EVENT_HOST_SPECIFIC: RuleDoc = RuleDoc {
     what: "A hook event that some of the built-in hosts that would run the hooks have and others do not (Claude Code has many more events than VS Code's eight). The message names the host that ignores it.",
     why: "The hook runs on one host and silently not on the other; fine when the skill or agent targets that host, worth knowing when it is meant to be portable.",
     example: "hooks:\n  PostToolUseFailure: [...]\non a Claude-format agent, which VS Code also loads.\n\nFix: nothing required; use an event both hosts have (PostToolUse) if the hook must run on both.",
+    fix: None,
 };
 
 /// `event` is known to the hosts `knows` and not to `ignores`.
@@ -707,6 +721,7 @@ pub(crate) const HOOK_SCRIPT_MISSING: RuleDoc = RuleDoc {
     what: "A command handler runs a script of the skill or plugin (`${CLAUDE_SKILL_DIR}/scripts/x.sh`, `${CLAUDE_PLUGIN_ROOT}/hooks/x.sh`, `bash scripts/x.sh`, `python3 scripts/x.py`) that does not exist, spelt exactly so. A relative path is judged only when its first folder is one of the skill's own, since hosts run hook commands from the project; a handler with `cwd`, and paths under other variables, are not judged. The script is looked for, never read or run.",
     why: "The hook fails each time its event fires (a blocking hook may then block the tool or prompt it guards).",
     example: "command: ${CLAUDE_SKILL_DIR}/scripts/Check.sh\nwhen the file is scripts/check.sh.\n\nFix: command: ${CLAUDE_SKILL_DIR}/scripts/check.sh",
+    fix: None,
 };
 
 /// A command of the hooks of `event` (inline, or in `file`) runs `script`, which is not in
@@ -736,6 +751,7 @@ pub(crate) const MODEL_LIST_IN_STRING: RuleDoc = RuleDoc {
     what: "`model` is one string that separates several model names with `|` or `,` (`model: GPT-4.1 | 'gpt-5'`). Hosts read it as one name, which names no model.",
     why: "The host finds no model of that name and ignores the field, so none of the models listed is used.",
     example: "model: GPT-4.1 | 'gpt-5'\n\nFix: model: [GPT-4.1, gpt-5]",
+    fix: None,
 };
 
 /// The `model` string `value` (at `pos`) lists `names`.

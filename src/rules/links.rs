@@ -14,6 +14,7 @@ pub(crate) const MANIFEST_INVALID: RuleDoc = RuleDoc {
     what: "A `plugin.json` or `marketplace.json` is not valid JSON.",
     why: "Hosts skip the plugin, and none of the agents or skills it bundles are installed.",
     example: "{\"name\": \"ops\",}\n\nFix: remove the trailing comma.",
+    fix: None,
 };
 
 /// A manifest that is not JSON, with the JSON parser's error.
@@ -39,6 +40,7 @@ pub(crate) const MANIFEST_PATH_MISSING: RuleDoc = RuleDoc {
     what: "A plugin or marketplace manifest lists an agent or skill path that resolves to nothing, from the plugin's folder or from the repository root.",
     why: "The plugin installs without that agent or skill, and nobody is told.",
     example: "\"skills\": [\"./skills/kusto/\"] when the folder is skills/kusto-query/.\n\nFix: correct the path.",
+    fix: None,
 };
 
 /// The `what` ("agent", "skill") path `path`, at `pos` of the manifest at `manifest`,
@@ -62,6 +64,7 @@ pub(crate) const DRIFT: RuleDoc = RuleDoc {
     what: "An agent loads a skill (through a plugin, its `skills:` list or a link in its body) but its `tools` or `mcp-servers` do not grant what the skill needs. The message names the skill, what is missing and how the link was found.",
     why: "The skill's instructions tell the model to use a tool the agent cannot call: it fails mid-task or pretends. Renamed tool names left on agents cause exactly this.",
     example: "Skill kusto-query needs `runCommand` and the `kusto` server; agent analyst has `tools: [read, search]`.\n\nFix: add the tools to the agent (e.g. `execute`, `kusto/*`), or stop bundling the skill with it.",
+    fix: None,
 };
 
 /// The finding for a drifting link, on the agent file.
@@ -97,6 +100,7 @@ pub(crate) const MODEL_DRIFT: RuleDoc = RuleDoc {
     what: "A skill's advisory `model` differs from the model of an agent that loads it.",
     why: "The hint is advisory; this only tells you the skill was written for a different model than it will run on.",
     example: "Skill says `model: Claude Sonnet 4.5`, the agent says `model: GPT-5`.\n\nFix: nothing required; align them if the skill depends on the model.",
+    fix: None,
 };
 
 /// Info when a skill's model hint differs from the agent's model.
@@ -126,6 +130,7 @@ pub(crate) const UNKNOWN_SKILL_REFERENCE: RuleDoc = RuleDoc {
     what: "An agent's `skills:` list names a skill that is not in the library.",
     why: "Claude Code preloads the named skills; a missing one is skipped and the agent runs without it.",
     example: "skills: [kusto]\nwhen the skill is named kusto-query.\n\nFix: skills: [kusto-query]",
+    fix: None,
 };
 
 /// The agent at `agent` lists `name` in `skills:`, and no skill has that name.
@@ -146,6 +151,7 @@ pub(crate) const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {
     what: "A `[[links]]` entry in skill-audit.toml names an agent file or a skill that is not in the library.",
     why: "The link it was meant to record is not checked for drift.",
     example: "[[links]]\nagent = \"agents/analyst.agent.md\"\nskills = [\"kusto\"]\nwhen the skill is named kusto-query.\n\nFix: skills = [\"kusto-query\"]",
+    fix: None,
 };
 
 /// A `[[links]]` entry names the agent file `agent`, which is not an agent of the library.
@@ -179,6 +185,7 @@ pub(crate) const MARKETPLACE_REMOTE_SOURCE: RuleDoc = RuleDoc {
     what: "A marketplace entry (`.claude-plugin/marketplace.json`, `.github/plugin/marketplace.json`, `.agents/plugins/marketplace.json`, `.cursor-plugin/marketplace.json`) whose `source` is remote: `{source: github, repo}`, `{source: url, url}`, `{source: git-subdir, url, path}`, `{source: npm, package}` or a URL. The finding is on the entry's name.",
     why: "Hosts fetch that plugin from its source when it is installed; none of its files are in the scanned tree, so its skills and agents are not audited here. Audit that repository or package on its own.",
     example: "{\"name\": \"azure\", \"source\": {\"source\": \"github\", \"repo\": \"microsoft/azure-skills\"}}\n\nNothing to fix; audit microsoft/azure-skills separately if it matters.",
+    fix: None,
 };
 
 /// The marketplace entry `name`, at `pos`, takes its plugin from the remote source of kind
