@@ -339,6 +339,11 @@ fn audit(
     for e in &found.errors {
         findings.push(rules::file::read_error(&e.path, &e.message));
     }
+    findings.extend(
+        skills
+            .iter()
+            .filter_map(|s| rules::deps::only_in_dialect(s)),
+    );
     rules::agent::check_targets(&agents, &mut findings);
     rules::host::check(&agents, &profiles, &mut findings);
     let (mut links, members) = resolve::links_and_members(

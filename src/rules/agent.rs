@@ -2,8 +2,8 @@
 
 use std::collections::HashSet;
 
-use super::RuleDoc;
-use crate::diagnostic::{Finding, Pos, Severity, Sink};
+use super::{FixDoc, RuleDoc};
+use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink};
 use crate::model::Agent;
 use crate::parse::agent::{ParsedAgent, key_pos};
 use crate::rules::Rule;
@@ -63,14 +63,14 @@ const BUILTIN_AGENTS: &[&str] = &["agent", "ask", "edit", "plan"];
 /// Per-file checks.
 pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
     let a = &parsed.agent;
-    if a.flavor == "chatmode" {
-        chat_mode_renamed(sink);
-    }
     let file_name = a
         .fs_path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    if a.flavor == "chatmode" {
+        chat_mode_renamed(sink, &file_name);
+    }
     if !file_name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
@@ -97,7 +97,9 @@ pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
         } else if a.flavor == "claude" && COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
             copilot_key(sink, key.pos, k);
         } else if !COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
-            agent_unknown_key(sink, key.pos, k, nearest(k));
+            let typo = nearest(k);
+            let fixable = typo.is_some_and(|t| root.get(t).is_none());
+            agent_unknown_key(sink, key.pos, k, typo, fixable);
         }
     }
     if let Some(chars) = parsed.body_chars.filter(|&n| n > MAX_BODY_CHARS) {
@@ -178,20 +180,25 @@ pub(crate) const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
     what: "A frontmatter key that neither VS Code, GitHub Copilot nor Claude Code reads on agents. The message suggests the nearest known key.",
     why: "Hosts ignore unknown keys silently, so a typo (`tool:`) drops the setting without a word.",
     example: "tool: [search]\n\nFix: tools: [search]",
-    fix: None,
+    fix: Some(super::spec::RENAME_KEY_FIX),
 };
 
-/// No host reads the key `key`; `typo_of` is the known key it is probably a typo of.
-fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>) {
+/// No host reads the key `key`; `typo_of` is the known key it is probably a typo of, which the
+/// mapping lacks when `fixable`.
+fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixable: bool) {
     let hint = typo_of
         .map(|s| format!("; did you mean `{s}`?"))
         .unwrap_or_default();
-    sink.push(
+    let fix = typo_of
+        .filter(|_| fixable)
+        .and_then(|to| super::spec::rename_key(sink.text()?, pos, key, to));
+    sink.push_fixed(
         Rule::AgentUnknownKey,
         pos,
         format!(
             "`{key}` is not read by VS Code, GitHub Copilot or Claude Code, so it is ignored{hint}"
         ),
+        fix,
     );
 }
 
@@ -304,14 +311,25 @@ pub(crate) const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
     what: "A legacy `*.chatmode.md` file.",
     why: "Chat modes were renamed to custom agents; VS Code still reads them with a warning and other hosts do not read them at all.",
     example: ".github/chatmodes/planner.chatmode.md\n\nFix: rename to .github/agents/planner.agent.md",
-    fix: None,
+    fix: Some(FixDoc {
+        applicability: Applicability::Unsafe,
+        what: "Rename `NAME.chatmode.md` to `NAME.agent.md` in the same folder, unless that file exists; moving it to `.github/agents/` is left to you. Unsafe: what names the old file no longer finds it.",
+    }),
 };
 
-fn chat_mode_renamed(sink: &mut Sink) {
-    sink.push(
+/// The legacy chat mode file `file_name`.
+fn chat_mode_renamed(sink: &mut Sink, file_name: &str) {
+    let stem = crate::parse::agent::stem(file_name);
+    let new = format!("{stem}.agent.md");
+    let fix = Fix::rename(
+        format!("rename `{file_name}` to `{new}`"),
+        super::file::renamed(sink.path, &new),
+    );
+    sink.push_fixed(
         Rule::ChatModeRenamed,
         Pos::START,
         "chat modes were renamed to custom agents; rename the file to `.agent.md` (and move it to `.github/agents/`)",
+        Some(fix),
     );
 }
 

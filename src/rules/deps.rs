@@ -3,8 +3,9 @@
 //! as they read the fields and call the constructors here; a skill with an SA301-SA303 or
 //! SA306 error cannot be evaluated and is reported `invalid`.
 
-use super::{NameShape, Rule, RuleDoc};
-use crate::diagnostic::{Pos, Severity, Sink};
+use super::{FixDoc, NameShape, Rule, RuleDoc};
+use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink};
+use crate::fix::span;
 use crate::model::{DepKind, Source};
 use crate::parse::yaml::Node;
 
@@ -220,19 +221,76 @@ pub(crate) const PACKAGE_LIST: RuleDoc = RuleDoc {
     what: "`dependencies` is a list of PEP 508 requirement strings (`crewai>=1.2.0`), the shape some catalogues use for the Python distributions a skill's scripts import. The packages are checked against a profile's `packages`.",
     why: "The proposed `dependencies` field is a mapping of `tools`, `resources` and `prompts`: a host or validator that reads the proposal sees a list and cannot tell packages from tools. Every host still loads the skill.",
     example: "dependencies: [crewai>=1.2.0, crewai-tools]\n\nFix: move the list under metadata (a string, as the spec wants):\nmetadata:\n  python-packages: \"crewai>=1.2.0 crewai-tools\"\nand declare tools the proposal's way if the skill needs any:\ndependencies:\n  tools: [get_order]",
-    fix: None,
+    fix: Some(FixDoc {
+        applicability: Applicability::Safe,
+        what: "When the frontmatter has no `metadata`, replace the top-level `dependencies` list with `metadata:` holding `python-packages: '<the requirements, separated by spaces>'`, which skill-audit reads as the same package list (no host reads either). Not offered when the entry has comments or a requirement has spaces.",
+    }),
 };
 
-/// `dependencies` (`value`) is a list of `n` PEP 508 requirements.
-pub(crate) fn package_list(sink: &mut Sink, value: &Node, n: usize) {
-    sink.push(
+/// `dependencies` (`key`, `value`) is a list of the PEP 508 requirements `names`;
+/// `has_metadata`: the frontmatter has a `metadata` key.
+pub(crate) fn package_list(
+    sink: &mut Sink,
+    key: &Node,
+    value: &Node,
+    names: &[&str],
+    has_metadata: bool,
+) {
+    let n = names.len();
+    let fix = sink
+        .text()
+        .filter(|_| !has_metadata)
+        .and_then(|text| packages_to_metadata(text, key, value, names));
+    sink.push_fixed(
         Rule::PackageList,
         value.pos,
         format!(
             "`dependencies` is a list of {n} Python package{}, read as packages; the proposed field is a mapping (`dependencies: {{tools: [...]}}`), so move the packages under `metadata` or declare tools there",
             if n == 1 { "" } else { "s" }
         ),
+        fix,
     );
+}
+
+/// SA307's fix: the top-level `dependencies` entry (its key's line through its value's last)
+/// replaced by `metadata: {python-packages: '...'}` written as a block. Only for entries
+/// without comments (they would be lost) and requirements without blanks (the string
+/// separates them by spaces).
+fn packages_to_metadata(text: &str, key: &Node, value: &Node, names: &[&str]) -> Option<Fix> {
+    if key.pos.column != 1 || names.iter().any(|n| n.contains(char::is_whitespace)) {
+        return None;
+    }
+    let start = span::offset(text, key.pos)?;
+    let items = value.as_seq()?;
+    let last = items.iter().map(|i| i.pos).max()?;
+    let mut end_at = span::offset(text, last)?;
+    let flow = span::offset(text, value.pos).is_some_and(|at| text[at..].starts_with('['));
+    if let Some(close) = text[end_at..].find(']').filter(|_| flow) {
+        end_at += close;
+    }
+    let (_, line_end, eol) = span::line_at(text, end_at);
+    let entry = &text[start..line_end];
+    if entry.contains('#') {
+        return None;
+    }
+    let brk = if eol.is_empty() {
+        span::line_break(text)
+    } else {
+        eol
+    };
+    let joined = names.join(" ");
+    let content = format!(
+        "metadata:{brk}  {}: {}",
+        crate::parse::packages::METADATA_KEY,
+        span::single_quoted(&joined)
+    );
+    Some(Fix::safe(
+        format!(
+            "move the packages to `metadata.{}`",
+            crate::parse::packages::METADATA_KEY
+        ),
+        vec![span::edit(text, start, line_end, content)],
+    ))
 }
 
 pub(crate) const NOT_TOOL_NAMES: RuleDoc = RuleDoc {
@@ -519,6 +577,73 @@ fn judge_event(event: &HookEvent, file: Option<&str>, judges: &[Judge], sink: &m
         let ignores: Vec<&str> = ignores.iter().map(|j| j.host).collect();
         hook_event_host_specific(sink, event, file, &knows, &ignores);
     }
+}
+
+pub(crate) const ONLY_IN_DIALECT: RuleDoc = RuleDoc {
+    code: "SA311",
+    name: "requirements-only-in-dialect",
+    severity: Severity::Info,
+    summary: "The tools a skill needs are declared only in a host's dialect, not in `dependencies`",
+    what: "A skill without a `dependencies` key declares tools it needs only in a host's own dialect: MCP servers in Codex's `agents/openai.yaml`, or tools in Hermes' `metadata.hermes.requires_tools`. skill-audit judges them either way.",
+    why: "Validators and hosts that read the proposed `dependencies` field see a skill that needs nothing. Declaring the same tools there too makes the skill speak the proposal as well as its host's dialect.",
+    example: "skills/figma/agents/openai.yaml: dependencies: {tools: [{type: mcp, value: figma}]}\n\nFix: in skills/figma/SKILL.md\ndependencies:\n  tools: [figma/*]",
+    fix: Some(FixDoc {
+        applicability: Applicability::Unsafe,
+        what: "Add `dependencies:` with `tools:` at the end of the frontmatter: `server/*` for each Codex MCP server, Hermes' required tools as named. OpenClaw's executables, variables and OSes have no kind in the proposal and are left out. Unsafe: readers of the proposal then enforce what the skill declares.",
+    }),
+};
+
+/// The finding for a skill whose tool needs are only in Codex's or Hermes' dialect.
+pub(crate) fn only_in_dialect(skill: &crate::model::Skill) -> Option<crate::diagnostic::Finding> {
+    let end = skill.fields.frontmatter_end?;
+    if skill.invalid || end.has_dependencies {
+        return None;
+    }
+    let mut tools: Vec<&str> = Vec::new();
+    let mut sources: Vec<&str> = Vec::new();
+    for d in &skill.requirements {
+        if !matches!(d.source, Source::Codex | Source::Hermes)
+            || d.requirements.tools.all.is_empty()
+        {
+            continue;
+        }
+        sources.push(dialect(d.source));
+        for t in &d.requirements.tools.all {
+            if !tools.contains(&t.as_str()) {
+                tools.push(t);
+            }
+        }
+    }
+    if tools.is_empty() {
+        return None;
+    }
+    let brk = if end.crlf { "\r\n" } else { "\n" };
+    let listed: Vec<String> = tools
+        .iter()
+        .map(|t| span::scalar(t, span::Context::Flow, None))
+        .collect();
+    let at = crate::diagnostic::Pos::new(end.line, 1);
+    let edit = crate::diagnostic::Edit {
+        start: end.offset,
+        end: end.offset,
+        content: format!("dependencies:{brk}  tools: [{}]{brk}", listed.join(", ")),
+        location: at,
+        end_location: at,
+    };
+    let fix = Fix::unsafe_edits("add `dependencies` with the same tools", vec![edit]);
+    Some(
+        crate::diagnostic::Finding::new(
+            Rule::OnlyInDialect,
+            &skill.path,
+            skill.name_pos,
+            format!(
+                "the skill needs {} only in {}'s dialect; readers of the proposed `dependencies` field see no needs, so declare them there too",
+                crate::diagnostic::quoted(&tools),
+                sources.join(" and ")
+            ),
+        )
+        .with_fix(Some(fix)),
+    )
 }
 
 pub(crate) const HOOKS_FILE_MISSING: RuleDoc = RuleDoc {

@@ -1,8 +1,9 @@
 //! SA6xx: plugin manifests, the links between agents and skills, and drift between what a skill
 //! needs and what the agents that load it grant.
 
-use super::RuleDoc;
-use crate::diagnostic::{Finding, Pos, Severity, Sink, quoted};
+use super::{FixDoc, RuleDoc};
+use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink, quoted};
+use crate::fix::span;
 use crate::model::{Agent, Drift, Link, Skill};
 use crate::rules::Rule;
 
@@ -64,7 +65,10 @@ pub(crate) const DRIFT: RuleDoc = RuleDoc {
     what: "An agent loads a skill (through a plugin, its `skills:` list or a link in its body) but its `tools` or `mcp-servers` do not grant what the skill needs. The message names the skill, what is missing and how the link was found.",
     why: "The skill's instructions tell the model to use a tool the agent cannot call: it fails mid-task or pretends. Renamed tool names left on agents cause exactly this.",
     example: "Skill kusto-query needs `runCommand` and the `kusto` server; agent analyst has `tools: [read, search]`.\n\nFix: add the tools to the agent (e.g. `execute`, `kusto/*`), or stop bundling the skill with it.",
-    fix: None,
+    fix: Some(FixDoc {
+        applicability: Applicability::Unsafe,
+        what: "Add what is missing to the end of the agent's `tools` list, in the list's style: the tools the skill needs, the first of each `any` group, and `server/*` for each MCP server (on `.agent.md` files, where VS Code reads that as the server's tools). Unsafe: it widens what the agent may do.",
+    }),
 };
 
 /// The finding for a drifting link, on the agent file.
@@ -90,6 +94,74 @@ pub(crate) fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
             parts.join(", ")
         ),
     )
+    .with_fix(grant_fix(d, agent))
+}
+
+/// SA603's fix: what the skill needs, added to the end of the agent's `tools` list.
+fn grant_fix(d: &Drift, agent: &Agent) -> Option<Fix> {
+    let text = agent.head.as_deref()?;
+    let listed = agent.tools.as_ref()?;
+    let mut names: Vec<String> = d.missing_tools.clone();
+    names.extend(d.unmet_any.iter().filter_map(|g| g.first().cloned()));
+    // Claude Code reads MCP tools as `mcp__server__tool`, not `server/*`.
+    if agent.flavor != "claude" {
+        names.extend(d.missing_mcp_servers.iter().map(|s| format!("{s}/*")));
+    }
+    let mut fresh: Vec<&str> = Vec::new();
+    for n in &names {
+        if !listed.contains(n) && !fresh.contains(&n.as_str()) {
+            fresh.push(n);
+        }
+    }
+    if fresh.is_empty() {
+        return None;
+    }
+    let edit = append_to_list(text, agent, &fresh)?;
+    Some(Fix::unsafe_edits(
+        format!("add {} to `tools`", quoted(&fresh)),
+        vec![edit],
+    ))
+}
+
+/// The edit that adds `names` to the end of the agent's `tools`: a flow or block list after
+/// its last entry (inside `[]` when empty), a comma-separated string after its last name.
+fn append_to_list(text: &str, agent: &Agent, names: &[&str]) -> Option<crate::diagnostic::Edit> {
+    let listed = agent.tools.as_ref()?;
+    let at = span::offset(text, agent.tools_pos)?;
+    if text[at..].starts_with('[') {
+        if listed.is_empty() {
+            let close = at + 1 + text[at + 1..].find(']')?;
+            text[at + 1..close]
+                .trim()
+                .is_empty()
+                .then(|| span::append_items(text, close, close, names))?
+        } else {
+            let last = listed.last()?;
+            let pos = agent.tool_positions.last().copied()?;
+            let (s, e) = span::scalar_at(text, pos, last)?;
+            span::append_items(text, s, e, names)
+        }
+    } else if let (Some(last), Some(pos)) = (listed.last(), agent.tool_positions.last())
+        && let Some((s, e)) = span::scalar_at(text, *pos, last)
+        && span::context_at(text, s) == span::Context::Block
+        && *pos != agent.tools_pos
+    {
+        span::append_items(text, s, e, names)
+    } else {
+        // `tools: Read, Grep`: one plain string, names split at commas.
+        let end = span::token_end(text, at, span::Context::Block)?;
+        let token = &text[at..end];
+        let same = token
+            .split(',')
+            .map(str::trim)
+            .eq(listed.iter().map(String::as_str));
+        let (line_start, _, _) = span::line_at(text, at);
+        let after_key = text[line_start..at].trim_end().ends_with(':');
+        let plain = after_key && !token.starts_with(['\'', '"']);
+        let safe = names.iter().all(|n| !n.contains([',', '#', ':']));
+        (same && plain && safe)
+            .then(|| span::edit(text, end, end, format!(", {}", names.join(", "))))
+    }
 }
 
 pub(crate) const MODEL_DRIFT: RuleDoc = RuleDoc {

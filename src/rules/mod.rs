@@ -126,6 +126,7 @@ declare_rules! {
     NotToolNames = deps::NOT_TOOL_NAMES;
     DialectShape = deps::DIALECT_SHAPE;
     SidecarUnreadable = deps::SIDECAR_UNREADABLE;
+    OnlyInDialect = deps::ONLY_IN_DIALECT;
     HooksFileMissing = deps::HOOKS_FILE_MISSING;
     HooksInvalid = deps::HOOKS_INVALID;
     UnknownHookEvent = deps::UNKNOWN_HOOK_EVENT;

@@ -760,10 +760,7 @@ pub(crate) const UNKNOWN_KEY: RuleDoc = RuleDoc {
     what: "A top-level key that neither the spec nor any known host reads. The message suggests the nearest known key.",
     why: "It is silently ignored everywhere, which usually means a typo (`descripton`) that leaves the real field missing.",
     example: "descripton: Extract tables from PDFs.\n\nFix: description: Extract tables from PDFs.",
-    fix: Some(FixDoc {
-        applicability: Applicability::Safe,
-        what: "Rename a misspelt key to the known key it almost matches, when the mapping has no such key yet; its value and comments stay.",
-    }),
+    fix: Some(RENAME_KEY_FIX),
 };
 
 /// The key `key` is read only by `hosts`, none of which is configured.
@@ -794,6 +791,12 @@ fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixa
         fix,
     );
 }
+
+/// The fix of a misspelt key (SA221, SA502).
+pub(crate) const RENAME_KEY_FIX: FixDoc = FixDoc {
+    applicability: Applicability::Safe,
+    what: "Rename a misspelt key to the known key it almost matches, when the mapping has no such key yet; its value and comments stay.",
+};
 
 /// The edit that renames the mapping key `key` written at `pos` to `to`.
 pub(crate) fn rename_key(text: &str, pos: Pos, key: &str, to: &str) -> Option<Fix> {
