@@ -75,8 +75,12 @@ fn fix_line(report: &Report) -> Option<String> {
     } else {
         safe
     };
-    if applicable == 0 && more.is_empty() {
-        return None;
+    if applicable == 0 {
+        // Only unsafe fixes are left, and the flag that marks them was not given.
+        return (unsafe_ > 0 && !report.show_unsafe_fixes).then(|| {
+            let fixes = if unsafe_ == 1 { "fix" } else { "fixes" };
+            format!("{unsafe_} {fixes} available with `--unsafe-fixes`")
+        });
     }
     let with = if report.show_unsafe_fixes {
         "`--fix --unsafe-fixes`"
