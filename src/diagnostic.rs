@@ -113,6 +113,16 @@ pub enum Applicability {
     Unsafe,
 }
 
+impl Applicability {
+    /// The flags that apply a fix of this applicability.
+    pub fn flags(self) -> &'static str {
+        match self {
+            Applicability::Safe => "--fix",
+            Applicability::Unsafe => "--fix --unsafe-fixes",
+        }
+    }
+}
+
 /// One replacement of a byte range of the finding's file. Fixes are text edits on the file
 /// as read, never a re-serialised document, so every byte outside the range is kept.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

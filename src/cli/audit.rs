@@ -288,17 +288,23 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     if args.diff {
         return diff(&opts, &args);
     }
-    let fixed = match args.fix {
-        true => Some(fix(&opts, &args)?),
-        false => None,
+    let mut fixed = if args.fix {
+        Some(fix(&opts, &args)?)
+    } else {
+        None
     };
-    let result = audited(&opts, &args)?;
+    // After fixes were written, the tree is audited again from disk; when nothing was
+    // written, the fix run's last audit is that audit already.
+    let result = match fixed.as_mut().and_then(|f| f.unchanged.take()) {
+        Some(result) => *result,
+        None => audited(&opts, &args)?,
+    };
     let mut report = Report::new(result);
     report.show_unsafe_fixes = args.unsafe_fixes;
     let mut write_failed = false;
-    if let Some((summary, failed)) = fixed {
-        report.summary.fixes = Some(summary);
-        write_failed = failed;
+    if let Some(f) = fixed {
+        report.summary.fixes = Some(f.summary);
+        write_failed = f.failed;
     }
     if let Some(old) = &baseline {
         report.baseline = Some(report::diff::diff(old, &report));
@@ -374,9 +380,18 @@ fn diff(opts: &AuditOptions, args: &AuditArgs) -> Result<Outcome, String> {
     })
 }
 
-/// `--fix`: apply and write the fixes. What was applied, and whether a file could not be
-/// written (each such file is named on standard error; the others are still written).
-fn fix(opts: &AuditOptions, args: &AuditArgs) -> Result<(crate::report::FixSummary, bool), String> {
+/// What `--fix` did.
+struct Fixed {
+    summary: crate::report::FixSummary,
+    /// A file could not be written.
+    failed: bool,
+    /// The audit of the tree, when no fix changed it.
+    unchanged: Option<Box<audit::AuditResult>>,
+}
+
+/// `--fix`: apply and write the fixes. Each file that cannot be written is named on standard
+/// error; the others are still written.
+fn fix(opts: &AuditOptions, args: &AuditArgs) -> Result<Fixed, String> {
     let mode = fix_mode(opts, args)?;
     let done = crate::fix::run(opts, mode).map_err(|e| e.to_string())?;
     report_dropped(&done.dropped);
@@ -393,7 +408,11 @@ fn fix(opts: &AuditOptions, args: &AuditArgs) -> Result<(crate::report::FixSumma
         summary.applied_unsafe += c.unsafe_;
         summary.files_changed += 1;
     }
-    Ok((summary, !failed.is_empty()))
+    Ok(Fixed {
+        summary,
+        failed: !failed.is_empty(),
+        unchanged: done.changes.is_empty().then(|| Box::new(done.result)),
+    })
 }
 
 /// Add the MCP flags: the server whose skills to audit (then PATH defaults to nothing), the

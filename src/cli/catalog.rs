@@ -32,12 +32,10 @@ fn fix_label(r: Rule) -> &'static str {
 fn fix_text(r: Rule) -> Option<String> {
     let f = r.doc().fix?;
     let how = match f.applicability {
-        crate::diagnostic::Applicability::Safe => "Safe, applied by `--fix`",
-        crate::diagnostic::Applicability::Unsafe => {
-            "Unsafe, applied only by `--fix --unsafe-fixes`"
-        }
+        crate::diagnostic::Applicability::Safe => "Safe, applied by",
+        crate::diagnostic::Applicability::Unsafe => "Unsafe, applied only by",
     };
-    Some(format!("{how}: {}", f.what))
+    Some(format!("{how} `{}`: {}", f.applicability.flags(), f.what))
 }
 
 /// The built-in host profiles, one a line; with a name, that profile's JSON as shipped.

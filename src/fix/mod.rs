@@ -385,7 +385,7 @@ fn checked(text: &str, findings: &[&Finding]) -> (String, Vec<usize>, Vec<(usize
     let fixes: Vec<&Fix> = findings.iter().filter_map(|f| f.fix.as_deref()).collect();
     let before = parse_state(text);
     let all = apply(text, &fixes);
-    if let Err(why) = no_worse(&before, &all.text) {
+    if no_worse(&before, &all.text).is_err() {
         let mut text_now = text.to_owned();
         let mut applied = Vec::new();
         let mut skipped = all.skipped;
@@ -404,7 +404,6 @@ fn checked(text: &str, findings: &[&Finding]) -> (String, Vec<usize>, Vec<(usize
                 Err(e) => skipped.push((i, Skip::Breaks(e))),
             }
         }
-        let _ = why;
         skipped.sort_by_key(|(i, _)| *i);
         return (text_now, applied, skipped);
     }

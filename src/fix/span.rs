@@ -242,6 +242,31 @@ fn block_item(text: &str, start: usize, end: usize) -> Option<(usize, usize, &st
     (is_item && (after.is_empty() || after.starts_with('#'))).then_some((line_start, line_end, eol))
 }
 
+/// For a flow entry that opens its line (a flow list written one entry a line): its
+/// indentation and the line break, which new entries beside it take too.
+fn own_line(text: &str, start: usize) -> Option<(&str, &str)> {
+    let (line_start, _, eol) = line_at(text, start);
+    let indent = &text[line_start..start];
+    let eol = if eol.is_empty() {
+        line_break(text)
+    } else {
+        eol
+    };
+    indent
+        .bytes()
+        .all(|b| b == b' ' || b == b'\t')
+        .then_some((indent, eol))
+}
+
+/// What separates flow entries written beside the entry at `start`: `, `, or a comma and a
+/// new line when the entry has a line of its own.
+fn flow_separator(text: &str, start: usize) -> String {
+    match own_line(text, start) {
+        Some((indent, eol)) => format!(",{eol}{indent}"),
+        None => ", ".to_owned(),
+    }
+}
+
 /// The edit that replaces the list entry `start..end` with `names`: in a flow list as
 /// `a, b`, in a block list as one `- name` line each, indented as the entry was. Names are
 /// quoted as the entry was. `None` for an entry this cannot place (a block item sharing its
@@ -251,7 +276,7 @@ pub fn replace_item(text: &str, start: usize, end: usize, names: &[&str]) -> Opt
     let ctx = context_at(text, start);
     let written: Vec<String> = names.iter().map(|n| scalar(n, ctx, Some(token))).collect();
     let content = match ctx {
-        Context::Flow | Context::Key => written.join(", "),
+        Context::Flow | Context::Key => written.join(&flow_separator(text, start)),
         Context::Block if written.len() == 1 => written.join(""),
         Context::Block => {
             let (line_start, _, eol) = block_item(text, start, end)?;
@@ -277,13 +302,17 @@ pub fn remove_item(text: &str, start: usize, end: usize) -> Option<Edit> {
             if after[gap..].starts_with(',') {
                 let rest = &after[gap + 1..];
                 let blank = rest.len() - rest.trim_start_matches([' ', '\t']).len();
+                let (line_start, line_end, eol) = line_at(text, start);
+                // An entry with a line of its own goes with its line.
+                if own_line(text, start).is_some() && end + gap + 1 + blank == line_end {
+                    return Some(edit(text, line_start, line_end + eol.len(), ""));
+                }
                 return Some(edit(text, start, end + gap + 1 + blank, ""));
             }
             let before = text[..start].trim_end_matches([' ', '\t', '\r', '\n']);
-            let comma = before.strip_suffix(',')?;
-            let prev = before.len() - 1;
-            let _ = comma;
-            Some(edit(text, prev, end, ""))
+            // The last entry goes with the comma before it.
+            before.strip_suffix(',')?;
+            Some(edit(text, before.len() - 1, end, ""))
         }
         Context::Block => {
             let (line_start, line_end, eol) = block_item(text, start, end)?;
@@ -310,7 +339,8 @@ pub fn append_items(text: &str, start: usize, end: usize, names: &[&str]) -> Opt
                 .iter()
                 .map(|n| scalar(n, Context::Flow, Some(token)))
                 .collect();
-            Some(edit(text, end, end, format!(", {}", written.join(", "))))
+            let sep = flow_separator(text, start);
+            Some(edit(text, end, end, format!("{sep}{}", written.join(&sep))))
         }
         Context::Block => {
             let (line_start, line_end, eol) = block_item(text, start, end)?;
@@ -380,6 +410,22 @@ mod tests {
         assert_eq!(
             applied("t: []\n", append_items("t: []\n", 4, 4, &["a", "b"])),
             "t: [a, b]\n"
+        );
+        // A flow list written one entry a line stays so.
+        let tall = "t: [\n    \"a\",\n    \"old\",\n    \"b\"\n]\n";
+        let at = tall.find("\"old\"").unwrap_or(0);
+        assert_eq!(
+            applied(tall, replace_item(tall, at, at + 5, &["x", "y"])),
+            "t: [\n    \"a\",\n    \"x\",\n    \"y\",\n    \"b\"\n]\n"
+        );
+        assert_eq!(
+            applied(tall, remove_item(tall, at, at + 5)),
+            "t: [\n    \"a\",\n    \"b\"\n]\n"
+        );
+        let b = tall.find("\"b\"").unwrap_or(0);
+        assert_eq!(
+            applied(tall, append_items(tall, b, b + 3, &["z"])),
+            "t: [\n    \"a\",\n    \"old\",\n    \"b\",\n    \"z\"\n]\n"
         );
     }
 

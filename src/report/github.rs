@@ -40,10 +40,7 @@ pub(crate) fn command_name(severity: Severity) -> &'static str {
 pub fn command(f: &Finding) -> String {
     let mut message = f.message.clone();
     if let Some(fix) = &f.fix {
-        let flags = match fix.applicability {
-            crate::diagnostic::Applicability::Safe => "--fix",
-            crate::diagnostic::Applicability::Unsafe => "--fix --unsafe-fixes",
-        };
+        let flags = fix.applicability.flags();
         let _ = write!(
             message,
             "\nSuggested fix (`skill-audit {flags}`): {}",

@@ -83,11 +83,14 @@ fn fix_line(report: &Report) -> Option<String> {
         });
     }
     let with = if report.show_unsafe_fixes {
-        "`--fix --unsafe-fixes`"
+        Applicability::Unsafe
     } else {
-        "`--fix`"
+        Applicability::Safe
     };
-    Some(format!("[*] {applicable} fixable with {with}{more}"))
+    Some(format!(
+        "[*] {applicable} fixable with `{}`{more}",
+        with.flags()
+    ))
 }
 
 /// Text, with ANSI colour when `color` is set.
