@@ -408,8 +408,8 @@ pub struct SkillFields {
 /// it: what a fix needs to add the key without the file's text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FrontmatterEnd {
-    /// Byte offset of the line's start in the file as read.
-    pub offset: usize,
+    /// Byte offset of the line's start in the file as read (files are at most 16 MiB).
+    pub offset: u32,
     pub line: u32,
     /// The file's line break is `\r\n`.
     pub crlf: bool,

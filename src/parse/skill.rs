@@ -77,7 +77,7 @@ fn frontmatter_end(
     let head = head.strip_suffix(b"\n").unwrap_or(head);
     let offset = memchr::memrchr(b'\n', head).map_or(0, |i| i + 1);
     Some(crate::model::FrontmatterEnd {
-        offset,
+        offset: u32::try_from(offset).ok()?,
         line: body_line.checked_sub(1)?,
         crlf: offset >= 2 && bytes[offset - 2] == b'\r',
         has_dependencies: root.get("dependencies").is_some(),

@@ -98,7 +98,10 @@ pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
             copilot_key(sink, key.pos, k);
         } else if !COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
             let typo = nearest(k);
-            let fixable = typo.is_some_and(|t| root.get(t).is_none());
+            // A key SKILL.md files read (`agent: agent`) is another format's field written
+            // here, not a misspelling: renaming it would change what it says.
+            let fixable =
+                typo.is_some_and(|t| root.get(t).is_none()) && !super::spec::is_skill_key(k);
             agent_unknown_key(sink, key.pos, k, typo, fixable);
         }
     }
@@ -120,6 +123,11 @@ fn grants_agent_tool(t: &str) -> bool {
         "agent" | "agent/runsubagent" | "task" | "custom-agent" | "runsubagent" | "agent/*"
     ) || l.starts_with("agent(")
         || l.starts_with("task(")
+}
+
+/// Is `key` a key custom agents or Claude Code agents read?
+pub(crate) fn is_agent_key(key: &str) -> bool {
+    COPILOT_KEYS.contains(&key) || CLAUDE_KEYS.contains(&key)
 }
 
 fn nearest(key: &str) -> Option<&'static str> {

@@ -623,9 +623,10 @@ pub(crate) fn only_in_dialect(skill: &crate::model::Skill) -> Option<crate::diag
         .map(|t| span::scalar(t, span::Context::Flow, None))
         .collect();
     let at = crate::diagnostic::Pos::new(end.line, 1);
+    let at_byte = usize::try_from(end.offset).ok()?;
     let edit = crate::diagnostic::Edit {
-        start: end.offset,
-        end: end.offset,
+        start: at_byte,
+        end: at_byte,
         content: format!("dependencies:{brk}  tools: [{}]{brk}", listed.join(", ")),
         location: at,
         end_location: at,

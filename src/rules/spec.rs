@@ -191,9 +191,20 @@ fn check_keys(root: &crate::parse::yaml::Node, settings: &Settings, sink: &mut S
         }
         let typo = did_you_mean(&k);
         // Renaming the key onto one that is there would make a duplicate key.
-        let fixable = typo.is_some_and(|t| root.get(t).is_none()) && key.as_str().is_some();
+        // An agent's key in a skill (`tools` is not one: it is a capability key) is another
+        // format's field, not a misspelling.
+        let fixable = typo.is_some_and(|t| root.get(t).is_none())
+            && key.as_str().is_some()
+            && !super::agent::is_agent_key(&k);
         unknown_key(sink, key.pos, &k, typo, fixable);
     }
+}
+
+/// Is `key` a key of SKILL.md: the spec's, a capability field or one a host reads?
+pub(crate) fn is_skill_key(key: &str) -> bool {
+    SPEC_KEYS.contains(&key)
+        || CAPABILITY_KEYS.contains(&key)
+        || HOST_KEYS.iter().any(|(k, _)| *k == key)
 }
 
 /// The known key closest to `key`, if it is close enough to be a typo.

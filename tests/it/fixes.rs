@@ -388,3 +388,23 @@ fn awesome_copilot_every_renamed_tool_fixed_nothing_outside_frontmatter_changed(
     let (stdout, _, code) = run(&root, &["--diff"]);
     assert_eq!((stdout.as_str(), code), ("", 0));
 }
+
+#[test]
+fn a_key_of_another_format_is_not_renamed_as_a_typo() {
+    // `agent` is a SKILL.md key (Claude Code's); as an agent key it is unknown and close to
+    // `agents`, but renaming it would give the agent sub-agents it never asked for.
+    let lib = tree(&[(
+        "agents/a.agent.md",
+        "---\ndescription: d\nagent: agent\ntool: [search]\n---\n",
+    )]);
+    let (stdout, _, code) = run(lib.path(), &["--diff"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("-tool: [search]\n+tools: [search]\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n agent: agent\n"),
+        "left as it is: {stdout}"
+    );
+}
