@@ -293,9 +293,9 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     } else {
         None
     };
-    // After fixes were written, the tree is audited again from disk; when nothing was
-    // written, the fix run's last audit is that audit already.
-    let result = match fixed.as_mut().and_then(|f| f.unchanged.take()) {
+    // The fix run's last audit was of the text now on disk, unless a write or a rename failed
+    // or a file was renamed: then the tree is audited again.
+    let result = match fixed.as_mut().and_then(|f| f.result.take()) {
         Some(result) => *result,
         None => audited(&opts, &args)?,
     };
@@ -385,8 +385,9 @@ struct Fixed {
     summary: crate::report::FixSummary,
     /// A file could not be written.
     failed: bool,
-    /// The audit of the tree, when no fix changed it.
-    unchanged: Option<Box<audit::AuditResult>>,
+    /// The audit of the tree as it is now, when the fix run's last audit is that: every
+    /// change written, nothing renamed.
+    result: Option<Box<audit::AuditResult>>,
 }
 
 /// `--fix`: apply and write the fixes. Each file that cannot be written is named on standard
@@ -411,7 +412,8 @@ fn fix(opts: &AuditOptions, args: &AuditArgs) -> Result<Fixed, String> {
     Ok(Fixed {
         summary,
         failed: !failed.is_empty(),
-        unchanged: done.changes.is_empty().then(|| Box::new(done.result)),
+        result: (failed.is_empty() && done.changes.iter().all(|c| c.rename.is_none()))
+            .then(|| Box::new(done.result)),
     })
 }
 
