@@ -806,7 +806,7 @@ fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixa
 /// The fix of a misspelt key (SA221, SA502).
 pub(crate) const RENAME_KEY_FIX: FixDoc = FixDoc {
     applicability: Applicability::Safe,
-    what: "Rename a misspelt key to the known key it almost matches, when the mapping has no such key yet; its value and comments stay.",
+    what: "Rename a misspelt key to the known key it almost matches, when the mapping has no such key yet and the key is not one the other format reads (an agent's `agent` is a SKILL.md key); its value and comments stay.",
 };
 
 /// The edit that renames the mapping key `key` written at `pos` to `to`.
