@@ -13,6 +13,8 @@
 #   composed     the same three profiles composed as environments: prod on VS Code extending
 #                the generated prod, staging extending that and denying two names, dev on
 #                Claude Code extending the generated dev
+#   fix          skill-audit --fix with the three profiles on a fresh copy of the library,
+#                made before each run by hyperfine's --prepare (the copy is not timed)
 #   skills-ref   bench/skills_ref_all.py: skills_ref.validate() on every skill folder, one process
 #   skillsaw     skillsaw lint --format json
 #   agnix        agnix --max-files 0 --format json (its default stops at 10,000 files)
@@ -50,7 +52,7 @@ while [ $# -gt 0 ]; do
     --no-peers) peers=0; shift ;;
     --peer-timeout) peer_timeout="$2"; shift 2 ;;
     --agnix-install-timeout) agnix_install_timeout="$2"; shift 2 ;;
-    -h | --help) sed -n '2,27p' "${BASH_SOURCE[0]}"; exit 0 ;;
+    -h | --help) sed -n '2,32p' "${BASH_SOURCE[0]}"; exit 0 ;;
     *) echo "unknown argument: $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -209,6 +211,22 @@ import json, sys
 for r in json.load(open(sys.argv[1]))["results"]:
     print(f"{sys.argv[2]}\t{r['command']}\t{r['mean']}\t{r['stddev'] or 0}\t{len(r['times'])}\t")
 EOF
+        # --fix rewrites the library, so it runs on a fresh copy each time.
+        if [[ " ${fast[*]} " == *" skill-audit "* ]]; then
+            copy="$work/fix-copy"
+            prepare="rm -rf '$copy' && cp -r '$d' '$copy' && chmod -R u+w '$copy'"
+            fix_cmd="$skill_audit --fail-on never -p '$profiles/prod.json' -p '$profiles/staging.json' -p '$profiles/dev.json' --fix -f json -o /dev/null '$copy'"
+            bash -c "$prepare" && bash -c "$fix_cmd" >"$work/logs/$label-fix.out" 2>&1
+            log "$label: --fix on a copy: $(grep -c . "$work/logs/$label-fix.out") lines on standard error"
+            hyperfine --style basic --ignore-failure --runs "$r" --prepare "$prepare" \
+                --export-json "$work/json/$label-fix.json" --command-name fix "$fix_cmd" >&2
+            python3 - "$work/json/$label-fix.json" "$label" >>"$results" <<'EOF'
+import json, sys
+for r in json.load(open(sys.argv[1]))["results"]:
+    print(f"{sys.argv[2]}\t{r['command']}\t{r['mean']}\t{r['stddev'] or 0}\t{len(r['times'])}\t")
+EOF
+            rm -rf "$copy"
+        fi
         # The floor and skill-audit again, alternating round by round.
         if [[ " ${fast[*]} " == *" floor "* && " ${fast[*]} " == *" skill-audit "* ]]; then
             rounds=$((r * 6))
@@ -274,7 +292,7 @@ for line in open(sys.argv[1]):
         continue
     rows[label][tool] = (float(mean) if mean else None, float(sd) if sd else 0.0, runs, note)
 
-tools = ["floor", "find-cat", "skill-audit", "composed", "skills-ref", "skillsaw", "agnix"]
+tools = ["floor", "find-cat", "skill-audit", "composed", "fix", "skills-ref", "skillsaw", "agnix"]
 
 def ms(v):
     return f"{v * 1000:.1f} ms" if v < 0.01 else f"{v * 1000:.0f} ms"
@@ -301,8 +319,8 @@ for label in labels:
     print(f"| {label} | {skills.get(label, 0)} | " + " | ".join(cells) + " |")
 
 print("\n## Ratios\n")
-print("| library | skill-audit ÷ floor | skill-audit ÷ find-cat | composed ÷ skill-audit | skills-ref ÷ skill-audit | skillsaw ÷ skill-audit | agnix ÷ skill-audit |")
-print("|---|---:|---:|---:|---:|---:|---:|")
+print("| library | skill-audit ÷ floor | skill-audit ÷ find-cat | composed ÷ skill-audit | fix ÷ skill-audit | skills-ref ÷ skill-audit | skillsaw ÷ skill-audit | agnix ÷ skill-audit |")
+print("|---|---:|---:|---:|---:|---:|---:|---:|")
 def ratio(a, b, label):
     ra, rb = rows[label].get(a), rows[label].get(b)
     if not ra or not rb or ra[0] is None or rb[0] is None:
@@ -312,7 +330,7 @@ def ratio(a, b, label):
     return f"{ra[0] / rb[0]:.1f}×"
 for label in labels:
     print(f"| {label} | {ratio('skill-audit', 'floor', label)} | {ratio('skill-audit', 'find-cat', label)} | "
-          f"{ratio('composed', 'skill-audit', label)} | "
+          f"{ratio('composed', 'skill-audit', label)} | {ratio('fix', 'skill-audit', label)} | "
           f"{ratio('skills-ref', 'skill-audit', label)} | {ratio('skillsaw', 'skill-audit', label)} | "
           f"{ratio('agnix', 'skill-audit', label)} |")
 

@@ -52,6 +52,9 @@ pub struct AuditOptions {
     /// `--follow-outside`: read files whose real path leaves the audited tree (unsafe for
     /// trees you do not trust).
     pub follow_outside: bool,
+    /// Text to audit instead of what a file holds, by file-system path: the fixes of earlier
+    /// passes (`fix::run`), not yet written.
+    pub overlay: std::sync::Arc<std::collections::BTreeMap<PathBuf, Vec<u8>>>,
 }
 
 /// One skill and its availability in each profile (same order as `AuditResult::profiles`).
@@ -245,7 +248,7 @@ pub(crate) fn scan(
                 let c = c.clone();
                 let parsed = &parsed;
                 s.spawn(move |_| {
-                    let out = guarded(c, &opts.settings, boundary, opts.snippets);
+                    let out = guarded(c, opts, boundary);
                     parsed.lock().unwrap_or_else(|p| p.into_inner()).push(out);
                 });
             },
@@ -306,7 +309,7 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut Scan, boundary: &Boundary
     per_file.par_extend(
         extra
             .into_par_iter()
-            .map(|c| guarded(c, &opts.settings, boundary, opts.snippets)),
+            .map(|c| guarded(c, opts, boundary)),
     );
     once_per_file(per_file);
 }
@@ -393,6 +396,11 @@ pub(crate) fn judge(
     for e in &found.errors {
         findings.push(rules::file::read_error(&e.path, &e.message));
     }
+    findings.extend(
+        skills
+            .iter()
+            .filter_map(|s| rules::deps::only_in_dialect(s)),
+    );
     rules::agent::check_targets(&agents, &mut findings);
     rules::host::check(&agents, &profiles, &mut findings);
     let (mut links, members) = resolve::links_and_members(
@@ -585,13 +593,8 @@ impl FileOutput {
 
 /// Process one file; a panic becomes an `internal-error` finding and the run goes on.
 /// `keep_source`: remember where the file was read from, for source lines in the report.
-fn guarded(
-    c: Candidate,
-    settings: &Settings,
-    boundary: &Boundary,
-    keep_source: bool,
-) -> FileOutput {
-    let mut out = contain(&c, || process(&c, settings, boundary, keep_source));
+fn guarded(c: Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
+    let mut out = contain(&c, || process(&c, opts, boundary));
     out.path = c.path;
     out
 }
@@ -652,12 +655,8 @@ fn folder_name(c: &Candidate) -> String {
         .unwrap_or_default()
 }
 
-fn process(
-    c: &Candidate,
-    settings: &Settings,
-    boundary: &Boundary,
-    keep_source: bool,
-) -> FileOutput {
+fn process(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
+    let (settings, keep_source) = (&opts.settings, opts.snippets);
     let mut sink = Sink::new(&c.path);
     file_name_rules(c, &mut sink);
     // A file the walk found under a root is read where it is; anything reached through a link
@@ -676,7 +675,14 @@ fn process(
             return FileOutput::new(c, placeholder(c), sink.findings, sink.suppressions);
         }
     };
-    let parsed = parse_bytes(c, &contents.bytes, settings, boundary, &mut sink);
+    // The file is still read, for its identity, when an earlier fix pass changed its text.
+    let bytes = match opts.overlay.get(&c.fs_path) {
+        Some(fixed) => fixed.clone(),
+        None => contents.bytes,
+    };
+    // Rules that make fixes find their ranges in the text as read.
+    sink.source = &bytes;
+    let parsed = parse_bytes(c, &bytes, settings, boundary, &mut sink);
     FileOutput {
         id: contents.id,
         read_from: keep_source.then(|| read_from.unwrap_or_else(|| c.fs_path.clone())),
@@ -694,6 +700,7 @@ pub(crate) fn guarded_bytes(
 ) -> FileOutput {
     let mut out = contain(c, || {
         let mut sink = Sink::new(&c.path);
+        sink.source = bytes;
         file_name_rules(c, &mut sink);
         let parsed = parse_bytes(c, bytes, settings, boundary, &mut sink);
         FileOutput::new(c, parsed, sink.findings, sink.suppressions)

@@ -113,6 +113,16 @@ pub enum Applicability {
     Unsafe,
 }
 
+impl Applicability {
+    /// The flags that apply a fix of this applicability.
+    pub fn flags(self) -> &'static str {
+        match self {
+            Applicability::Safe => "--fix",
+            Applicability::Unsafe => "--fix --unsafe-fixes",
+        }
+    }
+}
+
 /// One replacement of a byte range of the finding's file. Fixes are text edits on the file
 /// as read, never a re-serialised document, so every byte outside the range is kept.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -141,7 +151,41 @@ pub struct Fix {
     pub rename: Option<String>,
 }
 
+impl Fix {
+    /// A fix of text edits that keeps the file's meaning.
+    pub fn safe(message: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix {
+            applicability: Applicability::Safe,
+            message: message.into(),
+            edits,
+            rename: None,
+        }
+    }
+
+    /// A fix of text edits that changes what the file means.
+    pub fn unsafe_edits(message: impl Into<String>, edits: Vec<Edit>) -> Fix {
+        Fix {
+            applicability: Applicability::Unsafe,
+            ..Fix::safe(message, edits)
+        }
+    }
+
+    /// Renaming the file to the display path `to` (unsafe: whatever names the old path loses it).
+    pub fn rename(message: impl Into<String>, to: String) -> Fix {
+        Fix {
+            rename: Some(to),
+            ..Fix::unsafe_edits(message, Vec::new())
+        }
+    }
+}
+
 impl Finding {
+    /// The finding with `fix`, when there is one.
+    pub(crate) fn with_fix(mut self, fix: Option<Fix>) -> Self {
+        self.fix = fix.map(Box::new);
+        self
+    }
+
     /// A finding at the rule's default severity.
     pub fn new(rule: Rule, path: &str, pos: Pos, message: impl Into<String>) -> Self {
         Finding {
@@ -219,6 +263,8 @@ pub struct Sink<'a> {
     pub path: &'a str,
     pub findings: Vec<Finding>,
     pub suppressions: Vec<Suppression>,
+    /// The file's bytes as read (empty when unknown), for rules that compute fixes.
+    pub source: &'a [u8],
 }
 
 impl<'a> Sink<'a> {
@@ -227,10 +273,30 @@ impl<'a> Sink<'a> {
             path,
             findings: Vec::new(),
             suppressions: Vec::new(),
+            source: &[],
         }
+    }
+
+    /// The file's text as read (byte order mark included), when it is UTF-8.
+    pub(crate) fn text(&self) -> Option<&'a str> {
+        std::str::from_utf8(self.source)
+            .ok()
+            .filter(|t| !t.is_empty())
     }
     pub(crate) fn push(&mut self, rule: Rule, pos: Pos, message: impl Into<String>) {
         self.findings
             .push(Finding::new(rule, self.path, pos, message));
+    }
+
+    /// [`Sink::push`], with the finding's fix when the rule could make one.
+    pub(crate) fn push_fixed(
+        &mut self,
+        rule: Rule,
+        pos: Pos,
+        message: impl Into<String>,
+        fix: Option<Fix>,
+    ) {
+        self.findings
+            .push(Finding::new(rule, self.path, pos, message).with_fix(fix));
     }
 }

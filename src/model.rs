@@ -361,6 +361,10 @@ pub struct Invocation {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct SkillFields {
+    /// Where the frontmatter's closing `---` line is, for fixes that add a key at its end.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub frontmatter_end: Option<FrontmatterEnd>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub license: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -398,6 +402,18 @@ pub struct SkillFields {
     /// Keys no host knows, in document order.
     #[serde(rename = "unknown-keys", skip_serializing_if = "Vec::is_empty")]
     pub unknown_keys: Vec<String>,
+}
+
+/// The closing `---` line of a skill's frontmatter, and whether a `dependencies` key is above
+/// it: what a fix needs to add the key without the file's text.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct FrontmatterEnd {
+    /// Byte offset of the line's start in the file as read (files are at most 16 MiB).
+    pub offset: u32,
+    pub line: u32,
+    /// The file's line break is `\r\n`.
+    pub crlf: bool,
+    pub has_dependencies: bool,
 }
 
 /// A parsed skill. Bodies are not kept: what rules need from them is extracted while parsing.
@@ -564,6 +580,11 @@ pub struct Agent {
     /// `tools` and `mcp-servers` (which union with the agent's); absent when they add nothing.
     #[serde(rename = "proposal_grants", skip_serializing_if = "Option::is_none")]
     pub proposal: Option<ProposalGrants>,
+    /// The file's text through its frontmatter (a byte order mark included), for the fixes of
+    /// library rules that edit its `tools` list.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub head: Option<std::sync::Arc<str>>,
 }
 
 /// The tools and MCP servers that loaded skills add to an agent's own, under the proposal.

@@ -33,6 +33,18 @@ pub struct AuditArgs {
     /// time taken.
     #[arg(short, long)]
     pub verbose: bool,
+    /// Apply the safe fixes findings carry and write the files; the report then shows what is
+    /// left.
+    #[arg(long)]
+    pub fix: bool,
+    /// With --fix or --diff, apply unsafe fixes too (they change meaning: tools granted, names
+    /// set, files renamed); alone, mark them as available in the report.
+    #[arg(long)]
+    pub unsafe_fixes: bool,
+    /// Print a unified diff of what --fix would change and write nothing; exit 1 when there is
+    /// something to fix, 0 otherwise.
+    #[arg(long)]
+    pub diff: bool,
 }
 
 impl AuditArgs {
@@ -50,6 +62,9 @@ impl AuditArgs {
             fail_on: None,
             quiet: true,
             verbose: false,
+            fix: false,
+            unsafe_fixes: false,
+            diff: false,
         }
     }
 }
@@ -270,8 +285,27 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
         .as_deref()
         .map(report::diff::load)
         .transpose()?;
-    let result = audited(&opts, &args)?;
+    if args.diff {
+        return diff(&opts, &args);
+    }
+    let mut fixed = if args.fix {
+        Some(fix(&opts, &args)?)
+    } else {
+        None
+    };
+    // The fix run's last audit was of the text now on disk, unless a write or a rename failed
+    // or a file was renamed: then the tree is audited again.
+    let result = match fixed.as_mut().and_then(|f| f.result.take()) {
+        Some(result) => *result,
+        None => audited(&opts, &args)?,
+    };
     let mut report = Report::new(result);
+    report.show_unsafe_fixes = args.unsafe_fixes;
+    let mut write_failed = false;
+    if let Some(f) = fixed {
+        report.summary.fixes = Some(f.summary);
+        write_failed = f.failed;
+    }
     if let Some(old) = &baseline {
         report.baseline = Some(report::diff::diff(old, &report));
     }
@@ -280,7 +314,7 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     } else {
         write_outputs(&report, &args.out)?;
     }
-    let outcome = if fail_on.fails(report.worst()) {
+    let outcome = if write_failed || fail_on.fails(report.worst()) {
         Outcome::Failed
     } else {
         Outcome::Clean
@@ -289,6 +323,98 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     // would only delay the exit.
     std::mem::forget(report);
     Ok(outcome)
+}
+
+/// Which fixes `--fix` and `--diff` apply.
+fn fix_mode(opts: &AuditOptions, args: &AuditArgs) -> Result<crate::fix::Mode, String> {
+    if opts.mcp_skills.is_some() {
+        return Err(
+            "--fix and --diff change local files; they cannot be used with --mcp or --mcp-url"
+                .into(),
+        );
+    }
+    Ok(match args.unsafe_fixes {
+        true => crate::fix::Mode::Unsafe,
+        false => crate::fix::Mode::Safe,
+    })
+}
+
+/// Say on standard error which fixes could not be applied, and why.
+fn report_dropped(dropped: &[crate::fix::Dropped]) {
+    for d in dropped {
+        eprintln!(
+            "skill-audit: {}:{}: {} not applied ({}): {}",
+            crate::report::text::visible(&d.path),
+            d.line,
+            d.rule.code(),
+            crate::report::text::visible(&d.message),
+            d.reason
+        );
+    }
+}
+
+/// `--diff`: the fixes as a unified diff on standard output, nothing written; a summary on
+/// standard error. Exit 1 when something would change.
+fn diff(opts: &AuditOptions, args: &AuditArgs) -> Result<Outcome, String> {
+    let mode = fix_mode(opts, args)?;
+    let done = crate::fix::run(opts, mode).map_err(|e| e.to_string())?;
+    let text = crate::fix::diff(&done.changes);
+    use std::io::Write as _;
+    std::io::stdout()
+        .write_all(text.as_bytes())
+        .map_err(|e| format!("cannot write the diff: {e}"))?;
+    if !args.quiet {
+        report_dropped(&done.dropped);
+        let n = done.safe + done.unsafe_;
+        eprintln!(
+            "Would fix {n} ({} safe, {} unsafe) in {}",
+            done.safe,
+            done.unsafe_,
+            Count(done.changes.len(), "file")
+        );
+    }
+    Ok(if done.changes.is_empty() {
+        Outcome::Clean
+    } else {
+        Outcome::Failed
+    })
+}
+
+/// What `--fix` did.
+struct Fixed {
+    summary: crate::report::FixSummary,
+    /// A file could not be written.
+    failed: bool,
+    /// The audit of the tree as it is now, when the fix run's last audit is that: every
+    /// change written, nothing renamed.
+    result: Option<Box<audit::AuditResult>>,
+}
+
+/// `--fix`: apply and write the fixes. Each file that cannot be written is named on standard
+/// error; the others are still written.
+fn fix(opts: &AuditOptions, args: &AuditArgs) -> Result<Fixed, String> {
+    let mode = fix_mode(opts, args)?;
+    let done = crate::fix::run(opts, mode).map_err(|e| e.to_string())?;
+    report_dropped(&done.dropped);
+    let failed = crate::fix::write(&done.changes, &opts.roots);
+    for (_, e) in &failed {
+        eprintln!("skill-audit: {}", crate::report::text::visible(e));
+    }
+    let mut summary = crate::report::FixSummary::default();
+    for c in &done.changes {
+        if failed.iter().any(|(p, _)| *p == c.path) {
+            continue;
+        }
+        summary.applied_safe += c.safe;
+        summary.applied_unsafe += c.unsafe_;
+        summary.files_changed += 1;
+    }
+    Ok(Fixed {
+        summary,
+        failed: !failed.is_empty(),
+        result: (failed.is_empty() && done.changes.iter().all(|c| c.rename.is_none()))
+            .then(|| Box::new(done.result)),
+    })
 }
 
 /// Add the MCP flags: the server whose skills to audit (then PATH defaults to nothing), the

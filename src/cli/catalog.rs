@@ -3,19 +3,39 @@
 use super::{Outcome, print};
 use crate::rules::Rule;
 
-/// One line per rule: ID, default severity, name, summary.
+/// One line per rule: ID, default severity, name, whether it has a fix, summary.
 pub(crate) fn rules() -> Result<Outcome, String> {
     let mut s = String::new();
     for r in Rule::ALL {
         s.push_str(&format!(
-            "{}  {:<7}  {:<28} {}\n",
+            "{}  {:<7}  {:<28} {:<6} {}\n",
             r.code(),
             r.default_severity(),
             r.name(),
+            fix_label(*r),
             r.summary()
         ));
     }
     print(&s)
+}
+
+/// `safe`, `unsafe`, or nothing for a rule without a fix.
+fn fix_label(r: Rule) -> &'static str {
+    match r.doc().fix.map(|f| f.applicability) {
+        Some(crate::diagnostic::Applicability::Safe) => "safe",
+        Some(crate::diagnostic::Applicability::Unsafe) => "unsafe",
+        None => "",
+    }
+}
+
+/// What a rule's fix does, as a sentence that opens with its applicability.
+fn fix_text(r: Rule) -> Option<String> {
+    let f = r.doc().fix?;
+    let how = match f.applicability {
+        crate::diagnostic::Applicability::Safe => "Safe, applied by",
+        crate::diagnostic::Applicability::Unsafe => "Unsafe, applied only by",
+    };
+    Some(format!("{how} `{}`: {}", f.applicability.flags(), f.what))
 }
 
 /// The built-in host profiles, one a line; with a name, that profile's JSON as shipped.
@@ -51,8 +71,9 @@ pub(crate) fn rule(id: &str) -> Result<Outcome, String> {
 /// A rule's documentation as plain text.
 pub fn rule_doc(rule: Rule) -> String {
     let d = rule.doc();
+    let fix = fix_text(rule).map_or_else(String::new, |f| format!("\nFix\n  {f}\n"));
     format!(
-        "{} {} ({} by default)\n\n{}\n\nWhat it checks\n  {}\n\nWhy it matters\n  {}\n\nExample\n{}\n",
+        "{} {} ({} by default)\n\n{}\n\nWhat it checks\n  {}\n\nWhy it matters\n  {}\n\nExample\n{}\n{fix}",
         rule.code(),
         rule.name(),
         rule.default_severity(),
@@ -103,12 +124,15 @@ pub fn rules_markdown() -> String {
          <!-- Generated from the rule registry in src/rules/mod.rs; regenerate with \
          `UPDATE_DOCS=1 cargo test --test it docs::`. -->\n\n\
          Every finding has a stable rule ID. `skill-audit rules` lists the rules and \
-         `skill-audit rule ID` prints one of the sections below.\n\n\
-         | ID | Name | Default | Summary |\n| --- | --- | --- | --- |\n",
+         `skill-audit rule ID` prints one of the sections below. The Fix column says which \
+         rules' findings carry a fix: `safe` ones `--fix` applies, `unsafe` ones only \
+         `--fix --unsafe-fixes` (see [fixes.md](fixes.md)).\n\n\
+         | ID | Name | Default | Fix | Summary |\n| --- | --- | --- | --- | --- |\n",
     );
     for r in Rule::ALL {
         s.push_str(&format!(
-            "| [{code}](#{anchor}) | `{name}` | {sev} | {summary} |\n",
+            "| [{code}](#{anchor}) | `{name}` | {sev} | {fix} | {summary} |\n",
+            fix = fix_label(*r),
             code = r.code(),
             anchor = r.anchor(),
             name = r.name(),
@@ -135,6 +159,9 @@ pub fn rules_markdown() -> String {
             d.why,
             d.example.trim_end(),
         ));
+        if let Some(f) = fix_text(*r) {
+            s.push_str(&format!("\n### Fix\n\n{f}\n"));
+        }
     }
     s
 }

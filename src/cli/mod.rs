@@ -46,6 +46,7 @@ pub use to_prompt::ToPromptArgs;
         "  docs/configuration.md  skill-audit.toml and suppressions\n",
         "  docs/rules.md          every rule\n",
         "  docs/editors.md        the language server (`skill-audit lsp`) in editors\n",
+        "  docs/fixes.md          --fix, --diff, --unsafe-fixes: what each fix does\n",
         "  docs/security.md       what is trusted, and untrusted pull requests\n",
         "  docs/performance.md    timings, memory, and how to reproduce them\n",
         "  docs/architecture.md   the pipeline, for contributors\n",

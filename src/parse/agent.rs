@@ -57,6 +57,7 @@ pub fn parse(
         ..Agent::default()
     };
     let mut probe = Sink::new(path);
+    probe.source = sink.source;
     let doc = match document(bytes, "agent", &mut probe) {
         Ok(d) => d,
         Err(Unreadable::NoFrontmatter) if flavor == AgentFlavor::Claude => return None,
@@ -73,6 +74,8 @@ pub fn parse(
     };
     sink.findings.append(&mut probe.findings);
     sink.suppressions.append(&mut probe.suppressions);
+    let head = bytes.len().saturating_sub(doc.body.len());
+    agent.head = std::str::from_utf8(&bytes[..head]).ok().map(Into::into);
     read_fields(&doc.root, &mut agent, sink);
     let dir = fs_path.parent().unwrap_or(Path::new(""));
     // Body links matter only where they may name a skill (they tie the agent to it): a body

@@ -18,28 +18,58 @@ pub(crate) fn parse_one(s: &str) -> Option<Requirement> {
     Requirement::from_str(s.trim()).ok()
 }
 
-/// If `node` (the value of `dependencies`) is a list of PEP 508 strings, its requirements.
-/// `None` when it is anything else, for the proposal's reader to report.
-pub(crate) fn read(node: &Node, sink: &mut Sink) -> Option<Declared> {
+/// If `node` (the value of `dependencies`, whose key is `key`) is a list of PEP 508 strings,
+/// its requirements. `None` when it is anything else, for the proposal's reader to report.
+/// `has_metadata`: the frontmatter has a `metadata` key (the fix then does not make one).
+pub(crate) fn read(
+    key: &Node,
+    node: &Node,
+    has_metadata: bool,
+    sink: &mut Sink,
+) -> Option<Declared> {
     let items = node.as_seq()?;
     if items.is_empty() {
         return None;
     }
-    let mut req = Requirements::default();
+    let mut names = Vec::with_capacity(items.len());
     for item in items {
         let s = item.as_str()?;
         parse_one(s)?;
-        req.group_mut(crate::model::DepKind::Packages)
-            .push_all(s.trim());
+        names.push(s.trim());
     }
-    rules::deps::package_list(sink, node, items.len());
-    Some(Declared {
+    rules::deps::package_list(sink, key, node, &names, has_metadata);
+    Some(declared(&names, node))
+}
+
+/// The requirements `names`, declared at `node`.
+fn declared(names: &[&str], node: &Node) -> Declared {
+    let mut req = Requirements::default();
+    for n in names {
+        req.group_mut(crate::model::DepKind::Packages).push_all(n);
+    }
+    Declared {
         source: Source::Packages,
         file: None,
         line: node.pos.line,
         column: node.pos.column,
         requirements: req,
-    })
+    }
+}
+
+/// The metadata key under which SA307's fix puts a package list, as one string of
+/// requirements separated by spaces.
+pub(crate) const METADATA_KEY: &str = "python-packages";
+
+/// `metadata.python-packages` (`node`), read as the package list it holds when every word of
+/// it is a PEP 508 requirement: where SA307's fix moves `dependencies: [pkg, ...]`, so the
+/// packages are still checked.
+pub(crate) fn read_metadata(node: &Node) -> Option<Declared> {
+    let text = node.as_str()?;
+    let names: Vec<&str> = text.split_whitespace().collect();
+    if names.is_empty() || names.iter().any(|n| parse_one(n).is_none()) {
+        return None;
+    }
+    Some(declared(&names, node))
 }
 
 /// PEP 503's normal form of a distribution name: lower case, runs of `-`, `_`, `.` as `-`.
@@ -79,7 +109,8 @@ mod tests {
     fn run(src: &str) -> (Option<Declared>, Vec<Rule>) {
         let root = yaml::parse(src, 2).unwrap();
         let mut sink = Sink::new("x");
-        let d = read(root.get("dependencies").unwrap(), &mut sink);
+        let key = &root.as_map().unwrap()[0].0;
+        let d = read(key, root.get("dependencies").unwrap(), false, &mut sink);
         (d, sink.findings.iter().map(|f| f.rule).collect())
     }
 

@@ -54,7 +54,8 @@ pub fn parse(
     };
     let root = doc.root;
     let line_count = doc.line_count;
-    let skill = read_fields(&root, folder, path, fs_path, sink);
+    let mut skill = read_fields(&root, folder, path, fs_path, sink);
+    skill.fields.frontmatter_end = frontmatter_end(bytes, doc.body.len(), doc.body_line, &root);
     let links = markdown::relative_links(doc.body, doc.body_line, wanted_link);
     ParsedSkill {
         skill,
@@ -62,6 +63,25 @@ pub fn parse(
         links,
         line_count,
     }
+}
+
+/// The closing `---` line of a file of `bytes` whose body is its last `body_len` bytes and
+/// starts on line `body_line`.
+fn frontmatter_end(
+    bytes: &[u8],
+    body_len: usize,
+    body_line: u32,
+    root: &Node,
+) -> Option<crate::model::FrontmatterEnd> {
+    let head = bytes.get(..bytes.len().checked_sub(body_len)?)?;
+    let head = head.strip_suffix(b"\n").unwrap_or(head);
+    let offset = memchr::memrchr(b'\n', head).map_or(0, |i| i + 1);
+    Some(crate::model::FrontmatterEnd {
+        offset: u32::try_from(offset).ok()?,
+        line: body_line.checked_sub(1)?,
+        crlf: offset >= 2 && bytes[offset - 2] == b'\r',
+        has_dependencies: root.get("dependencies").is_some(),
+    })
 }
 
 /// Read every known field of the frontmatter mapping.
@@ -106,6 +126,9 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             },
             "metadata" => {
                 f.metadata = read_metadata(value, sink);
+                if let Some(p) = value.get(packages::METADATA_KEY) {
+                    declared.extend(packages::read_metadata(p));
+                }
                 declared.extend(openclaw::read(value, sink));
                 hermes.metadata(value, sink);
             }
@@ -162,13 +185,15 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
                     None => tools_ok = false,
                 }
             }
-            "dependencies" => match packages::read(value, sink) {
-                Some(p) => declared.push(p),
-                None => {
-                    let p = dependencies::parse(value, sink);
-                    deps = Some((p.requirements, p.valid, key.pos));
+            "dependencies" => {
+                match packages::read(key, value, root.get("metadata").is_some(), sink) {
+                    Some(p) => declared.push(p),
+                    None => {
+                        let p = dependencies::parse(value, sink);
+                        deps = Some((p.requirements, p.valid, key.pos));
+                    }
                 }
-            },
+            }
             _ if hermes.top_level(k, value, sink) => {}
             _ => f.unknown_keys.push(k.to_owned()),
         }

@@ -35,8 +35,18 @@ pub(crate) fn command_name(severity: Severity) -> &'static str {
     }
 }
 
-/// One finding as a workflow command, without the line end.
+/// One finding as a workflow command, without the line end. A finding with a fix suggests
+/// it on a line of its own, with the flags that apply it.
 pub fn command(f: &Finding) -> String {
+    let mut message = f.message.clone();
+    if let Some(fix) = &f.fix {
+        let flags = fix.applicability.flags();
+        let _ = write!(
+            message,
+            "\nSuggested fix (`skill-audit {flags}`): {}",
+            fix.message
+        );
+    }
     format!(
         "::{} file={},line={},col={},title={}::{}",
         command_name(f.severity),
@@ -44,7 +54,7 @@ pub fn command(f: &Finding) -> String {
         f.line.max(1),
         f.column.max(1),
         escape_property(f.rule.code()),
-        escape_data(&f.message)
+        escape_data(&message)
     )
 }
 

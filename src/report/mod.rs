@@ -94,6 +94,10 @@ pub struct Report {
     /// Present when the run was compared with `--baseline`: what is new since then.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub baseline: Option<diff::Diff>,
+    /// `--unsafe-fixes`: the text format marks unsafe fixes as available too.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub show_unsafe_fixes: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -270,6 +274,21 @@ pub struct Summary {
     pub agents_by_profile: BTreeMap<String, BTreeMap<Status, usize>>,
     /// Findings per rule ID.
     pub by_rule: BTreeMap<String, usize>,
+    /// Present after `--fix`: the fixes it applied.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fixes: Option<FixSummary>,
+}
+
+/// What `--fix` applied (and wrote), by applicability. The findings left that carry a fix
+/// have it in their `fix`.
+#[derive(
+    Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub struct FixSummary {
+    pub applied_safe: usize,
+    pub applied_unsafe: usize,
+    /// Files written or renamed.
+    pub files_changed: usize,
 }
 
 /// Availabilities in profile order, keyed by profile name.
@@ -386,6 +405,7 @@ impl Report {
             drift,
             findings,
             baseline: None,
+            show_unsafe_fixes: false,
         };
         report.summarize(files_scanned, ignored);
         report
@@ -420,6 +440,7 @@ impl Report {
                 .into_iter()
                 .map(|(rule, n)| (rule.code().to_owned(), n))
                 .collect(),
+            fixes: self.summary.fixes,
         };
     }
 

@@ -101,6 +101,39 @@ struct SarifResult<'a> {
     locations: [Location<'a>; 1],
     #[serde(skip_serializing_if = "Option::is_none")]
     baseline_state: Option<&'static str>,
+    /// The finding's fix, as one change of its file (SARIF 3.55); renames have no SARIF form.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    fixes: Vec<SarifFix<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct SarifFix<'a> {
+    description: Message,
+    artifact_changes: [ArtifactChange<'a>; 1],
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ArtifactChange<'a> {
+    artifact_location: ArtifactLocation<'a>,
+    replacements: Vec<Replacement>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Replacement {
+    /// By bytes of the file as read: SARIF columns count UTF-16 units, the report's count
+    /// characters, and bytes are what the edit is made of.
+    deleted_region: ByteRegion,
+    inserted_content: Message,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ByteRegion {
+    byte_offset: usize,
+    byte_length: usize,
 }
 
 #[derive(Serialize)]
@@ -220,7 +253,38 @@ fn fence_for(text: &str) -> String {
 
 fn result(f: &Finding, baseline_state: Option<&'static str>) -> SarifResult<'static> {
     let (uri, uri_base_id) = artifact_uri(&f.path);
+    let fixes = f
+        .fix
+        .as_deref()
+        .filter(|x| !x.edits.is_empty())
+        .map(|x| SarifFix {
+            description: Message {
+                text: x.message.clone(),
+            },
+            artifact_changes: [ArtifactChange {
+                artifact_location: ArtifactLocation {
+                    uri: uri.clone(),
+                    uri_base_id,
+                },
+                replacements: x
+                    .edits
+                    .iter()
+                    .map(|e| Replacement {
+                        deleted_region: ByteRegion {
+                            byte_offset: e.start,
+                            byte_length: e.end.saturating_sub(e.start),
+                        },
+                        inserted_content: Message {
+                            text: e.content.clone(),
+                        },
+                    })
+                    .collect(),
+            }],
+        })
+        .into_iter()
+        .collect();
     SarifResult {
+        fixes,
         rule_id: f.rule.code(),
         rule_index: rule_index(f.rule),
         level: level(f.severity),

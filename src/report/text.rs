@@ -32,9 +32,65 @@ fn findings(report: &Report, color: bool) -> String {
         Renderer::plain()
     };
     for f in &report.findings {
-        finding(f, &renderer, &mut s);
+        finding(f, fixable(report, f), &renderer, &mut s);
     }
     s
+}
+
+/// Does `f` carry a fix this run would apply (`--fix`; unsafe ones with `--unsafe-fixes`)?
+fn fixable(report: &Report, f: &crate::diagnostic::Finding) -> bool {
+    f.fix.as_ref().is_some_and(|x| {
+        x.applicability == crate::diagnostic::Applicability::Safe || report.show_unsafe_fixes
+    })
+}
+
+/// The summary's line about fixes: what `--fix` applied, and what is left to apply.
+fn fix_line(report: &Report) -> Option<String> {
+    use crate::diagnostic::Applicability;
+    let left = |a: Applicability| {
+        report
+            .findings
+            .iter()
+            .filter(|f| f.fix.as_ref().is_some_and(|x| x.applicability == a))
+            .count()
+    };
+    let (safe, unsafe_) = (left(Applicability::Safe), left(Applicability::Unsafe));
+    let more = if unsafe_ > 0 && !report.show_unsafe_fixes {
+        let fixes = if unsafe_ == 1 { "fix" } else { "fixes" };
+        format!("; {unsafe_} more {fixes} available with `--unsafe-fixes`")
+    } else {
+        String::new()
+    };
+    if let Some(done) = &report.summary.fixes {
+        let n = done.applied_safe + done.applied_unsafe;
+        return Some(format!(
+            "Fixed {n} ({} safe, {} unsafe) in {}{more}",
+            done.applied_safe,
+            done.applied_unsafe,
+            Count(done.files_changed, "file")
+        ));
+    }
+    let applicable = if report.show_unsafe_fixes {
+        safe + unsafe_
+    } else {
+        safe
+    };
+    if applicable == 0 {
+        // Only unsafe fixes are left, and the flag that marks them was not given.
+        return (unsafe_ > 0 && !report.show_unsafe_fixes).then(|| {
+            let fixes = if unsafe_ == 1 { "fix" } else { "fixes" };
+            format!("{unsafe_} {fixes} available with `--unsafe-fixes`")
+        });
+    }
+    let with = if report.show_unsafe_fixes {
+        Applicability::Unsafe
+    } else {
+        Applicability::Safe
+    };
+    Some(format!(
+        "[*] {applicable} fixable with `{}`{more}",
+        with.flags()
+    ))
 }
 
 /// Text, with ANSI colour when `color` is set.
@@ -85,20 +141,32 @@ pub(crate) fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -
             Count(sum.ignored_files, "file")
         );
     }
+    if let Some(line) = fix_line(report) {
+        let _ = writeln!(s, "{line}");
+    }
     out.write_all(s.as_bytes())
 }
 
 /// One finding: with its source line when the audit attached it, else one line.
-fn finding(f: &crate::diagnostic::Finding, renderer: &Renderer, s: &mut String) {
+fn finding(f: &crate::diagnostic::Finding, fixable: bool, renderer: &Renderer, s: &mut String) {
     let level = match f.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
         Severity::Info => Level::INFO,
     };
-    let message = visible(&f.message);
+    let mut message = visible(&f.message);
+    if fixable {
+        message = std::borrow::Cow::Owned(format!("[*] {message}"));
+    }
     let path = visible(&f.path);
     let Some(source) = &f.source else {
-        let _ = writeln!(s, "{}\n", one_line(f));
+        let line = one_line(f);
+        if fixable {
+            let (head, tail) = line.split_at(line.len() - visible(&f.message).len());
+            let _ = writeln!(s, "{head}[*] {tail}\n");
+        } else {
+            let _ = writeln!(s, "{line}\n");
+        }
         return;
     };
     let line = visible(source);

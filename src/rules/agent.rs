@@ -2,8 +2,8 @@
 
 use std::collections::HashSet;
 
-use super::RuleDoc;
-use crate::diagnostic::{Finding, Pos, Severity, Sink};
+use super::{FixDoc, RuleDoc};
+use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink};
 use crate::model::Agent;
 use crate::parse::agent::{ParsedAgent, key_pos};
 use crate::rules::Rule;
@@ -63,14 +63,14 @@ const BUILTIN_AGENTS: &[&str] = &["agent", "ask", "edit", "plan"];
 /// Per-file checks.
 pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
     let a = &parsed.agent;
-    if a.flavor == "chatmode" {
-        chat_mode_renamed(sink);
-    }
     let file_name = a
         .fs_path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
+    if a.flavor == "chatmode" {
+        chat_mode_renamed(sink, &file_name);
+    }
     if !file_name
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '-' | '_'))
@@ -97,7 +97,12 @@ pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
         } else if a.flavor == "claude" && COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
             copilot_key(sink, key.pos, k);
         } else if !COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
-            agent_unknown_key(sink, key.pos, k, nearest(k));
+            let typo = nearest(k);
+            // A key SKILL.md files read (`agent: agent`) is another format's field written
+            // here, not a misspelling: renaming it would change what it says.
+            let fixable =
+                typo.is_some_and(|t| root.get(t).is_none()) && !super::spec::is_skill_key(k);
+            agent_unknown_key(sink, key.pos, k, typo, fixable);
         }
     }
     if let Some(chars) = parsed.body_chars.filter(|&n| n > MAX_BODY_CHARS) {
@@ -118,6 +123,11 @@ fn grants_agent_tool(t: &str) -> bool {
         "agent" | "agent/runsubagent" | "task" | "custom-agent" | "runsubagent" | "agent/*"
     ) || l.starts_with("agent(")
         || l.starts_with("task(")
+}
+
+/// Is `key` a key custom agents or Claude Code agents read?
+pub(crate) fn is_agent_key(key: &str) -> bool {
+    COPILOT_KEYS.contains(&key) || CLAUDE_KEYS.contains(&key)
 }
 
 fn nearest(key: &str) -> Option<&'static str> {
@@ -159,6 +169,7 @@ pub(crate) const AGENT_DESCRIPTION_MISSING: RuleDoc = RuleDoc {
     what: "An agent file has no `description`.",
     why: "GitHub Copilot requires it to list the agent; VS Code shows it as the chat input placeholder and uses it to pick sub-agents.",
     example: "---\nname: planner\ntools: [search]\n---\n\nFix: add `description: Plans a change before any code is edited.`",
+    fix: None,
 };
 
 fn agent_description_missing(sink: &mut Sink, pos: Pos) {
@@ -177,19 +188,25 @@ pub(crate) const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
     what: "A frontmatter key that neither VS Code, GitHub Copilot nor Claude Code reads on agents. The message suggests the nearest known key.",
     why: "Hosts ignore unknown keys silently, so a typo (`tool:`) drops the setting without a word.",
     example: "tool: [search]\n\nFix: tools: [search]",
+    fix: Some(super::spec::RENAME_KEY_FIX),
 };
 
-/// No host reads the key `key`; `typo_of` is the known key it is probably a typo of.
-fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>) {
+/// No host reads the key `key`; `typo_of` is the known key it is probably a typo of, which the
+/// mapping lacks when `fixable`.
+fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixable: bool) {
     let hint = typo_of
         .map(|s| format!("; did you mean `{s}`?"))
         .unwrap_or_default();
-    sink.push(
+    let fix = typo_of
+        .filter(|_| fixable)
+        .and_then(|to| super::spec::rename_key(sink.text()?, pos, key, to));
+    sink.push_fixed(
         Rule::AgentUnknownKey,
         pos,
         format!(
             "`{key}` is not read by VS Code, GitHub Copilot or Claude Code, so it is ignored{hint}"
         ),
+        fix,
     );
 }
 
@@ -201,6 +218,7 @@ pub(crate) const AGENT_DEPRECATED_KEY: RuleDoc = RuleDoc {
     what: "A retired agent key: `infer`, `mode` (other than OpenCode's `primary`, `subagent` or `all`, which SA509 notes) or the old spelling `user-invokable`.",
     why: "Hosts are dropping them; the behaviour they controlled now lives in `user-invocable` and `disable-model-invocation`.",
     example: "infer: false\n\nFix: disable-model-invocation: true",
+    fix: None,
 };
 
 /// The retired key `key`, replaced by `instead`.
@@ -220,6 +238,7 @@ pub(crate) const AGENT_UNKNOWN_TARGET: RuleDoc = RuleDoc {
     what: "A `handoffs[].agent` or `agents:` entry names an agent that is not in the library (nor a built-in: agent, ask, edit, plan).",
     why: "VS Code drops the handoff button or the sub-agent without an error, so the workflow silently stops.",
     example: "handoffs:\n  - label: Implement\n    agent: implementor\n    prompt: Go\nwith no implementor agent.\n\nFix: use the agent's name or file name.",
+    fix: None,
 };
 
 /// A `what` ("handoff", "sub-agent") of the agent at `agent` names `target`, no agent.
@@ -240,6 +259,7 @@ pub(crate) const SUBAGENTS_WITHOUT_AGENT_TOOL: RuleDoc = RuleDoc {
     what: "An agent lists sub-agents in `agents:` but its `tools` list does not include the `agent` tool.",
     why: "Sub-agents are called through the `agent` tool; without it none of them can run.",
     example: "agents: [reviewer]\ntools: [read, edit]\n\nFix: tools: [read, edit, agent]",
+    fix: None,
 };
 
 fn subagents_without_agent_tool(sink: &mut Sink, pos: Pos) {
@@ -258,6 +278,7 @@ pub(crate) const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
     what: "The agent's prompt body is longer than 30,000 characters.",
     why: "GitHub Copilot caps custom agent prompts at 30,000 characters; the rest is cut.",
     example: "A 45,000-character agent.\n\nFix: move reference material into skills or instructions files the agent loads on demand.",
+    fix: None,
 };
 
 /// The prompt body is `chars` characters long.
@@ -279,6 +300,7 @@ pub(crate) const AGENT_FILE_NAME: RuleDoc = RuleDoc {
     what: "The agent's file name has characters outside `A-Z a-z 0-9 . - _`.",
     why: "GitHub only loads agent files whose names use that set; the name is also the agent's dedupe key.",
     example: "agents/My Agent!.agent.md\n\nFix: agents/my-agent.agent.md",
+    fix: None,
 };
 
 fn agent_file_name(sink: &mut Sink, file_name: &str) {
@@ -297,13 +319,25 @@ pub(crate) const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
     what: "A legacy `*.chatmode.md` file.",
     why: "Chat modes were renamed to custom agents; VS Code still reads them with a warning and other hosts do not read them at all.",
     example: ".github/chatmodes/planner.chatmode.md\n\nFix: rename to .github/agents/planner.agent.md",
+    fix: Some(FixDoc {
+        applicability: Applicability::Unsafe,
+        what: "Rename `NAME.chatmode.md` to `NAME.agent.md` in the same folder, unless that file exists; moving it to `.github/agents/` is left to you. Unsafe: what names the old file no longer finds it.",
+    }),
 };
 
-fn chat_mode_renamed(sink: &mut Sink) {
-    sink.push(
+/// The legacy chat mode file `file_name`.
+fn chat_mode_renamed(sink: &mut Sink, file_name: &str) {
+    let stem = crate::parse::agent::stem(file_name);
+    let new = format!("{stem}.agent.md");
+    let fix = Fix::rename(
+        format!("rename `{file_name}` to `{new}`"),
+        super::file::renamed(sink.path, &new),
+    );
+    sink.push_fixed(
         Rule::ChatModeRenamed,
         Pos::START,
         "chat modes were renamed to custom agents; rename the file to `.agent.md` (and move it to `.github/agents/`)",
+        Some(fix),
     );
 }
 
@@ -317,6 +351,7 @@ pub(crate) const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
     example: "color: blue  (in agents/planner.agent.md)
 
 Nothing to fix if the file also serves Claude Code; otherwise remove it.",
+    fix: None,
 };
 
 /// The Claude Code key `key` in an agent for VS Code and GitHub Copilot.

@@ -76,6 +76,7 @@ pub(crate) const UNUSED_SUPPRESSION: RuleDoc = RuleDoc {
     what: "A `# skill-audit: ignore RULE` comment that silences no finding on its line (or, when it stands alone, the next line).",
     why: "Suppressions that no longer match anything hide the next real problem on that line; removing them keeps them from rotting.",
     example: "name: pdf  # skill-audit: ignore SA207\nafter the folder was renamed to pdf.\n\nFix: remove the comment.",
+    fix: None,
 };
 
 /// The suppression `s` of `id` silences no finding.
@@ -96,6 +97,7 @@ pub(crate) const UNKNOWN_SUPPRESSION: RuleDoc = RuleDoc {
     what: "A `# skill-audit: ignore` comment that names no rule, or an ID that is not a rule.",
     why: "It silences nothing, usually because of a typo in the ID.",
     example: "# skill-audit: ignore SA2211\n\nFix: # skill-audit: ignore SA221",
+    fix: None,
 };
 
 /// The suppression `s` lists no ID.

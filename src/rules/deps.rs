@@ -3,8 +3,9 @@
 //! as they read the fields and call the constructors here; a skill with an SA301-SA303 or
 //! SA306 error cannot be evaluated and is reported `invalid`.
 
-use super::{NameShape, Rule, RuleDoc};
-use crate::diagnostic::{Pos, Severity, Sink};
+use super::{FixDoc, NameShape, Rule, RuleDoc};
+use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink};
+use crate::fix::span;
 use crate::model::{DepKind, Source};
 use crate::parse::yaml::Node;
 
@@ -16,6 +17,7 @@ pub(crate) const DEPENDENCIES_TYPE: RuleDoc = RuleDoc {
     what: "`dependencies` is not a mapping, or a type under it (`tools`, `resources`, `prompts`) is neither a list nor a mapping of `all`/`any` lists.",
     why: "Hosts that evaluate dependencies cannot read a wrong shape, so the skill's prerequisites are unknown and it cannot be checked.",
     example: "dependencies:\n  tools: get_order\n\nFix:\ndependencies:\n  tools: [get_order]",
+    fix: None,
 };
 
 /// `dependencies` (`value`) is not a mapping.
@@ -77,6 +79,7 @@ pub(crate) const DEPENDENCY_ENTRY_TYPE: RuleDoc = RuleDoc {
     what: "An entry of an `all` or `any` list is not a non-empty string.",
     why: "Names are matched against the environment's tool, resource and prompt names; a number or mapping matches nothing.",
     example: "dependencies:\n  tools:\n    all: [get_order, {name: x}]\n\nFix: all: [get_order, x]",
+    fix: None,
 };
 
 /// An entry (`item`) of a dependency list is not a non-empty string.
@@ -105,6 +108,7 @@ pub(crate) const DEPENDENCY_UNKNOWN_GROUP: RuleDoc = RuleDoc {
     what: "A key under a dependency type is neither `all` nor `any`.",
     why: "Only `all` (every entry required) and `any` (one entry required) have a meaning; anything else is most likely a typo that drops a requirement.",
     example: "dependencies:\n  tools:\n    alll: [get_order]\n\nFix: all: [get_order]",
+    fix: None,
 };
 
 /// `key`, under a dependency type, is neither `all` nor `any`.
@@ -128,6 +132,7 @@ pub(crate) const DEPENDENCY_EMPTY_ANY: RuleDoc = RuleDoc {
     what: "An `any` list is empty.",
     why: "An empty `any` requires nothing, which is rarely what was meant.",
     example: "dependencies:\n  tools:\n    any: []\n\nFix: list the alternatives, e.g. any: [dispute_chargeback, dispute_chargeback_v2], or remove it.",
+    fix: None,
 };
 
 /// The `any` list of a dependency type is empty, at `pos`.
@@ -150,6 +155,7 @@ pub(crate) const DEPENDENCY_UNKNOWN_TYPE: RuleDoc = RuleDoc {
     what: "A key under `dependencies` other than `tools`, `resources` and `prompts`.",
     why: "It is ignored when evaluating (so skills stay forward compatible), which also means it checks nothing today.",
     example: "dependencies:\n  widgets: [chart]\n\nFix: remove it, or express the need as a tool, resource or prompt.",
+    fix: None,
 };
 
 /// `key`, under `dependencies`, is not `tools`, `resources` or `prompts`.
@@ -174,6 +180,7 @@ pub(crate) const CAPABILITY_FIELD_TYPE: RuleDoc = RuleDoc {
     what: "An agent-style field on SKILL.md has the wrong shape: `tools` not a list or comma/space string, `mcp-servers` not a mapping or list of names, `hooks` neither a path nor a mapping, `model` not a name or list.",
     why: "Without `dependencies`, a skill's `tools` and `mcp-servers` are what it needs; if they cannot be read the skill cannot be checked against agents or environments.",
     example: "tools: {read: true}\n\nFix: tools: [read, search]",
+    fix: None,
 };
 
 /// A capability field that takes a list of names (`tools`, `mcp-servers`, `agents`, ...) is
@@ -214,18 +221,76 @@ pub(crate) const PACKAGE_LIST: RuleDoc = RuleDoc {
     what: "`dependencies` is a list of PEP 508 requirement strings (`crewai>=1.2.0`), the shape some catalogues use for the Python distributions a skill's scripts import. The packages are checked against a profile's `packages`.",
     why: "The proposed `dependencies` field is a mapping of `tools`, `resources` and `prompts`: a host or validator that reads the proposal sees a list and cannot tell packages from tools. Every host still loads the skill.",
     example: "dependencies: [crewai>=1.2.0, crewai-tools]\n\nFix: move the list under metadata (a string, as the spec wants):\nmetadata:\n  python-packages: \"crewai>=1.2.0 crewai-tools\"\nand declare tools the proposal's way if the skill needs any:\ndependencies:\n  tools: [get_order]",
+    fix: Some(FixDoc {
+        applicability: Applicability::Safe,
+        what: "When the frontmatter has no `metadata`, replace the top-level `dependencies` list with `metadata:` holding `python-packages: '<the requirements, separated by spaces>'`, which skill-audit reads as the same package list (no host reads either). Not offered when the entry has comments or a requirement has spaces.",
+    }),
 };
 
-/// `dependencies` (`value`) is a list of `n` PEP 508 requirements.
-pub(crate) fn package_list(sink: &mut Sink, value: &Node, n: usize) {
-    sink.push(
+/// `dependencies` (`key`, `value`) is a list of the PEP 508 requirements `names`;
+/// `has_metadata`: the frontmatter has a `metadata` key.
+pub(crate) fn package_list(
+    sink: &mut Sink,
+    key: &Node,
+    value: &Node,
+    names: &[&str],
+    has_metadata: bool,
+) {
+    let n = names.len();
+    let fix = sink
+        .text()
+        .filter(|_| !has_metadata)
+        .and_then(|text| packages_to_metadata(text, key, value, names));
+    sink.push_fixed(
         Rule::PackageList,
         value.pos,
         format!(
             "`dependencies` is a list of {n} Python package{}, read as packages; the proposed field is a mapping (`dependencies: {{tools: [...]}}`), so move the packages under `metadata` or declare tools there",
             if n == 1 { "" } else { "s" }
         ),
+        fix,
     );
+}
+
+/// SA307's fix: the top-level `dependencies` entry (its key's line through its value's last)
+/// replaced by `metadata: {python-packages: '...'}` written as a block. Only for entries
+/// without comments (they would be lost) and requirements without blanks (the string
+/// separates them by spaces).
+fn packages_to_metadata(text: &str, key: &Node, value: &Node, names: &[&str]) -> Option<Fix> {
+    if key.pos.column != 1 || names.iter().any(|n| n.contains(char::is_whitespace)) {
+        return None;
+    }
+    let start = span::offset(text, key.pos)?;
+    let items = value.as_seq()?;
+    let last = items.iter().map(|i| i.pos).max()?;
+    let mut end_at = span::offset(text, last)?;
+    let flow = span::offset(text, value.pos).is_some_and(|at| text[at..].starts_with('['));
+    if let Some(close) = text[end_at..].find(']').filter(|_| flow) {
+        end_at += close;
+    }
+    let (_, line_end, eol) = span::line_at(text, end_at);
+    let entry = &text[start..line_end];
+    if entry.contains('#') {
+        return None;
+    }
+    let brk = if eol.is_empty() {
+        span::line_break(text)
+    } else {
+        eol
+    };
+    let joined = names.join(" ");
+    let content = format!(
+        "metadata:{brk}  {}: {}",
+        crate::parse::packages::METADATA_KEY,
+        span::single_quoted(&joined)
+    );
+    Some(Fix::safe(
+        format!(
+            "move the packages to `metadata.{}`",
+            crate::parse::packages::METADATA_KEY
+        ),
+        vec![span::edit(text, start, line_end, content)],
+    ))
 }
 
 pub(crate) const NOT_TOOL_NAMES: RuleDoc = RuleDoc {
@@ -236,6 +301,7 @@ pub(crate) const NOT_TOOL_NAMES: RuleDoc = RuleDoc {
     what: "An entry of a SKILL.md's agent-style `tools` list is a product (`claude`, `cursor`, `gemini`, `codex`, `copilot`, ...) or an object (a tool schema with `name`, `description`, `parameters`). These entries are left out of what the skill needs.",
     why: "Hosts that read `tools` on a skill, as on an agent, read tool names: a product or a schema matches no tool, so a reader would call the skill unavailable everywhere. The list most likely says which products the skill supports, or documents a tool.",
     example: "tools: [claude, cursor, gemini]\n\nFix: say which products it supports under metadata:\nmetadata:\n  products: \"claude cursor gemini\"\nand list tool names in tools (or dependencies.tools) only.",
+    fix: None,
 };
 
 /// A skill's `tools` list names `products` (the first at `pos`).
@@ -274,6 +340,7 @@ pub(crate) const DIALECT_SHAPE: RuleDoc = RuleDoc {
     what: "An entry of OpenClaw's `metadata.openclaw` (`requires.bins`, `anyBins`, `env`, `config`, `os`), Hermes' fields (`metadata.hermes.requires_tools`, `prerequisites`, `platforms`, ...) or Codex's `agents/openai.yaml` (`dependencies.tools`) has a shape or value its host does not read: not a list of names, an unknown key, an OS the host does not name.",
     why: "These hosts read their fields loosely and drop what they do not understand, so the requirement is silently not enforced: the skill is shown where it cannot run.",
     example: "metadata: {\"openclaw\": {\"os\": [\"macos\"], \"requires\": {\"npm\": [\"tiktoken\"]}}}\n\nFix: \"os\": [\"darwin\"], and requires may hold bins, anyBins, env and config only.",
+    fix: None,
 };
 
 fn dialect(source: Source) -> &'static str {
@@ -352,6 +419,7 @@ pub(crate) const SIDECAR_UNREADABLE: RuleDoc = RuleDoc {
     what: "The `agents/openai.yaml` beside a SKILL.md is not UTF-8 or not valid YAML.",
     why: "Codex ignores a sidecar it cannot read (with a warning), so its interface and its MCP dependencies are lost; the skill still loads.",
     example: "dependencies:\n  tools: [\n\nFix: close the list, or write it as a block list.",
+    fix: None,
 };
 
 /// The sidecar cannot be read: `why`, at `pos`.
@@ -511,6 +579,74 @@ fn judge_event(event: &HookEvent, file: Option<&str>, judges: &[Judge], sink: &m
     }
 }
 
+pub(crate) const ONLY_IN_DIALECT: RuleDoc = RuleDoc {
+    code: "SA311",
+    name: "requirements-only-in-dialect",
+    severity: Severity::Info,
+    summary: "The tools a skill needs are declared only in a host's dialect, not in `dependencies`",
+    what: "A skill without a `dependencies` key declares tools it needs only in a host's own dialect: MCP servers in Codex's `agents/openai.yaml`, or tools in Hermes' `metadata.hermes.requires_tools`. skill-audit judges them either way.",
+    why: "Validators and hosts that read the proposed `dependencies` field see a skill that needs nothing. Declaring the same tools there too makes the skill speak the proposal as well as its host's dialect.",
+    example: "skills/figma/agents/openai.yaml: dependencies: {tools: [{type: mcp, value: figma}]}\n\nFix: in skills/figma/SKILL.md\ndependencies:\n  tools: [figma/*]",
+    fix: Some(FixDoc {
+        applicability: Applicability::Unsafe,
+        what: "Add `dependencies:` with `tools:` at the end of the frontmatter: `server/*` for each Codex MCP server, Hermes' required tools as named. OpenClaw's executables, variables and OSes have no kind in the proposal and are left out. Unsafe: readers of the proposal then enforce what the skill declares.",
+    }),
+};
+
+/// The finding for a skill whose tool needs are only in Codex's or Hermes' dialect.
+pub(crate) fn only_in_dialect(skill: &crate::model::Skill) -> Option<crate::diagnostic::Finding> {
+    let end = skill.fields.frontmatter_end?;
+    if skill.invalid || end.has_dependencies {
+        return None;
+    }
+    let mut tools: Vec<&str> = Vec::new();
+    let mut sources: Vec<&str> = Vec::new();
+    for d in &skill.requirements {
+        if !matches!(d.source, Source::Codex | Source::Hermes)
+            || d.requirements.tools.all.is_empty()
+        {
+            continue;
+        }
+        sources.push(dialect(d.source));
+        for t in &d.requirements.tools.all {
+            if !tools.contains(&t.as_str()) {
+                tools.push(t);
+            }
+        }
+    }
+    if tools.is_empty() {
+        return None;
+    }
+    let brk = if end.crlf { "\r\n" } else { "\n" };
+    let listed: Vec<String> = tools
+        .iter()
+        .map(|t| span::scalar(t, span::Context::Flow, None))
+        .collect();
+    let at = crate::diagnostic::Pos::new(end.line, 1);
+    let at_byte = usize::try_from(end.offset).ok()?;
+    let edit = crate::diagnostic::Edit {
+        start: at_byte,
+        end: at_byte,
+        content: format!("dependencies:{brk}  tools: [{}]{brk}", listed.join(", ")),
+        location: at,
+        end_location: at,
+    };
+    let fix = Fix::unsafe_edits("add `dependencies` with the same tools", vec![edit]);
+    Some(
+        crate::diagnostic::Finding::new(
+            Rule::OnlyInDialect,
+            &skill.path,
+            skill.name_pos,
+            format!(
+                "the skill needs {} only in {}'s dialect; readers of the proposed `dependencies` field see no needs, so declare them there too",
+                crate::diagnostic::quoted(&tools),
+                sources.join(" and ")
+            ),
+        )
+        .with_fix(Some(fix)),
+    )
+}
+
 pub(crate) const HOOKS_FILE_MISSING: RuleDoc = RuleDoc {
     code: "SA320",
     name: "hooks-file-missing",
@@ -519,6 +655,7 @@ pub(crate) const HOOKS_FILE_MISSING: RuleDoc = RuleDoc {
     what: "`hooks` is a path (`hooks: ./hooks/hooks.json`) that names no file in the skill's (or agent's) folder, or a file skill-audit refuses to read: one outside that folder or the audited tree (also through a link), or not a regular file. A refused file is not read.",
     why: "The hooks are never registered: the skill loads, but what the hooks were meant to enforce or log does not happen.",
     example: "hooks: ./hook.json\nwhen the file is hooks/hooks.json.\n\nFix: hooks: ./hooks/hooks.json",
+    fix: None,
 };
 
 /// `hooks` (at `pos`) of a skill or agent (`owner`) names `file`, which does not exist.
@@ -548,6 +685,7 @@ pub(crate) const HOOKS_INVALID: RuleDoc = RuleDoc {
     what: "The file `hooks` names is not valid JSON (the message gives its line and column), or the hooks, inline or in the file, do not have the shape hosts read: a mapping of event names to lists, each entry a handler (`{type: command, command, ...}`, VS Code) or a matcher group (`{matcher, hooks: [handler]}`, Claude Code), a file wrapping them in `{\"hooks\": ...}`.",
     why: "A host cannot register hooks it cannot read: the file, or the wrongly shaped entries, are dropped.",
     example: "hooks:\n  PreToolUse: ./scripts/check.sh\n\nFix:\nhooks:\n  PreToolUse:\n    - type: command\n      command: ./scripts/check.sh",
+    fix: None,
 };
 
 /// The JSON of `file` (named by `hooks` at `pos`) does not parse at `line`:`column`.
@@ -594,6 +732,7 @@ pub(crate) const UNKNOWN_HOOK_EVENT: RuleDoc = RuleDoc {
     what: "A hook event of `hooks` (inline or in the named file) is not an event of any built-in host that would run it: for a skill, every host with hook events (Claude Code, VS Code); for an agent, the hosts that load it. Event names are matched exactly; a near miss gets a suggestion, a name that differs only in case is asked to take the hosts' spelling, and the GitHub Copilot CLI's names (`userPromptSubmitted`, for its `.github/hooks/*.json` files) are recognised and given the hosts' name. GitHub Copilot runs hooks only from `.github/hooks/*.json`, not from frontmatter, so it does not judge.",
     why: "Hosts ignore an event they do not have without a word: its hooks never run.",
     example: "hooks:\n  sessionStart: [...]\n\nFix: hooks:\n  SessionStart: [...]",
+    fix: None,
 };
 
 /// `event` is an event none of `judges` knows; `typo` is the nearest event name.
@@ -675,6 +814,7 @@ pub(crate) const HOOK_EVENT_HOST_SPECIFIC: RuleDoc = RuleDoc {
     what: "A hook event that some of the built-in hosts that would run the hooks have and others do not (Claude Code has many more events than VS Code's eight). The message names the host that ignores it.",
     why: "The hook runs on one host and silently not on the other; fine when the skill or agent targets that host, worth knowing when it is meant to be portable.",
     example: "hooks:\n  PostToolUseFailure: [...]\non a Claude-format agent, which VS Code also loads.\n\nFix: nothing required; use an event both hosts have (PostToolUse) if the hook must run on both.",
+    fix: None,
 };
 
 /// `event` is known to the hosts `knows` and not to `ignores`.
@@ -707,6 +847,7 @@ pub(crate) const HOOK_SCRIPT_MISSING: RuleDoc = RuleDoc {
     what: "A command handler runs a script of the skill or plugin (`${CLAUDE_SKILL_DIR}/scripts/x.sh`, `${CLAUDE_PLUGIN_ROOT}/hooks/x.sh`, `bash scripts/x.sh`, `python3 scripts/x.py`) that does not exist, spelt exactly so. A relative path is judged only when its first folder is one of the skill's own, since hosts run hook commands from the project; a handler with `cwd`, and paths under other variables, are not judged. The script is looked for, never read or run.",
     why: "The hook fails each time its event fires (a blocking hook may then block the tool or prompt it guards).",
     example: "command: ${CLAUDE_SKILL_DIR}/scripts/Check.sh\nwhen the file is scripts/check.sh.\n\nFix: command: ${CLAUDE_SKILL_DIR}/scripts/check.sh",
+    fix: None,
 };
 
 /// A command of the hooks of `event` (inline, or in `file`) runs `script`, which is not in
@@ -736,6 +877,7 @@ pub(crate) const MODEL_LIST_IN_STRING: RuleDoc = RuleDoc {
     what: "`model` is one string that separates several model names with `|` or `,` (`model: GPT-4.1 | 'gpt-5'`). Hosts read it as one name, which names no model.",
     why: "The host finds no model of that name and ignores the field, so none of the models listed is used.",
     example: "model: GPT-4.1 | 'gpt-5'\n\nFix: model: [GPT-4.1, gpt-5]",
+    fix: None,
 };
 
 /// The `model` string `value` (at `pos`) lists `names`.

@@ -1,8 +1,9 @@
 //! SA1xx: reading a file and splitting off its frontmatter. Detected while reading and
 //! parsing; a file with any SA1xx error is reported as `invalid`.
 
-use super::{Rule, RuleDoc};
-use crate::diagnostic::{Finding, Pos, Severity, Sink};
+use super::{FixDoc, Rule, RuleDoc};
+use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink};
+use crate::fix::span;
 use crate::parse::yaml::{Node, ParseFailure};
 
 pub(crate) const READ_ERROR: RuleDoc = RuleDoc {
@@ -13,6 +14,7 @@ pub(crate) const READ_ERROR: RuleDoc = RuleDoc {
     what: "A file or folder found by the walk could not be read (permissions, a broken or looping symlink, an I/O error).",
     why: "Whatever is in it is invisible to the audit and, most likely, to the hosts that load the library.",
     example: "skills/x/SKILL.md is a symlink to a file that no longer exists.\nFix: restore the target or remove the link.",
+    fix: None,
 };
 
 /// A file or folder the walk could not read.
@@ -72,6 +74,7 @@ pub(crate) const NOT_UTF8: RuleDoc = RuleDoc {
     what: "The file contains bytes that are not valid UTF-8. The finding points at the first bad byte.",
     why: "Hosts read SKILL.md as UTF-8; invalid bytes make them reject the file or garble its text.",
     example: "A description saved as Latin-1: `description: caf\\xe9`.\nFix: re-save the file as UTF-8.",
+    fix: None,
 };
 
 /// `byte`, at `pos`, is where the file stops being UTF-8.
@@ -91,6 +94,7 @@ pub(crate) const MISSING_FRONTMATTER: RuleDoc = RuleDoc {
     what: "The first line of the file is not `---`, so the file has no YAML frontmatter.",
     why: "Every host reads `name` and `description` from the frontmatter; without it the skill is skipped or listed without a description.",
     example: "# My skill\nname: my-skill\n\nFix:\n---\nname: my-skill\ndescription: What it does and when to use it.\n---\n# My skill",
+    fix: None,
 };
 
 /// A file of kind `what` ("skill", "agent") without a first `---` line.
@@ -110,6 +114,7 @@ pub(crate) const UNCLOSED_FRONTMATTER: RuleDoc = RuleDoc {
     what: "The frontmatter opens with `---` but no later line is exactly `---`.",
     why: "Hosts cannot tell where the YAML ends; most reject the file, some read the whole body as YAML.",
     example: "---\nname: my-skill\ndescription: Does things.\n# My skill\n\nFix: add a line `---` after the last YAML line.",
+    fix: None,
 };
 
 /// The frontmatter is never closed; `pos` is where the file ends.
@@ -129,6 +134,10 @@ pub(crate) const YAML_SYNTAX: RuleDoc = RuleDoc {
     what: "The text between the `---` lines is not valid YAML.",
     why: "A host that cannot parse the frontmatter drops the skill or loads it with no fields.",
     example: "description: Use when: the user asks\n\nFix: quote values that contain `: ` or ` #`:\ndescription: \"Use when: the user asks\"",
+    fix: Some(FixDoc {
+        applicability: Applicability::Safe,
+        what: "When the parser stops at a one-line `key: value` whose plain value holds `: `, put the value (to the end of the line, ` #` included) in single quotes, doubling any `'`, so it reads as the text written. Other syntax errors have no fix.",
+    }),
 };
 
 /// Invalid YAML, in the words of the YAML parser (`text`).
@@ -156,7 +165,64 @@ pub(crate) fn merge_not_mapping(pos: Pos) -> ParseFailure {
 
 /// The frontmatter could not be turned into a tree (SA104, SA106, SA107).
 pub(crate) fn yaml_error(sink: &mut Sink, failure: ParseFailure) {
-    sink.push(failure.rule, failure.pos, failure.message);
+    let fix = match (failure.rule, sink.text()) {
+        (Rule::YamlSyntax, Some(text)) => quote_value(text, failure.pos),
+        _ => None,
+    };
+    sink.push_fixed(failure.rule, failure.pos, failure.message, fix);
+}
+
+/// SA104's fix: line `at.line` is `key: value` with a plain value on that one line holding
+/// `: ` (what the parser stopped at); the value single-quoted reads as the text written.
+fn quote_value(text: &str, at: Pos) -> Option<Fix> {
+    let start = span::offset(text, Pos::new(at.line, 1))?;
+    let (start, end, _) = span::line_at(text, start);
+    let line = &text[start..end];
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let rest = &line[indent..];
+    let colon = rest.find(": ")?;
+    let key = &rest[..colon];
+    let plain_key = |c: char| c.is_alphanumeric() || "-_.".contains(c);
+    if key.is_empty() || !key.chars().all(plain_key) {
+        return None;
+    }
+    let after = &rest[colon + 1..];
+    let value = after.trim_start_matches([' ', '\t']).trim_end();
+    let value_start =
+        start + indent + colon + 1 + (after.len() - after.trim_start_matches([' ', '\t']).len());
+    // A value that opens with an indicator is not a plain scalar; one without `: ` is not
+    // what the parser stopped at.
+    if value.is_empty()
+        || value.starts_with(|c| "'\"[]{}|>&*!%@`#-?:,".contains(c))
+        || !value.contains(": ")
+    {
+        return None;
+    }
+    // The parser must have stopped on this line, inside the value.
+    let column = usize::try_from(at.column).unwrap_or(0);
+    if column <= line[..indent + colon + 1].chars().count() {
+        return None;
+    }
+    // A plain scalar may go on over more indented lines: then it is not a one-line value.
+    let next = text[end..].trim_start_matches(['\r', '\n']);
+    let next_line = next.split('\n').next().unwrap_or_default();
+    let next_indent = next_line.len() - next_line.trim_start_matches(' ').len();
+    if !next_line.trim().is_empty()
+        && next_indent > indent
+        && !next_line.trim_start().starts_with('#')
+    {
+        return None;
+    }
+    let quoted = span::single_quoted(value);
+    Some(Fix::safe(
+        format!("quote the value of `{key}`"),
+        vec![span::edit(
+            text,
+            value_start,
+            value_start + value.len(),
+            quoted,
+        )],
+    ))
 }
 
 pub(crate) const NOT_MAPPING: RuleDoc = RuleDoc {
@@ -167,6 +233,7 @@ pub(crate) const NOT_MAPPING: RuleDoc = RuleDoc {
     what: "The frontmatter parsed, but it is not a mapping of keys to values (it is empty, a list or a scalar).",
     why: "Every field of a skill is a key of that mapping; a list or scalar holds none of them.",
     example: "---\n- name: my-skill\n---\n\nFix:\n---\nname: my-skill\ndescription: Does things.\n---",
+    fix: None,
 };
 
 /// The frontmatter's `root` is not a mapping.
@@ -189,6 +256,7 @@ pub(crate) const DUPLICATE_KEY: RuleDoc = RuleDoc {
     what: "The same key appears twice in one YAML mapping.",
     why: "Parsers disagree on which value wins (first, last, or an error), so hosts read different skills from the same file.",
     example: "name: pdf\nname: pdf-tools\n\nFix: keep one `name`.",
+    fix: None,
 };
 
 /// A key seen before in its mapping, by its text when it is a scalar.
@@ -211,6 +279,7 @@ pub(crate) const YAML_LIMIT: RuleDoc = RuleDoc {
     what: "The frontmatter hit one of skill-audit's safety limits: too large, too deeply nested, or too many aliases (\"billion laughs\").",
     why: "Frontmatter is a few hundred bytes in practice; one that expands without bound is an attack on whatever loads it.",
     example: "a: &a [x, x, x, x]\nb: &b [*a, *a, *a, *a]\n...\n\nFix: write the frontmatter out plainly, without nested aliases.",
+    fix: None,
 };
 
 /// Which limit the frontmatter went past, with the limit.
@@ -261,16 +330,22 @@ pub(crate) const SKILL_FILE_CASING: RuleDoc = RuleDoc {
     what: "The skill's file is named `skill.md`, `Skill.md` or another casing instead of exactly `SKILL.md`.",
     why: "Claude Code and Codex look for `SKILL.md` exactly; on case-sensitive file systems other casings are not found at all.",
     example: "skills/pdf/skill.md\n\nFix: rename it to skills/pdf/SKILL.md.",
+    fix: Some(FixDoc {
+        applicability: Applicability::Unsafe,
+        what: "Rename the file to `SKILL.md`, unless a file of that name exists. Unsafe: links and manifests that name the old spelling no longer find it.",
+    }),
 };
 
 /// A skill file named `name` in another casing than `SKILL.md`.
 pub(crate) fn skill_file_casing(sink: &mut Sink, name: &str) {
-    sink.push(
+    let to = renamed(sink.path, "SKILL.md");
+    sink.push_fixed(
         Rule::SkillFileCasing,
         Pos::START,
         format!(
             "`{name}` should be named `SKILL.md`: Claude Code and Codex look for that exact name"
         ),
+        Some(Fix::rename(format!("rename `{name}` to `SKILL.md`"), to)),
     );
 }
 
@@ -282,15 +357,38 @@ pub(crate) const UTF8_BOM: RuleDoc = RuleDoc {
     what: "The file starts with a UTF-8 byte order mark before the first `---`.",
     why: "skills-ref and other validators check that the file starts with `---` and reject it when a BOM comes first.",
     example: "\\uFEFF---\nname: my-skill\n\nFix: save the file as UTF-8 without BOM.",
+    fix: Some(FixDoc {
+        applicability: Applicability::Safe,
+        what: "Remove the byte order mark; nothing else changes.",
+    }),
 };
 
 /// The file starts with a byte order mark (its text is read without it).
 pub(crate) fn utf8_bom(sink: &mut Sink) {
-    sink.push(
+    let fix = sink
+        .text()
+        .filter(|t| t.starts_with(crate::parse::frontmatter::BOM))
+        .map(|t| {
+            let bom = crate::parse::frontmatter::BOM.len();
+            Fix::safe(
+                "remove the byte order mark",
+                vec![span::edit(t, 0, bom, "")],
+            )
+        });
+    sink.push_fixed(
         Rule::Utf8Bom,
         Pos::START,
         "the file starts with a UTF-8 byte order mark; some validators then miss the frontmatter",
+        fix,
     );
+}
+
+/// The display path `path` with its file name replaced by `name`.
+pub(crate) fn renamed(path: &str, name: &str) -> String {
+    match path.rsplit_once('/') {
+        Some((dir, _)) => format!("{dir}/{name}"),
+        None => name.to_owned(),
+    }
 }
 
 pub(crate) const OUTSIDE_TREE: RuleDoc = RuleDoc {
@@ -301,6 +399,7 @@ pub(crate) const OUTSIDE_TREE: RuleDoc = RuleDoc {
     what: "A symlink in the tree, a path in a plugin manifest or a `[[links]]` entry leads to a file whose real path is outside the audited roots and the git work tree holding them. skill-audit does not open it; the file that pointed there is still reported.",
     why: "An audited tree may come from a stranger (a pull request from a fork). Following its links out of the tree would put other files of the machine, such as `/proc/self/environ` with its tokens, into reports and CI logs. A host that follows the link loads a file the library does not ship.",
     example: "skills/pdf/SKILL.md -> /srv/notes/pdf.md\n\nFix: copy the file into the library, or audit a tree that holds both; pass `--follow-outside` only for trees you trust.",
+    fix: None,
 };
 
 /// A path in a manifest or `[[links]]` (`what`, at `pos` of `file`) whose target's real path
@@ -344,6 +443,7 @@ pub(crate) const SPECIAL_FILE: RuleDoc = RuleDoc {
     what: "A file with a skill, agent or manifest name is a FIFO, a socket or a device (or a symlink to one), not a regular file. skill-audit never opens it.",
     why: "Opening a FIFO waits for a writer and reading a device may never end; no host can load such a file as a skill either.",
     example: "skills/x/SKILL.md is a named pipe (mkfifo).\nFix: replace it with a regular file.",
+    fix: None,
 };
 pub(crate) const FILE_TOO_LARGE: RuleDoc = RuleDoc {
     code: "SA112",
@@ -353,6 +453,7 @@ pub(crate) const FILE_TOO_LARGE: RuleDoc = RuleDoc {
     what: "The file holds more than 16 MiB. skill-audit reads no more of a file than that, whatever size the file system states, and reports the file as invalid.",
     why: "Real skills, agents and manifests are a few KiB; a file of gigabytes (or one that never ends) is a mistake or an attack on whatever loads it, and would exhaust memory.",
     example: "skills/data/SKILL.md is 3 GiB.\nFix: keep data files beside SKILL.md (`references/`, `assets/`) and link to them.",
+    fix: None,
 };
 
 /// The finding for a file skill-audit would not or could not read (SA100, SA110-SA112).
@@ -389,6 +490,7 @@ pub(crate) const SAME_FILE: RuleDoc = RuleDoc {
     what: "The file is one already audited under another path: a symlink to it, a hard link, or the same file reached through two spellings of a root or a manifest path. It is audited once, under the first path.",
     why: "Auditing one file twice would double its findings and make it look like two skills; hosts that load both folders do see it twice, which may be what the library wants.",
     example: ".claude/skills/pdf/SKILL.md -> ../../../skills/pdf/SKILL.md\n\nNothing to fix if both places are meant; the findings are under skills/pdf/SKILL.md.",
+    fix: None,
 };
 
 /// A file reached again by another path (SA113).
@@ -411,6 +513,7 @@ pub(crate) const INTERNAL_ERROR: RuleDoc = RuleDoc {
     what: "skill-audit hit an unexpected internal failure while processing this file. The rest of the run went on.",
     why: "The file was not fully audited, so its other findings may be incomplete.",
     example: "Please report the file that triggers it; the run's other files are unaffected.",
+    fix: None,
 };
 
 /// `what` went wrong inside skill-audit while it processed the file at `path`.

@@ -1,8 +1,9 @@
 //! SA7xx: tool names judged against a host's vocabulary (built-in host profiles).
 
-use super::RuleDoc;
-use crate::diagnostic::{Finding, Severity, quoted};
+use super::{FixDoc, RuleDoc};
+use crate::diagnostic::{Applicability, Finding, Fix, Severity, quoted};
 use crate::evaluate::{self, Judged, ToolVerdict};
+use crate::fix::span;
 use crate::model::Agent;
 use crate::profile::Profile;
 use crate::rules::Rule;
@@ -12,9 +13,14 @@ use crate::rules::Rule;
 pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Finding>) {
     for p in profiles.iter().filter(|p| p.vocabulary.is_some()) {
         for a in agents.iter().filter(|a| evaluate::loads(p, a)) {
+            // The names this profile's fixes add to the agent's list, so two old names with
+            // one new name between them add it once.
+            let mut added = Vec::new();
             for t in a.tools.iter().flatten() {
                 match evaluate::tool(p, Judged::Agent(a), t) {
-                    ToolVerdict::Renamed(new) => out.push(renamed_tool(a, t, &p.name, &new)),
+                    ToolVerdict::Renamed(new) => {
+                        out.push(renamed_tool(a, t, &p.name, &new, &mut added));
+                    }
                     ToolVerdict::Unknown if !vocabulary_question(p, t) => {}
                     ToolVerdict::Unknown => out.push(unknown_tool(a, t, p, None)),
                     ToolVerdict::Unmapped(native) => out.push(unknown_tool(a, t, p, Some(&native))),
@@ -63,10 +69,21 @@ pub(crate) const RENAMED_TOOL: RuleDoc = RuleDoc {
     what: "An agent's `tools` list uses a legacy tool name that the host (a built-in profile such as `builtin:vscode`) has renamed. The message names the replacement.",
     why: "Hosts map some old names for now, but skills and agents that mix old and new names drift apart, and the old names are being dropped.",
     example: "tools: [runCommands, codebase]\n\nFix: tools: [execute/getTerminalOutput, execute/runInTerminal, read/terminalLastCommand, read/terminalSelection, search/codebase]",
+    fix: Some(FixDoc {
+        applicability: Applicability::Safe,
+        what: "Replace the old name in place with its new name or names, written like the list's other entries (flow or block, quoted or not); a new name the list has already is not added again, and an old name whose new names are all there is removed.",
+    }),
 };
 
-/// `tool`, in the `tools` of `agent`, is named `new` on the host `profile`.
-fn renamed_tool(agent: &Agent, tool: &str, profile: &str, new: &[String]) -> Finding {
+/// `tool`, in the `tools` of `agent`, is named `new` on the host `profile`; `added` holds the
+/// names earlier fixes of the same list add.
+fn renamed_tool(
+    agent: &Agent,
+    tool: &str,
+    profile: &str,
+    new: &[String],
+    added: &mut Vec<String>,
+) -> Finding {
     Finding::new(
         Rule::RenamedTool,
         &agent.path,
@@ -76,6 +93,29 @@ fn renamed_tool(agent: &Agent, tool: &str, profile: &str, new: &[String]) -> Fin
             quoted(new)
         ),
     )
+    .with_fix(rename_fix(agent, tool, new, added))
+}
+
+/// The edit that puts `new` where `tool` is written in the agent's `tools` list.
+fn rename_fix(agent: &Agent, tool: &str, new: &[String], added: &mut Vec<String>) -> Option<Fix> {
+    let text = agent.head.as_deref()?;
+    let (start, end) = span::scalar_at(text, agent.tool_pos(tool), tool)?;
+    let listed =
+        |n: &str| agent.tools.iter().flatten().any(|t| t == n) || added.iter().any(|a| a == n);
+    let fresh: Vec<&String> = new.iter().filter(|n| !listed(n)).collect();
+    let (edit, message) = if fresh.is_empty() {
+        let edit = span::remove_item(text, start, end)?;
+        (
+            edit,
+            format!("remove `{tool}`: the list has {} already", quoted(new)),
+        )
+    } else {
+        let names: Vec<&str> = fresh.iter().map(|n| n.as_str()).collect();
+        let edit = span::replace_item(text, start, end, &names)?;
+        (edit, format!("replace `{tool}` with {}", quoted(&names)))
+    };
+    added.extend(fresh.into_iter().cloned());
+    Some(Fix::safe(message, vec![edit]))
 }
 
 pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
@@ -86,6 +126,7 @@ pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
     what: "An agent's `tools` list names a tool the host does not know, on a profile whose host loads the agent (`.agent.md` on VS Code and GitHub Copilot, Claude-format agents on Claude Code and VS Code). On VS Code, a Claude Code tool name it does not map is reported too. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are left to the profile's servers: when the profile lists servers, a name one of them could offer is reported as missing from the environment (SA402, SA403), not as unknown to the host.",
     why: "Hosts drop unknown tool names without a word, so the agent silently loses the capability.",
     example: "tools: [think]\non builtin:vscode.\n\nFix: remove it or use the current name.",
+    fix: None,
 };
 
 /// `tool`, in the `tools` of `agent`, is no tool of the host profile `p`; `native` names the
@@ -270,6 +311,7 @@ pub(crate) const UNKNOWN_MODEL: RuleDoc = RuleDoc {
     what: "A name in `model` is not a model of any built-in host that would use it: for a skill, any host (VS Code, GitHub Copilot, Claude Code); for an agent, the hosts that load it. Names are compared leniently (case, spacing, a ` (copilot)` suffix, Claude Code's `[1m]` suffix and snapshot dates). The hosts' model lists are dated (`skill-audit profiles`); a model retired since is reported too.",
     why: "A host that does not have the model ignores it (VS Code: \"will be ignored\") and runs on another one, so the choice written down is not the one used.",
     example: "model: Claude Sonet 4.5\n\nFix: model: Claude Sonnet 4.5",
+    fix: None,
 };
 
 /// `name`, in `model` at `pos`, is no model of `hosts`; `typo` is a near spelling of one.

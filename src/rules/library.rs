@@ -177,6 +177,7 @@ pub(crate) const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
     what: "Two or more skills with the same `name` in one namespace: one plugin (a skill under the root of a plugin with a manifest, or listed by a plugin manifest or marketplace entry), or the skills under no plugin's root, which hosts load together. Skills of different plugins may share a name: hosts prefix them with the plugin's (`/discord:access`).",
     why: "Hosts key skills by name: one wins (first or last found, depending on the host) and the others silently disappear.",
     example: "skills/pdf/SKILL.md and tools/pdf/SKILL.md both say `name: pdf`.\n\nFix: give each a distinct name (and matching folder).",
+    fix: None,
 };
 
 /// The skill `skill` shares its name with the skills at `others`, in `space`.
@@ -206,6 +207,7 @@ pub(crate) const UNAVAILABLE: RuleDoc = RuleDoc {
     what: "A skill's declared needs (`dependencies`, or its `tools` and `mcp-servers`) are not met by one of the environment profiles given with `--profile`; or none of an agent's tools resolves there (or an MCP server it declares is absent on a host that does not start agents' own servers). The message names what is missing. An agent with only some tools missing is SA403 instead; one whose host does not load it is not judged.",
     why: "A host that does not evaluate dependencies still shows the skill to the model, which then fails mid-task or pretends to have the tool.",
     example: "dependencies:\n  tools: [get_order]\nwith a prod profile that has no get_order.\n\nFix: add the tool to that environment, declare an `any` alternative, or keep the skill out of that environment.",
+    fix: None,
 };
 
 /// The `what` ("skill", "agent") at `path` cannot run on `profile`, for `reason`.
@@ -235,6 +237,7 @@ pub(crate) const PARTIAL_AGENT: RuleDoc = RuleDoc {
     what: "An agent's `tools` list, or a skill's `allowed-tools`, names tools that one of the environment profiles given with `--profile` does not have, while others it names are there. The host drops the missing ones and runs the agent or skill with the rest. (When none resolves, SA402 reports it as unavailable instead.)",
     why: "The agent still starts, but whatever it does with the dropped tools fails or is skipped; the author or the environment should close the gap.",
     example: "tools: [read, kusto/run_query]\nwith a staging profile that has no Kusto server.\n\nFix: add the server to that environment, or drop the tool from the agent.",
+    fix: None,
 };
 
 /// The skill at `path` runs on `profile` without the tools `missing` of its `allowed-tools`.

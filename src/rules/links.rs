@@ -1,8 +1,9 @@
 //! SA6xx: plugin manifests, the links between agents and skills, and drift between what a skill
 //! needs and what the agents that load it grant.
 
-use super::RuleDoc;
-use crate::diagnostic::{Finding, Pos, Severity, Sink, quoted};
+use super::{FixDoc, RuleDoc};
+use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink, quoted};
+use crate::fix::span;
 use crate::model::{Agent, Drift, Link, Skill};
 use crate::rules::Rule;
 
@@ -14,6 +15,7 @@ pub(crate) const MANIFEST_INVALID: RuleDoc = RuleDoc {
     what: "A `plugin.json` or `marketplace.json` is not valid JSON.",
     why: "Hosts skip the plugin, and none of the agents or skills it bundles are installed.",
     example: "{\"name\": \"ops\",}\n\nFix: remove the trailing comma.",
+    fix: None,
 };
 
 /// A manifest that is not JSON, with the JSON parser's error.
@@ -39,6 +41,7 @@ pub(crate) const MANIFEST_PATH_MISSING: RuleDoc = RuleDoc {
     what: "A plugin or marketplace manifest lists an agent or skill path that resolves to nothing, from the plugin's folder or from the repository root.",
     why: "The plugin installs without that agent or skill, and nobody is told.",
     example: "\"skills\": [\"./skills/kusto/\"] when the folder is skills/kusto-query/.\n\nFix: correct the path.",
+    fix: None,
 };
 
 /// The `what` ("agent", "skill") path `path`, at `pos` of the manifest at `manifest`,
@@ -62,6 +65,10 @@ pub(crate) const DRIFT: RuleDoc = RuleDoc {
     what: "An agent loads a skill (through a plugin, its `skills:` list or a link in its body) but its `tools` or `mcp-servers` do not grant what the skill needs. The message names the skill, what is missing and how the link was found.",
     why: "The skill's instructions tell the model to use a tool the agent cannot call: it fails mid-task or pretends. Renamed tool names left on agents cause exactly this.",
     example: "Skill kusto-query needs `runCommand` and the `kusto` server; agent analyst has `tools: [read, search]`.\n\nFix: add the tools to the agent (e.g. `execute`, `kusto/*`), or stop bundling the skill with it.",
+    fix: Some(FixDoc {
+        applicability: Applicability::Unsafe,
+        what: "Add what is missing to the end of the agent's `tools` list, in the list's style: the tools the skill needs, the first of each `any` group, and `server/*` for each MCP server (on `.agent.md` files, where VS Code reads that as the server's tools). Unsafe: it widens what the agent may do.",
+    }),
 };
 
 /// The finding for a drifting link, on the agent file.
@@ -87,6 +94,74 @@ pub(crate) fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
             parts.join(", ")
         ),
     )
+    .with_fix(grant_fix(d, agent))
+}
+
+/// SA603's fix: what the skill needs, added to the end of the agent's `tools` list.
+fn grant_fix(d: &Drift, agent: &Agent) -> Option<Fix> {
+    let text = agent.head.as_deref()?;
+    let listed = agent.tools.as_ref()?;
+    let mut names: Vec<String> = d.missing_tools.clone();
+    names.extend(d.unmet_any.iter().filter_map(|g| g.first().cloned()));
+    // Claude Code reads MCP tools as `mcp__server__tool`, not `server/*`.
+    if agent.flavor != "claude" {
+        names.extend(d.missing_mcp_servers.iter().map(|s| format!("{s}/*")));
+    }
+    let mut fresh: Vec<&str> = Vec::new();
+    for n in &names {
+        if !listed.contains(n) && !fresh.contains(&n.as_str()) {
+            fresh.push(n);
+        }
+    }
+    if fresh.is_empty() {
+        return None;
+    }
+    let edit = append_to_list(text, agent, &fresh)?;
+    Some(Fix::unsafe_edits(
+        format!("add {} to `tools`", quoted(&fresh)),
+        vec![edit],
+    ))
+}
+
+/// The edit that adds `names` to the end of the agent's `tools`: a flow or block list after
+/// its last entry (inside `[]` when empty), a comma-separated string after its last name.
+fn append_to_list(text: &str, agent: &Agent, names: &[&str]) -> Option<crate::diagnostic::Edit> {
+    let listed = agent.tools.as_ref()?;
+    let at = span::offset(text, agent.tools_pos)?;
+    if text[at..].starts_with('[') {
+        if listed.is_empty() {
+            let close = at + 1 + text[at + 1..].find(']')?;
+            text[at + 1..close]
+                .trim()
+                .is_empty()
+                .then(|| span::append_items(text, close, close, names))?
+        } else {
+            let last = listed.last()?;
+            let pos = agent.tool_positions.last().copied()?;
+            let (s, e) = span::scalar_at(text, pos, last)?;
+            span::append_items(text, s, e, names)
+        }
+    } else if let (Some(last), Some(pos)) = (listed.last(), agent.tool_positions.last())
+        && let Some((s, e)) = span::scalar_at(text, *pos, last)
+        && span::context_at(text, s) == span::Context::Block
+        && *pos != agent.tools_pos
+    {
+        span::append_items(text, s, e, names)
+    } else {
+        // `tools: Read, Grep`: one plain string, names split at commas.
+        let end = span::token_end(text, at, span::Context::Block)?;
+        let token = &text[at..end];
+        let same = token
+            .split(',')
+            .map(str::trim)
+            .eq(listed.iter().map(String::as_str));
+        let (line_start, _, _) = span::line_at(text, at);
+        let after_key = text[line_start..at].trim_end().ends_with(':');
+        let plain = after_key && !token.starts_with(['\'', '"']);
+        let safe = names.iter().all(|n| !n.contains([',', '#', ':']));
+        (same && plain && safe)
+            .then(|| span::edit(text, end, end, format!(", {}", names.join(", "))))
+    }
 }
 
 pub(crate) const MODEL_DRIFT: RuleDoc = RuleDoc {
@@ -97,6 +172,7 @@ pub(crate) const MODEL_DRIFT: RuleDoc = RuleDoc {
     what: "A skill's advisory `model` differs from the model of an agent that loads it.",
     why: "The hint is advisory; this only tells you the skill was written for a different model than it will run on.",
     example: "Skill says `model: Claude Sonnet 4.5`, the agent says `model: GPT-5`.\n\nFix: nothing required; align them if the skill depends on the model.",
+    fix: None,
 };
 
 /// Info when a skill's model hint differs from the agent's model.
@@ -126,6 +202,7 @@ pub(crate) const UNKNOWN_SKILL_REFERENCE: RuleDoc = RuleDoc {
     what: "An agent's `skills:` list names a skill that is not in the library.",
     why: "Claude Code preloads the named skills; a missing one is skipped and the agent runs without it.",
     example: "skills: [kusto]\nwhen the skill is named kusto-query.\n\nFix: skills: [kusto-query]",
+    fix: None,
 };
 
 /// The agent at `agent` lists `name` in `skills:`, and no skill has that name.
@@ -146,6 +223,7 @@ pub(crate) const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {
     what: "A `[[links]]` entry in skill-audit.toml names an agent file or a skill that is not in the library.",
     why: "The link it was meant to record is not checked for drift.",
     example: "[[links]]\nagent = \"agents/analyst.agent.md\"\nskills = [\"kusto\"]\nwhen the skill is named kusto-query.\n\nFix: skills = [\"kusto-query\"]",
+    fix: None,
 };
 
 /// A `[[links]]` entry names the agent file `agent`, which is not an agent of the library.
@@ -179,6 +257,7 @@ pub(crate) const MARKETPLACE_REMOTE_SOURCE: RuleDoc = RuleDoc {
     what: "A marketplace entry (`.claude-plugin/marketplace.json`, `.github/plugin/marketplace.json`, `.agents/plugins/marketplace.json`, `.cursor-plugin/marketplace.json`) whose `source` is remote: `{source: github, repo}`, `{source: url, url}`, `{source: git-subdir, url, path}`, `{source: npm, package}` or a URL. The finding is on the entry's name.",
     why: "Hosts fetch that plugin from its source when it is installed; none of its files are in the scanned tree, so its skills and agents are not audited here. Audit that repository or package on its own.",
     example: "{\"name\": \"azure\", \"source\": {\"source\": \"github\", \"repo\": \"microsoft/azure-skills\"}}\n\nNothing to fix; audit microsoft/azure-skills separately if it matters.",
+    fix: None,
 };
 
 /// The marketplace entry `name`, at `pos`, takes its plugin from the remote source of kind

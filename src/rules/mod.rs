@@ -25,7 +25,7 @@ pub mod spec;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
 
-use crate::diagnostic::{Pos, Severity, Sink};
+use crate::diagnostic::{Applicability, Pos, Severity, Sink};
 
 /// Everything the catalogue says about a rule: its stable code, kebab-case name, default
 /// severity and one-line summary, then what it checks, why that matters and an example of the
@@ -39,6 +39,17 @@ pub struct RuleDoc {
     pub what: &'static str,
     pub why: &'static str,
     pub example: &'static str,
+    /// The mechanical fix the rule's findings carry, when it has one.
+    pub fix: Option<FixDoc>,
+}
+
+/// What a rule's fix does, and whether it keeps the file's meaning (`--fix` applies it) or
+/// changes it (only `--unsafe-fixes` does).
+#[derive(Debug, Clone, Copy)]
+pub struct FixDoc {
+    pub applicability: Applicability,
+    /// In the imperative, as a rule's example would say it: "replace the old name with ...".
+    pub what: &'static str,
 }
 
 /// The registry: each rule's variant and the family file's [`RuleDoc`] for it, in code order.
@@ -115,6 +126,7 @@ declare_rules! {
     NotToolNames = deps::NOT_TOOL_NAMES;
     DialectShape = deps::DIALECT_SHAPE;
     SidecarUnreadable = deps::SIDECAR_UNREADABLE;
+    OnlyInDialect = deps::ONLY_IN_DIALECT;
     HooksFileMissing = deps::HOOKS_FILE_MISSING;
     HooksInvalid = deps::HOOKS_INVALID;
     UnknownHookEvent = deps::UNKNOWN_HOOK_EVENT;

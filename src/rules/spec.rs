@@ -7,9 +7,10 @@ use std::path::Path;
 
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
-use super::{NameShape, RuleDoc};
+use super::{FixDoc, NameShape, RuleDoc};
 use crate::config::{NameCharset, Settings};
-use crate::diagnostic::{Pos, Severity, Sink};
+use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink};
+use crate::fix::span;
 use crate::parse::markdown::RefKind;
 use crate::parse::skill::ParsedSkill;
 use crate::parse::yaml::{Node, Value};
@@ -138,7 +139,7 @@ fn check_name(
     let folder = folder_of(&parsed.skill.fs_path);
     let folder = nfkc(&folder);
     if !folder.is_empty() && folder != name {
-        name_mismatch(sink, pos, &name, &folder);
+        name_mismatch(sink, pos, &name, &folder, raw);
     }
 }
 
@@ -188,8 +189,22 @@ fn check_keys(root: &crate::parse::yaml::Node, settings: &Settings, sink: &mut S
             }
             continue;
         }
-        unknown_key(sink, key.pos, &k, did_you_mean(&k));
+        let typo = did_you_mean(&k);
+        // Renaming the key onto one that is there would make a duplicate key.
+        // An agent's key in a skill (`tools` is not one: it is a capability key) is another
+        // format's field, not a misspelling.
+        let fixable = typo.is_some_and(|t| root.get(t).is_none())
+            && key.as_str().is_some()
+            && !super::agent::is_agent_key(&k);
+        unknown_key(sink, key.pos, &k, typo, fixable);
     }
+}
+
+/// Is `key` a key of SKILL.md: the spec's, a capability field or one a host reads?
+pub(crate) fn is_skill_key(key: &str) -> bool {
+    SPEC_KEYS.contains(&key)
+        || CAPABILITY_KEYS.contains(&key)
+        || HOST_KEYS.iter().any(|(k, _)| *k == key)
 }
 
 /// The known key closest to `key`, if it is close enough to be a typo.
@@ -308,6 +323,7 @@ pub(crate) const NAME_MISSING: RuleDoc = RuleDoc {
     what: "The frontmatter has no `name` key.",
     why: "The spec requires it; VS Code and the Agent Skills validator reject the skill, other hosts fall back to the folder name.",
     example: "---\ndescription: Extract tables from PDFs.\n---\n\nFix: add `name: pdf-tables` (the folder name).",
+    fix: None,
 };
 
 /// The skill has no `name`; the mapping is at `pos`, the skill's folder is `folder`.
@@ -327,6 +343,7 @@ pub(crate) const NAME_TYPE: RuleDoc = RuleDoc {
     what: "`name` is empty, blank, or not a string (a list, a number, a mapping).",
     why: "Hosts use `name` as the skill's identifier and slash command; a non-string cannot be one.",
     example: "name: [pdf]\n\nFix: name: pdf",
+    fix: None,
 };
 
 /// `name` (`value`) is not a non-empty string.
@@ -358,6 +375,7 @@ pub(crate) const NAME_TOO_LONG: RuleDoc = RuleDoc {
     what: "`name` is longer than 64 characters (counted after Unicode NFKC normalisation).",
     why: "The spec caps names at 64; Codex, VS Code and the validators reject longer ones.",
     example: "name: a-very-long-name-that-keeps-going-...\n\nFix: shorten it to 64 characters or fewer.",
+    fix: None,
 };
 
 /// `name` is `len` characters long.
@@ -377,6 +395,7 @@ pub(crate) const NAME_NOT_LOWERCASE: RuleDoc = RuleDoc {
     what: "`name` contains uppercase letters.",
     why: "The spec allows only lowercase; VS Code silently fails to load such skills.",
     example: "name: PdfTools\n\nFix: name: pdf-tools",
+    fix: None,
 };
 
 fn name_not_lowercase(sink: &mut Sink, pos: Pos, name: &str) {
@@ -395,6 +414,7 @@ pub(crate) const NAME_HYPHENS: RuleDoc = RuleDoc {
     what: "`name` starts or ends with `-`, or contains `--`.",
     why: "The spec forbids both; validators reject the skill.",
     example: "name: -pdf--tools\n\nFix: name: pdf-tools",
+    fix: None,
 };
 
 fn name_hyphen_at_end(sink: &mut Sink, pos: Pos) {
@@ -421,6 +441,7 @@ pub(crate) const NAME_CHARSET: RuleDoc = RuleDoc {
     what: "`name` uses characters other than `a-z`, `0-9` and `-` (or, with `--name-charset unicode`, other than Unicode letters, digits and `-`).",
     why: "VS Code, Claude and OpenAI accept only ASCII `[a-z0-9-]`; the reference validator also accepts Unicode letters. `_`, `.`, spaces, `/` and `:` break loading everywhere.",
     example: "name: pdf_tools\n\nFix: name: pdf-tools",
+    fix: None,
 };
 
 /// `name` holds the characters `bad` (in order, repeats included), outside what `charset`
@@ -450,15 +471,44 @@ pub(crate) const NAME_DIRECTORY_MISMATCH: RuleDoc = RuleDoc {
     what: "`name` differs from the name of the folder holding SKILL.md (compared after NFKC normalisation).",
     why: "The spec requires them to match; the reference validator rejects the skill and VS Code warns.",
     example: "skills/pdf/SKILL.md with `name: pdf-tools`\n\nFix: rename the folder to pdf-tools or set `name: pdf`.",
+    fix: Some(FixDoc {
+        applicability: Applicability::Unsafe,
+        what: "Set `name` to the folder's name, when that is a valid name. Unsafe: the skill is then invoked by another name.",
+    }),
 };
 
-/// `name` is not `folder`, both NFKC-normalised.
-fn name_mismatch(sink: &mut Sink, pos: Pos, name: &str, folder: &str) {
-    sink.push(
+/// `name` (written `raw` at `pos`) is not `folder`, both NFKC-normalised.
+fn name_mismatch(sink: &mut Sink, pos: Pos, name: &str, folder: &str, raw: &str) {
+    // Only a folder name that is itself a valid name is offered: any other would trade this
+    // finding for another.
+    let fix = sink.text().filter(|_| valid_name(folder)).and_then(|text| {
+        let (start, end) = span::scalar_at(text, pos, raw)?;
+        Some(Fix::unsafe_edits(
+            format!("set `name` to `{folder}`"),
+            vec![span::edit(text, start, end, folder)],
+        ))
+    });
+    sink.push_fixed(
         Rule::NameDirectoryMismatch,
         pos,
         format!("`name` is `{name}` but the folder is `{folder}`; hosts expect them to match, rename one"),
+        fix,
     );
+}
+
+/// A name every rule of the spec accepts: lowercase ASCII letters, digits and single inner
+/// hyphens, at most 64 characters.
+fn valid_name(name: &str) -> bool {
+    !name.is_empty()
+        && name.len() <= MAX_NAME_CHARS
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-')
+        && !name.starts_with('-')
+        && !name.ends_with('-')
+        && !name.contains("--")
+        && !matches!(name, "true" | "false" | "null")
+        && name.parse::<f64>().is_err()
 }
 
 pub(crate) const DESCRIPTION_MISSING: RuleDoc = RuleDoc {
@@ -469,6 +519,7 @@ pub(crate) const DESCRIPTION_MISSING: RuleDoc = RuleDoc {
     what: "The frontmatter has no `description` key.",
     why: "Models choose skills by their description; hosts skip skills without one.",
     example: "---\nname: pdf\n---\n\nFix: description: Extract text and tables from PDF files. Use when the user mentions PDFs.",
+    fix: None,
 };
 
 fn description_missing(sink: &mut Sink, pos: Pos) {
@@ -487,6 +538,7 @@ pub(crate) const DESCRIPTION_TYPE: RuleDoc = RuleDoc {
     what: "`description` is empty, blank, or not a string.",
     why: "An empty description gives the model nothing to choose the skill by; hosts skip it.",
     example: "description:\n\nFix: description: What the skill does and when to use it.",
+    fix: None,
 };
 
 /// `description` (`value`) is not a non-empty string.
@@ -509,6 +561,7 @@ pub(crate) const DESCRIPTION_TOO_LONG: RuleDoc = RuleDoc {
     what: "`description` is longer than 1024 characters (Unicode characters of the trimmed text).",
     why: "The spec caps it at 1024; validators reject longer ones and hosts truncate the listing.",
     example: "A 1,500-character description.\n\nFix: keep the what and when in the description; move detail into the body.",
+    fix: None,
 };
 
 fn description_too_long(sink: &mut Sink, pos: Pos, len: usize) {
@@ -527,6 +580,7 @@ pub(crate) const COMPATIBILITY_TYPE: RuleDoc = RuleDoc {
     what: "`compatibility` is present but empty or not a string.",
     why: "The spec defines it as 1-500 characters of text; the reference validator accepts an empty value, hosts may not.",
     example: "compatibility:\n\nFix: compatibility: Requires Python 3.11+ and network access  (or remove the key)",
+    fix: None,
 };
 
 /// `compatibility` (`value`) is not a non-empty string.
@@ -549,6 +603,7 @@ pub(crate) const COMPATIBILITY_TOO_LONG: RuleDoc = RuleDoc {
     what: "`compatibility` is longer than 500 characters.",
     why: "The spec caps it at 500; validators reject longer ones.",
     example: "A 600-character compatibility note.\n\nFix: shorten it; put detail in the body.",
+    fix: None,
 };
 
 fn compatibility_too_long(sink: &mut Sink, pos: Pos, len: usize) {
@@ -567,6 +622,7 @@ pub(crate) const METADATA_TYPE: RuleDoc = RuleDoc {
     what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map). OpenClaw's and Hermes' own nested blocks are SA223 instead.",
     why: "The spec defines metadata as string keys to string values, and validators that enforce it reject anything else. `version: 1.10` is the number 1.1 to most parsers, and nested maps are read differently by each host (skills-ref turns one into a single string). OpenClaw, though, documents `metadata.openclaw` as a nested mapping and gates the skill on it: flattening it would break that gating.",
     example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"",
+    fix: None,
 };
 
 /// `metadata` (`value`) is not a mapping.
@@ -633,6 +689,7 @@ pub(crate) const HOST_METADATA_BLOCK: RuleDoc = RuleDoc {
     what: "`metadata.openclaw` (or the older `clawdbot`, `clawdis`, `moltbot`) or `metadata.hermes` is a nested mapping, as OpenClaw and Hermes document it. skill-audit reads the requirements in it (see docs/requirements.md).",
     why: "Those hosts gate the skill on the block, so it must stay nested; the Agent Skills spec defines `metadata` as strings to strings, so a validator that enforces the spec may reject the file. Nothing to fix unless such a validator is in your pipeline.",
     example: "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"uv\"]}}}\n\nKeep it: flattening it would turn OpenClaw's gating off.",
+    fix: None,
 };
 
 pub(crate) const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
@@ -643,6 +700,7 @@ pub(crate) const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
     what: "`allowed-tools` is not a space-separated string (for example a YAML list).",
     why: "The spec defines a string; Claude Code also reads a list but strict validators reject flow-style lists and other hosts may ignore it.",
     example: "allowed-tools: [Read, Bash]\n\nFix: allowed-tools: Read Bash",
+    fix: None,
 };
 
 /// `allowed-tools` is written as a YAML list, at `pos`.
@@ -667,6 +725,7 @@ pub(crate) const LICENSE_TYPE: RuleDoc = RuleDoc {
     what: "`license` is not a string.",
     why: "The spec defines it as a license name or the name of a bundled license file.",
     example: "license: {name: MIT}\n\nFix: license: MIT",
+    fix: None,
 };
 
 /// `license` (`value`) is not text.
@@ -689,6 +748,7 @@ pub(crate) const HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
     what: "A top-level key that some hosts read (Claude Code, VS Code, OpenClaw and its ClawHub registry) but the Agent Skills spec does not list, such as `argument-hint`, `user-invocable`, OpenClaw's `homepage` and `command-dispatch`, or ClawHub's `version`.",
     why: "Those hosts act on it; strict validators and uploads (skills-ref, claude.ai) reject unknown keys, and other hosts ignore it. Fine when intended.",
     example: "argument-hint: \"[file]\"\n\nNothing to fix if the library targets those hosts; otherwise move it under `metadata`.",
+    fix: None,
 };
 
 /// The key `key` is read by `hosts`, at least one of them configured.
@@ -711,6 +771,7 @@ pub(crate) const UNKNOWN_KEY: RuleDoc = RuleDoc {
     what: "A top-level key that neither the spec nor any known host reads. The message suggests the nearest known key.",
     why: "It is silently ignored everywhere, which usually means a typo (`descripton`) that leaves the real field missing.",
     example: "descripton: Extract tables from PDFs.\n\nFix: description: Extract tables from PDFs.",
+    fix: Some(RENAME_KEY_FIX),
 };
 
 /// The key `key` is read only by `hosts`, none of which is configured.
@@ -725,16 +786,38 @@ fn unconfigured_host_key(sink: &mut Sink, pos: Pos, key: &str, hosts: &[&str]) {
     );
 }
 
-/// No one reads the key `key`; `typo_of` is the known key it is probably a typo of.
-fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>) {
+/// No one reads the key `key`; `typo_of` is the known key it is probably a typo of, which the
+/// mapping lacks when `fixable`.
+fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixable: bool) {
     let hint = typo_of
         .map(|s| format!("; did you mean `{s}`?"))
         .unwrap_or_default();
-    sink.push(
+    let fix = typo_of
+        .filter(|_| fixable)
+        .and_then(|to| rename_key(sink.text()?, pos, key, to));
+    sink.push_fixed(
         Rule::UnknownKey,
         pos,
         format!("`{key}` is not a field of the spec or of any host, so it is ignored{hint}"),
+        fix,
     );
+}
+
+/// The fix of a misspelt key (SA221, SA502).
+pub(crate) const RENAME_KEY_FIX: FixDoc = FixDoc {
+    applicability: Applicability::Safe,
+    what: "Rename a misspelt key to the known key it almost matches, when the mapping has no such key yet and the key is not one the other format reads (an agent's `agent` is a SKILL.md key); its value and comments stay.",
+};
+
+/// The edit that renames the mapping key `key` written at `pos` to `to`.
+pub(crate) fn rename_key(text: &str, pos: Pos, key: &str, to: &str) -> Option<Fix> {
+    let start = span::offset(text, pos)?;
+    let (start, end) = span::scalar_in(text, start, span::Context::Key, key)?;
+    let new = span::scalar(to, span::Context::Key, Some(&text[start..end]));
+    Some(Fix::safe(
+        format!("rename `{key}` to `{to}`"),
+        vec![span::edit(text, start, end, new)],
+    ))
 }
 
 pub(crate) const HOST_FIELD_TYPE: RuleDoc = RuleDoc {
@@ -745,6 +828,7 @@ pub(crate) const HOST_FIELD_TYPE: RuleDoc = RuleDoc {
     what: "A host-specific field has the wrong type: `user-invocable`, `disable-model-invocation` or `background` not `true`/`false`, or a text field holding a list or mapping.",
     why: "VS Code reads only the literal booleans `true` and `false`; `yes` or `\"false\"` are ignored and the default applies.",
     example: "disable-model-invocation: yes\n\nFix: disable-model-invocation: true",
+    fix: None,
 };
 
 /// The host text field `key` holds a list or a mapping (`value`).
@@ -785,6 +869,7 @@ pub(crate) const BODY_TOO_LONG: RuleDoc = RuleDoc {
     what: "SKILL.md has more than 500 lines.",
     why: "The whole body is loaded into the model's context when the skill activates; the spec recommends under 500 lines and moving detail into referenced files.",
     example: "A 900-line SKILL.md.\n\nFix: keep the workflow in SKILL.md, move reference material to references/*.md and link to it.",
+    fix: None,
 };
 
 /// SKILL.md has `lines` lines; the finding is on the first line past the limit.
@@ -806,6 +891,7 @@ pub(crate) const BROKEN_LINK: RuleDoc = RuleDoc {
     what: "A relative Markdown link or image in the body points at a file that does not exist, spelled exactly so (resolved from the SKILL.md's folder). A name that exists with another case gets a \"did you mean\". Paths named outside links are SA232.",
     why: "The model follows these links to load references and scripts on demand; a missing file makes it fail mid-task or invent the content.",
     example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
+    fix: None,
 };
 
 /// `; did you mean `x`?` for a path spelled with another case, or nothing.
@@ -837,6 +923,7 @@ pub(crate) const BROKEN_REFERENCE: RuleDoc = RuleDoc {
     what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path into the skill counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute, starting with `references/` or `scripts/` (the spec's folders for the skill's own files) or with a folder the skill has (`assets/`, `templates/`, ... count only then: they are as often the user's project). Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\".",
     why: "The model reads such paths as it reads links, and loads or runs the file on demand; a missing one makes it fail mid-task or invent the content. A case mismatch works on macOS and breaks on Linux hosts.",
     example: "Run `scripts/Deploy.sh` when the file is scripts/deploy.sh.\n\nFix: Run `scripts/deploy.sh`.",
+    fix: None,
 };
 
 /// The body names `target` (`kind`: a code span or a word), which does not exist beside

@@ -80,7 +80,21 @@ fn assert_commands(out: &str, findings: &[Finding]) {
         assert_eq!(p.properties["line"], f.line.to_string());
         assert_eq!(p.properties["col"], f.column.to_string());
         assert_eq!(p.properties["title"], f.rule.code());
-        assert_eq!(p.message, visible(&f.message));
+        match &f.fix {
+            None => assert_eq!(p.message, visible(&f.message)),
+            Some(fix) => assert_eq!(
+                p.message,
+                visible(&format!(
+                    "{}\nSuggested fix (`skill-audit {}`): {}",
+                    f.message,
+                    match fix.applicability {
+                        skill_audit::diagnostic::Applicability::Safe => "--fix",
+                        skill_audit::diagnostic::Applicability::Unsafe => "--fix --unsafe-fixes",
+                    },
+                    fix.message
+                ))
+            ),
+        }
     }
 }
 

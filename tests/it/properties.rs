@@ -115,3 +115,143 @@ proptest! {
         }
     }
 }
+
+/// One frontmatter line break, the tools an agent lists and how the list is written, for the
+/// fix property below.
+#[derive(Debug, Clone)]
+struct AgentText {
+    crlf: bool,
+    bom: bool,
+    tools: Vec<&'static str>,
+    /// 0: flow plain, 1: flow single-quoted, 2: flow double-quoted, 3: block, 4: block quoted.
+    style: u8,
+    comments: bool,
+    colon_description: bool,
+    typo_key: bool,
+}
+
+impl AgentText {
+    fn render(&self) -> String {
+        let q = match self.style {
+            1 | 4 => "'",
+            2 => "\"",
+            _ => "",
+        };
+        let comment = |c: &str| {
+            if self.comments {
+                format!(" # {c}")
+            } else {
+                String::new()
+            }
+        };
+        let mut lines = vec!["---".to_owned()];
+        lines.push(if self.colon_description {
+            "description: Use when: the user asks".to_owned()
+        } else {
+            format!("description: Plans.{}", comment("d"))
+        });
+        if self.typo_key {
+            lines.push("modle: GPT-5".to_owned());
+        }
+        if self.style >= 3 {
+            lines.push(format!("tools:{}", comment("list")));
+            for t in &self.tools {
+                lines.push(format!("  - {q}{t}{q}{}", comment("t")));
+            }
+        } else {
+            let items: Vec<String> = self.tools.iter().map(|t| format!("{q}{t}{q}")).collect();
+            lines.push(format!("tools: [{}]{}", items.join(", "), comment("flow")));
+        }
+        lines.push("---".to_owned());
+        lines.push("Body: codebase, runCommands.".to_owned());
+        let brk = if self.crlf { "\r\n" } else { "\n" };
+        let mut text = lines.join(brk) + brk;
+        if self.bom {
+            text.insert(0, '\u{feff}');
+        }
+        text
+    }
+}
+
+fn agent_text() -> impl Strategy<Value = AgentText> {
+    let tool = prop::sample::select(vec![
+        "codebase",
+        "runCommands",
+        "runInTerminal",
+        "terminalLastCommand",
+        "search/codebase",
+        "edit/editFiles",
+        "fetch",
+        "web/fetch",
+        "changes",
+        "github/*",
+    ]);
+    (
+        any::<bool>(),
+        any::<bool>(),
+        prop::collection::vec(tool, 1..6),
+        0u8..5,
+        any::<bool>(),
+        any::<bool>(),
+        any::<bool>(),
+    )
+        .prop_map(
+            |(crlf, bom, tools, style, comments, colon_description, typo_key)| AgentText {
+                crlf,
+                bom,
+                tools,
+                style,
+                comments,
+                colon_description,
+                typo_key,
+            },
+        )
+}
+
+proptest! {
+    // Each case is two or three whole audits: fewer cases than the parser properties.
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    /// Whatever the list's style, line breaks, BOM and comments, applying every fix gives text
+    /// the parser accepts, nothing after the frontmatter changes, and re-auditing the result
+    /// shows no finding that still has a fix to apply (unless it was reported as dropped).
+    #[test]
+    fn fixes_leave_text_that_parses_and_findings_that_are_gone(agent in agent_text()) {
+        use skill_audit::fix::{self, Mode};
+        let dir = tempfile::tempdir().unwrap();
+        let text = agent.render();
+        std::fs::create_dir_all(dir.path().join("agents")).unwrap();
+        std::fs::write(dir.path().join("agents/a.agent.md"), &text).unwrap();
+        let opts = skill_audit::AuditOptions {
+            roots: vec![dir.path().to_path_buf()],
+            cwd: dir.path().to_path_buf(),
+            profiles: vec![skill_audit::profile::ProfileSource::Builtin("vscode".into())],
+            ..Default::default()
+        };
+        let done = fix::run(&opts, Mode::Unsafe).unwrap();
+        let renamed = ["codebase", "runCommands", "runInTerminal", "terminalLastCommand", "fetch", "changes"];
+        if agent.tools.iter().any(|t| renamed.contains(t)) || agent.bom || agent.colon_description {
+            prop_assert_eq!(done.changes.len(), 1, "something to fix in {:?}", text);
+        }
+        for c in &done.changes {
+            let mut sink = Sink::new(&c.path);
+            prop_assert!(
+                skill_audit::parse::document(c.after.as_bytes(), "agent", &mut sink).is_ok(),
+                "{:?} does not parse: {:?}", c.after, sink.findings
+            );
+            let body = |t: &str| t.rsplit("---").next().map(str::to_owned);
+            prop_assert_eq!(body(&c.before), body(&c.after));
+            prop_assert_eq!(c.after.contains("\r\n"), agent.crlf, "line breaks kept");
+        }
+        let left: Vec<_> = done
+            .result
+            .findings
+            .iter()
+            .filter(|f| f.fix.is_some())
+            .filter(|f| !done.dropped.iter().any(|d| d.path == f.path && d.rule == f.rule))
+            .map(|f| (f.rule.code(), f.message.clone()))
+            .collect();
+        prop_assert!(left.is_empty(), "{:?}\nfrom {:?}", left, text);
+        prop_assert!(!done.result.findings.iter().any(|f| f.rule.code() == "SA701"));
+    }
+}

@@ -1,0 +1,189 @@
+//! Reading the files fixes change and writing them back. The scanned tree is untrusted: only
+//! regular files inside the audited folders are read for fixing, never through a symlink, and
+//! each is written through a temporary file in its own folder renamed over it, so a reader
+//! never sees half a file and a failed write leaves the original.
+
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::Change;
+use crate::source::{self, MAX_FILE_BYTES};
+
+/// The audited folders, by real path: fixes read and write only inside them.
+pub(super) struct Roots(Vec<PathBuf>);
+
+impl Roots {
+    pub(super) fn new(roots: &[PathBuf]) -> Roots {
+        Roots(
+            roots
+                .iter()
+                .filter_map(|r| std::fs::canonicalize(r).ok())
+                .collect(),
+        )
+    }
+
+    /// Is `path` itself a regular file (not a link) whose folder is inside a root (or the
+    /// file a root names)?
+    fn admits(&self, path: &Path) -> Result<(), String> {
+        let meta = std::fs::symlink_metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
+        if meta.file_type().is_symlink() {
+            return Err("it is a symbolic link; fixes never write through one".into());
+        }
+        if !meta.is_file() {
+            return Err("it is not a regular file".into());
+        }
+        let real = std::fs::canonicalize(path).map_err(|e| format!("cannot resolve it: {e}"))?;
+        if self.0.iter().any(|r| real.starts_with(r)) {
+            Ok(())
+        } else {
+            Err("it is outside the audited folders".into())
+        }
+    }
+
+    /// The text of `path`, when fixes may change it.
+    pub(super) fn read(&self, path: &Path) -> Result<String, String> {
+        self.admits(path)?;
+        let contents = source::read(path, MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+        String::from_utf8(contents.bytes).map_err(|_| "it is not UTF-8 text".to_owned())
+    }
+}
+
+/// Write each change (then make its rename). A file that cannot be written is named in the
+/// returned errors (display path, message) and left as it was; the others are still written.
+pub fn write(changes: &[Change], roots: &[PathBuf]) -> Vec<(String, String)> {
+    let roots = Roots::new(roots);
+    let mut errors = Vec::new();
+    for c in changes {
+        if c.after != c.before
+            && let Err(e) = write_one(&roots, c)
+        {
+            errors.push((c.path.clone(), format!("{}: not fixed: {e}", c.path)));
+            continue;
+        }
+        if let Some((shown, target)) = &c.rename
+            && let Err(e) = rename(&c.fs_path, target)
+        {
+            errors.push((
+                c.path.clone(),
+                format!("{}: not renamed to {shown}: {e}", c.path),
+            ));
+        }
+    }
+    errors
+}
+
+fn write_one(roots: &Roots, c: &Change) -> Result<(), String> {
+    roots.admits(&c.fs_path)?;
+    let meta = std::fs::metadata(&c.fs_path).map_err(|e| e.to_string())?;
+    // Checked here, not left to the write: the owner (root, say) could write it anyway, and a
+    // read-only file says not to.
+    if meta.permissions().readonly() {
+        return Err("the file is read-only".into());
+    }
+    let now = std::fs::read(&c.fs_path).map_err(|e| e.to_string())?;
+    if now != c.before.as_bytes() {
+        return Err("it changed since it was read".into());
+    }
+    let dir = c.fs_path.parent().unwrap_or(Path::new("."));
+    let name = c
+        .fs_path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = dir.join(format!(".{name}.skill-audit-{}.tmp", std::process::id()));
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(c.after.as_bytes())?;
+        f.set_permissions(meta.permissions())?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, &c.fs_path)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e.to_string());
+    }
+    Ok(())
+}
+
+/// Rename `from` to `to` in the same folder, refusing to replace anything.
+fn rename(from: &Path, to: &Path) -> Result<(), String> {
+    if std::fs::symlink_metadata(to).is_ok() {
+        return Err("the target exists".into());
+    }
+    std::fs::rename(from, to).map_err(|e| e.to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn change(dir: &Path, before: &str, after: &str) -> Change {
+        let fs_path = dir.join("a.agent.md");
+        std::fs::write(&fs_path, before).unwrap();
+        Change {
+            path: "a.agent.md".into(),
+            fs_path,
+            before: before.into(),
+            after: after.into(),
+            rename: None,
+            safe: 1,
+            unsafe_: 0,
+        }
+    }
+
+    #[test]
+    fn a_file_is_replaced_whole_and_keeps_its_permissions() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = change(dir.path(), "a\r\n", "b\r\n");
+        assert!(write(std::slice::from_ref(&c), &[dir.path().to_owned()]).is_empty());
+        assert_eq!(std::fs::read_to_string(&c.fs_path).unwrap(), "b\r\n");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file left behind");
+    }
+
+    #[test]
+    fn read_only_files_and_files_outside_are_refused_by_name() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = change(dir.path(), "a\n", "b\n");
+        let mut perms = std::fs::metadata(&c.fs_path).unwrap().permissions();
+        perms.set_readonly(true);
+        std::fs::set_permissions(&c.fs_path, perms).unwrap();
+        let errors = write(std::slice::from_ref(&c), &[dir.path().to_owned()]);
+        assert_eq!(errors[0].1, "a.agent.md: not fixed: the file is read-only");
+        assert_eq!(std::fs::read_to_string(&c.fs_path).unwrap(), "a\n");
+        let other = tempfile::tempdir().unwrap();
+        let errors = write(std::slice::from_ref(&c), &[other.path().to_owned()]);
+        assert!(
+            errors[0].1.contains("outside the audited folders"),
+            "{errors:?}"
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn symlinks_are_never_written_through() {
+        let dir = tempfile::tempdir().unwrap();
+        let outside = tempfile::tempdir().unwrap();
+        let target = outside.path().join("t.md");
+        std::fs::write(&target, "a\n").unwrap();
+        let link = dir.path().join("l.agent.md");
+        std::os::unix::fs::symlink(&target, &link).unwrap();
+        let roots = Roots::new(&[dir.path().to_owned()]);
+        assert!(roots.read(&link).unwrap_err().contains("symbolic link"));
+    }
+
+    #[test]
+    fn a_rename_never_replaces_a_file() {
+        let dir = tempfile::tempdir().unwrap();
+        let from = dir.path().join("a.chatmode.md");
+        let to = dir.path().join("a.agent.md");
+        std::fs::write(&from, "x").unwrap();
+        std::fs::write(&to, "y").unwrap();
+        assert!(rename(&from, &to).is_err());
+        assert_eq!(std::fs::read_to_string(&to).unwrap(), "y");
+    }
+}

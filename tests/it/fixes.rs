@@ -1,0 +1,410 @@
+//! `--fix`, `--diff` and `--unsafe-fixes`: what they change, what they never touch, and how they
+//! report it.
+
+use crate::common::*;
+
+use std::path::Path;
+
+use serde_json::Value;
+
+/// An agent with renamed tool names in a flow list, CRLF line breaks, a comment and a body
+/// that names the old tools too (it must stay as it is).
+const FLOW_AGENT: &str = "---\r\ndescription: Reviews code. # who\r\ntools: [codebase, 'runCommands', edit/editFiles] # kept\r\n---\r\nUse codebase and runCommands.\r\n";
+
+/// The same in a block list, with a byte order mark and a comment on an item.
+const BLOCK_AGENT: &str = "\u{feff}---\nname: blocky\ndescription: Plans.\ntools:\n  - codebase # old\n  - runInTerminal\n  - runCommands\n---\ntools:\n  - codebase\n";
+
+/// A skill whose description holds `: ` unquoted, and a misspelt key.
+const BROKEN_SKILL: &str = "---\nname: notes\ndescription: Use when: the user asks # really\nlicence: MIT\n---\nBody: here\n";
+
+fn library() -> tempfile::TempDir {
+    tree(&[
+        ("agents/flow.agent.md", FLOW_AGENT),
+        ("agents/block.agent.md", BLOCK_AGENT),
+        ("skills/notes/SKILL.md", BROKEN_SKILL),
+        ("skills/clean/SKILL.md", &skill_md("clean", "")),
+    ])
+}
+
+fn read(dir: &Path, rel: &str) -> String {
+    std::fs::read_to_string(dir.join(rel)).unwrap()
+}
+
+/// Run the binary in `dir` on `.` with the VS Code profile and `args`.
+fn run(dir: &Path, args: &[&str]) -> (String, String, i32) {
+    let out = bin(dir)
+        .args(["-p", "builtin:vscode", "--fail-on", "never"])
+        .args(args)
+        .arg(".")
+        .output()
+        .unwrap();
+    (
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+        out.status.code().unwrap_or(-1),
+    )
+}
+
+/// Every file under `dir` with its bytes, by relative path.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut out = Vec::new();
+    let mut dirs = vec![dir.to_path_buf()];
+    while let Some(d) = dirs.pop() {
+        for e in std::fs::read_dir(&d).unwrap() {
+            let p = e.unwrap().path();
+            if p.is_dir() {
+                dirs.push(p);
+            } else {
+                let rel = p
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .replace('\\', "/");
+                out.push((rel, std::fs::read(&p).unwrap()));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+#[test]
+fn diff_shows_the_safe_fixes_writes_nothing_and_exits_1() {
+    let lib = library();
+    let before = snapshot(lib.path());
+    let (stdout, stderr, code) = run(lib.path(), &["--diff"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert_eq!(snapshot(lib.path()), before, "--diff writes nothing");
+    assert!(
+        stderr.contains("Would fix 8 (8 safe, 0 unsafe) in 3 files"),
+        "{stderr}"
+    );
+    insta::assert_snapshot!("diff", stdout.replace('\r', "\\r"));
+}
+
+#[test]
+fn diff_with_unsafe_fixes_shows_renames_and_names() {
+    let lib = tree(&[
+        ("skills/pdf/skill.md", &skill_md("pdf-tools", "")),
+        (
+            "chatmodes/plan.chatmode.md",
+            "---\ndescription: Plans.\n---\n",
+        ),
+    ]);
+    let (stdout, stderr, code) = run(lib.path(), &["--diff"]);
+    assert_eq!((stdout.as_str(), code), ("", 0), "nothing safe: {stderr}");
+    let (stdout, _, code) = run(lib.path(), &["--diff", "--unsafe-fixes"]);
+    assert_eq!(code, 1);
+    insta::assert_snapshot!("diff_unsafe", stdout);
+}
+
+#[test]
+fn fix_edits_only_the_ranges_keeps_line_breaks_and_is_idempotent() {
+    let lib = library();
+    let (stdout, stderr, code) = run(lib.path(), &["--fix"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("Fixed 8 (8 safe, 0 unsafe) in 3 files"),
+        "{stdout}"
+    );
+    assert_eq!(
+        read(lib.path(), "agents/flow.agent.md"),
+        "---\r\ndescription: Reviews code. # who\r\ntools: [search/codebase, 'execute/getTerminalOutput', 'execute/runInTerminal', 'read/terminalLastCommand', 'read/terminalSelection', edit/editFiles] # kept\r\n---\r\nUse codebase and runCommands.\r\n"
+    );
+    // No BOM any more; the comment stays on its item; a new name listed once.
+    assert_eq!(
+        read(lib.path(), "agents/block.agent.md"),
+        "---\nname: blocky\ndescription: Plans.\ntools:\n  - search/codebase # old\n  - execute/runInTerminal\n  - execute/getTerminalOutput\n  - read/terminalLastCommand\n  - read/terminalSelection\n---\ntools:\n  - codebase\n"
+    );
+    assert_eq!(
+        read(lib.path(), "skills/notes/SKILL.md"),
+        "---\nname: notes\ndescription: 'Use when: the user asks # really'\nlicense: MIT\n---\nBody: here\n"
+    );
+    let after = snapshot(lib.path());
+    let (stdout, stderr, code) = run(lib.path(), &["--fix"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("Fixed 0 (0 safe, 0 unsafe) in 0 files"),
+        "{stdout}"
+    );
+    assert_eq!(
+        snapshot(lib.path()),
+        after,
+        "a second --fix changes nothing"
+    );
+    let (stdout, _, code) = run(lib.path(), &["--diff"]);
+    assert_eq!((stdout.as_str(), code), ("", 0));
+}
+
+#[test]
+fn the_report_after_fixing_shows_what_is_left_and_the_counts() {
+    let lib = library();
+    write(lib.path(), "skills/notes2/SKILL.md", skill_md("other", ""));
+    let (stdout, _, _) = run(lib.path(), &["--fix", "-f", "json"]);
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(
+        v["summary"]["fixes"],
+        serde_json::json!({"applied_safe": 8, "applied_unsafe": 0, "files_changed": 3})
+    );
+    let left: Vec<&str> = arr(&v, "findings")
+        .iter()
+        .filter(|f| f["fix"].is_object())
+        .map(|f| f["rule"].as_str().unwrap())
+        .collect();
+    assert_eq!(left, ["SA207"], "only the unsafe fix is left");
+    let (text, _, _) = run(lib.path(), &[]);
+    assert!(
+        text.contains("\n1 fix available with `--unsafe-fixes`\n"),
+        "{text}"
+    );
+    assert!(
+        !text.contains("[*]"),
+        "the unsafe fix is not marked without the flag: {text}"
+    );
+    let (text, _, _) = run(lib.path(), &["--unsafe-fixes"]);
+    assert!(text.contains("[*] `name` is `other`"), "{text}");
+    assert!(
+        text.contains("[*] 1 fixable with `--fix --unsafe-fixes`"),
+        "{text}"
+    );
+}
+
+#[test]
+fn json_and_sarif_carry_the_edits() {
+    let lib = library();
+    let (stdout, _, _) = run(lib.path(), &["-f", "json"]);
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let f = arr(&v, "findings")
+        .iter()
+        .find(|f| f["rule"] == "SA109")
+        .expect("the BOM finding");
+    assert_eq!(
+        f["fix"],
+        serde_json::json!({
+            "applicability": "safe",
+            "message": "remove the byte order mark",
+            "edits": [{"start": 0, "end": 3, "content": "",
+                       "location": {"line": 1, "column": 1},
+                       "end_location": {"line": 1, "column": 1}}]
+        })
+    );
+    let (stdout, _, _) = run(lib.path(), &["-f", "sarif"]);
+    let v: Value = serde_json::from_str(&stdout).unwrap();
+    let results = v["runs"][0]["results"].as_array().unwrap();
+    let bom = results.iter().find(|r| r["ruleId"] == "SA109").unwrap();
+    assert_eq!(
+        bom["fixes"][0]["artifactChanges"][0]["replacements"][0],
+        serde_json::json!({"deletedRegion": {"byteOffset": 0, "byteLength": 3},
+                           "insertedContent": {"text": ""}})
+    );
+    assert_eq!(
+        bom["fixes"][0]["description"]["text"],
+        "remove the byte order mark"
+    );
+}
+
+#[test]
+fn fixes_of_one_list_that_touch_the_same_place_all_land_over_passes() {
+    // Two skills the agent loads, each missing a tool: both fixes append at the end of the
+    // list, so the second waits for the next pass instead of clobbering the first.
+    let lib = tree(&[
+        (
+            "plugins/p/.claude-plugin/plugin.json",
+            r#"{"name": "p", "agents": ["./agents/a.md"], "skills": ["./skills/"]}"#,
+        ),
+        (
+            "plugins/p/agents/a.md",
+            "---\nname: a\ndescription: d\ntools:\n  - Read\nskills: [one, two]\n---\n",
+        ),
+        (
+            "plugins/p/skills/one/SKILL.md",
+            &skill_md("one", "dependencies:\n  tools: [get_order]\n"),
+        ),
+        (
+            "plugins/p/skills/two/SKILL.md",
+            &skill_md("two", "dependencies:\n  tools: [get_refund]\n"),
+        ),
+    ]);
+    let (stdout, stderr, _) = run(lib.path(), &["--diff", "--unsafe-fixes"]);
+    assert!(stdout.contains("   - Read\n+  - "), "{stdout}\n{stderr}");
+    let (_, stderr, code) = run(lib.path(), &["--fix", "--unsafe-fixes"]);
+    assert_eq!(code, 0, "{stderr}");
+    let agent = read(lib.path(), "plugins/p/agents/a.md");
+    assert!(
+        agent.contains("tools:\n  - Read\n  - get_order\n  - get_refund\nskills"),
+        "{agent}"
+    );
+    let (v, _) = json_run(lib.path(), &["."]);
+    assert!(!rules_for(&v, "plugins/p/agents/a.md").contains(&"SA603".to_owned()));
+}
+
+#[test]
+fn a_read_only_file_is_named_and_the_others_are_still_fixed() {
+    let lib = library();
+    let ro = lib.path().join("agents/flow.agent.md");
+    let mut perms = std::fs::metadata(&ro).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&ro, perms).unwrap();
+    let (stdout, stderr, code) = run(lib.path(), &["--fix"]);
+    assert_eq!(code, 1, "a file was not written: {stdout}");
+    assert!(
+        stderr.contains("agents/flow.agent.md: not fixed: the file is read-only"),
+        "{stderr}"
+    );
+    assert_eq!(read(lib.path(), "agents/flow.agent.md"), FLOW_AGENT);
+    assert!(read(lib.path(), "agents/block.agent.md").contains("search/codebase"));
+    assert!(stdout.contains("in 2 files"), "{stdout}");
+}
+
+#[test]
+fn renames_never_replace_a_file() {
+    let lib = tree(&[
+        ("a/plan.chatmode.md", "---\ndescription: Old.\n---\n"),
+        ("a/plan.agent.md", "---\ndescription: New.\n---\n"),
+    ]);
+    let (_, stderr, _) = run(lib.path(), &["--fix", "--unsafe-fixes"]);
+    assert!(
+        stderr.contains("`a/plan.agent.md` exists already"),
+        "{stderr}"
+    );
+    assert_eq!(
+        read(lib.path(), "a/plan.agent.md"),
+        "---\ndescription: New.\n---\n"
+    );
+    assert!(lib.path().join("a/plan.chatmode.md").is_file());
+}
+
+#[cfg(unix)]
+#[test]
+fn a_symlink_out_of_the_tree_is_never_written_through() {
+    let outside = tree(&[("x.agent.md", FLOW_AGENT)]);
+    let lib = tree(&[]);
+    std::fs::create_dir_all(lib.path().join("agents")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("x.agent.md"),
+        lib.path().join("agents/x.agent.md"),
+    )
+    .unwrap();
+    let (_, _, _) = run(lib.path(), &["--fix", "--follow-outside"]);
+    assert_eq!(read(outside.path(), "x.agent.md"), FLOW_AGENT);
+}
+
+#[test]
+fn fixes_need_local_files() {
+    let lib = library();
+    bin(lib.path())
+        .args(["--diff", "--mcp-url", "http://127.0.0.1:9/mcp"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("cannot be used with --mcp"));
+}
+
+/// A copy of `src` at `dst` (regular files and folders only), writable as a checkout is.
+fn copy_tree(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        let to = dst.join(e.file_name());
+        let ty = e.file_type().unwrap();
+        if ty.is_dir() {
+            copy_tree(&e.path(), &to);
+        } else if ty.is_file() {
+            std::fs::write(&to, std::fs::read(e.path()).unwrap()).unwrap();
+        }
+    }
+}
+
+/// The frontmatter's line count (its `---` lines included) of a Markdown file's text.
+fn frontmatter_lines(text: &str) -> usize {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let mut lines = text.split('\n');
+    if lines.next().map(|l| l.trim_end()) != Some("---") {
+        return 0;
+    }
+    2 + lines.position(|l| l.trim_end() == "---").unwrap_or(0)
+}
+
+#[test]
+fn awesome_copilot_every_renamed_tool_fixed_nothing_outside_frontmatter_changed() {
+    let Some(corpus_dir) = corpus(AWESOME_COPILOT) else {
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    let root = work.path().join("awesome-copilot");
+    copy_tree(&corpus_dir, &root);
+    let before = snapshot(&root);
+    let (v, _) = json_run(&root, &["-p", "builtin:vscode", "."]);
+    let renamed = arr(&v, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA701")
+        .count();
+    assert!(renamed > 400, "{renamed} SA701 findings");
+    let (stdout, stderr, _) = run(&root, &["--fix", "-f", "json"]);
+    let after: Value = serde_json::from_str(&stdout).unwrap_or_else(|e| panic!("{e}: {stderr}"));
+    let left: Vec<&Value> = arr(&after, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA701")
+        .collect();
+    assert!(left.is_empty(), "SA701 left: {left:#?}");
+    assert!(
+        !arr(&after, "findings").iter().any(|f| f["rule"] == "SA199"),
+        "no internal error"
+    );
+    let now = snapshot(&root);
+    assert_eq!(
+        before.iter().map(|(p, _)| p).collect::<Vec<_>>(),
+        now.iter().map(|(p, _)| p).collect::<Vec<_>>(),
+        "safe fixes rename nothing"
+    );
+    let mut changed = 0;
+    for ((path, old), (_, new)) in before.iter().zip(&now) {
+        if old == new {
+            continue;
+        }
+        changed += 1;
+        let (old, new) = (
+            String::from_utf8(old.clone()).unwrap(),
+            String::from_utf8(new.clone()).unwrap(),
+        );
+        let mut sink = skill_audit::diagnostic::Sink::new(path);
+        assert!(
+            skill_audit::parse::document(new.as_bytes(), "file", &mut sink).is_ok(),
+            "{path} no longer parses: {:?}",
+            sink.findings
+        );
+        // Every line after the frontmatter is the same, in the same place from the end.
+        let (fo, fnew) = (frontmatter_lines(&old), frontmatter_lines(&new));
+        let body_old: Vec<&str> = old.split('\n').skip(fo).collect();
+        let body_new: Vec<&str> = new.split('\n').skip(fnew).collect();
+        assert_eq!(body_old, body_new, "{path}: the body changed");
+    }
+    let fixes = &after["summary"]["fixes"];
+    assert_eq!(fixes["files_changed"].as_u64(), Some(changed));
+    assert!(
+        fixes["applied_safe"].as_u64().unwrap() >= renamed as u64,
+        "{fixes}"
+    );
+    // Idempotent: nothing left to do.
+    let (stdout, _, code) = run(&root, &["--diff"]);
+    assert_eq!((stdout.as_str(), code), ("", 0));
+}
+
+#[test]
+fn a_key_of_another_format_is_not_renamed_as_a_typo() {
+    // `agent` is a SKILL.md key (Claude Code's); as an agent key it is unknown and close to
+    // `agents`, but renaming it would give the agent sub-agents it never asked for.
+    let lib = tree(&[(
+        "agents/a.agent.md",
+        "---\ndescription: d\nagent: agent\ntool: [search]\n---\n",
+    )]);
+    let (stdout, _, code) = run(lib.path(), &["--diff"]);
+    assert_eq!(code, 1);
+    assert!(
+        stdout.contains("-tool: [search]\n+tools: [search]\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("\n agent: agent\n"),
+        "left as it is: {stdout}"
+    );
+}
