@@ -306,11 +306,7 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut Scan, boundary: &Boundary
         });
         discover::manifest_agents(manifests.flatten(), &found.candidates, &opts.cwd, boundary)
     };
-    per_file.par_extend(
-        extra
-            .into_par_iter()
-            .map(|c| guarded(c, opts, boundary)),
-    );
+    per_file.par_extend(extra.into_par_iter().map(|c| guarded(c, opts, boundary)));
     once_per_file(per_file);
 }
 

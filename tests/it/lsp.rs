@@ -433,6 +433,54 @@ fn code_actions_answer_with_actions() {
 }
 
 #[test]
+fn a_misspelt_key_gets_its_fix_as_a_quick_fix_and_in_fix_all() {
+    let (lib, mut c) = started(&[]);
+    // Only the misspelt key: the one it almost matches is absent, so SA221 carries a fix.
+    c.open(
+        &lib.skill,
+        "---\nname: pdf\ndescriptin: Reads PDF files. Use when a PDF is given.\n---\n# pdf\n",
+    );
+    let edits_of = |r: &Value, kind: &str| -> Vec<Value> {
+        let actions = r["result"].as_array().cloned().unwrap_or_default();
+        let action = actions
+            .iter()
+            .find(|a| a["kind"] == kind)
+            .unwrap_or_else(|| panic!("a {kind} action: {r}"));
+        action["edit"]["changes"][uri(&lib.skill)]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+    };
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&lib.skill)},
+            "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}},
+            "context": {"diagnostics": []},
+        }),
+    );
+    let rename = json!([{
+        "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 10}},
+        "newText": "description",
+    }]);
+    assert_eq!(Value::Array(edits_of(&r, "quickfix")), rename, "{r}");
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&lib.skill)},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": [], "only": ["source.fixAll"]},
+        }),
+    );
+    assert_eq!(
+        Value::Array(edits_of(&r, "source.fixAll.skill-audit")),
+        rename,
+        "{r}"
+    );
+    c.stop();
+}
+
+#[test]
 fn a_panic_in_a_request_is_answered_and_the_server_goes_on() {
     let (lib, mut c) = started(&[("SKILL_AUDIT_LSP_DEBUG_PANIC", "1")]);
     let r = c.request("skill-audit/debugPanic", Value::Null);
