@@ -341,7 +341,19 @@ fn may_name_path(text: &[u8], slash: usize) -> Result<(), usize> {
 
 /// The bytes [`path_like`] allows in a path.
 fn is_path_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'+' | b'@')
+    // A table: this is asked of every byte around every slash of every body.
+    const PATH_BYTES: [bool; 256] = {
+        let mut t = [false; 256];
+        let mut b = 0;
+        while b < 256 {
+            let c = b as u8;
+            t[b] =
+                c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-' | b'/' | b'+' | b'@');
+            b += 1;
+        }
+        t
+    };
+    PATH_BYTES[usize::from(b)]
 }
 
 /// The length of the fence a line (past its indentation and block quote markers) opens with:
