@@ -95,6 +95,8 @@ fn entries(
             return false;
         }
     };
+    // Exactly the room the list needs: kept for the whole run, grown by pushes it had twice.
+    out.reserve_exact(items.len());
     let mut ok = true;
     for item in items {
         match item.as_str().map(str::trim) {
