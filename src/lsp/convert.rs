@@ -40,27 +40,34 @@ pub(crate) fn line_text(text: &str, line: usize) -> &str {
     l.strip_suffix('\r').unwrap_or(l)
 }
 
-/// The byte offset in `line` of 1-based scalar column `column` (clamped to the line).
-fn byte_of_column(line: &str, column: u32) -> usize {
-    let skip = column.saturating_sub(1) as usize;
-    line.char_indices().nth(skip).map_or(line.len(), |(i, _)| i)
-}
-
 /// The UTF-16 length of `s`.
 fn utf16_len(s: &str) -> u32 {
     s.chars().map(|c| c.len_utf16() as u32).sum()
 }
 
-/// The protocol position of a 1-based line and scalar column of `text`.
+/// The protocol position of a 1-based line and scalar column of `text`; a column past its
+/// line's end (a finding on a line since shortened) is the line's end.
 pub(crate) fn position(text: &str, pos: Pos) -> Position {
-    let line = pos.line.saturating_sub(1);
-    let l = line_text(text, line as usize);
-    let l = if line == 0 {
-        l.trim_start_matches('\u{feff}')
+    let pos = Pos::new(pos.line.max(1), pos.column.max(1));
+    match crate::fix::span::offset(text, pos) {
+        Some(at) => position_of_byte(text, at),
+        None => line_end(text, pos.line - 1),
+    }
+}
+
+/// The protocol position of byte `at` of `text` (a character boundary); a byte order mark
+/// is not counted on the first line.
+fn position_of_byte(text: &str, at: usize) -> Position {
+    let before = &text.as_bytes()[..at.min(text.len())];
+    let line = memchr::memchr_iter(b'\n', before).count();
+    let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+    let l = text.get(start..before.len()).unwrap_or_default();
+    let l = if start == 0 {
+        l.strip_prefix('\u{feff}').unwrap_or(l)
     } else {
         l
     };
-    Position::new(line, utf16_len(&l[..byte_of_column(l, pos.column)]))
+    Position::new(u32::try_from(line).unwrap_or(u32::MAX), utf16_len(l))
 }
 
 /// The end of 0-based line `line`.
@@ -130,7 +137,10 @@ pub(crate) fn diagnostic(text: &str, f: &Finding) -> Diagnostic {
 /// A fix's edit as a text edit of `text` (the file the fix was made for).
 pub(crate) fn text_edit(text: &str, e: &Edit) -> TextEdit {
     TextEdit::new(
-        Range::new(position(text, e.location), position(text, e.end_location)),
+        Range::new(
+            position_of_byte(text, e.start),
+            position_of_byte(text, e.end),
+        ),
         e.content.clone(),
     )
 }
@@ -149,6 +159,16 @@ mod tests {
         // Past the end of the line or the file: clamped.
         assert_eq!(position(text, Pos::new(2, 99)), Position::new(1, 10));
         assert_eq!(position(text, Pos::new(9, 3)), Position::new(8, 0));
+        // A byte order mark is not a character of line 1, for positions or for edits.
+        let bom = "\u{feff}---\nname: x\n";
+        assert_eq!(position(bom, Pos::new(1, 2)), Position::new(0, 1));
+        let e = crate::fix::span::edit(bom, 3, 6, "+++");
+        let edit = text_edit(bom, &e);
+        assert_eq!(
+            edit.range,
+            Range::new(Position::new(0, 0), Position::new(0, 3))
+        );
+        assert_eq!(edit.range.start, position(bom, e.location));
     }
 
     #[test]
