@@ -718,25 +718,25 @@ fn parse_bytes(
             // Only broken links are reported: a body whose links all resolve is not parsed.
             let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
             // Paths the text names mostly start with a folder the skill lacks (the user's
-            // `src/`): each such folder is looked up once, and paths in it need no lookup.
-            let folders = std::cell::RefCell::new(Vec::<(String, bool)>::new());
+            // `src/`): once a path in such a folder is found missing, the folder is looked up,
+            // and other paths in it need no lookup. A path that exists costs one lookup.
+            let missing_folders = std::cell::RefCell::new(Vec::<String>::new());
             let parsed = parse::skill::parse(bytes, &c.path, &c.fs_path, sink, |t| {
-                if let Some((first, _)) = t.split_once('/') {
-                    let known = folders
-                        .borrow()
-                        .iter()
-                        .find(|(f, _)| f == first)
-                        .map(|f| f.1);
-                    let exists = known.unwrap_or_else(|| {
-                        let exists = dir.join(first).is_dir();
-                        folders.borrow_mut().push((first.to_owned(), exists));
-                        exists
-                    });
-                    if !exists {
-                        return true;
-                    }
+                let first = t.split_once('/').map(|(first, _)| first);
+                if let Some(first) = first
+                    && missing_folders.borrow().iter().any(|f| f == first)
+                {
+                    return true;
                 }
-                rules::spec::link_is_broken(dir, t)
+                if !rules::spec::link_is_broken(dir, t) {
+                    return false;
+                }
+                if let Some(first) = first
+                    && !dir.join(first).is_dir()
+                {
+                    missing_folders.borrow_mut().push(first.to_owned());
+                }
+                true
             });
             rules::spec::check(&parsed, settings, sink);
             let mut parsed = parsed;
