@@ -18,7 +18,7 @@ pub fn offset(text: &str, pos: Pos) -> Option<usize> {
     }
     let col = usize::try_from(pos.column.checked_sub(1)?).ok()?;
     let rest = &text[start..];
-    let within = rest.find('\n').unwrap_or(rest.len());
+    let within = memchr::memchr(b'\n', rest.as_bytes()).unwrap_or(rest.len());
     let mut chars = rest[..within].char_indices().map(|(i, _)| i);
     let at = match chars.nth(col) {
         Some(i) => i,

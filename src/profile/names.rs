@@ -21,7 +21,21 @@ type Set = HashSet<String, foldhash::fast::RandomState>;
 /// The tool a name stands for: permission syntax (`Bash(git:*)`, `Agent(worker)`) names the
 /// tool before the parenthesis.
 pub(crate) fn tool_of(name: &str) -> &str {
-    name.split('(').next().unwrap_or(name).trim()
+    let tool = byte_at(name, b'(').map_or(name, |i| &name[..i]);
+    trim(tool)
+}
+
+/// `s.trim()`, without decoding characters when `s` starts and ends with ASCII that is not
+/// white space, as almost every name does: names are trimmed on every lookup.
+pub(crate) fn trim(s: &str) -> &str {
+    // The ASCII characters `char::is_whitespace` accepts.
+    let plain = |b: &u8| b.is_ascii() && !matches!(b, b'\t'..=b'\r' | b' ');
+    let b = s.as_bytes();
+    if b.first().is_some_and(plain) && b.last().is_some_and(plain) {
+        s
+    } else {
+        s.trim()
+    }
 }
 
 /// Reduce a tool name to its canonical `server/tool` (or bare) spelling.
@@ -41,15 +55,15 @@ fn respelled(name: &str) -> Option<String> {
     let (server, tool) = split_at_byte(name, b':')?;
     let plain = !server.is_empty()
         && !tool.is_empty()
-        && memchr::memchr(b':', tool.as_bytes()).is_none()
-        && memchr::memchr2(b'/', b'(', name.as_bytes()).is_none();
+        && byte_at(tool, b':').is_none()
+        && !name.bytes().any(|b| b == b'/' || b == b'(');
     plain.then(|| [server, "/", tool].concat())
 }
 
 /// `raw` canonicalised (`tools`) or trimmed; an owned `raw` that needs neither is kept, so
 /// the set can store it without copying.
 fn normalised(raw: Cow<'_, str>, tools: bool) -> Cow<'_, str> {
-    let trimmed = raw.trim();
+    let trimmed = trim(&raw);
     if tools && let Some(qualified) = respelled(trimmed) {
         return Cow::Owned(qualified);
     }
@@ -63,11 +77,16 @@ fn normalised(raw: Cow<'_, str>, tools: bool) -> Cow<'_, str> {
 }
 
 /// `s` split around the first `byte`, which must be ASCII (so both sides are `str`s).
-/// `memchr` finds it faster than `str::split_once` on the short names hashed here.
 fn split_at_byte(s: &str, byte: u8) -> Option<(&str, &str)> {
     debug_assert!(byte.is_ascii());
-    let i = memchr::memchr(byte, s.as_bytes())?;
+    let i = byte_at(s, byte)?;
     Some((&s[..i], &s[i + 1..]))
+}
+
+/// Where `byte` first is in `s`. Names are short: a plain loop over their bytes costs less
+/// than `memchr`'s set-up, and far less than `str::find` with a `char`.
+fn byte_at(s: &str, byte: u8) -> Option<usize> {
+    s.bytes().position(|b| b == byte)
 }
 
 /// Is this entry a glob pattern rather than a literal name?
@@ -291,5 +310,17 @@ mod tests {
         assert!(set.contains("docs://team/guide.md"));
         assert!(set.contains("file:///x/y"));
         assert!(!set.contains("guide.md"));
+    }
+
+    proptest::proptest! {
+        /// The shortcut trims exactly what `str::trim` trims, whatever white space (ASCII,
+        /// vertical tab, no-break space, line separator) surrounds the name.
+        #[test]
+        fn trim_is_str_trim(
+            s in "[ \t\n\u{b}\u{c}\r\u{1c}\u{85}\u{a0}\u{2028}\u{3000}a-z(/é]{0,8}"
+        ) {
+            proptest::prop_assert_eq!(trim(&s), s.trim());
+            proptest::prop_assert_eq!(tool_of(&s), s.split('(').next().unwrap_or(&s).trim());
+        }
     }
 }
