@@ -387,7 +387,7 @@ fn builder(
         .git_global(false)
         .threads(threads)
         .filter_entry(move |e| {
-            let name = e.file_name().as_encoded_bytes();
+            let name = name_of(e);
             if e.depth() > 0 && SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name) {
                 return false;
             }
@@ -397,6 +397,21 @@ fn builder(
             !excludes_for_filter.skips(e.path(), &roots_owned)
         });
     Some(builder)
+}
+
+/// The entry's file name. Below the root, the walker makes each path by joining a name to
+/// its folder's, so the name is what follows the last separator; `DirEntry::file_name`
+/// parses the path's components from the end instead, which cost more than the rest of
+/// the walk's own work on every entry.
+fn name_of(e: &ignore::DirEntry) -> &[u8] {
+    let path = e.path().as_os_str().as_encoded_bytes();
+    let sep = path
+        .iter()
+        .rposition(|&b| b == b'/' || (cfg!(windows) && b == b'\\'));
+    match sep {
+        Some(i) if e.depth() > 0 => &path[i + 1..],
+        _ => e.file_name().as_encoded_bytes(),
+    }
 }
 
 /// Run a walk, collecting candidates (handed to `found` as they come), errors and the
@@ -423,7 +438,7 @@ fn run(
                     let Some(t) = e.file_type() else {
                         return WalkState::Continue;
                     };
-                    let name = e.file_name().as_encoded_bytes();
+                    let name = name_of(&e);
                     // Every entry passes here: the first byte rules out almost all of them.
                     if name.first() == Some(&b'.')
                         && IGNORE_FILES.iter().any(|f| f.as_bytes() == name)
@@ -819,6 +834,47 @@ fn collect_md(path: &Path, depth: usize, out: &mut Vec<PathBuf>) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The name read from the path is the walker's own, for every entry, the roots too
+    /// (given with `./`, a trailing slash, or as a file).
+    #[test]
+    fn entry_names_are_the_walkers() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let names = [
+            "SKILL.md",
+            "a.b.c",
+            "é x",
+            ".hidden",
+            "back\\slash",
+            "..dots",
+        ];
+        for (i, name) in names.iter().enumerate() {
+            let sub = dir.path().join(format!("d{i}"));
+            std::fs::create_dir_all(&sub).expect("dir");
+            std::fs::write(sub.join(name), "x").expect("file");
+        }
+        let file = dir.path().join("d0/SKILL.md");
+        let roots = [
+            dir.path().to_owned(),
+            PathBuf::from(format!("{}/", dir.path().display())),
+            dir.path().join("d1/."),
+            file,
+        ];
+        let mut seen = 0;
+        for root in roots {
+            for e in ignore::WalkBuilder::new(&root).hidden(false).build() {
+                let e = e.expect("entry");
+                assert_eq!(
+                    name_of(&e),
+                    e.file_name().as_encoded_bytes(),
+                    "{:?}",
+                    e.path()
+                );
+                seen += 1;
+            }
+        }
+        assert!(seen > names.len() * 2, "{seen} entries");
+    }
 
     #[test]
     fn classifies_by_name_and_place() {
