@@ -216,6 +216,22 @@ pub(crate) fn declarations<'r>(
                 continue;
             }
             let mut skipped = Vec::new();
+            // Unmet only when every entry was judged and none is there. One entry that is
+            // there meets the group: the others need no judging, and none of them is listed
+            // as not judged.
+            let any_unmet = group.any.as_ref().filter(|any| {
+                let mut unjudged = Vec::new();
+                for n in any.iter() {
+                    match met(profile, source, kind, n) {
+                        Some(true) => return false,
+                        Some(false) => {}
+                        None => unjudged.push(n.clone()),
+                    }
+                }
+                let none = !any.is_empty() && unjudged.is_empty();
+                skipped.extend(unjudged);
+                none
+            });
             let mut judge = |n: &String| match met(profile, source, kind, n) {
                 Some(ok) => Some(ok),
                 None => {
@@ -229,15 +245,6 @@ pub(crate) fn declarations<'r>(
                 .filter(|n| judge(n) == Some(false))
                 .cloned()
                 .collect();
-            // Unmet only when every entry was judged and none is there (every entry is
-            // judged, so that all the unjudged ones are listed).
-            let any_unmet = group.any.as_ref().filter(|any| {
-                let mut none = !any.is_empty();
-                for n in any.iter() {
-                    none &= judge(n) == Some(false);
-                }
-                none
-            });
             let standing_in: Vec<String> = group
                 .fallback_for
                 .iter()
@@ -532,6 +539,33 @@ mod tests {
         );
         assert_eq!(a.status, Status::Available);
         assert!(a.missing.is_empty() && a.reason.is_none());
+    }
+
+    /// One tool of an `any` group that is there meets it, whatever the others are: a name
+    /// the profile cannot judge after it is not listed as not judged.
+    #[test]
+    fn a_met_any_group_lists_nothing_unjudged() {
+        let p = Profile::from_names("dev", "p.json", &["Read"], &[], &[]).unwrap();
+        // `ask_user` is no built-in host's tool: a permission list's such name is not judged.
+        for any in [["Read", "ask_user"], ["ask_user", "Read"]] {
+            let r = req(&[], Some(&any));
+            let a = declarations(
+                std::iter::once((crate::model::Source::AllowedTools, &r)),
+                &p,
+            );
+            assert_eq!(a.status, Status::Available, "{any:?}");
+            assert!(
+                a.not_judged.is_empty() && a.reason.is_none(),
+                "{any:?}: {a:?}"
+            );
+        }
+        let r = req(&[], Some(&["ask_user", "github/create_issue"]));
+        let a = declarations(
+            std::iter::once((crate::model::Source::AllowedTools, &r)),
+            &p,
+        );
+        assert_eq!(a.status, Status::NotJudged);
+        assert_eq!(a.not_judged[0].names, ["ask_user"]);
     }
 
     #[test]
