@@ -5,17 +5,18 @@
 //! buffer, the buffers written in order. One batch of entries is rendered at a time, so the
 //! report is never held whole in memory as text.
 //!
-//! The serialiser is serde_json's, with its own formatter for the pretty layout (tests check
-//! the bytes against `serde_json::to_writer_pretty`).
+//! The serialiser is our own, [`pretty`]: serde_json's bytes, written faster (tests check them
+//! against `serde_json::to_writer_pretty`).
+
+pub(crate) mod pretty;
 
 use std::io::{self, Write};
 
 use rayon::prelude::*;
 use serde::Serialize;
-use serde_json::Serializer;
-use serde_json::ser::Formatter;
 
 use super::Report;
+use pretty::{Serializer, line};
 
 /// Entries rendered into one buffer, by one task.
 const CHUNK: usize = 32;
@@ -82,7 +83,8 @@ struct Object<'w> {
 
 impl Object<'_> {
     fn key(&mut self, key: &str) -> io::Result<()> {
-        nested(1).line(self.out, std::mem::take(&mut self.first))?;
+        let first = std::mem::take(&mut self.first);
+        self.out.write_all(if first { b"\n  " } else { b",\n  " })?;
         write!(self.out, "\"{key}\": ")
     }
 
@@ -90,7 +92,7 @@ impl Object<'_> {
         self.key(key)?;
         let mut buffer = Vec::new();
         value
-            .serialize(&mut Serializer::with_formatter(&mut buffer, nested(1)))
+            .serialize(&mut Serializer::new(&mut buffer, 1))
             .map_err(io::Error::other)?;
         self.out.write_all(&buffer)
     }
@@ -112,8 +114,7 @@ impl Object<'_> {
                 self.out.write_all(&buffer?)?;
             }
         }
-        nested(1).line(self.out, true)?;
-        self.out.write_all(b"]")
+        self.out.write_all(b"\n  ]")
     }
 }
 
@@ -121,105 +122,12 @@ impl Object<'_> {
 fn array_entries<T: Serialize>(entries: &[T], first: bool) -> io::Result<Vec<u8>> {
     let mut buffer = Vec::with_capacity(CHUNK_BYTES);
     for (i, entry) in entries.iter().enumerate() {
-        nested(2).line(&mut buffer, first && i == 0)?;
+        line(&mut buffer, 2, first && i == 0);
         entry
-            .serialize(&mut Serializer::with_formatter(&mut buffer, nested(2)))
+            .serialize(&mut Serializer::new(&mut buffer, 2))
             .map_err(io::Error::other)?;
     }
     Ok(buffer)
-}
-
-/// The pretty formatter for a value `depth` levels deep.
-fn nested(depth: usize) -> Pretty {
-    Pretty {
-        depth,
-        has_value: false,
-    }
-}
-
-/// A separator and a line break followed by the deepest indentation written in one piece.
-const LINE: [u8; 2 + 2 * 32] = {
-    let mut line = [b' '; 2 + 2 * 32];
-    line[0] = b',';
-    line[1] = b'\n';
-    line
-};
-
-/// serde_json's pretty layout (two spaces a level). serde_json's own pretty formatter writes the
-/// indentation a level at a time, a call each; this writes a line break and its indentation
-/// (and the comma before it) as one slice.
-#[derive(Clone)]
-struct Pretty {
-    depth: usize,
-    has_value: bool,
-}
-
-impl Pretty {
-    /// A line break at the current depth, after a comma unless `first`.
-    fn line<W: ?Sized + Write>(&self, out: &mut W, first: bool) -> io::Result<()> {
-        let start = usize::from(first);
-        match LINE.get(start..2 + 2 * self.depth) {
-            Some(line) => out.write_all(line),
-            None => {
-                out.write_all(&LINE[start..2])?;
-                (0..self.depth).try_for_each(|_| out.write_all(b"  "))
-            }
-        }
-    }
-
-    fn open<W: ?Sized + Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth += 1;
-        self.has_value = false;
-        out.write_all(bracket)
-    }
-
-    fn close<W: ?Sized + Write>(&mut self, out: &mut W, bracket: &[u8]) -> io::Result<()> {
-        self.depth -= 1;
-        if self.has_value {
-            self.line(out, true)?;
-        }
-        out.write_all(bracket)
-    }
-}
-
-impl Formatter for Pretty {
-    fn begin_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.open(out, b"[")
-    }
-
-    fn end_array<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.close(out, b"]")
-    }
-
-    fn begin_array_value<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
-        self.line(out, first)
-    }
-
-    fn end_array_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
-
-    fn begin_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.open(out, b"{")
-    }
-
-    fn end_object<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        self.close(out, b"}")
-    }
-
-    fn begin_object_key<W: ?Sized + Write>(&mut self, out: &mut W, first: bool) -> io::Result<()> {
-        self.line(out, first)
-    }
-
-    fn begin_object_value<W: ?Sized + Write>(&mut self, out: &mut W) -> io::Result<()> {
-        out.write_all(b": ")
-    }
-
-    fn end_object_value<W: ?Sized + Write>(&mut self, _: &mut W) -> io::Result<()> {
-        self.has_value = true;
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -254,83 +162,6 @@ mod tests {
                 String::from_utf8_lossy(&ours),
                 String::from_utf8_lossy(&theirs)
             );
-        }
-    }
-
-    #[test]
-    fn nested_values_are_indented_as_in_the_whole() {
-        let value = serde_json::json!([{"a": [1, {"b": []}], "c": {}}]);
-        let mut nested_bytes = Vec::new();
-        value[0]
-            .serialize(&mut Serializer::with_formatter(
-                &mut nested_bytes,
-                nested(1),
-            ))
-            .expect("serialise");
-        let whole = serde_json::to_string_pretty(&value).expect("serialise");
-        let nested_text = String::from_utf8(nested_bytes).expect("utf-8");
-        assert_eq!(whole, format!("[\n  {nested_text}\n]"));
-    }
-
-    /// Indentation deeper than the prepared line is written a level at a time, alike.
-    #[test]
-    fn deep_values_are_indented_as_serde_json_does() {
-        let mut value = serde_json::json!({"leaf": [1, 2]});
-        for depth in 0..40 {
-            value = if depth % 2 == 0 {
-                serde_json::json!([value, {}])
-            } else {
-                serde_json::json!({"k": value, "e": []})
-            };
-        }
-        let mut ours = Vec::new();
-        value
-            .serialize(&mut Serializer::with_formatter(&mut ours, nested(0)))
-            .expect("serialise");
-        let theirs = serde_json::to_vec_pretty(&value).expect("serialise");
-        assert!(ours == theirs, "{}", String::from_utf8_lossy(&ours));
-    }
-
-    proptest::proptest! {
-        /// Any text, and maps, lists and empty ones nested in each other, come out as
-        /// serde_json writes them.
-        #[test]
-        fn values_are_written_as_serde_json_writes_them(
-            text in proptest::collection::vec(proptest::char::any(), 0..40),
-            nested in proptest::collection::vec(
-                proptest::collection::btree_map(
-                    "[a-z\"\\\\\u{0}-\u{1f}\u{7f}\u{e9}\u{2028}]{0,6}",
-                    proptest::collection::vec("\\PC{0,8}", 0..3),
-                    0..3,
-                ),
-                0..3,
-            ),
-        ) {
-            let text: String = text.into_iter().collect();
-            let ours = |v: &dyn erased::Value, depth| {
-                let mut out = Vec::new();
-                v.write(&mut out, depth);
-                String::from_utf8(out).expect("utf-8")
-            };
-            proptest::prop_assert_eq!(ours(&text, 0), serde_json::to_string_pretty(&text).expect("json"));
-            proptest::prop_assert_eq!(ours(&nested, 0), serde_json::to_string_pretty(&nested).expect("json"));
-        }
-    }
-
-    /// Writing through [`nested`] without a generic closure per type.
-    mod erased {
-        pub(crate) trait Value {
-            fn write(&self, out: &mut Vec<u8>, depth: usize);
-        }
-
-        impl<T: serde::Serialize> Value for T {
-            fn write(&self, out: &mut Vec<u8>, depth: usize) {
-                self.serialize(&mut super::Serializer::with_formatter(
-                    out,
-                    super::nested(depth),
-                ))
-                .expect("serialise");
-            }
         }
     }
 
