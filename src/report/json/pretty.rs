@@ -167,7 +167,15 @@ fn escapes(word: u64) -> u64 {
 fn find_escape(bytes: &[u8], from: usize) -> Option<usize> {
     let len = bytes.len();
     if len < 8 {
-        return (from..len).find(|&i| ESCAPE[usize::from(bytes[i])] != 0);
+        let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) else {
+            return (from..len).find(|&i| ESCAPE[usize::from(bytes[i])] != 0);
+        };
+        // The `len` bytes as the low bytes of a word (those in the middle are read twice, the
+        // same byte at the same place), less the bytes above them and before `from`.
+        let word = u64::from(u32::from_le_bytes(*head))
+            | u64::from(u32::from_le_bytes(*tail)) << (8 * (len - 4));
+        let found = escapes(word) & !(u64::MAX << (8 * len)) & (u64::MAX << (8 * from));
+        return (found != 0).then(|| found.trailing_zeros() as usize / 8);
     }
     let mut at = from;
     while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
