@@ -71,19 +71,19 @@ impl<'w> Serializer<'w> {
     }
 
     /// A struct field's separator, line break, indentation, key and `": "`.
-    #[inline]
     fn field_key(&mut self, first: bool, key: &str) {
-        let start = usize::from(first);
-        let end = 2 + 2 * self.depth;
-        let out = &mut *self.out;
-        out.reserve(end + key.len() + 4);
-        match LINE.get(start..end) {
-            Some(line) => out.extend_from_slice(line),
-            None => line(out, self.depth, first),
+        line(self.out, self.depth, first);
+        let len = key.len();
+        match clean(key.as_bytes()) {
+            // The common case: the key quoted in one piece.
+            Some(key) if len <= 14 => put(self.out, &(QUOTE | key << 8).to_le_bytes(), len + 2),
+            _ => {
+                self.out.push(b'"');
+                string_contents(self.out, key);
+                self.out.push(b'"');
+            }
         }
-        out.push(b'"');
-        string_contents(out, key);
-        out.extend_from_slice(b"\": ");
+        self.out.extend_from_slice(b": ");
     }
 
     fn integer<I: itoa::Integer>(&mut self, value: I) {
@@ -109,38 +109,120 @@ const LINE: [u8; 2 + 2 * 32] = {
     line
 };
 
+/// The start of [`LINE`], and of it without the comma: the lines up to 15 levels deep.
+const SHORT_LINES: [[u8; 32]; 2] = {
+    let mut lines = [[b' '; 32]; 2];
+    lines[0][0] = b',';
+    lines[0][1] = b'\n';
+    lines[1][0] = b'\n';
+    lines
+};
+
 /// A line break and the indentation of `depth` levels, after a comma unless `first`.
 #[inline]
 pub(crate) fn line(out: &mut Vec<u8>, depth: usize, first: bool) {
     let start = usize::from(first);
-    match LINE.get(start..2 + 2 * depth) {
-        Some(line) => out.extend_from_slice(line),
-        None => {
-            out.extend_from_slice(&LINE[start..2]);
-            (0..depth).for_each(|_| out.extend_from_slice(b"  "));
-        }
+    let len = 2 + 2 * depth - start;
+    if len <= 32 {
+        put(out, &SHORT_LINES[start], len);
+    } else if let Some(line) = LINE.get(start..start + len) {
+        out.extend_from_slice(line);
+    } else {
+        out.extend_from_slice(&LINE[start..2]);
+        (0..depth).for_each(|_| out.extend_from_slice(b"  "));
     }
 }
 
-/// `text` quoted and escaped.
+/// Appends the first `len` bytes of `bytes` by writing all `N` (a store or two, where a slice
+/// of `len` bytes would be a call to `memcpy`) and taking the rest back.
 #[inline]
+fn put<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
+    let end = out.len() + len;
+    out.extend_from_slice(bytes);
+    out.truncate(end);
+}
+
+const QUOTE: u128 = b'"' as u128;
+const QUOTES: u64 = u64::from_le_bytes([b'"'; 8]);
+
+/// `text` quoted and escaped.
+#[inline(never)]
 fn string(out: &mut Vec<u8>, text: &str) {
+    let len = text.len();
+    match clean(text.as_bytes()) {
+        // The common case, written in one piece.
+        Some(text) if len <= 14 => put(out, &(QUOTE | text << 8).to_le_bytes(), len + 2),
+        _ => quoted(out, text),
+    }
+}
+
+/// `text` quoted and escaped, the long way.
+#[inline(never)]
+fn quoted(out: &mut Vec<u8>, text: &str) {
     out.reserve(text.len() + 2);
     out.push(b'"');
     string_contents(out, text);
     out.push(b'"');
 }
 
+/// `bytes` as the low bytes of a number, followed by quotes up to the eighth or the sixteenth
+/// byte (so that the bytes and a closing quote are its first `len + 1` up to 15 bytes), when
+/// there are 16 bytes at most and none of them needs an escape.
+#[inline]
+fn clean(bytes: &[u8]) -> Option<u128> {
+    let len = bytes.len();
+    if len > 16 {
+        None
+    } else if let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
+        let (head, tail) = (u64::from_le_bytes(*head), u64::from_le_bytes(*tail));
+        // The bytes `tail` shares with `head` are looked at twice, alike.
+        if escapes(head) | escapes(tail) != 0 {
+            return None;
+        }
+        // The bytes after the first eight: the top `len - 8` of `tail`, then quotes.
+        let gap = 8 * (16 - len) as u32;
+        let rest = tail.checked_shr(gap).unwrap_or(0) | QUOTES.checked_shl(64 - gap).unwrap_or(0);
+        Some(u128::from(head) | u128::from(rest) << 64)
+    } else if let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
+        // The bytes in the middle are read twice, the same byte in the same place; those above
+        // the `len` are 0.
+        let word = u64::from(u32::from_le_bytes(*head))
+            | u64::from(u32::from_le_bytes(*tail)) << (8 * (len - 4));
+        let above = u64::MAX << (8 * len);
+        (escapes(word) & !above == 0).then(|| u128::from(word | QUOTES & above))
+    } else if let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) {
+        // One to three bytes: the first, the middle and the last are all of them, in order.
+        let word = u64::from(u32::from_le_bytes([first, bytes[len / 2], last, b' ']));
+        let above = u64::MAX << (8 * len);
+        (escapes(word) & !above == 0).then(|| u128::from(word & !above | QUOTES & above))
+    } else {
+        Some(QUOTE)
+    }
+}
+
 /// `text` escaped as serde_json escapes it: `"`, `\` and the control characters below U+0020,
 /// nothing else (not DEL, not U+2028).
-#[inline]
 fn string_contents(out: &mut Vec<u8>, text: &str) {
     let bytes = text.as_bytes();
+    match first_escape(bytes) {
+        None => out.extend_from_slice(bytes),
+        Some(at) => escaped(out, bytes, at),
+    }
+}
+
+/// Writes `bytes`, escaped, the first byte to escape at `at`.
+#[cold]
+#[inline(never)]
+fn escaped(out: &mut Vec<u8>, bytes: &[u8], mut at: usize) {
     let mut start = 0;
-    while let Some(at) = find_escape(bytes, start) {
+    loop {
         out.extend_from_slice(&bytes[start..at]);
         escape(out, bytes[at]);
         start = at + 1;
+        match first_escape(&bytes[start..]) {
+            Some(next) => at = start + next,
+            None => break,
+        }
     }
     out.extend_from_slice(&bytes[start..]);
 }
@@ -162,37 +244,49 @@ fn escapes(word: u64) -> u64 {
     !(printable & not_quote & not_backslash) & !word & HIGH
 }
 
-/// The first byte at `from` or after that needs an escape.
+/// The place of the first byte marked by [`escapes`].
 #[inline]
-fn find_escape(bytes: &[u8], from: usize) -> Option<usize> {
-    let len = bytes.len();
-    if len < 8 {
-        let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) else {
-            return (from..len).find(|&i| ESCAPE[usize::from(bytes[i])] != 0);
-        };
-        // The `len` bytes as the low bytes of a word (those in the middle are read twice, the
-        // same byte at the same place), less the bytes above them and before `from`.
-        let word = u64::from(u32::from_le_bytes(*head))
-            | u64::from(u32::from_le_bytes(*tail)) << (8 * (len - 4));
-        let found = escapes(word) & !(u64::MAX << (8 * len)) & (u64::MAX << (8 * from));
-        return (found != 0).then(|| found.trailing_zeros() as usize / 8);
-    }
-    let mut at = from;
-    while let Some(chunk) = bytes.get(at..).and_then(<[u8]>::first_chunk::<8>) {
-        let found = escapes(u64::from_le_bytes(*chunk));
-        if found != 0 {
-            return Some(at + found.trailing_zeros() as usize / 8);
+fn index(found: u64) -> usize {
+    found.trailing_zeros() as usize / 8
+}
+
+/// The first byte of `bytes` that needs an escape.
+#[inline]
+fn first_escape(bytes: &[u8]) -> Option<usize> {
+    // Sixteen bytes a turn, as two words.
+    let (pairs, rest) = bytes.as_chunks::<16>();
+    for (i, pair) in pairs.iter().enumerate() {
+        let pair = u128::from_le_bytes(*pair);
+        let (low, high) = (escapes(pair as u64), escapes((pair >> 64) as u64));
+        if low | high != 0 {
+            let at = if low != 0 {
+                index(low)
+            } else {
+                8 + index(high)
+            };
+            return Some(16 * i + at);
         }
-        at += 8;
     }
-    if at >= len {
+    let at = bytes.len() - rest.len();
+    let (word, rest) = rest.split_first_chunk::<8>().unwrap_or((&[0x20; 8], rest));
+    let found = escapes(u64::from_le_bytes(*word));
+    if found != 0 {
+        return Some(at + index(found));
+    }
+    if rest.is_empty() {
         return None;
     }
-    // The last eight bytes, less those before `at` (looked at already, or escaped).
-    let last = len - 8;
-    let chunk = bytes[last..].first_chunk::<8>()?;
-    let found = escapes(u64::from_le_bytes(*chunk)) & (u64::MAX << (8 * (at - last)));
-    (found != 0).then(|| last + found.trailing_zeros() as usize / 8)
+    match bytes.last_chunk::<8>() {
+        // The last eight bytes: those before `rest` are clean, so not marked.
+        Some(last) => {
+            let found = escapes(u64::from_le_bytes(*last));
+            (found != 0).then(|| bytes.len() - 8 + index(found))
+        }
+        None => rest
+            .iter()
+            .position(|&b| ESCAPE[usize::from(b)] != 0)
+            .map(|i| at + i),
+    }
 }
 
 /// What follows the backslash in the escape of each byte, 0 for bytes not escaped: serde_json's
@@ -1287,6 +1381,32 @@ mod tests {
         };
         for depth in [0, 1, 31, 32, 33, 40] {
             assert_eq!(ours(&odd, depth), theirs(&odd, depth));
+        }
+    }
+
+    /// Struct fields named with every length up to 40, with escapes here and there, at depths
+    /// below and past the prepared indentation.
+    #[test]
+    fn field_names_of_every_length_are_written_as_serde_json_writes_them() {
+        struct Fields(&'static str);
+        impl Serialize for Fields {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                use serde::ser::SerializeStruct;
+                let mut fields = s.serialize_struct("Fields", self.0.len() + 1)?;
+                for end in (0..=self.0.len()).filter(|&end| self.0.is_char_boundary(end)) {
+                    fields.serialize_field(&self.0[..end], &end)?;
+                }
+                fields.end()
+            }
+        }
+        for names in [
+            "abcdefghijklmnopqrstuvwxyz0123456789ABCD",
+            "\"bcdefghijklmnopq\nstuvwxyz\u{7f}0123456789",
+            "\u{e9}\u{2028}abcdefghijklmn\\opqrstuvwxyz\u{1}",
+        ] {
+            for depth in [0, 1, 6, 7, 15, 16, 40] {
+                assert_eq!(ours(&Fields(names), depth), theirs(&Fields(names), depth));
+            }
         }
     }
 
