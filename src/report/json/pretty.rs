@@ -1,18 +1,25 @@
 //! A `serde::Serializer` that writes into a `Vec<u8>` the bytes `serde_json::to_writer_pretty`
-//! writes (two spaces a level), faster.
+//! writes (two spaces a level), in fewer instructions.
 //!
 //! serde_json escapes a string a byte at a time (a table lookup and a branch for each byte,
 //! about 12 instructions a byte) and passes every bracket, separator, line break, key and
-//! string fragment through a `Formatter` call of its own: on a generated 5,000-skill library
-//! its `serialize_str` alone was 92 M of the JSON report's 815 M instructions. This serialiser
-//! tests eight bytes at a time for the bytes JSON must escape and copies each run between them
-//! whole, and writes a field's separator, line break, indentation, key and `": "` together.
+//! string fragment through a `Formatter` call of its own, each fragment a `memcpy`. This
+//! serialiser tests a string eight bytes at a time for the bytes JSON escapes. A string or a
+//! field name of up to 16 bytes that has none is written quoted by one 16-byte store cut back
+//! to its length, a line break with its indentation (up to 15 levels) by a 32-byte one; a
+//! longer string is one copy.
 //! Numbers are formatted by `itoa` and `zmij`, as serde_json formats them, and the errors are
 //! serde_json's. Tests check the bytes against serde_json's.
 //!
+//! Measured with callgrind on a generated 5,000-skill library (`-j1 -f json`, three profiles):
+//! the run went from 815.7 M instructions to 766.7 M. serde_json's `serialize_str` and the old
+//! formatter's line breaks were 110.7 M of them (exclusive), this module's functions are
+//! 79.8 M, and `memcpy` fell from 64.0 M to 53.3 M.
+//!
 //! It mirrors serde_json's serialiser call for call, `Compound` states and the pretty
 //! formatter's `current_indent` and `has_value` included, so that even a `Serialize` impl
-//! that announces a wrong length is written as serde_json writes it.
+//! that announces a wrong length is written as serde_json writes it (all but a length of 0
+//! followed by entries, which sends serde_json's indentation below zero).
 
 use std::fmt::{self, Display};
 
