@@ -174,7 +174,7 @@ pub(crate) fn level(severity: Severity) -> &'static str {
 }
 
 pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    serde_json::to_writer_pretty(&mut *out, &log(report)).map_err(io::Error::other)?;
+    out.write_all(&super::json::pretty::to_vec(&log(report)).map_err(io::Error::other)?)?;
     writeln!(out)
 }
 
