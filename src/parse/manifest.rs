@@ -31,6 +31,7 @@ pub fn parse(
             return Vec::new();
         }
     };
+    let text = Located::new(&text);
     let dir = fs_path.parent().unwrap_or(Path::new(""));
     let name_of = |v: &Value| {
         v.get("name")
@@ -99,7 +100,7 @@ pub fn parse(
                 .map(Vec::as_slice)
                 .unwrap_or_default();
             // Entries are found in the text in order, each after the one before.
-            let mut from = memchr::memmem::find(text.as_bytes(), b"\"plugins\"").unwrap_or(0);
+            let mut from = memchr::memmem::find(text.text.as_bytes(), b"\"plugins\"").unwrap_or(0);
             let mut out = Vec::new();
             for e in entries {
                 let name = name_of(e);
@@ -175,7 +176,7 @@ fn source_of(v: Option<&Value>) -> Source<'_> {
 }
 
 /// Component paths: a string or a list of strings, each with the line it is written on.
-fn paths(v: Option<&Value>, text: &str) -> Option<Vec<(String, Pos)>> {
+fn paths(v: Option<&Value>, text: &Located<'_>) -> Option<Vec<(String, Pos)>> {
     let list: Vec<&str> = match v? {
         Value::String(s) => vec![s.as_str()],
         Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
@@ -188,36 +189,72 @@ fn paths(v: Option<&Value>, text: &str) -> Option<Vec<(String, Pos)>> {
     )
 }
 
+/// A manifest's text and where its lines start, found once: every path it lists is located
+/// in it, and a marketplace's entries one after another.
+struct Located<'t> {
+    text: &'t str,
+    line_starts: Vec<usize>,
+}
+
+impl<'t> Located<'t> {
+    fn new(text: &'t str) -> Self {
+        let starts = memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1);
+        Located {
+            text,
+            line_starts: std::iter::once(0).chain(starts).collect(),
+        }
+    }
+
+    /// The 1-based line and column of byte `i`.
+    fn position(&self, i: usize) -> Pos {
+        // The lines starting at or before `i`: `i` is on the last of them.
+        let line = self.line_starts.partition_point(|&start| start <= i);
+        let start = self.line_starts[line.saturating_sub(1)];
+        let col = self.text.get(start..i).map_or(0, |s| s.chars().count()) + 1;
+        Pos::new(
+            u32::try_from(line).unwrap_or(1),
+            u32::try_from(col).unwrap_or(1),
+        )
+    }
+}
+
 /// The position of a JSON string in the text (its first occurrence), for findings.
-fn locate(text: &str, value: &str) -> Pos {
+fn locate(text: &Located<'_>, value: &str) -> Pos {
     locate_from(text, value, 0).map_or(Pos::START, |(pos, _)| pos)
 }
 
 /// The position of the first occurrence of a JSON string at or after byte `from`, and the
 /// byte just after it.
-fn locate_from(text: &str, value: &str, from: usize) -> Option<(Pos, usize)> {
+fn locate_from(text: &Located<'_>, value: &str, from: usize) -> Option<(Pos, usize)> {
     let needle = serde_json::to_string(value).unwrap_or_default();
-    let start = from.min(text.len());
-    let i = start + memchr::memmem::find(&text.as_bytes()[start..], needle.as_bytes())?;
-    Some((position(text, i), i + needle.len()))
-}
-
-/// The 1-based line and column of byte `i` of `text`.
-fn position(text: &str, i: usize) -> Pos {
-    // Counted with memchr: every listed path is located from the top of the file.
-    let before = &text.as_bytes()[..i];
-    let line = memchr::memchr_iter(b'\n', before).count() + 1;
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |n| n + 1);
-    let col = text[line_start..i].chars().count() + 1;
-    Pos::new(
-        u32::try_from(line).unwrap_or(1),
-        u32::try_from(col).unwrap_or(1),
-    )
+    let bytes = text.text.as_bytes();
+    let start = from.min(bytes.len());
+    let i = start + memchr::memmem::find(&bytes[start..], needle.as_bytes())?;
+    Some((text.position(i), i + needle.len()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Every character's line and column, found from the line index, is the one counted
+    /// from the top (multi-byte characters count one column, a line break ends a line).
+    #[test]
+    fn positions_are_counted_lines_and_columns() {
+        let text = "{\n  \"é\": [\"a\",\n\n\"ü/b\"]}\n";
+        let located = Located::new(text);
+        let (mut line, mut col) = (1, 1);
+        for (i, c) in text.char_indices() {
+            assert_eq!(located.position(i), Pos::new(line, col), "byte {i}");
+            (line, col) = if c == '\n' {
+                (line + 1, 1)
+            } else {
+                (line, col + 1)
+            };
+        }
+        assert_eq!(located.position(text.len()), Pos::new(line, col));
+        assert_eq!(locate(&located, "ü/b").line, 4);
+    }
     use crate::rules::Rule;
 
     #[test]
