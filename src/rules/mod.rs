@@ -296,25 +296,38 @@ pub(crate) fn closest<F: AsRef<str>>(
 }
 
 /// The optimal string alignment distance of `a` and `b` (Damerau-Levenshtein for typos: a
-/// swap of neighbours is one edit), if it is at most `limit`. Rows stop once two in a row
-/// exceed it, since no later cell can come back under: most candidates stop within a few.
+/// swap of neighbours is one edit), if it is at most `limit`. Only the cells within `limit` of
+/// the diagonal are computed (any other is over it), and rows stop once two in a row exceed
+/// it, since no later cell can come back under: most candidates stop within a few.
 fn osa_within(a: &[char], b: &[char], limit: usize) -> Option<usize> {
+    if a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    // Stands for every cell off the band: over the limit, whatever its value.
+    let over = limit + 1;
     let width = b.len() + 1;
-    let mut before: Vec<usize> = vec![usize::MAX / 2; width];
-    let mut prev: Vec<usize> = (0..width).collect();
-    let mut cur = vec![0; width];
+    let mut before: Vec<usize> = vec![over; width];
+    let mut prev: Vec<usize> = (0..width).map(|j| j.min(over)).collect();
+    let mut cur = vec![over; width];
     let mut prev_min = 0;
     for i in 1..=a.len() {
-        cur[0] = i;
-        let mut row_min = i;
-        for j in 1..width {
+        let lo = i.saturating_sub(limit).max(1);
+        let hi = (i + limit).min(b.len());
+        // The cell left of the band: the first column, or off the band.
+        cur[lo - 1] = if lo == 1 { i.min(over) } else { over };
+        let mut row_min = cur[lo - 1];
+        for j in lo..=hi {
             let cost = usize::from(a[i - 1] != b[j - 1]);
             let mut d = (prev[j] + 1).min(cur[j - 1] + 1).min(prev[j - 1] + cost);
             if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
                 d = d.min(before[j - 2] + 1);
             }
-            cur[j] = d;
+            cur[j] = d.min(over);
             row_min = row_min.min(d);
+        }
+        // The cell right of the band, which the next row reads above it.
+        if hi + 1 < width {
+            cur[hi + 1] = over;
         }
         if row_min > limit && prev_min > limit {
             return None;
@@ -336,9 +349,9 @@ mod tests {
         /// The bounded distance agrees with strsim's unbounded one wherever it answers.
         #[test]
         fn bounded_distance_is_the_distance(
-            a in "[abc]{0,7}",
-            b in "[abc]{0,7}",
-            limit in 0..4usize,
+            a in "[abc]{0,12}",
+            b in "[abc]{0,12}",
+            limit in 0..5usize,
         ) {
             let (ca, cb): (Vec<char>, Vec<char>) = (a.chars().collect(), b.chars().collect());
             let d = strsim::osa_distance(&a, &b);
