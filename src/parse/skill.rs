@@ -20,7 +20,8 @@ pub struct ParsedSkill {
     pub skill: Skill,
     /// The frontmatter mapping, when it could be read.
     pub root: Option<Node>,
-    /// Relative links from the body, those whose target the caller wanted (see [`parse`]).
+    /// Relative links from the body, those whose target the caller wanted (see [`parse`]): the
+    /// broken ones, which the rules report without looking them up again.
     pub links: Vec<BodyLink>,
     /// Lines in the whole file.
     pub line_count: u32,

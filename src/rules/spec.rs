@@ -283,10 +283,10 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
     let Some(dir) = parsed.skill.fs_path.parent() else {
         return;
     };
+    // Whether each first folder named is the skill's, looked up once.
+    let mut folders: Vec<(&str, bool)> = Vec::new();
+    // The parser's caller kept only the links it found broken: none is looked up again.
     for link in &parsed.links {
-        if !link_is_broken(dir, &link.target) {
-            continue;
-        }
         match link.kind {
             RefKind::Link => {
                 let hint = case_spelling(dir, &link.target);
@@ -295,8 +295,15 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
             RefKind::Code | RefKind::Bare => {
                 let first = link.target.split('/').next().unwrap_or("");
                 // Most paths of the text name the user's files: looked at no further.
-                let into_skill = SKILL_FOLDERS.contains(&first.to_ascii_lowercase().as_str())
-                    || std::fs::metadata(dir.join(first)).is_ok_and(|m| m.is_dir());
+                let into_skill = match folders.iter().find(|(f, _)| *f == first) {
+                    Some(&(_, into)) => into,
+                    None => {
+                        let into = SKILL_FOLDERS.contains(&first.to_ascii_lowercase().as_str())
+                            || std::fs::metadata(dir.join(first)).is_ok_and(|m| m.is_dir());
+                        folders.push((first, into));
+                        into
+                    }
+                };
                 if !into_skill {
                     continue;
                 }
