@@ -203,7 +203,7 @@ fn parse_links(body: &str, first_line: u32) -> Vec<BodyLink> {
 /// and only those whose slashes may start a path are split into words.
 pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
     let bytes = body.as_bytes();
-    // Found only once a line may name a path: most bodies' fences are never needed.
+    // Found only once a path is wanted: most bodies' fences are never needed.
     let fenced = std::cell::OnceCell::new();
     let mut out = Vec::new();
     let mut tokens = Vec::new();
@@ -224,10 +224,6 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
         next_line = end + 1;
         let line = &body[start..end];
         let line = line.strip_suffix('\r').unwrap_or(line);
-        let fenced = fenced.get_or_init(|| fenced_blocks(body));
-        if fenced.iter().any(|&(from, to)| (from..to).contains(&start)) {
-            continue;
-        }
         let trimmed = line.trim_start_matches([' ', '\t', '>']);
         if trimmed.starts_with('[') && trimmed.contains("]:") {
             continue;
@@ -238,19 +234,26 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
             let Some(path) = path_like(token) else {
                 continue;
             };
-            if wanted(path) {
-                let newlines = memchr::memchr_iter(b'\n', &bytes[counted_to..start]).count();
-                line_no = line_no.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
-                counted_to = start;
-                // The path is a slice of the token: its place, past any punctuation.
-                let skipped = (path.as_ptr() as usize).saturating_sub(token.as_ptr() as usize);
-                let column = line[..at + skipped].chars().count() + 1;
-                out.push(BodyLink {
-                    target: path.to_owned(),
-                    pos: Pos::new(line_no, u32::try_from(column).unwrap_or(u32::MAX)),
-                    kind,
-                });
+            if !wanted(path) {
+                continue;
             }
+            // Fenced code blocks hold example commands, not the skill's files. They are found
+            // only once a path is wanted, which most bodies never have.
+            let fenced = fenced.get_or_init(|| fenced_blocks(body));
+            if fenced.iter().any(|&(from, to)| (from..to).contains(&start)) {
+                break;
+            }
+            let newlines = memchr::memchr_iter(b'\n', &bytes[counted_to..start]).count();
+            line_no = line_no.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+            counted_to = start;
+            // The path is a slice of the token: its place, past any punctuation.
+            let skipped = (path.as_ptr() as usize).saturating_sub(token.as_ptr() as usize);
+            let column = line[..at + skipped].chars().count() + 1;
+            out.push(BodyLink {
+                target: path.to_owned(),
+                pos: Pos::new(line_no, u32::try_from(column).unwrap_or(u32::MAX)),
+                kind,
+            });
         }
     }
     out
@@ -274,7 +277,11 @@ fn fenced_blocks(body: &str) -> Vec<(usize, usize)> {
         .find_iter(bytes)
         .chain(tildes.find_iter(bytes))
         .filter_map(|i| {
-            // A fence opens its line, after indentation or block quote markers.
+            // A fence opens its line, after indentation or block quote markers; most are at
+            // the line's start.
+            if i == 0 || bytes[i - 1] == b'\n' {
+                return Some(i);
+            }
             let start = memchr::memrchr(b'\n', &bytes[..i]).map_or(0, |n| n + 1);
             bytes[start..i]
                 .iter()
@@ -817,6 +824,24 @@ mod tests {
             .map(|l| (l.target, l.pos.line))
             .collect();
         assert_eq!(got, [("scripts/after.sh".to_owned(), 6)]);
+    }
+
+    /// Fences are found once a path is wanted, wherever the fence stands: indented, quoted,
+    /// or at the very start of the body, before or after the first path wanted.
+    #[test]
+    fn fences_found_late_still_hold_their_paths() {
+        let body = "```\nscripts/first.sh\n```\nscripts/skipped.sh\n  ```sh\n  scripts/in.sh\n  ```\n\
+scripts/out.sh\n> ~~~\n> references/quoted.md\n> ~~~\nreferences/last.md\n";
+        let wanted = |t: &str| t != "scripts/skipped.sh";
+        let got: Vec<(String, u32)> = path_refs(body, 1, wanted)
+            .into_iter()
+            .map(|l| (l.target, l.pos.line))
+            .collect();
+        let want = |t: &str, line| (t.to_owned(), line);
+        assert_eq!(
+            got,
+            [want("scripts/out.sh", 8), want("references/last.md", 12)]
+        );
     }
 
     #[test]
