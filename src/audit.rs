@@ -718,26 +718,37 @@ fn parse_bytes(
             // Only broken links are reported: a body whose links all resolve is not parsed.
             let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
             // Paths the text names mostly start with a folder the skill lacks (the user's
-            // `src/`): once a path in such a folder is found missing, the folder is looked up,
-            // and other paths in it need no lookup. A path that exists costs one lookup.
-            let missing_folders = std::cell::RefCell::new(Vec::<String>::new());
-            let parsed = parse::skill::parse(bytes, &c.path, &c.fs_path, sink, |t| {
+            // `src/`): each first folder is looked up once. A path of the text is reported
+            // only into the skill's own folders (SA232), so one into any other is never
+            // looked up; a link into a missing folder is broken without a lookup; any other
+            // path costs one.
+            let folders = std::cell::RefCell::new(Vec::<(String, bool)>::new());
+            let is_dir = |first: &str| {
+                if let Some(&(_, d)) = folders.borrow().iter().find(|(f, _)| f == first) {
+                    return d;
+                }
+                let d = dir.join(first).is_dir();
+                folders.borrow_mut().push((first.to_owned(), d));
+                d
+            };
+            let missing = |first: &str| folders.borrow().iter().any(|(f, d)| f == first && !d);
+            let wanted = |t: &str| {
                 let first = t.split_once('/').map(|(first, _)| first);
-                if let Some(first) = first
-                    && missing_folders.borrow().iter().any(|f| f == first)
-                {
+                if first.is_some_and(missing) {
                     return true;
                 }
                 if !rules::spec::link_is_broken(dir, t) {
                     return false;
                 }
-                if let Some(first) = first
-                    && !dir.join(first).is_dir()
-                {
-                    missing_folders.borrow_mut().push(first.to_owned());
+                if let Some(first) = first {
+                    // Looked up now, for the other paths into it.
+                    is_dir(first);
                 }
                 true
-            });
+            };
+            let text_folder = |first: &str| rules::spec::names_skill_folder(first) || is_dir(first);
+            let parsed =
+                parse::skill::parse_in(bytes, &c.path, &c.fs_path, sink, wanted, text_folder);
             rules::spec::check(&parsed, settings, sink);
             let mut parsed = parsed;
             parse::hooks::load_skill(&mut parsed.skill, boundary, sink);

@@ -39,6 +39,18 @@ pub(crate) const MAX_LINK_SCAN_BYTES: usize = 2 << 20;
 /// Relative link and image targets of `body` (whose first line is `first_line` of the file)
 /// that `wanted` picks, then the paths written outside links ([`path_refs`]) that it picks.
 pub fn relative_links(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
+    relative_links_in(body, first_line, wanted, |_| true)
+}
+
+/// [`relative_links`], where a path written outside links is asked about only when `folder`
+/// picks its first folder (a caller that reports only paths into the skill's own folders
+/// need not look up the others).
+pub fn relative_links_in(
+    body: &str,
+    first_line: u32,
+    wanted: impl Fn(&str) -> bool,
+    folder: impl Fn(&str) -> bool,
+) -> Vec<BodyLink> {
     if body.len() > MAX_LINK_SCAN_BYTES {
         return Vec::new();
     }
@@ -46,7 +58,10 @@ pub fn relative_links(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool
     let judged = RefCell::default();
     let wanted = |target: &str| judged_once(&judged, target, &wanted);
     let mut out = judged_link_targets(body, first_line, &wanted);
-    out.extend(path_refs(body, first_line, wanted));
+    out.extend(path_refs(body, first_line, |path: &str| {
+        let first = path.split('/').next().unwrap_or("");
+        folder(first) && wanted(path)
+    }));
     out
 }
 
@@ -841,6 +856,31 @@ scripts/out.sh\n> ~~~\n> references/quoted.md\n> ~~~\nreferences/last.md\n";
         assert_eq!(
             got,
             [want("scripts/out.sh", 8), want("references/last.md", 12)]
+        );
+    }
+
+    /// A path of the text is asked about only when its first folder is picked; links are
+    /// asked about whatever their folder.
+    #[test]
+    fn text_paths_are_asked_about_only_in_the_folders_picked() {
+        let body = "[l](src/linked.md) `src/code.sh` scripts/run.sh Scripts/Other.sh\n";
+        let asked = RefCell::new(Vec::new());
+        let got: Vec<String> = relative_links_in(
+            body,
+            1,
+            |t| {
+                asked.borrow_mut().push(t.to_owned());
+                true
+            },
+            |first| first.eq_ignore_ascii_case("scripts"),
+        )
+        .into_iter()
+        .map(|l| l.target)
+        .collect();
+        assert_eq!(got, ["src/linked.md", "scripts/run.sh", "Scripts/Other.sh"]);
+        assert!(
+            !asked.borrow().iter().any(|t| t == "src/code.sh"),
+            "{asked:?}"
         );
     }
 

@@ -38,6 +38,19 @@ pub fn parse(
     sink: &mut Sink,
     wanted_link: impl Fn(&str) -> bool,
 ) -> ParsedSkill {
+    parse_in(bytes, path, fs_path, sink, wanted_link, |_| true)
+}
+
+/// [`parse`], where a path the body writes outside links is asked about only when
+/// `text_folder` picks its first folder (see [`markdown::relative_links_in`]).
+pub fn parse_in(
+    bytes: &[u8],
+    path: &str,
+    fs_path: &Path,
+    sink: &mut Sink,
+    wanted_link: impl Fn(&str) -> bool,
+    text_folder: impl Fn(&str) -> bool,
+) -> ParsedSkill {
     let folder = fs_path
         .parent()
         .and_then(Path::file_name)
@@ -57,7 +70,7 @@ pub fn parse(
     let line_count = doc.line_count;
     let mut skill = read_fields(&root, folder, path, fs_path, sink);
     skill.fields.frontmatter_end = frontmatter_end(bytes, doc.body.len(), doc.body_line, &root);
-    let links = markdown::relative_links(doc.body, doc.body_line, wanted_link);
+    let links = markdown::relative_links_in(doc.body, doc.body_line, wanted_link, text_folder);
     ParsedSkill {
         skill,
         root: Some(root),

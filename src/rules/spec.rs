@@ -265,6 +265,13 @@ pub(crate) fn case_spelling(dir: &Path, target: &str) -> Option<String> {
 /// when the skill has it: those names are as often the user's project.
 const SKILL_FOLDERS: &[&str] = &["references", "scripts"];
 
+/// Is `first`, a path's first folder, one the spec gives a skill's own files
+/// ([`SKILL_FOLDERS`], in any case)? A path written in the text into any other folder counts
+/// only when the skill has that folder.
+pub(crate) fn names_skill_folder(first: &str) -> bool {
+    SKILL_FOLDERS.iter().any(|f| f.eq_ignore_ascii_case(first))
+}
+
 /// Does the skill ship a template of `target` (`config.example.json` for `config.json`), so
 /// that the file is one the user makes from it?
 fn has_template(dir: &Path, target: &str) -> bool {
@@ -298,7 +305,7 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
                 let into_skill = match folders.iter().find(|(f, _)| *f == first) {
                     Some(&(_, into)) => into,
                     None => {
-                        let into = SKILL_FOLDERS.contains(&first.to_ascii_lowercase().as_str())
+                        let into = names_skill_folder(first)
                             || std::fs::metadata(dir.join(first)).is_ok_and(|m| m.is_dir());
                         folders.push((first, into));
                         into
