@@ -197,6 +197,18 @@ impl Client {
         )
     }
 
+    /// The code actions for characters `from..to` of a line, with no diagnostics given.
+    fn code_actions(&mut self, path: &Path, line: u32, from: u32, to: u32) -> Value {
+        self.request(
+            "textDocument/codeAction",
+            json!({
+                "textDocument": {"uri": uri(path)},
+                "range": {"start": {"line": line, "character": from}, "end": {"line": line, "character": to}},
+                "context": {"diagnostics": []},
+            }),
+        )
+    }
+
     /// The Markdown of the hover at a place ("" for none).
     fn hover_text(&mut self, path: &Path, line: u32, character: u32) -> String {
         let h = self.at("textDocument/hover", path, line, character);
@@ -408,14 +420,7 @@ fn completion_offers_keys_and_the_profiles_tool_names() {
 fn code_actions_answer_with_actions() {
     let (lib, mut c) = started(&[]);
     c.open(&lib.skill, MISSPELT);
-    let r = c.request(
-        "textDocument/codeAction",
-        json!({
-            "textDocument": {"uri": uri(&lib.skill)},
-            "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}},
-            "context": {"diagnostics": []},
-        }),
-    );
+    let r = c.code_actions(&lib.skill, 2, 0, 3);
     // Which findings carry fixes is up to the rules; every action offered must be well formed.
     let actions = r["result"]
         .as_array()
@@ -451,14 +456,7 @@ fn a_misspelt_key_gets_its_fix_as_a_quick_fix_and_in_fix_all() {
             .cloned()
             .unwrap_or_default()
     };
-    let r = c.request(
-        "textDocument/codeAction",
-        json!({
-            "textDocument": {"uri": uri(&lib.skill)},
-            "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 3}},
-            "context": {"diagnostics": []},
-        }),
-    );
+    let r = c.code_actions(&lib.skill, 2, 0, 3);
     let rename = json!([{
         "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 10}},
         "newText": "description",
