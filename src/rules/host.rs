@@ -226,13 +226,20 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
     };
     let folded_hosts: Vec<&'static Folded> =
         hosts.iter().filter_map(|h| folded_models(h)).collect();
-    let models: Vec<(&'static str, &'static str)> = folded_hosts
-        .iter()
-        .flat_map(|f| f.models.iter().map(|(folded, m)| (folded.as_str(), *m)))
-        .collect();
-    if models.is_empty() {
+    if folded_hosts.iter().all(|f| f.models.is_empty()) {
         return;
     }
+    // The candidates for "did you mean", gathered only for a name no host knows: most
+    // libraries name models the hosts list.
+    let models = std::cell::OnceCell::new();
+    let models = || -> &Vec<(&'static str, &'static str)> {
+        models.get_or_init(|| {
+            folded_hosts
+                .iter()
+                .flat_map(|f| f.models.iter().map(|(folded, m)| (folded.as_str(), *m)))
+                .collect()
+        })
+    };
     for (name, pos) in names {
         let name = name.trim();
         if name.is_empty() {
@@ -246,7 +253,7 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
         if folded_hosts.iter().any(|f| f.set.contains(&folded)) {
             continue;
         }
-        let typo = model_typo(name, &folded, &models);
+        let typo = model_typo(name, &folded, models());
         unknown_model(sink, pos, name, hosts, typo);
     }
 }
