@@ -1,9 +1,9 @@
 //! Parse plugin and marketplace manifests into [`Manifest`]s: which agents and skills a plugin
 //! bundles. Paths are kept as written; `resolve` turns them into files.
 
-use serde_json::Value;
 use std::path::Path;
 
+use super::json::Json;
 use crate::diagnostic::{Pos, Sink};
 use crate::discover::ManifestKind;
 use crate::model::Manifest;
@@ -11,6 +11,24 @@ use crate::rules;
 
 /// The extension key awesome-copilot's Agent Plugins use to bundle agents and skills.
 const COPILOT_EXTENSION: &str = "com.github.awesome-copilot";
+
+/// Every key this module reads, at any depth: the rest of a manifest (descriptions,
+/// keywords, authors) is parsed but not kept.
+const READ_KEYS: &[&str] = &[
+    "name",
+    "extensions",
+    COPILOT_EXTENSION,
+    "agents",
+    "skills",
+    "metadata",
+    "pluginRoot",
+    "plugins",
+    "source",
+    "path",
+    "url",
+    "repo",
+    "package",
+];
 
 pub fn parse(
     bytes: &[u8],
@@ -24,7 +42,7 @@ pub fn parse(
         Ok(text) => std::borrow::Cow::Borrowed(text),
         Err(_) => String::from_utf8_lossy(bytes),
     };
-    let json: Value = match serde_json::from_str(&text) {
+    let json = match Json::parse_keeping(&text, &|key| READ_KEYS.contains(&key)) {
         Ok(v) => v,
         Err(e) => {
             rules::links::manifest_invalid(sink, &e);
@@ -33,9 +51,9 @@ pub fn parse(
     };
     let text = Located::new(&text);
     let dir = fs_path.parent().unwrap_or(Path::new(""));
-    let name_of = |v: &Value| {
+    let name_of = |v: &Json| {
         v.get("name")
-            .and_then(Value::as_str)
+            .and_then(Json::as_str)
             .unwrap_or("")
             .to_owned()
     };
@@ -53,10 +71,14 @@ pub fn parse(
             let agents = paths(
                 ext.and_then(|e| e.get("agents")).or(json.get("agents")),
                 &text,
+                0,
+                &mut 0,
             );
             let skills = paths(
                 ext.and_then(|e| e.get("skills")).or(json.get("skills")),
                 &text,
+                0,
+                &mut 0,
             );
             vec![Manifest {
                 path: path.to_owned(),
@@ -76,8 +98,8 @@ pub fn parse(
                 name: name_of(&json),
                 base: base.to_owned(),
                 via: format.label(),
-                agents: paths(json.get("agents"), &text),
-                skills: paths(json.get("skills"), &text),
+                agents: paths(json.get("agents"), &text, 0, &mut 0),
+                skills: paths(json.get("skills"), &text, 0, &mut 0),
             }]
         }
         ManifestKind::Marketplace => {
@@ -92,18 +114,19 @@ pub fn parse(
             let plugin_root = json
                 .get("metadata")
                 .and_then(|m| m.get("pluginRoot"))
-                .and_then(Value::as_str)
+                .and_then(Json::as_str)
                 .map_or(root.to_owned(), |r| root.join(r));
             let entries = json
                 .get("plugins")
-                .and_then(Value::as_array)
-                .map(Vec::as_slice)
+                .and_then(Json::as_array)
                 .unwrap_or_default();
             // Entries are found in the text in order, each after the one before.
-            let mut from = memchr::memmem::find(text.text.as_bytes(), b"\"plugins\"").unwrap_or(0);
+            let mut from = text.text.find("\"plugins\"").unwrap_or(0);
             let mut out = Vec::new();
             for e in entries {
                 let name = name_of(e);
+                // This entry's text starts after everything found in the ones before.
+                let entry_from = from;
                 let pos = match locate_from(&text, &name, from) {
                     Some((pos, at)) => {
                         from = at;
@@ -130,8 +153,8 @@ pub fn parse(
                     name,
                     base,
                     via: "marketplace",
-                    agents: paths(e.get("agents"), &text),
-                    skills: paths(e.get("skills"), &text),
+                    agents: paths(e.get("agents"), &text, entry_from, &mut from),
+                    skills: paths(e.get("skills"), &text, entry_from, &mut from),
                 });
             }
             out
@@ -150,14 +173,14 @@ enum Source<'a> {
 /// A marketplace entry's `source`: a relative path, Codex's `{source: local, path}`, or a
 /// remote source (`{source: github, repo}`, `{source: url, url}`, `{source: git-subdir, url,
 /// path}`, `{source: npm, package}`, a URL string).
-fn source_of(v: Option<&Value>) -> Source<'_> {
+fn source_of<'j>(v: Option<&'j Json<'_>>) -> Source<'j> {
     match v {
-        Some(Value::String(s)) if s.contains("://") || s.starts_with("git@") => {
+        Some(Json::Str(s)) if s.contains("://") || s.starts_with("git@") => {
             Source::Remote("url", s)
         }
-        Some(Value::String(s)) => Source::Local(Some(s)),
-        Some(Value::Object(o)) => {
-            let field = |k: &str| o.get(k).and_then(Value::as_str);
+        Some(Json::Str(s)) => Source::Local(Some(s)),
+        Some(o @ Json::Object(_)) => {
+            let field = |k: &str| o.get(k).and_then(Json::as_str);
             match field("source") {
                 Some("local") | None if field("url").is_none() && field("repo").is_none() => {
                     Source::Local(field("path"))
@@ -175,16 +198,32 @@ fn source_of(v: Option<&Value>) -> Source<'_> {
     }
 }
 
-/// Component paths: a string or a list of strings, each with the line it is written on.
-fn paths(v: Option<&Value>, text: &Located<'_>) -> Option<Vec<(String, Pos)>> {
+/// Component paths: a string or a list of strings, each with the line it is written on (its
+/// first occurrence from byte `from` on: a marketplace's entries may list the same path).
+/// `reach` is moved past every path found.
+fn paths(
+    v: Option<&Json<'_>>,
+    text: &Located<'_>,
+    from: usize,
+    reach: &mut usize,
+) -> Option<Vec<(String, Pos)>> {
     let list: Vec<&str> = match v? {
-        Value::String(s) => vec![s.as_str()],
-        Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
+        Json::Str(s) => vec![s],
+        Json::Array(a) => a.iter().filter_map(Json::as_str).collect(),
         _ => return None,
     };
+    // A list's items are written in order: each is looked for after the one before.
+    let mut at = from;
     Some(
         list.into_iter()
-            .map(|p| (p.to_owned(), locate(text, p)))
+            .map(|p| {
+                let found = locate_from(text, p, at).or_else(|| locate_from(text, p, 0));
+                if let Some((_, end)) = found {
+                    at = at.max(end);
+                    *reach = (*reach).max(end);
+                }
+                (p.to_owned(), found.map_or(Pos::START, |(pos, _)| pos))
+            })
             .collect(),
     )
 }
@@ -218,24 +257,67 @@ impl<'t> Located<'t> {
     }
 }
 
-/// The position of a JSON string in the text (its first occurrence), for findings.
-fn locate(text: &Located<'_>, value: &str) -> Pos {
-    locate_from(text, value, 0).map_or(Pos::START, |(pos, _)| pos)
-}
-
 /// The position of the first occurrence of a JSON string at or after byte `from`, and the
 /// byte just after it.
 fn locate_from(text: &Located<'_>, value: &str, from: usize) -> Option<(Pos, usize)> {
-    let needle = serde_json::to_string(value).unwrap_or_default();
+    // The string as serde_json writes it, without its quotes; most need no escape.
+    let escaped;
+    let inner = if value.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
+        escaped = serde_json::to_string(value).unwrap_or_default();
+        escaped
+            .get(1..escaped.len().saturating_sub(1))
+            .unwrap_or("")
+    } else {
+        value
+    };
     let bytes = text.text.as_bytes();
     let start = from.min(bytes.len());
-    let i = start + memchr::memmem::find(&bytes[start..], needle.as_bytes())?;
-    Some((text.position(i), i + needle.len()))
+    // Every occurrence starts at a quote. The string is usually a few quotes on, where a
+    // substring searcher's set-up would cost more than the search.
+    memchr::memchr_iter(b'"', &bytes[start..])
+        .map(|q| start + q)
+        .find(|&q| {
+            let rest = &bytes[q + 1..];
+            rest.starts_with(inner.as_bytes()) && rest.get(inner.len()) == Some(&b'"')
+        })
+        .map(|q| (text.position(q), q + inner.len() + 2))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    proptest::proptest! {
+        /// A string is found where its JSON spelling first occurs from `from` on, as a
+        /// substring search for that spelling finds it.
+        #[test]
+        fn strings_are_found_where_their_spelling_first_occurs(
+            parts in proptest::collection::vec(
+                proptest::prop_oneof![
+                    proptest::strategy::Just("\"".to_owned()),
+                    proptest::strategy::Just(", ".to_owned()),
+                    proptest::strategy::Just("\n".to_owned()),
+                    proptest::strategy::Just("\\\"".to_owned()),
+                    proptest::strategy::Just("\\\\".to_owned()),
+                    proptest::strategy::Just("\\n".to_owned()),
+                    "[a-c/é]{0,3}",
+                ],
+                0..12,
+            ),
+            value in "[a-c/é\"\\\\,\n]{0,3}",
+            from in 0usize..40,
+        ) {
+            let text = parts.concat();
+            let located = Located::new(&text);
+            let needle = serde_json::to_string(&value).unwrap();
+            let start = from.min(text.len());
+            let expected = text.as_bytes()[start..]
+                .windows(needle.len())
+                .position(|w| w == needle.as_bytes())
+                .map(|i| (located.position(start + i), start + i + needle.len()));
+            proptest::prop_assert_eq!(locate_from(&located, &value, from), expected);
+        }
+    }
 
     /// Every character's line and column, found from the line index, is the one counted
     /// from the top (multi-byte characters count one column, a line break ends a line).
@@ -253,7 +335,16 @@ mod tests {
             };
         }
         assert_eq!(located.position(text.len()), Pos::new(line, col));
-        assert_eq!(locate(&located, "ü/b").line, 4);
+        assert_eq!(
+            locate_from(&located, "ü/b", 0).map(|(p, _)| p.line),
+            Some(4)
+        );
+        // A string with a line break is written escaped; the raw text is not it.
+        let located = Located::new("[\"a\nb\",\n \"a\\nb\"]");
+        assert_eq!(
+            locate_from(&located, "a\nb", 0).map(|(p, _)| p),
+            Some(Pos::new(3, 2))
+        );
     }
     use crate::rules::Rule;
 
@@ -314,6 +405,29 @@ mod tests {
         assert_eq!(sink.findings[0].rule, Rule::ManifestInvalid);
     }
 
+    /// Two entries listing the same path: each is placed in its own entry, also when its
+    /// paths come before its name.
+    #[test]
+    fn marketplace_paths_are_placed_in_their_own_entry() {
+        let mk = br#"{"plugins": [
+  {"name": "a", "source": "./", "skills": ["./skills/x"]},
+  {"skills": ["./skills/x"],
+   "name": "b", "source": "./"}]}"#;
+        let mut sink = Sink::new("m");
+        let m = parse(
+            mk,
+            "m",
+            Path::new("r/.claude-plugin/marketplace.json"),
+            ManifestKind::Marketplace,
+            &mut sink,
+        );
+        let lines: Vec<u32> = m
+            .iter()
+            .map(|m| m.skills.as_ref().unwrap()[0].1.line)
+            .collect();
+        assert_eq!(lines, [2, 3]);
+    }
+
     #[test]
     fn marketplace_sources_and_roots() {
         let mk = br#"{"name": "m", "plugins": [
@@ -341,14 +455,14 @@ mod tests {
             assert_eq!((sink.findings[0].line, sink.findings[0].column), (3, 12));
         }
         assert!(matches!(source_of(None), Source::Local(None)));
-        let v: Value = serde_json::json!({"source": "github", "repo": "o/r"});
+        let v = Json::parse(r#"{"source": "github", "repo": "o/r"}"#).unwrap();
         assert!(matches!(
             source_of(Some(&v)),
             Source::Remote("github", "o/r")
         ));
-        let v: Value = serde_json::json!("git@github.com:o/r.git");
+        let v = Json::parse(r#""git@github.com:o/r.git""#).unwrap();
         assert!(matches!(source_of(Some(&v)), Source::Remote("url", _)));
-        let v: Value = serde_json::json!("plugins/x");
+        let v = Json::parse(r#""plugins/x""#).unwrap();
         assert!(matches!(
             source_of(Some(&v)),
             Source::Local(Some("plugins/x"))
