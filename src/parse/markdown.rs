@@ -116,13 +116,17 @@ fn judged_link_targets(
 /// decoded, balanced parentheses belong to it) always counts.
 fn may_link(body: &str, wanted: &impl Fn(&str) -> bool) -> bool {
     let bytes = body.as_bytes();
-    let counts =
-        |t: &str| t.contains(['\\', '&', '(']) || local_target(t).is_some_and(|t| wanted(&t));
+    let counts = |t: &str| {
+        t.bytes().any(|b| matches!(b, b'\\' | b'&' | b'('))
+            || local_target(t).is_some_and(|t| wanted(&t))
+    };
     memchr::memchr_iter(b']', bytes).any(|i| match bytes.get(i + 1) {
-        Some(b'(') => raw_target(&body[i + 2..], &INLINE_END).is_some_and(|(t, _)| counts(t)),
+        Some(b'(') => {
+            raw_target(&body[i + 2..], |b| is_blank(b) || b == b')').is_some_and(|(t, _)| counts(t))
+        }
         Some(b':') => {
             may_define(body, i)
-                && raw_target(&body[i + 2..], &BLANKS)
+                && raw_target(&body[i + 2..], is_blank)
                     .is_some_and(|(t, rest)| ends_definition(rest) && counts(t))
         }
         _ => false,
@@ -157,24 +161,32 @@ fn ends_definition(rest: &str) -> bool {
     rest.is_empty() || rest.starts_with(['\n', '\r', '"', '\'', '('])
 }
 
-const BLANKS: [char; 4] = [' ', '\t', '\r', '\n'];
-/// An inline link's target also ends at `)`; a definition's only at a blank, so
-/// `[r]: x(y).md` defines `x(y).md`.
-const INLINE_END: [char; 5] = [' ', '\t', '\r', '\n', ')'];
+/// A blank that ends a link target: space, tab or line break.
+fn is_blank(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\r' | b'\n')
+}
 
 /// The literal target text after `](` or `]:`, and the text after it: leading blanks
-/// skipped, then `<...>` or the text up to one of `ends`.
-fn raw_target<'a>(after: &'a str, ends: &[char]) -> Option<(&'a str, &'a str)> {
-    let t = after.trim_start_matches(BLANKS);
+/// skipped, then `<...>` or the text up to the first byte `ends` picks (an inline link's
+/// target also ends at `)`; a definition's only at a blank, so `[r]: x(y).md` defines
+/// `x(y).md`). Bytes, not `char` searches: this runs at every `](` of every body. Every
+/// byte it splits at is ASCII, so each part is a `str`.
+fn raw_target(after: &str, ends: impl Fn(u8) -> bool) -> Option<(&str, &str)> {
+    let b = after.as_bytes();
+    let start = b.iter().position(|&c| !is_blank(c)).unwrap_or(b.len());
+    let t = &after[start..];
     let (target, rest) = match t.strip_prefix('<') {
         Some(inner) => {
-            let end = inner.find(['>', '\n']).unwrap_or(inner.len());
+            let end = inner
+                .bytes()
+                .position(|c| c == b'>' || c == b'\n')
+                .unwrap_or(inner.len());
             (
                 &inner[..end],
                 inner[end..].strip_prefix('>').unwrap_or(&inner[end..]),
             )
         }
-        None => t.split_at(t.find(ends).unwrap_or(t.len())),
+        None => t.split_at(t.bytes().position(ends).unwrap_or(t.len())),
     };
     (!target.is_empty()).then_some((target, rest))
 }
@@ -449,10 +461,11 @@ fn line_tokens<'l>(line: &'l str, out: &mut Vec<(usize, &'l str, RefKind)>) {
 /// `token` as a relative path into the skill's folder, if it looks like one (see
 /// [`path_refs`]); a word loses the punctuation around it first, and `./` is dropped.
 fn path_like(token: &str) -> Option<&str> {
+    // Bytes, not `str` searches: this is asked of every word with a slash in every body,
+    // and a `char` search costs more than these short words.
+    // A word holding a link's `](` is never a path: the `]` cannot be trimmed off its start,
+    // nor the `(` off its end, so one of them stays in the path, which allows neither.
     let b = token.as_bytes();
-    if memchr::memchr_iter(b']', b).any(|i| b.get(i + 1) == Some(&b'(')) {
-        return None;
-    }
     // Punctuation is ASCII, so the trimmed ends are character boundaries.
     let from = b
         .iter()
@@ -480,20 +493,24 @@ fn path_like(token: &str) -> Option<&str> {
         .map_or(from, |i| from + i + 1);
     let t = &token[from..to];
     let t = t.strip_prefix("./").unwrap_or(t);
-    let (dirs, file) = t.rsplit_once('/')?;
-    if dirs.is_empty() || !t.bytes().all(is_path_byte) || t.starts_with('.') {
+    let tb = t.as_bytes();
+    if tb.first() == Some(&b'.') || !tb.iter().all(|&c| is_path_byte(c)) {
         return None;
     }
+    let slash = tb.iter().rposition(|&c| c == b'/')?;
+    let (dirs, file) = (&tb[..slash], &tb[slash + 1..]);
+    // Every folder named: none empty, `.` or `..` (which also rules out no folder at all).
     if dirs
-        .split('/')
-        .any(|d| d.is_empty() || d == "." || d == "..")
+        .split(|&c| c == b'/')
+        .any(|d| d.is_empty() || d == b"." || d == b"..")
     {
         return None;
     }
-    let (stem, ext) = file.rsplit_once('.')?;
+    let dot = file.iter().rposition(|&c| c == b'.')?;
+    let (stem, ext) = (&t[slash + 1..slash + 1 + dot], &file[dot + 1..]);
     let ext_ok = (1..=10).contains(&ext.len())
-        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
-        && ext.bytes().any(|b| b.is_ascii_alphabetic());
+        && ext.iter().all(u8::is_ascii_alphanumeric)
+        && ext.iter().any(u8::is_ascii_alphabetic);
     (!stem.is_empty() && ext_ok && !placeholder(stem)).then_some(t)
 }
 
@@ -568,13 +585,18 @@ impl<'a> Lines<'a> {
 /// The file path a link points at, or `None` for URLs, anchors, absolute paths and templates.
 pub(crate) fn local_target(url: &str) -> Option<String> {
     let url = url.trim();
-    let path = url.split(['#', '?']).next().unwrap_or("");
+    let end = url
+        .bytes()
+        .position(|b| b == b'#' || b == b'?')
+        .unwrap_or(url.len());
+    let path = &url[..end];
     if path.is_empty() || path.starts_with('/') || path.starts_with('\\') || path.starts_with('~') {
         return None;
     }
     // A scheme (`https:`, `mailto:`, `skill:`) or a Windows drive: not a relative file path.
-    if let Some(colon) = path.find(':')
-        && !path[..colon].contains('/')
+    let bytes = path.as_bytes();
+    if let Some(colon) = bytes.iter().position(|&b| b == b':')
+        && !bytes[..colon].contains(&b'/')
     {
         return None;
     }
@@ -762,7 +784,79 @@ mod tests {
         }
     }
 
+    /// `path_like` written with `str` searches, as it first was: the reference the byte
+    /// version is checked against.
+    fn path_like_by_str(token: &str) -> Option<&str> {
+        if token.contains("](") {
+            return None;
+        }
+        let t = token
+            .trim_start_matches(['(', '[', '"', '\'', '*', '_', '|'])
+            .trim_end_matches([
+                ')', ']', '"', '\'', '*', '_', '|', ',', ';', ':', '.', '!', '?',
+            ]);
+        let t = t.strip_prefix("./").unwrap_or(t);
+        let (dirs, file) = t.rsplit_once('/')?;
+        if dirs.is_empty() || !t.bytes().all(is_path_byte) || t.starts_with('.') {
+            return None;
+        }
+        if dirs
+            .split('/')
+            .any(|d| d.is_empty() || d == "." || d == "..")
+        {
+            return None;
+        }
+        let (stem, ext) = file.rsplit_once('.')?;
+        let ext_ok = (1..=10).contains(&ext.len())
+            && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+            && ext.bytes().any(|b| b.is_ascii_alphabetic());
+        (!stem.is_empty() && ext_ok && !placeholder(stem)).then_some(t)
+    }
+
     proptest::proptest! {
+        /// The byte version accepts the same words, with the same path.
+        #[test]
+        fn path_like_agrees_with_the_str_version(
+            lead in proptest::prop_oneof![
+                1 => proptest::strategy::Just("./".to_owned()),
+                1 => proptest::strategy::Just("](".to_owned()),
+                4 => "[(\\[\"'*_|.]{0,2}",
+            ],
+            folders in proptest::collection::vec(
+                proptest::prop_oneof![
+                    1 => proptest::strategy::Just(String::new()),
+                    1 => proptest::strategy::Just(".".to_owned()),
+                    1 => proptest::strategy::Just("..".to_owned()),
+                    3 => proptest::strategy::Just("references".to_owned()),
+                    1 => proptest::strategy::Just("é".to_owned()),
+                    1 => proptest::strategy::Just("a](b".to_owned()),
+                    6 => "[a-zA-Z0-9_.@+-]{1,3}",
+                ],
+                0..4,
+            ),
+            file in proptest::prop_oneof![
+                proptest::strategy::Just("file.md".to_owned()),
+                proptest::strategy::Just("guide.md".to_owned()),
+                proptest::strategy::Just("stepN.sh".to_owned()),
+                proptest::strategy::Just("run.12345678901".to_owned()),
+                proptest::strategy::Just("x.1".to_owned()),
+                proptest::strategy::Just("x.abcdefghij".to_owned()),
+                proptest::strategy::Just("x.abcdefghijk".to_owned()),
+                proptest::strategy::Just("a](b.md".to_owned()),
+                proptest::strategy::Just("a.tar.gz".to_owned()),
+                proptest::strategy::Just("v1.2.md".to_owned()),
+                "[a-zA-Z0-9_.é-]{0,6}",
+            ],
+            tail in "[)\\]\"'*_|,;:.!?]{0,2}",
+            noise in "[()\\[\\]\"'*_|,;:.!?/a-zA-Z0-9@+-]{0,12}",
+        ) {
+            let mut parts = folders;
+            parts.push(file);
+            let token = format!("{lead}{}{tail}", parts.join("/"));
+            proptest::prop_assert_eq!(path_like(&token), path_like_by_str(&token), "{:?}", token);
+            proptest::prop_assert_eq!(path_like(&noise), path_like_by_str(&noise), "{:?}", noise);
+        }
+
         /// A line the slash pre-check passes over holds nothing `path_like` accepts.
         #[test]
         fn lines_passed_over_name_no_path(parts in proptest::collection::vec(
