@@ -71,14 +71,10 @@ pub fn parse(
             let agents = paths(
                 ext.and_then(|e| e.get("agents")).or(json.get("agents")),
                 &text,
-                0,
-                &mut 0,
             );
             let skills = paths(
                 ext.and_then(|e| e.get("skills")).or(json.get("skills")),
                 &text,
-                0,
-                &mut 0,
             );
             vec![Manifest {
                 path: path.to_owned(),
@@ -98,8 +94,8 @@ pub fn parse(
                 name: name_of(&json),
                 base: base.to_owned(),
                 via: format.label(),
-                agents: paths(json.get("agents"), &text, 0, &mut 0),
-                skills: paths(json.get("skills"), &text, 0, &mut 0),
+                agents: paths(json.get("agents"), &text),
+                skills: paths(json.get("skills"), &text),
             }]
         }
         ManifestKind::Marketplace => {
@@ -125,9 +121,8 @@ pub fn parse(
             let mut out = Vec::new();
             for e in entries {
                 let name = name_of(e);
-                // This entry's text starts after everything found in the ones before.
-                let entry_from = from;
-                let pos = match locate_from(&text, &name, from) {
+                let written = e.get("name").and_then(Json::as_str);
+                let pos = match written.and_then(|n| text.find(n, from)) {
                     Some((pos, at)) => {
                         from = at;
                         pos
@@ -153,8 +148,8 @@ pub fn parse(
                     name,
                     base,
                     via: "marketplace",
-                    agents: paths(e.get("agents"), &text, entry_from, &mut from),
-                    skills: paths(e.get("skills"), &text, entry_from, &mut from),
+                    agents: paths(e.get("agents"), &text),
+                    skills: paths(e.get("skills"), &text),
                 });
             }
             out
@@ -198,31 +193,18 @@ fn source_of<'j>(v: Option<&'j Json<'_>>) -> Source<'j> {
     }
 }
 
-/// Component paths: a string or a list of strings, each with the line it is written on (its
-/// first occurrence from byte `from` on: a marketplace's entries may list the same path).
-/// `reach` is moved past every path found.
-fn paths(
-    v: Option<&Json<'_>>,
-    text: &Located<'_>,
-    from: usize,
-    reach: &mut usize,
-) -> Option<Vec<(String, Pos)>> {
+/// Component paths: a string or a list of strings, each with the place it is written.
+fn paths(v: Option<&Json<'_>>, text: &Located<'_>) -> Option<Vec<(String, Pos)>> {
     let list: Vec<&str> = match v? {
         Json::Str(s) => vec![s],
         Json::Array(a) => a.iter().filter_map(Json::as_str).collect(),
         _ => return None,
     };
-    // A list's items are written in order: each is looked for after the one before.
-    let mut at = from;
     Some(
         list.into_iter()
             .map(|p| {
-                let found = locate_from(text, p, at).or_else(|| locate_from(text, p, 0));
-                if let Some((_, end)) = found {
-                    at = at.max(end);
-                    *reach = (*reach).max(end);
-                }
-                (p.to_owned(), found.map_or(Pos::START, |(pos, _)| pos))
+                let pos = text.find(p, 0).map_or(Pos::START, |(pos, _)| pos);
+                (p.to_owned(), pos)
             })
             .collect(),
     )
@@ -242,6 +224,19 @@ impl<'t> Located<'t> {
             text,
             line_starts: std::iter::once(0).chain(starts).collect(),
         }
+    }
+
+    /// Where the JSON string `s` parsed from this text is written (its opening quote), and
+    /// the byte after it. A string without escapes is parsed as a slice of the text, so its
+    /// place is known; one with escapes was copied out, and is looked for from byte `from`
+    /// on (its first occurrence from there).
+    fn find(&self, s: &str, from: usize) -> Option<(Pos, usize)> {
+        // A copy is another allocation, which cannot lie inside the text's.
+        let at = (s.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
+        if at >= 1 && at.saturating_add(s.len()) < self.text.len() {
+            return Some((self.position(at - 1), at + s.len() + 1));
+        }
+        locate_from(self, s, from)
     }
 
     /// The 1-based line and column of byte `i`.
@@ -339,6 +334,17 @@ mod tests {
             locate_from(&located, "ü/b", 0).map(|(p, _)| p.line),
             Some(4)
         );
+        // Parsed strings are placed where they are written, not where their text first
+        // occurs; one with an escape, at its first spelling from the place asked.
+        let text = "{\"a\": \"x\",\n \"b\": [\"x\", \"y\\\"\"]}";
+        let json = Json::parse(text).unwrap();
+        let located = Located::new(text);
+        let b = json.get("b").and_then(Json::as_array).unwrap();
+        let found = |j: &Json, from| located.find(j.as_str().unwrap(), from).map(|(p, _)| p);
+        assert_eq!(found(json.get("a").unwrap(), 0), Some(Pos::new(1, 7)));
+        assert_eq!(found(&b[0], 0), Some(Pos::new(2, 8)));
+        assert_eq!(found(&b[1], 0), Some(Pos::new(2, 13)));
+        assert_eq!(found(&b[1], 30), None);
         // A string with a line break is written escaped; the raw text is not it.
         let located = Located::new("[\"a\nb\",\n \"a\\nb\"]");
         assert_eq!(
