@@ -313,6 +313,10 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut Scan, boundary: &Boundary
 /// Read the Codex sidecar beside `o`'s skill into it, when the walk passed one (`sidecars`,
 /// sorted).
 pub(crate) fn with_sidecar(o: &mut FileOutput, sidecars: &[PathBuf], boundary: &Boundary) {
+    // Most libraries have no sidecar at all: no path is made for each skill then.
+    if sidecars.is_empty() {
+        return;
+    }
     let Parsed::Skill(skill) = &mut o.parsed else {
         return;
     };
@@ -733,7 +737,7 @@ fn parse_bytes(
             };
             let missing = |first: &str| folders.borrow().iter().any(|(f, d)| f == first && !d);
             let wanted = |t: &str| {
-                let first = t.split_once('/').map(|(first, _)| first);
+                let first = parse::markdown::first_folder(t);
                 if first.is_some_and(missing) {
                     return true;
                 }

@@ -59,10 +59,16 @@ pub fn relative_links_in(
     let wanted = |target: &str| judged_once(&judged, target, &wanted);
     let mut out = judged_link_targets(body, first_line, &wanted);
     out.extend(path_refs(body, first_line, |path: &str| {
-        let first = path.split('/').next().unwrap_or("");
+        let first = first_folder(path).unwrap_or(path);
         folder(first) && wanted(path)
     }));
     out
+}
+
+/// The part of `path` before its first `/`, if it has one. A byte search: this is asked of
+/// every path a body names, and a `char` search costs more than these short paths.
+pub(crate) fn first_folder(path: &str) -> Option<&str> {
+    path.bytes().position(|b| b == b'/').map(|i| &path[..i])
 }
 
 /// `wanted(target)`, asked once per target: callers' judgements look at the file system.
@@ -362,15 +368,18 @@ fn may_name_path(text: &[u8], slash: usize) -> Result<(), usize> {
         Some(b'(') => run < 2 || text[run - 2] != b']',
         Some(_) => false,
     };
-    let end = text[slash..]
-        .iter()
-        .position(|&b| !is_path_byte(b))
-        .map_or(text.len(), |i| slash + i);
-    if starts && memchr::memchr(b'.', &text[slash..end]).is_some() {
-        Ok(())
-    } else {
-        Err(end)
+    // One loop finds the run's end and whether a `.` follows the slash in it: runs are
+    // short, and a search per run cost more than the bytes it crossed.
+    let mut dot = false;
+    let mut end = text.len();
+    for (i, &b) in text[slash..].iter().enumerate() {
+        if !is_path_byte(b) {
+            end = slash + i;
+            break;
+        }
+        dot |= b == b'.';
     }
+    if starts && dot { Ok(()) } else { Err(end) }
 }
 
 /// The bytes [`path_like`] allows in a path.
@@ -448,7 +457,7 @@ fn line_tokens<'l>(line: &'l str, out: &mut Vec<(usize, &'l str, RefKind)>) {
         let Some(close) = close else { break };
         words(text_from, open, out);
         let inner = &line[content..close];
-        if memchr::memchr(b'/', inner.as_bytes()).is_some() {
+        if inner.as_bytes().contains(&b'/') {
             let lead = inner.len() - inner.trim_start().len();
             out.push((content + lead, inner.trim(), RefKind::Code));
         }

@@ -11,7 +11,7 @@ use super::{FixDoc, NameShape, RuleDoc};
 use crate::config::{NameCharset, Settings};
 use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink};
 use crate::fix::span;
-use crate::parse::markdown::RefKind;
+use crate::parse::markdown::{RefKind, first_folder};
 use crate::parse::skill::ParsedSkill;
 use crate::parse::yaml::{Node, Value};
 use crate::rules::Rule;
@@ -300,7 +300,7 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
                 broken_link(sink, link.pos, &link.target, hint.as_deref());
             }
             RefKind::Code | RefKind::Bare => {
-                let first = link.target.split('/').next().unwrap_or("");
+                let first = first_folder(&link.target).unwrap_or(&link.target);
                 // Most paths of the text name the user's files: looked at no further.
                 let into_skill = match folders.iter().find(|(f, _)| *f == first) {
                     Some(&(_, into)) => into,
