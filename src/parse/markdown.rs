@@ -58,7 +58,7 @@ pub fn relative_links_in(
     let judged = RefCell::default();
     let wanted = |target: &str| judged_once(&judged, target, &wanted);
     let mut out = judged_link_targets(body, first_line, &wanted);
-    out.extend(path_refs(body, first_line, |path: &str| {
+    out.extend(path_refs_in(body, first_line, &folder, |path: &str| {
         let first = first_folder(path).unwrap_or(path);
         folder(first) && wanted(path)
     }));
@@ -235,6 +235,17 @@ fn parse_links(body: &str, first_line: u32) -> Vec<BodyLink> {
 /// (links are [`link_targets`]'). No Markdown parse: only lines with a slash are looked at,
 /// and only those whose slashes may start a path are split into words.
 pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
+    path_refs_in(body, first_line, |_| true, wanted)
+}
+
+/// [`path_refs`], where only paths whose first folder `folder` picks can be wanted: a line
+/// is split into words only when one of its runs of path characters is into such a folder.
+fn path_refs_in(
+    body: &str,
+    first_line: u32,
+    folder: impl Fn(&str) -> bool,
+    wanted: impl Fn(&str) -> bool,
+) -> Vec<BodyLink> {
     let bytes = body.as_bytes();
     // Found only once a path is wanted: most bodies' fences are never needed.
     let fenced = std::cell::OnceCell::new();
@@ -247,10 +258,18 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
         if slash < next_line {
             continue;
         }
-        if let Err(run_end) = may_name_path(bytes, slash) {
-            // The run's other slashes share its start and its end.
-            next_line = run_end;
-            continue;
+        match may_name_path(bytes, slash) {
+            // Most paths of the text are into the user's folders, not the skill's.
+            Ok((run, run_end)) if !folder(first_folder_of_run(&body[run..run_end])) => {
+                next_line = run_end;
+                continue;
+            }
+            Ok(_) => {}
+            Err(run_end) => {
+                // The run's other slashes share its start and its end.
+                next_line = run_end;
+                continue;
+            }
         }
         let start = memchr::memrchr(b'\n', &bytes[..slash]).map_or(0, |i| i + 1);
         let end = memchr::memchr(b'\n', &bytes[slash..]).map_or(bytes.len(), |i| slash + i);
@@ -356,8 +375,9 @@ fn fenced_blocks(body: &str) -> Vec<(usize, usize)> {
 /// of path characters is kept whole by the split (no line break is one), so the byte before
 /// it is in its word or code span: unless it starts one (a blank, a backtick, a line's start)
 /// or is punctuation that is trimmed off, the path cannot be. And the file name, with its
-/// extension, follows the slash in the same run. `Err` holds where the run ends.
-fn may_name_path(text: &[u8], slash: usize) -> Result<(), usize> {
+/// extension, follows the slash in the same run. `Ok` holds where the run starts and ends,
+/// `Err` where it ends.
+fn may_name_path(text: &[u8], slash: usize) -> Result<(usize, usize), usize> {
     let run = text[..slash]
         .iter()
         .rposition(|&b| !is_path_byte(b))
@@ -379,7 +399,20 @@ fn may_name_path(text: &[u8], slash: usize) -> Result<(), usize> {
         }
         dot |= b == b'.';
     }
-    if starts && dot { Ok(()) } else { Err(end) }
+    if starts && dot {
+        Ok((run, end))
+    } else {
+        Err(end)
+    }
+}
+
+/// The first folder of the path a run of path characters (see [`may_name_path`]) would be:
+/// [`path_like`] trims the `_` before it and drops one `./`, and the run holds nothing else
+/// before the path (the other characters trimmed off a word are no path characters).
+fn first_folder_of_run(run: &str) -> &str {
+    let r = run.trim_start_matches('_');
+    let r = r.strip_prefix("./").unwrap_or(r);
+    first_folder(r).unwrap_or(r)
 }
 
 /// The bytes [`path_like`] allows in a path.
@@ -864,6 +897,28 @@ mod tests {
             let token = format!("{lead}{}{tail}", parts.join("/"));
             proptest::prop_assert_eq!(path_like(&token), path_like_by_str(&token), "{:?}", token);
             proptest::prop_assert_eq!(path_like(&noise), path_like_by_str(&noise), "{:?}", noise);
+        }
+
+        /// Picking first folders at the runs finds what picking them at the paths does.
+        #[test]
+        fn runs_into_other_folders_hide_no_path(parts in proptest::collection::vec(
+            proptest::prop_oneof![
+                proptest::strategy::Just("references/".to_owned()),
+                proptest::strategy::Just("src/".to_owned()),
+                proptest::strategy::Just("_".to_owned()),
+                proptest::strategy::Just("./".to_owned()),
+                proptest::strategy::Just("x.md".to_owned()),
+                proptest::strategy::Just("`".to_owned()),
+                proptest::strategy::Just("\n".to_owned()),
+                "[ ()\\[\\]\"'*|,.:/a-z]{0,3}",
+            ],
+            0..16,
+        )) {
+            let body = parts.concat();
+            let picked = |first: &str| first == "references" || first == "_x";
+            let at_paths = path_refs(&body, 1, |p| picked(first_folder(p).unwrap_or(p)));
+            let at_runs = path_refs_in(&body, 1, picked, |p| picked(first_folder(p).unwrap_or(p)));
+            proptest::prop_assert_eq!(at_runs, at_paths);
         }
 
         /// A line the slash pre-check passes over holds nothing `path_like` accepts.
