@@ -58,10 +58,31 @@ pub fn relative_links_in(
     let judged = RefCell::default();
     let wanted = |target: &str| judged_once(&judged, target, &wanted);
     let mut out = judged_link_targets(body, first_line, &wanted);
-    out.extend(path_refs_in(body, first_line, &folder, |path: &str| {
-        let first = first_folder(path).unwrap_or(path);
-        folder(first) && wanted(path)
-    }));
+    // Each first folder asked about once (the caller may look it up on disk). A run of the
+    // text is passed over only for a folder already known not to be picked: asking about a
+    // run's folder would look up folders no path is written into.
+    let folders = RefCell::new(Vec::<(String, bool)>::new());
+    let known = |first: &str| {
+        let folders = folders.borrow();
+        folders
+            .iter()
+            .find(|(f, _)| f == first)
+            .map(|&(_, picked)| picked)
+    };
+    let picked = |first: &str| {
+        known(first).unwrap_or_else(|| {
+            let picked = folder(first);
+            folders.borrow_mut().push((first.to_owned(), picked));
+            picked
+        })
+    };
+    let may_be_picked = |first: &str| known(first).unwrap_or(true);
+    out.extend(path_refs_in(
+        body,
+        first_line,
+        may_be_picked,
+        |path: &str| picked(first_folder(path).unwrap_or(path)) && wanted(path),
+    ));
     out
 }
 
@@ -254,10 +275,14 @@ fn path_refs_in(
     // Lines are found from the slashes: most lines have none and are never looked at.
     let mut next_line = 0;
     let (mut counted_to, mut line_no) = (0, first_line);
-    for slash in memchr::memchr_iter(b'/', bytes) {
-        if slash < next_line {
-            continue;
-        }
+    // Each search starts past what the slash before settled (its run, or its line): the
+    // other slashes of a URL, or of a line already split, are not stopped at.
+    while let Some(slash) = bytes
+        .get(next_line..)
+        .and_then(|rest| memchr::memchr(b'/', rest))
+        .map(|i| next_line + i)
+    {
+        // Every arm moves `next_line` past the slash: its run holds it.
         match may_name_path(bytes, slash) {
             // Most paths of the text are into the user's folders, not the skill's.
             Ok((run, run_end)) if !folder(first_folder_of_run(&body[run..run_end])) => {
@@ -1040,6 +1065,19 @@ scripts/out.sh\n> ~~~\n> references/quoted.md\n> ~~~\nreferences/last.md\n";
             !asked.borrow().iter().any(|t| t == "src/code.sh"),
             "{asked:?}"
         );
+        // Each first folder is asked about once, and only for a path: not for `docs`, whose
+        // only run names a placeholder.
+        let folders = RefCell::new(Vec::new());
+        relative_links_in(
+            "src/a.md and src/b.md, docs/file.md\n`src/c.md`\n",
+            1,
+            |_| true,
+            |first| {
+                folders.borrow_mut().push(first.to_owned());
+                false
+            },
+        );
+        assert_eq!(*folders.borrow(), ["src"]);
     }
 
     #[test]
