@@ -751,10 +751,10 @@ fn parse_bytes(
                 true
             };
             let text_folder = |first: &str| rules::spec::names_skill_folder(first) || is_dir(first);
-            let parsed =
+            let mut parsed =
                 parse::skill::parse_in(bytes, &c.path, &c.fs_path, sink, wanted, text_folder);
+            parsed.text_in_skill_folders = true;
             rules::spec::check(&parsed, settings, sink);
-            let mut parsed = parsed;
             parse::hooks::load_skill(&mut parsed.skill, boundary, sink);
             rules::deps::check_skill_hooks(&parsed.skill, boundary, sink);
             if let Some(root) = &parsed.root {

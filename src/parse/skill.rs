@@ -23,6 +23,9 @@ pub struct ParsedSkill {
     /// Relative links from the body, those whose target the caller wanted (see [`parse`]): the
     /// broken ones, which the rules report without looking them up again.
     pub links: Vec<BodyLink>,
+    /// The caller asked about paths of the text only in the skill's own folders (see
+    /// `rules::spec::names_skill_folder`), so those in `links` need not be checked again.
+    pub text_in_skill_folders: bool,
     /// Lines in the whole file.
     pub line_count: u32,
 }
@@ -60,6 +63,7 @@ pub fn parse_in(
         skill: Skill::invalid(folder.clone(), path.to_owned(), fs_path.to_owned()),
         root: None,
         links: Vec::new(),
+        text_in_skill_folders: false,
         line_count,
     };
     let doc = match document(bytes, "skill", sink) {
@@ -75,6 +79,7 @@ pub fn parse_in(
         skill,
         root: Some(root),
         links,
+        text_in_skill_folders: false,
         line_count,
     }
 }

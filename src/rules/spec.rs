@@ -3,7 +3,7 @@
 //! constructors here; the checks here are about values.
 
 use std::borrow::Cow;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
@@ -232,6 +232,40 @@ pub(crate) fn link_is_broken(dir: &std::path::Path, target: &str) -> bool {
 /// written `Scripts/run.sh` to `scripts/run.sh`, `scripts/run.sh`. `None` when it is spelled
 /// as written, or no such path exists.
 pub(crate) fn case_spelling(dir: &Path, target: &str) -> Option<String> {
+    case_spelling_in(dir, target, &mut Listings::default())
+}
+
+/// The names in folders read for one skill's findings, each folder read once: a skill names
+/// several files of the same folder.
+#[derive(Default)]
+pub(crate) struct Listings(Vec<(PathBuf, Option<Vec<String>>)>);
+
+impl Listings {
+    /// The names in `dir`, or `None` when it cannot be read.
+    fn names(&mut self, dir: &Path) -> Option<&[String]> {
+        let i = match self.0.iter().position(|(d, _)| d == dir) {
+            Some(i) => i,
+            None => {
+                let names = std::fs::read_dir(dir).ok().map(|entries| {
+                    entries
+                        .filter_map(Result::ok)
+                        .map(|e| e.file_name().to_string_lossy().into_owned())
+                        .collect()
+                });
+                self.0.push((dir.to_path_buf(), names));
+                self.0.len() - 1
+            }
+        };
+        self.0[i].1.as_deref()
+    }
+}
+
+/// [`case_spelling`], with the folders read kept in `listings`.
+pub(crate) fn case_spelling_in(
+    dir: &Path,
+    target: &str,
+    listings: &mut Listings,
+) -> Option<String> {
     let mut at = dir.to_path_buf();
     let mut names = Vec::new();
     let mut differs = false;
@@ -241,11 +275,7 @@ pub(crate) fn case_spelling(dir: &Path, target: &str) -> Option<String> {
             names.push(part.to_owned());
             continue;
         }
-        let names_here: Vec<String> = std::fs::read_dir(&at)
-            .ok()?
-            .filter_map(Result::ok)
-            .map(|e| e.file_name().to_string_lossy().into_owned())
-            .collect();
+        let names_here = listings.names(&at)?;
         // The name as written if it is there, else the first that differs only in case.
         let lower = part.to_lowercase();
         let exact = names_here
@@ -292,36 +322,53 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
     };
     // Whether each first folder named is the skill's, looked up once.
     let mut folders: Vec<(&str, bool)> = Vec::new();
+    let mut listings = Listings::default();
+    // Whether each path of the text has a template, looked up once: a body often names the
+    // same file several times.
+    let mut templates: Vec<(&str, bool)> = Vec::new();
     // The parser's caller kept only the links it found broken: none is looked up again.
     for link in &parsed.links {
         match link.kind {
             RefKind::Link => {
-                let hint = case_spelling(dir, &link.target);
+                let hint = case_spelling_in(dir, &link.target, &mut listings);
                 broken_link(sink, link.pos, &link.target, hint.as_deref());
             }
             RefKind::Code | RefKind::Bare => {
                 let first = first_folder(&link.target).unwrap_or(&link.target);
-                // Most paths of the text name the user's files: looked at no further.
-                let into_skill = match folders.iter().find(|(f, _)| *f == first) {
-                    Some(&(_, into)) => into,
-                    None => {
-                        let into = names_skill_folder(first)
-                            || std::fs::metadata(dir.join(first)).is_ok_and(|m| m.is_dir());
-                        folders.push((first, into));
-                        into
-                    }
-                };
+                // Most paths of the text name the user's files: looked at no further (the
+                // parser may have kept only paths into the skill's folders already).
+                let into_skill = parsed.text_in_skill_folders
+                    || match folders.iter().find(|(f, _)| *f == first) {
+                        Some(&(_, into)) => into,
+                        None => {
+                            let into = names_skill_folder(first)
+                                || std::fs::metadata(dir.join(first)).is_ok_and(|m| m.is_dir());
+                            folders.push((first, into));
+                            into
+                        }
+                    };
                 if !into_skill {
                     continue;
                 }
-                let hint = case_spelling(dir, &link.target);
                 // A link on the same line already says it.
                 let linked = parsed.links.iter().any(|l| {
                     l.kind == RefKind::Link
                         && l.pos.line == link.pos.line
                         && l.target == link.target
                 });
-                if !linked && !has_template(dir, &link.target) {
+                if linked {
+                    continue;
+                }
+                let templated = match templates.iter().find(|(t, _)| *t == link.target) {
+                    Some(&(_, templated)) => templated,
+                    None => {
+                        let templated = has_template(dir, &link.target);
+                        templates.push((&link.target, templated));
+                        templated
+                    }
+                };
+                if !templated {
+                    let hint = case_spelling_in(dir, &link.target, &mut listings);
                     broken_reference(sink, link.pos, &link.target, link.kind, hint.as_deref());
                 }
             }
@@ -974,6 +1021,27 @@ pub(crate) fn unlisted_link(sink: &mut Sink, pos: Pos, target: &str, uri: &str) 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// One skill's findings read each folder once: a name added afterwards is not seen, and
+    /// the spellings found are those of the folder as first read.
+    #[test]
+    fn case_spellings_share_the_folders_read() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir(dir.path().join("References")).unwrap();
+        std::fs::write(dir.path().join("References/Guide.md"), "").unwrap();
+        let mut listings = Listings::default();
+        let hint = case_spelling_in(dir.path(), "references/guide.md", &mut listings);
+        assert_eq!(hint.as_deref(), Some("References/Guide.md"));
+        std::fs::write(dir.path().join("References/Other.md"), "").unwrap();
+        assert_eq!(
+            case_spelling_in(dir.path(), "references/other.md", &mut listings),
+            None
+        );
+        assert_eq!(
+            case_spelling(dir.path(), "references/other.md").as_deref(),
+            Some("References/Other.md")
+        );
+    }
 
     #[test]
     fn suggests_close_keys_only() {
