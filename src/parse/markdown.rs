@@ -259,8 +259,9 @@ pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> 
     path_refs_in(body, first_line, |_| true, wanted)
 }
 
-/// [`path_refs`], where only paths whose first folder `folder` picks can be wanted: a line
-/// is split into words only when one of its runs of path characters is into such a folder.
+/// [`path_refs`], where `folder` picks every first folder a wanted path may have (it may pick
+/// more): a line is split into words only when one of its runs of path characters is into a
+/// folder it picks.
 fn path_refs_in(
     body: &str,
     first_line: u32,
