@@ -726,19 +726,10 @@ fn parse_bytes(
             // only into the skill's own folders (SA232), so one into any other is never
             // looked up; a link into a missing folder is broken without a lookup; any other
             // path costs one.
-            let folders = std::cell::RefCell::new(Vec::<(String, bool)>::new());
-            let is_dir = |first: &str| {
-                if let Some(&(_, d)) = folders.borrow().iter().find(|(f, _)| f == first) {
-                    return d;
-                }
-                let d = dir.join(first).is_dir();
-                folders.borrow_mut().push((first.to_owned(), d));
-                d
-            };
-            let missing = |first: &str| folders.borrow().iter().any(|(f, d)| f == first && !d);
+            let folders = rules::spec::FirstFolders::new(dir);
             let wanted = |t: &str| {
                 let first = parse::markdown::first_folder(t);
-                if first.is_some_and(missing) {
+                if first.is_some_and(|f| folders.known_missing(f)) {
                     return true;
                 }
                 if !rules::spec::link_is_broken(dir, t) {
@@ -746,11 +737,11 @@ fn parse_bytes(
                 }
                 if let Some(first) = first {
                     // Looked up now, for the other paths into it.
-                    is_dir(first);
+                    folders.is_dir(first);
                 }
                 true
             };
-            let text_folder = |first: &str| rules::spec::names_skill_folder(first) || is_dir(first);
+            let text_folder = |first: &str| folders.holds_skill_files(first);
             let mut parsed =
                 parse::skill::parse_in(bytes, &c.path, &c.fs_path, sink, wanted, text_folder);
             parsed.text_in_skill_folders = true;

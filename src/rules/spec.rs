@@ -290,6 +290,44 @@ pub(crate) fn case_spelling_in(
     differs.then(|| names.join("/"))
 }
 
+/// The first folders a skill's paths name, each looked up on disk once: the parser and the
+/// rules ask about the same few (`references`, `scripts`, the user's `src`) again and again.
+pub(crate) struct FirstFolders<'d> {
+    dir: &'d Path,
+    seen: std::cell::RefCell<Vec<(String, bool)>>,
+}
+
+impl<'d> FirstFolders<'d> {
+    /// The first folders of paths relative to `dir`, the skill's folder.
+    pub(crate) fn new(dir: &'d Path) -> Self {
+        FirstFolders {
+            dir,
+            seen: Default::default(),
+        }
+    }
+
+    /// Is `first` a folder in the skill's folder?
+    pub(crate) fn is_dir(&self, first: &str) -> bool {
+        if let Some(&(_, d)) = self.seen.borrow().iter().find(|(f, _)| f == first) {
+            return d;
+        }
+        let d = self.dir.join(first).is_dir();
+        self.seen.borrow_mut().push((first.to_owned(), d));
+        d
+    }
+
+    /// Was `first` looked up already, and is it no folder? Looks nothing up.
+    pub(crate) fn known_missing(&self, first: &str) -> bool {
+        self.seen.borrow().iter().any(|(f, d)| f == first && !d)
+    }
+
+    /// Does SA232 judge a path of the text into `first`: one of the spec's folders for the
+    /// skill's own files ([`names_skill_folder`]), or a folder the skill has?
+    pub(crate) fn holds_skill_files(&self, first: &str) -> bool {
+        names_skill_folder(first) || self.is_dir(first)
+    }
+}
+
 /// Folders of the spec that hold the skill's own files, checked even when the skill lacks
 /// them. Any other first folder (`assets/`, `templates/`, `examples/`, `src/`) counts only
 /// when the skill has it: those names are as often the user's project.
@@ -320,8 +358,7 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
     let Some(dir) = parsed.skill.fs_path.parent() else {
         return;
     };
-    // Whether each first folder named is the skill's, looked up once.
-    let mut folders: Vec<(&str, bool)> = Vec::new();
+    let folders = FirstFolders::new(dir);
     let mut listings = Listings::default();
     // Whether each path of the text has a template, looked up once: a body often names the
     // same file several times.
@@ -337,16 +374,7 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
                 let first = first_folder(&link.target).unwrap_or(&link.target);
                 // Most paths of the text name the user's files: looked at no further (the
                 // parser may have kept only paths into the skill's folders already).
-                let into_skill = parsed.text_in_skill_folders
-                    || match folders.iter().find(|(f, _)| *f == first) {
-                        Some(&(_, into)) => into,
-                        None => {
-                            let into = names_skill_folder(first)
-                                || std::fs::metadata(dir.join(first)).is_ok_and(|m| m.is_dir());
-                            folders.push((first, into));
-                            into
-                        }
-                    };
+                let into_skill = parsed.text_in_skill_folders || folders.holds_skill_files(first);
                 if !into_skill {
                     continue;
                 }
