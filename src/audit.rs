@@ -727,7 +727,25 @@ fn parse_bytes(
             // looked up; a link into a missing folder is broken without a lookup; any other
             // path costs one.
             let folders = rules::spec::FirstFolders::new(dir);
+            // A link that climbs out of the audited tree is not looked up (its answer would
+            // tell what the machine has there): it is kept, and reported as leaving the tree.
+            let outside = std::cell::RefCell::new(Vec::<String>::new());
+            let real_dir = std::cell::OnceCell::new();
+            let leaves_tree = |t: &str| {
+                t.as_bytes().windows(2).any(|w| w == b"..")
+                    && t.split('/').any(|part| part == "..")
+                    && real_dir
+                        .get_or_init(|| boundary.resolve(dir).ok())
+                        .as_ref()
+                        .is_none_or(|real: &std::path::PathBuf| {
+                            !boundary.admits(&discover::normalize(&real.join(t)))
+                        })
+            };
             let wanted = |t: &str| {
+                if leaves_tree(t) {
+                    outside.borrow_mut().push(t.to_owned());
+                    return true;
+                }
                 let first = parse::markdown::first_folder(t);
                 if first.is_some_and(|f| folders.known_missing(f)) {
                     return true;
@@ -745,6 +763,16 @@ fn parse_bytes(
             let mut parsed =
                 parse::skill::parse_in(bytes, &c.path, &c.fs_path, sink, wanted, text_folder);
             parsed.text_in_skill_folders = true;
+            let outside = outside.into_inner();
+            if !outside.is_empty() {
+                parsed.links.retain(|l| {
+                    let leaves = outside.contains(&l.target);
+                    if leaves {
+                        rules::file::body_link_outside(sink, l.pos, &l.target);
+                    }
+                    !leaves
+                });
+            }
             rules::spec::check(&parsed, settings, sink);
             parse::hooks::load_skill(&mut parsed.skill, boundary, sink);
             rules::deps::check_skill_hooks(&parsed.skill, boundary, sink);

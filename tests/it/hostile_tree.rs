@@ -220,6 +220,37 @@ fn nothing_outside_the_tree_is_read_and_every_file_is_accounted_for() {
 }
 
 #[test]
+fn body_links_out_of_the_tree_are_not_looked_up() {
+    // A file outside whose name is the canary: a lookup of the link's case-folded spelling
+    // would offer it as "did you mean". Links that climb out are reported as leaving the
+    // tree; one that climbs and comes back in is judged as any other.
+    let t = TempDir::new().unwrap();
+    let root = t.path().join("work");
+    write(&root, &format!("outside/{CANARY}.md"), "");
+    let out = CANARY.to_lowercase();
+    write(
+        &root,
+        "lib/skills/s/SKILL.md",
+        format!(
+            "{}
+[a](../../../outside/{out}.md) [b](../../../outside/gone.md) [c](../s/Missing.md)
+",
+            skill_md("s", "").trim_end()
+        ),
+    );
+    let r = audit_every_format(&root, &["lib"]);
+    let findings = crate::common::arr(&r, "findings");
+    let on_skill: Vec<(&str, &str)> = findings
+        .iter()
+        .filter(|f| f["path"] == "lib/skills/s/SKILL.md")
+        .map(|f| (f["rule"].as_str().unwrap(), f["message"].as_str().unwrap()))
+        .collect();
+    let rules: Vec<&str> = on_skill.iter().map(|(rule, _)| *rule).collect();
+    assert_eq!(rules, ["SA110", "SA110", "SA231"], "{on_skill:?}");
+    assert!(on_skill[2].1.contains("../s/Missing.md"), "{on_skill:?}");
+}
+
+#[test]
 fn the_canary_is_there_to_be_found_when_the_boundary_is_lifted() {
     // Proves the checks above can fail: with --follow-outside the link to a skill outside
     // is read, and its text reaches the report.
