@@ -11,6 +11,7 @@
 pub(crate) mod pretty;
 
 use std::io::{self, Write};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -104,11 +105,14 @@ impl Object<'_> {
             return self.out.write_all(b"[]");
         }
         self.out.write_all(b"[")?;
+        // The largest chunk so far sizes the buffers after it: one array's entries are alike in
+        // size, and a buffer that outgrows its start is copied whole.
+        let size = AtomicUsize::new(CHUNK_BYTES);
         for (b, batch) in entries.chunks(BATCH).enumerate() {
             let rendered: Vec<io::Result<Vec<u8>>> = batch
                 .par_chunks(CHUNK)
                 .enumerate()
-                .map(|(c, chunk)| array_entries(chunk, b == 0 && c == 0))
+                .map(|(c, chunk)| array_entries(chunk, b == 0 && c == 0, &size))
                 .collect();
             for buffer in rendered {
                 self.out.write_all(&buffer?)?;
@@ -119,14 +123,20 @@ impl Object<'_> {
 }
 
 /// Entries of an array that is a field of the top-level object, each after its separator.
-fn array_entries<T: Serialize>(entries: &[T], first: bool) -> io::Result<Vec<u8>> {
-    let mut buffer = Vec::with_capacity(CHUNK_BYTES);
+/// `size` is the buffer size to start with, raised to fit this chunk with room to spare.
+fn array_entries<T: Serialize>(
+    entries: &[T],
+    first: bool,
+    size: &AtomicUsize,
+) -> io::Result<Vec<u8>> {
+    let mut buffer = Vec::with_capacity(size.load(Ordering::Relaxed));
     for (i, entry) in entries.iter().enumerate() {
         line(&mut buffer, 2, first && i == 0);
         entry
             .serialize(&mut Serializer::new(&mut buffer, 2))
             .map_err(io::Error::other)?;
     }
+    size.fetch_max(buffer.len() + buffer.len() / 4, Ordering::Relaxed);
     Ok(buffer)
 }
 
@@ -185,5 +195,25 @@ mod tests {
         object.array("empty", &two.empty).expect("render");
         let expected = serde_json::to_string_pretty(&two).expect("serialise");
         assert_eq!(format!("{{{}\n}}", String::from_utf8_lossy(&out)), expected);
+    }
+
+    /// A chunk larger than the buffers started with raises the size the next ones start at, so
+    /// they are not copied while growing; smaller chunks leave it alone.
+    #[test]
+    fn chunk_buffers_start_at_the_largest_chunk_so_far() {
+        let size = AtomicUsize::new(CHUNK_BYTES);
+        let big = vec!["x".repeat(4 * 1024); CHUNK];
+        let rendered = array_entries(&big, true, &size).expect("render");
+        assert!(rendered.len() > CHUNK_BYTES);
+        let after_big = size.load(Ordering::Relaxed);
+        assert!(
+            after_big >= rendered.len(),
+            "{after_big} < {}",
+            rendered.len()
+        );
+        let small = vec!["y"; CHUNK];
+        let next = array_entries(&small, false, &size).expect("render");
+        assert!(next.capacity() >= after_big);
+        assert_eq!(size.load(Ordering::Relaxed), after_big);
     }
 }
