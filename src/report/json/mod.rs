@@ -23,8 +23,11 @@ use pretty::{Serializer, line};
 const CHUNK: usize = 32;
 /// Entries rendered before their buffers are written out.
 const BATCH: usize = 1024;
-/// Starting size of a chunk's buffer: most chunks fit, so few are copied while growing.
+/// Starting size of an array's first chunk buffers; later ones start at the largest chunk so
+/// far, up to [`CHUNK_BYTES_MAX`].
 const CHUNK_BYTES: usize = 64 * 1024;
+/// The most a chunk buffer starts at: one huge entry must not make every later buffer huge.
+const CHUNK_BYTES_MAX: usize = 512 * 1024;
 
 /// A comparison of two reports (`skill-audit diff -f json`).
 pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Result<()> {
@@ -136,7 +139,8 @@ fn array_entries<T: Serialize>(
             .serialize(&mut Serializer::new(&mut buffer, 2))
             .map_err(io::Error::other)?;
     }
-    size.fetch_max(buffer.len() + buffer.len() / 4, Ordering::Relaxed);
+    let room = (buffer.len() + buffer.len() / 4).min(CHUNK_BYTES_MAX);
+    size.fetch_max(room, Ordering::Relaxed);
     Ok(buffer)
 }
 
@@ -215,5 +219,9 @@ mod tests {
         let next = array_entries(&small, false, &size).expect("render");
         assert!(next.capacity() >= after_big);
         assert_eq!(size.load(Ordering::Relaxed), after_big);
+        // A chunk far larger than any other raises it only to the cap.
+        let huge = vec!["z".repeat(64 * 1024); CHUNK];
+        array_entries(&huge, false, &size).expect("render");
+        assert_eq!(size.load(Ordering::Relaxed), CHUNK_BYTES_MAX);
     }
 }
