@@ -732,8 +732,7 @@ fn parse_bytes(
             let outside = std::cell::RefCell::new(Vec::<String>::new());
             let real_dir = std::cell::OnceCell::new();
             let leaves_tree = |t: &str| {
-                t.as_bytes().windows(2).any(|w| w == b"..")
-                    && t.split('/').any(|part| part == "..")
+                t.split('/').any(|part| part == "..")
                     && real_dir
                         .get_or_init(|| boundary.resolve(dir).ok())
                         .as_ref()

@@ -61,18 +61,12 @@ pub fn relative_links_in(
     // Each first folder asked about once (the caller may look it up on disk). A run of the
     // text is passed over only for a folder already known not to be picked: asking about a
     // run's folder would look up folders no path is written into.
-    let folders = RefCell::new(Vec::<(String, bool)>::new());
-    let known = |first: &str| {
-        let folders = folders.borrow();
-        folders
-            .iter()
-            .find(|(f, _)| f == first)
-            .map(|&(_, picked)| picked)
-    };
+    let folders = RefCell::new(crate::vecmap::VecMap::<String, bool>::new());
+    let known = |first: &str| folders.borrow().get(first).copied();
     let picked = |first: &str| {
         known(first).unwrap_or_else(|| {
             let picked = folder(first);
-            folders.borrow_mut().push((first.to_owned(), picked));
+            folders.borrow_mut().insert(first.to_owned(), picked);
             picked
         })
     };

@@ -294,7 +294,7 @@ pub(crate) fn case_spelling_in(
 /// rules ask about the same few (`references`, `scripts`, the user's `src`) again and again.
 pub(crate) struct FirstFolders<'d> {
     dir: &'d Path,
-    seen: std::cell::RefCell<Vec<(String, bool)>>,
+    seen: std::cell::RefCell<crate::vecmap::VecMap<String, bool>>,
 }
 
 impl<'d> FirstFolders<'d> {
@@ -308,17 +308,17 @@ impl<'d> FirstFolders<'d> {
 
     /// Is `first` a folder in the skill's folder?
     pub(crate) fn is_dir(&self, first: &str) -> bool {
-        if let Some(&(_, d)) = self.seen.borrow().iter().find(|(f, _)| f == first) {
+        if let Some(&d) = self.seen.borrow().get(first) {
             return d;
         }
         let d = self.dir.join(first).is_dir();
-        self.seen.borrow_mut().push((first.to_owned(), d));
+        self.seen.borrow_mut().insert(first.to_owned(), d);
         d
     }
 
     /// Was `first` looked up already, and is it no folder? Looks nothing up.
     pub(crate) fn known_missing(&self, first: &str) -> bool {
-        self.seen.borrow().iter().any(|(f, d)| f == first && !d)
+        self.seen.borrow().get(first) == Some(&false)
     }
 
     /// Does SA232 judge a path of the text into `first`: one of the spec's folders for the
@@ -362,7 +362,7 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
     let mut listings = Listings::default();
     // Whether each path of the text has a template, looked up once: a body often names the
     // same file several times.
-    let mut templates: Vec<(&str, bool)> = Vec::new();
+    let mut templates = crate::vecmap::VecMap::<&str, bool>::new();
     // The parser's caller kept only the links it found broken: none is looked up again.
     for link in &parsed.links {
         match link.kind {
@@ -387,11 +387,11 @@ fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
                 if linked {
                     continue;
                 }
-                let templated = match templates.iter().find(|(t, _)| *t == link.target) {
-                    Some(&(_, templated)) => templated,
+                let templated = match templates.get(link.target.as_str()) {
+                    Some(&templated) => templated,
                     None => {
                         let templated = has_template(dir, &link.target);
-                        templates.push((&link.target, templated));
+                        templates.insert(&link.target, templated);
                         templated
                     }
                 };
