@@ -320,10 +320,10 @@ pub(crate) fn with_sidecar(o: &mut FileOutput, sidecars: &[PathBuf], boundary: &
     let Parsed::Skill(skill) = &mut o.parsed else {
         return;
     };
-    let Some(dir) = skill.fs_path.parent() else {
+    let Some(dir) = crate::paths::parent(&skill.fs_path) else {
         return;
     };
-    let sidecar = dir.join(parse::codex::SIDECAR);
+    let sidecar = crate::paths::join(dir, parse::codex::SIDECAR);
     if skill.invalid || sidecars.binary_search(&sidecar).is_err() {
         return;
     }
@@ -648,9 +648,7 @@ fn placeholder(c: &Candidate) -> Parsed {
 }
 
 fn folder_name(c: &Candidate) -> String {
-    c.fs_path
-        .parent()
-        .and_then(|p| p.file_name())
+    crate::paths::folder_name(&c.fs_path)
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
 }
@@ -720,7 +718,7 @@ fn parse_bytes(
     match c.kind {
         Kind::Skill { .. } => {
             // Only broken links are reported: a body whose links all resolve is not parsed.
-            let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
+            let dir = crate::paths::parent(&c.fs_path).unwrap_or(std::path::Path::new(""));
             // Paths the text names mostly start with a folder the skill lacks (the user's
             // `src/`): each first folder is looked up once. A path of the text is reported
             // only into the skill's own folders (SA232), so one into any other is never
@@ -805,9 +803,7 @@ fn parse_bytes(
 /// The rules on a file's name, before it is read.
 fn file_name_rules(c: &Candidate, sink: &mut Sink) {
     if let Kind::Skill { exact: false } = c.kind {
-        let name = c
-            .fs_path
-            .file_name()
+        let name = crate::paths::file_name(&c.fs_path)
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
         rules::file::skill_file_casing(sink, &name);

@@ -19,6 +19,7 @@ pub(crate) mod machine;
 pub mod mcp;
 pub mod model;
 pub mod parse;
+pub(crate) mod paths;
 pub mod profile;
 pub mod report;
 pub mod resolve;

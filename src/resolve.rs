@@ -196,8 +196,8 @@ impl<'a> Index<'a> {
 /// The folder holding the file at key `f`, borrowed as `f` is, keyed by its bytes.
 fn parent<'a>(f: &Cow<'a, Path>) -> Option<Cow<'a, OsStr>> {
     match f {
-        Cow::Borrowed(f) => f.parent().map(|d| Cow::Borrowed(d.as_os_str())),
-        Cow::Owned(f) => f.parent().map(|d| Cow::Owned(d.as_os_str().to_owned())),
+        Cow::Borrowed(f) => crate::paths::parent(f).map(|d| Cow::Borrowed(d.as_os_str())),
+        Cow::Owned(f) => crate::paths::parent(f).map(|d| Cow::Owned(d.as_os_str().to_owned())),
     }
 }
 

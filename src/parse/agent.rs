@@ -38,8 +38,7 @@ pub fn parse(
     flavor: AgentFlavor,
     sink: &mut Sink,
 ) -> Option<ParsedAgent> {
-    let file_name = fs_path
-        .file_name()
+    let file_name = crate::paths::file_name(fs_path)
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let stem = stem(&file_name).to_owned();
@@ -77,7 +76,7 @@ pub fn parse(
     let head = bytes.len().saturating_sub(doc.body.len());
     agent.head = std::str::from_utf8(&bytes[..head]).ok().map(Into::into);
     read_fields(&doc.root, &mut agent, sink);
-    let dir = fs_path.parent().unwrap_or(Path::new(""));
+    let dir = crate::paths::parent(fs_path).unwrap_or(Path::new(""));
     // Body links matter only where they may name a skill (they tie the agent to it): a body
     // whose links all point elsewhere is not parsed.
     agent.body_links = markdown::link_targets(doc.body, doc.body_line, |t| {

@@ -54,9 +54,7 @@ pub fn parse_in(
     wanted_link: impl Fn(&str) -> bool,
     text_folder: impl Fn(&str) -> bool,
 ) -> ParsedSkill {
-    let folder = fs_path
-        .parent()
-        .and_then(Path::file_name)
+    let folder = crate::paths::folder_name(fs_path)
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
     let invalid = |line_count| ParsedSkill {

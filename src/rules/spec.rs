@@ -154,8 +154,7 @@ fn nfkc(text: &str) -> Cow<'_, str> {
 }
 
 fn folder_of(path: &Path) -> String {
-    path.parent()
-        .and_then(Path::file_name)
+    crate::paths::folder_name(path)
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
 }
@@ -221,7 +220,7 @@ pub(crate) fn did_you_mean(key: &str) -> Option<&'static str> {
 /// that spelling? Hosts on case-sensitive file systems (Linux, most CI) do not find
 /// `References/Guide.md` for `references/guide.md`.
 pub(crate) fn link_is_broken(dir: &std::path::Path, target: &str) -> bool {
-    if std::fs::symlink_metadata(dir.join(target)).is_err() {
+    if std::fs::symlink_metadata(crate::paths::join(dir, target)).is_err() {
         return true;
     }
     // Where the file system ignores case, the name found must also be spelled as written.
@@ -311,7 +310,7 @@ impl<'d> FirstFolders<'d> {
         if let Some(&d) = self.seen.borrow().get(first) {
             return d;
         }
-        let d = self.dir.join(first).is_dir();
+        let d = crate::paths::join(self.dir, first).is_dir();
         self.seen.borrow_mut().insert(first.to_owned(), d);
         d
     }
@@ -355,7 +354,7 @@ fn has_template(dir: &Path, target: &str) -> bool {
 }
 
 fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
-    let Some(dir) = parsed.skill.fs_path.parent() else {
+    let Some(dir) = crate::paths::parent(&parsed.skill.fs_path) else {
         return;
     };
     let folders = FirstFolders::new(dir);
