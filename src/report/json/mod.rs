@@ -117,12 +117,28 @@ impl Object<'_> {
                 .enumerate()
                 .map(|(c, chunk)| array_entries(chunk, b == 0 && c == 0, &size))
                 .collect();
-            for buffer in rendered {
-                self.out.write_all(&buffer?)?;
-            }
+            let rendered = rendered.into_iter().collect::<io::Result<Vec<_>>>()?;
+            write_buffers(self.out, &rendered)?;
         }
         self.out.write_all(b"\n  ]")
     }
+}
+
+/// Write `buffers` in order, in as few calls as the writer takes: a batch is larger than the
+/// output's buffer, which then passes it on whole instead of copying every chunk into itself.
+fn write_buffers(out: &mut dyn Write, buffers: &[Vec<u8>]) -> io::Result<()> {
+    let mut slices: Vec<io::IoSlice<'_>> = buffers.iter().map(|b| io::IoSlice::new(b)).collect();
+    let mut rest = &mut slices[..];
+    io::IoSlice::advance_slices(&mut rest, 0);
+    while !rest.is_empty() {
+        match out.write_vectored(rest) {
+            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
+            Ok(n) => io::IoSlice::advance_slices(&mut rest, n),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(())
 }
 
 /// Entries of an array that is a field of the top-level object, each after its separator.
@@ -199,6 +215,49 @@ mod tests {
         object.array("empty", &two.empty).expect("render");
         let expected = serde_json::to_string_pretty(&two).expect("serialise");
         assert_eq!(format!("{{{}\n}}", String::from_utf8_lossy(&out)), expected);
+    }
+
+    /// Buffers come out whole and in order through a writer that takes a few bytes a call and
+    /// is interrupted now and then; empty buffers are passed over.
+    #[test]
+    fn buffers_are_written_whole_in_order() {
+        struct Trickle {
+            out: Vec<u8>,
+            calls: usize,
+        }
+        impl Write for Trickle {
+            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+                self.calls += 1;
+                if self.calls.is_multiple_of(4) {
+                    return Err(io::ErrorKind::Interrupted.into());
+                }
+                let n = buf.len().min(3);
+                self.out.extend_from_slice(&buf[..n]);
+                Ok(n)
+            }
+            fn flush(&mut self) -> io::Result<()> {
+                Ok(())
+            }
+        }
+        let buffers = [
+            b"".to_vec(),
+            b"abcde".to_vec(),
+            b"".to_vec(),
+            b"f".to_vec(),
+            b"ghijklmn".to_vec(),
+        ];
+        let mut w = Trickle {
+            out: Vec::new(),
+            calls: 0,
+        };
+        write_buffers(&mut w, &buffers).expect("write");
+        assert_eq!(w.out, b"abcdefghijklmn");
+        let mut w = Trickle {
+            out: Vec::new(),
+            calls: 0,
+        };
+        write_buffers(&mut w, &[Vec::new(), Vec::new()]).expect("nothing to write");
+        assert_eq!(w.calls, 0);
     }
 
     /// A chunk larger than the buffers started with raises the size the next ones start at, so
