@@ -311,7 +311,7 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut Scan, boundary: &Boundary
 }
 
 /// Read the Codex sidecar beside `o`'s skill into it, when the walk passed one (`sidecars`,
-/// sorted).
+/// sorted by their bytes).
 pub(crate) fn with_sidecar(o: &mut FileOutput, sidecars: &[PathBuf], boundary: &Boundary) {
     // Most libraries have no sidecar at all: no path is made for each skill then.
     if sidecars.is_empty() {
@@ -324,7 +324,8 @@ pub(crate) fn with_sidecar(o: &mut FileOutput, sidecars: &[PathBuf], boundary: &
         return;
     };
     let sidecar = crate::paths::join(dir, parse::codex::SIDECAR);
-    if skill.invalid || sidecars.binary_search(&sidecar).is_err() {
+    let found = sidecars.binary_search_by(|s| s.as_os_str().cmp(sidecar.as_os_str()));
+    if skill.invalid || found.is_err() {
         return;
     }
     let shown = skill.path.clone();

@@ -120,8 +120,8 @@ pub struct Discovery {
     pub ignored: usize,
     /// Folders holding an ignore file, whose rules apply below them.
     ignore_dirs: Vec<PathBuf>,
-    /// Codex sidecars (`agents/openai.yaml`) the walk passed, sorted: only the skills beside
-    /// one look for it, so the others cost no lookup.
+    /// Codex sidecars (`agents/openai.yaml`) the walk passed, sorted by their bytes: only the
+    /// skills beside one look for it, so the others cost no lookup.
     pub sidecars: Vec<PathBuf>,
 }
 
@@ -348,7 +348,8 @@ pub(crate) fn walk_each(
     d.errors
         .sort_by(|a, b| (&a.path, &a.message).cmp(&(&b.path, &b.message)));
     d.errors.dedup();
-    d.sidecars.sort();
+    // By bytes, which is how they are searched: a `Path` compares component by component.
+    d.sidecars.sort_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
     d.sidecars.dedup();
     if rules == IgnoreRules::Honour {
         d.ignored = count_ignored(&d, roots, excludes, threads, cwd);

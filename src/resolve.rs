@@ -308,9 +308,9 @@ impl Places<'_> {
     /// `p` joined to the plugin folder and, when it is another folder, the scanned root.
     fn near(&self, p: &str) -> Vec<PathBuf> {
         let p = relative(p);
-        let mut out = vec![normalized(self.base.join(p))];
+        let mut out = vec![normalized(crate::paths::join(&self.base, p))];
         if let Some(root) = self.root.as_deref().filter(|r| *r != self.base.as_ref()) {
-            out.push(normalized(root.join(p)));
+            out.push(normalized(crate::paths::join(root, p)));
         }
         out
     }
@@ -324,7 +324,7 @@ impl Places<'_> {
         });
         git.as_deref()
             .filter(|g| *g != self.base.as_ref() && Some(*g) != self.root.as_deref())
-            .map(|g| normalized(g.join(relative(p))))
+            .map(|g| normalized(crate::paths::join(g, relative(p))))
     }
 
     /// Whether `p`, tried from every place, leads outside the audited tree.
