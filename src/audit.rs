@@ -624,16 +624,12 @@ pub(crate) fn panic_message(panic: &(dyn std::any::Any + Send)) -> String {
 fn placeholder(c: &Candidate) -> Parsed {
     match c.kind {
         Kind::Skill { .. } => Parsed::Skill(Box::new(Skill::invalid(
-            folder_name(c),
+            crate::paths::folder_name_text(&c.fs_path),
             c.path.clone(),
             c.fs_path.clone(),
         ))),
         Kind::Agent(_) => {
-            let file = c
-                .fs_path
-                .file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let file = crate::paths::file_name_text(&c.fs_path);
             let stem = parse::agent::stem(&file).to_owned();
             Parsed::Agent(Box::new(Agent {
                 name: stem.clone(),
@@ -646,12 +642,6 @@ fn placeholder(c: &Candidate) -> Parsed {
         }
         Kind::Manifest(_) => Parsed::Manifests(Vec::new()),
     }
-}
-
-fn folder_name(c: &Candidate) -> String {
-    crate::paths::folder_name(&c.fs_path)
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 fn process(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
@@ -804,9 +794,7 @@ fn parse_bytes(
 /// The rules on a file's name, before it is read.
 fn file_name_rules(c: &Candidate, sink: &mut Sink) {
     if let Kind::Skill { exact: false } = c.kind {
-        let name = crate::paths::file_name(&c.fs_path)
-            .map(|n| n.to_string_lossy().into_owned())
-            .unwrap_or_default();
+        let name = crate::paths::file_name_text(&c.fs_path);
         rules::file::skill_file_casing(sink, &name);
     }
 }

@@ -57,6 +57,16 @@ pub(crate) fn folder_name(path: &Path) -> Option<&OsStr> {
     parent(path).and_then(file_name)
 }
 
+/// [`file_name`] as text (lossy), or empty when the path has none.
+pub(crate) fn file_name_text(path: &Path) -> String {
+    file_name(path).map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+/// [`folder_name`] as text (lossy), or empty when the path has none.
+pub(crate) fn folder_name_text(path: &Path) -> String {
+    folder_name(path).map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
 /// `dir.join(rel)`, in a buffer allocated once.
 pub(crate) fn join(dir: &Path, rel: impl AsRef<Path>) -> PathBuf {
     let rel = rel.as_ref();
@@ -99,6 +109,9 @@ mod tests {
         assert_eq!(parent(p), Some(Path::new("lib/skills/pdf")));
         assert_eq!(file_name(p), Some(OsStr::new("SKILL.md")));
         assert_eq!(folder_name(p), Some(OsStr::new("pdf")));
+        assert_eq!(file_name_text(p), "SKILL.md");
+        assert_eq!(folder_name_text(p), "pdf");
+        assert_eq!(folder_name_text(Path::new("SKILL.md")), "");
         assert_eq!(parent(Path::new("/SKILL.md")), Some(Path::new("/")));
         assert_eq!(parent(Path::new("SKILL.md")), Some(Path::new("")));
         assert_eq!(parent(Path::new("a/./b")), Some(Path::new("a")));

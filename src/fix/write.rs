@@ -85,11 +85,7 @@ fn write_one(roots: &Roots, c: &Change) -> Result<(), String> {
         return Err("it changed since it was read".into());
     }
     let dir = c.fs_path.parent().unwrap_or(Path::new("."));
-    let name = c
-        .fs_path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let name = crate::paths::file_name_text(&c.fs_path);
     let tmp = dir.join(format!(".{name}.skill-audit-{}.tmp", std::process::id()));
     let written = (|| {
         let mut f = std::fs::OpenOptions::new()

@@ -198,11 +198,7 @@ pub(crate) fn audit(
         Ok(b) => b,
         Err(why) => {
             rules::file::served_unreadable(&mut sink, why);
-            let folder = fs_path
-                .parent()
-                .and_then(|p| p.file_name())
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_default();
+            let folder = crate::paths::folder_name_text(&fs_path);
             let skill = Skill::invalid(folder, path.to_owned(), fs_path);
             return (skill, sink.findings, sink.suppressions);
         }

@@ -38,9 +38,7 @@ pub fn parse(
     flavor: AgentFlavor,
     sink: &mut Sink,
 ) -> Option<ParsedAgent> {
-    let file_name = crate::paths::file_name(fs_path)
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let file_name = crate::paths::file_name_text(fs_path);
     let stem = stem(&file_name).to_owned();
     let mut agent = Agent {
         name: stem.clone(),

@@ -54,9 +54,7 @@ pub fn parse_in(
     wanted_link: impl Fn(&str) -> bool,
     text_folder: impl Fn(&str) -> bool,
 ) -> ParsedSkill {
-    let folder = crate::paths::folder_name(fs_path)
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let folder = crate::paths::folder_name_text(fs_path);
     let invalid = |line_count| ParsedSkill {
         skill: Skill::invalid(folder.clone(), path.to_owned(), fs_path.to_owned()),
         root: None,

@@ -63,9 +63,7 @@ const BUILTIN_AGENTS: &[&str] = &["agent", "ask", "edit", "plan"];
 /// Per-file checks.
 pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
     let a = &parsed.agent;
-    let file_name = crate::paths::file_name(&a.fs_path)
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    let file_name = crate::paths::file_name_text(&a.fs_path);
     if a.flavor == "chatmode" {
         chat_mode_renamed(sink, &file_name);
     }

@@ -99,7 +99,11 @@ fn check_name(
     sink: &mut Sink,
 ) {
     let Some(node) = node else {
-        name_missing(sink, map_pos, &folder_of(&parsed.skill.fs_path));
+        name_missing(
+            sink,
+            map_pos,
+            &crate::paths::folder_name_text(&parsed.skill.fs_path),
+        );
         return;
     };
     let Some(raw) = node.as_str() else { return };
@@ -136,7 +140,7 @@ fn check_name(
     if !bad.is_empty() {
         name_charset(sink, pos, &bad, settings.name_charset);
     }
-    let folder = folder_of(&parsed.skill.fs_path);
+    let folder = crate::paths::folder_name_text(&parsed.skill.fs_path);
     let folder = nfkc(&folder);
     if !folder.is_empty() && folder != name {
         name_mismatch(sink, pos, &name, &folder, raw);
@@ -151,12 +155,6 @@ fn nfkc(text: &str) -> Cow<'_, str> {
     } else {
         Cow::Owned(text.nfkc().collect())
     }
-}
-
-fn folder_of(path: &Path) -> String {
-    crate::paths::folder_name(path)
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default()
 }
 
 fn check_description(node: Option<&crate::parse::yaml::Node>, map_pos: Pos, sink: &mut Sink) {
