@@ -268,8 +268,10 @@ impl Deny {
 }
 
 /// Composes profile files, remembering which are open so that a cycle is an error, and
-/// which are done, so that a file several profiles name (staging and prod both built on
-/// prod.json) is read once.
+/// which `extends` reached, so that a file several profiles are built on (staging and prod
+/// both extending base.json) is read once. A profile loaded in its own right is not kept: a
+/// copy of its names would cost more than reading it again in the rare run where another
+/// profile also extends it.
 #[derive(Default)]
 pub(crate) struct Composer {
     open: Vec<PathBuf>,
@@ -314,15 +316,9 @@ impl Composer {
                     .map(|s| s.to_string_lossy().into_owned())
                     .unwrap_or_default()
             });
-        let key = identity(path);
-        self.open.push(key.clone());
+        self.open.push(identity(path));
         let parts = self.parts(file, text, path, display, role);
         self.open.pop();
-        if role == Role::Profile
-            && let Ok(parts) = &parts
-        {
-            self.done.insert(key, parts.clone());
-        }
         let err = |message| ProfileError {
             path: display.to_owned(),
             line: 1,
@@ -725,6 +721,34 @@ mod tests {
         }
         let (last, _) = files.last().unwrap();
         Composer::default().load(&dir.path().join(last), last)
+    }
+
+    #[test]
+    fn only_files_reached_by_extends_are_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = |name: &str, json: &str| {
+            let path = dir.path().join(name);
+            std::fs::write(&path, json).unwrap();
+            path
+        };
+        let base = file("base.json", r#"{"tools": ["a"]}"#);
+        let prod = file("prod.json", r#"{"extends": ["base.json"], "tools": ["b"]}"#);
+        let staging = file(
+            "staging.json",
+            r#"{"extends": ["prod.json"], "deny": ["a"]}"#,
+        );
+        let mut c = Composer::default();
+        let p = c.load(&prod, "prod.json").unwrap();
+        assert!(p.has(DepKind::Tools, "a") && p.has(DepKind::Tools, "b"));
+        assert!(c.done.contains_key(&identity(&base)));
+        assert!(
+            !c.done.contains_key(&identity(&prod)),
+            "loaded in its own right"
+        );
+        // A profile built on one loaded before reads it again and gets all of it.
+        let s = c.load(&staging, "staging.json").unwrap();
+        assert!(!s.has(DepKind::Tools, "a") && s.has(DepKind::Tools, "b"));
+        assert!(c.done.contains_key(&identity(&prod)));
     }
 
     #[test]
