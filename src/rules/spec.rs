@@ -216,9 +216,10 @@ pub(crate) fn did_you_mean(key: &str) -> Option<&'static str> {
 
 /// Does the relative link `target`, written in a file in `dir`, point at nothing with exactly
 /// that spelling? Hosts on case-sensitive file systems (Linux, most CI) do not find
-/// `References/Guide.md` for `references/guide.md`.
-pub(crate) fn link_is_broken(dir: &std::path::Path, target: &str) -> bool {
-    if std::fs::symlink_metadata(crate::paths::join(dir, target)).is_err() {
+/// `References/Guide.md` for `references/guide.md`. `path` is `target` joined to `dir`: the
+/// caller has made it already, to ask the walk first.
+pub(crate) fn link_is_broken(path: &Path, dir: &Path, target: &str) -> bool {
+    if std::fs::symlink_metadata(path).is_err() {
         return true;
     }
     // Where the file system ignores case, the name found must also be spelled as written.
@@ -292,6 +293,7 @@ pub(crate) fn case_spelling_in(
 pub(crate) struct FirstFolders<'d> {
     dir: &'d Path,
     seen: std::cell::RefCell<crate::vecmap::VecMap<String, bool>>,
+    walked: Option<&'d crate::discover::Walked>,
 }
 
 impl<'d> FirstFolders<'d> {
@@ -300,7 +302,13 @@ impl<'d> FirstFolders<'d> {
         FirstFolders {
             dir,
             seen: Default::default(),
+            walked: None,
         }
+    }
+
+    /// Folders the walk has passed are known without a lookup.
+    pub(crate) fn walked(self, walked: Option<&'d crate::discover::Walked>) -> Self {
+        FirstFolders { walked, ..self }
     }
 
     /// Is `first` a folder in the skill's folder?
@@ -308,7 +316,8 @@ impl<'d> FirstFolders<'d> {
         if let Some(&d) = self.seen.borrow().get(first) {
             return d;
         }
-        let d = crate::paths::join(self.dir, first).is_dir();
+        let path = crate::paths::join(self.dir, first);
+        let d = self.walked.is_some_and(|w| w.has_dir(&path)) || path.is_dir();
         self.seen.borrow_mut().insert(first.to_owned(), d);
         d
     }

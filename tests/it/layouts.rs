@@ -295,6 +295,30 @@ fn openclaw_conventions_are_recognised() {
     assert_eq!(findings(&r, "SA221"), [], "{:#}", r["findings"]);
 }
 
+/// Files the walk does not list (hidden by ignore rules) and paths it would spell otherwise
+/// (`./`, `..`) are looked up on disk: what exists is never reported as missing.
+#[test]
+fn paths_the_walk_passed_over_are_looked_up() {
+    let body = "# Guide\n\nRead `references/private.md` and [it](references/private.md).\nThen `references/./guide.md`, [this](scripts/../references/guide.md) and `references/gone.md`.\n";
+    let skill = format!("---\nname: k\ndescription: Does k things. Use when asked.\n---\n{body}");
+    let lib = tree(&[
+        ("k/SKILL.md", &skill),
+        ("k/.gitignore", "private.md\n"),
+        ("k/references/private.md", "# p\n"),
+        ("k/references/guide.md", "# g\n"),
+        ("k/scripts/run.sh", ""),
+    ]);
+    let r = audit(lib.path());
+    let messages = |rule| -> Vec<String> { findings(&r, rule).into_iter().map(|f| f.2).collect() };
+    assert_eq!(messages("SA231"), Vec::<String>::new());
+    assert_eq!(
+        messages("SA232"),
+        [
+            "`references/gone.md` (named in code) does not exist relative to this skill; fix the path or add the file"
+        ]
+    );
+}
+
 #[test]
 fn paths_named_outside_links_are_checked() {
     let body = "# Guide\n\nRead `references/guide.md`, then run scripts/Run.sh.\nSee `references/missing.md` and `assets/logo.png` and `src/main.rs`.\nCopy `references/config.example.json` to `references/config.json`.\nUse `references/filename.md` for each topic.\n\n```sh\npython scripts/example.py\n```\n\nA [link](References/guide.md).\n";
