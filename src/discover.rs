@@ -339,8 +339,8 @@ pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -
 /// (a path a SKILL.md body names is most often a file of the skill, which the walk lists too):
 /// a path found here exists, one not found (not walked yet, ignored, or missing) is looked up
 /// as before. Kept as 64-bit hashes, 8 bytes an entry whatever the path's length; two paths
-/// with one hash would let a missing file pass for the other, about one chance in 10^11 for a
-/// run of a million entries.
+/// with one hash would let a missing file pass for the other: with a million entries, about
+/// one chance in 10^13 for each missing path a body names.
 #[derive(Default)]
 pub(crate) struct Walked {
     /// Split by hash, so walker threads recording and pool threads asking seldom wait.
@@ -947,11 +947,7 @@ mod tests {
             ("s/SKILL.md", "x"),
             ("s/references/a.md", "x"),
             ("s/secret.md", "x"),
-            (
-                "s/.gitignore",
-                "secret.md
-",
-            ),
+            ("s/.gitignore", "secret.md\n"),
         ] {
             let path = dir.path().join(path);
             std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
