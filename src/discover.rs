@@ -367,16 +367,19 @@ impl Walked {
         self.shard(h).insert(h);
     }
 
+    fn has(&self, path: &Path, dir: bool) -> bool {
+        let h = Self::hash(path, dir);
+        self.shard(h).contains(&h)
+    }
+
     /// Has the walk passed an entry at `path` that is not a folder (a file or a symlink)?
     pub(crate) fn has_entry(&self, path: &Path) -> bool {
-        let h = Self::hash(path, false);
-        self.shard(h).contains(&h)
+        self.has(path, false)
     }
 
     /// Has the walk passed a folder (not a symlink to one) at `path`?
     pub(crate) fn has_dir(&self, path: &Path) -> bool {
-        let h = Self::hash(path, true);
-        self.shard(h).contains(&h)
+        self.has(path, true)
     }
 }
 
@@ -965,27 +968,16 @@ mod tests {
             Some(&walked),
             &|_| {},
         );
-        let s = crate::paths::join(dir.path(), "s");
+        let skill = crate::paths::join(dir.path(), "s");
+        let at = |rel: &str| crate::paths::join(&skill, rel);
         for file in ["SKILL.md", "references/a.md", ".gitignore"] {
-            assert!(walked.has_entry(&crate::paths::join(&s, file)), "{file}");
+            assert!(walked.has_entry(&at(file)), "{file}");
         }
-        assert!(walked.has_dir(&crate::paths::join(&s, "references")));
-        assert!(
-            !walked.has_entry(&crate::paths::join(&s, "references")),
-            "a folder"
-        );
-        assert!(
-            !walked.has_dir(&crate::paths::join(&s, "SKILL.md")),
-            "a file"
-        );
-        assert!(
-            !walked.has_entry(&crate::paths::join(&s, "references/b.md")),
-            "missing"
-        );
-        assert!(
-            !walked.has_entry(&crate::paths::join(&s, "secret.md")),
-            "ignored"
-        );
+        assert!(walked.has_dir(&at("references")));
+        assert!(!walked.has_entry(&at("references")), "a folder");
+        assert!(!walked.has_dir(&at("SKILL.md")), "a file");
+        assert!(!walked.has_entry(&at("references/b.md")), "missing");
+        assert!(!walked.has_entry(&at("secret.md")), "ignored");
         assert!(!walked.has_dir(dir.path()), "the root is not below itself");
     }
 

@@ -179,8 +179,7 @@ pub(crate) fn read(path: &Path, limit: u64) -> Result<Contents, Refusal> {
 /// [`read`], into `buf` (emptied first): a caller that reads file after file and hands each
 /// buffer back writes into memory it already has, where a fresh buffer per file would have
 /// the system zero new pages for it (a page fault each) and mimalloc prepare them.
-pub(crate) fn read_reusing(path: &Path, limit: u64, mut buf: Vec<u8>) -> Result<Contents, Refusal> {
-    buf.clear();
+pub(crate) fn read_reusing(path: &Path, limit: u64, buf: Vec<u8>) -> Result<Contents, Refusal> {
     let file = open(path).map_err(Refusal::Io)?;
     // Checked on the open handle: what the walk saw may have been replaced since.
     let meta = file.metadata().map_err(Refusal::Io)?;
@@ -199,8 +198,8 @@ pub(crate) fn read_reusing(path: &Path, limit: u64, mut buf: Vec<u8>) -> Result<
     })
 }
 
-/// Everything `r` holds, or `None` when that is more than `limit` bytes, read into `buf` (empty,
-/// with any capacity). `stated` (the size the file system gives) sizes the buffer, and a file
+/// Everything `r` holds, or `None` when that is more than `limit` bytes, read into `buf`
+/// (emptied first; its capacity is kept). `stated` (the size the file system gives) sizes the buffer, and a file
 /// that states its size truly is read in one call: a read that fills less than it was given
 /// and brings the bytes to the stated size has met the end (a regular file reads short only
 /// there), so no second call is made to find it. That saves a system call per file; a file
