@@ -232,9 +232,6 @@ pub(crate) fn scan(
     // Each file is parsed on the pool as soon as the walk finds it, so parsing fills the time
     // the walk spends waiting on the file system.
     let parsed = std::sync::Mutex::new(Vec::new());
-    // What the walk has passed answers most of the lookups of paths the bodies name.
-    let walked = discover::Walked::default();
-    let walked = &walked;
     let rules = if opts.no_ignore {
         discover::IgnoreRules::Off
     } else {
@@ -247,12 +244,11 @@ pub(crate) fn scan(
             opts.threads,
             &opts.cwd,
             rules,
-            Some(walked),
             &|c| {
                 let c = c.clone();
                 let parsed = &parsed;
                 s.spawn(move |_| {
-                    let out = guarded(c, opts, boundary, Some(walked));
+                    let out = guarded(c, opts, boundary);
                     parsed.lock().unwrap_or_else(|p| p.into_inner()).push(out);
                 });
             },
@@ -310,11 +306,7 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut Scan, boundary: &Boundary
         });
         discover::manifest_agents(manifests.flatten(), &found.candidates, &opts.cwd, boundary)
     };
-    per_file.par_extend(
-        extra
-            .into_par_iter()
-            .map(|c| guarded(c, opts, boundary, None)),
-    );
+    per_file.par_extend(extra.into_par_iter().map(|c| guarded(c, opts, boundary)));
     once_per_file(per_file);
 }
 
@@ -602,14 +594,8 @@ impl FileOutput {
 
 /// Process one file; a panic becomes an `internal-error` finding and the run goes on.
 /// `keep_source`: remember where the file was read from, for source lines in the report.
-/// `walked`: what the walk has passed, when it runs beside (see [`discover::Walked`]).
-fn guarded(
-    c: Candidate,
-    opts: &AuditOptions,
-    boundary: &Boundary,
-    walked: Option<&discover::Walked>,
-) -> FileOutput {
-    let mut out = contain(&c, || process(&c, opts, boundary, walked));
+fn guarded(c: Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
+    let mut out = contain(&c, || process(&c, opts, boundary));
     out.path = c.path;
     out
 }
@@ -668,12 +654,7 @@ thread_local! {
 /// while the few larger files (a big marketplace) do not stay in memory for the whole run.
 const KEPT_READ_BUFFER: usize = 256 << 10;
 
-fn process(
-    c: &Candidate,
-    opts: &AuditOptions,
-    boundary: &Boundary,
-    walked: Option<&discover::Walked>,
-) -> FileOutput {
+fn process(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
     let (settings, keep_source) = (&opts.settings, opts.snippets);
     let mut sink = Sink::new(&c.path);
     file_name_rules(c, &mut sink);
@@ -704,7 +685,7 @@ fn process(
     };
     // Rules that make fixes find their ranges in the text as read.
     sink.source = &bytes;
-    let parsed = parse_bytes(c, &bytes, settings, boundary, walked, &mut sink);
+    let parsed = parse_bytes(c, &bytes, settings, boundary, &mut sink);
     let Sink {
         findings,
         suppressions,
@@ -733,7 +714,7 @@ pub(crate) fn guarded_bytes(
         let mut sink = Sink::new(&c.path);
         sink.source = bytes;
         file_name_rules(c, &mut sink);
-        let parsed = parse_bytes(c, bytes, settings, boundary, None, &mut sink);
+        let parsed = parse_bytes(c, bytes, settings, boundary, &mut sink);
         FileOutput::new(c, parsed, sink.findings, sink.suppressions)
     });
     out.path = c.path.clone();
@@ -746,7 +727,6 @@ fn parse_bytes(
     bytes: &[u8],
     settings: &Settings,
     boundary: &Boundary,
-    walked: Option<&discover::Walked>,
     sink: &mut Sink,
 ) -> Parsed {
     match c.kind {
@@ -757,8 +737,8 @@ fn parse_bytes(
             // `src/`): each first folder is looked up once. A path of the text is reported
             // only into the skill's own folders (SA232), so one into any other is never
             // looked up; a link into a missing folder is broken without a lookup; any other
-            // path costs one, unless the walk has passed it already.
-            let folders = rules::spec::FirstFolders::new(dir).walked(walked);
+            // path costs one.
+            let folders = rules::spec::FirstFolders::new(dir);
             // A link that climbs out of the audited tree is not looked up (its answer would
             // tell what the machine has there): it is kept, and reported as leaving the tree.
             let outside = std::cell::RefCell::new(Vec::<String>::new());
@@ -782,9 +762,7 @@ fn parse_bytes(
                     return true;
                 }
                 let path = crate::paths::join(dir, t);
-                if walked.is_some_and(|w| w.has_entry(&path))
-                    || !rules::spec::link_is_broken(&path, dir, t)
-                {
+                if !rules::spec::link_is_broken(&path, dir, t) {
                     return false;
                 }
                 if let Some(first) = first {

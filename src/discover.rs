@@ -324,63 +324,7 @@ fn names_back(path: &Path) -> impl Iterator<Item = &[u8]> + Clone {
 /// Walk `roots` with `threads` workers (0 = automatic), honouring ignore rules.
 pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -> Discovery {
     let excludes = Excludes::from(excludes.clone());
-    walk_each(
-        roots,
-        &excludes,
-        threads,
-        cwd,
-        IgnoreRules::Honour,
-        None,
-        &|_| {},
-    )
-}
-
-/// The paths a walk has passed so far, for lookups that would otherwise ask the file system
-/// (a path a SKILL.md body names is most often a file of the skill, which the walk lists too):
-/// a path found here exists, one not found (not walked yet, ignored, or missing) is looked up
-/// as before. Kept as 64-bit hashes, 8 bytes an entry whatever the path's length; two paths
-/// with one hash would let a missing file pass for the other: with a million entries, about
-/// one chance in 10^13 for each missing path a body names.
-#[derive(Default)]
-pub(crate) struct Walked {
-    /// Split by hash, so walker threads recording and pool threads asking seldom wait.
-    shards: [Mutex<foldhash::HashSet<u64>>; 16],
-}
-
-impl Walked {
-    fn hash(path: &Path, dir: bool) -> u64 {
-        use std::hash::BuildHasher;
-        const STATE: foldhash::fast::FixedState = foldhash::fast::FixedState::with_seed(0x5a17);
-        let h = STATE.hash_one(path.as_os_str().as_encoded_bytes());
-        // A folder and a file of one path are different entries.
-        if dir { h ^ 0x9e37_79b9_7f4a_7c15 } else { h }
-    }
-
-    fn shard(&self, h: u64) -> std::sync::MutexGuard<'_, foldhash::HashSet<u64>> {
-        // The top bits pick the shard; the set hashes the whole value again.
-        let i = usize::try_from(h >> 60).unwrap_or(0);
-        self.shards[i].lock().unwrap_or_else(|p| p.into_inner())
-    }
-
-    fn record(&self, path: &Path, dir: bool) {
-        let h = Self::hash(path, dir);
-        self.shard(h).insert(h);
-    }
-
-    fn has(&self, path: &Path, dir: bool) -> bool {
-        let h = Self::hash(path, dir);
-        self.shard(h).contains(&h)
-    }
-
-    /// Has the walk passed an entry at `path` that is not a folder (a file or a symlink)?
-    pub(crate) fn has_entry(&self, path: &Path) -> bool {
-        self.has(path, false)
-    }
-
-    /// Has the walk passed a folder (not a symlink to one) at `path`?
-    pub(crate) fn has_dir(&self, path: &Path) -> bool {
-        self.has(path, true)
-    }
+    walk_each(roots, &excludes, threads, cwd, IgnoreRules::Honour, &|_| {})
 }
 
 /// [`walk`], also handing each candidate to `found` on the walker's thread as soon as it is
@@ -393,13 +337,12 @@ pub(crate) fn walk_each(
     threads: usize,
     cwd: &Path,
     rules: IgnoreRules,
-    walked: Option<&Walked>,
     found: &(dyn Fn(&Candidate) + Sync),
 ) -> Discovery {
     let Some(builder) = builder(roots, roots, excludes, threads, rules) else {
         return Discovery::default();
     };
-    let mut d = run(builder, roots, cwd, walked, found);
+    let mut d = run(builder, roots, cwd, found);
     d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
     d.candidates.dedup_by(|a, b| a.path == b.path);
     d.errors
@@ -473,13 +416,11 @@ fn name_of(e: &ignore::DirEntry) -> &[u8] {
 }
 
 /// Run a walk, collecting candidates (handed to `found` as they come), errors and the
-/// folders whose ignore rules apply below them; every entry below a root is recorded in
-/// `walked`.
+/// folders whose ignore rules apply below them.
 fn run(
     builder: WalkBuilder,
     roots: &[PathBuf],
     cwd: &Path,
-    walked: Option<&Walked>,
     found: &(dyn Fn(&Candidate) + Sync),
 ) -> Discovery {
     let shown_roots: Vec<ShownRoot> = roots.iter().map(|r| ShownRoot::new(r, cwd)).collect();
@@ -498,11 +439,6 @@ fn run(
                     let Some(t) = e.file_type() else {
                         return WalkState::Continue;
                     };
-                    if let Some(walked) = walked
-                        && e.depth() > 0
-                    {
-                        walked.record(e.path(), t.is_dir());
-                    }
                     let name = name_of(&e);
                     // Every entry passes here: the first byte rules out almost all of them.
                     if name.first() == Some(&b'.')
@@ -569,7 +505,7 @@ fn count_ignored(
         return 0;
     };
     let found: Vec<String> = if rules_from_above {
-        run(builder, roots, cwd, None, &|_| {})
+        run(builder, roots, cwd, &|_| {})
             .candidates
             .into_iter()
             .map(|c| c.path)
@@ -939,46 +875,6 @@ mod tests {
             }
         }
         assert!(seen > names.len() * 2, "{seen} entries");
-    }
-
-    /// The walk records every file and folder below the roots, as the paths the audit joins
-    /// to a skill's folder; what ignore rules hide is not recorded, so it is looked up.
-    #[test]
-    fn the_walk_records_what_it_passes() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        for (path, text) in [
-            ("s/SKILL.md", "x"),
-            ("s/references/a.md", "x"),
-            ("s/secret.md", "x"),
-            ("s/.gitignore", "secret.md\n"),
-        ] {
-            let path = dir.path().join(path);
-            std::fs::create_dir_all(path.parent().expect("parent")).expect("dir");
-            std::fs::write(path, text).expect("file");
-        }
-        let walked = Walked::default();
-        let excludes = Excludes::from(GlobSet::empty());
-        let roots = [dir.path().to_owned()];
-        walk_each(
-            &roots,
-            &excludes,
-            1,
-            dir.path(),
-            IgnoreRules::Honour,
-            Some(&walked),
-            &|_| {},
-        );
-        let skill = crate::paths::join(dir.path(), "s");
-        let at = |rel: &str| crate::paths::join(&skill, rel);
-        for file in ["SKILL.md", "references/a.md", ".gitignore"] {
-            assert!(walked.has_entry(&at(file)), "{file}");
-        }
-        assert!(walked.has_dir(&at("references")));
-        assert!(!walked.has_entry(&at("references")), "a folder");
-        assert!(!walked.has_dir(&at("SKILL.md")), "a file");
-        assert!(!walked.has_entry(&at("references/b.md")), "missing");
-        assert!(!walked.has_entry(&at("secret.md")), "ignored");
-        assert!(!walked.has_dir(dir.path()), "the root is not below itself");
     }
 
     #[test]

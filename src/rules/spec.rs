@@ -293,7 +293,6 @@ pub(crate) fn case_spelling_in(
 pub(crate) struct FirstFolders<'d> {
     dir: &'d Path,
     seen: std::cell::RefCell<crate::vecmap::VecMap<String, bool>>,
-    walked: Option<&'d crate::discover::Walked>,
 }
 
 impl<'d> FirstFolders<'d> {
@@ -302,13 +301,7 @@ impl<'d> FirstFolders<'d> {
         FirstFolders {
             dir,
             seen: Default::default(),
-            walked: None,
         }
-    }
-
-    /// Folders the walk has passed are known without a lookup.
-    pub(crate) fn walked(self, walked: Option<&'d crate::discover::Walked>) -> Self {
-        FirstFolders { walked, ..self }
     }
 
     /// Is `first` a folder in the skill's folder?
@@ -317,7 +310,7 @@ impl<'d> FirstFolders<'d> {
             return d;
         }
         let path = crate::paths::join(self.dir, first);
-        let d = self.walked.is_some_and(|w| w.has_dir(&path)) || path.is_dir();
+        let d = path.is_dir();
         self.seen.borrow_mut().insert(first.to_owned(), d);
         d
     }
