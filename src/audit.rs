@@ -644,32 +644,18 @@ fn placeholder(c: &Candidate) -> Parsed {
     }
 }
 
-thread_local! {
-    /// The buffer this thread read its last file into, for its next one (see
-    /// [`source::read_reusing`]).
-    static READ_BUFFER: std::cell::Cell<Vec<u8>> = const { std::cell::Cell::new(Vec::new()) };
-}
-
-/// The largest read buffer a thread keeps: above nearly every skill, agent and manifest,
-/// while the few larger files (a big marketplace) do not stay in memory for the whole run.
-const KEPT_READ_BUFFER: usize = 256 << 10;
-
 fn process(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
     let (settings, keep_source) = (&opts.settings, opts.snippets);
     let mut sink = Sink::new(&c.path);
     file_name_rules(c, &mut sink);
     // A file the walk found under a root is read where it is; anything reached through a link
     // or named by a manifest is read at its real path, once that is known to be inside.
-    let buf = READ_BUFFER.take();
     let read = match c.entry {
         Entry::Special(what) => Err(Refusal::Special(what)),
-        Entry::File => source::read_reusing(&c.fs_path, MAX_FILE_BYTES, buf).map(|r| (r, None)),
-        Entry::Indirect => boundary.resolve(&c.fs_path).and_then(|real| {
-            Ok((
-                source::read_reusing(&real, MAX_FILE_BYTES, buf)?,
-                Some(real),
-            ))
-        }),
+        Entry::File => source::read(&c.fs_path, MAX_FILE_BYTES).map(|r| (r, None)),
+        Entry::Indirect => boundary
+            .resolve(&c.fs_path)
+            .and_then(|real| Ok((source::read(&real, MAX_FILE_BYTES)?, Some(real)))),
     };
     let (contents, read_from) = match read {
         Ok(r) => r,
@@ -691,10 +677,6 @@ fn process(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutpu
         suppressions,
         ..
     } = sink;
-    // Kept for the thread's next file, unless a huge file made it large.
-    if bytes.capacity() <= KEPT_READ_BUFFER {
-        READ_BUFFER.set(bytes);
-    }
     FileOutput {
         id: contents.id,
         read_from: keep_source.then(|| read_from.unwrap_or_else(|| c.fs_path.clone())),

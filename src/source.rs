@@ -173,13 +173,6 @@ pub(crate) fn special_kind(t: std::fs::FileType) -> Option<&'static str> {
 
 /// Read the regular file at `path`, at most `limit` bytes.
 pub(crate) fn read(path: &Path, limit: u64) -> Result<Contents, Refusal> {
-    read_reusing(path, limit, Vec::new())
-}
-
-/// [`read`], into `buf` (emptied first): a caller that reads file after file and hands each
-/// buffer back writes into memory it already has, where a fresh buffer per file would have
-/// the system zero new pages for it (a page fault each) and mimalloc prepare them.
-pub(crate) fn read_reusing(path: &Path, limit: u64, buf: Vec<u8>) -> Result<Contents, Refusal> {
     let file = open(path).map_err(Refusal::Io)?;
     // Checked on the open handle: what the walk saw may have been replaced since.
     let meta = file.metadata().map_err(Refusal::Io)?;
@@ -189,7 +182,7 @@ pub(crate) fn read_reusing(path: &Path, limit: u64, buf: Vec<u8>) -> Result<Cont
     if meta.len() > limit {
         return Err(Refusal::TooLarge(Some(meta.len())));
     }
-    let bytes = read_at_most(file, meta.len(), limit, buf)
+    let bytes = read_at_most(file, meta.len(), limit)
         .map_err(Refusal::Io)?
         .ok_or(Refusal::TooLarge(None))?;
     Ok(Contents {
@@ -198,116 +191,14 @@ pub(crate) fn read_reusing(path: &Path, limit: u64, buf: Vec<u8>) -> Result<Cont
     })
 }
 
-/// Everything `r` holds, or `None` when that is more than `limit` bytes, read into `buf`
-/// (emptied first; its capacity is kept). `stated` (the size the file system gives) sizes the buffer, and a file
-/// that states its size truly is read in one call: a read that fills less than it was given
-/// and brings the bytes to the stated size has met the end (a regular file reads short only
-/// there), so no second call is made to find it. That saves a system call per file; a file
-/// that grew since it was stated is read as it was then. One that states 0 (`/proc`) or never
-/// ends (`/dev/zero`) is read in growing steps until a read finds the end or the bytes pass
-/// `limit`.
-fn read_at_most(
-    mut r: impl ReadInto,
-    stated: u64,
-    limit: u64,
-    mut buf: Vec<u8>,
-) -> std::io::Result<Option<Vec<u8>>> {
-    let limit = usize::try_from(limit).unwrap_or(usize::MAX - 1);
-    let first = usize::try_from(stated).unwrap_or(limit).min(limit);
-    buf.clear();
-    buf.reserve_exact(first + 1);
-    loop {
-        if buf.len() == buf.capacity() {
-            if buf.len() > limit {
-                return Ok(None);
-            }
-            buf.reserve_exact(buf.len().max(8 << 10).min(limit + 1 - buf.len()));
-        }
-        let room = buf.capacity() - buf.len();
-        match r.read_into(&mut buf) {
-            Ok(0) => break,
-            Ok(n) if n < room && u64::try_from(buf.len()).is_ok_and(|l| l == stated) => break,
-            Ok(_) => {}
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok((buf.len() <= limit).then_some(buf))
-}
-
-/// One read into a vector's spare capacity, growing its length by what was read.
-trait ReadInto {
-    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize>;
-}
-
-/// A file is read straight into the spare capacity (no zeroing first: the corpus's files
-/// would be written twice).
-#[cfg(unix)]
-impl ReadInto for std::fs::File {
-    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-        Ok(rustix::io::read(
-            &*self,
-            rustix::buffer::spare_capacity(buf),
-        )?)
-    }
-}
-
-/// Any other reader through a zeroed tail.
-#[cfg(not(unix))]
-impl ReadInto for std::fs::File {
-    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-        read_via_slice(self, buf)
-    }
-}
-
-impl ReadInto for &[u8] {
-    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-        read_via_slice(self, buf)
-    }
-}
-
-#[cfg(test)]
-impl<R: ReadInto> ReadInto for &mut R {
-    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-        (**self).read_into(buf)
-    }
-}
-
-/// A reader that hands out at most `step` bytes a call and counts its calls.
-#[cfg(test)]
-struct Trickle<'a> {
-    data: &'a [u8],
-    step: usize,
-    calls: usize,
-}
-
-#[cfg(test)]
-impl ReadInto for Trickle<'_> {
-    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-        self.calls += 1;
-        let n = self
-            .step
-            .min(self.data.len())
-            .min(buf.capacity() - buf.len());
-        buf.extend_from_slice(&self.data[..n]);
-        self.data = &self.data[n..];
-        Ok(n)
-    }
-}
-
-#[cfg(test)]
-impl ReadInto for std::io::Repeat {
-    fn read_into(&mut self, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-        read_via_slice(self, buf)
-    }
-}
-
-fn read_via_slice(r: &mut impl Read, buf: &mut Vec<u8>) -> std::io::Result<usize> {
-    let filled = buf.len();
-    buf.resize(buf.capacity(), 0);
-    let n = r.read(&mut buf[filled..]);
-    buf.truncate(filled + *n.as_ref().unwrap_or(&0));
-    n
+/// Everything `r` holds, or `None` when that is more than `limit` bytes. `stated` (the size the
+/// file system gives) only sizes the buffer: a file may state 0 (`/proc`) or never end
+/// (`/dev/zero`), so the read itself stops one byte past `limit`.
+fn read_at_most(r: impl Read, stated: u64, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let size = usize::try_from(stated.min(limit)).unwrap_or(0);
+    let mut buf = Vec::with_capacity(size.saturating_add(1));
+    r.take(limit.saturating_add(1)).read_to_end(&mut buf)?;
+    Ok((u64::try_from(buf.len()).is_ok_and(|n| n <= limit)).then_some(buf))
 }
 
 /// Open for reading without blocking: a FIFO opened for reading waits for a writer.
@@ -354,63 +245,19 @@ mod tests {
     fn bounded_reads_take_all_of_a_file_and_no_more_than_the_limit() {
         let data: Vec<u8> = (0..50_000u32).map(|i| (i % 251) as u8).collect();
         for stated in [0, 10, 49_999, 50_000, 50_001, 1 << 40] {
-            let got = read_at_most(&data[..], stated, 50_000, Vec::new()).expect("read");
+            let got = read_at_most(&data[..], stated, 50_000).expect("read");
             assert_eq!(got.as_deref(), Some(&data[..]), "stated {stated}");
-            let got = read_at_most(&data[..], stated, 49_999, Vec::new()).expect("read");
+            let got = read_at_most(&data[..], stated, 49_999).expect("read");
             assert_eq!(got, None, "stated {stated}");
         }
         assert_eq!(
-            read_at_most(&b""[..], 0, 0, Vec::new()).expect("read"),
+            read_at_most(&b""[..], 0, 0).expect("read"),
             Some(Vec::new())
         );
         // A stream that never ends is cut at the limit.
         assert_eq!(
-            read_at_most(std::io::repeat(7), 0, 1 << 20, Vec::new()).expect("read"),
+            read_at_most(std::io::repeat(7), 0, 1 << 20).expect("read"),
             None
-        );
-    }
-
-    #[test]
-    fn a_file_that_states_its_size_truly_is_read_in_one_call() {
-        let data = vec![b'x'; 10_000];
-        let mut r = Trickle {
-            data: &data,
-            step: usize::MAX,
-            calls: 0,
-        };
-        let got = read_at_most(&mut r, 10_000, 1 << 20, Vec::new()).expect("read");
-        assert_eq!(got.as_deref(), Some(&data[..]));
-        assert_eq!(r.calls, 1);
-        // Short reads before the stated size, or past a size stated too small, go on to the end.
-        for (stated, step) in [(10_000, 7), (10_000, 4_096), (5, usize::MAX), (0, 3)] {
-            let mut r = Trickle {
-                data: &data,
-                step,
-                calls: 0,
-            };
-            let got = read_at_most(&mut r, stated, 1 << 20, Vec::new()).expect("read");
-            assert_eq!(
-                got.as_deref(),
-                Some(&data[..]),
-                "stated {stated}, step {step}"
-            );
-        }
-    }
-
-    #[test]
-    fn a_reused_buffer_holds_only_the_new_file() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        let (long, short) = (dir.path().join("long.md"), dir.path().join("short.md"));
-        std::fs::write(&long, vec![b'a'; 5_000]).expect("write");
-        std::fs::write(&short, b"bc").expect("write");
-        let first = read(&long, 1 << 20).expect("read").bytes;
-        let capacity = first.capacity();
-        let second = read_reusing(&short, 1 << 20, first).expect("read").bytes;
-        assert_eq!(second, b"bc");
-        assert_eq!(
-            second.capacity(),
-            capacity,
-            "the buffer was reused, not replaced"
         );
     }
 
