@@ -320,10 +320,10 @@ pub(crate) fn with_sidecar(o: &mut FileOutput, sidecars: &[PathBuf], boundary: &
     let Parsed::Skill(skill) = &mut o.parsed else {
         return;
     };
-    let Some(dir) = crate::paths::parent(&skill.fs_path) else {
+    let Some(dir) = skill.fs_path.parent() else {
         return;
     };
-    let sidecar = crate::paths::join(dir, parse::codex::SIDECAR);
+    let sidecar = dir.join(parse::codex::SIDECAR);
     let found = sidecars.binary_search_by(|s| s.as_os_str().cmp(sidecar.as_os_str()));
     if skill.invalid || found.is_err() {
         return;
@@ -714,7 +714,7 @@ fn parse_bytes(
     match c.kind {
         Kind::Skill { .. } => {
             // Only broken links are reported: a body whose links all resolve is not parsed.
-            let dir = crate::paths::parent(&c.fs_path).unwrap_or(std::path::Path::new(""));
+            let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
             // Paths the text names mostly start with a folder the skill lacks (the user's
             // `src/`): each first folder is looked up once. A path of the text is reported
             // only into the skill's own folders (SA232), so one into any other is never
@@ -743,7 +743,7 @@ fn parse_bytes(
                 if first.is_some_and(|f| folders.known_missing(f)) {
                     return true;
                 }
-                let path = crate::paths::join(dir, t);
+                let path = dir.join(t);
                 if !rules::spec::link_is_broken(&path, dir, t) {
                     return false;
                 }

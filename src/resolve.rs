@@ -196,8 +196,8 @@ impl<'a> Index<'a> {
 /// The folder holding the file at key `f`, borrowed as `f` is, keyed by its bytes.
 fn parent<'a>(f: &Cow<'a, Path>) -> Option<Cow<'a, OsStr>> {
     match f {
-        Cow::Borrowed(f) => crate::paths::parent(f).map(|d| Cow::Borrowed(d.as_os_str())),
-        Cow::Owned(f) => crate::paths::parent(f).map(|d| Cow::Owned(d.as_os_str().to_owned())),
+        Cow::Borrowed(f) => f.parent().map(|d| Cow::Borrowed(d.as_os_str())),
+        Cow::Owned(f) => f.parent().map(|d| Cow::Owned(d.as_os_str().to_owned())),
     }
 }
 
@@ -308,9 +308,9 @@ impl Places<'_> {
     /// `p` joined to the plugin folder and, when it is another folder, the scanned root.
     fn near(&self, p: &str) -> Vec<PathBuf> {
         let p = relative(p);
-        let mut out = vec![normalized(crate::paths::join(&self.base, p))];
+        let mut out = vec![normalized(self.base.join(p))];
         if let Some(root) = self.root.as_deref().filter(|r| *r != self.base.as_ref()) {
-            out.push(normalized(crate::paths::join(root, p)));
+            out.push(normalized(root.join(p)));
         }
         out
     }
@@ -324,7 +324,7 @@ impl Places<'_> {
         });
         git.as_deref()
             .filter(|g| *g != self.base.as_ref() && Some(*g) != self.root.as_deref())
-            .map(|g| normalized(crate::paths::join(g, relative(p))))
+            .map(|g| normalized(g.join(relative(p))))
     }
 
     /// Whether `p`, tried from every place, leads outside the audited tree.

@@ -74,7 +74,7 @@ pub fn parse(
     let head = bytes.len().saturating_sub(doc.body.len());
     agent.head = std::str::from_utf8(&bytes[..head]).ok().map(Into::into);
     read_fields(&doc.root, &mut agent, sink);
-    let dir = crate::paths::parent(fs_path).unwrap_or(Path::new(""));
+    let dir = fs_path.parent().unwrap_or(Path::new(""));
     // Body links matter only where they may name a skill (they tie the agent to it): a body
     // whose links all point elsewhere is not parsed.
     agent.body_links = markdown::link_targets(doc.body, doc.body_line, |t| {

@@ -42,7 +42,7 @@ pub(crate) fn read(value: &Node, sink: &mut Sink) -> Option<Hooks> {
 /// Read the hooks file a skill's `hooks` names, from the skill's folder.
 pub(crate) fn load_skill(skill: &mut crate::model::Skill, boundary: &Boundary, sink: &mut Sink) {
     if let Some(hooks) = skill.fields.hooks.as_mut() {
-        let dir = crate::paths::parent(&skill.fs_path).unwrap_or(Path::new(""));
+        let dir = skill.fs_path.parent().unwrap_or(Path::new(""));
         load(hooks, dir, "skill", boundary, sink);
     }
 }
@@ -55,7 +55,7 @@ pub(crate) fn of_agent(
     sink: &mut Sink,
 ) -> Option<Hooks> {
     let mut hooks = read(root.get("hooks")?, sink)?;
-    let dir = crate::paths::parent(&agent.fs_path).unwrap_or(Path::new(""));
+    let dir = agent.fs_path.parent().unwrap_or(Path::new(""));
     load(&mut hooks, dir, "agent", boundary, sink);
     Some(hooks)
 }

@@ -50,7 +50,7 @@ pub fn parse(
         }
     };
     let text = Located::new(&text);
-    let dir = crate::paths::parent(fs_path).unwrap_or(Path::new(""));
+    let dir = fs_path.parent().unwrap_or(Path::new(""));
     let name_of = |v: &Json| {
         v.get("name")
             .and_then(Json::as_str)

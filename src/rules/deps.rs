@@ -450,7 +450,7 @@ pub(crate) fn check_skill_hooks(skill: &Skill, boundary: &Boundary, sink: &mut S
         return;
     };
     let hosts: Vec<&'static Profile> = builtin::hosts().iter().collect();
-    let dir = crate::paths::parent(&skill.fs_path).unwrap_or(Path::new(""));
+    let dir = skill.fs_path.parent().unwrap_or(Path::new(""));
     let bases = Bases {
         skill: Some(dir),
         relative: Some(dir),
@@ -472,7 +472,7 @@ pub(crate) fn check_agent_hooks(
         .iter()
         .filter(|p| evaluate::loads(p, agent))
         .collect();
-    let dir = crate::paths::parent(&agent.fs_path).unwrap_or(Path::new(""));
+    let dir = agent.fs_path.parent().unwrap_or(Path::new(""));
     let bases = Bases {
         skill: None,
         relative: None,

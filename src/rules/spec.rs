@@ -309,7 +309,7 @@ impl<'d> FirstFolders<'d> {
         if let Some(&d) = self.seen.borrow().get(first) {
             return d;
         }
-        let path = crate::paths::join(self.dir, first);
+        let path = self.dir.join(first);
         let d = path.is_dir();
         self.seen.borrow_mut().insert(first.to_owned(), d);
         d
@@ -354,7 +354,7 @@ fn has_template(dir: &Path, target: &str) -> bool {
 }
 
 fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
-    let Some(dir) = crate::paths::parent(&parsed.skill.fs_path) else {
+    let Some(dir) = parsed.skill.fs_path.parent() else {
         return;
     };
     let folders = FirstFolders::new(dir);
