@@ -3,32 +3,14 @@
 
 use std::path::Path;
 
-use super::json::Json;
 use crate::diagnostic::{Pos, Sink};
 use crate::discover::ManifestKind;
 use crate::model::Manifest;
 use crate::rules;
+use serde_json::Value;
 
 /// The extension key awesome-copilot's Agent Plugins use to bundle agents and skills.
 const COPILOT_EXTENSION: &str = "com.github.awesome-copilot";
-
-/// Every key this module reads, at any depth: the rest of a manifest (descriptions,
-/// keywords, authors) is parsed but not kept.
-const READ_KEYS: &[&str] = &[
-    "name",
-    "extensions",
-    COPILOT_EXTENSION,
-    "agents",
-    "skills",
-    "metadata",
-    "pluginRoot",
-    "plugins",
-    "source",
-    "path",
-    "url",
-    "repo",
-    "package",
-];
 
 pub fn parse(
     bytes: &[u8],
@@ -42,7 +24,7 @@ pub fn parse(
         Ok(text) => std::borrow::Cow::Borrowed(text),
         Err(_) => String::from_utf8_lossy(bytes),
     };
-    let json = match Json::parse_keeping(&text, &|key| READ_KEYS.contains(&key)) {
+    let json: Value = match serde_json::from_str(&text) {
         Ok(v) => v,
         Err(e) => {
             rules::links::manifest_invalid(sink, &e);
@@ -51,9 +33,9 @@ pub fn parse(
     };
     let text = Located::new(&text);
     let dir = fs_path.parent().unwrap_or(Path::new(""));
-    let name_of = |v: &Json| {
+    let name_of = |v: &Value| {
         v.get("name")
-            .and_then(Json::as_str)
+            .and_then(Value::as_str)
             .unwrap_or("")
             .to_owned()
     };
@@ -71,10 +53,14 @@ pub fn parse(
             let agents = paths(
                 ext.and_then(|e| e.get("agents")).or(json.get("agents")),
                 &text,
+                0,
+                &mut 0,
             );
             let skills = paths(
                 ext.and_then(|e| e.get("skills")).or(json.get("skills")),
                 &text,
+                0,
+                &mut 0,
             );
             vec![Manifest {
                 path: path.to_owned(),
@@ -94,8 +80,8 @@ pub fn parse(
                 name: name_of(&json),
                 base: base.to_owned(),
                 via: format.label(),
-                agents: paths(json.get("agents"), &text),
-                skills: paths(json.get("skills"), &text),
+                agents: paths(json.get("agents"), &text, 0, &mut 0),
+                skills: paths(json.get("skills"), &text, 0, &mut 0),
             }]
         }
         ManifestKind::Marketplace => {
@@ -110,19 +96,22 @@ pub fn parse(
             let plugin_root = json
                 .get("metadata")
                 .and_then(|m| m.get("pluginRoot"))
-                .and_then(Json::as_str)
+                .and_then(Value::as_str)
                 .map_or(root.to_owned(), |r| root.join(r));
             let entries = json
                 .get("plugins")
-                .and_then(Json::as_array)
+                .and_then(Value::as_array)
+                .map(Vec::as_slice)
                 .unwrap_or_default();
-            // Entries are found in the text in order, each after the one before.
+            // Entries are found in the text in order, each after the one before: its name
+            // and its paths are looked for from where the last entry's were found.
             let mut from = text.text.find("\"plugins\"").unwrap_or(0);
             let mut out = Vec::new();
             for e in entries {
+                let entry_from = from;
                 let name = name_of(e);
-                let written = e.get("name").and_then(Json::as_str);
-                let pos = match written.and_then(|n| text.find(n, from)) {
+                let written = e.get("name").and_then(Value::as_str);
+                let pos = match written.and_then(|n| locate_from(&text, n, entry_from)) {
                     Some((pos, at)) => {
                         from = at;
                         pos
@@ -148,8 +137,8 @@ pub fn parse(
                     name,
                     base,
                     via: "marketplace",
-                    agents: paths(e.get("agents"), &text),
-                    skills: paths(e.get("skills"), &text),
+                    agents: paths(e.get("agents"), &text, entry_from, &mut from),
+                    skills: paths(e.get("skills"), &text, entry_from, &mut from),
                 });
             }
             out
@@ -168,14 +157,14 @@ enum Source<'a> {
 /// A marketplace entry's `source`: a relative path, Codex's `{source: local, path}`, or a
 /// remote source (`{source: github, repo}`, `{source: url, url}`, `{source: git-subdir, url,
 /// path}`, `{source: npm, package}`, a URL string).
-fn source_of<'j>(v: Option<&'j Json<'_>>) -> Source<'j> {
+fn source_of(v: Option<&Value>) -> Source<'_> {
     match v {
-        Some(Json::Str(s)) if s.contains("://") || s.starts_with("git@") => {
+        Some(Value::String(s)) if s.contains("://") || s.starts_with("git@") => {
             Source::Remote("url", s)
         }
-        Some(Json::Str(s)) => Source::Local(Some(s)),
-        Some(o @ Json::Object(_)) => {
-            let field = |k: &str| o.get(k).and_then(Json::as_str);
+        Some(Value::String(s)) => Source::Local(Some(s)),
+        Some(Value::Object(o)) => {
+            let field = |k: &str| o.get(k).and_then(Value::as_str);
             match field("source") {
                 Some("local") | None if field("url").is_none() && field("repo").is_none() => {
                     Source::Local(field("path"))
@@ -193,17 +182,29 @@ fn source_of<'j>(v: Option<&'j Json<'_>>) -> Source<'j> {
     }
 }
 
-/// Component paths: a string or a list of strings, each with the place it is written.
-fn paths(v: Option<&Json<'_>>, text: &Located<'_>) -> Option<Vec<(String, Pos)>> {
+/// Component paths: a string or a list of strings, each with the place it is written (its
+/// first occurrence from byte `from` on); `end` is raised past the last one found.
+fn paths(
+    v: Option<&Value>,
+    text: &Located<'_>,
+    from: usize,
+    end: &mut usize,
+) -> Option<Vec<(String, Pos)>> {
     let list: Vec<&str> = match v? {
-        Json::Str(s) => vec![s],
-        Json::Array(a) => a.iter().filter_map(Json::as_str).collect(),
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(a) => a.iter().filter_map(Value::as_str).collect(),
         _ => return None,
     };
     Some(
         list.into_iter()
             .map(|p| {
-                let pos = text.find(p, 0).map_or(Pos::START, |(pos, _)| pos);
+                let pos = match locate_from(text, p, from) {
+                    Some((pos, after)) => {
+                        *end = (*end).max(after);
+                        pos
+                    }
+                    None => Pos::START,
+                };
                 (p.to_owned(), pos)
             })
             .collect(),
@@ -226,19 +227,6 @@ impl<'t> Located<'t> {
         }
     }
 
-    /// Where the JSON string `s` parsed from this text is written (its opening quote), and
-    /// the byte after it. A string without escapes is parsed as a slice of the text, so its
-    /// place is known; one with escapes was copied out, and is looked for from byte `from`
-    /// on (its first occurrence from there).
-    fn find(&self, s: &str, from: usize) -> Option<(Pos, usize)> {
-        // A copy is another allocation, which cannot lie inside the text's.
-        let at = (s.as_ptr() as usize).wrapping_sub(self.text.as_ptr() as usize);
-        if at >= 1 && at.saturating_add(s.len()) < self.text.len() {
-            return Some((self.position(at - 1), at + s.len() + 1));
-        }
-        locate_from(self, s, from)
-    }
-
     /// The 1-based line and column of byte `i`.
     fn position(&self, i: usize) -> Pos {
         // The lines starting at or before `i`: `i` is on the last of them.
@@ -255,64 +243,15 @@ impl<'t> Located<'t> {
 /// The position of the first occurrence of a JSON string at or after byte `from`, and the
 /// byte just after it.
 fn locate_from(text: &Located<'_>, value: &str, from: usize) -> Option<(Pos, usize)> {
-    // The string as serde_json writes it, without its quotes; most need no escape.
-    let escaped;
-    let inner = if value.bytes().any(|b| b == b'"' || b == b'\\' || b < 0x20) {
-        escaped = serde_json::to_string(value).unwrap_or_default();
-        escaped
-            .get(1..escaped.len().saturating_sub(1))
-            .unwrap_or("")
-    } else {
-        value
-    };
-    let bytes = text.text.as_bytes();
-    let start = from.min(bytes.len());
-    // Every occurrence starts at a quote. The string is usually a few quotes on, where a
-    // substring searcher's set-up would cost more than the search.
-    memchr::memchr_iter(b'"', &bytes[start..])
-        .map(|q| start + q)
-        .find(|&q| {
-            let rest = &bytes[q + 1..];
-            rest.starts_with(inner.as_bytes()) && rest.get(inner.len()) == Some(&b'"')
-        })
-        .map(|q| (text.position(q), q + inner.len() + 2))
+    let needle = serde_json::to_string(value).ok()?;
+    let start = from.min(text.text.len());
+    let i = start + text.text[start..].find(&needle)?;
+    Some((text.position(i), i + needle.len()))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    proptest::proptest! {
-        /// A string is found where its JSON spelling first occurs from `from` on, as a
-        /// substring search for that spelling finds it.
-        #[test]
-        fn strings_are_found_where_their_spelling_first_occurs(
-            parts in proptest::collection::vec(
-                proptest::prop_oneof![
-                    proptest::strategy::Just("\"".to_owned()),
-                    proptest::strategy::Just(", ".to_owned()),
-                    proptest::strategy::Just("\n".to_owned()),
-                    proptest::strategy::Just("\\\"".to_owned()),
-                    proptest::strategy::Just("\\\\".to_owned()),
-                    proptest::strategy::Just("\\n".to_owned()),
-                    "[a-c/é]{0,3}",
-                ],
-                0..12,
-            ),
-            value in "[a-c/é\"\\\\,\n]{0,3}",
-            from in 0usize..40,
-        ) {
-            let text = parts.concat();
-            let located = Located::new(&text);
-            let needle = serde_json::to_string(&value).unwrap();
-            let start = from.min(text.len());
-            let expected = text.as_bytes()[start..]
-                .windows(needle.len())
-                .position(|w| w == needle.as_bytes())
-                .map(|i| (located.position(start + i), start + i + needle.len()));
-            proptest::prop_assert_eq!(locate_from(&located, &value, from), expected);
-        }
-    }
 
     /// Every character's line and column, found from the line index, is the one counted
     /// from the top (multi-byte characters count one column, a line break ends a line).
@@ -334,17 +273,14 @@ mod tests {
             locate_from(&located, "ü/b", 0).map(|(p, _)| p.line),
             Some(4)
         );
-        // Parsed strings are placed where they are written, not where their text first
-        // occurs; one with an escape, at its first spelling from the place asked.
+        // A string is placed at its first spelling from the place asked.
         let text = "{\"a\": \"x\",\n \"b\": [\"x\", \"y\\\"\"]}";
-        let json = Json::parse(text).unwrap();
         let located = Located::new(text);
-        let b = json.get("b").and_then(Json::as_array).unwrap();
-        let found = |j: &Json, from| located.find(j.as_str().unwrap(), from).map(|(p, _)| p);
-        assert_eq!(found(json.get("a").unwrap(), 0), Some(Pos::new(1, 7)));
-        assert_eq!(found(&b[0], 0), Some(Pos::new(2, 8)));
-        assert_eq!(found(&b[1], 0), Some(Pos::new(2, 13)));
-        assert_eq!(found(&b[1], 30), None);
+        let found = |s: &str, from| locate_from(&located, s, from).map(|(p, _)| p);
+        assert_eq!(found("x", 0), Some(Pos::new(1, 7)));
+        assert_eq!(found("x", 10), Some(Pos::new(2, 8)));
+        assert_eq!(found("y\"", 0), Some(Pos::new(2, 13)));
+        assert_eq!(found("y\"", 30), None);
         // A string with a line break is written escaped; the raw text is not it.
         let located = Located::new("[\"a\nb\",\n \"a\\nb\"]");
         assert_eq!(
@@ -461,14 +397,14 @@ mod tests {
             assert_eq!((sink.findings[0].line, sink.findings[0].column), (3, 12));
         }
         assert!(matches!(source_of(None), Source::Local(None)));
-        let v = Json::parse(r#"{"source": "github", "repo": "o/r"}"#).unwrap();
+        let v: Value = serde_json::from_str(r#"{"source": "github", "repo": "o/r"}"#).unwrap();
         assert!(matches!(
             source_of(Some(&v)),
             Source::Remote("github", "o/r")
         ));
-        let v = Json::parse(r#""git@github.com:o/r.git""#).unwrap();
+        let v: Value = serde_json::from_str(r#""git@github.com:o/r.git""#).unwrap();
         assert!(matches!(source_of(Some(&v)), Source::Remote("url", _)));
-        let v = Json::parse(r#""plugins/x""#).unwrap();
+        let v: Value = serde_json::from_str(r#""plugins/x""#).unwrap();
         assert!(matches!(
             source_of(Some(&v)),
             Source::Local(Some("plugins/x"))

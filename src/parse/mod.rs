@@ -7,7 +7,6 @@ pub(crate) mod fields;
 pub mod frontmatter;
 pub(crate) mod hermes;
 pub(crate) mod hooks;
-pub(crate) mod json;
 pub mod manifest;
 pub mod markdown;
 pub(crate) mod openclaw;
