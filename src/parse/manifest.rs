@@ -111,7 +111,7 @@ pub fn parse(
                 let entry_from = from;
                 let name = name_of(e);
                 let written = e.get("name").and_then(Value::as_str);
-                let pos = match written.and_then(|n| locate_from(&text, n, entry_from)) {
+                let pos = match written.and_then(|n| locate_entry(&text, "name", n, entry_from)) {
                     Some((pos, at)) => {
                         from = at;
                         pos
@@ -242,6 +242,27 @@ impl<'t> Located<'t> {
 
 /// The position of the first occurrence of a JSON string at or after byte `from`, and the
 /// byte just after it.
+/// The position of the first `"key": value` entry at or after byte `from` whose value is the
+/// JSON string `value`, and the byte just after it: the same text elsewhere (a keyword, a
+/// description) is not the entry.
+fn locate_entry(text: &Located<'_>, key: &str, value: &str, from: usize) -> Option<(Pos, usize)> {
+    let key = serde_json::to_string(key).ok()?;
+    let needle = serde_json::to_string(value).ok()?;
+    let mut at = from.min(text.text.len());
+    while let Some(i) = text.text[at..].find(&key) {
+        let after_key = at + i + key.len();
+        let rest = text.text[after_key..].trim_start();
+        if let Some(rest) = rest.strip_prefix(':') {
+            let value_at = text.text.len() - rest.trim_start().len();
+            if text.text[value_at..].starts_with(&needle) {
+                return Some((text.position(value_at), value_at + needle.len()));
+            }
+        }
+        at = after_key;
+    }
+    None
+}
+
 fn locate_from(text: &Located<'_>, value: &str, from: usize) -> Option<(Pos, usize)> {
     let needle = serde_json::to_string(value).ok()?;
     let start = from.min(text.text.len());
@@ -281,6 +302,13 @@ mod tests {
         assert_eq!(found("x", 10), Some(Pos::new(2, 8)));
         assert_eq!(found("y\"", 0), Some(Pos::new(2, 13)));
         assert_eq!(found("y\"", 30), None);
+        // A name is its `"name":` entry, not the same word in a list before it.
+        let text = "[{\"keywords\": [\"ui5\"]}, {\"name\" :\n \"ui5\"}]";
+        let located = Located::new(text);
+        assert_eq!(
+            locate_entry(&located, "name", "ui5", 0).map(|(p, _)| p),
+            Some(Pos::new(2, 2))
+        );
         // A string with a line break is written escaped; the raw text is not it.
         let located = Located::new("[\"a\nb\",\n \"a\\nb\"]");
         assert_eq!(
