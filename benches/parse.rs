@@ -90,11 +90,11 @@ fn document() {
     black_box(parse::document(black_box(SKILL.as_bytes()), "skill", &mut sink).is_ok());
 }
 
-/// Relative links of the body (pre-scan, then pulldown-cmark).
+/// Everything the body refers to (links by pulldown-cmark after a pre-scan, paths by lines).
 #[divan::bench]
-fn body_links(bencher: Bencher) {
+fn body_references(bencher: Bencher) {
     let split = frontmatter::split(&SKILL).expect("frontmatter");
-    bencher.bench(|| markdown::relative_links(black_box(split.body), split.body_line, |_| true));
+    bencher.bench(|| markdown::references(black_box(split.body), split.body_line));
 }
 
 /// The whole skill: document, fields, `dependencies`, body links.
@@ -106,7 +106,6 @@ fn skill() {
         "skills/refund-workflow/SKILL.md",
         Path::new("skills/refund-workflow/SKILL.md"),
         &mut sink,
-        |_| true,
     ));
 }
 
@@ -121,7 +120,6 @@ fn skill_and_rules(bencher: Bencher) {
             "skills/refund-workflow/SKILL.md",
             Path::new("skills/refund-workflow/SKILL.md"),
             &mut sink,
-            |_| true,
         );
         skill_audit::rules::spec::check(&parsed, &settings, &mut sink);
         black_box(sink.findings.len())

@@ -10,6 +10,7 @@ use crate::config::Settings;
 use crate::diagnostic::{Finding, Sink, Suppression, sort_findings};
 use crate::discover::{self, Candidate, Entry, Kind};
 use crate::evaluate::{self, Availability};
+use crate::files::{Files, Tree};
 use crate::model::{Agent, Drift, Link, Manifest, Skill};
 use crate::parse;
 use crate::profile::{self, Profile, ProfileError, ProfileSource};
@@ -671,7 +672,14 @@ fn process(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutpu
     };
     // Rules that make fixes find their ranges in the text as read.
     sink.source = &bytes;
-    let parsed = parse_bytes(c, &bytes, settings, boundary, &mut sink);
+    let parsed = parse_bytes(
+        c,
+        &bytes,
+        settings,
+        boundary,
+        &Tree::new(boundary),
+        &mut sink,
+    );
     let Sink {
         findings,
         suppressions,
@@ -685,18 +693,20 @@ fn process(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutpu
 }
 
 /// One file from its text rather than from the disk (an editor's unsaved buffer), checked as
-/// [`process`] checks a file read from the tree; a panic becomes an `internal-error` finding.
+/// [`process`] checks a file read from the tree, with `files` answering what its body refers
+/// to; a panic becomes an `internal-error` finding.
 pub(crate) fn guarded_bytes(
     c: &Candidate,
     bytes: &[u8],
     settings: &Settings,
     boundary: &Boundary,
+    files: &dyn Files,
 ) -> FileOutput {
     let mut out = contain(c, || {
         let mut sink = Sink::new(&c.path);
         sink.source = bytes;
         file_name_rules(c, &mut sink);
-        let parsed = parse_bytes(c, bytes, settings, boundary, &mut sink);
+        let parsed = parse_bytes(c, bytes, settings, boundary, files, &mut sink);
         FileOutput::new(c, parsed, sink.findings, sink.suppressions)
     });
     out.path = c.path.clone();
@@ -709,64 +719,14 @@ fn parse_bytes(
     bytes: &[u8],
     settings: &Settings,
     boundary: &Boundary,
+    files: &dyn Files,
     sink: &mut Sink,
 ) -> Parsed {
     match c.kind {
         Kind::Skill { .. } => {
-            // Only broken links are reported: a body whose links all resolve is not parsed.
+            let mut parsed = parse::skill::parse(bytes, &c.path, &c.fs_path, sink);
             let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
-            // Paths the text names mostly start with a folder the skill lacks (the user's
-            // `src/`): each first folder is looked up once. A path of the text is reported
-            // only into the skill's own folders (SA232), so one into any other is never
-            // looked up; a link into a missing folder is broken without a lookup; any other
-            // path costs one.
-            let folders = rules::spec::FirstFolders::new(dir);
-            // A link that climbs out of the audited tree is not looked up (its answer would
-            // tell what the machine has there): it is kept, and reported as leaving the tree.
-            let outside = std::cell::RefCell::new(Vec::<String>::new());
-            let real_dir = std::cell::OnceCell::new();
-            let leaves_tree = |t: &str| {
-                t.split('/').any(|part| part == "..")
-                    && real_dir
-                        .get_or_init(|| boundary.resolve(dir).ok())
-                        .as_ref()
-                        .is_none_or(|real: &std::path::PathBuf| {
-                            !boundary.admits(&discover::normalize(&real.join(t)))
-                        })
-            };
-            let wanted = |t: &str| {
-                if leaves_tree(t) {
-                    outside.borrow_mut().push(t.to_owned());
-                    return true;
-                }
-                let first = parse::markdown::first_folder(t);
-                if first.is_some_and(|f| folders.known_missing(f)) {
-                    return true;
-                }
-                let path = dir.join(t);
-                if !rules::spec::link_is_broken(&path, dir, t) {
-                    return false;
-                }
-                if let Some(first) = first {
-                    // Looked up now, for the other paths into it.
-                    folders.is_dir(first);
-                }
-                true
-            };
-            let text_folder = |first: &str| folders.holds_skill_files(first);
-            let mut parsed =
-                parse::skill::parse_in(bytes, &c.path, &c.fs_path, sink, wanted, text_folder);
-            parsed.text_in_skill_folders = true;
-            let outside = outside.into_inner();
-            if !outside.is_empty() {
-                parsed.links.retain(|l| {
-                    let leaves = outside.contains(&l.target);
-                    if leaves {
-                        rules::file::body_link_outside(sink, l.pos, &l.target);
-                    }
-                    !leaves
-                });
-            }
+            rules::references::check(&parsed.references, dir, files, sink);
             rules::spec::check(&parsed, settings, sink);
             parse::hooks::load_skill(&mut parsed.skill, boundary, sink);
             rules::deps::check_skill_hooks(&parsed.skill, boundary, sink);

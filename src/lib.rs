@@ -13,6 +13,7 @@ pub mod config;
 pub mod diagnostic;
 pub mod discover;
 pub mod evaluate;
+pub mod files;
 pub mod fix;
 pub mod lsp;
 pub(crate) mod machine;

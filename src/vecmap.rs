@@ -47,6 +47,7 @@ impl<K: Ord, V> VecMap<K, V> {
     }
 
     /// Insert, replacing (and returning) any value under the same key.
+    #[cfg(test)]
     pub(crate) fn insert(&mut self, key: K, value: V) -> Option<V> {
         match self.find(&key) {
             Ok(i) => Some(std::mem::replace(&mut self.entries[i].1, value)),

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use crate::audit::{self, AuditError, AuditOptions, AuditResult, FileOutput, Parsed};
 use crate::discover::{self, Candidate, Discovery, Entry};
+use crate::files::Files;
 use crate::model::Manifest;
 use crate::profile::Profile;
 use crate::source::Boundary;
@@ -115,13 +116,19 @@ impl Workspace {
         })
     }
 
-    /// Parse the file at `path` again from `text`. False when the audit does not read such
-    /// a file (then nothing changed). [`Workspace::judge`] brings the findings up to date.
-    pub fn update(&mut self, path: &Path, text: &[u8]) -> bool {
+    /// The boundary of the audited tree, for a [`Files`] over it.
+    pub fn boundary(&self) -> &Boundary {
+        &self.boundary
+    }
+
+    /// Parse the file at `path` again from `text`, with `files` answering what its body refers
+    /// to. False when the audit does not read such a file (then nothing changed).
+    /// [`Workspace::judge`] brings the findings up to date.
+    pub fn update(&mut self, path: &Path, text: &[u8], files: &dyn Files) -> bool {
         let Some(c) = self.candidate(path) else {
             return false;
         };
-        let mut out = audit::guarded_bytes(&c, text, &self.opts.settings, &self.boundary);
+        let mut out = audit::guarded_bytes(&c, text, &self.opts.settings, &self.boundary, files);
         audit::with_sidecar(&mut out, &self.found.sidecars, &self.boundary);
         match self.files.binary_search_by(|o| o.path.cmp(&c.path)) {
             Ok(i) => {
@@ -240,11 +247,13 @@ mod tests {
         assert!(drift(&ws), "{:?}", ws.result().findings);
         let path = root.join("skills/pdf/SKILL.md");
         let misspelt = skill.replace("name:", "nmae:");
-        assert!(ws.update(&path, misspelt.as_bytes()));
+        let boundary = ws.boundary().clone();
+        let tree = crate::files::Tree::new(&boundary);
+        assert!(ws.update(&path, misspelt.as_bytes(), &tree));
         drop(ws.judge());
         assert!(rules_at(&ws, "skills/pdf/SKILL.md").contains(&Rule::UnknownKey));
         // The skill no longer asks for `pdftool`: the agent's drift goes with it.
-        assert!(ws.update(&path, skill.replace(", pdftool", "").as_bytes()));
+        assert!(ws.update(&path, skill.replace(", pdftool", "").as_bytes(), &tree));
         drop(ws.judge());
         assert!(rules_at(&ws, "skills/pdf/SKILL.md").is_empty());
         assert!(!drift(&ws), "{:?}", ws.result().findings);
@@ -252,6 +261,6 @@ mod tests {
         assert!(ws.candidate(&root.join("skills/new/SKILL.md")).is_some());
         assert!(ws.candidate(&root.join("README.md")).is_none());
         assert!(ws.candidate(Path::new("/elsewhere/x/SKILL.md")).is_none());
-        assert!(!ws.update(&root.join("notes.md"), b"text"));
+        assert!(!ws.update(&root.join("notes.md"), b"text", &tree));
     }
 }

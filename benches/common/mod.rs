@@ -77,7 +77,7 @@ pub fn models(root: &Path) -> Models {
         let mut sink = Sink::new(&c.path);
         match c.kind {
             Kind::Skill { .. } => {
-                let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink, |_| true);
+                let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink);
                 m.skills.push(Box::new(parsed.skill));
             }
             Kind::Agent(flavor) => {

@@ -9,6 +9,7 @@
 mod context;
 mod convert;
 mod features;
+mod files;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::Notification as _;
@@ -455,6 +456,10 @@ impl Server<'_> {
         // ranges are worked out from the new text.
         let edited = dirty.iter().filter(|p| self.docs.contains_key(*p)).cloned();
         self.force.extend(edited);
+        let files = files::EditorFiles {
+            boundary: ws.boundary().clone(),
+            open: &self.docs,
+        };
         for path in &dirty {
             let text = match self.docs.get(path) {
                 Some(t) => Some(t.clone().into_bytes()),
@@ -464,7 +469,7 @@ impl Server<'_> {
             };
             match text {
                 Some(t) => {
-                    ws.update(path, &t);
+                    ws.update(path, &t, &files);
                 }
                 None => ws.remove(path),
             }

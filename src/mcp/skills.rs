@@ -10,10 +10,11 @@
 //! SA100), and the frontmatter that `skills/list` repeats is compared with the file's (SA802).
 
 use serde_json::Value;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use crate::config::Settings;
 use crate::diagnostic::{Sink, Suppression};
+use crate::files::{Files, Lookup};
 use crate::model::Skill;
 use crate::parse;
 use crate::rules::{self, mcp::Served};
@@ -204,27 +205,13 @@ pub(crate) fn audit(
         }
     };
     check_digest(served, bytes, &mut sink);
-    // Links point into the server's file list, not into the local file system; only links to
-    // unlisted files are reported (and none when the server lists no files).
-    let unlisted = |target: &str| {
-        served.files.as_ref().is_some_and(|files| {
-            // Link targets come percent-decoded; so are the listed URIs before comparing.
-            let target = resolve(path, target);
-            !files
-                .iter()
-                .any(|f| f.uri == target || parse::markdown::percent_decode(&f.uri) == target)
-        })
-    };
-    let mut parsed = parse::skill::parse(bytes, path, &fs_path, &mut sink, unlisted);
-    // Paths written as words are checked against the local folders they start with, which a
-    // served skill has not: only its Markdown links are held to the server's list.
-    let mut links = std::mem::take(&mut parsed.links);
-    links.retain(|l| l.kind == parse::markdown::RefKind::Link);
+    let parsed = parse::skill::parse(bytes, path, &fs_path, &mut sink);
+    // What the body refers to is held to the server's list of the skill's files, not to the
+    // local file system (and to nothing when the server lists no files).
+    let listed = Listed { served };
+    let dir = fs_path.parent().unwrap_or(Path::new(""));
+    rules::references::check(&parsed.references, dir, &listed, &mut sink);
     rules::spec::check(&parsed, settings, &mut sink);
-    for link in links {
-        let uri = resolve(path, &link.target);
-        rules::spec::unlisted_link(&mut sink, link.pos, &link.target, &uri);
-    }
     if !parsed.skill.invalid {
         compare_frontmatter(served, &parsed.skill, &mut sink);
     }
@@ -324,22 +311,51 @@ fn compare_frontmatter(served: &ServedSkill, skill: &Skill, sink: &mut Sink) {
 }
 
 /// The URI a relative link in the skill at `skill_uri` points at.
-fn resolve(skill_uri: &str, target: &str) -> String {
-    let (scheme, rest) = skill_uri.split_once("://").unwrap_or(("", skill_uri));
-    let mut parts: Vec<&str> = rest.split('/').collect();
-    parts.pop();
-    for seg in target.split('/') {
-        match seg {
-            "" | "." => {}
-            ".." => {
-                if parts.len() > 1 {
-                    parts.pop();
-                }
-            }
-            s => parts.push(s),
+/// The files a server lists for one served skill, as the rules ask about them.
+struct Listed<'s> {
+    served: &'s ServedSkill,
+}
+
+impl Listed<'_> {
+    /// The URI `path` (a path below the skill's pseudo path) stands for.
+    fn uri(&self, path: &Path) -> Option<String> {
+        let dir = pseudo_path(&self.served.uri);
+        let rel = path.strip_prefix(dir.parent()?).ok()?;
+        Some(rules::references::resolve_uri(
+            &self.served.uri,
+            &rel.to_string_lossy(),
+        ))
+    }
+}
+
+impl Files for Listed<'_> {
+    fn lookup(&self, path: &Path) -> Lookup {
+        let (Some(files), Some(target)) = (&self.served.files, self.uri(path)) else {
+            return Lookup::Unknown;
+        };
+        // Targets come percent-decoded; so are the listed URIs before comparing.
+        let decoded = |f: &ListedFile| parse::markdown::percent_decode(&f.uri);
+        if files
+            .iter()
+            .any(|f| f.uri == target || decoded(f) == target)
+        {
+            return Lookup::File;
+        }
+        let folder = format!("{target}/");
+        if files.iter().any(|f| decoded(f).starts_with(&folder)) {
+            Lookup::Folder
+        } else {
+            Lookup::Missing
         }
     }
-    format!("{scheme}://{}", parts.join("/"))
+
+    fn names_in(&self, _: &Path) -> Option<Vec<String>> {
+        None
+    }
+
+    fn listed_for(&self) -> Option<&str> {
+        Some(&self.served.uri)
+    }
 }
 
 #[cfg(test)]
@@ -616,21 +632,5 @@ mod tests {
         let (skill, findings, _) = audit(&served, &Settings::default());
         assert!(skill.invalid);
         assert_eq!(findings[0].rule, Rule::ReadError);
-    }
-
-    #[test]
-    fn links_resolve_against_the_skill_folder() {
-        assert_eq!(
-            resolve("skill://a/b/SKILL.md", "ref/x.md"),
-            "skill://a/b/ref/x.md"
-        );
-        assert_eq!(
-            resolve("skill://a/b/SKILL.md", "./x.md"),
-            "skill://a/b/x.md"
-        );
-        assert_eq!(
-            resolve("skill://a/b/SKILL.md", "../c/x.md"),
-            "skill://a/c/x.md"
-        );
     }
 }

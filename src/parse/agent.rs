@@ -81,7 +81,7 @@ pub fn parse(
         discover::may_name_skill(&discover::normalize(&dir.join(t)))
     })
     .into_iter()
-    .map(|l| (dir.join(&l.target), l.pos))
+    .map(|(target, pos)| (dir.join(target), pos))
     .collect();
     let body_chars = (doc.body.len() > MAX_BODY_CHARS).then(|| doc.body.chars().count());
     Some(ParsedAgent {

@@ -1,24 +1,47 @@
-//! What rules need from a Markdown body: its relative link and image targets, with positions.
-//! Parsed with pulldown-cmark, so links inside code blocks and spans are not mistaken for links,
-//! and each link's exact byte range gives its position (also for reference-style links, which
-//! are reported where they are used, not where they are defined). It is the fastest CommonMark
-//! parser we measured for this job; comrak, whose safe mode suits HTML rendering, stays the
-//! renderer of the HTML report.
-
-use std::cell::RefCell;
-use std::collections::HashMap;
+//! What a Markdown body refers to: its relative links and images, and the paths it writes
+//! outside links (as a whole code span or as a word of the text), each with its place and the
+//! words around it. Pure: nothing here looks at the file system; whether a path is there, and
+//! whether a missing one is worth reporting, is for the rules (`rules::references`).
+//!
+//! Links come from pulldown-cmark, so links inside code are not mistaken for links and each
+//! link's byte range gives its position (reference-style links are placed where they are used).
+//! It is the fastest CommonMark parser we measured for this job; comrak, whose safe mode suits
+//! HTML rendering, stays the renderer of the HTML report. Paths of the text are read line by
+//! line, outside fenced code blocks, with no Markdown parse.
 
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
 
 use crate::diagnostic::Pos;
 
-/// A relative link or image target found in a body, or a path written as a word.
+/// A relative link or image target of a body, or a path it writes outside links.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BodyLink {
-    /// The target path, without fragment or query, percent-decoded.
+pub struct Reference {
+    /// The target path, without fragment or query, percent-decoded; `./` dropped from a path
+    /// of the text.
     pub target: String,
     pub pos: Pos,
     pub kind: RefKind,
+    /// The line it is on (without its line break), for the words around it.
+    pub line: String,
+    /// Where the reference starts in `line`, in bytes.
+    pub at: usize,
+    /// The title of the section it is in (the last heading above it, without its `#`s).
+    pub section: Option<String>,
+}
+
+impl Reference {
+    /// The text of its line before it.
+    pub fn before(&self) -> &str {
+        self.line.get(..self.at).unwrap_or("")
+    }
+
+    /// The text of its line after it.
+    pub fn after(&self) -> &str {
+        let end = self.line[self.at..]
+            .find(self.target.as_str())
+            .map_or(self.at, |i| self.at + i + self.target.len());
+        self.line.get(end..).unwrap_or("")
+    }
 }
 
 /// How a body names a file.
@@ -32,109 +55,193 @@ pub enum RefKind {
     Bare,
 }
 
-/// Bodies larger than this are not scanned for links (the cost would be paid on every run for
-/// a file no host would load anyway).
+/// Bodies larger than this are not scanned (the cost would be paid on every run for a file no
+/// host would load anyway).
 pub(crate) const MAX_LINK_SCAN_BYTES: usize = 2 << 20;
 
-/// Relative link and image targets of `body` (whose first line is `first_line` of the file)
-/// that `wanted` picks, then the paths written outside links ([`path_refs`]) that it picks.
-pub fn relative_links(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
-    relative_links_in(body, first_line, wanted, |_| true)
-}
-
-/// [`relative_links`], where a path written outside links is asked about only when `folder`
-/// picks its first folder (a caller that reports only paths into the skill's own folders
-/// need not look up the others).
-pub fn relative_links_in(
-    body: &str,
-    first_line: u32,
-    wanted: impl Fn(&str) -> bool,
-    folder: impl Fn(&str) -> bool,
-) -> Vec<BodyLink> {
+/// Every reference `body` makes (its first line is `first_line` of the file): its relative
+/// links and images in document order, then the paths it writes outside links.
+pub fn references(body: &str, first_line: u32) -> Vec<Reference> {
     if body.len() > MAX_LINK_SCAN_BYTES {
         return Vec::new();
     }
-    // One cache for both: the text often names a file it also links.
-    let judged = RefCell::default();
-    let wanted = |target: &str| judged_once(&judged, target, &wanted);
-    let mut out = judged_link_targets(body, first_line, &wanted);
-    // Each first folder asked about once (the caller may look it up on disk). A run of the
-    // text is passed over only for a folder already known not to be picked: asking about a
-    // run's folder would look up folders no path is written into.
-    let folders = RefCell::new(crate::vecmap::VecMap::<String, bool>::new());
-    let known = |first: &str| folders.borrow().get(first).copied();
-    let picked = |first: &str| {
-        known(first).unwrap_or_else(|| {
-            let picked = folder(first);
-            folders.borrow_mut().insert(first.to_owned(), picked);
-            picked
-        })
-    };
-    let may_be_picked = |first: &str| known(first).unwrap_or(true);
-    out.extend(path_refs_in(
-        body,
-        first_line,
-        may_be_picked,
-        |path: &str| picked(first_folder(path).unwrap_or(path)) && wanted(path),
-    ));
+    let lines = scan_lines(body);
+    let mut out = Vec::new();
+    if may_link(body, &|_: &str| true) {
+        out.extend(
+            parse_links(body, first_line)
+                .into_iter()
+                .map(|(target, pos, offset)| {
+                    let (line, at) = line_around(body, offset);
+                    Reference {
+                        target,
+                        pos,
+                        kind: RefKind::Link,
+                        line: line.to_owned(),
+                        at,
+                        section: lines.section_at(offset).map(str::to_owned),
+                    }
+                }),
+        );
+    }
+    out.extend(path_refs(body, first_line, &lines));
     out
 }
 
-/// The part of `path` before its first `/`, if it has one. A byte search: this is asked of
-/// every path a body names, and a `char` search costs more than these short paths.
-pub(crate) fn first_folder(path: &str) -> Option<&str> {
-    path.bytes().position(|b| b == b'/').map(|i| &path[..i])
-}
-
-/// `wanted(target)`, asked once per target: callers' judgements look at the file system.
-fn judged_once(
-    judged: &RefCell<HashMap<String, bool, foldhash::fast::RandomState>>,
-    target: &str,
-    wanted: &impl Fn(&str) -> bool,
-) -> bool {
-    if let Some(&w) = judged.borrow().get(target) {
-        return w;
-    }
-    let w = wanted(target);
-    judged.borrow_mut().insert(target.to_owned(), w);
-    w
-}
-
-/// Relative link and image targets of `body` (whose first line is `first_line` of the file)
-/// that `wanted` picks. Callers ask only for the targets that matter to them (say, those
-/// missing on disk): a body is parsed only when a target written in it literally is wanted or
-/// cannot be read without the parser, so bodies whose links are all fine cost a scan, not a
-/// parse. The result is exactly the parser's links, filtered by `wanted`.
-pub fn link_targets(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
-    if body.len() > MAX_LINK_SCAN_BYTES {
+/// Relative link and image targets of `body` that `wanted` picks, with their positions: a
+/// body is parsed only when a target written in it literally is wanted or cannot be read
+/// without the parser. For agents, whose body links matter only where they may name a skill.
+pub fn link_targets(
+    body: &str,
+    first_line: u32,
+    wanted: impl Fn(&str) -> bool,
+) -> Vec<(String, Pos)> {
+    if body.len() > MAX_LINK_SCAN_BYTES || !may_link(body, &wanted) {
         return Vec::new();
     }
-    // Each target judged once: a body often links one file several times.
-    let judged = RefCell::default();
-    judged_link_targets(body, first_line, &|target: &str| {
-        judged_once(&judged, target, &wanted)
+    let mut links: Vec<(String, Pos)> = parse_links(body, first_line)
+        .into_iter()
+        .map(|(target, pos, _)| (target, pos))
+        .collect();
+    links.retain(|(t, _)| wanted(t));
+    links
+}
+
+/// The line of `body` holding byte `offset`, and where `offset` is in it.
+fn line_around(body: &str, offset: usize) -> (&str, usize) {
+    let offset = offset.min(body.len());
+    let start = body[..offset].rfind('\n').map_or(0, |i| i + 1);
+    let end = body[offset..].find('\n').map_or(body.len(), |i| offset + i);
+    let line = &body[start..end];
+    (line.strip_suffix('\r').unwrap_or(line), offset - start)
+}
+
+/// What one pass over a body's lines finds: its fenced code blocks and its headings.
+struct Scanned {
+    /// Byte ranges of fenced code blocks, opening fence line to closing fence line.
+    fences: Vec<(usize, usize)>,
+    /// Each heading outside code: where its line starts, and its title.
+    headings: Vec<(usize, String)>,
+}
+
+impl Scanned {
+    fn fenced(&self, offset: usize) -> bool {
+        self.fences
+            .iter()
+            .any(|&(from, to)| (from..to).contains(&offset))
+    }
+
+    /// The title of the last heading at or before `offset`.
+    fn section_at(&self, offset: usize) -> Option<&str> {
+        let i = self.headings.partition_point(|(at, _)| *at <= offset);
+        i.checked_sub(1).map(|i| self.headings[i].1.as_str())
+    }
+}
+
+/// The lines of `body` with their byte offsets, line breaks (and a `\r` before them) dropped.
+fn lines_with_offsets(body: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut at = 0;
+    body.split_inclusive('\n').map(move |raw| {
+        let start = at;
+        at += raw.len();
+        let line = raw.strip_suffix('\n').unwrap_or(raw);
+        (start, line.strip_suffix('\r').unwrap_or(line))
     })
 }
 
-/// [`link_targets`], with `wanted` already asking once per target.
-fn judged_link_targets(
-    body: &str,
-    first_line: u32,
-    wanted: &impl Fn(&str) -> bool,
-) -> Vec<BodyLink> {
-    if !may_link(body, wanted) {
-        return Vec::new();
+/// Fenced code blocks (a fence closes on a run of its own character at least as long, with
+/// nothing after it; an unclosed one runs to the end) and ATX headings outside them.
+fn scan_lines(body: &str) -> Scanned {
+    let mut fences = Vec::new();
+    let mut headings = Vec::new();
+    let mut open: Option<(usize, u8, usize)> = None;
+    for (start, line) in lines_with_offsets(body) {
+        let trimmed = line.trim_start_matches([' ', '\t', '>']);
+        if let Some(run) = fence_run(trimmed) {
+            let c = trimmed.as_bytes()[0];
+            match open {
+                Some((from, oc, len))
+                    if oc == c && run >= len && trimmed[run..].trim().is_empty() =>
+                {
+                    fences.push((from, start + line.len() + 1));
+                    open = None;
+                }
+                Some(_) => {}
+                None => open = Some((start, c, run)),
+            }
+            continue;
+        }
+        if open.is_none()
+            && let Some(title) = heading(line)
+        {
+            headings.push((start, title.to_owned()));
+        }
     }
-    let mut links = parse_links(body, first_line);
-    links.retain(|l| wanted(&l.target));
-    links
+    if let Some((from, _, _)) = open {
+        fences.push((from, body.len() + 1));
+    }
+    Scanned { fences, headings }
+}
+
+/// The title of an ATX heading line (`## Resources`), if `line` is one.
+fn heading(line: &str) -> Option<&str> {
+    let indent = line.len() - line.trim_start_matches(' ').len();
+    let rest = &line[indent..];
+    let hashes = rest.bytes().take_while(|&b| b == b'#').count();
+    if indent > 3 || !(1..=6).contains(&hashes) {
+        return None;
+    }
+    let title = &rest[hashes..];
+    (title.is_empty() || title.starts_with([' ', '\t']))
+        .then(|| title.trim().trim_end_matches('#').trim())
+}
+
+/// Paths into the skill's folder that `body` writes outside Markdown links, as a whole code
+/// span (`` `scripts/run.sh` ``) or as a word of the text. Only what looks like a relative
+/// file path counts: a `/`, a file extension, path characters only (no blanks, globs, `<`,
+/// `{`, `$` or `:`), not absolute, not `./`-less `../`. Fenced code blocks hold example
+/// commands and are skipped, as are link syntax and reference definitions (links are
+/// [`parse_links`]').
+fn path_refs(body: &str, first_line: u32, scanned: &Scanned) -> Vec<Reference> {
+    let mut out = Vec::new();
+    let mut tokens = Vec::new();
+    for (n, (start, line)) in lines_with_offsets(body).enumerate() {
+        if !line.contains('/') || scanned.fenced(start) {
+            continue;
+        }
+        let trimmed = line.trim_start_matches([' ', '\t', '>']);
+        if trimmed.starts_with('[') && trimmed.contains("]:") {
+            continue;
+        }
+        tokens.clear();
+        line_tokens(line, &mut tokens);
+        let line_no = first_line.saturating_add(u32::try_from(n).unwrap_or(u32::MAX));
+        for &(at, token, kind) in &tokens {
+            let Some(path) = path_like(token) else {
+                continue;
+            };
+            // The path is a slice of the token: its place, past any punctuation.
+            let at = at + (path.as_ptr() as usize - token.as_ptr() as usize);
+            let column = line[..at].chars().count() + 1;
+            out.push(Reference {
+                target: path.to_owned(),
+                pos: Pos::new(line_no, u32::try_from(column).unwrap_or(u32::MAX)),
+                kind,
+                line: line.to_owned(),
+                at,
+                section: scanned.section_at(start).map(str::to_owned),
+            });
+        }
+    }
+    out
 }
 
 /// Could `body` hold a link to a relative file that `wanted` picks? Every link target a
 /// parser can report follows `](` (inline links and images) or `]:` (reference definitions)
-/// literally, so a body where no such target is wanted needs no parse. Errs towards "yes": a
-/// target that a parser would read differently from its text (escapes and entities are
-/// decoded, balanced parentheses belong to it) always counts.
+/// literally, so a body where no such target is wanted needs no parse (most bodies link only
+/// to the web, or nowhere). Errs towards "yes": a target that a parser would read differently
+/// from its text (escapes and entities are decoded, balanced parentheses belong to it) always
+/// counts.
 fn may_link(body: &str, wanted: &impl Fn(&str) -> bool) -> bool {
     let bytes = body.as_bytes();
     let counts = |t: &str| {
@@ -212,8 +319,9 @@ fn raw_target(after: &str, ends: impl Fn(u8) -> bool) -> Option<(&str, &str)> {
     (!target.is_empty()).then_some((target, rest))
 }
 
-/// Every relative link and image target, by a full CommonMark parse.
-fn parse_links(body: &str, first_line: u32) -> Vec<BodyLink> {
+/// Every relative link and image target, by a full CommonMark parse: the target, its place,
+/// and its byte offset in `body`.
+fn parse_links(body: &str, first_line: u32) -> Vec<(String, Pos, usize)> {
     let mut lines = Lines::new(body);
     let mut out = Vec::new();
     for (event, range) in Parser::new_ext(body, Options::ENABLE_TABLES).into_offset_iter() {
@@ -232,224 +340,11 @@ fn parse_links(body: &str, first_line: u32) -> Vec<BodyLink> {
         };
         if let Some(target) = local_target(&url) {
             let (line, column) = lines.position(range.start);
-            out.push(BodyLink {
-                target,
-                pos: Pos::new(line.saturating_add(first_line.saturating_sub(1)), column),
-                kind: RefKind::Link,
-            });
+            let pos = Pos::new(line.saturating_add(first_line.saturating_sub(1)), column);
+            out.push((target, pos, range.start));
         }
     }
     out
-}
-
-/// Paths into the skill's folder that `body` writes outside Markdown links, as a whole code
-/// span (`` `scripts/run.sh` ``) or as a word of the text, that `wanted` picks. Only what looks
-/// like a relative file path counts: a `/`, a file extension, path characters only (no
-/// blanks, globs, `<`, `{`, `$` or `:`), not absolute, not `./`-less `../`. Fenced code blocks
-/// hold example commands and are skipped, as are link syntax and reference definitions
-/// (links are [`link_targets`]'). No Markdown parse: only lines with a slash are looked at,
-/// and only those whose slashes may start a path are split into words.
-pub fn path_refs(body: &str, first_line: u32, wanted: impl Fn(&str) -> bool) -> Vec<BodyLink> {
-    path_refs_in(body, first_line, |_| true, wanted)
-}
-
-/// [`path_refs`], where `folder` picks every first folder a wanted path may have (it may pick
-/// more): a line is split into words only when one of its runs of path characters is into a
-/// folder it picks.
-fn path_refs_in(
-    body: &str,
-    first_line: u32,
-    folder: impl Fn(&str) -> bool,
-    wanted: impl Fn(&str) -> bool,
-) -> Vec<BodyLink> {
-    let bytes = body.as_bytes();
-    // Found only once a path is wanted: most bodies' fences are never needed.
-    let fenced = std::cell::OnceCell::new();
-    let mut out = Vec::new();
-    let mut tokens = Vec::new();
-    // Lines are found from the slashes: most lines have none and are never looked at.
-    let mut next_line = 0;
-    let (mut counted_to, mut line_no) = (0, first_line);
-    // Each search starts past what the slash before settled (its run, or its line): the
-    // other slashes of a URL, or of a line already split, are not stopped at.
-    while let Some(slash) = bytes
-        .get(next_line..)
-        .and_then(|rest| memchr::memchr(b'/', rest))
-        .map(|i| next_line + i)
-    {
-        // Every arm moves `next_line` past the slash: its run holds it.
-        match may_name_path(bytes, slash) {
-            // Most paths of the text are into the user's folders, not the skill's.
-            Ok((run, run_end)) if !folder(first_folder_of_run(&body[run..run_end])) => {
-                next_line = run_end;
-                continue;
-            }
-            Ok(_) => {}
-            Err(run_end) => {
-                // The run's other slashes share its start and its end.
-                next_line = run_end;
-                continue;
-            }
-        }
-        let start = memchr::memrchr(b'\n', &bytes[..slash]).map_or(0, |i| i + 1);
-        let end = memchr::memchr(b'\n', &bytes[slash..]).map_or(bytes.len(), |i| slash + i);
-        next_line = end + 1;
-        let line = &body[start..end];
-        let line = line.strip_suffix('\r').unwrap_or(line);
-        let trimmed = line.trim_start_matches([' ', '\t', '>']);
-        if trimmed.starts_with('[') && trimmed.contains("]:") {
-            continue;
-        }
-        tokens.clear();
-        line_tokens(line, &mut tokens);
-        for &(at, token, kind) in &tokens {
-            let Some(path) = path_like(token) else {
-                continue;
-            };
-            if !wanted(path) {
-                continue;
-            }
-            // Fenced code blocks hold example commands, not the skill's files. They are found
-            // only once a path is wanted, which most bodies never have.
-            let fenced = fenced.get_or_init(|| fenced_blocks(body));
-            if fenced.iter().any(|&(from, to)| (from..to).contains(&start)) {
-                break;
-            }
-            let newlines = memchr::memchr_iter(b'\n', &bytes[counted_to..start]).count();
-            line_no = line_no.saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
-            counted_to = start;
-            // The path is a slice of the token: its place, past any punctuation.
-            let skipped = (path.as_ptr() as usize).saturating_sub(token.as_ptr() as usize);
-            let column = line[..at + skipped].chars().count() + 1;
-            out.push(BodyLink {
-                target: path.to_owned(),
-                pos: Pos::new(line_no, u32::try_from(column).unwrap_or(u32::MAX)),
-                kind,
-            });
-        }
-    }
-    out
-}
-
-/// The byte ranges of `body`'s fenced code blocks, from the opening fence line's start to the
-/// closing one's end (or the end of the body). Found from the ``` and ~~~ in it: the lines
-/// of a body without any are never looked at.
-fn fenced_blocks(body: &str) -> Vec<(usize, usize)> {
-    // Built once: a searcher's set-up cost more than most bodies' search.
-    static FENCES: std::sync::LazyLock<[memchr::memmem::Finder<'static>; 2]> =
-        std::sync::LazyLock::new(|| {
-            [
-                memchr::memmem::Finder::new(b"```"),
-                memchr::memmem::Finder::new(b"~~~"),
-            ]
-        });
-    let bytes = body.as_bytes();
-    let [backticks, tildes] = &*FENCES;
-    let mut fences: Vec<usize> = backticks
-        .find_iter(bytes)
-        .chain(tildes.find_iter(bytes))
-        .filter_map(|i| {
-            // A fence opens its line, after indentation or block quote markers; most are at
-            // the line's start.
-            if i == 0 || bytes[i - 1] == b'\n' {
-                return Some(i);
-            }
-            let start = memchr::memrchr(b'\n', &bytes[..i]).map_or(0, |n| n + 1);
-            bytes[start..i]
-                .iter()
-                .all(|b| matches!(b, b' ' | b'\t' | b'>'))
-                .then_some(start)
-        })
-        .collect();
-    fences.sort_unstable();
-    fences.dedup();
-    let mut out = Vec::new();
-    let mut open: Option<(usize, u8, usize)> = None;
-    for start in fences {
-        let end = memchr::memchr(b'\n', &bytes[start..]).map_or(bytes.len(), |i| start + i);
-        let line = body[start..end].trim_end_matches('\r');
-        let trimmed = line.trim_start_matches([' ', '\t', '>']);
-        let Some(run) = fence_run(trimmed) else {
-            continue;
-        };
-        let c = trimmed.as_bytes()[0];
-        match open {
-            // A closing fence: as long as the opening one at least, and nothing after it.
-            Some((from, oc, len)) if oc == c && run >= len && trimmed[run..].trim().is_empty() => {
-                out.push((from, end + 1));
-                open = None;
-            }
-            Some(_) => {}
-            None => open = Some((start, c, run)),
-        }
-    }
-    if let Some((from, _, _)) = open {
-        out.push((from, bytes.len() + 1));
-    }
-    out
-}
-
-/// Could the slash at `slash` in `text` be part of a path [`path_like`] accepts? Most are
-/// not: they sit in link targets (`](references/a.md)`), URLs (`https://`) and tool names
-/// (`github/create_issue`), and a line with no other slash needs no splitting. A slash's run
-/// of path characters is kept whole by the split (no line break is one), so the byte before
-/// it is in its word or code span: unless it starts one (a blank, a backtick, a line's start)
-/// or is punctuation that is trimmed off, the path cannot be. And the file name, with its
-/// extension, follows the slash in the same run. `Ok` holds where the run starts and ends,
-/// `Err` where it ends.
-fn may_name_path(text: &[u8], slash: usize) -> Result<(usize, usize), usize> {
-    let run = text[..slash]
-        .iter()
-        .rposition(|&b| !is_path_byte(b))
-        .map_or(0, |i| i + 1);
-    let starts = match run.checked_sub(1).map(|i| text[i]) {
-        None | Some(b'\n' | b' ' | b'\t' | b'`' | b'[' | b'"' | b'\'' | b'*' | b'|') => true,
-        // `](` opens a link target, which the link reader has.
-        Some(b'(') => run < 2 || text[run - 2] != b']',
-        Some(_) => false,
-    };
-    // One loop finds the run's end and whether a `.` follows the slash in it: runs are
-    // short, and a search per run cost more than the bytes it crossed.
-    let mut dot = false;
-    let mut end = text.len();
-    for (i, &b) in text[slash..].iter().enumerate() {
-        if !is_path_byte(b) {
-            end = slash + i;
-            break;
-        }
-        dot |= b == b'.';
-    }
-    if starts && dot {
-        Ok((run, end))
-    } else {
-        Err(end)
-    }
-}
-
-/// The first folder of the path a run of path characters (see [`may_name_path`]) would be:
-/// [`path_like`] trims the `_` before it and drops one `./`, and the run holds nothing else
-/// before the path (the other characters trimmed off a word are no path characters).
-fn first_folder_of_run(run: &str) -> &str {
-    let r = run.trim_start_matches('_');
-    let r = r.strip_prefix("./").unwrap_or(r);
-    first_folder(r).unwrap_or(r)
-}
-
-/// The bytes [`path_like`] allows in a path.
-fn is_path_byte(b: u8) -> bool {
-    // A table: this is asked of every byte around every slash of every body.
-    const PATH_BYTES: [bool; 256] = {
-        let mut t = [false; 256];
-        let mut b = 0;
-        while b < 256 {
-            let c = b as u8;
-            t[b] =
-                c.is_ascii_alphanumeric() || matches!(c, b'.' | b'_' | b'-' | b'/' | b'+' | b'@');
-            b += 1;
-        }
-        t
-    };
-    PATH_BYTES[usize::from(b)]
 }
 
 /// The length of the fence a line (past its indentation and block quote markers) opens with:
@@ -523,57 +418,37 @@ fn line_tokens<'l>(line: &'l str, out: &mut Vec<(usize, &'l str, RefKind)>) {
 /// `token` as a relative path into the skill's folder, if it looks like one (see
 /// [`path_refs`]); a word loses the punctuation around it first, and `./` is dropped.
 fn path_like(token: &str) -> Option<&str> {
-    // Bytes, not `str` searches: this is asked of every word with a slash in every body,
-    // and a `char` search costs more than these short words.
-    // A word holding a link's `](` is never a path: the `]` cannot be trimmed off its start,
-    // nor the `(` off its end, so one of them stays in the path, which allows neither.
-    let b = token.as_bytes();
-    // Punctuation is ASCII, so the trimmed ends are character boundaries.
-    let from = b
-        .iter()
-        .position(|c| !matches!(c, b'(' | b'[' | b'"' | b'\'' | b'*' | b'_' | b'|'))
-        .unwrap_or(b.len());
-    let to = b[from..]
-        .iter()
-        .rposition(|c| {
-            !matches!(
-                c,
-                b')' | b']'
-                    | b'"'
-                    | b'\''
-                    | b'*'
-                    | b'_'
-                    | b'|'
-                    | b','
-                    | b';'
-                    | b':'
-                    | b'.'
-                    | b'!'
-                    | b'?'
-            )
-        })
-        .map_or(from, |i| from + i + 1);
-    let t = &token[from..to];
-    let t = t.strip_prefix("./").unwrap_or(t);
-    let tb = t.as_bytes();
-    if tb.first() == Some(&b'.') || !tb.iter().all(|&c| is_path_byte(c)) {
+    // A word holding a link's `](` is never a path.
+    if token.contains("](") {
         return None;
     }
-    let slash = tb.iter().rposition(|&c| c == b'/')?;
-    let (dirs, file) = (&tb[..slash], &tb[slash + 1..]);
-    // Every folder named: none empty, `.` or `..` (which also rules out no folder at all).
+    let t = token
+        .trim_start_matches(['(', '[', '"', '\'', '*', '_', '|'])
+        .trim_end_matches([
+            ')', ']', '"', '\'', '*', '_', '|', ',', ';', ':', '.', '!', '?',
+        ]);
+    let t = t.strip_prefix("./").unwrap_or(t);
+    let (dirs, file) = t.rsplit_once('/')?;
+    if dirs.is_empty() || !t.bytes().all(is_path_byte) || t.starts_with('.') {
+        return None;
+    }
+    // Every folder named: none empty, `.` or `..`.
     if dirs
-        .split(|&c| c == b'/')
-        .any(|d| d.is_empty() || d == b"." || d == b"..")
+        .split('/')
+        .any(|d| d.is_empty() || d == "." || d == "..")
     {
         return None;
     }
-    let dot = file.iter().rposition(|&c| c == b'.')?;
-    let (stem, ext) = (&t[slash + 1..slash + 1 + dot], &file[dot + 1..]);
+    let (stem, ext) = file.rsplit_once('.')?;
     let ext_ok = (1..=10).contains(&ext.len())
-        && ext.iter().all(u8::is_ascii_alphanumeric)
-        && ext.iter().any(u8::is_ascii_alphabetic);
+        && ext.bytes().all(|b| b.is_ascii_alphanumeric())
+        && ext.bytes().any(|b| b.is_ascii_alphabetic());
     (!stem.is_empty() && ext_ok && !placeholder(stem)).then_some(t)
+}
+
+/// The bytes a path may hold.
+fn is_path_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b'-' | b'/' | b'+' | b'@')
 }
 
 /// Is a file name's stem a placeholder (`filename`, `your-file`, `phaseN`, `NAME`) rather than
@@ -706,23 +581,35 @@ pub(crate) fn percent_decode(s: &str) -> String {
 mod tests {
     use super::*;
 
+    fn links(body: &str, first_line: u32) -> Vec<Reference> {
+        let mut refs = references(body, first_line);
+        refs.retain(|r| r.kind == RefKind::Link);
+        refs
+    }
+
+    fn text_paths(body: &str, first_line: u32) -> Vec<Reference> {
+        let mut refs = references(body, first_line);
+        refs.retain(|r| r.kind != RefKind::Link);
+        refs
+    }
+
     #[test]
     fn finds_links_and_images_with_file_lines() {
         let body = "# T\n\nSee [ref](references/a.md#x) and ![img](assets/b%20c.png).\n\n`[no](code.md)`\n\n[web](https://x.y) [anchor](#top)\n";
-        let links = relative_links(body, 5, |_| true);
+        let links = links(body, 5);
         let targets: Vec<_> = links
             .iter()
             .map(|l| (l.target.as_str(), l.pos.line))
             .collect();
         assert_eq!(targets, [("references/a.md", 7), ("assets/b c.png", 7)]);
-        let links = relative_links("Voir é é é [guide](x.md)\n", 5, |_| true);
+        let links = references("Voir é é é [guide](x.md)\n", 5);
         assert_eq!(links[0].pos, Pos::new(5, 12), "columns count characters");
     }
 
     #[test]
     fn reference_links_are_placed_where_they_are_used() {
         let body = "[missing]: docs/a.md\n\nUse [missing] too.\n<https://x.y> <me@x.y> [c](b.md)\n";
-        let got: Vec<_> = relative_links(body, 1, |_| true)
+        let got: Vec<_> = links(body, 1)
             .into_iter()
             .map(|l| (l.target, l.pos.line, l.pos.column))
             .collect();
@@ -732,7 +619,7 @@ mod tests {
             "autolinks and e-mail addresses are not file links"
         );
         // A definition's destination may hold parentheses: only a blank ends it.
-        let got = relative_links("[r]: x(y).md\n\n[r]\n", 1, |t| t == "x(y).md");
+        let got = link_targets("[r]: x(y).md\n\n[r]\n", 1, |t| t == "x(y).md");
         assert_eq!(got.len(), 1, "{got:?}");
     }
 
@@ -776,25 +663,8 @@ mod tests {
         ] {
             assert!(may_link(body, &missing), "{body}");
         }
-        let got = relative_links("[a](here.md) [b](gone.md)\n", 1, missing);
-        assert_eq!(got.len(), 1);
-        assert_eq!((got[0].target.as_str(), got[0].pos.column), ("gone.md", 14));
-    }
-
-    #[test]
-    fn each_target_is_judged_once() {
-        let asked = std::cell::RefCell::new(Vec::new());
-        let body = "[a](x.md) [b](y.md) [c](x.md) ![d](\\x.md)\n\n[e]: x.md\n";
-        let got = relative_links(body, 1, |t| {
-            asked.borrow_mut().push(t.to_owned());
-            t == "x.md"
-        });
-        assert_eq!(asked.into_inner(), ["x.md", "y.md"]);
-        let lines: Vec<_> = got
-            .iter()
-            .map(|l| (l.target.as_str(), l.pos.column))
-            .collect();
-        assert_eq!(lines, [("x.md", 1), ("x.md", 21)]);
+        let got = link_targets("[a](here.md) [b](gone.md)\n", 1, missing);
+        assert_eq!(got, [("gone.md".to_owned(), Pos::new(1, 14))]);
     }
 
     proptest::proptest! {
@@ -840,136 +710,10 @@ mod tests {
                 1 => false,
                 _ => t.contains('a'),
             };
-            let mut expected = parse_links(&body, 1);
-            expected.retain(|l| wanted(&l.target));
-            proptest::prop_assert_eq!(relative_links(&body, 1, wanted), expected);
-        }
-    }
-
-    /// `path_like` written with `str` searches, as it first was: the reference the byte
-    /// version is checked against.
-    fn path_like_by_str(token: &str) -> Option<&str> {
-        if token.contains("](") {
-            return None;
-        }
-        let t = token
-            .trim_start_matches(['(', '[', '"', '\'', '*', '_', '|'])
-            .trim_end_matches([
-                ')', ']', '"', '\'', '*', '_', '|', ',', ';', ':', '.', '!', '?',
-            ]);
-        let t = t.strip_prefix("./").unwrap_or(t);
-        let (dirs, file) = t.rsplit_once('/')?;
-        if dirs.is_empty() || !t.bytes().all(is_path_byte) || t.starts_with('.') {
-            return None;
-        }
-        if dirs
-            .split('/')
-            .any(|d| d.is_empty() || d == "." || d == "..")
-        {
-            return None;
-        }
-        let (stem, ext) = file.rsplit_once('.')?;
-        let ext_ok = (1..=10).contains(&ext.len())
-            && ext.bytes().all(|b| b.is_ascii_alphanumeric())
-            && ext.bytes().any(|b| b.is_ascii_alphabetic());
-        (!stem.is_empty() && ext_ok && !placeholder(stem)).then_some(t)
-    }
-
-    proptest::proptest! {
-        /// The byte version accepts the same words, with the same path.
-        #[test]
-        fn path_like_agrees_with_the_str_version(
-            lead in proptest::prop_oneof![
-                1 => proptest::strategy::Just("./".to_owned()),
-                1 => proptest::strategy::Just("](".to_owned()),
-                4 => "[(\\[\"'*_|.]{0,2}",
-            ],
-            folders in proptest::collection::vec(
-                proptest::prop_oneof![
-                    1 => proptest::strategy::Just(String::new()),
-                    1 => proptest::strategy::Just(".".to_owned()),
-                    1 => proptest::strategy::Just("..".to_owned()),
-                    3 => proptest::strategy::Just("references".to_owned()),
-                    1 => proptest::strategy::Just("é".to_owned()),
-                    1 => proptest::strategy::Just("a](b".to_owned()),
-                    6 => "[a-zA-Z0-9_.@+-]{1,3}",
-                ],
-                0..4,
-            ),
-            file in proptest::prop_oneof![
-                proptest::strategy::Just("file.md".to_owned()),
-                proptest::strategy::Just("guide.md".to_owned()),
-                proptest::strategy::Just("stepN.sh".to_owned()),
-                proptest::strategy::Just("run.12345678901".to_owned()),
-                proptest::strategy::Just("x.1".to_owned()),
-                proptest::strategy::Just("x.abcdefghij".to_owned()),
-                proptest::strategy::Just("x.abcdefghijk".to_owned()),
-                proptest::strategy::Just("a](b.md".to_owned()),
-                proptest::strategy::Just("a.tar.gz".to_owned()),
-                proptest::strategy::Just("v1.2.md".to_owned()),
-                "[a-zA-Z0-9_.é-]{0,6}",
-            ],
-            tail in "[)\\]\"'*_|,;:.!?]{0,2}",
-            noise in "[()\\[\\]\"'*_|,;:.!?/a-zA-Z0-9@+-]{0,12}",
-        ) {
-            let mut parts = folders;
-            parts.push(file);
-            let token = format!("{lead}{}{tail}", parts.join("/"));
-            proptest::prop_assert_eq!(path_like(&token), path_like_by_str(&token), "{:?}", token);
-            proptest::prop_assert_eq!(path_like(&noise), path_like_by_str(&noise), "{:?}", noise);
-        }
-
-        /// Picking first folders at the runs finds what picking them at the paths does.
-        #[test]
-        fn runs_into_other_folders_hide_no_path(parts in proptest::collection::vec(
-            proptest::prop_oneof![
-                proptest::strategy::Just("references/".to_owned()),
-                proptest::strategy::Just("src/".to_owned()),
-                proptest::strategy::Just("_".to_owned()),
-                proptest::strategy::Just("./".to_owned()),
-                proptest::strategy::Just("x.md".to_owned()),
-                proptest::strategy::Just("`".to_owned()),
-                proptest::strategy::Just("\n".to_owned()),
-                "[ ()\\[\\]\"'*|,.:/a-z]{0,3}",
-            ],
-            0..16,
-        )) {
-            let body = parts.concat();
-            let picked = |first: &str| first == "references" || first == "_x";
-            let at_paths = path_refs(&body, 1, |p| picked(first_folder(p).unwrap_or(p)));
-            let at_runs = path_refs_in(&body, 1, picked, |p| picked(first_folder(p).unwrap_or(p)));
-            proptest::prop_assert_eq!(at_runs, at_paths);
-        }
-
-        /// A line the slash pre-check passes over holds nothing `path_like` accepts.
-        #[test]
-        fn lines_passed_over_name_no_path(parts in proptest::collection::vec(
-            proptest::prop_oneof![
-                proptest::strategy::Just("](".to_owned()),
-                proptest::strategy::Just("(".to_owned()),
-                proptest::strategy::Just(" ".to_owned()),
-                proptest::strategy::Just("`".to_owned()),
-                proptest::strategy::Just("``".to_owned()),
-                proptest::strategy::Just("https://".to_owned()),
-                proptest::strategy::Just("./".to_owned()),
-                proptest::strategy::Just("../".to_owned()),
-                proptest::strategy::Just("scripts/run.sh".to_owned()),
-                proptest::strategy::Just("a/b.md".to_owned()),
-                "[ \t()\\[\\]\"'*_|,;:.!?<>{}$=#~/a-z0-9@+-]{0,3}",
-            ],
-            0..8,
-        )) {
-            let line = parts.concat();
-            let slashes: Vec<usize> = memchr::memchr_iter(b'/', line.as_bytes()).collect();
-            if !slashes.is_empty()
-                && slashes.iter().all(|&i| may_name_path(line.as_bytes(), i).is_err())
-            {
-                let mut tokens = Vec::new();
-                line_tokens(&line, &mut tokens);
-                for (_, token, _) in tokens {
-                    proptest::prop_assert_eq!(path_like(token), None, "{:?} in {:?}", token, line);
-                }
-            }
+            let mut expected: Vec<(String, Pos)> =
+                parse_links(&body, 1).into_iter().map(|(t, p, _)| (t, p)).collect();
+            expected.retain(|(t, _)| wanted(t));
+            proptest::prop_assert_eq!(link_targets(&body, 1, wanted), expected);
         }
     }
 
@@ -982,7 +726,7 @@ mod tests {
 [r]: references/definition.md\n\
 ~~~\nscripts/tilde.sh\n~~~\n\
     > see references/quoted.md.\r\n";
-        let got: Vec<(String, u32, u32, RefKind)> = path_refs(body, 10, |_| true)
+        let got: Vec<(String, u32, u32, RefKind)> = text_paths(body, 10)
             .into_iter()
             .map(|l| (l.target, l.pos.line, l.pos.column, l.kind))
             .collect();
@@ -1000,9 +744,7 @@ mod tests {
             ]
         );
         // Links are the parser's, before the paths of the text.
-        let all = relative_links("See [a](references/a.md) and `scripts/b.sh`.\n", 1, |_| {
-            true
-        });
+        let all = references("See [a](references/a.md) and `scripts/b.sh`.\n", 1);
         let kinds: Vec<RefKind> = all.iter().map(|l| l.kind).collect();
         assert_eq!(kinds, [RefKind::Link, RefKind::Code]);
         assert_eq!(link_targets("`scripts/b.sh`\n", 1, |_| true), []);
@@ -1012,67 +754,67 @@ mod tests {
     fn fences_close_only_on_a_long_enough_run_of_their_own_character() {
         let body = "````md\n```\nscripts/inner.sh\n```\n````\nscripts/after.sh\n\
 > ```\n> scripts/quoted.sh\n> ```\n~~~\n```\nscripts/unclosed.sh\n";
-        let got: Vec<(String, u32)> = path_refs(body, 1, |_| true)
+        let got: Vec<(String, u32)> = text_paths(body, 1)
             .into_iter()
             .map(|l| (l.target, l.pos.line))
             .collect();
         assert_eq!(got, [("scripts/after.sh".to_owned(), 6)]);
     }
 
-    /// Fences are found once a path is wanted, wherever the fence stands: indented, quoted,
-    /// or at the very start of the body, before or after the first path wanted.
+    /// A fence holds its paths wherever it stands: indented, quoted, or at the very start.
     #[test]
-    fn fences_found_late_still_hold_their_paths() {
+    fn fences_anywhere_hold_their_paths() {
         let body = "```\nscripts/first.sh\n```\nscripts/skipped.sh\n  ```sh\n  scripts/in.sh\n  ```\n\
 scripts/out.sh\n> ~~~\n> references/quoted.md\n> ~~~\nreferences/last.md\n";
-        let wanted = |t: &str| t != "scripts/skipped.sh";
-        let got: Vec<(String, u32)> = path_refs(body, 1, wanted)
+        let got: Vec<(String, u32)> = text_paths(body, 1)
             .into_iter()
             .map(|l| (l.target, l.pos.line))
             .collect();
         let want = |t: &str, line| (t.to_owned(), line);
         assert_eq!(
             got,
-            [want("scripts/out.sh", 8), want("references/last.md", 12)]
+            [
+                want("scripts/skipped.sh", 4),
+                want("scripts/out.sh", 8),
+                want("references/last.md", 12)
+            ]
         );
     }
 
-    /// A path of the text is asked about only when its first folder is picked; links are
-    /// asked about whatever their folder.
+    /// Each reference keeps its line, its place in it and the heading it is under.
     #[test]
-    fn text_paths_are_asked_about_only_in_the_folders_picked() {
-        let body = "[l](src/linked.md) `src/code.sh` scripts/run.sh Scripts/Other.sh\n";
-        let asked = RefCell::new(Vec::new());
-        let got: Vec<String> = relative_links_in(
-            body,
-            1,
-            |t| {
-                asked.borrow_mut().push(t.to_owned());
-                true
-            },
-            |first| first.eq_ignore_ascii_case("scripts"),
-        )
-        .into_iter()
-        .map(|l| l.target)
-        .collect();
-        assert_eq!(got, ["src/linked.md", "scripts/run.sh", "Scripts/Other.sh"]);
-        assert!(
-            !asked.borrow().iter().any(|t| t == "src/code.sh"),
-            "{asked:?}"
+    fn references_keep_the_words_around_them() {
+        let body = "Intro scripts/a.sh\n\n## Resources\n\n- If needed, open `resources/play.md` now.\n\
+```\n# not a heading\n```\nSee [the guide](docs/g.md).\n";
+        let refs = references(body, 3);
+        let got: Vec<_> = refs
+            .iter()
+            .map(|r| {
+                (
+                    r.target.as_str(),
+                    r.before(),
+                    r.after(),
+                    r.section.as_deref(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("docs/g.md", "See ", ").", Some("Resources")),
+                ("scripts/a.sh", "Intro ", "", None),
+                (
+                    "resources/play.md",
+                    "- If needed, open `",
+                    "` now.",
+                    Some("Resources")
+                ),
+            ]
         );
-        // Each first folder is asked about once, and only for a path: not for `docs`, whose
-        // only run names a placeholder.
-        let folders = RefCell::new(Vec::new());
-        relative_links_in(
-            "src/a.md and src/b.md, docs/file.md\n`src/c.md`\n",
-            1,
-            |_| true,
-            |first| {
-                folders.borrow_mut().push(first.to_owned());
-                false
-            },
-        );
-        assert_eq!(*folders.borrow(), ["src"]);
+        assert_eq!(refs[0].pos, Pos::new(11, 5));
+        assert_eq!(heading("### Files ###"), Some("Files"));
+        assert_eq!(heading("#hashtag"), None);
+        assert_eq!(heading("    # code"), None);
     }
 
     #[test]

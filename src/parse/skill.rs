@@ -7,7 +7,7 @@ use crate::diagnostic::Pos;
 use crate::diagnostic::Sink;
 use crate::model::{Declared, DeclaredBy, Requirements, Skill, SkillFields, Source};
 
-use crate::parse::markdown::{self, BodyLink};
+use crate::parse::markdown::{self, Reference};
 use crate::parse::yaml::{Node, Value};
 use crate::parse::{dependencies, document, fields, hermes, openclaw, packages};
 use crate::rules;
@@ -20,46 +20,19 @@ pub struct ParsedSkill {
     pub skill: Skill,
     /// The frontmatter mapping, when it could be read.
     pub root: Option<Node>,
-    /// Relative links from the body, those whose target the caller wanted (see [`parse`]): the
-    /// broken ones, which the rules report without looking them up again.
-    pub links: Vec<BodyLink>,
-    /// The caller asked about paths of the text only in the skill's own folders (see
-    /// `rules::spec::names_skill_folder`), so those in `links` need not be checked again.
-    pub text_in_skill_folders: bool,
+    /// Everything the body refers to: links, images and paths written outside links.
+    pub references: Vec<Reference>,
     /// Lines in the whole file.
     pub line_count: u32,
 }
 
-/// Parse `bytes`, the content of the skill file at `fs_path` (shown as `path`). Of the body's
-/// relative links, only those whose target `wanted_link` picks are kept (a rule that reports
-/// missing files wants the missing ones): finding links costs a Markdown parse, paid only when
-/// some target is wanted.
-pub fn parse(
-    bytes: &[u8],
-    path: &str,
-    fs_path: &Path,
-    sink: &mut Sink,
-    wanted_link: impl Fn(&str) -> bool,
-) -> ParsedSkill {
-    parse_in(bytes, path, fs_path, sink, wanted_link, |_| true)
-}
-
-/// [`parse`], where a path the body writes outside links is asked about only when
-/// `text_folder` picks its first folder (see [`markdown::relative_links_in`]).
-pub fn parse_in(
-    bytes: &[u8],
-    path: &str,
-    fs_path: &Path,
-    sink: &mut Sink,
-    wanted_link: impl Fn(&str) -> bool,
-    text_folder: impl Fn(&str) -> bool,
-) -> ParsedSkill {
+/// Parse `bytes`, the content of the skill file at `fs_path` (shown as `path`).
+pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkill {
     let folder = crate::paths::folder_name_text(fs_path);
     let invalid = |line_count| ParsedSkill {
         skill: Skill::invalid(folder.clone(), path.to_owned(), fs_path.to_owned()),
         root: None,
-        links: Vec::new(),
-        text_in_skill_folders: false,
+        references: Vec::new(),
         line_count,
     };
     let doc = match document(bytes, "skill", sink) {
@@ -70,12 +43,11 @@ pub fn parse_in(
     let line_count = doc.line_count;
     let mut skill = read_fields(&root, folder, path, fs_path, sink);
     skill.fields.frontmatter_end = frontmatter_end(bytes, doc.body.len(), doc.body_line, &root);
-    let links = markdown::relative_links_in(doc.body, doc.body_line, wanted_link, text_folder);
+    let references = markdown::references(doc.body, doc.body_line);
     ParsedSkill {
         skill,
         root: Some(root),
-        links,
-        text_in_skill_folders: false,
+        references,
         line_count,
     }
 }

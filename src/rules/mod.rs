@@ -3,7 +3,7 @@
 //! example), the checks that find it, and the constructors that make its findings and write
 //! their messages. Stages outside this module find problems and call those constructors; they
 //! build no message text. The families:
-//! `file` (SA1xx, reading and frontmatter), `spec` (SA2xx, Agent Skills fields),
+//! `file` (SA1xx, reading and frontmatter), `spec` (SA2xx, Agent Skills fields; `references` holds SA231-SA232, what a body refers to),
 //! `deps` (SA3xx, `dependencies` and capability fields), `library` (SA4xx, whole-library checks
 //! and availability), `agent` (SA5xx), `links` (SA6xx, manifests, links and drift), `host`
 //! (SA7xx, tool names against a host's vocabulary), `mcp` (SA8xx, skills served over MCP) and
@@ -20,6 +20,7 @@ pub(crate) mod host;
 pub(crate) mod library;
 pub(crate) mod links;
 pub(crate) mod mcp;
+pub(crate) mod references;
 pub mod spec;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
@@ -113,8 +114,8 @@ declare_rules! {
     HostFieldType = spec::HOST_FIELD_TYPE;
     HostMetadataBlock = spec::HOST_METADATA_BLOCK;
     BodyTooLong = spec::BODY_TOO_LONG;
-    BrokenLink = spec::BROKEN_LINK;
-    BrokenReference = spec::BROKEN_REFERENCE;
+    BrokenLink = references::BROKEN_LINK;
+    BrokenReference = references::BROKEN_REFERENCE;
 
     DependenciesType = deps::DEPENDENCIES_TYPE;
     DependencyEntryType = deps::DEPENDENCY_ENTRY_TYPE;
@@ -433,6 +434,7 @@ mod tests {
         let families = [
             ("file", '1'),
             ("spec", '2'),
+            ("references", '2'),
             ("deps", '3'),
             ("library", '4'),
             ("agent", '5'),

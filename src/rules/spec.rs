@@ -3,7 +3,6 @@
 //! constructors here; the checks here are about values.
 
 use std::borrow::Cow;
-use std::path::{Path, PathBuf};
 
 use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
@@ -11,7 +10,6 @@ use super::{FixDoc, NameShape, RuleDoc};
 use crate::config::{NameCharset, Settings};
 use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink};
 use crate::fix::span;
-use crate::parse::markdown::{RefKind, first_folder};
 use crate::parse::skill::ParsedSkill;
 use crate::parse::yaml::{Node, Value};
 use crate::rules::Rule;
@@ -88,7 +86,6 @@ pub fn check(parsed: &ParsedSkill, settings: &Settings, sink: &mut Sink) {
     if parsed.line_count > MAX_SKILL_LINES {
         body_too_long(sink, parsed.line_count);
     }
-    check_links(parsed, sink);
 }
 
 fn check_name(
@@ -212,195 +209,6 @@ pub(crate) fn did_you_mean(key: &str) -> Option<&'static str> {
         .chain(HOST_KEYS.iter().map(|(k, _)| k))
         .copied();
     super::typo_of(key, known, |k| k.to_lowercase().replace('_', "-"))
-}
-
-/// Does the relative link `target`, written in a file in `dir`, point at nothing with exactly
-/// that spelling? Hosts on case-sensitive file systems (Linux, most CI) do not find
-/// `References/Guide.md` for `references/guide.md`. `path` is `target` joined to `dir`: the
-/// caller has made it already, to ask the walk first.
-pub(crate) fn link_is_broken(path: &Path, dir: &Path, target: &str) -> bool {
-    if std::fs::symlink_metadata(path).is_err() {
-        return true;
-    }
-    // Where the file system ignores case, the name found must also be spelled as written.
-    cfg!(any(target_os = "macos", windows)) && case_spelling(dir, target).is_some()
-}
-
-/// The path `target` has under `dir` when its names match only ignoring case: for a link
-/// written `Scripts/run.sh` to `scripts/run.sh`, `scripts/run.sh`. `None` when it is spelled
-/// as written, or no such path exists.
-pub(crate) fn case_spelling(dir: &Path, target: &str) -> Option<String> {
-    case_spelling_in(dir, target, &mut Listings::default())
-}
-
-/// The names in folders read for one skill's findings, each folder read once: a skill names
-/// several files of the same folder.
-#[derive(Default)]
-pub(crate) struct Listings(Vec<(PathBuf, Option<Vec<String>>)>);
-
-impl Listings {
-    /// The names in `dir`, or `None` when it cannot be read.
-    fn names(&mut self, dir: &Path) -> Option<&[String]> {
-        let i = match self.0.iter().position(|(d, _)| d == dir) {
-            Some(i) => i,
-            None => {
-                let names = std::fs::read_dir(dir).ok().map(|entries| {
-                    entries
-                        .filter_map(Result::ok)
-                        .map(|e| e.file_name().to_string_lossy().into_owned())
-                        .collect()
-                });
-                self.0.push((dir.to_path_buf(), names));
-                self.0.len() - 1
-            }
-        };
-        self.0[i].1.as_deref()
-    }
-}
-
-/// [`case_spelling`], with the folders read kept in `listings`.
-pub(crate) fn case_spelling_in(
-    dir: &Path,
-    target: &str,
-    listings: &mut Listings,
-) -> Option<String> {
-    let mut at = dir.to_path_buf();
-    let mut names = Vec::new();
-    let mut differs = false;
-    for part in target.split('/').filter(|p| !p.is_empty() && *p != ".") {
-        if part == ".." {
-            at.push(part);
-            names.push(part.to_owned());
-            continue;
-        }
-        let names_here = listings.names(&at)?;
-        // The name as written if it is there, else the first that differs only in case.
-        let lower = part.to_lowercase();
-        let exact = names_here
-            .iter()
-            .find(|n| *n == part)
-            .or_else(|| names_here.iter().find(|n| n.to_lowercase() == lower))?
-            .clone();
-        differs |= exact != part;
-        at.push(&exact);
-        names.push(exact);
-    }
-    differs.then(|| names.join("/"))
-}
-
-/// The first folders a skill's paths name, each looked up on disk once: the parser and the
-/// rules ask about the same few (`references`, `scripts`, the user's `src`) again and again.
-pub(crate) struct FirstFolders<'d> {
-    dir: &'d Path,
-    seen: std::cell::RefCell<crate::vecmap::VecMap<String, bool>>,
-}
-
-impl<'d> FirstFolders<'d> {
-    /// The first folders of paths relative to `dir`, the skill's folder.
-    pub(crate) fn new(dir: &'d Path) -> Self {
-        FirstFolders {
-            dir,
-            seen: Default::default(),
-        }
-    }
-
-    /// Is `first` a folder in the skill's folder?
-    pub(crate) fn is_dir(&self, first: &str) -> bool {
-        if let Some(&d) = self.seen.borrow().get(first) {
-            return d;
-        }
-        let path = self.dir.join(first);
-        let d = path.is_dir();
-        self.seen.borrow_mut().insert(first.to_owned(), d);
-        d
-    }
-
-    /// Was `first` looked up already, and is it no folder? Looks nothing up.
-    pub(crate) fn known_missing(&self, first: &str) -> bool {
-        self.seen.borrow().get(first) == Some(&false)
-    }
-
-    /// Does SA232 judge a path of the text into `first`: one of the spec's folders for the
-    /// skill's own files ([`names_skill_folder`]), or a folder the skill has?
-    pub(crate) fn holds_skill_files(&self, first: &str) -> bool {
-        names_skill_folder(first) || self.is_dir(first)
-    }
-}
-
-/// Folders of the spec that hold the skill's own files, checked even when the skill lacks
-/// them. Any other first folder (`assets/`, `templates/`, `examples/`, `src/`) counts only
-/// when the skill has it: those names are as often the user's project.
-const SKILL_FOLDERS: &[&str] = &["references", "scripts"];
-
-/// Is `first`, a path's first folder, one the spec gives a skill's own files
-/// ([`SKILL_FOLDERS`], in any case)? A path written in the text into any other folder counts
-/// only when the skill has that folder.
-pub(crate) fn names_skill_folder(first: &str) -> bool {
-    SKILL_FOLDERS.iter().any(|f| f.eq_ignore_ascii_case(first))
-}
-
-/// Does the skill ship a template of `target` (`config.example.json` for `config.json`), so
-/// that the file is one the user makes from it?
-fn has_template(dir: &Path, target: &str) -> bool {
-    let (folder, file) = target.rsplit_once('/').unwrap_or(("", target));
-    let Some((stem, ext)) = file.rsplit_once('.') else {
-        return false;
-    };
-    ["example", "sample", "template", "dist"].iter().any(|t| {
-        [format!("{stem}.{t}.{ext}"), format!("{file}.{t}")]
-            .iter()
-            .any(|name| dir.join(folder).join(name).exists())
-    })
-}
-
-fn check_links(parsed: &ParsedSkill, sink: &mut Sink) {
-    let Some(dir) = parsed.skill.fs_path.parent() else {
-        return;
-    };
-    let folders = FirstFolders::new(dir);
-    let mut listings = Listings::default();
-    // Whether each path of the text has a template, looked up once: a body often names the
-    // same file several times.
-    let mut templates = crate::vecmap::VecMap::<&str, bool>::new();
-    // The parser's caller kept only the links it found broken: none is looked up again.
-    for link in &parsed.links {
-        match link.kind {
-            RefKind::Link => {
-                let hint = case_spelling_in(dir, &link.target, &mut listings);
-                broken_link(sink, link.pos, &link.target, hint.as_deref());
-            }
-            RefKind::Code | RefKind::Bare => {
-                let first = first_folder(&link.target).unwrap_or(&link.target);
-                // Most paths of the text name the user's files: looked at no further (the
-                // parser may have kept only paths into the skill's folders already).
-                let into_skill = parsed.text_in_skill_folders || folders.holds_skill_files(first);
-                if !into_skill {
-                    continue;
-                }
-                // A link on the same line already says it.
-                let linked = parsed.links.iter().any(|l| {
-                    l.kind == RefKind::Link
-                        && l.pos.line == link.pos.line
-                        && l.target == link.target
-                });
-                if linked {
-                    continue;
-                }
-                let templated = match templates.get(link.target.as_str()) {
-                    Some(&templated) => templated,
-                    None => {
-                        let templated = has_template(dir, &link.target);
-                        templates.insert(&link.target, templated);
-                        templated
-                    }
-                };
-                if !templated {
-                    let hint = case_spelling_in(dir, &link.target, &mut listings);
-                    broken_reference(sink, link.pos, &link.target, link.kind, hint.as_deref());
-                }
-            }
-        }
-    }
 }
 
 pub(crate) const NAME_MISSING: RuleDoc = RuleDoc {
@@ -971,104 +779,9 @@ fn body_too_long(sink: &mut Sink, lines: u32) {
     );
 }
 
-pub(crate) const BROKEN_LINK: RuleDoc = RuleDoc {
-    code: "SA231",
-    name: "broken-link",
-    severity: Severity::Warning,
-    summary: "A relative link or image in the body points at a missing file",
-    what: "A relative Markdown link or image in the body points at a file that does not exist, spelled exactly so (resolved from the SKILL.md's folder). A name that exists with another case gets a \"did you mean\". Paths named outside links are SA232.",
-    why: "The model follows these links to load references and scripts on demand; a missing file makes it fail mid-task or invent the content.",
-    example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
-    fix: None,
-};
-
-/// `; did you mean `x`?` for a path spelled with another case, or nothing.
-fn case_hint(hint: Option<&str>) -> String {
-    hint.map(|h| format!("; did you mean `{h}`? (names are case-sensitive on most hosts)"))
-        .unwrap_or_default()
-}
-
-/// The body links to `target`, which does not exist beside SKILL.md (`hint`: the path it has
-/// with another case).
-fn broken_link(sink: &mut Sink, pos: Pos, target: &str, hint: Option<&str>) {
-    let message = match hint {
-        None => format!(
-            "`{target}` does not exist relative to this skill; fix the link or add the file"
-        ),
-        Some(_) => format!(
-            "`{target}` does not exist relative to this skill{}",
-            case_hint(hint)
-        ),
-    };
-    sink.push(Rule::BrokenLink, pos, message);
-}
-
-pub(crate) const BROKEN_REFERENCE: RuleDoc = RuleDoc {
-    code: "SA232",
-    name: "broken-reference",
-    severity: Severity::Warning,
-    summary: "A path the body names outside a link points at a missing file",
-    what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path into the skill counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute, starting with `references/` or `scripts/` (the spec's folders for the skill's own files) or with a folder the skill has (`assets/`, `templates/`, ... count only then: they are as often the user's project). Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\".",
-    why: "The model reads such paths as it reads links, and loads or runs the file on demand; a missing one makes it fail mid-task or invent the content. A case mismatch works on macOS and breaks on Linux hosts.",
-    example: "Run `scripts/Deploy.sh` when the file is scripts/deploy.sh.\n\nFix: Run `scripts/deploy.sh`.",
-    fix: None,
-};
-
-/// The body names `target` (`kind`: a code span or a word), which does not exist beside
-/// SKILL.md (`hint`: the path it has with another case).
-fn broken_reference(sink: &mut Sink, pos: Pos, target: &str, kind: RefKind, hint: Option<&str>) {
-    let how = if kind == RefKind::Code {
-        "named in code"
-    } else {
-        "named in the text"
-    };
-    let fix = if hint.is_some() {
-        case_hint(hint)
-    } else {
-        "; fix the path or add the file".to_owned()
-    };
-    sink.push(
-        Rule::BrokenReference,
-        pos,
-        format!("`{target}` ({how}) does not exist relative to this skill{fix}"),
-    );
-}
-
-/// A link of a served skill to `target` (the URI `uri`), a file `skills/list` does not list.
-pub(crate) fn unlisted_link(sink: &mut Sink, pos: Pos, target: &str, uri: &str) {
-    sink.push(
-        Rule::BrokenLink,
-        pos,
-        format!(
-            "`{target}` is not among the files `skills/list` lists for this skill ({uri}), and hosts treat reading an unlisted file as a verification failure; fix the link or list the file"
-        ),
-    );
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// One skill's findings read each folder once: a name added afterwards is not seen, and
-    /// the spellings found are those of the folder as first read.
-    #[test]
-    fn case_spellings_share_the_folders_read() {
-        let dir = tempfile::tempdir().expect("temp dir");
-        std::fs::create_dir(dir.path().join("References")).unwrap();
-        std::fs::write(dir.path().join("References/Guide.md"), "").unwrap();
-        let mut listings = Listings::default();
-        let hint = case_spelling_in(dir.path(), "references/guide.md", &mut listings);
-        assert_eq!(hint.as_deref(), Some("References/Guide.md"));
-        std::fs::write(dir.path().join("References/Other.md"), "").unwrap();
-        assert_eq!(
-            case_spelling_in(dir.path(), "references/other.md", &mut listings),
-            None
-        );
-        assert_eq!(
-            case_spelling(dir.path(), "references/other.md").as_deref(),
-            Some("References/Other.md")
-        );
-    }
 
     #[test]
     fn suggests_close_keys_only() {
