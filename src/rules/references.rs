@@ -47,7 +47,7 @@ fn check_text_path(
     names: &mut Names,
     sink: &mut Sink,
 ) {
-    if !reportable(r, dir, files) {
+    if !reportable(r, refs, dir, files) {
         return;
     }
     // A link on the same line already says it.
@@ -80,18 +80,196 @@ fn check_text_path(
 const CASE_BLIND: bool = cfg!(any(target_os = "macos", windows));
 
 /// Would a path the text names be a file of the skill if it were there? Most paths of the text
-/// name the user's files (`src/app.ts`): only those into the spec's folders for a skill's own
-/// files, or into a folder the skill has, are.
-fn reportable(r: &Reference, dir: &Path, files: &dyn Files) -> bool {
-    let first = r.target.split('/').next().unwrap_or(&r.target);
-    SKILL_FOLDERS.iter().any(|f| f.eq_ignore_ascii_case(first))
+/// name the user's files (`src/app.ts`, the `conductor/` folder a skill manages). A path into
+/// the spec's folders for a skill's own files, or into a folder the skill has, is one of the
+/// skill's. Into any other folder, the words around it decide: the model is told to open,
+/// read, load, see or run it (or it is listed under a heading such as "Resources"), it is not
+/// given as an example, and nothing in the body makes that folder the user's (writing or
+/// creating files in it, asking whether they exist, a project folder such as `src/`).
+fn reportable(r: &Reference, refs: &[Reference], dir: &Path, files: &dyn Files) -> bool {
+    let first = first_folder(&r.target);
+    if SKILL_FOLDERS.iter().any(|f| f.eq_ignore_ascii_case(first))
         || files.lookup(&dir.join(first)) == Lookup::Folder
+    {
+        return true;
+    }
+    told_to_use(r) && !an_example(r) && !users_folder(first, refs)
+}
+
+fn first_folder(target: &str) -> &str {
+    target.split('/').next().unwrap_or(target)
 }
 
 /// Folders of the spec that hold the skill's own files, checked even when the skill lacks
-/// them. Any other first folder (`assets/`, `templates/`, `examples/`, `src/`) counts only
-/// when the skill has it: those names are as often the user's project.
+/// them.
 const SKILL_FOLDERS: &[&str] = &["references", "scripts"];
+
+/// Words that tell the model to take a file up: "open `resources/playbook.md`".
+const USE_WORDS: &[&str] = &[
+    "open", "opens", "read", "reads", "load", "loads", "see", "consult", "refer", "review",
+    "follow", "use", "using", "run", "execute", "source", "check",
+];
+
+/// Words that write a file, making its folder the user's: "create `conductor/tracks.md`".
+const WRITE_WORDS: &[&str] = &[
+    "create",
+    "creates",
+    "created",
+    "write",
+    "writes",
+    "written",
+    "generate",
+    "generates",
+    "generated",
+    "produce",
+    "produces",
+    "save",
+    "saves",
+    "saved",
+    "update",
+    "updates",
+    "add",
+    "adds",
+    "register",
+    "initialize",
+    "init",
+    "output",
+    "outputs",
+    "edit",
+    "modify",
+    "append",
+    "store",
+    "stores",
+    "emit",
+    "emits",
+    "make",
+    "build",
+    "builds",
+    "results",
+];
+
+/// First folders that are a project's own, whatever the words around them say.
+const PROJECT_FOLDERS: &[&str] = &[
+    "src",
+    "lib",
+    "app",
+    "apps",
+    "test",
+    "tests",
+    "spec",
+    "packages",
+    "components",
+    "pages",
+    "public",
+    "build",
+    "dist",
+    "bin",
+    "cmd",
+    "internal",
+    "pkg",
+    "config",
+    "infra",
+    "deploy",
+    "docs",
+    "api",
+    "server",
+    "client",
+    "web",
+    "frontend",
+    "backend",
+    "data",
+    "results",
+    "output",
+    "outputs",
+    "node_modules",
+    "vendor",
+];
+
+/// Section titles that list a skill's own files.
+const RESOURCE_SECTIONS: &[&str] = &[
+    "resource",
+    "reference",
+    "bundled",
+    "supporting",
+    "further reading",
+];
+
+/// The lowercase words of `text`, punctuation and Markdown marks dropped.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric() && c != '-' && c != '.')
+        .map(|w| w.trim_matches(['.', '-']).to_lowercase())
+        .filter(|w| !w.is_empty())
+        .collect()
+}
+
+/// The last few words before `r` in its clause: from the last comma, colon, semicolon,
+/// parenthesis or code span before it on its line ("See `a.md` and `b.md`": none for `b.md`).
+fn leading_words(r: &Reference) -> Vec<String> {
+    let before = r.before().trim_end_matches('`');
+    let clause = before
+        .rfind(['`', ',', ';', ':', '('])
+        .map_or(before, |i| &before[i + 1..]);
+    let mut w = words(clause);
+    let keep = w.len().saturating_sub(6);
+    w.drain(..keep);
+    w
+}
+
+/// Is the model told to take `r` up: a word of [`USE_WORDS`] just before it, or `r` is an item
+/// of a list or table under a heading that lists the skill's files?
+fn told_to_use(r: &Reference) -> bool {
+    if leading_words(r)
+        .iter()
+        .any(|w| USE_WORDS.contains(&w.as_str()))
+    {
+        return true;
+    }
+    let item = r.line.trim_start().starts_with(['-', '*', '+', '|'])
+        || r.line
+            .trim_start()
+            .starts_with(|c: char| c.is_ascii_digit());
+    let listed = r.section.as_deref().is_some_and(|s| {
+        let s = s.to_lowercase();
+        RESOURCE_SECTIONS.iter().any(|t| s.contains(t))
+    });
+    item && listed
+}
+
+/// Is `r` given as an example ("e.g. `references/api.md`", "such as ...", "for example")?
+fn an_example(r: &Reference) -> bool {
+    let before = r.before().to_lowercase();
+    [
+        "e.g",
+        "for example",
+        "example:",
+        "such as",
+        "for instance",
+        "like `",
+    ]
+    .iter()
+    .any(|m| before.contains(m))
+}
+
+/// Does the body treat the folder `first` as the user's: a project folder, or one it writes
+/// files into or asks whether files in it exist?
+fn users_folder(first: &str, refs: &[Reference]) -> bool {
+    if PROJECT_FOLDERS
+        .iter()
+        .any(|f| f.eq_ignore_ascii_case(first))
+    {
+        return true;
+    }
+    refs.iter()
+        .filter(|o| o.kind != RefKind::Link && first_folder(&o.target) == first)
+        .any(|o| {
+            let line = o.line.to_lowercase();
+            leading_words(o)
+                .iter()
+                .any(|w| WRITE_WORDS.contains(&w.as_str()))
+                || line.contains("exist")
+                || line.contains("missing")
+        })
+}
 
 /// Does the skill ship a template of `target` (`config.example.json` for `config.json`), so
 /// that the file is one the user makes from it?
@@ -219,9 +397,9 @@ pub(crate) const BROKEN_REFERENCE: RuleDoc = RuleDoc {
     name: "broken-reference",
     severity: Severity::Warning,
     summary: "A path the body names outside a link points at a missing file",
-    what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path into the skill counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute, starting with `references/` or `scripts/` (the spec's folders for the skill's own files) or with a folder the skill has (`assets/`, `templates/`, ... count only then: they are as often the user's project). Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\".",
+    what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute. A path into `references/` or `scripts/` (the spec's folders for the skill's own files) or into a folder the skill has is the skill's. A path into any other folder is the skill's only when the words around it say so: the model is told to open, read, load, see, use or run it, or it is listed under a heading such as \"Resources\" or \"Reference files\"; and not when it is given as an example (\"e.g.\", \"such as\") or the body treats its folder as the user's project (it creates or writes files there, asks whether they exist, or the folder is one such as `src/`, `docs/`, `config/`). Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\".",
     why: "The model reads such paths as it reads links, and loads or runs the file on demand; a missing one makes it fail mid-task or invent the content. A case mismatch works on macOS and breaks on Linux hosts.",
-    example: "Run `scripts/Deploy.sh` when the file is scripts/deploy.sh.\n\nFix: Run `scripts/deploy.sh`.",
+    example: "If detailed examples are required, open `resources/playbook.md`.\nwhen the skill has no resources/playbook.md.\n\nFix: add the file, or correct the path.",
     fix: None,
 };
 

@@ -298,7 +298,7 @@ fn openclaw_conventions_are_recognised() {
 /// Files the walk does not list (hidden by ignore rules) and paths it would spell otherwise
 /// (`./`, `..`) are looked up on disk: what exists is never reported as missing.
 #[test]
-fn paths_the_walk_passed_over_are_looked_up() {
+fn ignored_and_respelled_paths_are_looked_up() {
     let body = "# Guide\n\nRead `references/private.md` and [it](references/private.md).\nThen `references/./guide.md`, [this](scripts/../references/guide.md) and `references/gone.md`.\n";
     let skill = format!("---\nname: k\ndescription: Does k things. Use when asked.\n---\n{body}");
     let lib = tree(&[
@@ -354,5 +354,40 @@ fn paths_named_outside_links_are_checked() {
             16,
             "`References/guide.md` does not exist relative to this skill; did you mean `references/guide.md`? (names are case-sensitive on most hosts)".to_owned()
         )]
+    );
+}
+
+/// A path into a folder the skill lacks is the skill's file when the model is told to take it
+/// up or it is listed as one of the skill's resources; not when it is an example or the body
+/// makes the folder the user's.
+#[test]
+fn text_paths_into_missing_folders_are_judged_by_their_words() {
+    let body = "# Guide\n\n\
+- If detailed examples are required, open `resources/implementation-playbook.md`.\n\
+- Read `conductor/product.md` for product context.\n\
+- Create `conductor/tracks.md` when there is none.\n\
+- Save as `data/my_dataset.json`.\n\
+- Write helpers, e.g. `helpers/api.md`.\n\
+- See `references/guide.md` and `assets/logo.png` together.\n\
+- Edit `src/app.ts` to wire it in.\n\
+\n## Reference Files\n\n\
+- `templates/report.xlsx` - the report template\n\
+- **assets/harness.py**: the evaluation harness\n";
+    let skill = format!("---\nname: k\ndescription: Does k things. Use when asked.\n---\n{body}");
+    let lib = tree(&[("k/SKILL.md", &skill), ("k/references/guide.md", "# g\n")]);
+    let r = audit(lib.path());
+    let targets: Vec<(u64, String)> = findings(&r, "SA232")
+        .into_iter()
+        .map(|(_, line, m)| (line, m.split('`').nth(1).unwrap_or("").to_owned()))
+        .collect();
+    assert_eq!(
+        targets,
+        [
+            (7, "resources/implementation-playbook.md".to_owned()),
+            (17, "templates/report.xlsx".to_owned()),
+            (18, "assets/harness.py".to_owned()),
+        ],
+        "{:#}",
+        r["findings"]
     );
 }
