@@ -26,6 +26,7 @@ pub mod report;
 pub mod resolve;
 pub mod rules;
 pub mod source;
+pub mod span;
 pub mod vecmap;
 pub mod words;
 pub mod workspace;

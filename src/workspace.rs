@@ -49,13 +49,13 @@ impl Workspace {
             .retain(|p| !matches!(p, crate::profile::ProfileSource::Mcp { .. }));
         opts.mcp_skills = None;
         opts.snippets = false;
-        let s = audit::in_pool(&opts, || audit::scanned(&opts))?;
+        let s = audit::in_pool(&opts, || audit::gather(&opts))?;
         let mut ws = Workspace {
             opts,
             boundary: s.boundary,
             excludes: s.excludes,
-            found: s.scan.found,
-            files: s.scan.per_file,
+            found: s.files.found,
+            files: s.files.outputs,
             result: empty_result(s.profiles),
         };
         drop(ws.judge());
@@ -128,7 +128,7 @@ impl Workspace {
         let Some(c) = self.candidate(path) else {
             return false;
         };
-        let mut out = audit::guarded_bytes(&c, text, &self.opts.settings, &self.boundary, files);
+        let mut out = audit::check_text(&c, text, &self.opts.settings, &self.boundary, files);
         audit::with_sidecar(&mut out, &self.found.sidecars, &self.boundary);
         match self.files.binary_search_by(|o| o.path.cmp(&c.path)) {
             Ok(i) => {

@@ -12,7 +12,6 @@
 //!   nothing changes, all in memory; then [`write`] puts the files on disk, each through a
 //!   temporary file renamed over it, and makes the renames.
 
-pub mod span;
 mod write;
 
 use std::collections::BTreeMap;
@@ -478,6 +477,7 @@ pub fn diff(changes: &[Change]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::span;
 
     fn fix(edits: &[(usize, usize, &str)]) -> Fix {
         Fix {

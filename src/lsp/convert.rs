@@ -49,7 +49,7 @@ fn utf16_len(s: &str) -> u32 {
 /// line's end (a finding on a line since shortened) is the line's end.
 pub(crate) fn position(text: &str, pos: Pos) -> Position {
     let pos = Pos::new(pos.line.max(1), pos.column.max(1));
-    match crate::fix::span::offset(text, pos) {
+    match crate::span::offset(text, pos) {
         Some(at) => position_of_byte(text, at),
         None => line_end(text, pos.line - 1),
     }
@@ -162,7 +162,7 @@ mod tests {
         // A byte order mark is not a character of line 1, for positions or for edits.
         let bom = "\u{feff}---\nname: x\n";
         assert_eq!(position(bom, Pos::new(1, 2)), Position::new(0, 1));
-        let e = crate::fix::span::edit(bom, 3, 6, "+++");
+        let e = crate::span::edit(bom, 3, 6, "+++");
         let edit = text_edit(bom, &e);
         assert_eq!(
             edit.range,

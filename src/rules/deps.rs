@@ -5,9 +5,9 @@
 
 use super::{FixDoc, NameShape, Rule, RuleDoc};
 use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink};
-use crate::fix::span;
 use crate::model::{DepKind, Source};
 use crate::parse::yaml::Node;
+use crate::span;
 
 pub(crate) const DEPENDENCIES_TYPE: RuleDoc = RuleDoc {
     code: "SA301",

@@ -3,8 +3,8 @@
 
 use super::{FixDoc, Rule, RuleDoc};
 use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink};
-use crate::fix::span;
 use crate::parse::yaml::{Node, ParseFailure};
+use crate::span;
 
 pub(crate) const READ_ERROR: RuleDoc = RuleDoc {
     code: "SA100",

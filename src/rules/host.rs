@@ -3,10 +3,10 @@
 use super::{FixDoc, RuleDoc};
 use crate::diagnostic::{Applicability, Finding, Fix, Severity, quoted};
 use crate::evaluate::{self, Judged, ToolVerdict};
-use crate::fix::span;
 use crate::model::Agent;
 use crate::profile::Profile;
 use crate::rules::Rule;
+use crate::span;
 
 /// Renamed and unknown tool names of each agent, for every profile in the run that runs on
 /// a host which loads the agent.

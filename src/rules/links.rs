@@ -3,9 +3,9 @@
 
 use super::{FixDoc, RuleDoc};
 use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink, quoted};
-use crate::fix::span;
 use crate::model::{Agent, Drift, Link, Skill};
 use crate::rules::Rule;
+use crate::span;
 
 pub(crate) const MANIFEST_INVALID: RuleDoc = RuleDoc {
     code: "SA601",

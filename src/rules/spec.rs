@@ -9,10 +9,10 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 use super::{FixDoc, NameShape, RuleDoc};
 use crate::config::{NameCharset, Settings};
 use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink};
-use crate::fix::span;
 use crate::parse::skill::ParsedSkill;
 use crate::parse::yaml::{Node, Value};
 use crate::rules::Rule;
+use crate::span;
 
 pub(crate) const MAX_NAME_CHARS: usize = 64;
 pub(crate) const MAX_DESCRIPTION_CHARS: usize = 1024;

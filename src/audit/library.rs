@@ -1,0 +1,202 @@
+//! The library rules: links, drift, availability per profile and every rule that looks at
+//! the library as a whole, over the per-file outputs. Reads no file.
+
+use rayon::prelude::*;
+
+use super::{
+    AgentResult, AuditOptions, AuditResult, FileOutput, Parsed, SkillResult, file::contained,
+};
+use crate::diagnostic::{Finding, sort_findings};
+use crate::discover::{self, Candidate, Entry, Kind};
+use crate::evaluate::{self, Availability};
+use crate::model::Agent;
+use crate::profile::Profile;
+use crate::report::sources::Sources;
+use crate::resolve;
+use crate::rules;
+use crate::source::Boundary;
+
+/// The library-level stage over parsed files: links, availability per profile, drift and
+/// the library rules. Reads no file, so it can be run again from cached outputs.
+pub(crate) fn judge(
+    opts: &AuditOptions,
+    profiles: Vec<Profile>,
+    outputs: Vec<FileOutput>,
+    found: &discover::Discovery,
+    served: Vec<crate::mcp::skills::ServedSkill>,
+    boundary: &Boundary,
+) -> AuditResult {
+    // Where each file was read from (kept only when asked for), for renderers that show the
+    // source lines of findings.
+    let mut sources = Sources::default();
+    // Sized up front: growing by doubling would hold up to twice the skills (and findings) at
+    // the peak, and copy them each time.
+    let mut findings: Vec<Finding> =
+        Vec::with_capacity(outputs.iter().map(|o| o.findings.len()).sum());
+    let count = |want: fn(&Parsed) -> bool| outputs.iter().filter(|o| want(&o.parsed)).count();
+    let mut skills = Vec::with_capacity(count(|p| matches!(p, Parsed::Skill(_))) + served.len());
+    let mut agents = Vec::with_capacity(count(|p| matches!(p, Parsed::Agent(_))));
+    let mut manifests = Vec::new();
+    let mut files_scanned = 0;
+    let mut suppressions = Vec::new();
+    // Skills served over MCP are audited like local files; their path is their URI.
+    let served_outputs: Vec<FileOutput> = served
+        .par_iter()
+        .map(|s| {
+            let c = Candidate {
+                fs_path: crate::mcp::skills::pseudo_path(&s.uri),
+                path: s.uri.clone(),
+                kind: Kind::Skill { exact: true },
+                entry: Entry::File,
+            };
+            let mut out = contained(&c, || {
+                let (skill, f, sup) = crate::mcp::skills::audit(s, &opts.settings);
+                FileOutput::new(&c, Parsed::Skill(Box::new(skill)), f, sup)
+            });
+            out.path = c.path;
+            out
+        })
+        .collect();
+    // Served skills' bytes, no longer needed by the audit, move to the report's sources.
+    if opts.snippets {
+        sources.served = served
+            .into_iter()
+            .filter_map(|s| Some((s.uri, s.content.ok()?)))
+            .collect();
+    }
+    for o in outputs.into_iter().chain(served_outputs) {
+        if let Some(read_from) = o.read_from {
+            sources.files.insert(o.path, read_from);
+        }
+        findings.extend(o.findings);
+        suppressions.extend(o.suppressions);
+        match o.parsed {
+            Parsed::Skill(s) => skills.push(s),
+            Parsed::Agent(a) => agents.push(*a),
+            Parsed::Manifests(m) => manifests.extend(m),
+            Parsed::Nothing => continue,
+        }
+        files_scanned += 1;
+    }
+    for e in &found.errors {
+        findings.push(rules::file::read_error(&e.path, &e.message));
+    }
+    findings.extend(
+        skills
+            .iter()
+            .filter_map(|s| rules::deps::only_in_dialect(s)),
+    );
+    rules::agent::check_targets(&agents, &mut findings);
+    rules::host::check(&agents, &profiles, &mut findings);
+    let (mut links, members) = resolve::links_and_members(
+        &skills,
+        &agents,
+        &manifests,
+        &opts.roots,
+        &opts.cwd,
+        boundary,
+        &mut findings,
+    );
+    // After resolving: plugins namespace the skills they hold.
+    rules::library::duplicate_names(&skills, &members, &mut findings);
+    links.extend(resolve::configured(
+        &skills,
+        &agents,
+        &opts.links,
+        &opts.cwd,
+        boundary,
+        &mut findings,
+    ));
+    links.sort();
+    links.dedup();
+    evaluate::proposal_grants(&links, &skills, &mut agents);
+    let semantics = opts.semantics;
+    let drift = evaluate::drift_of_links(&links, &skills, &agents, semantics, &mut findings);
+    let skills = availability_of(
+        skills,
+        &profiles,
+        |s, p| evaluate::skill(s, p),
+        |skill, availability| SkillResult {
+            skill,
+            availability,
+        },
+    );
+    let judge_agent =
+        |a: &Agent, p: &Profile| evaluate::agent(&evaluate::effective(a, semantics), p);
+    let agents = availability_of(agents, &profiles, judge_agent, |agent, availability| {
+        AgentResult {
+            agent,
+            availability,
+        }
+    });
+    let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
+    // Room for them made first: one finding per unmet profile can mean hundreds of thousands,
+    // and pushing them one by one grew the list (and copied it) many times over.
+    let unmet = |availability: &[Availability]| {
+        availability
+            .iter()
+            .filter(|a| {
+                matches!(
+                    a.status,
+                    evaluate::Status::Unavailable | evaluate::Status::Partial
+                )
+            })
+            .count()
+    };
+    // Skills are reported at their name, agents at their tools list (a partial agent at its
+    // first missing tool).
+    findings.reserve_exact(
+        skills.iter().map(|r| unmet(&r.availability)).sum::<usize>()
+            + agents.iter().map(|r| unmet(&r.availability)).sum::<usize>(),
+    );
+    for r in &skills {
+        rules::library::skill_findings(&r.skill, &names, &r.availability, &mut findings);
+    }
+    for r in &agents {
+        let a = &r.agent;
+        rules::library::unavailable(
+            &a.path,
+            a.tools_pos,
+            "agent",
+            &names,
+            &r.availability,
+            &mut findings,
+        );
+        rules::library::partial(a, &profiles, &r.availability, &mut findings);
+    }
+    rules::config::apply_suppressions(&mut findings, &suppressions);
+    rules::config::apply_severities(&mut findings, &opts.settings.severities);
+    sort_findings(&mut findings);
+    AuditResult {
+        roots: opts
+            .roots
+            .iter()
+            .map(|r| discover::display_path(r, &opts.cwd))
+            .collect(),
+        profiles,
+        skills,
+        agents,
+        links,
+        drift,
+        findings,
+        files_scanned,
+        ignored: found.ignored,
+        sources,
+    }
+}
+
+/// Each of `items` judged against every profile, on all threads, in order.
+fn availability_of<T: Send, R: Send>(
+    items: Vec<T>,
+    profiles: &[Profile],
+    judge: impl Fn(&T, &Profile) -> Availability + Sync,
+    result: impl Fn(T, Vec<Availability>) -> R + Sync + Send,
+) -> Vec<R> {
+    items
+        .into_par_iter()
+        .map(|item| {
+            let availability = profiles.iter().map(|p| judge(&item, p)).collect();
+            result(item, availability)
+        })
+        .collect()
+}

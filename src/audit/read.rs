@@ -1,0 +1,234 @@
+//! Walk and read: every file of the tree found, read through the boundary and handed to the
+//! per-file stage, then the work that needs the whole walk (Codex sidecars, agent files that
+//! manifests list, one output per file).
+
+use rayon::prelude::*;
+use std::path::PathBuf;
+
+use super::file::{contained, file_name_rules, parse_and_check, placeholder};
+use super::{AuditOptions, FileOutput, Parsed};
+use crate::diagnostic::Sink;
+use crate::discover::{self, Candidate, Entry};
+use crate::files::Tree;
+use crate::model::Skill;
+use crate::parse;
+use crate::rules;
+use crate::source::{self, Boundary, FileId, MAX_FILE_BYTES, Refusal};
+
+/// The files found, each read, parsed and checked on its own.
+pub(crate) struct PerFile {
+    pub(crate) found: discover::Discovery,
+    /// Sorted by display path, one per path.
+    pub(crate) outputs: Vec<FileOutput>,
+}
+
+pub(crate) fn read_files(
+    opts: &AuditOptions,
+    excludes: &discover::Excludes,
+    boundary: &Boundary,
+) -> PerFile {
+    // Each file is parsed on the pool as soon as the walk finds it, so parsing fills the time
+    // the walk spends waiting on the file system.
+    let parsed = std::sync::Mutex::new(Vec::new());
+    let rules = if opts.no_ignore {
+        discover::IgnoreRules::Off
+    } else {
+        discover::IgnoreRules::Honour
+    };
+    let found = rayon::in_place_scope(|s| {
+        discover::walk_each(
+            &opts.roots,
+            excludes,
+            opts.threads,
+            &opts.cwd,
+            rules,
+            &|c| {
+                let c = c.clone();
+                let parsed = &parsed;
+                s.spawn(move |_| {
+                    let out = check_file(c, opts, boundary);
+                    parsed.lock().unwrap_or_else(|p| p.into_inner()).push(out);
+                });
+            },
+        )
+    });
+    // In the walk's (sorted, de-duplicated) order, whatever order the parses finished in.
+    let mut outputs: Vec<FileOutput> = parsed.into_inner().unwrap_or_else(|p| p.into_inner());
+    outputs.par_sort_by(|a, b| a.path.cmp(&b.path));
+    outputs.dedup_by(|a, b| a.path == b.path);
+    PerFile { found, outputs }
+}
+
+/// The file-level work that needs the whole scan: Codex sidecars beside the skills, agent files
+/// that manifests list, one output per file. Reads files; [`judge`] reads none.
+pub(crate) fn complete(opts: &AuditOptions, scan: &mut PerFile, boundary: &Boundary) {
+    let PerFile { found, outputs } = scan;
+    // Codex's sidecars, for the skills beside one the walk passed.
+    if !found.sidecars.is_empty() {
+        outputs
+            .par_iter_mut()
+            .for_each(|o| with_sidecar(o, &found.sidecars, boundary));
+    }
+    // Claude plugins may name agent files outside an `agents/` folder; the walk cannot know
+    // them until the manifests are read, so they are picked up in a second, small pass.
+    let extra = {
+        let manifests = outputs.iter().filter_map(|o| match &o.parsed {
+            Parsed::Manifests(m) => Some(m.as_slice()),
+            _ => None,
+        });
+        discover::manifest_agents(manifests.flatten(), &found.candidates, &opts.cwd, boundary)
+    };
+    outputs.par_extend(extra.into_par_iter().map(|c| check_file(c, opts, boundary)));
+    once_per_file(outputs);
+}
+
+/// Read the Codex sidecar beside `o`'s skill into it, when the walk passed one (`sidecars`,
+/// sorted by their bytes).
+pub(crate) fn with_sidecar(o: &mut FileOutput, sidecars: &[PathBuf], boundary: &Boundary) {
+    // Most libraries have no sidecar at all: no path is made for each skill then.
+    if sidecars.is_empty() {
+        return;
+    }
+    let Parsed::Skill(skill) = &mut o.parsed else {
+        return;
+    };
+    let Some(dir) = skill.fs_path.parent() else {
+        return;
+    };
+    let sidecar = dir.join(parse::codex::SIDECAR);
+    let found = sidecars.binary_search_by(|s| s.as_os_str().cmp(sidecar.as_os_str()));
+    if skill.invalid || found.is_err() {
+        return;
+    }
+    let shown = skill.path.clone();
+    codex_sidecar(&shown, &sidecar, boundary, skill, &mut o.findings);
+}
+
+/// Keep one output per file: a file reached by several paths (a symlink, a hard link, two
+/// spellings of a root or of a manifest path) is audited under the path that reached it
+/// without a link, else under the first; the others become one SA113 finding
+/// ([`rules::file::same_file`]).
+fn once_per_file(outputs: &mut [FileOutput]) {
+    let mut kept: foldhash::HashMap<&FileId, usize> = foldhash::HashMap::default();
+    let mut repeats: Vec<usize> = Vec::new();
+    for (i, o) in outputs.iter().enumerate() {
+        let Some(id) = &o.id else { continue };
+        match kept.entry(id) {
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(i);
+            }
+            std::collections::hash_map::Entry::Occupied(mut e) => {
+                if o.direct && !outputs[*e.get()].direct {
+                    repeats.push(e.insert(i));
+                } else {
+                    repeats.push(i);
+                }
+            }
+        }
+    }
+    // A later, better path may have replaced a kept one: each repeat names the final keeper.
+    let keeper: Vec<(usize, String)> = repeats
+        .into_iter()
+        .map(|dup| {
+            let k = outputs[dup]
+                .id
+                .as_ref()
+                .and_then(|id| kept.get(id))
+                .copied();
+            (dup, k.map(|k| outputs[k].path.clone()).unwrap_or_default())
+        })
+        .collect();
+    for (dup, kept_path) in keeper {
+        let o = &mut outputs[dup];
+        o.parsed = Parsed::Nothing;
+        o.suppressions.clear();
+        o.read_from = None;
+        o.findings = vec![rules::file::same_file(&o.path, &kept_path)];
+    }
+}
+
+/// Process one file; a panic becomes an `internal-error` finding and the run goes on.
+/// `keep_source`: remember where the file was read from, for source lines in the report.
+fn check_file(c: Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
+    let mut out = contained(&c, || read_and_check(&c, opts, boundary));
+    out.path = c.path;
+    out
+}
+
+fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
+    let (settings, keep_source) = (&opts.settings, opts.snippets);
+    let mut sink = Sink::new(&c.path);
+    file_name_rules(c, &mut sink);
+    // A file the walk found under a root is read where it is; anything reached through a link
+    // or named by a manifest is read at its real path, once that is known to be inside.
+    let read = match c.entry {
+        Entry::Special(what) => Err(Refusal::Special(what)),
+        Entry::File => source::read(&c.fs_path, MAX_FILE_BYTES).map(|r| (r, None)),
+        Entry::Indirect => boundary
+            .resolve(&c.fs_path)
+            .and_then(|real| Ok((source::read(&real, MAX_FILE_BYTES)?, Some(real)))),
+    };
+    let (contents, read_from) = match read {
+        Ok(r) => r,
+        Err(why) => {
+            sink.findings.push(rules::file::refused(&c.path, &why));
+            return FileOutput::new(c, placeholder(c), sink.findings, sink.suppressions);
+        }
+    };
+    // The file is still read, for its identity, when an earlier fix pass changed its text.
+    let bytes = match opts.overlay.get(&c.fs_path) {
+        Some(fixed) => fixed.clone(),
+        None => contents.bytes,
+    };
+    // Rules that make fixes find their ranges in the text as read.
+    sink.source = &bytes;
+    let parsed = parse_and_check(
+        c,
+        &bytes,
+        settings,
+        boundary,
+        &Tree::new(boundary),
+        &mut sink,
+    );
+    let Sink {
+        findings,
+        suppressions,
+        ..
+    } = sink;
+    FileOutput {
+        id: contents.id,
+        read_from: keep_source.then(|| read_from.unwrap_or_else(|| c.fs_path.clone())),
+        ..FileOutput::new(c, parsed, findings, suppressions)
+    }
+}
+
+/// Codex's `agents/openai.yaml` at `path`, beside the skill shown as `shown`: read at its real
+/// path once that is known to be inside the tree, like every file.
+fn codex_sidecar(
+    shown: &str,
+    path: &std::path::Path,
+    boundary: &Boundary,
+    skill: &mut Skill,
+    findings: &mut Vec<crate::diagnostic::Finding>,
+) {
+    let display = match shown.rsplit_once('/') {
+        Some((folder, _)) => format!("{folder}/{}", parse::codex::SIDECAR),
+        None => parse::codex::SIDECAR.to_owned(),
+    };
+    // A sidecar is a few lines: a large one is not worth reading whole.
+    const LIMIT: u64 = 1 << 20;
+    match boundary.resolve(path).and_then(|r| source::read(&r, LIMIT)) {
+        Err(why) => findings.push(rules::file::refused(&display, &why)),
+        Ok(contents) => {
+            let mut sink = Sink::new(&display);
+            if let Some(d) = parse::codex::parse(&contents.bytes, &display, &mut sink) {
+                if skill.declared_by == crate::model::DeclaredBy::Nothing {
+                    skill.declared_by = d.source.into();
+                }
+                skill.requirements.push(d);
+                skill.requirements.sort_by_key(|d| d.source);
+            }
+            findings.extend(sink.findings);
+        }
+    }
+}
