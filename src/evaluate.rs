@@ -383,6 +383,70 @@ pub enum Semantics {
     Proposal,
 }
 
+/// Declare what a skill's fields written as tool names need, as parsing read them: every tool
+/// its agent-style `tools` names (products, which name the hosts a skill is for, are taken out
+/// of the list) and each `mcp-servers` entry's server; and what `allowed-tools` pre-approves
+/// (`Bash(git:*)` uses `Bash`, `mcp__server` every tool of that server). Returns the products
+/// taken out, in order, for the rule that reports them.
+pub fn declare_fields(skill: &mut Skill) -> Vec<String> {
+    let mut products = Vec::new();
+    if let Some(tools) = &mut skill.tools {
+        let is_product = crate::profile::products::products(tools);
+        let mut flags = is_product.iter();
+        tools.retain(|t| {
+            let product = flags.next().copied().unwrap_or(false);
+            if product {
+                products.push(t.clone());
+            }
+            !product
+        });
+    }
+    let mut agent_fields = Requirements::default();
+    for t in skill.tools.iter().flatten() {
+        agent_fields.tools.push_all(t);
+    }
+    for s in &skill.mcp_servers {
+        agent_fields.tools.push_all(&format!("{s}/*"));
+    }
+    let mut allowed = Requirements::default();
+    for t in &skill.fields.allowed_tools {
+        let bare = crate::profile::names::tool_of(t);
+        match bare.strip_prefix("mcp__") {
+            Some(server) if !server.is_empty() && !server.contains("__") => {
+                allowed.tools.push_all(&format!("{server}/*"))
+            }
+            _ => allowed.tools.push_all(bare),
+        }
+    }
+    let (tools_at, allowed_at) = (skill.fields.tools_at, skill.fields.allowed_tools_at);
+    let mut declared = false;
+    for (source, at, needs) in [
+        (crate::model::Source::AgentFields, tools_at, agent_fields),
+        (crate::model::Source::AllowedTools, allowed_at, allowed),
+    ] {
+        if needs.is_empty() {
+            continue;
+        }
+        let pos = at.unwrap_or(crate::diagnostic::Pos::START);
+        skill.requirements.push(crate::model::Declared {
+            source,
+            file: None,
+            line: pos.line,
+            column: pos.column,
+            requirements: needs,
+        });
+        declared = true;
+    }
+    if declared {
+        skill.requirements.sort_by_key(|d| d.source);
+        skill.requirements.shrink_to_fit();
+        if skill.declared_by != crate::model::DeclaredBy::Dependencies {
+            skill.declared_by = skill.requirements[0].source.into();
+        }
+    }
+    products
+}
+
 /// Record on each agent what the skills it loads would add to its grants under the proposal.
 pub(crate) fn proposal_grants(
     links: &[crate::model::Link],
@@ -457,16 +521,14 @@ pub(crate) fn effective(
     }
 }
 
-/// Drift for every link, with one finding per drifting link (and per model that differs).
+/// The drift of every link: what each agent does not grant of what its linked skills need.
 /// Under the proposal, what a skill's own `tools` and `mcp-servers` grant is not drift.
 pub(crate) fn drift_of_links(
     links: &[crate::model::Link],
     skills: &[Box<Skill>],
     agents: &[crate::model::Agent],
     semantics: Semantics,
-    findings: &mut Vec<crate::diagnostic::Finding>,
 ) -> Vec<crate::model::Drift> {
-    // foldhash: SipHash over 100,000 skill paths was a good part of this step.
     let skill_by_path: foldhash::HashMap<&str, &Skill> =
         skills.iter().map(|s| (s.path.as_str(), &**s)).collect();
     let agent_ix: foldhash::HashMap<&str, &crate::model::Agent> =
@@ -474,34 +536,24 @@ pub(crate) fn drift_of_links(
     // Links come sorted by agent: each agent's links are judged on their own, on all threads,
     // with its grants built once and only when a linked skill needs tools. Results keep the
     // links' order.
-    let per_agent: Vec<(Vec<crate::model::Drift>, Vec<crate::diagnostic::Finding>)> = links
+    let per_agent: Vec<Vec<crate::model::Drift>> = links
         .par_chunk_by(|a, b| a.agent == b.agent)
         .map(|group| {
-            let (mut drifting, mut found) = (Vec::new(), Vec::new());
             let Some(agent) = group.first().and_then(|l| agent_ix.get(l.agent.as_str())) else {
-                return (drifting, found);
+                return Vec::new();
             };
             let grants = std::cell::OnceCell::new();
-            for l in group {
-                let Some(skill) = skill_by_path.get(l.skill_path.as_str()) else {
-                    continue;
-                };
-                let grants = || grants.get_or_init(|| Grants::of(agent));
-                if let Some(d) = drift(l, agent, grants, skill, semantics) {
-                    found.push(crate::rules::links::drift_finding(&d, agent));
-                    drifting.push(d);
-                }
-                found.extend(crate::rules::links::model_drift(l, agent, skill));
-            }
-            (drifting, found)
+            group
+                .iter()
+                .filter_map(|l| {
+                    let skill = skill_by_path.get(l.skill_path.as_str())?;
+                    let grants = || grants.get_or_init(|| Grants::of(agent));
+                    drift(l, agent, grants, skill, semantics)
+                })
+                .collect()
         })
         .collect();
-    let mut out = Vec::new();
-    for (drift, found) in per_agent {
-        out.extend(drift);
-        findings.extend(found);
-    }
-    out
+    per_agent.into_iter().flatten().collect()
 }
 
 #[cfg(test)]

@@ -365,6 +365,14 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub frontmatter_end: Option<FrontmatterEnd>,
+    /// Where the agent-style `tools` key is written.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub tools_at: Option<crate::diagnostic::Pos>,
+    /// Where `allowed-tools` is written.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub allowed_tools_at: Option<crate::diagnostic::Pos>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub license: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -8,6 +8,7 @@ use std::path::{Path, PathBuf};
 use skill_audit::AuditOptions;
 use skill_audit::diagnostic::Sink;
 use skill_audit::discover::{self, Kind};
+use skill_audit::evaluate;
 use skill_audit::model::{Agent, Manifest, Skill};
 use skill_audit::parse;
 use skill_audit::profile::ProfileSource;
@@ -77,7 +78,8 @@ pub fn models(root: &Path) -> Models {
         let mut sink = Sink::new(&c.path);
         match c.kind {
             Kind::Skill { .. } => {
-                let parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink);
+                let mut parsed = parse::skill::parse(&bytes, &c.path, &c.fs_path, &mut sink);
+                evaluate::declare_fields(&mut parsed.skill);
                 m.skills.push(Box::new(parsed.skill));
             }
             Kind::Agent(flavor) => {

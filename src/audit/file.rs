@@ -90,6 +90,8 @@ pub(super) fn parse_and_check(
     match c.kind {
         Kind::Skill { .. } => {
             let mut parsed = parse::skill::parse(bytes, &c.path, &c.fs_path, sink);
+            let products = crate::evaluate::declare_fields(&mut parsed.skill);
+            rules::deps::check_products(parsed.root.as_ref(), &products, sink);
             let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
             rules::references::check(&parsed.references, dir, files, sink);
             rules::spec::check(&parsed, settings, sink);

@@ -111,7 +111,8 @@ pub(crate) fn judge(
     links.dedup();
     evaluate::proposal_grants(&links, &skills, &mut agents);
     let semantics = opts.semantics;
-    let drift = evaluate::drift_of_links(&links, &skills, &agents, semantics, &mut findings);
+    let drift = evaluate::drift_of_links(&links, &skills, &agents, semantics);
+    rules::links::drift(&drift, &links, &skills, &agents, &mut findings);
     let skills = availability_of(
         skills,
         &profiles,

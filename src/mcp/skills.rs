@@ -205,7 +205,9 @@ pub(crate) fn audit(
         }
     };
     check_digest(served, bytes, &mut sink);
-    let parsed = parse::skill::parse(bytes, path, &fs_path, &mut sink);
+    let mut parsed = parse::skill::parse(bytes, path, &fs_path, &mut sink);
+    let products = crate::evaluate::declare_fields(&mut parsed.skill);
+    rules::deps::check_products(parsed.root.as_ref(), &products, &mut sink);
     // What the body refers to is held to the server's list of the skill's files, not to the
     // local file system (and to nothing when the server lists no files).
     let listed = Listed { served };

@@ -185,27 +185,11 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             _ => f.unknown_keys.push(k.to_owned()),
         }
     }
-    // The agent-style `tools` list is what the skill needs, and each `mcp-servers` entry
-    // needs that server.
-    let mut agent_fields = Requirements::default();
-    for t in skill.tools.iter().flatten() {
-        agent_fields.tools.push_all(t);
-    }
-    for s in &skill.mcp_servers {
-        agent_fields.tools.push_all(&format!("{s}/*"));
-    }
-    // `allowed-tools` pre-approves what the skill uses: `Bash(git:*)` uses `Bash`.
-    let mut allowed = Requirements::default();
-    for t in &f.allowed_tools {
-        let bare = crate::profile::names::tool_of(t);
-        // `mcp__server` alone grants every tool of the server.
-        match bare.strip_prefix("mcp__") {
-            Some(server) if !server.is_empty() && !server.contains("__") => {
-                allowed.tools.push_all(&format!("{server}/*"))
-            }
-            _ => allowed.tools.push_all(bare),
-        }
-    }
+    // What the agent-style fields and `allowed-tools` need is declared once the evaluation has
+    // read their names (`evaluate::declare_fields`): which words are products, what a
+    // permission rule such as `Bash(git:*)` names.
+    f.tools_at = tools_pos;
+    f.allowed_tools_at = allowed_pos;
     skill.fields = Box::new(f);
     let at = |source, pos: Option<Pos>, requirements| {
         let pos = pos.unwrap_or(Pos::START);
@@ -217,12 +201,6 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             requirements,
         }
     };
-    if !agent_fields.is_empty() {
-        declared.push(at(Source::AgentFields, tools_pos, agent_fields));
-    }
-    if !allowed.is_empty() {
-        declared.push(at(Source::AllowedTools, allowed_pos, allowed));
-    }
     declared.extend(hermes.finish());
     skill.requirements_invalid = !tools_ok;
     let has_deps = deps.is_some();
@@ -247,85 +225,17 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
     skill
 }
 
-/// Products a `tools` list names instead of tools: which hosts the skill is for (compared
-/// ignoring case).
-const PRODUCTS: [&str; 31] = [
-    "aider",
-    "amp",
-    "anthropic",
-    "antigravity",
-    "augment",
-    "chatgpt",
-    "claude",
-    "claude-code",
-    "claude-desktop",
-    "cline",
-    "codex",
-    "codex-cli",
-    "continue",
-    "copilot",
-    "cursor",
-    "gemini",
-    "gemini-cli",
-    "github-copilot",
-    "goose",
-    "hermes",
-    "jetbrains",
-    "kiro",
-    "openai",
-    "openclaw",
-    "opencode",
-    "roo",
-    "roo-code",
-    "trae",
-    "vscode",
-    "windsurf",
-    "zed",
-];
-
-/// The names of a SKILL.md's agent-style `tools`: products and tool schemas (objects) are
-/// reported and left out; `None` when the field has a shape no host reads.
+/// The names of a SKILL.md's agent-style `tools`, as written (which of them name products
+/// rather than tools is for the evaluation to say); tool schemas (objects) are reported and
+/// left out; `None` when the field has a shape no host reads.
 fn tool_names(value: &Node, sink: &mut Sink) -> Option<Vec<String>> {
-    let product = |name: &str| {
-        PRODUCTS.iter().any(|p| p.eq_ignore_ascii_case(name))
-            && !crate::profile::builtin::any_defines(name)
-    };
-    // A list that names products names only products: its other plain words (a product this
-    // table lacks) are read the same way, unless a host knows them as tools.
-    let strings = || {
-        value
-            .as_seq()
-            .into_iter()
-            .flatten()
-            .filter_map(Node::as_str)
-            .map(str::trim)
-    };
-    let all_products = strings().any(product)
-        && strings().all(|s| {
-            product(s)
-                || (!s.contains(['/', '_', '*', '(', '.'])
-                    && !crate::profile::builtin::any_defines(s))
-        });
-    let mut out = Vec::new();
-    // Products are reported once, at the first, naming them all.
-    let mut products: Vec<String> = Vec::new();
-    let mut first = value.pos;
-    let result = match &value.value {
+    match &value.value {
         Value::Seq(items) => {
             let mut ok = true;
+            let mut out = Vec::new();
             for item in items {
                 match &item.value {
-                    Value::Str(s) if !s.trim().is_empty() => {
-                        let s = s.trim();
-                        if all_products || product(s) {
-                            if products.is_empty() {
-                                first = item.pos;
-                            }
-                            products.push(s.to_owned());
-                        } else {
-                            out.push(s.to_owned());
-                        }
-                    }
+                    Value::Str(s) if !s.trim().is_empty() => out.push(s.trim().to_owned()),
                     Value::Map(_) => {
                         let what = match item.get("name").and_then(Node::as_str) {
                             Some(n) => format!("an object with `name: {n}`"),
@@ -347,23 +257,8 @@ fn tool_names(value: &Node, sink: &mut Sink) -> Option<Vec<String>> {
             }
             ok.then_some(out)
         }
-        _ => fields::name_list(value, "tools", rules::deps::capability_field_shape, sink).map(
-            |names| {
-                for n in names {
-                    if product(&n) {
-                        products.push(n);
-                    } else {
-                        out.push(n);
-                    }
-                }
-                out
-            },
-        ),
-    };
-    if !products.is_empty() {
-        rules::deps::products_as_tools(sink, first, &products);
+        _ => fields::name_list(value, "tools", rules::deps::capability_field_shape, sink),
     }
-    result
 }
 
 fn host_text(key: &str, value: &Node, sink: &mut Sink) -> Option<String> {

@@ -9,6 +9,7 @@ pub(crate) use compose::Composer;
 mod file;
 pub(crate) mod machine;
 pub(crate) mod names;
+pub(crate) mod products;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;

@@ -304,8 +304,23 @@ pub(crate) const NOT_TOOL_NAMES: RuleDoc = RuleDoc {
     fix: None,
 };
 
+/// A skill's `tools` list (in the frontmatter `root`) names `products`, which the evaluation
+/// took out of what the skill needs: one finding, at the first.
+pub(crate) fn check_products(root: Option<&Node>, products: &[String], sink: &mut Sink) {
+    let (Some(first), Some(tools)) = (products.first(), root.and_then(|r| r.get("tools"))) else {
+        return;
+    };
+    let pos = tools
+        .as_seq()
+        .into_iter()
+        .flatten()
+        .find(|item| item.as_str().map(str::trim) == Some(first.as_str()))
+        .map_or(tools.pos, |item| item.pos);
+    products_as_tools(sink, pos, products);
+}
+
 /// A skill's `tools` list names `products` (the first at `pos`).
-pub(crate) fn products_as_tools(sink: &mut Sink, pos: Pos, products: &[String]) {
+fn products_as_tools(sink: &mut Sink, pos: Pos, products: &[String]) {
     let (what, them, they) = if products.len() == 1 {
         ("a product", "it", "it is")
     } else {

@@ -72,7 +72,35 @@ pub(crate) const DRIFT: RuleDoc = RuleDoc {
 };
 
 /// The finding for a drifting link, on the agent file.
-pub(crate) fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
+/// SA603 for every drifting link, and SA604 for every link whose skill suggests a model its
+/// agent does not use.
+pub(crate) fn drift(
+    drift: &[Drift],
+    links: &[Link],
+    skills: &[Box<Skill>],
+    agents: &[Agent],
+    findings: &mut Vec<Finding>,
+) {
+    let agent_at: foldhash::HashMap<&str, &Agent> =
+        agents.iter().map(|a| (a.path.as_str(), a)).collect();
+    let skill_at: foldhash::HashMap<&str, &Skill> =
+        skills.iter().map(|s| (s.path.as_str(), &**s)).collect();
+    for d in drift {
+        if let Some(agent) = agent_at.get(d.agent.as_str()) {
+            findings.push(drift_finding(d, agent));
+        }
+    }
+    for l in links {
+        if let (Some(agent), Some(skill)) = (
+            agent_at.get(l.agent.as_str()),
+            skill_at.get(l.skill_path.as_str()),
+        ) {
+            findings.extend(model_drift(l, agent, skill));
+        }
+    }
+}
+
+fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
     let mut parts = Vec::new();
     if !d.missing_tools.is_empty() {
         parts.push(format!("tools {}", quoted(&d.missing_tools)));
@@ -176,7 +204,7 @@ pub(crate) const MODEL_DRIFT: RuleDoc = RuleDoc {
 };
 
 /// Info when a skill's model hint differs from the agent's model.
-pub(crate) fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding> {
+fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding> {
     let hint = skill.model.first()?;
     if agent.model.is_empty() || agent.model.iter().any(|m| m.eq_ignore_ascii_case(hint)) {
         return None;
