@@ -41,7 +41,7 @@ fn links(bencher: Bencher, skills: usize) {
             &m.manifests,
             &m.roots,
             &m.cwd,
-            &skill_audit::source::Boundary::none(),
+            &skill_audit::boundary::Boundary::none(),
             &mut findings,
         );
         black_box((links.len(), findings.len()))

@@ -456,7 +456,7 @@ fn run(
                         guard.local.sidecars.push(e.path().to_owned());
                     }
                     if let Some(kind) = classify(e.path()) {
-                        let entry = match crate::source::special_kind(t) {
+                        let entry = match crate::boundary::special_kind(t) {
                             Some(what) => Entry::Special(what),
                             None if t.is_symlink() => Entry::Indirect,
                             None => Entry::File,
@@ -769,7 +769,7 @@ pub(crate) fn manifest_agents<'m>(
     manifests: impl Iterator<Item = &'m crate::model::Manifest>,
     known: &[Candidate],
     cwd: &std::path::Path,
-    boundary: &crate::source::Boundary,
+    boundary: &crate::boundary::Boundary,
 ) -> Vec<Candidate> {
     // Built on first use: most libraries have no Claude plugin that lists agents.
     let seen = std::cell::OnceCell::new();

@@ -113,7 +113,7 @@ pub struct Availability {
 /// Requirements of one kind and source that a profile does not meet (or does not judge).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Unmet {
-    pub source: crate::model::Source,
+    pub source: crate::model::Origin,
     pub kind: DepKind,
     /// `all`: every one of `names` is missing; `any`: none of them is available;
     /// `fallback-for`: the skill stands in for them and they are available, so its host
@@ -152,18 +152,18 @@ impl Availability {
 /// Evaluate requirements declared by `dependencies` against a profile (tests, benches).
 pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
     declarations(
-        std::iter::once((crate::model::Source::Dependencies, req)),
+        std::iter::once((crate::model::Origin::Dependencies, req)),
         profile,
     )
 }
 
 /// How one name of `kind`, declared by `source`, fares in `profile`: `None` when the
 /// profile does not describe the kind.
-fn met(profile: &Profile, source: crate::model::Source, kind: DepKind, name: &str) -> Option<bool> {
+fn met(profile: &Profile, source: crate::model::Origin, kind: DepKind, name: &str) -> Option<bool> {
     match kind {
         DepKind::Tools => {
             let judged = match source {
-                crate::model::Source::AllowedTools => {
+                crate::model::Origin::AllowedTools => {
                     // A permission list names the tools of whichever host reads it: a bare
                     // name no built-in host defines (`ask_user` of the Copilot CLI) is no
                     // host's we know, so it is not judged; MCP names are.
@@ -201,7 +201,7 @@ fn met(profile: &Profile, source: crate::model::Source, kind: DepKind, name: &st
 /// Evaluate every source's requirements against a profile: all of them must hold. A kind
 /// the profile does not describe (a machine kind it has no list for) is not judged.
 pub(crate) fn declarations<'r>(
-    declared: impl Iterator<Item = (crate::model::Source, &'r Requirements)> + Clone,
+    declared: impl Iterator<Item = (crate::model::Origin, &'r Requirements)> + Clone,
     profile: &Profile,
 ) -> Availability {
     let mut out = Availability::of(Status::Available, None);
@@ -318,9 +318,9 @@ pub(crate) fn declarations<'r>(
         // some of them there, the host runs it without the others (as it runs an agent).
         let degraded =
             out.unmet.iter().all(|u| {
-                u.source == crate::model::Source::AllowedTools && u.group == UnmetGroup::All
+                u.source == crate::model::Origin::AllowedTools && u.group == UnmetGroup::All
             }) && declared.clone().any(|(source, r)| {
-                source == crate::model::Source::AllowedTools
+                source == crate::model::Origin::AllowedTools
                     && r.tools.all.len() > out.unmet.iter().map(|u| u.names.len()).sum::<usize>()
             });
         out.status = if degraded {
@@ -421,8 +421,8 @@ pub fn declare_fields(skill: &mut Skill) -> Vec<String> {
     let (tools_at, allowed_at) = (skill.fields.tools_at, skill.fields.allowed_tools_at);
     let mut declared = false;
     for (source, at, needs) in [
-        (crate::model::Source::AgentFields, tools_at, agent_fields),
-        (crate::model::Source::AllowedTools, allowed_at, allowed),
+        (crate::model::Origin::AgentFields, tools_at, agent_fields),
+        (crate::model::Origin::AllowedTools, allowed_at, allowed),
     ] {
         if needs.is_empty() {
             continue;
@@ -602,7 +602,7 @@ mod tests {
         for any in [["Read", "ask_user"], ["ask_user", "Read"]] {
             let r = req(&[], Some(&any));
             let a = declarations(
-                std::iter::once((crate::model::Source::AllowedTools, &r)),
+                std::iter::once((crate::model::Origin::AllowedTools, &r)),
                 &p,
             );
             assert_eq!(a.status, Status::Available, "{any:?}");
@@ -613,7 +613,7 @@ mod tests {
         }
         let r = req(&[], Some(&["ask_user", "github/create_issue"]));
         let a = declarations(
-            std::iter::once((crate::model::Source::AllowedTools, &r)),
+            std::iter::once((crate::model::Origin::AllowedTools, &r)),
             &p,
         );
         assert_eq!(a.status, Status::NotJudged);

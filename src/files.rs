@@ -1,12 +1,12 @@
 //! How a rule asks about files: the one question it may put to the world outside the file it
 //! checks. A skill's body names paths; whether they are there depends on where the skill lives:
-//! in the audited tree ([`Tree`], through the boundary of `source.rs`), on an MCP server (the
+//! in the audited tree ([`Tree`], through `boundary.rs`), on an MCP server (the
 //! files `skills/list` lists, in `mcp::skills`), or in an editor, whose open documents may not
 //! be saved yet (in `lsp`).
 
 use std::path::{Component, Path, PathBuf};
 
-use crate::source::Boundary;
+use crate::boundary::Boundary;
 
 /// What is at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

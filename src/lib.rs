@@ -8,6 +8,7 @@
 #![forbid(unsafe_code)]
 
 pub mod audit;
+pub mod boundary;
 pub mod cli;
 pub mod config;
 pub mod diagnostic;
@@ -25,7 +26,6 @@ pub mod profile;
 pub mod report;
 pub mod resolve;
 pub mod rules;
-pub mod source;
 pub mod span;
 pub mod vecmap;
 pub mod words;

@@ -318,7 +318,7 @@ pub(crate) fn profile_json(found: &Found, name: Option<&str>, now: SystemTime) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Declared, Requirements, Source};
+    use crate::model::{Declared, Origin, Requirements};
 
     fn skill(requirements: Vec<Requirements>) -> Skill {
         let mut s = Skill::invalid("s".into(), "s/SKILL.md".into(), "s/SKILL.md".into());
@@ -326,7 +326,7 @@ mod tests {
         s.requirements = requirements
             .into_iter()
             .map(|requirements| Declared {
-                source: Source::Openclaw,
+                source: Origin::Openclaw,
                 file: None,
                 line: 1,
                 column: 1,

@@ -102,8 +102,8 @@ impl DepKind {
     }
 }
 
-/// Where a requirement was declared: the proposed field, or a dialect that hosts or
-/// registries already read.
+/// Where a requirement comes from (the report's `source` key): the proposed field, or a dialect
+/// that hosts or registries already read.
 #[derive(
     Clone,
     Copy,
@@ -118,7 +118,7 @@ impl DepKind {
     schemars::JsonSchema,
 )]
 #[serde(rename_all = "kebab-case")]
-pub enum Source {
+pub enum Origin {
     /// The proposed `dependencies` field.
     Dependencies,
     /// The agent-style `tools` and `mcp-servers` fields on SKILL.md.
@@ -137,40 +137,40 @@ pub enum Source {
     Packages,
 }
 
-impl Source {
+impl Origin {
     pub(crate) fn as_str(self) -> &'static str {
         match self {
-            Source::Dependencies => "dependencies",
-            Source::AgentFields => "agent-fields",
-            Source::AllowedTools => "allowed-tools",
-            Source::Openclaw => "openclaw",
-            Source::Codex => "codex",
-            Source::Hermes => "hermes",
-            Source::Packages => "packages",
+            Origin::Dependencies => "dependencies",
+            Origin::AgentFields => "agent-fields",
+            Origin::AllowedTools => "allowed-tools",
+            Origin::Openclaw => "openclaw",
+            Origin::Codex => "codex",
+            Origin::Hermes => "hermes",
+            Origin::Packages => "packages",
         }
     }
     /// How messages tag what this source declares: nothing for the proposal's field.
     pub(crate) fn tag(self) -> &'static str {
         match self {
-            Source::Dependencies => "",
-            Source::AgentFields => " (agent-fields)",
-            Source::AllowedTools => " (allowed-tools)",
-            Source::Openclaw => " (openclaw)",
-            Source::Codex => " (codex)",
-            Source::Hermes => " (hermes)",
-            Source::Packages => " (packages)",
+            Origin::Dependencies => "",
+            Origin::AgentFields => " (agent-fields)",
+            Origin::AllowedTools => " (allowed-tools)",
+            Origin::Openclaw => " (openclaw)",
+            Origin::Codex => " (codex)",
+            Origin::Hermes => " (hermes)",
+            Origin::Packages => " (packages)",
         }
     }
     /// Where the source is written, for people.
     pub(crate) fn place(self) -> &'static str {
         match self {
-            Source::Dependencies => "the `dependencies` field",
-            Source::AgentFields => "the `tools` / `mcp-servers` fields",
-            Source::AllowedTools => "`allowed-tools`",
-            Source::Openclaw => "OpenClaw's `metadata.openclaw`",
-            Source::Codex => "Codex's `agents/openai.yaml`",
-            Source::Hermes => "Hermes' `metadata.hermes` / prerequisites",
-            Source::Packages => "the package list in `dependencies`",
+            Origin::Dependencies => "the `dependencies` field",
+            Origin::AgentFields => "the `tools` / `mcp-servers` fields",
+            Origin::AllowedTools => "`allowed-tools`",
+            Origin::Openclaw => "OpenClaw's `metadata.openclaw`",
+            Origin::Codex => "Codex's `agents/openai.yaml`",
+            Origin::Hermes => "Hermes' `metadata.hermes` / prerequisites",
+            Origin::Packages => "the package list in `dependencies`",
         }
     }
 }
@@ -294,7 +294,7 @@ impl Requirements {
 /// The requirements one source declares, and where.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
 pub struct Declared {
-    pub source: Source,
+    pub source: Origin,
     /// The file it is written in, when that is not the SKILL.md (Codex's sidecar).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
@@ -329,16 +329,16 @@ pub enum DeclaredBy {
     Nothing,
 }
 
-impl From<Source> for DeclaredBy {
-    fn from(s: Source) -> DeclaredBy {
+impl From<Origin> for DeclaredBy {
+    fn from(s: Origin) -> DeclaredBy {
         match s {
-            Source::Dependencies => DeclaredBy::Dependencies,
-            Source::AgentFields => DeclaredBy::ToolsField,
-            Source::AllowedTools => DeclaredBy::AllowedTools,
-            Source::Openclaw => DeclaredBy::Openclaw,
-            Source::Codex => DeclaredBy::Codex,
-            Source::Hermes => DeclaredBy::Hermes,
-            Source::Packages => DeclaredBy::Packages,
+            Origin::Dependencies => DeclaredBy::Dependencies,
+            Origin::AgentFields => DeclaredBy::ToolsField,
+            Origin::AllowedTools => DeclaredBy::AllowedTools,
+            Origin::Openclaw => DeclaredBy::Openclaw,
+            Origin::Codex => DeclaredBy::Codex,
+            Origin::Hermes => DeclaredBy::Hermes,
+            Origin::Packages => DeclaredBy::Packages,
         }
     }
 }
@@ -445,7 +445,7 @@ pub struct Skill {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     pub declared_by: DeclaredBy,
-    /// What each source declares, in the order of [`Source::ALL`]; all of them must hold.
+    /// What each source declares, in the order of [`Origin::ALL`]; all of them must hold.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub requirements: Vec<Declared>,
     /// The agent-style `tools` field, as written.
@@ -464,8 +464,8 @@ impl Skill {
     /// `tools` and `mcp-servers` (what drift is judged by, and the report's `dependencies`).
     pub fn dependencies(&self) -> &Requirements {
         let source = match self.declared_by {
-            DeclaredBy::Dependencies => Source::Dependencies,
-            _ => Source::AgentFields,
+            DeclaredBy::Dependencies => Origin::Dependencies,
+            _ => Origin::AgentFields,
         };
         self.requirements
             .iter()

@@ -11,11 +11,11 @@ use std::sync::Mutex;
 
 use rayon::prelude::*;
 
+use crate::boundary::Boundary;
 use crate::diagnostic::Finding;
 use crate::discover::{is_normal, normalize, normalized, strip_suffix_ignore_case};
 use crate::model::{Agent, Link, Manifest, Named, Skill, by_name};
 use crate::rules;
-use crate::source::Boundary;
 
 /// Hash maps here are keyed by paths and names; foldhash hashes those several times faster
 /// than the default hasher.

@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 
 use crate::audit::{self, AuditError, AuditOptions, AuditResult, FileOutput, Parsed};
+use crate::boundary::Boundary;
 use crate::discover::{self, Candidate, Discovery, Entry};
 use crate::files::Files;
 use crate::model::Manifest;
 use crate::profile::Profile;
-use crate::source::Boundary;
 
 /// A library, audited, with the files an editor changed parsed from their text.
 pub struct Workspace {
@@ -129,6 +129,7 @@ impl Workspace {
             return false;
         };
         let mut out = audit::check_text(&c, text, &self.opts.settings, &self.boundary, files);
+        out.text = self.opts.snippets.then(|| text.to_vec());
         audit::with_sidecar(&mut out, &self.found.sidecars, &self.boundary);
         match self.files.binary_search_by(|o| o.path.cmp(&c.path)) {
             Ok(i) => {
@@ -204,7 +205,7 @@ fn empty_result(profiles: Vec<Profile>) -> AuditResult {
         findings: Vec::new(),
         files_scanned: 0,
         ignored: 0,
-        sources: Default::default(),
+        texts: Default::default(),
     }
 }
 

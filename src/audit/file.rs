@@ -4,6 +4,7 @@
 use std::panic::{AssertUnwindSafe, catch_unwind};
 
 use super::{FileOutput, Parsed};
+use crate::boundary::Boundary;
 use crate::config::Settings;
 use crate::diagnostic::Sink;
 use crate::discover::{Candidate, Kind};
@@ -11,7 +12,6 @@ use crate::files::Files;
 use crate::model::{Agent, Skill};
 use crate::parse;
 use crate::rules;
-use crate::source::Boundary;
 
 /// Run `work` for `c`, turning a panic into an `internal-error` finding on that file.
 pub(super) fn contained(c: &Candidate, work: impl FnOnce() -> FileOutput) -> FileOutput {

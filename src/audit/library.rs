@@ -6,15 +6,14 @@ use rayon::prelude::*;
 use super::{
     AgentResult, AuditOptions, AuditResult, FileOutput, Parsed, SkillResult, file::contained,
 };
+use crate::boundary::Boundary;
 use crate::diagnostic::{Finding, sort_findings};
 use crate::discover::{self, Candidate, Entry, Kind};
 use crate::evaluate::{self, Availability};
 use crate::model::Agent;
 use crate::profile::Profile;
-use crate::report::sources::Sources;
 use crate::resolve;
 use crate::rules;
-use crate::source::Boundary;
 
 /// The library-level stage over parsed files: links, availability per profile, drift and
 /// the library rules. Reads no file, so it can be run again from cached outputs.
@@ -26,9 +25,9 @@ pub(crate) fn judge(
     served: Vec<crate::mcp::skills::ServedSkill>,
     boundary: &Boundary,
 ) -> AuditResult {
-    // Where each file was read from (kept only when asked for), for renderers that show the
-    // source lines of findings.
-    let mut sources = Sources::default();
+    // The text of each file (kept only when asked for), for renderers that show the source
+    // lines of findings.
+    let mut texts = crate::report::lines::Texts::default();
     // Sized up front: growing by doubling would hold up to twice the skills (and findings) at
     // the peak, and copy them each time.
     let mut findings: Vec<Finding> =
@@ -57,16 +56,17 @@ pub(crate) fn judge(
             out
         })
         .collect();
-    // Served skills' bytes, no longer needed by the audit, move to the report's sources.
+    // Served skills' bytes, no longer needed by the audit, move to the report's texts.
     if opts.snippets {
-        sources.served = served
-            .into_iter()
-            .filter_map(|s| Some((s.uri, s.content.ok()?)))
-            .collect();
+        texts.extend(
+            served
+                .into_iter()
+                .filter_map(|s| Some((s.uri, s.content.ok()?))),
+        );
     }
-    for o in outputs.into_iter().chain(served_outputs) {
-        if let Some(read_from) = o.read_from {
-            sources.files.insert(o.path, read_from);
+    for mut o in outputs.into_iter().chain(served_outputs) {
+        if let Some(text) = o.text.take() {
+            texts.insert(o.path.clone(), text);
         }
         findings.extend(o.findings);
         suppressions.extend(o.suppressions);
@@ -182,7 +182,7 @@ pub(crate) fn judge(
         findings,
         files_scanned,
         ignored: found.ignored,
-        sources,
+        texts,
     }
 }
 

@@ -10,14 +10,13 @@ pub(crate) mod read;
 use std::collections::HashSet;
 use std::path::PathBuf;
 
+use crate::boundary::{Boundary, FileId};
 use crate::config::Settings;
 use crate::diagnostic::{Finding, Suppression};
 use crate::discover::{self, Candidate, Entry};
 use crate::evaluate::{self, Availability};
 use crate::model::{Agent, Drift, Link, Manifest, Skill};
 use crate::profile::{self, Profile, ProfileError, ProfileSource};
-use crate::report::sources::Sources;
-use crate::source::{Boundary, FileId};
 
 pub(crate) use file::{check_text, panic_message};
 pub(crate) use library::judge;
@@ -90,8 +89,8 @@ pub struct AuditResult {
     pub files_scanned: usize,
     /// Skill, agent and manifest files that ignore rules kept out of the audit.
     pub ignored: usize,
-    /// Where each file can be read again for source lines (only when asked for).
-    pub sources: Sources,
+    /// The text of each file as the audit read it, for source lines (only when asked for).
+    pub texts: crate::report::lines::Texts,
 }
 
 /// What one file turned out to be.
@@ -260,14 +259,14 @@ pub(crate) struct FileOutput {
     suppressions: Vec<Suppression>,
     /// The file's identity, when it was read.
     pub(crate) id: Option<FileId>,
-    /// Where it was read from (its real path, when reached through a link).
-    read_from: Option<PathBuf>,
+    /// Its text as read and checked, kept for the report's source lines when asked for.
+    pub(crate) text: Option<Vec<u8>>,
     /// Reached without a link: preferred when one file is reached by several paths.
     direct: bool,
 }
 
 impl FileOutput {
-    /// The output for `c`; its path is moved in by [`guarded`], once the candidate is done with.
+    /// The output for `c`; its path is moved in by [`read::check_file`], once the candidate is done with.
     fn new(c: &Candidate, parsed: Parsed, findings: Vec<Finding>, sup: Vec<Suppression>) -> Self {
         FileOutput {
             path: String::new(),
@@ -275,7 +274,7 @@ impl FileOutput {
             findings,
             suppressions: sup,
             id: None,
-            read_from: None,
+            text: None,
             direct: c.entry == Entry::File,
         }
     }

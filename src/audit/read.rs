@@ -7,13 +7,13 @@ use std::path::PathBuf;
 
 use super::file::{contained, file_name_rules, parse_and_check, placeholder};
 use super::{AuditOptions, FileOutput, Parsed};
+use crate::boundary::{Boundary, FileId, MAX_FILE_BYTES, Refusal};
 use crate::diagnostic::Sink;
 use crate::discover::{self, Candidate, Entry};
 use crate::files::Tree;
 use crate::model::Skill;
 use crate::parse;
 use crate::rules;
-use crate::source::{self, Boundary, FileId, MAX_FILE_BYTES, Refusal};
 
 /// The files found, each read, parsed and checked on its own.
 pub(crate) struct PerFile {
@@ -142,7 +142,7 @@ fn once_per_file(outputs: &mut [FileOutput]) {
         let o = &mut outputs[dup];
         o.parsed = Parsed::Nothing;
         o.suppressions.clear();
-        o.read_from = None;
+        o.text = None;
         o.findings = vec![rules::file::same_file(&o.path, &kept_path)];
     }
 }
@@ -163,12 +163,12 @@ fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> Fi
     // or named by a manifest is read at its real path, once that is known to be inside.
     let read = match c.entry {
         Entry::Special(what) => Err(Refusal::Special(what)),
-        Entry::File => source::read(&c.fs_path, MAX_FILE_BYTES).map(|r| (r, None)),
+        Entry::File => crate::boundary::read(&c.fs_path, MAX_FILE_BYTES),
         Entry::Indirect => boundary
             .resolve(&c.fs_path)
-            .and_then(|real| Ok((source::read(&real, MAX_FILE_BYTES)?, Some(real)))),
+            .and_then(|real| crate::boundary::read(&real, MAX_FILE_BYTES)),
     };
-    let (contents, read_from) = match read {
+    let contents = match read {
         Ok(r) => r,
         Err(why) => {
             sink.findings.push(rules::file::refused(&c.path, &why));
@@ -197,7 +197,7 @@ fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> Fi
     } = sink;
     FileOutput {
         id: contents.id,
-        read_from: keep_source.then(|| read_from.unwrap_or_else(|| c.fs_path.clone())),
+        text: keep_source.then_some(bytes),
         ..FileOutput::new(c, parsed, findings, suppressions)
     }
 }
@@ -217,7 +217,10 @@ fn codex_sidecar(
     };
     // A sidecar is a few lines: a large one is not worth reading whole.
     const LIMIT: u64 = 1 << 20;
-    match boundary.resolve(path).and_then(|r| source::read(&r, LIMIT)) {
+    match boundary
+        .resolve(path)
+        .and_then(|r| crate::boundary::read(&r, LIMIT))
+    {
         Err(why) => findings.push(rules::file::refused(&display, &why)),
         Ok(contents) => {
             let mut sink = Sink::new(&display);

@@ -61,7 +61,7 @@ pub(crate) fn find(
         return Ok(None);
     };
     let shown = crate::discover::display_path(&found, &cwd);
-    let boundary = crate::source::Boundary::new(&[start.clone(), top.to_owned()], follow_outside);
+    let boundary = crate::boundary::Boundary::new(&[start.clone(), top.to_owned()], follow_outside);
     if boundary.leads_outside(&found) {
         return Err(format!(
             "{shown}: its real path leads outside the folders searched for it; name it with --config to read it"
@@ -148,7 +148,7 @@ pub(crate) struct Config {
 
 /// Read and validate a config file.
 pub(crate) fn load(path: &Path, display: &str) -> Result<Config, ConfigError> {
-    let text = crate::source::read_text(path).map_err(|e| ConfigError {
+    let text = crate::boundary::read_text(path).map_err(|e| ConfigError {
         path: display.to_owned(),
         line: 1,
         column: 1,

@@ -7,7 +7,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::Change;
-use crate::source::{self, MAX_FILE_BYTES};
+use crate::boundary::MAX_FILE_BYTES;
 
 /// The audited folders, by real path: fixes read and write only inside them.
 pub(super) struct Roots(Vec<PathBuf>);
@@ -43,7 +43,7 @@ impl Roots {
     /// The text of `path`, when fixes may change it.
     pub(super) fn read(&self, path: &Path) -> Result<String, String> {
         self.admits(path)?;
-        let contents = source::read(path, MAX_FILE_BYTES).map_err(|e| e.to_string())?;
+        let contents = crate::boundary::read(path, MAX_FILE_BYTES).map_err(|e| e.to_string())?;
         String::from_utf8(contents.bytes).map_err(|_| "it is not UTF-8 text".to_owned())
     }
 }

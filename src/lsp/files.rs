@@ -4,8 +4,8 @@
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
+use crate::boundary::Boundary;
 use crate::files::{Files, Lookup, Tree};
-use crate::source::Boundary;
 
 pub(crate) struct EditorFiles<'d> {
     pub(crate) boundary: Boundary,

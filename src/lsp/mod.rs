@@ -319,7 +319,7 @@ impl Server<'_> {
     fn text(&self, path: &Path) -> Option<String> {
         match self.docs.get(path) {
             Some(t) => Some(t.clone()),
-            None => crate::source::read_text(path).ok(),
+            None => crate::boundary::read_text(path).ok(),
         }
     }
 
@@ -463,7 +463,7 @@ impl Server<'_> {
         for path in &dirty {
             let text = match self.docs.get(path) {
                 Some(t) => Some(t.clone().into_bytes()),
-                None => crate::source::read(path, crate::source::MAX_FILE_BYTES)
+                None => crate::boundary::read(path, crate::boundary::MAX_FILE_BYTES)
                     .ok()
                     .map(|c| c.bytes),
             };

@@ -424,13 +424,10 @@ mod tests {
         assert!(findings[1].message.contains("missing.md"));
         assert_eq!(findings[1].line, 5);
         let mut findings = findings;
-        let sources = crate::report::sources::Sources {
-            served: [(served.uri.clone(), body.as_bytes().to_vec())]
-                .into_iter()
-                .collect(),
-            ..Default::default()
-        };
-        crate::report::sources::attach(&mut findings, &sources);
+        let texts: crate::report::lines::Texts = [(served.uri.clone(), body.as_bytes().to_vec())]
+            .into_iter()
+            .collect();
+        crate::report::lines::attach(&mut findings, &texts);
         assert!(findings[1].source.as_deref().unwrap().contains("[gone]"));
 
         let good = ServedSkill {

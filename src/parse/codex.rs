@@ -4,7 +4,7 @@
 //! problem is a finding on the sidecar, never an invalid skill.
 
 use crate::diagnostic::Sink;
-use crate::model::{Declared, Requirements, Source};
+use crate::model::{Declared, Origin, Requirements};
 use crate::parse::yaml::{self, Node};
 use crate::rules;
 
@@ -27,7 +27,7 @@ pub(crate) fn parse(bytes: &[u8], file: &str, sink: &mut Sink) -> Option<Declare
     };
     let tools = root.get("dependencies").and_then(|d| d.get("tools"))?;
     let Some(items) = tools.as_seq() else {
-        rules::deps::dialect_shape(sink, tools, Source::Codex, "dependencies.tools", "a list");
+        rules::deps::dialect_shape(sink, tools, Origin::Codex, "dependencies.tools", "a list");
         return None;
     };
     let mut req = Requirements::default();
@@ -36,12 +36,12 @@ pub(crate) fn parse(bytes: &[u8], file: &str, sink: &mut Sink) -> Option<Declare
             Ok(Some(name)) => req.tools.push_all(&format!("{name}/*")),
             Ok(None) => {}
             Err(what) => {
-                rules::deps::dialect_shape(sink, item, Source::Codex, "dependencies.tools[]", what)
+                rules::deps::dialect_shape(sink, item, Origin::Codex, "dependencies.tools[]", what)
             }
         }
     }
     (!req.is_empty()).then(|| Declared {
-        source: Source::Codex,
+        source: Origin::Codex,
         file: Some(file.to_owned()),
         line: tools.pos.line,
         column: tools.pos.column,

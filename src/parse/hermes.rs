@@ -5,7 +5,7 @@
 //! objects with `name`) and `platforms` (`linux`, `macos`, `windows`).
 
 use crate::diagnostic::{Pos, Sink};
-use crate::model::{Declared, DepKind, Requirements, Source};
+use crate::model::{Declared, DepKind, Origin, Requirements};
 use crate::parse::yaml::{Node, Value};
 use crate::rules;
 
@@ -87,7 +87,7 @@ impl Hermes {
                         None => rules::deps::dialect_value(
                             sink,
                             value.pos,
-                            Source::Hermes,
+                            Origin::Hermes,
                             key,
                             &name,
                             &["linux", "macos", "windows"],
@@ -122,7 +122,7 @@ impl Hermes {
     pub(crate) fn finish(self) -> Option<Declared> {
         let at = self.at?;
         (!self.req.is_empty()).then_some(Declared {
-            source: Source::Hermes,
+            source: Origin::Hermes,
             file: None,
             line: at.line,
             column: at.column,
@@ -150,13 +150,13 @@ fn list(field: &str, node: &Node, sink: &mut Sink) -> Vec<String> {
             .filter_map(|i| match i.as_str().map(str::trim) {
                 Some(s) if !s.is_empty() => Some(s.to_owned()),
                 _ => {
-                    rules::deps::dialect_shape(sink, i, Source::Hermes, field, "a name");
+                    rules::deps::dialect_shape(sink, i, Origin::Hermes, field, "a name");
                     None
                 }
             })
             .collect(),
         _ => {
-            rules::deps::dialect_shape(sink, node, Source::Hermes, field, "a list of names");
+            rules::deps::dialect_shape(sink, node, Origin::Hermes, field, "a list of names");
             Vec::new()
         }
     }
@@ -182,7 +182,7 @@ fn named_list(field: &str, node: &Node, sink: &mut Sink) -> Vec<String> {
             None => rules::deps::dialect_shape(
                 sink,
                 item,
-                Source::Hermes,
+                Origin::Hermes,
                 field,
                 "a name or an object with `name`",
             ),
@@ -220,7 +220,7 @@ mod tests {
         );
         assert_eq!(n, 0);
         let d = d.unwrap();
-        assert_eq!((d.source, d.line), (Source::Hermes, 2));
+        assert_eq!((d.source, d.line), (Origin::Hermes, 2));
         let r = d.requirements;
         assert_eq!(
             r.group(DepKind::Os).any.as_deref().unwrap(),

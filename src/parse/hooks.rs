@@ -7,11 +7,11 @@
 
 use std::path::{Component, Path, PathBuf};
 
+use crate::boundary::{Boundary, MAX_FILE_BYTES, Refusal};
 use crate::diagnostic::{Pos, Sink};
 use crate::model::{HookCommand, HookEvent, Hooks};
 use crate::parse::yaml::{Node, Value};
 use crate::rules;
-use crate::source::{self, Boundary, MAX_FILE_BYTES, Refusal};
 
 /// Keys of a handler that hold a command line: VS Code's default and per-platform ones, and
 /// the Copilot CLI's `bash` / `powershell`.
@@ -100,7 +100,7 @@ pub(crate) fn load(
         rules::deps::hooks_file_refused(sink, pos, owner, &file, "it leads outside that folder");
         return;
     }
-    let bytes = match source::read(&real, MAX_FILE_BYTES) {
+    let bytes = match crate::boundary::read(&real, MAX_FILE_BYTES) {
         Ok(c) => c.bytes,
         Err(why) => {
             rules::deps::hooks_file_refused(sink, pos, owner, &file, &why.to_string());

@@ -119,12 +119,12 @@ pub fn parse(
                     None => Pos::START,
                 };
                 let base = match source_of(e.get("source")) {
-                    Source::Remote(kind, at) => {
+                    PluginSource::Remote(kind, at) => {
                         rules::links::marketplace_remote_source(sink, pos, &name, kind, at);
                         continue;
                     }
-                    Source::Local(Some(src)) => plugin_root.join(src),
-                    Source::Local(None) => plugin_root.clone(),
+                    PluginSource::Local(Some(src)) => plugin_root.join(src),
+                    PluginSource::Local(None) => plugin_root.clone(),
                 };
                 // Only entries that list skills say anything about links; the rest are
                 // plugins whose own manifests are audited where they live.
@@ -147,7 +147,7 @@ pub fn parse(
 }
 
 /// Where a marketplace entry's plugin comes from.
-enum Source<'a> {
+enum PluginSource<'a> {
     /// A folder of this repository (relative to the plugin root), or the root itself.
     Local(Option<&'a str>),
     /// Somewhere else: its kind (`github`, `url`, `npm`, ...) and what names it there.
@@ -157,19 +157,19 @@ enum Source<'a> {
 /// A marketplace entry's `source`: a relative path, Codex's `{source: local, path}`, or a
 /// remote source (`{source: github, repo}`, `{source: url, url}`, `{source: git-subdir, url,
 /// path}`, `{source: npm, package}`, a URL string).
-fn source_of(v: Option<&Value>) -> Source<'_> {
+fn source_of(v: Option<&Value>) -> PluginSource<'_> {
     match v {
         Some(Value::String(s)) if s.contains("://") || s.starts_with("git@") => {
-            Source::Remote("url", s)
+            PluginSource::Remote("url", s)
         }
-        Some(Value::String(s)) => Source::Local(Some(s)),
+        Some(Value::String(s)) => PluginSource::Local(Some(s)),
         Some(Value::Object(o)) => {
             let field = |k: &str| o.get(k).and_then(Value::as_str);
             match field("source") {
                 Some("local") | None if field("url").is_none() && field("repo").is_none() => {
-                    Source::Local(field("path"))
+                    PluginSource::Local(field("path"))
                 }
-                kind => Source::Remote(
+                kind => PluginSource::Remote(
                     kind.unwrap_or("remote"),
                     field("repo")
                         .or(field("url"))
@@ -178,7 +178,7 @@ fn source_of(v: Option<&Value>) -> Source<'_> {
                 ),
             }
         }
-        _ => Source::Local(None),
+        _ => PluginSource::Local(None),
     }
 }
 
@@ -424,18 +424,21 @@ mod tests {
             assert_eq!(sink.findings[0].rule, Rule::MarketplaceRemoteSource);
             assert_eq!((sink.findings[0].line, sink.findings[0].column), (3, 12));
         }
-        assert!(matches!(source_of(None), Source::Local(None)));
+        assert!(matches!(source_of(None), PluginSource::Local(None)));
         let v: Value = serde_json::from_str(r#"{"source": "github", "repo": "o/r"}"#).unwrap();
         assert!(matches!(
             source_of(Some(&v)),
-            Source::Remote("github", "o/r")
+            PluginSource::Remote("github", "o/r")
         ));
         let v: Value = serde_json::from_str(r#""git@github.com:o/r.git""#).unwrap();
-        assert!(matches!(source_of(Some(&v)), Source::Remote("url", _)));
+        assert!(matches!(
+            source_of(Some(&v)),
+            PluginSource::Remote("url", _)
+        ));
         let v: Value = serde_json::from_str(r#""plugins/x""#).unwrap();
         assert!(matches!(
             source_of(Some(&v)),
-            Source::Local(Some("plugins/x"))
+            PluginSource::Local(Some("plugins/x"))
         ));
     }
 

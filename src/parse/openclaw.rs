@@ -5,7 +5,7 @@
 //! requirements are unmet; `always: true` turns the gate off.
 
 use crate::diagnostic::Sink;
-use crate::model::{Declared, DepKind, Requirements, Source};
+use crate::model::{Declared, DepKind, Origin, Requirements};
 use crate::parse::yaml::Node;
 use crate::rules;
 
@@ -32,7 +32,7 @@ pub(crate) fn read(metadata: &Node, sink: &mut Sink) -> Option<Declared> {
                             .get_or_insert_with(Vec::new)
                             .push(name);
                     } else {
-                        rules::deps::dialect_value(sink, pos, Source::Openclaw, "os", &name, &OSES);
+                        rules::deps::dialect_value(sink, pos, Origin::Openclaw, "os", &name, &OSES);
                     }
                 }
             }
@@ -44,7 +44,7 @@ pub(crate) fn read(metadata: &Node, sink: &mut Sink) -> Option<Declared> {
         return None;
     }
     Some(Declared {
-        source: Source::Openclaw,
+        source: Origin::Openclaw,
         file: None,
         line: block.pos.line,
         column: block.pos.column,
@@ -58,7 +58,7 @@ fn requires(key: &str, node: &Node, req: &mut Requirements, sink: &mut Sink) {
             rules::deps::dialect_shape(
                 sink,
                 node,
-                Source::Openclaw,
+                Origin::Openclaw,
                 &format!("{key}.requires"),
                 "a mapping",
             );
@@ -76,7 +76,7 @@ fn requires(key: &str, node: &Node, req: &mut Requirements, sink: &mut Sink) {
                 rules::deps::dialect_unknown_key(
                     sink,
                     k,
-                    Source::Openclaw,
+                    Origin::Openclaw,
                     &format!("{key}.requires"),
                     &["bins", "anyBins", "env", "config"],
                 );
@@ -117,7 +117,7 @@ pub(crate) fn names(
                     rules::deps::dialect_shape(
                         sink,
                         item,
-                        Source::Openclaw,
+                        Origin::Openclaw,
                         &format!("{key}.{field}"),
                         "a name",
                     );
@@ -129,7 +129,7 @@ pub(crate) fn names(
             rules::deps::dialect_shape(
                 sink,
                 node,
-                Source::Openclaw,
+                Origin::Openclaw,
                 &format!("{key}.{field}"),
                 "a list of names",
             );
@@ -158,7 +158,7 @@ mod tests {
         );
         assert!(f.is_empty(), "{f:?}");
         let d = d.unwrap();
-        assert_eq!(d.source, Source::Openclaw);
+        assert_eq!(d.source, Origin::Openclaw);
         assert_eq!(d.line, 2);
         let r = d.requirements;
         assert_eq!(r.group(DepKind::Bins).all, ["jq", "curl"]);

@@ -6,7 +6,7 @@
 use std::str::FromStr;
 
 use crate::diagnostic::Sink;
-use crate::model::{Declared, Requirements, Source};
+use crate::model::{Declared, Origin, Requirements};
 use crate::parse::yaml::Node;
 use crate::rules;
 
@@ -48,7 +48,7 @@ fn declared(names: &[&str], node: &Node) -> Declared {
         req.group_mut(crate::model::DepKind::Packages).push_all(n);
     }
     Declared {
-        source: Source::Packages,
+        source: Origin::Packages,
         file: None,
         line: node.pos.line,
         column: node.pos.column,
@@ -120,7 +120,7 @@ mod tests {
             "dependencies: [crewai>=1.2.0, crewai-tools, \"torch>=2.0; python_version>'3.8'\"]\n",
         );
         let d = d.unwrap();
-        assert_eq!(d.source, Source::Packages);
+        assert_eq!(d.source, Origin::Packages);
         assert_eq!(d.requirements.group(DepKind::Packages).all.len(), 3);
         assert_eq!(f, [Rule::PackageList]);
     }

@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::diagnostic::Pos;
 use crate::diagnostic::Sink;
-use crate::model::{Declared, DeclaredBy, Requirements, Skill, SkillFields, Source};
+use crate::model::{Declared, DeclaredBy, Origin, Requirements, Skill, SkillFields};
 
 use crate::parse::markdown::{self, Reference};
 use crate::parse::yaml::{Node, Value};
@@ -207,7 +207,7 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
     if let Some((req, valid, pos)) = deps {
         skill.requirements_invalid |= !valid;
         if !req.is_empty() {
-            declared.push(at(Source::Dependencies, Some(pos), req));
+            declared.push(at(Origin::Dependencies, Some(pos), req));
         }
     }
     declared.sort_by_key(|d| d.source);

@@ -289,7 +289,7 @@ pub(super) enum Role {
 impl Composer {
     /// Load and compose the profile file at `path`.
     pub(crate) fn load(&mut self, path: &Path, display: &str) -> Result<Profile, ProfileError> {
-        let text = crate::source::read_text(path).map_err(|e| ProfileError {
+        let text = crate::boundary::read_text(path).map_err(|e| ProfileError {
             path: display.to_owned(),
             line: 0,
             column: 0,
@@ -354,7 +354,7 @@ impl Composer {
             return Ok(parts.clone());
         }
         let display = path.display().to_string();
-        let text = crate::source::read_text(path)
+        let text = crate::boundary::read_text(path)
             .map_err(|e| entry_err(format!("cannot read `{display}`: {e}")))?;
         let file = file::read(&text, &display).map_err(|e| entry_err(e.to_string()))?;
         self.open.push(key.clone());

@@ -5,11 +5,11 @@ pub(crate) mod diff;
 pub mod github;
 pub(crate) mod html;
 pub(crate) mod json;
+pub(crate) mod lines;
 pub(crate) mod markdown;
 pub(crate) mod merge;
 pub mod prompt;
 pub(crate) mod sarif;
-pub(crate) mod sources;
 pub(crate) mod text;
 
 use rayon::prelude::*;
@@ -181,8 +181,8 @@ impl From<SkillRecord> for SkillEntry {
         // Reports before version 3 have only the evaluated `dependencies`.
         if skill.requirements.is_empty() && !r.dependencies.is_empty() {
             let source = match r.declared_by {
-                DeclaredBy::ToolsField => crate::model::Source::AgentFields,
-                _ => crate::model::Source::Dependencies,
+                DeclaredBy::ToolsField => crate::model::Origin::AgentFields,
+                _ => crate::model::Origin::Dependencies,
             };
             skill.requirements.push(crate::model::Declared {
                 source,
@@ -350,11 +350,11 @@ impl Report {
             mut findings,
             files_scanned,
             ignored,
-            sources,
+            texts,
         } = audit;
-        // The source lines text reports show, read again now that findings are final.
-        if !sources.is_empty() {
-            sources::attach(&mut findings, &sources);
+        // The source lines text reports show, now that findings are final.
+        if !texts.is_empty() {
+            lines::attach(&mut findings, &texts);
         }
         let profile_entries: Vec<ProfileEntry> = profiles
             .iter()

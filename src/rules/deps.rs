@@ -5,7 +5,7 @@
 
 use super::{FixDoc, NameShape, Rule, RuleDoc};
 use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink};
-use crate::model::{DepKind, Source};
+use crate::model::{DepKind, Origin};
 use crate::parse::yaml::Node;
 use crate::span;
 
@@ -358,11 +358,11 @@ pub(crate) const DIALECT_SHAPE: RuleDoc = RuleDoc {
     fix: None,
 };
 
-fn dialect(source: Source) -> &'static str {
+fn dialect(source: Origin) -> &'static str {
     match source {
-        Source::Openclaw => "OpenClaw",
-        Source::Hermes => "Hermes",
-        Source::Codex => "Codex",
+        Origin::Openclaw => "OpenClaw",
+        Origin::Hermes => "Hermes",
+        Origin::Codex => "Codex",
         _ => "its host",
     }
 }
@@ -371,7 +371,7 @@ fn dialect(source: Source) -> &'static str {
 pub(crate) fn dialect_shape(
     sink: &mut Sink,
     node: &Node,
-    source: Source,
+    source: Origin,
     field: &str,
     expected: &str,
 ) {
@@ -390,7 +390,7 @@ pub(crate) fn dialect_shape(
 pub(crate) fn dialect_value(
     sink: &mut Sink,
     pos: Pos,
-    source: Source,
+    source: Origin,
     field: &str,
     value: &str,
     known: &[&str],
@@ -410,7 +410,7 @@ pub(crate) fn dialect_value(
 pub(crate) fn dialect_unknown_key(
     sink: &mut Sink,
     key: &Node,
-    source: Source,
+    source: Origin,
     field: &str,
     known: &[&str],
 ) {
@@ -452,11 +452,11 @@ pub(crate) fn sidecar_unreadable(sink: &mut Sink, pos: Pos, why: &str) {
 
 use std::path::Path;
 
+use crate::boundary::Boundary;
 use crate::evaluate;
 use crate::model::{Agent, HookEvent, Hooks, Skill};
 use crate::parse::hooks::{Bases, exists_exact, plugin_root, script_of};
 use crate::profile::{Profile, builtin};
-use crate::source::Boundary;
 
 /// The hook events of a skill, judged by every built-in host that runs frontmatter hooks (a
 /// skill may be used on any of them), and the scripts its commands name.
@@ -617,7 +617,7 @@ pub(crate) fn only_in_dialect(skill: &crate::model::Skill) -> Option<crate::diag
     let mut tools: Vec<&str> = Vec::new();
     let mut sources: Vec<&str> = Vec::new();
     for d in &skill.requirements {
-        if !matches!(d.source, Source::Codex | Source::Hermes)
+        if !matches!(d.source, Origin::Codex | Origin::Hermes)
             || d.requirements.tools.all.is_empty()
         {
             continue;

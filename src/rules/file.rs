@@ -461,8 +461,8 @@ pub(crate) const FILE_TOO_LARGE: RuleDoc = RuleDoc {
 };
 
 /// The finding for a file skill-audit would not or could not read (SA100, SA110-SA112).
-pub(crate) fn refused(path: &str, why: &crate::source::Refusal) -> Finding {
-    use crate::source::{MAX_FILE_BYTES, Refusal};
+pub(crate) fn refused(path: &str, why: &crate::boundary::Refusal) -> Finding {
+    use crate::boundary::{MAX_FILE_BYTES, Refusal};
     let limit = MAX_FILE_BYTES >> 20;
     let (rule, message) = match why {
         Refusal::Outside => (

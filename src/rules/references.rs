@@ -432,7 +432,7 @@ fn broken_reference(sink: &mut Sink, r: &Reference, listed_for: Option<&str>, hi
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::source::Boundary;
+    use crate::boundary::Boundary;
 
     /// One skill's findings list each folder once: a name added afterwards is not seen, and
     /// the spellings found are those of the folder as first listed.

@@ -1,4 +1,4 @@
-//! Opening files of the audited tree, which is untrusted: the one place they are read.
+//! The boundary of the audited tree, which is untrusted, and the one place its files are read.
 //!
 //! - **The tree is the boundary.** A file is opened only if its real path lies inside an
 //!   audited root or inside the git work tree holding one ([`Boundary`]). A regular file the
