@@ -7,79 +7,11 @@
 use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{WalkBuilder, WalkState};
 use std::ffi::OsStr;
-use std::path::{Component, Path, PathBuf};
+use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
-/// What a discovered file is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Kind {
-    /// A skill file; `exact` is false for casings other than `SKILL.md`.
-    Skill { exact: bool },
-    /// A custom agent: `*.agent.md`, a `.md` directly in `.github/agents/`, a legacy
-    /// `*.chatmode.md`, or a Claude Code agent (`.md` under `agents/` of `.claude/` or of a
-    /// Claude plugin; those only count when they have frontmatter).
-    Agent(AgentFlavor),
-    /// A plugin or marketplace manifest.
-    Manifest(ManifestKind),
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum AgentFlavor {
-    /// `*.agent.md` or `.github/agents/*.md`.
-    Custom,
-    /// Legacy `*.chatmode.md`.
-    ChatMode,
-    /// A Claude Code agent file.
-    Claude,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum ManifestKind {
-    /// Agent Plugins / Copilot `plugin.json` (at a plugin root or in `.github/plugin/`).
-    AgentPlugin,
-    /// `plugin.json` in a format's own folder at the plugin root (`.claude-plugin/`, ...):
-    /// its paths resolve from the folder above.
-    FolderPlugin(PluginFormat),
-    /// `marketplace.json` in `.claude-plugin/`, `.cursor-plugin/`, `.github/plugin/` or
-    /// `.agents/plugins/`: entries resolve from the folder holding that one.
-    Marketplace,
-}
-
-/// The format of a plugin manifest kept in a folder of its own at the plugin root.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-pub enum PluginFormat {
-    /// `.claude-plugin/plugin.json` (Claude Code).
-    Claude,
-    /// `.codex-plugin/plugin.json` (Codex).
-    Codex,
-    /// `.cursor-plugin/plugin.json` (Cursor).
-    Cursor,
-    /// `.plugin/plugin.json` (legacy OpenPlugin, read by VS Code).
-    Open,
-}
-
-impl PluginFormat {
-    /// The format of a `plugin.json` in the folder named `dir`, if that is a format's folder.
-    fn of_folder(dir: &[u8]) -> Option<Self> {
-        match dir {
-            b".claude-plugin" => Some(PluginFormat::Claude),
-            b".codex-plugin" => Some(PluginFormat::Codex),
-            b".cursor-plugin" => Some(PluginFormat::Cursor),
-            b".plugin" => Some(PluginFormat::Open),
-            _ => None,
-        }
-    }
-
-    /// How links from such a plugin are labelled (`codex-plugin:NAME`).
-    pub(crate) fn label(self) -> &'static str {
-        match self {
-            PluginFormat::Claude => "claude-plugin",
-            PluginFormat::Codex => "codex-plugin",
-            PluginFormat::Cursor => "cursor-plugin",
-            PluginFormat::Open => "open-plugin",
-        }
-    }
-}
+use crate::model::{AgentFlavor, Kind, ManifestKind, PluginFormat};
+use crate::paths::{display_path, normalize};
 
 /// A file to audit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -342,7 +274,7 @@ pub(crate) fn walk_each(
     let Some(builder) = builder(roots, roots, excludes, threads, rules) else {
         return Discovery::default();
     };
-    let mut d = run(builder, roots, cwd, found);
+    let mut d = run(builder, cwd, found);
     d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
     d.candidates.dedup_by(|a, b| a.path == b.path);
     d.errors
@@ -417,15 +349,8 @@ fn name_of(e: &ignore::DirEntry) -> &[u8] {
 
 /// Run a walk, collecting candidates (handed to `found` as they come), errors and the
 /// folders whose ignore rules apply below them.
-fn run(
-    builder: WalkBuilder,
-    roots: &[PathBuf],
-    cwd: &Path,
-    found: &(dyn Fn(&Candidate) + Sync),
-) -> Discovery {
-    let shown_roots: Vec<ShownRoot> = roots.iter().map(|r| ShownRoot::new(r, cwd)).collect();
+fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) -> Discovery {
     let all = Mutex::new(Discovery::default());
-    let shown_roots = &shown_roots;
     builder.build_parallel().run(|| {
         let all = &all;
         // Each worker collects locally and merges once, when its closure is dropped.
@@ -462,7 +387,7 @@ fn run(
                             None => Entry::File,
                         };
                         let c = Candidate {
-                            path: shown_under(e.path(), shown_roots, cwd),
+                            path: display_path(e.path(), cwd),
                             fs_path: e.into_path(),
                             kind,
                             entry,
@@ -505,19 +430,18 @@ fn count_ignored(
         return 0;
     };
     let found: Vec<String> = if rules_from_above {
-        run(builder, roots, cwd, &|_| {})
+        run(builder, cwd, &|_| {})
             .candidates
             .into_iter()
             .map(|c| c.path)
             .collect()
     } else {
         // A few small folders, typically: walked on this thread, sparing the walker's own.
-        let shown_roots: Vec<ShownRoot> = roots.iter().map(|r| ShownRoot::new(r, cwd)).collect();
         builder
             .build()
             .flatten()
             .filter(|e| e.file_type().is_some_and(|t| !t.is_dir()) && classify(e.path()).is_some())
-            .map(|e| shown_under(e.path(), &shown_roots, cwd))
+            .map(|e| display_path(e.path(), cwd))
             .collect()
     };
     let mut hidden: Vec<&str> = found
@@ -583,182 +507,6 @@ fn walk_error(err: &ignore::Error, cwd: &Path) -> WalkError {
         }
     };
     WalkError { path, message }
-}
-
-/// A walk root with its display path, from which the display paths of the files under it
-/// are built: the walker yields each as the root as given, then `/`-separated names.
-struct ShownRoot {
-    root: PathBuf,
-    /// `None` where appending names to the root's display path would not give
-    /// [`display_path`]: a root that is not UTF-8 or holds a backslash, or one the current folder
-    /// lies inside (files under `cwd` are shown relative to it, the root is not).
-    shown: Option<String>,
-}
-
-impl ShownRoot {
-    fn new(root: &Path, cwd: &Path) -> Self {
-        let plain = root.to_str().is_some_and(|r| !r.contains('\\'));
-        let shown = display_path(root, cwd);
-        let cwd_inside = Path::new(&shown).is_absolute() && normalize(cwd).starts_with(&shown);
-        ShownRoot {
-            root: root.to_owned(),
-            shown: (plain && !cwd_inside).then_some(shown),
-        }
-    }
-}
-
-/// [`display_path`] of a file the walk found under one of `roots`, without taking its path
-/// apart when it is the root's followed by plain names (every file, in practice).
-fn shown_under(path: &Path, roots: &[ShownRoot], cwd: &Path) -> String {
-    let bytes = path.as_os_str().as_encoded_bytes();
-    for r in roots {
-        let Some(shown) = &r.shown else { continue };
-        let root = r.root.as_os_str().as_encoded_bytes();
-        let Some(rest) = bytes.strip_prefix(root) else {
-            continue;
-        };
-        if rest.is_empty() {
-            return shown.clone();
-        }
-        // `skills` is not a prefix of `skills2/x`; `skills/` is of `skills/x`.
-        let names = if root.ends_with(b"/") {
-            rest
-        } else if let Some(names) = rest.strip_prefix(b"/") {
-            names
-        } else {
-            continue;
-        };
-        let Ok(names) = std::str::from_utf8(names) else {
-            break;
-        };
-        if names.starts_with('/') || names.contains('\\') || !is_normal(Path::new(names)) {
-            break;
-        }
-        // Joined by hand: `format!` cost more than the rest of this function, once per file.
-        return match shown.as_str() {
-            "." => names.to_owned(),
-            s if s.ends_with('/') => [s, names].concat(),
-            s => [s, "/", names].concat(),
-        };
-    }
-    display_path(path, cwd)
-}
-
-/// How a path is shown in reports: relative to `cwd` when under it, `/`-separated, without
-/// `./`; otherwise as given.
-pub(crate) fn display_path(path: &Path, cwd: &Path) -> String {
-    // The common case, a relative path made only of names and `.`, needs no normalising:
-    // it is shown as its names joined by `/`. It is taken for every file the walk finds.
-    if path.is_relative()
-        && path
-            .components()
-            .all(|c| matches!(c, Component::CurDir | Component::Normal(_)))
-    {
-        let mut s = String::with_capacity(path.as_os_str().len());
-        for c in path.components() {
-            if let Component::Normal(name) = c {
-                if !s.is_empty() {
-                    s.push('/');
-                }
-                s.push_str(&name.to_string_lossy());
-            }
-        }
-        return if s.is_empty() { ".".to_owned() } else { s };
-    }
-    let abs = if path.is_absolute() {
-        normalize(path)
-    } else {
-        normalize(&cwd.join(path))
-    };
-    let shown = match abs.strip_prefix(normalize(cwd)) {
-        Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
-        Ok(rel) => rel.to_path_buf(),
-        Err(_) => abs,
-    };
-    let s = shown.to_string_lossy().replace('\\', "/");
-    s.strip_prefix("./").map(str::to_owned).unwrap_or(s)
-}
-
-/// Lexically remove `.` and `..` components (no file system access, so symlinks stay links).
-/// A `..` that has no name before it to remove stays, except right under the root.
-pub(crate) fn normalize(path: &Path) -> PathBuf {
-    #[cfg(unix)]
-    {
-        // Splitting the bytes once is several times cheaper than pushing `Path` components
-        // one by one, and every file of a library under a relative root comes through here.
-        use std::os::unix::ffi::OsStringExt;
-        let bytes = path.as_os_str().as_encoded_bytes();
-        let absolute = bytes.first() == Some(&b'/');
-        let mut parts: Vec<&[u8]> = Vec::new();
-        for part in bytes.split(|&b| b == b'/') {
-            match part {
-                b"" | b"." => {}
-                b".." => match parts.last() {
-                    Some(&last) if last != b".." => {
-                        parts.pop();
-                    }
-                    _ if absolute => {}
-                    _ => parts.push(part),
-                },
-                name => parts.push(name),
-            }
-        }
-        let mut out = Vec::with_capacity(bytes.len());
-        if absolute {
-            out.push(b'/');
-        }
-        for (i, part) in parts.iter().enumerate() {
-            if i > 0 {
-                out.push(b'/');
-            }
-            out.extend_from_slice(part);
-        }
-        PathBuf::from(std::ffi::OsString::from_vec(out))
-    }
-    #[cfg(not(unix))]
-    {
-        let mut out = PathBuf::new();
-        for c in path.components() {
-            match c {
-                Component::CurDir => {}
-                Component::ParentDir => {
-                    let last_is_name =
-                        matches!(out.components().next_back(), Some(Component::Normal(_)));
-                    if last_is_name {
-                        out.pop();
-                    } else if !out.has_root() {
-                        out.push("..");
-                    }
-                }
-                other => out.push(other.as_os_str()),
-            }
-        }
-        out
-    }
-}
-
-/// `p` lexically normalised, without rebuilding it when it already is normal.
-pub(crate) fn normalized(p: PathBuf) -> PathBuf {
-    if is_normal(&p) { p } else { normalize(&p) }
-}
-
-/// Whether [`normalize`] returns `p` unchanged: on Unix, when after an optional leading `/`
-/// every `/`-separated part is a name (not empty, `.` or `..`). Looking at the bytes once is
-/// far cheaper than taking the path apart and pushing its components one by one.
-pub(crate) fn is_normal(p: &Path) -> bool {
-    let path = p.as_os_str().as_encoded_bytes();
-    let rest = path.strip_prefix(b"/").unwrap_or(path);
-    if !cfg!(unix) || rest.is_empty() {
-        return false;
-    }
-    let mut start = 0;
-    for end in memchr::memchr_iter(b'/', rest).chain([rest.len()]) {
-        if matches!(&rest[start..end], b"" | b"." | b"..") {
-            return false;
-        }
-        start = end + 1;
-    }
-    true
 }
 
 /// The second, small pass of discovery: `.md` files that Claude plugin manifests list as agents
@@ -1031,67 +779,6 @@ mod tests {
         assert_eq!(display_path(Path::new("./"), cwd), ".");
         assert_eq!(display_path(Path::new("a/./b//c"), cwd), "a/b/c");
         assert_eq!(display_path(Path::new("a/../b"), cwd), "b");
-    }
-
-    #[test]
-    fn files_under_a_root_are_shown_as_display_path_shows_them() {
-        let cwds = [
-            "/srv/library",
-            "/srv",
-            "/srv/library/skills",
-            "/elsewhere",
-            "/",
-        ];
-        let roots = [
-            ".",
-            "./",
-            "skills",
-            "skills/",
-            "./skills/a",
-            "..",
-            "../library",
-            "../library/skills/",
-            "/srv/library",
-            "/srv/library/",
-            "/srv/./library/../library",
-            "/srv",
-            "/",
-            "a\\b",
-        ];
-        let files = [
-            "",
-            "SKILL.md",
-            "a/SKILL.md",
-            "a/b/c.agent.md",
-            "a\\b/SKILL.md",
-        ];
-        for cwd in cwds.map(Path::new) {
-            for root in roots {
-                let shown = [ShownRoot::new(Path::new(root), cwd)];
-                for file in files {
-                    let path = Path::new(root).join(file);
-                    assert_eq!(
-                        shown_under(&path, &shown, cwd),
-                        display_path(&path, cwd),
-                        "root {root}, file {file}, cwd {}",
-                        cwd.display()
-                    );
-                }
-                // A path the root is only a byte prefix of is not taken for one under it.
-                let sibling = PathBuf::from(format!("{root}x/SKILL.md"));
-                assert_eq!(
-                    shown_under(&sibling, &shown, cwd),
-                    display_path(&sibling, cwd)
-                );
-            }
-        }
-        // The shortcut is taken unless the current folder lies inside the root.
-        let taken = |root: &str, cwd: &str| ShownRoot::new(Path::new(root), Path::new(cwd)).shown;
-        assert_eq!(taken(".", "/srv/library").as_deref(), Some("."));
-        assert_eq!(taken("../x/", "/srv/library").as_deref(), Some("/srv/x"));
-        assert_eq!(taken("/srv/library", "/srv").as_deref(), Some("library"));
-        assert_eq!(taken("..", "/srv/library"), None);
-        assert_eq!(taken("a\\b", "/srv"), None);
     }
 
     #[test]

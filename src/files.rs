@@ -83,7 +83,7 @@ fn leaves(path: &Path, boundary: &Boundary) -> bool {
     let head: PathBuf = path.components().take(up).collect();
     let tail: PathBuf = path.components().skip(up).collect();
     match boundary.resolve(&head) {
-        Ok(real) => !boundary.admits(&crate::discover::normalize(&real.join(tail))),
+        Ok(real) => !boundary.admits(&crate::paths::normalize(&real.join(tail))),
         Err(_) => true,
     }
 }

@@ -5,6 +5,77 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 use std::path::PathBuf;
 
+/// What a discovered file is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Kind {
+    /// A skill file; `exact` is false for casings other than `SKILL.md`.
+    Skill { exact: bool },
+    /// A custom agent: `*.agent.md`, a `.md` directly in `.github/agents/`, a legacy
+    /// `*.chatmode.md`, or a Claude Code agent (`.md` under `agents/` of `.claude/` or of a
+    /// Claude plugin; those only count when they have frontmatter).
+    Agent(AgentFlavor),
+    /// A plugin or marketplace manifest.
+    Manifest(ManifestKind),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum AgentFlavor {
+    /// `*.agent.md` or `.github/agents/*.md`.
+    Custom,
+    /// Legacy `*.chatmode.md`.
+    ChatMode,
+    /// A Claude Code agent file.
+    Claude,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ManifestKind {
+    /// Agent Plugins / Copilot `plugin.json` (at a plugin root or in `.github/plugin/`).
+    AgentPlugin,
+    /// `plugin.json` in a format's own folder at the plugin root (`.claude-plugin/`, ...):
+    /// its paths resolve from the folder above.
+    FolderPlugin(PluginFormat),
+    /// `marketplace.json` in `.claude-plugin/`, `.cursor-plugin/`, `.github/plugin/` or
+    /// `.agents/plugins/`: entries resolve from the folder holding that one.
+    Marketplace,
+}
+
+/// The format of a plugin manifest kept in a folder of its own at the plugin root.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum PluginFormat {
+    /// `.claude-plugin/plugin.json` (Claude Code).
+    Claude,
+    /// `.codex-plugin/plugin.json` (Codex).
+    Codex,
+    /// `.cursor-plugin/plugin.json` (Cursor).
+    Cursor,
+    /// `.plugin/plugin.json` (legacy OpenPlugin, read by VS Code).
+    Open,
+}
+
+impl PluginFormat {
+    /// The format of a `plugin.json` in the folder named `dir`, if that is a format's folder.
+    pub(crate) fn of_folder(dir: &[u8]) -> Option<Self> {
+        match dir {
+            b".claude-plugin" => Some(PluginFormat::Claude),
+            b".codex-plugin" => Some(PluginFormat::Codex),
+            b".cursor-plugin" => Some(PluginFormat::Cursor),
+            b".plugin" => Some(PluginFormat::Open),
+            _ => None,
+        }
+    }
+
+    /// How links from such a plugin are labelled (`codex-plugin:NAME`).
+    pub(crate) fn label(self) -> &'static str {
+        match self {
+            PluginFormat::Claude => "claude-plugin",
+            PluginFormat::Codex => "codex-plugin",
+            PluginFormat::Cursor => "cursor-plugin",
+            PluginFormat::Open => "open-plugin",
+        }
+    }
+}
+
 use crate::diagnostic::Pos;
 use crate::vecmap::VecMap;
 

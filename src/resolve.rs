@@ -13,24 +13,18 @@ use rayon::prelude::*;
 
 use crate::boundary::Boundary;
 use crate::diagnostic::Finding;
-use crate::discover::{is_normal, normalize, normalized, strip_suffix_ignore_case};
+use crate::discover::strip_suffix_ignore_case;
 use crate::model::{Agent, Link, Manifest, Named, Skill, by_name};
+use crate::paths::normalize;
 use crate::rules;
 
 /// Hash maps here are keyed by paths and names; foldhash hashes those several times faster
 /// than the default hasher.
 type Map<K, V> = HashMap<K, V, foldhash::fast::RandomState>;
 
-/// Absolute, lexically normalised form of `p`, the key of every index here. Borrowed when `p`
-/// already is one, as is every file the walk finds under an absolute root.
+/// Absolute, lexically normalised form of `p`, the key of every index here.
 fn key<'p>(p: &'p Path, cwd: &Path) -> Cow<'p, Path> {
-    if !p.is_absolute() {
-        Cow::Owned(normalized(cwd.join(p)))
-    } else if is_normal(p) {
-        Cow::Borrowed(p)
-    } else {
-        Cow::Owned(normalize(p))
-    }
+    Cow::Owned(normalize(&cwd.join(p)))
 }
 
 /// The scanned root holding `dir` (the innermost), where relative manifest paths are tried
@@ -308,9 +302,9 @@ impl Places<'_> {
     /// `p` joined to the plugin folder and, when it is another folder, the scanned root.
     fn near(&self, p: &str) -> Vec<PathBuf> {
         let p = relative(p);
-        let mut out = vec![normalized(self.base.join(p))];
+        let mut out = vec![normalize(&self.base.join(p))];
         if let Some(root) = self.root.as_deref().filter(|r| *r != self.base.as_ref()) {
-            out.push(normalized(root.join(p)));
+            out.push(normalize(&root.join(p)));
         }
         out
     }
@@ -324,7 +318,7 @@ impl Places<'_> {
         });
         git.as_deref()
             .filter(|g| *g != self.base.as_ref() && Some(*g) != self.root.as_deref())
-            .map(|g| normalized(g.join(relative(p))))
+            .map(|g| normalize(&g.join(relative(p))))
     }
 
     /// Whether `p`, tried from every place, leads outside the audited tree.
@@ -611,34 +605,6 @@ mod tests {
         assert_eq!(files.get(Path::new("/l/b")), Some(&2));
         assert_eq!(files.get(Path::new("/l/c")), None);
         assert_eq!(files.under(Path::new("/l")), [&3, &2]);
-    }
-
-    #[test]
-    fn keys_are_normalised_only_when_needed() {
-        let cwd = Path::new("/srv/library");
-        for p in [
-            "/a/b/SKILL.md",
-            "/a//b",
-            "/a/./b",
-            "/a/b/",
-            "/a/b/..",
-            "/a/../b",
-            "/",
-            "a/b",
-            "./a",
-            "../a",
-            "a/../../b",
-            "",
-        ] {
-            let p = Path::new(p);
-            let slow = if p.is_absolute() {
-                normalize(p)
-            } else {
-                normalize(&cwd.join(p))
-            };
-            assert_eq!(bytes(&key(p, cwd)), bytes(&slow), "{}", p.display());
-        }
-        assert!(matches!(key(Path::new("/a/b"), cwd), Cow::Borrowed(_)));
     }
 
     #[test]

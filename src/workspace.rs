@@ -85,7 +85,7 @@ impl Workspace {
 
     /// How `path` is shown in findings.
     pub fn display_path(&self, path: &Path) -> String {
-        discover::display_path(path, &self.opts.cwd)
+        crate::paths::display_path(path, &self.opts.cwd)
     }
 
     /// The file at `path` as the audit sees it: a file the walk found, or a new one the
@@ -104,7 +104,7 @@ impl Workspace {
             .opts
             .roots
             .iter()
-            .any(|r| path.starts_with(discover::normalize(&self.opts.cwd.join(r))));
+            .any(|r| path.starts_with(crate::paths::normalize(&self.opts.cwd.join(r))));
         if !under || self.excludes.skips(path, &self.opts.roots) {
             return None;
         }
@@ -166,7 +166,7 @@ impl Workspace {
             .iter()
             .filter_map(|p| match p {
                 crate::profile::ProfileSource::File(f) => {
-                    Some(discover::normalize(&self.opts.cwd.join(f)))
+                    Some(crate::paths::normalize(&self.opts.cwd.join(f)))
                 }
                 _ => None,
             })

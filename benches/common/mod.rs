@@ -7,8 +7,9 @@ use std::path::{Path, PathBuf};
 
 use skill_audit::AuditOptions;
 use skill_audit::diagnostic::Sink;
-use skill_audit::discover::{self, Kind};
+use skill_audit::discover;
 use skill_audit::evaluate;
+use skill_audit::model::Kind;
 use skill_audit::model::{Agent, Manifest, Skill};
 use skill_audit::parse;
 use skill_audit::profile::ProfileSource;

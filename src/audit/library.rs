@@ -8,9 +8,10 @@ use super::{
 };
 use crate::boundary::Boundary;
 use crate::diagnostic::{Finding, sort_findings};
-use crate::discover::{self, Candidate, Entry, Kind};
+use crate::discover::{self, Candidate, Entry};
 use crate::evaluate::{self, Availability};
 use crate::model::Agent;
+use crate::model::Kind;
 use crate::profile::Profile;
 use crate::resolve;
 use crate::rules;
@@ -172,7 +173,7 @@ pub(crate) fn judge(
         roots: opts
             .roots
             .iter()
-            .map(|r| discover::display_path(r, &opts.cwd))
+            .map(|r| crate::paths::display_path(r, &opts.cwd))
             .collect(),
         profiles,
         skills,

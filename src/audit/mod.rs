@@ -230,7 +230,7 @@ pub(crate) fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditEr
     for source in &opts.profiles {
         let p = match source {
             ProfileSource::File(path) => {
-                composer.load(path, &discover::display_path(path, &opts.cwd))?
+                composer.load(path, &crate::paths::display_path(path, &opts.cwd))?
             }
             ProfileSource::Builtin(name) => profile::builtin::load(name)?,
             ProfileSource::Mcp { name, argv } => {

@@ -1,11 +1,13 @@
 //! The default command: audit the given paths and write the reports.
 
-use clap::{ValueEnum, ValueHint};
+use clap::ValueHint;
 use std::path::PathBuf;
 
-use super::{Outcome, OutputArgs, write_outputs, write_outputs_quiet};
+use super::{
+    FailOn, LibraryArgs, McpArgs, Outcome, OutputArgs, write_outputs, write_outputs_quiet,
+};
 use crate::audit::{self, AuditOptions};
-use crate::config::{NameCharset, Settings, file};
+use crate::config::{Settings, file};
 use crate::diagnostic::Severity;
 use crate::profile::ProfileSource;
 use crate::report::{self, Report};
@@ -69,85 +71,6 @@ impl AuditArgs {
     }
 }
 
-/// How a library is audited: the environments, the settings and what the walk takes. Shared
-/// by the audit, `explain` (the library around one file) and `to-prompt`.
-#[derive(Debug, Default, clap::Args)]
-pub struct LibraryArgs {
-    /// Environment profile: a JSON file, `builtin:NAME`, or a live MCP server as
-    /// `mcp:NAME=COMMAND ARGS...` (split on whitespace, no shell) or `mcp:NAME=URL`; repeat for
-    /// more matrix columns, in order.
-    #[arg(short, long = "profile", value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub profiles: Vec<String>,
-    /// Settings file [default: the nearest skill-audit.toml in the first PATH or a folder above
-    /// it up to the repository root, else in the current folder].
-    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub config: Option<PathBuf>,
-    /// Skip paths matching GLOB (repeatable); a pattern without `/` matches at any depth.
-    #[arg(long, value_name = "GLOB")]
-    pub exclude: Vec<String>,
-    /// Also audit files that `.gitignore`, `.ignore` and git's exclude files hide (without it,
-    /// they are counted in the summary).
-    #[arg(long)]
-    pub no_ignore: bool,
-    /// Read files whose real path leaves the audited tree (symlinks, manifest paths). Unsafe for
-    /// trees you do not trust: their links could put any file of this machine in the report.
-    #[arg(long)]
-    pub follow_outside: bool,
-    /// Characters allowed in skill names [default: ascii].
-    #[arg(long, value_enum)]
-    pub name_charset: Option<NameCharset>,
-    /// Worker threads (0 = one per core).
-    #[arg(short = 'j', long, default_value_t = 0)]
-    pub threads: usize,
-    /// How agents that load skills are judged: `today` (the agent must list what its skills
-    /// need, as hosts do) or `proposal` (a skill's `tools` and `mcp-servers` union with the
-    /// agent's, as the proposal for SKILL.md capability fields would have it).
-    #[arg(long, value_enum, default_value_t = crate::evaluate::Semantics::Today)]
-    pub semantics: crate::evaluate::Semantics,
-}
-
-/// Auditing the skills an MCP server serves, and talking to MCP servers.
-#[derive(Debug, Default, clap::Args)]
-pub struct McpArgs {
-    /// Audit the skills served by the MCP server started by the command after `--`, and add
-    /// the server's tools as a profile column (`mcp:<server-name>`).
-    #[arg(long, requires = "server_command", conflicts_with = "mcp_url")]
-    pub mcp: bool,
-    /// Audit the skills served by the streamable HTTP MCP server at URL, as --mcp does.
-    #[arg(long, value_name = "URL", value_hint = ValueHint::Url)]
-    pub mcp_url: Option<String>,
-    /// HTTP header for --mcp-url and `mcp:NAME=URL` profiles, as `Name: value` (repeatable);
-    /// `$VAR` and `${VAR}` in the value are read from the environment.
-    #[arg(long = "header", value_name = "'NAME: VALUE'")]
-    pub headers: Vec<String>,
-    /// Seconds to wait for an MCP server to connect and to answer each request.
-    #[arg(long, value_name = "SECS", default_value_t = crate::mcp::DEFAULT_TIMEOUT_SECS)]
-    pub timeout: u64,
-    /// The MCP server's command and arguments for --mcp, after `--` (run directly, no shell).
-    #[arg(last = true, value_name = "SERVER", requires = "mcp")]
-    pub server_command: Vec<String>,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub enum FailOn {
-    Error,
-    Warning,
-    Info,
-    Never,
-}
-
-impl FailOn {
-    pub(crate) fn fails(self, worst: Option<Severity>) -> bool {
-        let Some(worst) = worst else { return false };
-        match self {
-            FailOn::Never => false,
-            FailOn::Info => true,
-            FailOn::Warning => worst >= Severity::Warning,
-            FailOn::Error => worst >= Severity::Error,
-        }
-    }
-}
-
 /// What an audit is asked to do: the options, the `--fail-on` threshold and the settings file
 /// used, as shown (none when there is none).
 pub(super) struct Plan {
@@ -175,7 +98,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
     };
     let settings_file = config_path
         .as_deref()
-        .map(|p| crate::discover::display_path(p, &cwd));
+        .map(|p| crate::paths::display_path(p, &cwd));
     let config = match (&config_path, &settings_file) {
         (Some(p), Some(shown)) => file::load(p, shown).map_err(|e| e.to_string())?,
         _ => file::Config::default(),
@@ -449,7 +372,7 @@ fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, 
         let roots: Vec<String> = opts
             .roots
             .iter()
-            .map(|r| crate::discover::display_path(r, &opts.cwd))
+            .map(|r| crate::paths::display_path(r, &opts.cwd))
             .collect();
         eprintln!("skill-audit: auditing {}", roots.join(", "));
     }

@@ -56,7 +56,7 @@ pub(crate) fn run(args: ExplainArgs) -> Result<Outcome, String> {
 fn find(result: &AuditResult, path: &Path, cwd: &Path) -> Option<Entry> {
     let canon = |p: &Path| std::fs::canonicalize(p).ok();
     let target = canon(path);
-    let shown = crate::discover::display_path(path, cwd);
+    let shown = crate::paths::display_path(path, cwd);
     let same = |fs_path: &Path, display: &str| {
         display == shown || (target.is_some() && canon(fs_path) == target)
     };

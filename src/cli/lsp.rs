@@ -3,8 +3,9 @@
 
 use std::path::Path;
 
+use super::LibraryArgs;
 use super::Outcome;
-use super::audit::{AuditArgs, LibraryArgs, options};
+use super::audit::{AuditArgs, options};
 
 pub(crate) fn run() -> Result<Outcome, String> {
     let load = |root: &Path| {

@@ -5,6 +5,7 @@
 //! (`completions`, `man`), `lsp` (the language server). Exit codes: 0 when no
 //! finding reaches `--fail-on`, 1 when one does, 2 for usage, configuration or I/O errors.
 
+mod args;
 mod audit;
 mod capture;
 mod catalog;
@@ -20,7 +21,8 @@ use std::path::PathBuf;
 
 use crate::report::{self, Format, Report};
 
-pub(crate) use audit::{AuditArgs, LibraryArgs, McpArgs};
+pub(crate) use args::{FailOn, LibraryArgs, McpArgs, OutputArgs};
+pub(crate) use audit::AuditArgs;
 pub(crate) use capture::CaptureArgs;
 pub use catalog::{SchemaKind, rule_doc, rules_markdown, schema_text};
 pub use explain::ExplainArgs;
@@ -133,18 +135,6 @@ pub enum Command {
         #[arg(long, hide = true)]
         stdio: bool,
     },
-}
-
-/// Where reports go and in which formats.
-#[derive(Debug, clap::Args)]
-pub struct OutputArgs {
-    /// Output format; with `-o`, the default follows each file's extension.
-    #[arg(short, long, value_enum)]
-    pub format: Option<Format>,
-    /// Write the report to FILE instead of standard output (`-` is standard output); repeat
-    /// to write several formats from one scan (`.html`, `.json`, `.md`, `.sarif`, `.txt`).
-    #[arg(short, long = "output", value_name = "FILE", value_hint = ValueHint::FilePath)]
-    pub outputs: Vec<PathBuf>,
 }
 
 /// How a command ended.
@@ -330,7 +320,7 @@ pub(crate) fn write_stdout(bytes: &[u8]) -> Result<(), String> {
 
 #[cfg(test)]
 mod tests {
-    use super::audit::FailOn;
+    use super::args::FailOn;
     use super::*;
     use crate::diagnostic::Severity;
     use clap::CommandFactory;

@@ -31,13 +31,13 @@ pub(crate) fn find(
     cwd: &Path,
     follow_outside: bool,
 ) -> Result<Option<PathBuf>, String> {
-    let cwd = crate::discover::normalize(cwd);
+    let cwd = crate::paths::normalize(cwd);
     let start = if root.is_dir() {
         root
     } else {
         root.parent().unwrap_or(Path::new("."))
     };
-    let start = crate::discover::normalize(&cwd.join(start));
+    let start = crate::paths::normalize(&cwd.join(start));
     let searched: Vec<&Path> = match start
         .ancestors()
         .position(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
@@ -60,7 +60,7 @@ pub(crate) fn find(
     else {
         return Ok(None);
     };
-    let shown = crate::discover::display_path(&found, &cwd);
+    let shown = crate::paths::display_path(&found, &cwd);
     let boundary = crate::boundary::Boundary::new(&[start.clone(), top.to_owned()], follow_outside);
     if boundary.leads_outside(&found) {
         return Err(format!(

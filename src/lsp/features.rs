@@ -12,9 +12,9 @@ use std::path::{Path, PathBuf};
 use super::context::{Cursor, cursor};
 use super::convert::{self, uri_of};
 use crate::diagnostic::{Applicability, Finding};
-use crate::discover::{AgentFlavor, Kind};
 use crate::evaluate::{self, Availability, Judged, ToolVerdict};
 use crate::model::DepKind;
+use crate::model::{AgentFlavor, Kind};
 use crate::profile::{Profile, names};
 use crate::workspace::Workspace;
 
@@ -185,7 +185,7 @@ fn linked_skill(ws: &Workspace, agent: &Path, name: &str) -> Option<PathBuf> {
 fn manifest_target(ws: &Workspace, manifest: &Path, entry: &str) -> Option<PathBuf> {
     let shown = ws.display_path(manifest);
     let m = ws.manifests().find(|m| m.path == shown)?;
-    let target = crate::discover::normalize(&m.base.join(entry.trim_start_matches("./")));
+    let target = crate::paths::normalize(&m.base.join(entry.trim_start_matches("./")));
     existing_file(ws, &target)
 }
 
@@ -248,7 +248,7 @@ pub(crate) fn definition(
                 .next()
                 .filter(|r| !r.is_empty() && !r.contains("://"))?;
             let dir = path.parent()?;
-            existing_file(ws, &crate::discover::normalize(&dir.join(rel)))
+            existing_file(ws, &crate::paths::normalize(&dir.join(rel)))
         }
     }?;
     Some(Location::new(

@@ -16,7 +16,7 @@ pub(crate) struct EditorFiles<'d> {
 impl Files for EditorFiles<'_> {
     fn lookup(&self, path: &Path) -> Lookup {
         match Tree::new(&self.boundary).lookup(path) {
-            Lookup::Missing if self.open.contains_key(&crate::discover::normalize(path)) => {
+            Lookup::Missing if self.open.contains_key(&crate::paths::normalize(path)) => {
                 Lookup::File
             }
             found => found,
@@ -24,7 +24,7 @@ impl Files for EditorFiles<'_> {
     }
 
     fn names_in(&self, dir: &Path) -> Option<Vec<String>> {
-        let dir = crate::discover::normalize(dir);
+        let dir = crate::paths::normalize(dir);
         let mut names = Tree::new(&self.boundary).names_in(&dir).unwrap_or_default();
         for open in self.open.keys() {
             if open.parent() == Some(dir.as_path())

@@ -3,8 +3,9 @@
 use std::path::Path;
 
 use crate::diagnostic::{Pos, Sink};
-use crate::discover::{self, AgentFlavor};
+use crate::discover;
 use crate::model::Agent;
+use crate::model::AgentFlavor;
 use crate::parse::yaml::{Node, Value};
 use crate::parse::{Unreadable, document, fields, markdown};
 use crate::rules;
@@ -78,7 +79,7 @@ pub fn parse(
     // Body links matter only where they may name a skill (they tie the agent to it): a body
     // whose links all point elsewhere is not parsed.
     agent.body_links = markdown::link_targets(doc.body, doc.body_line, |t| {
-        discover::may_name_skill(&discover::normalize(&dir.join(t)))
+        discover::may_name_skill(&crate::paths::normalize(&dir.join(t)))
     })
     .into_iter()
     .map(|(target, pos)| (dir.join(target), pos))

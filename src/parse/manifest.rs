@@ -4,8 +4,8 @@
 use std::path::Path;
 
 use crate::diagnostic::{Pos, Sink};
-use crate::discover::ManifestKind;
 use crate::model::Manifest;
+use crate::model::ManifestKind;
 use crate::rules;
 use serde_json::Value;
 
@@ -347,7 +347,7 @@ mod tests {
             br#"{"name": "x"}"#,
             "p",
             Path::new("x/.claude-plugin/plugin.json"),
-            ManifestKind::FolderPlugin(crate::discover::PluginFormat::Claude),
+            ManifestKind::FolderPlugin(crate::model::PluginFormat::Claude),
             &mut sink,
         );
         assert_eq!(
@@ -444,7 +444,7 @@ mod tests {
 
     #[test]
     fn folder_plugins_resolve_from_the_folder_above() {
-        use crate::discover::PluginFormat;
+        use crate::model::PluginFormat;
         for (file, format, via) in [
             (
                 "x/.codex-plugin/plugin.json",

@@ -116,7 +116,7 @@ pub fn skills(report: &Report, opts: &PromptOptions<'_>) -> Vec<PromptSkill> {
 fn location(e: &SkillEntry, absolute_from: Option<&Path>) -> String {
     match absolute_from {
         Some(cwd) if !e.skill.fs_path.as_os_str().is_empty() => {
-            crate::discover::normalize(&cwd.join(&e.skill.fs_path))
+            crate::paths::normalize(&cwd.join(&e.skill.fs_path))
                 .to_string_lossy()
                 .into_owned()
         }

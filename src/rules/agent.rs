@@ -384,7 +384,7 @@ fn opencode_key(sink: &mut Sink, pos: Pos, mode: &str) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::discover::AgentFlavor;
+    use crate::model::AgentFlavor;
     use std::path::Path;
 
     fn rules_of(src: &str) -> Vec<(Rule, String)> {
