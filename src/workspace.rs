@@ -20,6 +20,8 @@ pub struct Workspace {
     found: Discovery,
     /// Every file's own output, sorted by display path.
     files: Vec<FileOutput>,
+    /// The skills an MCP server serves (`--mcp`), read once.
+    served: Vec<crate::mcp::skills::ServedSkill>,
     result: AuditResult,
 }
 
@@ -49,6 +51,13 @@ impl Workspace {
             .retain(|p| !matches!(p, crate::profile::ProfileSource::Mcp { .. }));
         opts.mcp_skills = None;
         opts.snippets = false;
+        Workspace::audit(opts)
+    }
+
+    /// Audit the whole library once, as `audit::run` does (MCP servers included), keeping what
+    /// each file yielded so that files can be checked again one at a time: what `--fix` does
+    /// between its passes.
+    pub fn audit(opts: AuditOptions) -> Result<Workspace, AuditError> {
         let s = audit::in_pool(&opts, || audit::gather(&opts))?;
         let mut ws = Workspace {
             opts,
@@ -56,10 +65,16 @@ impl Workspace {
             excludes: s.excludes,
             found: s.files.found,
             files: s.files.outputs,
+            served: s.served,
             result: empty_result(s.profiles),
         };
         drop(ws.judge());
         Ok(ws)
+    }
+
+    /// The latest judgement, taken out.
+    pub fn into_result(self) -> AuditResult {
+        self.result
     }
 
     pub fn options(&self) -> &AuditOptions {
@@ -187,7 +202,7 @@ impl Workspace {
             profiles,
             files,
             &self.found,
-            Vec::new(),
+            self.served.clone(),
             &self.boundary,
         );
         std::mem::replace(&mut self.result, next)

@@ -8,9 +8,10 @@
 //! - [`apply`] (and [`apply_to_text`], for an editor's buffer) applies a set of fixes to one
 //!   text, keeping the first of any that overlap;
 //! - [`run`] audits, applies every fix of the wanted applicability file by file, parses each
-//!   result again (a fix whose result does not parse is dropped), and audits again until
-//!   nothing changes, all in memory; then [`write`] puts the files on disk, each through a
-//!   temporary file renamed over it, and makes the renames.
+//!   result again (a fix whose result does not parse is dropped), checks again the files it
+//!   changed and judges the library again, until nothing changes, all in memory; then
+//!   [`write`] puts the files on disk, each through a temporary file renamed over it, and
+//!   makes the renames.
 
 mod write;
 
@@ -18,9 +19,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::audit::{self, AuditError, AuditOptions, AuditResult};
+use crate::audit::{AuditError, AuditOptions, AuditResult};
 use crate::diagnostic::{Applicability, Edit, Finding, Fix};
+use crate::files::Tree;
 use crate::rules::Rule;
+use crate::workspace::Workspace;
 
 pub use write::write;
 
@@ -224,11 +227,14 @@ fn files_of(result: &AuditResult) -> BTreeMap<&str, &Path> {
 }
 
 /// Audit with `opts`, apply the fixes `mode` takes, and audit again until no fix changes
-/// anything (or [`MAX_PASSES`] have run). Nothing is written: the files' new text is in the
-/// outcome, for [`write`] or a diff.
+/// anything (or [`MAX_PASSES`] have run). The library is audited whole once; after each pass
+/// only the files it edited are checked again, from their new text, before the library stage
+/// runs again over every file (so what depends on an edited file, an agent's drift from its
+/// skill, follows). Nothing is written: the files' new text is in the outcome, for [`write`]
+/// or a diff.
 pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
     let roots = write::Roots::new(&opts.roots);
-    let mut opts = opts.clone();
+    let mut ws = Workspace::audit(opts.clone())?;
     // Text per file as the fixes so far leave it, and as it was first read.
     let mut current: BTreeMap<PathBuf, String> = BTreeMap::new();
     let mut original: BTreeMap<PathBuf, (String, String)> = BTreeMap::new();
@@ -243,9 +249,9 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
         }
     };
     let mut pass = 0;
-    let (result, dropped) = loop {
+    let dropped = loop {
         pass += 1;
-        let result = audit::run(&opts)?;
+        let result = ws.result();
         let mut dropped = Vec::new();
         let mut wanted: BTreeMap<&str, Vec<&Finding>> = BTreeMap::new();
         for f in &result.findings {
@@ -256,10 +262,11 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
             }
         }
         if pass > MAX_PASSES || wanted.is_empty() {
-            break (result, dropped);
+            break dropped;
         }
-        let files = files_of(&result);
-        let mut changed = false;
+        let files = files_of(result);
+        // The files this pass changed, to check again.
+        let mut edited: Vec<PathBuf> = Vec::new();
         for (path, findings) in wanted {
             let drop_all = |dropped: &mut Vec<Dropped>, reason: Skip| {
                 dropped.extend(findings.iter().map(|f| dropped_of(f, reason.clone())));
@@ -321,18 +328,34 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
                     }
                 }
                 current.insert(fs_path.to_owned(), text_after);
-                changed = true;
+                edited.push(fs_path.to_owned());
             }
         }
-        if !changed {
-            break (result, dropped);
+        if edited.is_empty() {
+            break dropped;
         }
-        let overlay: BTreeMap<PathBuf, Vec<u8>> = current
-            .iter()
-            .map(|(p, t)| (p.clone(), t.as_bytes().to_vec()))
-            .collect();
-        opts.overlay = Arc::new(overlay);
+        let boundary = ws.boundary().clone();
+        let tree = Tree::new(&boundary);
+        let mut all_checked = true;
+        for path in &edited {
+            let text = current.get(path).map_or(&[][..], |t| t.as_bytes());
+            all_checked &= ws.update(path, text, &tree);
+        }
+        if all_checked {
+            drop(ws.judge());
+        } else {
+            // A file the workspace does not know by its path (an agent a manifest lists
+            // outside an agents folder): the whole library again, with the fixed texts.
+            let overlay: BTreeMap<PathBuf, Vec<u8>> = current
+                .iter()
+                .map(|(p, t)| (p.clone(), t.as_bytes().to_vec()))
+                .collect();
+            let mut again = opts.clone();
+            again.overlay = Arc::new(overlay);
+            ws = Workspace::audit(again)?;
+        }
     };
+    let result = ws.into_result();
     let mut changes: Vec<Change> = original
         .into_iter()
         .filter_map(|(fs_path, (path, before))| {
