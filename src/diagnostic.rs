@@ -228,10 +228,10 @@ pub(crate) fn quoted<S: AsRef<str>>(names: &[S]) -> String {
 
 /// Sort findings into report order and drop exact duplicates.
 pub(crate) fn sort_findings(findings: &mut Vec<Finding>) {
-    // On all threads: at 100,000 skills there are as many findings, and a serial sort of
-    // them was a tenth of the audit's serial tail. In place (a merge sort's buffer of them all
-    // raised the peak by 25 MB); findings that sort alike are compared on their severity too,
-    // and any still alike are equal, so the order is the same on every run.
+    // On all threads: a large library has as many findings as skills, sorted after the
+    // parallel work is done. In place (a merge sort's buffer would hold them all twice);
+    // findings that sort alike are compared on their severity too, and any still alike are
+    // equal, so the order is the same on every run.
     findings.par_sort_unstable_by(|a, b| {
         a.sort_key()
             .cmp(&b.sort_key())

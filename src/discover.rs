@@ -316,7 +316,7 @@ fn builder(
         .git_ignore(honour)
         .git_exclude(honour)
         // A user's own global excludes file would make the same library audit differently on
-        // each machine (and reading git's settings for it cost 1.5% of a corpus run).
+        // each machine.
         .git_global(false)
         .threads(threads)
         .filter_entry(move |e| {

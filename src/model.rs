@@ -565,7 +565,7 @@ impl Skill {
 }
 
 /// The skills of one name, in library order. Names are nearly always unique, so only a
-/// repeated one gets a list: a list per skill was 100,000 allocations at 100,000 skills.
+/// repeated one gets a list, not every skill.
 pub(crate) struct Named<'a> {
     pub first: &'a Skill,
     pub more: Vec<&'a Skill>,

@@ -275,7 +275,7 @@ pub(crate) fn links_and_members(
                 .collect::<Vec<_>>()
         },
     );
-    // Sized first: the links of 100,000 skills grew by doubling, copied each time.
+    // Sized first: a large library's links would otherwise be copied as the list grows.
     let count = |v: &[(Vec<Link>, Vec<Finding>)]| v.iter().map(|(l, _)| l.len()).sum::<usize>();
     let (from_manifests, members): (Vec<_>, Vec<_>) = from_manifests.into_iter().unzip();
     let mut out = Vec::with_capacity(count(&from_manifests) + count(&from_agents));

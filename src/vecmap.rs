@@ -1,8 +1,9 @@
 //! [`VecMap`]: a small sorted map kept in one vector.
 //!
 //! Every skill carries a few tiny maps (availability per profile, `metadata`). A `BTreeMap`
-//! allocates a node with room for eleven entries even for one, which at 100,000 skills was a
-//! third of the report's memory; a sorted vector holds exactly what is there. Lookups are a
+//! allocates a node with room for eleven entries even for one, a large share of a big
+//! library's memory (docs/architecture.md, Hand-written parts); a sorted vector holds exactly
+//! what is there. Lookups are a
 //! binary search, and it serialises as a JSON object in key order, just like a `BTreeMap`.
 
 use std::borrow::Borrow;

@@ -132,8 +132,8 @@ pub(crate) fn judge(
         }
     });
     let names: Vec<&str> = profiles.iter().map(|p| p.name.as_str()).collect();
-    // Room for them made first: one finding per unmet profile can mean hundreds of thousands,
-    // and pushing them one by one grew the list (and copied it) many times over.
+    // Room for them made first: one finding per unmet profile can be as many as the skills,
+    // and pushing them one by one would copy the list as it grows.
     let unmet = |availability: &[Availability]| {
         availability
             .iter()

@@ -218,8 +218,8 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
         None if !tools_ok => DeclaredBy::ToolsField,
         None => DeclaredBy::Nothing,
     };
-    // A list grown by pushes has room for four; most skills declare one source, and a
-    // declaration is 264 bytes, so the room was most of a skill's memory.
+    // A list grown by pushes has room for four; most skills declare one source, and the
+    // spare room would be most of a skill's memory.
     declared.shrink_to_fit();
     skill.requirements = declared;
     skill

@@ -5,7 +5,7 @@
 //!   envelope `{"jsonrpc": "2.0", "id": 1, "result": {...}}`.
 //!
 //! Entries are names or objects with `name` (tools, prompts) or `uri` (resources). They are
-//! read by hand-written visitors straight into names: a 3.8 MB capture's input schemas are
+//! read by hand-written visitors straight into names: a large capture's input schemas are
 //! skipped, never buffered.
 
 use schemars::JsonSchema;

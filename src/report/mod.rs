@@ -126,8 +126,8 @@ pub struct ProfileEntry {
     pub prompts: usize,
 }
 
-/// A skill in the report. It holds the audited [`Skill`] itself, moved in by pointer: at
-/// 100,000 skills a copy of every skill into a new record was a tenth of the peak memory.
+/// A skill in the report. It holds the audited [`Skill`] itself, moved in by pointer: a copy
+/// of every skill into a new record would hold the library twice at the peak.
 /// Serialised as [`SkillRecord`].
 #[derive(Debug, Clone, PartialEq, Deserialize)]
 #[serde(from = "SkillRecord")]
