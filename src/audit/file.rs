@@ -94,7 +94,7 @@ pub(super) fn parse_and_check(
             let products = crate::evaluate::declare_fields(&mut parsed.skill);
             rules::deps::check_products(parsed.root.as_ref(), &products, sink);
             let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
-            rules::references::check(&parsed.references, dir, files, sink);
+            rules::references::check(&parsed.body, bytes, dir, files, sink);
             rules::spec::check(&parsed, settings, sink);
             parse::hooks::load_skill(&mut parsed.skill, boundary, sink);
             rules::deps::check_skill_hooks(&parsed.skill, boundary, sink);

@@ -212,7 +212,7 @@ pub(crate) fn audit(
     // local file system (and to nothing when the server lists no files).
     let listed = Listed { served };
     let dir = fs_path.parent().unwrap_or(Path::new(""));
-    rules::references::check(&parsed.references, dir, &listed, &mut sink);
+    rules::references::check(&parsed.body, bytes, dir, &listed, &mut sink);
     rules::spec::check(&parsed, settings, &mut sink);
     if !parsed.skill.invalid {
         compare_frontmatter(served, &parsed.skill, &mut sink);

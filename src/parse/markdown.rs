@@ -62,30 +62,73 @@ pub(crate) const MAX_LINK_SCAN_BYTES: usize = 2 << 20;
 /// Every reference `body` makes (its first line is `first_line` of the file): its relative
 /// links and images in document order, then the paths it writes outside links.
 pub fn references(body: &str, first_line: u32) -> Vec<Reference> {
+    let mut out = links(body, first_line);
+    out.extend(scan(body, first_line, 0).text_paths);
+    out
+}
+
+/// What a body refers to, as far as it can be read without a Markdown parse: the paths it
+/// writes outside links, and the targets its links may have. Finding the links themselves (their
+/// exact places, and which `](` are links at all rather than code) takes [`links`], a parse that
+/// a reader needs only when some target here is one it cares about.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Body {
+    /// Where the body starts in the file's text, and on which line.
+    pub start: usize,
+    pub first_line: u32,
+    /// The paths written outside links, as code spans or words of the text.
+    pub text_paths: Vec<Reference>,
+    /// Every relative target written after `](` or `]:`: each link's target is among them,
+    /// unless `uncertain`.
+    pub link_targets: Vec<String>,
+    /// Some target is written in a way the parser may read otherwise (an escape, an entity,
+    /// parentheses), so only [`links`] can say what it is.
+    pub uncertain: bool,
+}
+
+/// [`Body`] of `body`, which starts at byte `start` and on line `first_line` of its file.
+pub fn scan(body: &str, first_line: u32, start: usize) -> Body {
+    let mut out = Body {
+        start,
+        first_line,
+        ..Body::default()
+    };
+    if body.len() > MAX_LINK_SCAN_BYTES {
+        return out;
+    }
+    out.text_paths = path_refs(body, first_line, &scan_lines(body));
+    for_each_link_target(body, |t| {
+        if t.bytes().any(|b| matches!(b, b'\\' | b'&' | b'(')) {
+            out.uncertain = true;
+        } else if let Some(t) = local_target(t) {
+            out.link_targets.push(t);
+        }
+        false
+    });
+    out
+}
+
+/// The relative links and images of `body` (its first line is `first_line` of the file), by a
+/// full CommonMark parse, each with its line and the heading above it.
+pub fn links(body: &str, first_line: u32) -> Vec<Reference> {
     if body.len() > MAX_LINK_SCAN_BYTES {
         return Vec::new();
     }
     let lines = scan_lines(body);
-    let mut out = Vec::new();
-    if may_link(body, &|_: &str| true) {
-        out.extend(
-            parse_links(body, first_line)
-                .into_iter()
-                .map(|(target, pos, offset)| {
-                    let (line, at) = line_around(body, offset);
-                    Reference {
-                        target,
-                        pos,
-                        kind: RefKind::Link,
-                        line: line.to_owned(),
-                        at,
-                        section: lines.section_at(offset).map(str::to_owned),
-                    }
-                }),
-        );
-    }
-    out.extend(path_refs(body, first_line, &lines));
-    out
+    parse_links(body, first_line)
+        .into_iter()
+        .map(|(target, pos, offset)| {
+            let (line, at) = line_around(body, offset);
+            Reference {
+                target,
+                pos,
+                kind: RefKind::Link,
+                line: line.to_owned(),
+                at,
+                section: lines.section_at(offset).map(str::to_owned),
+            }
+        })
+        .collect()
 }
 
 /// Relative link and image targets of `body` that `wanted` picks, with their positions: a
@@ -243,19 +286,24 @@ fn path_refs(body: &str, first_line: u32, scanned: &Scanned) -> Vec<Reference> {
 /// from its text (escapes and entities are decoded, balanced parentheses belong to it) always
 /// counts.
 fn may_link(body: &str, wanted: &impl Fn(&str) -> bool) -> bool {
-    let bytes = body.as_bytes();
-    let counts = |t: &str| {
+    for_each_link_target(body, |t| {
         t.bytes().any(|b| matches!(b, b'\\' | b'&' | b'('))
             || local_target(t).is_some_and(|t| wanted(&t))
-    };
+    })
+}
+
+/// Call `f` with the literal text of each target after `](` or `]:` (where a reference
+/// definition could stand) in `body`, until it returns true; whether it did.
+fn for_each_link_target(body: &str, mut f: impl FnMut(&str) -> bool) -> bool {
+    let bytes = body.as_bytes();
     memchr::memchr_iter(b']', bytes).any(|i| match bytes.get(i + 1) {
         Some(b'(') => {
-            raw_target(&body[i + 2..], |b| is_blank(b) || b == b')').is_some_and(|(t, _)| counts(t))
+            raw_target(&body[i + 2..], |b| is_blank(b) || b == b')').is_some_and(|(t, _)| f(t))
         }
         Some(b':') => {
             may_define(body, i)
                 && raw_target(&body[i + 2..], is_blank)
-                    .is_some_and(|(t, rest)| ends_definition(rest) && counts(t))
+                    .is_some_and(|(t, rest)| ends_definition(rest) && f(t))
         }
         _ => false,
     })
@@ -714,6 +762,14 @@ mod tests {
                 parse_links(&body, 1).into_iter().map(|(t, p, _)| (t, p)).collect();
             expected.retain(|(t, _)| wanted(t));
             proptest::prop_assert_eq!(link_targets(&body, 1, wanted), expected);
+            // Without a parse, every link's target is among those the scan lists, unless it
+            // says the parse is needed to tell.
+            let scanned = scan(&body, 1, 0);
+            if !scanned.uncertain {
+                for l in links(&body, 1) {
+                    proptest::prop_assert!(scanned.link_targets.contains(&l.target), "{:?}", l);
+                }
+            }
         }
     }
 

@@ -7,7 +7,7 @@ use crate::diagnostic::Pos;
 use crate::diagnostic::Sink;
 use crate::model::{Declared, DeclaredBy, Origin, Requirements, Skill, SkillFields};
 
-use crate::parse::markdown::{self, Reference};
+use crate::parse::markdown::{self, Body};
 use crate::parse::yaml::{Node, Value};
 use crate::parse::{dependencies, document, fields, hermes, openclaw, packages};
 use crate::rules;
@@ -20,8 +20,8 @@ pub struct ParsedSkill {
     pub skill: Skill,
     /// The frontmatter mapping, when it could be read.
     pub root: Option<Node>,
-    /// Everything the body refers to: links, images and paths written outside links.
-    pub references: Vec<Reference>,
+    /// What the body refers to (`rules::references` parses its links when it needs them).
+    pub body: Body,
     /// Lines in the whole file.
     pub line_count: u32,
 }
@@ -32,7 +32,7 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
     let invalid = |line_count| ParsedSkill {
         skill: Skill::invalid(folder.clone(), path.to_owned(), fs_path.to_owned()),
         root: None,
-        references: Vec::new(),
+        body: Body::default(),
         line_count,
     };
     let doc = match document(bytes, "skill", sink) {
@@ -43,11 +43,11 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
     let line_count = doc.line_count;
     let mut skill = read_fields(&root, folder, path, fs_path, sink);
     skill.fields.frontmatter_end = frontmatter_end(bytes, doc.body.len(), doc.body_line, &root);
-    let references = markdown::references(doc.body, doc.body_line);
+    let body = markdown::scan(doc.body, doc.body_line, bytes.len() - doc.body.len());
     ParsedSkill {
         skill,
         root: Some(root),
-        references,
+        body,
         line_count,
     }
 }

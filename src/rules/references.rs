@@ -1,37 +1,76 @@
-//! SA231 and SA232: what a SKILL.md body refers to that is not there. The parser lists every
-//! reference the body makes (`parse::markdown::references`, with the words around it); this
-//! file decides which are worth reporting and asks [`Files`] about those alone, so the same
-//! decision holds for a skill on disk, one an MCP server serves and one open in an editor.
+//! SA231 and SA232: what a SKILL.md body refers to that is not there. The parser reads what
+//! the body refers to without a Markdown parse (`parse::markdown::scan`: the paths written
+//! outside links, with the words around them, and the targets its links may have); this file
+//! decides which references are worth reporting and asks [`Files`] about those alone, so the
+//! same decision holds for a skill on disk, one an MCP server serves and one open in an
+//! editor. It parses the links (`parse::markdown::links`) only when a target may be missing:
+//! most bodies' links all resolve.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use super::RuleDoc;
 use crate::diagnostic::{Pos, Severity, Sink};
 use crate::files::{Files, Lookup};
-use crate::parse::markdown::{RefKind, Reference};
+use crate::parse::markdown::{self, Body, RefKind, Reference};
 use crate::rules::Rule;
 
-/// Report the references of the skill in `dir` that point at nothing.
-pub(crate) fn check(refs: &[Reference], dir: &Path, files: &dyn Files, sink: &mut Sink) {
-    let mut names = Names::default();
-    for r in refs {
-        match r.kind {
-            RefKind::Link => check_link(r, dir, files, &mut names, sink),
-            RefKind::Code | RefKind::Bare => check_text_path(r, refs, dir, files, &mut names, sink),
-        }
+/// Report what the body of the skill in `dir` refers to that points at nothing; `text` is the
+/// file the body is part of.
+pub(crate) fn check(body: &Body, text: &[u8], dir: &Path, files: &dyn Files, sink: &mut Sink) {
+    let mut seen = Seen {
+        files,
+        looked_up: Vec::new(),
+        names: Names::default(),
+    };
+    let fine = |l: Lookup| matches!(l, Lookup::File | Lookup::Folder | Lookup::Unknown);
+    let may_break = CASE_BLIND
+        || body.uncertain
+        || body
+            .link_targets
+            .iter()
+            .any(|t| !fine(seen.lookup(&dir.join(t))));
+    let links = match std::str::from_utf8(text.get(body.start..).unwrap_or_default()) {
+        Ok(b) if may_break => markdown::links(b, body.first_line),
+        _ => Vec::new(),
+    };
+    for r in &links {
+        check_link(r, dir, &mut seen, sink);
+    }
+    for r in &body.text_paths {
+        check_text_path(r, &body.text_paths, &links, dir, &mut seen, sink);
     }
 }
 
-fn check_link(r: &Reference, dir: &Path, files: &dyn Files, names: &mut Names, sink: &mut Sink) {
-    match files.lookup(&dir.join(&r.target)) {
+/// [`Files`], with each answer kept for the rest of the skill: a body names the same file,
+/// and files in the same folder, more than once.
+struct Seen<'f> {
+    files: &'f dyn Files,
+    looked_up: Vec<(PathBuf, Lookup)>,
+    names: Names,
+}
+
+impl Seen<'_> {
+    fn lookup(&mut self, path: &Path) -> Lookup {
+        if let Some((_, l)) = self.looked_up.iter().find(|(p, _)| p == path) {
+            return *l;
+        }
+        let l = self.files.lookup(path);
+        self.looked_up.push((path.to_owned(), l));
+        l
+    }
+}
+
+fn check_link(r: &Reference, dir: &Path, seen: &mut Seen<'_>, sink: &mut Sink) {
+    let files = seen.files;
+    match seen.lookup(&dir.join(&r.target)) {
         Lookup::Outside => super::file::body_link_outside(sink, r.pos, &r.target),
         Lookup::Missing => {
-            let hint = case_spelling(dir, &r.target, files, names);
+            let hint = case_spelling(dir, &r.target, seen);
             broken_link(sink, r.pos, &r.target, files.listed_for(), hint.as_deref());
         }
         // Where the file system ignores case, the name found must also be spelled as written.
         Lookup::File | Lookup::Folder if CASE_BLIND => {
-            if let Some(hint) = case_spelling(dir, &r.target, files, names) {
+            if let Some(hint) = case_spelling(dir, &r.target, seen) {
                 broken_link(sink, r.pos, &r.target, files.listed_for(), Some(&hint));
             }
         }
@@ -39,40 +78,40 @@ fn check_link(r: &Reference, dir: &Path, files: &dyn Files, names: &mut Names, s
     }
 }
 
+/// A path of the text, `r`; `links` are the body's links when they were parsed (when every
+/// link target resolves they were not, and none of them names a missing file).
 fn check_text_path(
     r: &Reference,
-    refs: &[Reference],
+    text_paths: &[Reference],
+    links: &[Reference],
     dir: &Path,
-    files: &dyn Files,
-    names: &mut Names,
+    seen: &mut Seen<'_>,
     sink: &mut Sink,
 ) {
-    if !reportable(r, refs, dir, files) {
+    if !reportable(r, text_paths, dir, seen) {
         return;
     }
     // A link on the same line already says it.
-    let linked = refs
+    let linked = links
         .iter()
-        .any(|l| l.kind == RefKind::Link && l.pos.line == r.pos.line && l.target == r.target);
+        .any(|l| l.pos.line == r.pos.line && l.target == r.target);
     if linked {
         return;
     }
-    let hint = match files.lookup(&dir.join(&r.target)) {
+    let hint = match seen.lookup(&dir.join(&r.target)) {
         Lookup::Missing => {
-            if has_template(dir, &r.target, files) {
+            if has_template(dir, &r.target, seen) {
                 return;
             }
-            case_spelling(dir, &r.target, files, names)
+            case_spelling(dir, &r.target, seen)
         }
-        Lookup::File | Lookup::Folder if CASE_BLIND => {
-            match case_spelling(dir, &r.target, files, names) {
-                Some(hint) => Some(hint),
-                None => return,
-            }
-        }
+        Lookup::File | Lookup::Folder if CASE_BLIND => match case_spelling(dir, &r.target, seen) {
+            Some(hint) => Some(hint),
+            None => return,
+        },
         _ => return,
     };
-    broken_reference(sink, r, files.listed_for(), hint.as_deref());
+    broken_reference(sink, r, seen.files.listed_for(), hint.as_deref());
 }
 
 /// File systems that find a name whatever its case (macOS, Windows by default): a path that is
@@ -86,14 +125,11 @@ const CASE_BLIND: bool = cfg!(any(target_os = "macos", windows));
 /// read, load, see or run it (or it is listed under a heading such as "Resources"), it is not
 /// given as an example, and nothing in the body makes that folder the user's (writing or
 /// creating files in it, asking whether they exist, a project folder such as `src/`).
-fn reportable(r: &Reference, refs: &[Reference], dir: &Path, files: &dyn Files) -> bool {
+fn reportable(r: &Reference, text_paths: &[Reference], dir: &Path, seen: &mut Seen<'_>) -> bool {
     let first = first_folder(&r.target);
-    if SKILL_FOLDERS.iter().any(|f| f.eq_ignore_ascii_case(first))
-        || files.lookup(&dir.join(first)) == Lookup::Folder
-    {
-        return true;
-    }
-    told_to_use(r) && !an_example(r) && !users_folder(first, refs)
+    SKILL_FOLDERS.iter().any(|f| f.eq_ignore_ascii_case(first))
+        || seen.lookup(&dir.join(first)) == Lookup::Folder
+        || (told_to_use(r) && !an_example(r) && !users_folder(first, text_paths))
 }
 
 fn first_folder(target: &str) -> &str {
@@ -260,7 +296,7 @@ fn users_folder(first: &str, refs: &[Reference]) -> bool {
         return true;
     }
     refs.iter()
-        .filter(|o| o.kind != RefKind::Link && first_folder(&o.target) == first)
+        .filter(|o| first_folder(&o.target) == first)
         .any(|o| {
             let line = o.line.to_lowercase();
             leading_words(o)
@@ -273,7 +309,7 @@ fn users_folder(first: &str, refs: &[Reference]) -> bool {
 
 /// Does the skill ship a template of `target` (`config.example.json` for `config.json`), so
 /// that the file is one the user makes from it?
-fn has_template(dir: &Path, target: &str, files: &dyn Files) -> bool {
+fn has_template(dir: &Path, target: &str, seen: &mut Seen<'_>) -> bool {
     let (folder, file) = target.rsplit_once('/').unwrap_or(("", target));
     let Some((stem, ext)) = file.rsplit_once('.') else {
         return false;
@@ -281,7 +317,7 @@ fn has_template(dir: &Path, target: &str, files: &dyn Files) -> bool {
     ["example", "sample", "template", "dist"].iter().any(|t| {
         [format!("{stem}.{t}.{ext}"), format!("{file}.{t}")]
             .iter()
-            .any(|name| files.lookup(&dir.join(folder).join(name)) != Lookup::Missing)
+            .any(|name| seen.lookup(&dir.join(folder).join(name)) != Lookup::Missing)
     })
 }
 
@@ -306,7 +342,7 @@ impl Names {
 /// The path `target` has under `dir` when its names match only ignoring case: for a link
 /// written `Scripts/run.sh` to `scripts/run.sh`, `scripts/run.sh`. `None` when it is spelled
 /// as written, or no such path exists.
-fn case_spelling(dir: &Path, target: &str, files: &dyn Files, names: &mut Names) -> Option<String> {
+fn case_spelling(dir: &Path, target: &str, seen: &mut Seen<'_>) -> Option<String> {
     let mut at = dir.to_path_buf();
     let mut found = Vec::new();
     let mut differs = false;
@@ -316,7 +352,7 @@ fn case_spelling(dir: &Path, target: &str, files: &dyn Files, names: &mut Names)
             found.push(part.to_owned());
             continue;
         }
-        let here = names.of(&at, files)?;
+        let here = seen.names.of(&at, seen.files)?;
         // The name as written if it is there, else the first that differs only in case.
         let lower = part.to_lowercase();
         let exact = here
@@ -443,20 +479,20 @@ mod tests {
         std::fs::write(dir.path().join("References/Guide.md"), "").expect("write");
         let boundary = Boundary::none();
         let tree = crate::files::Tree::new(&boundary);
-        let mut names = Names::default();
-        let hint = case_spelling(dir.path(), "references/guide.md", &tree, &mut names);
+        let seen = |files| Seen {
+            files,
+            looked_up: Vec::new(),
+            names: Names::default(),
+        };
+        let mut one = seen(&tree);
+        let hint = case_spelling(dir.path(), "references/guide.md", &mut one);
         assert_eq!(hint.as_deref(), Some("References/Guide.md"));
         std::fs::write(dir.path().join("References/Other.md"), "").expect("write");
         assert_eq!(
-            case_spelling(dir.path(), "references/other.md", &tree, &mut names),
+            case_spelling(dir.path(), "references/other.md", &mut one),
             None
         );
-        let fresh = case_spelling(
-            dir.path(),
-            "references/other.md",
-            &tree,
-            &mut Names::default(),
-        );
+        let fresh = case_spelling(dir.path(), "references/other.md", &mut seen(&tree));
         assert_eq!(fresh.as_deref(), Some("References/Other.md"));
     }
 
