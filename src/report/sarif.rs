@@ -174,7 +174,8 @@ pub(crate) fn level(severity: Severity) -> &'static str {
 }
 
 pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    super::json::pretty(&log(report), out)
+    out.write_all(&super::json::pretty::to_vec(&log(report)).map_err(io::Error::other)?)?;
+    writeln!(out)
 }
 
 fn log(report: &Report) -> Log<'_> {

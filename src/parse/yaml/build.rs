@@ -273,14 +273,11 @@ impl Builder {
                             merges.push(node);
                             Ok(())
                         }
-                        // An empty merge, alone or in a list, adds nothing.
+                        // An empty merge, alone or in a list, adds nothing; a list in a list of
+                        // merges is read as its items, as serde-saphyr reads it.
                         Value::Null => Ok(()),
-                        Value::Seq(items)
-                            if items
-                                .iter()
-                                .all(|i| matches!(i.value, Value::Map(_) | Value::Null)) =>
-                        {
-                            merges.extend(items);
+                        Value::Seq(items) if items.iter().all(mergeable) => {
+                            flatten_merges(items, merges);
                             Ok(())
                         }
                         _ => Err(rules::file::merge_not_mapping(node.pos)),
@@ -334,6 +331,25 @@ fn core_tag(tag: &Option<std::borrow::Cow<'_, Tag>>) -> Option<&'static str> {
 
 /// Add the entries of `<<` mappings that the mapping does not set itself; an earlier merged
 /// mapping wins over a later one.
+/// Can `node`, an item of a list of merges, be merged: a mapping, nothing, or a list of such.
+fn mergeable(node: &Node) -> bool {
+    match &node.value {
+        Value::Map(_) | Value::Null => true,
+        Value::Seq(items) => items.iter().all(mergeable),
+        _ => false,
+    }
+}
+
+/// The mappings of a list of merges, nested lists read as their items, in order.
+fn flatten_merges(items: Vec<Node>, merges: &mut Vec<Node>) {
+    for item in items {
+        match item.value {
+            Value::Seq(inner) => flatten_merges(inner, merges),
+            _ => merges.push(item),
+        }
+    }
+}
+
 fn merge(entries: &mut Vec<(Node, Node)>, seen: &mut HashSet<ScalarKey>, merges: Vec<Node>) {
     for source in merges {
         let Value::Map(merged) = source.value else {

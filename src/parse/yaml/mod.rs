@@ -275,6 +275,10 @@ mod tests {
     fn agrees_with_the_reference_on_tricky_input() {
         for yaml in [
             "name: x\ndescription: >\n  folded\n  text\n",
+            // A list in a list of merges (found by the property test below).
+            "  a: &x \n  - null\n  <<: [*x]\n  : *x\n",
+            "a: &x [1]\nb:\n  <<: [*x, {c: 1}]\n",
+            "a: &x [{d: 2}]\nb:\n  <<: [*x, {c: 1}]\n",
             "a: |\n  literal\n\nb: 'single'\nc: \"double\\n\"\n",
             "tools: [a, 'b', \"c\"]\nmeta: {k: v, n: 1}\n",
             "a: ~\nb: null\nc:\nd: NULL\ne: ''\n",
