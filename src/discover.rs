@@ -256,7 +256,15 @@ fn names_back(path: &Path) -> impl Iterator<Item = &[u8]> + Clone {
 /// Walk `roots` with `threads` workers (0 = automatic), honouring ignore rules.
 pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -> Discovery {
     let excludes = Excludes::from(excludes.clone());
-    walk_each(roots, &excludes, threads, cwd, IgnoreRules::Honour, &|_| {})
+    walk_each(
+        roots,
+        &excludes,
+        threads,
+        cwd,
+        IgnoreRules::Honour,
+        &|_| {},
+        &|_, _| {},
+    )
 }
 
 /// [`walk`], also handing each candidate to `found` on the walker's thread as soon as it is
@@ -270,11 +278,12 @@ pub(crate) fn walk_each(
     cwd: &Path,
     rules: IgnoreRules,
     found: &(dyn Fn(&Candidate) + Sync),
+    passed: &(dyn Fn(&Path, bool) + Sync),
 ) -> Discovery {
     let Some(builder) = builder(roots, roots, excludes, threads, rules) else {
         return Discovery::default();
     };
-    let mut d = run(builder, cwd, found);
+    let mut d = run(builder, cwd, found, passed);
     d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
     d.candidates.dedup_by(|a, b| a.path == b.path);
     d.errors
@@ -349,7 +358,13 @@ fn name_of(e: &ignore::DirEntry) -> &[u8] {
 
 /// Run a walk, collecting candidates (handed to `found` as they come), errors and the
 /// folders whose ignore rules apply below them.
-fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) -> Discovery {
+/// Every entry below a root is handed to `passed`, with whether it is a folder.
+fn run(
+    builder: WalkBuilder,
+    cwd: &Path,
+    found: &(dyn Fn(&Candidate) + Sync),
+    passed: &(dyn Fn(&Path, bool) + Sync),
+) -> Discovery {
     let all = Mutex::new(Discovery::default());
     builder.build_parallel().run(|| {
         let all = &all;
@@ -364,6 +379,9 @@ fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) ->
                     let Some(t) = e.file_type() else {
                         return WalkState::Continue;
                     };
+                    if e.depth() > 0 {
+                        passed(e.path(), t.is_dir());
+                    }
                     let name = name_of(&e);
                     // Every entry passes here: the first byte rules out almost all of them.
                     if name.first() == Some(&b'.')
@@ -430,7 +448,7 @@ fn count_ignored(
         return 0;
     };
     let found: Vec<String> = if rules_from_above {
-        run(builder, cwd, &|_| {})
+        run(builder, cwd, &|_| {}, &|_, _| {})
             .candidates
             .into_iter()
             .map(|c| c.path)

@@ -30,6 +30,9 @@ pub(crate) fn read_files(
     // Each file is parsed on the pool as soon as the walk finds it, so parsing fills the time
     // the walk spends waiting on the file system.
     let parsed = std::sync::Mutex::new(Vec::new());
+    // What the walk has passed answers most lookups of what the bodies refer to.
+    let walked = crate::files::Walked::default();
+    let walked = &walked;
     let rules = if opts.no_ignore {
         discover::IgnoreRules::Off
     } else {
@@ -46,10 +49,11 @@ pub(crate) fn read_files(
                 let c = c.clone();
                 let parsed = &parsed;
                 s.spawn(move |_| {
-                    let out = check_file(c, opts, boundary);
+                    let out = check_file(c, opts, boundary, Some(walked));
                     parsed.lock().unwrap_or_else(|p| p.into_inner()).push(out);
                 });
             },
+            &|path, folder| walked.record(path, folder),
         )
     });
     // In the walk's (sorted, de-duplicated) order, whatever order the parses finished in.
@@ -78,7 +82,11 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut PerFile, boundary: &Bound
         });
         discover::manifest_agents(manifests.flatten(), &found.candidates, &opts.cwd, boundary)
     };
-    outputs.par_extend(extra.into_par_iter().map(|c| check_file(c, opts, boundary)));
+    outputs.par_extend(
+        extra
+            .into_par_iter()
+            .map(|c| check_file(c, opts, boundary, None)),
+    );
     once_per_file(outputs);
 }
 
@@ -149,13 +157,24 @@ fn once_per_file(outputs: &mut [FileOutput]) {
 
 /// Process one file; a panic becomes an `internal-error` finding and the run goes on.
 /// `keep_source`: remember where the file was read from, for source lines in the report.
-fn check_file(c: Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
-    let mut out = contained(&c, || read_and_check(&c, opts, boundary));
+/// `walked`: what the walk has passed, when it runs beside.
+fn check_file(
+    c: Candidate,
+    opts: &AuditOptions,
+    boundary: &Boundary,
+    walked: Option<&crate::files::Walked>,
+) -> FileOutput {
+    let mut out = contained(&c, || read_and_check(&c, opts, boundary, walked));
     out.path = c.path;
     out
 }
 
-fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
+fn read_and_check(
+    c: &Candidate,
+    opts: &AuditOptions,
+    boundary: &Boundary,
+    walked: Option<&crate::files::Walked>,
+) -> FileOutput {
     let (settings, keep_source) = (&opts.settings, opts.snippets);
     let mut sink = Sink::new(&c.path);
     file_name_rules(c, &mut sink);
@@ -187,7 +206,10 @@ fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> Fi
         &bytes,
         settings,
         boundary,
-        &Tree::new(boundary),
+        &match walked {
+            Some(w) => Tree::walked(boundary, w),
+            None => Tree::new(boundary),
+        },
         &mut sink,
     );
     let Sink {
