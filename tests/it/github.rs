@@ -583,7 +583,8 @@ fn pre_commit_hook() {
     let hooks = yaml(".pre-commit-hooks.yaml");
     let hooks = hooks.as_array().unwrap();
     let h = hooks.iter().find(|h| h["id"] == "skill-audit").unwrap();
-    assert_eq!(h["language"], "rust");
+    // The binary's wheel from PyPI (pyproject.toml pins it), not a build with cargo.
+    assert_eq!(h["language"], "python");
     assert_eq!(h["entry"], "skill-audit");
     assert_eq!(h["pass_filenames"], false);
     // The pattern names the files skill-audit reads.
