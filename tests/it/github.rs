@@ -314,7 +314,7 @@ fn action_yml_is_a_composite_action() {
     assert_eq!(a["runs"]["using"], "composite");
     let inputs = a["inputs"].as_object().unwrap();
     for key in [
-        "paths", "profiles", "fail-on", "format", "outputs", "baseline",
+        "version", "paths", "profiles", "fail-on", "format", "outputs", "baseline",
     ] {
         assert!(inputs.contains_key(key), "input {key}");
     }
@@ -329,7 +329,28 @@ fn action_yml_is_a_composite_action() {
         .filter_map(|s| s["run"].as_str())
         .collect::<Vec<_>>()
         .join("\n");
-    assert!(scripts.contains("cargo install --locked --path"));
+    // It downloads with the installer (tests/it/install.rs), keeps what it got in the tool
+    // cache, and builds from its own checkout only as the installer's fallback.
+    assert!(scripts.contains(r#"sh "$ACTION_PATH/dist/install.sh""#));
+    assert!(scripts.contains("--cargo-fallback"));
+    assert!(
+        !scripts.contains("cargo install"),
+        "only install.sh runs cargo"
+    );
+    let cache = steps
+        .iter()
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/cache@"))
+        })
+        .expect("an actions/cache step");
+    assert!(
+        cache["with"]["key"]
+            .as_str()
+            .unwrap()
+            .contains("runner.arch")
+    );
     assert!(scripts.contains("GITHUB_STEP_SUMMARY"));
     assert!(scripts.contains("GITHUB_OUTPUT"));
     for s in steps.iter().filter(|s| s.get("run").is_some()) {
