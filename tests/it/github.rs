@@ -614,3 +614,47 @@ fn pre_commit_hook() {
         assert!(files.contains(part), "{files}");
     }
 }
+
+#[test]
+fn release_workflow_builds_every_target_the_installer_knows() {
+    let w = yaml(".github/workflows/release.yml");
+    assert!(w["on"]["push"]["tags"].is_array());
+    assert_eq!(w["permissions"]["contents"], "read");
+    let build = &w["jobs"]["build"];
+    let mut targets: Vec<&str> = build["strategy"]["matrix"]["include"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["target"].as_str().unwrap())
+        .collect();
+    targets.sort();
+    assert_eq!(
+        targets,
+        [
+            "aarch64-apple-darwin",
+            "aarch64-unknown-linux-musl",
+            "x86_64-apple-darwin",
+            "x86_64-pc-windows-msvc",
+            "x86_64-unknown-linux-musl",
+        ]
+    );
+    // The installer downloads exactly these.
+    let install = std::fs::read_to_string(Path::new(MANIFEST_DIR).join("dist/install.sh")).unwrap();
+    for t in &targets {
+        assert!(install.contains(t), "dist/install.sh knows {t}");
+    }
+    // Every build packages with the script CI runs, and attests what it made.
+    let steps = build["steps"].as_array().unwrap();
+    assert!(steps.iter().any(|s| {
+        s["run"]
+            .as_str()
+            .is_some_and(|r| r.contains("dist/package.sh --target"))
+    }));
+    assert!(steps.iter().any(|s| {
+        s["uses"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("actions/attest-build-provenance@"))
+    }));
+    assert_eq!(build["permissions"]["id-token"], "write");
+    assert_eq!(build["permissions"]["attestations"], "write");
+}
