@@ -434,3 +434,49 @@ fn the_shipped_profile_is_dist_and_release_stays_quick_to_build() {
         );
     }
 }
+
+/// cargo-binstall's templates, filled in as it fills them.
+fn binstall_fill(template: &str, target: &str, exe: &str) -> String {
+    template
+        .replace("{ repo }", "https://github.com/skill-audit/skill-audit")
+        .replace("{ version }", VERSION)
+        .replace("{ name }", "skill-audit")
+        .replace("{ bin }", "skill-audit")
+        .replace("{ target }", target)
+        .replace("{ binary-ext }", exe)
+}
+
+#[test]
+fn binstall_metadata_names_the_archives_package_sh_makes() {
+    let cargo: toml::Value = toml::from_str(
+        &std::fs::read_to_string(Path::new(MANIFEST_DIR).join("Cargo.toml")).unwrap(),
+    )
+    .unwrap();
+    let meta = &cargo["package"]["metadata"]["binstall"];
+    let base = format!("https://github.com/skill-audit/skill-audit/releases/download/v{VERSION}");
+    let folder = |t: &str| format!("skill-audit-v{VERSION}-{t}");
+    let t = "x86_64-unknown-linux-musl";
+    assert_eq!(
+        binstall_fill(meta["pkg-url"].as_str().unwrap(), t, ""),
+        format!("{base}/{}.tar.gz", folder(t))
+    );
+    assert_eq!(
+        binstall_fill(meta["bin-dir"].as_str().unwrap(), t, ""),
+        format!("{}/skill-audit", folder(t))
+    );
+    assert_eq!(meta["pkg-fmt"].as_str(), Some("tgz"));
+    let w = "x86_64-pc-windows-msvc";
+    let win = &meta["overrides"][w];
+    assert_eq!(
+        binstall_fill(win["pkg-url"].as_str().unwrap(), w, ".exe"),
+        format!("{base}/{}.zip", folder(w))
+    );
+    assert_eq!(win["pkg-fmt"].as_str(), Some("zip"));
+    // The same repository everywhere a release is looked for.
+    assert_eq!(
+        cargo["package"]["repository"].as_str(),
+        Some("https://github.com/skill-audit/skill-audit")
+    );
+    let install = std::fs::read_to_string(Path::new(MANIFEST_DIR).join("dist/install.sh")).unwrap();
+    assert!(install.contains("repo_url=\"https://github.com/skill-audit/skill-audit\""));
+}
