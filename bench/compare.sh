@@ -26,7 +26,8 @@
 # meet the same moments of a noisy machine, and their medians are compared.
 #
 # Environment: SKILL_AUDIT, WALK_FLOOR, GEN_LIBRARY (prebuilt binaries; otherwise built here with
-# cargo build --release and copied to WORK/bin, so concurrent rebuilds do not disturb a run),
+# cargo build --profile dist, the shipped build, and copied to WORK/bin, so concurrent rebuilds
+# do not disturb a run),
 # AGNIX (an agnix binary; otherwise looked up on PATH, then installed with cargo install).
 # Results: WORK/results.md (also printed), hyperfine JSON in WORK/json/ (WORK defaults to
 # ${TMPDIR:-/tmp}/skill-audit-bench; generated libraries are kept there and reused).
@@ -74,11 +75,12 @@ timer=/usr/bin/time
 
 # --- our binaries -----------------------------------------------------------------------------
 if [ -z "${SKILL_AUDIT:-}" ] || [ -z "${WALK_FLOOR:-}" ] || [ -z "${GEN_LIBRARY:-}" ]; then
-    log "building skill-audit, walk_floor and gen_library (release)"
-    (cd "$repo" && cargo build --release --quiet --bin skill-audit --example walk_floor --example gen_library) ||
+    # The shipped profile (Cargo.toml, `dist`): what release archives, npm and PyPI hold.
+    log "building skill-audit, walk_floor and gen_library (dist profile)"
+    (cd "$repo" && cargo build --profile dist --quiet --bin skill-audit --example walk_floor --example gen_library) ||
         { echo "cargo build failed" >&2; exit 2; }
-    cp "$repo/target/release/skill-audit" "$repo/target/release/examples/walk_floor" \
-        "$repo/target/release/examples/gen_library" "$work/bin/"
+    cp "$repo/target/dist/skill-audit" "$repo/target/dist/examples/walk_floor" \
+        "$repo/target/dist/examples/gen_library" "$work/bin/"
 fi
 skill_audit=${SKILL_AUDIT:-$work/bin/skill-audit}
 walk_floor=${WALK_FLOOR:-$work/bin/walk_floor}

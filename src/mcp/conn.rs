@@ -301,6 +301,9 @@ pub(super) async fn connect(
         Server::Http { url, headers } => {
             use rmcp::transport::StreamableHttpClientTransport;
             use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+            // reqwest is built without a crypto provider (Cargo.toml): TLS uses ring's. An
+            // error only says one is installed already.
+            let _ = rustls::crypto::ring::default_provider().install_default();
             let headers = http_headers(headers).map_err(|m| conn.error("connect", m))?;
             let config = StreamableHttpClientTransportConfig::with_uri(url.clone())
                 .custom_headers(headers)

@@ -314,7 +314,7 @@ fn action_yml_is_a_composite_action() {
     assert_eq!(a["runs"]["using"], "composite");
     let inputs = a["inputs"].as_object().unwrap();
     for key in [
-        "paths", "profiles", "fail-on", "format", "outputs", "baseline",
+        "version", "paths", "profiles", "fail-on", "format", "outputs", "baseline",
     ] {
         assert!(inputs.contains_key(key), "input {key}");
     }
@@ -329,7 +329,28 @@ fn action_yml_is_a_composite_action() {
         .filter_map(|s| s["run"].as_str())
         .collect::<Vec<_>>()
         .join("\n");
-    assert!(scripts.contains("cargo install --locked --path"));
+    // It downloads with the installer (tests/it/install.rs), keeps what it got in the tool
+    // cache, and builds from its own checkout only as the installer's fallback.
+    assert!(scripts.contains(r#"sh "$ACTION_PATH/dist/install.sh""#));
+    assert!(scripts.contains("--cargo-fallback"));
+    assert!(
+        !scripts.contains("cargo install"),
+        "only install.sh runs cargo"
+    );
+    let cache = steps
+        .iter()
+        .find(|s| {
+            s["uses"]
+                .as_str()
+                .is_some_and(|u| u.starts_with("actions/cache@"))
+        })
+        .expect("an actions/cache step");
+    assert!(
+        cache["with"]["key"]
+            .as_str()
+            .unwrap()
+            .contains("runner.arch")
+    );
     assert!(scripts.contains("GITHUB_STEP_SUMMARY"));
     assert!(scripts.contains("GITHUB_OUTPUT"));
     for s in steps.iter().filter(|s| s.get("run").is_some()) {
@@ -583,7 +604,8 @@ fn pre_commit_hook() {
     let hooks = yaml(".pre-commit-hooks.yaml");
     let hooks = hooks.as_array().unwrap();
     let h = hooks.iter().find(|h| h["id"] == "skill-audit").unwrap();
-    assert_eq!(h["language"], "rust");
+    // The binary's wheel from PyPI (pyproject.toml pins it), not a build with cargo.
+    assert_eq!(h["language"], "python");
     assert_eq!(h["entry"], "skill-audit");
     assert_eq!(h["pass_filenames"], false);
     // The pattern names the files skill-audit reads.
@@ -591,4 +613,48 @@ fn pre_commit_hook() {
     for part in ["SKILL", "agent", "plugin"] {
         assert!(files.contains(part), "{files}");
     }
+}
+
+#[test]
+fn release_workflow_builds_every_target_the_installer_knows() {
+    let w = yaml(".github/workflows/release.yml");
+    assert!(w["on"]["push"]["tags"].is_array());
+    assert_eq!(w["permissions"]["contents"], "read");
+    let build = &w["jobs"]["build"];
+    let mut targets: Vec<&str> = build["strategy"]["matrix"]["include"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|m| m["target"].as_str().unwrap())
+        .collect();
+    targets.sort();
+    assert_eq!(
+        targets,
+        [
+            "aarch64-apple-darwin",
+            "aarch64-unknown-linux-musl",
+            "x86_64-apple-darwin",
+            "x86_64-pc-windows-msvc",
+            "x86_64-unknown-linux-musl",
+        ]
+    );
+    // The installer downloads exactly these.
+    let install = std::fs::read_to_string(Path::new(MANIFEST_DIR).join("dist/install.sh")).unwrap();
+    for t in &targets {
+        assert!(install.contains(t), "dist/install.sh knows {t}");
+    }
+    // Every build packages with the script CI runs, and attests what it made.
+    let steps = build["steps"].as_array().unwrap();
+    assert!(steps.iter().any(|s| {
+        s["run"]
+            .as_str()
+            .is_some_and(|r| r.contains("dist/package.sh --target"))
+    }));
+    assert!(steps.iter().any(|s| {
+        s["uses"]
+            .as_str()
+            .is_some_and(|u| u.starts_with("actions/attest-build-provenance@"))
+    }));
+    assert_eq!(build["permissions"]["id-token"], "write");
+    assert_eq!(build["permissions"]["attestations"], "write");
 }

@@ -23,6 +23,7 @@ mod hooks;
 mod hostile;
 mod hostile_tree;
 mod html;
+mod install;
 mod layouts;
 mod lsp;
 mod machine;
