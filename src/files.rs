@@ -4,6 +4,7 @@
 //! files `skills/list` lists, in `mcp::skills`), or in an editor, whose open documents may not
 //! be saved yet (in `lsp`).
 
+use std::ffi::{OsStr, OsString};
 use std::path::{Component, Path, PathBuf};
 use std::sync::Mutex;
 
@@ -101,11 +102,13 @@ impl Files for Tree<'_> {
 pub(crate) struct Walked {
     /// Split by the path's hash, so walker threads recording and pool threads asking seldom
     /// wait for each other.
-    shards: [Mutex<foldhash::HashMap<PathBuf, bool>>; 16],
+    /// Keyed by the path's bytes rather than by `Path`, whose hash and equality walk its
+    /// components: a path spelled another way is simply not found and is looked up on disk.
+    shards: [Mutex<foldhash::HashMap<OsString, bool>>; 16],
 }
 
 impl Walked {
-    fn shard(&self, path: &Path) -> std::sync::MutexGuard<'_, foldhash::HashMap<PathBuf, bool>> {
+    fn shard(&self, path: &OsStr) -> std::sync::MutexGuard<'_, foldhash::HashMap<OsString, bool>> {
         use std::hash::BuildHasher;
         let h = foldhash::fast::FixedState::with_seed(0).hash_one(path);
         let i = usize::try_from(h >> 60).unwrap_or(0);
@@ -114,10 +117,12 @@ impl Walked {
 
     /// The walk passed `path`, a folder or not.
     pub(crate) fn record(&self, path: &Path, folder: bool) {
+        let path = path.as_os_str();
         self.shard(path).insert(path.to_owned(), folder);
     }
 
     fn get(&self, path: &Path) -> Option<Lookup> {
+        let path = path.as_os_str();
         let folder = *self.shard(path).get(path)?;
         Some(if folder { Lookup::Folder } else { Lookup::File })
     }
@@ -180,7 +185,8 @@ mod tests {
         assert_eq!(tree.lookup(&s.join("references/walked.md")), Lookup::File);
         assert_eq!(tree.lookup(&s.join("references/on-disk.md")), Lookup::File);
         assert_eq!(tree.lookup(&s.join("references/gone.md")), Lookup::Missing);
-        // Paths compare by their names, so `./` spells the same path.
-        assert_eq!(tree.lookup(&s.join("references/./walked.md")), Lookup::File);
+        // The record matches a path's bytes; spelled another way, it is looked up on disk.
+        assert_eq!(tree.lookup(&s.join("references/./walked.md")), Lookup::Missing);
+        assert_eq!(tree.lookup(&s.join("references/./on-disk.md")), Lookup::File);
     }
 }
