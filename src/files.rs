@@ -186,7 +186,13 @@ mod tests {
         assert_eq!(tree.lookup(&s.join("references/on-disk.md")), Lookup::File);
         assert_eq!(tree.lookup(&s.join("references/gone.md")), Lookup::Missing);
         // The record matches a path's bytes; spelled another way, it is looked up on disk.
-        assert_eq!(tree.lookup(&s.join("references/./walked.md")), Lookup::Missing);
-        assert_eq!(tree.lookup(&s.join("references/./on-disk.md")), Lookup::File);
+        assert_eq!(
+            tree.lookup(&s.join("references/./walked.md")),
+            Lookup::Missing
+        );
+        assert_eq!(
+            tree.lookup(&s.join("references/./on-disk.md")),
+            Lookup::File
+        );
     }
 }

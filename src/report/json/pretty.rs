@@ -1,20 +1,12 @@
 //! A `serde::Serializer` that writes into a `Vec<u8>` the bytes `serde_json::to_writer_pretty`
-//! writes (two spaces a level), in fewer instructions.
+//! writes (two spaces a level).
 //!
-//! serde_json escapes a string a byte at a time (a table lookup and a branch for each byte,
-//! about 12 instructions a byte) and passes every bracket, separator, line break, key and
-//! string fragment through a `Formatter` call of its own, each fragment a `memcpy`. This
-//! serialiser tests a string eight bytes at a time for the bytes JSON escapes. A string or a
-//! field name of up to 16 bytes that has none is written quoted by one 16-byte store cut back
-//! to its length, a line break with its indentation (up to 15 levels) by a 32-byte one; a
-//! longer string is one copy.
-//! Numbers are formatted by `itoa` and `zmij`, as serde_json formats them, and the errors are
-//! serde_json's. Tests check the bytes against serde_json's.
-//!
-//! Measured with callgrind on a generated 5,000-skill library (`-j1 -f json`, three profiles):
-//! the run went from 815.7 M instructions to 766.7 M. serde_json's `serialize_str` and the old
-//! formatter's line breaks were 110.7 M of them (exclusive), this module's functions are
-//! 79.8 M, and `memcpy` fell from 64.0 M to 53.3 M.
+//! It exists because serde_json passes every bracket, separator, line break, key and string
+//! fragment through a `Formatter` call of its own, which made large reports measurably slower
+//! to write (docs/architecture.md, Hand-written parts). The code itself is plain: strings are
+//! escaped with serde_json's table a byte at a time, numbers formatted by `itoa` and `zmij` as
+//! serde_json formats them, and the errors are serde_json's. Tests check the bytes against
+//! serde_json's.
 //!
 //! It mirrors serde_json's serialiser call for call, `Compound` states and the pretty
 //! formatter's `current_indent` and `has_value` included, so that even a `Serialize` impl
@@ -80,16 +72,7 @@ impl<'w> Serializer<'w> {
     /// A struct field's separator, line break, indentation, key and `": "`.
     fn field_key(&mut self, first: bool, key: &str) {
         line(self.out, self.depth, first);
-        let len = key.len();
-        match clean(key.as_bytes()) {
-            // The common case: the key quoted in one piece.
-            Some(key) if len <= 14 => put(self.out, &(QUOTE | key << 8).to_le_bytes(), len + 2),
-            _ => {
-                self.out.push(b'"');
-                string_contents(self.out, key);
-                self.out.push(b'"');
-            }
-        }
+        string(self.out, key);
         self.out.extend_from_slice(b": ");
     }
 
@@ -108,103 +91,18 @@ impl<'w> Serializer<'w> {
     }
 }
 
-/// A separator and a line break followed by the deepest indentation written in one piece.
-const LINE: [u8; 2 + 2 * 32] = {
-    let mut line = [b' '; 2 + 2 * 32];
-    line[0] = b',';
-    line[1] = b'\n';
-    line
-};
-
-/// The start of [`LINE`], and of it without the comma: the lines up to 15 levels deep.
-const SHORT_LINES: [[u8; 32]; 2] = {
-    let mut lines = [[b' '; 32]; 2];
-    lines[0][0] = b',';
-    lines[0][1] = b'\n';
-    lines[1][0] = b'\n';
-    lines
-};
-
 /// A line break and the indentation of `depth` levels, after a comma unless `first`.
-#[inline]
 pub(crate) fn line(out: &mut Vec<u8>, depth: usize, first: bool) {
-    let start = usize::from(first);
-    let len = 2 + 2 * depth - start;
-    if len <= 32 {
-        put(out, &SHORT_LINES[start], len);
-    } else if let Some(line) = LINE.get(start..start + len) {
-        out.extend_from_slice(line);
-    } else {
-        out.extend_from_slice(&LINE[start..2]);
-        (0..depth).for_each(|_| out.extend_from_slice(b"  "));
-    }
+    out.extend_from_slice(if first { b"\n" } else { b",\n" });
+    out.resize(out.len() + 2 * depth, b' ');
 }
-
-/// Appends the first `len` bytes of `bytes` by writing all `N` (a store or two, where a slice
-/// of `len` bytes would be a call to `memcpy`) and taking the rest back.
-#[inline]
-fn put<const N: usize>(out: &mut Vec<u8>, bytes: &[u8; N], len: usize) {
-    let end = out.len() + len;
-    out.extend_from_slice(bytes);
-    out.truncate(end);
-}
-
-const QUOTE: u128 = b'"' as u128;
-const QUOTES: u64 = u64::from_le_bytes([b'"'; 8]);
 
 /// `text` quoted and escaped.
-#[inline(never)]
 fn string(out: &mut Vec<u8>, text: &str) {
-    let len = text.len();
-    match clean(text.as_bytes()) {
-        // The common case, written in one piece.
-        Some(text) if len <= 14 => put(out, &(QUOTE | text << 8).to_le_bytes(), len + 2),
-        _ => quoted(out, text),
-    }
-}
-
-/// `text` quoted and escaped, the long way.
-#[inline(never)]
-fn quoted(out: &mut Vec<u8>, text: &str) {
     out.reserve(text.len() + 2);
     out.push(b'"');
     string_contents(out, text);
     out.push(b'"');
-}
-
-/// `bytes` as the low bytes of a number, followed by quotes up to the eighth or the sixteenth
-/// byte (so that the bytes and a closing quote are its first `len + 1` up to 15 bytes), when
-/// there are 16 bytes at most and none of them needs an escape.
-#[inline]
-fn clean(bytes: &[u8]) -> Option<u128> {
-    let len = bytes.len();
-    if len > 16 {
-        None
-    } else if let (Some(head), Some(tail)) = (bytes.first_chunk::<8>(), bytes.last_chunk::<8>()) {
-        let (head, tail) = (u64::from_le_bytes(*head), u64::from_le_bytes(*tail));
-        // The bytes `tail` shares with `head` are looked at twice, alike.
-        if escapes(head) | escapes(tail) != 0 {
-            return None;
-        }
-        // The bytes after the first eight: the top `len - 8` of `tail`, then quotes.
-        let gap = 8 * (16 - len) as u32;
-        let rest = tail.checked_shr(gap).unwrap_or(0) | QUOTES.checked_shl(64 - gap).unwrap_or(0);
-        Some(u128::from(head) | u128::from(rest) << 64)
-    } else if let (Some(head), Some(tail)) = (bytes.first_chunk::<4>(), bytes.last_chunk::<4>()) {
-        // The bytes in the middle are read twice, the same byte in the same place; those above
-        // the `len` are 0.
-        let word = u64::from(u32::from_le_bytes(*head))
-            | u64::from(u32::from_le_bytes(*tail)) << (8 * (len - 4));
-        let above = u64::MAX << (8 * len);
-        (escapes(word) & !above == 0).then(|| u128::from(word | QUOTES & above))
-    } else if let (Some(&first), Some(&last)) = (bytes.first(), bytes.last()) {
-        // One to three bytes: the first, the middle and the last are all of them, in order.
-        let word = u64::from(u32::from_le_bytes([first, bytes[len / 2], last, b' ']));
-        let above = u64::MAX << (8 * len);
-        (escapes(word) & !above == 0).then(|| u128::from(word & !above | QUOTES & above))
-    } else {
-        Some(QUOTE)
-    }
 }
 
 /// `text` escaped as serde_json escapes it: `"`, `\` and the control characters below U+0020,
@@ -234,66 +132,9 @@ fn escaped(out: &mut Vec<u8>, bytes: &[u8], mut at: usize) {
     out.extend_from_slice(&bytes[start..]);
 }
 
-const ONES: u64 = u64::from_le_bytes([0x01; 8]);
-const HIGH: u64 = u64::from_le_bytes([0x80; 8]);
-
-/// The high bit of each byte of `word` that JSON escapes, and no other bit. Exact byte by
-/// byte: no sum carries into the next byte.
-#[inline]
-fn escapes(word: u64) -> u64 {
-    let low = word & !HIGH;
-    // The high bit of each sum is set where the byte's low seven bits are at least 0x20, are
-    // not those of `"`, are not those of `\`.
-    let printable = low + 0x60 * ONES;
-    let not_quote = (low ^ (0x22 * ONES)) + 0x7f * ONES;
-    let not_backslash = (low ^ (0x5c * ONES)) + 0x7f * ONES;
-    // Bytes from 0x80 up are never escaped.
-    !(printable & not_quote & not_backslash) & !word & HIGH
-}
-
-/// The place of the first byte marked by [`escapes`].
-#[inline]
-fn index(found: u64) -> usize {
-    found.trailing_zeros() as usize / 8
-}
-
 /// The first byte of `bytes` that needs an escape.
-#[inline]
 fn first_escape(bytes: &[u8]) -> Option<usize> {
-    // Sixteen bytes a turn, as two words.
-    let (pairs, rest) = bytes.as_chunks::<16>();
-    for (i, pair) in pairs.iter().enumerate() {
-        let pair = u128::from_le_bytes(*pair);
-        let (low, high) = (escapes(pair as u64), escapes((pair >> 64) as u64));
-        if low | high != 0 {
-            let at = if low != 0 {
-                index(low)
-            } else {
-                8 + index(high)
-            };
-            return Some(16 * i + at);
-        }
-    }
-    let at = bytes.len() - rest.len();
-    let (word, rest) = rest.split_first_chunk::<8>().unwrap_or((&[0x20; 8], rest));
-    let found = escapes(u64::from_le_bytes(*word));
-    if found != 0 {
-        return Some(at + index(found));
-    }
-    if rest.is_empty() {
-        return None;
-    }
-    match bytes.last_chunk::<8>() {
-        // The last eight bytes: those before `rest` are clean, so not marked.
-        Some(last) => {
-            let found = escapes(u64::from_le_bytes(*last));
-            (found != 0).then(|| bytes.len() - 8 + index(found))
-        }
-        None => rest
-            .iter()
-            .position(|&b| ESCAPE[usize::from(b)] != 0)
-            .map(|i| at + i),
-    }
+    bytes.iter().position(|&b| ESCAPE[usize::from(b)] != 0)
 }
 
 /// What follows the backslash in the escape of each byte, 0 for bytes not escaped: serde_json's
