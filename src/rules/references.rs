@@ -29,10 +29,11 @@ pub(crate) fn check(body: &Body, text: &[u8], dir: &Path, files: &dyn Files, sin
             .link_targets
             .iter()
             .any(|t| !fine(seen.lookup(&dir.join(t))));
-    let links = match std::str::from_utf8(text.get(body.start..).unwrap_or_default()) {
-        Ok(b) if may_break => markdown::links(b, body.first_line),
-        _ => Vec::new(),
-    };
+    let body_text = text
+        .get(body.start..)
+        .filter(|_| may_break)
+        .and_then(|t| std::str::from_utf8(t).ok());
+    let links = body_text.map_or_else(Vec::new, |b| markdown::links(b, body.first_line));
     for r in &links {
         check_link(r, dir, &mut seen, sink);
     }
