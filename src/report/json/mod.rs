@@ -11,7 +11,6 @@
 pub(crate) mod pretty;
 
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -23,11 +22,6 @@ use pretty::{Serializer, line};
 const CHUNK: usize = 32;
 /// Entries rendered before their buffers are written out.
 const BATCH: usize = 1024;
-/// Starting size of an array's first chunk buffers; later ones start at the largest chunk so
-/// far, up to [`CHUNK_BYTES_MAX`].
-const CHUNK_BYTES: usize = 64 * 1024;
-/// The most a chunk buffer starts at: one huge entry must not make every later buffer huge.
-const CHUNK_BYTES_MAX: usize = 512 * 1024;
 
 /// A comparison of two reports (`skill-audit diff -f json`).
 pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Result<()> {
@@ -108,55 +102,29 @@ impl Object<'_> {
             return self.out.write_all(b"[]");
         }
         self.out.write_all(b"[")?;
-        // The largest chunk so far sizes the buffers after it: one array's entries are alike in
-        // size, and a buffer that outgrows its start is copied whole.
-        let size = AtomicUsize::new(CHUNK_BYTES);
         for (b, batch) in entries.chunks(BATCH).enumerate() {
             let rendered: Vec<io::Result<Vec<u8>>> = batch
                 .par_chunks(CHUNK)
                 .enumerate()
-                .map(|(c, chunk)| array_entries(chunk, b == 0 && c == 0, &size))
+                .map(|(c, chunk)| array_entries(chunk, b == 0 && c == 0))
                 .collect();
-            let rendered = rendered.into_iter().collect::<io::Result<Vec<_>>>()?;
-            write_buffers(self.out, &rendered)?;
+            for buffer in rendered {
+                self.out.write_all(&buffer?)?;
+            }
         }
         self.out.write_all(b"\n  ]")
     }
 }
 
-/// Write `buffers` in order, in as few calls as the writer takes: a batch is larger than the
-/// output's buffer, which then passes it on whole instead of copying every chunk into itself.
-fn write_buffers(out: &mut dyn Write, buffers: &[Vec<u8>]) -> io::Result<()> {
-    let mut slices: Vec<io::IoSlice<'_>> = buffers.iter().map(|b| io::IoSlice::new(b)).collect();
-    let mut rest = &mut slices[..];
-    io::IoSlice::advance_slices(&mut rest, 0);
-    while !rest.is_empty() {
-        match out.write_vectored(rest) {
-            Ok(0) => return Err(io::ErrorKind::WriteZero.into()),
-            Ok(n) => io::IoSlice::advance_slices(&mut rest, n),
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-            Err(e) => return Err(e),
-        }
-    }
-    Ok(())
-}
-
 /// Entries of an array that is a field of the top-level object, each after its separator.
-/// `size` is the buffer size to start with, raised to fit this chunk with room to spare.
-fn array_entries<T: Serialize>(
-    entries: &[T],
-    first: bool,
-    size: &AtomicUsize,
-) -> io::Result<Vec<u8>> {
-    let mut buffer = Vec::with_capacity(size.load(Ordering::Relaxed));
+fn array_entries<T: Serialize>(entries: &[T], first: bool) -> io::Result<Vec<u8>> {
+    let mut buffer = Vec::new();
     for (i, entry) in entries.iter().enumerate() {
         line(&mut buffer, 2, first && i == 0);
         entry
             .serialize(&mut Serializer::new(&mut buffer, 2))
             .map_err(io::Error::other)?;
     }
-    let room = (buffer.len() + buffer.len() / 4).min(CHUNK_BYTES_MAX);
-    size.fetch_max(room, Ordering::Relaxed);
     Ok(buffer)
 }
 
@@ -215,72 +183,5 @@ mod tests {
         object.array("empty", &two.empty).expect("render");
         let expected = serde_json::to_string_pretty(&two).expect("serialise");
         assert_eq!(format!("{{{}\n}}", String::from_utf8_lossy(&out)), expected);
-    }
-
-    /// Buffers come out whole and in order through a writer that takes a few bytes a call and
-    /// is interrupted now and then; empty buffers are passed over.
-    #[test]
-    fn buffers_are_written_whole_in_order() {
-        struct Trickle {
-            out: Vec<u8>,
-            calls: usize,
-        }
-        impl Write for Trickle {
-            fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
-                self.calls += 1;
-                if self.calls.is_multiple_of(4) {
-                    return Err(io::ErrorKind::Interrupted.into());
-                }
-                let n = buf.len().min(3);
-                self.out.extend_from_slice(&buf[..n]);
-                Ok(n)
-            }
-            fn flush(&mut self) -> io::Result<()> {
-                Ok(())
-            }
-        }
-        let buffers = [
-            b"".to_vec(),
-            b"abcde".to_vec(),
-            b"".to_vec(),
-            b"f".to_vec(),
-            b"ghijklmn".to_vec(),
-        ];
-        let mut w = Trickle {
-            out: Vec::new(),
-            calls: 0,
-        };
-        write_buffers(&mut w, &buffers).expect("write");
-        assert_eq!(w.out, b"abcdefghijklmn");
-        let mut w = Trickle {
-            out: Vec::new(),
-            calls: 0,
-        };
-        write_buffers(&mut w, &[Vec::new(), Vec::new()]).expect("nothing to write");
-        assert_eq!(w.calls, 0);
-    }
-
-    /// A chunk larger than the buffers started with raises the size the next ones start at, so
-    /// they are not copied while growing; smaller chunks leave it alone.
-    #[test]
-    fn chunk_buffers_start_at_the_largest_chunk_so_far() {
-        let size = AtomicUsize::new(CHUNK_BYTES);
-        let big = vec!["x".repeat(4 * 1024); CHUNK];
-        let rendered = array_entries(&big, true, &size).expect("render");
-        assert!(rendered.len() > CHUNK_BYTES);
-        let after_big = size.load(Ordering::Relaxed);
-        assert!(
-            after_big >= rendered.len(),
-            "{after_big} < {}",
-            rendered.len()
-        );
-        let small = vec!["y"; CHUNK];
-        let next = array_entries(&small, false, &size).expect("render");
-        assert!(next.capacity() >= after_big);
-        assert_eq!(size.load(Ordering::Relaxed), after_big);
-        // A chunk far larger than any other raises it only to the cap.
-        let huge = vec!["z".repeat(64 * 1024); CHUNK];
-        array_entries(&huge, false, &size).expect("render");
-        assert_eq!(size.load(Ordering::Relaxed), CHUNK_BYTES_MAX);
     }
 }
