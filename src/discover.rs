@@ -263,7 +263,6 @@ pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -
         cwd,
         IgnoreRules::Honour,
         &|_| {},
-        &|_, _| {},
     )
 }
 
@@ -278,12 +277,11 @@ pub(crate) fn walk_each(
     cwd: &Path,
     rules: IgnoreRules,
     found: &(dyn Fn(&Candidate) + Sync),
-    passed: &(dyn Fn(&Path, bool) + Sync),
 ) -> Discovery {
     let Some(builder) = builder(roots, roots, excludes, threads, rules) else {
         return Discovery::default();
     };
-    let mut d = run(builder, cwd, found, passed);
+    let mut d = run(builder, cwd, found);
     d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
     d.candidates.dedup_by(|a, b| a.path == b.path);
     d.errors
@@ -363,7 +361,6 @@ fn run(
     builder: WalkBuilder,
     cwd: &Path,
     found: &(dyn Fn(&Candidate) + Sync),
-    passed: &(dyn Fn(&Path, bool) + Sync),
 ) -> Discovery {
     let all = Mutex::new(Discovery::default());
     builder.build_parallel().run(|| {
@@ -379,9 +376,6 @@ fn run(
                     let Some(t) = e.file_type() else {
                         return WalkState::Continue;
                     };
-                    if e.depth() > 0 {
-                        passed(e.path(), t.is_dir());
-                    }
                     let name = name_of(&e);
                     // Every entry passes here: the first byte rules out almost all of them.
                     if name.first() == Some(&b'.')
@@ -448,7 +442,7 @@ fn count_ignored(
         return 0;
     };
     let found: Vec<String> = if rules_from_above {
-        run(builder, cwd, &|_| {}, &|_, _| {})
+        run(builder, cwd, &|_| {})
             .candidates
             .into_iter()
             .map(|c| c.path)

@@ -30,9 +30,6 @@ pub(crate) fn read_files(
     // Each file is parsed on the pool as soon as the walk finds it, so parsing fills the time
     // the walk spends waiting on the file system.
     let parsed = std::sync::Mutex::new(Vec::new());
-    // What the walk has passed answers most lookups of what the bodies refer to.
-    let walked = crate::files::Walked::default();
-    let walked = &walked;
     let rules = if opts.no_ignore {
         discover::IgnoreRules::Off
     } else {
@@ -49,11 +46,10 @@ pub(crate) fn read_files(
                 let c = c.clone();
                 let parsed = &parsed;
                 s.spawn(move |_| {
-                    let out = check_file(c, opts, boundary, Some(walked));
+                    let out = check_file(c, opts, boundary);
                     parsed.lock().unwrap_or_else(|p| p.into_inner()).push(out);
                 });
             },
-            &|path, folder| walked.record(path, folder),
         )
     });
     // In the walk's (sorted, de-duplicated) order, whatever order the parses finished in.
@@ -85,7 +81,7 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut PerFile, boundary: &Bound
     outputs.par_extend(
         extra
             .into_par_iter()
-            .map(|c| check_file(c, opts, boundary, None)),
+            .map(|c| check_file(c, opts, boundary)),
     );
     once_per_file(outputs);
 }
@@ -157,14 +153,12 @@ fn once_per_file(outputs: &mut [FileOutput]) {
 
 /// Process one file; a panic becomes an `internal-error` finding and the run goes on.
 /// `keep_source`: remember where the file was read from, for source lines in the report.
-/// `walked`: what the walk has passed, when it runs beside.
 fn check_file(
     c: Candidate,
     opts: &AuditOptions,
     boundary: &Boundary,
-    walked: Option<&crate::files::Walked>,
 ) -> FileOutput {
-    let mut out = contained(&c, || read_and_check(&c, opts, boundary, walked));
+    let mut out = contained(&c, || read_and_check(&c, opts, boundary));
     out.path = c.path;
     out
 }
@@ -173,7 +167,6 @@ fn read_and_check(
     c: &Candidate,
     opts: &AuditOptions,
     boundary: &Boundary,
-    walked: Option<&crate::files::Walked>,
 ) -> FileOutput {
     let (settings, keep_source) = (&opts.settings, opts.snippets);
     let mut sink = Sink::new(&c.path);
@@ -206,10 +199,7 @@ fn read_and_check(
         &bytes,
         settings,
         boundary,
-        &match walked {
-            Some(w) => Tree::walked(boundary, w),
-            None => Tree::new(boundary),
-        },
+        &Tree::new(boundary),
         &mut sink,
     );
     let Sink {
