@@ -256,14 +256,7 @@ fn names_back(path: &Path) -> impl Iterator<Item = &[u8]> + Clone {
 /// Walk `roots` with `threads` workers (0 = automatic), honouring ignore rules.
 pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -> Discovery {
     let excludes = Excludes::from(excludes.clone());
-    walk_each(
-        roots,
-        &excludes,
-        threads,
-        cwd,
-        IgnoreRules::Honour,
-        &|_| {},
-    )
+    walk_each(roots, &excludes, threads, cwd, IgnoreRules::Honour, &|_| {})
 }
 
 /// [`walk`], also handing each candidate to `found` on the walker's thread as soon as it is
@@ -356,12 +349,7 @@ fn name_of(e: &ignore::DirEntry) -> &[u8] {
 
 /// Run a walk, collecting candidates (handed to `found` as they come), errors and the
 /// folders whose ignore rules apply below them.
-/// Every entry below a root is handed to `passed`, with whether it is a folder.
-fn run(
-    builder: WalkBuilder,
-    cwd: &Path,
-    found: &(dyn Fn(&Candidate) + Sync),
-) -> Discovery {
+fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) -> Discovery {
     let all = Mutex::new(Discovery::default());
     builder.build_parallel().run(|| {
         let all = &all;

@@ -78,11 +78,7 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut PerFile, boundary: &Bound
         });
         discover::manifest_agents(manifests.flatten(), &found.candidates, &opts.cwd, boundary)
     };
-    outputs.par_extend(
-        extra
-            .into_par_iter()
-            .map(|c| check_file(c, opts, boundary)),
-    );
+    outputs.par_extend(extra.into_par_iter().map(|c| check_file(c, opts, boundary)));
     once_per_file(outputs);
 }
 
@@ -153,21 +149,13 @@ fn once_per_file(outputs: &mut [FileOutput]) {
 
 /// Process one file; a panic becomes an `internal-error` finding and the run goes on.
 /// `keep_source`: remember where the file was read from, for source lines in the report.
-fn check_file(
-    c: Candidate,
-    opts: &AuditOptions,
-    boundary: &Boundary,
-) -> FileOutput {
+fn check_file(c: Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
     let mut out = contained(&c, || read_and_check(&c, opts, boundary));
     out.path = c.path;
     out
 }
 
-fn read_and_check(
-    c: &Candidate,
-    opts: &AuditOptions,
-    boundary: &Boundary,
-) -> FileOutput {
+fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
     let (settings, keep_source) = (&opts.settings, opts.snippets);
     let mut sink = Sink::new(&c.path);
     file_name_rules(c, &mut sink);
