@@ -18,7 +18,9 @@ pub fn parse(node: &Node, sink: &mut Sink) -> Parsed {
     let mut valid = true;
     let entries = match &node.value {
         Value::Map(m) => m.as_slice(),
+        // `dependencies: []` declares nothing, as an empty `dependencies:` does.
         Value::Null => &[],
+        Value::Seq(s) if s.is_empty() => &[],
         _ => {
             rules::deps::dependencies_type(sink, node);
             return Parsed {

@@ -1,6 +1,7 @@
-//! A PEP 508 package list written where the proposal puts its mapping:
-//! `dependencies: [crewai>=1.2.0, crewai-tools]`. Catalogues use this shape for the Python
-//! distributions a skill's scripts import; hosts load the skill regardless, so it is read as
+//! A package list written where the proposal puts its mapping:
+//! `dependencies: [crewai>=1.2.0, crewai-tools]` (PEP 508, Python) or
+//! `dependencies: ["@motion-canvas/core>=3.0.0", react]` (npm). Catalogues use this shape for
+//! the packages a skill's scripts import; hosts load the skill regardless, so it is read as
 //! what it is, never as a broken `dependencies` field.
 
 use std::str::FromStr;
@@ -18,27 +19,77 @@ pub(crate) fn parse_one(s: &str) -> Option<Requirement> {
     Requirement::from_str(s.trim()).ok()
 }
 
-/// If `node` (the value of `dependencies`, whose key is `key`) is a list of PEP 508 strings,
-/// its requirements. `None` when it is anything else, for the proposal's reader to report.
-/// `has_metadata`: the frontmatter has a `metadata` key (the fix then does not make one).
+/// The ecosystem a package list belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Ecosystem {
+    Python,
+    Npm,
+}
+
+/// What a `dependencies` list of package names declares.
+#[derive(Debug)]
+pub(crate) enum PackageList {
+    /// Python distributions, checked against a profile's `packages`.
+    Python(Declared),
+    /// npm packages: read and reported, but no profile describes them, so nothing is judged.
+    Npm,
+}
+
+/// If `node` (the value of `dependencies`, whose key is `key`) is a non-empty list of
+/// PEP 508 strings or of npm package specs, what it declares. `None` when it is anything else,
+/// for the proposal's reader to report. `has_metadata`: the frontmatter has a `metadata` key
+/// (the fix then does not make one).
 pub(crate) fn read(
     key: &Node,
     node: &Node,
     has_metadata: bool,
     sink: &mut Sink,
-) -> Option<Declared> {
+) -> Option<PackageList> {
     let items = node.as_seq()?;
     if items.is_empty() {
         return None;
     }
-    let mut names = Vec::with_capacity(items.len());
-    for item in items {
-        let s = item.as_str()?;
-        parse_one(s)?;
-        names.push(s.trim());
+    let names: Vec<&str> = items
+        .iter()
+        .map(|i| i.as_str().map(str::trim))
+        .collect::<Option<_>>()?;
+    if names.iter().all(|n| parse_one(n).is_some()) {
+        rules::deps::package_list(sink, key, node, &names, Ecosystem::Python, has_metadata);
+        return Some(PackageList::Python(declared(&names, node)));
     }
-    rules::deps::package_list(sink, key, node, &names, has_metadata);
-    Some(declared(&names, node))
+    if names.iter().all(|n| npm_spec(n)) {
+        rules::deps::package_list(sink, key, node, &names, Ecosystem::Npm, has_metadata);
+        return Some(PackageList::Npm);
+    }
+    None
+}
+
+/// Is `s` an npm package, optionally with a version: `react`, `@scope/name@^1.2`,
+/// `@motion-canvas/core>=3.0.0` (the comparison some catalogues write)?
+fn npm_spec(s: &str) -> bool {
+    let name_byte = |b: u8| b.is_ascii_lowercase() || b.is_ascii_digit() || b"-._~".contains(&b);
+    let (scope, rest) = match s.strip_prefix('@') {
+        Some(scoped) => match scoped.split_once('/') {
+            Some((scope, rest)) => (Some(scope), rest),
+            None => return false,
+        },
+        None => (None, s),
+    };
+    let end = rest
+        .bytes()
+        .position(|b| !name_byte(b))
+        .unwrap_or(rest.len());
+    let (name, version) = rest.split_at(end);
+    let version_ok = version.is_empty()
+        || (["@", ">=", "<=", ">", "<", "=", "^", "~"]
+            .iter()
+            .any(|op| version.starts_with(op))
+            && version.len() > 1
+            && !version.contains(char::is_whitespace));
+    let part_ok = |p: &str| {
+        !p.is_empty() && !p.starts_with(['.', '_']) && p.bytes().all(name_byte) && p.len() <= 214
+    };
+    scope.is_none_or(part_ok) && part_ok(name) && version_ok
 }
 
 /// The requirements `names`, declared at `node`.
@@ -106,7 +157,7 @@ mod tests {
     use crate::parse::yaml;
     use crate::rules::Rule;
 
-    fn run(src: &str) -> (Option<Declared>, Vec<Rule>) {
+    fn run(src: &str) -> (Option<PackageList>, Vec<Rule>) {
         let root = yaml::parse(src, 2).unwrap();
         let mut sink = Sink::new("x");
         let key = &root.as_map().unwrap()[0].0;
@@ -119,7 +170,9 @@ mod tests {
         let (d, f) = run(
             "dependencies: [crewai>=1.2.0, crewai-tools, \"torch>=2.0; python_version>'3.8'\"]\n",
         );
-        let d = d.unwrap();
+        let Some(PackageList::Python(d)) = d else {
+            panic!("read as Python packages: {d:?}")
+        };
         assert_eq!(d.source, Origin::Packages);
         assert_eq!(d.requirements.group(DepKind::Packages).all.len(), 3);
         assert_eq!(f, [Rule::PackageList]);
@@ -131,6 +184,34 @@ mod tests {
         assert!(run("dependencies: [a, {b: 1}]\n").0.is_none());
         assert!(run("dependencies: [\"not a package!\"]\n").0.is_none());
         assert!(run("dependencies: []\n").0.is_none());
+        // Neither PEP 508 nor npm throughout: a list of tools written the wrong way.
+        assert!(run("dependencies: [\"@Bad Scope/x\"]\n").0.is_none());
+        assert!(
+            run("dependencies: [crewai, \"@motion-canvas/core>=3.0.0\", \"x y\"]\n")
+                .0
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn an_npm_list_is_read_as_npm_packages_and_flagged() {
+        let (d, f) = run(
+            "dependencies: [\"@motion-canvas/core>=3.0.0\", \"@motion-canvas/2d@^3\", react]\n",
+        );
+        assert!(matches!(d, Some(PackageList::Npm)), "{d:?}");
+        assert_eq!(f, [Rule::PackageList]);
+        for ok in [
+            "react",
+            "@scope/name",
+            "left-pad@1.3.0",
+            "vite^5",
+            "@a/b~1.2",
+        ] {
+            assert!(npm_spec(ok), "{ok}");
+        }
+        for bad in ["", "@scope", "@/x", "React", ".hidden", "name@", "name >=1"] {
+            assert!(!npm_spec(bad), "{bad}");
+        }
     }
 
     #[test]

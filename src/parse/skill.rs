@@ -174,7 +174,8 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             }
             "dependencies" => {
                 match packages::read(key, value, root.get("metadata").is_some(), sink) {
-                    Some(p) => declared.push(p),
+                    Some(packages::PackageList::Python(p)) => declared.push(p),
+                    Some(packages::PackageList::Npm) => {}
                     None => {
                         let p = dependencies::parse(value, sink);
                         deps = Some((p.requirements, p.valid, key.pos));

@@ -217,36 +217,48 @@ pub(crate) const PACKAGE_LIST: RuleDoc = RuleDoc {
     code: "SA307",
     name: "package-list",
     severity: Severity::Warning,
-    summary: "`dependencies` is a list of Python packages",
-    what: "`dependencies` is a list of PEP 508 requirement strings (`crewai>=1.2.0`), the shape some catalogues use for the Python distributions a skill's scripts import. The packages are checked against a profile's `packages`.",
+    summary: "`dependencies` is a list of packages (Python or npm)",
+    what: "`dependencies` is a list of PEP 508 requirement strings (`crewai>=1.2.0`) or of npm packages (`@motion-canvas/core>=3.0.0`, `react`), the shape some catalogues use for the packages a skill's scripts import. Python packages are checked against a profile's `packages`; npm packages are read but not judged, since profiles do not describe them.",
     why: "The proposed `dependencies` field is a mapping of `tools`, `resources` and `prompts`: a host or validator that reads the proposal sees a list and cannot tell packages from tools. Every host still loads the skill.",
     example: "dependencies: [crewai>=1.2.0, crewai-tools]\n\nFix: move the list under metadata (a string, as the spec wants):\nmetadata:\n  python-packages: \"crewai>=1.2.0 crewai-tools\"\nand declare tools the proposal's way if the skill needs any:\ndependencies:\n  tools: [get_order]",
     fix: Some(FixDoc {
         applicability: Applicability::Safe,
-        what: "When the frontmatter has no `metadata`, replace the top-level `dependencies` list with `metadata:` holding `python-packages: '<the requirements, separated by spaces>'`, which skill-audit reads as the same package list (no host reads either). Not offered when the entry has comments or a requirement has spaces.",
+        what: "For a Python list, when the frontmatter has no `metadata`, replace the top-level `dependencies` list with `metadata:` holding `python-packages: '<the requirements, separated by spaces>'`, which skill-audit reads as the same package list (no host reads either). Not offered when the entry has comments or a requirement has spaces.",
     }),
 };
 
-/// `dependencies` (`key`, `value`) is a list of the PEP 508 requirements `names`;
+/// `dependencies` (`key`, `value`) is a list of the packages `names` of `ecosystem`;
 /// `has_metadata`: the frontmatter has a `metadata` key.
 pub(crate) fn package_list(
     sink: &mut Sink,
     key: &Node,
     value: &Node,
     names: &[&str],
+    ecosystem: crate::parse::packages::Ecosystem,
     has_metadata: bool,
 ) {
+    use crate::parse::packages::Ecosystem;
     let n = names.len();
-    let fix = sink
-        .text()
-        .filter(|_| !has_metadata)
-        .and_then(|text| packages_to_metadata(text, key, value, names));
+    let s = if n == 1 { "" } else { "s" };
+    let (fix, read_as) = match ecosystem {
+        Ecosystem::Python => (
+            sink.text()
+                .filter(|_| !has_metadata)
+                .and_then(|text| packages_to_metadata(text, key, value, names)),
+            format!("{n} Python package{s}, read as packages"),
+        ),
+        Ecosystem::Npm => (
+            None,
+            format!(
+                "{n} npm package{s}, read as packages (no profile describes npm packages, so they are not judged)"
+            ),
+        ),
+    };
     sink.push_fixed(
         Rule::PackageList,
         value.pos,
         format!(
-            "`dependencies` is a list of {n} Python package{}, read as packages; the proposed field is a mapping (`dependencies: {{tools: [...]}}`), so move the packages under `metadata` or declare tools there",
-            if n == 1 { "" } else { "s" }
+            "`dependencies` is a list of {read_as}; the proposed field is a mapping (`dependencies: {{tools: [...]}}`), so move the packages under `metadata` or declare tools there"
         ),
         fix,
     );

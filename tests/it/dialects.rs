@@ -284,6 +284,46 @@ fn package_lists_warn_and_are_judged_by_version() {
     assert_eq!(status(&r, path, "none")["status"], "not-judged");
 }
 
+/// An npm package list is read as packages (SA307, a warning) and judged nowhere, since no
+/// profile describes npm packages; an empty list declares nothing. Neither is SA301 and
+/// neither makes the skill invalid. A list that is neither kind is still SA301.
+#[test]
+fn npm_package_lists_and_empty_lists_are_not_shape_errors() {
+    let t = tree(&[
+        (
+            "skills/n/SKILL.md",
+            &skill_md(
+                "n",
+                "dependencies: [\"@motion-canvas/core>=3.0.0\", \"@motion-canvas/2d@^3\", react]\n",
+            ),
+        ),
+        ("skills/e/SKILL.md", &skill_md("e", "dependencies: []\n")),
+        (
+            "skills/w/SKILL.md",
+            &skill_md("w", "dependencies: [\"Not A Package!\"]\n"),
+        ),
+        ("p.json", r#"{"tools": [], "packages": {"react": "18.0.0"}}"#),
+    ]);
+    let (r, _) = json_run(t.path(), &["-p", "p.json", "."]);
+    let npm = "skills/n/SKILL.md";
+    assert_eq!(rules_for(&r, npm), ["SA307"]);
+    let f = arr(&r, "findings")
+        .iter()
+        .find(|f| f["path"] == npm)
+        .unwrap();
+    assert_eq!(f["severity"], "warning");
+    assert!(s(f, "message").contains("3 npm packages"), "{f}");
+    assert!(f.get("fix").is_none_or(Value::is_null), "{f}");
+    assert_eq!(skill(&r, npm)["valid"], true);
+    assert_ne!(status(&r, npm, "p")["status"], "invalid");
+    let empty = "skills/e/SKILL.md";
+    assert!(rules_for(&r, empty).is_empty(), "{:?}", rules_for(&r, empty));
+    assert_eq!(skill(&r, empty)["valid"], true);
+    assert_ne!(status(&r, empty, "p")["status"], "invalid");
+    let wrong = "skills/w/SKILL.md";
+    assert!(rules_for(&r, wrong).contains(&"SA301".to_owned()));
+}
+
 #[test]
 fn products_and_tool_schemas_in_a_skills_tools_are_not_requirements() {
     let t = tree(&[
