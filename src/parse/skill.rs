@@ -123,6 +123,9 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
                 allowed_pos = Some(key.pos);
                 if let Some(s) = value.as_str() {
                     f.allowed_tools = fields::split_names(s);
+                    if rules::spec::has_top_level_comma(s) && !f.allowed_tools.is_empty() {
+                        rules::spec::allowed_tools_commas(sink, value, s, &f.allowed_tools);
+                    }
                 } else if let Some(list) =
                     fields::name_list(value, k, rules::spec::allowed_tools_shape, sink)
                 {

@@ -113,6 +113,7 @@ declare_rules! {
     UnknownKey = spec::UNKNOWN_KEY;
     HostFieldType = spec::HOST_FIELD_TYPE;
     HostMetadataBlock = spec::HOST_METADATA_BLOCK;
+    AllowedToolsCommas = spec::ALLOWED_TOOLS_COMMAS;
     BodyTooLong = spec::BODY_TOO_LONG;
     BrokenLink = references::BROKEN_LINK;
     BrokenReference = references::BROKEN_REFERENCE;

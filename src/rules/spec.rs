@@ -608,6 +608,54 @@ pub(crate) fn allowed_tools_list(sink: &mut Sink, pos: Pos) {
     );
 }
 
+pub(crate) const ALLOWED_TOOLS_COMMAS: RuleDoc = RuleDoc {
+    code: "SA224",
+    name: "allowed-tools-commas",
+    severity: Severity::Info,
+    summary: "`allowed-tools` separates its names with commas",
+    what: "`allowed-tools` is a string whose names are separated by commas (`Read, Write, Edit`). Commas inside a permission rule's parentheses (`Bash(git add:*, git commit:*)`) do not count.",
+    why: "The spec defines a space-separated string. Claude Code accepts commas too, so the skill works there, but a host or validator that follows the spec reads `Read,` as a tool name.",
+    example: "allowed-tools: Read, Write, Edit\n\nFix: allowed-tools: Read Write Edit",
+    fix: Some(FixDoc {
+        applicability: Applicability::Safe,
+        what: "Rewrite the string with the same names separated by single spaces, in the value's own quoting. Not offered when the value spans lines.",
+    }),
+};
+
+/// `allowed-tools` (`value`, the string `raw`) separates the `names` it holds with commas.
+pub(crate) fn allowed_tools_commas(sink: &mut Sink, value: &Node, raw: &str, names: &[String]) {
+    let spaced = names.join(" ");
+    let fix = sink.text().and_then(|text| {
+        let (start, end) = span::scalar_at(text, value.pos, raw)?;
+        let written = span::scalar(&spaced, span::Context::Block, Some(&text[start..end]));
+        Some(Fix::safe(
+            "separate the names with spaces",
+            vec![span::edit(text, start, end, written)],
+        ))
+    });
+    sink.push_fixed(
+        Rule::AllowedToolsCommas,
+        value.pos,
+        format!(
+            "`allowed-tools` separates its names with commas; the spec wants spaces (`{spaced}`). Claude Code reads either, hosts that follow the spec may not"
+        ),
+        fix,
+    );
+}
+
+/// Does `s`, an `allowed-tools` string, separate names with a comma outside parentheses?
+pub(crate) fn has_top_level_comma(s: &str) -> bool {
+    let mut depth = 0usize;
+    s.chars().any(|c| {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        c == ',' && depth == 0
+    })
+}
+
 /// `allowed-tools` is neither a string nor a list of names: a [`super::ShapeReport`].
 pub(crate) fn allowed_tools_shape(sink: &mut Sink, pos: Pos, field: &str, shape: NameShape) {
     sink.push(Rule::AllowedToolsType, pos, shape.message(field));

@@ -302,7 +302,10 @@ fn npm_package_lists_and_empty_lists_are_not_shape_errors() {
             "skills/w/SKILL.md",
             &skill_md("w", "dependencies: [\"Not A Package!\"]\n"),
         ),
-        ("p.json", r#"{"tools": [], "packages": {"react": "18.0.0"}}"#),
+        (
+            "p.json",
+            r#"{"tools": [], "packages": {"react": "18.0.0"}}"#,
+        ),
     ]);
     let (r, _) = json_run(t.path(), &["-p", "p.json", "."]);
     let npm = "skills/n/SKILL.md";
@@ -317,7 +320,11 @@ fn npm_package_lists_and_empty_lists_are_not_shape_errors() {
     assert_eq!(skill(&r, npm)["valid"], true);
     assert_ne!(status(&r, npm, "p")["status"], "invalid");
     let empty = "skills/e/SKILL.md";
-    assert!(rules_for(&r, empty).is_empty(), "{:?}", rules_for(&r, empty));
+    assert!(
+        rules_for(&r, empty).is_empty(),
+        "{:?}",
+        rules_for(&r, empty)
+    );
     assert_eq!(skill(&r, empty)["valid"], true);
     assert_ne!(status(&r, empty, "p")["status"], "invalid");
     let wrong = "skills/w/SKILL.md";

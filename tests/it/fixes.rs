@@ -408,3 +408,48 @@ fn a_key_of_another_format_is_not_renamed_as_a_typo() {
         "left as it is: {stdout}"
     );
 }
+
+/// `allowed-tools` written with commas is SA224 (info) with a safe fix that keeps the value's
+/// quoting; commas inside a permission rule's parentheses are not separators.
+#[test]
+fn comma_separated_allowed_tools_are_respaced() {
+    let t = tree(&[
+        (
+            "skills/c/SKILL.md",
+            &skill_md("c", "allowed-tools: Read, Write, Edit\n"),
+        ),
+        (
+            "skills/q/SKILL.md",
+            &skill_md(
+                "q",
+                "allowed-tools: \"Read,Grep, Bash(git add:*, git commit:*)\"\n",
+            ),
+        ),
+        (
+            "skills/p/SKILL.md",
+            &skill_md("p", "allowed-tools: Read Bash(git add:*, git commit:*)\n"),
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["--fail-on", "never", "."]);
+    for path in ["skills/c/SKILL.md", "skills/q/SKILL.md"] {
+        let f: Vec<&Value> = arr(&r, "findings")
+            .iter()
+            .filter(|f| f["path"] == path && f["rule"] == "SA224")
+            .collect();
+        assert_eq!(f.len(), 1, "{path}: {:?}", rules_for(&r, path));
+        assert_eq!(f[0]["severity"], "info");
+        assert_eq!(f[0]["line"], 4, "{}", f[0]);
+    }
+    assert!(!rules_for(&r, "skills/p/SKILL.md").contains(&"SA224".to_owned()));
+    let (_, _, code) = run(t.path(), &["--fix"]);
+    assert_eq!(code, 0);
+    assert!(read(t.path(), "skills/c/SKILL.md").contains("\nallowed-tools: Read Write Edit\n"));
+    assert!(
+        read(t.path(), "skills/q/SKILL.md")
+            .contains("\nallowed-tools: \"Read Grep Bash(git add:*, git commit:*)\"\n"),
+        "{}",
+        read(t.path(), "skills/q/SKILL.md")
+    );
+    let (r, _) = json_run(t.path(), &["--fail-on", "never", "."]);
+    assert!(arr(&r, "findings").iter().all(|f| f["rule"] != "SA224"));
+}
