@@ -30,7 +30,7 @@ pub(crate) enum Ecosystem {
 #[derive(Debug)]
 pub(crate) enum PackageList {
     /// Python distributions, checked against a profile's `packages`.
-    Python(Declared),
+    Python(Box<Declared>),
     /// npm packages: read and reported, but no profile describes them, so nothing is judged.
     Npm,
 }
@@ -55,7 +55,7 @@ pub(crate) fn read(
         .collect::<Option<_>>()?;
     if names.iter().all(|n| parse_one(n).is_some()) {
         rules::deps::package_list(sink, key, node, &names, Ecosystem::Python, has_metadata);
-        return Some(PackageList::Python(declared(&names, node)));
+        return Some(PackageList::Python(Box::new(declared(&names, node))));
     }
     if names.iter().all(|n| npm_spec(n)) {
         rules::deps::package_list(sink, key, node, &names, Ecosystem::Npm, has_metadata);

@@ -177,7 +177,7 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             }
             "dependencies" => {
                 match packages::read(key, value, root.get("metadata").is_some(), sink) {
-                    Some(packages::PackageList::Python(p)) => declared.push(p),
+                    Some(packages::PackageList::Python(p)) => declared.push(*p),
                     Some(packages::PackageList::Npm) => {}
                     None => {
                         let p = dependencies::parse(value, sink);
