@@ -54,6 +54,22 @@ const DEPRECATED_KEYS: &[(&str, &str)] = &[
     ("mode", "nothing: chat modes became agents, remove it"),
     ("user-invokable", "`user-invocable`"),
 ];
+/// Keys OpenCode reads on its Markdown agents that neither VS Code, GitHub Copilot nor Claude
+/// Code read (opencode.ai/docs/agents, the first format and the second: `steps`, `disabled`,
+/// `permissions`, `system`). `mode` is judged by its value, below.
+const OPENCODE_KEYS: &[&str] = &[
+    "temperature",
+    "top_p",
+    "maxSteps",
+    "steps",
+    "hidden",
+    "disable",
+    "disabled",
+    "permission",
+    "permissions",
+    "prompt",
+    "system",
+];
 /// The values of OpenCode's `mode` key on its agents; any other `mode` is the retired chat mode
 /// key.
 const OPENCODE_MODES: &[&str] = &["primary", "subagent", "all"];
@@ -85,7 +101,14 @@ pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
             .map(str::trim)
             .filter(|m| OPENCODE_MODES.contains(m));
         if let (Some(mode), "mode") = (opencode_mode, k) {
-            opencode_key(sink, key.pos, mode);
+            opencode_key(
+                sink,
+                key.pos,
+                &format!("`mode: {mode}`"),
+                " (`primary`, `subagent` or `all`)",
+            );
+        } else if OPENCODE_KEYS.contains(&k) && !is_agent_key(k) {
+            opencode_key(sink, key.pos, &format!("`{k}`"), "");
         } else if let Some((_, instead)) = DEPRECATED_KEYS.iter().find(|(d, _)| *d == k) {
             agent_deprecated_key(sink, key.pos, k, instead);
         } else if a.flavor != "claude" && CLAUDE_KEYS.contains(&k) && !COPILOT_KEYS.contains(&k) {
@@ -342,7 +365,7 @@ pub(crate) const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {
     name: "agent-host-specific-key",
     severity: Severity::Info,
     summary: "An agent key only some hosts read",
-    what: "An agent key that only some hosts read: a Claude Code key (`color`, `permissionMode`, ...) in a `.agent.md`, a VS Code / GitHub key (`handoffs`, `target`, ...) in a Claude Code agent, or OpenCode's `mode: primary|subagent|all`.",
+    what: "An agent key that only some hosts read: a Claude Code key (`color`, `permissionMode`, ...) in a `.agent.md`, a VS Code / GitHub key (`handoffs`, `target`, ...) in a Claude Code agent, or one of OpenCode's (`mode: primary|subagent|all`, `hidden`, `temperature`, `permission`, ...).",
     why: "The host that loads this file ignores the key, so the setting has no effect there. Fine when the file is shared between hosts on purpose.",
     example: "color: blue  (in agents/planner.agent.md)
 
@@ -370,13 +393,13 @@ fn copilot_key(sink: &mut Sink, pos: Pos, key: &str) {
     );
 }
 
-/// OpenCode's `mode` key, set to `mode`, in an agent file.
-fn opencode_key(sink: &mut Sink, pos: Pos, mode: &str) {
+/// OpenCode's key, shown as `what` (with `values`, what it may be), in an agent file.
+fn opencode_key(sink: &mut Sink, pos: Pos, what: &str, values: &str) {
     sink.push(
         Rule::AgentHostSpecificKey,
         pos,
         format!(
-            "`mode: {mode}` is OpenCode's key (`primary`, `subagent` or `all`); VS Code, GitHub Copilot and Claude Code ignore it"
+            "{what} is OpenCode's key{values}; VS Code, GitHub Copilot and Claude Code ignore it"
         ),
     );
 }
@@ -416,5 +439,28 @@ mod tests {
         let got = rules_of("---\ndescription: d\nmode: agent\n---\nbody\n");
         assert_eq!(got.len(), 1, "{got:?}");
         assert_eq!(got[0].0, Rule::AgentDeprecatedKey);
+    }
+
+    /// OpenCode's own keys are a host's keys, not unknown ones, and get no typo fix.
+    #[test]
+    fn opencode_keys_are_host_keys() {
+        for key in [
+            "hidden: true",
+            "temperature: 0.1",
+            "permission: {edit: deny}",
+            "steps: 5",
+        ] {
+            let got = rules_of(&format!(
+                "---\ndescription: d\nmode: subagent\n{key}\n---\nbody\n"
+            ));
+            assert_eq!(got.len(), 2, "{key}: {got:?}");
+            assert!(
+                got.iter()
+                    .all(|(r, m)| *r == Rule::AgentHostSpecificKey && m.contains("OpenCode")),
+                "{got:?}"
+            );
+        }
+        let got = rules_of("---\ndescription: d\nhiden: true\n---\nbody\n");
+        assert_eq!(got[0].0, Rule::AgentUnknownKey, "{got:?}");
     }
 }

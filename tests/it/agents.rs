@@ -1705,3 +1705,24 @@ fn host_rules_need_a_host_profile() {
         "{unknown:?}"
     );
 }
+
+/// OpenCode's agent keys (`hidden`, `temperature`, `permission`) are another host's keys
+/// (SA509, info), not unknown keys with a typo hint.
+#[test]
+fn opencode_agent_keys_are_another_hosts_keys() {
+    let t = tree(&[(
+        "agents/o.agent.md",
+        "---\ndescription: Reviews.\nmode: subagent\nhidden: true\ntemperature: 0.1\npermission:\n  edit: deny\n---\nReview.\n",
+    )]);
+    let (r, _) = json_run(
+        t.path(),
+        &["--fail-on", "never", "-p", "builtin:vscode", "."],
+    );
+    let rules = rules_for(&r, "agents/o.agent.md");
+    assert_eq!(
+        rules.iter().filter(|r| *r == "SA509").count(),
+        4,
+        "{rules:?}"
+    );
+    assert!(!rules.contains(&"SA502".to_owned()), "{rules:?}");
+}
