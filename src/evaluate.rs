@@ -360,10 +360,27 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile) -> Availability {
     if skill.requirements.is_empty() {
         return Availability::of(Status::Undeclared, None);
     }
+    // `allowed-tools` is Claude Code's pre-approval list: a host that does not read it (VS
+    // Code, GitHub Copilot) neither needs nor grants what it names.
+    let host = profile.host().filter(|h| *h != "claude-code");
+    let read_here = |d: &&crate::model::Declared| {
+        host.is_none() || d.source != crate::model::Origin::AllowedTools
+    };
+    if let Some(host) = host
+        && !skill.requirements.iter().any(|d| read_here(&d))
+    {
+        return Availability::of(
+            Status::Undeclared,
+            Some(format!(
+                "only `allowed-tools` declares what it uses, and {host} does not read it (Claude Code does)"
+            )),
+        );
+    }
     declarations(
         skill
             .requirements
             .iter()
+            .filter(read_here)
             .map(|d| (d.source, &d.requirements)),
         profile,
     )

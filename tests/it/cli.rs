@@ -566,7 +566,9 @@ fn example_library_shows_every_profile_form_and_status() {
             "refund-workflow",
             ["available", "unavailable", "unavailable"],
         ),
-        ("release-notes", ["available", "available", "available"]),
+        // Only `allowed-tools` says what it uses: VS Code (prod and staging) does not read
+        // it, Claude Code (dev) does.
+        ("release-notes", ["undeclared", "undeclared", "available"]),
         ("teams-search", ["available", "available", "available"]),
         ("weather-brief", ["not-judged", "not-judged", "unavailable"]),
     ];
@@ -579,6 +581,14 @@ fn example_library_shows_every_profile_form_and_status() {
         }
     }
     assert_eq!(statuses.len(), 5, "every skill status is shown");
+
+    let notes = &by_name["release-notes"]["availability"]["prod"];
+    assert!(
+        notes["reason"]
+            .as_str()
+            .is_some_and(|r| r.contains("does not read it")),
+        "{notes}"
+    );
 
     // Unavailable entries say what is missing: the denied tool, a server glob.
     let refund = &by_name["refund-workflow"]["availability"]["staging"];
@@ -665,7 +675,7 @@ fn example_library_shows_every_profile_form_and_status() {
     assert!(sum["files_scanned"].as_u64().unwrap() >= 9);
     let by_profile = &sum["by_profile"];
     assert_eq!(by_profile["staging"]["unavailable"], 4);
-    assert_eq!(by_profile["prod"]["available"], 4);
+    assert_eq!(by_profile["prod"]["available"], 3);
     assert_eq!(by_profile["prod"]["not-judged"], 1);
 }
 

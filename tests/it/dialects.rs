@@ -567,3 +567,47 @@ fn package_list_corpus() {
     assert!(codex >= 3, "{codex} Codex sidecars with MCP servers");
     assert!(!arr(&r, "findings").iter().any(|f| f["rule"] == "SA199"));
 }
+
+/// `allowed-tools` is Claude Code's pre-approval list: on VS Code and GitHub Copilot it
+/// neither needs nor grants anything, so a skill that declares nothing else is undeclared
+/// there (saying why) and judged on Claude Code.
+#[test]
+fn allowed_tools_count_only_where_claude_code_reads_them() {
+    let t = tree(&[
+        (
+            "skills/a/SKILL.md",
+            &skill_md("a", "allowed-tools: Read Grep Bash(git:*) NotATool\n"),
+        ),
+        (
+            "skills/b/SKILL.md",
+            &skill_md(
+                "b",
+                "allowed-tools: Read\ndependencies:\n  tools: [get_order]\n",
+            ),
+        ),
+    ]);
+    let (r, _) = json_run(
+        t.path(),
+        &[
+            "--fail-on",
+            "never",
+            "-p",
+            "builtin:vscode",
+            "-p",
+            "builtin:github-copilot",
+            "-p",
+            "builtin:claude-code",
+            ".",
+        ],
+    );
+    let a = "skills/a/SKILL.md";
+    for host in ["vscode", "github-copilot"] {
+        let st = status(&r, a, host);
+        assert_eq!(st["status"], "undeclared", "{host}: {st}");
+        assert!(s(st, "reason").contains("does not read it"), "{st}");
+    }
+    assert_ne!(status(&r, a, "claude-code")["status"], "undeclared");
+    // Other declarations still count there; `Read` is not asked of VS Code.
+    let b = status(&r, "skills/b/SKILL.md", "vscode");
+    assert_eq!(b["missing"], json!(["get_order"]), "{b}");
+}
