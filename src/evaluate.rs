@@ -205,7 +205,7 @@ pub(crate) fn declarations<'r>(
     profile: &Profile,
 ) -> Availability {
     let mut out = Availability::of(Status::Available, None);
-    let mut parts = Vec::new();
+    let mut parts = Parts::default();
     let mut unjudged = Vec::new();
     for (source, requirements) in declared.clone() {
         let tag = source.tag();
@@ -252,11 +252,14 @@ pub(crate) fn declarations<'r>(
                 .cloned()
                 .collect();
             if !miss.is_empty() {
-                parts.push(format!(
-                    "missing {} {}{tag}",
-                    plural(kind, miss.len()),
-                    crate::diagnostic::quoted(&miss)
-                ));
+                parts.push(
+                    format!(
+                        "missing {} {}",
+                        plural(kind, miss.len()),
+                        crate::diagnostic::quoted(&miss)
+                    ),
+                    source,
+                );
                 out.missing.extend(miss.iter().cloned());
                 out.unmet.push(Unmet {
                     source,
@@ -266,11 +269,14 @@ pub(crate) fn declarations<'r>(
                 });
             }
             if let Some(any) = any_unmet {
-                parts.push(format!(
-                    "no {} of {} is available{tag}",
-                    kind.noun(),
-                    crate::diagnostic::quoted(any)
-                ));
+                parts.push(
+                    format!(
+                        "no {} of {} is available",
+                        kind.noun(),
+                        crate::diagnostic::quoted(any)
+                    ),
+                    source,
+                );
                 out.unmet_any.push(any.clone());
                 out.unmet.push(Unmet {
                     source,
@@ -280,12 +286,15 @@ pub(crate) fn declarations<'r>(
                 });
             }
             if !standing_in.is_empty() {
-                parts.push(format!(
-                    "a fallback for {} {}, which {} available, so its host hides it{tag}",
-                    plural(kind, standing_in.len()),
-                    crate::diagnostic::quoted(&standing_in),
-                    if standing_in.len() == 1 { "is" } else { "are" }
-                ));
+                parts.push(
+                    format!(
+                        "a fallback for {} {}, which {} available, so its host hides it",
+                        plural(kind, standing_in.len()),
+                        crate::diagnostic::quoted(&standing_in),
+                        if standing_in.len() == 1 { "is" } else { "are" }
+                    ),
+                    source,
+                );
                 out.unmet.push(Unmet {
                     source,
                     kind,
@@ -313,6 +322,7 @@ pub(crate) fn declarations<'r>(
             unjudged.push(format!("{}{tag}", unjudged_here.join(", ")));
         }
     }
+    let mut parts = parts.render();
     if !parts.is_empty() {
         // Tools that `allowed-tools` names are what the skill uses, not prerequisites: with
         // some of them there, the host runs it without the others (as it runs an agent).
@@ -384,6 +394,34 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile) -> Availability {
             .map(|d| (d.source, &d.requirements)),
         profile,
     )
+}
+
+/// The parts of an availability's reason, each with the sources that gave it: two sources
+/// that need the same thing make one part naming both, not the same words twice.
+#[derive(Default)]
+struct Parts(Vec<(String, Vec<crate::model::Origin>)>);
+
+impl Parts {
+    fn push(&mut self, part: String, source: crate::model::Origin) {
+        match self.0.iter_mut().find(|(p, _)| *p == part) {
+            Some((_, sources)) if !sources.contains(&source) => sources.push(source),
+            Some(_) => {}
+            None => self.0.push((part, vec![source])),
+        }
+    }
+
+    fn render(self) -> Vec<String> {
+        self.0
+            .into_iter()
+            .map(|(part, sources)| match sources.as_slice() {
+                [one] => format!("{part}{}", one.tag()),
+                many => {
+                    let names: Vec<&str> = many.iter().map(|s| s.as_str()).collect();
+                    format!("{part} ({})", names.join(", "))
+                }
+            })
+            .collect()
+    }
 }
 
 fn plural(kind: DepKind, n: usize) -> &'static str {

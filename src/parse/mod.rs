@@ -150,7 +150,7 @@ pub(crate) fn decode<'b>(bytes: &'b [u8], sink: &mut Sink) -> Option<&'b str> {
     };
     match text.strip_prefix(frontmatter::BOM) {
         Some(rest) => {
-            rules::file::utf8_bom(sink);
+            rules::file::utf8_bom(sink, rest.starts_with("---"));
             Some(rest)
         }
         None => Some(text),

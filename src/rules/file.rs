@@ -363,8 +363,9 @@ pub(crate) const UTF8_BOM: RuleDoc = RuleDoc {
     }),
 };
 
-/// The file starts with a byte order mark (its text is read without it).
-pub(crate) fn utf8_bom(sink: &mut Sink) {
+/// The file starts with a byte order mark (its text is read without it);
+/// `before_frontmatter`: a `---` follows it.
+pub(crate) fn utf8_bom(sink: &mut Sink, before_frontmatter: bool) {
     let fix = sink
         .text()
         .filter(|t| t.starts_with(crate::parse::frontmatter::BOM))
@@ -378,7 +379,11 @@ pub(crate) fn utf8_bom(sink: &mut Sink) {
     sink.push_fixed(
         Rule::Utf8Bom,
         Pos::START,
-        "the file starts with a UTF-8 byte order mark; some validators then miss the frontmatter",
+        if before_frontmatter {
+            "the file starts with a UTF-8 byte order mark; some validators then miss the frontmatter"
+        } else {
+            "the file starts with a UTF-8 byte order mark, which some tools read as part of its first line"
+        },
         fix,
     );
 }

@@ -611,3 +611,28 @@ fn allowed_tools_count_only_where_claude_code_reads_them() {
     let b = status(&r, "skills/b/SKILL.md", "vscode");
     assert_eq!(b["missing"], json!(["get_order"]), "{b}");
 }
+
+/// The same need declared by two sources is said once, naming both.
+#[test]
+fn one_need_from_two_sources_is_said_once() {
+    let sidecar = "dependencies:\n  tools:\n    - type: \"mcp\"\n      value: \"figma\"\n";
+    let t = tree(&[
+        (
+            "skills/f/SKILL.md",
+            &skill_md("f", "dependencies:\n  tools: [\"figma/*\"]\n"),
+        ),
+        ("skills/f/agents/openai.yaml", sidecar),
+        (
+            "without.json",
+            r#"{"servers": {"github": {"tools": ["*"]}}}"#,
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["-p", "without.json", "."]);
+    let st = status(&r, "skills/f/SKILL.md", "without");
+    assert_eq!(st["status"], "unavailable", "{st}");
+    assert_eq!(
+        s(st, "reason"),
+        "missing tool `figma/*` (dependencies, codex)",
+        "{st}"
+    );
+}

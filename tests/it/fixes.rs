@@ -453,3 +453,25 @@ fn comma_separated_allowed_tools_are_respaced() {
     let (r, _) = json_run(t.path(), &["--fail-on", "never", "."]);
     assert!(arr(&r, "findings").iter().all(|f| f["rule"] != "SA224"));
 }
+
+/// SA109 speaks of the frontmatter only when there is one after the byte order mark.
+#[test]
+fn a_byte_order_mark_before_no_frontmatter_is_described_as_such() {
+    let t = tree(&[
+        ("skills/a/SKILL.md", "\u{feff}# a\nNo frontmatter here.\n"),
+        (
+            "skills/b/SKILL.md",
+            &format!("\u{feff}{}", skill_md("b", "")),
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["--fail-on", "never", "."]);
+    let message = |path: &str| {
+        arr(&r, "findings")
+            .iter()
+            .find(|f| f["path"] == path && f["rule"] == "SA109")
+            .map(|f| s(f, "message").to_owned())
+            .unwrap_or_else(|| panic!("no SA109 on {path}"))
+    };
+    assert!(!message("skills/a/SKILL.md").contains("frontmatter"));
+    assert!(message("skills/b/SKILL.md").contains("frontmatter"));
+}
