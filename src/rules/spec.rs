@@ -113,15 +113,6 @@ fn check_name(
     if len > MAX_NAME_CHARS {
         name_too_long(sink, pos, len);
     }
-    if name != name.to_lowercase() {
-        name_not_lowercase(sink, pos, &name);
-    }
-    if name.starts_with('-') || name.ends_with('-') {
-        name_hyphen_at_end(sink, pos);
-    }
-    if name.contains("--") {
-        name_double_hyphen(sink, pos);
-    }
     let bad: Vec<char> = name
         .chars()
         .filter(|&c| {
@@ -134,11 +125,29 @@ fn check_name(
                 }
         })
         .collect();
-    if !bad.is_empty() {
-        name_charset(sink, pos, &bad, settings.name_charset);
-    }
     let folder = crate::paths::folder_name_text(&parsed.skill.fs_path);
     let folder = nfkc(&folder);
+    let upper = name != name.to_lowercase();
+    let hyphen_at_end = name.starts_with('-') || name.ends_with('-');
+    let double_hyphen = name.contains("--");
+    // One name with several faults is one problem: it is reported once, under the first
+    // fault's rule, naming them all and a name every host accepts.
+    let faults = [!bad.is_empty(), upper, hyphen_at_end || double_hyphen];
+    if faults.iter().filter(|f| **f).count() > 1 {
+        name_faults(sink, pos, &name, upper, &bad, &folder);
+    } else if upper {
+        name_not_lowercase(sink, pos, &name, &folder);
+    } else if !bad.is_empty() {
+        let hint = suggested_name(&name, &folder);
+        name_charset(sink, pos, &bad, settings.name_charset, hint.as_deref());
+    } else {
+        if hyphen_at_end {
+            name_hyphen_at_end(sink, pos);
+        }
+        if double_hyphen {
+            name_double_hyphen(sink, pos);
+        }
+    }
     if !folder.is_empty() && folder != name {
         name_mismatch(sink, pos, &name, &folder, raw);
     }
@@ -294,12 +303,71 @@ pub(crate) const NAME_NOT_LOWERCASE: RuleDoc = RuleDoc {
     fix: None,
 };
 
-fn name_not_lowercase(sink: &mut Sink, pos: Pos, name: &str) {
+/// `name` has uppercase letters and no other fault; `folder` is the skill's folder name.
+fn name_not_lowercase(sink: &mut Sink, pos: Pos, name: &str, folder: &str) {
+    let hint = suggested_name(name, folder)
+        .map(|n| format!("; use `{n}`"))
+        .unwrap_or_default();
     sink.push(
         Rule::NameNotLowercase,
         pos,
-        format!("`name` must be lowercase; use `{}`", name.to_lowercase()),
+        format!("`name` must be lowercase{hint}"),
     );
+}
+
+/// `name` has more than one fault of shape: uppercase letters (`upper`), characters outside
+/// the allowed set (`bad`), hyphens at its ends or doubled. One finding, under the rule of the
+/// first fault, naming them all.
+fn name_faults(sink: &mut Sink, pos: Pos, name: &str, upper: bool, bad: &[char], folder: &str) {
+    let mut faults = Vec::new();
+    if upper {
+        faults.push("uppercase letters".to_owned());
+    }
+    if !bad.is_empty() {
+        let mut shown: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
+        shown.sort();
+        shown.dedup();
+        faults.push(shown.join(", "));
+    }
+    if name.starts_with('-') || name.ends_with('-') || name.contains("--") {
+        faults.push("hyphens at its ends or doubled".to_owned());
+    }
+    let hint = suggested_name(name, folder)
+        .map(|n| format!("; use `{n}`"))
+        .unwrap_or_default();
+    let rule = if bad.is_empty() {
+        Rule::NameNotLowercase
+    } else {
+        Rule::NameCharset
+    };
+    sink.push(
+        rule,
+        pos,
+        format!(
+            "`name` has {}; only `a-z`, `0-9` and single inner `-` are allowed{hint}",
+            faults.join(" and ")
+        ),
+    );
+}
+
+/// A name every host accepts for a skill called `name` in the folder `folder`: the folder's
+/// name when it is valid, else `name` in lowercase with each run of other characters a single
+/// hyphen. `None` when neither gives a valid name.
+fn suggested_name(name: &str, folder: &str) -> Option<String> {
+    if valid_name(folder) {
+        return Some(folder.to_owned());
+    }
+    let mut out = String::new();
+    for c in name.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_lowercase() || c.is_ascii_digit() {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out: String = out.chars().take(MAX_NAME_CHARS).collect();
+    let out = out.trim_end_matches('-').to_owned();
+    valid_name(&out).then_some(out)
 }
 
 pub(crate) const NAME_HYPHENS: RuleDoc = RuleDoc {
@@ -341,8 +409,14 @@ pub(crate) const NAME_CHARSET: RuleDoc = RuleDoc {
 };
 
 /// `name` holds the characters `bad` (in order, repeats included), outside what `charset`
-/// allows.
-fn name_charset(sink: &mut Sink, pos: Pos, bad: &[char], charset: NameCharset) {
+/// allows; `suggested`, a valid name to use instead.
+fn name_charset(
+    sink: &mut Sink,
+    pos: Pos,
+    bad: &[char],
+    charset: NameCharset,
+    suggested: Option<&str>,
+) {
     let mut shown: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
     shown.dedup();
     let allowed = match charset {
@@ -355,7 +429,13 @@ fn name_charset(sink: &mut Sink, pos: Pos, bad: &[char], charset: NameCharset) {
     sink.push(
         Rule::NameCharset,
         pos,
-        format!("`name` contains {}; {allowed}", shown.join(", ")),
+        format!(
+            "`name` contains {}; {allowed}{}",
+            shown.join(", "),
+            suggested
+                .map(|n| format!("; use `{n}`"))
+                .unwrap_or_default()
+        ),
     );
 }
 

@@ -165,7 +165,10 @@ fn ensure(cond: bool, what: impl FnOnce() -> String) -> Result<(), String> {
 /// accept. `unicode_errors` are the other errors both modes report.
 fn i18n(id: &str, dir: &str, name: &str, unicode_errors: &[&'static str]) -> [Case; 2] {
     let text = fm(name, "A test skill", "");
+    // With ASCII names the letters are also outside the set: an uppercase name then has two
+    // faults, reported as one finding under SA206.
     let mut ascii: Vec<&'static str> = unicode_errors.to_vec();
+    ascii.retain(|c| *c != "SA204");
     ascii.push("SA206");
     [
         skill(&format!("{id} [unicode]"), dir, text.clone())

@@ -636,3 +636,41 @@ fn one_need_from_two_sources_is_said_once() {
         "{st}"
     );
 }
+
+/// A name with several faults is one finding that suggests a name every host accepts (the
+/// folder's, when valid); one fault keeps its own rule, with the same suggestion.
+#[test]
+fn a_faulty_name_is_one_finding_with_a_valid_suggestion() {
+    let t = tree(&[
+        (
+            "skills/seo-optimizer/SKILL.md",
+            "---\nname: Use SEO Optimizer\ndescription: Optimises pages. Use when asked.\n---\nx\n",
+        ),
+        (
+            "skills/My Tools/SKILL.md",
+            "---\nname: My_Tools\ndescription: Tools. Use when asked.\n---\nx\n",
+        ),
+        (
+            "skills/pdf_x/SKILL.md",
+            "---\nname: pdf_x\ndescription: Pdf. Use when asked.\n---\nx\n",
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["--fail-on", "never", "."]);
+    let shape = |path: &str| -> Vec<(String, String)> {
+        arr(&r, "findings")
+            .iter()
+            .filter(|f| f["path"] == path && ["SA204", "SA205", "SA206"].contains(&s(f, "rule")))
+            .map(|f| (s(f, "rule").to_owned(), s(f, "message").to_owned()))
+            .collect()
+    };
+    let seo = shape("skills/seo-optimizer/SKILL.md");
+    assert_eq!(seo.len(), 1, "{seo:?}");
+    assert!(seo[0].1.contains("use `seo-optimizer`"), "{seo:?}");
+    let mine = shape("skills/My Tools/SKILL.md");
+    assert_eq!(mine.len(), 1, "{mine:?}");
+    assert!(mine[0].1.contains("use `my-tools`"), "{mine:?}");
+    let pdf = shape("skills/pdf_x/SKILL.md");
+    assert_eq!(pdf.len(), 1, "{pdf:?}");
+    assert_eq!(pdf[0].0, "SA206");
+    assert!(pdf[0].1.contains("use `pdf-x`"), "{pdf:?}");
+}
