@@ -30,7 +30,7 @@ pub(crate) fn duplicate_names(skills: &[Box<Skill>], members: &[Member], out: &m
     for named in repeated {
         let group: Vec<(&Skill, Vec<Space>)> = named
             .all()
-            .map(|s| (s, spaces(of_skill.get(s.path.as_str()))))
+            .map(|s| (s, spaces(&s.path, of_skill.get(s.path.as_str()))))
             .collect();
         for (s, own) in &group {
             // The others sharing a namespace with `s`, and the first namespace they share.
@@ -61,13 +61,26 @@ pub(crate) fn duplicate_names(skills: &[Box<Skill>], members: &[Member], out: &m
 enum Space {
     /// A plugin: what tells it apart, and its name.
     Plugin(String, String),
-    /// The skills under no plugin's root.
-    Library,
+    /// The skills under no plugin's root that one skills root holds: hosts load the folders
+    /// of one root together. Every folder named `skills` (`skills/`, `.claude/skills/`,
+    /// `.github/skills/`) is one root, as a host loads a project's skill folders together
+    /// (`None`); any other folder holding skill folders is a root of its own, such as an
+    /// owner's folder in a registry archive (`skills/<owner>/<slug>/SKILL.md`).
+    Library(Option<String>),
 }
 
-/// The namespaces of a skill, given the plugins that hold it: the nearest plugin whose root
-/// holds it and those that list it; the library's when no plugin's root holds it.
-fn spaces(members: Option<&Vec<&Member>>) -> Vec<Space> {
+/// The skills root of the skill at `path` (its folder's folder), `None` for the shared one.
+fn skills_root(path: &str) -> Option<String> {
+    let folder = path.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let root = folder.rsplit_once('/').map_or("", |(dir, _)| dir);
+    let name = root.rsplit('/').next().unwrap_or("");
+    (!root.is_empty() && name != "skills").then(|| root.to_owned())
+}
+
+/// The namespaces of the skill at `path`, given the plugins that hold it: the nearest plugin
+/// whose root holds it and those that list it; its skills root's when no plugin's root holds
+/// it.
+fn spaces(path: &str, members: Option<&Vec<&Member>>) -> Vec<Space> {
     let members = members.map(Vec::as_slice).unwrap_or_default();
     let mut out = Vec::new();
     let nearest = members.iter().filter_map(|m| m.under).max();
@@ -80,7 +93,7 @@ fn spaces(members: Option<&Vec<&Member>>) -> Vec<Space> {
         }
     }
     if nearest.is_none() {
-        out.push(Space::Library);
+        out.push(Space::Library(skills_root(path)));
     }
     out
 }
@@ -173,10 +186,10 @@ pub(crate) const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
     code: "SA401",
     name: "duplicate-skill-name",
     severity: Severity::Warning,
-    summary: "Two skills of one plugin, or two outside plugins, share a name",
-    what: "Two or more skills with the same `name` in one namespace: one plugin (a skill under the root of a plugin with a manifest, or listed by a plugin manifest or marketplace entry), or the skills under no plugin's root, which hosts load together. Skills of different plugins may share a name: hosts prefix them with the plugin's (`/discord:access`).",
+    summary: "Two skills that a host loads together share a name",
+    what: "Two or more skills with the same `name` in one namespace: one plugin (a skill under the root of a plugin with a manifest, or listed by a plugin manifest or marketplace entry), or, outside plugins, one skills root: the folders named `skills` (`skills/`, `.claude/skills/`, `.github/skills/`), which a host loads together, or any other folder holding skill folders (an owner's folder in a registry archive, `skills/<owner>/<slug>/`). Skills of different plugins may share a name: hosts prefix them with the plugin's (`/discord:access`); skills of different owners in an archive are never loaded as one tree.",
     why: "Hosts key skills by name: one wins (first or last found, depending on the host) and the others silently disappear.",
-    example: "skills/pdf/SKILL.md and tools/pdf/SKILL.md both say `name: pdf`.\n\nFix: give each a distinct name (and matching folder).",
+    example: "skills/pdf/SKILL.md and .claude/skills/pdf-tools/SKILL.md both say `name: pdf`.\n\nFix: give each a distinct name (and matching folder).",
     fix: None,
 };
 
@@ -185,7 +198,8 @@ fn duplicate_skill_name(skill: &Skill, others: &[&str], space: &Space) -> Findin
     let place = match space {
         Space::Plugin(_, name) if !name.is_empty() => format!("in plugin `{name}`"),
         Space::Plugin(..) => "in the same plugin".to_owned(),
-        Space::Library => "outside any plugin".to_owned(),
+        Space::Library(None) => "outside any plugin".to_owned(),
+        Space::Library(Some(root)) => format!("under `{root}/`, outside any plugin"),
     };
     Finding::new(
         Rule::DuplicateSkillName,

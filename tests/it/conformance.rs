@@ -875,12 +875,28 @@ fn cases() -> Vec<Case> {
             .absent(&["SA231"]),
     );
     v.push(
-        Case::new("duplicate names across two folders")
-            .file("team-a/pdf/SKILL.md", fm("pdf", "A", ""))
-            .file("team-b/pdf/SKILL.md", fm("pdf", "B", ""))
-            .has_in("SA401", "team-a/pdf/SKILL.md")
-            .has_in("SA401", "team-b/pdf/SKILL.md")
-            .has_msg("SA401", "team-b/pdf/SKILL.md"),
+        Case::new("duplicate names across two skills folders")
+            .file("skills/pdf/SKILL.md", fm("pdf", "A", ""))
+            .file(".claude/skills/pdf/SKILL.md", fm("pdf", "B", ""))
+            .has_in("SA401", "skills/pdf/SKILL.md")
+            .has_in("SA401", ".claude/skills/pdf/SKILL.md")
+            .has_msg("SA401", ".claude/skills/pdf/SKILL.md"),
+    );
+    // A registry archive namespaces skills by owner: two owners' `pdf` are never loaded as
+    // one tree; one owner's two are.
+    v.push(
+        Case::new("duplicate names of two owners in an archive")
+            .file("skills/team-a/pdf/SKILL.md", fm("pdf", "A", ""))
+            .file("skills/team-b/pdf/SKILL.md", fm("pdf", "B", ""))
+            .absent(&["SA401"]),
+    );
+    v.push(
+        Case::new("duplicate names of one owner in an archive")
+            .file("skills/team-a/pdf/SKILL.md", fm("pdf", "A", ""))
+            .file("skills/team-a/pdf-tools/SKILL.md", fm("pdf", "B", ""))
+            .errors(&["SA207"])
+            .has_in("SA401", "skills/team-a/pdf/SKILL.md")
+            .has_msg("SA401", "under `skills/team-a/`"),
     );
     // The same folder holding both casings: both files are audited, the lower-case one warned.
     v.push(
