@@ -297,7 +297,12 @@ mod tests {
 
     #[test]
     fn the_nearest_plugin_root_and_listing_plugins_are_namespaces() {
-        assert_eq!(spaces(None), [Space::Library]);
+        assert_eq!(spaces("skills/s/SKILL.md", None), [Space::Library(None)]);
+        assert_eq!(
+            spaces("skills/owner/s/SKILL.md", None),
+            [Space::Library(Some("skills/owner".into()))]
+        );
+        assert_eq!(spaces("s/SKILL.md", None), [Space::Library(None)]);
         let held = [
             member("/r", Some(2)),
             member("/r/p", Some(4)),
@@ -305,7 +310,7 @@ mod tests {
         ];
         let refs: Vec<&Member> = held.iter().collect();
         assert_eq!(
-            spaces(Some(&refs)),
+            spaces("skills/s/SKILL.md", Some(&refs)),
             [
                 Space::Plugin("/r/p".into(), "/r/p".into()),
                 Space::Plugin("/q".into(), "/q".into())
@@ -315,8 +320,11 @@ mod tests {
         let listed = [member("/q", None)];
         let refs: Vec<&Member> = listed.iter().collect();
         assert_eq!(
-            spaces(Some(&refs)),
-            [Space::Plugin("/q".into(), "/q".into()), Space::Library]
+            spaces(".claude/skills/s/SKILL.md", Some(&refs)),
+            [
+                Space::Plugin("/q".into(), "/q".into()),
+                Space::Library(None)
+            ]
         );
     }
 }
