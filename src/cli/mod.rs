@@ -47,6 +47,7 @@ pub use to_prompt::ToPromptArgs;
         "  docs/json-report.md    the JSON report and its stable keys\n",
         "  docs/configuration.md  skill-audit.toml and suppressions\n",
         "  docs/rules.md          every rule\n",
+        "  docs/fidelity.md       inputs that made findings wrong, and what is done now\n",
         "  docs/editors.md        the language server (`skill-audit lsp`) in editors\n",
         "  docs/fixes.md          --fix, --diff, --unsafe-fixes: what each fix does\n",
         "  docs/security.md       what is trusted, and untrusted pull requests\n",
