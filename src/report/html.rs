@@ -4,7 +4,7 @@
 //!
 //! Text from scanned files reaches the page only through autoescaping or through the two
 //! filters defined here, which escape it themselves: `code_spans` (our messages, whose
-//! `backticked` parts become `<code>`) and `markdown` (descriptions, through comrak with raw
+//! `backticked` parts become `<code>`) and `markdown` (descriptions, through pulldown-cmark with raw
 //! HTML escaped and links and images reduced to their text). The template never uses `|safe`.
 //! The page loads nothing: its Content-Security-Policy allows only its own inline style and the
 //! one inline script whose hash it names.
@@ -13,8 +13,6 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use comrak::nodes::NodeValue;
-use comrak::{Arena, Options, parse_document};
 use minijinja::value::{Serde, Value};
 use minijinja::{Environment, UndefinedBehavior, syntax::SyntaxConfig};
 use serde::Serialize;
@@ -84,50 +82,49 @@ pub(crate) fn code_spans(text: &str) -> String {
 /// Markdown from a scanned file as HTML that cannot run or load anything: raw HTML is shown
 /// escaped, and links and images are replaced by their text.
 pub(crate) fn markdown(text: &str) -> String {
-    let arena = Arena::new();
-    let mut options = Options::default();
-    options.render.r#unsafe = false;
-    options.render.escape = true;
-    options.extension.strikethrough = true;
-    options.extension.autolink = false;
-    let root = parse_document(&arena, text, &options);
-    let links: Vec<_> = root
-        .descendants()
-        .filter(|n| matches!(n.data().value, NodeValue::Link(_) | NodeValue::Image(_)))
-        .collect();
-    for node in links {
-        let url = match &node.data().value {
-            NodeValue::Link(link) | NodeValue::Image(link) => link.url.clone(),
-            _ => continue,
-        };
-        let label: String = node
-            .descendants()
-            .filter_map(|n| match &n.data().value {
-                NodeValue::Text(t) => Some(t.to_string()),
-                NodeValue::Code(c) => Some(c.literal.clone()),
-                _ => None,
-            })
-            .collect();
-        for child in node.children().collect::<Vec<_>>() {
-            node.insert_before(child);
+    use pulldown_cmark::{CowStr, Event, Options, Parser, Tag, TagEnd, html};
+
+    // Where each open link or image pointed, and the text seen inside it so far.
+    let mut open: Vec<(CowStr, String)> = Vec::new();
+    let mut events = Vec::new();
+    for event in Parser::new_ext(text, Options::ENABLE_STRIKETHROUGH) {
+        match event {
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                open.push((dest_url, String::new()));
+            }
+            Event::End(TagEnd::Link | TagEnd::Image) => {
+                let Some((url, label)) = open.pop() else {
+                    continue;
+                };
+                if let Some((_, outer)) = open.last_mut() {
+                    outer.push_str(&label);
+                }
+                // Keep where a link pointed, as text, unless its text already says so
+                // (`<https://…>`).
+                let bare = url.strip_prefix("mailto:").unwrap_or(&url);
+                if !url.is_empty() && label != bare {
+                    let shown = if label.is_empty() {
+                        url.to_string()
+                    } else {
+                        format!(" ({url})")
+                    };
+                    events.push(Event::Text(shown.into()));
+                }
+            }
+            Event::Html(raw) | Event::InlineHtml(raw) => events.push(Event::Text(raw)),
+            other => {
+                if let (Event::Text(t) | Event::Code(t), Some((_, label))) =
+                    (&other, open.last_mut())
+                {
+                    label.push_str(t);
+                }
+                events.push(other);
+            }
         }
-        // Keep where a link pointed, as text, unless its text already says so (`<https://…>`).
-        let bare = url.strip_prefix("mailto:").unwrap_or(&url);
-        if !url.is_empty() && label != bare {
-            let shown = if label.is_empty() {
-                url
-            } else {
-                format!(" ({url})")
-            };
-            let text = arena.alloc(NodeValue::Text(shown.into()).into());
-            node.insert_before(text);
-        }
-        node.detach();
     }
-    let mut html = String::new();
-    // Writing into a String cannot fail.
-    let _ = comrak::format_html(root, &options, &mut html);
-    html
+    let mut out = String::new();
+    html::push_html(&mut out, events.into_iter());
+    out
 }
 
 #[derive(Serialize)]
