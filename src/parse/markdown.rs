@@ -6,8 +6,8 @@
 //! Links come from pulldown-cmark, so links inside code are not mistaken for links and each
 //! link's byte range gives its position (reference-style links are placed where they are used).
 //! It is the fastest CommonMark parser we measured for this job, and the HTML report renders
-//! descriptions with it too, so the tool has one Markdown parser. Paths of the text are read line by
-//! line, outside fenced code blocks, with no Markdown parse.
+//! descriptions with it too, so the tool has one Markdown parser. Paths of the text are read
+//! line by line, outside fenced code blocks, with no Markdown parse.
 
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
 

@@ -4,8 +4,9 @@
 //!
 //! Text from scanned files reaches the page only through autoescaping or through the two
 //! filters defined here, which escape it themselves: `code_spans` (our messages, whose
-//! `backticked` parts become `<code>`) and `markdown` (descriptions, through pulldown-cmark with raw
-//! HTML escaped and links and images reduced to their text). The template never uses `|safe`.
+//! `backticked` parts become `<code>`) and `markdown` (descriptions, through pulldown-cmark
+//! with raw HTML escaped and links and images reduced to their text). The template never uses
+//! `|safe`.
 //! The page loads nothing: its Content-Security-Policy allows only its own inline style and the
 //! one inline script whose hash it names.
 
@@ -759,6 +760,13 @@ mod tests {
         assert!(!html.contains("<script"), "{html}");
         assert!(!html.contains("<a ") && !html.contains("<img"), "{html}");
         assert!(html.contains("x (https://e.test)"), "{html}");
+        let block = markdown("<div onclick=\"x()\">\n<img src=x>\n</div>\n\n[a ![b](i.png)](u)");
+        assert!(
+            !block.contains("<div") && !block.contains("<img"),
+            "{block}"
+        );
+        assert!(block.contains("&lt;div onclick="), "{block}");
+        assert!(block.contains("a b (i.png) (u)"), "{block}");
         let auto = markdown("see <https://e.test/a> and `c`");
         assert_eq!(auto, "<p>see https://e.test/a and <code>c</code></p>\n");
     }
