@@ -33,7 +33,8 @@ pub enum Status {
     /// The profile's host does not load this kind of agent.
     NotLoaded,
     /// Every requirement the profile can judge is met, but some are of kinds it does not
-    /// describe (executables, variables, packages, ...).
+    /// describe (executables, variables, packages, ...; tools, on a profile that describes
+    /// only a machine).
     NotJudged,
     /// Nothing declared to check.
     Undeclared,
@@ -80,7 +81,7 @@ impl Status {
             Status::Unavailable => "something required is missing",
             Status::NotLoaded => "the profile's host does not load this agent",
             Status::NotJudged => {
-                "what the profile describes is met; the rest (executables, variables, packages, ...) it does not describe"
+                "what the profile describes is met; the rest (executables, variables, packages, tools on a machine profile, ...) it does not describe"
             }
             Status::Undeclared => "nothing declared to check",
             Status::Invalid => "the file or its requirements could not be read",
@@ -154,13 +155,33 @@ pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
     declarations(
         std::iter::once((crate::model::Origin::Dependencies, req)),
         profile,
+        std::slice::from_ref(profile),
     )
 }
 
-/// How one name of `kind`, declared by `source`, fares in `profile`: `None` when the
-/// profile does not describe the kind.
-fn met(profile: &Profile, source: crate::model::Origin, kind: DepKind, name: &str) -> Option<bool> {
+/// Is the tool `name` of a skill's agent-style `tools` one that no built-in host defines and
+/// none of `run` (the profiles of the run) has or denies? Such a name (an API tool type such as
+/// `computer`) is no tool anyone grants, so it is not judged, and SA326 reports it once.
+pub(crate) fn undefined_tool(name: &str, run: &[Profile]) -> bool {
+    let bare = crate::profile::names::tool_of(name);
+    !crate::profile::names::canonical(bare).contains('/')
+        && !crate::profile::builtin::any_defines(bare)
+        && !run
+            .iter()
+            .any(|p| p.tools.contains(bare) || p.deny.denies(DepKind::Tools, bare))
+}
+
+/// How one name of `kind`, declared by `source`, fares in `profile`, one of the profiles of
+/// `run`: `None` when the profile does not describe the kind.
+fn met(
+    profile: &Profile,
+    run: &[Profile],
+    source: crate::model::Origin,
+    kind: DepKind,
+    name: &str,
+) -> Option<bool> {
     match kind {
+        DepKind::Tools | DepKind::Resources | DepKind::Prompts if !profile.describes_mcp() => None,
         DepKind::Tools => {
             let judged = match source {
                 crate::model::Origin::AllowedTools => {
@@ -177,6 +198,10 @@ fn met(profile: &Profile, source: crate::model::Origin, kind: DepKind, name: &st
                     // Claude Code's permission syntax names Claude Code's tools.
                     Judged::ClaudeNames
                 }
+                // Agent-style `tools` name tools in some host's words. Names from
+                // `dependencies` keep the proposal's meaning: an unknown one is unmet.
+                crate::model::Origin::AgentFields if undefined_tool(name, run) => return None,
+                crate::model::Origin::AgentFields => Judged::SkillTools,
                 _ => Judged::Skill,
             };
             Some(tool(profile, judged, name).resolves())
@@ -203,6 +228,7 @@ fn met(profile: &Profile, source: crate::model::Origin, kind: DepKind, name: &st
 pub(crate) fn declarations<'r>(
     declared: impl Iterator<Item = (crate::model::Origin, &'r Requirements)> + Clone,
     profile: &Profile,
+    run: &[Profile],
 ) -> Availability {
     let mut out = Availability::of(Status::Available, None);
     let mut parts = Parts::default();
@@ -222,7 +248,7 @@ pub(crate) fn declarations<'r>(
             let any_unmet = group.any.as_ref().filter(|any| {
                 let mut unjudged = Vec::new();
                 for n in any.iter() {
-                    match met(profile, source, kind, n) {
+                    match met(profile, run, source, kind, n) {
                         Some(true) => return false,
                         Some(false) => {}
                         None => unjudged.push(n.clone()),
@@ -232,7 +258,7 @@ pub(crate) fn declarations<'r>(
                 skipped.extend(unjudged);
                 none
             });
-            let mut judge = |n: &String| match met(profile, source, kind, n) {
+            let mut judge = |n: &String| match met(profile, run, source, kind, n) {
                 Some(ok) => Some(ok),
                 None => {
                     skipped.push(n.clone());
@@ -353,8 +379,9 @@ pub(crate) fn declarations<'r>(
     out
 }
 
-/// Evaluate a skill against a profile, covering invalid and undeclared skills.
-pub(crate) fn skill(skill: &Skill, profile: &Profile) -> Availability {
+/// Evaluate a skill against a profile, one of the profiles of `run`, covering invalid and
+/// undeclared skills.
+pub(crate) fn skill(skill: &Skill, profile: &Profile, run: &[Profile]) -> Availability {
     if skill.invalid {
         return Availability::of(
             Status::Invalid,
@@ -393,6 +420,7 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile) -> Availability {
             .filter(read_here)
             .map(|d| (d.source, &d.requirements)),
         profile,
+        run,
     )
 }
 
@@ -659,6 +687,7 @@ mod tests {
             let a = declarations(
                 std::iter::once((crate::model::Origin::AllowedTools, &r)),
                 &p,
+                std::slice::from_ref(&p),
             );
             assert_eq!(a.status, Status::Available, "{any:?}");
             assert!(
@@ -670,6 +699,7 @@ mod tests {
         let a = declarations(
             std::iter::once((crate::model::Origin::AllowedTools, &r)),
             &p,
+            std::slice::from_ref(&p),
         );
         assert_eq!(a.status, Status::NotJudged);
         assert_eq!(a.not_judged[0].names, ["ask_user"]);
@@ -858,7 +888,11 @@ pub(crate) fn drift<'g>(
 /// What is being judged: a skill (loaded by every host) or an agent of a flavor.
 #[derive(Clone, Copy)]
 pub(crate) enum Judged<'a> {
+    /// A skill's `dependencies`: names as the profile has them.
     Skill,
+    /// A skill's agent-style `tools`, which may be written in any host's words: a host's
+    /// table of another host's names applies, as it does to the agents it loads.
+    SkillTools,
     /// A skill's names written in Claude Code's vocabulary (its `allowed-tools`).
     ClaudeNames,
     Agent(&'a crate::model::Agent),
@@ -932,7 +966,9 @@ pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVer
     let Some(v) = &profile.vocabulary else {
         // Without a host, what a built-in host of the item defines is that host's to provide.
         let own_host_defines = || match judged {
-            Judged::Skill | Judged::ClaudeNames => crate::profile::builtin::any_defines(bare),
+            Judged::Skill | Judged::SkillTools | Judged::ClaudeNames => {
+                crate::profile::builtin::any_defines(bare)
+            }
             Judged::Agent(a) => crate::profile::builtin::loaders_define(&a.flavor, bare),
         };
         return match profile.verdict(bare) {
@@ -942,6 +978,7 @@ pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVer
     };
     let native = match judged {
         Judged::Skill => None,
+        Judged::SkillTools => Some(None),
         Judged::ClaudeNames => Some(Some("claude-code")),
         Judged::Agent(agent) => Some(native_host(&agent.flavor)),
     };
@@ -1012,6 +1049,12 @@ pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availabil
     let tools = agent.tools.as_ref().filter(|t| !t.is_empty());
     if tools.is_none() && absent_servers.is_empty() {
         return Availability::of(Status::Undeclared, None);
+    }
+    if !profile.describes_mcp() {
+        return Availability::of(
+            Status::NotJudged,
+            Some("not judged, as the profile describes no host, tools or servers".into()),
+        );
     }
     let tools = tools.map(Vec::as_slice).unwrap_or_default();
     let missing: Vec<String> = tools

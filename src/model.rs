@@ -444,6 +444,11 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub allowed_tools_at: Option<crate::diagnostic::Pos>,
+    /// The agent-style `tools` entries no built-in host defines, each where it is written:
+    /// SA326 reports those no profile of the run has either.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub undefined_tools: Vec<(String, crate::diagnostic::Pos)>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub license: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -92,7 +92,12 @@ pub(super) fn parse_and_check(
         Kind::Skill { .. } => {
             let mut parsed = parse::skill::parse(bytes, &c.path, &c.fs_path, sink);
             let products = crate::evaluate::declare_fields(&mut parsed.skill);
-            rules::deps::check_products(parsed.root.as_ref(), &products, sink);
+            parsed.skill.fields.undefined_tools = rules::deps::check_skill_tools(
+                parsed.root.as_ref(),
+                parsed.skill.tools.as_deref(),
+                &products,
+                sink,
+            );
             let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
             rules::references::check(&parsed.body, bytes, dir, files, sink);
             rules::spec::check(&parsed, settings, sink);

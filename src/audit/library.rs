@@ -117,7 +117,7 @@ pub(crate) fn judge(
     let skills = availability_of(
         skills,
         &profiles,
-        |s, p| evaluate::skill(s, p),
+        |s, p| evaluate::skill(s, p, &profiles),
         |skill, availability| SkillResult {
             skill,
             availability,
@@ -153,6 +153,7 @@ pub(crate) fn judge(
     );
     for r in &skills {
         rules::library::skill_findings(&r.skill, &names, &r.availability, &mut findings);
+        rules::deps::undefined_skill_tools(&r.skill, &profiles, &mut findings);
     }
     for r in &agents {
         let a = &r.agent;

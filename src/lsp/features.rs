@@ -82,6 +82,7 @@ pub(crate) fn hover(ws: &Workspace, path: &Path, text: &str, pos: Position) -> O
             let judged = match agent {
                 Some(a) => Judged::Agent(&a.agent),
                 None if c.keys.last().is_some_and(|k| k == "allowed-tools") => Judged::ClaudeNames,
+                None if c.keys.len() == 1 && c.keys[0] == "tools" => Judged::SkillTools,
                 None => Judged::Skill,
             };
             Some(markdown(name_hover(ws.profiles(), judged, k, word)))

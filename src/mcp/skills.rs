@@ -207,7 +207,12 @@ pub(crate) fn audit(
     check_digest(served, bytes, &mut sink);
     let mut parsed = parse::skill::parse(bytes, path, &fs_path, &mut sink);
     let products = crate::evaluate::declare_fields(&mut parsed.skill);
-    rules::deps::check_products(parsed.root.as_ref(), &products, &mut sink);
+    parsed.skill.fields.undefined_tools = rules::deps::check_skill_tools(
+        parsed.root.as_ref(),
+        parsed.skill.tools.as_deref(),
+        &products,
+        &mut sink,
+    );
     // What the body refers to is held to the server's list of the skill's files, not to the
     // local file system (and to nothing when the server lists no files).
     let listed = Listed { served };

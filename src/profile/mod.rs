@@ -208,6 +208,19 @@ impl Profile {
         }
     }
 
+    /// Does the profile describe the MCP side of the environment: a host, or tools,
+    /// resources or prompts of its own or of its servers? A machine profile (`capture
+    /// --machine`) describes the machine and none of them, so tool, resource and prompt needs
+    /// are not judged on it, just as a machine kind a profile leaves out is not. A profile
+    /// that describes nothing at all (`{"tools": []}`) is an environment with no tools.
+    pub(crate) fn describes_mcp(&self) -> bool {
+        self.vocabulary.is_some()
+            || !self.tools.is_empty()
+            || !self.resources.is_empty()
+            || !self.prompts.is_empty()
+            || self.machine == Machine::default()
+    }
+
     /// The host this profile runs on, if any.
     pub(crate) fn host(&self) -> Option<&str> {
         self.vocabulary.as_ref().map(|v| v.host.as_str())

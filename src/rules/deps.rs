@@ -4,7 +4,7 @@
 //! SA306 error cannot be evaluated and is reported `invalid`.
 
 use super::{FixDoc, NameShape, Rule, RuleDoc};
-use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink};
+use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink};
 use crate::model::{DepKind, Origin};
 use crate::parse::yaml::Node;
 use crate::span;
@@ -316,19 +316,67 @@ pub(crate) const NOT_TOOL_NAMES: RuleDoc = RuleDoc {
     fix: None,
 };
 
-/// A skill's `tools` list (in the frontmatter `root`) names `products`, which the evaluation
-/// took out of what the skill needs: one finding, at the first.
-pub(crate) fn check_products(root: Option<&Node>, products: &[String], sink: &mut Sink) {
-    let (Some(first), Some(tools)) = (products.first(), root.and_then(|r| r.get("tools"))) else {
-        return;
+pub(crate) const UNDEFINED_SKILL_TOOL: RuleDoc = RuleDoc {
+    code: "SA326",
+    name: "undefined-skill-tool",
+    severity: Severity::Warning,
+    summary: "SKILL.md `tools` names a tool no host defines",
+    what: "An entry of a SKILL.md's agent-style `tools` list is a bare name that no built-in host defines (not a VS Code, GitHub Copilot or Claude Code tool, tool set or alias), such as the API tool types `computer`, `text_editor` or `bash_20250124` that some catalogues copy. It is reported once, here, and not judged on any profile (the skill is not called unavailable for it), unless a profile of the run (one of its MCP servers) has a tool of that name.",
+    why: "A host that reads `tools` grants tools by name: a name that is no host's tool matches nothing, so the skill looks as if it needs something no environment can give.",
+    example: "tools: [computer, Read]\n\nFix: list the host's tools the skill uses (`Read`, `Bash`), or the MCP server tool (`server/tool`).",
+    fix: None,
+};
+
+/// A skill's agent-style `tools` list (in the frontmatter `root`): the `products` the
+/// evaluation took out of what the skill needs (one finding, at the first). Returns the
+/// remaining `tools` that no built-in host defines, each with where it is written, for
+/// [`undefined_skill_tools`].
+pub(crate) fn check_skill_tools(
+    root: Option<&Node>,
+    tools: Option<&[String]>,
+    products: &[String],
+    sink: &mut Sink,
+) -> Vec<(String, Pos)> {
+    let Some(list) = root.and_then(|r| r.get("tools")) else {
+        return Vec::new();
     };
-    let pos = tools
-        .as_seq()
-        .into_iter()
-        .flatten()
-        .find(|item| item.as_str().map(str::trim) == Some(first.as_str()))
-        .map_or(tools.pos, |item| item.pos);
-    products_as_tools(sink, pos, products);
+    let pos_of = |name: &str| {
+        list.as_seq()
+            .into_iter()
+            .flatten()
+            .find(|item| item.as_str().map(str::trim) == Some(name))
+            .map_or(list.pos, |item| item.pos)
+    };
+    if let Some(first) = products.first() {
+        products_as_tools(sink, pos_of(first), products);
+    }
+    tools
+        .unwrap_or_default()
+        .iter()
+        .filter(|t| crate::evaluate::undefined_tool(t, &[]))
+        .map(|t| (t.clone(), pos_of(t)))
+        .collect()
+}
+
+/// SA326 for each of `skill`'s agent-style `tools` that neither a built-in host nor any of
+/// the run's `profiles` defines.
+pub(crate) fn undefined_skill_tools(
+    skill: &crate::model::Skill,
+    profiles: &[crate::profile::Profile],
+    out: &mut Vec<Finding>,
+) {
+    for (tool, pos) in &skill.fields.undefined_tools {
+        if crate::evaluate::undefined_tool(tool, profiles) {
+            out.push(Finding::new(
+                Rule::UndefinedSkillTool,
+                &skill.path,
+                *pos,
+                format!(
+                    "`{tool}` is not a tool of VS Code, GitHub Copilot or Claude Code, nor of any profile's servers, so no profile judges it; name the host's tool (`Read`, `edit`, `execute`) or the MCP server's (`server/tool`)"
+                ),
+            ));
+        }
+    }
 }
 
 /// A skill's `tools` list names `products` (the first at `pos`).

@@ -135,6 +135,7 @@ declare_rules! {
     HookEventHostSpecific = deps::HOOK_EVENT_HOST_SPECIFIC;
     HookScriptMissing = deps::HOOK_SCRIPT_MISSING;
     ModelListInString = deps::MODEL_LIST_IN_STRING;
+    UndefinedSkillTool = deps::UNDEFINED_SKILL_TOOL;
 
     DuplicateSkillName = library::DUPLICATE_SKILL_NAME;
     Unavailable = library::UNAVAILABLE;

@@ -17,6 +17,7 @@ mod corpus_agents;
 mod dialects;
 mod docs;
 mod environments;
+mod fidelity;
 mod fixes;
 mod github;
 mod hooks;

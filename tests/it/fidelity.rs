@@ -1,0 +1,169 @@
+//! Classes of input that made findings wrong or half true (docs/fidelity.md), each with a case
+//! that must be reported and one that must not.
+
+use crate::common::*;
+use serde_json::Value;
+
+/// The status of the skill or agent at `path` (in `list`: `skills`, `agents`) on `profile`.
+fn status<'a>(report: &'a Value, list: &str, path: &str, profile: &str) -> &'a str {
+    let entry = arr(report, list)
+        .iter()
+        .find(|e| e["path"] == path)
+        .unwrap_or_else(|| panic!("{path} not in {}", report[list]));
+    s(&entry["availability"][profile], "status")
+}
+
+fn machine_profile(root: &std::path::Path) {
+    write(
+        root,
+        "laptop.json",
+        r#"{"name": "laptop", "os": ["linux"], "bins": ["git"], "env": []}"#,
+    );
+}
+
+#[test]
+fn skill_tools_in_claude_words_are_mapped_by_vscode() {
+    let claude = skill_md("claude-tools", "tools: Read, Glob, Grep, Bash\n");
+    let unmapped = skill_md("unmapped", "tools: [Read, computer]\n");
+    let vscode_words = skill_md("vscode-words", "tools: [search/codebase, nosuchtool]\n");
+    let tmp = tree(&[
+        ("skills/claude-tools/SKILL.md", claude.as_str()),
+        ("skills/unmapped/SKILL.md", unmapped.as_str()),
+        ("skills/vscode-words/SKILL.md", vscode_words.as_str()),
+    ]);
+    let (r, _) = json_run(
+        tmp.path(),
+        &[
+            "-p",
+            "builtin:vscode",
+            "-p",
+            "builtin:claude-code",
+            "-p",
+            "builtin:github-copilot",
+            ".",
+        ],
+    );
+    for p in ["vscode", "claude-code", "github-copilot"] {
+        assert_eq!(
+            status(&r, "skills", "skills/claude-tools/SKILL.md", p),
+            "available",
+            "{p}: Claude Code's names are mapped by the other hosts"
+        );
+        // `computer` is no host's tool: not judged, and reported once, not once per profile.
+        assert_eq!(
+            status(&r, "skills", "skills/unmapped/SKILL.md", p),
+            "not-judged",
+            "{p}"
+        );
+        // A name no host defines leaves the rest judged: `search/codebase` is VS Code's (and,
+        // on a host that lists no servers, could be a server's), not GitHub Copilot's.
+        assert_eq!(
+            status(&r, "skills", "skills/vscode-words/SKILL.md", p),
+            if p == "github-copilot" {
+                "unavailable"
+            } else {
+                "not-judged"
+            },
+            "{p}"
+        );
+    }
+    let undefined: Vec<&Value> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA326")
+        .collect();
+    let at: Vec<(&str, i64)> = undefined
+        .iter()
+        .map(|f| (s(f, "path"), f["line"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("skills/unmapped/SKILL.md", 4),
+            ("skills/vscode-words/SKILL.md", 4)
+        ],
+        "{undefined:?}"
+    );
+    assert!(s(undefined[0], "message").contains("`computer`"));
+    assert!(
+        !rules_for(&r, "skills/claude-tools/SKILL.md").contains(&"SA326".to_owned()),
+        "Claude Code's tools are a host's tools"
+    );
+}
+
+#[test]
+fn a_machine_profile_does_not_judge_tools() {
+    let tools = skill_md("needs-github", "tools: ['github/*', Read]\n");
+    let bins = skill_md(
+        "needs-jq",
+        "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"jq\"]}}}\n",
+    );
+    let tmp = tree(&[
+        ("skills/needs-github/SKILL.md", tools.as_str()),
+        ("skills/needs-jq/SKILL.md", bins.as_str()),
+        (
+            "agents/reviewer.agent.md",
+            "---\ndescription: Reviews.\ntools: ['github/*', read]\n---\nReview.\n",
+        ),
+    ]);
+    machine_profile(tmp.path());
+    let (r, _) = json_run(
+        tmp.path(),
+        &["-p", "builtin:vscode", "-p", "laptop.json", "."],
+    );
+    assert_eq!(
+        status(&r, "skills", "skills/needs-github/SKILL.md", "laptop"),
+        "not-judged"
+    );
+    assert_eq!(
+        status(&r, "agents", "agents/reviewer.agent.md", "laptop"),
+        "not-judged"
+    );
+    // What the machine profile does describe is still judged.
+    assert_eq!(
+        status(&r, "skills", "skills/needs-jq/SKILL.md", "laptop"),
+        "unavailable"
+    );
+    let on_laptop: Vec<&Value> = arr(&r, "findings")
+        .iter()
+        .filter(|f| s(f, "message").contains("`laptop`"))
+        .collect();
+    assert_eq!(on_laptop.len(), 1, "{on_laptop:?}");
+    assert_eq!(s(on_laptop[0], "path"), "skills/needs-jq/SKILL.md");
+    // A host combined with the machine by `extends` judges both.
+    write(
+        tmp.path(),
+        "both.json",
+        r#"{"name": "both", "extends": ["builtin:vscode", "laptop.json"]}"#,
+    );
+    let (r, _) = json_run(tmp.path(), &["-p", "both.json", "."]);
+    assert_eq!(
+        status(&r, "skills", "skills/needs-jq/SKILL.md", "both"),
+        "unavailable"
+    );
+    assert_eq!(
+        status(&r, "agents", "agents/reviewer.agent.md", "both"),
+        "available"
+    );
+}
+
+#[test]
+fn a_skill_tool_one_profile_has_is_judged_on_every_profile() {
+    let uses = skill_md("uses-pdftool", "tools: [pdftool]\n");
+    let tmp = tree(&[
+        ("skills/uses-pdftool/SKILL.md", uses.as_str()),
+        (
+            "prod.json",
+            r#"{"name": "prod", "host": "vscode", "servers": {"pdf": {"tools": ["pdftool"]}}}"#,
+        ),
+        ("plain.json", r#"{"name": "plain", "host": "vscode"}"#),
+    ]);
+    let (r, _) = json_run(tmp.path(), &["-p", "prod.json", "-p", "plain.json", "."]);
+    let path = "skills/uses-pdftool/SKILL.md";
+    assert_eq!(status(&r, "skills", path, "prod"), "available");
+    assert_eq!(status(&r, "skills", path, "plain"), "unavailable");
+    assert!(!rules_for(&r, path).contains(&"SA326".to_owned()));
+    // Alone, the plain host cannot say what `pdftool` is.
+    let (r, _) = json_run(tmp.path(), &["-p", "plain.json", "."]);
+    assert_eq!(status(&r, "skills", path, "plain"), "not-judged");
+    assert_eq!(rules_for(&r, path), ["SA326"]);
+}
