@@ -65,6 +65,8 @@ pub(crate) fn judge(
                 .filter_map(|s| Some((s.uri, s.content.ok()?))),
         );
     }
+    let mut outputs = outputs;
+    documents_of_skills(&mut outputs);
     for mut o in outputs.into_iter().chain(served_outputs) {
         if let Some(text) = o.text.take() {
             texts.insert(o.path.clone(), text);
@@ -75,6 +77,7 @@ pub(crate) fn judge(
             Parsed::Skill(s) => skills.push(s),
             Parsed::Agent(a) => agents.push(*a),
             Parsed::Manifests(m) => manifests.extend(m),
+            Parsed::Document => {}
             Parsed::Nothing => continue,
         }
         files_scanned += 1;
@@ -189,6 +192,46 @@ pub(crate) fn judge(
 }
 
 /// Each of `items` judged against every profile, on all threads, in order.
+/// Turn each `SKILL.md` inside another skill's folder into a file of that skill. Hosts load
+/// the folders one below a skills root (VS Code, GitHub Copilot, Claude Code), so they never
+/// load such a file as a skill; it keeps only what any file of the outer skill gets (read
+/// problems, and what its links and paths name), plus one SA114 saying so. A `skills` folder
+/// between the two is a skills root of its own, and the skills below it stay skills.
+fn documents_of_skills(outputs: &mut [FileOutput]) {
+    let skill_dir = |o: &FileOutput| match &o.parsed {
+        Parsed::Skill(_) => o.path.rsplit_once('/').map(|(dir, _)| dir.to_owned()),
+        _ => None,
+    };
+    let dirs: foldhash::HashMap<String, String> = outputs
+        .iter()
+        .filter_map(|o| Some((skill_dir(o)?, o.path.clone())))
+        .collect();
+    if dirs.len() < 2 {
+        return;
+    }
+    for o in outputs.iter_mut() {
+        let Some(dir) = skill_dir(o) else { continue };
+        let mut above = dir.as_str();
+        let outer = loop {
+            let Some((parent, name)) = above.rsplit_once('/') else {
+                break None;
+            };
+            if name == "skills" {
+                break None;
+            }
+            if let Some(outer) = dirs.get(parent) {
+                break Some(outer);
+            }
+            above = parent;
+        };
+        let Some(outer) = outer else { continue };
+        o.findings
+            .retain(|f| rules::file::kept_by_documents(f.rule));
+        o.findings.push(rules::file::nested_skill(&o.path, outer));
+        o.parsed = Parsed::Document;
+    }
+}
+
 fn availability_of<T: Send, R: Send>(
     items: Vec<T>,
     profiles: &[Profile],

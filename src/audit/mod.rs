@@ -101,6 +101,8 @@ pub(crate) enum Parsed {
     Manifests(Vec<Manifest>),
     /// A candidate that is not one after all (a Claude-folder `.md` without frontmatter).
     Nothing,
+    /// A `SKILL.md` inside another skill's folder: a file of that skill, not a skill.
+    Document,
 }
 
 /// Why a run could not start: exit code 2.

@@ -514,6 +514,46 @@ pub(crate) fn same_file(path: &str, audited_as: &str) -> Finding {
     )
 }
 
+pub(crate) const NESTED_SKILL: RuleDoc = RuleDoc {
+    code: "SA114",
+    name: "nested-skill",
+    severity: Severity::Info,
+    summary: "A SKILL.md inside another skill's folder is a file of that skill",
+    what: "A `SKILL.md` whose folder is inside another skill's folder, with no `skills` folder between them. VS Code, GitHub Copilot and Claude Code load the folders one below a skills root, so they never load it as a skill: it is a file of the outer skill, which the model reads when the outer skill's body sends it there. It is audited as such a file (its links and the paths it names are checked) and has no row in the matrix, no name or frontmatter findings. Codex, which scans its skill roots at every depth, does load it as a skill of its own.",
+    why: "An author who meant it as a skill finds it missing from every host but Codex; one who meant it as a section of the outer skill gets it listed as a separate skill by Codex.",
+    example: "skills/qdrant-scaling/SKILL.md and skills/qdrant-scaling/minimize-latency/SKILL.md.\n\nFix: if it is a skill, move its folder next to the outer skill's; if it is a section, link it from the outer skill's body (and, for Codex, name it other than SKILL.md).",
+    fix: None,
+};
+
+/// The `SKILL.md` at `path` is a file of the skill at `outer` (SA114).
+pub(crate) fn nested_skill(path: &str, outer: &str) -> Finding {
+    Finding::new(
+        Rule::NestedSkill,
+        path,
+        Pos::START,
+        format!(
+            "inside the folder of the skill `{outer}`: VS Code, GitHub Copilot and Claude Code load skills one folder below a skills root, so they read this only as a file of that skill (Codex loads it as a skill too); it is audited as that skill's file"
+        ),
+    )
+}
+
+/// Whether a finding on a `SKILL.md` still holds once the file is known to be another skill's
+/// file (SA114): what concerns reading it, and what its links and paths name.
+pub(crate) fn kept_by_documents(rule: Rule) -> bool {
+    matches!(
+        rule,
+        Rule::ReadError
+            | Rule::NotUtf8
+            | Rule::OutsideTree
+            | Rule::SpecialFile
+            | Rule::FileTooLarge
+            | Rule::SameFile
+            | Rule::InternalError
+            | Rule::BrokenLink
+            | Rule::BrokenReference
+    )
+}
+
 pub(crate) const INTERNAL_ERROR: RuleDoc = RuleDoc {
     code: "SA199",
     name: "internal-error",

@@ -92,6 +92,7 @@ declare_rules! {
     SpecialFile = file::SPECIAL_FILE;
     FileTooLarge = file::FILE_TOO_LARGE;
     SameFile = file::SAME_FILE;
+    NestedSkill = file::NESTED_SKILL;
     InternalError = file::INTERNAL_ERROR;
 
     NameMissing = spec::NAME_MISSING;

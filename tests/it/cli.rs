@@ -801,7 +801,7 @@ fn nested_skills_at_depth_four_and_more() {
     let lib = tree(&[
         ("a/b/c/d/deep/SKILL.md", &skill_md("deep", "")),
         ("a/b/c/d/e/f/g/h/deeper/SKILL.md", &skill_md("deeper", "")),
-        // A skill inside another skill's folder is a skill of its own.
+        // A SKILL.md inside another skill's folder is a file of that skill (SA114).
         ("outer/SKILL.md", &skill_md("outer", "")),
         ("outer/examples/inner/SKILL.md", &skill_md("inner", "")),
     ]);
@@ -813,9 +813,9 @@ fn nested_skills_at_depth_four_and_more() {
             "a/b/c/d/deep/SKILL.md".to_owned(),
             "a/b/c/d/e/f/g/h/deeper/SKILL.md".to_owned(),
             "outer/SKILL.md".to_owned(),
-            "outer/examples/inner/SKILL.md".to_owned(),
         ])
     );
+    assert_eq!(rules_for(&v, "outer/examples/inner/SKILL.md"), ["SA114"]);
 }
 
 #[test]

@@ -167,3 +167,60 @@ fn a_skill_tool_one_profile_has_is_judged_on_every_profile() {
     assert_eq!(status(&r, "skills", path, "plain"), "not-judged");
     assert_eq!(rules_for(&r, path), ["SA326"]);
 }
+
+#[test]
+fn a_skill_md_inside_another_skills_folder_is_a_file_of_that_skill() {
+    let outer = skill_md("qdrant-scaling", "").replace(
+        "# qdrant-scaling\n",
+        "# Scaling\nSee [latency](minimize-latency/SKILL.md).\n",
+    );
+    let tmp = tree(&[
+        ("skills/qdrant-scaling/SKILL.md", outer.as_str()),
+        // A name that is not its folder's, no description, a broken link: only the link holds.
+        (
+            "skills/qdrant-scaling/minimize-latency/SKILL.md",
+            "---\nname: qdrant-latency\n---\n# Latency\nSee [the guide](guide.md).\n",
+        ),
+        // No frontmatter at all: a section of the outer skill, not a skill missing one.
+        ("skills/qdrant-scaling/notes/SKILL.md", "# Notes\n"),
+        // Below a `skills` folder of its own: a skill.
+        (
+            "skills/bundle/skills/inner/SKILL.md",
+            skill_md("inner", "").as_str(),
+        ),
+        ("skills/bundle/SKILL.md", skill_md("bundle", "").as_str()),
+    ]);
+    let (r, _) = json_run(tmp.path(), &["."]);
+    let paths: Vec<&str> = arr(&r, "skills")
+        .iter()
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "skills/bundle/SKILL.md",
+            "skills/bundle/skills/inner/SKILL.md",
+            "skills/qdrant-scaling/SKILL.md"
+        ]
+    );
+    assert_eq!(
+        rules_for(&r, "skills/qdrant-scaling/minimize-latency/SKILL.md"),
+        ["SA114", "SA231"]
+    );
+    assert_eq!(
+        rules_for(&r, "skills/qdrant-scaling/notes/SKILL.md"),
+        ["SA114"]
+    );
+    let f = arr(&r, "findings")
+        .iter()
+        .find(|f| f["rule"] == "SA114")
+        .unwrap();
+    assert!(
+        s(f, "message").contains("`skills/qdrant-scaling/SKILL.md`"),
+        "{f}"
+    );
+    assert_eq!(f["severity"], "info");
+    assert!(rules_for(&r, "skills/qdrant-scaling/SKILL.md").is_empty());
+    // Every file is counted.
+    assert_eq!(r["summary"]["files_scanned"], 5);
+}
