@@ -382,6 +382,17 @@ pub(crate) fn declarations<'r>(
 /// Evaluate a skill against a profile, one of the profiles of `run`, covering invalid and
 /// undeclared skills.
 pub(crate) fn skill(skill: &Skill, profile: &Profile, run: &[Profile]) -> Availability {
+    if skill.invalid && skill.fields_unread && profile.host() == Some("claude-code") {
+        // Claude Code reads the frontmatter leniently: a file whose frontmatter does not parse
+        // still loads, named after its folder, with none of its fields.
+        return Availability::of(
+            Status::Undeclared,
+            Some(
+                "Claude Code loads it although its frontmatter cannot be read, with none of its fields"
+                    .into(),
+            ),
+        );
+    }
     if skill.invalid {
         return Availability::of(
             Status::Invalid,

@@ -98,7 +98,7 @@ pub fn document<'b>(
     };
     suppressions(split.yaml, split.yaml_line, sink);
     let root = yaml::parse(split.yaml, split.yaml_line).map_err(|e| {
-        rules::file::yaml_error(sink, e);
+        rules::file::yaml_error(sink, e, what);
         Unreadable::Invalid
     })?;
     if root.as_map().is_none() {

@@ -37,7 +37,11 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
     };
     let doc = match document(bytes, "skill", sink) {
         Ok(d) => d,
-        Err(_) => return invalid(0),
+        Err(_) => {
+            let mut out = invalid(0);
+            out.skill.fields_unread = std::str::from_utf8(bytes).is_ok();
+            return out;
+        }
     };
     let root = doc.root;
     let line_count = doc.line_count;

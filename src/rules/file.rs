@@ -132,7 +132,7 @@ pub(crate) const YAML_SYNTAX: RuleDoc = RuleDoc {
     severity: Severity::Error,
     summary: "The frontmatter is not valid YAML",
     what: "The text between the `---` lines is not valid YAML.",
-    why: "A host that cannot parse the frontmatter drops the skill or loads it with no fields.",
+    why: "A host that cannot parse the frontmatter drops the skill or loads it with no fields: Claude Code loads it named after its folder with none of its fields (so the matrix calls it `undeclared` on a Claude Code profile and `invalid` on the others); strict YAML readers such as skills-ref and Codex drop it.",
     example: "description: Use when: the user asks\n\nFix: quote values that contain `: ` or ` #`:\ndescription: \"Use when: the user asks\"",
     fix: Some(FixDoc {
         applicability: Applicability::Safe,
@@ -164,12 +164,19 @@ pub(crate) fn merge_not_mapping(pos: Pos) -> ParseFailure {
 }
 
 /// The frontmatter could not be turned into a tree (SA104, SA106, SA107).
-pub(crate) fn yaml_error(sink: &mut Sink, failure: ParseFailure) {
+pub(crate) fn yaml_error(sink: &mut Sink, failure: ParseFailure, what: &str) {
     let fix = match (failure.rule, sink.text()) {
         (Rule::YamlSyntax, Some(text)) => quote_value(text, failure.pos),
         _ => None,
     };
-    sink.push_fixed(failure.rule, failure.pos, failure.message, fix);
+    let mut message = failure.message;
+    if what == "skill" {
+        // Hosts differ here: the matrix says so per profile, and the message for the reader.
+        message.push_str(
+            "; Claude Code still loads the skill, with none of its fields, while strict YAML readers (skills-ref, Codex) drop it",
+        );
+    }
+    sink.push_fixed(failure.rule, failure.pos, message, fix);
 }
 
 /// SA104's fix: line `at.line` is `key: value` with a plain value on that one line holding
@@ -519,7 +526,7 @@ pub(crate) const NESTED_SKILL: RuleDoc = RuleDoc {
     name: "nested-skill",
     severity: Severity::Info,
     summary: "A SKILL.md inside another skill's folder is a file of that skill",
-    what: "A `SKILL.md` whose folder is inside another skill's folder, with no `skills` folder between them. VS Code, GitHub Copilot and Claude Code load the folders one below a skills root, so they never load it as a skill: it is a file of the outer skill, which the model reads when the outer skill's body sends it there. It is audited as such a file (its links and the paths it names are checked) and has no row in the matrix, no name or frontmatter findings. Codex, which scans its skill roots at every depth, does load it as a skill of its own.",
+    what: "A `SKILL.md` whose folder is inside another skill's folder, with no `skills` folder between them. VS Code, GitHub Copilot and Claude Code load the folders one below a skills root, so they never load it as a skill: it is a file of the outer skill, which the model reads when the outer skill's body sends it there. It is audited as such a file (its links and the paths it names are checked) and has no row in the matrix, no name or frontmatter findings. Codex, which scans its skill roots up to six folders deep, does load it as a skill of its own.",
     why: "An author who meant it as a skill finds it missing from every host but Codex; one who meant it as a section of the outer skill gets it listed as a separate skill by Codex.",
     example: "skills/qdrant-scaling/SKILL.md and skills/qdrant-scaling/minimize-latency/SKILL.md.\n\nFix: if it is a skill, move its folder next to the outer skill's; if it is a section, link it from the outer skill's body (and, for Codex, name it other than SKILL.md).",
     fix: None,
@@ -532,7 +539,7 @@ pub(crate) fn nested_skill(path: &str, outer: &str) -> Finding {
         path,
         Pos::START,
         format!(
-            "inside the folder of the skill `{outer}`: VS Code, GitHub Copilot and Claude Code load skills one folder below a skills root, so they read this only as a file of that skill (Codex loads it as a skill too); it is audited as that skill's file"
+            "inside the folder of the skill `{outer}`: VS Code, GitHub Copilot and Claude Code load skills one folder below a skills root, so they read this only as a file of that skill (Codex, which looks up to six folders deep, loads it as a skill too); it is audited as that skill's file"
         ),
     )
 }

@@ -224,3 +224,34 @@ fn a_skill_md_inside_another_skills_folder_is_a_file_of_that_skill() {
     // Every file is counted.
     assert_eq!(r["summary"]["files_scanned"], 5);
 }
+
+#[test]
+fn a_frontmatter_claude_code_reads_leniently_is_invalid_only_elsewhere() {
+    let tmp = tree(&[(
+        "skills/colon/SKILL.md",
+        "---\nname: colon\ndescription: Use when: the user asks\n---\n# Colon\n",
+    )]);
+    write(
+        tmp.path(),
+        "skills/binary/SKILL.md",
+        b"---\nname: bin\xff\n---\n",
+    );
+    let (r, _) = json_run(
+        tmp.path(),
+        &["-p", "builtin:claude-code", "-p", "builtin:vscode", "."],
+    );
+    let colon = "skills/colon/SKILL.md";
+    assert_eq!(status(&r, "skills", colon, "claude-code"), "undeclared");
+    assert_eq!(status(&r, "skills", colon, "vscode"), "invalid");
+    let f = arr(&r, "findings")
+        .iter()
+        .find(|f| f["rule"] == "SA104")
+        .unwrap();
+    assert!(
+        s(f, "message").contains("Claude Code still loads the skill"),
+        "{f}"
+    );
+    // A file that is not text is no skill on any host.
+    let binary = "skills/binary/SKILL.md";
+    assert_eq!(status(&r, "skills", binary, "claude-code"), "invalid");
+}
