@@ -65,6 +65,7 @@ fn check_link(r: &Reference, dir: &Path, seen: &mut Seen<'_>, sink: &mut Sink) {
     let files = seen.files;
     match seen.lookup(&dir.join(&r.target)) {
         Lookup::Outside => super::file::body_link_outside(sink, r.pos, &r.target),
+        Lookup::Missing if an_example(r) || in_sibling_skill(dir, &r.target, seen) => {}
         Lookup::Missing => {
             let hint = case_spelling(dir, &r.target, seen);
             broken_link(sink, r.pos, &r.target, files.listed_for(), hint.as_deref());
@@ -101,7 +102,7 @@ fn check_text_path(
     }
     let hint = match seen.lookup(&dir.join(&r.target)) {
         Lookup::Missing => {
-            if has_template(dir, &r.target, seen) {
+            if has_template(dir, &r.target, seen) || in_sibling_skill(dir, &r.target, seen) {
                 return;
             }
             case_spelling(dir, &r.target, seen)
@@ -127,10 +128,15 @@ const CASE_BLIND: bool = cfg!(any(target_os = "macos", windows));
 /// given as an example, and nothing in the body makes that folder the user's (writing or
 /// creating files in it, asking whether they exist, a project folder such as `src/`).
 fn reportable(r: &Reference, text_paths: &[Reference], dir: &Path, seen: &mut Seen<'_>) -> bool {
+    // An example of a path (what a skill-writing skill shows the reader to write) names no
+    // file of this skill, whatever its folder.
+    if an_example(r) {
+        return false;
+    }
     let first = first_folder(&r.target);
     SKILL_FOLDERS.iter().any(|f| f.eq_ignore_ascii_case(first))
         || seen.lookup(&dir.join(first)) == Lookup::Folder
-        || (told_to_use(r) && !an_example(r) && !users_folder(first, text_paths))
+        || (told_to_use(r) && !users_folder(first, text_paths))
 }
 
 fn first_folder(target: &str) -> &str {
@@ -274,6 +280,13 @@ fn told_to_use(r: &Reference) -> bool {
 
 /// Is `r` given as an example ("e.g. `references/api.md`", "such as ...", "for example")?
 fn an_example(r: &Reference) -> bool {
+    // A section that shows examples or a template of a skill (`## Example`, `## Template`).
+    if r.section.as_deref().is_some_and(|s| {
+        let s = s.to_lowercase();
+        s.contains("example") || s.contains("template")
+    }) {
+        return true;
+    }
     let before = r.before().to_lowercase();
     [
         "e.g",
@@ -306,6 +319,36 @@ fn users_folder(first: &str, refs: &[Reference]) -> bool {
                 || line.contains("exist")
                 || line.contains("missing")
         })
+}
+
+/// Is `target`, written `../other/rest`, a file of the skill folder `other` that the library
+/// keeps under another category folder (`skills/cat2/other/rest` for a skill in
+/// `skills/cat1/`)? Hosts install skills side by side, one folder below one root, where such a
+/// link resolves.
+fn in_sibling_skill(dir: &Path, target: &str, seen: &mut Seen<'_>) -> bool {
+    let Some(rest) = target.strip_prefix("../") else {
+        return false;
+    };
+    let Some((other, inside)) = rest.split_once('/') else {
+        return false;
+    };
+    if other.is_empty() || other == ".." || other == "." || inside.is_empty() {
+        return false;
+    }
+    let Some(categories) = dir.parent().and_then(Path::parent) else {
+        return false;
+    };
+    let Some(names) = seen
+        .names
+        .of(categories, seen.files)
+        .map(<[String]>::to_vec)
+    else {
+        return false;
+    };
+    names.iter().any(|category| {
+        let candidate = categories.join(category).join(other).join(inside);
+        matches!(seen.lookup(&candidate), Lookup::File | Lookup::Folder)
+    })
 }
 
 /// Does the skill ship a template of `target` (`config.example.json` for `config.json`), so
@@ -373,7 +416,7 @@ pub(crate) const BROKEN_LINK: RuleDoc = RuleDoc {
     name: "broken-link",
     severity: Severity::Warning,
     summary: "A relative link or image in the body points at a missing file",
-    what: "A relative Markdown link or image in the body points at a file that does not exist, spelled exactly so (resolved from the SKILL.md's folder). A name that exists with another case gets a \"did you mean\". Paths named outside links are SA232.",
+    what: "A relative Markdown link or image in the body points at a file that does not exist, spelled exactly so (resolved from the SKILL.md's folder). A name that exists with another case gets a \"did you mean\". Not reported: a link given as an example (after \"for example\", \"e.g.\", \"such as\", or in a section titled Example or Template, as skills that teach writing skills show them), and `../other/...` where the library keeps the skill folder `other` under another category folder (hosts install skills side by side, where it resolves). Paths named outside links are SA232.",
     why: "The model follows these links to load references and scripts on demand; a missing file makes it fail mid-task or invent the content.",
     example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
     fix: None,
@@ -434,7 +477,7 @@ pub(crate) const BROKEN_REFERENCE: RuleDoc = RuleDoc {
     name: "broken-reference",
     severity: Severity::Warning,
     summary: "A path the body names outside a link points at a missing file",
-    what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute. A path into `references/` or `scripts/` (the spec's folders for the skill's own files) or into a folder the skill has is the skill's. A path into any other folder is the skill's only when the words around it say so: the model is told to open, read, load, see, use or run it, or it is listed under a heading such as \"Resources\" or \"Reference files\"; and not when it is given as an example (\"e.g.\", \"such as\") or the body treats its folder as the user's project (it creates or writes files there, asks whether they exist, or the folder is one such as `src/`, `docs/`, `config/`). Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\".",
+    what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute. A path into `references/` or `scripts/` (the spec's folders for the skill's own files) or into a folder the skill has is the skill's. A path into any other folder is the skill's only when the words around it say so: the model is told to open, read, load, see, use or run it, or it is listed under a heading such as \"Resources\" or \"Reference files\"; and not when the body treats its folder as the user's project (it creates or writes files there, asks whether they exist, or the folder is one such as `src/`, `docs/`, `config/`). Whatever its folder, a path given as an example (\"e.g.\", \"for example\", \"such as\", or in a section titled Example or Template, as skills that teach writing skills show them) is not reported, nor `../other/...` where the library keeps the skill folder `other` under another category folder. Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\".",
     why: "The model reads such paths as it reads links, and loads or runs the file on demand; a missing one makes it fail mid-task or invent the content. A case mismatch works on macOS and breaks on Linux hosts.",
     example: "If detailed examples are required, open `resources/playbook.md`.\nwhen the skill has no resources/playbook.md.\n\nFix: add the file, or correct the path.",
     fix: None,

@@ -255,3 +255,46 @@ fn a_frontmatter_claude_code_reads_leniently_is_invalid_only_elsewhere() {
     let binary = "skills/binary/SKILL.md";
     assert_eq!(status(&r, "skills", binary, "claude-code"), "invalid");
 }
+
+#[test]
+fn a_link_to_a_sibling_skill_kept_under_another_category_resolves() {
+    let a = skill_md("a", "").replace(
+        "# a\n",
+        "# a\nRun [the helper](../b/scripts/x.py), then see [notes](../c/notes.md).\n",
+    );
+    let tmp = tree(&[
+        ("skills/cat1/a/SKILL.md", a.as_str()),
+        ("skills/cat2/b/SKILL.md", skill_md("b", "").as_str()),
+        ("skills/cat2/b/scripts/x.py", "print('x')\n"),
+    ]);
+    let (r, _) = json_run(tmp.path(), &["."]);
+    let broken: Vec<&str> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA231")
+        .map(|f| s(f, "message"))
+        .collect();
+    assert_eq!(broken.len(), 1, "{broken:?}");
+    assert!(broken[0].contains("`../c/notes.md`"), "{broken:?}");
+}
+
+#[test]
+fn example_paths_of_a_skill_writing_skill_are_not_its_files() {
+    let body = "# Writing a skill\n\
+        Keep it short and move detail into files, for example `references/api.md`.\n\
+        For example, write: See [the API reference](references/api.md) for every endpoint.\n\
+        Read [the style guide](references/style.md) before you start.\n\
+        \n\
+        ## Example\n\
+        \n\
+        > Read [FORMS.md](FORMS.md) before filling a form.\n";
+    let skill = skill_md("skill-writer", "").replace("# skill-writer\n", body);
+    let tmp = tree(&[("skills/skill-writer/SKILL.md", skill.as_str())]);
+    let (r, _) = json_run(tmp.path(), &["."]);
+    let found: Vec<(&str, i64)> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA231" || f["rule"] == "SA232")
+        .map(|f| (s(f, "rule"), f["line"].as_i64().unwrap()))
+        .collect();
+    // Only the instruction to read a file the skill lacks.
+    assert_eq!(found, [("SA231", 8)]);
+}
