@@ -211,19 +211,18 @@ fn documents_of_skills(outputs: &mut [FileOutput]) {
     }
     for o in outputs.iter_mut() {
         let Some(dir) = skill_dir(o) else { continue };
+        // The outermost skill holding it: a section's section is the outer skill's file too.
         let mut above = dir.as_str();
-        let outer = loop {
-            let Some((parent, name)) = above.rsplit_once('/') else {
-                break None;
-            };
+        let mut outer = None;
+        while let Some((parent, name)) = above.rsplit_once('/') {
             if name == "skills" {
-                break None;
+                break;
             }
-            if let Some(outer) = dirs.get(parent) {
-                break Some(outer);
+            if let Some(skill) = dirs.get(parent) {
+                outer = Some(skill);
             }
             above = parent;
-        };
+        }
         let Some(outer) = outer else { continue };
         o.findings
             .retain(|f| rules::file::kept_by_documents(f.rule));

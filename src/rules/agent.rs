@@ -119,9 +119,12 @@ pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
             let typo = nearest(k);
             // A key SKILL.md files read (`agent: agent`) is another format's field written
             // here, not a misspelling: renaming it would change what it says.
-            let fixable =
-                typo.is_some_and(|t| root.get(t).is_none()) && !super::spec::is_skill_key(k);
-            agent_unknown_key(sink, key.pos, k, typo, fixable);
+            if super::spec::is_skill_key(k) {
+                agent_skill_key(sink, key.pos, k);
+            } else {
+                let fixable = typo.is_some_and(|t| root.get(t).is_none());
+                agent_unknown_key(sink, key.pos, k, typo, fixable);
+            }
         }
     }
     if let Some(chars) = parsed.body_chars.filter(|&n| n > MAX_BODY_CHARS) {
@@ -226,6 +229,17 @@ fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>
             "`{key}` is not read by VS Code, GitHub Copilot or Claude Code, so it is ignored{hint}"
         ),
         fix,
+    );
+}
+
+/// `key` is a SKILL.md key (`agent`, `context`, `allowed-tools`, ...) written in an agent.
+fn agent_skill_key(sink: &mut Sink, pos: Pos, key: &str) {
+    sink.push(
+        Rule::AgentUnknownKey,
+        pos,
+        format!(
+            "`{key}` is a SKILL.md key, not an agent's: VS Code, GitHub Copilot and Claude Code ignore it in an agent file"
+        ),
     );
 }
 

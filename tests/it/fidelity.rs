@@ -183,6 +183,11 @@ fn a_skill_md_inside_another_skills_folder_is_a_file_of_that_skill() {
         ),
         // No frontmatter at all: a section of the outer skill, not a skill missing one.
         ("skills/qdrant-scaling/notes/SKILL.md", "# Notes\n"),
+        // A section's section is a file of the outermost skill.
+        (
+            "skills/qdrant-scaling/notes/deeper/SKILL.md",
+            "---\nname: deeper\n---\n# Deeper\n",
+        ),
         // Below a `skills` folder of its own: a skill.
         (
             "skills/bundle/skills/inner/SKILL.md",
@@ -222,7 +227,15 @@ fn a_skill_md_inside_another_skills_folder_is_a_file_of_that_skill() {
     assert_eq!(f["severity"], "info");
     assert!(rules_for(&r, "skills/qdrant-scaling/SKILL.md").is_empty());
     // Every file is counted.
-    assert_eq!(r["summary"]["files_scanned"], 5);
+    assert!(
+        arr(&r, "findings")
+            .iter()
+            .filter(|f| f["rule"] == "SA114")
+            .all(|f| s(f, "message").contains("`skills/qdrant-scaling/SKILL.md`")),
+        "{}",
+        r["findings"]
+    );
+    assert_eq!(r["summary"]["files_scanned"], 6);
 }
 
 #[test]
@@ -297,4 +310,28 @@ fn example_paths_of_a_skill_writing_skill_are_not_its_files() {
         .collect();
     // Only the instruction to read a file the skill lacks.
     assert_eq!(found, [("SA231", 8)]);
+}
+
+#[test]
+fn a_skill_key_in_an_agent_is_named_as_such_not_as_a_typo() {
+    let tmp = tree(&[(
+        "agents/planner.agent.md",
+        "---\ndescription: Plans.\nagent: agent\ntoolz: [read]\n---\nPlan.\n",
+    )]);
+    let (r, _) = json_run(tmp.path(), &["."]);
+    let messages: Vec<&str> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA502")
+        .map(|f| s(f, "message"))
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert!(
+        messages[0].contains("`agent` is a SKILL.md key"),
+        "{messages:?}"
+    );
+    assert!(!messages[0].contains("did you mean"), "{messages:?}");
+    assert!(
+        messages[1].contains("did you mean `tools`?"),
+        "{messages:?}"
+    );
 }
