@@ -167,3 +167,35 @@ fn a_skill_tool_one_profile_has_is_judged_on_every_profile() {
     assert_eq!(status(&r, "skills", path, "plain"), "not-judged");
     assert_eq!(rules_for(&r, path), ["SA326"]);
 }
+
+/// `(line, column)` of each finding of `rule` on `path`.
+fn places(report: &Value, rule: &str, path: &str) -> Vec<(i64, i64)> {
+    arr(report, "findings")
+        .iter()
+        .filter(|f| f["rule"] == rule && f["path"] == path)
+        .map(|f| (f["line"].as_i64().unwrap(), f["column"].as_i64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn an_unknown_handoff_or_sub_agent_points_at_its_name() {
+    let tmp = tree(&[
+        (
+            "agents/lead.agent.md",
+            "---\ndescription: Leads.\ntools: [agent]\nhandoffs:\n  - label: Plan\n    agent: planner\n    prompt: Plan it\n  - label: Build\n    prompt: Build it\n    agent:   builder\nagents:\n  - planner\n  - tester\n---\nLead.\n",
+        ),
+        (
+            "agents/planner.agent.md",
+            "---\ndescription: Plans.\n---\nPlan.\n",
+        ),
+    ]);
+    let (r, _) = json_run(tmp.path(), &["-p", "builtin:vscode", "."]);
+    // `planner` exists: only `builder` (line 10, after the extra spaces) and `tester` are named.
+    assert_eq!(
+        places(&r, "SA504", "agents/lead.agent.md"),
+        [(10, 14), (13, 5)],
+        "{}",
+        r["findings"]
+    );
+    assert!(places(&r, "SA504", "agents/planner.agent.md").is_empty());
+}
