@@ -282,29 +282,18 @@ pub(crate) const MARKETPLACE_REMOTE_SOURCE: RuleDoc = RuleDoc {
     name: "marketplace-remote-source",
     severity: Severity::Info,
     summary: "A marketplace entry's plugin lives elsewhere and is not audited",
-    what: "A marketplace entry (`.claude-plugin/marketplace.json`, `.github/plugin/marketplace.json`, `.agents/plugins/marketplace.json`, `.cursor-plugin/marketplace.json`) whose `source` is remote: `{source: github, repo}`, `{source: url, url}`, `{source: git-subdir, url, path}`, `{source: npm, package}` or a URL. The finding is on the entry's name.",
+    what: "A marketplace entry (`.claude-plugin/marketplace.json`, `.github/plugin/marketplace.json`, `.agents/plugins/marketplace.json`, `.cursor-plugin/marketplace.json`) whose `source` is remote: `{source: github, repo}`, `{source: url, url}`, `{source: git-subdir, url, path}`, `{source: npm, package}`, a URL, or a relative path that leads out of the marketplace's root (`../other`). A relative path inside it (`./`, `plugins/x`, also when written as `{source: \"./\"}`) is resolved and audited, not noted. The finding is on the entry's name.",
     why: "Hosts fetch that plugin from its source when it is installed; none of its files are in the scanned tree, so its skills and agents are not audited here. Audit that repository or package on its own.",
     example: "{\"name\": \"azure\", \"source\": {\"source\": \"github\", \"repo\": \"microsoft/azure-skills\"}}\n\nNothing to fix; audit microsoft/azure-skills separately if it matters.",
     fix: None,
 };
 
-/// The marketplace entry `name`, at `pos`, takes its plugin from the remote source of kind
-/// `kind` (`github`, `url`, `npm`, ...) named `at`.
-pub(crate) fn marketplace_remote_source(
-    sink: &mut Sink,
-    pos: Pos,
-    name: &str,
-    kind: &str,
-    at: &str,
-) {
-    let from = if at.is_empty() {
-        format!("a `{kind}` source")
-    } else {
-        format!("{kind} `{at}`")
-    };
+/// The marketplace entry `name`, at `pos`, takes its plugin from `from`, which says where and
+/// why that is not in the scanned tree (`github `o/r`, outside this tree`).
+pub(crate) fn marketplace_remote_source(sink: &mut Sink, pos: Pos, name: &str, from: &str) {
     sink.push(
         Rule::MarketplaceRemoteSource,
         pos,
-        format!("plugin `{name}` comes from {from}, outside this tree; it is not audited locally"),
+        format!("plugin `{name}` comes from {from}; it is not audited locally"),
     );
 }

@@ -199,3 +199,66 @@ fn an_unknown_handoff_or_sub_agent_points_at_its_name() {
     );
     assert!(places(&r, "SA504", "agents/planner.agent.md").is_empty());
 }
+
+#[test]
+fn a_marketplace_source_inside_the_tree_is_not_remote() {
+    let marketplace = r#"{
+  "name": "m",
+  "plugins": [
+    {"name": "root", "source": {"source": "./"}, "skills": ["./skills/k"]},
+    {"name": "dot", "source": {"source": "."}},
+    {"name": "sub", "source": {"source": "./plugins/c"}, "skills": ["./skills/gone"]},
+    {"name": "plain", "source": "./"},
+    {"name": "up", "source": {"source": "../other"}},
+    {"name": "up-plain", "source": "../other"},
+    {"name": "gh", "source": {"source": "github", "repo": "o/r"}}
+  ]
+}
+"#;
+    let k = skill_md("k", "");
+    let tmp = tree(&[
+        (".claude-plugin/marketplace.json", marketplace),
+        ("skills/k/SKILL.md", k.as_str()),
+        ("plugins/c/README.md", "# c\n"),
+    ]);
+    let (r, _) = json_run(tmp.path(), &["."]);
+    let line = |n: &str| {
+        marketplace
+            .lines()
+            .position(|l| l.contains(&format!("\"{n}\"")))
+            .unwrap() as i64
+            + 1
+    };
+    let noted: Vec<(i64, &str)> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA607")
+        .map(|f| (f["line"].as_i64().unwrap(), s(f, "message")))
+        .collect();
+    assert_eq!(
+        noted,
+        [
+            (
+                line("up"),
+                "plugin `up` comes from `../other`, above the marketplace's root; it is not audited locally"
+            ),
+            (
+                line("up-plain"),
+                "plugin `up-plain` comes from `../other`, above the marketplace's root; it is not audited locally"
+            ),
+            (
+                line("gh"),
+                "plugin `gh` comes from github `o/r`, outside this tree; it is not audited locally"
+            ),
+        ],
+        "{}",
+        r["findings"]
+    );
+    // A path in the tree is resolved: its skills are checked like a string source's.
+    let missing: Vec<&str> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA602")
+        .map(|f| s(f, "message"))
+        .collect();
+    assert_eq!(missing.len(), 1, "{missing:?}");
+    assert!(missing[0].contains("`./skills/gone`"), "{missing:?}");
+}
