@@ -262,3 +262,80 @@ fn a_marketplace_source_inside_the_tree_is_not_remote() {
     assert_eq!(missing.len(), 1, "{missing:?}");
     assert!(missing[0].contains("`./skills/gone`"), "{missing:?}");
 }
+
+#[test]
+fn the_drift_fix_grants_the_any_member_the_profiles_have() {
+    let skill = skill_md(
+        "refund",
+        "dependencies:\n  tools:\n    all: [get_order]\n    any: [dispute_chargeback, dispute_chargeback_v2]\n",
+    );
+    let tmp = tree(&[
+        ("skills/refund/SKILL.md", skill.as_str()),
+        (
+            "agents/refunds.agent.md",
+            "---\ndescription: Refunds.\ntools: [get_order]\n---\nFollow [the workflow](../skills/refund/SKILL.md).\n",
+        ),
+        (
+            "v1.json",
+            r#"{"name": "v1", "tools": ["get_order", "dispute_chargeback"]}"#,
+        ),
+        (
+            "v2.json",
+            r#"{"name": "v2", "tools": ["get_order", "dispute_chargeback_v2"]}"#,
+        ),
+        (
+            "v2b.json",
+            r#"{"name": "v2b", "tools": ["get_order", "dispute_chargeback_v2"]}"#,
+        ),
+    ]);
+    let fix = |profiles: &[&str]| -> String {
+        let mut args: Vec<&str> = profiles.iter().flat_map(|p| ["-p", p]).collect();
+        args.push(".");
+        let (r, _) = json_run(tmp.path(), &args);
+        let drift: Vec<&Value> = arr(&r, "findings")
+            .iter()
+            .filter(|f| f["rule"] == "SA603")
+            .collect();
+        assert_eq!(drift.len(), 1, "{profiles:?}: {}", r["findings"]);
+        s(&drift[0]["fix"], "message").to_owned()
+    };
+    let add = |name: &str| format!("add `{name}` to `tools`");
+    assert_eq!(
+        fix(&["v1.json", "v2.json", "v2b.json"]),
+        add("dispute_chargeback_v2")
+    );
+    assert_eq!(fix(&["v2.json"]), add("dispute_chargeback_v2"));
+    assert_eq!(fix(&["v1.json"]), add("dispute_chargeback"));
+    // A tie, or no profile that has either: the first of the group.
+    assert_eq!(fix(&["v1.json", "v2.json"]), add("dispute_chargeback"));
+    assert_eq!(fix(&["builtin:vscode"]), add("dispute_chargeback"));
+}
+
+/// The example library: its chargebacks agent, on two profiles with the v2 API and one with v1.
+#[test]
+fn the_example_drift_fix_grants_the_v2_api() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (r, _) = json_run(
+        root,
+        &[
+            "-p",
+            "examples/profiles/dev.json",
+            "-p",
+            "examples/profiles/prod.json",
+            "-p",
+            "examples/profiles/staging.json",
+            "--fail-on",
+            "never",
+            "examples/library",
+        ],
+    );
+    let fix = arr(&r, "findings")
+        .iter()
+        .find(|f| {
+            f["rule"] == "SA603" && s(f, "path").ends_with("plugins/payments/agents/chargebacks.md")
+        })
+        .map(|f| s(&f["fix"], "message"))
+        .unwrap_or_else(|| panic!("SA603 on chargebacks: {}", r["findings"]));
+    assert!(fix.contains("`dispute_chargeback_v2`"), "{fix}");
+    assert!(!fix.contains("`dispute_chargeback`"), "{fix}");
+}
