@@ -339,3 +339,52 @@ fn the_example_drift_fix_grants_the_v2_api() {
     assert!(fix.contains("`dispute_chargeback_v2`"), "{fix}");
     assert!(!fix.contains("`dispute_chargeback`"), "{fix}");
 }
+
+/// An agent on two VS Code profiles and on Claude Code, which does not load `.agent.md` files,
+/// served by the language server.
+fn reader_served() -> (tempfile::TempDir, std::path::PathBuf, crate::lsp::Client) {
+    let agent = "---\ndescription: Reads.\ntools: [codebase, read]\n---\nRead.\n";
+    let tmp = tree(&[
+        (
+            "skill-audit.toml",
+            "profiles = [\"builtin:vscode\", \"prod.json\", \"builtin:claude-code\"]\n",
+        ),
+        ("prod.json", r#"{"name": "prod", "host": "vscode"}"#),
+        ("agents/reader.agent.md", agent),
+    ]);
+    let root = tmp.path().canonicalize().unwrap();
+    let path = root.join("agents/reader.agent.md");
+    let mut c = crate::lsp::Client::start(&root, &[]);
+    c.open(&path, agent);
+    (tmp, path, c)
+}
+
+#[test]
+fn the_language_server_offers_a_fix_repeated_per_profile_once() {
+    let (_tmp, path, mut c) = reader_served();
+    // `codebase` is renamed on both VS Code profiles: one action, for both diagnostics.
+    let r = c.code_actions(&path, 2, 8, 16);
+    let renames: Vec<&Value> = r["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a list: {r}"))
+        .iter()
+        .filter(|a| a["kind"] == "quickfix" && s(a, "title").contains("search/codebase"))
+        .collect();
+    assert_eq!(renames.len(), 1, "{r}");
+    assert_eq!(renames[0]["diagnostics"].as_array().map(Vec::len), Some(2));
+    c.stop();
+}
+
+#[test]
+fn the_language_server_hover_tells_not_loaded_from_missing() {
+    let (_tmp, path, mut c) = reader_served();
+    // `read`: Claude Code does not load `.agent.md` files, so it is not missing there.
+    let text = c.hover_text(&path, 2, 19);
+    assert!(
+        text.contains("| `claude-code` | not loaded by this host |"),
+        "{text}"
+    );
+    assert!(text.contains("| `vscode` | available"), "{text}");
+    assert!(text.contains("| `prod` | available"), "{text}");
+    c.stop();
+}
