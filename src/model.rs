@@ -663,8 +663,14 @@ pub struct Agent {
     pub body_links: Vec<(PathBuf, crate::diagnostic::Pos)>,
     #[serde(skip)]
     pub handoffs_pos: crate::diagnostic::Pos,
+    /// Where each of `handoffs` is written (its `agent:` value), in the same order.
+    #[serde(skip)]
+    pub handoff_positions: Vec<crate::diagnostic::Pos>,
     #[serde(skip)]
     pub agents_pos: crate::diagnostic::Pos,
+    /// Where each of `agents` is written, in the same order.
+    #[serde(skip)]
+    pub agent_positions: Vec<crate::diagnostic::Pos>,
     /// What the skills it loads add to its grants under the proposal that skills declare
     /// `tools` and `mcp-servers` (which union with the agent's); absent when they add nothing.
     #[serde(rename = "proposal_grants", skip_serializing_if = "Option::is_none")]

@@ -116,7 +116,7 @@ pub(crate) fn judge(
     evaluate::proposal_grants(&links, &skills, &mut agents);
     let semantics = opts.semantics;
     let drift = evaluate::drift_of_links(&links, &skills, &agents, semantics);
-    rules::links::drift(&drift, &links, &skills, &agents, &mut findings);
+    rules::links::drift(&drift, &links, &skills, &agents, &profiles, &mut findings);
     let skills = availability_of(
         skills,
         &profiles,

@@ -79,13 +79,20 @@ pub(crate) fn hover(ws: &Workspace, path: &Path, text: &str, pos: Position) -> O
             // a permission list in Claude Code's.
             let shown = ws.display_path(path);
             let agent = ws.result().agents.iter().find(|a| a.agent.path == shown);
+            // On a profile whose host does not load the agent, its tools are neither there
+            // nor missing.
+            let loaded = |i: usize| {
+                agent
+                    .and_then(|a| a.availability.get(i))
+                    .is_none_or(|a| a.status != evaluate::Status::NotLoaded)
+            };
             let judged = match agent {
                 Some(a) => Judged::Agent(&a.agent),
                 None if c.keys.last().is_some_and(|k| k == "allowed-tools") => Judged::ClaudeNames,
                 None if c.keys.len() == 1 && c.keys[0] == "tools" => Judged::SkillTools,
                 None => Judged::Skill,
             };
-            Some(markdown(name_hover(ws.profiles(), judged, k, word)))
+            Some(markdown(name_hover(ws.profiles(), judged, k, word, loaded)))
         }
         Names::Servers => Some(markdown(server_hover(ws.profiles(), word))),
         Names::Skills => skill_hover(ws, &linked_skill(ws, path, word)?),
@@ -128,8 +135,15 @@ fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
     }
 }
 
-/// A tool, resource or prompt name's status in each profile.
-fn name_hover(profiles: &[Profile], judged: Judged<'_>, kind: DepKind, name: &str) -> String {
+/// A tool, resource or prompt name's status in each profile; `loaded(i)` is false when the
+/// `i`th profile's host does not load the file.
+fn name_hover(
+    profiles: &[Profile],
+    judged: Judged<'_>,
+    kind: DepKind,
+    name: &str,
+    loaded: impl Fn(usize) -> bool,
+) -> String {
     let what = match kind {
         DepKind::Resources => "resource",
         DepKind::Prompts => "prompt",
@@ -141,8 +155,9 @@ fn name_hover(profiles: &[Profile], judged: Judged<'_>, kind: DepKind, name: &st
         return s;
     }
     s.push_str("| profile | status |\n| --- | --- |\n");
-    for p in profiles {
+    for (i, p) in profiles.iter().enumerate() {
         let status = match kind {
+            _ if !loaded(i) => "not loaded by this host".to_owned(),
             DepKind::Tools => tool_status(p, judged, name),
             k if p.has(k, name) => "available".to_owned(),
             _ => "missing".to_owned(),
@@ -386,7 +401,7 @@ pub(crate) fn code_actions(
         changes: Some(HashMap::from([(uri.clone(), edits)])),
         ..WorkspaceEdit::default()
     };
-    let mut out = Vec::new();
+    let mut quick_fixes: Vec<CodeAction> = Vec::new();
     let quick = wanted(&CodeActionKind::QUICKFIX, only);
     for f in findings.iter().filter(|_| quick) {
         let Some(fix) = &f.fix else { continue };
@@ -395,20 +410,38 @@ pub(crate) fn code_actions(
         if !touches {
             continue;
         }
-        out.push(CodeActionOrCommand::CodeAction(CodeAction {
+        let edits: Vec<TextEdit> = fix
+            .edits
+            .iter()
+            .map(|e| convert::text_edit(text, e))
+            .collect();
+        // A finding repeated per profile carries the same fix each time: offer it once, for
+        // all of its diagnostics.
+        let same = quick_fixes.iter_mut().find(|a| {
+            a.title == fix.message
+                && a.edit
+                    .as_ref()
+                    .and_then(|e| e.changes.as_ref())
+                    .and_then(|c| c.get(uri))
+                    == Some(&edits)
+        });
+        if let Some(a) = same {
+            a.diagnostics.get_or_insert_with(Vec::new).push(d);
+            continue;
+        }
+        quick_fixes.push(CodeAction {
             title: fix.message.clone(),
             kind: Some(CodeActionKind::QUICKFIX),
             diagnostics: Some(vec![d]),
-            edit: Some(edit(
-                fix.edits
-                    .iter()
-                    .map(|e| convert::text_edit(text, e))
-                    .collect(),
-            )),
+            edit: Some(edit(edits)),
             is_preferred: Some(fix.applicability == Applicability::Safe),
             ..CodeAction::default()
-        }));
+        });
     }
+    let mut out: Vec<CodeActionOrCommand> = quick_fixes
+        .into_iter()
+        .map(CodeActionOrCommand::CodeAction)
+        .collect();
     // Every safe fix of the file, in file order, skipping any edit that overlaps one taken.
     let mut safe: Vec<&crate::diagnostic::Edit> = findings
         .iter()

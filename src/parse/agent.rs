@@ -138,15 +138,24 @@ fn read_fields(root: &Node, agent: &mut Agent, sink: &mut Sink) {
             "handoffs" => {
                 agent.handoffs_pos = value.pos;
                 for h in value.as_seq().unwrap_or_default() {
-                    if let Some(a) = h.get("agent").and_then(fields::text) {
+                    let Some(target) = h.get("agent") else {
+                        continue;
+                    };
+                    if let Some(a) = fields::text(target) {
                         agent.handoffs.push(a);
+                        agent.handoff_positions.push(target.pos);
                     }
                 }
             }
             "agents" => {
                 agent.agents_pos = value.pos;
-                agent.agents =
-                    fields::name_list(value, k, rules::deps::capability_field_shape, sink);
+                let list =
+                    fields::located_name_list(value, k, rules::deps::capability_field_shape, sink);
+                agent.agents = list.map(|list| {
+                    let (names, positions) = list.into_iter().unzip();
+                    agent.agent_positions = positions;
+                    names
+                });
             }
             "skills" => {
                 agent.skills =

@@ -93,11 +93,12 @@ pub fn parse(
                 dir.parent()
             }
             .unwrap_or(dir);
-            let plugin_root = json
+            let plugin_root_rel = json
                 .get("metadata")
                 .and_then(|m| m.get("pluginRoot"))
                 .and_then(Value::as_str)
-                .map_or(root.to_owned(), |r| root.join(r));
+                .unwrap_or("");
+            let plugin_root = root.join(plugin_root_rel);
             let entries = json
                 .get("plugins")
                 .and_then(Value::as_array)
@@ -120,7 +121,17 @@ pub fn parse(
                 };
                 let base = match source_of(e.get("source")) {
                     PluginSource::Remote(kind, at) => {
-                        rules::links::marketplace_remote_source(sink, pos, &name, kind, at);
+                        let from = if at.is_empty() {
+                            format!("a `{kind}` source, outside this tree")
+                        } else {
+                            format!("{kind} `{at}`, outside this tree")
+                        };
+                        rules::links::marketplace_remote_source(sink, pos, &name, &from);
+                        continue;
+                    }
+                    PluginSource::Local(Some(src)) if leaves_root(plugin_root_rel, src) => {
+                        let from = format!("`{src}`, above the marketplace's root");
+                        rules::links::marketplace_remote_source(sink, pos, &name, &from);
                         continue;
                     }
                     PluginSource::Local(Some(src)) => plugin_root.join(src),
@@ -165,9 +176,17 @@ fn source_of(v: Option<&Value>) -> PluginSource<'_> {
         Some(Value::String(s)) => PluginSource::Local(Some(s)),
         Some(Value::Object(o)) => {
             let field = |k: &str| o.get(k).and_then(Value::as_str);
+            let located = field("url").is_some() || field("repo").is_some();
             match field("source") {
-                Some("local") | None if field("url").is_none() && field("repo").is_none() => {
-                    PluginSource::Local(field("path"))
+                Some("local") | None if !located => PluginSource::Local(field("path")),
+                // `{source: "./"}`: a path where the kind goes, read as the path it is. Kinds
+                // are bare words (`github`, `npm`, ...); a path has a dot or a slash.
+                Some(path)
+                    if !located
+                        && field("package").is_none()
+                        && (path.starts_with('.') || path.contains(['/', '\\'])) =>
+                {
+                    PluginSource::Local(Some(path))
                 }
                 kind => PluginSource::Remote(
                     kind.unwrap_or("remote"),
@@ -180,6 +199,17 @@ fn source_of(v: Option<&Value>) -> PluginSource<'_> {
         }
         _ => PluginSource::Local(None),
     }
+}
+
+/// Does the relative source `src`, under the marketplace's `pluginRoot` (`plugin_root`), lead
+/// out of the marketplace's root (`../x`, an absolute path)? Its plugin is then not in this tree.
+fn leaves_root(plugin_root: &str, src: &str) -> bool {
+    let joined = crate::paths::normalize(&Path::new(plugin_root).join(src));
+    joined.has_root()
+        || matches!(
+            joined.components().next(),
+            Some(std::path::Component::ParentDir | std::path::Component::Prefix(_))
+        )
 }
 
 /// Component paths: a string or a list of strings, each with the place it is written (its

@@ -169,12 +169,19 @@ pub(crate) fn check_targets(agents: &[Agent], out: &mut Vec<Finding>) {
         .chain(BUILTIN_AGENTS.iter().map(|s| (*s).to_owned()))
         .collect();
     for a in agents {
-        let named = a.handoffs.iter().map(|h| (h, a.handoffs_pos, "handoff"));
+        // Each name points at where it is written; the list's place when that is not known.
+        let at = |positions: &[Pos], i: usize, list: Pos| positions.get(i).copied().unwrap_or(list);
+        let named = a
+            .handoffs
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h, at(&a.handoff_positions, i, a.handoffs_pos), "handoff"));
         let subs = a
             .agents
             .iter()
             .flatten()
-            .map(|s| (s, a.agents_pos, "sub-agent"));
+            .enumerate()
+            .map(|(i, s)| (s, at(&a.agent_positions, i, a.agents_pos), "sub-agent"));
         for (target, pos, what) in named.chain(subs) {
             if target != "*" && !known.contains(&target.to_lowercase()) {
                 out.push(agent_unknown_target(&a.path, pos, what, target));

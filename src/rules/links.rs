@@ -3,7 +3,8 @@
 
 use super::{FixDoc, RuleDoc};
 use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink, quoted};
-use crate::model::{Agent, Drift, Link, Skill};
+use crate::model::{Agent, DepKind, Drift, Link, Skill};
+use crate::profile::Profile;
 use crate::rules::Rule;
 use crate::span;
 
@@ -67,7 +68,7 @@ pub(crate) const DRIFT: RuleDoc = RuleDoc {
     example: "Skill kusto-query needs `runCommand` and the `kusto` server; agent analyst has `tools: [read, search]`.\n\nFix: add the tools to the agent (e.g. `execute`, `kusto/*`), or stop bundling the skill with it.",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Add what is missing to the end of the agent's `tools` list, in the list's style: the tools the skill needs, the first of each `any` group, and `server/*` for each MCP server (on `.agent.md` files, where VS Code reads that as the server's tools). Unsafe: it widens what the agent may do.",
+        what: "Add what is missing to the end of the agent's `tools` list, in the list's style: the tools the skill needs, of each `any` group the member most of the audit's profiles have (the first on a tie or without profiles), and `server/*` for each MCP server (on `.agent.md` files, where VS Code reads that as the server's tools). Unsafe: it widens what the agent may do.",
     }),
 };
 
@@ -79,6 +80,7 @@ pub(crate) fn drift(
     links: &[Link],
     skills: &[Box<Skill>],
     agents: &[Agent],
+    profiles: &[Profile],
     findings: &mut Vec<Finding>,
 ) {
     let agent_at: foldhash::HashMap<&str, &Agent> =
@@ -87,7 +89,7 @@ pub(crate) fn drift(
         skills.iter().map(|s| (s.path.as_str(), &**s)).collect();
     for d in drift {
         if let Some(agent) = agent_at.get(d.agent.as_str()) {
-            findings.push(drift_finding(d, agent));
+            findings.push(drift_finding(d, agent, profiles));
         }
     }
     for l in links {
@@ -100,7 +102,7 @@ pub(crate) fn drift(
     }
 }
 
-fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
+fn drift_finding(d: &Drift, agent: &Agent, profiles: &[Profile]) -> Finding {
     let mut parts = Vec::new();
     if !d.missing_tools.is_empty() {
         parts.push(format!("tools {}", quoted(&d.missing_tools)));
@@ -122,15 +124,20 @@ fn drift_finding(d: &Drift, agent: &Agent) -> Finding {
             parts.join(", ")
         ),
     )
-    .with_fix(grant_fix(d, agent))
+    .with_fix(grant_fix(d, agent, profiles))
 }
 
 /// SA603's fix: what the skill needs, added to the end of the agent's `tools` list.
-fn grant_fix(d: &Drift, agent: &Agent) -> Option<Fix> {
+fn grant_fix(d: &Drift, agent: &Agent, profiles: &[Profile]) -> Option<Fix> {
     let text = agent.head.as_deref()?;
     let listed = agent.tools.as_ref()?;
     let mut names: Vec<String> = d.missing_tools.clone();
-    names.extend(d.unmet_any.iter().filter_map(|g| g.first().cloned()));
+    names.extend(
+        d.unmet_any
+            .iter()
+            .filter_map(|g| most_available(g, profiles))
+            .cloned(),
+    );
     // Claude Code reads MCP tools as `mcp__server__tool`, not `server/*`.
     if agent.flavor != "claude" {
         names.extend(d.missing_mcp_servers.iter().map(|s| format!("{s}/*")));
@@ -149,6 +156,20 @@ fn grant_fix(d: &Drift, agent: &Agent) -> Option<Fix> {
         format!("add {} to `tools`", quoted(&fresh)),
         vec![edit],
     ))
+}
+
+/// The member of an `any` group that the most profiles have, the first on a tie (and with no
+/// profiles): granting one no profile has would leave the agent short everywhere.
+fn most_available<'g>(group: &'g [String], profiles: &[Profile]) -> Option<&'g String> {
+    let having = |t: &str| profiles.iter().filter(|p| p.has(DepKind::Tools, t)).count();
+    let mut best: Option<(&String, usize)> = None;
+    for t in group {
+        let n = having(t);
+        if best.is_none_or(|(_, most)| n > most) {
+            best = Some((t, n));
+        }
+    }
+    best.map(|(t, _)| t)
 }
 
 /// The edit that adds `names` to the end of the agent's `tools`: a flow or block list after
@@ -282,29 +303,18 @@ pub(crate) const MARKETPLACE_REMOTE_SOURCE: RuleDoc = RuleDoc {
     name: "marketplace-remote-source",
     severity: Severity::Info,
     summary: "A marketplace entry's plugin lives elsewhere and is not audited",
-    what: "A marketplace entry (`.claude-plugin/marketplace.json`, `.github/plugin/marketplace.json`, `.agents/plugins/marketplace.json`, `.cursor-plugin/marketplace.json`) whose `source` is remote: `{source: github, repo}`, `{source: url, url}`, `{source: git-subdir, url, path}`, `{source: npm, package}` or a URL. The finding is on the entry's name.",
+    what: "A marketplace entry (`.claude-plugin/marketplace.json`, `.github/plugin/marketplace.json`, `.agents/plugins/marketplace.json`, `.cursor-plugin/marketplace.json`) whose `source` is remote: `{source: github, repo}`, `{source: url, url}`, `{source: git-subdir, url, path}`, `{source: npm, package}`, a URL, or a relative path that leads out of the marketplace's root (`../other`). A relative path inside it (`./`, `plugins/x`, also when written as `{source: \"./\"}`) is resolved and audited, not noted. The finding is on the entry's name.",
     why: "Hosts fetch that plugin from its source when it is installed; none of its files are in the scanned tree, so its skills and agents are not audited here. Audit that repository or package on its own.",
     example: "{\"name\": \"azure\", \"source\": {\"source\": \"github\", \"repo\": \"microsoft/azure-skills\"}}\n\nNothing to fix; audit microsoft/azure-skills separately if it matters.",
     fix: None,
 };
 
-/// The marketplace entry `name`, at `pos`, takes its plugin from the remote source of kind
-/// `kind` (`github`, `url`, `npm`, ...) named `at`.
-pub(crate) fn marketplace_remote_source(
-    sink: &mut Sink,
-    pos: Pos,
-    name: &str,
-    kind: &str,
-    at: &str,
-) {
-    let from = if at.is_empty() {
-        format!("a `{kind}` source")
-    } else {
-        format!("{kind} `{at}`")
-    };
+/// The marketplace entry `name`, at `pos`, takes its plugin from `from`, which says where and
+/// why that is not in the scanned tree (`github `o/r`, outside this tree`).
+pub(crate) fn marketplace_remote_source(sink: &mut Sink, pos: Pos, name: &str, from: &str) {
     sink.push(
         Rule::MarketplaceRemoteSource,
         pos,
-        format!("plugin `{name}` comes from {from}, outside this tree; it is not audited locally"),
+        format!("plugin `{name}` comes from {from}; it is not audited locally"),
     );
 }

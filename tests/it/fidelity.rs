@@ -335,3 +335,224 @@ fn a_skill_key_in_an_agent_is_named_as_such_not_as_a_typo() {
         "{messages:?}"
     );
 }
+
+/// `(line, column)` of each finding of `rule` on `path`.
+fn places(report: &Value, rule: &str, path: &str) -> Vec<(i64, i64)> {
+    arr(report, "findings")
+        .iter()
+        .filter(|f| f["rule"] == rule && f["path"] == path)
+        .map(|f| (f["line"].as_i64().unwrap(), f["column"].as_i64().unwrap()))
+        .collect()
+}
+
+#[test]
+fn an_unknown_handoff_or_sub_agent_points_at_its_name() {
+    let tmp = tree(&[
+        (
+            "agents/lead.agent.md",
+            "---\ndescription: Leads.\ntools: [agent]\nhandoffs:\n  - label: Plan\n    agent: planner\n    prompt: Plan it\n  - label: Build\n    prompt: Build it\n    agent:   builder\nagents:\n  - planner\n  - tester\n---\nLead.\n",
+        ),
+        (
+            "agents/planner.agent.md",
+            "---\ndescription: Plans.\n---\nPlan.\n",
+        ),
+    ]);
+    let (r, _) = json_run(tmp.path(), &["-p", "builtin:vscode", "."]);
+    // `planner` exists: only `builder` (line 10, after the extra spaces) and `tester` are named.
+    assert_eq!(
+        places(&r, "SA504", "agents/lead.agent.md"),
+        [(10, 14), (13, 5)],
+        "{}",
+        r["findings"]
+    );
+    assert!(places(&r, "SA504", "agents/planner.agent.md").is_empty());
+}
+
+#[test]
+fn a_marketplace_source_inside_the_tree_is_not_remote() {
+    let marketplace = r#"{
+  "name": "m",
+  "plugins": [
+    {"name": "root", "source": {"source": "./"}, "skills": ["./skills/k"]},
+    {"name": "dot", "source": {"source": "."}},
+    {"name": "sub", "source": {"source": "./plugins/c"}, "skills": ["./skills/gone"]},
+    {"name": "plain", "source": "./"},
+    {"name": "up", "source": {"source": "../other"}},
+    {"name": "up-plain", "source": "../other"},
+    {"name": "gh", "source": {"source": "github", "repo": "o/r"}}
+  ]
+}
+"#;
+    let k = skill_md("k", "");
+    let tmp = tree(&[
+        (".claude-plugin/marketplace.json", marketplace),
+        ("skills/k/SKILL.md", k.as_str()),
+        ("plugins/c/README.md", "# c\n"),
+    ]);
+    let (r, _) = json_run(tmp.path(), &["."]);
+    let line = |n: &str| {
+        marketplace
+            .lines()
+            .position(|l| l.contains(&format!("\"{n}\"")))
+            .unwrap() as i64
+            + 1
+    };
+    let noted: Vec<(i64, &str)> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA607")
+        .map(|f| (f["line"].as_i64().unwrap(), s(f, "message")))
+        .collect();
+    assert_eq!(
+        noted,
+        [
+            (
+                line("up"),
+                "plugin `up` comes from `../other`, above the marketplace's root; it is not audited locally"
+            ),
+            (
+                line("up-plain"),
+                "plugin `up-plain` comes from `../other`, above the marketplace's root; it is not audited locally"
+            ),
+            (
+                line("gh"),
+                "plugin `gh` comes from github `o/r`, outside this tree; it is not audited locally"
+            ),
+        ],
+        "{}",
+        r["findings"]
+    );
+    // A path in the tree is resolved: its skills are checked like a string source's.
+    let missing: Vec<&str> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA602")
+        .map(|f| s(f, "message"))
+        .collect();
+    assert_eq!(missing.len(), 1, "{missing:?}");
+    assert!(missing[0].contains("`./skills/gone`"), "{missing:?}");
+}
+
+#[test]
+fn the_drift_fix_grants_the_any_member_the_profiles_have() {
+    let skill = skill_md(
+        "refund",
+        "dependencies:\n  tools:\n    all: [get_order]\n    any: [dispute_chargeback, dispute_chargeback_v2]\n",
+    );
+    let tmp = tree(&[
+        ("skills/refund/SKILL.md", skill.as_str()),
+        (
+            "agents/refunds.agent.md",
+            "---\ndescription: Refunds.\ntools: [get_order]\n---\nFollow [the workflow](../skills/refund/SKILL.md).\n",
+        ),
+        (
+            "v1.json",
+            r#"{"name": "v1", "tools": ["get_order", "dispute_chargeback"]}"#,
+        ),
+        (
+            "v2.json",
+            r#"{"name": "v2", "tools": ["get_order", "dispute_chargeback_v2"]}"#,
+        ),
+        (
+            "v2b.json",
+            r#"{"name": "v2b", "tools": ["get_order", "dispute_chargeback_v2"]}"#,
+        ),
+    ]);
+    let fix = |profiles: &[&str]| -> String {
+        let mut args: Vec<&str> = profiles.iter().flat_map(|p| ["-p", p]).collect();
+        args.push(".");
+        let (r, _) = json_run(tmp.path(), &args);
+        let drift: Vec<&Value> = arr(&r, "findings")
+            .iter()
+            .filter(|f| f["rule"] == "SA603")
+            .collect();
+        assert_eq!(drift.len(), 1, "{profiles:?}: {}", r["findings"]);
+        s(&drift[0]["fix"], "message").to_owned()
+    };
+    let add = |name: &str| format!("add `{name}` to `tools`");
+    assert_eq!(
+        fix(&["v1.json", "v2.json", "v2b.json"]),
+        add("dispute_chargeback_v2")
+    );
+    assert_eq!(fix(&["v2.json"]), add("dispute_chargeback_v2"));
+    assert_eq!(fix(&["v1.json"]), add("dispute_chargeback"));
+    // A tie, or no profile that has either: the first of the group.
+    assert_eq!(fix(&["v1.json", "v2.json"]), add("dispute_chargeback"));
+    assert_eq!(fix(&["builtin:vscode"]), add("dispute_chargeback"));
+}
+
+/// The example library: its chargebacks agent, on two profiles with the v2 API and one with v1.
+#[test]
+fn the_example_drift_fix_grants_the_v2_api() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let (r, _) = json_run(
+        root,
+        &[
+            "-p",
+            "examples/profiles/dev.json",
+            "-p",
+            "examples/profiles/prod.json",
+            "-p",
+            "examples/profiles/staging.json",
+            "--fail-on",
+            "never",
+            "examples/library",
+        ],
+    );
+    let fix = arr(&r, "findings")
+        .iter()
+        .find(|f| {
+            f["rule"] == "SA603" && s(f, "path").ends_with("plugins/payments/agents/chargebacks.md")
+        })
+        .map(|f| s(&f["fix"], "message"))
+        .unwrap_or_else(|| panic!("SA603 on chargebacks: {}", r["findings"]));
+    assert!(fix.contains("`dispute_chargeback_v2`"), "{fix}");
+    assert!(!fix.contains("`dispute_chargeback`"), "{fix}");
+}
+
+/// An agent on two VS Code profiles and on Claude Code, which does not load `.agent.md` files,
+/// served by the language server.
+fn reader_served() -> (tempfile::TempDir, std::path::PathBuf, crate::lsp::Client) {
+    let agent = "---\ndescription: Reads.\ntools: [codebase, read]\n---\nRead.\n";
+    let tmp = tree(&[
+        (
+            "skill-audit.toml",
+            "profiles = [\"builtin:vscode\", \"prod.json\", \"builtin:claude-code\"]\n",
+        ),
+        ("prod.json", r#"{"name": "prod", "host": "vscode"}"#),
+        ("agents/reader.agent.md", agent),
+    ]);
+    let root = tmp.path().canonicalize().unwrap();
+    let path = root.join("agents/reader.agent.md");
+    let mut c = crate::lsp::Client::start(&root, &[]);
+    c.open(&path, agent);
+    (tmp, path, c)
+}
+
+#[test]
+fn the_language_server_offers_a_fix_repeated_per_profile_once() {
+    let (_tmp, path, mut c) = reader_served();
+    // `codebase` is renamed on both VS Code profiles: one action, for both diagnostics.
+    let r = c.code_actions(&path, 2, 8, 16);
+    let renames: Vec<&Value> = r["result"]
+        .as_array()
+        .unwrap_or_else(|| panic!("a list: {r}"))
+        .iter()
+        .filter(|a| a["kind"] == "quickfix" && s(a, "title").contains("search/codebase"))
+        .collect();
+    assert_eq!(renames.len(), 1, "{r}");
+    assert_eq!(renames[0]["diagnostics"].as_array().map(Vec::len), Some(2));
+    c.stop();
+}
+
+#[test]
+fn the_language_server_hover_tells_not_loaded_from_missing() {
+    let (_tmp, path, mut c) = reader_served();
+    // `read`: Claude Code does not load `.agent.md` files, so it is not missing there.
+    let text = c.hover_text(&path, 2, 19);
+    assert!(
+        text.contains("| `claude-code` | not loaded by this host |"),
+        "{text}"
+    );
+    assert!(text.contains("| `vscode` | available"), "{text}");
+    assert!(text.contains("| `prod` | available"), "{text}");
+    c.stop();
+}

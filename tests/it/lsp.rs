@@ -14,7 +14,7 @@ use crate::common::{Reaper, tree};
 const PATIENCE: Duration = Duration::from_secs(60);
 
 /// A client of one server process.
-struct Client {
+pub(crate) struct Client {
     child: Reaper,
     stdin: ChildStdin,
     incoming: mpsc::Receiver<Value>,
@@ -62,7 +62,7 @@ pub fn uri(path: &Path) -> String {
 
 impl Client {
     /// Start the server in `root` and initialize it with `root` as the workspace folder.
-    fn start(root: &Path, env: &[(&str, &str)]) -> Client {
+    pub(crate) fn start(root: &Path, env: &[(&str, &str)]) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
             .arg("lsp")
             .current_dir(root)
@@ -176,7 +176,7 @@ impl Client {
         }
     }
 
-    fn open(&mut self, path: &Path, text: &str) {
+    pub(crate) fn open(&mut self, path: &Path, text: &str) {
         self.notify(
             "textDocument/didOpen",
             json!({"textDocument": {"uri": uri(path), "languageId": "markdown", "version": 1, "text": text}}),
@@ -198,7 +198,7 @@ impl Client {
     }
 
     /// The code actions for characters `from..to` of a line, with no diagnostics given.
-    fn code_actions(&mut self, path: &Path, line: u32, from: u32, to: u32) -> Value {
+    pub(crate) fn code_actions(&mut self, path: &Path, line: u32, from: u32, to: u32) -> Value {
         self.request(
             "textDocument/codeAction",
             json!({
@@ -210,7 +210,7 @@ impl Client {
     }
 
     /// The Markdown of the hover at a place ("" for none).
-    fn hover_text(&mut self, path: &Path, line: u32, character: u32) -> String {
+    pub(crate) fn hover_text(&mut self, path: &Path, line: u32, character: u32) -> String {
         let h = self.at("textDocument/hover", path, line, character);
         h["result"]["contents"]["value"]
             .as_str()
@@ -219,7 +219,7 @@ impl Client {
     }
 
     /// `shutdown`, then `exit`: the process must end by itself, successfully.
-    fn stop(mut self) {
+    pub(crate) fn stop(mut self) {
         let r = self.request("shutdown", Value::Null);
         assert_eq!(r["result"], Value::Null, "{r}");
         self.notify("exit", Value::Null);
