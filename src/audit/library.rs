@@ -191,7 +191,6 @@ pub(crate) fn judge(
     }
 }
 
-/// Each of `items` judged against every profile, on all threads, in order.
 /// Turn each `SKILL.md` inside another skill's folder into a file of that skill. Hosts load
 /// the folders one below a skills root (VS Code, GitHub Copilot, Claude Code), so they never
 /// load such a file as a skill; it keeps only what any file of the outer skill gets (read
@@ -231,6 +230,7 @@ fn documents_of_skills(outputs: &mut [FileOutput]) {
     }
 }
 
+/// Each of `items` judged against every profile, on all threads, in order.
 fn availability_of<T: Send, R: Send>(
     items: Vec<T>,
     profiles: &[Profile],
