@@ -116,12 +116,12 @@ pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
         } else if a.flavor == "claude" && COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
             copilot_key(sink, key.pos, k);
         } else if !COPILOT_KEYS.contains(&k) && !CLAUDE_KEYS.contains(&k) {
-            let typo = nearest(k);
             // A key SKILL.md files read (`agent: agent`) is another format's field written
             // here, not a misspelling: renaming it would change what it says.
             if super::spec::is_skill_key(k) {
                 agent_skill_key(sink, key.pos, k);
             } else {
+                let typo = nearest(k);
                 let fixable = typo.is_some_and(|t| root.get(t).is_none());
                 agent_unknown_key(sink, key.pos, k, typo, fixable);
             }

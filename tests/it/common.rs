@@ -135,6 +135,15 @@ pub fn rules_for(report: &Value, path: &str) -> Vec<String> {
         .collect()
 }
 
+/// The messages of the report's `rule` findings, in report order.
+pub fn messages(report: &Value, rule: &str) -> Vec<String> {
+    arr(report, "findings")
+        .iter()
+        .filter(|f| f["rule"] == rule)
+        .map(|f| s(f, "message").to_owned())
+        .collect()
+}
+
 /// The report's entry for the skill at `path` (a display path or, for served skills, a URI).
 pub fn skill<'a>(report: &'a Value, path: &str) -> &'a Value {
     report["skills"]

@@ -49,15 +49,6 @@ fn missing(report: &Value, name: &str, profile: &str) -> Vec<String> {
     strings(&cell(report, name, profile)["missing"])
 }
 
-/// Messages of `rule` findings.
-fn messages(report: &Value, rule: &str) -> Vec<String> {
-    arr(report, "findings")
-        .iter()
-        .filter(|f| f["rule"] == rule)
-        .map(|f| s(f, "message").to_owned())
-        .collect()
-}
-
 /// Run and expect a usage error; return standard error.
 fn usage_error(root: &Path, profile: &str) -> String {
     let out = bin(root)

@@ -281,11 +281,7 @@ fn a_link_to_a_sibling_skill_kept_under_another_category_resolves() {
         ("skills/cat2/b/scripts/x.py", "print('x')\n"),
     ]);
     let (r, _) = json_run(tmp.path(), &["."]);
-    let broken: Vec<&str> = arr(&r, "findings")
-        .iter()
-        .filter(|f| f["rule"] == "SA231")
-        .map(|f| s(f, "message"))
-        .collect();
+    let broken = messages(&r, "SA231");
     assert_eq!(broken.len(), 1, "{broken:?}");
     assert!(broken[0].contains("`../c/notes.md`"), "{broken:?}");
 }
@@ -319,11 +315,7 @@ fn a_skill_key_in_an_agent_is_named_as_such_not_as_a_typo() {
         "---\ndescription: Plans.\nagent: agent\ntoolz: [read]\n---\nPlan.\n",
     )]);
     let (r, _) = json_run(tmp.path(), &["."]);
-    let messages: Vec<&str> = arr(&r, "findings")
-        .iter()
-        .filter(|f| f["rule"] == "SA502")
-        .map(|f| s(f, "message"))
-        .collect();
+    let messages = messages(&r, "SA502");
     assert_eq!(messages.len(), 2, "{messages:?}");
     assert!(
         messages[0].contains("`agent` is a SKILL.md key"),
@@ -422,11 +414,7 @@ fn a_marketplace_source_inside_the_tree_is_not_remote() {
         r["findings"]
     );
     // A path in the tree is resolved: its skills are checked like a string source's.
-    let missing: Vec<&str> = arr(&r, "findings")
-        .iter()
-        .filter(|f| f["rule"] == "SA602")
-        .map(|f| s(f, "message"))
-        .collect();
+    let missing = messages(&r, "SA602");
     assert_eq!(missing.len(), 1, "{missing:?}");
     assert!(missing[0].contains("`./skills/gone`"), "{missing:?}");
 }
