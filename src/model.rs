@@ -449,6 +449,11 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub undefined_tools: Vec<(String, crate::diagnostic::Pos)>,
+    /// `metadata` holds OpenClaw's own block (`openclaw`, or an older key): the skill is meant
+    /// for OpenClaw, whether or not the block gates anything.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub openclaw_block: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub license: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]

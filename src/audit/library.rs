@@ -103,6 +103,7 @@ pub(crate) fn judge(
     );
     // After resolving: plugins namespace the skills they hold.
     rules::library::duplicate_names(&skills, &members, &mut findings);
+    rules::library::shadowed_bundled(&skills, &profiles, &mut findings);
     links.extend(resolve::configured(
         &skills,
         &agents,

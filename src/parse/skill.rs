@@ -120,6 +120,7 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
                 if let Some(p) = value.get(packages::METADATA_KEY) {
                     declared.extend(packages::read_metadata(p));
                 }
+                f.openclaw_block = openclaw::KEYS.iter().any(|k| value.get(k).is_some());
                 declared.extend(openclaw::read(value, sink));
                 hermes.metadata(value, sink);
             }

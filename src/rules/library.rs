@@ -213,6 +213,101 @@ fn duplicate_skill_name(skill: &Skill, others: &[&str], space: &Space) -> Findin
     )
 }
 
+/// The skills OpenClaw bundles: the folders under `skills/` of the `openclaw` npm package,
+/// version 2026.9.6 (published 2026-09-24), each named as its folder. The same package's
+/// `docs/tools/skills.md` ("Loading order") ranks workspace, project agent, personal agent and
+/// managed skills above bundled ones: the highest source of a name wins.
+const OPENCLAW_BUNDLED: &[&str] = &[
+    "1password",
+    "apple-notes",
+    "apple-reminders",
+    "bear-notes",
+    "blogwatcher",
+    "blucli",
+    "camsnap",
+    "clawhub",
+    "coding-agent",
+    "control-ui",
+    "diagram-maker",
+    "eightctl",
+    "gemini",
+    "gh-issues",
+    "gifgrep",
+    "github",
+    "gog",
+    "goplaces",
+    "healthcheck",
+    "himalaya",
+    "mcporter",
+    "meme-maker",
+    "model-usage",
+    "nano-pdf",
+    "node-connect",
+    "node-inspect-debugger",
+    "notion",
+    "obsidian",
+    "openai-whisper",
+    "openai-whisper-api",
+    "openhue",
+    "oracle",
+    "ordercli",
+    "peekaboo",
+    "python-debugpy",
+    "sag",
+    "sherpa-onnx-tts",
+    "skill-creator",
+    "songsee",
+    "sonoscli",
+    "spike",
+    "spotify-player",
+    "summarize",
+    "taskflow",
+    "taskflow-inbox-triage",
+    "things-mac",
+    "tmux",
+    "trello",
+    "visualize",
+    "weather",
+    "xurl",
+];
+
+/// Skills that OpenClaw would load in place of one of its bundled skills: those that carry
+/// OpenClaw's own metadata block, or every skill when a profile of the run is OpenClaw's.
+/// A skill meant for other hosts only says nothing about OpenClaw, so it is left alone.
+pub(crate) fn shadowed_bundled(
+    skills: &[Box<Skill>],
+    profiles: &[Profile],
+    out: &mut Vec<Finding>,
+) {
+    let openclaw_run = profiles.iter().any(|p| p.host() == Some("openclaw"));
+    for s in skills.iter().filter(|s| !s.invalid) {
+        if (openclaw_run || s.fields.openclaw_block)
+            && OPENCLAW_BUNDLED.binary_search(&s.name.as_str()).is_ok()
+        {
+            out.push(Finding::new(
+                Rule::ShadowsBundledSkill,
+                &s.path,
+                s.name_pos,
+                format!(
+                    "OpenClaw bundles a skill named `{}`: installed in a workspace's `skills/` or `.agents/skills/`, `~/.agents/skills` or OpenClaw's managed skills, this skill replaces it, as those rank above bundled skills; rename it unless it is meant to replace the bundled one",
+                    s.name
+                ),
+            ));
+        }
+    }
+}
+
+pub(crate) const SHADOWS_BUNDLED_SKILL: RuleDoc = RuleDoc {
+    code: "SA404",
+    name: "shadows-bundled-skill",
+    severity: Severity::Info,
+    summary: "A skill has the name of a skill OpenClaw bundles, and replaces it there",
+    what: "A skill meant for OpenClaw (it has a `metadata.openclaw` block, or one of the run's profiles is OpenClaw's) is named like one of the skills OpenClaw ships with (`weather`, `github`, `1password`, ...; the list of openclaw 2026.9.6). OpenClaw documents the order in which it loads skills: a workspace's `skills/` and `.agents/skills/`, then `~/.agents/skills`, then its managed skills, all above the bundled ones, and the highest source of a name wins.",
+    why: "Installed where OpenClaw users put skills, it silently takes the bundled skill's place: users lose the bundled behaviour, and the agent sees only this one under that name. That may be the intent (a tuned copy), but more often it is a name clash.",
+    example: "skills/weather/SKILL.md with\nname: weather\nmetadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\"]}}}\n\nFix: name: weather-brief (and rename the folder), or keep the name to replace OpenClaw's own `weather` on purpose and suppress this note.",
+    fix: None,
+};
+
 pub(crate) const UNAVAILABLE: RuleDoc = RuleDoc {
     code: "SA402",
     name: "unavailable",
@@ -293,6 +388,11 @@ mod tests {
             name: plugin.into(),
             under,
         }
+    }
+
+    #[test]
+    fn bundled_names_are_sorted_for_the_binary_search() {
+        assert!(OPENCLAW_BUNDLED.windows(2).all(|w| w[0] < w[1]));
     }
 
     #[test]

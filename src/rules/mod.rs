@@ -141,6 +141,7 @@ declare_rules! {
     DuplicateSkillName = library::DUPLICATE_SKILL_NAME;
     Unavailable = library::UNAVAILABLE;
     PartialAgent = library::PARTIAL_AGENT;
+    ShadowsBundledSkill = library::SHADOWS_BUNDLED_SKILL;
 
     AgentDescriptionMissing = agent::AGENT_DESCRIPTION_MISSING;
     AgentUnknownKey = agent::AGENT_UNKNOWN_KEY;

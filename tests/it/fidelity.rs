@@ -544,3 +544,45 @@ fn the_language_server_hover_tells_not_loaded_from_missing() {
     assert!(text.contains("| `prod` | available"), "{text}");
     c.stop();
 }
+
+#[test]
+fn a_skill_for_openclaw_named_like_a_bundled_one_is_noted() {
+    let gate = "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\"]}}}\n";
+    let weather = skill_md("weather", gate);
+    // An emoji-only block still says the skill is meant for OpenClaw.
+    let tmux = skill_md("tmux", "metadata:\n  clawdbot:\n    emoji: \"x\"\n");
+    let renamed = skill_md("weather-brief", gate);
+    // Written for other hosts: OpenClaw is not its audience.
+    let github = skill_md("github", "");
+    let tmp = tree(&[
+        ("skills/weather/SKILL.md", weather.as_str()),
+        ("skills/tmux/SKILL.md", tmux.as_str()),
+        ("skills/weather-brief/SKILL.md", renamed.as_str()),
+        ("skills/github/SKILL.md", github.as_str()),
+    ]);
+    let (r, _) = json_run(tmp.path(), &["."]);
+    let noted: Vec<(&str, u64, u64)> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA404")
+        .map(|f| {
+            (
+                s(f, "path"),
+                f["line"].as_u64().unwrap(),
+                f["column"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        noted,
+        [
+            ("skills/tmux/SKILL.md", 2, 7),
+            ("skills/weather/SKILL.md", 2, 7)
+        ]
+    );
+    let m = &messages(&r, "SA404")[1];
+    assert!(
+        m.contains("OpenClaw bundles a skill named `weather`"),
+        "{m}"
+    );
+    assert!(m.contains("rename it"), "{m}");
+}
