@@ -90,11 +90,55 @@ impl FailOn {
 /// Where reports go and in which formats.
 #[derive(Debug, clap::Args)]
 pub struct OutputArgs {
-    /// Output format; with `-o`, the default follows each file's extension.
-    #[arg(short, long, value_enum)]
+    /// Output format (`full` is `text`); with `-o`, the default follows each file's extension
+    /// [default: `output-format` in skill-audit.toml, else text].
+    #[arg(short, long, visible_alias = "output-format", value_enum)]
     pub format: Option<Format>,
     /// Write the report to FILE instead of standard output (`-` is standard output); repeat
     /// to write several formats from one scan (`.html`, `.json`, `.md`, `.sarif`, `.txt`).
     #[arg(short, long = "output", value_name = "FILE", value_hint = ValueHint::FilePath)]
     pub outputs: Vec<PathBuf>,
+    /// The settings file's `output-format`, for standard output when `--format` is not given.
+    #[arg(skip)]
+    pub stdout_default: Option<Format>,
+}
+
+impl OutputArgs {
+    /// The format of what goes to standard output.
+    pub(crate) fn stdout_format(&self) -> Format {
+        self.format.or(self.stdout_default).unwrap_or(Format::Text)
+    }
+}
+
+/// A rule selector (`--select`, `--ignore`, `--extend-select`): any text is taken here and
+/// checked once the settings file is read, so the error can name the flag; the rules' IDs
+/// and names are offered to shell completion.
+#[derive(Clone, Debug)]
+pub(crate) struct RuleSelector;
+
+impl clap::builder::TypedValueParser for RuleSelector {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        let rules = crate::rules::Rule::ALL.iter().flat_map(|r| {
+            [
+                clap::builder::PossibleValue::new(r.code()).help(r.summary()),
+                clap::builder::PossibleValue::new(r.name()).help(r.summary()),
+            ]
+        });
+        Some(Box::new(
+            std::iter::once(clap::builder::PossibleValue::new("ALL")).chain(rules),
+        ))
+    }
 }

@@ -47,6 +47,28 @@ pub struct AuditArgs {
     /// something to fix, 0 otherwise.
     #[arg(long)]
     pub diff: bool,
+    /// Report only these rules: IDs (`SA221`), prefixes (`SA2`), names (`drift`) or `ALL`,
+    /// comma-separated or repeated [default: `select` in skill-audit.toml, else every rule].
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = super::args::RuleSelector, hide_possible_values = true)]
+    pub select: Option<Vec<String>>,
+    /// Also report these rules, on top of `--select` or the settings file's `select`.
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = super::args::RuleSelector, hide_possible_values = true)]
+    pub extend_select: Vec<String>,
+    /// Do not report these rules (IDs, prefixes, names), on top of the settings file's
+    /// `ignore`.
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = super::args::RuleSelector, hide_possible_values = true)]
+    pub ignore: Vec<String>,
+    /// Exit 0 even when findings reach `--fail-on` (usage, settings and I/O errors still
+    /// exit 2).
+    #[arg(long)]
+    pub exit_zero: bool,
+    /// Print the number of findings of each rule (count, ID, `[*]` when fixable, name) instead
+    /// of the report on standard output; as JSON with `-f json`.
+    #[arg(long)]
+    pub statistics: bool,
+    /// Exit 1 when the paths hold no skill, agent or plugin manifest.
+    #[arg(long)]
+    pub fail_on_empty: bool,
 }
 
 impl AuditArgs {
@@ -59,6 +81,7 @@ impl AuditArgs {
             out: OutputArgs {
                 format: None,
                 outputs: Vec::new(),
+                stdout_default: None,
             },
             baseline: None,
             fail_on: None,
@@ -67,6 +90,12 @@ impl AuditArgs {
             fix: false,
             unsafe_fixes: false,
             diff: false,
+            select: None,
+            extend_select: Vec::new(),
+            ignore: Vec::new(),
+            exit_zero: false,
+            statistics: false,
+            fail_on_empty: false,
         }
     }
 }
@@ -77,6 +106,22 @@ pub(super) struct Plan {
     pub opts: AuditOptions,
     pub fail_on: FailOn,
     pub settings_file: Option<String>,
+    /// The settings file's `output-format`: the format on standard output unless `-f` says.
+    pub output_format: Option<crate::report::Format>,
+}
+
+/// The rules `selectors` name, for the flag `flag`; a selector that names none is a usage
+/// error.
+fn selected(flag: &str, selectors: &[String]) -> Result<Vec<crate::rules::Rule>, String> {
+    let mut out = Vec::new();
+    for sel in selectors {
+        out.extend(crate::rules::Rule::selected(sel.trim()).ok_or_else(|| {
+            format!(
+                "{flag} {sel}: names no rule; use `ALL`, a rule ID such as `SA221`, a prefix such as `SA2` or a name such as `unknown-key` (`skill-audit rules` lists them)"
+            )
+        })?);
+    }
+    Ok(out)
 }
 
 /// Combine the command line with skill-audit.toml (flags win) into audit options and the
@@ -125,7 +170,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
             .map(|p| ProfileSource::parse(p))
             .collect()
     };
-    let severities = config
+    let mut severities: std::collections::HashMap<_, _> = config
         .rules
         .iter()
         .map(|(rule, level)| {
@@ -138,6 +183,21 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
             (*rule, sev)
         })
         .collect();
+    let selection = crate::config::Selection {
+        select: args
+            .select
+            .as_deref()
+            .map(|s| selected("--select", s))
+            .transpose()?,
+        extend_select: selected("--extend-select", &args.extend_select)?,
+        ignore: selected("--ignore", &args.ignore)?,
+    }
+    .over(&config.selection);
+    for &rule in crate::rules::Rule::ALL {
+        if !selection.reports(rule) {
+            severities.insert(rule, None);
+        }
+    }
     let fail_on = args.fail_on.unwrap_or(match config.file.fail_on {
         Some(file::Level::Warning) => FailOn::Warning,
         Some(file::Level::Info) => FailOn::Info,
@@ -179,6 +239,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         opts,
         fail_on,
         settings_file,
+        output_format: config.output_format,
     })
 }
 
@@ -189,7 +250,15 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
         mut opts,
         fail_on,
         settings_file,
+        output_format,
     } = options(&args, cwd)?;
+    let mut args = args;
+    args.out.stdout_default = output_format;
+    let fail_on = if args.exit_zero {
+        FailOn::Never
+    } else {
+        fail_on
+    };
     with_mcp(&mut opts, &args, mcp)?;
     if args.verbose {
         match &settings_file {
@@ -232,12 +301,22 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     if let Some(old) = &baseline {
         report.baseline = Some(report::diff::diff(old, &report));
     }
-    if args.quiet {
+    let empty = report.summary.files_scanned == 0;
+    if empty && !args.quiet {
+        eprintln!("skill-audit: {}", nothing_found(&report));
+    }
+    if args.statistics {
+        statistics(&report, &args.out)?;
+    } else if args.quiet {
         write_outputs_quiet(&report, &args.out)?;
     } else {
         write_outputs(&report, &args.out)?;
     }
-    let outcome = if write_failed || fail_on.fails(report.worst()) {
+    let failed = fail_on.fails(report.worst());
+    if args.quiet && failed {
+        eprintln!("skill-audit: exit 1: {}", why_failed(&report, fail_on));
+    }
+    let outcome = if write_failed || failed || (empty && args.fail_on_empty) {
         Outcome::Failed
     } else {
         Outcome::Clean
@@ -426,4 +505,47 @@ fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, 
         eprintln!("skill-audit: done in {:.1?}", started.elapsed());
     }
     Ok(result)
+}
+
+/// The one-line hint for an audit that found nothing to audit: what is looked for, and what
+/// ignore rules hid.
+fn nothing_found(report: &Report) -> String {
+    let roots = report.roots.join("`, `");
+    let mut hint = format!(
+        "no skill, agent or plugin manifest found under `{roots}`: skills are files named SKILL.md (any case), agents `*.agent.md`, `*.chatmode.md`, `.md` files in `.github/agents/` and Claude Code agents, manifests `plugin.json` and `marketplace.json` (docs/usage.md, Which files are audited)"
+    );
+    if report.summary.ignored_files > 0 {
+        hint.push_str(&format!(
+            "; {} hidden by ignore rules (--no-ignore audits them)",
+            Count(report.summary.ignored_files, "file")
+        ));
+    }
+    hint
+}
+
+/// Why a run exits 1: the findings at or above `--fail-on`.
+fn why_failed(report: &Report, fail_on: FailOn) -> String {
+    let s = &report.summary;
+    let (counted, level) = match fail_on {
+        FailOn::Error => (Count(s.errors, "error"), "error"),
+        FailOn::Warning => (Count(s.errors + s.warnings, "error or warning"), "warning"),
+        FailOn::Info | FailOn::Never => (Count(s.errors + s.warnings + s.infos, "finding"), "info"),
+    };
+    format!("{counted} at or above --fail-on {level}")
+}
+
+/// `--statistics`: the count of each rule's findings on standard output, as text or JSON.
+fn statistics(report: &Report, out: &super::OutputArgs) -> Result<(), String> {
+    use crate::report::{Format, concise};
+    let render = match out.stdout_format() {
+        Format::Json => concise::render_statistics_json,
+        Format::Text | Format::Concise => concise::render_statistics,
+        other => {
+            return Err(format!(
+                "--statistics prints text or JSON, not {}",
+                format!("{other:?}").to_lowercase()
+            ));
+        }
+    };
+    super::emit(None, |w| render(report, w))
 }

@@ -61,6 +61,10 @@ pub use to_prompt::ToPromptArgs;
     )
 )]
 pub struct Cli {
+    /// When to colour the output: `auto` (on a terminal, unless `NO_COLOR` is set), `always`
+    /// or `never`.
+    #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
+    pub color: ColorChoice,
     #[command(subcommand)]
     pub command: Option<Command>,
     #[command(flatten)]
@@ -112,10 +116,11 @@ pub enum Command {
         #[command(flatten)]
         out: OutputArgs,
     },
-    /// Print the JSON Schema of a profile, of `skill-audit.toml` or of the JSON report.
+    /// Print the JSON Schema of a profile, of `skill-audit.toml` or of the JSON report; without
+    /// a kind, list the kinds.
     Schema {
         #[arg(value_enum)]
-        kind: SchemaKind,
+        kind: Option<SchemaKind>,
     },
     /// Show everything known about one skill or agent: fields, links, availability, findings.
     Explain(ExplainArgs),
@@ -146,8 +151,36 @@ pub enum Outcome {
     Failed,
 }
 
+/// `schema` without a kind: each kind and what it describes.
+fn schema_kinds() -> Result<Outcome, String> {
+    use clap::ValueEnum;
+    let mut s = String::new();
+    for kind in SchemaKind::value_variants() {
+        if let Some(v) = kind.to_possible_value() {
+            let help = v.get_help().map(ToString::to_string).unwrap_or_default();
+            s.push_str(&format!("{:<8} {help}\n", v.get_name()));
+        }
+    }
+    s.push_str("`skill-audit schema KIND` prints one.\n");
+    write_stdout(s.as_bytes())?;
+    Ok(Outcome::Clean)
+}
+
+/// When output is coloured.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum ColorChoice {
+    #[default]
+    Auto,
+    Always,
+    Never,
+}
+
+/// The run's `--color`, set once by [`run`].
+static COLOR: std::sync::OnceLock<ColorChoice> = std::sync::OnceLock::new();
+
 /// Run the parsed command line. `Err` is a usage, configuration or I/O error (exit 2).
 pub fn run(cli: Cli) -> Result<Outcome, String> {
+    let _ = COLOR.set(cli.color);
     match cli.command {
         Some(Command::Rules) => catalog::rules(),
         Some(Command::Profiles { name }) => catalog::profiles(name.as_deref()),
@@ -163,7 +196,8 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
             reports: files,
             out,
         }) => reports::merge(&files, &out),
-        Some(Command::Schema { kind }) => catalog::schema(kind),
+        Some(Command::Schema { kind: Some(kind) }) => catalog::schema(kind),
+        Some(Command::Schema { kind: None }) => schema_kinds(),
         Some(Command::Explain(args)) => explain::run(args),
         Some(Command::ToPrompt(args)) => to_prompt::run(args),
         Some(Command::Capture(args)) => capture::run(args),
@@ -174,17 +208,24 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
     }
 }
 
-/// Colour only on a terminal, and never when `NO_COLOR` is set (no-color.org).
+/// Colour on standard output: as `--color` says; by default only on a terminal, and never when
+/// `NO_COLOR` is set (no-color.org).
 fn color_stdout() -> bool {
     use std::io::IsTerminal;
-    io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+    match COLOR.get().copied().unwrap_or_default() {
+        ColorChoice::Always => true,
+        ColorChoice::Never => false,
+        ColorChoice::Auto => {
+            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+        }
+    }
 }
 
 impl OutputArgs {
     /// Will any output be in `format`?
     pub(crate) fn wants(&self, format: Format) -> bool {
         if self.outputs.is_empty() {
-            return self.format.unwrap_or(Format::Text) == format;
+            return self.stdout_format() == format;
         }
         self.outputs
             .iter()
@@ -211,31 +252,46 @@ fn init(dir: &std::path::Path) -> Result<Outcome, String> {
     Ok(Outcome::Clean)
 }
 
-/// `--quiet`: like [`write_outputs`], but text holds only the findings.
+/// `--quiet`: like [`write_outputs`], but text and concise output hold only the findings.
 pub(crate) fn write_outputs_quiet(report: &Report, out: &OutputArgs) -> Result<(), String> {
-    let is_text = |p: &PathBuf| format_of(out, p) == Some(Format::Text);
-    let (text, other): (Vec<PathBuf>, Vec<PathBuf>) =
-        out.outputs.iter().cloned().partition(is_text);
+    let findings_only = |f: Option<Format>| matches!(f, Some(Format::Text | Format::Concise));
+    let (text, other): (Vec<PathBuf>, Vec<PathBuf>) = out
+        .outputs
+        .iter()
+        .cloned()
+        .partition(|p| findings_only(format_of(out, p)));
     if out.outputs.is_empty() {
-        if out.format.is_some_and(|f| f != Format::Text) {
-            return write_outputs(report, out);
-        }
-        let color = color_stdout();
-        return emit(None, |w| report::text::render_findings(report, w, color));
+        return match out.stdout_format() {
+            f @ (Format::Text | Format::Concise) => {
+                emit(None, |w| findings(report, f, w, color_stdout()))
+            }
+            _ => write_outputs(report, out),
+        };
     }
     if !other.is_empty() {
         let other = OutputArgs {
             format: out.format,
             outputs: other,
+            stdout_default: out.stdout_default,
         };
         write_outputs(report, &other)?;
     }
     for path in &text {
         let to = destination(path);
         let color = to.is_none() && color_stdout();
-        emit(to, |w| report::text::render_findings(report, w, color))?;
+        let format = format_of(out, path).unwrap_or(Format::Text);
+        emit(to, |w| findings(report, format, w, color))?;
     }
     Ok(())
+}
+
+/// Only the findings, in `format` (text or concise).
+fn findings(report: &Report, format: Format, w: &mut dyn Write, color: bool) -> io::Result<()> {
+    if format == Format::Concise {
+        report::concise::render_findings(report, w, color)
+    } else {
+        report::text::render_findings(report, w, color)
+    }
 }
 
 /// Where an `-o` argument writes: `None` for `-`, standard output.
@@ -243,10 +299,11 @@ fn destination(path: &std::path::Path) -> Option<&std::path::Path> {
     (path.as_os_str() != "-").then_some(path)
 }
 
-/// The format for an `-o` argument: `--format`, else the file's extension; text for `-`.
+/// The format for an `-o` argument: `--format`, else the file's extension; for `-`, what
+/// standard output gets.
 fn format_of(out: &OutputArgs, path: &std::path::Path) -> Option<Format> {
     out.format.or_else(|| match destination(path) {
-        None => Some(Format::Text),
+        None => Some(out.stdout_format()),
         Some(path) => Format::from_path(path),
     })
 }
@@ -255,11 +312,11 @@ fn format_of(out: &OutputArgs, path: &std::path::Path) -> Option<Format> {
 /// standard output. Only the named files are written.
 pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), String> {
     if out.outputs.is_empty() {
-        return to_stdout(report, out.format.unwrap_or(Format::Text));
+        return to_stdout(report, out.stdout_format());
     }
     for path in &out.outputs {
         let Some(path) = destination(path) else {
-            to_stdout(report, out.format.unwrap_or(Format::Text))?;
+            to_stdout(report, out.stdout_format())?;
             continue;
         };
         let format = format_of(out, path).ok_or_else(|| {
@@ -275,18 +332,16 @@ pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), Str
 
 /// The report on standard output; text is coloured when that is a terminal.
 fn to_stdout(report: &Report, format: Format) -> Result<(), String> {
-    emit(None, |w| {
-        if format == Format::Text {
-            report::text::render_styled(report, w, color_stdout())
-        } else {
-            report::render(report, format, w)
-        }
+    emit(None, |w| match format {
+        Format::Text => report::text::render_styled(report, w, color_stdout()),
+        Format::Concise => report::concise::render(report, w, color_stdout()),
+        _ => report::render(report, format, w),
     })
 }
 
 /// Stream what `render` writes to `path` (standard output when `None`) through a buffer, so
 /// a large report is never held whole in memory.
-fn emit(
+pub(crate) fn emit(
     path: Option<&std::path::Path>,
     render: impl FnOnce(&mut dyn Write) -> io::Result<()>,
 ) -> Result<(), String> {

@@ -90,6 +90,22 @@ pub struct ConfigFile {
     pub name_charset: Option<NameCharset>,
     /// Hosts whose host-specific keys count as known (default: all).
     pub hosts: Option<Vec<Host>>,
+    /// The rules to report: IDs (`SA221`), prefixes (`SA2`), names (`drift`) or `ALL`
+    /// [default: every rule]; `--select` replaces it.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub select: Option<Vec<Spanned<String>>>,
+    /// Rules to report besides those of `select`; `--extend-select` adds to it.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub extend_select: Vec<Spanned<String>>,
+    /// Rules not to report, written as in `select`; `--ignore` adds to it.
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub ignore: Vec<Spanned<String>>,
+    /// The format of the report on standard output: `full` (the default on a terminal),
+    /// `concise`, `json`, `sarif`, `github`, `markdown` or `html`; `--output-format` wins.
+    #[schemars(with = "Option<String>")]
+    pub output_format: Option<Spanned<String>>,
     /// Severity per rule ID or name: `off`, `info`, `warning` or `error`.
     #[serde(default)]
     #[schemars(with = "BTreeMap<String, RuleLevel>")]
@@ -144,6 +160,10 @@ pub(crate) struct Config {
     pub dir: PathBuf,
     /// Rule overrides, validated.
     pub rules: Vec<(Rule, RuleLevel)>,
+    /// `select`, `extend-select` and `ignore`, validated.
+    pub selection: super::Selection,
+    /// `output-format`, validated.
+    pub output_format: Option<crate::report::Format>,
 }
 
 /// Read and validate a config file.
@@ -186,7 +206,54 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
         })?;
         rules.push((rule, *level));
     }
-    Ok(Config { file, dir, rules })
+    let rules_of = |key: &str, selectors: &[Spanned<String>]| {
+        let mut out = Vec::new();
+        for sel in selectors {
+            out.extend(Rule::selected(sel.get_ref()).ok_or_else(|| {
+                err(
+                    sel.span().start,
+                    format!(
+                        "`{}` in `{key}` names no rule; use `ALL`, a rule ID such as `SA221`, a prefix such as `SA2` or a name such as `unknown-key` (`skill-audit rules` lists them)",
+                        sel.get_ref()
+                    ),
+                )
+            })?);
+        }
+        Ok::<_, ConfigError>(out)
+    };
+    let selection = super::Selection {
+        select: file
+            .select
+            .as_deref()
+            .map(|s| rules_of("select", s))
+            .transpose()?,
+        extend_select: rules_of("extend-select", &file.extend_select)?,
+        ignore: rules_of("ignore", &file.ignore)?,
+    };
+    let output_format = match &file.output_format {
+        Some(f) => Some(
+            <crate::report::Format as clap::ValueEnum>::from_str(f.get_ref(), true).map_err(
+                |_| {
+                    err(
+                        f.span().start,
+                        format!(
+                            "unknown `output-format` `{}`; use {}",
+                            f.get_ref(),
+                            crate::report::Format::NAMES
+                        ),
+                    )
+                },
+            )?,
+        ),
+        None => None,
+    };
+    Ok(Config {
+        file,
+        dir,
+        rules,
+        selection,
+        output_format,
+    })
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -219,6 +286,14 @@ pub(crate) const STARTER: &str = r#"# skill-audit.toml: settings for auditing th
 
 # Hosts whose host-specific frontmatter keys count as known: "vscode", "claude-code", "openclaw".
 # hosts = ["vscode", "claude-code"]
+
+# Which rules to report: IDs, prefixes such as "SA2", names, or "ALL" (the default).
+# select = ["ALL"]
+# extend-select = []
+# ignore = ["SA230"]
+
+# The report's format on standard output: "full", "concise", "json", "sarif", "github", ...
+# output-format = "full"
 
 # Severity per rule (ID or name): "off", "info", "warning" or "error".
 [rules]

@@ -63,6 +63,38 @@ pub struct Settings {
     pub severities: HashMap<Rule, Option<Severity>>,
 }
 
+/// Which rules a run reports, as ruff selects them: `select` (all rules when unset), plus
+/// `extend_select`, minus `ignore`. The command line's `--select` replaces the file's `select`;
+/// `--extend-select` and `--ignore` add to the file's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Selection {
+    pub select: Option<Vec<Rule>>,
+    pub extend_select: Vec<Rule>,
+    pub ignore: Vec<Rule>,
+}
+
+impl Selection {
+    /// The command line's selection (`self`) over the settings file's (`file`).
+    pub(crate) fn over(self, file: &Selection) -> Selection {
+        let mut extend_select = file.extend_select.clone();
+        extend_select.extend(self.extend_select);
+        let mut ignore = file.ignore.clone();
+        ignore.extend(self.ignore);
+        Selection {
+            select: self.select.or_else(|| file.select.clone()),
+            extend_select,
+            ignore,
+        }
+    }
+
+    /// Is `rule` reported?
+    pub(crate) fn reports(&self, rule: Rule) -> bool {
+        let selected = self.select.as_ref().is_none_or(|s| s.contains(&rule))
+            || self.extend_select.contains(&rule);
+        selected && !self.ignore.contains(&rule)
+    }
+}
+
 impl Settings {
     /// Is a key read by `label` (a host label from `HOST_KEYS`) known in this run?
     pub(crate) fn host_enabled(&self, label: &str) -> bool {

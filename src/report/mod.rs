@@ -1,6 +1,7 @@
 //! Stage 5: the report. [`Report`] is the stable JSON contract; every renderer reads it and
 //! nothing else, so all formats show the same facts.
 
+pub(crate) mod concise;
 pub(crate) mod diff;
 pub mod github;
 pub(crate) mod html;
@@ -36,7 +37,12 @@ pub(crate) type ByProfile = VecMap<String, Availability>;
 /// Output formats.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum Format {
+    /// Each finding with its source line, then the matrices and the summary (`full`, as ruff
+    /// names it).
+    #[value(alias = "full")]
     Text,
+    /// One line per finding, then the summary.
+    Concise,
     Json,
     Markdown,
     Html,
@@ -46,6 +52,10 @@ pub enum Format {
 }
 
 impl Format {
+    /// The names a settings file may give, for its error message.
+    pub(crate) const NAMES: &str =
+        "`full` (or `text`), `concise`, `json`, `markdown`, `html`, `sarif` or `github`";
+
     /// The format a file name asks for: `.html`, `.json`, `.md`, `.sarif`, `.txt`.
     pub(crate) fn from_path(path: &std::path::Path) -> Option<Format> {
         let name = path.file_name()?.to_str()?.to_ascii_lowercase();
@@ -70,6 +80,7 @@ pub fn schema() -> serde_json::Value {
 pub fn render(report: &Report, format: Format, out: &mut dyn Write) -> io::Result<()> {
     match format {
         Format::Text => text::render(report, out),
+        Format::Concise => concise::render(report, out, false),
         Format::Json => json::render(report, out),
         Format::Markdown => markdown::render(report, out),
         Format::Html => html::render(report, out),

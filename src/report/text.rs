@@ -38,7 +38,7 @@ fn findings(report: &Report, color: bool) -> String {
 }
 
 /// Does `f` carry a fix this run would apply (`--fix`; unsafe ones with `--unsafe-fixes`)?
-fn fixable(report: &Report, f: &crate::diagnostic::Finding) -> bool {
+pub(crate) fn fixable(report: &Report, f: &crate::diagnostic::Finding) -> bool {
     f.fix.as_ref().is_some_and(|x| {
         x.applicability == crate::diagnostic::Applicability::Safe || report.show_unsafe_fixes
     })
@@ -121,6 +121,12 @@ pub(crate) fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -
         }
         s.push('\n');
     }
+    summary(report, &mut s);
+    out.write_all(s.as_bytes())
+}
+
+/// The summary: counts, files ignore rules hid, and what fixes are left or were applied.
+pub(crate) fn summary(report: &Report, s: &mut String) {
     let sum = &report.summary;
     let _ = writeln!(
         s,
@@ -144,7 +150,6 @@ pub(crate) fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -
     if let Some(line) = fix_line(report) {
         let _ = writeln!(s, "{line}");
     }
-    out.write_all(s.as_bytes())
 }
 
 /// One finding: with its source line when the audit attached it, else one line.

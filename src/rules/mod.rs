@@ -197,6 +197,28 @@ impl Rule {
             .copied()
             .find(|r| r.code().eq_ignore_ascii_case(id) || r.name().eq_ignore_ascii_case(id))
     }
+
+    /// The rules a selector names, as `--select` and `--ignore` take them: `ALL`, a code
+    /// (`SA201`), a code's prefix (`SA2`, `SA23`) or a name (`drift`), case-insensitively.
+    /// `None` when it names no rule.
+    pub fn selected(selector: &str) -> Option<Vec<Rule>> {
+        if selector.eq_ignore_ascii_case("ALL") {
+            return Some(Rule::ALL.to_vec());
+        }
+        if let Some(rule) = Rule::from_id(selector) {
+            return Some(vec![rule]);
+        }
+        let digits = selector.get(2..).unwrap_or_default();
+        let is_prefix = selector.len() > 2
+            && selector[..2].eq_ignore_ascii_case("SA")
+            && digits.bytes().all(|b| b.is_ascii_digit());
+        let rules: Vec<Rule> = Rule::ALL
+            .iter()
+            .copied()
+            .filter(|r| is_prefix && r.code()[2..].starts_with(digits))
+            .collect();
+        (!rules.is_empty()).then_some(rules)
+    }
 }
 
 /// How a list of names (`tools`, `allowed-tools`, `paths`, ...) is written wrong. The field
@@ -365,6 +387,33 @@ fn osa_within(a: &[char], b: &[char], limit: usize) -> Option<usize> {
 mod tests {
     use super::*;
     use std::collections::HashSet;
+
+    #[test]
+    fn selectors_name_all_a_code_a_prefix_or_a_name() {
+        assert_eq!(
+            Rule::selected("all").map(|r| r.len()),
+            Some(Rule::ALL.len())
+        );
+        assert_eq!(Rule::selected("sa201"), Some(vec![Rule::NameMissing]));
+        assert_eq!(Rule::selected("drift"), Some(vec![Rule::Drift]));
+        let sa23 = Rule::selected("SA23").unwrap();
+        assert_eq!(
+            sa23,
+            [Rule::BodyTooLong, Rule::BrokenLink, Rule::BrokenReference]
+        );
+        let sa2 = Rule::selected("SA2").unwrap();
+        assert!(sa2.iter().all(|r| r.code().starts_with("SA2")));
+        assert_eq!(
+            sa2.len(),
+            Rule::ALL
+                .iter()
+                .filter(|r| r.code().starts_with("SA2"))
+                .count()
+        );
+        for nothing in ["SA", "SA0", "SA2x", "S", "", "no-such-rule", "SA1000"] {
+            assert_eq!(Rule::selected(nothing), None, "{nothing}");
+        }
+    }
 
     proptest::proptest! {
         /// The bounded distance agrees with strsim's unbounded one wherever it answers, and the

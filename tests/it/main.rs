@@ -35,6 +35,7 @@ mod properties;
 mod reports;
 mod sarif;
 mod schemas;
+mod selection;
 mod snapshots;
 mod terminal;
 mod to_prompt;

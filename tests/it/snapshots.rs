@@ -20,6 +20,15 @@ fn text_report() {
 }
 
 #[test]
+fn concise_report() {
+    let text = example("concise");
+    // One line per finding, each `path:line:col: SAnnn message`, then the summary.
+    let findings: Vec<&str> = text.lines().take_while(|l| !l.is_empty()).collect();
+    assert!(findings.iter().all(|l| l.contains(": SA")), "{text}");
+    insta::assert_snapshot!("concise", text);
+}
+
+#[test]
 fn json_report() {
     let mut v: Value = serde_json::from_str(&example("json")).expect("valid JSON");
     assert_eq!(v["tool"]["version"], VERSION);

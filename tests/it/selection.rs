@@ -1,0 +1,261 @@
+//! The command line ruff users know: `--select`, `--extend-select`, `--ignore` and their
+//! settings-file keys, `--exit-zero`, `--statistics`, `--output-format` (with `concise`),
+//! `--color`, `-q`'s reason for exit 1, and the hint when there is nothing to audit.
+
+use crate::common::*;
+
+/// A library with an error (SA201, no name), a warning (SA221, an unknown key) and a fixable
+/// info (SA224, `allowed-tools` with commas).
+fn library() -> tempfile::TempDir {
+    let unknown = skill_md("unknown", "colour: blue\n");
+    let commas = skill_md("commas", "allowed-tools: Read, Grep\n");
+    tree(&[
+        ("skills/unknown/SKILL.md", unknown.as_str()),
+        ("skills/commas/SKILL.md", commas.as_str()),
+        (
+            "skills/nameless/SKILL.md",
+            "---\ndescription: Does things. Use when asked.\n---\n# x\n",
+        ),
+    ])
+}
+
+/// The rule IDs of the report's findings, sorted and without repeats.
+fn rules(report: &serde_json::Value) -> Vec<String> {
+    let mut out: Vec<String> = arr(report, "findings")
+        .iter()
+        .map(|f| s(f, "rule").to_owned())
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn select_ignore_and_extend_select_take_ids_prefixes_and_names() {
+    let tmp = library();
+    let (all, code) = json_run(tmp.path(), &["."]);
+    assert_eq!(rules(&all), ["SA201", "SA221", "SA224"]);
+    assert_eq!(code, 1);
+    let (r, code) = json_run(tmp.path(), &["--select", "SA22", "."]);
+    assert_eq!(rules(&r), ["SA221", "SA224"]);
+    assert_eq!(
+        code, 0,
+        "the error is not selected, so it does not fail the run"
+    );
+    let (r, _) = json_run(
+        tmp.path(),
+        &["--select", "SA2", "--ignore", "unknown-key", "."],
+    );
+    assert_eq!(rules(&r), ["SA201", "SA224"]);
+    let (r, _) = json_run(
+        tmp.path(),
+        &["--select", "SA224", "--extend-select", "name-missing", "."],
+    );
+    assert_eq!(rules(&r), ["SA201", "SA224"]);
+    // Comma-separated, as ruff takes them.
+    let (r, _) = json_run(tmp.path(), &["--ignore", "SA201,SA224", "."]);
+    assert_eq!(rules(&r), ["SA221"]);
+    let out = bin(tmp.path())
+        .args(["--select", "SA2x", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("--select SA2x: names no rule"), "{err}");
+}
+
+#[test]
+fn the_settings_file_selects_and_the_command_line_wins() {
+    let tmp = library();
+    write(
+        tmp.path(),
+        "skill-audit.toml",
+        "select = [\"SA2\"]\nignore = [\"SA224\"]\n",
+    );
+    let (r, _) = json_run(tmp.path(), &["."]);
+    assert_eq!(rules(&r), ["SA201", "SA221"]);
+    // `--select` replaces the file's `select`; the file's `ignore` still holds.
+    let (r, _) = json_run(tmp.path(), &["--select", "SA22", "."]);
+    assert_eq!(rules(&r), ["SA221"]);
+    write(
+        tmp.path(),
+        "skill-audit.toml",
+        "select = [\"SA224\"]\nextend-select = [\"SA201\"]\n",
+    );
+    let (r, _) = json_run(tmp.path(), &["--extend-select", "SA221", "."]);
+    assert_eq!(rules(&r), ["SA201", "SA221", "SA224"]);
+    // A selector that names nothing is an error at its line and column.
+    write(
+        tmp.path(),
+        "skill-audit.toml",
+        "ignore = [\n  \"SA9x\",\n]\n",
+    );
+    let out = bin(tmp.path()).arg(".").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("skill-audit.toml:2:3:"), "{err}");
+    assert!(err.contains("`SA9x` in `ignore` names no rule"), "{err}");
+}
+
+#[test]
+fn output_format_from_the_settings_file_is_for_standard_output_only() {
+    let tmp = library();
+    write(
+        tmp.path(),
+        "skill-audit.toml",
+        "output-format = \"concise\"\n",
+    );
+    let out = quiet_stdout(bin(tmp.path()).arg("."), 1);
+    assert!(
+        out.starts_with("skills/commas/SKILL.md:4:16: SA224 [*] "),
+        "{out}"
+    );
+    // A file named with -o still takes its extension's format.
+    let report = tmp.path().join("r.json");
+    quiet_stdout(bin(tmp.path()).args(["-o", "r.json", "."]), 1);
+    let v: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
+    assert_eq!(rules(&v), ["SA201", "SA221", "SA224"]);
+    write(tmp.path(), "skill-audit.toml", "output-format = \"yaml\"\n");
+    let out = bin(tmp.path()).arg(".").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("skill-audit.toml:1:17: unknown `output-format` `yaml`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn concise_is_one_line_per_finding_then_the_summary_and_full_is_text() {
+    let tmp = library();
+    let out = quiet_stdout(bin(tmp.path()).args(["--output-format", "concise", "."]), 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "skills/commas/SKILL.md:4:16: SA224 [*] `allowed-tools` separates its names with commas; the spec wants spaces (`Read Grep`). Claude Code reads either, hosts that follow the spec may not",
+            "skills/nameless/SKILL.md:2:1: SA201 the skill has no `name`; add `name: nameless` (its folder name)",
+            "skills/unknown/SKILL.md:4:1: SA221 `colour` is not a field of the spec or of any host, so it is ignored",
+        ][..],
+        "{out}"
+    );
+    assert_eq!(lines[3], "");
+    assert!(lines[4].starts_with("3 files scanned, 3 skills"), "{out}");
+    let full = quiet_stdout(bin(tmp.path()).args(["--output-format", "full", "."]), 1);
+    let text = quiet_stdout(bin(tmp.path()).args(["-f", "text", "."]), 1);
+    assert_eq!(full, text);
+    // -q: the lines alone, and why the run exits 1 on standard error.
+    let out = bin(tmp.path())
+        .args(["-q", "--output-format", "concise", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(stdout.lines().count(), 3, "{stdout}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err,
+        "skill-audit: exit 1: 1 error at or above --fail-on error\n"
+    );
+}
+
+#[test]
+fn statistics_count_each_rule_and_mark_the_fixable() {
+    let tmp = library();
+    write(
+        tmp.path(),
+        "skills/more/SKILL.md",
+        skill_md("more", "colour: red\nshade: dark\n"),
+    );
+    let out = quiet_stdout(bin(tmp.path()).args(["--statistics", "."]), 1);
+    assert_eq!(
+        out,
+        "3\tSA221\t    unknown-key\n1\tSA201\t    name-missing\n1\tSA224\t[*] allowed-tools-commas\n"
+    );
+    let out = quiet_stdout(
+        bin(tmp.path()).args(["--statistics", "--exit-zero", "-f", "json", "."]),
+        0,
+    );
+    let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(v[0]["code"], "SA221");
+    assert_eq!(v[0]["count"], 3);
+    assert_eq!(v[2]["fixable"], true);
+    let out = bin(tmp.path())
+        .args(["--statistics", "-f", "sarif", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn exit_zero_keeps_findings_but_not_usage_errors() {
+    let tmp = library();
+    let out = quiet_stdout(bin(tmp.path()).args(["--exit-zero", "."]), 0);
+    assert!(out.contains("error[SA201]"), "{out}");
+    let out = bin(tmp.path())
+        .args(["--exit-zero", "-p", "nope.json", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+}
+
+#[test]
+fn color_always_and_never_override_the_terminal_test() {
+    let tmp = library();
+    let always = quiet_stdout(bin(tmp.path()).args(["--color", "always", "."]), 1);
+    assert!(always.contains('\x1b'), "{always}");
+    let never = quiet_stdout(
+        bin(tmp.path())
+            .env_remove("NO_COLOR")
+            .args(["--color", "never", "."]),
+        1,
+    );
+    assert!(!never.contains('\x1b'));
+    // Also after a subcommand, where it is accepted too.
+    let rules = quiet_stdout(bin(tmp.path()).args(["rules", "--color", "never"]), 0);
+    assert!(rules.contains("SA201"));
+}
+
+#[test]
+fn nothing_to_audit_is_said_and_fails_only_when_asked() {
+    let tmp = tree(&[
+        ("notes/readme.md", "# nothing here\n"),
+        (".gitignore", "hidden/\n"),
+    ]);
+    write(tmp.path(), "hidden/SKILL.md", skill_md("hidden", ""));
+    std::fs::create_dir(tmp.path().join(".git")).unwrap();
+    let out = bin(tmp.path()).arg(".").output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("skill-audit: no skill, agent or plugin manifest found under `.`"),
+        "{err}"
+    );
+    assert!(err.contains("1 file hidden by ignore rules"), "{err}");
+    assert_eq!(err.lines().count(), 1, "one line: {err}");
+    let out = bin(tmp.path())
+        .args(["--fail-on-empty", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    // A library with a skill says nothing of the kind.
+    let lib = library();
+    let out = bin(lib.path()).arg(".").output().unwrap();
+    assert!(!String::from_utf8_lossy(&out.stderr).contains("no skill"));
+}
+
+#[test]
+fn completions_offer_rule_ids_and_schema_lists_its_kinds() {
+    let tmp = tempfile::tempdir().unwrap();
+    let bash = quiet_stdout(bin(tmp.path()).args(["completions", "bash"]), 0);
+    for word in ["SA201", "name-missing", "SA404", "ALL"] {
+        assert!(bash.contains(word), "{word} is offered");
+    }
+    let kinds = quiet_stdout(bin(tmp.path()).arg("schema"), 0);
+    let names: Vec<&str> = kinds
+        .lines()
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(names, ["profile", "config", "report", "`skill-audit"]);
+}
