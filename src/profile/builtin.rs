@@ -119,21 +119,26 @@ pub(crate) struct Summary {
     pub checked: Option<String>,
 }
 
-/// A summary of each built-in profile.
-/// The latest date the built-in lists were checked against their hosts' docs.
+/// The latest date the built-in model lists were checked against their hosts' docs.
 pub(crate) fn checked() -> String {
-    // Only the one field: the files are large, and the rest need not be built.
+    // Only these fields: the files are large, and the rest need not be built.
     #[derive(serde::Deserialize)]
     struct Checked {
         checked: Option<String>,
+        #[serde(default)]
+        models: Vec<serde::de::IgnoredAny>,
     }
     BUILTINS
         .iter()
-        .filter_map(|(_, json)| serde_json::from_str::<Checked>(json).ok()?.checked)
+        .filter_map(|(_, json)| {
+            let c = serde_json::from_str::<Checked>(json).ok()?;
+            if c.models.is_empty() { None } else { c.checked }
+        })
         .max()
         .unwrap_or_default()
 }
 
+/// A summary of each built-in profile.
 pub(crate) fn describe() -> Vec<Summary> {
     BUILTINS
         .iter()
@@ -160,7 +165,12 @@ mod tests {
         for (name, _) in BUILTINS {
             let p = load(name).unwrap();
             assert_eq!(p.name, *name);
-            assert!(!p.tools.is_empty());
+            // A host whose tools are documented lists them; the others say they are not judged.
+            assert_ne!(
+                p.tools.is_empty(),
+                p.describes(crate::profile::Undescribed::Tools),
+                "{name}"
+            );
         }
         assert!(load("nope").is_err());
         assert_eq!(vocabularies().len(), 2);
@@ -244,8 +254,18 @@ mod tests {
                 "{name}: checked {checked:?} is not YYYY-MM-DD"
             );
             let voc = vocabulary(name);
-            assert!(!voc.models.is_empty(), "{name}: no models");
-            assert!(!voc.loads.is_empty(), "{name}: loads nothing");
+            assert!(voc.title.is_some(), "{name}: no title");
+            let rules = v["skills"].as_object().expect("loading rules, if none");
+            for (rule, body) in rules {
+                let source = body["source"].as_str().unwrap_or_default();
+                assert!(!source.is_empty(), "{name}: rule {rule} has no source");
+            }
+            // Hosts whose agents are judged say which formats they load; only they name models.
+            let judges_agents = !voc
+                .not_judged
+                .contains(&crate::profile::Undescribed::Agents);
+            assert_eq!(!voc.loads.is_empty(), judges_agents, "{name}: loads");
+            assert_eq!(!voc.models.is_empty(), judges_agents, "{name}: models");
             let mut models = voc.models.clone();
             models.sort();
             models.dedup();
