@@ -970,6 +970,9 @@ pub(crate) fn loads(profile: &Profile, agent: &crate::model::Agent) -> bool {
 
 /// How `profile` judges the tool `name` that `judged` needs or names.
 pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVerdict {
+    if !profile.describes(crate::profile::Undescribed::Tools) {
+        return ToolVerdict::NotJudged;
+    }
     let bare = crate::profile::names::tool_of(name);
     if let Judged::Agent(agent) = judged
         && !agent.mcp_servers.is_empty()

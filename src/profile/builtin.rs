@@ -444,6 +444,26 @@ mod tests {
     }
 
     #[test]
+    fn undocumented_tools_are_not_judged() {
+        use crate::evaluate::{Judged, ToolVerdict, tool};
+        let codex = load("codex").unwrap();
+        for judged in [Judged::Skill, Judged::SkillTools, Judged::ClaudeNames] {
+            for name in ["Read", "shell", "github/get_issue"] {
+                assert!(
+                    matches!(tool(&codex, judged, name), ToolVerdict::NotJudged),
+                    "{name}"
+                );
+            }
+        }
+        // A host whose tools are documented still judges them.
+        let vscode = load("vscode").unwrap();
+        assert!(matches!(
+            tool(&vscode, Judged::Skill, "frobnicate"),
+            ToolVerdict::Unknown
+        ));
+    }
+
+    #[test]
     fn text_takes_the_name_with_or_without_prefix() {
         assert_eq!(text("vscode"), text("builtin:vscode"));
         assert!(text("vscode").unwrap().contains("\"host\": \"vscode\""));
