@@ -300,3 +300,16 @@ impl<'a> Sink<'a> {
             .push(Finding::new(rule, self.path, pos, message).with_fix(fix));
     }
 }
+
+/// `100000` as `100,000`, as messages write numbers.
+pub(crate) fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

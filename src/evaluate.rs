@@ -30,7 +30,8 @@ pub enum Status {
     /// Something required is missing (an agent: none of its tools resolves, or an MCP server
     /// it declares is absent).
     Unavailable,
-    /// The profile's host does not load this kind of agent.
+    /// The profile's host does not load this kind of agent, or this skill (by a loading rule
+    /// it documents: the file name, a required field, a length).
     NotLoaded,
     /// Every requirement the profile can judge is met, but some are of kinds it does not
     /// describe (executables, variables, packages, ...; tools, on a profile that describes
@@ -64,12 +65,15 @@ impl Status {
         }
     }
 
-    /// Whether reports say why an entry has this status (the others are plain, or, for
-    /// `not-loaded`, the same for every agent of a kind).
+    /// Whether reports say why an entry has this status (the others are plain).
     pub(crate) fn explained(self) -> bool {
         matches!(
             self,
-            Status::Partial | Status::Unavailable | Status::NotJudged | Status::Invalid
+            Status::Partial
+                | Status::Unavailable
+                | Status::NotLoaded
+                | Status::NotJudged
+                | Status::Invalid
         )
     }
 
@@ -79,7 +83,7 @@ impl Status {
             Status::Available => "every requirement is met",
             Status::Partial => "some of the tools it names are missing; the host drops them",
             Status::Unavailable => "something required is missing",
-            Status::NotLoaded => "the profile's host does not load this agent",
+            Status::NotLoaded => "the profile's host does not load this agent or skill",
             Status::NotJudged => {
                 "what the profile describes is met; the rest (executables, variables, packages, tools on a machine profile, ...) it does not describe"
             }
@@ -182,6 +186,7 @@ fn met(
 ) -> Option<bool> {
     match kind {
         DepKind::Tools | DepKind::Resources | DepKind::Prompts if !profile.describes_mcp() => None,
+        DepKind::Tools if !profile.describes(crate::profile::Undescribed::Tools) => None,
         DepKind::Tools => {
             let judged = match source {
                 crate::model::Origin::AllowedTools => {
@@ -382,16 +387,21 @@ pub(crate) fn declarations<'r>(
 /// Evaluate a skill against a profile, one of the profiles of `run`, covering invalid and
 /// undeclared skills.
 pub(crate) fn skill(skill: &Skill, profile: &Profile, run: &[Profile]) -> Availability {
-    if skill.invalid && skill.fields_unread && profile.host() == Some("claude-code") {
-        // Claude Code reads the frontmatter leniently: a file whose frontmatter does not parse
-        // still loads, named after its folder, with none of its fields.
-        return Availability::of(
-            Status::Undeclared,
-            Some(
-                "Claude Code loads it although its frontmatter cannot be read, with none of its fields"
-                    .into(),
-            ),
-        );
+    // First whether the host loads the skill at all, by its own documented rules: a host
+    // that reads a frontmatter leniently (Claude Code) loads a file whose YAML does not parse.
+    if let Some(v) = &profile.vocabulary
+        && let Some(rules) = &v.skills
+    {
+        let host = profile.host_title().unwrap_or_default();
+        match rules.judge(skill, host) {
+            crate::profile::loading::Loading::Refused(reason) => {
+                return Availability::of(Status::NotLoaded, Some(reason));
+            }
+            crate::profile::loading::Loading::WithoutFields(reason) => {
+                return Availability::of(Status::Undeclared, Some(reason));
+            }
+            crate::profile::loading::Loading::Loads => {}
+        }
     }
     if skill.invalid {
         return Availability::of(
@@ -960,6 +970,9 @@ pub(crate) fn loads(profile: &Profile, agent: &crate::model::Agent) -> bool {
 
 /// How `profile` judges the tool `name` that `judged` needs or names.
 pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVerdict {
+    if !profile.describes(crate::profile::Undescribed::Tools) {
+        return ToolVerdict::NotJudged;
+    }
     let bare = crate::profile::names::tool_of(name);
     if let Judged::Agent(agent) = judged
         && !agent.mcp_servers.is_empty()
@@ -1041,6 +1054,15 @@ pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availabil
         return Availability::of(
             Status::Invalid,
             Some("the frontmatter could not be read".into()),
+        );
+    }
+    if !profile.describes(crate::profile::Undescribed::Agents) {
+        let host = profile.host_title().unwrap_or_default();
+        return Availability::of(
+            Status::NotJudged,
+            Some(format!(
+                "the profile does not describe which agent files {host} loads or its tools"
+            )),
         );
     }
     if !loads(profile, agent) {

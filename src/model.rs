@@ -491,6 +491,20 @@ pub struct SkillFields {
     /// Keys no host knows, in document order.
     #[serde(rename = "unknown-keys", skip_serializing_if = "Vec::is_empty")]
     pub unknown_keys: Vec<String>,
+    /// `name` as written, when it is a string (empty too): what a host's loading rules judge.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub name_written: Option<String>,
+    /// `description` as written, when it is a string (empty too).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub description_written: Option<String>,
+    /// The keys at the start of a line of a frontmatter that does not parse as YAML, with
+    /// their text: what a host that falls back to reading lines finds there (`None`: no
+    /// frontmatter delimited by `---` lines).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub line_keys: Option<Vec<(String, String)>>,
 }
 
 /// The closing `---` line of a skill's frontmatter, and whether a `dependencies` key is above

@@ -128,10 +128,13 @@ fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
             format!("missing: a {other} tool this host does not map to its own")
         }
         ToolVerdict::Denied => "missing: denied by the profile".to_owned(),
-        ToolVerdict::NotJudged => {
-            "not judged: a built-in of the host it is written for, and the profile has no host"
-                .to_owned()
-        }
+        ToolVerdict::NotJudged => match p.host_title() {
+            Some(h) => format!("not judged: the profile does not describe {h}'s tools"),
+            None => {
+                "not judged: a built-in of the host it is written for, and the profile has no host"
+                    .to_owned()
+            }
+        },
     }
 }
 

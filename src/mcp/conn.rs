@@ -389,18 +389,7 @@ pub(super) fn secs(d: Duration) -> String {
     format!("{}s", d.as_secs_f64())
 }
 
-/// `100000` as `100,000`.
-pub(super) fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
-}
+pub(super) use crate::diagnostic::thousands;
 
 /// An error and its causes as one line, without the transport's type names.
 pub(super) fn tidy(e: &dyn std::error::Error) -> String {

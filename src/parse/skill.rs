@@ -39,7 +39,10 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
         Ok(d) => d,
         Err(_) => {
             let mut out = invalid(0);
-            out.skill.fields_unread = std::str::from_utf8(bytes).is_ok();
+            if let Ok(text) = std::str::from_utf8(bytes) {
+                out.skill.fields_unread = true;
+                out.skill.fields.line_keys = line_keys(text);
+            }
             return out;
         }
     };
@@ -54,6 +57,25 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
         body,
         line_count,
     }
+}
+
+/// The `key: value` lines of a delimited frontmatter that is not YAML, as a host that falls
+/// back to reading lines sees them (a key at a line's start, after any indentation).
+fn line_keys(text: &str) -> Option<Vec<(String, String)>> {
+    let split = crate::parse::frontmatter::split(text).ok()?;
+    let keys = split
+        .yaml
+        .lines()
+        .filter_map(|line| {
+            let (key, value) = line.trim_start().split_once(':')?;
+            let plain = !key.is_empty()
+                && key
+                    .bytes()
+                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+            plain.then(|| (key.to_owned(), value.trim().to_owned()))
+        })
+        .collect();
+    Some(keys)
 }
 
 /// The closing `---` line of a file of `bytes` whose body is its last `body_len` bytes and
@@ -98,12 +120,15 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
         match k {
             "name" => {
                 skill.name_pos = value.pos;
+                f.name_written = value.as_str().map(str::to_owned);
                 match value.as_str().map(str::trim) {
                     Some(n) if !n.is_empty() => skill.name = n.to_owned(),
                     _ => rules::spec::name_type(sink, value),
                 }
             }
-            "description" => match value.as_str() {
+            "description" => match value.as_str().inspect(|d| {
+                f.description_written = Some((*d).to_owned());
+            }) {
                 Some(d) if !d.trim().is_empty() => skill.description = Some(d.to_owned()),
                 _ => rules::spec::description_type(sink, value),
             },

@@ -13,9 +13,27 @@ pub(crate) const BUILTINS: &[(&str, &str)] = &[
         "claude-code",
         include_str!("../../profiles/builtin/claude-code.json"),
     ),
+    ("codex", include_str!("../../profiles/builtin/codex.json")),
+    (
+        "copilot-cli",
+        include_str!("../../profiles/builtin/copilot-cli.json"),
+    ),
+    ("cursor", include_str!("../../profiles/builtin/cursor.json")),
+    (
+        "gemini-cli",
+        include_str!("../../profiles/builtin/gemini-cli.json"),
+    ),
     (
         "github-copilot",
         include_str!("../../profiles/builtin/github-copilot.json"),
+    ),
+    (
+        "openclaw",
+        include_str!("../../profiles/builtin/openclaw.json"),
+    ),
+    (
+        "opencode",
+        include_str!("../../profiles/builtin/opencode.json"),
     ),
     ("vscode", include_str!("../../profiles/builtin/vscode.json")),
 ];
@@ -119,21 +137,26 @@ pub(crate) struct Summary {
     pub checked: Option<String>,
 }
 
-/// A summary of each built-in profile.
-/// The latest date the built-in lists were checked against their hosts' docs.
+/// The latest date the built-in model lists were checked against their hosts' docs.
 pub(crate) fn checked() -> String {
-    // Only the one field: the files are large, and the rest need not be built.
+    // Only these fields: the files are large, and the rest need not be built.
     #[derive(serde::Deserialize)]
     struct Checked {
         checked: Option<String>,
+        #[serde(default)]
+        models: Vec<serde::de::IgnoredAny>,
     }
     BUILTINS
         .iter()
-        .filter_map(|(_, json)| serde_json::from_str::<Checked>(json).ok()?.checked)
+        .filter_map(|(_, json)| {
+            let c = serde_json::from_str::<Checked>(json).ok()?;
+            if c.models.is_empty() { None } else { c.checked }
+        })
         .max()
         .unwrap_or_default()
 }
 
+/// A summary of each built-in profile.
 pub(crate) fn describe() -> Vec<Summary> {
     BUILTINS
         .iter()
@@ -160,7 +183,12 @@ mod tests {
         for (name, _) in BUILTINS {
             let p = load(name).unwrap();
             assert_eq!(p.name, *name);
-            assert!(!p.tools.is_empty());
+            // A host whose tools are documented lists them; the others say they are not judged.
+            assert_ne!(
+                p.tools.is_empty(),
+                p.describes(crate::profile::Undescribed::Tools),
+                "{name}"
+            );
         }
         assert!(load("nope").is_err());
         assert_eq!(vocabularies().len(), 2);
@@ -244,8 +272,18 @@ mod tests {
                 "{name}: checked {checked:?} is not YYYY-MM-DD"
             );
             let voc = vocabulary(name);
-            assert!(!voc.models.is_empty(), "{name}: no models");
-            assert!(!voc.loads.is_empty(), "{name}: loads nothing");
+            assert!(voc.title.is_some(), "{name}: no title");
+            let rules = v["skills"].as_object().expect("loading rules, if none");
+            for (rule, body) in rules {
+                let source = body["source"].as_str().unwrap_or_default();
+                assert!(!source.is_empty(), "{name}: rule {rule} has no source");
+            }
+            // Hosts whose agents are judged say which formats they load; only they name models.
+            let judges_agents = !voc
+                .not_judged
+                .contains(&crate::profile::Undescribed::Agents);
+            assert_eq!(!voc.loads.is_empty(), judges_agents, "{name}: loads");
+            assert_eq!(!voc.models.is_empty(), judges_agents, "{name}: models");
             let mut models = voc.models.clone();
             models.sort();
             models.dedup();
@@ -403,6 +441,26 @@ mod tests {
             vocabulary("github-copilot").hook_events.is_empty(),
             "GitHub runs no hooks from frontmatter"
         );
+    }
+
+    #[test]
+    fn undocumented_tools_are_not_judged() {
+        use crate::evaluate::{Judged, ToolVerdict, tool};
+        let codex = load("codex").unwrap();
+        for judged in [Judged::Skill, Judged::SkillTools, Judged::ClaudeNames] {
+            for name in ["Read", "shell", "github/get_issue"] {
+                assert!(
+                    matches!(tool(&codex, judged, name), ToolVerdict::NotJudged),
+                    "{name}"
+                );
+            }
+        }
+        // A host whose tools are documented still judges them.
+        let vscode = load("vscode").unwrap();
+        assert!(matches!(
+            tool(&vscode, Judged::Skill, "frobnicate"),
+            ToolVerdict::Unknown
+        ));
     }
 
     #[test]

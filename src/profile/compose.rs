@@ -96,6 +96,16 @@ impl Vocabulary {
         self.hook_events.extend(other.hook_events);
         self.hook_events.sort();
         self.hook_events.dedup();
+        // A later part that names its host or its loading rules speaks for the host.
+        if other.title.is_some() {
+            self.title = other.title;
+        }
+        if other.skills.is_some() {
+            self.skills = other.skills;
+        }
+        self.not_judged.extend(other.not_judged);
+        self.not_judged.sort();
+        self.not_judged.dedup();
     }
 }
 
@@ -406,7 +416,9 @@ impl Composer {
         let defines = file.toolsets.as_ref().is_some_and(|t| !t.is_empty())
             || !file.renamed.is_empty()
             || !file.aliases.is_empty()
-            || !file.loads.is_empty();
+            || !file.loads.is_empty()
+            || file.skills.is_some()
+            || !file.not_judged.is_empty();
         if let Some(host) = file.host.clone() {
             let known = builtin::BUILTINS.iter().any(|(n, _)| *n == host);
             if role == Role::Profile && known {
@@ -437,6 +449,9 @@ impl Composer {
                         hook_events: take(&mut file.hook_events),
                         defined: Default::default(),
                         has_servers: false,
+                        title: take(&mut file.title),
+                        skills: take(&mut file.skills),
+                        not_judged: take(&mut file.not_judged),
                     }),
                     ..Parts::default()
                 });

@@ -126,6 +126,16 @@ pub struct ProfileFile {
     /// there and does not judge them.
     #[serde(default, rename = "hook-events")]
     pub hook_events: Vec<String>,
+    /// Host profiles: the host's name as people write it ("Codex"), for messages.
+    pub title: Option<String>,
+    /// Host profiles: the rules by which the host loads a SKILL.md at all, each with where it
+    /// is documented. A rule that is absent is not judged.
+    pub skills: Option<super::loading::SkillLoading>,
+    /// Host profiles: what the profile does not describe, and so does not judge: `tools` (the
+    /// host's own tool names are not documented: a skill's tool needs and an agent's tools are
+    /// `not-judged` there), `agents` (which agent files the host loads is not documented).
+    #[serde(default, rename = "not-judged")]
+    pub not_judged: Vec<super::Undescribed>,
     /// Host profiles: the documentation the lists were taken from.
     pub source: Option<String>,
     /// Host profiles: when the lists were last checked against that documentation (YYYY-MM-DD).

@@ -4,6 +4,7 @@
 
 pub(crate) mod builtin;
 mod compose;
+pub mod loading;
 
 pub(crate) use compose::Composer;
 mod file;
@@ -98,6 +99,24 @@ pub struct Vocabulary {
     pub(crate) defined: Defined,
     /// Whether the profile lists MCP servers; if not, `server/tool` names are not judged.
     pub has_servers: bool,
+    /// The host's name as people write it ("Codex").
+    pub title: Option<String>,
+    /// How the host loads a SKILL.md, where documented.
+    pub skills: Option<loading::SkillLoading>,
+    /// What the host profile does not describe.
+    pub not_judged: Vec<Undescribed>,
+}
+
+/// Something a host profile does not describe (`not-judged` in its JSON).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, serde::Deserialize, schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Undescribed {
+    /// The host's own tool names.
+    Tools,
+    /// Which agent files the host loads.
+    Agents,
 }
 
 impl Vocabulary {
@@ -224,6 +243,19 @@ impl Profile {
     /// The host this profile runs on, if any.
     pub(crate) fn host(&self) -> Option<&str> {
         self.vocabulary.as_ref().map(|v| v.host.as_str())
+    }
+
+    /// The host's name as messages write it ("Codex"; else its id).
+    pub(crate) fn host_title(&self) -> Option<&str> {
+        let v = self.vocabulary.as_ref()?;
+        Some(v.title.as_deref().unwrap_or(&v.host))
+    }
+
+    /// Does the profile describe `what`? Only a host profile can say it does not.
+    pub(crate) fn describes(&self, what: Undescribed) -> bool {
+        self.vocabulary
+            .as_ref()
+            .is_none_or(|v| !v.not_judged.contains(&what))
     }
 
     /// How this profile judges a tool name.

@@ -224,9 +224,15 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
             .collect(),
         _ => return,
     };
+    // Hosts without a model list do not judge models, and messages do not name them.
+    let hosts: Vec<&'static Profile> = hosts
+        .iter()
+        .filter(|h| folded_models(h).is_some_and(|f| !f.models.is_empty()))
+        .copied()
+        .collect();
     let folded_hosts: Vec<&'static Folded> =
         hosts.iter().filter_map(|h| folded_models(h)).collect();
-    if folded_hosts.iter().all(|f| f.models.is_empty()) {
+    if folded_hosts.is_empty() {
         return;
     }
     // The candidates for "did you mean", gathered only for a name no host knows: most
@@ -254,7 +260,7 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
             continue;
         }
         let typo = model_typo(name, &folded, models());
-        unknown_model(sink, pos, name, hosts, typo);
+        unknown_model(sink, pos, name, &hosts, typo);
     }
 }
 

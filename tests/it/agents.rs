@@ -1545,7 +1545,13 @@ fn profiles_command_lists_the_builtins() {
         names,
         [
             "builtin:claude-code",
+            "builtin:codex",
+            "builtin:copilot-cli",
+            "builtin:cursor",
+            "builtin:gemini-cli",
             "builtin:github-copilot",
+            "builtin:openclaw",
+            "builtin:opencode",
             "builtin:vscode"
         ]
     );

@@ -255,9 +255,27 @@ const BUILTIN_FILES: &[(&str, &str)] = &[
         "claude-code",
         include_str!("../../profiles/builtin/claude-code.json"),
     ),
+    ("codex", include_str!("../../profiles/builtin/codex.json")),
+    (
+        "copilot-cli",
+        include_str!("../../profiles/builtin/copilot-cli.json"),
+    ),
+    ("cursor", include_str!("../../profiles/builtin/cursor.json")),
+    (
+        "gemini-cli",
+        include_str!("../../profiles/builtin/gemini-cli.json"),
+    ),
     (
         "github-copilot",
         include_str!("../../profiles/builtin/github-copilot.json"),
+    ),
+    (
+        "openclaw",
+        include_str!("../../profiles/builtin/openclaw.json"),
+    ),
+    (
+        "opencode",
+        include_str!("../../profiles/builtin/opencode.json"),
     ),
     ("vscode", include_str!("../../profiles/builtin/vscode.json")),
 ];

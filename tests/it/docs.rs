@@ -246,13 +246,25 @@ fn builtin_profiles_table_matches_the_files() {
             .unwrap_or(0);
         let loads: Vec<&str> = file["loads"]
             .as_array()
-            .unwrap()
-            .iter()
+            .into_iter()
+            .flatten()
             .filter_map(|v| v.as_str())
             .collect();
+        let not_judged = |what: &str| {
+            file["not-judged"]
+                .as_array()
+                .is_some_and(|a| a.iter().any(|v| v == what))
+        };
+        let or_not_judged = |what: &str, cell: String| {
+            if not_judged(what) {
+                "not judged".to_owned()
+            } else {
+                cell
+            }
+        };
         let want = [
-            loads.join(", "),
-            len("tools").to_string(),
+            or_not_judged("agents", loads.join(", ")),
+            or_not_judged("tools", len("tools").to_string()),
             len("toolsets").to_string(),
             len("renamed").to_string(),
             len("aliases").to_string(),

@@ -23,6 +23,7 @@ mod github;
 mod hooks;
 mod hostile;
 mod hostile_tree;
+mod hosts;
 mod html;
 mod install;
 mod layouts;

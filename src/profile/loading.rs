@@ -1,0 +1,423 @@
+//! The rules by which a host loads a SKILL.md at all: the file name it looks for, what it does
+//! with a frontmatter that is not YAML, the fields it requires, and the limits on `name` and
+//! `description`. Each host profile carries its own, as data (`skills` in its JSON), with the
+//! document or source file each rule was read from; a rule a host does not document is absent,
+//! and a skill is never refused for it.
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+
+use crate::diagnostic::thousands;
+use crate::model::Skill;
+
+/// How a host loads skills (the `skills` key of a host profile). Every rule is optional.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SkillLoading {
+    /// The file name the host looks for in a skill's folder.
+    #[serde(default)]
+    pub file: Option<FileRule>,
+    /// What the host does with a frontmatter that is missing or is not valid YAML.
+    #[serde(default)]
+    pub frontmatter: Option<FrontmatterRule>,
+    /// Fields without which the host skips the skill.
+    #[serde(default)]
+    pub required: Option<RequiredRule>,
+    /// Limits on `name` beyond which the host skips the skill.
+    #[serde(default)]
+    pub name: Option<TextRule>,
+    /// Limits on `description` beyond which the host skips the skill.
+    #[serde(default)]
+    pub description: Option<TextRule>,
+    /// The frontmatter fields the host reads (others it ignores). Informative: it refuses
+    /// no skill.
+    #[serde(default)]
+    pub reads: Option<ReadsRule>,
+}
+
+/// The skill file's name.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FileRule {
+    /// The name, as the host spells it (`SKILL.md`).
+    pub name: String,
+    /// Whether another case of it (`skill.md`) is skipped.
+    #[serde(rename = "case-sensitive")]
+    pub case_sensitive: bool,
+    /// Where the rule is documented.
+    pub source: String,
+}
+
+/// What a host does with a frontmatter it cannot read as YAML.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FrontmatterRule {
+    pub unreadable: Unreadable,
+    /// Where the rule is documented.
+    pub source: String,
+}
+
+/// A host's answer to a frontmatter that is missing or not YAML.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Unreadable {
+    /// The skill is not loaded.
+    Skip,
+    /// The skill loads, named after its folder, with none of its fields.
+    LoadWithoutFields,
+    /// The host reads `key: value` lines instead; its other rules judge what it finds there.
+    ReadLines,
+}
+
+/// Fields a host requires.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequiredRule {
+    /// `name`, `description`.
+    pub fields: Vec<String>,
+    /// Whether an empty value counts as missing.
+    #[serde(rename = "non-empty")]
+    pub non_empty: bool,
+    /// Where the rule is documented.
+    pub source: String,
+}
+
+/// Limits on a text field.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct TextRule {
+    /// At most this many characters (Unicode scalar values).
+    #[serde(default, rename = "max-chars")]
+    pub max_chars: Option<usize>,
+    /// Whether runs of whitespace count as one space, and the ends not at all, as the host
+    /// measures.
+    #[serde(default, rename = "collapse-whitespace")]
+    pub collapse_whitespace: bool,
+    /// The only characters allowed, as ASCII ranges and characters (`a-z0-9-`).
+    #[serde(default)]
+    pub charset: Option<String>,
+    /// Where the rule is documented.
+    pub source: String,
+}
+
+/// The fields a host reads.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReadsRule {
+    pub fields: Vec<String>,
+    /// Where the list is documented.
+    pub source: String,
+}
+
+/// Whether a host loads a skill.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) enum Loading {
+    Loads,
+    /// It loads, with none of its fields (the reason says so).
+    WithoutFields(String),
+    /// It does not load: the reason names the host and the rule.
+    Refused(String),
+}
+
+impl SkillLoading {
+    /// Does the host called `host` (as people write it: "Codex") load `skill`?
+    pub(crate) fn judge(&self, skill: &Skill, host: &str) -> Loading {
+        if let Some(file) = &self.file
+            && file.case_sensitive
+        {
+            let written = skill
+                .fs_path
+                .file_name()
+                .and_then(|n| n.to_str())
+                .unwrap_or_default();
+            if !written.is_empty() && written != file.name {
+                return Loading::Refused(format!(
+                    "{host} looks for a file named exactly `{}`, not `{written}`",
+                    file.name
+                ));
+            }
+        }
+        if skill.invalid {
+            if !skill.fields_unread {
+                // Not text: no host reads it, and `invalid` already says so.
+                return Loading::Loads;
+            }
+            return match self.frontmatter.as_ref().map(|f| f.unreadable) {
+                Some(Unreadable::Skip) => Loading::Refused(format!(
+                    "{host} skips a skill whose frontmatter is missing or not valid YAML"
+                )),
+                Some(Unreadable::LoadWithoutFields) => Loading::WithoutFields(format!(
+                    "{host} loads it although its frontmatter cannot be read, with none of its fields"
+                )),
+                Some(Unreadable::ReadLines) => {
+                    let Some(keys) = &skill.fields.line_keys else {
+                        return Loading::Refused(format!(
+                            "{host} skips a skill without a frontmatter between `---` lines"
+                        ));
+                    };
+                    let line =
+                        |key: &str| keys.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+                    match self.refusal(host, line("name"), line("description"), true) {
+                        Some(reason) => Loading::Refused(reason),
+                        None => Loading::WithoutFields(format!(
+                            "{host} reads its `key: value` lines although its frontmatter is not valid YAML; it reads none of its other fields"
+                        )),
+                    }
+                }
+                // Undocumented: the frontmatter is unreadable, and `invalid` says so.
+                None => Loading::Loads,
+            };
+        }
+        let f = &skill.fields;
+        match self.refusal(
+            host,
+            f.name_written.as_deref(),
+            f.description_written.as_deref(),
+            false,
+        ) {
+            Some(reason) => Loading::Refused(reason),
+            None => Loading::Loads,
+        }
+    }
+
+    /// Why the host skips a skill whose `name` and `description` are these (`None`: not
+    /// written as text), if it does. `lines`: read from lines, where a value is its rest of
+    /// the line and is not limited further than the host limits it.
+    fn refusal(
+        &self,
+        host: &str,
+        name: Option<&str>,
+        description: Option<&str>,
+        lines: bool,
+    ) -> Option<String> {
+        if let Some(req) = &self.required {
+            for field in &req.fields {
+                let value = match field.as_str() {
+                    "name" => name,
+                    "description" => description,
+                    _ => continue,
+                };
+                match value {
+                    None if lines => {
+                        return Some(format!(
+                            "{host} skips a skill without a `{field}:` line, and its frontmatter is not valid YAML"
+                        ));
+                    }
+                    None => return Some(format!("{host} skips a skill without a `{field}`")),
+                    Some(v) if req.non_empty && v.trim().is_empty() => {
+                        return Some(format!("{host} skips a skill whose `{field}` is empty"));
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        for (field, rule, value) in [
+            ("name", &self.name, name),
+            ("description", &self.description, description),
+        ] {
+            if let (Some(rule), Some(value)) = (rule, value)
+                && let Some(reason) = rule.refusal(host, field, value)
+            {
+                return Some(reason);
+            }
+        }
+        None
+    }
+}
+
+impl TextRule {
+    fn refusal(&self, host: &str, field: &str, value: &str) -> Option<String> {
+        let measured: std::borrow::Cow<str> = if self.collapse_whitespace {
+            value
+                .split_whitespace()
+                .collect::<Vec<_>>()
+                .join(" ")
+                .into()
+        } else {
+            value.into()
+        };
+        if let Some(max) = self.max_chars {
+            let n = measured.chars().count();
+            if n > max {
+                return Some(format!(
+                    "{host} skips a skill whose {field} is over {} characters ({})",
+                    thousands(max),
+                    thousands(n)
+                ));
+            }
+        }
+        if let Some(charset) = &self.charset
+            && !value.is_empty()
+            && let Some(bad) = value.chars().find(|c| !allowed(charset, *c))
+        {
+            return Some(format!(
+                "{host} skips a skill whose {field} `{value}` has `{bad}`, a character outside `{charset}`"
+            ));
+        }
+        None
+    }
+}
+
+/// Is `c` one of `charset`'s ranges (`a-z`) or characters? A `-` at either end is itself.
+fn allowed(charset: &str, c: char) -> bool {
+    let set: Vec<char> = charset.chars().collect();
+    let mut i = 0;
+    while i < set.len() {
+        if i + 2 < set.len() && set[i + 1] == '-' {
+            if (set[i]..=set[i + 2]).contains(&c) {
+                return true;
+            }
+            i += 3;
+        } else {
+            if set[i] == c {
+                return true;
+            }
+            i += 1;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn skill(file: &str, name: Option<&str>, description: Option<&str>) -> Skill {
+        let mut s = Skill::invalid(
+            "demo".into(),
+            format!("demo/{file}"),
+            std::path::PathBuf::from(format!("demo/{file}")),
+        );
+        s.invalid = false;
+        s.fields.name_written = name.map(str::to_owned);
+        s.fields.description_written = description.map(str::to_owned);
+        s
+    }
+
+    fn codex() -> SkillLoading {
+        let src = || "loader.rs".to_owned();
+        SkillLoading {
+            file: Some(FileRule {
+                name: "SKILL.md".into(),
+                case_sensitive: true,
+                source: src(),
+            }),
+            frontmatter: Some(FrontmatterRule {
+                unreadable: Unreadable::Skip,
+                source: src(),
+            }),
+            required: Some(RequiredRule {
+                fields: vec!["name".into(), "description".into()],
+                non_empty: true,
+                source: src(),
+            }),
+            name: Some(TextRule {
+                max_chars: Some(64),
+                collapse_whitespace: true,
+                charset: None,
+                source: src(),
+            }),
+            description: Some(TextRule {
+                max_chars: Some(1024),
+                collapse_whitespace: true,
+                charset: None,
+                source: src(),
+            }),
+            reads: None,
+        }
+    }
+
+    #[test]
+    fn each_rule_refuses_with_the_host_and_the_rule() {
+        let rules = codex();
+        let ok = skill("SKILL.md", Some("demo"), Some("Does things."));
+        assert_eq!(rules.judge(&ok, "Codex"), Loading::Loads);
+        let lower = skill("skill.md", Some("demo"), Some("Does things."));
+        assert_eq!(
+            rules.judge(&lower, "Codex"),
+            Loading::Refused(
+                "Codex looks for a file named exactly `SKILL.md`, not `skill.md`".into()
+            )
+        );
+        let long = "x".repeat(1025);
+        assert_eq!(
+            rules.judge(&skill("SKILL.md", Some("demo"), Some(&long)), "Codex"),
+            Loading::Refused(
+                "Codex skips a skill whose description is over 1,024 characters (1,025)".into()
+            )
+        );
+        // Measured as Codex measures: whitespace runs are one space.
+        let spaced = format!("{}   {}", "x".repeat(600), "y".repeat(423));
+        assert_eq!(
+            rules.judge(&skill("SKILL.md", Some("demo"), Some(&spaced)), "Codex"),
+            Loading::Loads
+        );
+        assert_eq!(
+            rules.judge(&skill("SKILL.md", None, Some("d")), "Codex"),
+            Loading::Refused("Codex skips a skill without a `name`".into())
+        );
+        assert_eq!(
+            rules.judge(&skill("SKILL.md", Some(" "), Some("d")), "Codex"),
+            Loading::Refused("Codex skips a skill whose `name` is empty".into())
+        );
+    }
+
+    #[test]
+    fn unreadable_frontmatter_by_host() {
+        let mut s = skill("SKILL.md", None, None);
+        s.invalid = true;
+        s.fields_unread = true;
+        assert!(matches!(codex().judge(&s, "Codex"), Loading::Refused(_)));
+        let mut lines = codex();
+        lines.frontmatter = Some(FrontmatterRule {
+            unreadable: Unreadable::ReadLines,
+            source: String::new(),
+        });
+        lines.required.as_mut().unwrap().non_empty = false;
+        assert!(
+            matches!(lines.judge(&s, "Gemini CLI"), Loading::Refused(r) if r.contains("between `---` lines"))
+        );
+        s.fields.line_keys = Some(vec![("description".into(), "d".into())]);
+        assert!(
+            matches!(lines.judge(&s, "Gemini CLI"), Loading::Refused(r) if r.contains("`name:` line"))
+        );
+        s.fields.line_keys = Some(vec![
+            ("name".into(), "demo".into()),
+            ("description".into(), "Use when: a colon".into()),
+        ]);
+        assert!(matches!(
+            lines.judge(&s, "Gemini CLI"),
+            Loading::WithoutFields(_)
+        ));
+        // A file that is not text is `invalid` on every host.
+        s.fields_unread = false;
+        assert_eq!(lines.judge(&s, "Gemini CLI"), Loading::Loads);
+        // No documented rule: `invalid`, as before.
+        let mut none = codex();
+        none.frontmatter = None;
+        s.fields_unread = true;
+        assert_eq!(none.judge(&s, "Codex"), Loading::Loads);
+    }
+
+    #[test]
+    fn charsets() {
+        assert!(allowed("a-z0-9-", 'q'));
+        assert!(allowed("a-z0-9-", '-'));
+        assert!(allowed("a-z0-9-", '7'));
+        assert!(!allowed("a-z0-9-", '_'));
+        assert!(!allowed("a-z0-9-", 'Q'));
+        let rule = TextRule {
+            max_chars: None,
+            collapse_whitespace: false,
+            charset: Some("a-z0-9-".into()),
+            source: String::new(),
+        };
+        assert!(rule.refusal("VS Code", "name", "pdf-tools").is_none());
+        assert_eq!(
+            rule.refusal("VS Code", "name", "PDF_tools").as_deref(),
+            Some(
+                "VS Code skips a skill whose name `PDF_tools` has `P`, a character outside `a-z0-9-`"
+            )
+        );
+    }
+}

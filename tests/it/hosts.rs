@@ -1,0 +1,232 @@
+//! Hosts' loading rules: each rule a built-in host profile documents keeps a skill from one
+//! host (`not-loaded`, with the host and the rule in the reason) and not from another; hosts
+//! whose tools or agent files are not documented judge neither; `skill-audit profiles` lists
+//! every host with its date.
+
+use crate::common::*;
+
+use serde_json::Value;
+
+const HOSTS: [&str; 9] = [
+    "builtin:vscode",
+    "builtin:claude-code",
+    "builtin:github-copilot",
+    "builtin:codex",
+    "builtin:copilot-cli",
+    "builtin:cursor",
+    "builtin:gemini-cli",
+    "builtin:opencode",
+    "builtin:openclaw",
+];
+
+/// Audit a tree of `files` against every built-in host.
+fn audit(files: &[(&str, &str)]) -> Value {
+    let tmp = tree(files);
+    let mut args = vec!["--fail-on", "never"];
+    for h in HOSTS {
+        args.extend(["-p", h]);
+    }
+    args.push(".");
+    json_run(tmp.path(), &args).0
+}
+
+/// The status and reason of the only skill (or agent) on `profile`.
+fn cell(report: &Value, key: &str, profile: &str) -> (String, String) {
+    let items = arr(report, key);
+    assert_eq!(items.len(), 1, "{report:#}");
+    let a = &items[0]["availability"][profile];
+    (
+        s(a, "status").to_owned(),
+        a["reason"].as_str().unwrap_or_default().to_owned(),
+    )
+}
+
+fn status(report: &Value, profile: &str) -> String {
+    cell(report, "skills", profile).0
+}
+
+#[test]
+fn file_name_case() {
+    let r = audit(&[("demo/skill.md", &skill_md("demo", ""))]);
+    assert_eq!(
+        cell(&r, "skills", "codex"),
+        (
+            "not-loaded".into(),
+            "Codex looks for a file named exactly `SKILL.md`, not `skill.md`".into()
+        )
+    );
+    assert_eq!(status(&r, "github-copilot"), "not-loaded");
+    // VS Code matches the name in any case.
+    assert_eq!(status(&r, "vscode"), "undeclared");
+    let r = audit(&[("demo/SKILL.md", &skill_md("demo", ""))]);
+    assert_eq!(status(&r, "codex"), "undeclared");
+}
+
+#[test]
+fn unreadable_frontmatter_by_host() {
+    // Invalid YAML (a second `: ` in a plain value), with `name:` and `description:` lines.
+    let text = "---\nname: demo\ndescription: Use when: the user asks\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "codex"),
+        (
+            "not-loaded".into(),
+            "Codex skips a skill whose frontmatter is missing or not valid YAML".into()
+        )
+    );
+    let (st, why) = cell(&r, "skills", "claude-code");
+    assert_eq!(st, "undeclared");
+    assert!(why.starts_with("Claude Code loads it"), "{why}");
+    let (st, why) = cell(&r, "skills", "gemini-cli");
+    assert_eq!(st, "undeclared");
+    assert!(
+        why.starts_with("Gemini CLI reads its `key: value` lines"),
+        "{why}"
+    );
+    // No documented rule: the file is `invalid`, as it was.
+    assert_eq!(status(&r, "vscode"), "invalid");
+    assert_eq!(status(&r, "opencode"), "invalid");
+
+    // Gemini CLI needs the lines it falls back to; Claude Code needs none.
+    let text = "---\ndescription: Use when: the user asks\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "gemini-cli"),
+        (
+            "not-loaded".into(),
+            "Gemini CLI skips a skill without a `name:` line, and its frontmatter is not valid YAML"
+                .into()
+        )
+    );
+    assert_eq!(status(&r, "claude-code"), "undeclared");
+
+    // Without a closed frontmatter Gemini CLI finds no lines at all.
+    let r = audit(&[("demo/SKILL.md", "---\nname: demo\ndescription: d\nBody.\n")]);
+    let (st, why) = cell(&r, "skills", "gemini-cli");
+    assert_eq!(st, "not-loaded");
+    assert!(why.contains("between `---` lines"), "{why}");
+}
+
+#[test]
+fn required_fields() {
+    let no_name = "---\ndescription: Does things. Use when asked.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", no_name)]);
+    assert_eq!(
+        cell(&r, "skills", "codex"),
+        (
+            "not-loaded".into(),
+            "Codex skips a skill without a `name`".into()
+        )
+    );
+    assert_eq!(status(&r, "opencode"), "not-loaded");
+    assert_eq!(status(&r, "gemini-cli"), "not-loaded");
+    // Claude Code names it after its folder.
+    assert_eq!(status(&r, "claude-code"), "undeclared");
+    assert_eq!(status(&r, "cursor"), "undeclared");
+
+    // An empty description: Codex skips it, OpenCode's loader takes any string.
+    let empty = "---\nname: demo\ndescription: \"\"\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", empty)]);
+    assert_eq!(
+        cell(&r, "skills", "codex").1,
+        "Codex skips a skill whose `description` is empty"
+    );
+    assert_eq!(status(&r, "opencode"), "undeclared");
+}
+
+#[test]
+fn name_and_description_limits() {
+    let long = "a".repeat(65);
+    let r = audit(&[(
+        &format!("{long}/SKILL.md") as &str,
+        &skill_md(&long, "") as &str,
+    )]);
+    assert_eq!(
+        cell(&r, "skills", "codex").1,
+        "Codex skips a skill whose name is over 64 characters (65)"
+    );
+    assert_eq!(status(&r, "gemini-cli"), "undeclared");
+
+    let text = format!(
+        "---\nname: demo\ndescription: {}\n---\nBody.\n",
+        "x".repeat(1025)
+    );
+    let r = audit(&[("demo/SKILL.md", &text)]);
+    assert_eq!(
+        cell(&r, "skills", "codex"),
+        (
+            "not-loaded".into(),
+            "Codex skips a skill whose description is over 1,024 characters (1,025)".into()
+        )
+    );
+    assert_eq!(status(&r, "gemini-cli"), "undeclared");
+    assert_eq!(status(&r, "claude-code"), "undeclared");
+
+    // Codex measures after collapsing whitespace: 1,030 characters written, 1,024 read.
+    let text = format!(
+        "---\nname: demo\ndescription: \"{}       {}\"\n---\nBody.\n",
+        "x".repeat(500),
+        "y".repeat(523)
+    );
+    let r = audit(&[("demo/SKILL.md", &text)]);
+    assert_eq!(status(&r, "codex"), "undeclared");
+}
+
+#[test]
+fn name_charset() {
+    let r = audit(&[("My_Skill/SKILL.md", &skill_md("My_Skill", ""))]);
+    assert_eq!(
+        cell(&r, "skills", "vscode"),
+        (
+            "not-loaded".into(),
+            "VS Code skips a skill whose name `My_Skill` has `M`, a character outside `a-z0-9-`"
+                .into()
+        )
+    );
+    assert_eq!(status(&r, "codex"), "undeclared");
+    assert_eq!(status(&r, "claude-code"), "undeclared");
+}
+
+#[test]
+fn undocumented_tools_and_agents_are_not_judged() {
+    let r = audit(&[(
+        "demo/SKILL.md",
+        &skill_md("demo", "dependencies:\n  tools: [get_order]\n"),
+    )]);
+    assert_eq!(status(&r, "vscode"), "unavailable");
+    for host in [
+        "codex",
+        "copilot-cli",
+        "cursor",
+        "gemini-cli",
+        "opencode",
+        "openclaw",
+    ] {
+        assert_eq!(status(&r, host), "not-judged", "{host}");
+    }
+    let r = audit(&[(
+        ".github/agents/helper.agent.md",
+        "---\ndescription: Helps.\ntools: [read]\n---\nBody.\n",
+    )]);
+    assert_eq!(cell(&r, "agents", "github-copilot").0, "available");
+    let (st, why) = cell(&r, "agents", "codex");
+    assert_eq!(st, "not-judged");
+    assert!(why.contains("Codex"), "{why}");
+}
+
+#[test]
+fn profiles_lists_every_host_with_its_date() {
+    let tmp = tree(&[]);
+    let out = quiet_stdout(bin(tmp.path()).arg("profiles"), 0);
+    for h in HOSTS {
+        let line = out
+            .lines()
+            .find(|l| l.split_whitespace().next() == Some(h))
+            .unwrap_or_else(|| panic!("{h} not listed:\n{out}"));
+        assert!(line.contains("(checked 2026-"), "{line}");
+    }
+    let one = quiet_stdout(bin(tmp.path()).args(["profiles", "codex"]), 0);
+    let v: Value = serde_json::from_str(&one).unwrap();
+    assert_eq!(v["skills"]["description"]["max-chars"], 1024);
+    assert!(s(&v, "source").contains("loader.rs"));
+}
