@@ -585,4 +585,19 @@ fn a_skill_for_openclaw_named_like_a_bundled_one_is_noted() {
         "{m}"
     );
     assert!(m.contains("rename it"), "{m}");
+    // Audited for OpenClaw, every skill is one OpenClaw may load.
+    let (r, _) = json_run(tmp.path(), &["-p", "builtin:openclaw", "."]);
+    let noted: Vec<&str> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA404")
+        .map(|f| s(f, "path"))
+        .collect();
+    assert_eq!(
+        noted,
+        [
+            "skills/github/SKILL.md",
+            "skills/tmux/SKILL.md",
+            "skills/weather/SKILL.md"
+        ]
+    );
 }
