@@ -28,14 +28,13 @@ pub(crate) fn render_findings(report: &Report, out: &mut dyn Write, color: bool)
 
 fn lines(report: &Report, color: bool) -> String {
     let mut s = String::new();
-    for f in &report.findings {
+    for (f, mark) in report.findings.iter().zip(super::text::marks(report)) {
         let (on, off) = match (color, f.severity) {
             (false, _) => ("", ""),
             (true, Severity::Error) => ("\x1b[1;31m", "\x1b[0m"),
             (true, Severity::Warning) => ("\x1b[1;33m", "\x1b[0m"),
             (true, Severity::Info) => ("\x1b[1;36m", "\x1b[0m"),
         };
-        let mark = if fixable(report, f) { "[*] " } else { "" };
         let _ = writeln!(
             s,
             "{}:{}:{}: {on}{}{off} {mark}{}",

@@ -19,6 +19,21 @@ pub struct Diff {
     pub new_findings: Vec<Finding>,
     pub fixed_findings: Vec<Finding>,
     pub availability_changes: Vec<AvailabilityChange>,
+    /// Skills and agents that moved: the same kind and name at another path. Their findings
+    /// and availability are compared across the move, so they are neither gone nor new.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub renamed: Vec<Renamed>,
+}
+
+/// A skill or agent found at another path than in the earlier report.
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub struct Renamed {
+    pub kind: String,
+    pub name: String,
+    pub from: String,
+    pub to: String,
 }
 
 /// A skill or agent whose status in a profile changed. `from`/`to` is a status, or `absent`
@@ -209,6 +224,136 @@ fn minus(a: &[Finding], b: &[Finding]) -> Vec<Finding> {
     out
 }
 
+/// For each finding of `report`, whether `diff` (a comparison with a baseline) counts it as
+/// new: of equal findings (rule, path, message), the last ones are the new ones.
+pub(crate) fn new_marks(report: &Report, diff: &Diff) -> Vec<bool> {
+    let mut unchanged: HashMap<Key<'_>, usize> = HashMap::new();
+    for f in &report.findings {
+        *unchanged.entry(key(f)).or_default() += 1;
+    }
+    for f in &diff.new_findings {
+        if let Some(n) = unchanged.get_mut(&key(f)) {
+            *n = n.saturating_sub(1);
+        }
+    }
+    report
+        .findings
+        .iter()
+        .map(|f| match unchanged.get_mut(&key(f)) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                false
+            }
+            _ => true,
+        })
+        .collect()
+}
+
+/// One skill or agent of a report, for telling moves apart: its kind, name, path and what the
+/// report says of it apart from its path and availability.
+struct Entry<'a> {
+    kind: &'static str,
+    name: &'a str,
+    path: &'a str,
+    content: serde_json::Value,
+}
+
+fn entries(r: &Report) -> Vec<Entry<'_>> {
+    let content = |v: serde_json::Result<serde_json::Value>| {
+        let mut v = v.unwrap_or_default();
+        if let Some(m) = v.as_object_mut() {
+            m.remove("path");
+            m.remove("availability");
+        }
+        v
+    };
+    let skills = r.skills.iter().map(|s| Entry {
+        kind: "skill",
+        name: &s.skill.name,
+        path: &s.skill.path,
+        content: content(serde_json::to_value(&s.skill)),
+    });
+    let agents = r.agents.iter().map(|a| Entry {
+        kind: "agent",
+        name: &a.agent.name,
+        path: &a.agent.path,
+        content: content(serde_json::to_value(&a.agent)),
+    });
+    skills.chain(agents).collect()
+}
+
+/// The entries of `new` that are entries of `old` moved: a path only in one report each, the
+/// same kind and name. Hosts know a skill by its name, so a name that only one entry on each
+/// side has left is a move whatever else changed; where several share it, only those whose
+/// report entries are the same apart from their path are paired.
+fn renames(old: &Report, new: &Report) -> Vec<Renamed> {
+    let (before, after) = (entries(old), entries(new));
+    let paths = |list: &[Entry<'_>]| -> std::collections::HashSet<(&str, String)> {
+        list.iter().map(|e| (e.kind, e.path.to_owned())).collect()
+    };
+    let (old_paths, new_paths) = (paths(&before), paths(&after));
+    let mut gone: BTreeMap<(&str, &str), Vec<&Entry<'_>>> = BTreeMap::new();
+    for e in &before {
+        if !new_paths.contains(&(e.kind, e.path.to_owned())) {
+            gone.entry((e.kind, e.name)).or_default().push(e);
+        }
+    }
+    let mut came: BTreeMap<(&str, &str), Vec<&Entry<'_>>> = BTreeMap::new();
+    for e in &after {
+        if !old_paths.contains(&(e.kind, e.path.to_owned())) {
+            came.entry((e.kind, e.name)).or_default().push(e);
+        }
+    }
+    let mut out = Vec::new();
+    for (key, olds) in &gone {
+        let Some(news) = came.get(key) else { continue };
+        let pairs: Vec<(&Entry<'_>, &Entry<'_>)> = if olds.len() == 1 && news.len() == 1 {
+            vec![(olds[0], news[0])]
+        } else {
+            let mut taken = vec![false; news.len()];
+            let mut pairs = Vec::new();
+            for o in olds {
+                if let Some(i) =
+                    (0..news.len()).find(|&i| !taken[i] && news[i].content == o.content)
+                {
+                    taken[i] = true;
+                    pairs.push((*o, news[i]));
+                }
+            }
+            pairs
+        };
+        out.extend(pairs.into_iter().map(|(o, n)| Renamed {
+            kind: key.0.to_owned(),
+            name: key.1.to_owned(),
+            from: o.path.to_owned(),
+            to: n.path.to_owned(),
+        }));
+    }
+    out.sort();
+    out
+}
+
+/// `findings` with the paths of moved entries replaced by where they are now.
+fn moved(findings: &[Finding], renamed: &[Renamed]) -> Vec<Finding> {
+    if renamed.is_empty() {
+        return findings.to_vec();
+    }
+    let to: HashMap<&str, &str> = renamed
+        .iter()
+        .map(|r| (r.from.as_str(), r.to.as_str()))
+        .collect();
+    findings
+        .iter()
+        .map(|f| match to.get(f.path.as_str()) {
+            Some(new) => Finding {
+                path: (*new).to_owned(),
+                ..f.clone()
+            },
+            None => f.clone(),
+        })
+        .collect()
+}
+
 /// What an entry needed, as its report entry says: a skill's evaluated `dependencies` and
 /// what each source declares (reports before version 3 have only the first), an agent's
 /// `tools`.
@@ -367,7 +512,20 @@ fn causes(old: &Seen<'_>, new: &Seen<'_>) -> Vec<Cause> {
 
 /// Everything that changed from `old` to `new`.
 pub(crate) fn diff(old: &Report, new: &Report) -> Diff {
-    let (before, after) = (seen(old), seen(new));
+    let renamed = renames(old, new);
+    let to: HashMap<(&str, &str), &str> = renamed
+        .iter()
+        .map(|r| ((r.kind.as_str(), r.from.as_str()), r.to.as_str()))
+        .collect();
+    // The old report's entries under the paths they have now.
+    let before: BTreeMap<EntryKey<'_>, Seen<'_>> = seen(old)
+        .into_iter()
+        .map(|((kind, path, profile), s)| {
+            let path = to.get(&(kind, path)).copied().unwrap_or(path);
+            ((kind, path, profile), s)
+        })
+        .collect();
+    let after = seen(new);
     let mut changes = Vec::new();
     for (k, now) in &after {
         let to = now.availability.status.as_str();
@@ -391,10 +549,32 @@ pub(crate) fn diff(old: &Report, new: &Report) -> Diff {
         }
     }
     changes.sort();
+    let was = moved(&old.findings, &renamed);
+    let fixed_here = minus(&was, &new.findings);
+    // A fixed finding is shown where it was, in the earlier report.
+    let fixed_findings = if renamed.is_empty() {
+        fixed_here
+    } else {
+        let back: HashMap<&str, &str> = renamed
+            .iter()
+            .map(|r| (r.to.as_str(), r.from.as_str()))
+            .collect();
+        fixed_here
+            .into_iter()
+            .map(|f| match back.get(f.path.as_str()) {
+                Some(old_path) => Finding {
+                    path: (*old_path).to_owned(),
+                    ..f
+                },
+                None => f,
+            })
+            .collect()
+    };
     Diff {
-        new_findings: minus(&new.findings, &old.findings),
-        fixed_findings: minus(&old.findings, &new.findings),
+        new_findings: minus(&new.findings, &was),
+        fixed_findings,
         availability_changes: changes,
+        renamed,
     }
 }
 
@@ -461,6 +641,9 @@ pub(crate) fn verdict(d: &Diff) -> String {
     }
     parts.push(Count(d.new_findings.len(), "new finding").to_string());
     parts.push(format!("{} fixed", d.fixed_findings.len()));
+    if !d.renamed.is_empty() {
+        parts.push(format!("{} moved", d.renamed.len()));
+    }
     let icon = if unavailable.is_empty() && d.new_findings.is_empty() {
         "✅"
     } else {

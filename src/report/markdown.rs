@@ -253,6 +253,20 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
         emit(&changes, s);
         s.push('\n');
     }
+    if !d.renamed.is_empty() {
+        let _ = writeln!(s, "### Moved\n");
+        for r in &d.renamed {
+            let _ = writeln!(
+                s,
+                "- {} {}: {} → {}",
+                r.kind,
+                code(&r.name),
+                code(&r.from),
+                code(&r.to)
+            );
+        }
+        s.push('\n');
+    }
     for (title, part) in [("New findings", &new), ("Fixed findings", &fixed)] {
         if part.lines.is_empty() {
             continue;

@@ -6,7 +6,6 @@
 //! With `--baseline`, each result carries `baselineState` (`new` or `unchanged`).
 
 use serde::Serialize;
-use std::collections::HashMap;
 use std::io::{self, Write};
 
 use super::Report;
@@ -316,30 +315,10 @@ fn rule_index(rule: Rule) -> usize {
 /// matched the way `diff` matches them (rule, path, message; duplicates counted).
 fn baseline_states(report: &Report) -> Option<Vec<&'static str>> {
     let diff = report.baseline.as_ref()?;
-    fn key(f: &Finding) -> (&'static str, &str, &str) {
-        (f.rule.code(), f.path.as_str(), f.message.as_str())
-    }
-    // Per key, how many findings the baseline had too: the first that many are unchanged.
-    let mut unchanged: HashMap<(&str, &str, &str), usize> = HashMap::new();
-    for f in &report.findings {
-        *unchanged.entry(key(f)).or_default() += 1;
-    }
-    for f in &diff.new_findings {
-        if let Some(n) = unchanged.get_mut(&key(f)) {
-            *n = n.saturating_sub(1);
-        }
-    }
     Some(
-        report
-            .findings
-            .iter()
-            .map(|f| match unchanged.get_mut(&key(f)) {
-                Some(n) if *n > 0 => {
-                    *n -= 1;
-                    "unchanged"
-                }
-                _ => "new",
-            })
+        super::diff::new_marks(report, diff)
+            .into_iter()
+            .map(|new| if new { "new" } else { "unchanged" })
             .collect(),
     )
 }

@@ -31,10 +31,35 @@ fn findings(report: &Report, color: bool) -> String {
     } else {
         Renderer::plain()
     };
-    for f in &report.findings {
-        finding(f, fixable(report, f), &renderer, &mut s);
+    let marks = marks(report);
+    for (f, mark) in report.findings.iter().zip(marks) {
+        finding(f, &mark, &renderer, &mut s);
     }
     s
+}
+
+/// What precedes each finding's message: `[new] ` for a finding a `--baseline` lacks, `[*] `
+/// for one this run's `--fix` would fix.
+pub(crate) fn marks(report: &Report) -> Vec<String> {
+    let new = report
+        .baseline
+        .as_ref()
+        .map(|d| super::diff::new_marks(report, d));
+    report
+        .findings
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let mut mark = String::new();
+            if new.as_ref().is_some_and(|n| n[i]) {
+                mark.push_str("[new] ");
+            }
+            if fixable(report, f) {
+                mark.push_str("[*] ");
+            }
+            mark
+        })
+        .collect()
 }
 
 /// Does `f` carry a fix this run would apply (`--fix`; unsafe ones with `--unsafe-fixes`)?
@@ -153,25 +178,18 @@ pub(crate) fn summary(report: &Report, s: &mut String) {
 }
 
 /// One finding: with its source line when the audit attached it, else one line.
-fn finding(f: &crate::diagnostic::Finding, fixable: bool, renderer: &Renderer, s: &mut String) {
+fn finding(f: &crate::diagnostic::Finding, mark: &str, renderer: &Renderer, s: &mut String) {
     let level = match f.severity {
         Severity::Error => Level::ERROR,
         Severity::Warning => Level::WARNING,
         Severity::Info => Level::INFO,
     };
-    let mut message = visible(&f.message);
-    if fixable {
-        message = std::borrow::Cow::Owned(format!("[*] {message}"));
-    }
+    let message = format!("{mark}{}", visible(&f.message));
     let path = visible(&f.path);
     let Some(source) = &f.source else {
         let line = one_line(f);
-        if fixable {
-            let (head, tail) = line.split_at(line.len() - visible(&f.message).len());
-            let _ = writeln!(s, "{head}[*] {tail}\n");
-        } else {
-            let _ = writeln!(s, "{line}\n");
-        }
+        let (head, tail) = line.split_at(line.len() - visible(&f.message).len());
+        let _ = writeln!(s, "{head}{mark}{tail}\n");
         return;
     };
     let line = visible(source);
@@ -181,7 +199,7 @@ fn finding(f: &crate::diagnostic::Finding, fixable: bool, renderer: &Renderer, s
         .map_or(line.len(), |(i, _)| i);
     let end = start + caret_len(&line[start..]);
     let report = &[level
-        .primary_title(message.as_ref())
+        .primary_title(message.as_str())
         .id(f.rule.code())
         .element(
             Snippet::source(line.as_ref())
@@ -397,6 +415,16 @@ pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Res
             }
             None => s.push('\n'),
         }
+    }
+    for r in &d.renamed {
+        let _ = writeln!(
+            s,
+            "moved: {} {} {} -> {}",
+            r.kind,
+            visible(&r.name),
+            visible(&r.from),
+            visible(&r.to)
+        );
     }
     let _ = writeln!(
         s,

@@ -259,3 +259,114 @@ fn completions_offer_rule_ids_and_schema_lists_its_kinds() {
         .collect();
     assert_eq!(names, ["profile", "config", "report", "`skill-audit"]);
 }
+
+/// Run an audit with `-f json` in `dir`, writing the report to `name` there.
+fn save(dir: &std::path::Path, name: &str, extra: &[&str]) {
+    let out = bin(dir)
+        .args([
+            "--fail-on",
+            "never",
+            "-p",
+            "builtin:vscode",
+            "-f",
+            "json",
+            "-o",
+            name,
+        ])
+        .args(extra)
+        .arg("lib")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+#[test]
+fn files_that_fixes_move_are_moved_in_a_diff_not_gone_and_new() {
+    let notes = skill_md("notes", "colour: blue\n");
+    let tmp = tree(&[
+        ("lib/skills/notes/skill.md", notes.as_str()),
+        (
+            "lib/.github/chatmodes/plan.chatmode.md",
+            "---\ndescription: Plans work.\ntools: [codebase]\n---\nPlan.\n",
+        ),
+    ]);
+    save(tmp.path(), "old.json", &[]);
+    let out = bin(tmp.path())
+        .args(["--fail-on", "never", "--fix", "--unsafe-fixes", "-q", "lib"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(tmp.path().join("lib/skills/notes/SKILL.md").is_file());
+    save(tmp.path(), "new.json", &[]);
+    let (d, _) = json_of(bin(tmp.path()).args(["diff", "old.json", "new.json", "-f", "json"]));
+    let moved: Vec<(String, String)> = arr(&d, "renamed")
+        .iter()
+        .map(|r| (s(r, "from").to_owned(), s(r, "to").to_owned()))
+        .collect();
+    assert!(
+        moved.contains(&(
+            "lib/skills/notes/skill.md".into(),
+            "lib/skills/notes/SKILL.md".into()
+        )),
+        "{d}"
+    );
+    assert_eq!(moved.len(), 2, "the skill and the agent: {d}");
+    for c in arr(&d, "availability_changes") {
+        assert!(c["from"] != "absent" && c["to"] != "absent", "{c}");
+    }
+    // SA221 on the skill is the same finding at its new path: neither new nor fixed.
+    for list in ["new_findings", "fixed_findings"] {
+        assert!(
+            arr(&d, list).iter().all(|f| f["rule"] != "SA221"),
+            "{list}: {d}"
+        );
+    }
+    let text = quiet_stdout(bin(tmp.path()).args(["diff", "old.json", "new.json"]), 0);
+    assert!(
+        text.contains("moved: skill notes lib/skills/notes/skill.md -> lib/skills/notes/SKILL.md"),
+        "{text}"
+    );
+    assert!(!text.contains("absent"), "{text}");
+}
+
+#[test]
+fn text_and_concise_mark_what_a_baseline_lacks() {
+    let tmp = tree(&[(
+        "lib/skills/a/SKILL.md",
+        skill_md("a", "colour: blue\n").as_str(),
+    )]);
+    save(tmp.path(), "old.json", &[]);
+    write(
+        tmp.path(),
+        "lib/skills/a/SKILL.md",
+        skill_md("a", "colour: blue\nshade: x\n"),
+    );
+    let text = quiet_stdout(
+        bin(tmp.path()).args(["--baseline", "old.json", "--fail-on", "never", "-q", "lib"]),
+        0,
+    );
+    assert!(text.contains("warning[SA221]: [new] `shade`"), "{text}");
+    assert!(text.contains("warning[SA221]: `colour`"), "{text}");
+    let concise = quiet_stdout(
+        bin(tmp.path()).args([
+            "--baseline",
+            "old.json",
+            "--fail-on",
+            "never",
+            "-q",
+            "-f",
+            "concise",
+            "lib",
+        ]),
+        0,
+    );
+    assert_eq!(concise.matches("[new]").count(), 1, "{concise}");
+}
