@@ -144,7 +144,12 @@ fn explain(report: &Report, entry: &Entry) -> String {
         s.push_str("  no profiles given (use --profile)\n");
     }
     let width = availability.keys().map(|p| p.len()).max().unwrap_or(0);
-    for (profile, a) in availability {
+    // In the order the profiles were given, as the matrices show them.
+    let in_order = report
+        .profiles
+        .iter()
+        .filter_map(|p| Some((&p.name, availability.get(&p.name)?)));
+    for (profile, a) in in_order {
         let _ = writeln!(
             s,
             "  {:<width$}  {}",

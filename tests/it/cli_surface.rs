@@ -162,6 +162,26 @@ fn explain_a_skill_by_its_folder() {
 }
 
 #[test]
+fn explain_lists_profiles_in_the_order_given() {
+    let out = bin(MANIFEST_DIR)
+        .args(["explain", "examples/library/skills/refund-workflow"])
+        .args(["--root", "examples/library"])
+        .args(["-p", "examples/profiles/staging.json"])
+        .args(["-p", "examples/profiles/prod.json"])
+        .args(["-p", "builtin:claude-code"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8(out.stdout).unwrap();
+    let section = text.split("\nAvailability\n").nth(1).unwrap();
+    let order: Vec<&str> = section
+        .lines()
+        .take(3)
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    assert_eq!(order, ["staging", "prod", "claude-code"], "{text}");
+}
+
+#[test]
 fn explain_an_agent() {
     let text = explained("examples/library/agents/analyst.agent.md");
     assert!(
