@@ -55,6 +55,10 @@ fn environment() -> Result<Environment<'static>, minijinja::Error> {
     env.add_filter("markdown", |text: &str| {
         Value::from_safe_string(markdown(text))
     });
+    // A path that may wrap only after its separators, never inside a name.
+    env.add_filter("path_breaks", |text: &str| {
+        Value::from_safe_string(path_breaks(text))
+    });
     // `{{ n|count("skill") }}`: "1 skill", "2 skills".
     env.add_filter("count", |n: usize, noun: &str| Count(n, noun).to_string());
     env.add_template(TEMPLATE_NAME, TEMPLATE)?;
@@ -77,6 +81,20 @@ pub(crate) fn code_spans(text: &str) -> String {
             out.push_str(&escape(part));
         }
     }
+    out
+}
+
+/// `text` (a path) escaped, with a line-break opportunity (`<wbr>`) after each `/`, `\\`, `-`,
+/// `_` and `.`, so a long file name wraps at its separators rather than mid-word.
+pub(crate) fn path_breaks(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 16);
+    let mut rest = text;
+    while let Some(i) = rest.find(['/', '\\', '-', '_', '.']) {
+        out.push_str(&escape(&rest[..=i]));
+        out.push_str("<wbr>");
+        rest = &rest[i + 1..];
+    }
+    out.push_str(&escape(rest));
     out
 }
 
@@ -433,9 +451,11 @@ struct FindingView<'a> {
     code: &'static str,
     name: &'static str,
     message: &'a str,
+    /// `--fix` (with `--unsafe-fixes` when the run marks unsafe fixes) can fix it.
+    fixable: bool,
 }
 
-fn finding_view(f: &Finding) -> FindingView<'_> {
+fn finding_view<'a>(report: &Report, f: &'a Finding) -> FindingView<'a> {
     FindingView {
         path: &f.path,
         line: f.line,
@@ -444,6 +464,7 @@ fn finding_view(f: &Finding) -> FindingView<'_> {
         code: f.rule.code(),
         name: f.rule.name(),
         message: &f.message,
+        fixable: super::text::fixable(report, f),
     }
 }
 
@@ -692,7 +713,7 @@ fn file_groups(report: &Report) -> Vec<FileGroup<'_>> {
             Severity::Warning => g.warnings += 1,
             Severity::Info => g.infos += 1,
         }
-        g.findings.push(finding_view(f));
+        g.findings.push(finding_view(report, f));
     }
     files
 }
@@ -730,7 +751,7 @@ fn baseline(report: &Report) -> Option<Baseline<'_>> {
         let mut new: Vec<&Finding> = b.new_findings.iter().collect();
         new.sort_by_key(|f| std::cmp::Reverse(f.severity));
         Baseline {
-            new_findings: new.into_iter().map(finding_view).collect(),
+            new_findings: new.into_iter().map(|f| finding_view(report, f)).collect(),
             fixed: b.fixed_findings.len(),
             changes: &b.availability_changes,
         }
@@ -740,6 +761,15 @@ fn baseline(report: &Report) -> Option<Baseline<'_>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn paths_break_after_separators_and_stay_escaped() {
+        assert_eq!(
+            path_breaks("a/b-c_d.json"),
+            "a&#x2f;<wbr>b-<wbr>c_<wbr>d.<wbr>json"
+        );
+        assert_eq!(path_breaks("<x>"), "&lt;x&gt;");
+    }
 
     #[test]
     fn code_spans_escape_everything() {

@@ -94,7 +94,7 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
             .findings
             .iter()
             .filter(|f| f.severity == sev)
-            .map(finding_row)
+            .map(|f| finding_row(f, super::text::fixable(report, f)))
             .collect()
     };
     let mut errors = Part::new(by_sev(Severity::Error), "errors");
@@ -240,7 +240,13 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
     let sorted = |list: &[Finding]| -> Vec<String> {
         let mut v: Vec<&Finding> = list.iter().collect();
         v.sort_by_key(|f| std::cmp::Reverse(f.severity));
-        v.into_iter().map(finding_row).collect()
+        // Without the run's flags, a comparison marks the safe fixes, which `--fix` applies.
+        let safe = |f: &Finding| {
+            f.fix
+                .as_ref()
+                .is_some_and(|x| x.applicability == crate::diagnostic::Applicability::Safe)
+        };
+        v.into_iter().map(|f| finding_row(f, safe(f))).collect()
     };
     let mut new = Part::new(sorted(&d.new_findings), "new findings");
     let mut fixed = Part::new(sorted(&d.fixed_findings), "fixed findings");
@@ -375,12 +381,14 @@ fn machine_rows(m: &super::diff::MachineChanges) -> Vec<String> {
     rows
 }
 
-fn finding_row(f: &Finding) -> String {
+/// A finding as a table row; `fixable` puts `[*]` (`--fix` can fix it) before its message.
+fn finding_row(f: &Finding, fixable: bool) -> String {
     format!(
-        "| {} | `{}` | {} | {} |",
+        "| {} | `{}` | {} | {}{} |",
         f.severity,
         f.rule.code(),
         code(&format!("{}:{}", f.path, f.line)),
+        if fixable { "`[*]` " } else { "" },
         message(&f.message)
     )
 }
