@@ -190,6 +190,7 @@ impl From<SkillRecord> for SkillEntry {
                 line: 0,
                 column: 0,
                 requirements: r.dependencies,
+                uses: Vec::new(),
             });
         }
         skill.tools = r.tools;
@@ -507,6 +508,7 @@ mod tests {
                 (Partial, 0),
                 (Unavailable, 0),
                 (NotLoaded, 0),
+                (NeedsNothing, 0),
                 (NotJudged, 0),
                 (Undeclared, 0),
                 (Invalid, 0)
@@ -519,6 +521,7 @@ mod tests {
                 (Partial, 0),
                 (Unavailable, 0),
                 (NotLoaded, 0),
+                (NeedsNothing, 0),
                 (NotJudged, 0),
                 (Undeclared, 0),
                 (Invalid, 1)
