@@ -677,8 +677,8 @@ pub fn declare_fields(skill: &mut Skill) -> Vec<String> {
 
 /// Add what a skill's body or scripts use to its `inferred` requirements: each name once, at
 /// its first use. A tool named only by "use the `X` tool" counts where a built-in host defines
-/// X; executables also need the host's terminal tool (Claude Code's `Bash`, which the built-in
-/// vocabularies map to VS Code's and GitHub's).
+/// X; executables, and scripts, also need the host's terminal tool (Claude Code's `Bash`, which
+/// the built-in vocabularies map to VS Code's and GitHub's).
 pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) {
     // Declared executables and packages are run from the terminal too.
     let runs = skill
@@ -729,7 +729,12 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
     let mut seen = foldhash::HashSet::default();
     all.retain(|u| seen.insert((u.kind, u.name.clone())));
     let runs = runs.filter(|_| !all.iter().any(|u| u.kind == DepKind::Bins));
-    if let Some(first) = all.iter().find(|u| u.kind == DepKind::Bins)
+    // What runs: a command, or a script (whose imports and variables show it is run).
+    let first = all.iter().find(|u| u.kind == DepKind::Bins).or_else(|| {
+        all.iter()
+            .find(|u| u.file.is_some() && u.kind != DepKind::Tools)
+    });
+    if let Some(first) = first
         && !seen.contains(&(DepKind::Tools, TERMINAL.to_owned()))
     {
         let mut terminal = first.clone();

@@ -24,6 +24,7 @@ mod hooks;
 mod hostile;
 mod hostile_tree;
 mod html;
+mod inference;
 mod install;
 mod layouts;
 mod lsp;
