@@ -28,7 +28,7 @@ use crate::vecmap::VecMap;
 /// `requirements` (each source's declarations), availabilities `unmet` and `not_judged`, and
 /// the `not-judged` status. Version 1 and 2 reports still load (for `diff` and `merge`):
 /// their fields and statuses are a subset.
-pub(crate) const SCHEMA_VERSION: u32 = 3;
+pub(crate) const SCHEMA_VERSION: u32 = 4;
 
 /// An entry's availability, keyed by profile name.
 pub(crate) type ByProfile = VecMap<String, Availability>;
