@@ -113,15 +113,11 @@ pub(crate) fn with_sidecar(o: &mut FileOutput, sidecars: &[PathBuf], boundary: &
 const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
 /// Folders of a skill whose scripts are not what the skill runs: tests, fixtures, examples.
+/// Nor is reference code the model reads, nor templates it copies into a project.
+#[rustfmt::skip]
 const NOT_RUN: &[&str] = &[
-    "test",
-    "tests",
-    "__tests__",
-    "spec",
-    "fixtures",
-    "examples",
-    "example",
-    "node_modules",
+    "test", "tests", "__tests__", "spec", "fixtures", "examples", "example", "node_modules",
+    "references", "reference", "docs", "templates", "assets",
 ];
 
 /// Read what `o`'s skill uses from the scripts and package lists in its folder (`scripts`: those
@@ -150,10 +146,12 @@ pub(crate) fn with_scripts(o: &mut FileOutput, scripts: &[PathBuf], boundary: &B
             let rel = s.strip_prefix(dir).ok()?.to_str()?.replace('\\', "/");
             let mut parts: Vec<&str> = rel.split('/').collect();
             let name = parts.pop()?;
+            // Tests, and tools' configuration (`vitest.config.ts`): not what the skill runs.
             let test_file = name.starts_with("test_")
                 || name.contains("_test.")
                 || name.contains(".test.")
-                || name.contains(".spec.");
+                || name.contains(".spec.")
+                || name.contains(".config.");
             let skipped = parts
                 .iter()
                 .any(|p| NOT_RUN.contains(p) || p.starts_with('.'));

@@ -41,6 +41,9 @@ fn lang_of(info: &str) -> Option<Lang> {
 const USER_SIGNALS: &[&str] = &[
     "in your terminal",
     "in a terminal",
+    "open terminal",
+    "open a terminal",
+    "in terminal",
     "from your terminal",
     "in your shell",
     "your own terminal",
@@ -56,7 +59,7 @@ const USER_SIGNALS: &[&str] = &[
 /// Headings whose sections are for the person installing the skill.
 fn user_heading(title: &str) -> bool {
     let t = title.to_ascii_lowercase();
-    t.contains("install") || t.contains("uninstall")
+    t.contains("install")
 }
 
 /// The uses in a skill's body (its first line is line `first_line` of the SKILL.md): the
@@ -114,9 +117,18 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
     out.retain(|u| {
         u.kind != DepKind::Env
             || !assigned.contains(&u.name)
-                && (configures(&u.name) || prose.iter().any(|l| l.contains(u.name.as_str())))
+                && (configures(&u.name)
+                    || !location(&u.name) && prose.iter().any(|l| l.contains(u.name.as_str())))
     });
     out
+}
+
+/// A variable that names a place (`$SKILL_ROOT`, `$WORK_DIR`): in a block, one for the agent to
+/// fill in, even when the text explains it.
+fn location(name: &str) -> bool {
+    ["_ROOT", "_DIR", "_PATH", "_HOME", "_FOLDER", "_FILE"]
+        .iter()
+        .any(|s| name.ends_with(s))
 }
 
 /// A variable name that says it configures access to something.
@@ -222,6 +234,24 @@ fn named_servers(body: &str) -> Vec<String> {
 /// The tools a line of text names: `mcp__server__tool`, `#tool:name`, `` `server/tool` `` for a
 /// server the text names, and "use the `X` tool" (a phrase: judged only where a host defines X).
 fn tools_of_text(line: &str, line_no: u32, servers: &[String], out: &mut Vec<Use>) {
+    if !line.contains("mcp__") && !line.contains("#tool:") && !line.contains('`') {
+        return;
+    }
+    // "**NEVER use:** `mcp__perplexity__...`", "do not call ...": a tool the skill avoids.
+    let lower = line.to_ascii_lowercase();
+    if [
+        "never use",
+        "never call",
+        "do not use",
+        "don't use",
+        "do not call",
+        "avoid ",
+    ]
+    .iter()
+    .any(|n| lower.contains(n))
+    {
+        return;
+    }
     let tool_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
     let mut from = 0;
     while let Some(at) = line[from..].find("mcp__") {
@@ -274,7 +304,6 @@ fn tools_of_text(line: &str, line_no: u32, servers: &[String], out: &mut Vec<Use
     let mut spans = line.split('`');
     let mut offset = 0;
     let mut inside = false;
-    let lower = line.to_ascii_lowercase();
     let mut prev_end = 0;
     while let Some(part) = spans.next() {
         let start = offset;
@@ -285,10 +314,18 @@ fn tools_of_text(line: &str, line_no: u32, servers: &[String], out: &mut Vec<Use
             continue;
         }
         inside = false;
+        let after = lower.get(offset..).unwrap_or("").trim_start();
+        // `penpot/penpot-mcp` MCP server names a server; `xquik/x-tweet-scraper` in a table
+        // of Apify actors is no tool: a hyphenated name counts where the line speaks of tools.
+        let names_server = after.starts_with("mcp server") || after.starts_with("server");
+        let tool_like =
+            |t: &str| !t.contains('-') || lower.contains("tool") || lower.contains("mcp");
         if let Some((server, tool)) = part.split_once('/')
             && servers.iter().any(|s| s == &server.to_ascii_lowercase())
             && !tool.is_empty()
             && tool.chars().all(|c| tool_char(c) || c == '*')
+            && !names_server
+            && tool_like(tool)
         {
             out.push(found(
                 DepKind::Tools,
@@ -301,7 +338,6 @@ fn tools_of_text(line: &str, line_no: u32, servers: &[String], out: &mut Vec<Use
             continue;
         }
         let before = lower[..prev_end.min(lower.len())].trim_end();
-        let after = lower.get(offset..).unwrap_or("").trim_start();
         if !part.is_empty()
             && part.chars().all(tool_char)
             && (before.ends_with("use the") || before.ends_with("call the"))
@@ -374,7 +410,7 @@ const WRAPPERS: &[&str] = &[
     "then", "do", "else", "elif", "if", "while", "until", "!", "{", "(", "stdbuf", "caffeinate",
 ];
 
-/// Variables every shell or OS sets, or that a host sets for the skill.
+/// Variables every shell or OS sets, or a host or a job's launcher sets for the skill.
 #[rustfmt::skip]
 const COMMON_VARS: &[&str] = &[
     "APPDATA", "ARGUMENTS", "BASH_SOURCE", "BASH_VERSION", "CI", "CLAUDE_PLUGIN_ROOT",
@@ -385,14 +421,24 @@ const COMMON_VARS: &[&str] = &[
     "PATH", "PATHEXT", "PIPESTATUS", "PPID", "PROGRAMFILES", "PS1", "PS2", "PS4", "PSHOME", "PWD",
     "RANDOM", "REPLY", "SECONDS", "SHELL", "SHLVL", "SYSTEMROOT", "TEMP", "TERM", "TMP", "TMPDIR",
     "UID", "USER", "USERNAME", "USERPROFILE", "VISUAL", "WINDIR",
+    // Set by a distributed launcher (torchrun, SLURM) on the nodes it starts.
+    "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT", "NODE_RANK", "RANK", "WORLD_SIZE",
 ];
 
 fn common_var(name: &str) -> bool {
     COMMON_VARS.contains(&name)
-        || name.starts_with("LC_")
-        || name.starts_with("XDG_")
-        || name.starts_with("BASH_")
-        || name.starts_with("RUNNER_")
+        || [
+            "LC_",
+            "XDG_",
+            "BASH_",
+            "RUNNER_",
+            "SKYPILOT_",
+            "SLURM_",
+            "OMPI_",
+            "PMI_",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
 }
 
 /// An environment variable's name as scripts write the ones they read from outside: upper case.
@@ -1247,7 +1293,12 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
             if l.trim_start().starts_with('#') {
                 continue;
             }
-            if env_name(&name) && !has_default && !subscript_set && !assigned.contains(&name) {
+            if env_name(&name)
+                && !has_default
+                && !subscript_set
+                && !assigned.contains(&name)
+                && !optional_read(text, p)
+            {
                 out.push(found(DepKind::Env, name, file, line, l, col));
             }
         }
@@ -1325,9 +1376,9 @@ fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
             let rest =
                 after.trim_start_matches(|c: char| c != ' ' && c != ')' && c != ';' && c != ',');
             let rest = rest.trim_start();
-            let optional = rest.starts_with("||") || rest.starts_with("??");
             let set = rest.starts_with('=') && !rest.starts_with("==");
-            if env_name(&name) && !optional && !set {
+            let at = line.as_ptr() as usize - text.as_ptr() as usize + p;
+            if env_name(&name) && !set && !optional_read(text, at) {
                 out.push(found(DepKind::Env, name, file, n, line, p));
             }
         }
@@ -1409,6 +1460,70 @@ fn calls(text: &str, pats: &[&str], file: Option<&str>, out: &mut Vec<Use>) {
             }
         }
     }
+}
+
+/// Whether the read of a variable at byte `p` of `text` is optional: a fallback on the same
+/// line (`x or os.getenv("A")`, `process.env.A || "b"`, `A ?? B`), or a value the next lines
+/// only use when it is set (`key = os.getenv("A")` then `if key:`; `const k = process.env.A`
+/// then `if (k)`). A script that stops without it tests it negatively (`if not key:`).
+fn optional_read(text: &str, p: usize) -> bool {
+    let (_, col, line) = place(text, p);
+    let code = line.split(" //").next().unwrap_or(line);
+    let code = if line.trim_start().starts_with('#') {
+        ""
+    } else {
+        code
+    };
+    if code.contains("||") || code.contains("??") || code.contains(" or ") {
+        return true;
+    }
+    // One of a list of candidates (`process.env.EDGE_PATH,` among other paths), or a test of
+    // whether it is set (`process.env.X ? "set" : "not set"`).
+    let rest = &line[col.min(line.len())..];
+    let after = rest
+        .trim_start_matches(|c: char| c != ' ' && c != ')' && c != ',' && c != ';')
+        .trim_start();
+    if line.trim() == rest.trim() && rest.trim_end().ends_with(',')
+        || after.starts_with('?') && !after.starts_with("?.")
+    {
+        return true;
+    }
+    // Read where a condition tests it (`if os.getenv("X"):`, `if (process.env.X)`, `a and
+    // os.environ.get("X")`): used when set. `if (!process.env.X)` stops without it.
+    let left = &line[..col.min(line.len())];
+    let before = left.trim_end();
+    if ["if (", "if(", "if", "elif", "and", "&&", "while"]
+        .iter()
+        .any(|c| before.ends_with(c) && !before.ends_with("not"))
+    {
+        return true;
+    }
+    // The name the read is assigned to, on its left.
+    let Some((lhs, _)) = left.rsplit_once('=') else {
+        return false;
+    };
+    let var: String = lhs
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if var.is_empty() {
+        return false;
+    }
+    let end = text[p..].find('\n').map_or(text.len(), |i| p + i);
+    text[end..].lines().skip(1).take(3).map(str::trim).any(|l| {
+        l == format!("if {var}:")
+                || l.starts_with(&format!("if ({var})"))
+                || l.starts_with(&format!("if ({var} &&"))
+                || l.starts_with(&format!("if {var} and "))
+                // `return [single] if single else []`, `k ? a : b`: used when set.
+                || l.contains(&format!(" if {var} else "))
+                || l.contains(&format!("{var} ? "))
+    })
 }
 
 /// The string literal that starts `s` (after spaces), if any.

@@ -88,7 +88,7 @@ fn powershell_blocks_run_executables_not_cmdlets() {
 
 #[test]
 fn variables_of_blocks_and_scripts() {
-    let body = "Set `REPORT_DIR` first.\n\n```bash\nexport LOCAL=1\ncurl -H \"Authorization: Bearer $GITHUB_TOKEN\" \"$API_URL\"\necho \"$LOCAL ${PAGE:-1} $FILE $REPORT_DIR $PATH\"\necho '$QUOTED_KEY'\n```\n";
+    let body = "Set `REPORT_NAME` first.\n\n```bash\nexport LOCAL=1\ncurl -H \"Authorization: Bearer $GITHUB_TOKEN\" \"$API_URL\"\necho \"$LOCAL ${PAGE:-1} $FILE $REPORT_NAME $PATH\"\necho '$QUOTED_KEY'\n```\n";
     let py = "import os\nkey = os.environ[\"OPENAI_API_KEY\"]\nopt = os.getenv(\"VERBOSE\", \"0\")\nos.environ[\"SET_HERE\"] = \"1\"\nx = os.environ.get(\"SET_HERE\")\n# os.getenv(\"IN_A_COMMENT\")\n";
     let js = "const t = process.env.SLACK_TOKEN;\nconst m = process.env.MODE || 'dev';\n// process.env.IN_A_COMMENT\n";
     let t = tree(&[
@@ -98,7 +98,7 @@ fn variables_of_blocks_and_scripts() {
     ]);
     let (r, _) = json_run(t.path(), &["."]);
     let p = "skills/s/SKILL.md";
-    // A block's `$FILE` is a placeholder; `REPORT_DIR` is one the text names; variables with
+    // A block's `$FILE` is a placeholder; `REPORT_NAME` is one the text names; variables with
     // a default, set by the shell or the block, or in single quotes are not needs.
     assert_eq!(
         inferred(&r, p, "env"),
@@ -106,7 +106,7 @@ fn variables_of_blocks_and_scripts() {
             "API_URL",
             "GITHUB_TOKEN",
             "OPENAI_API_KEY",
-            "REPORT_DIR",
+            "REPORT_NAME",
             "SLACK_TOKEN"
         ]
     );
@@ -346,4 +346,30 @@ fn corpus_host_cells_are_judged() {
 
 fn s_of(a: &Value) -> &str {
     a["status"].as_str().unwrap_or("")
+}
+
+/// The patterns the corpus sample showed wrong, each with a case still read.
+#[test]
+fn optional_reads_launcher_variables_and_reference_code_are_no_needs() {
+    let py = "import os\nkey = os.getenv(\"OPT_KEY\")\nif key:\n    pass\ntok = os.getenv(\"REQ_TOKEN\")\nif not tok:\n    raise SystemExit(1)\nfal = os.environ.get(\"FAL_KEY\") or load_config()\nsingle = os.getenv(\"ONE_ID\")\nids = [single] if single else []\nrank = os.environ[\"MASTER_ADDR\"]\n";
+    let js = "const days = parseInt(process.env.DAYS_BACK, 10) || 30;\nif (process.env.OPT_OPENAI) {\n  use();\n}\nif (!process.env.MUST_HAVE) {\n  process.exit(1);\n}\nconst mode = process.env.WRITE_KEY ? 'write' : 'read';\nconst paths = [\n  process.env.EDGE_PATH,\n];\nconst id = process.env.APP_ID;\n";
+    let body = "1. Open Terminal and execute:\n   ```bash\n   curl -fsSL https://example.com/x | bash\n   ```\n\nThe `penpot/penpot-mcp` MCP server, the Penpot MCP server.\n**NEVER use:** `mcp__penpot__delete_all`\n\n| Actor | ID |\n| --- | --- |\n| Tweets | `penpot/x-tweet-scraper` |\n| Tool | `penpot/export_shape` |\n";
+    let t = tree(&[
+        ("skills/s/SKILL.md", &with_body("s", body)),
+        ("skills/s/scripts/a.py", py),
+        ("skills/s/scripts/b.js", js),
+        ("skills/s/references/example.py", "import openpyxl\n"),
+        (
+            "skills/s/vitest.config.ts",
+            "import { defineConfig } from 'vitest/config';\n",
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["."]);
+    let p = "skills/s/SKILL.md";
+    assert_eq!(inferred(&r, p, "env"), ["APP_ID", "MUST_HAVE", "REQ_TOKEN"]);
+    assert!(inferred(&r, p, "packages").is_empty());
+    // What the user pastes into their own terminal is not the agent's.
+    assert!(inferred(&r, p, "bins").is_empty());
+    // A server's name and a table of actors are no tools; a tool of the server is.
+    assert_eq!(inferred(&r, p, "tools"), ["Bash", "penpot/export_shape"]);
 }
