@@ -749,11 +749,53 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
     if all.is_empty() {
         return;
     }
+    // What a declaration already asks for is not asked again (the uses still list it).
+    // `allowed-tools` does not count: hosts other than Claude Code do not read it.
+    let key = |kind: DepKind, name: &str| -> String {
+        match kind {
+            DepKind::Packages => {
+                let bare: String = name
+                    .chars()
+                    .take_while(|c| {
+                        c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | '@' | '/')
+                    })
+                    .collect();
+                crate::parse::packages::normalise(&bare)
+            }
+            _ => name.to_owned(),
+        }
+    };
+    let declared: foldhash::HashSet<(DepKind, String)> = skill
+        .requirements
+        .iter()
+        .filter(|d| {
+            !matches!(
+                d.source,
+                crate::model::Origin::Inferred | crate::model::Origin::AllowedTools
+            )
+        })
+        .flat_map(|d| {
+            DepKind::ALL.into_iter().flat_map(move |k| {
+                let g = d.requirements.group(k);
+                g.all
+                    .iter()
+                    .chain(g.any.iter().flatten())
+                    .map(move |n| (k, key(k, n)))
+            })
+        })
+        .collect();
     let mut requirements = Requirements::default();
-    let mut names: Vec<(DepKind, &str)> = all.iter().map(|u| (u.kind, u.name.as_str())).collect();
+    let mut names: Vec<(DepKind, &str)> = all
+        .iter()
+        .filter(|u| !declared.contains(&(u.kind, key(u.kind, &u.name))))
+        .map(|u| (u.kind, u.name.as_str()))
+        .collect();
     names.sort();
     for (kind, name) in names {
         requirements.group_mut(kind).push_all(name);
+    }
+    if requirements.is_empty() {
+        return;
     }
     let (line, column) = all
         .iter()

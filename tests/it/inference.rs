@@ -373,3 +373,18 @@ fn optional_reads_launcher_variables_and_reference_code_are_no_needs() {
     // A server's name and a table of actors are no tools; a tool of the server is.
     assert_eq!(inferred(&r, p, "tools"), ["Bash", "penpot/export_shape"]);
 }
+
+/// What a declaration already asks for is not asked again by inference: one message per need.
+#[test]
+fn a_declared_need_is_not_inferred_again() {
+    let skill = "---\nname: d\ndescription: Does d things. Use when asked.\nmetadata: {\"openclaw\": {\"requires\": {\"bins\": [\"docker\"]}}}\n---\n```bash\ndocker ps\ndocker-compose up\n```\n";
+    let t = tree(&[
+        ("skills/d/SKILL.md", skill),
+        ("laptop.json", r#"{"name": "laptop", "bins": []}"#),
+    ]);
+    let (r, _) = json_run(t.path(), &["-p", "laptop.json", "."]);
+    let p = "skills/d/SKILL.md";
+    assert_eq!(inferred(&r, p, "bins"), ["docker-compose"]);
+    let reason = s(status(&r, p, "laptop"), "reason");
+    assert_eq!(reason.matches("`docker`").count(), 1, "{reason}");
+}
