@@ -66,6 +66,16 @@ fn user_heading(title: &str) -> bool {
 /// commands, variables and tools of its shell blocks, and the tools it names in a host's syntax.
 pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Vec<Use> {
     let mut out = Vec::new();
+    // Most bodies are prose: no fence, no tool reference, no phrase about a tool in a code
+    // span; nothing to read, and these few searches are all they cost.
+    let fenced = body.contains("```") || body.contains("~~~");
+    if !fenced
+        && !body.contains("mcp__")
+        && !body.contains("#tool:")
+        && !(body.contains('`') && (body.contains("tool") || body.contains("Tool")))
+    {
+        return out;
+    }
     let lines: Vec<&str> = body.lines().collect();
     let mut heading: Option<&str> = None;
     let mut servers: Vec<String> = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
@@ -105,10 +115,10 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
                 heading = Some(title.trim());
             }
         }
-        if line.contains(['`', '#', '_']) {
+        if line.contains('`') || line.contains("mcp__") || line.contains("#tool:") {
             tools_of_text(line, first_line + i as u32, &servers, &mut out);
-            prose.push(line);
         }
+        prose.push(line);
         i += 1;
     }
     // A block's `$FILE` or `$PR_NUMBER` is mostly a placeholder for the agent to fill: a
@@ -196,8 +206,14 @@ fn named_servers(body: &str) -> Vec<String> {
         }
         rest = &rest[at + 5..];
     }
+    let any = |l: &str| l.contains("MCP") || l.contains("mcp") || l.contains("Mcp");
+    if !any(body) {
+        out.sort();
+        out.dedup();
+        return out;
+    }
     for line in body.lines() {
-        if !line.contains("MCP") && !line.contains("mcp") && !line.contains("Mcp") {
+        if !any(line) {
             continue;
         }
         let lower = line.to_ascii_lowercase();
@@ -234,7 +250,11 @@ fn named_servers(body: &str) -> Vec<String> {
 /// The tools a line of text names: `mcp__server__tool`, `#tool:name`, `` `server/tool` `` for a
 /// server the text names, and "use the `X` tool" (a phrase: judged only where a host defines X).
 fn tools_of_text(line: &str, line_no: u32, servers: &[String], out: &mut Vec<Use>) {
-    if !line.contains("mcp__") && !line.contains("#tool:") && !line.contains('`') {
+    // Code spans matter only with a server to look for or a phrase about a tool: most lines
+    // with code spans cost no more than these searches.
+    let spans = line.contains('`')
+        && (!servers.is_empty() || line.contains("tool") || line.contains("Tool"));
+    if !spans && !line.contains("mcp__") && !line.contains("#tool:") {
         return;
     }
     // "**NEVER use:** `mcp__perplexity__...`", "do not call ...": a tool the skill avoids.
@@ -298,7 +318,7 @@ fn tools_of_text(line: &str, line_no: u32, servers: &[String], out: &mut Vec<Use
         from = at + 6;
     }
     // Code spans: `server/tool` and "use the `X` tool".
-    if !line.contains('`') {
+    if !spans {
         return;
     }
     let mut spans = line.split('`');
@@ -755,7 +775,15 @@ fn shell(
         })
         .collect();
     let plain: Vec<(u32, &str)> = typed.iter().map(|(n, l, _)| (*n, *l)).collect();
-    let shift = |n: u32| typed.iter().find(|t| t.0 == n).map_or(0, |t| t.2);
+    // Lines are numbered in a row: a line's place in `lines` is its number less the first's.
+    let first = lines.first().map_or(0, |l| l.0);
+    let shift = |n: u32| {
+        if session {
+            typed.iter().find(|t| t.0 == n).map_or(0, |t| t.2)
+        } else {
+            0
+        }
+    };
     let logical = logical_lines(&plain);
     // Names the text defines: functions it calls like commands, variables it assigns.
     let mut functions: Vec<String> = Vec::new();
@@ -780,7 +808,10 @@ fn shell(
         }
         let shift = shift(*n);
         let raw: &str = l;
-        let full_line = lines.iter().find(|(m, _)| m == n).map_or(raw, |(_, t)| t);
+        let full_line = lines
+            .get(n.saturating_sub(first) as usize)
+            .filter(|(m, _)| m == n)
+            .map_or(raw, |(_, t)| t);
         for (at, seg) in segments(raw) {
             let ws = words(seg);
             if let Some(k) = command_word(&ws) {
