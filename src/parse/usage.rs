@@ -821,7 +821,7 @@ fn shell(
                     // A function given a bare name may fill it (`prompt_input "..." NAME`).
                     for (_, a) in &ws[k + 1..] {
                         if env_name(a) {
-                            assigned.push(a.clone());
+                            assign(assigned, a);
                         }
                     }
                 } else if let Some(interp) = own_script(w) {
@@ -849,6 +849,13 @@ fn shell(
     }
 }
 
+/// Note `name` as assigned, once: a long script assigns the same few names many times.
+fn assign(assigned: &mut Vec<String>, name: &str) {
+    if !assigned.iter().any(|a| a == name) {
+        assigned.push(name.to_owned());
+    }
+}
+
 /// The names a simple command assigns: `X=1`, `export X=1`, `local X`, `for X in`, and every
 /// name `read` fills (`read -r -p "..." X Y`).
 fn assignments(ws: &[(usize, String)], assigned: &mut Vec<String>) {
@@ -857,7 +864,7 @@ fn assignments(ws: &[(usize, String)], assigned: &mut Vec<String>) {
         .any(|w| w.1 == "read" || w.1 == "mapfile" || w.1 == "readarray");
     for (k, (_, w)) in ws.iter().enumerate() {
         if let Some(name) = is_assignment(w) {
-            assigned.push(name.to_owned());
+            assign(assigned, name);
         } else if (reads && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
             || (k > 0
                 && matches!(
@@ -865,7 +872,7 @@ fn assignments(ws: &[(usize, String)], assigned: &mut Vec<String>) {
                     "for" | "local" | "declare" | "export" | "readonly" | "typeset" | "select"
                 ))
         {
-            assigned.push(w.clone());
+            assign(assigned, w);
         }
     }
 }
@@ -1035,7 +1042,7 @@ fn powershell(lines: &[(u32, &str)], file: Option<&str>, out: &mut Vec<Use>) {
             let rest = text[p + 5 + name.len()..].trim_start();
             let upper = name.to_ascii_uppercase();
             if rest.starts_with('=') && !rest.starts_with("==") {
-                assigned.push(upper);
+                assign(&mut assigned, &upper);
             } else if !name.is_empty()
                 && !common_var(&upper)
                 && !assigned.contains(&upper)
@@ -1227,6 +1234,7 @@ pub(crate) fn python_distribution(module: &str, full: &str) -> Option<String> {
 
 fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut Vec<Use>) {
     let file = Some(rel);
+    let starts = line_starts(text);
     let mut assigned: Vec<String> = Vec::new();
     // Inside a triple-quoted string (a docstring, a template of other code): no imports.
     let mut in_string: Option<&str> = None;
@@ -1289,7 +1297,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
             && !t[p..].contains("] ==")
             && let Some(name) = quoted_after(&t[p + 11..])
         {
-            assigned.push(name);
+            assign(&mut assigned, &name);
         }
     }
     // Reads of the environment.
@@ -1320,7 +1328,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
                     .trim_start_matches(']')
                     .trim_start()
                     .starts_with("==");
-            let (line, col, l) = place(text, p);
+            let (line, col, l) = place(text, &starts, p);
             if l.trim_start().starts_with('#') {
                 continue;
             }
@@ -1328,7 +1336,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
                 && !has_default
                 && !subscript_set
                 && !assigned.contains(&name)
-                && !optional_read(text, p)
+                && !optional_read(text, &starts, p)
             {
                 out.push(found(DepKind::Env, name, file, line, l, col));
             }
@@ -1336,6 +1344,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
     }
     calls(
         text,
+        &starts,
         &[
             "subprocess.run(",
             "subprocess.call(",
@@ -1352,6 +1361,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
 
 fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
     let file = Some(rel);
+    let starts = line_starts(text);
     for &(n, line) in lines {
         let t = line.trim_start();
         if t.starts_with("//") || t.starts_with('*') || t.starts_with("/*") {
@@ -1409,7 +1419,7 @@ fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
             let rest = rest.trim_start();
             let set = rest.starts_with('=') && !rest.starts_with("==");
             let at = line.as_ptr() as usize - text.as_ptr() as usize + p;
-            if env_name(&name) && !set && !optional_read(text, at) {
+            if env_name(&name) && !set && !optional_read(text, &starts, at) {
                 out.push(found(DepKind::Env, name, file, n, line, p));
             }
         }
@@ -1417,6 +1427,7 @@ fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
     if text.contains("child_process") {
         calls(
             text,
+            &starts,
             &[
                 "execSync(",
                 "exec(",
@@ -1465,7 +1476,7 @@ const NODE_BUILTINS: &[&str] = &[
 
 /// The executables that process-spawning calls run: the first string of the call's argument
 /// (its first word, for a command line), when it is a literal.
-fn calls(text: &str, pats: &[&str], file: Option<&str>, out: &mut Vec<Use>) {
+fn calls(text: &str, starts: &[usize], pats: &[&str], file: Option<&str>, out: &mut Vec<Use>) {
     for pat in pats {
         for (p, _) in text.match_indices(pat) {
             // `exec(` must not be the tail of `execSync(` or of another name.
@@ -1486,7 +1497,7 @@ fn calls(text: &str, pats: &[&str], file: Option<&str>, out: &mut Vec<Use>) {
                 && !SHELL_BUILTINS.contains(&first)
                 && !BASE_UTILITIES.contains(&first)
             {
-                let (line, col, l) = place(text, p);
+                let (line, col, l) = place(text, starts, p);
                 out.push(found(DepKind::Bins, first.to_owned(), file, line, l, col));
             }
         }
@@ -1497,8 +1508,8 @@ fn calls(text: &str, pats: &[&str], file: Option<&str>, out: &mut Vec<Use>) {
 /// line (`x or os.getenv("A")`, `process.env.A || "b"`, `A ?? B`), or a value the next lines
 /// only use when it is set (`key = os.getenv("A")` then `if key:`; `const k = process.env.A`
 /// then `if (k)`). A script that stops without it tests it negatively (`if not key:`).
-fn optional_read(text: &str, p: usize) -> bool {
-    let (_, col, line) = place(text, p);
+fn optional_read(text: &str, starts: &[usize], p: usize) -> bool {
+    let (_, col, line) = place(text, starts, p);
     let code = line.split(" //").next().unwrap_or(line);
     let code = if line.trim_start().starts_with('#') {
         ""
@@ -1567,12 +1578,21 @@ fn quoted_after(s: &str) -> Option<String> {
     (!v.contains("${") && !v.is_empty()).then(|| v.to_owned())
 }
 
-/// Line number (1-based), byte column in the line, and the line, of byte `p` of `text`.
-fn place(text: &str, p: usize) -> (u32, usize, &str) {
-    let start = text[..p].rfind('\n').map_or(0, |i| i + 1);
+/// Where each line of `text` starts, for [`place`]: counting lines from the start for every
+/// use would cost a pass over the file each.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+/// Line number (1-based), byte column in the line, and the line, of byte `p` of `text`, whose
+/// lines start at `starts`.
+fn place<'t>(text: &'t str, starts: &[usize], p: usize) -> (u32, usize, &'t str) {
+    let n = starts.partition_point(|s| *s <= p).max(1);
+    let start = starts[n - 1];
     let end = text[p..].find('\n').map_or(text.len(), |i| p + i);
-    let line = text[..p].matches('\n').count() as u32 + 1;
-    (line, p - start, &text[start..end])
+    (n as u32, p - start, &text[start..end])
 }
 
 #[cfg(test)]
@@ -1639,6 +1659,60 @@ mod tests {
         assert_eq!(names(&u, DepKind::Packages), ["npm:@scope/pkg"]);
         assert_eq!(names(&u, DepKind::Env), ["TOKEN"]);
         assert_eq!(names(&u, DepKind::Bins), ["git"]);
+    }
+
+    /// Text from the tree is anything: odd bytes, unclosed quotes and parentheses, multi-byte
+    /// characters next to every delimiter read nothing wrong and panic nowhere.
+    #[test]
+    fn odd_text_reads_without_panicking() {
+        let odd = [
+            "$((",
+            "((x",
+            ")",
+            "$(",
+            "\\",
+            "'",
+            "\"",
+            "<<",
+            "<<EOF",
+            "${",
+            "${X",
+            "$env:",
+            "é$é",
+            "`",
+            "mcp__",
+            "mcp__a__",
+            "#tool:",
+            "→",
+            "x|é",
+            "é)é",
+            "os.environ[",
+            "process.env[",
+            "subprocess.run([",
+            "require(",
+            "#!",
+            "#!/usr/bin/env",
+            "PS C:\\> ",
+            "$ ",
+            "ü`ü`ü",
+        ];
+        for a in odd {
+            for b in odd {
+                let text = format!("{a}{b}\n{b} {a}\n");
+                let body = format!("```bash\n{text}```\n```powershell\n{text}```\n{text}");
+                let _ = of_body(&body, 1, &[]);
+                for f in [
+                    "a.sh",
+                    "a.ps1",
+                    "a.py",
+                    "a.js",
+                    "requirements.txt",
+                    "package.json",
+                ] {
+                    let _ = of_script(f, &text, &Local::default());
+                }
+            }
+        }
     }
 
     #[test]
