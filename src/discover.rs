@@ -55,6 +55,9 @@ pub struct Discovery {
     /// Codex sidecars (`agents/openai.yaml`) the walk passed, sorted by their bytes: only the
     /// skills beside one look for it, so the others cost no lookup.
     pub sidecars: Vec<PathBuf>,
+    /// Scripts and package lists (`.py`, `.sh`, `requirements.txt`, ...) the walk passed, sorted
+    /// by their bytes: what a skill's folder holds, for reading what the skill uses.
+    pub scripts: Vec<PathBuf>,
 }
 
 /// Whether the walk honours ignore rules.
@@ -283,6 +286,8 @@ pub(crate) fn walk_each(
     // By bytes, which is how they are searched: a `Path` compares component by component.
     d.sidecars.sort_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
     d.sidecars.dedup();
+    d.scripts.sort_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
+    d.scripts.dedup();
     if rules == IgnoreRules::Honour {
         d.ignored = count_ignored(&d, roots, excludes, threads, cwd);
     }
@@ -336,6 +341,20 @@ fn builder(
 /// its folder's, so the name is what follows the last separator; `DirEntry::file_name`
 /// parses the path's components from the end instead, which cost more than the rest of
 /// the walk's own work on every entry.
+/// Is a file of this name one whose uses are read: a script or a package list?
+fn is_script(name: &[u8]) -> bool {
+    if name == b"requirements.txt" || name == b"package.json" {
+        return true;
+    }
+    let Some(dot) = name.iter().rposition(|b| *b == b'.') else {
+        return false;
+    };
+    matches!(
+        &name[dot + 1..],
+        b"py" | b"sh" | b"bash" | b"ps1" | b"psm1" | b"js" | b"mjs" | b"cjs" | b"ts"
+    ) && !name.ends_with(b".d.ts")
+}
+
 fn name_of(e: &ignore::DirEntry) -> &[u8] {
     let path = e.path().as_os_str().as_encoded_bytes();
     let sep = path
@@ -379,6 +398,9 @@ fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) ->
                         && e.path().parent().and_then(Path::file_name) == Some(OsStr::new("agents"))
                     {
                         guard.local.sidecars.push(e.path().to_owned());
+                    }
+                    if is_script(name) {
+                        guard.local.scripts.push(e.path().to_owned());
                     }
                     if let Some(kind) = classify(e.path()) {
                         let entry = match crate::boundary::special_kind(t) {
@@ -480,6 +502,7 @@ impl Drop for MergeOnDrop<'_> {
         all.errors.append(&mut self.local.errors);
         all.ignore_dirs.append(&mut self.local.ignore_dirs);
         all.sidecars.append(&mut self.local.sidecars);
+        all.scripts.append(&mut self.local.scripts);
     }
 }
 

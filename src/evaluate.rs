@@ -33,6 +33,9 @@ pub enum Status {
     /// The profile's host does not load this kind of agent, or this skill (by a loading rule
     /// it documents: the file name, a required field, a length).
     NotLoaded,
+    /// A skill that declares nothing and whose body and scripts use nothing beyond the model:
+    /// available on every host that loads it.
+    NeedsNothing,
     /// Every requirement the profile can judge is met, but some are of kinds it does not
     /// describe (executables, variables, packages, ...; tools, on a profile that describes
     /// only a machine).
@@ -44,11 +47,12 @@ pub enum Status {
 }
 
 impl Status {
-    pub(crate) const ALL: [Status; 7] = [
+    pub(crate) const ALL: [Status; 8] = [
         Status::Available,
         Status::Partial,
         Status::Unavailable,
         Status::NotLoaded,
+        Status::NeedsNothing,
         Status::NotJudged,
         Status::Undeclared,
         Status::Invalid,
@@ -61,6 +65,7 @@ impl Status {
             Status::NotLoaded => "not-loaded",
             Status::NotJudged => "not-judged",
             Status::Undeclared => "undeclared",
+            Status::NeedsNothing => "needs-nothing",
             Status::Invalid => "invalid",
         }
     }
@@ -80,14 +85,17 @@ impl Status {
     /// What the status means, for legends.
     pub(crate) fn meaning(self) -> &'static str {
         match self {
-            Status::Available => "every requirement is met",
+            Status::Available => "every requirement the profile judges is met",
             Status::Partial => "some of the tools it names are missing; the host drops them",
             Status::Unavailable => "something required is missing",
             Status::NotLoaded => "the profile's host does not load this agent or skill",
             Status::NotJudged => {
-                "what the profile describes is met; the rest (executables, variables, packages, tools on a machine profile, ...) it does not describe"
+                "the profile describes none of what it needs (executables, variables, packages on a host profile; tools on a machine profile, ...)"
             }
             Status::Undeclared => "nothing declared to check",
+            Status::NeedsNothing => {
+                "declares nothing and uses nothing beyond the model: available wherever it loads"
+            }
             Status::Invalid => "the file or its requirements could not be read",
         }
     }
@@ -113,6 +121,41 @@ pub struct Availability {
     /// One line for people.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// What the judgement rests on: requirements the skill declares, ones inferred from its
+    /// body and scripts, or both (skills only; absent when there was nothing to judge).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub basis: Option<Basis>,
+}
+
+/// What a skill's cell is judged on.
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    schemars::JsonSchema,
+)]
+#[serde(rename_all = "kebab-case")]
+pub enum Basis {
+    Declared,
+    Inferred,
+    Both,
+}
+
+impl Basis {
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            Basis::Declared => "declared",
+            Basis::Inferred => "inferred",
+            Basis::Both => "declared and inferred",
+        }
+    }
 }
 
 /// Requirements of one kind and source that a profile does not meet (or does not judge).
@@ -142,6 +185,12 @@ fn skip_lists<T>(v: &[T]) -> bool {
 }
 
 impl Availability {
+    /// Whether reports say why: a status that needs it, or an available skill some of whose
+    /// needs were not judged (its reason says which).
+    pub(crate) fn explained(&self) -> bool {
+        self.status.explained() || self.status == Status::Available && self.reason.is_some()
+    }
+
     pub(crate) fn of(status: Status, reason: Option<String>) -> Self {
         Availability {
             status,
@@ -150,6 +199,7 @@ impl Availability {
             unmet: Vec::new(),
             not_judged: Vec::new(),
             reason,
+            basis: None,
         }
     }
 }
@@ -157,7 +207,7 @@ impl Availability {
 /// Evaluate requirements declared by `dependencies` against a profile (tests, benches).
 pub fn requirements(req: &Requirements, profile: &Profile) -> Availability {
     declarations(
-        std::iter::once((crate::model::Origin::Dependencies, req)),
+        std::iter::once((crate::model::Origin::Dependencies, req, &[][..])),
         profile,
         std::slice::from_ref(profile),
     )
@@ -205,13 +255,27 @@ fn met(
                 }
                 // Agent-style `tools` name tools in some host's words. Names from
                 // `dependencies` keep the proposal's meaning: an unknown one is unmet.
-                crate::model::Origin::AgentFields if undefined_tool(name, run) => return None,
-                crate::model::Origin::AgentFields => Judged::SkillTools,
+                crate::model::Origin::AgentFields | crate::model::Origin::Inferred
+                    if undefined_tool(name, run) =>
+                {
+                    return None;
+                }
+                // What a body names and the terminal its commands need are in any host's
+                // words, as agent-style `tools` are.
+                crate::model::Origin::AgentFields | crate::model::Origin::Inferred => {
+                    Judged::SkillTools
+                }
                 _ => Judged::Skill,
             };
-            Some(tool(profile, judged, name).resolves())
+            // A host's built-in, on a profile with no host, is for no one here to judge.
+            match tool(profile, judged, name) {
+                ToolVerdict::NotJudged => None,
+                verdict => Some(verdict.resolves()),
+            }
         }
         DepKind::Resources | DepKind::Prompts => Some(profile.has(kind, name)),
+        // npm packages an inferred need names: no profile lists them.
+        DepKind::Packages if name.starts_with("npm:") => None,
         DepKind::Packages => {
             let installed = profile.machine.packages.as_ref()?;
             let Some(req) = crate::parse::packages::parse_one(name) else {
@@ -231,15 +295,37 @@ fn met(
 /// Evaluate every source's requirements against a profile: all of them must hold. A kind
 /// the profile does not describe (a machine kind it has no list for) is not judged.
 pub(crate) fn declarations<'r>(
-    declared: impl Iterator<Item = (crate::model::Origin, &'r Requirements)> + Clone,
+    declared: impl Iterator<
+        Item = (
+            crate::model::Origin,
+            &'r Requirements,
+            &'r [crate::model::Use],
+        ),
+    > + Clone,
     profile: &Profile,
     run: &[Profile],
 ) -> Availability {
     let mut out = Availability::of(Status::Available, None);
     let mut parts = Parts::default();
     let mut unjudged = Vec::new();
-    for (source, requirements) in declared.clone() {
+    // Whether the profile judged anything at all: a cell that judged some needs takes a judged
+    // status and names the rest as not judged.
+    let mut judged_any = false;
+    for (source, requirements, uses) in declared.clone() {
         let tag = source.tag();
+        // An inferred need says where it was read.
+        let from = |names: &[String]| -> String {
+            let places: Vec<String> = names
+                .iter()
+                .filter_map(|n| uses.iter().find(|u| &u.name == n))
+                .map(|u| format!("`{}`", u.place()))
+                .collect();
+            if places.is_empty() {
+                String::new()
+            } else {
+                format!(" (inferred from {})", places.join(", "))
+            }
+        };
         let mut unjudged_here = Vec::new();
         for kind in DepKind::ALL {
             let group = requirements.group(kind);
@@ -254,17 +340,24 @@ pub(crate) fn declarations<'r>(
                 let mut unjudged = Vec::new();
                 for n in any.iter() {
                     match met(profile, run, source, kind, n) {
-                        Some(true) => return false,
+                        Some(true) => {
+                            judged_any = true;
+                            return false;
+                        }
                         Some(false) => {}
                         None => unjudged.push(n.clone()),
                     }
                 }
                 let none = !any.is_empty() && unjudged.is_empty();
+                judged_any |= none;
                 skipped.extend(unjudged);
                 none
             });
             let mut judge = |n: &String| match met(profile, run, source, kind, n) {
-                Some(ok) => Some(ok),
+                Some(ok) => {
+                    judged_any = true;
+                    Some(ok)
+                }
                 None => {
                     skipped.push(n.clone());
                     None
@@ -285,9 +378,10 @@ pub(crate) fn declarations<'r>(
             if !miss.is_empty() {
                 parts.push(
                     format!(
-                        "missing {} {}",
+                        "missing {} {}{}",
                         plural(kind, miss.len()),
-                        crate::diagnostic::quoted(&miss)
+                        crate::diagnostic::quoted(&miss),
+                        from(&miss)
                     ),
                     source,
                 );
@@ -350,33 +444,55 @@ pub(crate) fn declarations<'r>(
             }
         }
         if !unjudged_here.is_empty() {
+            let tag = match source {
+                crate::model::Origin::Inferred => " (inferred)",
+                _ => tag,
+            };
             unjudged.push(format!("{}{tag}", unjudged_here.join(", ")));
         }
     }
     let mut parts = parts.render();
     if !parts.is_empty() {
-        // Tools that `allowed-tools` names are what the skill uses, not prerequisites: with
-        // some of them there, the host runs it without the others (as it runs an agent).
-        let degraded =
-            out.unmet.iter().all(|u| {
-                u.source == crate::model::Origin::AllowedTools && u.group == UnmetGroup::All
-            }) && declared.clone().any(|(source, r)| {
-                source == crate::model::Origin::AllowedTools
-                    && r.tools.all.len() > out.unmet.iter().map(|u| u.names.len()).sum::<usize>()
-            });
+        // Tools that `allowed-tools` names, and what the body and scripts use, are what the
+        // skill uses, not prerequisites: with some of them there, the host runs it without the
+        // others (as it runs an agent).
+        let used = |s: crate::model::Origin| {
+            matches!(
+                s,
+                crate::model::Origin::AllowedTools | crate::model::Origin::Inferred
+            )
+        };
+        let unmet = out.unmet.iter().map(|u| u.names.len()).sum::<usize>();
+        let degraded = out
+            .unmet
+            .iter()
+            .all(|u| used(u.source) && u.group == UnmetGroup::All)
+            && declared
+                .clone()
+                .filter(|(source, _, _)| used(*source))
+                .map(|(_, r, _)| {
+                    DepKind::ALL
+                        .iter()
+                        .map(|k| r.group(*k).all.len())
+                        .sum::<usize>()
+                })
+                .sum::<usize>()
+                > unmet;
         out.status = if degraded {
             Status::Partial
         } else {
             Status::Unavailable
         };
-    } else if !unjudged.is_empty() {
+    } else if !unjudged.is_empty() && !judged_any {
         out.status = Status::NotJudged;
     }
     if !unjudged.is_empty() {
-        parts.push(format!(
-            "not judged, as the profile does not describe them: {}",
-            unjudged.join("; ")
-        ));
+        let lead = if judged_any {
+            "not judged here"
+        } else {
+            "not judged, as the profile does not describe them"
+        };
+        parts.push(format!("{lead}: {}", unjudged.join("; ")));
     }
     if !parts.is_empty() {
         out.reason = Some(parts.join("; "));
@@ -416,7 +532,7 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile, run: &[Profile]) -> Availa
         );
     }
     if skill.requirements.is_empty() {
-        return Availability::of(Status::Undeclared, None);
+        return Availability::of(Status::NeedsNothing, None);
     }
     // `allowed-tools` is Claude Code's pre-approval list: a host that does not read it (VS
     // Code, GitHub Copilot) neither needs nor grants what it names.
@@ -427,6 +543,7 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile, run: &[Profile]) -> Availa
     if let Some(host) = host
         && !skill.requirements.iter().any(|d| read_here(&d))
     {
+        // Only `allowed-tools`: what the skill uses is written in words this host ignores.
         return Availability::of(
             Status::Undeclared,
             Some(format!(
@@ -434,15 +551,31 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile, run: &[Profile]) -> Availa
             )),
         );
     }
-    declarations(
+    let mut out = declarations(
         skill
             .requirements
             .iter()
             .filter(read_here)
-            .map(|d| (d.source, &d.requirements)),
+            .map(|d| (d.source, &d.requirements, d.uses.as_slice())),
         profile,
         run,
-    )
+    );
+    let inferred = skill
+        .requirements
+        .iter()
+        .any(|d| d.source == crate::model::Origin::Inferred);
+    let declared = skill
+        .requirements
+        .iter()
+        .filter(read_here)
+        .any(|d| d.source != crate::model::Origin::Inferred);
+    out.basis = match (declared, inferred) {
+        (true, true) => Some(Basis::Both),
+        (true, false) => Some(Basis::Declared),
+        (false, true) => Some(Basis::Inferred),
+        (false, false) => None,
+    };
+    out
 }
 
 /// The parts of an availability's reason, each with the sources that gave it: two sources
@@ -538,6 +671,7 @@ pub fn declare_fields(skill: &mut Skill) -> Vec<String> {
             line: pos.line,
             column: pos.column,
             requirements: needs,
+            uses: Vec::new(),
         });
         declared = true;
     }
@@ -550,6 +684,146 @@ pub fn declare_fields(skill: &mut Skill) -> Vec<String> {
     }
     products
 }
+
+/// Add what a skill's body or scripts use to its `inferred` requirements: each name once, at
+/// its first use. A tool named only by "use the `X` tool" counts where a built-in host defines
+/// X; executables, and scripts, also need the host's terminal tool (Claude Code's `Bash`, which
+/// the built-in vocabularies map to VS Code's and GitHub's).
+pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) {
+    // Declared executables and packages are run from the terminal too.
+    let runs = skill
+        .requirements
+        .iter()
+        .filter(|d| d.source != crate::model::Origin::Inferred)
+        .find_map(|d| {
+            [DepKind::Bins, DepKind::Packages]
+                .into_iter()
+                .find_map(|k| {
+                    let g = d.requirements.group(k);
+                    let names: Vec<String> = g
+                        .all
+                        .iter()
+                        .chain(g.any.iter().flatten())
+                        .cloned()
+                        .collect();
+                    (!names.is_empty()).then(|| crate::model::Use {
+                        kind: DepKind::Tools,
+                        name: TERMINAL.to_owned(),
+                        file: d.file.clone(),
+                        line: d.line,
+                        column: d.column,
+                        evidence: format!(
+                            "{} declares {} {}",
+                            d.source.place(),
+                            k.nouns(),
+                            crate::diagnostic::quoted(&names)
+                        ),
+                        phrase: false,
+                    })
+                })
+        });
+    if skill.invalid || uses.is_empty() && runs.is_none() {
+        return;
+    }
+    let at = skill
+        .requirements
+        .iter()
+        .position(|d| d.source == crate::model::Origin::Inferred);
+    let mut all = at.map_or_else(Vec::new, |i| skill.requirements.remove(i).uses);
+    all.extend(
+        uses.into_iter()
+            .filter(|u| !u.phrase || crate::profile::builtin::any_defines(&u.name)),
+    );
+    // The SKILL.md first, then the scripts by path; each by place.
+    all.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
+    let mut seen = foldhash::HashSet::default();
+    all.retain(|u| seen.insert((u.kind, u.name.clone())));
+    let runs = runs.filter(|_| !all.iter().any(|u| u.kind == DepKind::Bins));
+    // What runs: a command, or a script (whose imports and variables show it is run).
+    let first = all.iter().find(|u| u.kind == DepKind::Bins).or_else(|| {
+        all.iter()
+            .find(|u| u.file.is_some() && u.kind != DepKind::Tools)
+    });
+    if let Some(first) = first
+        && !seen.contains(&(DepKind::Tools, TERMINAL.to_owned()))
+    {
+        let mut terminal = first.clone();
+        terminal.kind = DepKind::Tools;
+        terminal.name = TERMINAL.to_owned();
+        all.push(terminal);
+    } else if let Some(terminal) = runs
+        && seen.insert((DepKind::Tools, TERMINAL.to_owned()))
+    {
+        all.push(terminal);
+    }
+    if all.is_empty() {
+        return;
+    }
+    // What a declaration already asks for is not asked again (the uses still list it).
+    // `allowed-tools` does not count: hosts other than Claude Code do not read it.
+    let key = |kind: DepKind, name: &str| -> String {
+        match kind {
+            DepKind::Packages => {
+                let bare: String = name
+                    .chars()
+                    .take_while(|c| {
+                        c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | '@' | '/')
+                    })
+                    .collect();
+                crate::parse::packages::normalise(&bare)
+            }
+            _ => name.to_owned(),
+        }
+    };
+    let declared: foldhash::HashSet<(DepKind, String)> = skill
+        .requirements
+        .iter()
+        .filter(|d| {
+            !matches!(
+                d.source,
+                crate::model::Origin::Inferred | crate::model::Origin::AllowedTools
+            )
+        })
+        .flat_map(|d| {
+            DepKind::ALL.into_iter().flat_map(move |k| {
+                let g = d.requirements.group(k);
+                g.all
+                    .iter()
+                    .chain(g.any.iter().flatten())
+                    .map(move |n| (k, key(k, n)))
+            })
+        })
+        .collect();
+    let mut requirements = Requirements::default();
+    let mut names: Vec<(DepKind, &str)> = all
+        .iter()
+        .filter(|u| !declared.contains(&(u.kind, key(u.kind, &u.name))))
+        .map(|u| (u.kind, u.name.as_str()))
+        .collect();
+    names.sort();
+    for (kind, name) in names {
+        requirements.group_mut(kind).push_all(name);
+    }
+    if requirements.is_empty() {
+        return;
+    }
+    let (line, column) = all
+        .iter()
+        .find(|u| u.file.is_none())
+        .map_or((0, 0), |u| (u.line, u.column));
+    skill.requirements.push(crate::model::Declared {
+        source: crate::model::Origin::Inferred,
+        file: None,
+        line,
+        column,
+        requirements,
+        uses: all,
+    });
+    skill.requirements.sort_by_key(|d| d.source);
+}
+
+/// The tool a host runs commands with, in Claude Code's name.
+const TERMINAL: &str = "Bash";
 
 /// Record on each agent what the skills it loads would add to its grants under the proposal.
 pub(crate) fn proposal_grants(
@@ -706,7 +980,7 @@ mod tests {
         for any in [["Read", "ask_user"], ["ask_user", "Read"]] {
             let r = req(&[], Some(&any));
             let a = declarations(
-                std::iter::once((crate::model::Origin::AllowedTools, &r)),
+                std::iter::once((crate::model::Origin::AllowedTools, &r, &[][..])),
                 &p,
                 std::slice::from_ref(&p),
             );
@@ -718,7 +992,7 @@ mod tests {
         }
         let r = req(&[], Some(&["ask_user", "github/create_issue"]));
         let a = declarations(
-            std::iter::once((crate::model::Origin::AllowedTools, &r)),
+            std::iter::once((crate::model::Origin::AllowedTools, &r, &[][..])),
             &p,
             std::slice::from_ref(&p),
         );

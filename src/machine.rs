@@ -331,6 +331,7 @@ mod tests {
                 line: 1,
                 column: 1,
                 requirements,
+                uses: Vec::new(),
             })
             .collect();
         s

@@ -206,6 +206,9 @@ pub enum Origin {
     Hermes,
     /// A PEP 508 package list written as `dependencies: [...]`.
     Packages,
+    /// Read from what the body's shell blocks and the skill's scripts run, import and read, and
+    /// the tools the body names: never declared, so never an error.
+    Inferred,
 }
 
 impl Origin {
@@ -218,6 +221,7 @@ impl Origin {
             Origin::Codex => "codex",
             Origin::Hermes => "hermes",
             Origin::Packages => "packages",
+            Origin::Inferred => "inferred",
         }
     }
     /// How messages tag what this source declares: nothing for the proposal's field.
@@ -230,6 +234,8 @@ impl Origin {
             Origin::Codex => " (codex)",
             Origin::Hermes => " (hermes)",
             Origin::Packages => " (packages)",
+            // Each inferred need says where it was read: `(inferred from `x.sh:3`)`.
+            Origin::Inferred => "",
         }
     }
     /// Where the source is written, for people.
@@ -242,6 +248,7 @@ impl Origin {
             Origin::Codex => "Codex's `agents/openai.yaml`",
             Origin::Hermes => "Hermes' `metadata.hermes` / prerequisites",
             Origin::Packages => "the package list in `dependencies`",
+            Origin::Inferred => "what its body and scripts use",
         }
     }
 }
@@ -376,6 +383,41 @@ pub struct Declared {
     pub column: u32,
     #[serde(flatten)]
     pub requirements: Requirements,
+    /// For the `inferred` source: each use it was read from, where, and the text that shows it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub uses: Vec<Use>,
+}
+
+/// One thing a skill's body or scripts use (an executable run, a package imported, a variable
+/// read, a tool named), where, and the text that shows it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct Use {
+    pub kind: DepKind,
+    /// As the requirement is written: `gh`, `PyYAML`, `npm:@scope/pkg`, `GITHUB_TOKEN`,
+    /// `github/create_issue`.
+    pub name: String,
+    /// The file, from the skill's folder; absent for the SKILL.md.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// 1-based.
+    pub line: u32,
+    pub column: u32,
+    /// The line that shows the use (trimmed, at most 160 characters).
+    pub evidence: String,
+    /// Named only by "use the `X` tool": a requirement only where a built-in host defines X.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub phrase: bool,
+}
+
+impl Use {
+    /// `scripts/fetch.sh:12`, or `line 12` for the SKILL.md.
+    pub(crate) fn place(&self) -> String {
+        match &self.file {
+            Some(f) => format!("{f}:{}", self.line),
+            None => format!("SKILL.md:{}", self.line),
+        }
+    }
 }
 
 /// Where a skill's first requirements were declared (`requirements` lists every source).
@@ -410,6 +452,8 @@ impl From<Origin> for DeclaredBy {
             Origin::Codex => DeclaredBy::Codex,
             Origin::Hermes => DeclaredBy::Hermes,
             Origin::Packages => DeclaredBy::Packages,
+            // Inferred needs are not declared.
+            Origin::Inferred => DeclaredBy::Nothing,
         }
     }
 }

@@ -92,6 +92,8 @@ pub(super) fn parse_and_check(
         Kind::Skill { .. } => {
             let mut parsed = parse::skill::parse(bytes, &c.path, &c.fs_path, sink);
             let products = crate::evaluate::declare_fields(&mut parsed.skill);
+            let uses = std::mem::take(&mut parsed.uses);
+            crate::evaluate::declare_inferred(&mut parsed.skill, uses);
             parsed.skill.fields.undefined_tools = rules::deps::check_skill_tools(
                 parsed.root.as_ref(),
                 parsed.skill.tools.as_deref(),

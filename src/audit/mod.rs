@@ -20,7 +20,7 @@ use crate::profile::{self, Profile, ProfileError, ProfileSource};
 
 pub(crate) use file::{check_text, panic_message};
 pub(crate) use library::judge;
-pub(crate) use read::with_sidecar;
+pub(crate) use read::{with_scripts, with_sidecar};
 
 /// What to audit and how.
 #[derive(Debug, Clone, Default)]

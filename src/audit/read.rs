@@ -69,6 +69,11 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut PerFile, boundary: &Bound
             .par_iter_mut()
             .for_each(|o| with_sidecar(o, &found.sidecars, boundary));
     }
+    if !found.scripts.is_empty() {
+        outputs
+            .par_iter_mut()
+            .for_each(|o| with_scripts(o, &found.scripts, boundary));
+    }
     // Claude plugins may name agent files outside an `agents/` folder; the walk cannot know
     // them until the manifests are read, so they are picked up in a second, small pass.
     let extra = {
@@ -102,6 +107,86 @@ pub(crate) fn with_sidecar(o: &mut FileOutput, sidecars: &[PathBuf], boundary: &
     }
     let shown = skill.path.clone();
     codex_sidecar(&shown, &sidecar, boundary, skill, &mut o.findings);
+}
+
+/// The largest script whose uses are read: anything larger is generated or bundled code.
+const MAX_SCRIPT_BYTES: u64 = 1 << 20;
+
+/// Folders of a skill whose scripts are not what the skill runs: tests, fixtures, examples.
+/// Nor is reference code the model reads, nor templates it copies into a project.
+#[rustfmt::skip]
+const NOT_RUN: &[&str] = &[
+    "test", "tests", "__tests__", "spec", "fixtures", "examples", "example", "node_modules",
+    "references", "reference", "docs", "templates", "assets",
+];
+
+/// Read what `o`'s skill uses from the scripts and package lists in its folder (`scripts`: those
+/// the walk passed, sorted by their bytes), through the boundary, never leaving the folder.
+/// Scripts of a skill nested in a subfolder are that skill's; tests are nobody's needs.
+pub(crate) fn with_scripts(o: &mut FileOutput, scripts: &[PathBuf], boundary: &Boundary) {
+    if scripts.is_empty() {
+        return;
+    }
+    let Parsed::Skill(skill) = &mut o.parsed else {
+        return;
+    };
+    let Some(dir) = skill.fs_path.parent() else {
+        return;
+    };
+    if skill.invalid {
+        return;
+    }
+    let mut prefix = dir.as_os_str().as_encoded_bytes().to_vec();
+    prefix.push(b'/');
+    let from = scripts.partition_point(|s| s.as_os_str().as_encoded_bytes() < prefix.as_slice());
+    let mine: Vec<(&PathBuf, String)> = scripts[from..]
+        .iter()
+        .take_while(|s| s.as_os_str().as_encoded_bytes().starts_with(&prefix))
+        .filter_map(|s| {
+            let rel = s.strip_prefix(dir).ok()?.to_str()?.replace('\\', "/");
+            let mut parts: Vec<&str> = rel.split('/').collect();
+            let name = parts.pop()?;
+            // Tests, and tools' configuration (`vitest.config.ts`): not what the skill runs.
+            let test_file = name.starts_with("test_")
+                || name.contains("_test.")
+                || name.contains(".test.")
+                || name.contains(".spec.")
+                || name.contains(".config.");
+            let skipped = parts
+                .iter()
+                .any(|p| NOT_RUN.contains(p) || p.starts_with('.'));
+            // A folder of its own skill below this one keeps its scripts.
+            let nested = (1..=parts.len()).any(|n| {
+                std::fs::symlink_metadata(dir.join(parts[..n].join("/")).join("SKILL.md")).is_ok()
+            });
+            (!test_file && !skipped && !nested && parts.len() < 4).then_some((s, rel))
+        })
+        .collect();
+    if mine.is_empty() {
+        return;
+    }
+    let Ok(real_dir) = std::fs::canonicalize(dir) else {
+        return;
+    };
+    let names: Vec<String> = mine.iter().map(|(_, r)| r.clone()).collect();
+    let local = parse::usage::Local::of(&names);
+    let mut uses = Vec::new();
+    for (path, rel) in mine {
+        let Ok(real) = boundary.resolve(path) else {
+            continue;
+        };
+        if !real.starts_with(&real_dir) {
+            continue;
+        }
+        let Ok(contents) = crate::boundary::read(&real, MAX_SCRIPT_BYTES) else {
+            continue;
+        };
+        let Ok(text) = std::str::from_utf8(&contents.bytes) else {
+            continue;
+        };
+        uses.extend(parse::usage::of_script(&rel, text, &local));
+    }
+    crate::evaluate::declare_inferred(skill, uses);
 }
 
 /// Keep one output per file: a file reached by several paths (a symlink, a hard link, two

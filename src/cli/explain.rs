@@ -173,7 +173,7 @@ fn explain(report: &Report, entry: &Entry) -> String {
 fn requirements_text(s: &mut String, skill: &crate::model::Skill) {
     s.push_str("\nRequirements (every source must hold)\n");
     if skill.requirements.is_empty() {
-        s.push_str("  none declared\n");
+        s.push_str("  none declared, and its body and scripts use nothing beyond the model\n");
     }
     for d in &skill.requirements {
         let file = d.file.as_deref().unwrap_or(&skill.path);
@@ -205,6 +205,17 @@ fn requirements_text(s: &mut String, skill: &crate::model::Skill) {
                 let _ = writeln!(s, "    {}: {}", kind.key(), visible(&parts.join("; ")));
             }
         }
+        for u in &d.uses {
+            let _ = writeln!(
+                s,
+                "    {} `{}` at {}:{}: {}",
+                u.kind.noun(),
+                visible(&u.name),
+                visible(&u.place()),
+                u.column,
+                visible(&u.evidence)
+            );
+        }
     }
 }
 
@@ -234,9 +245,13 @@ fn proposal_text(s: &mut String, agent: &crate::model::Agent) {
 
 /// `unavailable: missing tool `x``, or just the status.
 fn availability_text(a: &Availability) -> String {
+    let basis = a
+        .basis
+        .map(|b| format!(" (judged on {} needs)", b.as_str()))
+        .unwrap_or_default();
     match &a.reason {
-        Some(reason) => format!("{}: {reason}", a.status.as_str()),
-        None => a.status.as_str().to_owned(),
+        Some(reason) => format!("{}{basis}: {reason}", a.status.as_str()),
+        None => format!("{}{basis}", a.status.as_str()),
     }
 }
 

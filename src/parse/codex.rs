@@ -46,6 +46,7 @@ pub(crate) fn parse(bytes: &[u8], file: &str, sink: &mut Sink) -> Option<Declare
         line: tools.pos.line,
         column: tools.pos.column,
         requirements: req,
+        uses: Vec::new(),
     })
 }
 

@@ -127,6 +127,7 @@ impl Hermes {
             line: at.line,
             column: at.column,
             requirements: self.req,
+            uses: Vec::new(),
         })
     }
 }

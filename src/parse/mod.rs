@@ -12,6 +12,8 @@ pub mod markdown;
 pub(crate) mod openclaw;
 pub(crate) mod packages;
 pub mod skill;
+pub(crate) mod stdlib;
+pub(crate) mod usage;
 pub mod yaml;
 
 use crate::diagnostic::{Pos, Sink};

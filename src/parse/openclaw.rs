@@ -49,6 +49,7 @@ pub(crate) fn read(metadata: &Node, sink: &mut Sink) -> Option<Declared> {
         line: block.pos.line,
         column: block.pos.column,
         requirements: req,
+        uses: Vec::new(),
     })
 }
 

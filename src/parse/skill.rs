@@ -24,6 +24,8 @@ pub struct ParsedSkill {
     pub body: Body,
     /// Lines in the whole file.
     pub line_count: u32,
+    /// What the body's shell blocks run and read, and the tools it names.
+    pub uses: Vec<crate::model::Use>,
 }
 
 /// Parse `bytes`, the content of the skill file at `fs_path` (shown as `path`).
@@ -34,6 +36,7 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
         root: None,
         body: Body::default(),
         line_count,
+        uses: Vec::new(),
     };
     let doc = match document(bytes, "skill", sink) {
         Ok(d) => d,
@@ -51,11 +54,13 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
     let mut skill = read_fields(&root, folder, path, fs_path, sink);
     skill.fields.frontmatter_end = frontmatter_end(bytes, doc.body.len(), doc.body_line, &root);
     let body = markdown::scan(doc.body, doc.body_line, bytes.len() - doc.body.len());
+    let uses = crate::parse::usage::of_body(doc.body, doc.body_line, &skill.mcp_servers);
     ParsedSkill {
         skill,
         root: Some(root),
         body,
         line_count,
+        uses,
     }
 }
 
@@ -233,6 +238,7 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             line: pos.line,
             column: pos.column,
             requirements,
+            uses: Vec::new(),
         }
     };
     declared.extend(hermes.finish());

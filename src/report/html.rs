@@ -197,6 +197,7 @@ fn status_label(s: Status) -> &'static str {
         Status::NotLoaded => "Not loaded",
         Status::NotJudged => "Not judged",
         Status::Undeclared => "Undeclared",
+        Status::NeedsNothing => "Needs nothing",
         Status::Invalid => "Invalid",
     }
 }
@@ -372,6 +373,8 @@ struct Cell<'a> {
     label: &'static str,
     /// Why, for unavailable and invalid cells.
     reason: Option<&'a str>,
+    /// What a skill's cell is judged on: `declared`, `inferred`, `declared and inferred`.
+    basis: Option<&'static str>,
 }
 
 fn row<'a>(
@@ -399,8 +402,9 @@ fn row<'a>(
                 status: status.map_or("none", Status::as_str),
                 label: status.map_or("Not evaluated", status_label),
                 reason: a
-                    .filter(|a| a.status.explained())
+                    .filter(|a| a.explained())
                     .map(|a| a.reason.as_deref().unwrap_or("requirements not met")),
+                basis: a.and_then(|a| a.basis).map(|b| b.as_str()),
             }
         })
         .collect();

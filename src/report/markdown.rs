@@ -424,9 +424,12 @@ fn matrix_rows<'a>(
     for (name, availability) in rows {
         // A host that does not load an agent is no problem of the agent's.
         let all_ok = names.iter().all(|n| {
-            availability
-                .get(*n)
-                .is_some_and(|a| matches!(a.status, Status::Available | Status::NotLoaded))
+            availability.get(*n).is_some_and(|a| {
+                matches!(
+                    a.status,
+                    Status::Available | Status::NotLoaded | Status::NeedsNothing
+                )
+            })
         });
         if all_ok {
             continue;
@@ -436,13 +439,40 @@ fn matrix_rows<'a>(
         for n in names {
             let a = availability.get(*n);
             let _ = write!(row, " {} |", a.map_or("–", |a| mark(a.status)));
-            if let Some(a) = a.filter(|a| a.status.explained()) {
+            if let Some(a) = a.filter(|a| a.explained()) {
                 why.push(format!(
                     "**{}**: {}",
                     inline(n),
                     message(a.reason.as_deref().unwrap_or("requirements not met"))
                 ));
             }
+        }
+        // What the row's cells are judged on, once when they agree.
+        let mut bases: Vec<&str> = names
+            .iter()
+            .filter_map(|n| availability.get(*n).and_then(|a| a.basis))
+            .map(|b| b.as_str())
+            .collect();
+        // Declared needs are what a cell was always judged on: only a row that rests on
+        // inferred ones says so.
+        if bases
+            .iter()
+            .all(|b| *b == crate::evaluate::Basis::Declared.as_str())
+        {
+            bases.clear();
+        }
+        bases.dedup();
+        if let [one] = bases.as_slice() {
+            why.push(format!("judged on {one} needs"));
+        } else if !bases.is_empty() {
+            let each: Vec<String> = names
+                .iter()
+                .filter_map(|n| {
+                    let b = availability.get(*n)?.basis?;
+                    Some(format!("{}: {}", inline(n), b.as_str()))
+                })
+                .collect();
+            why.push(format!("judged on {}", each.join(", ")));
         }
         let _ = write!(row, " {} |", why.join("<br>"));
         out.push(row);
@@ -511,6 +541,7 @@ fn mark(status: Status) -> &'static str {
         Status::NotLoaded => "💤 not loaded",
         Status::NotJudged => "❔ not judged",
         Status::Undeclared => "➖ undeclared",
+        Status::NeedsNothing => "☑️ needs nothing",
         Status::Invalid => "⚠️ invalid",
     }
 }

@@ -29,7 +29,7 @@ use crate::vecmap::VecMap;
 /// `requirements` (each source's declarations), availabilities `unmet` and `not_judged`, and
 /// the `not-judged` status. Version 1 and 2 reports still load (for `diff` and `merge`):
 /// their fields and statuses are a subset.
-pub(crate) const SCHEMA_VERSION: u32 = 3;
+pub(crate) const SCHEMA_VERSION: u32 = 4;
 
 /// An entry's availability, keyed by profile name.
 pub(crate) type ByProfile = VecMap<String, Availability>;
@@ -201,6 +201,7 @@ impl From<SkillRecord> for SkillEntry {
                 line: 0,
                 column: 0,
                 requirements: r.dependencies,
+                uses: Vec::new(),
             });
         }
         skill.tools = r.tools;
@@ -518,6 +519,7 @@ mod tests {
                 (Partial, 0),
                 (Unavailable, 0),
                 (NotLoaded, 0),
+                (NeedsNothing, 0),
                 (NotJudged, 0),
                 (Undeclared, 0),
                 (Invalid, 0)
@@ -530,6 +532,7 @@ mod tests {
                 (Partial, 0),
                 (Unavailable, 0),
                 (NotLoaded, 0),
+                (NeedsNothing, 0),
                 (NotJudged, 0),
                 (Undeclared, 0),
                 (Invalid, 1)

@@ -57,12 +57,12 @@ pub struct PromptSkill {
 }
 
 /// Whether a host would put a skill of this status in its prompt: `available`, and
-/// `undeclared` and `not-judged` (nothing the profile describes is missing). Any other
+/// `undeclared`, `not-judged` and `needs-nothing` (nothing the profile describes is missing). Any other
 /// status, including ones added later, is not surfaced.
 pub fn surfaced(status: Status) -> bool {
     matches!(
         status,
-        Status::Available | Status::Undeclared | Status::NotJudged
+        Status::Available | Status::Undeclared | Status::NotJudged | Status::NeedsNothing
     )
 }
 
@@ -236,7 +236,10 @@ mod tests {
                 surfaced(status),
                 matches!(
                     status,
-                    Status::Available | Status::Undeclared | Status::NotJudged
+                    Status::Available
+                        | Status::Undeclared
+                        | Status::NotJudged
+                        | Status::NeedsNothing
                 ),
                 "{status:?}"
             );

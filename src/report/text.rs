@@ -313,7 +313,20 @@ fn matrix<'a>(
         .map(|n| n.chars().count())
         .max()
         .unwrap_or(0)
-        .max("unavailable".len());
+        .max("unavailable".len())
+        .max(
+            // `needs-nothing`, the one longer status, widens the columns only where it is.
+            rows.clone()
+                .flat_map(|(_, a)| {
+                    names
+                        .iter()
+                        .filter_map(|n| a.get(*n))
+                        .map(|a| a.status.as_str().len())
+                        .collect::<Vec<_>>()
+                })
+                .max()
+                .unwrap_or(0),
+        );
     let _ = write!(s, "{title:width$}");
     for n in &names {
         let _ = write!(s, "  {:col$}", visible(n));
@@ -330,11 +343,38 @@ fn matrix<'a>(
         s.push('\n');
         for n in &names {
             if let Some(a) = availability.get(*n)
-                && a.status.explained()
+                && a.explained()
                 && let Some(r) = &a.reason
             {
                 let _ = writeln!(s, "{:width$}    {}: {}", "", visible(n), visible(r));
             }
+        }
+        // What the cells are judged on, once when they agree.
+        let mut bases: Vec<&str> = names
+            .iter()
+            .filter_map(|n| availability.get(*n).and_then(|a| a.basis))
+            .map(|b| b.as_str())
+            .collect();
+        // Declared needs are what a cell was always judged on: only a row that rests on
+        // inferred ones says so.
+        if bases
+            .iter()
+            .all(|b| *b == crate::evaluate::Basis::Declared.as_str())
+        {
+            bases.clear();
+        }
+        bases.dedup();
+        if let [one] = bases.as_slice() {
+            let _ = writeln!(s, "{:width$}    judged on {one} needs", "");
+        } else if !bases.is_empty() {
+            let each: Vec<String> = names
+                .iter()
+                .filter_map(|n| {
+                    let b = availability.get(*n)?.basis?;
+                    Some(format!("{}: {}", visible(n), b.as_str()))
+                })
+                .collect();
+            let _ = writeln!(s, "{:width$}    judged on {}", "", each.join(", "));
         }
     }
     // The statuses whose names do not say it all, explained once where they occur.
@@ -343,6 +383,7 @@ fn matrix<'a>(
         Status::NotLoaded,
         Status::NotJudged,
         Status::Undeclared,
+        Status::NeedsNothing,
     ] {
         let seen = rows.clone().any(|(_, a)| {
             names

@@ -132,13 +132,26 @@ pub(crate) fn skill_findings(
         if !matches!(a.status, Status::Unavailable | Status::Partial) {
             continue;
         }
-        // Where the first unmet need is declared, when that is in the SKILL.md itself.
-        let pos = a
+        // Where the first unmet need is declared (an inferred one: where it is used), when that
+        // is in the SKILL.md itself.
+        let first = a.unmet.first();
+        let declared = first.and_then(|u| skill.requirements.iter().find(|d| d.source == u.source));
+        let used = first.zip(declared).and_then(|(u, d)| {
+            d.uses
+                .iter()
+                .find(|x| x.kind == u.kind && u.names.contains(&x.name))
+        });
+        let pos = match used {
+            Some(x) if x.file.is_none() => Pos::new(x.line, x.column),
+            Some(_) => skill.name_pos,
+            None => declared
+                .filter(|d| d.file.is_none() && d.line > 0)
+                .map_or(skill.name_pos, |d| Pos::new(d.line, d.column)),
+        };
+        let only_allowed = a
             .unmet
-            .first()
-            .and_then(|u| skill.requirements.iter().find(|d| d.source == u.source))
-            .filter(|d| d.file.is_none() && d.line > 0)
-            .map_or(skill.name_pos, |d| Pos::new(d.line, d.column));
+            .iter()
+            .all(|u| u.source == crate::model::Origin::AllowedTools);
         if a.status == Status::Unavailable {
             out.push(unavailable_on(
                 &skill.path,
@@ -147,8 +160,15 @@ pub(crate) fn skill_findings(
                 profile,
                 a.reason.as_deref(),
             ));
-        } else {
+        } else if only_allowed {
             out.push(partial_skill_on(&skill.path, pos, profile, &a.missing));
+        } else {
+            out.push(partial_use_on(
+                &skill.path,
+                pos,
+                profile,
+                a.reason.as_deref(),
+            ));
         }
     }
 }
@@ -342,8 +362,8 @@ pub(crate) const PARTIAL_AGENT: RuleDoc = RuleDoc {
     code: "SA403",
     name: "partial-agent",
     severity: Severity::Warning,
-    summary: "Some of an agent's tools (or of a skill's `allowed-tools`) are missing from a profile",
-    what: "An agent's `tools` list, or a skill's `allowed-tools`, names tools that one of the environment profiles given with `--profile` does not have, while others it names are there. The host drops the missing ones and runs the agent or skill with the rest. (When none resolves, SA402 reports it as unavailable instead.)",
+    summary: "Some of an agent's tools (or of what a skill uses) are missing from a profile",
+    what: "An agent's `tools` list, or a skill's `allowed-tools`, names tools that one of the environment profiles given with `--profile` does not have, while others it names are there; or some of what a skill's body and scripts use (executables, packages, variables, tools: its inferred needs, see docs/requirements.md) is missing while the rest is there. The host drops the missing tools and runs the agent or skill with the rest. (When none resolves, SA402 reports it as unavailable instead.)",
     why: "The agent still starts, but whatever it does with the dropped tools fails or is skipped; the author or the environment should close the gap.",
     example: "tools: [read, kusto/run_query]\nwith a staging profile that has no Kusto server.\n\nFix: add the server to that environment, or drop the tool from the agent.",
     fix: None,
@@ -359,6 +379,19 @@ fn partial_skill_on(path: &str, pos: Pos, profile: &str, missing: &[String]) -> 
             "skill runs on profile `{profile}` without {} of its `allowed-tools`: the host has no such {}",
             crate::diagnostic::quoted(missing),
             if missing.len() == 1 { "tool" } else { "tools" }
+        ),
+    )
+}
+
+/// The skill at `path` runs on `profile` without some of what its body and scripts use.
+fn partial_use_on(path: &str, pos: Pos, profile: &str, reason: Option<&str>) -> Finding {
+    Finding::new(
+        Rule::PartialAgent,
+        path,
+        pos,
+        format!(
+            "skill runs on profile `{profile}` without some of what it uses, so those steps fail: {}",
+            reason.unwrap_or("requirements not met")
         ),
     )
 }

@@ -1476,8 +1476,8 @@ fn agent_availability_per_profile() {
     assert_eq!(
         r["summary"]["agents_by_profile"],
         serde_json::json!({
-            "prod": {"available": 2, "partial": 0, "unavailable": 0, "not-loaded": 0, "not-judged": 0, "undeclared": 2, "invalid": 0},
-            "dev": {"available": 0, "partial": 2, "unavailable": 0, "not-loaded": 0, "not-judged": 0, "undeclared": 2, "invalid": 0}
+            "prod": {"available": 2, "partial": 0, "unavailable": 0, "not-loaded": 0, "needs-nothing": 0, "not-judged": 0, "undeclared": 2, "invalid": 0},
+            "dev": {"available": 0, "partial": 2, "unavailable": 0, "not-loaded": 0, "needs-nothing": 0, "not-judged": 0, "undeclared": 2, "invalid": 0}
         })
     );
     // One SA403 per partial agent and profile, at its first missing tool; no SA402.

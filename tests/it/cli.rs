@@ -580,7 +580,11 @@ fn example_library_shows_every_profile_form_and_status() {
         ("broken-skill", ["invalid", "invalid", "undeclared"]),
         ("figma-handoff", ["unavailable", "unavailable", "available"]),
         ("kusto-query", ["available", "unavailable", "unavailable"]),
-        ("notes-helper", ["undeclared", "undeclared", "undeclared"]),
+        // Declares nothing, and its body runs and names nothing.
+        (
+            "notes-helper",
+            ["needs-nothing", "needs-nothing", "needs-nothing"],
+        ),
         (
             "refund-workflow",
             ["available", "unavailable", "unavailable"],
@@ -589,7 +593,9 @@ fn example_library_shows_every_profile_form_and_status() {
         // it, Claude Code (dev) does.
         ("release-notes", ["undeclared", "undeclared", "available"]),
         ("teams-search", ["available", "available", "available"]),
-        ("weather-brief", ["not-judged", "not-judged", "unavailable"]),
+        // Its executables need the terminal, which VS Code (prod, staging) has; the
+        // executables and the variable themselves are not judged there.
+        ("weather-brief", ["available", "available", "unavailable"]),
     ];
     assert_eq!(by_name.len(), expected.len());
     let mut statuses = BTreeSet::new();
@@ -694,8 +700,9 @@ fn example_library_shows_every_profile_form_and_status() {
     assert!(sum["files_scanned"].as_u64().unwrap() >= 9);
     let by_profile = &sum["by_profile"];
     assert_eq!(by_profile["staging"]["unavailable"], 4);
-    assert_eq!(by_profile["prod"]["available"], 3);
-    assert_eq!(by_profile["prod"]["not-judged"], 1);
+    assert_eq!(by_profile["prod"]["available"], 4);
+    assert_eq!(by_profile["prod"]["not-judged"], 0);
+    assert_eq!(by_profile["prod"]["needs-nothing"], 1);
 }
 
 // ---- discovery ------------------------------------------------------------------------------------
@@ -1038,6 +1045,7 @@ fn json_report_contract() {
                     "available",
                     "unavailable",
                     "not-judged",
+                    "needs-nothing",
                     "undeclared",
                     "invalid"
                 ]

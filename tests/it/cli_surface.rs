@@ -133,10 +133,15 @@ fn explain_a_skill() {
     // The report entry, as JSON.
     assert!(text.contains("\"name\": \"refund-workflow\""), "{text}");
     assert!(text.contains("\"declared_by\": \"dependencies\""), "{text}");
-    // Availability per profile, with the reason.
-    assert!(text.contains("\n  prod     available\n"), "{text}");
+    // Availability per profile, with what it is judged on and the reason.
     assert!(
-        text.contains("\n  staging  unavailable: missing tool `get_check_details`\n"),
+        text.contains("\n  prod     available (judged on declared needs)\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "\n  staging  unavailable (judged on declared needs): missing tool `get_check_details`\n"
+        ),
         "{text}"
     );
     // The agents that load it, and the drift.

@@ -86,7 +86,9 @@ fn openclaw_requirements_are_judged_by_machine_profiles_only() {
         .iter()
         .map(|u| u["kind"].as_str().unwrap())
         .collect();
-    assert_eq!(kinds, ["bins", "env", "config", "os"]);
+    // The terminal the executables need is a host's tool: a profile with no host does not
+    // judge it either.
+    assert_eq!(kinds, ["bins", "env", "config", "os", "tools"]);
     // SA402 points at the block and names the source; a not-judged cell is no finding.
     let f: Vec<&Value> = arr(&r, "findings")
         .iter()
@@ -153,7 +155,8 @@ fn codex_sidecar_servers_are_requirements_and_a_broken_sidecar_fails_open() {
         status(&r, "skills/f/SKILL.md", "without")["missing"],
         json!(["figma/*"])
     );
-    // The broken sidecar is a warning on itself; the skill stays valid and undeclared.
+    // The broken sidecar is a warning on itself; the skill stays valid and, declaring and
+    // using nothing else, needs nothing.
     assert_eq!(
         rules_for(&r, "skills/g/agents/openai.yaml"),
         ["SA310"],
@@ -162,7 +165,7 @@ fn codex_sidecar_servers_are_requirements_and_a_broken_sidecar_fails_open() {
     );
     assert_eq!(
         status(&r, "skills/g/SKILL.md", "with")["status"],
-        "undeclared"
+        "needs-nothing"
     );
 }
 
@@ -354,7 +357,8 @@ fn products_and_tool_schemas_in_a_skills_tools_are_not_requirements() {
         .as_str()
         .unwrap();
     assert!(msg.contains("`claude`, `cursor`, `gemini`"), "{msg}");
-    assert_eq!(status(&r, p, "p")["status"], "undeclared");
+    // Products are not requirements: nothing else is declared or used.
+    assert_eq!(status(&r, p, "p")["status"], "needs-nothing");
     let s = "skills/s/SKILL.md";
     assert_eq!(rules_for(&r, s), ["SA308"]);
     assert_eq!(skill(&r, s)["valid"], true);

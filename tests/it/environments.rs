@@ -515,7 +515,7 @@ fn machine_profiles_load_and_bad_entries_are_placed() {
     ]);
     let (v, code) = run(dir.path(), &["env/machine.json"]);
     assert_eq!(code, 0, "{v}");
-    assert_eq!(status(&v, "a", "laptop"), "undeclared");
+    assert_eq!(status(&v, "a", "laptop"), "needs-nothing");
     let e = usage_error(dir.path(), "env/bad-os.json");
     assert!(
         e.contains("env/bad-os.json:3:10: `os` entry `solaris` is not an OS"),

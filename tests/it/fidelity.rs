@@ -50,10 +50,22 @@ fn skill_tools_in_claude_words_are_mapped_by_vscode() {
             "{p}: Claude Code's names are mapped by the other hosts"
         );
         // `computer` is no host's tool: not judged, and reported once, not once per profile.
+        // `Read` is judged, so the cell is, and its reason names what was not.
         assert_eq!(
             status(&r, "skills", "skills/unmapped/SKILL.md", p),
-            "not-judged",
+            "available",
             "{p}"
+        );
+        let entry = r["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["path"] == "skills/unmapped/SKILL.md")
+            .unwrap();
+        let reason = entry["availability"][p]["reason"].as_str().unwrap_or("");
+        assert!(
+            reason.contains("not judged here: tool `computer`"),
+            "{p}: {reason}"
         );
         // A name no host defines leaves the rest judged: `search/codebase` is VS Code's (and,
         // on a host that lists no servers, could be a server's), not GitHub Copilot's.
@@ -62,7 +74,7 @@ fn skill_tools_in_claude_words_are_mapped_by_vscode() {
             if p == "github-copilot" {
                 "unavailable"
             } else {
-                "not-judged"
+                "available"
             },
             "{p}"
         );

@@ -57,9 +57,9 @@ fn file_name_case() {
     );
     assert_eq!(status(&r, "github-copilot"), "not-loaded");
     // VS Code matches the name in any case.
-    assert_eq!(status(&r, "vscode"), "undeclared");
+    assert_eq!(status(&r, "vscode"), "needs-nothing");
     let r = audit(&[("demo/SKILL.md", &skill_md("demo", ""))]);
-    assert_eq!(status(&r, "codex"), "undeclared");
+    assert_eq!(status(&r, "codex"), "needs-nothing");
 }
 
 #[test]
@@ -121,8 +121,8 @@ fn required_fields() {
     assert_eq!(status(&r, "opencode"), "not-loaded");
     assert_eq!(status(&r, "gemini-cli"), "not-loaded");
     // Claude Code names it after its folder.
-    assert_eq!(status(&r, "claude-code"), "undeclared");
-    assert_eq!(status(&r, "cursor"), "undeclared");
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
+    assert_eq!(status(&r, "cursor"), "needs-nothing");
 
     // An empty description: Codex skips it, OpenCode's loader takes any string.
     let empty = "---\nname: demo\ndescription: \"\"\n---\nBody.\n";
@@ -131,7 +131,7 @@ fn required_fields() {
         cell(&r, "skills", "codex").1,
         "Codex skips a skill whose `description` is empty"
     );
-    assert_eq!(status(&r, "opencode"), "undeclared");
+    assert_eq!(status(&r, "opencode"), "needs-nothing");
 }
 
 #[test]
@@ -145,7 +145,7 @@ fn name_and_description_limits() {
         cell(&r, "skills", "codex").1,
         "Codex skips a skill whose name is over 64 characters (65)"
     );
-    assert_eq!(status(&r, "gemini-cli"), "undeclared");
+    assert_eq!(status(&r, "gemini-cli"), "needs-nothing");
 
     let text = format!(
         "---\nname: demo\ndescription: {}\n---\nBody.\n",
@@ -159,8 +159,8 @@ fn name_and_description_limits() {
             "Codex skips a skill whose description is over 1,024 characters (1,025)".into()
         )
     );
-    assert_eq!(status(&r, "gemini-cli"), "undeclared");
-    assert_eq!(status(&r, "claude-code"), "undeclared");
+    assert_eq!(status(&r, "gemini-cli"), "needs-nothing");
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
 
     // Codex measures after collapsing whitespace: 1,030 characters written, 1,024 read.
     let text = format!(
@@ -169,7 +169,7 @@ fn name_and_description_limits() {
         "y".repeat(523)
     );
     let r = audit(&[("demo/SKILL.md", &text)]);
-    assert_eq!(status(&r, "codex"), "undeclared");
+    assert_eq!(status(&r, "codex"), "needs-nothing");
 }
 
 #[test]
@@ -183,8 +183,8 @@ fn name_charset() {
                 .into()
         )
     );
-    assert_eq!(status(&r, "codex"), "undeclared");
-    assert_eq!(status(&r, "claude-code"), "undeclared");
+    assert_eq!(status(&r, "codex"), "needs-nothing");
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
 }
 
 #[test]

@@ -25,6 +25,7 @@ mod hostile;
 mod hostile_tree;
 mod hosts;
 mod html;
+mod inference;
 mod install;
 mod layouts;
 mod lsp;

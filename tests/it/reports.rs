@@ -32,7 +32,7 @@ fn several_outputs_from_one_scan_follow_the_extension() {
         .unwrap();
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty(), "nothing on stdout when -o is given");
-    assert_eq!(json(&tmp.path().join("r.json"))["schema_version"], 3);
+    assert_eq!(json(&tmp.path().join("r.json"))["schema_version"], 4);
     let md = std::fs::read_to_string(tmp.path().join("r.md")).unwrap();
     assert!(md.starts_with("<!-- skill-audit-report -->\n"));
     let txt = std::fs::read_to_string(tmp.path().join("r.txt")).unwrap();
@@ -42,7 +42,7 @@ fn several_outputs_from_one_scan_follow_the_extension() {
         .args(["-f", "json", "-o", "x.md", "."])
         .assert()
         .success();
-    assert_eq!(json(&tmp.path().join("x.md"))["schema_version"], 3);
+    assert_eq!(json(&tmp.path().join("x.md"))["schema_version"], 4);
     // An unknown extension without --format is a usage error.
     bin(tmp.path()).args(["-o", "r.xyz", "."]).assert().code(2);
 }

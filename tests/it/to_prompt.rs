@@ -112,7 +112,7 @@ fn json_gives_the_same_list() {
                 "name": "plain",
                 "description": described("plain"),
                 "location": "skills/plain/SKILL.md",
-                "status": "undeclared",
+                "status": "needs-nothing",
                 "surfaced": true
             },
             {
@@ -154,8 +154,8 @@ fn json_gives_the_same_list() {
     assert_eq!(all[0]["status"], "unavailable");
     assert_eq!(all[0]["reason"], "missing tool `refund`");
     assert_eq!(all[1]["status"], "invalid");
-    assert_eq!(all[4]["status"], "undeclared");
-    assert_eq!(all[5]["status"], "undeclared");
+    assert_eq!(all[4]["status"], "needs-nothing");
+    assert_eq!(all[5]["status"], "needs-nothing");
 }
 
 #[test]

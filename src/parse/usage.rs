@@ -1,0 +1,1725 @@
+//! What a skill uses, read from its body and its scripts: the executables its shell blocks and
+//! scripts run, the packages its scripts import, the environment variables they read and the
+//! tools its body names. Pure: the caller hands over the text; nothing here opens a file, runs
+//! anything or asks a profile which names a host defines (`evaluate::declare_inferred` does).
+//!
+//! Every pattern errs towards leaving a use out: a block whose language or role is unclear, a
+//! word that could be prose or a placeholder, a variable with a default, are not read as uses.
+
+use crate::model::{DepKind, Use};
+
+/// The fenced blocks of a body that an agent runs, by their info string.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Lang {
+    /// `sh`, `bash`, `shell`, `zsh`: every line is a command, unless the block shows prompts.
+    Shell,
+    /// `console`, `shell-session`, `terminal`: only the lines after a `$ ` prompt.
+    Console,
+    /// `powershell`, `pwsh`, `ps1`.
+    PowerShell,
+}
+
+fn lang_of(info: &str) -> Option<Lang> {
+    let word = info
+        .trim()
+        .trim_start_matches('{')
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '}')
+        .next()
+        .unwrap_or("")
+        .trim_start_matches('.')
+        .to_ascii_lowercase();
+    match word.as_str() {
+        "sh" | "bash" | "shell" | "zsh" => Some(Lang::Shell),
+        "console" | "shell-session" | "shellsession" | "terminal" => Some(Lang::Console),
+        "powershell" | "pwsh" | "ps1" | "ps" => Some(Lang::PowerShell),
+        _ => None,
+    }
+}
+
+/// The words that say a block is what the user types in their own terminal, not what the agent
+/// runs: looked for in the heading above the block and the lines of text just before it.
+const USER_SIGNALS: &[&str] = &[
+    "in your terminal",
+    "in a terminal",
+    "open terminal",
+    "open a terminal",
+    "in terminal",
+    "from your terminal",
+    "in your shell",
+    "your own terminal",
+    "run this yourself",
+    "you can run",
+    "you run",
+    "to install this skill",
+    "to install the skill",
+    "install this skill",
+    "install the skill",
+];
+
+/// Headings whose sections are for the person installing the skill.
+fn user_heading(title: &str) -> bool {
+    let t = title.to_ascii_lowercase();
+    t.contains("install")
+}
+
+/// The uses in a skill's body (its first line is line `first_line` of the SKILL.md): the
+/// commands, variables and tools of its shell blocks, and the tools it names in a host's syntax.
+pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Vec<Use> {
+    let mut out = Vec::new();
+    // Most bodies are prose: no fence, no tool reference, no phrase about a tool in a code
+    // span; nothing to read, and these few searches are all they cost.
+    let fenced = body.contains("```") || body.contains("~~~");
+    if !fenced
+        && !body.contains("mcp__")
+        && !body.contains("#tool:")
+        && !(body.contains('`') && (body.contains("tool") || body.contains("Tool")))
+    {
+        return out;
+    }
+    let lines: Vec<&str> = body.lines().collect();
+    let mut heading: Option<&str> = None;
+    let mut servers: Vec<String> = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
+    // Variables any block assigns: the agent runs the blocks in turn.
+    let mut assigned: Vec<String> = Vec::new();
+    // The lines outside blocks, where a body says which variables it needs.
+    let mut prose: Vec<&str> = Vec::new();
+    servers.extend(named_servers(body));
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let trimmed = line.trim_start();
+        if let Some((fence, info)) = fence_open(trimmed) {
+            // The block ends at a closing fence of the same character, at least as long.
+            let mut end = i + 1;
+            while end < lines.len() && !closes(lines[end].trim_start(), fence) {
+                end += 1;
+            }
+            if let Some(lang) = lang_of(info)
+                && !heading.is_some_and(user_heading)
+                && !user_signalled(&lines[i.saturating_sub(3)..i])
+            {
+                let block: Vec<(u32, &str)> = (i + 1..end.min(lines.len()))
+                    .map(|j| (first_line + j as u32, lines[j]))
+                    .collect();
+                match lang {
+                    Lang::PowerShell => powershell(&block, None, &mut out),
+                    _ => shell(&block, lang, None, &mut assigned, &mut out),
+                }
+            }
+            i = end + 1;
+            continue;
+        }
+        if let Some(title) = trimmed.strip_prefix('#') {
+            let title = title.trim_start_matches('#');
+            if title.starts_with(' ') || title.is_empty() {
+                heading = Some(title.trim());
+            }
+        }
+        if line.contains('`') || line.contains("mcp__") || line.contains("#tool:") {
+            tools_of_text(line, first_line + i as u32, &servers, &mut out);
+        }
+        prose.push(line);
+        i += 1;
+    }
+    // A block's `$FILE` or `$PR_NUMBER` is mostly a placeholder for the agent to fill: a
+    // variable counts when its name says it configures something (`..._API_KEY`,
+    // `DATABASE_URL`) or the text names it outside the blocks.
+    out.retain(|u| {
+        u.kind != DepKind::Env
+            || !assigned.contains(&u.name)
+                && (configures(&u.name)
+                    || !location(&u.name) && prose.iter().any(|l| l.contains(u.name.as_str())))
+    });
+    out
+}
+
+/// A variable that names a place (`$SKILL_ROOT`, `$WORK_DIR`): in a block, one for the agent to
+/// fill in, even when the text explains it.
+fn location(name: &str) -> bool {
+    ["_ROOT", "_DIR", "_PATH", "_HOME", "_FOLDER", "_FILE"]
+        .iter()
+        .any(|s| name.ends_with(s))
+}
+
+/// A variable name that says it configures access to something.
+fn configures(name: &str) -> bool {
+    const WORDS: &[&str] = &["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"];
+    const SUFFIXES: &[&str] = &[
+        "_URL",
+        "_HOST",
+        "_ENDPOINT",
+        "_REGION",
+        "_TENANT_ID",
+        "_CLIENT_ID",
+        "_SUBSCRIPTION_ID",
+        "_PROJECT_ID",
+        "_ACCOUNT_ID",
+        "_ORG",
+        "_USER",
+        "_USERNAME",
+        "_API_BASE",
+    ];
+    WORDS.iter().any(|w| name.contains(w))
+        || SUFFIXES
+            .iter()
+            .any(|s| name.len() > s.len() && name.ends_with(s))
+}
+
+fn fence_open(trimmed: &str) -> Option<(&str, &str)> {
+    for f in ["```", "~~~"] {
+        if trimmed.starts_with(f) {
+            let c = f.as_bytes()[0];
+            let run = trimmed.bytes().take_while(|b| *b == c).count();
+            return Some((&trimmed[..run], &trimmed[run..]));
+        }
+    }
+    None
+}
+
+fn closes(trimmed: &str, fence: &str) -> bool {
+    let Some(c) = fence.bytes().next() else {
+        return false;
+    };
+    let run = trimmed.bytes().take_while(|b| *b == c).count();
+    run >= fence.len() && trimmed[run..].trim().is_empty()
+}
+
+fn user_signalled(before: &[&str]) -> bool {
+    before.iter().any(|l| {
+        let l = l.to_ascii_lowercase();
+        USER_SIGNALS.iter().any(|s| l.contains(s))
+    })
+}
+
+/// Servers the text names as MCP servers: `mcp__github__...`, "the GitHub MCP server",
+/// "MCP server `github`".
+fn named_servers(body: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = body;
+    while let Some(at) = rest.find("mcp__") {
+        let name: String = rest[at + 5..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+            .collect();
+        if let Some((server, _)) = name.split_once("__") {
+            out.push(server.to_ascii_lowercase());
+        }
+        rest = &rest[at + 5..];
+    }
+    let any = |l: &str| l.contains("MCP") || l.contains("mcp") || l.contains("Mcp");
+    if !any(body) {
+        out.sort();
+        out.dedup();
+        return out;
+    }
+    for line in body.lines() {
+        if !any(line) {
+            continue;
+        }
+        let lower = line.to_ascii_lowercase();
+        let mut from = 0;
+        while let Some(at) = lower[from..].find("mcp server") {
+            let at = from + at;
+            // The word before "MCP server", or the code span after it.
+            let before = lower[..at].trim_end().trim_end_matches('`');
+            let word: String = before
+                .chars()
+                .rev()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            if !word.is_empty() && !matches!(word.as_str(), "the" | "an" | "a" | "your" | "any") {
+                out.push(word);
+            }
+            let after = lower[at + 10..].trim_start_matches(['s', ':', ' ']);
+            if let Some(code) = after.strip_prefix('`')
+                && let Some(end) = code.find('`')
+            {
+                out.push(code[..end].to_owned());
+            }
+            from = at + 10;
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The tools a line of text names: `mcp__server__tool`, `#tool:name`, `` `server/tool` `` for a
+/// server the text names, and "use the `X` tool" (a phrase: judged only where a host defines X).
+fn tools_of_text(line: &str, line_no: u32, servers: &[String], out: &mut Vec<Use>) {
+    // Code spans matter only with a server to look for or a phrase about a tool: most lines
+    // with code spans cost no more than these searches.
+    let spans = line.contains('`')
+        && (!servers.is_empty() || line.contains("tool") || line.contains("Tool"));
+    if !spans && !line.contains("mcp__") && !line.contains("#tool:") {
+        return;
+    }
+    // "**NEVER use:** `mcp__perplexity__...`", "do not call ...": a tool the skill avoids.
+    let lower = line.to_ascii_lowercase();
+    if [
+        "never use",
+        "never call",
+        "do not use",
+        "don't use",
+        "do not call",
+        "avoid ",
+    ]
+    .iter()
+    .any(|n| lower.contains(n))
+    {
+        return;
+    }
+    let tool_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let mut from = 0;
+    while let Some(at) = line[from..].find("mcp__") {
+        let at = from + at;
+        let name: String = line[at + 5..]
+            .chars()
+            .take_while(|c| tool_char(*c))
+            .collect();
+        if let Some((server, tool)) = name.split_once("__")
+            && !server.is_empty()
+            && !tool.is_empty()
+            && !tool.contains("__")
+            && (at == 0 || !line[..at].ends_with(tool_char))
+        {
+            out.push(found(
+                DepKind::Tools,
+                format!("{server}/{tool}"),
+                None,
+                line_no,
+                line,
+                at,
+            ));
+        }
+        from = at + 5;
+    }
+    from = 0;
+    while let Some(at) = line[from..].find("#tool:") {
+        let at = from + at;
+        let name: String = line[at + 6..]
+            .chars()
+            .take_while(|c| tool_char(*c) || *c == '/' || *c == '.')
+            .collect();
+        let name = name.trim_end_matches(['.', '/']);
+        if !name.is_empty() {
+            out.push(found(
+                DepKind::Tools,
+                name.to_owned(),
+                None,
+                line_no,
+                line,
+                at,
+            ));
+        }
+        from = at + 6;
+    }
+    // Code spans: `server/tool` and "use the `X` tool".
+    if !spans {
+        return;
+    }
+    let mut spans = line.split('`');
+    let mut offset = 0;
+    let mut inside = false;
+    let mut prev_end = 0;
+    while let Some(part) = spans.next() {
+        let start = offset;
+        offset += part.len() + 1;
+        if !inside {
+            prev_end = start + part.len();
+            inside = true;
+            continue;
+        }
+        inside = false;
+        let after = lower.get(offset..).unwrap_or("").trim_start();
+        // `penpot/penpot-mcp` MCP server names a server; `xquik/x-tweet-scraper` in a table
+        // of Apify actors is no tool: a hyphenated name counts where the line speaks of tools.
+        let names_server = after.starts_with("mcp server") || after.starts_with("server");
+        let tool_like =
+            |t: &str| !t.contains('-') || lower.contains("tool") || lower.contains("mcp");
+        if let Some((server, tool)) = part.split_once('/')
+            && servers.iter().any(|s| s == &server.to_ascii_lowercase())
+            && !tool.is_empty()
+            && tool.chars().all(|c| tool_char(c) || c == '*')
+            && !names_server
+            && tool_like(tool)
+        {
+            out.push(found(
+                DepKind::Tools,
+                format!("{}/{tool}", server.to_ascii_lowercase()),
+                None,
+                line_no,
+                line,
+                start,
+            ));
+            continue;
+        }
+        let before = lower[..prev_end.min(lower.len())].trim_end();
+        if !part.is_empty()
+            && part.chars().all(tool_char)
+            && (before.ends_with("use the") || before.ends_with("call the"))
+            && (after.starts_with("tool") && !after.starts_with("toolkit"))
+        {
+            let mut u = found(DepKind::Tools, part.to_owned(), None, line_no, line, start);
+            u.phrase = true;
+            out.push(u);
+        }
+        let _ = spans.size_hint();
+    }
+}
+
+fn found(kind: DepKind, name: String, file: Option<&str>, line: u32, text: &str, at: usize) -> Use {
+    let column = text.get(..at).map_or(0, |b| b.chars().count()) as u32 + 1;
+    let mut evidence: String = text.trim().chars().take(160).collect();
+    if text.trim().chars().count() > 160 {
+        evidence.push('…');
+    }
+    Use {
+        kind,
+        name,
+        file: file.map(str::to_owned),
+        line,
+        column,
+        evidence,
+        phrase: false,
+    }
+}
+
+/// Shell builtins and keywords: never executables.
+#[rustfmt::skip]
+const SHELL_BUILTINS: &[&str] = &[
+    ".", ":", "[", "[[", "]]", "alias", "bg", "bind", "break", "builtin", "caller", "case", "cd",
+    "command", "compgen", "complete", "continue", "declare", "dirs", "disown", "do", "done", "echo",
+    "elif", "else", "enable", "esac", "eval", "exec", "exit", "export", "false", "fc", "fg", "fi",
+    "for", "function", "getopts", "hash", "help", "history", "if", "in", "jobs", "kill", "let",
+    "local", "logout", "mapfile", "popd", "printf", "pushd", "pwd", "read", "readarray", "readonly",
+    "return", "select", "set", "setopt", "shift", "shopt", "source", "suspend", "test", "then",
+    "time", "times", "trap", "true", "type", "typeset", "ulimit", "umask", "unalias", "unset",
+    "unsetopt", "until", "wait", "while",
+];
+
+/// POSIX's base utilities, which every Unix machine has: a skill that runs them asks nothing of
+/// the machine worth declaring.
+#[rustfmt::skip]
+const BASE_UTILITIES: &[&str] = &[
+    "awk", "basename", "cat", "chmod", "chown", "clear", "cmp", "comm", "cp", "cut", "date", "dd",
+    "df", "diff", "dirname", "du", "env", "expr", "file", "find", "grep", "egrep", "fgrep", "head",
+    "hostname", "id", "install", "join", "less", "ln", "ls", "mkdir", "mktemp", "more", "mv", "nl",
+    "nohup", "od", "paste", "ps", "rm", "rmdir", "sed", "seq", "sh", "sleep", "sort", "split",
+    "stat", "tail", "tee", "touch", "tr", "tty", "uname", "uniq", "wc", "which", "whoami", "xargs",
+    "yes",
+];
+
+/// Words that start lines of prose or of another language pasted into a shell block; no
+/// executable is called so.
+#[rustfmt::skip]
+const NOT_COMMANDS: &[&str] = &[
+    "a", "an", "and", "as", "at", "by", "class", "const", "def", "else:", "except", "from",
+    "import", "pass", "raise", "try", "is", "it", "let", "not", "note", "of", "on", "or", "output",
+    "print", "result", "return", "see", "so", "that", "the", "this", "to", "use", "var", "with",
+    "you",
+];
+
+/// Words before the command that run it (`sudo gh ...`): skipped, with their flags.
+#[rustfmt::skip]
+const WRAPPERS: &[&str] = &[
+    "sudo", "env", "time", "nohup", "exec", "command", "builtin", "nice", "xargs", "timeout",
+    "then", "do", "else", "elif", "if", "while", "until", "!", "{", "(", "stdbuf", "caffeinate",
+];
+
+/// Variables every shell or OS sets, or a host or a job's launcher sets for the skill.
+#[rustfmt::skip]
+const COMMON_VARS: &[&str] = &[
+    "APPDATA", "ARGUMENTS", "BASH_SOURCE", "BASH_VERSION", "CI", "CLAUDE_PLUGIN_ROOT",
+    "CLAUDE_PROJECT_DIR", "CLAUDE_SKILL_DIR", "COLUMNS", "COMPUTERNAME", "EDITOR", "EUID",
+    "GITHUB_ENV", "GITHUB_OUTPUT", "GITHUB_PATH", "GITHUB_STEP_SUMMARY", "GITHUB_WORKSPACE", "HOME",
+    "HOMEDRIVE", "HOMEPATH", "HOSTNAME", "HOSTTYPE", "IFS", "LANG", "LANGUAGE", "LINENO", "LINES",
+    "LOCALAPPDATA", "LOGNAME", "MACHTYPE", "OLDPWD", "OPTARG", "OPTIND", "OS", "OSTYPE", "PAGER",
+    "PATH", "PATHEXT", "PIPESTATUS", "PPID", "PROGRAMFILES", "PS1", "PS2", "PS4", "PSHOME", "PWD",
+    "RANDOM", "REPLY", "SECONDS", "SHELL", "SHLVL", "SYSTEMROOT", "TEMP", "TERM", "TMP", "TMPDIR",
+    "UID", "USER", "USERNAME", "USERPROFILE", "VISUAL", "WINDIR",
+    // Set by a distributed launcher (torchrun, SLURM) on the nodes it starts.
+    "LOCAL_RANK", "MASTER_ADDR", "MASTER_PORT", "NODE_RANK", "RANK", "WORLD_SIZE",
+];
+
+fn common_var(name: &str) -> bool {
+    COMMON_VARS.contains(&name)
+        || [
+            "LC_",
+            "XDG_",
+            "BASH_",
+            "RUNNER_",
+            "SKYPILOT_",
+            "SLURM_",
+            "OMPI_",
+            "PMI_",
+        ]
+        .iter()
+        .any(|p| name.starts_with(p))
+}
+
+/// An environment variable's name as scripts write the ones they read from outside: upper case.
+fn env_name(name: &str) -> bool {
+    let mut chars = name.chars();
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_uppercase() || c == '_')
+        && name
+            .chars()
+            .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        && name.chars().any(|c| c.is_ascii_uppercase())
+        && name.len() > 1
+        && !common_var(name)
+}
+
+/// The interpreter a script of the skill's own needs, by its extension.
+fn interpreter_of(path: &str) -> Option<&'static str> {
+    let ext = path.rsplit_once('.')?.1;
+    match ext {
+        "py" => Some("python3"),
+        "js" | "mjs" | "cjs" => Some("node"),
+        "sh" | "bash" => Some("bash"),
+        "ps1" => Some("pwsh"),
+        _ => None,
+    }
+}
+
+/// A word that names a command on `PATH`.
+fn command_name(w: &str) -> bool {
+    let first = w.chars().next();
+    first.is_some_and(|c| c.is_ascii_lowercase() || c.is_ascii_digit())
+        && w.len() <= 40
+        && w.chars().any(|c| c.is_ascii_lowercase())
+        && w.chars()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '+'))
+        && !w.ends_with('.')
+        && !w.chars().any(|c| c.is_ascii_uppercase())
+        && !has_data_extension(w)
+}
+
+fn has_data_extension(w: &str) -> bool {
+    w.rsplit_once('.').is_some_and(|(_, ext)| {
+        matches!(
+            ext,
+            "md" | "json"
+                | "txt"
+                | "yaml"
+                | "yml"
+                | "py"
+                | "sh"
+                | "js"
+                | "ts"
+                | "csv"
+                | "html"
+                | "xml"
+                | "toml"
+                | "log"
+                | "com"
+                | "io"
+                | "org"
+                | "png"
+                | "jpg"
+                | "jpeg"
+                | "gif"
+                | "svg"
+                | "pdf"
+                | "zip"
+        )
+    })
+}
+
+/// Split a logical shell line into its simple commands' texts, each with its byte offset:
+/// at unquoted `|`, `&`, `;`, `(`, `)` and backquotes, and inside `$(...)`.
+fn segments(line: &str) -> Vec<(usize, &str)> {
+    let mut out = Vec::new();
+    let bytes = line.as_bytes();
+    let (mut single, mut double) = (false, false);
+    let mut start = 0;
+    let mut depth = 0usize;
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'\\' if !single => i += 1,
+            b'\'' if !double => single = !single,
+            b'"' if !single => double = !double,
+            b'#' if !single && !double && (i == 0 || bytes[i - 1] == b' ') => {
+                // A comment runs to the end of the line.
+                break;
+            }
+            b'(' if !single && bytes.get(i + 1) == Some(&b'(') => {
+                // Arithmetic, `((n++))` or `$((a / b))`: no command inside.
+                let close = line[i..].find("))").map_or(bytes.len(), |c| i + c + 2);
+                if i == 0 || bytes[i - 1] != b'$' {
+                    out.push((start, &line[start..i]));
+                    start = close;
+                }
+                i = close;
+                continue;
+            }
+            b')' if !single && !double && depth == 0 => {
+                // A `case` pattern (`start|stop)`): the words before it are no command.
+                out.clear();
+                start = i + 1;
+            }
+            b'(' if !single && !double => {
+                depth += 1;
+                // A subshell or a substitution; `word(` or `text (aside)` is not one.
+                let before = line[..i].trim_end().as_bytes().last().copied();
+                if matches!(
+                    before,
+                    None | Some(b'$' | b'<' | b'>' | b'|' | b'&' | b';' | b'(' | b'=')
+                ) {
+                    out.push((start, &line[start..i]));
+                    start = i + 1;
+                }
+            }
+            b')' if !single && !double => {
+                depth = depth.saturating_sub(1);
+                out.push((start, &line[start..i]));
+                start = i + 1;
+            }
+            // `a|b` with no space is a usage line's alternatives (`--style solid|dashed`).
+            b'|' if !single
+                && !double
+                && !line[..i].ends_with([' ', '|'])
+                && !line[i + 1..].starts_with([' ', '|', '&']) => {}
+            b'|' | b'&' | b';' | b'`' if !single && !double => {
+                out.push((start, &line[start..i]));
+                start = i + 1;
+            }
+            b'(' if double && i > 0 && bytes[i - 1] == b'$' => {
+                // A command substitution inside double quotes.
+                out.push((start, &line[start..i]));
+                start = i + 1;
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let end = i.min(line.len());
+    if start < end {
+        out.push((start, &line[start..end]));
+    }
+    out
+}
+
+/// The words of a simple command, quotes removed, each with its byte offset in the segment.
+fn words(seg: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut cur = String::new();
+    let mut at = None;
+    let (mut single, mut double) = (false, false);
+    for (i, c) in seg.char_indices() {
+        match c {
+            '\'' if !double => {
+                single = !single;
+                at.get_or_insert(i);
+                cur.push(c);
+            }
+            '"' if !single => {
+                double = !double;
+                at.get_or_insert(i);
+                cur.push(c);
+            }
+            c if c.is_whitespace() && !single && !double => {
+                if let Some(a) = at.take() {
+                    out.push((a, std::mem::take(&mut cur)));
+                }
+            }
+            c => {
+                at.get_or_insert(i);
+                cur.push(c);
+            }
+        }
+    }
+    if let Some(a) = at {
+        out.push((a, cur));
+    }
+    out
+}
+
+fn is_assignment(w: &str) -> Option<&str> {
+    let (name, _) = w.split_once('=')?;
+    (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+        .then_some(name)
+}
+
+/// The command a simple command runs: its index in `words`, past assignments and wrappers.
+fn command_word(words: &[(usize, String)]) -> Option<usize> {
+    let mut i = 0;
+    while i < words.len() {
+        let w = words[i].1.as_str();
+        if is_assignment(w).is_some() {
+            i += 1;
+            continue;
+        }
+        // `command -v x` asks whether x is there; it does not need it.
+        if w == "command" && words.get(i + 1).is_some_and(|o| o.1 == "-v" || o.1 == "-V") {
+            return None;
+        }
+        if WRAPPERS.contains(&w) {
+            i += 1;
+            // The wrapper's options, and the values some of them take.
+            while i < words.len() {
+                let o = words[i].1.as_str();
+                if o.starts_with('-') {
+                    i += 1;
+                    if matches!(o, "-u" | "-g" | "-n" | "-I" | "-s" | "-k") && i < words.len() {
+                        i += 1;
+                    }
+                } else if (w == "timeout" && o.chars().next().is_some_and(|c| c.is_ascii_digit()))
+                    || (w == "env" && is_assignment(o).is_some())
+                {
+                    i += 1;
+                } else {
+                    break;
+                }
+            }
+            continue;
+        }
+        return Some(i);
+    }
+    None
+}
+
+/// The lines of a shell block or script joined where they continue (`\` at the end), heredoc
+/// bodies left out. Each logical line keeps the number of its first line.
+fn logical_lines<'a>(lines: &[(u32, &'a str)]) -> Vec<(u32, std::borrow::Cow<'a, str>)> {
+    let mut out: Vec<(u32, std::borrow::Cow<'a, str>)> = Vec::new();
+    let mut heredoc: Option<String> = None;
+    let mut cont = false;
+    let mut joined = 0;
+    for &(n, line) in lines {
+        if let Some(end) = &heredoc {
+            if line.trim() == end {
+                heredoc = None;
+            }
+            continue;
+        }
+        if let Some(at) = line.find("<<") {
+            let tag = line[at + 2..]
+                .trim_start_matches(['-', '~'])
+                .trim_start()
+                .trim_start_matches(['\'', '"']);
+            let tag: String = tag
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            if !tag.is_empty() {
+                heredoc = Some(tag);
+            }
+        }
+        let (text, more) = match line.trim_end().strip_suffix('\\') {
+            Some(t) => (t, true),
+            None => (line, false),
+        };
+        if cont && let Some((_, last)) = out.last_mut() {
+            let joined = format!("{last} {text}");
+            *last = std::borrow::Cow::Owned(joined);
+        } else {
+            out.push((n, std::borrow::Cow::Borrowed(text)));
+        }
+        // A quote left open goes on over the next lines (`python3 -c "...`), for a while: a
+        // stray apostrophe must not swallow the rest of the text.
+        joined = if cont { joined + 1 } else { 0 };
+        cont = more || (joined < 500 && out.last().is_some_and(|(_, l)| open_quote(l)));
+    }
+    out
+}
+
+/// Does `line` end inside a quoted string?
+fn open_quote(line: &str) -> bool {
+    let (mut single, mut double) = (false, false);
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if !single => {
+                chars.next();
+            }
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '#' if !single && !double => return false,
+            _ => {}
+        }
+    }
+    single || double
+}
+
+/// The commands and variables of shell text: a body's block (`file` is `None`) or a script.
+fn shell(
+    lines: &[(u32, &str)],
+    lang: Lang,
+    file: Option<&str>,
+    assigned: &mut Vec<String>,
+    out: &mut Vec<Use>,
+) {
+    // A block that shows prompts is a session: only what follows a prompt is typed.
+    fn prompted(l: &str) -> Option<&str> {
+        let t = l.trim_start();
+        t.strip_prefix("$ ").or_else(|| t.strip_prefix("% "))
+    }
+    let session = lang == Lang::Console || lines.iter().any(|(_, l)| prompted(l).is_some());
+    let typed: Vec<(u32, &str, usize)> = lines
+        .iter()
+        .filter_map(|&(n, l)| {
+            if session {
+                let rest = prompted(l)?;
+                Some((n, rest, l.len() - rest.len()))
+            } else {
+                Some((n, l, 0))
+            }
+        })
+        .collect();
+    let plain: Vec<(u32, &str)> = typed.iter().map(|(n, l, _)| (*n, *l)).collect();
+    // Lines are numbered in a row: a line's place in `lines` is its number less the first's.
+    let first = lines.first().map_or(0, |l| l.0);
+    let shift = |n: u32| {
+        if session {
+            typed.iter().find(|t| t.0 == n).map_or(0, |t| t.2)
+        } else {
+            0
+        }
+    };
+    let logical = logical_lines(&plain);
+    // Names the text defines: functions it calls like commands, variables it assigns.
+    let mut functions: Vec<String> = Vec::new();
+    for (_, l) in &logical {
+        let t = l.trim_start();
+        let t = t.strip_prefix("function ").unwrap_or(t);
+        let name: String = t
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
+            .collect();
+        if !name.is_empty() && t[name.len()..].trim_start().starts_with("()") {
+            functions.push(name);
+        }
+        for (_, seg) in segments(l) {
+            assignments(&words(seg), assigned);
+        }
+    }
+    for (n, l) in &logical {
+        // An arrow marks a line of notes, not of commands.
+        if l.contains(['→', '←']) {
+            continue;
+        }
+        let shift = shift(*n);
+        let raw: &str = l;
+        let full_line = lines
+            .get(n.saturating_sub(first) as usize)
+            .filter(|(m, _)| m == n)
+            .map_or(raw, |(_, t)| t);
+        for (at, seg) in segments(raw) {
+            let ws = words(seg);
+            if let Some(k) = command_word(&ws) {
+                let (wat, w) = (&ws[k].0, ws[k].1.as_str());
+                let col = shift + at + wat;
+                if functions.iter().any(|f| f == w) {
+                    // A function given a bare name may fill it (`prompt_input "..." NAME`).
+                    for (_, a) in &ws[k + 1..] {
+                        if env_name(a) {
+                            assign(assigned, a);
+                        }
+                    }
+                } else if let Some(interp) = own_script(w) {
+                    out.push(found(
+                        DepKind::Bins,
+                        interp.to_owned(),
+                        file,
+                        *n,
+                        full_line,
+                        col,
+                    ));
+                } else if command_name(w)
+                    && !SHELL_BUILTINS.contains(&w)
+                    && !BASE_UTILITIES.contains(&w)
+                    && !NOT_COMMANDS.contains(&w)
+                    && !ws
+                        .get(k + 1)
+                        .is_some_and(|n| n.1.starts_with('=') || n.1 == "+=")
+                {
+                    out.push(found(DepKind::Bins, w.to_owned(), file, *n, full_line, col));
+                }
+            }
+            shell_vars(seg, assigned, file, *n, full_line, shift + at, out);
+        }
+    }
+}
+
+/// Note `name` as assigned, once: a long script assigns the same few names many times.
+fn assign(assigned: &mut Vec<String>, name: &str) {
+    if !assigned.iter().any(|a| a == name) {
+        assigned.push(name.to_owned());
+    }
+}
+
+/// The names a simple command assigns: `X=1`, `export X=1`, `local X`, `for X in`, and every
+/// name `read` fills (`read -r -p "..." X Y`).
+fn assignments(ws: &[(usize, String)], assigned: &mut Vec<String>) {
+    let reads = ws
+        .iter()
+        .any(|w| w.1 == "read" || w.1 == "mapfile" || w.1 == "readarray");
+    for (k, (_, w)) in ws.iter().enumerate() {
+        if let Some(name) = is_assignment(w) {
+            assign(assigned, name);
+        } else if (reads && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
+            || (k > 0
+                && matches!(
+                    ws[k - 1].1.as_str(),
+                    "for" | "local" | "declare" | "export" | "readonly" | "typeset" | "select"
+                ))
+        {
+            assign(assigned, w);
+        }
+    }
+}
+
+/// A path to one of the skill's own scripts (`./scripts/run.sh`, `scripts/x.py`,
+/// `${CLAUDE_SKILL_DIR}/scripts/x.py`): the interpreter it needs.
+fn own_script(w: &str) -> Option<&'static str> {
+    let rel = w
+        .strip_prefix("${CLAUDE_SKILL_DIR}/")
+        .or_else(|| w.strip_prefix("$CLAUDE_SKILL_DIR/"))
+        .or_else(|| w.strip_prefix("./"))
+        .unwrap_or(w);
+    if rel.starts_with('/') || rel.contains("..") || !rel.contains('/') && w == rel {
+        return None;
+    }
+    // A script run by its path needs the interpreter of its shebang; by its extension here.
+    interpreter_of(rel).filter(|_| rel.chars().all(|c| !c.is_whitespace() && c != '$'))
+}
+
+/// The variables a shell segment reads: `$X`, `${X}`; not inside single quotes, not with a
+/// default (`${X:-...}`), not one the text assigned before.
+fn shell_vars(
+    seg: &str,
+    assigned: &[String],
+    file: Option<&str>,
+    line: u32,
+    full: &str,
+    shift: usize,
+    out: &mut Vec<Use>,
+) {
+    let bytes = seg.as_bytes();
+    let mut single = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\'' => single = !single,
+            b'\\' => i += 1,
+            b'$' if !single => {
+                let braced = bytes.get(i + 1) == Some(&b'{');
+                let from = i + 1 + usize::from(braced);
+                let name: String = seg[from.min(seg.len())..]
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                let after = seg.get(from + name.len()..).unwrap_or("");
+                let defaulted = braced
+                    && (after.starts_with(":-")
+                        || after.starts_with('[')
+                        || after.starts_with(":=")
+                        || after.starts_with('-')
+                        || after.starts_with(":+")
+                        || after.starts_with('='));
+                if env_name(&name) && !defaulted && !assigned.iter().any(|a| a == &name) {
+                    out.push(found(DepKind::Env, name, file, line, full, shift + i));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+}
+
+/// PowerShell's keywords and the aliases it defines for its own cmdlets.
+#[rustfmt::skip]
+const PS_BUILTINS: &[&str] = &[
+    "begin", "break", "catch", "cd", "class", "clear", "cls", "continue", "copy", "cp", "del",
+    "dir", "do", "echo", "else", "elseif", "end", "enum", "exit", "filter", "finally", "for",
+    "foreach", "function", "gc", "gci", "if", "iex", "in", "irm", "iwr", "ls", "md", "mkdir",
+    "move", "mv", "param", "popd", "process", "pushd", "pwd", "ren", "return", "rm", "rmdir",
+    "select", "sleep", "sort", "switch", "throw", "trap", "try", "type", "until", "using", "where",
+    "while", "write", "cat", "tee", "man", "help", "start", "kill", "ps", "diff",
+];
+
+/// The commands and variables of PowerShell text.
+fn powershell(lines: &[(u32, &str)], file: Option<&str>, out: &mut Vec<Use>) {
+    let mut assigned: Vec<String> = Vec::new();
+    // Inside a `<# ... #>` comment or an `@" ... "@` here-string: no statements.
+    let mut until: Option<&str> = None;
+    for &(n, line) in lines {
+        let t = line.trim();
+        if let Some(end) = until {
+            if t.contains(end) {
+                until = None;
+            }
+            continue;
+        }
+        if t.starts_with("<#") && !t.contains("#>") {
+            until = Some("#>");
+            continue;
+        }
+        if t.ends_with("@\"") || t.ends_with("@'") {
+            until = Some(if t.ends_with("@\"") { "\"@" } else { "'@" });
+        }
+        // Attributes (`[Parameter(...)]`), comments, and the rest of a statement.
+        if t.starts_with(['[', '#', '|', '}', '{', ')', '.', '-', '@', '"', '\'']) {
+            continue;
+        }
+        let (shift, text) = match line.trim_start().strip_prefix("PS ") {
+            Some(rest) => match rest.find("> ") {
+                Some(p) => (line.len() - rest.len() + p + 2, &rest[p + 2..]),
+                None => (0, line),
+            },
+            None => (0, line),
+        };
+        for (at, seg) in segments(text) {
+            let ws = words(seg);
+            let mut k = 0;
+            // `& "x"`, `& x`: the call operator runs what follows.
+            if ws.first().is_some_and(|w| w.1 == "&") {
+                k = 1;
+            }
+            if ws
+                .first()
+                .is_some_and(|w| w.1.eq_ignore_ascii_case("Start-Process"))
+            {
+                k = 1;
+                if ws.get(1).is_some_and(|w| w.1.starts_with('-')) {
+                    k = 2;
+                }
+            }
+            // `Name = value`: a hashtable entry or an assignment.
+            if ws.get(k + 1).is_some_and(|n| n.1.starts_with('=')) {
+                continue;
+            }
+            if let Some((wat, w)) = ws.get(k) {
+                let w = w.trim_matches(['"', '\'']);
+                let exe = w.strip_suffix(".exe").unwrap_or(w);
+                // Cmdlets (`Get-Item`) and functions are PowerShell's own, not executables.
+                let cmdlet =
+                    w.contains('-') && w.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+                if let Some(interp) = own_script(w) {
+                    out.push(found(
+                        DepKind::Bins,
+                        interp.to_owned(),
+                        file,
+                        n,
+                        line,
+                        shift + at + wat,
+                    ));
+                } else if !cmdlet
+                    && !w.starts_with('$')
+                    && command_name(exe)
+                    && !PS_BUILTINS.contains(&exe)
+                    && !NOT_COMMANDS.contains(&exe)
+                    && !w.contains(['\\', '/'])
+                {
+                    out.push(found(
+                        DepKind::Bins,
+                        exe.to_owned(),
+                        file,
+                        n,
+                        line,
+                        shift + at + wat,
+                    ));
+                }
+            }
+        }
+        // `$env:X` reads a variable; `$env:X = ...` sets it.
+        let lower = text.to_ascii_lowercase();
+        let mut from = 0;
+        while let Some(p) = lower[from..].find("$env:") {
+            let p = from + p;
+            let name: String = text[p + 5..]
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                .collect();
+            let rest = text[p + 5 + name.len()..].trim_start();
+            let upper = name.to_ascii_uppercase();
+            if rest.starts_with('=') && !rest.starts_with("==") {
+                assign(&mut assigned, &upper);
+            } else if !name.is_empty()
+                && !common_var(&upper)
+                && !assigned.contains(&upper)
+                && !name.starts_with(|c: char| c.is_ascii_digit())
+            {
+                out.push(found(DepKind::Env, upper, file, n, line, shift + p));
+            }
+            from = p + 5;
+        }
+    }
+}
+
+/// What the skill's own files are called, for telling its own modules from packages.
+#[derive(Default, Debug)]
+pub(crate) struct Local {
+    /// Python module names: the scripts' stems and the folders holding them.
+    pub python: Vec<String>,
+}
+
+impl Local {
+    pub(crate) fn of(paths: &[String]) -> Local {
+        let mut python = Vec::new();
+        for p in paths {
+            let mut parts: Vec<&str> = p.split('/').collect();
+            if let Some(stem) = parts.pop().and_then(|last| last.strip_suffix(".py")) {
+                python.push(stem.to_owned());
+            }
+            python.extend(parts.iter().map(|s| (*s).to_owned()));
+        }
+        python.sort();
+        python.dedup();
+        Local { python }
+    }
+}
+
+/// The uses in one of the skill's scripts, at `rel` (its path from the skill's folder).
+pub(crate) fn of_script(rel: &str, text: &str, local: &Local) -> Vec<Use> {
+    let mut out = Vec::new();
+    let lines: Vec<(u32, &str)> = text
+        .lines()
+        .enumerate()
+        .map(|(i, l)| (i as u32 + 1, l))
+        .collect();
+    let file = Some(rel);
+    if let Some((_, first)) = lines.first()
+        && let Some(bang) = first.strip_prefix("#!")
+        && let Some(interp) = shebang(bang)
+        && !BASE_UTILITIES.contains(&interp.as_str())
+    {
+        let at = first.find(interp.as_str()).unwrap_or(0);
+        out.push(found(DepKind::Bins, interp, file, 1, first, at));
+    }
+    let name = rel.rsplit('/').next().unwrap_or(rel);
+    let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
+    match (name, ext) {
+        ("requirements.txt", _) => requirements_txt(&lines, rel, &mut out),
+        ("package.json", _) => package_json(text, rel, &mut out),
+        (_, "sh" | "bash") => shell(&lines, Lang::Shell, file, &mut Vec::new(), &mut out),
+        (_, "ps1" | "psm1") => powershell(&lines, file, &mut out),
+        (_, "py") => python(text, &lines, rel, local, &mut out),
+        (_, "js" | "mjs" | "cjs" | "ts") => node(text, &lines, rel, &mut out),
+        _ => {}
+    }
+    out
+}
+
+/// The interpreter a shebang names: `/usr/bin/env python3` → `python3`.
+fn shebang(bang: &str) -> Option<String> {
+    let mut words = bang.split_whitespace();
+    let first = words.next()?;
+    let prog = first.rsplit('/').next()?;
+    let prog = if prog == "env" {
+        words.find(|w| !w.starts_with('-') && is_assignment(w).is_none())?
+    } else {
+        prog
+    };
+    command_name(prog).then(|| prog.to_owned())
+}
+
+fn requirements_txt(lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
+    for &(n, line) in lines {
+        let t = line.split('#').next().unwrap_or("").trim();
+        if t.is_empty() || t.starts_with('-') || t.contains("://") {
+            continue;
+        }
+        let name: String = t
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .collect();
+        if !name.is_empty() {
+            // The whole requirement, so its version specifier is judged too.
+            let req = t.split(';').next().unwrap_or(t).trim().to_owned();
+            let at = line.find(&name).unwrap_or(0);
+            out.push(found(DepKind::Packages, req, Some(rel), n, line, at));
+        }
+    }
+}
+
+fn package_json(text: &str, rel: &str, out: &mut Vec<Use>) {
+    let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else {
+        return;
+    };
+    let Some(deps) = json.get("dependencies").and_then(|d| d.as_object()) else {
+        return;
+    };
+    for name in deps.keys() {
+        let needle = format!("\"{name}\"");
+        let (line, at, l) = text
+            .lines()
+            .enumerate()
+            .find_map(|(i, l)| l.find(&needle).map(|a| (i as u32 + 1, a, l)))
+            .unwrap_or((1, 0, ""));
+        out.push(found(
+            DepKind::Packages,
+            format!("npm:{name}"),
+            Some(rel),
+            line,
+            l,
+            at,
+        ));
+    }
+}
+
+/// Import names whose distribution is called otherwise.
+const PY_DISTRIBUTIONS: &[(&str, &str)] = &[
+    ("Crypto", "pycryptodome"),
+    ("OpenSSL", "pyOpenSSL"),
+    ("PIL", "Pillow"),
+    ("attr", "attrs"),
+    ("bs4", "beautifulsoup4"),
+    ("cv2", "opencv-python"),
+    ("dateutil", "python-dateutil"),
+    ("docx", "python-docx"),
+    ("dotenv", "python-dotenv"),
+    ("faiss", "faiss-cpu"),
+    ("fitz", "PyMuPDF"),
+    ("gi", "PyGObject"),
+    ("git", "GitPython"),
+    ("github", "PyGithub"),
+    ("googleapiclient", "google-api-python-client"),
+    ("jose", "python-jose"),
+    ("jwt", "PyJWT"),
+    ("magic", "python-magic"),
+    ("mpl_toolkits", "matplotlib"),
+    ("multipart", "python-multipart"),
+    ("pkg_resources", "setuptools"),
+    ("pptx", "python-pptx"),
+    ("serial", "pyserial"),
+    ("skimage", "scikit-image"),
+    ("sklearn", "scikit-learn"),
+    ("telegram", "python-telegram-bot"),
+    ("usb", "pyusb"),
+    ("whisper", "openai-whisper"),
+    ("win32api", "pywin32"),
+    ("win32com", "pywin32"),
+    ("yaml", "PyYAML"),
+    ("zmq", "pyzmq"),
+];
+
+/// The distribution an import name (its first part) comes from, or `None` for the standard
+/// library.
+pub(crate) fn python_distribution(module: &str, full: &str) -> Option<String> {
+    if module.starts_with('_') || super::stdlib::PYTHON_STDLIB.binary_search(&module).is_ok() {
+        return None;
+    }
+    if module == "google" {
+        // A namespace: the second part names the distribution.
+        let mut parts = full.split('.').skip(1);
+        return match (parts.next(), parts.next()) {
+            (Some("genai"), _) => Some("google-genai".into()),
+            (Some("generativeai"), _) => Some("google-generativeai".into()),
+            (Some("auth" | "oauth2"), _) => Some("google-auth".into()),
+            (Some("protobuf"), _) => Some("protobuf".into()),
+            (Some("cloud"), Some(service)) => Some(format!("google-cloud-{service}")),
+            _ => None,
+        };
+    }
+    if module == "mysql" && full.starts_with("mysql.connector") {
+        return Some("mysql-connector-python".into());
+    }
+    Some(
+        PY_DISTRIBUTIONS
+            .iter()
+            .find(|(m, _)| *m == module)
+            .map_or(module, |(_, d)| d)
+            .to_owned(),
+    )
+}
+
+fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut Vec<Use>) {
+    let file = Some(rel);
+    let starts = line_starts(text);
+    let mut assigned: Vec<String> = Vec::new();
+    // Inside a triple-quoted string (a docstring, a template of other code): no imports.
+    let mut in_string: Option<&str> = None;
+    for &(n, line) in lines {
+        let t = line.trim_start();
+        let indent = line.len() - t.len();
+        let mut quote = in_string;
+        for q in ["\"\"\"", "'''"] {
+            if quote.is_none_or(|open| open == q) && line.matches(q).count() % 2 == 1 {
+                quote = if quote.is_some() { None } else { Some(q) };
+            }
+        }
+        let inside = in_string.is_some() || quote.is_some() && !t.starts_with(['"', '\'']);
+        in_string = quote;
+        if inside
+            || t.contains(['"', '\'', ';']) && (t.starts_with("import ") || t.starts_with("from "))
+        {
+            continue;
+        }
+        let modules: Vec<String> = if let Some(rest) = t.strip_prefix("import ") {
+            rest.split('#')
+                .next()
+                .unwrap_or("")
+                .split(',')
+                .map(|m| m.split_whitespace().next().unwrap_or("").to_owned())
+                .collect()
+        } else if let Some(rest) = t.strip_prefix("from ") {
+            match rest.split_once(" import ") {
+                // `from google import genai` imports `google.genai`.
+                Some(("google", names)) => names
+                    .split(',')
+                    .filter_map(|n| n.split_whitespace().next())
+                    .map(|n| format!("google.{}", n.trim_matches(['(', ')'])))
+                    .collect(),
+                Some((m, _)) => vec![m.trim().to_owned()],
+                None => Vec::new(),
+            }
+        } else {
+            Vec::new()
+        };
+        for m in &modules {
+            let top = m.split('.').next().unwrap_or("");
+            if top.is_empty() || m.starts_with('.') || top == "__future__" {
+                continue;
+            }
+            if !top.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            if local.python.iter().any(|l| l == top) {
+                continue;
+            }
+            if let Some(dist) = python_distribution(top, m) {
+                let at = indent + t.find(top).unwrap_or(0);
+                out.push(found(DepKind::Packages, dist, file, n, line, at));
+            }
+        }
+        // `os.environ["X"] = ...` sets it; reads are below.
+        if let Some(p) = t.find("os.environ[")
+            && t[p..].contains("] =")
+            && !t[p..].contains("] ==")
+            && let Some(name) = quoted_after(&t[p + 11..])
+        {
+            assign(&mut assigned, &name);
+        }
+    }
+    // Reads of the environment.
+    for pat in [
+        "os.environ[",
+        "environ[",
+        "os.environ.get(",
+        "os.getenv(",
+        "getenv(",
+    ] {
+        for (p, _) in text.match_indices(pat) {
+            if pat.len() < 11 && text[..p].ends_with("os.") {
+                continue; // Counted under the `os.` pattern.
+            }
+            let after = &text[p + pat.len()..];
+            let Some(name) = quoted_after(after) else {
+                continue;
+            };
+            // A default makes the variable optional: `os.getenv("X", "y")`.
+            let close = after.find([')', ']']).unwrap_or(after.len());
+            let has_default = pat.ends_with('(') && after[..close].contains(',');
+            let subscript_set = pat.ends_with('[')
+                && after[close..]
+                    .trim_start_matches(']')
+                    .trim_start()
+                    .starts_with('=')
+                && !after[close..]
+                    .trim_start_matches(']')
+                    .trim_start()
+                    .starts_with("==");
+            let (line, col, l) = place(text, &starts, p);
+            if l.trim_start().starts_with('#') {
+                continue;
+            }
+            if env_name(&name)
+                && !has_default
+                && !subscript_set
+                && !assigned.contains(&name)
+                && !optional_read(text, &starts, p)
+            {
+                out.push(found(DepKind::Env, name, file, line, l, col));
+            }
+        }
+    }
+    calls(
+        text,
+        &starts,
+        &[
+            "subprocess.run(",
+            "subprocess.call(",
+            "subprocess.check_call(",
+            "subprocess.check_output(",
+            "subprocess.Popen(",
+            "os.system(",
+            "os.popen(",
+        ],
+        file,
+        out,
+    );
+}
+
+fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
+    let file = Some(rel);
+    let starts = line_starts(text);
+    for &(n, line) in lines {
+        let t = line.trim_start();
+        if t.starts_with("//") || t.starts_with('*') || t.starts_with("/*") {
+            continue;
+        }
+        let mut specs: Vec<(usize, String)> = Vec::new();
+        for pat in ["require(", "from ", "import("] {
+            for (p, _) in line.match_indices(pat) {
+                if pat == "from "
+                    && !(t.starts_with("import ") || t.starts_with("export ") || t.starts_with('}'))
+                {
+                    continue;
+                }
+                if pat == "require("
+                    && line[..p].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '.')
+                {
+                    continue;
+                }
+                if let Some(s) = quoted_after(&line[p + pat.len()..]) {
+                    specs.push((p + pat.len(), s));
+                }
+            }
+        }
+        if t.starts_with("import ")
+            && !t.contains(" from ")
+            && let Some(s) = quoted_after(&t[7..])
+        {
+            specs.push((line.len() - t.len() + 7, s));
+        }
+        for (at, spec) in specs {
+            if let Some(pkg) = node_package(&spec) {
+                out.push(found(
+                    DepKind::Packages,
+                    format!("npm:{pkg}"),
+                    file,
+                    n,
+                    line,
+                    at,
+                ));
+            }
+        }
+        for (p, _) in line.match_indices("process.env") {
+            let after = &line[p + 11..];
+            let name = if let Some(rest) = after.strip_prefix('.') {
+                rest.chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect::<String>()
+            } else if let Some(rest) = after.strip_prefix('[') {
+                quoted_after(rest).unwrap_or_default()
+            } else {
+                continue;
+            };
+            let rest =
+                after.trim_start_matches(|c: char| c != ' ' && c != ')' && c != ';' && c != ',');
+            let rest = rest.trim_start();
+            let set = rest.starts_with('=') && !rest.starts_with("==");
+            let at = line.as_ptr() as usize - text.as_ptr() as usize + p;
+            if env_name(&name) && !set && !optional_read(text, &starts, at) {
+                out.push(found(DepKind::Env, name, file, n, line, p));
+            }
+        }
+    }
+    if text.contains("child_process") {
+        calls(
+            text,
+            &starts,
+            &[
+                "execSync(",
+                "exec(",
+                "spawnSync(",
+                "spawn(",
+                "execFileSync(",
+                "execFile(",
+            ],
+            file,
+            out,
+        );
+    }
+}
+
+/// The package a Node import specifier names: `@scope/pkg/sub` → `@scope/pkg`; none for
+/// relative paths, `node:` and Node's own modules.
+fn node_package(spec: &str) -> Option<String> {
+    if spec.starts_with('.')
+        || spec.starts_with('/')
+        || spec.starts_with("node:")
+        || spec.contains(':')
+    {
+        return None;
+    }
+    let mut parts = spec.split('/');
+    let first = parts.next()?;
+    let name = if first.starts_with('@') {
+        format!("{first}/{}", parts.next()?)
+    } else {
+        first.to_owned()
+    };
+    let valid = name.chars().all(|c| {
+        c.is_ascii_lowercase() || c.is_ascii_digit() || matches!(c, '-' | '_' | '.' | '@' | '/')
+    });
+    (valid && !NODE_BUILTINS.contains(&name.as_str())).then_some(name)
+}
+
+#[rustfmt::skip]
+const NODE_BUILTINS: &[&str] = &[
+    "assert", "async_hooks", "buffer", "child_process", "cluster", "console", "constants", "crypto",
+    "dgram", "diagnostics_channel", "dns", "domain", "events", "fs", "http", "http2", "https",
+    "inspector", "module", "net", "os", "path", "perf_hooks", "process", "punycode", "querystring",
+    "readline", "repl", "stream", "string_decoder", "sys", "timers", "tls", "trace_events", "tty",
+    "url", "util", "v8", "vm", "wasi", "worker_threads", "zlib",
+];
+
+/// The executables that process-spawning calls run: the first string of the call's argument
+/// (its first word, for a command line), when it is a literal.
+fn calls(text: &str, starts: &[usize], pats: &[&str], file: Option<&str>, out: &mut Vec<Use>) {
+    for pat in pats {
+        for (p, _) in text.match_indices(pat) {
+            // `exec(` must not be the tail of `execSync(` or of another name.
+            if text[..p].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            let after = text[p + pat.len()..].trim_start();
+            let after = after.strip_prefix('[').map_or(after, str::trim_start);
+            let Some(s) = quoted_after(after) else {
+                continue;
+            };
+            if !after.starts_with(['"', '\'', '`']) {
+                continue;
+            }
+            let first = s.split_whitespace().next().unwrap_or("");
+            let first = first.rsplit('/').next().unwrap_or(first);
+            if command_name(first)
+                && !SHELL_BUILTINS.contains(&first)
+                && !BASE_UTILITIES.contains(&first)
+            {
+                let (line, col, l) = place(text, starts, p);
+                out.push(found(DepKind::Bins, first.to_owned(), file, line, l, col));
+            }
+        }
+    }
+}
+
+/// Whether the read of a variable at byte `p` of `text` is optional: a fallback on the same
+/// line (`x or os.getenv("A")`, `process.env.A || "b"`, `A ?? B`), or a value the next lines
+/// only use when it is set (`key = os.getenv("A")` then `if key:`; `const k = process.env.A`
+/// then `if (k)`). A script that stops without it tests it negatively (`if not key:`).
+fn optional_read(text: &str, starts: &[usize], p: usize) -> bool {
+    let (_, col, line) = place(text, starts, p);
+    let code = line.split(" //").next().unwrap_or(line);
+    let code = if line.trim_start().starts_with('#') {
+        ""
+    } else {
+        code
+    };
+    if code.contains("||") || code.contains("??") || code.contains(" or ") {
+        return true;
+    }
+    // One of a list of candidates (`process.env.EDGE_PATH,` among other paths), or a test of
+    // whether it is set (`process.env.X ? "set" : "not set"`).
+    let rest = &line[col.min(line.len())..];
+    let after = rest
+        .trim_start_matches(|c: char| c != ' ' && c != ')' && c != ',' && c != ';')
+        .trim_start();
+    if line.trim() == rest.trim() && rest.trim_end().ends_with(',')
+        || after.starts_with('?') && !after.starts_with("?.")
+    {
+        return true;
+    }
+    // Read where a condition tests it (`if os.getenv("X"):`, `if (process.env.X)`, `a and
+    // os.environ.get("X")`): used when set. `if (!process.env.X)` stops without it.
+    let left = &line[..col.min(line.len())];
+    let before = left.trim_end();
+    if ["if (", "if(", "if", "elif", "and", "&&", "while"]
+        .iter()
+        .any(|c| before.ends_with(c) && !before.ends_with("not"))
+    {
+        return true;
+    }
+    // The name the read is assigned to, on its left.
+    let Some((lhs, _)) = left.rsplit_once('=') else {
+        return false;
+    };
+    let var: String = lhs
+        .trim_end()
+        .chars()
+        .rev()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
+    if var.is_empty() {
+        return false;
+    }
+    let end = text[p..].find('\n').map_or(text.len(), |i| p + i);
+    text[end..].lines().skip(1).take(3).map(str::trim).any(|l| {
+        l == format!("if {var}:")
+                || l.starts_with(&format!("if ({var})"))
+                || l.starts_with(&format!("if ({var} &&"))
+                || l.starts_with(&format!("if {var} and "))
+                // `return [single] if single else []`, `k ? a : b`: used when set.
+                || l.contains(&format!(" if {var} else "))
+                || l.contains(&format!("{var} ? "))
+    })
+}
+
+/// The string literal that starts `s` (after spaces), if any.
+fn quoted_after(s: &str) -> Option<String> {
+    let s = s.trim_start();
+    let q = s.chars().next().filter(|c| matches!(c, '"' | '\'' | '`'))?;
+    let rest = &s[1..];
+    let end = rest.find(q)?;
+    let v = &rest[..end];
+    (!v.contains("${") && !v.is_empty()).then(|| v.to_owned())
+}
+
+/// Where each line of `text` starts, for [`place`]: counting lines from the start for every
+/// use would cost a pass over the file each.
+fn line_starts(text: &str) -> Vec<usize> {
+    std::iter::once(0)
+        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
+        .collect()
+}
+
+/// Line number (1-based), byte column in the line, and the line, of byte `p` of `text`, whose
+/// lines start at `starts`.
+fn place<'t>(text: &'t str, starts: &[usize], p: usize) -> (u32, usize, &'t str) {
+    let n = starts.partition_point(|s| *s <= p).max(1);
+    let start = starts[n - 1];
+    let end = text[p..].find('\n').map_or(text.len(), |i| p + i);
+    (n as u32, p - start, &text[start..end])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn names(uses: &[Use], kind: DepKind) -> Vec<String> {
+        uses.iter()
+            .filter(|u| u.kind == kind)
+            .map(|u| u.name.clone())
+            .collect()
+    }
+
+    #[test]
+    fn commands_of_a_shell_block() {
+        let body = "Run:\n\n```bash\nsudo gh pr list | jq '.[]' && cd x\nFOO=1 terraform plan\nexport A=1\necho $A $GITHUB_TOKEN ${B:-x}\nfor f in *; do az login; done\n./scripts/run.py --x\n```\n";
+        let u = of_body(body, 1, &[]);
+        assert_eq!(
+            names(&u, DepKind::Bins),
+            ["gh", "jq", "terraform", "az", "python3"]
+        );
+        assert_eq!(names(&u, DepKind::Env), ["GITHUB_TOKEN"]);
+        let gh = &u[0];
+        assert_eq!((gh.line, gh.column), (4, 6));
+    }
+
+    #[test]
+    fn sessions_user_blocks_and_other_languages() {
+        let body = "```console\n$ docker ps\nCONTAINER ID\nkubectl stuff\n```\n\n## Installation\n\n```bash\nclawhub install x\n```\n\n## Use\nIn your terminal:\n```sh\nbrew install y\n```\n```python\nimport os\n```\n";
+        let u = of_body(body, 1, &[]);
+        assert_eq!(names(&u, DepKind::Bins), ["docker"]);
+    }
+
+    #[test]
+    fn tools_in_a_hosts_syntax() {
+        let body = "Call `mcp__github__create_issue`, then #tool:runInTerminal.\nThe GitHub MCP server offers `github/list_issues`; see `docs/guide`.\nUse the `fetch` tool.\n";
+        let u = of_body(body, 1, &[]);
+        assert_eq!(
+            names(&u, DepKind::Tools),
+            [
+                "github/create_issue",
+                "runInTerminal",
+                "github/list_issues",
+                "fetch"
+            ]
+        );
+        assert!(u.last().is_some_and(|u| u.phrase));
+    }
+
+    #[test]
+    fn python_scripts() {
+        let text = "#!/usr/bin/env python3\nimport os, sys\nimport yaml\nfrom PIL import Image\nfrom .x import y\nimport helpers\nk = os.environ[\"API_KEY\"]\nd = os.getenv(\"OPT\", \"x\")\nsubprocess.run([\"gh\", \"api\"])\n";
+        let local = Local::of(&["scripts/helpers.py".into()]);
+        let u = of_script("scripts/a.py", text, &local);
+        assert_eq!(names(&u, DepKind::Bins), ["python3", "gh"]);
+        assert_eq!(names(&u, DepKind::Packages), ["PyYAML", "Pillow"]);
+        assert_eq!(names(&u, DepKind::Env), ["API_KEY"]);
+    }
+
+    #[test]
+    fn node_scripts() {
+        let text = "const cp = require('child_process');\nimport fs from 'node:fs';\nimport { x } from '@scope/pkg/sub';\nconst y = require('./local');\nconst t = process.env.TOKEN;\nconst u = process.env.OPT || 'a';\ncp.execSync('git status');\n";
+        let u = of_script("a.js", text, &Local::default());
+        assert_eq!(names(&u, DepKind::Packages), ["npm:@scope/pkg"]);
+        assert_eq!(names(&u, DepKind::Env), ["TOKEN"]);
+        assert_eq!(names(&u, DepKind::Bins), ["git"]);
+    }
+
+    /// Text from the tree is anything: odd bytes, unclosed quotes and parentheses, multi-byte
+    /// characters next to every delimiter read nothing wrong and panic nowhere.
+    #[test]
+    fn odd_text_reads_without_panicking() {
+        let odd = [
+            "$((",
+            "((x",
+            ")",
+            "$(",
+            "\\",
+            "'",
+            "\"",
+            "<<",
+            "<<EOF",
+            "${",
+            "${X",
+            "$env:",
+            "é$é",
+            "`",
+            "mcp__",
+            "mcp__a__",
+            "#tool:",
+            "→",
+            "x|é",
+            "é)é",
+            "os.environ[",
+            "process.env[",
+            "subprocess.run([",
+            "require(",
+            "#!",
+            "#!/usr/bin/env",
+            "PS C:\\> ",
+            "$ ",
+            "ü`ü`ü",
+        ];
+        for a in odd {
+            for b in odd {
+                let text = format!("{a}{b}\n{b} {a}\n");
+                let body = format!("```bash\n{text}```\n```powershell\n{text}```\n{text}");
+                let _ = of_body(&body, 1, &[]);
+                for f in [
+                    "a.sh",
+                    "a.ps1",
+                    "a.py",
+                    "a.js",
+                    "requirements.txt",
+                    "package.json",
+                ] {
+                    let _ = of_script(f, &text, &Local::default());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn powershell_scripts() {
+        let text = "$env:FOO = 'x'\nGet-ChildItem $env:FOO\naz account show --subscription $env:AZURE_SUBSCRIPTION_ID\n& dotnet build\nWrite-Host hi\n";
+        let u = of_script("a.ps1", text, &Local::default());
+        assert_eq!(names(&u, DepKind::Bins), ["az", "dotnet"]);
+        assert_eq!(names(&u, DepKind::Env), ["AZURE_SUBSCRIPTION_ID"]);
+    }
+}
