@@ -69,6 +69,20 @@ pub struct AuditArgs {
     /// Exit 1 when the paths hold no skill, agent or plugin manifest.
     #[arg(long)]
     pub fail_on_empty: bool,
+    /// Which rows the text matrices list: `attention` (those not available everywhere; the
+    /// others are counted) or `all`.
+    #[arg(long, value_enum, default_value_t = MatrixRows::Attention)]
+    pub matrix: MatrixRows,
+}
+
+/// The rows `--matrix` lists.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+pub enum MatrixRows {
+    /// Rows with a cell that is not available or needs-nothing; the rest are counted.
+    #[default]
+    Attention,
+    /// Every row.
+    All,
 }
 
 impl AuditArgs {
@@ -96,6 +110,7 @@ impl AuditArgs {
             exit_zero: false,
             statistics: false,
             fail_on_empty: false,
+            matrix: MatrixRows::Attention,
         }
     }
 }
@@ -293,6 +308,7 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     };
     let mut report = Report::new(result);
     report.show_unsafe_fixes = args.unsafe_fixes;
+    report.matrix_all = args.matrix == MatrixRows::All;
     let mut write_failed = false;
     if let Some(f) = fixed {
         report.summary.fixes = Some(f.summary);

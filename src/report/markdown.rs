@@ -83,8 +83,11 @@ pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 /// info findings go first, then warnings, drift, errors and last the matrix rows.
 fn full_sections(report: &Report, s: &mut String, budget: usize) {
     let names: Vec<&str> = report.profile_names().collect();
-    let mut skills = Part::new(matrix_rows(report.skill_rows(), &names), "skill rows");
-    let mut agents = Part::new(matrix_rows(report.agent_rows(), &names), "agent rows");
+    let mut skills = Part::new(
+        matrix_rows(report.skill_rows(), &names, false),
+        "skill rows",
+    );
+    let mut agents = Part::new(matrix_rows(report.agent_rows(), &names, true), "agent rows");
     let mut drift = Part::new(
         report.drift.iter().map(drift_row).collect(),
         "drifting links",
@@ -419,19 +422,11 @@ fn drift_row(d: &crate::model::Drift) -> String {
 fn matrix_rows<'a>(
     rows: impl Iterator<Item = (&'a str, &'a super::ByProfile)>,
     names: &[&str],
+    agent: bool,
 ) -> Vec<String> {
     let mut out = Vec::new();
     for (name, availability) in rows {
-        // A host that does not load an agent is no problem of the agent's.
-        let all_ok = names.iter().all(|n| {
-            availability.get(*n).is_some_and(|a| {
-                matches!(
-                    a.status,
-                    Status::Available | Status::NotLoaded | Status::NeedsNothing
-                )
-            })
-        });
-        if all_ok {
+        if !super::needs_attention(availability, names, agent) {
             continue;
         }
         let mut row = format!("| {} |", code(name));

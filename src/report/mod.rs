@@ -109,6 +109,23 @@ pub struct Report {
     #[serde(skip)]
     #[schemars(skip)]
     pub show_unsafe_fixes: bool,
+    /// `--matrix all`: the text matrices list every row, not only those that need attention.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub matrix_all: bool,
+}
+
+/// Does a matrix row need attention: a cell on one of `names` that is neither available nor
+/// needs-nothing? A host that does not load a kind of agent is no problem of the agent's, so
+/// for an agent (`agent`) not-loaded is fine too; a skill a host skips is not.
+pub(crate) fn needs_attention(availability: &ByProfile, names: &[&str], agent: bool) -> bool {
+    names.iter().any(|n| {
+        availability.get(*n).is_none_or(|a| match a.status {
+            Status::Available | Status::NeedsNothing => false,
+            Status::NotLoaded => !agent,
+            _ => true,
+        })
+    })
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -418,6 +435,7 @@ impl Report {
             findings,
             baseline: None,
             show_unsafe_fixes: false,
+            matrix_all: false,
         };
         report.summarize(files_scanned, ignored);
         report

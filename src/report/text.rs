@@ -294,14 +294,26 @@ fn link_end(rest: &str, at: usize) -> usize {
 
 fn matrix<'a>(
     title: &str,
-    rows: impl Iterator<Item = (&'a str, &'a super::ByProfile)> + Clone,
+    all_rows: impl Iterator<Item = (&'a str, &'a super::ByProfile)> + Clone,
     report: &Report,
     s: &mut String,
 ) {
-    if rows.clone().next().is_none() {
+    if all_rows.clone().next().is_none() {
         return;
     }
     let names: Vec<&str> = report.profile_names().collect();
+    let agent = title == "AGENT";
+    // Rows that need no attention fold into a count, unless `--matrix all`.
+    let shown = |(_, a): &(&str, &super::ByProfile)| {
+        report.matrix_all || super::needs_attention(a, &names, agent)
+    };
+    let rows = all_rows.clone().filter(shown);
+    let folded: Vec<&super::ByProfile> = all_rows.filter(|r| !shown(r)).map(|(_, a)| a).collect();
+    if rows.clone().next().is_none() {
+        folds(title, &folded, &names, s);
+        s.push('\n');
+        return;
+    }
     let width = rows
         .clone()
         .map(|(n, _)| visible(n).chars().count())
@@ -377,6 +389,7 @@ fn matrix<'a>(
             let _ = writeln!(s, "{:width$}    judged on {}", "", each.join(", "));
         }
     }
+    folds(title, &folded, &names, s);
     // The statuses whose names do not say it all, explained once where they occur.
     for status in [
         Status::Partial,
@@ -395,6 +408,41 @@ fn matrix<'a>(
         }
     }
     s.push('\n');
+}
+
+/// The rows a matrix folded, counted: those that need nothing beyond the model, and those
+/// available (or, for agents, not loaded) on every profile.
+fn folds(title: &str, folded: &[&super::ByProfile], names: &[&str], s: &mut String) {
+    if folded.is_empty() {
+        return;
+    }
+    let nothing = folded
+        .iter()
+        .filter(|a| {
+            names
+                .iter()
+                .all(|n| a.get(*n).is_some_and(|a| a.status == Status::NeedsNothing))
+        })
+        .count();
+    let noun = if title == "AGENT" { "agent" } else { "skill" };
+    if nothing > 0 {
+        let verb = if nothing == 1 { "needs" } else { "need" };
+        let _ = writeln!(
+            s,
+            "  + {} that {verb} nothing beyond the model: available on every profile",
+            Count(nothing, noun)
+        );
+    }
+    let available = folded.len() - nothing;
+    if available > 0 {
+        let place = if noun == "agent" {
+            "on every profile that loads them"
+        } else {
+            "on every profile"
+        };
+        let _ = writeln!(s, "  + {} available {place}", Count(available, noun));
+    }
+    let _ = writeln!(s, "  (`--matrix all` lists them)");
 }
 
 /// `path:line:col: severity[RULE] message`, escaped: the compact form of a finding.

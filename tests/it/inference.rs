@@ -264,7 +264,13 @@ fn text_markdown_and_explain_say_what_a_cell_is_judged_on() {
         ),
         ("laptop.json", r#"{"name": "laptop", "bins": []}"#),
     ]);
+    // Available everywhere, the row is folded unless every row is asked for.
     let text = quiet_stdout(bin(t.path()).args(["-p", "builtin:vscode", "."]), 0);
+    assert!(text.contains("+ 1 skill available on every profile"), "{text}");
+    let text = quiet_stdout(
+        bin(t.path()).args(["-p", "builtin:vscode", "--matrix", "all", "."]),
+        0,
+    );
     assert!(text.contains("judged on inferred needs"), "{text}");
     // The PR comment lists only rows not available everywhere.
     let md = quiet_stdout(

@@ -370,3 +370,44 @@ fn text_and_concise_mark_what_a_baseline_lacks() {
     );
     assert_eq!(concise.matches("[new]").count(), 1, "{concise}");
 }
+
+#[test]
+fn the_matrix_lists_what_needs_attention_and_counts_the_rest() {
+    let prose = skill_md("prose", "");
+    let tooled = skill_md("tooled", "dependencies:\n  tools: [get_order]\n");
+    let missing = skill_md("missing", "dependencies:\n  tools: [nope]\n");
+    let tmp = tree(&[
+        ("skills/prose/SKILL.md", prose.as_str()),
+        ("skills/tooled/SKILL.md", tooled.as_str()),
+        ("skills/missing/SKILL.md", missing.as_str()),
+        ("p.json", r#"{"name": "p", "tools": ["get_order"]}"#),
+    ]);
+    let text = quiet_stdout(
+        bin(tmp.path()).args(["--fail-on", "never", "-p", "p.json", "."]),
+        0,
+    );
+    let matrix = text.split("\nSKILL").nth(1).expect("a skill matrix");
+    assert!(matrix.contains("\nmissing"), "{text}");
+    assert!(
+        !matrix.contains("\nprose") && !matrix.contains("\ntooled"),
+        "{text}"
+    );
+    assert!(
+        matrix
+            .contains("+ 1 skill that needs nothing beyond the model: available on every profile"),
+        "{text}"
+    );
+    assert!(
+        matrix.contains("+ 1 skill available on every profile"),
+        "{text}"
+    );
+    let all = quiet_stdout(
+        bin(tmp.path()).args(["--fail-on", "never", "-p", "p.json", "--matrix", "all", "."]),
+        0,
+    );
+    let matrix = all.split("\nSKILL").nth(1).unwrap();
+    for row in ["\nmissing", "\nprose", "\ntooled"] {
+        assert!(matrix.contains(row), "{row}: {all}");
+    }
+    assert!(!matrix.contains("--matrix all"), "{all}");
+}
