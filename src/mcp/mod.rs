@@ -20,6 +20,8 @@ pub(crate) mod capture;
 mod conn;
 mod headers;
 mod resources;
+pub mod server;
+mod server_tools;
 mod session;
 pub(crate) mod skills;
 mod stdio;

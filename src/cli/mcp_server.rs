@@ -1,0 +1,32 @@
+//! `mcp [PATH...]`: serve a library over MCP, for agents and hosts to ask which of its skills
+//! they can use with the tools they have (docs/mcp.md, "The skill-audit MCP server").
+
+use clap::ValueHint;
+use std::path::PathBuf;
+
+use super::{AuditArgs, LibraryArgs, Outcome};
+
+#[derive(Debug, clap::Args)]
+pub struct McpServerArgs {
+    /// Folders (or files) of the library to serve [default: `.`].
+    #[arg(value_name = "PATH", value_hint = ValueHint::AnyPath)]
+    pub paths: Vec<PathBuf>,
+    #[command(flatten)]
+    pub library: LibraryArgs,
+}
+
+pub(crate) fn run(args: McpServerArgs) -> Result<Outcome, String> {
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let threads = args.library.threads;
+    // The same options an audit of these paths would use, settings file included.
+    let audit_args = AuditArgs::quiet(args.paths, args.library);
+    let mut opts = super::audit::options(&audit_args, cwd)?.opts;
+    // No finding is shown with its source line.
+    opts.snippets = false;
+    let _ = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build_global();
+    crate::mcp::server::serve_stdio(opts)?;
+    Ok(Outcome::Clean)
+}

@@ -1,0 +1,278 @@
+//! `skill-audit mcp`: an MCP server that answers, for an agent or a host, which skills of one
+//! library it can use with the tools it has, why not the others, and what the audit says.
+//!
+//! The library is audited once at start into a [`Workspace`]; a request finds it current by
+//! comparing, at most once a second, the modification time and size of every file the walk
+//! found and of the folders holding them with what they were ([`Library::refresh`]). A
+//! changed file is read again through the bounded reader and judged incrementally, as the
+//! language server does; a folder whose entries changed (a file added or removed) has the
+//! library audited again. A watcher would answer sooner but costs a crate and a thread per
+//! folder; a stat of each file once a second costs under a millisecond for the corpora.
+//!
+//! What it may touch: the files of the library it was started on (paths in requests are
+//! refused when they leave it), read through [`crate::boundary`]; it runs nothing, writes
+//! nothing, and contacts no other server (`mcp:` profiles are refused at start). Requests
+//! are bounded ([`MAX_ARGUMENT_BYTES`]); a request that is not what a tool takes is a
+//! JSON-RPC error, and the server keeps serving. The tools are in [`tools`](super::server_tools).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant, SystemTime};
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::RequestContext;
+use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
+
+use crate::audit::{AuditError, AuditOptions};
+use crate::profile::{Profile, ProfileSource};
+use crate::report::Report;
+use crate::workspace::Workspace;
+
+use super::server_tools as tools;
+
+/// The largest `arguments` object a tool call may carry, as JSON: far above any real
+/// request (a session's tool list is a few kilobytes), far below what would strain memory.
+pub(crate) const MAX_ARGUMENT_BYTES: usize = 1 << 20;
+
+/// How long an answer may rely on the last look at the files.
+const RECHECK: Duration = Duration::from_secs(1);
+
+/// A file's or folder's modification time and size, or `None` when it is gone.
+type Stamp = Option<(SystemTime, u64)>;
+
+fn stamp(path: &Path) -> Stamp {
+    let meta = std::fs::symlink_metadata(path).ok()?;
+    Some((meta.modified().ok()?, meta.len()))
+}
+
+/// The audited library, kept current, and what the tools answer from.
+pub(crate) struct Library {
+    pub(crate) ws: Workspace,
+    /// The workspace's latest judgement as a report (explain, the audit tool).
+    pub(crate) report: Report,
+    /// Where each profile of the run came from, in the order of `ws.profiles()`.
+    pub(crate) sources: Vec<ProfileSource>,
+    /// The folder relative paths in requests and reports are taken from.
+    pub(crate) cwd: PathBuf,
+    /// The roots, absolute and normalised.
+    pub(crate) roots: Vec<PathBuf>,
+    files: HashMap<PathBuf, Stamp>,
+    folders: HashMap<PathBuf, Stamp>,
+    checked: Instant,
+}
+
+impl Library {
+    /// Audit the library `opts` names. A profile that cannot be loaded is an error here: the
+    /// server would otherwise answer without it.
+    pub(crate) fn open(opts: AuditOptions) -> Result<Library, AuditError> {
+        let sources = opts.profiles.clone();
+        if sources
+            .iter()
+            .any(|s| matches!(s, ProfileSource::Mcp { .. }))
+        {
+            return Err(AuditError::Usage(
+                "`skill-audit mcp` contacts no other MCP server: give profiles as files or `builtin:NAME`"
+                    .into(),
+            ));
+        }
+        let cwd = opts.cwd.clone();
+        let roots = opts
+            .roots
+            .iter()
+            .map(|r| crate::paths::normalize(&cwd.join(r)))
+            .collect();
+        let (ws, problem) = Workspace::open(opts)?;
+        if let Some(e) = problem {
+            return Err(e);
+        }
+        let report = Report::new(ws.result().clone());
+        let mut lib = Library {
+            ws,
+            report,
+            sources,
+            cwd,
+            roots,
+            files: HashMap::new(),
+            folders: HashMap::new(),
+            checked: Instant::now(),
+        };
+        lib.restamp();
+        Ok(lib)
+    }
+
+    /// Remember how every audited file and the folders above it (up to a root) look now.
+    fn restamp(&mut self) {
+        self.files.clear();
+        self.folders.clear();
+        let files: Vec<PathBuf> = self
+            .ws
+            .files()
+            .map(|p| crate::paths::normalize(&self.cwd.join(p)))
+            .collect();
+        for f in files {
+            let mut dir = f.parent();
+            while let Some(d) = dir {
+                if self.folders.contains_key(d) || !self.roots.iter().any(|r| d.starts_with(r)) {
+                    break;
+                }
+                self.folders.insert(d.to_owned(), stamp(d));
+                dir = d.parent();
+            }
+            let s = stamp(&f);
+            self.files.insert(f, s);
+        }
+        for r in &self.roots {
+            self.folders.insert(r.clone(), stamp(r));
+        }
+        self.checked = Instant::now();
+    }
+
+    /// Bring the audit up to date with the files, when it was last checked more than
+    /// [`RECHECK`] ago. An error (a root deleted) leaves the last judgement in place.
+    pub(crate) fn refresh(&mut self) -> Result<(), String> {
+        if self.checked.elapsed() < RECHECK {
+            return Ok(());
+        }
+        let moved = self.folders.iter().any(|(d, s)| stamp(d) != *s);
+        if moved {
+            let opts = self.ws.options().clone();
+            let (ws, problem) = Workspace::open(opts).map_err(|e| e.to_string())?;
+            if let Some(e) = problem {
+                return Err(e.to_string());
+            }
+            self.ws = ws;
+        } else {
+            let changed: Vec<PathBuf> = self
+                .files
+                .iter()
+                .filter(|(f, s)| stamp(f) != **s)
+                .map(|(f, _)| f.clone())
+                .collect();
+            if changed.is_empty() {
+                self.checked = Instant::now();
+                return Ok(());
+            }
+            let boundary = self.ws.boundary().clone();
+            let tree = crate::files::Tree::new(&boundary);
+            for path in &changed {
+                match crate::boundary::read(path, crate::boundary::MAX_FILE_BYTES) {
+                    Ok(c) => {
+                        self.ws.update(path, &c.bytes, &tree);
+                    }
+                    Err(_) => self.ws.remove(path),
+                }
+            }
+            drop(self.ws.judge());
+        }
+        self.report = Report::new(self.ws.result().clone());
+        self.restamp();
+        Ok(())
+    }
+
+    /// The profiles the server was started with.
+    pub(crate) fn profiles(&self) -> &[Profile] {
+        self.ws.profiles()
+    }
+}
+
+/// The server: one library shared by every session.
+#[derive(Clone)]
+pub struct Server {
+    lib: Arc<Mutex<Library>>,
+}
+
+impl Server {
+    pub(crate) fn new(lib: Library) -> Server {
+        Server {
+            lib: Arc::new(Mutex::new(lib)),
+        }
+    }
+}
+
+/// Lock the library; a tool that panicked leaves it as it was, so a poisoned lock is used.
+pub(crate) fn lock(lib: &Mutex<Library>) -> std::sync::MutexGuard<'_, Library> {
+    lib.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
+        info.server_info = Implementation::new("skill-audit", env!("CARGO_PKG_VERSION"));
+        info.instructions = Some(
+            "Ask `available_skills` with the names of the tools (and MCP servers) this session \
+             has, to learn which skills of the library it can use; `check_skill` says why one \
+             cannot be used and what would satisfy it."
+                .into(),
+        );
+        info
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        Ok(ListToolsResult::with_all_items(tools::list()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let name = request.name.to_string();
+        let args = request.arguments.unwrap_or_default();
+        let size = serde_json::to_vec(&args).map_or(usize::MAX, |v| v.len());
+        if size > MAX_ARGUMENT_BYTES {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "the arguments are {size} bytes; a call takes at most {MAX_ARGUMENT_BYTES}"
+                ),
+                None,
+            ));
+        }
+        let lib = self.lib.clone();
+        let ct = context.ct.clone();
+        // The audit is CPU work: off the runtime's thread, so other requests and the
+        // cancellation of this one are still read meanwhile.
+        let work = tokio::task::spawn_blocking(move || {
+            tools::call(&lib, &name, args, &|| ct.is_cancelled())
+        });
+        let result: Result<CallToolResult, ErrorData> = tokio::select! {
+            () = context.ct.cancelled() => Err(ErrorData::internal_error("cancelled", None)),
+            joined = work => joined.unwrap_or_else(|e| {
+                Err(ErrorData::internal_error(format!("the tool failed: {e}"), None))
+            }),
+        };
+        result.map(CallToolResponse::from)
+    }
+}
+
+/// Serve `opts`'s library on standard input and output until the client closes them.
+pub fn serve_stdio(opts: AuditOptions) -> Result<(), String> {
+    let lib = Library::open(opts).map_err(|e| e.to_string())?;
+    let server = Server::new(lib);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the server: {e}"))?;
+    let served = rt.block_on(async {
+        let running = server
+            .serve(rmcp::transport::stdio())
+            .await
+            .map_err(|e| format!("cannot start the MCP session: {e}"))?;
+        running
+            .waiting()
+            .await
+            .map(|_| ())
+            .map_err(|e| format!("the MCP session failed: {e}"))
+    });
+    // A request still running when the client left is not waited for: the process ends.
+    rt.shutdown_background();
+    served
+}
