@@ -5,6 +5,7 @@ use clap::ValueHint;
 use std::path::PathBuf;
 
 use super::{AuditArgs, LibraryArgs, Outcome};
+use crate::mcp::server::ServeSkills;
 
 #[derive(Debug, clap::Args)]
 pub struct McpServerArgs {
@@ -13,12 +14,25 @@ pub struct McpServerArgs {
     pub paths: Vec<PathBuf>,
     #[command(flatten)]
     pub library: LibraryArgs,
+    /// Also serve the library's skills over MCP (SEP-2640 `skills/list`, `skills/get`,
+    /// `resources/read`): those available in the first profile.
+    #[arg(long)]
+    pub serve_skills: bool,
+    /// With --serve-skills, serve every skill, each with its availability and reason in its
+    /// `_meta`.
+    #[arg(long, requires = "serve_skills")]
+    pub mark_unavailable: bool,
 }
 
 pub(crate) fn run(args: McpServerArgs) -> Result<Outcome, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let threads = args.library.threads;
+    let serve = match (args.serve_skills, args.mark_unavailable) {
+        (false, _) => ServeSkills::No,
+        (true, false) => ServeSkills::Available,
+        (true, true) => ServeSkills::MarkUnavailable,
+    };
     // The same options an audit of these paths would use, settings file included.
     let audit_args = AuditArgs::quiet(args.paths, args.library);
     let mut opts = super::audit::options(&audit_args, cwd)?.opts;
@@ -27,6 +41,6 @@ pub(crate) fn run(args: McpServerArgs) -> Result<Outcome, String> {
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global();
-    crate::mcp::server::serve_stdio(opts)?;
+    crate::mcp::server::serve_stdio(opts, serve)?;
     Ok(Outcome::Clean)
 }

@@ -21,6 +21,7 @@ mod conn;
 mod headers;
 mod resources;
 pub mod server;
+mod server_skills;
 mod server_tools;
 mod session;
 pub(crate) mod skills;

@@ -21,8 +21,10 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, GetSkillRequestParams, GetSkillResult,
+    Implementation, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -32,6 +34,7 @@ use crate::profile::{Profile, ProfileSource};
 use crate::report::Report;
 use crate::workspace::Workspace;
 
+use super::server_skills::Listing;
 use super::server_tools as tools;
 
 /// The largest `arguments` object a tool call may carry, as JSON: far above any real
@@ -63,6 +66,8 @@ pub(crate) struct Library {
     files: HashMap<PathBuf, Stamp>,
     folders: HashMap<PathBuf, Stamp>,
     checked: Instant,
+    /// The skills served (`--serve-skills`), listed once per state of the files.
+    listing: Option<Arc<Listing>>,
 }
 
 impl Library {
@@ -99,6 +104,7 @@ impl Library {
             files: HashMap::new(),
             folders: HashMap::new(),
             checked: Instant::now(),
+            listing: None,
         };
         lib.restamp();
         Ok(lib)
@@ -169,8 +175,19 @@ impl Library {
             drop(self.ws.judge());
         }
         self.report = Report::new(self.ws.result().clone());
+        self.listing = None;
         self.restamp();
         Ok(())
+    }
+
+    /// The skills served, with `mark_unavailable` as the server was started.
+    pub(crate) fn listing(&mut self, mark_unavailable: bool) -> Arc<Listing> {
+        if let Some(l) = &self.listing {
+            return l.clone();
+        }
+        let l = Arc::new(super::server_skills::listing(self, mark_unavailable));
+        self.listing = Some(l.clone());
+        l
     }
 
     /// The profiles the server was started with.
@@ -179,19 +196,50 @@ impl Library {
     }
 }
 
+/// Whether and how the library's skills are served (`--serve-skills`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ServeSkills {
+    No,
+    /// Only the skills available in the first profile.
+    Available,
+    /// Every skill, with its availability in its `_meta`.
+    MarkUnavailable,
+}
+
 /// The server: one library shared by every session.
 #[derive(Clone)]
 pub struct Server {
     lib: Arc<Mutex<Library>>,
+    serve: ServeSkills,
 }
 
 impl Server {
-    pub(crate) fn new(lib: Library) -> Server {
+    pub(crate) fn new(lib: Library, serve: ServeSkills) -> Server {
         Server {
             lib: Arc::new(Mutex::new(lib)),
+            serve,
         }
     }
+
+    /// The skills served, current; an error when none are.
+    fn listing(&self) -> Result<Arc<Listing>, ErrorData> {
+        if self.serve == ServeSkills::No {
+            return Err(ErrorData::method_not_found::<
+                rmcp::model::ListSkillsRequestMethod,
+            >());
+        }
+        let lib = self.lib.clone();
+        let mark = self.serve == ServeSkills::MarkUnavailable;
+        let mut lib = lock(&lib);
+        lib.refresh().map_err(|e| {
+            ErrorData::internal_error(format!("cannot read the library: {e}"), None)
+        })?;
+        Ok(lib.listing(mark))
+    }
 }
+
+/// Skills per page of `skills/list`.
+const PAGE: usize = 500;
 
 /// Lock the library; a tool that panicked leaves it as it was, so a poisoned lock is used.
 pub(crate) fn lock(lib: &Mutex<Library>) -> std::sync::MutexGuard<'_, Library> {
@@ -201,7 +249,12 @@ pub(crate) fn lock(lib: &Mutex<Library>) -> std::sync::MutexGuard<'_, Library> {
 
 impl ServerHandler for Server {
     fn get_info(&self) -> ServerConfig {
-        let mut info = ServerConfig::new(ServerCapabilities::builder().enable_tools().build());
+        let caps = ServerCapabilities::builder().enable_tools();
+        let caps = match self.serve {
+            ServeSkills::No => caps.build(),
+            _ => caps.enable_resources().enable_skills().build(),
+        };
+        let mut info = ServerConfig::new(caps);
         info.server_info = Implementation::new("skill-audit", env!("CARGO_PKG_VERSION"));
         info.instructions = Some(
             "Ask `available_skills` with the names of the tools (and MCP servers) this session \
@@ -251,12 +304,86 @@ impl ServerHandler for Server {
         };
         result.map(CallToolResponse::from)
     }
+
+    async fn list_skills(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListSkillsResult, ErrorData> {
+        let listing = self.listing()?;
+        let start = match request.and_then(|r| r.cursor) {
+            None => 0,
+            Some(c) => c
+                .parse::<usize>()
+                .map_err(|_| ErrorData::invalid_params("not a cursor of this server", None))?,
+        };
+        let end = start.saturating_add(PAGE).min(listing.skills.len());
+        let page = listing.skills.get(start..end).unwrap_or_default().to_vec();
+        let mut result = ListSkillsResult::with_all_items(page);
+        result.next_cursor = (end < listing.skills.len()).then(|| end.to_string());
+        Ok(result)
+    }
+
+    async fn get_skill(
+        &self,
+        request: GetSkillRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<GetSkillResult, ErrorData> {
+        let listing = self.listing()?;
+        listing
+            .skills
+            .iter()
+            .find(|s| s.uri == request.uri)
+            .map(|s| GetSkillResult::new(s.clone()))
+            .ok_or_else(|| {
+                ErrorData::invalid_params(format!("no skill is served at {}", request.uri), None)
+            })
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let listing = self.listing()?;
+        let uri = request.uri;
+        let Some(path) = listing.file(&uri) else {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource {uri}"),
+                None,
+            ));
+        };
+        let bytes = crate::boundary::read(path, super::MAX_RESOURCE_BYTES as u64)
+            .map_err(|e| ErrorData::internal_error(format!("cannot read {uri}: {e}"), None))?
+            .bytes;
+        let contents = match String::from_utf8(bytes) {
+            Ok(text) => {
+                let mime = if uri.ends_with(".md") {
+                    "text/markdown"
+                } else {
+                    "text/plain"
+                };
+                ResourceContents::text(text, uri).with_mime_type(mime)
+            }
+            Err(e) => {
+                use base64::Engine as _;
+                let blob = base64::engine::general_purpose::STANDARD.encode(e.as_bytes());
+                ResourceContents::blob(blob, uri).with_mime_type("application/octet-stream")
+            }
+        };
+        Ok(ReadResourceResult::new(vec![contents]).into())
+    }
 }
 
 /// Serve `opts`'s library on standard input and output until the client closes them.
-pub fn serve_stdio(opts: AuditOptions) -> Result<(), String> {
+pub fn serve_stdio(opts: AuditOptions, serve: ServeSkills) -> Result<(), String> {
+    if serve != ServeSkills::No && opts.profiles.is_empty() {
+        return Err(
+            "--serve-skills serves the skills available in a profile: give one with `-p`".into(),
+        );
+    }
     let lib = Library::open(opts).map_err(|e| e.to_string())?;
-    let server = Server::new(lib);
+    let server = Server::new(lib, serve);
     let rt = tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -613,3 +613,200 @@ fn a_changed_file_is_seen_by_the_next_request() {
         "undeclared"
     );
 }
+
+// ---------------------------------------------------------------------------------------------
+// Skills served (`--serve-skills`), audited by skill-audit's own `--mcp`.
+
+/// The audit of the skills `skill-audit mcp --serve-skills ARGS` serves, run in `cwd`.
+fn audit_served(cwd: &Path, args: &[&str]) -> Value {
+    let out = Command::new(exe())
+        .args([
+            "-f",
+            "json",
+            "--fail-on",
+            "never",
+            "--mcp",
+            "--",
+            exe(),
+            "mcp",
+            "--serve-skills",
+        ])
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+fn served_names(r: &Value) -> Vec<String> {
+    let mut names: Vec<String> = r["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .filter(|s| {
+            s["path"]
+                .as_str()
+                .is_some_and(|p| p.starts_with("skill://"))
+        })
+        .map(|s| s["name"].as_str().unwrap_or("").to_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn mcp_findings(r: &Value) -> Vec<&Value> {
+    r["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["rule"].as_str().is_some_and(|c| c.starts_with("SA8")))
+        .collect()
+}
+
+#[test]
+fn served_skills_are_those_available_and_pass_the_audit_of_served_skills() {
+    let r = audit_served(
+        root(),
+        &["examples/library", "-p", "examples/profiles/prod.json"],
+    );
+    assert!(mcp_findings(&r).is_empty(), "{:?}", mcp_findings(&r));
+    // The skills to-prompt lists for the profile, and no other.
+    let out = Command::new(exe())
+        .args([
+            "to-prompt",
+            "-f",
+            "json",
+            "-p",
+            "examples/profiles/prod.json",
+            "examples/library",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("to-prompt runs");
+    let listed: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut names: Vec<String> = listed
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|s| s["name"].as_str().unwrap_or("").to_owned())
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    assert_eq!(served_names(&r), names);
+
+    // Marked rather than left out: every skill whose frontmatter reads.
+    let r = audit_served(
+        root(),
+        &[
+            "examples/library",
+            "--mark-unavailable",
+            "-p",
+            "examples/profiles/staging.json",
+        ],
+    );
+    assert!(mcp_findings(&r).is_empty(), "{:?}", mcp_findings(&r));
+    let local = Command::new(exe())
+        .args(["-f", "json", "--fail-on", "never", "examples/library"])
+        .current_dir(root())
+        .output()
+        .expect("the audit runs");
+    let local: Value = serde_json::from_slice(&local.stdout).expect("JSON");
+    let mut valid: Vec<String> = local["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .filter(|s| s["valid"] == true)
+        .map(|s| s["name"].as_str().unwrap_or("").to_owned())
+        .collect();
+    valid.sort();
+    assert_eq!(served_names(&r), valid);
+}
+
+#[test]
+fn the_corpus_served_back_has_no_finding_of_served_skills() {
+    let Some(dir) = crate::common::corpus("awesome-copilot") else {
+        return;
+    };
+    let dir = dir.display().to_string();
+    let r = audit_served(
+        root(),
+        &[&dir, "--mark-unavailable", "-p", "builtin:vscode"],
+    );
+    assert!(mcp_findings(&r).is_empty(), "{:?}", mcp_findings(&r));
+    assert!(served_names(&r).len() > 300, "{}", served_names(&r).len());
+}
+
+#[test]
+fn served_skills_carry_their_availability_and_nothing_unlisted_is_read() {
+    let mut args: Vec<&str> = vec!["examples/library", "--serve-skills", "--mark-unavailable"];
+    args.extend(["-p", "examples/profiles/staging.json"]);
+    let mut raw = Raw::start(root(), &args);
+    raw.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {}}));
+    let a = raw.answer(1);
+    let skills = a["result"]["skills"].as_array().expect("skills");
+    let cli: std::collections::BTreeMap<String, String> = matrix("staging", &[])
+        .into_iter()
+        .map(|(path, status)| {
+            let folder = path.rsplit_once('/').map_or("", |(f, _)| f).to_owned();
+            (folder, status)
+        })
+        .collect();
+    for s in skills {
+        let uri = s["uri"].as_str().expect("a URI");
+        let meta = &s["_meta"]["io.github.skill-audit/availability"];
+        assert_eq!(meta["profile"], "staging");
+        // skill://skills/NAME/SKILL.md is examples/library/skills/NAME/SKILL.md here.
+        let folder = format!(
+            "examples/library/{}",
+            uri.trim_start_matches("skill://")
+                .trim_end_matches("/SKILL.md")
+        );
+        assert_eq!(meta["status"], cli[&folder], "{uri}");
+        assert_eq!(
+            meta["available"] == false,
+            meta["reason"].is_string(),
+            "{s}"
+        );
+    }
+    assert!(
+        skills
+            .iter()
+            .any(|s| s["_meta"]["io.github.skill-audit/availability"]["available"] == false)
+    );
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read",
+        "params": {"uri": "skill://skills/../../../etc/passwd"}}),
+    );
+    assert!(
+        raw.answer(2)["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("no resource")
+    );
+    raw.send(&json!({"jsonrpc": "2.0", "id": 3, "method": "skills/get",
+        "params": {"uri": "skill://nowhere/SKILL.md"}}));
+    assert_eq!(raw.answer(3)["error"]["code"], -32602);
+
+    // Without --serve-skills there are none.
+    let mut raw = Raw::start(root(), &["examples/library"]);
+    raw.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {}}));
+    assert_eq!(raw.answer(1)["error"]["code"], -32601);
+}
+
+#[test]
+fn serving_skills_needs_a_profile() {
+    let out = Command::new(exe())
+        .args(["mcp", "--serve-skills", "examples/library"])
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give one with `-p`"));
+}
