@@ -22,12 +22,18 @@ pub struct McpServerArgs {
     /// `_meta`.
     #[arg(long, requires = "serve_skills")]
     pub mark_unavailable: bool,
+    /// Serve streamable HTTP at `http://ADDR/mcp` instead of standard input and output: `PORT`
+    /// (on 127.0.0.1), `localhost:PORT`, or `IP:PORT` (another address than loopback lets
+    /// other machines in).
+    #[arg(long, value_name = "ADDR")]
+    pub http: Option<String>,
 }
 
 pub(crate) fn run(args: McpServerArgs) -> Result<Outcome, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let threads = args.library.threads;
+    let http = args.http;
     let serve = match (args.serve_skills, args.mark_unavailable) {
         (false, _) => ServeSkills::No,
         (true, false) => ServeSkills::Available,
@@ -41,6 +47,12 @@ pub(crate) fn run(args: McpServerArgs) -> Result<Outcome, String> {
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global();
-    crate::mcp::server::serve_stdio(opts, serve)?;
+    match http {
+        Some(addr) => {
+            let addr = crate::mcp::server::http_address(&addr)?;
+            crate::mcp::server::serve_http(opts, serve, addr)?;
+        }
+        None => crate::mcp::server::serve_stdio(opts, serve)?,
+    }
     Ok(Outcome::Clean)
 }

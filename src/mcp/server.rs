@@ -375,19 +375,28 @@ impl ServerHandler for Server {
     }
 }
 
-/// Serve `opts`'s library on standard input and output until the client closes them.
-pub fn serve_stdio(opts: AuditOptions, serve: ServeSkills) -> Result<(), String> {
+/// The server of `opts`'s library, audited.
+fn start(opts: AuditOptions, serve: ServeSkills) -> Result<Server, String> {
     if serve != ServeSkills::No && opts.profiles.is_empty() {
         return Err(
             "--serve-skills serves the skills available in a profile: give one with `-p`".into(),
         );
     }
     let lib = Library::open(opts).map_err(|e| e.to_string())?;
-    let server = Server::new(lib, serve);
-    let rt = tokio::runtime::Builder::new_current_thread()
+    Ok(Server::new(lib, serve))
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()
-        .map_err(|e| format!("cannot start the server: {e}"))?;
+        .map_err(|e| format!("cannot start the server: {e}"))
+}
+
+/// Serve `opts`'s library on standard input and output until the client closes them.
+pub fn serve_stdio(opts: AuditOptions, serve: ServeSkills) -> Result<(), String> {
+    let server = start(opts, serve)?;
+    let rt = runtime()?;
     let served = rt.block_on(async {
         let running = server
             .serve(rmcp::transport::stdio())
@@ -402,4 +411,101 @@ pub fn serve_stdio(opts: AuditOptions, serve: ServeSkills) -> Result<(), String>
     // A request still running when the client left is not waited for: the process ends.
     rt.shutdown_background();
     served
+}
+
+/// Where `--http ADDR` listens: `PORT` and `localhost:PORT` are the loopback address.
+pub fn http_address(addr: &str) -> Result<std::net::SocketAddr, String> {
+    let loopback = std::net::Ipv4Addr::LOCALHOST;
+    if let Ok(port) = addr.parse::<u16>() {
+        return Ok((loopback, port).into());
+    }
+    if let Some(port) = addr.strip_prefix("localhost:") {
+        let port = port
+            .parse::<u16>()
+            .map_err(|_| format!("`{addr}` is not an address: give PORT or HOST:PORT"))?;
+        return Ok((loopback, port).into());
+    }
+    addr.parse()
+        .map_err(|_| format!("`{addr}` is not an address: give PORT, or an IP address and port"))
+}
+
+/// Serve `opts`'s library over streamable HTTP at `http://ADDR/mcp` until stopped. Bound to
+/// a loopback address, requests must name a loopback host (rmcp's guard against DNS
+/// rebinding); bound elsewhere, any host is accepted, as the operator asked.
+pub fn serve_http(
+    opts: AuditOptions,
+    serve: ServeSkills,
+    addr: std::net::SocketAddr,
+) -> Result<(), String> {
+    use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+    use rmcp::transport::streamable_http_server::{
+        StreamableHttpServerConfig, StreamableHttpService,
+    };
+    let server = start(opts, serve)?;
+    let mut config = StreamableHttpServerConfig::default();
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "skill-audit mcp: warning: listening on {addr}, not a loopback address: anyone who \
+             can reach it can read the library's skills"
+        );
+        config = config.disable_allowed_hosts();
+    }
+    let service = StreamableHttpService::new(
+        move || Ok(server.clone()),
+        LocalSessionManager::default().into(),
+        config,
+    );
+    let rt = runtime()?;
+    let served = rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind(addr)
+            .await
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        let bound = listener
+            .local_addr()
+            .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
+        eprintln!("skill-audit mcp: listening on http://{bound}/mcp");
+        loop {
+            // A connection that fails to open is that client's problem, not the server's.
+            let Ok((stream, _)) = listener.accept().await else {
+                continue;
+            };
+            let service = service.clone();
+            tokio::spawn(async move {
+                let io = hyper_util::rt::TokioIo::new(stream);
+                let svc = hyper_util::service::TowerToHyperService::new(service);
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(io, svc)
+                    .await;
+            });
+        }
+    });
+    rt.shutdown_background();
+    served
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn http_addresses_default_to_loopback() {
+        assert_eq!(
+            http_address("8123").map(|a| a.to_string()),
+            Ok("127.0.0.1:8123".into())
+        );
+        assert_eq!(
+            http_address("localhost:8123").map(|a| a.to_string()),
+            Ok("127.0.0.1:8123".into())
+        );
+        assert_eq!(
+            http_address("[::1]:80").map(|a| a.ip().is_loopback()),
+            Ok(true)
+        );
+        assert_eq!(
+            http_address("0.0.0.0:80").map(|a| a.ip().is_loopback()),
+            Ok(false)
+        );
+        assert!(http_address("example.com:80").is_err());
+        assert!(http_address("localhost:http").is_err());
+    }
 }

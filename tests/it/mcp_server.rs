@@ -810,3 +810,146 @@ fn serving_skills_needs_a_profile() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("give one with `-p`"));
 }
+
+// ---------------------------------------------------------------------------------------------
+// Streamable HTTP (`--http ADDR`).
+
+/// A server started with `--http 127.0.0.1:0` on ARGS, and its endpoint.
+fn http_server(args: &[&str]) -> (Reaper, String) {
+    let mut child = Command::new(exe())
+        .args(["mcp", "--http", "127.0.0.1:0"])
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let stderr = child.stderr.take().expect("stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let url = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|l| l.split_once("listening on ").map(|(_, url)| url.to_owned()))
+        .expect("the server says where it listens");
+    // Whatever else it says is read, so it never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    (Reaper(child), url)
+}
+
+#[test]
+fn the_python_client_and_capture_over_http() {
+    let (_server, url) = http_server(&["examples/library", "-p", "examples/profiles/prod.json"]);
+    assert!(
+        url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
+        "{url}"
+    );
+    let calls = json!([
+        call("available_skills", json!({"include_unavailable": true})),
+        call("check_skill", json!({"name": "refund-workflow"})),
+        call("check_skill", json!({"path": "/etc"})),
+        call("rule", json!({"id": []})),
+        call("rule", json!({"id": "SA402"})),
+    ]);
+    let Some(python) = python() else { return };
+    let mut child = Command::new(python)
+        .arg(root().join("tests/support/mcp_client.py"))
+        .args(["--http", &url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(calls.to_string().as_bytes())
+        .expect("calls written");
+    drop(stdin);
+    let out = child.wait_with_output().expect("client ends");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let c = &out["calls"];
+    assert_eq!(statuses(&c[0]), matrix("prod", &[]));
+    assert_eq!(c[1]["structured"]["status"], "available", "{}", c[1]);
+    assert_eq!(c[2]["is_error"], true, "{}", c[2]);
+    assert_eq!(c[3]["code"], -32602, "{}", c[3]);
+    assert_eq!(c[4]["structured"]["code"], "SA402", "{}", c[4]);
+
+    let out = Command::new(exe())
+        .args(["capture", "--url", &url])
+        .stdin(Stdio::null())
+        .output()
+        .expect("capture runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let p: Value = serde_json::from_slice(&out.stdout).expect("a profile");
+    assert_eq!(p["tools"].as_array().map(Vec::len), Some(6), "{p}");
+}
+
+#[test]
+fn skills_served_over_http_pass_the_audit_of_served_skills() {
+    let (_server, url) = http_server(&[
+        "examples/library",
+        "--serve-skills",
+        "-p",
+        "examples/profiles/prod.json",
+    ]);
+    let out = Command::new(exe())
+        .args(["-f", "json", "--fail-on", "never", "--mcp-url", &url])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the audit runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(mcp_findings(&r).is_empty(), "{:?}", mcp_findings(&r));
+    assert_eq!(
+        served_names(&r),
+        [
+            "kusto-query",
+            "refund-workflow",
+            "teams-search",
+            "weather-brief"
+        ]
+    );
+}
+
+#[test]
+fn a_request_naming_another_host_is_refused_on_loopback() {
+    let (_server, url) = http_server(&["examples/library"]);
+    let authority = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let body = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}})
+    .to_string();
+    let ask = |host: &str| {
+        let mut s = std::net::TcpStream::connect(&authority).expect("connects");
+        write!(
+            s,
+            "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n{body}",
+            body.len()
+        )
+        .expect("request sent");
+        let mut answer = String::new();
+        let _ = std::io::Read::read_to_string(&mut s, &mut answer);
+        answer.lines().next().unwrap_or_default().to_owned()
+    };
+    assert!(ask(&authority).contains(" 200 "), "{}", ask(&authority));
+    let refused = ask("attacker.example");
+    assert!(refused.contains(" 403 "), "{refused}");
+}

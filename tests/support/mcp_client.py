@@ -1,6 +1,7 @@
 """Drive an MCP server with the official Python SDK's client, for tests/it/mcp_server.rs.
 
     python mcp_client.py COMMAND ARGS...     (stdio: the server is started with this command)
+    python mcp_client.py --http URL          (streamable HTTP)
 
 Standard input is a JSON list of calls, `{"tool": NAME, "args": {...}}`; standard output is a
 JSON object: the tool names `tools/list` gave, and per call either the result (`is_error`,
@@ -35,10 +36,17 @@ async def drive(session, calls):
 
 async def main():
     calls = json.load(sys.stdin)
-    params = StdioServerParameters(command=sys.argv[1], args=sys.argv[2:])
-    async with stdio_client(params) as (r, w):
-        async with ClientSession(r, w) as s:
-            out = await drive(s, calls)
+    if sys.argv[1] == "--http":
+        from mcp.client.streamable_http import streamable_http_client
+
+        async with streamable_http_client(sys.argv[2]) as streams:
+            async with ClientSession(streams[0], streams[1]) as s:
+                out = await drive(s, calls)
+    else:
+        params = StdioServerParameters(command=sys.argv[1], args=sys.argv[2:])
+        async with stdio_client(params) as (r, w):
+            async with ClientSession(r, w) as s:
+                out = await drive(s, calls)
     json.dump(out, sys.stdout)
 
 
