@@ -13,7 +13,8 @@
 //! refused when they leave it), read through [`crate::boundary`]; it runs nothing, writes
 //! nothing, and contacts no other server (`mcp:` profiles are refused at start). Requests
 //! are bounded ([`MAX_ARGUMENT_BYTES`]); a request that is not what a tool takes is a
-//! JSON-RPC error, and the server keeps serving. The tools are in [`tools`](super::server_tools).
+//! JSON-RPC error, and the server keeps serving. The tools are in `server_tools.rs`, the skills
+//! served in `server_skills.rs`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

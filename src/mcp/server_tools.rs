@@ -48,7 +48,8 @@ struct AvailableArgs {
     #[serde(default)]
     servers: Option<Vec<String>>,
     /// The host the session runs on, a built-in host (`vscode`, `claude-code`, ...): its
-    /// tool sets, aliases and rules for loading skills apply.
+    /// built-in tools, tool sets, aliases and rules for loading skills apply, and `tools`
+    /// adds to its tools.
     #[serde(default)]
     host: Option<String>,
     /// A profile the server was started with (by name), or `builtin:NAME`. With `tools`,
@@ -91,7 +92,8 @@ struct CheckArgs {
     #[serde(default)]
     servers: Option<Vec<String>>,
     /// The host the session runs on, a built-in host (`vscode`, `claude-code`, ...): its
-    /// tool sets, aliases and rules for loading skills apply.
+    /// built-in tools, tool sets, aliases and rules for loading skills apply, and `tools`
+    /// adds to its tools.
     #[serde(default)]
     host: Option<String>,
     /// A profile the server was started with (by name), or `builtin:NAME`. With `tools`,
@@ -325,7 +327,13 @@ impl Library {
         let text = Value::Object(file).to_string();
         let path = self.cwd.join("session.json");
         crate::profile::parse(&text, &path, SESSION)
-            .map(|p| Env::Built(Box::new(p)))
+            .map(|mut p| {
+                // A built-in alone keeps its own name (`builtin:vscode`).
+                if let (false, Some(name)) = (extra, &asked.profile) {
+                    p.name.clone_from(name);
+                }
+                Env::Built(Box::new(p))
+            })
             .map_err(|e| {
                 // The message names a place in the JSON built here, which the caller never
                 // saw: only what is wrong.
@@ -356,10 +364,10 @@ impl Library {
         }
     }
 
-    fn env_name<'a>(&'a self, env: &Env) -> &'a str {
+    fn env_name<'a>(&'a self, env: &'a Env) -> &'a str {
         match env {
             Env::Started(i) => self.profiles().get(*i).map_or("", |p| p.name.as_str()),
-            Env::Built(_) => SESSION,
+            Env::Built(p) => p.name.as_str(),
         }
     }
 
@@ -618,12 +626,7 @@ fn audit(lib: &Library, args: AuditArgs) -> Answer {
                 };
                 profiles.push(match lib.environment(&asked)? {
                     Env::Started(i) => lib.profiles()[i].clone(),
-                    Env::Built(p) => {
-                        // Built on `n` alone: it keeps that name.
-                        let mut p = *p;
-                        p.name.clone_from(n);
-                        p
-                    }
+                    Env::Built(p) => *p,
                 });
             }
             judged = crate::report::Report::new(lib.ws.judge_against(profiles));

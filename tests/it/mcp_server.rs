@@ -193,6 +193,14 @@ fn every_tool_answers_good_bad_and_hostile_requests_through_the_python_client() 
         call("available_skills", json!({"tools": [huge]})),
         call("no_such_tool", json!({})),
         call("rule", json!({"id": "name-missing"})),
+        call(
+            "audit",
+            json!({"paths": ["examples/library/agents"], "profiles": ["builtin:claude-code"]})
+        ),
+        call(
+            "available_skills",
+            json!({"profile": "builtin:claude-code"})
+        ),
     ]);
     let before = std::fs::read(root().join("examples/library/skills/broken-skill/SKILL.md"))
         .expect("the example skill");
@@ -310,6 +318,21 @@ fn every_tool_answers_good_bad_and_hostile_requests_through_the_python_client() 
         assert!(message.contains(says), "call {i}: {message}");
     }
     assert_eq!(c[17]["structured"]["code"], "SA201");
+    // audit: only the folder asked about, judged against the profile asked for.
+    let audit = &c[18]["structured"];
+    assert_eq!(
+        audit["summary"]["profiles"],
+        json!(["builtin:claude-code"]),
+        "{audit}"
+    );
+    let findings = audit["findings"].as_array().expect("findings");
+    assert!(!findings.is_empty());
+    assert!(findings.iter().all(|f| {
+        f["path"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("examples/library/agents/"))
+    }));
+    assert_eq!(c[19]["structured"]["environment"], "builtin:claude-code");
 }
 
 #[test]
