@@ -33,6 +33,8 @@ const SESSION: &str = "session";
 struct Environment {
     tools: Option<Vec<String>>,
     servers: Option<Vec<String>>,
+    resources: Option<Vec<String>>,
+    prompts: Option<Vec<String>>,
     host: Option<String>,
     profile: Option<String>,
 }
@@ -47,6 +49,12 @@ struct AvailableArgs {
     /// The MCP servers this session is connected to: any tool of theirs (`NAME/*`).
     #[serde(default)]
     servers: Option<Vec<String>>,
+    /// The MCP resources this session can read, by URI.
+    #[serde(default)]
+    resources: Option<Vec<String>>,
+    /// The MCP prompts this session can get, by name.
+    #[serde(default)]
+    prompts: Option<Vec<String>>,
     /// The host the session runs on, a built-in host (`vscode`, `claude-code`, ...): its
     /// built-in tools, tool sets, aliases and rules for loading skills apply, and `tools`
     /// adds to its tools.
@@ -91,6 +99,12 @@ struct CheckArgs {
     /// The MCP servers this session is connected to: any tool of theirs (`NAME/*`).
     #[serde(default)]
     servers: Option<Vec<String>>,
+    /// The MCP resources this session can read, by URI.
+    #[serde(default)]
+    resources: Option<Vec<String>>,
+    /// The MCP prompts this session can get, by name.
+    #[serde(default)]
+    prompts: Option<Vec<String>>,
     /// The host the session runs on, a built-in host (`vscode`, `claude-code`, ...): its
     /// built-in tools, tool sets, aliases and rules for loading skills apply, and `tools`
     /// adds to its tools.
@@ -108,6 +122,8 @@ macro_rules! environment_of {
         Environment {
             tools: $args.tools,
             servers: $args.servers,
+            resources: $args.resources,
+            prompts: $args.prompts,
             host: $args.host,
             profile: $args.profile,
         }
@@ -269,7 +285,11 @@ enum Env {
 
 impl Library {
     fn environment(&self, asked: &Environment) -> Result<Env, String> {
-        let extra = asked.tools.is_some() || asked.servers.is_some() || asked.host.is_some();
+        let extra = asked.tools.is_some()
+            || asked.servers.is_some()
+            || asked.resources.is_some()
+            || asked.prompts.is_some()
+            || asked.host.is_some();
         let started = |name: &str| self.profiles().iter().position(|p| p.name == name);
         let base = match asked.profile.as_deref() {
             Some(name) => match (started(name), name.strip_prefix("builtin:")) {
@@ -298,8 +318,9 @@ impl Library {
             None if extra => None,
             None if self.profiles().is_empty() => {
                 return Err(
-                    "no environment to judge against: give `tools` (and `servers`), \
-                            or a `profile` (`builtin:NAME`); the server was started without one"
+                    "no environment to judge against: give `tools` (and `servers`, \
+                     `resources`, `prompts`), or a `profile` (`builtin:NAME`); the server was \
+                     started without one"
                         .into(),
                 );
             }
@@ -313,16 +334,43 @@ impl Library {
         if let Some(h) = &asked.host {
             file.insert("host".into(), json!(h));
         }
-        file.insert(
-            "tools".into(),
-            json!(asked.tools.clone().unwrap_or_default()),
-        );
-        if let Some(servers) = &asked.servers {
-            let all: serde_json::Map<String, Value> = servers
-                .iter()
-                .map(|s| (s.clone(), json!({"tools": ["*"]})))
-                .collect();
-            file.insert("servers".into(), Value::Object(all));
+        // A tool of an MCP server (`github/create_issue`, `mcp__github__create_issue`) is
+        // listed under its server, as a profile file lists it: a profile that lists servers
+        // judges every `server/tool` name, where one without leaves them to the host.
+        let host_sets = asked
+            .host
+            .as_deref()
+            .and_then(|h| crate::profile::builtin::load(h).ok())
+            .and_then(|p| p.vocabulary)
+            .map(|v| v.toolsets)
+            .unwrap_or_default();
+        let mut own = Vec::new();
+        let mut servers: serde_json::Map<String, Value> = serde_json::Map::new();
+        for t in asked.tools.iter().flatten() {
+            let canonical = crate::profile::names::canonical(crate::profile::names::tool_of(t));
+            match canonical.split_once('/') {
+                Some((server, tool)) if !host_sets.contains_key(server) => {
+                    let entry = servers
+                        .entry(server.to_owned())
+                        .or_insert_with(|| json!({"tools": []}));
+                    if let Some(list) = entry["tools"].as_array_mut() {
+                        list.push(json!(tool));
+                    }
+                }
+                _ => own.push(t.clone()),
+            }
+        }
+        for s in asked.servers.iter().flatten() {
+            servers.insert(s.clone(), json!({"tools": ["*"]}));
+        }
+        file.insert("tools".into(), json!(own));
+        for (key, names) in [("resources", &asked.resources), ("prompts", &asked.prompts)] {
+            if let Some(names) = names {
+                file.insert(key.into(), json!(names));
+            }
+        }
+        if !servers.is_empty() {
+            file.insert("servers".into(), Value::Object(servers));
         }
         let text = Value::Object(file).to_string();
         let path = self.cwd.join("session.json");

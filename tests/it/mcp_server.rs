@@ -976,3 +976,69 @@ fn a_request_naming_another_host_is_refused_on_loopback() {
     let refused = ask("attacker.example");
     assert!(refused.contains(" 403 "), "{refused}");
 }
+
+#[test]
+fn the_tools_of_each_example_profile_give_the_statuses_of_the_cli_matrix() {
+    // Each example profile as a session would describe itself: its host, and the names of
+    // its servers' tools, resources and prompts, composed by hand from the profile files.
+    let prod_tools = [
+        "payments/get_order",
+        "payments/get_check_details",
+        "payments/dispute_chargeback_v2",
+        "kusto/list_tables",
+        "kusto/run_query",
+        "teams/search_messages",
+        "teams/get_thread",
+    ];
+    let staging_tools: Vec<&str> = prod_tools
+        .iter()
+        .copied()
+        .filter(|t| !t.starts_with("kusto/") && *t != "payments/get_check_details")
+        .collect();
+    let resources = ["docs://payments/refund-policy.md"];
+    let prompts = ["summarize"];
+    let sessions = [
+        ("prod", json!({"host": "vscode", "tools": prod_tools})),
+        ("staging", json!({"host": "vscode", "tools": staging_tools})),
+        (
+            "dev",
+            json!({"host": "claude-code", "servers": ["teams", "github"], "tools": [
+                "payments/dispute_chargeback", "payments/get_order",
+                "figma/get_design_context", "figma/get_screenshot"]}),
+        ),
+    ];
+    let calls: Vec<Value> = sessions
+        .iter()
+        .map(|(_, env)| {
+            let mut args = env.clone();
+            args["resources"] = json!(resources);
+            args["prompts"] = json!(prompts);
+            args["include_unavailable"] = json!(true);
+            call("available_skills", args)
+        })
+        .collect();
+    let mut args: Vec<&str> = EXAMPLE.to_vec();
+    args.retain(|a| *a != "examples/library");
+    args.insert(0, "examples/library");
+    let Some(out) = python_client(root(), &args, &json!(calls)) else {
+        return;
+    };
+    for (i, (profile, _)) in sessions.iter().enumerate() {
+        let mut cli = matrix(profile, &[]);
+        let mut session = statuses(&out["calls"][i]);
+        if *profile == "dev" {
+            // dev also describes the machine (laptop.json), which a session's lists do not:
+            // the one skill that asks for executables is judged there and not here.
+            let machine = "examples/library/skills/weather-brief/SKILL.md";
+            let status = |rows: &[(String, String)]| {
+                rows.iter()
+                    .find(|(p, _)| p == machine)
+                    .map(|(_, s)| s.clone())
+            };
+            assert_eq!(status(&session).as_deref(), Some("not-judged"));
+            cli.retain(|(p, _)| p != machine);
+            session.retain(|(p, _)| p != machine);
+        }
+        assert_eq!(session, cli, "profile {profile}");
+    }
+}
