@@ -948,7 +948,7 @@ fn skills_served_over_http_pass_the_audit_of_served_skills() {
 }
 
 #[test]
-fn a_request_naming_another_host_is_refused_on_loopback() {
+fn another_host_or_a_huge_body_is_refused_over_http() {
     let (_server, url) = http_server(&["examples/library"]);
     let authority = url
         .trim_start_matches("http://")
@@ -958,23 +958,40 @@ fn a_request_naming_another_host_is_refused_on_loopback() {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "raw", "version": "0"}}})
     .to_string();
-    let ask = |host: &str| {
-        let mut s = std::net::TcpStream::connect(&authority).expect("connects");
-        write!(
-            s,
+    // The status line of a POST of `body` naming `host`. The request is written on a thread
+    // of its own while the answer is read: a server that refuses a body before reading all
+    // of it answers while the client is still writing.
+    let ask = |host: &str, body: &str| {
+        let s = std::net::TcpStream::connect(&authority).expect("connects");
+        let mut w = s.try_clone().expect("a second handle");
+        let request = format!(
             "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
              Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
              Connection: close\r\n\r\n{body}",
             body.len()
-        )
-        .expect("request sent");
-        let mut answer = String::new();
-        let _ = std::io::Read::read_to_string(&mut s, &mut answer);
-        answer.lines().next().unwrap_or_default().to_owned()
+        );
+        let writer = std::thread::spawn(move || {
+            let _ = w.write_all(request.as_bytes());
+        });
+        let mut line = String::new();
+        let _ = BufReader::new(s).read_line(&mut line);
+        let _ = writer.join();
+        line
     };
-    assert!(ask(&authority).contains(" 200 "), "{}", ask(&authority));
-    let refused = ask("attacker.example");
+    assert!(
+        ask(&authority, &body).contains(" 200 "),
+        "{}",
+        ask(&authority, &body)
+    );
+    let refused = ask("attacker.example", &body);
     assert!(refused.contains(" 403 "), "{refused}");
+    // A body of 10 MB: refused whole, before it is parsed; the next request is served.
+    let huge = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "rule", "arguments": {"id": "x".repeat(10 << 20)}}})
+    .to_string();
+    let refused = ask(&authority, &huge);
+    assert!(refused.contains(" 413 "), "{refused}");
+    assert!(ask(&authority, &body).contains(" 200 "));
 }
 
 #[test]
