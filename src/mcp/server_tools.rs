@@ -797,3 +797,94 @@ fn fix_preview(opts: &crate::audit::AuditOptions, target: &Path) -> Answer {
     };
     Ok((json!({"path": shown, "fixes": fixes, "diff": diff}), text))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::DepKind;
+
+    fn library(files: &[(&str, &str)]) -> (tempfile::TempDir, Library) {
+        let dir = tempfile::tempdir().expect("temporary folder");
+        let root = dir.path().canonicalize().expect("real path");
+        for (rel, text) in files {
+            let p = root.join(rel);
+            std::fs::create_dir_all(p.parent().expect("a folder")).expect("folder");
+            std::fs::write(p, text).expect("write");
+        }
+        let opts = crate::audit::AuditOptions {
+            roots: vec![root.clone()],
+            cwd: root.clone(),
+            config_dir: root,
+            ..Default::default()
+        };
+        (dir, Library::open(opts).expect("opens"))
+    }
+
+    const PDF: &str = "---\nname: pdf\ndescription: Reads PDFs. Use when given one.\ndependencies:\n  tools: [github/get_file, read_pdf]\n---\n";
+
+    #[test]
+    fn paths_that_leave_the_library_are_refused() {
+        let (dir, lib) = library(&[("skills/pdf/SKILL.md", PDF)]);
+        assert!(lib.inside("skills/pdf").is_ok());
+        for outside in ["/etc/passwd", "../elsewhere", "skills/../../x", ""] {
+            let e = lib.inside(outside).expect_err(outside);
+            assert!(e.contains("refused") || e.contains("must be a path"), "{e}");
+        }
+        #[cfg(unix)]
+        {
+            let link = dir.path().join("skills/out");
+            std::os::unix::fs::symlink("/etc", &link).expect("a link");
+            let e = lib.inside("skills/out/passwd").expect_err("through a link");
+            assert!(e.contains("through a link"), "{e}");
+        }
+    }
+
+    #[test]
+    fn a_servers_tools_are_listed_under_it_so_its_other_tools_are_judged() {
+        let (_dir, lib) = library(&[("skills/pdf/SKILL.md", PDF)]);
+        let asked = Environment {
+            host: Some("vscode".into()),
+            tools: Some(vec!["mcp__github__get_file".into(), "read_pdf".into()]),
+            ..Environment::default()
+        };
+        let Ok(Env::Built(p)) = lib.environment(&asked) else {
+            panic!("an environment");
+        };
+        assert!(p.has(DepKind::Tools, "github/get_file"));
+        assert!(!p.has(DepKind::Tools, "github/delete_repo"));
+        let (answer, text) = available(
+            &lib,
+            AvailableArgs {
+                tools: asked.tools,
+                servers: None,
+                resources: None,
+                prompts: None,
+                host: asked.host,
+                profile: None,
+                include_unavailable: false,
+            },
+        )
+        .expect("an answer");
+        assert_eq!(answer["available"], 1, "{answer}");
+        assert!(text.contains("<name>\npdf\n</name>"), "{text}");
+    }
+
+    #[test]
+    fn what_would_satisfy_each_group() {
+        let unmet = |group, names: &[&str]| crate::evaluate::Unmet {
+            source: crate::model::Origin::Dependencies,
+            kind: DepKind::Tools,
+            group,
+            names: names.iter().map(|n| (*n).to_owned()).collect(),
+        };
+        assert_eq!(
+            to_satisfy(&unmet(UnmetGroup::All, &["a", "b"])),
+            "make tools `a`, `b` available"
+        );
+        assert_eq!(
+            to_satisfy(&unmet(UnmetGroup::Any, &["a", "b"])),
+            "make one tool of `a`, `b` available"
+        );
+        assert!(to_satisfy(&unmet(UnmetGroup::FallbackFor, &["a"])).starts_with("nothing to add"));
+    }
+}
