@@ -19,6 +19,7 @@ use crate::profile::{Profile, ProfileSource};
 use crate::report::explain::{Entry, explain};
 use crate::report::prompt;
 use crate::rules::Rule;
+use crate::words::Count;
 
 /// Most findings one `audit` answer holds, unless `limit` says fewer.
 const MAX_FINDINGS: usize = 500;
@@ -720,10 +721,13 @@ fn audit(lib: &Library, args: AuditArgs) -> Answer {
         "truncated": shown.len() < picked.len(),
     });
     let mut text = format!(
-        "{} findings ({errors} errors, {warnings} warnings, {infos} infos) in {} skills and {} agents",
-        picked.len(),
-        report.skills.len(),
-        report.agents.len()
+        "{} ({}, {}, {}) in {} and {}",
+        Count(picked.len(), "finding"),
+        Count(errors, "error"),
+        Count(warnings, "warning"),
+        Count(infos, "info"),
+        Count(report.skills.len(), "skill"),
+        Count(report.agents.len(), "agent"),
     );
     if shown.len() < picked.len() {
         text.push_str(&format!("; the first {} follow", shown.len()));
