@@ -158,6 +158,26 @@ impl Workspace {
         true
     }
 
+    /// The files the walk found (skills, agents, manifests), by file-system path.
+    pub fn files(&self) -> impl Iterator<Item = &Path> {
+        self.found.candidates.iter().map(|c| c.fs_path.as_path())
+    }
+
+    /// The library judged against `profiles` instead of its own, leaving its own judgement as
+    /// it is.
+    pub fn judge_against(&self, profiles: Vec<Profile>) -> AuditResult {
+        use rayon::prelude::*;
+        let files = self.files.par_iter().cloned().collect();
+        audit::judge(
+            &self.opts,
+            profiles,
+            files,
+            &self.found,
+            self.served.clone(),
+            &self.boundary,
+        )
+    }
+
     /// Forget the file at `path` (it was deleted).
     pub fn remove(&mut self, path: &Path) {
         let shown = self.display_path(path);

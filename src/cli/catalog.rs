@@ -28,16 +28,6 @@ fn fix_label(r: Rule) -> &'static str {
     }
 }
 
-/// What a rule's fix does, as a sentence that opens with its applicability.
-fn fix_text(r: Rule) -> Option<String> {
-    let f = r.doc().fix?;
-    let how = match f.applicability {
-        crate::diagnostic::Applicability::Safe => "Safe, applied by",
-        crate::diagnostic::Applicability::Unsafe => "Unsafe, applied only by",
-    };
-    Some(format!("{how} `{}`: {}", f.applicability.flags(), f.what))
-}
-
 /// The built-in host profiles, one a line; with a name, that profile's JSON as shipped.
 pub(crate) fn profiles(name: Option<&str>) -> Result<Outcome, String> {
     use crate::profile::builtin;
@@ -70,22 +60,7 @@ pub(crate) fn rule(id: &str) -> Result<Outcome, String> {
 
 /// A rule's documentation as plain text.
 pub fn rule_doc(rule: Rule) -> String {
-    let d = rule.doc();
-    let fix = fix_text(rule).map_or_else(String::new, |f| format!("\nFix\n  {f}\n"));
-    format!(
-        "{} {} ({} by default)\n\n{}\n\nWhat it checks\n  {}\n\nWhy it matters\n  {}\n\nExample\n{}\n{fix}",
-        rule.code(),
-        rule.name(),
-        rule.default_severity(),
-        rule.summary(),
-        d.what,
-        d.why,
-        d.example
-            .lines()
-            .map(|l| format!("  {l}"))
-            .collect::<Vec<_>>()
-            .join("\n")
-    )
+    rule.doc_text()
 }
 
 /// Which file `skill-audit schema` describes.
@@ -159,7 +134,7 @@ pub fn rules_markdown() -> String {
             d.why,
             d.example.trim_end(),
         ));
-        if let Some(f) = fix_text(*r) {
+        if let Some(f) = r.fix_text() {
             s.push_str(&format!("\n### Fix\n\n{f}\n"));
         }
     }

@@ -2,7 +2,8 @@
 //! `audit` (the default command), `reports` (`diff`, `merge`), `catalog` (`rules`, `rule`,
 //! `profiles`, `schema`), `explain`, `to_prompt` (the skills one environment surfaces, as a
 //! host's prompt lists them), `capture` (a live MCP server as a profile), `shell`
-//! (`completions`, `man`), `lsp` (the language server). Exit codes: 0 when no
+//! (`completions`, `man`), `lsp` (the language server), `mcp_server`
+//! (`mcp`, an MCP server over the library). Exit codes: 0 when no
 //! finding reaches `--fail-on`, 1 when one does, 2 for usage, configuration or I/O errors.
 
 mod args;
@@ -11,6 +12,7 @@ mod capture;
 mod catalog;
 mod explain;
 mod lsp;
+mod mcp_server;
 mod reports;
 mod shell;
 mod to_prompt;
@@ -42,7 +44,7 @@ pub use to_prompt::ToPromptArgs;
         "  docs/profiles.md       the `dependencies` field, profiles, tool names, statuses\n",
         "  docs/requirements.md   OpenClaw, Codex, Hermes, package lists: every requirement source\n",
         "  docs/agents.md         agents, links between agents and skills, drift\n",
-        "  docs/mcp.md            live profiles from MCP servers, skills served by them\n",
+        "  docs/mcp.md            live profiles, skills MCP servers serve, `skill-audit mcp`\n",
         "  docs/reports.md        formats, pull requests, baselines, merge, CI, SARIF\n",
         "  docs/json-report.md    the JSON report and its stable keys\n",
         "  docs/configuration.md  skill-audit.toml and suppressions\n",
@@ -143,6 +145,9 @@ pub enum Command {
         #[arg(long, hide = true)]
         stdio: bool,
     },
+    /// Run an MCP server on standard input and output that tells agents which skills of the
+    /// library they can use with their tools, and why not the others (docs/mcp.md).
+    Mcp(mcp_server::McpServerArgs),
 }
 
 /// How a command ended.
@@ -204,6 +209,7 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
         Some(Command::Completions { shell }) => shell::completions(shell),
         Some(Command::Man) => shell::man(),
         Some(Command::Lsp { stdio: _ }) => lsp::run(),
+        Some(Command::Mcp(args)) => mcp_server::run(args),
         None => audit::run(cli.audit, cli.mcp),
     }
 }

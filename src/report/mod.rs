@@ -3,6 +3,7 @@
 
 pub(crate) mod concise;
 pub(crate) mod diff;
+pub(crate) mod explain;
 pub mod github;
 pub(crate) mod html;
 pub(crate) mod json;

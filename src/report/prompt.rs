@@ -15,8 +15,9 @@ use serde::Serialize;
 use std::io::{self, Write};
 use std::path::Path;
 
-use super::{Report, SkillEntry};
+use super::Report;
 use crate::evaluate::{Availability, Status};
+use crate::model::Skill;
 
 /// The two renderings of the list.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -67,7 +68,7 @@ pub fn surfaced(status: Status) -> bool {
 }
 
 /// Why a host would leave this skill out of its prompt, or `None` when it would list it.
-fn left_out(e: &SkillEntry, a: &Availability) -> Option<String> {
+fn left_out(skill: &Skill, a: &Availability) -> Option<String> {
     if !surfaced(a.status) {
         return Some(
             a.reason
@@ -75,11 +76,10 @@ fn left_out(e: &SkillEntry, a: &Availability) -> Option<String> {
                 .unwrap_or_else(|| a.status.as_str().to_owned()),
         );
     }
-    if e.skill.fields.invocation.disable_model_invocation == Some(true) {
+    if skill.fields.invocation.disable_model_invocation == Some(true) {
         return Some("`disable-model-invocation` is true: only a user can invoke it".to_owned());
     }
-    let described = e
-        .skill
+    let described = skill
         .description
         .as_deref()
         .is_some_and(|d| !d.trim().is_empty());
@@ -88,24 +88,33 @@ fn left_out(e: &SkillEntry, a: &Availability) -> Option<String> {
 
 /// The skills to list, sorted by name, then path.
 pub fn skills(report: &Report, opts: &PromptOptions<'_>) -> Vec<PromptSkill> {
-    let mut picked: Vec<(&SkillEntry, &Availability, Option<String>)> = report
-        .skills
-        .iter()
-        .filter_map(|e| {
-            let a = e.availability.get(opts.profile)?;
-            let reason = left_out(e, a);
-            (opts.include_unavailable || reason.is_none()).then_some((e, a, reason))
+    let judged = report.skills.iter().filter_map(|e| {
+        let a = e.availability.get(opts.profile)?;
+        Some((e.skill.as_ref(), a))
+    });
+    list(judged, opts.include_unavailable, opts.absolute_from)
+}
+
+/// The list of `skills`, each with its availability in one environment, however that was
+/// judged (the report's profiles, or one built for a caller): sorted by name, then path.
+pub fn list<'a>(
+    skills: impl Iterator<Item = (&'a Skill, &'a Availability)>,
+    include_unavailable: bool,
+    absolute_from: Option<&Path>,
+) -> Vec<PromptSkill> {
+    let mut picked: Vec<(&Skill, &Availability, Option<String>)> = skills
+        .filter_map(|(skill, a)| {
+            let reason = left_out(skill, a);
+            (include_unavailable || reason.is_none()).then_some((skill, a, reason))
         })
         .collect();
-    picked.sort_by(|(a, ..), (b, ..)| {
-        (&a.skill.name, &a.skill.path).cmp(&(&b.skill.name, &b.skill.path))
-    });
+    picked.sort_by(|(a, ..), (b, ..)| (&a.name, &a.path).cmp(&(&b.name, &b.path)));
     picked
         .into_iter()
-        .map(|(e, a, reason)| PromptSkill {
-            name: e.skill.name.clone(),
-            description: e.skill.description.clone().unwrap_or_default(),
-            location: location(e, opts.absolute_from),
+        .map(|(skill, a, reason)| PromptSkill {
+            name: skill.name.clone(),
+            description: skill.description.clone().unwrap_or_default(),
+            location: location(skill, absolute_from),
             status: a.status,
             surfaced: reason.is_none(),
             reason,
@@ -113,14 +122,14 @@ pub fn skills(report: &Report, opts: &PromptOptions<'_>) -> Vec<PromptSkill> {
         .collect()
 }
 
-fn location(e: &SkillEntry, absolute_from: Option<&Path>) -> String {
+fn location(skill: &Skill, absolute_from: Option<&Path>) -> String {
     match absolute_from {
-        Some(cwd) if !e.skill.fs_path.as_os_str().is_empty() => {
-            crate::paths::normalize(&cwd.join(&e.skill.fs_path))
+        Some(cwd) if !skill.fs_path.as_os_str().is_empty() => {
+            crate::paths::normalize(&cwd.join(&skill.fs_path))
                 .to_string_lossy()
                 .into_owned()
         }
-        _ => e.skill.path.clone(),
+        _ => skill.path.clone(),
     }
 }
 

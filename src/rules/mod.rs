@@ -383,6 +383,41 @@ fn osa_within(a: &[char], b: &[char], limit: usize) -> Option<usize> {
     (d <= limit).then_some(d)
 }
 
+/// A rule's documentation as text, for `skill-audit rule` and the MCP server's `rule` tool.
+impl Rule {
+    /// What the rule's fix does, as a sentence that opens with its applicability.
+    pub fn fix_text(self) -> Option<String> {
+        let f = self.doc().fix?;
+        let how = match f.applicability {
+            crate::diagnostic::Applicability::Safe => "Safe, applied by",
+            crate::diagnostic::Applicability::Unsafe => "Unsafe, applied only by",
+        };
+        Some(format!("{how} `{}`: {}", f.applicability.flags(), f.what))
+    }
+
+    /// The whole documentation: summary, what it checks, why, an example and the fix.
+    pub fn doc_text(self) -> String {
+        let d = self.doc();
+        let fix = self
+            .fix_text()
+            .map_or_else(String::new, |f| format!("\nFix\n  {f}\n"));
+        format!(
+            "{} {} ({} by default)\n\n{}\n\nWhat it checks\n  {}\n\nWhy it matters\n  {}\n\nExample\n{}\n{fix}",
+            self.code(),
+            self.name(),
+            self.default_severity(),
+            self.summary(),
+            d.what,
+            d.why,
+            d.example
+                .lines()
+                .map(|l| format!("  {l}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

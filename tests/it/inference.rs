@@ -266,7 +266,10 @@ fn text_markdown_and_explain_say_what_a_cell_is_judged_on() {
     ]);
     // Available everywhere, the row is folded unless every row is asked for.
     let text = quiet_stdout(bin(t.path()).args(["-p", "builtin:vscode", "."]), 0);
-    assert!(text.contains("+ 1 skill available on every profile"), "{text}");
+    assert!(
+        text.contains("+ 1 skill available on every profile"),
+        "{text}"
+    );
     let text = quiet_stdout(
         bin(t.path()).args(["-p", "builtin:vscode", "--matrix", "all", "."]),
         0,

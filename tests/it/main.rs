@@ -31,6 +31,7 @@ mod layouts;
 mod lsp;
 mod machine;
 mod mcp;
+mod mcp_server;
 mod neovim;
 mod profile_diff;
 mod properties;

@@ -1,0 +1,1062 @@
+//! `skill-audit mcp`, the MCP server, against real clients:
+//!
+//! - the official Python SDK's client (`mcp` from PyPI, `tests/support/mcp_client.py`), which
+//!   `.ci/run` installs into `target/mcp-python`; when it is missing the tests install it there,
+//!   and skip (saying so) only outside CI when pip cannot;
+//! - skill-audit's own `capture`;
+//! - raw JSON-RPC lines on the server's standard input, for what no well-behaved client sends
+//!   (a line that is not JSON, a cancelled request, a client that leaves mid-request).
+
+use serde_json::{Value, json};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{ChildStdin, Command, Stdio};
+use std::sync::OnceLock;
+use std::sync::mpsc::{Receiver, RecvTimeoutError};
+use std::time::Duration;
+
+use crate::common::{EXAMPLE, MANIFEST_DIR, Reaper, skill_md, write};
+
+/// The version of the Python SDK the tests drive the server with.
+const PYTHON_SDK: &str = "mcp==2.3.0";
+
+/// How long a test waits for an answer before calling the server hung: a guard against a
+/// test that never ends, not a measure of speed.
+const HUNG: Duration = Duration::from_secs(120);
+
+fn root() -> &'static Path {
+    Path::new(MANIFEST_DIR)
+}
+
+fn exe() -> &'static str {
+    env!("CARGO_BIN_EXE_skill-audit")
+}
+
+/// The Python of a virtual environment holding the SDK, installing it when missing; `None`
+/// (after saying so) only outside CI when it cannot be installed.
+fn python() -> Option<PathBuf> {
+    static FOUND: OnceLock<Option<PathBuf>> = OnceLock::new();
+    FOUND
+        .get_or_init(|| {
+            let venv = root().join("target/mcp-python");
+            let python = venv.join("bin/python");
+            let has_sdk = |p: &Path| {
+                Command::new(p)
+                    .args(["-c", "import mcp.client.stdio"])
+                    .stderr(Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success())
+            };
+            if !has_sdk(&python) {
+                let made = Command::new("python3")
+                    .args(["-m", "venv"])
+                    .arg(&venv)
+                    .status()
+                    .is_ok_and(|s| s.success());
+                let installed = made
+                    && Command::new(&python)
+                        .args(["-m", "pip", "install", "--quiet", PYTHON_SDK])
+                        .stdin(Stdio::null())
+                        .status()
+                        .is_ok_and(|s| s.success());
+                if !installed || !has_sdk(&python) {
+                    assert!(
+                        std::env::var_os("CI").is_none(),
+                        "CI must be able to install {PYTHON_SDK} (see .ci/run)"
+                    );
+                    eprintln!(
+                        "SKIPPED: cannot install {PYTHON_SDK} with pip (no network?); the tests with the Python client did not run"
+                    );
+                    return None;
+                }
+            }
+            Some(python)
+        })
+        .clone()
+}
+
+/// Run `calls` through the Python SDK's client against `skill-audit mcp ARGS` started in
+/// `cwd`: the tool names listed and each call's outcome.
+fn python_client(cwd: &Path, args: &[&str], calls: &Value) -> Option<Value> {
+    let python = python()?;
+    let mut child = Command::new(python)
+        .arg(root().join("tests/support/mcp_client.py"))
+        .arg(exe())
+        .arg("mcp")
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(calls.to_string().as_bytes())
+        .expect("calls written");
+    drop(stdin);
+    let out = child.wait_with_output().expect("client ends");
+    assert!(
+        out.status.success(),
+        "the client failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    Some(serde_json::from_slice(&out.stdout).expect("the client prints JSON"))
+}
+
+fn call(tool: &str, args: Value) -> Value {
+    json!({"tool": tool, "args": args})
+}
+
+/// The status of each skill (by path) in `profile`, from the CLI's JSON report of the
+/// example library.
+fn matrix(profile: &str, extra: &[&str]) -> Vec<(String, String)> {
+    let out = Command::new(exe())
+        .args(["-f", "json", "--fail-on", "never"])
+        .args(extra)
+        .args(EXAMPLE)
+        .current_dir(root())
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut rows: Vec<(String, String)> = r["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .map(|s| {
+            let status = s["availability"][profile]["status"].as_str().unwrap_or("");
+            (
+                s["path"].as_str().unwrap_or("").to_owned(),
+                status.to_owned(),
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+/// The status of each skill (by path relative to the repository) in an `available_skills`
+/// answer.
+fn statuses(answer: &Value) -> Vec<(String, String)> {
+    let prefix = format!("{}/", root().display());
+    let mut rows: Vec<(String, String)> = answer["structured"]["skills"]
+        .as_array()
+        .unwrap_or_else(|| panic!("no skills in {answer}"))
+        .iter()
+        .map(|s| {
+            let location = s["location"].as_str().unwrap_or("");
+            (
+                location
+                    .strip_prefix(&prefix)
+                    .unwrap_or(location)
+                    .to_owned(),
+                s["status"].as_str().unwrap_or("").to_owned(),
+            )
+        })
+        .collect();
+    rows.sort();
+    rows
+}
+
+#[test]
+fn every_tool_answers_good_bad_and_hostile_requests_through_the_python_client() {
+    let huge = "x".repeat(10 << 20);
+    let calls = json!([
+        call("available_skills", json!({})),
+        call(
+            "check_skill",
+            json!({"name": "refund-workflow", "profile": "staging"})
+        ),
+        call("explain", json!({"name": "refund-workflow"})),
+        call("audit", json!({"select": ["SA4"], "limit": 2})),
+        call("rule", json!({"id": "SA201"})),
+        call(
+            "fix_preview",
+            json!({"path": "examples/library/skills/broken-skill"})
+        ),
+        // What the model can fix: tool errors it reads.
+        call("check_skill", json!({"name": "no-such-skill"})),
+        call("check_skill", json!({"path": "/etc/passwd"})),
+        call("explain", json!({"path": "examples/library/../../../etc"})),
+        call("fix_preview", json!({"path": "examples/library/skills"})),
+        call("audit", json!({"select": ["SA99999"]})),
+        call("available_skills", json!({"profile": "nowhere"})),
+        // What the client got wrong: JSON-RPC errors, after each of which it is still served.
+        call("available_skills", json!({"tools": "Read"})),
+        call("rule", json!({"id": 201})),
+        call("check_skill", json!({"nmae": "refund-workflow"})),
+        call("available_skills", json!({"tools": [huge]})),
+        call("no_such_tool", json!({})),
+        call("rule", json!({"id": "name-missing"})),
+        call(
+            "audit",
+            json!({"paths": ["examples/library/agents"], "profiles": ["builtin:claude-code"]})
+        ),
+        call(
+            "available_skills",
+            json!({"profile": "builtin:claude-code"})
+        ),
+    ]);
+    let before = std::fs::read(root().join("examples/library/skills/broken-skill/SKILL.md"))
+        .expect("the example skill");
+    let mut args: Vec<&str> = EXAMPLE.to_vec();
+    args.retain(|a| *a != "examples/library");
+    args.insert(0, "examples/library");
+    let Some(out) = python_client(root(), &args, &calls) else {
+        return;
+    };
+    assert_eq!(
+        out["tools"],
+        json!([
+            "available_skills",
+            "check_skill",
+            "explain",
+            "audit",
+            "rule",
+            "fix_preview"
+        ])
+    );
+    let c = &out["calls"];
+    let text = |i: usize| c[i]["text"].as_str().unwrap_or_default().to_owned();
+    for i in 0..6 {
+        assert_eq!(c[i]["is_error"], false, "call {i}: {}", c[i]);
+    }
+    // available_skills: the first profile, as to-prompt prints its block.
+    assert_eq!(c[0]["structured"]["environment"], "prod");
+    let to_prompt = Command::new(exe())
+        .args([
+            "to-prompt",
+            "-p",
+            "examples/profiles/prod.json",
+            "examples/library",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("to-prompt runs");
+    assert_eq!(text(0), String::from_utf8_lossy(&to_prompt.stdout));
+    // check_skill: what is unmet, where it is declared, and what would satisfy it.
+    let check = &c[1]["structured"];
+    assert_eq!(check["status"], "unavailable");
+    assert_eq!(check["unmet"][0]["names"], json!(["get_check_details"]));
+    assert_eq!(
+        check["unmet"][0]["declared_at"],
+        "examples/library/skills/refund-workflow/SKILL.md:8:1"
+    );
+    assert_eq!(
+        check["unmet"][0]["to_satisfy"],
+        "make tool `get_check_details` available"
+    );
+    // explain: the CLI's text.
+    let explained = Command::new(exe())
+        .args([
+            "explain",
+            "examples/library/skills/refund-workflow",
+            "--root",
+            "examples/library",
+        ])
+        .args([
+            "-p",
+            "examples/profiles/prod.json",
+            "-p",
+            "examples/profiles/staging.json",
+        ])
+        .args(["-p", "examples/profiles/dev.json"])
+        .current_dir(root())
+        .output()
+        .expect("explain runs");
+    assert_eq!(text(2), String::from_utf8_lossy(&explained.stdout));
+    // audit: the summary first, then at most `limit` findings of the rules selected.
+    let audit = &c[3]["structured"];
+    assert!(
+        audit["summary"]["findings"].as_u64().unwrap_or(0) > 2,
+        "{audit}"
+    );
+    assert_eq!(audit["summary"]["truncated"], true);
+    let findings = audit["findings"].as_array().expect("findings");
+    assert_eq!(findings.len(), 2);
+    assert!(
+        findings
+            .iter()
+            .all(|f| f["rule"].as_str().unwrap_or("").starts_with("SA4"))
+    );
+    assert!(text(4).starts_with("SA201 name-missing"), "{}", text(4));
+    // fix_preview: the diff `--diff` prints for that file, and the file as it was.
+    assert!(
+        text(5).contains("+description: 'Use when: the user asks for something'"),
+        "{}",
+        text(5)
+    );
+    let after = std::fs::read(root().join("examples/library/skills/broken-skill/SKILL.md"))
+        .expect("the example skill");
+    assert_eq!(before, after, "fix_preview wrote the file");
+
+    for (i, says) in [
+        (6, "no skill named `no-such-skill`"),
+        (7, "`/etc/passwd` is outside the library"),
+        (8, "is outside the library"),
+        (9, "is neither a skill nor an agent"),
+        (10, "`SA99999` is no rule"),
+        (11, "no profile `nowhere`"),
+    ] {
+        assert_eq!(c[i]["is_error"], true, "call {i}: {}", c[i]);
+        assert!(text(i).contains(says), "call {i}: {}", c[i]);
+    }
+    for (i, says) in [
+        (12, "invalid type: string \"Read\", expected a sequence"),
+        (13, "invalid type: integer `201`, expected a string"),
+        (14, "unknown field `nmae`"),
+        (15, "a call takes at most"),
+        (16, "no tool `no_such_tool`"),
+    ] {
+        assert_eq!(c[i]["code"], -32602, "call {i}: {}", c[i]);
+        let message = c[i]["error"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "call {i}: {message}");
+    }
+    assert_eq!(c[17]["structured"]["code"], "SA201");
+    // audit: only the folder asked about, judged against the profile asked for.
+    let audit = &c[18]["structured"];
+    assert_eq!(
+        audit["summary"]["profiles"],
+        json!(["builtin:claude-code"]),
+        "{audit}"
+    );
+    let findings = audit["findings"].as_array().expect("findings");
+    assert!(!findings.is_empty());
+    assert!(findings.iter().all(|f| {
+        f["path"]
+            .as_str()
+            .is_some_and(|p| p.starts_with("examples/library/agents/"))
+    }));
+    assert_eq!(c[19]["structured"]["environment"], "builtin:claude-code");
+}
+
+#[test]
+fn available_skills_gives_the_statuses_of_the_cli_matrix() {
+    let session = tempfile::tempdir().expect("temporary folder");
+    let tools = [
+        "get_order",
+        "get_check_details",
+        "dispute_chargeback_v2",
+        "search_messages",
+    ];
+    let servers = ["kusto", "teams"];
+    // The same environment as a profile file, for the CLI.
+    let file = session.path().join("session.json");
+    let profile = json!({
+        "name": "session",
+        "host": "vscode",
+        "tools": tools,
+        "servers": {"kusto": {"tools": ["*"]}, "teams": {"tools": ["*"]}},
+    });
+    std::fs::write(&file, profile.to_string()).expect("profile written");
+    let mut calls: Vec<Value> = ["prod", "staging", "dev"]
+        .iter()
+        .map(|p| {
+            call(
+                "available_skills",
+                json!({"profile": p, "include_unavailable": true}),
+            )
+        })
+        .collect();
+    calls.push(call(
+        "available_skills",
+        json!({"host": "vscode", "tools": tools, "servers": servers, "include_unavailable": true}),
+    ));
+    let mut args: Vec<&str> = EXAMPLE.to_vec();
+    args.retain(|a| *a != "examples/library");
+    args.insert(0, "examples/library");
+    let Some(out) = python_client(root(), &args, &json!(calls)) else {
+        return;
+    };
+    for (i, p) in ["prod", "staging", "dev"].iter().enumerate() {
+        assert_eq!(statuses(&out["calls"][i]), matrix(p, &[]), "profile {p}");
+    }
+    let file = file.display().to_string();
+    let with_session = matrix("session", &["-p", &file]);
+    assert!(
+        with_session.iter().any(|(_, s)| s == "available")
+            && with_session.iter().any(|(_, s)| s == "unavailable"),
+        "{with_session:?}"
+    );
+    assert_eq!(statuses(&out["calls"][3]), with_session);
+}
+
+#[test]
+fn capture_lists_the_six_tools() {
+    let out = Command::new(exe())
+        .args([
+            "capture",
+            "--name",
+            "skill-audit",
+            "--",
+            exe(),
+            "mcp",
+            "examples/library",
+        ])
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("capture runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let p: Value = serde_json::from_slice(&out.stdout).expect("a profile");
+    assert_eq!(p["server"]["name"], "skill-audit");
+    assert_eq!(
+        p["tools"],
+        json!([
+            "audit",
+            "available_skills",
+            "check_skill",
+            "explain",
+            "fix_preview",
+            "rule"
+        ])
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw JSON-RPC.
+
+/// A server started on a library, spoken to line by line.
+struct Raw {
+    child: Reaper,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<String>,
+}
+
+impl Raw {
+    fn start(cwd: &Path, args: &[&str]) -> Raw {
+        let mut child = Command::new(exe())
+            .arg("mcp")
+            .args(args)
+            .current_dir(cwd)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("the server starts");
+        let stdin = child.stdin.take();
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, lines) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines().map_while(Result::ok) {
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        let mut raw = Raw {
+            child: Reaper(child),
+            stdin,
+            lines,
+        };
+        raw.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}}),
+        );
+        assert!(raw.answer(0)["result"]["serverInfo"]["name"] == "skill-audit");
+        raw.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        raw
+    }
+
+    fn line(&mut self, line: &str) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{line}")
+            .and_then(|()| stdin.flush())
+            .expect("the server reads");
+    }
+
+    fn send(&mut self, msg: &Value) {
+        self.line(&msg.to_string());
+    }
+
+    fn call(&mut self, id: u64, tool: &str, args: Value) {
+        self.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool, "arguments": args}}));
+    }
+
+    /// The next message with `id`, skipping the others; the ids seen before it.
+    fn answer_after(&mut self, id: u64) -> (Value, Vec<Value>) {
+        let mut seen = Vec::new();
+        loop {
+            let line = match self.lines.recv_timeout(HUNG) {
+                Ok(l) => l,
+                Err(RecvTimeoutError::Timeout) => panic!("no answer to request {id}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("the server ended"),
+            };
+            let msg: Value = serde_json::from_str(&line).expect("JSON-RPC on stdout");
+            if msg["id"] == id {
+                return (msg, seen);
+            }
+            seen.push(msg["id"].clone());
+        }
+    }
+
+    fn answer(&mut self, id: u64) -> Value {
+        self.answer_after(id).0
+    }
+}
+
+/// A library of `n` skills, each with a fix to make.
+fn big_library(n: usize) -> tempfile::TempDir {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    for i in 0..n {
+        let name = format!("s{i:04}");
+        // A colon in a plain scalar: the safe fix quotes the description.
+        let text = format!(
+            "---\nname: {name}\ndescription: Use when: the user asks for {name}\ntools: [Read]\n---\n"
+        );
+        write(dir.path(), &format!("skills/{name}/SKILL.md"), text);
+    }
+    dir
+}
+
+#[test]
+fn a_line_that_is_not_json_rpc_leaves_the_server_serving() {
+    let mut raw = Raw::start(root(), &["examples/library"]);
+    raw.line("{this is not json");
+    raw.line("[1, 2, 3]");
+    raw.call(1, "rule", json!({"id": "SA201"}));
+    let a = raw.answer(1);
+    assert_eq!(a["result"]["structuredContent"]["code"], "SA201", "{a}");
+}
+
+#[test]
+fn a_cancelled_request_is_not_answered_and_the_server_keeps_serving() {
+    let lib = big_library(1000);
+    let mut raw = Raw::start(lib.path(), &["."]);
+    raw.call(1, "fix_preview", json!({"path": "skills/s0000"}));
+    raw.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 1, "reason": "the user stopped it"}}),
+    );
+    raw.call(
+        2,
+        "check_skill",
+        json!({"name": "s0001", "tools": ["Read"]}),
+    );
+    let (a, _) = raw.answer_after(2);
+    // Its frontmatter does not parse until the fix quotes the description.
+    assert_eq!(a["result"]["structuredContent"]["status"], "invalid", "{a}");
+    // The fixes of a thousand skills take far longer than reading the next line: request 1
+    // was cancelled while it ran, and is never answered.
+    raw.call(3, "rule", json!({"id": "SA201"}));
+    let (a, seen) = raw.answer_after(3);
+    assert_eq!(a["result"]["structuredContent"]["code"], "SA201", "{a}");
+    raw.call(4, "fix_preview", json!({"path": "skills/s0002"}));
+    let (a, later) = raw.answer_after(4);
+    assert_eq!(a["result"]["structuredContent"]["fixes"], 1, "{a}");
+    assert!(
+        !seen.iter().chain(&later).any(|id| *id == 1),
+        "{seen:?} {later:?}"
+    );
+}
+
+#[test]
+fn a_client_that_leaves_mid_request_leaves_nothing_running() {
+    let lib = big_library(400);
+    let mut raw = Raw::start(lib.path(), &["."]);
+    raw.call(1, "fix_preview", json!({"path": "skills/s0000"}));
+    raw.call(
+        2,
+        "audit",
+        json!({"profiles": ["builtin:vscode", "builtin:claude-code"]}),
+    );
+    drop(raw.stdin.take());
+    // The server ends without answering: it waits for no request of a client that left.
+    let deadline = std::time::Instant::now() + HUNG;
+    let status = loop {
+        if let Some(s) = raw.child.0.try_wait().expect("the server's status") {
+            break s;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server kept running"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn the_server_never_starts_a_program() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let marker = dir.path().join("ran");
+    let out = Command::new(exe())
+        .args(["mcp", "-p"])
+        .arg(format!("mcp:x=touch {}", marker.display()))
+        .arg(dir.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("contacts no other MCP server"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(!marker.exists());
+}
+
+#[test]
+fn a_changed_file_is_seen_by_the_next_request() {
+    let lib = tempfile::tempdir().expect("temporary folder");
+    let md = |tools: &str| skill_md("pdf", &format!("dependencies:\n  tools: [{tools}]\n"));
+    write(lib.path(), "skills/pdf/SKILL.md", md("read_pdf"));
+    let mut raw = Raw::start(lib.path(), &["."]);
+    let ask = json!({"name": "pdf", "tools": ["read_pdf"]});
+    raw.call(1, "check_skill", ask.clone());
+    assert_eq!(
+        raw.answer(1)["result"]["structuredContent"]["status"],
+        "available"
+    );
+    write(lib.path(), "skills/pdf/SKILL.md", md("read_pdf, ocr"));
+    // A new skill in a new folder, too.
+    write(lib.path(), "skills/ocr/SKILL.md", skill_md("ocr", ""));
+    // The library is looked at again at most once a second.
+    std::thread::sleep(Duration::from_millis(1100));
+    raw.call(2, "check_skill", ask);
+    let a = raw.answer(2);
+    assert_eq!(
+        a["result"]["structuredContent"]["status"], "unavailable",
+        "{a}"
+    );
+    raw.call(3, "check_skill", json!({"name": "ocr", "tools": []}));
+    assert_eq!(
+        raw.answer(3)["result"]["structuredContent"]["status"],
+        "needs-nothing"
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Skills served (`--serve-skills`), audited by skill-audit's own `--mcp`.
+
+/// The audit of the skills `skill-audit mcp --serve-skills ARGS` serves, run in `cwd`.
+fn audit_served(cwd: &Path, args: &[&str]) -> Value {
+    let out = Command::new(exe())
+        .args([
+            "-f",
+            "json",
+            "--fail-on",
+            "never",
+            "--mcp",
+            "--",
+            exe(),
+            "mcp",
+            "--serve-skills",
+        ])
+        .args(args)
+        .current_dir(cwd)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON")
+}
+
+fn served_names(r: &Value) -> Vec<String> {
+    let mut names: Vec<String> = r["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .filter(|s| {
+            s["path"]
+                .as_str()
+                .is_some_and(|p| p.starts_with("skill://"))
+        })
+        .map(|s| s["name"].as_str().unwrap_or("").to_owned())
+        .collect();
+    names.sort();
+    names
+}
+
+fn mcp_findings(r: &Value) -> Vec<&Value> {
+    r["findings"]
+        .as_array()
+        .expect("findings")
+        .iter()
+        .filter(|f| f["rule"].as_str().is_some_and(|c| c.starts_with("SA8")))
+        .collect()
+}
+
+#[test]
+fn served_skills_are_those_available_and_pass_the_audit_of_served_skills() {
+    let r = audit_served(
+        root(),
+        &["examples/library", "-p", "examples/profiles/prod.json"],
+    );
+    assert!(mcp_findings(&r).is_empty(), "{:?}", mcp_findings(&r));
+    // The skills to-prompt lists for the profile, and no other.
+    let out = Command::new(exe())
+        .args([
+            "to-prompt",
+            "-f",
+            "json",
+            "-p",
+            "examples/profiles/prod.json",
+            "examples/library",
+        ])
+        .current_dir(root())
+        .output()
+        .expect("to-prompt runs");
+    let listed: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let mut names: Vec<String> = listed
+        .as_array()
+        .expect("a list")
+        .iter()
+        .map(|s| s["name"].as_str().unwrap_or("").to_owned())
+        .collect();
+    names.sort();
+    assert!(!names.is_empty());
+    assert_eq!(served_names(&r), names);
+
+    // Marked rather than left out: every skill whose frontmatter reads.
+    let r = audit_served(
+        root(),
+        &[
+            "examples/library",
+            "--mark-unavailable",
+            "-p",
+            "examples/profiles/staging.json",
+        ],
+    );
+    assert!(mcp_findings(&r).is_empty(), "{:?}", mcp_findings(&r));
+    let local = Command::new(exe())
+        .args(["-f", "json", "--fail-on", "never", "examples/library"])
+        .current_dir(root())
+        .output()
+        .expect("the audit runs");
+    let local: Value = serde_json::from_slice(&local.stdout).expect("JSON");
+    let mut valid: Vec<String> = local["skills"]
+        .as_array()
+        .expect("skills")
+        .iter()
+        .filter(|s| s["valid"] == true)
+        .map(|s| s["name"].as_str().unwrap_or("").to_owned())
+        .collect();
+    valid.sort();
+    assert_eq!(served_names(&r), valid);
+}
+
+#[test]
+fn the_corpus_served_back_has_no_finding_of_served_skills() {
+    let Some(dir) = crate::common::corpus("awesome-copilot") else {
+        return;
+    };
+    let dir = dir.display().to_string();
+    let r = audit_served(
+        root(),
+        &[&dir, "--mark-unavailable", "-p", "builtin:vscode"],
+    );
+    assert!(mcp_findings(&r).is_empty(), "{:?}", mcp_findings(&r));
+    assert!(served_names(&r).len() > 300, "{}", served_names(&r).len());
+}
+
+#[test]
+fn served_skills_carry_their_availability_and_nothing_unlisted_is_read() {
+    let mut args: Vec<&str> = vec!["examples/library", "--serve-skills", "--mark-unavailable"];
+    args.extend(["-p", "examples/profiles/staging.json"]);
+    let mut raw = Raw::start(root(), &args);
+    raw.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {}}));
+    let a = raw.answer(1);
+    let skills = a["result"]["skills"].as_array().expect("skills");
+    let cli: std::collections::BTreeMap<String, String> = matrix("staging", &[])
+        .into_iter()
+        .map(|(path, status)| {
+            let folder = path.rsplit_once('/').map_or("", |(f, _)| f).to_owned();
+            (folder, status)
+        })
+        .collect();
+    for s in skills {
+        let uri = s["uri"].as_str().expect("a URI");
+        let meta = &s["_meta"]["io.github.skill-audit/availability"];
+        assert_eq!(meta["profile"], "staging");
+        // skill://skills/NAME/SKILL.md is examples/library/skills/NAME/SKILL.md here.
+        let folder = format!(
+            "examples/library/{}",
+            uri.trim_start_matches("skill://")
+                .trim_end_matches("/SKILL.md")
+        );
+        assert_eq!(meta["status"], cli[&folder], "{uri}");
+        assert_eq!(
+            meta["available"] == false,
+            meta["reason"].is_string(),
+            "{s}"
+        );
+    }
+    assert!(
+        skills
+            .iter()
+            .any(|s| s["_meta"]["io.github.skill-audit/availability"]["available"] == false)
+    );
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read",
+        "params": {"uri": "skill://skills/../../../etc/passwd"}}),
+    );
+    assert!(
+        raw.answer(2)["error"]["message"]
+            .as_str()
+            .unwrap_or("")
+            .contains("no resource")
+    );
+    raw.send(&json!({"jsonrpc": "2.0", "id": 3, "method": "skills/get",
+        "params": {"uri": "skill://nowhere/SKILL.md"}}));
+    assert_eq!(raw.answer(3)["error"]["code"], -32602);
+
+    // Without --serve-skills there are none.
+    let mut raw = Raw::start(root(), &["examples/library"]);
+    raw.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {}}));
+    assert_eq!(raw.answer(1)["error"]["code"], -32601);
+}
+
+#[test]
+fn serving_skills_needs_a_profile() {
+    let out = Command::new(exe())
+        .args(["mcp", "--serve-skills", "examples/library"])
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("give one with `-p`"));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Streamable HTTP (`--http ADDR`).
+
+/// A server started with `--http 127.0.0.1:0` on ARGS, and its endpoint.
+fn http_server(args: &[&str]) -> (Reaper, String) {
+    let mut child = Command::new(exe())
+        .args(["mcp", "--http", "127.0.0.1:0"])
+        .args(args)
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the server starts");
+    let stderr = child.stderr.take().expect("stderr");
+    let mut lines = BufReader::new(stderr).lines();
+    let url = lines
+        .by_ref()
+        .map_while(Result::ok)
+        .find_map(|l| l.split_once("listening on ").map(|(_, url)| url.to_owned()))
+        .expect("the server says where it listens");
+    // Whatever else it says is read, so it never blocks on a full pipe.
+    std::thread::spawn(move || lines.for_each(drop));
+    (Reaper(child), url)
+}
+
+#[test]
+fn the_python_client_and_capture_over_http() {
+    let (_server, url) = http_server(&["examples/library", "-p", "examples/profiles/prod.json"]);
+    assert!(
+        url.starts_with("http://127.0.0.1:") && url.ends_with("/mcp"),
+        "{url}"
+    );
+    let calls = json!([
+        call("available_skills", json!({"include_unavailable": true})),
+        call("check_skill", json!({"name": "refund-workflow"})),
+        call("check_skill", json!({"path": "/etc"})),
+        call("rule", json!({"id": []})),
+        call("rule", json!({"id": "SA402"})),
+    ]);
+    let Some(python) = python() else { return };
+    let mut child = Command::new(python)
+        .arg(root().join("tests/support/mcp_client.py"))
+        .args(["--http", &url])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python runs");
+    let mut stdin = child.stdin.take().expect("stdin");
+    stdin
+        .write_all(calls.to_string().as_bytes())
+        .expect("calls written");
+    drop(stdin);
+    let out = child.wait_with_output().expect("client ends");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let out: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let c = &out["calls"];
+    assert_eq!(statuses(&c[0]), matrix("prod", &[]));
+    assert_eq!(c[1]["structured"]["status"], "available", "{}", c[1]);
+    assert_eq!(c[2]["is_error"], true, "{}", c[2]);
+    assert_eq!(c[3]["code"], -32602, "{}", c[3]);
+    assert_eq!(c[4]["structured"]["code"], "SA402", "{}", c[4]);
+
+    let out = Command::new(exe())
+        .args(["capture", "--url", &url])
+        .stdin(Stdio::null())
+        .output()
+        .expect("capture runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let p: Value = serde_json::from_slice(&out.stdout).expect("a profile");
+    assert_eq!(p["tools"].as_array().map(Vec::len), Some(6), "{p}");
+}
+
+#[test]
+fn skills_served_over_http_pass_the_audit_of_served_skills() {
+    let (_server, url) = http_server(&[
+        "examples/library",
+        "--serve-skills",
+        "-p",
+        "examples/profiles/prod.json",
+    ]);
+    let out = Command::new(exe())
+        .args(["-f", "json", "--fail-on", "never", "--mcp-url", &url])
+        .stdin(Stdio::null())
+        .output()
+        .expect("the audit runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let r: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert!(mcp_findings(&r).is_empty(), "{:?}", mcp_findings(&r));
+    assert_eq!(
+        served_names(&r),
+        [
+            "kusto-query",
+            "refund-workflow",
+            "teams-search",
+            "weather-brief"
+        ]
+    );
+}
+
+#[test]
+fn another_host_or_a_huge_body_is_refused_over_http() {
+    let (_server, url) = http_server(&["examples/library"]);
+    let authority = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let body = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}})
+    .to_string();
+    // The status line of a POST of `body` naming `host`. The request is written on a thread
+    // of its own while the answer is read: a server that refuses a body before reading all
+    // of it answers while the client is still writing.
+    let ask = |host: &str, body: &str| {
+        let s = std::net::TcpStream::connect(&authority).expect("connects");
+        let mut w = s.try_clone().expect("a second handle");
+        let request = format!(
+            "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n{body}",
+            body.len()
+        );
+        let writer = std::thread::spawn(move || {
+            let _ = w.write_all(request.as_bytes());
+        });
+        let mut line = String::new();
+        let _ = BufReader::new(s).read_line(&mut line);
+        let _ = writer.join();
+        line
+    };
+    assert!(
+        ask(&authority, &body).contains(" 200 "),
+        "{}",
+        ask(&authority, &body)
+    );
+    let refused = ask("attacker.example", &body);
+    assert!(refused.contains(" 403 "), "{refused}");
+    // A body of 10 MB: refused whole, before it is parsed; the next request is served.
+    let huge = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+        "name": "rule", "arguments": {"id": "x".repeat(10 << 20)}}})
+    .to_string();
+    let refused = ask(&authority, &huge);
+    assert!(refused.contains(" 413 "), "{refused}");
+    assert!(ask(&authority, &body).contains(" 200 "));
+}
+
+#[test]
+fn the_tools_of_each_example_profile_give_the_statuses_of_the_cli_matrix() {
+    // Each example profile as a session would describe itself: its host, and the names of
+    // its servers' tools, resources and prompts, composed by hand from the profile files.
+    let prod_tools = [
+        "payments/get_order",
+        "payments/get_check_details",
+        "payments/dispute_chargeback_v2",
+        "kusto/list_tables",
+        "kusto/run_query",
+        "teams/search_messages",
+        "teams/get_thread",
+    ];
+    let staging_tools: Vec<&str> = prod_tools
+        .iter()
+        .copied()
+        .filter(|t| !t.starts_with("kusto/") && *t != "payments/get_check_details")
+        .collect();
+    let resources = ["docs://payments/refund-policy.md"];
+    let prompts = ["summarize"];
+    let sessions = [
+        ("prod", json!({"host": "vscode", "tools": prod_tools})),
+        ("staging", json!({"host": "vscode", "tools": staging_tools})),
+        (
+            "dev",
+            json!({"host": "claude-code", "servers": ["teams", "github"], "tools": [
+                "payments/dispute_chargeback", "payments/get_order",
+                "figma/get_design_context", "figma/get_screenshot"]}),
+        ),
+    ];
+    let calls: Vec<Value> = sessions
+        .iter()
+        .map(|(_, env)| {
+            let mut args = env.clone();
+            args["resources"] = json!(resources);
+            args["prompts"] = json!(prompts);
+            args["include_unavailable"] = json!(true);
+            call("available_skills", args)
+        })
+        .collect();
+    let mut args: Vec<&str> = EXAMPLE.to_vec();
+    args.retain(|a| *a != "examples/library");
+    args.insert(0, "examples/library");
+    let Some(out) = python_client(root(), &args, &json!(calls)) else {
+        return;
+    };
+    for (i, (profile, _)) in sessions.iter().enumerate() {
+        let mut cli = matrix(profile, &[]);
+        let mut session = statuses(&out["calls"][i]);
+        if *profile == "dev" {
+            // dev also describes the machine (laptop.json), which a session's lists do not:
+            // the one skill that asks for executables and a variable is judged on them there
+            // (the variable is missing); here only its terminal tool is, which the host has.
+            let machine = "examples/library/skills/weather-brief/SKILL.md";
+            let status = |rows: &[(String, String)]| {
+                rows.iter()
+                    .find(|(p, _)| p == machine)
+                    .map(|(_, s)| s.clone())
+            };
+            assert_eq!(status(&session).as_deref(), Some("available"));
+            cli.retain(|(p, _)| p != machine);
+            session.retain(|(p, _)| p != machine);
+        }
+        assert_eq!(session, cli, "profile {profile}");
+    }
+}
