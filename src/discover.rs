@@ -55,8 +55,9 @@ pub struct Discovery {
     /// Codex sidecars (`agents/openai.yaml`) the walk passed, sorted by their bytes: only the
     /// skills beside one look for it, so the others cost no lookup.
     pub sidecars: Vec<PathBuf>,
-    /// Scripts and package lists (`.py`, `.sh`, `requirements.txt`, ...) the walk passed, sorted
-    /// by their bytes: what a skill's folder holds, for reading what the skill uses.
+    /// Scripts and package lists (`.py`, `.sh`, `requirements.txt`, ...) the walk passed as
+    /// regular files, sorted by their bytes: what a skill's folder holds, for reading what the
+    /// skill uses.
     pub scripts: Vec<PathBuf>,
 }
 
@@ -399,7 +400,9 @@ fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) ->
                     {
                         guard.local.sidecars.push(e.path().to_owned());
                     }
-                    if is_script(name) {
+                    // Only regular files: read like the skill files the walk reached without a
+                    // link, they lie inside the tree; a link may lead anywhere.
+                    if t.is_file() && is_script(name) {
                         guard.local.scripts.push(e.path().to_owned());
                     }
                     if let Some(kind) = classify(e.path()) {

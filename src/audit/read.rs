@@ -72,7 +72,7 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut PerFile, boundary: &Bound
     if !found.scripts.is_empty() {
         outputs
             .par_iter_mut()
-            .for_each(|o| with_scripts(o, &found.scripts, boundary));
+            .for_each(|o| with_scripts(o, &found.scripts));
     }
     // Claude plugins may name agent files outside an `agents/` folder; the walk cannot know
     // them until the manifests are read, so they are picked up in a second, small pass.
@@ -123,7 +123,7 @@ const NOT_RUN: &[&str] = &[
 /// Read what `o`'s skill uses from the scripts and package lists in its folder (`scripts`: those
 /// the walk passed, sorted by their bytes), through the boundary, never leaving the folder.
 /// Scripts of a skill nested in a subfolder are that skill's; tests are nobody's needs.
-pub(crate) fn with_scripts(o: &mut FileOutput, scripts: &[PathBuf], boundary: &Boundary) {
+pub(crate) fn with_scripts(o: &mut FileOutput, scripts: &[PathBuf]) {
     if scripts.is_empty() {
         return;
     }
@@ -165,20 +165,13 @@ pub(crate) fn with_scripts(o: &mut FileOutput, scripts: &[PathBuf], boundary: &B
     if mine.is_empty() {
         return;
     }
-    let Ok(real_dir) = std::fs::canonicalize(dir) else {
-        return;
-    };
     let names: Vec<String> = mine.iter().map(|(_, r)| r.clone()).collect();
     let local = parse::usage::Local::of(&names);
     let mut uses = Vec::new();
+    // The walk passed these as regular files below the skill's folder without following a
+    // link, so they are inside the tree, and are read as the skill files the walk found are.
     for (path, rel) in mine {
-        let Ok(real) = boundary.resolve(path) else {
-            continue;
-        };
-        if !real.starts_with(&real_dir) {
-            continue;
-        }
-        let Ok(contents) = crate::boundary::read(&real, MAX_SCRIPT_BYTES) else {
+        let Ok(contents) = crate::boundary::read(path, MAX_SCRIPT_BYTES) else {
             continue;
         };
         let Ok(text) = std::str::from_utf8(&contents.bytes) else {
