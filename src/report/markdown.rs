@@ -443,32 +443,7 @@ fn matrix_rows<'a>(
             }
         }
         // What the row's cells are judged on, once when they agree.
-        let mut bases: Vec<&str> = names
-            .iter()
-            .filter_map(|n| availability.get(*n).and_then(|a| a.basis))
-            .map(|b| b.as_str())
-            .collect();
-        // Declared needs are what a cell was always judged on: only a row that rests on
-        // inferred ones says so.
-        if bases
-            .iter()
-            .all(|b| *b == crate::evaluate::Basis::Declared.as_str())
-        {
-            bases.clear();
-        }
-        bases.dedup();
-        if let [one] = bases.as_slice() {
-            why.push(format!("judged on {one} needs"));
-        } else if !bases.is_empty() {
-            let each: Vec<String> = names
-                .iter()
-                .filter_map(|n| {
-                    let b = availability.get(*n)?.basis?;
-                    Some(format!("{}: {}", inline(n), b.as_str()))
-                })
-                .collect();
-            why.push(format!("judged on {}", each.join(", ")));
-        }
+        why.extend(super::basis_note(availability, names, inline));
         let _ = write!(row, " {} |", why.join("<br>"));
         out.push(row);
     }

@@ -116,6 +116,37 @@ pub struct Report {
     pub matrix_all: bool,
 }
 
+/// What a matrix row's cells are judged on, for a row that rests on inferred needs:
+/// `judged on inferred needs` when its cells agree, else each profile's basis, the profile
+/// written by `name`. `None` when every cell rests on declared needs alone, what a cell was
+/// always judged on.
+pub(crate) fn basis_note(
+    availability: &ByProfile,
+    names: &[&str],
+    name: impl Fn(&str) -> String,
+) -> Option<String> {
+    let bases: Vec<(&str, crate::evaluate::Basis)> = names
+        .iter()
+        .filter_map(|n| Some((*n, availability.get(*n)?.basis?)))
+        .collect();
+    if bases
+        .iter()
+        .all(|(_, b)| *b == crate::evaluate::Basis::Declared)
+    {
+        return None;
+    }
+    let mut kinds: Vec<&str> = bases.iter().map(|(_, b)| b.as_str()).collect();
+    kinds.dedup();
+    if let [one] = kinds.as_slice() {
+        return Some(format!("judged on {one} needs"));
+    }
+    let each: Vec<String> = bases
+        .iter()
+        .map(|(n, b)| format!("{}: {}", name(n), b.as_str()))
+        .collect();
+    Some(format!("judged on {}", each.join(", ")))
+}
+
 /// Does a matrix row need attention: a cell on one of `names` that is neither available nor
 /// needs-nothing? A host that does not load a kind of agent is no problem of the agent's, so
 /// for an agent (`agent`) not-loaded is fine too; a skill a host skips is not.

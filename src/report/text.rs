@@ -362,31 +362,8 @@ fn matrix<'a>(
             }
         }
         // What the cells are judged on, once when they agree.
-        let mut bases: Vec<&str> = names
-            .iter()
-            .filter_map(|n| availability.get(*n).and_then(|a| a.basis))
-            .map(|b| b.as_str())
-            .collect();
-        // Declared needs are what a cell was always judged on: only a row that rests on
-        // inferred ones says so.
-        if bases
-            .iter()
-            .all(|b| *b == crate::evaluate::Basis::Declared.as_str())
-        {
-            bases.clear();
-        }
-        bases.dedup();
-        if let [one] = bases.as_slice() {
-            let _ = writeln!(s, "{:width$}    judged on {one} needs", "");
-        } else if !bases.is_empty() {
-            let each: Vec<String> = names
-                .iter()
-                .filter_map(|n| {
-                    let b = availability.get(*n)?.basis?;
-                    Some(format!("{}: {}", visible(n), b.as_str()))
-                })
-                .collect();
-            let _ = writeln!(s, "{:width$}    judged on {}", "", each.join(", "));
+        if let Some(note) = super::basis_note(availability, &names, |n| visible(n).into_owned()) {
+            let _ = writeln!(s, "{:width$}    {note}", "");
         }
     }
     folds(title, &folded, &names, s);
