@@ -183,16 +183,39 @@ async fn exercise(client: &Client, report: &Path) {
         bar.is_displayed().await.unwrap(),
         "the filter bar is shown once the script runs"
     );
+    // At first only the rows that need attention: a cell neither available nor needs-nothing.
+    let rows = shown(client, "tr[data-statuses]").await;
+    let names: Vec<&str> = rows.iter().map(|r| r.split(' ').next().unwrap()).collect();
+    assert_eq!(
+        names,
+        [
+            "triage-helper",
+            "broken-skill",
+            "figma-handoff",
+            "kusto-query",
+            "refund-workflow",
+            "release-notes",
+            "weather-brief",
+            "analyst",
+            "refunds",
+            "planner"
+        ],
+        "{rows:#?}"
+    );
+    let count = || async {
+        client
+            .find(Locator::Id("filter-count"))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    };
+    assert_eq!(count().await, "10 of 13 rows shown");
+    toggle(client, &["available", "needs-nothing"]).await;
     let rows = shown(client, "tr[data-statuses]").await;
     assert_eq!(rows.len(), 13, "9 skills and 4 agents: {rows:#?}");
-    let count = client
-        .find(Locator::Id("filter-count"))
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
-    assert_eq!(count, "All 13 rows shown");
+    assert_eq!(count().await, "All 13 rows shown");
 
     // The text filter keeps matching names and paths only, in every section.
     filter_text(client)
@@ -227,18 +250,12 @@ async fn exercise(client: &Client, report: &Path) {
     assert_eq!(shown(client, "tr[data-statuses]").await.len(), 13);
 
     // Unticking a status hides the rows none of whose cells have another ticked status.
-    client
-        .find(Locator::Css("input[data-status=undeclared]"))
-        .await
-        .expect("the undeclared toggle")
-        .click()
-        .await
-        .expect("untick undeclared");
+    toggle(client, &["needs-nothing"]).await;
     let rows = shown(client, "tr[data-statuses]").await;
     assert_eq!(rows.len(), 12, "{rows:#?}");
     assert!(
         !rows.iter().any(|r| r.starts_with("notes-helper ")),
-        "the undeclared skill is hidden: {rows:#?}"
+        "the skill that needs nothing is hidden: {rows:#?}"
     );
     toggle(client, &["unavailable", "partial", "not-loaded"]).await;
     let rows = shown(client, "tr[data-statuses]").await;
@@ -257,11 +274,11 @@ async fn exercise(client: &Client, report: &Path) {
             "analyst",
             "chargebacks"
         ],
-        "with only available, not-judged and invalid ticked, agents only partial or not loaded hide"
+        "with only available, not-judged, undeclared and invalid ticked, agents only partial or not loaded hide"
     );
     toggle(
         client,
-        &["undeclared", "unavailable", "partial", "not-loaded"],
+        &["needs-nothing", "unavailable", "partial", "not-loaded"],
     )
     .await;
     assert_eq!(shown(client, "tr[data-statuses]").await.len(), 13);
