@@ -128,9 +128,25 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
         u.kind != DepKind::Env
             || !assigned.contains(&u.name)
                 && (configures(&u.name)
-                    || !location(&u.name) && prose.iter().any(|l| l.contains(u.name.as_str())))
+                    || !location(&u.name) && prose.iter().any(|l| names_variable(l, &u.name)))
     });
     out
+}
+
+/// Does a line of prose name the variable `name`? A name of one word (`URL`, `PORT`) is also
+/// an everyday word in capitals, so only written as a variable (`$URL`, `${URL}`, `` `URL` ``)
+/// does it count; a longer one (`TENANT_ID`) counts wherever it is written.
+fn names_variable(line: &str, name: &str) -> bool {
+    if name.contains('_') {
+        return line.contains(name);
+    }
+    [
+        format!("${name}"),
+        format!("${{{name}}}"),
+        format!("`{name}`"),
+    ]
+    .iter()
+    .any(|written| line.contains(written.as_str()))
 }
 
 /// A variable that names a place (`$SKILL_ROOT`, `$WORK_DIR`): in a block, one for the agent to

@@ -88,7 +88,8 @@ fn powershell_blocks_run_executables_not_cmdlets() {
 
 #[test]
 fn variables_of_blocks_and_scripts() {
-    let body = "Set `REPORT_NAME` first.\n\n```bash\nexport LOCAL=1\ncurl -H \"Authorization: Bearer $GITHUB_TOKEN\" \"$API_URL\"\necho \"$LOCAL ${PAGE:-1} $FILE $REPORT_NAME $PATH\"\necho '$QUOTED_KEY'\n```\n";
+    // `URL` in prose is a word, not the variable; `` `REGION` `` names one.
+    let body = "Set `REPORT_NAME` first, and `REGION`. Open the URL it prints.\n\n```bash\nexport LOCAL=1\ncurl -H \"Authorization: Bearer $GITHUB_TOKEN\" \"$API_URL\"\necho \"$LOCAL ${PAGE:-1} $FILE $REPORT_NAME $PATH\"\necho '$QUOTED_KEY'\nopen \"$URL\" --region \"$REGION\"\n```\n";
     let py = "import os\nkey = os.environ[\"OPENAI_API_KEY\"]\nopt = os.getenv(\"VERBOSE\", \"0\")\nos.environ[\"SET_HERE\"] = \"1\"\nx = os.environ.get(\"SET_HERE\")\n# os.getenv(\"IN_A_COMMENT\")\n";
     let js = "const t = process.env.SLACK_TOKEN;\nconst m = process.env.MODE || 'dev';\n// process.env.IN_A_COMMENT\n";
     let t = tree(&[
@@ -106,6 +107,7 @@ fn variables_of_blocks_and_scripts() {
             "API_URL",
             "GITHUB_TOKEN",
             "OPENAI_API_KEY",
+            "REGION",
             "REPORT_NAME",
             "SLACK_TOKEN"
         ]
