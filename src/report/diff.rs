@@ -208,15 +208,29 @@ fn key(f: &Finding) -> Key<'_> {
     (f.rule.code(), f.path.as_str(), f.message.as_str())
 }
 
+/// Where moved files are now, by where they were.
+type Moves<'a> = HashMap<&'a str, &'a str>;
+
 /// Findings of `a` that `b` lacks, counting duplicates (two equal findings fixed one at a time).
-fn minus(a: &[Finding], b: &[Finding]) -> Vec<Finding> {
-    let mut left: HashMap<Key<'_>, usize> = HashMap::new();
+/// A finding on a moved file is keyed by where the file is now (`a_moves`, `b_moves`); the
+/// findings returned keep their own paths.
+fn minus<'a>(
+    a: &'a [Finding],
+    a_moves: &Moves<'a>,
+    b: &'a [Finding],
+    b_moves: &Moves<'a>,
+) -> Vec<Finding> {
+    let now = |f: &'a Finding, moves: &Moves<'a>| -> Key<'a> {
+        let path = moves.get(f.path.as_str()).copied().unwrap_or(&f.path);
+        (f.rule.code(), path, f.message.as_str())
+    };
+    let mut left: HashMap<Key<'a>, usize> = HashMap::new();
     for f in b {
-        *left.entry(key(f)).or_default() += 1;
+        *left.entry(now(f, b_moves)).or_default() += 1;
     }
     let mut out = Vec::new();
     for f in a {
-        match left.get_mut(&key(f)) {
+        match left.get_mut(&now(f, a_moves)) {
             Some(n) if *n > 0 => *n -= 1,
             _ => out.push(f.clone()),
         }
@@ -331,27 +345,6 @@ fn renames(old: &Report, new: &Report) -> Vec<Renamed> {
     }
     out.sort();
     out
-}
-
-/// `findings` with the paths of moved entries replaced by where they are now.
-fn moved(findings: &[Finding], renamed: &[Renamed]) -> Vec<Finding> {
-    if renamed.is_empty() {
-        return findings.to_vec();
-    }
-    let to: HashMap<&str, &str> = renamed
-        .iter()
-        .map(|r| (r.from.as_str(), r.to.as_str()))
-        .collect();
-    findings
-        .iter()
-        .map(|f| match to.get(f.path.as_str()) {
-            Some(new) => Finding {
-                path: (*new).to_owned(),
-                ..f.clone()
-            },
-            None => f.clone(),
-        })
-        .collect()
 }
 
 /// What an entry needed, as its report entry says: a skill's evaluated `dependencies` and
@@ -549,29 +542,15 @@ pub(crate) fn diff(old: &Report, new: &Report) -> Diff {
         }
     }
     changes.sort();
-    let was = moved(&old.findings, &renamed);
-    let fixed_here = minus(&was, &new.findings);
-    // A fixed finding is shown where it was, in the earlier report.
-    let fixed_findings = if renamed.is_empty() {
-        fixed_here
-    } else {
-        let back: HashMap<&str, &str> = renamed
-            .iter()
-            .map(|r| (r.to.as_str(), r.from.as_str()))
-            .collect();
-        fixed_here
-            .into_iter()
-            .map(|f| match back.get(f.path.as_str()) {
-                Some(old_path) => Finding {
-                    path: (*old_path).to_owned(),
-                    ..f
-                },
-                None => f,
-            })
-            .collect()
-    };
+    let moves: Moves<'_> = renamed
+        .iter()
+        .map(|r| (r.from.as_str(), r.to.as_str()))
+        .collect();
+    let none = Moves::new();
+    let new_findings = minus(&new.findings, &none, &old.findings, &moves);
+    let fixed_findings = minus(&old.findings, &moves, &new.findings, &none);
     Diff {
-        new_findings: minus(&new.findings, &was),
+        new_findings,
         fixed_findings,
         availability_changes: changes,
         renamed,
@@ -1045,13 +1024,14 @@ mod tests {
             f(Rule::UnknownKey, "a", 5, "x"),
             f(Rule::NameMissing, "c", 1, "z"),
         ];
-        let fixed = minus(&old, &new);
+        let none = Moves::new();
+        let fixed = minus(&old, &none, &new, &none);
         assert_eq!(
             fixed.len(),
             2,
             "one duplicate and the broken link are fixed"
         );
-        assert_eq!(minus(&new, &old), [new[1].clone()]);
+        assert_eq!(minus(&new, &none, &old, &none), [new[1].clone()]);
     }
 
     fn strings(names: &[&str]) -> Vec<String> {
