@@ -132,7 +132,8 @@ fn selected(flag: &str, selectors: &[String]) -> Result<Vec<crate::rules::Rule>,
     for sel in selectors {
         out.extend(crate::rules::Rule::selected(sel.trim()).ok_or_else(|| {
             format!(
-                "{flag} {sel}: names no rule; use `ALL`, a rule ID such as `SA221`, a prefix such as `SA2` or a name such as `unknown-key` (`skill-audit rules` lists them)"
+                "{flag} {sel}: names no rule; {}",
+                crate::rules::Rule::SELECTOR_FORMS
             )
         })?);
     }

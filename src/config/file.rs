@@ -213,8 +213,9 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
                 err(
                     sel.span().start,
                     format!(
-                        "`{}` in `{key}` names no rule; use `ALL`, a rule ID such as `SA221`, a prefix such as `SA2` or a name such as `unknown-key` (`skill-audit rules` lists them)",
-                        sel.get_ref()
+                        "`{}` in `{key}` names no rule; {}",
+                        sel.get_ref(),
+                        Rule::SELECTOR_FORMS
                     ),
                 )
             })?);

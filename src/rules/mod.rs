@@ -198,6 +198,9 @@ impl Rule {
             .find(|r| r.code().eq_ignore_ascii_case(id) || r.name().eq_ignore_ascii_case(id))
     }
 
+    /// What a selector may be, for the error when one names no rule.
+    pub(crate) const SELECTOR_FORMS: &str = "use `ALL`, a rule ID such as `SA221`, a prefix such as `SA2` or a name such as `unknown-key` (`skill-audit rules` lists them)";
+
     /// The rules a selector names, as `--select` and `--ignore` take them: `ALL`, a code
     /// (`SA201`), a code's prefix (`SA2`, `SA23`) or a name (`drift`), case-insensitively.
     /// `None` when it names no rule.
