@@ -78,12 +78,19 @@ fn python() -> Option<PathBuf> {
 /// Run `calls` through the Python SDK's client against `skill-audit mcp ARGS` started in
 /// `cwd`: the tool names listed and each call's outcome.
 fn python_client(cwd: &Path, args: &[&str], calls: &Value) -> Option<Value> {
+    let mut server: Vec<std::ffi::OsString> = vec![exe().into(), "mcp".into()];
+    server.extend(args.iter().map(Into::into));
+    client(cwd, &server, calls)
+}
+
+/// Run the Python SDK's client script with `client_args` (the server to start, or `--http
+/// URL`), `calls` on its standard input: what it prints, or `None` where the SDK cannot be had
+/// outside CI.
+fn client(cwd: &Path, client_args: &[std::ffi::OsString], calls: &Value) -> Option<Value> {
     let python = python()?;
     let mut child = Command::new(python)
         .arg(root().join("tests/support/mcp_client.py"))
-        .arg(exe())
-        .arg("mcp")
-        .args(args)
+        .args(client_args)
         .current_dir(cwd)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
@@ -874,27 +881,9 @@ fn the_python_client_and_capture_over_http() {
         call("rule", json!({"id": []})),
         call("rule", json!({"id": "SA402"})),
     ]);
-    let Some(python) = python() else { return };
-    let mut child = Command::new(python)
-        .arg(root().join("tests/support/mcp_client.py"))
-        .args(["--http", &url])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("python runs");
-    let mut stdin = child.stdin.take().expect("stdin");
-    stdin
-        .write_all(calls.to_string().as_bytes())
-        .expect("calls written");
-    drop(stdin);
-    let out = child.wait_with_output().expect("client ends");
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let out: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let Some(out) = client(root(), &["--http".into(), url.clone().into()], &calls) else {
+        return;
+    };
     let c = &out["calls"];
     assert_eq!(statuses(&c[0]), matrix("prod", &[]));
     assert_eq!(c[1]["structured"]["status"], "available", "{}", c[1]);
