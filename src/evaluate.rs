@@ -236,7 +236,6 @@ fn met(
 ) -> Option<bool> {
     match kind {
         DepKind::Tools | DepKind::Resources | DepKind::Prompts if !profile.describes_mcp() => None,
-        DepKind::Tools if !profile.describes(crate::profile::Undescribed::Tools) => None,
         DepKind::Tools => {
             let judged = match source {
                 crate::model::Origin::AllowedTools => {
@@ -514,7 +513,7 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile, run: &[Profile]) -> Availa
                 return Availability::of(Status::NotLoaded, Some(reason));
             }
             crate::profile::loading::Loading::WithoutFields(reason) => {
-                return Availability::of(Status::Undeclared, Some(reason));
+                return without_fields(skill, profile, run, reason);
             }
             crate::profile::loading::Loading::Loads => {}
         }
@@ -575,6 +574,34 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile, run: &[Profile]) -> Availa
         (false, true) => Some(Basis::Inferred),
         (false, false) => None,
     };
+    out
+}
+
+/// A skill the host loads with none of its frontmatter fields: what its body and scripts use
+/// is all it asks of the host.
+fn without_fields(
+    skill: &Skill,
+    profile: &Profile,
+    run: &[Profile],
+    reason: String,
+) -> Availability {
+    let inferred = skill
+        .requirements
+        .iter()
+        .filter(|d| d.source == crate::model::Origin::Inferred);
+    if inferred.clone().next().is_none() {
+        return Availability::of(Status::NeedsNothing, Some(reason));
+    }
+    let mut out = declarations(
+        inferred.map(|d| (d.source, &d.requirements, d.uses.as_slice())),
+        profile,
+        run,
+    );
+    out.basis = Some(Basis::Inferred);
+    out.reason = Some(match out.reason.take() {
+        Some(why) => format!("{reason}; {why}"),
+        None => reason,
+    });
     out
 }
 
@@ -722,7 +749,7 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
                     })
                 })
         });
-    if skill.invalid || uses.is_empty() && runs.is_none() {
+    if uses.is_empty() && runs.is_none() {
         return;
     }
     let at = skill
@@ -1242,12 +1269,32 @@ pub(crate) fn loads(profile: &Profile, agent: &crate::model::Agent) -> bool {
     by_format && by_target
 }
 
+/// On a host whose tool names are not documented but whose terminal is, a skill's need for
+/// the terminal (written as Claude Code's `Bash`, as inferred needs and `allowed-tools` are)
+/// is judged by it; every other name is not judged.
+fn terminal_only(profile: &Profile, judged: Judged<'_>, bare: &str) -> ToolVerdict {
+    let terminal = profile
+        .vocabulary
+        .as_ref()
+        .and_then(|v| v.terminal.as_ref());
+    match (judged, terminal) {
+        (Judged::SkillTools | Judged::ClaudeNames, Some(t)) if bare == TERMINAL => {
+            if profile.deny.denies(DepKind::Tools, t) {
+                ToolVerdict::Denied
+            } else {
+                ToolVerdict::Resolves
+            }
+        }
+        _ => ToolVerdict::NotJudged,
+    }
+}
+
 /// How `profile` judges the tool `name` that `judged` needs or names.
 pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVerdict {
-    if !profile.describes(crate::profile::Undescribed::Tools) {
-        return ToolVerdict::NotJudged;
-    }
     let bare = crate::profile::names::tool_of(name);
+    if !profile.describes(crate::profile::Undescribed::Tools) {
+        return terminal_only(profile, judged, bare);
+    }
     if let Judged::Agent(agent) = judged
         && !agent.mcp_servers.is_empty()
         && let Some((server, _)) = crate::profile::names::canonical(bare).split_once('/')

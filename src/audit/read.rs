@@ -133,9 +133,6 @@ pub(crate) fn with_scripts(o: &mut FileOutput, scripts: &[PathBuf]) {
     let Some(dir) = skill.fs_path.parent() else {
         return;
     };
-    if skill.invalid {
-        return;
-    }
     let mut prefix = dir.as_os_str().as_encoded_bytes().to_vec();
     prefix.push(b'/');
     let from = scripts.partition_point(|s| s.as_os_str().as_encoded_bytes() < prefix.as_slice());

@@ -44,7 +44,12 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
             let mut out = invalid(0);
             if let Ok(text) = std::str::from_utf8(bytes) {
                 out.skill.fields_unread = true;
-                out.skill.fields.line_keys = line_keys(text);
+                if let Ok(split) = crate::parse::frontmatter::split(text) {
+                    out.skill.fields.line_keys = Some(line_keys(split.yaml));
+                    // A host that loads the skill anyway gives the model its body: what the
+                    // body runs is still what the skill uses.
+                    out.uses = crate::parse::usage::of_body(split.body, split.body_line, &[]);
+                }
             }
             return out;
         }
@@ -66,11 +71,8 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
 
 /// The `key: value` lines of a delimited frontmatter that is not YAML, as a host that falls
 /// back to reading lines sees them (a key at a line's start, after any indentation).
-fn line_keys(text: &str) -> Option<Vec<(String, String)>> {
-    let split = crate::parse::frontmatter::split(text).ok()?;
-    let keys = split
-        .yaml
-        .lines()
+fn line_keys(yaml: &str) -> Vec<(String, String)> {
+    yaml.lines()
         .filter_map(|line| {
             let (key, value) = line.trim_start().split_once(':')?;
             let plain = !key.is_empty()
@@ -79,8 +81,7 @@ fn line_keys(text: &str) -> Option<Vec<(String, String)>> {
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
             plain.then(|| (key.to_owned(), value.trim().to_owned()))
         })
-        .collect();
-    Some(keys)
+        .collect()
 }
 
 /// The closing `---` line of a file of `bytes` whose body is its last `body_len` bytes and

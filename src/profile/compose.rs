@@ -103,6 +103,9 @@ impl Vocabulary {
         if other.skills.is_some() {
             self.skills = other.skills;
         }
+        if other.terminal.is_some() {
+            self.terminal = other.terminal;
+        }
         self.not_judged.extend(other.not_judged);
         self.not_judged.sort();
         self.not_judged.dedup();
@@ -418,6 +421,7 @@ impl Composer {
             || !file.aliases.is_empty()
             || !file.loads.is_empty()
             || file.skills.is_some()
+            || file.terminal.is_some()
             || !file.not_judged.is_empty();
         if let Some(host) = file.host.clone() {
             let known = builtin::BUILTINS.iter().any(|(n, _)| *n == host);
@@ -452,6 +456,7 @@ impl Composer {
                         title: take(&mut file.title),
                         skills: take(&mut file.skills),
                         not_judged: take(&mut file.not_judged),
+                        terminal: take(&mut file.terminal).map(|t| t.tool),
                     }),
                     ..Parts::default()
                 });

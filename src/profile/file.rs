@@ -136,6 +136,10 @@ pub struct ProfileFile {
     /// `not-judged` there), `agents` (which agent files the host loads is not documented).
     #[serde(default, rename = "not-judged")]
     pub not_judged: Vec<super::Undescribed>,
+    /// Host profiles whose other tool names are not judged: the host's documented tool that
+    /// runs shell commands. A skill's need for a terminal (Claude Code's `Bash`, and what the
+    /// commands it runs need) is judged by it.
+    pub terminal: Option<Terminal>,
     /// Host profiles: the documentation the lists were taken from.
     pub source: Option<String>,
     /// Host profiles: when the lists were last checked against that documentation (YYYY-MM-DD).
@@ -150,6 +154,16 @@ pub struct ProfileFile {
     /// for reference; resource dependencies are matched against `resources` only.
     #[serde(default)]
     pub resource_templates: Vec<Entry>,
+}
+
+/// A host's tool that runs shell commands, and where that is documented.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Terminal {
+    /// The tool's name in the host (`run_shell_command`).
+    pub tool: String,
+    /// Where it is documented.
+    pub source: String,
 }
 
 /// The names of a key that takes a list of names or one name (`os`).

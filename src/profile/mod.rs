@@ -105,6 +105,8 @@ pub struct Vocabulary {
     pub skills: Option<loading::SkillLoading>,
     /// What the host profile does not describe.
     pub not_judged: Vec<Undescribed>,
+    /// The host's tool that runs shell commands, where its other tools are not judged.
+    pub terminal: Option<String>,
 }
 
 /// Something a host profile does not describe (`not-judged` in its JSON).

@@ -576,8 +576,9 @@ fn example_library_shows_every_profile_form_and_status() {
     };
     let expected = [
         ("triage-helper", ["unavailable", "unavailable", "available"]),
-        // Its YAML does not parse: Claude Code (dev) loads it anyway, with no fields.
-        ("broken-skill", ["invalid", "invalid", "undeclared"]),
+        // Its YAML does not parse: Claude Code (dev) loads it anyway, with no fields, and
+        // its body runs nothing.
+        ("broken-skill", ["invalid", "invalid", "needs-nothing"]),
         ("figma-handoff", ["unavailable", "unavailable", "available"]),
         ("kusto-query", ["available", "unavailable", "unavailable"]),
         // Declares nothing, and its body runs and names nothing.

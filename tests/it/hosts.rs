@@ -74,15 +74,18 @@ fn unreadable_frontmatter_by_host() {
             "Codex skips a skill whose frontmatter is missing or not valid YAML".into()
         )
     );
+    // Loaded with none of its fields, a body that runs nothing needs nothing.
     let (st, why) = cell(&r, "skills", "claude-code");
-    assert_eq!(st, "undeclared");
+    assert_eq!(st, "needs-nothing");
     assert!(why.starts_with("Claude Code loads it"), "{why}");
-    let (st, why) = cell(&r, "skills", "gemini-cli");
-    assert_eq!(st, "undeclared");
-    assert!(
-        why.starts_with("Gemini CLI reads its `key: value` lines"),
-        "{why}"
-    );
+    for (host, title) in [("gemini-cli", "Gemini CLI"), ("openclaw", "OpenClaw")] {
+        let (st, why) = cell(&r, "skills", host);
+        assert_eq!(st, "needs-nothing");
+        assert!(
+            why.starts_with(&format!("{title} reads its `key: value` lines")),
+            "{why}"
+        );
+    }
     // No documented rule: the file is `invalid`, as it was.
     assert_eq!(status(&r, "vscode"), "invalid");
     assert_eq!(status(&r, "opencode"), "invalid");
@@ -98,7 +101,7 @@ fn unreadable_frontmatter_by_host() {
                 .into()
         )
     );
-    assert_eq!(status(&r, "claude-code"), "undeclared");
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
 
     // Without a closed frontmatter Gemini CLI finds no lines at all.
     let r = audit(&[("demo/SKILL.md", "---\nname: demo\ndescription: d\nBody.\n")]);
@@ -212,6 +215,64 @@ fn undocumented_tools_and_agents_are_not_judged() {
     let (st, why) = cell(&r, "agents", "codex");
     assert_eq!(st, "not-judged");
     assert!(why.contains("Codex"), "{why}");
+}
+
+#[test]
+fn the_terminal_is_judged_where_the_host_documents_it() {
+    const NEW_HOSTS: [&str; 6] = [
+        "codex",
+        "copilot-cli",
+        "cursor",
+        "gemini-cli",
+        "opencode",
+        "openclaw",
+    ];
+    // Commands the body runs need the host's terminal; the executable itself is the
+    // machine's, which no host profile describes.
+    let runs = skill_md("demo", "") + "\n```bash\njq . data.json\n```\n";
+    let r = audit(&[("demo/SKILL.md", &runs)]);
+    for host in NEW_HOSTS {
+        let (st, why) = cell(&r, "skills", host);
+        assert_eq!(st, "available", "{host}");
+        assert_eq!(why, "not judged here: executable `jq` (inferred)", "{host}");
+    }
+    // Another tool a skill declares is still not judged there.
+    let r = audit(&[(
+        "demo/SKILL.md",
+        &(skill_md("demo", "dependencies:\n  tools: [get_order]\n") + "\n```bash\njq .\n```\n"),
+    )]);
+    let (st, why) = cell(&r, "skills", "gemini-cli");
+    assert_eq!(st, "available");
+    assert!(why.contains("tool `get_order`"), "{why}");
+
+    // A profile that denies the host's terminal: the commands cannot run.
+    let tmp = tree(&[
+        ("demo/SKILL.md", &runs),
+        (
+            "no-shell.json",
+            r#"{"name": "no-shell", "extends": ["builtin:gemini-cli"], "deny": ["run_shell_command"]}"#,
+        ),
+    ]);
+    let (r, _) = json_run(
+        tmp.path(),
+        &["--fail-on", "never", "-p", "no-shell.json", "demo"],
+    );
+    let (st, why) = cell(&r, "skills", "no-shell");
+    assert_eq!(st, "partial");
+    assert!(why.contains("`Bash`"), "{why}");
+
+    // A skill whose frontmatter only OpenClaw's line reader reads is still judged on what
+    // its body runs.
+    let broken = "---\nname: demo\ndescription: Use when: the user asks\n---\n```bash\njq .\n```\n";
+    let r = audit(&[("demo/SKILL.md", broken)]);
+    let (st, why) = cell(&r, "skills", "openclaw");
+    assert_eq!(st, "available");
+    assert!(
+        why.starts_with("OpenClaw reads its `key: value` lines"),
+        "{why}"
+    );
+    assert_eq!(status(&r, "claude-code"), "available");
+    assert_eq!(status(&r, "vscode"), "invalid");
 }
 
 #[test]
