@@ -61,6 +61,21 @@ pub struct Discovery {
     pub scripts: Vec<PathBuf>,
 }
 
+impl Discovery {
+    /// The folders holding a `SKILL.md` the walk found, sorted: a nested skill's folder is
+    /// told from its parent's by them, without asking the file system again.
+    pub(crate) fn skill_dirs(&self) -> Vec<&Path> {
+        let mut dirs: Vec<&Path> = self
+            .candidates
+            .iter()
+            .filter(|c| c.kind == Kind::Skill { exact: true })
+            .filter_map(|c| c.fs_path.parent())
+            .collect();
+        dirs.sort_unstable();
+        dirs
+    }
+}
+
 /// Whether the walk honours ignore rules.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) enum IgnoreRules {

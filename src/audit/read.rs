@@ -70,9 +70,10 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut PerFile, boundary: &Bound
             .for_each(|o| with_sidecar(o, &found.sidecars, boundary));
     }
     if !found.scripts.is_empty() {
+        let skill_dirs = found.skill_dirs();
         outputs
             .par_iter_mut()
-            .for_each(|o| with_scripts(o, &found.scripts));
+            .for_each(|o| with_scripts(o, &found.scripts, &skill_dirs));
     }
     // Claude plugins may name agent files outside an `agents/` folder; the walk cannot know
     // them until the manifests are read, so they are picked up in a second, small pass.
@@ -122,8 +123,13 @@ const NOT_RUN: &[&str] = &[
 
 /// Read what `o`'s skill uses from the scripts and package lists in its folder (`scripts`: those
 /// the walk passed, sorted by their bytes), through the boundary, never leaving the folder.
-/// Scripts of a skill nested in a subfolder are that skill's; tests are nobody's needs.
-pub(crate) fn with_scripts(o: &mut FileOutput, scripts: &[PathBuf]) {
+/// Scripts of a skill nested in a subfolder (one of `skill_dirs`, sorted) are that skill's;
+/// tests are nobody's needs.
+pub(crate) fn with_scripts(
+    o: &mut FileOutput,
+    scripts: &[PathBuf],
+    skill_dirs: &[&std::path::Path],
+) {
     if scripts.is_empty() {
         return;
     }
@@ -154,7 +160,8 @@ pub(crate) fn with_scripts(o: &mut FileOutput, scripts: &[PathBuf]) {
                 .any(|p| NOT_RUN.contains(p) || p.starts_with('.'));
             // A folder of its own skill below this one keeps its scripts.
             let nested = (1..=parts.len()).any(|n| {
-                std::fs::symlink_metadata(dir.join(parts[..n].join("/")).join("SKILL.md")).is_ok()
+                let sub = dir.join(parts[..n].join("/"));
+                skill_dirs.binary_search(&sub.as_path()).is_ok()
             });
             (!test_file && !skipped && !nested && parts.len() < 4).then_some((s, rel))
         })
