@@ -551,8 +551,9 @@ pub struct SkillFields {
     pub line_keys: Option<Vec<(String, String)>>,
 }
 
-/// The closing `---` line of a skill's frontmatter, and whether a `dependencies` key is above
-/// it: what a fix needs to add the key without the file's text.
+/// The closing `---` line of a skill's frontmatter, and whether the keys fixes add
+/// (`dependencies`, `metadata`, `prerequisites`) are above it: what a fix needs to add one
+/// without the file's text.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct FrontmatterEnd {
     /// Byte offset of the line's start in the file as read (files are at most 16 MiB).
@@ -561,6 +562,8 @@ pub struct FrontmatterEnd {
     /// The file's line break is `\r\n`.
     pub crlf: bool,
     pub has_dependencies: bool,
+    pub has_metadata: bool,
+    pub has_prerequisites: bool,
 }
 
 /// A parsed skill. Bodies are not kept: what rules need from them is extracted while parsing.

@@ -90,6 +90,11 @@ pub(crate) fn judge(
             .iter()
             .filter_map(|s| rules::deps::only_in_dialect(s)),
     );
+    let dialect = rules::uses::Dialect::of_library(&skills);
+    for s in &skills {
+        rules::uses::undeclared_uses(s, &mut findings);
+        findings.extend(rules::uses::uses_not_declared(s, dialect));
+    }
     rules::agent::check_targets(&agents, &mut findings);
     rules::host::check(&agents, &profiles, &mut findings);
     let (mut links, members) = resolve::links_and_members(

@@ -100,6 +100,8 @@ fn frontmatter_end(
         line: body_line.checked_sub(1)?,
         crlf: offset >= 2 && bytes[offset - 2] == b'\r',
         has_dependencies: root.get("dependencies").is_some(),
+        has_metadata: root.get("metadata").is_some(),
+        has_prerequisites: root.get("prerequisites").is_some(),
     })
 }
 

@@ -4,7 +4,7 @@
 //! their messages. Stages outside this module find problems and call those constructors; they
 //! build no message text. The families:
 //! `file` (SA1xx, reading and frontmatter), `spec` (SA2xx, Agent Skills fields; `references` holds SA231-SA232, what a body refers to),
-//! `deps` (SA3xx, `dependencies` and capability fields), `library` (SA4xx, whole-library checks
+//! `deps` (SA3xx, `dependencies` and capability fields; `uses` holds SA312-SA313, what a skill uses against what it declares), `library` (SA4xx, whole-library checks
 //! and availability), `agent` (SA5xx), `links` (SA6xx, manifests, links and drift), `host`
 //! (SA7xx, tool names against a host's vocabulary), `mcp` (SA8xx, skills served over MCP) and
 //! `config` (SA9xx, suppression comments).
@@ -22,6 +22,7 @@ pub(crate) mod links;
 pub(crate) mod mcp;
 pub(crate) mod references;
 pub mod spec;
+pub(crate) mod uses;
 
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use std::fmt;
@@ -130,6 +131,8 @@ declare_rules! {
     DialectShape = deps::DIALECT_SHAPE;
     SidecarUnreadable = deps::SIDECAR_UNREADABLE;
     OnlyInDialect = deps::ONLY_IN_DIALECT;
+    UndeclaredUse = uses::UNDECLARED_USE;
+    UsesNotDeclared = uses::USES_NOT_DECLARED;
     HooksFileMissing = deps::HOOKS_FILE_MISSING;
     HooksInvalid = deps::HOOKS_INVALID;
     UnknownHookEvent = deps::UNKNOWN_HOOK_EVENT;
@@ -527,6 +530,7 @@ mod tests {
             ("spec", '2'),
             ("references", '2'),
             ("deps", '3'),
+            ("uses", '3'),
             ("library", '4'),
             ("agent", '5'),
             ("links", '6'),

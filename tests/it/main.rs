@@ -42,3 +42,4 @@ mod selection;
 mod snapshots;
 mod terminal;
 mod to_prompt;
+mod uses;

@@ -1,0 +1,244 @@
+//! What a skill uses against what it declares (SA312-SA313): its scripts run an executable or
+//! read a variable its declaration leaves out, or it declares nothing at all while its body and
+//! scripts use executables, variables and MCP tools. Both read the `inferred` requirement the
+//! parse stage recorded; neither looks at a file.
+
+use super::{FixDoc, Rule, RuleDoc};
+use crate::diagnostic::{Applicability, Edit, Finding, Fix, Pos, Severity};
+use crate::model::{DepKind, Origin, Skill, Use};
+use crate::span;
+
+pub(crate) const UNDECLARED_USE: RuleDoc = RuleDoc {
+    code: "SA312",
+    name: "undeclared-use",
+    severity: Severity::Warning,
+    summary: "A script of the skill runs an executable or reads a variable its declaration leaves out",
+    what: "The skill declares the executables and variables it needs in OpenClaw's `metadata.openclaw.requires` or Hermes' `prerequisites`, and one of its own scripts runs an executable or reads an environment variable that declaration does not list. Only the skill's scripts count, not its body's blocks, which often show alternatives and examples; neither do shells (`bash`, `sh`), a script's shebang (the body may run it with another interpreter), a command the script runs with a fallback (`x || true`, `x || echo ...`), nor scripts that install or set up the skill (`install.sh`, `setup.sh`, a `wizard/` folder).",
+    why: "OpenClaw and Hermes show a skill only where what it declares is there. A script that needs more fails mid-task on a machine that has everything the skill declared.",
+    example: "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\"]}}}\nwhile scripts/fetch.sh runs `jq`\n\nFix: metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\", \"jq\"]}}}",
+    fix: None,
+};
+
+pub(crate) const USES_NOT_DECLARED: RuleDoc = RuleDoc {
+    code: "SA313",
+    name: "uses-not-declared",
+    severity: Severity::Info,
+    summary: "The skill declares nothing, but its body or scripts use executables, variables or MCP tools",
+    what: "A skill that declares no requirement in any dialect, whose body's blocks and scripts run executables, read environment variables or name MCP tools (what skill-audit infers, see requirements.md). Shells (`bash`, `sh`) are not counted.",
+    why: "Hosts, registries and validators that read declarations see a skill that needs nothing, and show it where it cannot run. skill-audit judges the inferred needs, but only a declaration travels with the skill.",
+    example: "```bash\ngh pr list --json number | jq length\n```\nin a skill with no declaration\n\nFix: metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"gh\", \"jq\"]}}}",
+    fix: Some(FixDoc {
+        applicability: Applicability::Unsafe,
+        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written, so a skill with a `metadata` key gets no executables written. Packages have no such place and are left out. Unsafe: hosts that read the declaration then hide the skill where a need is missing.",
+    }),
+};
+
+/// Shells: a machine that runs the skill's scripts has one, and no library declares them.
+const SHELLS: &[&str] = &["bash", "sh", "zsh"];
+
+/// Scripts that install or set up the skill rather than do its work, by their name or folder.
+fn installer(file: &str) -> bool {
+    file.split('/').any(|part| {
+        ["install", "setup", "uninstall", "bootstrap", "wizard"]
+            .iter()
+            .any(|p| part.starts_with(p))
+    })
+}
+
+/// The SA312 findings of `skill`: each executable or variable a script uses that its OpenClaw
+/// or Hermes declaration leaves out, once, at that declaration.
+pub(crate) fn undeclared_uses(skill: &Skill, out: &mut Vec<Finding>) {
+    let Some(declared) = skill
+        .requirements
+        .iter()
+        .find(|d| matches!(d.source, Origin::Openclaw | Origin::Hermes) && d.file.is_none())
+    else {
+        return;
+    };
+    let Some(inferred) = skill
+        .requirements
+        .iter()
+        .find(|d| d.source == Origin::Inferred)
+    else {
+        return;
+    };
+    let pos = if declared.line > 0 {
+        Pos::new(declared.line, declared.column)
+    } else {
+        skill.name_pos
+    };
+    for kind in [DepKind::Bins, DepKind::Env] {
+        // `inferred` asks only for what no declaration asked for already.
+        for name in &inferred.requirements.group(kind).all {
+            if kind == DepKind::Bins && SHELLS.contains(&name.as_str()) {
+                continue;
+            }
+            let used = inferred.uses.iter().find(|u| {
+                u.kind == kind
+                    && &u.name == name
+                    && u.file.as_deref().is_some_and(|f| !installer(f))
+                    && !u.evidence.contains("||")
+                    // A shebang names an interpreter only for a script run by its path; the
+                    // body may run it with another (`python x.py`).
+                    && !u.evidence.starts_with("#!")
+            });
+            if let Some(u) = used {
+                out.push(undeclared_use(skill, pos, declared.source, u));
+            }
+        }
+    }
+}
+
+fn undeclared_use(skill: &Skill, pos: Pos, source: Origin, u: &Use) -> Finding {
+    let (verb, key) = match (u.kind, source) {
+        (DepKind::Bins, Origin::Hermes) => ("runs", "`prerequisites.commands`"),
+        (DepKind::Bins, _) => ("runs", "`requires.bins`"),
+        (_, Origin::Hermes) => ("reads", "`prerequisites.env_vars`"),
+        _ => ("reads", "`requires.env`"),
+    };
+    Finding::new(
+        Rule::UndeclaredUse,
+        &skill.path,
+        pos,
+        format!(
+            "`{}` {verb} `{}`, which {} does not list; add it to {key}, or a machine without it shows the skill and then fails",
+            u.place(),
+            u.name,
+            source.place(),
+        ),
+    )
+}
+
+/// Which dialect a library writes executables and variables in: Hermes' only where some skill
+/// declares in it and none in OpenClaw's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dialect {
+    Openclaw,
+    Hermes,
+}
+
+impl Dialect {
+    pub(crate) fn of_library(skills: &[Box<Skill>]) -> Dialect {
+        let uses = |o: Origin| {
+            skills
+                .iter()
+                .any(|s| s.requirements.iter().any(|d| d.source == o))
+        };
+        if uses(Origin::Hermes) && !uses(Origin::Openclaw) {
+            Dialect::Hermes
+        } else {
+            Dialect::Openclaw
+        }
+    }
+}
+
+/// The SA313 finding of `skill`, when it declares nothing and uses what a declaration can say,
+/// with the fix that writes the declaration in `dialect`.
+pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Finding> {
+    let end = skill.fields.frontmatter_end?;
+    if skill.invalid
+        || skill
+            .requirements
+            .iter()
+            .any(|d| !matches!(d.source, Origin::Inferred | Origin::AllowedTools))
+    {
+        return None;
+    }
+    let inferred = skill
+        .requirements
+        .iter()
+        .find(|d| d.source == Origin::Inferred)?;
+    let r = &inferred.requirements;
+    let bins: Vec<String> = r
+        .group(DepKind::Bins)
+        .all
+        .iter()
+        .filter(|b| !SHELLS.contains(&b.as_str()))
+        .cloned()
+        .collect();
+    let env = &r.group(DepKind::Env).all;
+    // The host's own tools are the host's to have; MCP tools are what a declaration names.
+    let tools: Vec<&String> = r.tools.all.iter().filter(|t| t.contains('/')).collect();
+    let brk = if end.crlf { "\r\n" } else { "\n" };
+    let mut lines = String::new();
+    let mut declared: Vec<&str> = Vec::new();
+    let has_machine = !bins.is_empty() || !env.is_empty();
+    let machine_key_free = match dialect {
+        Dialect::Openclaw => !end.has_metadata,
+        Dialect::Hermes => !end.has_prerequisites,
+    };
+    if has_machine && machine_key_free {
+        let json = |names: &[String]| {
+            let quoted: Vec<String> = names
+                .iter()
+                .map(|n| serde_json::to_string(n).unwrap_or_default())
+                .collect();
+            format!("[{}]", quoted.join(", "))
+        };
+        let mut parts = Vec::new();
+        let (bins_key, env_key) = match dialect {
+            Dialect::Openclaw => ("bins", "env"),
+            Dialect::Hermes => ("commands", "env_vars"),
+        };
+        if !bins.is_empty() {
+            parts.push(format!("\"{bins_key}\": {}", json(&bins)));
+        }
+        if !env.is_empty() {
+            parts.push(format!("\"{env_key}\": {}", json(env)));
+        }
+        match dialect {
+            Dialect::Openclaw => lines.push_str(&format!(
+                "metadata: {{\"openclaw\": {{\"requires\": {{{}}}}}}}{brk}",
+                parts.join(", ")
+            )),
+            Dialect::Hermes => {
+                lines.push_str(&format!("prerequisites: {{{}}}{brk}", parts.join(", ")))
+            }
+        }
+        declared.extend(bins.iter().chain(env).map(String::as_str));
+    }
+    if !tools.is_empty() && !end.has_dependencies {
+        let listed: Vec<String> = tools
+            .iter()
+            .map(|t| span::scalar(t, span::Context::Flow, None))
+            .collect();
+        lines.push_str(&format!(
+            "dependencies:{brk}  tools: [{}]{brk}",
+            listed.join(", ")
+        ));
+        declared.extend(tools.iter().map(|t| t.as_str()));
+    }
+    if declared.is_empty() {
+        return None;
+    }
+    let at = Pos::new(end.line, 1);
+    let at_byte = usize::try_from(end.offset).ok()?;
+    let edit = Edit {
+        start: at_byte,
+        end: at_byte,
+        content: lines,
+        location: at,
+        end_location: at,
+    };
+    let fix = Fix::unsafe_edits("declare what this skill uses", vec![edit]);
+    let first = inferred
+        .uses
+        .iter()
+        .find(|u| declared.contains(&u.name.as_str()));
+    let pos = match first {
+        Some(u) if u.file.is_none() => Pos::new(u.line, u.column),
+        _ => skill.name_pos,
+    };
+    Some(
+        Finding::new(
+            Rule::UsesNotDeclared,
+            &skill.path,
+            pos,
+            format!(
+                "the skill declares nothing, but it uses {}; hosts and registries that read declarations see a skill that needs nothing, so declare them",
+                crate::diagnostic::quoted(&declared)
+            ),
+        )
+        .with_fix(Some(fix)),
+    )
+}

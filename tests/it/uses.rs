@@ -1,0 +1,147 @@
+//! What a skill uses against what it declares: SA312 (a script uses what the declaration
+//! leaves out) and SA313 (nothing declared, and the unsafe fix that declares what it uses).
+
+use crate::common::*;
+
+use serde_json::Value;
+
+/// The messages of `rule`'s findings in `r`.
+fn messages(r: &Value, rule: &str) -> Vec<String> {
+    arr(r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == rule)
+        .map(|f| s(f, "message").to_owned())
+        .collect()
+}
+
+fn audit(tmp: &std::path::Path) -> Value {
+    json_run(tmp, &["--fail-on", "never", "."]).0
+}
+
+#[test]
+fn a_script_that_runs_what_the_declaration_leaves_out() {
+    let tmp = tree(&[
+        (
+            "fetch/SKILL.md",
+            &skill_md(
+                "fetch",
+                "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\"]}}}\n",
+            ),
+        ),
+        (
+            "fetch/scripts/fetch.sh",
+            "#!/bin/bash\ncurl -s \"$URL\" > out.json\njq . out.json\nsecret-tool lookup x 2>/dev/null || echo none\npython3 -c 'print(1)'\necho \"$FETCH_TOKEN\"\n",
+        ),
+        // An installer's commands are not what the skill runs.
+        ("fetch/scripts/install.sh", "apt-get install -y ripgrep\n"),
+    ]);
+    let r = audit(tmp.path());
+    let got = messages(&r, "SA312");
+    assert_eq!(
+        got,
+        [
+            "`scripts/fetch.sh:2` reads `URL`, which OpenClaw's `metadata.openclaw` does not list; add it to `requires.env`, or a machine without it shows the skill and then fails",
+            "`scripts/fetch.sh:3` runs `jq`, which OpenClaw's `metadata.openclaw` does not list; add it to `requires.bins`, or a machine without it shows the skill and then fails",
+            "`scripts/fetch.sh:5` runs `python3`, which OpenClaw's `metadata.openclaw` does not list; add it to `requires.bins`, or a machine without it shows the skill and then fails",
+            "`scripts/fetch.sh:6` reads `FETCH_TOKEN`, which OpenClaw's `metadata.openclaw` does not list; add it to `requires.env`, or a machine without it shows the skill and then fails",
+        ],
+        "{r:#}"
+    );
+    let f = arr(&r, "findings")
+        .iter()
+        .find(|f| f["rule"] == "SA312")
+        .unwrap();
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(4), Some(24))
+    );
+    // Nothing declared at all: SA313 speaks, not SA312.
+    assert!(messages(&r, "SA313").is_empty());
+
+    // What the body's blocks run are often examples: they do not count here.
+    let tmp = tree(&[(
+        "fetch/SKILL.md",
+        &(skill_md(
+            "fetch",
+            "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\"]}}}\n",
+        ) + "```bash\ncurl x | jq .\n```\n"),
+    )]);
+    assert!(messages(&audit(tmp.path()), "SA312").is_empty());
+}
+
+#[test]
+fn the_fix_declares_what_the_skill_uses() {
+    let body = "```bash\ngh pr list | jq length\necho \"$GITHUB_TOKEN\"\n```\nCall `mcp__github__create_issue`.\n";
+    let tmp = tree(&[("demo/SKILL.md", &(skill_md("demo", "") + body))]);
+    let r = audit(tmp.path());
+    assert_eq!(
+        messages(&r, "SA313"),
+        [
+            "the skill declares nothing, but it uses `gh`, `jq`, `GITHUB_TOKEN`, `github/create_issue`; hosts and registries that read declarations see a skill that needs nothing, so declare them"
+        ]
+    );
+    // Unsafe: `--fix` alone leaves it.
+    quiet_stdout(
+        bin(tmp.path()).args(["--fail-on", "never", "--fix", "."]),
+        0,
+    );
+    assert!(
+        std::fs::read_to_string(tmp.path().join("demo/SKILL.md"))
+            .unwrap()
+            .ends_with(body)
+    );
+    quiet_stdout(
+        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
+        0,
+    );
+    let text = std::fs::read_to_string(tmp.path().join("demo/SKILL.md")).unwrap();
+    assert_eq!(
+        text,
+        skill_md(
+            "demo",
+            "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"gh\", \"jq\"], \"env\": [\"GITHUB_TOKEN\"]}}}\ndependencies:\n  tools: [github/create_issue]\n"
+        ) + body
+    );
+    // Declared now: nothing is inferred beyond the terminal the commands need.
+    let r = audit(tmp.path());
+    assert!(messages(&r, "SA313").is_empty());
+    let req = arr(&r, "skills")[0]["requirements"].as_array().unwrap();
+    let inferred = req.iter().find(|d| d["source"] == "inferred").unwrap();
+    assert_eq!(inferred["tools"]["all"], serde_json::json!(["Bash"]));
+    assert!(inferred.get("bins").is_none(), "{inferred}");
+}
+
+#[test]
+fn the_fix_writes_the_library_s_dialect_and_only_keys_not_there() {
+    // A library that declares in Hermes' dialect, and never in OpenClaw's.
+    let tmp = tree(&[
+        (
+            "a/SKILL.md",
+            &skill_md("a", "prerequisites:\n  commands: [git]\n"),
+        ),
+        (
+            "b/SKILL.md",
+            &(skill_md("b", "") + "```bash\nkubectl get pods\n```\n"),
+        ),
+        // `metadata` is there already: executables have nowhere to go, and nothing else is used.
+        (
+            "c/SKILL.md",
+            &(skill_md("c", "metadata:\n  owner: me\n") + "```bash\nkubectl get pods\n```\n"),
+        ),
+    ]);
+    quiet_stdout(
+        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
+        0,
+    );
+    let b = std::fs::read_to_string(tmp.path().join("b/SKILL.md")).unwrap();
+    assert!(
+        b.contains("\nprerequisites: {\"commands\": [\"kubectl\"]}\n---\n"),
+        "{b}"
+    );
+    let r = audit(tmp.path());
+    let sa313: Vec<&Value> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA313")
+        .collect();
+    assert!(sa313.is_empty(), "{sa313:?}");
+}
