@@ -171,7 +171,7 @@ pub(crate) fn judge(
         );
         rules::library::partial(a, &profiles, &r.availability, &mut findings);
     }
-    rules::config::apply_suppressions(&mut findings, &suppressions);
+    rules::config::apply_suppressions(&mut findings, &suppressions, &opts.settings.policies.rules);
     rules::config::apply_severities(&mut findings, &opts.settings.severities);
     sort_findings(&mut findings);
     AuditResult {

@@ -127,15 +127,21 @@ pub(super) struct Plan {
 
 /// The rules `selectors` name, for the flag `flag`; a selector that names none is a usage
 /// error.
-fn selected(flag: &str, selectors: &[String]) -> Result<Vec<crate::rules::Rule>, String> {
+fn selected(
+    flag: &str,
+    selectors: &[String],
+    policies: &[crate::rules::Rule],
+) -> Result<Vec<crate::rules::Rule>, String> {
     let mut out = Vec::new();
     for sel in selectors {
-        out.extend(crate::rules::Rule::selected(sel.trim()).ok_or_else(|| {
-            format!(
-                "{flag} {sel}: names no rule; {}",
-                crate::rules::Rule::SELECTOR_FORMS
-            )
-        })?);
+        out.extend(
+            crate::rules::Rule::selected_in(sel.trim(), policies).ok_or_else(|| {
+                format!(
+                    "{flag} {sel}: names no rule; {}",
+                    crate::rules::Rule::SELECTOR_FORMS
+                )
+            })?,
+        );
     }
     Ok(out)
 }
@@ -203,13 +209,13 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         select: args
             .select
             .as_deref()
-            .map(|s| selected("--select", s))
+            .map(|s| selected("--select", s, &config.policies))
             .transpose()?,
-        extend_select: selected("--extend-select", &args.extend_select)?,
-        ignore: selected("--ignore", &args.ignore)?,
+        extend_select: selected("--extend-select", &args.extend_select, &config.policies)?,
+        ignore: selected("--ignore", &args.ignore, &config.policies)?,
     }
     .over(&config.selection);
-    for &rule in crate::rules::Rule::ALL {
+    for &rule in crate::rules::Rule::ALL.iter().chain(&config.policies) {
         if !selection.reports(rule) {
             severities.insert(rule, None);
         }
@@ -240,6 +246,10 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
                 .unwrap_or_default(),
             hosts: config.file.hosts.clone(),
             severities,
+            policies: crate::rules::policy::Policies {
+                dir: crate::paths::display_path(&config.dir, &cwd),
+                rules: config.policies.clone(),
+            },
         },
         threads: lib.threads,
         cwd,
