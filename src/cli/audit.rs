@@ -47,7 +47,8 @@ pub struct AuditArgs {
     /// something to fix, 0 otherwise.
     #[arg(long)]
     pub diff: bool,
-    /// Report only these rules: IDs (`SA221`), prefixes (`SA2`), names (`drift`) or `ALL`,
+    /// Report only these rules: IDs (`SA221`, a policy rule's `P001`), prefixes (`SA2`, `P`),
+    /// names (`drift`) or `ALL`,
     /// comma-separated or repeated [default: `select` in skill-audit.toml, else every rule].
     #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = super::args::RuleSelector, hide_possible_values = true)]
     pub select: Option<Vec<String>>,

@@ -122,7 +122,8 @@ pub fn rules_markdown() -> String {
          Every finding has a stable rule ID. `skill-audit rules` lists the rules and \
          `skill-audit rule ID` prints one of the sections below. The Fix column says which \
          rules' findings carry a fix: `safe` ones `--fix` applies, `unsafe` ones only \
-         `--fix --unsafe-fixes` (see [fixes.md](fixes.md)).\n\n\
+         `--fix --unsafe-fixes` (see [fixes.md](fixes.md)). A library can add rules of its \
+         own, with IDs from `P001` to `P999`: see [policy.md](policy.md).\n\n\
          | ID | Name | Default | Fix | Summary |\n| --- | --- | --- | --- | --- |\n",
     );
     for r in Rule::ALL {

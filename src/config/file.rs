@@ -434,6 +434,7 @@ fn policies(
                         .last()
                         .unwrap_or_default()
                         .trim()
+                        .trim_start_matches("error: ")
                         .to_owned();
                     err(
                         p.span().start,
@@ -614,6 +615,14 @@ pub(crate) const STARTER: &str = r#"# skill-audit.toml: settings for auditing th
 # [[links]]
 # agent = "agents/analyst.agent.md"
 # skills = ["kusto-query"]
+
+# Rules of this library's own: an ID from P001 to P999, what it applies to, one check.
+# [[policy]]
+# id = "P001"
+# name = "skill-license"
+# applies-to = "skill"
+# check = "required-field"
+# field = "license"
 "#;
 
 #[cfg(test)]

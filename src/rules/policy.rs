@@ -272,31 +272,33 @@ impl PolicySpec {
             None => format!("every {}", self.target.label()),
         };
         let check = match &self.check {
-            Check::RequiredField { field } => format!("must have the frontmatter field `{field}`"),
+            Check::RequiredField { field } => {
+                format!("The frontmatter must have the field `{field}`")
+            }
             Check::ForbiddenField { field } => {
-                format!("must not have the frontmatter field `{field}`")
+                format!("The frontmatter must not have the field `{field}`")
             }
             Check::FieldPattern { field, pattern } => format!(
-                "that has `{field}` must have it match the regular expression `{}` (each entry, for a list)",
+                "`{field}`, when present, must match the regular expression `{}` (each entry, for a list)",
                 pattern.0.as_str()
             ),
             Check::MaxLength { field, max } => format!(
-                "that has `{field}` must keep it to {max} characters (each entry, for a list)"
+                "`{field}`, when present, may have at most {max} characters (each entry, for a list)"
             ),
             Check::ForbiddenTools { tools } => format!(
-                "may not be granted {} in `tools` (an agent without `tools` is granted every tool)",
+                "`tools` may not grant {} (an agent without `tools` is granted every tool, these too)",
                 crate::diagnostic::quoted(tools)
             ),
             Check::RequiredTools { tools } => format!(
-                "that lists its `tools` must list {}",
+                "`tools`, when the agent lists its tools, must include {}",
                 crate::diagnostic::quoted(tools)
             ),
             Check::AllowedServers { servers } => format!(
-                "may be granted only the MCP servers {}, in `mcp-servers` or as `mcp__SERVER__TOOL` tools",
+                "The agent may be granted only the MCP servers {}, in `mcp-servers` or as `mcp__SERVER__TOOL` tools",
                 crate::diagnostic::quoted(servers)
             ),
         };
-        format!("The library's policy: {which} {check}.")
+        format!("The library's policy, for {which}: {check}.")
     }
 
     fn example(&self) -> String {
@@ -502,6 +504,14 @@ fn in_string(sink: &Sink, pos: Pos, name: &str) -> Pos {
     pos
 }
 
+/// Does a `tools` value hold `*`, which grants every tool?
+fn grants_all(tools: &Node) -> bool {
+    match tools.as_str() {
+        Some(s) => s.split(',').any(|t| t.trim() == "*"),
+        None => entries(tools).iter().any(|(t, _)| t.trim() == "*"),
+    }
+}
+
 /// The tool's name without a permission pattern: `Bash` of `Bash(git:*)`.
 fn tool_name(t: &str) -> &str {
     t.split('(').next().unwrap_or(t).trim()
@@ -541,11 +551,17 @@ fn check_grants(
         Check::ForbiddenTools { tools } => {
             let forbidden = |t: &str| tools.iter().any(|f| f.eq_ignore_ascii_case(tool_name(t)));
             if agent.tools.is_none() {
-                // No list (or `*`) grants every tool, the forbidden ones too.
+                // No list, or `*`, grants every tool, the forbidden ones too. A list written in
+                // a shape no host reads is reported by its own rule.
+                let why = match tools_key {
+                    None => "has no `tools` list, so it",
+                    Some(n) if grants_all(n) => "lists `*` in `tools`, so it",
+                    Some(_) => return,
+                };
                 let pos = tools_key.map_or(root.pos, |n| n.pos);
                 push(sink, rule, spec, pos, || {
                     format!(
-                        "the agent is granted every tool, {} included, which this library's policy forbids; list its tools without them",
+                        "the agent {why} is granted every tool, {} too, which this library's policy forbids; list the tools it needs in `tools`",
                         crate::diagnostic::quoted(tools)
                     )
                 });
@@ -802,7 +818,11 @@ servers = ["github"]
         // Forbidden tools are granted; required ones are not missing.
         let codes: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
         assert_eq!(codes, ["P010"]);
-        assert!(found[0].3.contains("every tool"), "{}", found[0].3);
+        assert!(found[0].3.contains("has no `tools` list"), "{}", found[0].3);
+        let found = on_agent(&p, "a.agent.md", "---\ndescription: d\ntools: ['*']\n---\n");
+        assert_eq!(found.len(), 1);
+        assert!(found[0].3.contains("lists `*`"), "{}", found[0].3);
+        assert_eq!((found[0].1, found[0].2), (3, 8));
     }
 
     #[test]
