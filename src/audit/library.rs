@@ -101,6 +101,9 @@ pub(crate) fn judge(
         boundary,
         &mut findings,
     );
+    rules::policy::keep_in_plugins(&mut findings, &opts.settings.policies, |path| {
+        plugins_of(path, &members, &manifests, &agents, &opts.cwd)
+    });
     // After resolving: plugins namespace the skills they hold.
     rules::library::duplicate_names(&skills, &members, &mut findings);
     rules::library::shadowed_bundled(&skills, &profiles, &mut findings);
@@ -190,6 +193,33 @@ pub(crate) fn judge(
         ignored: found.ignored,
         texts,
     }
+}
+
+/// The names of the plugins that hold the file at `path` (a display path): for a skill, those
+/// it is a member of; for an agent, the plugins whose folder holds it.
+fn plugins_of<'a>(
+    path: &str,
+    members: &'a [resolve::Member],
+    manifests: &'a [crate::model::Manifest],
+    agents: &[Agent],
+    cwd: &std::path::Path,
+) -> Vec<&'a str> {
+    let mut out: Vec<&str> = members
+        .iter()
+        .filter(|m| m.skill == path)
+        .map(|m| m.name.as_str())
+        .collect();
+    if let Some(a) = agents.iter().find(|a| a.path == path) {
+        let at = crate::paths::normalize(&cwd.join(&a.fs_path));
+        out.extend(
+            manifests
+                .iter()
+                .filter(|m| m.via != "marketplace")
+                .filter(|m| at.starts_with(crate::paths::normalize(&cwd.join(&m.base))))
+                .map(|m| m.name.as_str()),
+        );
+    }
+    out
 }
 
 /// Turn each `SKILL.md` inside another skill's folder into a file of that skill. Hosts load

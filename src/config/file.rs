@@ -143,6 +143,9 @@ pub struct PolicyEntry {
     #[serde(default)]
     #[schemars(with = "Vec<String>")]
     pub paths: Vec<Spanned<String>>,
+    /// Only the skills or agents of the plugin of this name (its manifest's `name`): under
+    /// the plugin's folder, or listed by its manifest.
+    pub plugin: Option<String>,
     /// The check: `required-field`, `forbidden-field`, `field-pattern` and `max-length` take
     /// `field`; `field-pattern` takes `pattern`, `max-length` takes `max-length`;
     /// `forbidden-tools` and `required-tools` take `tools`; `allowed-servers` takes
@@ -558,6 +561,7 @@ fn policies(
             summary: e.summary.clone(),
             target,
             paths,
+            plugin: e.plugin.clone(),
             check,
             message: e.message.clone(),
             declared_at: format!("{display}:{line}"),

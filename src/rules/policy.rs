@@ -167,6 +167,8 @@ pub struct PolicySpec {
     pub target: Target,
     /// `None`: every file of the target's kind.
     pub paths: Option<Globs>,
+    /// Only the skills or agents of the plugin of this name.
+    pub plugin: Option<String>,
     pub check: Check,
     /// What the finding says, instead of the generated message.
     pub message: Option<String>,
@@ -270,6 +272,10 @@ impl PolicySpec {
                 crate::diagnostic::quoted(&g.written)
             ),
             None => format!("every {}", self.target.label()),
+        };
+        let which = match &self.plugin {
+            Some(p) => format!("{which} of the plugin `{p}`"),
+            None => which,
         };
         let check = match &self.check {
             Check::RequiredField { field } => {
@@ -396,6 +402,27 @@ impl Policies {
             check_grants(rule, spec, agent, root, sink);
         }
     }
+}
+
+/// Drop the findings of policy rules limited to a plugin on files that plugin does not hold,
+/// once the manifests are read: `plugins_of` gives the names of the plugins holding a file
+/// (by its display path).
+pub(crate) fn keep_in_plugins<'a>(
+    findings: &mut Vec<crate::diagnostic::Finding>,
+    policies: &Policies,
+    plugins_of: impl Fn(&str) -> Vec<&'a str>,
+) {
+    let scoped = |r: Rule| match r {
+        Rule::Policy(p) => p.spec().and_then(|s| s.plugin.as_deref()),
+        _ => None,
+    };
+    if !policies.rules.iter().any(|r| scoped(*r).is_some()) {
+        return;
+    }
+    findings.retain(|f| match scoped(f.rule) {
+        Some(plugin) => plugins_of(&f.path).contains(&plugin),
+        None => true,
+    });
 }
 
 /// The node at a dotted path (`metadata.owner`), and the key node that names it.

@@ -364,3 +364,47 @@ fn a_broken_policy_rule_is_a_settings_error_naming_its_line() {
         assert!(err.contains(says), "{says}\n{err}");
     }
 }
+
+#[test]
+fn plugin_selects_the_files_a_plugin_holds() {
+    let toml = "[[policy]]\nid = \"P001\"\nname = \"acme-license\"\napplies-to = \"skill\"\nplugin = \"acme\"\ncheck = \"required-field\"\nfield = \"license\"\n\n[[policy]]\nid = \"P002\"\nname = \"acme-no-bash\"\napplies-to = \"agent\"\nplugin = \"acme\"\ncheck = \"forbidden-tools\"\ntools = [\"Bash\"]\n";
+    let t = tree(&[
+        ("skill-audit.toml", toml),
+        (
+            "plugins/acme/.claude-plugin/plugin.json",
+            r#"{"name": "acme"}"#,
+        ),
+        ("plugins/acme/skills/a/SKILL.md", &skill_md("a", "")),
+        (
+            "plugins/acme/agents/x.agent.md",
+            "---\ndescription: x\n---\n",
+        ),
+        (
+            "plugins/other/.claude-plugin/plugin.json",
+            r#"{"name": "other"}"#,
+        ),
+        ("plugins/other/skills/b/SKILL.md", &skill_md("b", "")),
+        ("skills/c/SKILL.md", &skill_md("c", "")),
+        ("agents/y.agent.md", "---\ndescription: y\n---\n"),
+    ]);
+    let (r, _) = json_run(t.path(), &["--select", "P"]);
+    let found: Vec<(String, String)> = arr(&r, "findings")
+        .iter()
+        .map(|f| (s(f, "rule").to_owned(), s(f, "path").to_owned()))
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "P002".to_owned(),
+                "plugins/acme/agents/x.agent.md".to_owned()
+            ),
+            (
+                "P001".to_owned(),
+                "plugins/acme/skills/a/SKILL.md".to_owned()
+            ),
+        ]
+    );
+    let doc = quiet_stdout(bin(t.path()).args(["rule", "P001"]), 0);
+    assert!(doc.contains("every skill of the plugin `acme`"), "{doc}");
+}
