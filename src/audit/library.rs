@@ -92,7 +92,7 @@ pub(crate) fn judge(
     );
     rules::agent::check_targets(&agents, &mut findings);
     rules::host::check(&agents, &profiles, &mut findings);
-    let (mut links, members) = resolve::links_and_members(
+    let (mut links, members, agent_members) = resolve::links_and_members(
         &skills,
         &agents,
         &manifests,
@@ -102,7 +102,7 @@ pub(crate) fn judge(
         &mut findings,
     );
     rules::policy::keep_in_plugins(&mut findings, &opts.settings.policies, |path| {
-        plugins_of(path, &members, &manifests, &agents, &opts.cwd)
+        plugins_of(path, &members, &agent_members)
     });
     // After resolving: plugins namespace the skills they hold.
     rules::library::duplicate_names(&skills, &members, &mut findings);
@@ -195,31 +195,19 @@ pub(crate) fn judge(
     }
 }
 
-/// The names of the plugins that hold the file at `path` (a display path): for a skill, those
-/// it is a member of; for an agent, the plugins whose folder holds it.
+/// The names of the plugins that hold the file at `path` (a display path): for a skill,
+/// those it is a member of; for an agent, those whose manifest names it.
 fn plugins_of<'a>(
     path: &str,
     members: &'a [resolve::Member],
-    manifests: &'a [crate::model::Manifest],
-    agents: &[Agent],
-    cwd: &std::path::Path,
+    agent_members: &'a [resolve::AgentMember],
 ) -> Vec<&'a str> {
-    let mut out: Vec<&str> = members
+    let skills = members.iter().filter(|m| m.skill == path).map(|m| &m.name);
+    let agents = agent_members
         .iter()
-        .filter(|m| m.skill == path)
-        .map(|m| m.name.as_str())
-        .collect();
-    if let Some(a) = agents.iter().find(|a| a.path == path) {
-        let at = crate::paths::normalize(&cwd.join(&a.fs_path));
-        out.extend(
-            manifests
-                .iter()
-                .filter(|m| m.via != "marketplace")
-                .filter(|m| at.starts_with(crate::paths::normalize(&cwd.join(&m.base))))
-                .map(|m| m.name.as_str()),
-        );
-    }
-    out
+        .filter(|m| m.agent == path)
+        .map(|m| &m.name);
+    skills.chain(agents).map(String::as_str).collect()
 }
 
 /// Turn each `SKILL.md` inside another skill's folder into a file of that skill. Hosts load
