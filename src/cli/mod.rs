@@ -48,6 +48,7 @@ pub use to_prompt::ToPromptArgs;
         "  docs/reports.md        formats, pull requests, baselines, merge, CI, SARIF\n",
         "  docs/json-report.md    the JSON report and its stable keys\n",
         "  docs/configuration.md  skill-audit.toml and suppressions\n",
+        "  docs/policy.md         policy rules of a library's own, in skill-audit.toml\n",
         "  docs/rules.md          every rule\n",
         "  docs/fidelity.md       inputs that made findings wrong, and what is done now\n",
         "  docs/editors.md        the language server (`skill-audit lsp`) in editors\n",
