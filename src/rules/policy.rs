@@ -440,6 +440,17 @@ fn field<'n>(root: &'n Node, path: &str) -> Option<(&'n Node, &'n Node)> {
     found
 }
 
+/// A value that states nothing: null, blank text, an empty list or mapping.
+fn is_empty(v: &Node) -> bool {
+    match &v.value {
+        Value::Null => true,
+        Value::Str(s) => s.trim().is_empty(),
+        Value::Seq(items) => items.is_empty(),
+        Value::Map(entries) => entries.is_empty(),
+        _ => false,
+    }
+}
+
 /// The scalar entries of a value: itself, or each entry of a list.
 fn entries(value: &Node) -> Vec<(String, Pos)> {
     match &value.value {
@@ -457,7 +468,7 @@ fn entries(value: &Node) -> Vec<(String, Pos)> {
 fn check_fields(rule: Rule, spec: &PolicySpec, root: &Node, sink: &mut Sink) {
     match &spec.check {
         Check::RequiredField { field: name } => {
-            let present = field(root, name).is_some_and(|(_, v)| !v.is_null());
+            let present = field(root, name).is_some_and(|(_, v)| !is_empty(v));
             if !present {
                 push(sink, rule, spec, root.pos, || {
                     format!(
@@ -786,6 +797,14 @@ max-length = 10
         assert_eq!(on_skill(&p, "lib/skills/acme-x/SKILL.md", clean).len(), 1);
         assert!(on_skill(&p, "library/skills/acme-x/SKILL.md", clean).is_empty());
         // An empty value is no value; a list is checked entry by entry.
+        for license in ["license:", "license: ''", "license: []"] {
+            let found = on_skill(
+                &p,
+                "skills/b/SKILL.md",
+                &format!("name: x\ndescription: S.\n{license}\n"),
+            );
+            assert_eq!(found.len(), 1, "{license}");
+        }
         let listed = "name: x\ndescription: [Short., Far too long.]\nlicense:\n";
         let found = on_skill(&p, "skills/b/SKILL.md", listed);
         let codes: Vec<&str> = found.iter().map(|f| f.0.as_str()).collect();
