@@ -205,7 +205,7 @@ pub fn links(
     boundary: &Boundary,
     findings: &mut Vec<Finding>,
 ) -> Vec<Link> {
-    let (links, _) = links_and_members(
+    let (links, _, _) = links_and_members(
         skills,
         agents,
         manifests,
@@ -215,6 +215,19 @@ pub fn links(
         findings,
     );
     links
+}
+
+/// The skills and the agents one plugin holds.
+type Members = (Vec<Member>, Vec<AgentMember>);
+
+/// An agent that a plugin's manifest names, or that lies in its `agents/` folder when it
+/// names none.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct AgentMember {
+    /// The agent's display path.
+    pub agent: String,
+    /// The plugin's name.
+    pub name: String,
 }
 
 /// A skill that a plugin holds, which makes the plugin its namespace (`/plugin:skill`).
@@ -232,7 +245,8 @@ pub(crate) struct Member {
     pub under: Option<usize>,
 }
 
-/// [`links`], and the skills each plugin holds: under its root or listed by it.
+/// [`links`], the skills each plugin holds (under its root or listed by it) and the agents
+/// each names.
 pub(crate) fn links_and_members(
     skills: &[Box<Skill>],
     agents: &[Agent],
@@ -241,7 +255,7 @@ pub(crate) fn links_and_members(
     cwd: &Path,
     boundary: &Boundary,
     findings: &mut Vec<Finding>,
-) -> (Vec<Link>, Vec<Member>) {
+) -> (Vec<Link>, Vec<Member>, Vec<AgentMember>) {
     let ix = Index::new(skills, agents, cwd);
     let roots: Vec<PathBuf> = scanned_roots
         .iter()
@@ -278,6 +292,7 @@ pub(crate) fn links_and_members(
     // Sized first: a large library's links would otherwise be copied as the list grows.
     let count = |v: &[(Vec<Link>, Vec<Finding>)]| v.iter().map(|(l, _)| l.len()).sum::<usize>();
     let (from_manifests, members): (Vec<_>, Vec<_>) = from_manifests.into_iter().unzip();
+    let (members, agent_members): (Vec<_>, Vec<_>) = members.into_iter().unzip();
     let mut out = Vec::with_capacity(count(&from_manifests) + count(&from_agents));
     for (links, found) in from_manifests.into_iter().chain(from_agents) {
         out.extend(links);
@@ -285,7 +300,11 @@ pub(crate) fn links_and_members(
     }
     out.par_sort_unstable();
     out.dedup();
-    (out, members.into_iter().flatten().collect())
+    (
+        out,
+        members.into_iter().flatten().collect(),
+        agent_members.into_iter().flatten().collect(),
+    )
 }
 
 /// Where one manifest's relative paths are tried: the plugin folder (`base`, a key), then the
@@ -347,7 +366,7 @@ fn manifest_links(
     m: &Manifest,
     places: &Places,
     boundary: &Boundary,
-) -> ((Vec<Link>, Vec<Finding>), Vec<Member>) {
+) -> ((Vec<Link>, Vec<Finding>), Members) {
     let mut findings = Vec::new();
     let base = &places.base;
     // A path that names nothing in the library: outside the tree, or simply wrong.
@@ -379,7 +398,17 @@ fn manifest_links(
         .iter()
         .flat_map(|a| m_skills.iter().map(|s| link(a, s, &via)))
         .collect();
-    ((links, findings), members(ix, m, base, &m_skills))
+    let agent_members = m_agents
+        .iter()
+        .map(|a| AgentMember {
+            agent: a.path.clone(),
+            name: m.name.clone(),
+        })
+        .collect();
+    (
+        (links, findings),
+        (members(ix, m, base, &m_skills), agent_members),
+    )
 }
 
 /// The skills the plugin of `m` holds: for a plugin manifest every skill under its root

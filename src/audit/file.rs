@@ -103,6 +103,7 @@ pub(super) fn parse_and_check(
             let dir = c.fs_path.parent().unwrap_or(std::path::Path::new(""));
             rules::references::check(&parsed.body, bytes, dir, files, sink);
             rules::spec::check(&parsed, settings, sink);
+            settings.policies.check_skill(parsed.root.as_ref(), sink);
             parse::hooks::load_skill(&mut parsed.skill, boundary, sink);
             rules::deps::check_skill_hooks(&parsed.skill, boundary, sink);
             if let Some(root) = &parsed.root {
@@ -114,6 +115,9 @@ pub(super) fn parse_and_check(
             match parse::agent::parse(bytes, &c.path, &c.fs_path, flavor, sink) {
                 Some(parsed) => {
                     rules::agent::check(&parsed, sink);
+                    settings
+                        .policies
+                        .check_agent(&parsed.agent, parsed.root.as_ref(), sink);
                     if let Some(root) = &parsed.root {
                         let a = &parsed.agent;
                         if let Some(hooks) = parse::hooks::of_agent(a, root, boundary, sink) {

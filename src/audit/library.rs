@@ -97,7 +97,7 @@ pub(crate) fn judge(
     }
     rules::agent::check_targets(&agents, &mut findings);
     rules::host::check(&agents, &profiles, &mut findings);
-    let (mut links, members) = resolve::links_and_members(
+    let (mut links, members, agent_members) = resolve::links_and_members(
         &skills,
         &agents,
         &manifests,
@@ -106,6 +106,9 @@ pub(crate) fn judge(
         boundary,
         &mut findings,
     );
+    rules::policy::keep_in_plugins(&mut findings, &opts.settings.policies, |path| {
+        plugins_of(path, &members, &agent_members)
+    });
     // After resolving: plugins namespace the skills they hold.
     rules::library::duplicate_names(&skills, &members, &mut findings);
     rules::library::shadowed_bundled(&skills, &profiles, &mut findings);
@@ -176,7 +179,7 @@ pub(crate) fn judge(
         );
         rules::library::partial(a, &profiles, &r.availability, &mut findings);
     }
-    rules::config::apply_suppressions(&mut findings, &suppressions);
+    rules::config::apply_suppressions(&mut findings, &suppressions, &opts.settings.policies.rules);
     rules::config::apply_severities(&mut findings, &opts.settings.severities);
     sort_findings(&mut findings);
     AuditResult {
@@ -195,6 +198,21 @@ pub(crate) fn judge(
         ignored: found.ignored,
         texts,
     }
+}
+
+/// The names of the plugins that hold the file at `path` (a display path): for a skill,
+/// those it is a member of; for an agent, those whose manifest names it.
+fn plugins_of<'a>(
+    path: &str,
+    members: &'a [resolve::Member],
+    agent_members: &'a [resolve::AgentMember],
+) -> Vec<&'a str> {
+    let skills = members.iter().filter(|m| m.skill == path).map(|m| &m.name);
+    let agents = agent_members
+        .iter()
+        .filter(|m| m.agent == path)
+        .map(|m| &m.name);
+    skills.chain(agents).map(String::as_str).collect()
 }
 
 /// Turn each `SKILL.md` inside another skill's folder into a file of that skill. Hosts load

@@ -47,7 +47,8 @@ pub struct AuditArgs {
     /// something to fix, 0 otherwise.
     #[arg(long)]
     pub diff: bool,
-    /// Report only these rules: IDs (`SA221`), prefixes (`SA2`), names (`drift`) or `ALL`,
+    /// Report only these rules: IDs (`SA221`, a policy rule's `P001`), prefixes (`SA2`, `P`),
+    /// names (`drift`) or `ALL`,
     /// comma-separated or repeated [default: `select` in skill-audit.toml, else every rule].
     #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = super::args::RuleSelector, hide_possible_values = true)]
     pub select: Option<Vec<String>>,
@@ -127,15 +128,21 @@ pub(super) struct Plan {
 
 /// The rules `selectors` name, for the flag `flag`; a selector that names none is a usage
 /// error.
-fn selected(flag: &str, selectors: &[String]) -> Result<Vec<crate::rules::Rule>, String> {
+fn selected(
+    flag: &str,
+    selectors: &[String],
+    policies: &[crate::rules::Rule],
+) -> Result<Vec<crate::rules::Rule>, String> {
     let mut out = Vec::new();
     for sel in selectors {
-        out.extend(crate::rules::Rule::selected(sel.trim()).ok_or_else(|| {
-            format!(
-                "{flag} {sel}: names no rule; {}",
-                crate::rules::Rule::SELECTOR_FORMS
-            )
-        })?);
+        out.extend(
+            crate::rules::Rule::selected_in(sel.trim(), policies).ok_or_else(|| {
+                format!(
+                    "{flag} {sel}: names no rule; {}",
+                    crate::rules::Rule::SELECTOR_FORMS
+                )
+            })?,
+        );
     }
     Ok(out)
 }
@@ -203,13 +210,13 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         select: args
             .select
             .as_deref()
-            .map(|s| selected("--select", s))
+            .map(|s| selected("--select", s, &config.policies))
             .transpose()?,
-        extend_select: selected("--extend-select", &args.extend_select)?,
-        ignore: selected("--ignore", &args.ignore)?,
+        extend_select: selected("--extend-select", &args.extend_select, &config.policies)?,
+        ignore: selected("--ignore", &args.ignore, &config.policies)?,
     }
     .over(&config.selection);
-    for &rule in crate::rules::Rule::ALL {
+    for &rule in crate::rules::Rule::ALL.iter().chain(&config.policies) {
         if !selection.reports(rule) {
             severities.insert(rule, None);
         }
@@ -240,6 +247,10 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
                 .unwrap_or_default(),
             hosts: config.file.hosts.clone(),
             severities,
+            policies: crate::rules::policy::Policies {
+                dir: crate::paths::display_path(&config.dir, &cwd),
+                rules: config.policies.clone(),
+            },
         },
         threads: lib.threads,
         cwd,

@@ -3,12 +3,32 @@
 use super::{Outcome, print};
 use crate::rules::Rule;
 
-/// One line per rule: ID, default severity, name, whether it has a fix, summary.
-pub(crate) fn rules() -> Result<Outcome, String> {
+/// The policy rules of the settings file `config`, or of the one an audit of the current
+/// folder would read; a settings file that cannot be used is an error.
+fn policies(config: Option<&std::path::Path>) -> Result<Vec<Rule>, String> {
+    let cwd =
+        std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    let path = match config {
+        Some(p) => Some(p.to_owned()),
+        None => crate::config::file::find(std::path::Path::new("."), &cwd, false)?,
+    };
+    let Some(path) = path else {
+        return Ok(Vec::new());
+    };
+    let shown = crate::paths::display_path(&path, &cwd);
+    crate::config::file::load(&path, &shown)
+        .map(|c| c.policies)
+        .map_err(|e| e.to_string())
+}
+
+/// One line per rule: ID, default severity, name, whether it has a fix, summary; the
+/// built-in rules, then the settings file's policy rules.
+pub(crate) fn rules(config: Option<&std::path::Path>) -> Result<Outcome, String> {
+    let policies = policies(config)?;
     let mut s = String::new();
-    for r in Rule::ALL {
+    for r in Rule::ALL.iter().chain(&policies) {
         s.push_str(&format!(
-            "{}  {:<7}  {:<28} {:<6} {}\n",
+            "{:<5}  {:<7}  {:<28} {:<6} {}\n",
             r.code(),
             r.default_severity(),
             r.name(),
@@ -51,9 +71,10 @@ pub(crate) fn profiles(name: Option<&str>) -> Result<Outcome, String> {
     print(&s)
 }
 
-/// One rule's documentation.
-pub(crate) fn rule(id: &str) -> Result<Outcome, String> {
-    let rule = Rule::from_id(id)
+/// One rule's documentation, a built-in rule's or a policy rule's of the settings file.
+pub(crate) fn rule(id: &str, config: Option<&std::path::Path>) -> Result<Outcome, String> {
+    let policies = policies(config)?;
+    let rule = Rule::from_id_in(id, &policies)
         .ok_or_else(|| format!("unknown rule `{id}`; `skill-audit rules` lists them"))?;
     print(&rule_doc(rule))
 }
@@ -101,7 +122,8 @@ pub fn rules_markdown() -> String {
          Every finding has a stable rule ID. `skill-audit rules` lists the rules and \
          `skill-audit rule ID` prints one of the sections below. The Fix column says which \
          rules' findings carry a fix: `safe` ones `--fix` applies, `unsafe` ones only \
-         `--fix --unsafe-fixes` (see [fixes.md](fixes.md)).\n\n\
+         `--fix --unsafe-fixes` (see [fixes.md](fixes.md)). A library can add rules of its \
+         own, with IDs from `P001` to `P999`: see [policy.md](policy.md).\n\n\
          | ID | Name | Default | Fix | Summary |\n| --- | --- | --- | --- | --- |\n",
     );
     for r in Rule::ALL {

@@ -48,6 +48,7 @@ pub use to_prompt::ToPromptArgs;
         "  docs/reports.md        formats, pull requests, baselines, merge, CI, SARIF\n",
         "  docs/json-report.md    the JSON report and its stable keys\n",
         "  docs/configuration.md  skill-audit.toml and suppressions\n",
+        "  docs/policy.md         policy rules of a library's own, in skill-audit.toml\n",
         "  docs/rules.md          every rule\n",
         "  docs/fidelity.md       inputs that made findings wrong, and what is done now\n",
         "  docs/editors.md        the language server (`skill-audit lsp`) in editors\n",
@@ -77,12 +78,22 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// List every rule: ID, default severity, summary.
-    Rules,
+    /// List every rule: ID, default severity, summary; then the policy rules of the settings
+    /// file.
+    Rules {
+        /// Settings file whose `[[policy]]` rules to list too [default: the skill-audit.toml
+        /// an audit of the current folder would read].
+        #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+        config: Option<PathBuf>,
+    },
     /// Print a rule's documentation: what it checks, why, an example.
     Rule {
-        /// Rule ID (`SA201`) or name (`name-missing`).
+        /// Rule ID (`SA201`, or a policy rule's `P001`) or name (`name-missing`).
         id: String,
+        /// Settings file whose `[[policy]]` rules to look in [default: the skill-audit.toml
+        /// an audit of the current folder would read].
+        #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath)]
+        config: Option<PathBuf>,
     },
     /// List the built-in host profiles (`--profile builtin:NAME`), or print one's JSON.
     Profiles {
@@ -187,10 +198,10 @@ static COLOR: std::sync::OnceLock<ColorChoice> = std::sync::OnceLock::new();
 pub fn run(cli: Cli) -> Result<Outcome, String> {
     let _ = COLOR.set(cli.color);
     match cli.command {
-        Some(Command::Rules) => catalog::rules(),
+        Some(Command::Rules { config }) => catalog::rules(config.as_deref()),
         Some(Command::Profiles { name }) => catalog::profiles(name.as_deref()),
         Some(Command::Init { dir }) => init(&dir),
-        Some(Command::Rule { id }) => catalog::rule(&id),
+        Some(Command::Rule { id, config }) => catalog::rule(&id, config.as_deref()),
         Some(Command::Diff {
             old,
             new,

@@ -113,6 +113,83 @@ pub struct ConfigFile {
     /// Links between agents and skills that no manifest records.
     #[serde(default)]
     pub links: Vec<LinkEntry>,
+    /// The library's own rules (`[[policy]]`): each an ID `P001`-`P999`, a name, a severity,
+    /// what it applies to and one check (docs/policy.md).
+    #[serde(default)]
+    pub policy: Vec<PolicyEntry>,
+}
+
+/// `[[policy]]`: one rule of the library's own.
+#[derive(Debug, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+pub struct PolicyEntry {
+    /// `P` and three digits (`P001`), unique in the file: built-in rules use `SA`.
+    #[schemars(with = "String")]
+    pub id: Spanned<String>,
+    /// A kebab-case name (`skill-license`), unique and no built-in rule's.
+    #[schemars(with = "String")]
+    pub name: Spanned<String>,
+    /// The findings' severity [default: warning].
+    pub severity: Option<PolicySeverity>,
+    /// One line for `skill-audit rules` [default: made from the check].
+    pub summary: Option<String>,
+    /// What each finding says, instead of the generated message: say what to do.
+    pub message: Option<String>,
+    /// What the rule checks: skills (`SKILL.md`) or agents.
+    #[schemars(with = "crate::rules::policy::Target")]
+    pub applies_to: Spanned<crate::rules::policy::Target>,
+    /// Globs of the files it applies to, relative to this file (`skills/acme-*/**`)
+    /// [default: every file of its kind].
+    #[serde(default)]
+    #[schemars(with = "Vec<String>")]
+    pub paths: Vec<Spanned<String>>,
+    /// Only the skills or agents of the plugin of this name (its manifest's `name`): under
+    /// the plugin's folder, or listed by its manifest.
+    pub plugin: Option<String>,
+    /// The check: `required-field`, `forbidden-field`, `field-pattern` and `max-length` take
+    /// `field`; `field-pattern` takes `pattern`, `max-length` takes `max-length`;
+    /// `forbidden-tools` and `required-tools` take `tools`; `allowed-servers` takes
+    /// `servers`. The last three apply to agents.
+    #[schemars(with = "PolicyCheck")]
+    pub check: Spanned<PolicyCheck>,
+    /// The frontmatter field, a dotted path for nested ones (`metadata.owner`).
+    #[schemars(with = "Option<String>")]
+    pub field: Option<Spanned<String>>,
+    /// A regular expression the field's value must match (Rust `regex` syntax; anchor it
+    /// with `^` and `$` to match the whole value).
+    #[schemars(with = "Option<String>")]
+    pub pattern: Option<Spanned<String>>,
+    /// The most characters the field's value may have.
+    #[schemars(with = "Option<usize>")]
+    pub max_length: Option<Spanned<usize>>,
+    /// Tool names, compared without case (`Bash` also matches `Bash(git:*)`).
+    #[schemars(with = "Option<Vec<String>>")]
+    pub tools: Option<Spanned<Vec<String>>>,
+    /// MCP server names.
+    #[schemars(with = "Option<Vec<String>>")]
+    pub servers: Option<Spanned<Vec<String>>>,
+}
+
+/// The check a `[[policy]]` rule makes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum PolicyCheck {
+    RequiredField,
+    ForbiddenField,
+    FieldPattern,
+    MaxLength,
+    ForbiddenTools,
+    RequiredTools,
+    AllowedServers,
+}
+
+/// A policy rule's severity.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum PolicySeverity {
+    Info,
+    Warning,
+    Error,
 }
 
 /// A `--fail-on` threshold.
@@ -164,6 +241,8 @@ pub(crate) struct Config {
     pub selection: super::Selection,
     /// `output-format`, validated.
     pub output_format: Option<crate::report::Format>,
+    /// `[[policy]]`, validated: a [`Rule::Policy`] each, in the file's order.
+    pub policies: Vec<Rule>,
 }
 
 /// Read and validate a config file.
@@ -193,9 +272,10 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
         let offset = e.span().map_or(0, |s| s.start);
         err(offset, e.message().trim().replace('\n', " "))
     })?;
+    let policies = policies(&file.policy, display, text, &err)?;
     let mut rules = Vec::new();
     for (id, level) in &file.rules {
-        let rule = Rule::from_id(id.get_ref()).ok_or_else(|| {
+        let rule = Rule::from_id_in(id.get_ref(), &policies).ok_or_else(|| {
             err(
                 id.span().start,
                 format!(
@@ -209,7 +289,7 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
     let rules_of = |key: &str, selectors: &[Spanned<String>]| {
         let mut out = Vec::new();
         for sel in selectors {
-            out.extend(Rule::selected(sel.get_ref()).ok_or_else(|| {
+            out.extend(Rule::selected_in(sel.get_ref(), &policies).ok_or_else(|| {
                 err(
                     sel.span().start,
                     format!(
@@ -254,7 +334,241 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
         rules,
         selection,
         output_format,
+        policies,
     })
+}
+
+/// The `[[policy]]` rules, checked: IDs and names well formed, unique and clear of the
+/// built-in rules', each check given what it takes and nothing else.
+fn policies(
+    entries: &[PolicyEntry],
+    display: &str,
+    text: &str,
+    err: &dyn Fn(usize, String) -> ConfigError,
+) -> Result<Vec<Rule>, ConfigError> {
+    use crate::rules::policy::{Check, Globs, Pattern, PolicySpec, Target};
+    let mut out: Vec<Rule> = Vec::new();
+    for e in entries {
+        let id = e.id.get_ref();
+        let at_id = e.id.span().start;
+        if let Some(builtin) = Rule::from_id(id) {
+            return Err(err(
+                at_id,
+                format!(
+                    "policy `id` `{id}` is the built-in rule {builtin} ({}); policy rules use `P` and three digits, such as `P001`",
+                    builtin.name()
+                ),
+            ));
+        }
+        if !crate::rules::policy::is_policy_id(id) {
+            return Err(err(
+                at_id,
+                format!("policy `id` `{id}`: use `P` and three digits, from `P001` to `P999`"),
+            ));
+        }
+        if let Some(twin) = out.iter().find(|r| r.code().eq_ignore_ascii_case(id)) {
+            return Err(err(
+                at_id,
+                format!(
+                    "policy `id` `{id}` is declared twice ({twin} is above); give each rule its own ID"
+                ),
+            ));
+        }
+        let name = e.name.get_ref();
+        let at_name = e.name.span().start;
+        let kebab = !name.is_empty()
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit() || b == b'-');
+        if !kebab || crate::rules::policy::is_policy_id(name) {
+            return Err(err(
+                at_name,
+                format!(
+                    "policy `name` `{name}`: use lowercase letters, digits and `-`, such as `skill-license`"
+                ),
+            ));
+        }
+        if let Some(taken) = Rule::from_id_in(name, &out) {
+            return Err(err(
+                at_name,
+                format!("policy `name` `{name}` is already the name of {taken}; choose another"),
+            ));
+        }
+        let target = *e.applies_to.get_ref();
+        let at_check = e.check.span().start;
+        let kind = *e.check.get_ref();
+        let field = || {
+            e.field
+                .as_ref()
+                .map(|f| f.get_ref().clone())
+                .ok_or_else(|| {
+                    err(
+                        at_check,
+                        format!(
+                            "policy {id}: this check needs `field`, the frontmatter field it checks"
+                        ),
+                    )
+                })
+        };
+        let list = |l: &Option<Spanned<Vec<String>>>, key: &str| {
+            l.as_ref().map(|l| l.get_ref().clone()).ok_or_else(|| {
+                err(
+                    at_check,
+                    format!("policy {id}: this check needs `{key}`, a list of names"),
+                )
+            })
+        };
+        let check = match kind {
+            PolicyCheck::RequiredField => Check::RequiredField { field: field()? },
+            PolicyCheck::ForbiddenField => Check::ForbiddenField { field: field()? },
+            PolicyCheck::FieldPattern => {
+                let p = e.pattern.as_ref().ok_or_else(|| {
+                    err(
+                        at_check,
+                        format!(
+                            "policy {id}: `field-pattern` needs `pattern`, a regular expression"
+                        ),
+                    )
+                })?;
+                let re = regex::Regex::new(p.get_ref()).map_err(|x| {
+                    let why = x
+                        .to_string()
+                        .lines()
+                        .last()
+                        .unwrap_or_default()
+                        .trim()
+                        .trim_start_matches("error: ")
+                        .to_owned();
+                    err(
+                        p.span().start,
+                        format!("policy {id}: `pattern` is not a regular expression: {why}"),
+                    )
+                })?;
+                Check::FieldPattern {
+                    field: field()?,
+                    pattern: Pattern(re),
+                }
+            }
+            PolicyCheck::MaxLength => {
+                let m = e.max_length.as_ref().ok_or_else(|| {
+                    err(
+                        at_check,
+                        format!(
+                            "policy {id}: `max-length` needs `max-length`, a number of characters"
+                        ),
+                    )
+                })?;
+                Check::MaxLength {
+                    field: field()?,
+                    max: *m.get_ref(),
+                }
+            }
+            PolicyCheck::ForbiddenTools => Check::ForbiddenTools {
+                tools: list(&e.tools, "tools")?,
+            },
+            PolicyCheck::RequiredTools => Check::RequiredTools {
+                tools: list(&e.tools, "tools")?,
+            },
+            PolicyCheck::AllowedServers => Check::AllowedServers {
+                servers: list(&e.servers, "servers")?,
+            },
+        };
+        // A key the check does not read is a mistake, not a no-op.
+        let unused = [
+            (
+                "field",
+                e.field.as_ref().map(|f| f.span().start),
+                kind != PolicyCheck::ForbiddenTools
+                    && kind != PolicyCheck::RequiredTools
+                    && kind != PolicyCheck::AllowedServers,
+            ),
+            (
+                "pattern",
+                e.pattern.as_ref().map(|f| f.span().start),
+                kind == PolicyCheck::FieldPattern,
+            ),
+            (
+                "max-length",
+                e.max_length.as_ref().map(|f| f.span().start),
+                kind == PolicyCheck::MaxLength,
+            ),
+            (
+                "tools",
+                e.tools.as_ref().map(|f| f.span().start),
+                matches!(
+                    kind,
+                    PolicyCheck::ForbiddenTools | PolicyCheck::RequiredTools
+                ),
+            ),
+            (
+                "servers",
+                e.servers.as_ref().map(|f| f.span().start),
+                kind == PolicyCheck::AllowedServers,
+            ),
+        ];
+        if let Some((key, Some(at), _)) = unused.iter().find(|(_, at, used)| at.is_some() && !used)
+        {
+            return Err(err(
+                *at,
+                format!(
+                    "policy {id}: `{key}` is not read by the check `{}`; remove it",
+                    check.name()
+                ),
+            ));
+        }
+        if check.agents_only() && target != Target::Agent {
+            return Err(err(
+                e.applies_to.span().start,
+                format!(
+                    "policy {id}: `{}` checks agents' grants; use `applies-to = \"agent\"`",
+                    check.name()
+                ),
+            ));
+        }
+        let paths = if e.paths.is_empty() {
+            None
+        } else {
+            let mut set = globset::GlobSetBuilder::new();
+            for p in &e.paths {
+                let glob = globset::GlobBuilder::new(p.get_ref())
+                    .literal_separator(true)
+                    .build()
+                    .map_err(|x| {
+                        err(
+                            p.span().start,
+                            format!("policy {id}: `{}` is not a glob: {}", p.get_ref(), x.kind()),
+                        )
+                    })?;
+                set.add(glob);
+            }
+            let set = set
+                .build()
+                .map_err(|x| err(at_check, format!("policy {id}: `paths`: {x}")))?;
+            Some(Globs {
+                written: e.paths.iter().map(|p| p.get_ref().clone()).collect(),
+                set,
+            })
+        };
+        let (line, _) = line_col(text, at_id);
+        let spec = PolicySpec {
+            code: id.to_ascii_uppercase(),
+            name: name.clone(),
+            severity: match e.severity {
+                Some(PolicySeverity::Error) => crate::diagnostic::Severity::Error,
+                Some(PolicySeverity::Info) => crate::diagnostic::Severity::Info,
+                Some(PolicySeverity::Warning) | None => crate::diagnostic::Severity::Warning,
+            },
+            summary: e.summary.clone(),
+            target,
+            paths,
+            plugin: e.plugin.clone(),
+            check,
+            message: e.message.clone(),
+            declared_at: format!("{display}:{line}"),
+        };
+        out.push(spec.into_rule());
+    }
+    Ok(out)
 }
 
 fn line_col(text: &str, offset: usize) -> (usize, usize) {
@@ -305,6 +619,14 @@ pub(crate) const STARTER: &str = r#"# skill-audit.toml: settings for auditing th
 # [[links]]
 # agent = "agents/analyst.agent.md"
 # skills = ["kusto-query"]
+
+# Rules of this library's own: an ID from P001 to P999, what it applies to, one check.
+# [[policy]]
+# id = "P001"
+# name = "skill-license"
+# applies-to = "skill"
+# check = "required-field"
+# field = "license"
 "#;
 
 #[cfg(test)]
@@ -363,5 +685,104 @@ skills = ["k"]
         assert_eq!(e.line, 2);
         assert!(e.message.contains("off"), "{}", e.message);
         assert!(p(STARTER).is_ok(), "the starter file parses");
+    }
+
+    const POLICY: &str = "[[policy]]\nid = \"P001\"\nname = \"skill-license\"\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"license\"\n";
+
+    #[test]
+    fn policy_rules_are_rules_of_the_run() {
+        let c = p(&format!(
+            "select = [\"P\"]\nignore = [\"skill-license\"]\n[rules]\nP001 = \"info\"\n{POLICY}"
+        ))
+        .unwrap();
+        assert_eq!(c.policies.len(), 1);
+        let rule = c.policies[0];
+        assert_eq!((rule.code(), rule.name()), ("P001", "skill-license"));
+        assert_eq!(
+            rule.default_severity(),
+            crate::diagnostic::Severity::Warning
+        );
+        assert_eq!(c.rules, [(rule, RuleLevel::Info)]);
+        assert_eq!(c.selection.select, Some(vec![rule]));
+        assert_eq!(c.selection.ignore, [rule]);
+        assert!(
+            rule.doc().why.contains("skill-audit.toml:6"),
+            "{}",
+            rule.doc().why
+        );
+    }
+
+    #[test]
+    fn broken_policy_rules_name_their_line() {
+        // Each case: the text after `[[policy]]`, where the error is and what it says.
+        let cases: [(&str, (usize, usize), &str); 11] = [
+            (
+                "id = \"P001\"\nname = \"a\"\napplies-to = \"skill\"\ncheck = \"sometimes\"",
+                (5, 9),
+                "required-field",
+            ),
+            (
+                "id = \"SA221\"\nname = \"a\"\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"x\"",
+                (2, 6),
+                "built-in rule SA221",
+            ),
+            (
+                "id = \"X1\"\nname = \"a\"\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"x\"",
+                (2, 6),
+                "three digits",
+            ),
+            (
+                "id = \"P001\"\nname = \"unknown-key\"\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"x\"",
+                (3, 8),
+                "SA221",
+            ),
+            (
+                "id = \"P001\"\nname = \"Skill License\"\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"x\"",
+                (3, 8),
+                "lowercase",
+            ),
+            (
+                "id = \"P001\"\nname = \"a\"\napplies-to = \"skill\"\ncheck = \"field-pattern\"\nfield = \"x\"\npattern = \"(unclosed\"",
+                (7, 11),
+                "not a regular expression",
+            ),
+            (
+                "id = \"P001\"\nname = \"a\"\napplies-to = \"agent\"\ncheck = \"forbidden-tools\"\ntools = [\"Bash\"]\nfield = \"x\"",
+                (7, 9),
+                "`field` is not read",
+            ),
+            (
+                "id = \"P001\"\nname = \"a\"\napplies-to = \"skill\"\ncheck = \"forbidden-tools\"\ntools = [\"Bash\"]",
+                (4, 14),
+                "agent",
+            ),
+            (
+                "id = \"P001\"\nname = \"a\"\napplies-to = \"skill\"\ncheck = \"max-length\"\nfield = \"x\"",
+                (5, 9),
+                "needs `max-length`",
+            ),
+            (
+                "id = \"P001\"\nname = \"a\"\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"x\"\npaths = [\"a/{b\"]",
+                (7, 10),
+                "not a glob",
+            ),
+            (
+                "id = \"P001\"\nname = \"a\"\napplies-to = \"skills\"\ncheck = \"required-field\"\nfield = \"x\"",
+                (4, 14),
+                "agent",
+            ),
+        ];
+        for (body, at, says) in cases {
+            let e = p(&format!("[[policy]]\n{body}\n")).unwrap_err();
+            assert_eq!((e.line, e.column), at, "{body}: {e}");
+            assert!(e.message.contains(says), "{body}: {e}");
+        }
+        let twice = format!("{POLICY}{}", POLICY.replace("skill-license", "other"));
+        let e = p(&twice).unwrap_err();
+        assert_eq!((e.line, e.column), (8, 6), "{e}");
+        assert!(e.message.contains("declared twice"), "{e}");
+        let e = p(&format!("{POLICY}{}", POLICY.replace("P001", "P002"))).unwrap_err();
+        assert_eq!(e.line, 9, "{e}");
+        assert!(e.message.contains("already the name of P001"), "{e}");
     }
 }

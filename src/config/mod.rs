@@ -61,6 +61,8 @@ pub struct Settings {
     pub hosts: Option<Vec<Host>>,
     /// Per-rule severity: `None` turns the rule off.
     pub severities: HashMap<Rule, Option<Severity>>,
+    /// The settings file's own rules (`[[policy]]`).
+    pub policies: crate::rules::policy::Policies,
 }
 
 /// Which rules a run reports, as ruff selects them: `select` (all rules when unset), plus

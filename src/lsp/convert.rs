@@ -29,8 +29,12 @@ pub(crate) fn uri_of(path: &Path) -> Option<Uri> {
     Uri::from_str(url.as_str()).ok()
 }
 
-/// The documentation page of a rule: its section in the catalogue.
+/// The documentation page of a rule: its section in the catalogue. A policy rule of the
+/// library's settings file has none; `skill-audit rule ID` prints its documentation.
 pub(crate) fn rule_url(rule: Rule) -> Option<Uri> {
+    if !rule.is_builtin() {
+        return None;
+    }
     Uri::from_str(&format!("{RULES_URL}#{}", rule.anchor())).ok()
 }
 

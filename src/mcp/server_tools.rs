@@ -224,7 +224,10 @@ pub(crate) fn call(
         "check_skill" => check(&*fresh(lib)?, read(args)?),
         "explain" => explain_tool(&*fresh(lib)?, read(args)?),
         "audit" => audit(&*fresh(lib)?, read(args)?),
-        "rule" => rule(read(args)?),
+        "rule" => {
+            let policies = fresh(lib)?.ws.options().settings.policies.rules.clone();
+            rule(read(args)?, &policies)
+        }
         "fix_preview" => {
             let args: FixArgs = read(args)?;
             // The fixes are worked out by a whole audit of their own: not under the lock.
@@ -647,7 +650,8 @@ fn audit(lib: &Library, args: AuditArgs) -> Answer {
         Some(selectors) => {
             let mut all = Vec::new();
             for s in selectors {
-                all.extend(Rule::selected(s).ok_or_else(|| {
+                let policies = &lib.ws.options().settings.policies.rules;
+                all.extend(Rule::selected_in(s, policies).ok_or_else(|| {
                     format!("`{s}` is no rule, prefix or `ALL`; the `rule` tool documents each")
                 })?);
             }
@@ -740,8 +744,8 @@ fn audit(lib: &Library, args: AuditArgs) -> Answer {
     Ok((json!({"summary": summary, "findings": shown}), text))
 }
 
-fn rule(args: RuleArgs) -> Answer {
-    let r = Rule::from_id(&args.id).ok_or_else(|| {
+fn rule(args: RuleArgs, policies: &[Rule]) -> Answer {
+    let r = Rule::from_id_in(&args.id, policies).ok_or_else(|| {
         format!(
             "no rule `{}`; rules are named by code (`SA201`) or name",
             args.id

@@ -179,11 +179,12 @@ pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 
 fn log(report: &Report) -> Log<'_> {
     let states = baseline_states(report);
+    let table = rule_table(report);
     let results = report
         .findings
         .iter()
         .enumerate()
-        .map(|(i, f)| result(f, states.as_ref().map(|s| s[i])))
+        .map(|(i, f)| result(f, &table, states.as_ref().map(|s| s[i])))
         .collect();
     Log {
         schema: SCHEMA_URI,
@@ -194,7 +195,7 @@ fn log(report: &Report) -> Log<'_> {
                     name: &report.tool.name,
                     version: &report.tool.version,
                     semantic_version: &report.tool.version,
-                    rules: Rule::ALL.iter().map(|r| descriptor(*r)).collect(),
+                    rules: table.iter().map(|r| descriptor(*r)).collect(),
                 },
             },
             original_uri_base_ids: OriginalUriBaseIds {
@@ -250,7 +251,11 @@ fn fence_for(text: &str) -> String {
     "`".repeat(longest.max(2) + 1)
 }
 
-fn result(f: &Finding, baseline_state: Option<&'static str>) -> SarifResult<'static> {
+fn result(
+    f: &Finding,
+    table: &[Rule],
+    baseline_state: Option<&'static str>,
+) -> SarifResult<'static> {
     let (uri, uri_base_id) = artifact_uri(&f.path);
     let fixes = f
         .fix
@@ -285,7 +290,7 @@ fn result(f: &Finding, baseline_state: Option<&'static str>) -> SarifResult<'sta
     SarifResult {
         fixes,
         rule_id: f.rule.code(),
-        rule_index: rule_index(f.rule),
+        rule_index: table.iter().position(|r| *r == f.rule).unwrap_or(0),
         level: level(f.severity),
         message: Message {
             text: f.message.clone(),
@@ -303,12 +308,19 @@ fn result(f: &Finding, baseline_state: Option<&'static str>) -> SarifResult<'sta
     }
 }
 
-/// The position of `rule` in `Rule::ALL`, which is the order of `tool.driver.rules`.
-fn rule_index(rule: Rule) -> usize {
-    Rule::ALL
+/// `tool.driver.rules`: every built-in rule in code order, then the policy rules of the
+/// library's settings file that have findings, in code order. A result's `ruleIndex` is its
+/// rule's place here.
+fn rule_table(report: &Report) -> Vec<Rule> {
+    let mut policies: Vec<Rule> = report
+        .findings
         .iter()
-        .position(|r| *r == rule)
-        .expect("every rule is in Rule::ALL")
+        .map(|f| f.rule)
+        .filter(|r| !r.is_builtin())
+        .collect();
+    policies.sort();
+    policies.dedup();
+    Rule::ALL.iter().copied().chain(policies).collect()
 }
 
 /// With a baseline, `new` for the findings the baseline lacks and `unchanged` for the rest,

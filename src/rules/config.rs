@@ -7,8 +7,13 @@ use crate::diagnostic::{Finding, Severity, Suppression};
 use crate::rules::Rule;
 
 /// Drop findings silenced by a suppression comment on their line, and report suppressions
-/// that silence nothing or name no rule.
-pub(crate) fn apply_suppressions(findings: &mut Vec<Finding>, suppressions: &[Suppression]) {
+/// that silence nothing or name no rule; `policies` are the run's own rules, which a comment
+/// may name too.
+pub(crate) fn apply_suppressions(
+    findings: &mut Vec<Finding>,
+    suppressions: &[Suppression],
+    policies: &[Rule],
+) {
     if suppressions.is_empty() {
         return;
     }
@@ -21,7 +26,12 @@ pub(crate) fn apply_suppressions(findings: &mut Vec<Finding>, suppressions: &[Su
     }
     let rules: Vec<Vec<Option<Rule>>> = suppressions
         .iter()
-        .map(|s| s.ids.iter().map(|id| Rule::from_id(id)).collect())
+        .map(|s| {
+            s.ids
+                .iter()
+                .map(|id| Rule::from_id_in(id, policies))
+                .collect()
+        })
         .collect();
     let mut used: HashSet<(usize, usize)> = HashSet::new();
     findings.retain(|f| {

@@ -20,6 +20,7 @@ pub(crate) mod host;
 pub(crate) mod library;
 pub(crate) mod links;
 pub(crate) mod mcp;
+pub mod policy;
 pub(crate) mod references;
 pub mod spec;
 pub(crate) mod uses;
@@ -57,22 +58,33 @@ pub struct FixDoc {
 /// The registry: each rule's variant and the family file's [`RuleDoc`] for it, in code order.
 macro_rules! declare_rules {
     ($( $variant:ident = $family:ident :: $doc:ident; )*) => {
-        /// Every rule skill-audit knows. The code (`SA201`) is the stable ID.
+        /// Every rule skill-audit knows, and the library's own policy rules of a run. The code
+        /// (`SA201`, `P001`) is the stable ID.
         #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-        pub enum Rule { $($variant),* }
+        pub enum Rule {
+            $($variant,)*
+            /// A rule of the settings file's `[[policy]]` ([`policy`]).
+            Policy(policy::PolicyRef),
+        }
 
         impl Rule {
-            /// All rules, in code order.
+            /// All built-in rules, in code order.
             pub const ALL: &'static [Rule] = &[$(Rule::$variant),*];
 
             pub fn doc(self) -> &'static RuleDoc {
-                match self { $(Rule::$variant => &$family::$doc),* }
+                match self {
+                    $(Rule::$variant => &$family::$doc,)*
+                    Rule::Policy(p) => p.doc(),
+                }
             }
 
             /// The family module that declares the rule, for the test that codes match files.
             #[cfg(test)]
             fn family(self) -> &'static str {
-                match self { $(Rule::$variant => stringify!($family)),* }
+                match self {
+                    $(Rule::$variant => stringify!($family),)*
+                    Rule::Policy(_) => "policy",
+                }
             }
         }
     };
@@ -193,35 +205,71 @@ impl Rule {
         format!("{}-{}", self.code(), self.name()).to_ascii_lowercase()
     }
 
-    /// Look a rule up by code (`SA201`) or name (`name-missing`), case-insensitively.
+    /// Is it one of skill-audit's own rules, documented in docs/rules.md?
+    pub fn is_builtin(self) -> bool {
+        !matches!(self, Rule::Policy(_))
+    }
+
+    /// Look a built-in rule up by code (`SA201`) or name (`name-missing`), case-insensitively.
     pub fn from_id(id: &str) -> Option<Rule> {
+        Rule::from_id_in(id, &[])
+    }
+
+    /// Look a rule up by code or name among the built-in rules and `policies`, the policy
+    /// rules of a run.
+    pub fn from_id_in(id: &str, policies: &[Rule]) -> Option<Rule> {
         Rule::ALL
             .iter()
+            .chain(policies)
             .copied()
             .find(|r| r.code().eq_ignore_ascii_case(id) || r.name().eq_ignore_ascii_case(id))
     }
 
     /// What a selector may be, for the error when one names no rule.
-    pub(crate) const SELECTOR_FORMS: &str = "use `ALL`, a rule ID such as `SA221`, a prefix such as `SA2` or a name such as `unknown-key` (`skill-audit rules` lists them)";
+    pub(crate) const SELECTOR_FORMS: &str = "use `ALL`, a rule ID such as `SA221` or a policy rule's `P001`, a prefix such as `SA2` or `P`, or a name such as `unknown-key` (`skill-audit rules` lists them)";
 
-    /// The rules a selector names, as `--select` and `--ignore` take them: `ALL`, a code
-    /// (`SA201`), a code's prefix (`SA2`, `SA23`) or a name (`drift`), case-insensitively.
-    /// `None` when it names no rule.
+    /// The built-in rules a selector names; see [`Rule::selected_in`].
     pub fn selected(selector: &str) -> Option<Vec<Rule>> {
+        Rule::selected_in(selector, &[])
+    }
+
+    /// The rules a selector names, as `--select` and `--ignore` take them, among the built-in
+    /// rules and `policies`: `ALL`, a code (`SA201`, `P001`), a code's prefix (`SA2`, `SA23`,
+    /// `P`, `P0`) or a name (`drift`), case-insensitively. `None` when it names no rule.
+    pub fn selected_in(selector: &str, policies: &[Rule]) -> Option<Vec<Rule>> {
         if selector.eq_ignore_ascii_case("ALL") {
-            return Some(Rule::ALL.to_vec());
+            return Some(Rule::ALL.iter().chain(policies).copied().collect());
         }
-        if let Some(rule) = Rule::from_id(selector) {
+        if let Some(rule) = Rule::from_id_in(selector, policies) {
             return Some(vec![rule]);
         }
-        let digits = selector.get(2..).unwrap_or_default();
-        let is_prefix = selector.len() > 2
-            && selector[..2].eq_ignore_ascii_case("SA")
-            && digits.bytes().all(|b| b.is_ascii_digit());
+        // `SA` then digits, or `P` then digits (`P` alone names every policy rule).
+        let starts = |p: &str| {
+            selector
+                .get(..p.len())
+                .is_some_and(|s| s.eq_ignore_ascii_case(p))
+        };
+        let (letters, min_len) = if starts("SA") {
+            (2, 3)
+        } else if starts(policy::PREFIX) {
+            (1, 1)
+        } else {
+            return None;
+        };
+        let digits = selector.get(letters..).unwrap_or_default();
+        if selector.len() < min_len || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return None;
+        }
         let rules: Vec<Rule> = Rule::ALL
             .iter()
+            .chain(policies)
             .copied()
-            .filter(|r| is_prefix && r.code()[2..].starts_with(digits))
+            .filter(|r| {
+                (letters == 2) == r.is_builtin()
+                    && r.code()
+                        .get(letters..)
+                        .is_some_and(|d| d.starts_with(digits))
+            })
             .collect();
         (!rules.is_empty()).then_some(rules)
     }
@@ -267,7 +315,11 @@ impl fmt::Display for Rule {
 impl<'de> Deserialize<'de> for Rule {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let id = String::deserialize(d)?;
-        Rule::from_id(&id).ok_or_else(|| serde::de::Error::custom(format!("unknown rule `{id}`")))
+        // A policy rule's ID keeps its place in a saved report (a baseline), whether or not
+        // this run declares it: findings are matched by ID.
+        Rule::from_id(&id)
+            .or_else(|| policy::is_policy_id(&id).then(|| policy::known_only_by_id(&id)))
+            .ok_or_else(|| serde::de::Error::custom(format!("unknown rule `{id}`")))
     }
 }
 
@@ -285,9 +337,9 @@ impl schemars::JsonSchema for Rule {
 
     fn json_schema(_: &mut schemars::SchemaGenerator) -> schemars::Schema {
         schemars::json_schema!({
-            "description": "A rule ID; `skill-audit rules` lists them.",
+            "description": "A rule ID: a built-in rule's (`SA` and three digits; `skill-audit rules` lists them) or a policy rule's of skill-audit.toml (`P` and three digits).",
             "type": "string",
-            "pattern": "^SA[0-9]{3}$"
+            "pattern": "^(SA|P)[0-9]{3}$"
         })
     }
 }
@@ -451,7 +503,17 @@ mod tests {
                 .filter(|r| r.code().starts_with("SA2"))
                 .count()
         );
-        for nothing in ["SA", "SA0", "SA2x", "S", "", "no-such-rule", "SA1000"] {
+        for nothing in [
+            "SA",
+            "SA0",
+            "SA2x",
+            "S",
+            "",
+            "no-such-rule",
+            "SA1000",
+            "P",
+            "P0",
+        ] {
             assert_eq!(Rule::selected(nothing), None, "{nothing}");
         }
     }

@@ -552,3 +552,41 @@ fn a_broken_profile_is_shown_on_its_file_until_it_is_saved_fixed() {
     assert!(text.contains("| `dev` | available"), "{text}");
     c.stop();
 }
+
+#[test]
+fn policy_rules_are_diagnostics_as_you_type() {
+    let dir = tree(&[
+        (
+            "skill-audit.toml",
+            "[[policy]]\nid = \"P001\"\nname = \"skill-license\"\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"license\"\nmessage = \"add a licence\"\n",
+        ),
+        (
+            "skills/pdf/SKILL.md",
+            "---\nname: pdf\ndescription: Reads PDF files.\nlicense: MIT\n---\n# pdf\n",
+        ),
+    ]);
+    let root = dir.path().canonicalize().unwrap();
+    let skill = root.join("skills/pdf/SKILL.md");
+    let mut c = Client::start(&root, &[]);
+    let without = "---\nname: pdf\ndescription: Reads PDF files.\n---\n# pdf\n";
+    c.open(&skill, without);
+    let d = loop {
+        let d = c.diagnostics(&uri(&skill));
+        if codes(&d).contains(&"P001".to_owned()) {
+            break d;
+        }
+    };
+    let p001 = d.iter().find(|d| d["code"] == "P001").unwrap();
+    assert_eq!(p001["message"], "add a licence");
+    assert_eq!(p001["range"]["start"], json!({"line": 1, "character": 0}));
+    // Policy rules have no page in the catalogue, so no link.
+    assert!(p001.get("codeDescription").is_none(), "{p001}");
+    c.change(
+        &skill,
+        2,
+        &without.replace("---\n# pdf", "license: MIT\n---\n# pdf"),
+    );
+    let after = c.diagnostics(&uri(&skill));
+    assert!(!codes(&after).contains(&"P001".to_owned()), "{after:?}");
+    c.stop();
+}

@@ -33,6 +33,7 @@ mod machine;
 mod mcp;
 mod mcp_server;
 mod neovim;
+mod policy;
 mod profile_diff;
 mod properties;
 mod reports;

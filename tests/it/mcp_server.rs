@@ -1049,3 +1049,26 @@ fn the_tools_of_each_example_profile_give_the_statuses_of_the_cli_matrix() {
         assert_eq!(session, cli, "profile {profile}");
     }
 }
+
+#[test]
+fn the_rule_and_audit_tools_know_the_librarys_policy_rules() {
+    let fixture = root().join("tests/data/policy");
+    let calls = json!([
+        call("rule", json!({"id": "acme-team"})),
+        call("audit", json!({"select": ["P00"]})),
+    ]);
+    let Some(out) = python_client(&fixture, &["."], &calls) else {
+        return;
+    };
+    let c = &out["calls"];
+    assert_eq!(c[0]["is_error"], false, "{}", c[0]);
+    assert_eq!(c[0]["structured"]["code"], "P003", "{}", c[0]);
+    let rules: Vec<&str> = c[1]["structured"]["findings"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}", c[1]))
+        .iter()
+        .filter_map(|f| f["rule"].as_str())
+        .collect();
+    assert_eq!(rules.len(), 8, "{}", c[1]);
+    assert!(rules.iter().all(|r| r.starts_with('P')), "{rules:?}");
+}
