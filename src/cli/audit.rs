@@ -226,6 +226,12 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         .iter()
         .map(|l| (config.dir.join(&l.agent), l.skills.clone()))
         .collect();
+    // The formats asked for, the settings file's `output-format` included.
+    let out = OutputArgs {
+        format: args.out.format,
+        outputs: args.out.outputs.clone(),
+        stdout_default: config.output_format,
+    };
     let opts = AuditOptions {
         roots,
         profiles,
@@ -245,7 +251,12 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         cwd,
         links,
         // Only the text format shows source lines; the others never read them.
-        snippets: args.out.wants(crate::report::Format::Text),
+        snippets: out.wants(crate::report::Format::Text),
+        // Reports that may be a baseline later, and a run compared with one, know findings
+        // by their lines' fingerprints.
+        fingerprints: out.wants(crate::report::Format::Json)
+            || out.wants(crate::report::Format::Sarif)
+            || args.baseline.is_some(),
         no_ignore: lib.no_ignore,
         follow_outside: lib.follow_outside,
         semantics: lib.semantics,

@@ -110,6 +110,7 @@ fn machine(paths: Vec<PathBuf>, name: Option<&str>, verbose: bool) -> Result<Str
     let mut opts = super::audit::options(&audit_args, cwd)?.opts;
     opts.profiles.clear();
     opts.snippets = false;
+    opts.fingerprints = false;
     let result = crate::audit::run(&opts).map_err(|e| e.to_string())?;
     let asked = machine::asked(result.skills.iter().map(|s| s.skill.as_ref()));
     let path = std::env::var_os("PATH");

@@ -412,10 +412,12 @@ impl Report {
             files_scanned,
             ignored,
             texts,
+            prints,
         } = audit;
-        // The source lines text reports show, now that findings are final.
-        if !texts.is_empty() {
-            lines::attach(&mut findings, &texts);
+        // The source lines text reports show, and the lines' fingerprints, now that findings
+        // are final.
+        if !texts.is_empty() || !prints.is_empty() {
+            lines::attach(&mut findings, &texts, &prints);
         }
         let profile_entries: Vec<ProfileEntry> = profiles
             .iter()

@@ -411,3 +411,134 @@ fn the_matrix_lists_what_needs_attention_and_counts_the_rest() {
     }
     assert!(!matrix.contains("--matrix all"), "{all}");
 }
+
+/// The `new_findings` and `fixed_findings` of `skill-audit diff OLD NEW -f json` in `dir`, as
+/// `(rule, line, message)`.
+fn changes(dir: &std::path::Path, old: &str, new: &str) -> [Vec<(String, u64, String)>; 2] {
+    let (d, _) = json_of(bin(dir).args(["diff", old, new, "-f", "json"]));
+    let list = |key: &str| -> Vec<(String, u64, String)> {
+        arr(&d, key)
+            .iter()
+            .map(|f| {
+                (
+                    s(f, "rule").to_owned(),
+                    f["line"].as_u64().unwrap(),
+                    s(f, "message").to_owned(),
+                )
+            })
+            .collect()
+    };
+    [list("new_findings"), list("fixed_findings")]
+}
+
+/// `report` (a JSON report in `dir`) as a report written before findings had fingerprints.
+fn without_fingerprints(dir: &std::path::Path, report: &str, to: &str) {
+    let text = std::fs::read_to_string(dir.join(report)).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let findings = v["findings"].as_array_mut().unwrap();
+    assert!(!findings.is_empty());
+    for f in findings {
+        let f = f.as_object_mut().unwrap();
+        assert!(f.remove("fingerprint").is_some(), "every finding has one");
+    }
+    write(dir, to, serde_json::to_string(&v).unwrap());
+}
+
+#[test]
+fn a_finding_whose_line_moved_is_neither_new_nor_fixed() {
+    let page = |above: &str| {
+        format!(
+            "{}\n{above}See [the guide](guide.md).\n",
+            skill_md("a", "colour: blue\n")
+        )
+    };
+    let tmp = tree(&[("lib/skills/a/SKILL.md", page("").as_str())]);
+    save(tmp.path(), "old.json", &[]);
+    without_fingerprints(tmp.path(), "old.json", "older.json");
+    // Lines added above both findings: one a field, one the same broken link again.
+    write(
+        tmp.path(),
+        "lib/skills/a/SKILL.md",
+        page("Intro.\n\nAlso [the guide](guide.md).\n\n")
+            .replace("colour: blue\n", "license: MIT\ncolour: blue\n"),
+    );
+    save(tmp.path(), "new.json", &[]);
+    let link = "`guide.md` does not exist relative to this skill; fix the link or add the file";
+    let [new, fixed] = changes(tmp.path(), "old.json", "new.json");
+    // The link written above is new, not the one that moved from line 8 to line 13.
+    assert_eq!(new, [("SA231".to_owned(), 11, link.to_owned())]);
+    assert!(fixed.is_empty(), "{fixed:?}");
+    let text = quiet_stdout(
+        bin(tmp.path()).args([
+            "--baseline",
+            "old.json",
+            "--fail-on",
+            "never",
+            "-q",
+            "-f",
+            "concise",
+            "-p",
+            "builtin:vscode",
+            "lib",
+        ]),
+        0,
+    );
+    let marked: Vec<&str> = text.lines().filter(|l| l.contains("[new]")).collect();
+    assert_eq!(marked.len(), 1, "{text}");
+    assert!(marked[0].starts_with("lib/skills/a/SKILL.md:11:"), "{text}");
+    // A baseline written before fingerprints still matches by message: nothing is fixed, and
+    // one of the two alike links is new.
+    let [new, fixed] = changes(tmp.path(), "older.json", "new.json");
+    assert_eq!(new.len(), 1, "{new:?}");
+    assert_eq!((new[0].0.as_str(), new[0].2.as_str()), ("SA231", link));
+    assert!(fixed.is_empty(), "{fixed:?}");
+}
+
+#[test]
+fn a_fixture_library_fixed_with_renames_diffs_without_anything_gone_and_new() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &std::path::Path::new(MANIFEST_DIR).join("examples/library"),
+        &tmp.path().join("lib"),
+    );
+    save(tmp.path(), "old.json", &[]);
+    let out = bin(tmp.path())
+        .args(["--fail-on", "never", "--fix", "--unsafe-fixes", "-q", "lib"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    save(tmp.path(), "new.json", &[]);
+    let (d, _) = json_of(bin(tmp.path()).args(["diff", "old.json", "new.json", "-f", "json"]));
+    let moved: Vec<(String, String)> = arr(&d, "renamed")
+        .iter()
+        .map(|r| (s(r, "from").to_owned(), s(r, "to").to_owned()))
+        .collect();
+    assert_eq!(
+        moved,
+        [
+            (
+                "lib/chatmodes/planner.chatmode.md".to_owned(),
+                "lib/chatmodes/planner.agent.md".to_owned()
+            ),
+            (
+                "lib/skills/legacy/notes-helper/skill.md".to_owned(),
+                "lib/skills/legacy/notes-helper/SKILL.md".to_owned()
+            ),
+        ],
+        "{d}"
+    );
+    for c in arr(&d, "availability_changes") {
+        assert!(c["from"] != "absent" && c["to"] != "absent", "{c}");
+    }
+    // No finding is both fixed and new, and none is on a path that is gone.
+    let key = |f: &serde_json::Value| (s(f, "rule").to_owned(), s(f, "message").to_owned());
+    let fixed: Vec<_> = arr(&d, "fixed_findings").iter().map(key).collect();
+    for f in arr(&d, "new_findings") {
+        assert!(!fixed.contains(&key(f)), "{f}");
+        assert!(!s(f, "path").ends_with("chatmode.md"), "{f}");
+        assert!(!s(f, "path").ends_with("/skill.md"), "{f}");
+    }
+    let text = quiet_stdout(bin(tmp.path()).args(["diff", "old.json", "new.json"]), 0);
+    assert!(!text.contains("absent"), "{text}");
+    assert_eq!(text.matches("\nmoved: ").count(), 2, "{text}");
+}
