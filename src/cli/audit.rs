@@ -69,8 +69,8 @@ pub struct AuditArgs {
     /// Exit 1 when the paths hold no skill, agent or plugin manifest.
     #[arg(long)]
     pub fail_on_empty: bool,
-    /// Which rows the text matrices list: `attention` (those not available everywhere; the
-    /// others are counted) or `all`.
+    /// Which rows the text and Markdown matrices list: `attention` (those not available
+    /// everywhere; the others are counted, and folded in Markdown) or `all`.
     #[arg(long, value_enum, default_value_t = MatrixRows::Attention)]
     pub matrix: MatrixRows,
 }

@@ -110,7 +110,8 @@ pub struct Report {
     #[serde(skip)]
     #[schemars(skip)]
     pub show_unsafe_fixes: bool,
-    /// `--matrix all`: the text matrices list every row, not only those that need attention.
+    /// `--matrix all`: the text and Markdown matrices list every row, not only those that
+    /// need attention.
     #[serde(skip)]
     #[schemars(skip)]
     pub matrix_all: bool,

@@ -542,3 +542,40 @@ fn a_fixture_library_fixed_with_renames_diffs_without_anything_gone_and_new() {
     assert!(!text.contains("absent"), "{text}");
     assert_eq!(text.matches("\nmoved: ").count(), 2, "{text}");
 }
+
+#[test]
+fn markdown_folds_the_rows_that_need_no_attention_unless_matrix_all() {
+    let prose = skill_md("prose", "");
+    let tooled = skill_md("tooled", "dependencies:\n  tools: [get_order]\n");
+    let missing = skill_md("missing", "dependencies:\n  tools: [nope]\n");
+    let tmp = tree(&[
+        ("skills/prose/SKILL.md", prose.as_str()),
+        ("skills/tooled/SKILL.md", tooled.as_str()),
+        ("skills/missing/SKILL.md", missing.as_str()),
+        ("p.json", r#"{"name": "p", "tools": ["get_order"]}"#),
+    ]);
+    let args = ["--fail-on", "never", "-p", "p.json", "-f", "markdown", "."];
+    let md = quiet_stdout(bin(tmp.path()).args(args), 0);
+    let (shown, folded) = md
+        .split_once("<details><summary>2 skills that need no attention: 1 ✅ available, 1 ☑️ needs nothing</summary>")
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(
+        shown.contains("### Skills not available everywhere (1 of 3)"),
+        "{md}"
+    );
+    assert!(shown.contains("<code>missing</code>"), "{md}");
+    assert!(!shown.contains("<code>prose</code>"), "{md}");
+    let folded = folded.split("</details>").next().unwrap();
+    for row in ["| <code>prose</code> |", "| <code>tooled</code> |"] {
+        assert!(folded.contains(row), "{row}: {md}");
+    }
+    let all = quiet_stdout(bin(tmp.path()).args(args).args(["--matrix", "all"]), 0);
+    assert!(all.contains("### Skills (3)"), "{all}");
+    assert!(!all.contains("need no attention"), "{all}");
+    for row in ["missing", "prose", "tooled"] {
+        assert!(
+            all.contains(&format!("| <code>{row}</code> |")),
+            "{row}: {all}"
+        );
+    }
+}
