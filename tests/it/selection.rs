@@ -412,6 +412,77 @@ fn the_matrix_lists_what_needs_attention_and_counts_the_rest() {
     assert!(!matrix.contains("--matrix all"), "{all}");
 }
 
+#[test]
+fn a_ruff_users_habits_work_as_in_ruff() {
+    // SA201, SA221 and SA224 as in `library`, a 600-line body (SA230), and a skill file in
+    // the wrong case (SA108, outside SA2).
+    let tmp = library();
+    let long = format!("{}{}", skill_md("long", ""), "line\n".repeat(600));
+    write(tmp.path(), "skills/long/SKILL.md", long);
+    write(tmp.path(), "skills/lower/skill.md", skill_md("lower", ""));
+    let (all, _) = json_run(tmp.path(), &["."]);
+    assert_eq!(
+        rules(&all),
+        ["SA108", "SA201", "SA221", "SA224", "SA230"],
+        "each rule the command below leaves out is found without it"
+    );
+    let habit = [
+        "--select",
+        "SA2",
+        "--ignore",
+        "SA230",
+        "--statistics",
+        "--exit-zero",
+        "--output-format",
+        "concise",
+        ".",
+    ];
+    // One line per selected rule, most frequent first (ties by ID), and exit 0 although
+    // SA201 is an error.
+    let out = quiet_stdout(bin(tmp.path()).args(habit), 0);
+    assert_eq!(
+        out,
+        "1\tSA201\t    name-missing\n1\tSA221\t    unknown-key\n1\tSA224\t[*] allowed-tools-commas\n"
+    );
+    // Without --statistics: the selected findings, one line each, then the summary.
+    let without: Vec<&str> = habit
+        .iter()
+        .copied()
+        .filter(|a| *a != "--statistics")
+        .collect();
+    let out = quiet_stdout(bin(tmp.path()).args(&without), 0);
+    let codes: Vec<&str> = out
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split(": ").nth(1).unwrap_or(l).split(' ').next().unwrap())
+        .collect();
+    assert_eq!(codes, ["SA224", "SA201", "SA221"], "{out}");
+    // Without --exit-zero, the error fails the run.
+    let strict: Vec<&str> = habit
+        .iter()
+        .copied()
+        .filter(|a| *a != "--exit-zero")
+        .collect();
+    quiet_stdout(bin(tmp.path()).args(&strict), 1);
+}
+
+#[test]
+fn output_format_takes_ruffs_names_and_color_auto_does_not_colour_a_pipe() {
+    let tmp = library();
+    for name in ["json", "sarif", "github", "full", "concise"] {
+        let long = quiet_stdout(bin(tmp.path()).args(["--output-format", name, "."]), 1);
+        let short = quiet_stdout(bin(tmp.path()).args(["-f", name, "."]), 1);
+        assert_eq!(long, short, "{name}");
+    }
+    let auto = quiet_stdout(
+        bin(tmp.path())
+            .env_remove("NO_COLOR")
+            .args(["--color", "auto", "."]),
+        1,
+    );
+    assert!(!auto.contains('\x1b'), "{auto}");
+}
+
 /// The `new_findings` and `fixed_findings` of `skill-audit diff OLD NEW -f json` in `dir`, as
 /// `(rule, line, message)`.
 fn changes(dir: &std::path::Path, old: &str, new: &str) -> [Vec<(String, u64, String)>; 2] {
