@@ -38,7 +38,7 @@ pub struct CaptureArgs {
     pub url: Option<String>,
     /// HTTP header to send with --url, as `Name: value` (repeatable). `$VAR` and `${VAR}` in
     /// the value are read from the environment, so secrets stay out of history and files.
-    #[arg(long = "header", value_name = "'NAME: VALUE'", requires = "url")]
+    #[arg(long = "header", value_name = "HEADER", requires = "url")]
     pub headers: Vec<String>,
     /// Seconds to wait for the server to connect and to answer each request.
     #[arg(long, value_name = "SECS", default_value_t = mcp::DEFAULT_TIMEOUT_SECS)]

@@ -246,11 +246,56 @@ fn nothing_to_audit_is_said_and_fails_only_when_asked() {
 }
 
 #[test]
-fn completions_offer_rule_ids_and_schema_lists_its_kinds() {
+fn completions_offer_rule_ids_and_builtin_profiles_and_schema_lists_its_kinds() {
     let tmp = tempfile::tempdir().unwrap();
     let bash = quiet_stdout(bin(tmp.path()).args(["completions", "bash"]), 0);
     for word in ["SA201", "name-missing", "SA404", "ALL"] {
         assert!(bash.contains(word), "{word} is offered");
+    }
+    // `profiles NAME` takes only built-in names, which every shell offers.
+    assert!(
+        bash.contains("--help claude-code codex copilot-cli"),
+        "the names after `profiles`"
+    );
+    // `--profile` takes a file or `builtin:NAME`: zsh offers both, on every subcommand.
+    let zsh = quiet_stdout(bin(tmp.path()).args(["completions", "zsh"]), 0);
+    assert!(
+        zsh.contains(
+            "_alternative 'files:profile file:_files' 'builtins:built-in profile:(builtin\\:claude-code "
+        ),
+        "{zsh}"
+    );
+    let profile_specs: Vec<&str> = zsh
+        .lines()
+        .filter(|l| l.contains("'*-p+[") || l.contains("'*--profile=["))
+        .collect();
+    assert_eq!(profile_specs.len(), 8, "audit, explain, to-prompt, mcp");
+    for l in &profile_specs {
+        assert!(l.ends_with(":FILE:_skill-audit__profile' \\"), "{l}");
+    }
+    // A quote in an option's value name would end zsh's spec early and break every option.
+    let one_line_specs = zsh
+        .lines()
+        .filter(|l| l.starts_with('\'') && l.ends_with("' \\") && l.contains("]:"));
+    for l in one_line_specs {
+        let value = l.rsplit_once("]:").unwrap().1;
+        assert_eq!(value.matches('\'').count(), 1, "{l}");
+    }
+    // fish: a second completion of `--profile` adds the names to the files.
+    let fish = quiet_stdout(bin(tmp.path()).args(["completions", "fish"]), 0);
+    let lines: Vec<&str> = fish
+        .lines()
+        .filter(|l| l.contains(" -l profile "))
+        .collect();
+    assert_eq!(lines.len(), 8, "{lines:#?}");
+    for pair in lines.chunks(2) {
+        assert!(pair[0].ends_with(" -r -F"), "{}", pair[0]);
+        assert!(
+            pair[1].contains(" -r -a \"builtin:claude-code"),
+            "{}",
+            pair[1]
+        );
+        assert!(pair[1].contains("builtin:vscode"), "{}", pair[1]);
     }
     let kinds = quiet_stdout(bin(tmp.path()).arg("schema"), 0);
     let names: Vec<&str> = kinds
