@@ -1,7 +1,8 @@
 //! Compare two JSON reports: new and fixed findings, and availability changes with what caused
 //! each. Findings match by rule, file and the fingerprint of their line, never by line
-//! number, so an edit above a finding does not churn it. Also compare two profiles: the tools, resources and prompts one offers
-//! and the other does not, per server, and what changed in the machines they describe.
+//! number, so an edit above a finding does not churn it. Also compare two profiles: the
+//! tools, resources and prompts one offers and the other does not, per server, and what
+//! changed in the machines they describe.
 
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, HashMap, VecDeque};
