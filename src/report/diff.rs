@@ -5,6 +5,7 @@
 //! changed in the machines they describe.
 
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use super::{Report, SCHEMA_VERSION};
@@ -206,37 +207,94 @@ impl Diff {
 /// Where moved files are now, by where they were.
 type Moves<'a> = HashMap<&'a str, &'a str>;
 
-/// Which findings of `a` and of `b` have a partner on the other side: the same rule, on the
-/// same file (keyed by where a moved file is now: `a_moves`, `b_moves`), and first the same
-/// line fingerprint and message (the line moved, or nothing changed), then the same message
-/// (the line was edited, say by a fix of another finding on it, or one report predates
-/// fingerprints). Of several alike, the first of each side pair up, in report order. A
-/// finding whose message changed on an unchanged line is not paired: it is another problem
-/// there (another tool of one `tools` list, another profile).
+/// How closely two findings of one rule on one file must agree to be the same finding, from
+/// the closest: each pass pairs what the ones before left.
+#[derive(Clone, Copy)]
+enum Likeness {
+    /// The same line text and message: nothing changed, or lines above it moved.
+    Same,
+    /// The same message on an edited line (say a fix of another finding on it), or a report
+    /// without fingerprints on either side.
+    Message,
+    /// The same line text, the message apart from its numbers: a line it names or a count
+    /// it gives changed (`inferred from `SKILL.md:235``, now `:237`).
+    Numbers,
+    /// The message apart from the numbers of its prose, not of the names it quotes: a count
+    /// changed on a line that moved (`SKILL.md has 569 lines`, now 571).
+    ProseNumbers,
+}
+
+/// `message` with each number (digits, and commas between digits) as `#`; inside backticks
+/// too, unless `names_too` is false.
+fn without_numbers(message: &str, names_too: bool) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut chars = message.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        if c == '`' {
+            quoted = !quoted;
+        }
+        if !c.is_ascii_digit() || (quoted && !names_too) {
+            out.push(c);
+            continue;
+        }
+        out.push('#');
+        while let Some(&next) = chars.peek() {
+            let mut ahead = chars.clone();
+            ahead.next();
+            let grouped = next == ',' && ahead.peek().is_some_and(char::is_ascii_digit);
+            if !(next.is_ascii_digit() || grouped) {
+                break;
+            }
+            chars.next();
+        }
+    }
+    out
+}
+
+/// Which findings of `a` and of `b` have a partner on the other side: the same rule on the
+/// same file (keyed by where a moved file is now: `a_moves`, `b_moves`), as alike as
+/// [`Likeness`] allows, the closest pairs first. Of several alike, the first of each side
+/// pair up, in report order. A finding whose message names something else on an unchanged
+/// line is not paired: it is another problem there (another tool of one `tools` list,
+/// another profile).
 fn pair<'a>(
     a: &'a [Finding],
     a_moves: &Moves<'a>,
     b: &'a [Finding],
     b_moves: &Moves<'a>,
 ) -> (Vec<bool>, Vec<bool>) {
-    type Key<'a> = (&'static str, &'a str, Option<u32>, &'a str);
+    type Key<'a> = (&'static str, &'a str, Option<u32>, Cow<'a, str>);
     let now = |f: &'a Finding, moves: &Moves<'a>| -> &'a str {
         moves.get(f.path.as_str()).copied().unwrap_or(&f.path)
     };
     let (mut a_paired, mut b_paired) = (vec![false; a.len()], vec![false; b.len()]);
-    for exact in [true, false] {
+    for likeness in [
+        Likeness::Same,
+        Likeness::Message,
+        Likeness::Numbers,
+        Likeness::ProseNumbers,
+    ] {
         let key = |f: &'a Finding, moves: &Moves<'a>| -> Option<Key<'a>> {
-            let print = match exact {
-                true => Some(f.fingerprint?),
-                false => None,
+            let (print, message) = match likeness {
+                Likeness::Same => (Some(f.fingerprint?), Cow::Borrowed(f.message.as_str())),
+                Likeness::Message => (None, Cow::Borrowed(f.message.as_str())),
+                Likeness::Numbers => (
+                    Some(f.fingerprint?),
+                    Cow::Owned(without_numbers(&f.message, true)),
+                ),
+                Likeness::ProseNumbers => (None, Cow::Owned(without_numbers(&f.message, false))),
             };
-            Some((f.rule.code(), now(f, moves), print, f.message.as_str()))
+            Some((f.rule.code(), now(f, moves), print, message))
         };
         let mut waiting: HashMap<Key<'a>, VecDeque<usize>> = HashMap::new();
         for (j, f) in b.iter().enumerate().filter(|(j, _)| !b_paired[*j]) {
             if let Some(k) = key(f, b_moves) {
                 waiting.entry(k).or_default().push_back(j);
             }
+        }
+        if waiting.is_empty() {
+            continue;
         }
         for (i, f) in a.iter().enumerate() {
             if a_paired[i] {
@@ -1108,6 +1166,60 @@ mod tests {
             "`old` is unknown",
         )];
         assert_eq!(minus(&other, &old[..1]), other);
+    }
+
+    #[test]
+    fn numbers_in_a_message_are_masked_in_names_only_when_asked() {
+        let m = "`SKILL.md` has 1,025 lines (from `SKILL.md:235`), `gpt-4` 2";
+        assert_eq!(
+            without_numbers(m, true),
+            "`SKILL.md` has # lines (from `SKILL.md:#`), `gpt-#` #"
+        );
+        assert_eq!(
+            without_numbers(m, false),
+            "`SKILL.md` has # lines (from `SKILL.md:235`), `gpt-4` #"
+        );
+        assert_eq!(without_numbers("a, 1, 2", false), "a, #, #");
+    }
+
+    #[test]
+    fn a_number_that_changed_with_the_lines_is_the_same_finding() {
+        // The line moved, and the message names it.
+        let old = [found(
+            Rule::UnknownKey,
+            "a",
+            235,
+            "fetch it",
+            "missing `fetch` (inferred from `SKILL.md:235`)",
+        )];
+        let new = [found(
+            Rule::UnknownKey,
+            "a",
+            237,
+            "fetch it",
+            "missing `fetch` (inferred from `SKILL.md:237`)",
+        )];
+        assert!(minus(&new, &old).is_empty() && minus(&old, &new).is_empty());
+        // A count in the prose changed, and the line it points at is another one.
+        let old = [found(Rule::BodyTooLong, "a", 501, "x", "has 569 lines")];
+        let new = [found(Rule::BodyTooLong, "a", 501, "y", "has 571 lines")];
+        assert!(minus(&new, &old).is_empty() && minus(&old, &new).is_empty());
+        // A number in a name on an edited line is another name.
+        let old = [found(
+            Rule::UnknownKey,
+            "a",
+            5,
+            "model: gpt-4",
+            "`gpt-4` is unknown",
+        )];
+        let new = [found(
+            Rule::UnknownKey,
+            "a",
+            5,
+            "model: gpt-5",
+            "`gpt-5` is unknown",
+        )];
+        assert_eq!(minus(&new, &old), new);
     }
 
     #[test]

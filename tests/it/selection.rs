@@ -695,3 +695,49 @@ fn markdown_folds_the_rows_that_need_no_attention_unless_matrix_all() {
         );
     }
 }
+
+#[test]
+fn awesome_copilot_lines_written_above_every_finding_change_nothing_in_a_diff() {
+    let Some(corpus_dir) = corpus(AWESOME_COPILOT) else {
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    let lib = work.path().join("lib");
+    copy_tree(&corpus_dir, &lib);
+    // `save` audits against builtin:vscode; a second host has other names for tools.
+    let with = ["-p", "builtin:github-copilot"];
+    save(work.path(), "old.json", &with);
+    // Two comment lines at the top of every skill's and agent's frontmatter: every finding
+    // in those files moves two lines down.
+    let mut moved = 0;
+    let mut stack = vec![lib.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                stack.push(path);
+            } else if name == "SKILL.md" || name.ends_with(".agent.md") {
+                let text = std::fs::read(&path).unwrap();
+                if let Some(rest) = text.strip_prefix(b"---\n") {
+                    let mut new = b"---\n# a comment\n# and another\n".to_vec();
+                    new.extend_from_slice(rest);
+                    std::fs::write(&path, new).unwrap();
+                    moved += 1;
+                }
+            }
+        }
+    }
+    assert!(moved > 600, "{moved} files");
+    save(work.path(), "new.json", &with);
+    let [new, fixed] = changes(work.path(), "old.json", "new.json");
+    assert!(new.is_empty(), "{new:#?}");
+    assert!(fixed.is_empty(), "{fixed:#?}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.path().join("new.json")).unwrap())
+            .unwrap();
+    assert!(
+        arr(&report, "findings").len() > 2000,
+        "the findings compared"
+    );
+}
