@@ -242,6 +242,7 @@ fn empty_result(profiles: Vec<Profile>) -> AuditResult {
         files_scanned: 0,
         ignored: 0,
         texts: Default::default(),
+        prints: Default::default(),
     }
 }
 

@@ -29,6 +29,7 @@ pub(crate) fn judge(
     // The text of each file (kept only when asked for), for renderers that show the source
     // lines of findings.
     let mut texts = crate::report::lines::Texts::default();
+    let mut prints = crate::report::lines::Prints::default();
     // Sized up front: growing by doubling would hold up to twice the skills (and findings) at
     // the peak, and copy them each time.
     let mut findings: Vec<Finding> =
@@ -58,7 +59,7 @@ pub(crate) fn judge(
         })
         .collect();
     // Served skills' bytes, no longer needed by the audit, move to the report's texts.
-    if opts.snippets {
+    if opts.snippets || opts.fingerprints {
         texts.extend(
             served
                 .into_iter()
@@ -70,6 +71,9 @@ pub(crate) fn judge(
     for mut o in outputs.into_iter().chain(served_outputs) {
         if let Some(text) = o.text.take() {
             texts.insert(o.path.clone(), text);
+        }
+        if let Some(p) = o.prints.take() {
+            prints.insert(o.path.clone(), p);
         }
         findings.extend(o.findings);
         suppressions.extend(o.suppressions);
@@ -197,6 +201,7 @@ pub(crate) fn judge(
         files_scanned,
         ignored: found.ignored,
         texts,
+        prints,
     }
 }
 

@@ -42,6 +42,9 @@ pub struct AuditOptions {
     pub links: Vec<(PathBuf, Vec<String>)>,
     /// Attach each finding's source line (for the text renderer).
     pub snippets: bool,
+    /// Attach each finding's line fingerprint (for reports that may be compared later: JSON,
+    /// SARIF, or a run with a baseline).
+    pub fingerprints: bool,
     /// How skills' `tools` and `mcp-servers` are read when agents load them.
     pub semantics: evaluate::Semantics,
     /// How to talk to MCP servers (`mcp:` profiles, `mcp_skills`): timeout, standard error.
@@ -91,6 +94,8 @@ pub struct AuditResult {
     pub ignored: usize,
     /// The text of each file as the audit read it, for source lines (only when asked for).
     pub texts: crate::report::lines::Texts,
+    /// Each line's fingerprint, of the files whose text is not kept (only when asked for).
+    pub prints: crate::report::lines::Prints,
 }
 
 /// What one file turned out to be.
@@ -263,6 +268,8 @@ pub(crate) struct FileOutput {
     pub(crate) id: Option<FileId>,
     /// Its text as read and checked, kept for the report's source lines when asked for.
     pub(crate) text: Option<Vec<u8>>,
+    /// Its lines' fingerprints, when they are asked for and the text is not kept.
+    pub(crate) prints: Option<Vec<u32>>,
     /// Reached without a link: preferred when one file is reached by several paths.
     direct: bool,
 }
@@ -277,6 +284,7 @@ impl FileOutput {
             suppressions: sup,
             id: None,
             text: None,
+            prints: None,
             direct: c.entry == Entry::File,
         }
     }

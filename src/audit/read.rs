@@ -239,6 +239,7 @@ fn check_file(c: Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOut
 
 fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> FileOutput {
     let (settings, keep_source) = (&opts.settings, opts.snippets);
+    let keep_prints = opts.fingerprints && !keep_source;
     let mut sink = Sink::new(&c.path);
     file_name_rules(c, &mut sink);
     // A file the walk found under a root is read where it is; anything reached through a link
@@ -279,6 +280,7 @@ fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> Fi
     } = sink;
     FileOutput {
         id: contents.id,
+        prints: keep_prints.then(|| crate::report::lines::prints(&bytes)),
         text: keep_source.then_some(bytes),
         ..FileOutput::new(c, parsed, findings, suppressions)
     }

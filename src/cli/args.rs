@@ -57,7 +57,7 @@ pub struct McpArgs {
     pub mcp_url: Option<String>,
     /// HTTP header for --mcp-url and `mcp:NAME=URL` profiles, as `Name: value` (repeatable);
     /// `$VAR` and `${VAR}` in the value are read from the environment.
-    #[arg(long = "header", value_name = "'NAME: VALUE'")]
+    #[arg(long = "header", value_name = "HEADER")]
     pub headers: Vec<String>,
     /// Seconds to wait for an MCP server to connect and to answer each request.
     #[arg(long, value_name = "SECS", default_value_t = crate::mcp::DEFAULT_TIMEOUT_SECS)]
@@ -139,6 +139,35 @@ impl clap::builder::TypedValueParser for RuleSelector {
         });
         Some(Box::new(
             std::iter::once(clap::builder::PossibleValue::new("ALL")).chain(rules),
+        ))
+    }
+}
+
+/// A built-in profile's name (`skill-audit profiles NAME`): any text is taken here and looked
+/// up by the command, which lists the names when it is not one; the names are offered to
+/// shell completion.
+#[derive(Clone, Debug)]
+pub(crate) struct BuiltinName;
+
+impl clap::builder::TypedValueParser for BuiltinName {
+    type Value = String;
+
+    fn parse_ref(
+        &self,
+        cmd: &clap::Command,
+        arg: Option<&clap::Arg>,
+        value: &std::ffi::OsStr,
+    ) -> Result<String, clap::Error> {
+        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
+    }
+
+    fn possible_values(
+        &self,
+    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
+        Some(Box::new(
+            crate::profile::builtin::BUILTINS
+                .iter()
+                .map(|(name, _)| clap::builder::PossibleValue::new(*name)),
         ))
     }
 }

@@ -70,8 +70,8 @@ pub struct AuditArgs {
     /// Exit 1 when the paths hold no skill, agent or plugin manifest.
     #[arg(long)]
     pub fail_on_empty: bool,
-    /// Which rows the text matrices list: `attention` (those not available everywhere; the
-    /// others are counted) or `all`.
+    /// Which rows the text and Markdown matrices list: `attention` (those not available
+    /// everywhere; the others are counted, and folded in Markdown) or `all`.
     #[arg(long, value_enum, default_value_t = MatrixRows::Attention)]
     pub matrix: MatrixRows,
 }
@@ -233,6 +233,12 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         .iter()
         .map(|l| (config.dir.join(&l.agent), l.skills.clone()))
         .collect();
+    // The formats asked for, the settings file's `output-format` included.
+    let out = OutputArgs {
+        format: args.out.format,
+        outputs: args.out.outputs.clone(),
+        stdout_default: config.output_format,
+    };
     let opts = AuditOptions {
         roots,
         profiles,
@@ -256,7 +262,12 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         cwd,
         links,
         // Only the text format shows source lines; the others never read them.
-        snippets: args.out.wants(crate::report::Format::Text),
+        snippets: out.wants(crate::report::Format::Text),
+        // Reports that may be a baseline later, and a run compared with one, know findings
+        // by their lines' fingerprints.
+        fingerprints: out.wants(crate::report::Format::Json)
+            || out.wants(crate::report::Format::Sarif)
+            || args.baseline.is_some(),
         no_ignore: lib.no_ignore,
         follow_outside: lib.follow_outside,
         semantics: lib.semantics,

@@ -38,7 +38,7 @@ pub struct CaptureArgs {
     pub url: Option<String>,
     /// HTTP header to send with --url, as `Name: value` (repeatable). `$VAR` and `${VAR}` in
     /// the value are read from the environment, so secrets stay out of history and files.
-    #[arg(long = "header", value_name = "'NAME: VALUE'", requires = "url")]
+    #[arg(long = "header", value_name = "HEADER", requires = "url")]
     pub headers: Vec<String>,
     /// Seconds to wait for the server to connect and to answer each request.
     #[arg(long, value_name = "SECS", default_value_t = mcp::DEFAULT_TIMEOUT_SECS)]
@@ -110,6 +110,7 @@ fn machine(paths: Vec<PathBuf>, name: Option<&str>, verbose: bool) -> Result<Str
     let mut opts = super::audit::options(&audit_args, cwd)?.opts;
     opts.profiles.clear();
     opts.snippets = false;
+    opts.fingerprints = false;
     let result = crate::audit::run(&opts).map_err(|e| e.to_string())?;
     let asked = machine::asked(result.skills.iter().map(|s| s.skill.as_ref()));
     let path = std::env::var_os("PATH");

@@ -44,6 +44,7 @@ pub(crate) fn run(args: McpServerArgs) -> Result<Outcome, String> {
     let mut opts = super::audit::options(&audit_args, cwd)?.opts;
     // No finding is shown with its source line.
     opts.snippets = false;
+    opts.fingerprints = false;
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build_global();

@@ -6,12 +6,70 @@ use clap_complete::aot::{Shell, generate};
 
 use super::{Cli, Outcome, write_stdout};
 
-/// The completion script for `shell`.
+/// The completion script for `shell`. `--profile` takes a file or `builtin:NAME`, and the
+/// generated scripts complete an argument either from a list or as a file, never both: zsh
+/// and fish are given the built-in names beside the files. Bash splits words at `:`, so it
+/// cannot complete `builtin:NAME` as one word; it, Elvish and PowerShell complete files.
 pub(crate) fn completions(shell: Shell) -> Result<Outcome, String> {
     let mut buf = Vec::new();
     generate(shell, &mut Cli::command(), "skill-audit", &mut buf);
-    write_stdout(&buf)?;
+    let script = String::from_utf8_lossy(&buf);
+    let names = crate::profile::builtin::names();
+    let script = match shell {
+        Shell::Zsh => zsh_profiles(&script, &names),
+        Shell::Fish => fish_profiles(&script, &names),
+        _ => script.into_owned(),
+    };
+    write_stdout(script.as_bytes())?;
     Ok(Outcome::Clean)
+}
+
+/// Does this line of a generated script complete `-p`/`--profile`?
+fn completes_profile(line: &str, shell: Shell) -> bool {
+    match shell {
+        Shell::Zsh => {
+            let spec = line.trim_start().trim_start_matches(['\'', '*']);
+            (spec.starts_with("-p+[") || spec.starts_with("--profile=["))
+                && line.trim_end().ends_with(":FILE:_files' \\")
+        }
+        _ => line.contains(" -s p -l profile ") && line.ends_with(" -r -F"),
+    }
+}
+
+/// zsh: `--profile` completes with a function that offers files and the built-in names.
+fn zsh_profiles(script: &str, names: &[String]) -> String {
+    let mut out = String::with_capacity(script.len() + 1024);
+    for line in script.lines() {
+        if completes_profile(line, Shell::Zsh) {
+            out.push_str(&line.replacen(":FILE:_files'", ":FILE:_skill-audit__profile'", 1));
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+        if line == "autoload -U is-at-least" {
+            let list: Vec<String> = names.iter().map(|n| n.replace(':', "\\:")).collect();
+            out.push_str(&format!(
+                "\n(( $+functions[_skill-audit__profile] )) ||\n_skill-audit__profile() {{\n    _alternative 'files:profile file:_files' 'builtins:built-in profile:({})'\n}}\n",
+                list.join(" ")
+            ));
+        }
+    }
+    out
+}
+
+/// fish: a second completion of `--profile`, which adds the built-in names to the files the
+/// first one offers.
+fn fish_profiles(script: &str, names: &[String]) -> String {
+    let mut out = String::with_capacity(script.len() + 1024);
+    for line in script.lines() {
+        out.push_str(line);
+        out.push('\n');
+        if completes_profile(line, Shell::Fish) {
+            let head = line.trim_end_matches(" -r -F");
+            out.push_str(&format!("{head} -r -a \"{}\"\n", names.join(" ")));
+        }
+    }
+    out
 }
 
 /// The manual page, as roff.

@@ -64,6 +64,7 @@ pub(crate) fn run(args: ToPromptArgs) -> Result<Outcome, String> {
     }
     // No finding is shown, so no source line is read.
     opts.snippets = false;
+    opts.fingerprints = false;
     // As for an audit: one pool of `-j` threads (see `audit::run`).
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

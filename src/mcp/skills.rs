@@ -432,7 +432,7 @@ mod tests {
         let texts: crate::report::lines::Texts = [(served.uri.clone(), body.as_bytes().to_vec())]
             .into_iter()
             .collect();
-        crate::report::lines::attach(&mut findings, &texts);
+        crate::report::lines::attach(&mut findings, &texts, &Default::default());
         assert!(findings[1].source.as_deref().unwrap().contains("[gone]"));
 
         let good = ServedSkill {

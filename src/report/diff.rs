@@ -1,10 +1,12 @@
 //! Compare two JSON reports: new and fixed findings, and availability changes with what caused
-//! each. Findings match by rule, path and message, never by line, so an edit above a finding
-//! does not churn it. Also compare two profiles: the tools, resources and prompts one offers
-//! and the other does not, per server, and what changed in the machines they describe.
+//! each. Findings match by rule, file and the fingerprint of their line, never by line
+//! number, so an edit above a finding does not churn it. Also compare two profiles: the
+//! tools, resources and prompts one offers and the other does not, per server, and what
+//! changed in the machines they describe.
 
 use serde::{Deserialize, Serialize};
-use std::collections::{BTreeMap, HashMap};
+use std::borrow::Cow;
+use std::collections::{BTreeMap, HashMap, VecDeque};
 
 use super::{Report, SCHEMA_VERSION};
 use crate::diagnostic::Finding;
@@ -202,63 +204,144 @@ impl Diff {
     }
 }
 
-type Key<'a> = (&'static str, &'a str, &'a str);
-
-fn key(f: &Finding) -> Key<'_> {
-    (f.rule.code(), f.path.as_str(), f.message.as_str())
-}
-
 /// Where moved files are now, by where they were.
 type Moves<'a> = HashMap<&'a str, &'a str>;
 
-/// Findings of `a` that `b` lacks, counting duplicates (two equal findings fixed one at a time).
-/// A finding on a moved file is keyed by where the file is now (`a_moves`, `b_moves`); the
-/// findings returned keep their own paths.
-fn minus<'a>(
-    a: &'a [Finding],
-    a_moves: &Moves<'a>,
-    b: &'a [Finding],
-    b_moves: &Moves<'a>,
-) -> Vec<Finding> {
-    let now = |f: &'a Finding, moves: &Moves<'a>| -> Key<'a> {
-        let path = moves.get(f.path.as_str()).copied().unwrap_or(&f.path);
-        (f.rule.code(), path, f.message.as_str())
-    };
-    let mut left: HashMap<Key<'a>, usize> = HashMap::new();
-    for f in b {
-        *left.entry(now(f, b_moves)).or_default() += 1;
-    }
-    let mut out = Vec::new();
-    for f in a {
-        match left.get_mut(&now(f, a_moves)) {
-            Some(n) if *n > 0 => *n -= 1,
-            _ => out.push(f.clone()),
+/// How closely two findings of one rule on one file must agree to be the same finding, from
+/// the closest: each pass pairs what the ones before left.
+#[derive(Clone, Copy)]
+enum Likeness {
+    /// The same line text and message: nothing changed, or lines above it moved.
+    Same,
+    /// The same message on an edited line (say a fix of another finding on it), or a report
+    /// without fingerprints on either side.
+    Message,
+    /// The same line text, the message apart from its numbers: a line it names or a count
+    /// it gives changed (`inferred from `SKILL.md:235``, now `:237`).
+    Numbers,
+    /// The message apart from the numbers of its prose, not of the names it quotes: a count
+    /// changed on a line that moved (`SKILL.md has 569 lines`, now 571).
+    ProseNumbers,
+}
+
+/// `message` with each number (digits, and commas between digits) as `#`; inside backticks
+/// too, unless `names_too` is false.
+fn without_numbers(message: &str, names_too: bool) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut chars = message.chars().peekable();
+    let mut quoted = false;
+    while let Some(c) = chars.next() {
+        if c == '`' {
+            quoted = !quoted;
+        }
+        if !c.is_ascii_digit() || (quoted && !names_too) {
+            out.push(c);
+            continue;
+        }
+        out.push('#');
+        while let Some(&next) = chars.peek() {
+            let mut ahead = chars.clone();
+            ahead.next();
+            let grouped = next == ',' && ahead.peek().is_some_and(char::is_ascii_digit);
+            if !(next.is_ascii_digit() || grouped) {
+                break;
+            }
+            chars.next();
         }
     }
     out
 }
 
-/// For each finding of `report`, whether `diff` (a comparison with a baseline) counts it as
-/// new: of equal findings (rule, path, message), the last ones are the new ones.
-pub(crate) fn new_marks(report: &Report, diff: &Diff) -> Vec<bool> {
-    let mut unchanged: HashMap<Key<'_>, usize> = HashMap::new();
-    for f in &report.findings {
-        *unchanged.entry(key(f)).or_default() += 1;
-    }
-    for f in &diff.new_findings {
-        if let Some(n) = unchanged.get_mut(&key(f)) {
-            *n = n.saturating_sub(1);
+/// Which findings of `a` and of `b` have a partner on the other side: the same rule on the
+/// same file (keyed by where a moved file is now: `a_moves`, `b_moves`), as alike as
+/// [`Likeness`] allows, the closest pairs first. Of several alike, the first of each side
+/// pair up, in report order. A finding whose message names something else on an unchanged
+/// line is not paired: it is another problem there (another tool of one `tools` list,
+/// another profile).
+fn pair<'a>(
+    a: &'a [Finding],
+    a_moves: &Moves<'a>,
+    b: &'a [Finding],
+    b_moves: &Moves<'a>,
+) -> (Vec<bool>, Vec<bool>) {
+    type Key<'a> = (&'static str, &'a str, Option<u32>, Cow<'a, str>);
+    let now = |f: &'a Finding, moves: &Moves<'a>| -> &'a str {
+        moves.get(f.path.as_str()).copied().unwrap_or(&f.path)
+    };
+    let (mut a_paired, mut b_paired) = (vec![false; a.len()], vec![false; b.len()]);
+    for likeness in [
+        Likeness::Same,
+        Likeness::Message,
+        Likeness::Numbers,
+        Likeness::ProseNumbers,
+    ] {
+        let key = |f: &'a Finding, moves: &Moves<'a>| -> Option<Key<'a>> {
+            let (print, message) = match likeness {
+                Likeness::Same => (Some(f.fingerprint?), Cow::Borrowed(f.message.as_str())),
+                Likeness::Message => (None, Cow::Borrowed(f.message.as_str())),
+                Likeness::Numbers => (
+                    Some(f.fingerprint?),
+                    Cow::Owned(without_numbers(&f.message, true)),
+                ),
+                Likeness::ProseNumbers => (None, Cow::Owned(without_numbers(&f.message, false))),
+            };
+            Some((f.rule.code(), now(f, moves), print, message))
+        };
+        let mut waiting: HashMap<Key<'a>, VecDeque<usize>> = HashMap::new();
+        for (j, f) in b.iter().enumerate().filter(|(j, _)| !b_paired[*j]) {
+            if let Some(k) = key(f, b_moves) {
+                waiting.entry(k).or_default().push_back(j);
+            }
         }
+        if waiting.is_empty() {
+            continue;
+        }
+        for (i, f) in a.iter().enumerate() {
+            if a_paired[i] {
+                continue;
+            }
+            let Some(queue) = key(f, a_moves).and_then(|k| waiting.get_mut(&k)) else {
+                continue;
+            };
+            if let Some(j) = queue.pop_front() {
+                a_paired[i] = true;
+                b_paired[j] = true;
+            }
+        }
+    }
+    (a_paired, b_paired)
+}
+
+/// The findings not paired.
+fn unpaired(findings: &[Finding], paired: &[bool]) -> Vec<Finding> {
+    findings
+        .iter()
+        .zip(paired)
+        .filter(|(_, p)| !**p)
+        .map(|(f, _)| f.clone())
+        .collect()
+}
+
+/// For each finding of `report`, whether `diff` (a comparison with a baseline) counts it as
+/// new: the new findings are the report's own, so they are told by where they are.
+pub(crate) fn new_marks(report: &Report, diff: &Diff) -> Vec<bool> {
+    type At<'a> = (&'static str, &'a str, u32, u32, &'a str);
+    fn at(f: &Finding) -> At<'_> {
+        (f.rule.code(), &f.path, f.line, f.column, &f.message)
+    }
+    let mut new: HashMap<At<'_>, usize> = HashMap::new();
+    for f in &diff.new_findings {
+        *new.entry(at(f)).or_default() += 1;
     }
     report
         .findings
         .iter()
-        .map(|f| match unchanged.get_mut(&key(f)) {
+        .map(|f| match new.get_mut(&at(f)) {
             Some(n) if *n > 0 => {
                 *n -= 1;
-                false
+                true
             }
-            _ => true,
+            _ => false,
         })
         .collect()
 }
@@ -546,9 +629,9 @@ pub(crate) fn diff(old: &Report, new: &Report) -> Diff {
         .iter()
         .map(|r| (r.from.as_str(), r.to.as_str()))
         .collect();
-    let none = Moves::new();
-    let new_findings = minus(&new.findings, &none, &old.findings, &moves);
-    let fixed_findings = minus(&old.findings, &moves, &new.findings, &none);
+    let (kept, still) = pair(&new.findings, &Moves::new(), &old.findings, &moves);
+    let new_findings = unpaired(&new.findings, &kept);
+    let fixed_findings = unpaired(&old.findings, &still);
     Diff {
         new_findings,
         fixed_findings,
@@ -1013,25 +1096,159 @@ mod tests {
         Finding::new(rule, path, crate::diagnostic::Pos::new(line, 1), msg)
     }
 
+    /// A finding on a line with this text.
+    fn found(rule: Rule, path: &str, line: u32, text: &str, msg: &str) -> Finding {
+        Finding {
+            fingerprint: Some(crate::diagnostic::fingerprint(text)),
+            ..f(rule, path, line, msg)
+        }
+    }
+
+    /// The findings of `a` that `b` lacks.
+    fn minus(a: &[Finding], b: &[Finding]) -> Vec<Finding> {
+        let none = Moves::new();
+        unpaired(a, &pair(a, &none, b, &none).0)
+    }
+
     #[test]
-    fn findings_match_without_lines_and_count_duplicates() {
+    fn a_finding_whose_line_moved_is_the_same_finding() {
+        let old = [found(Rule::UnknownKey, "a", 3, "colour: red", "x")];
+        let new = [found(Rule::UnknownKey, "a", 7, "  colour:   red", "x")];
+        assert!(minus(&new, &old).is_empty() && minus(&old, &new).is_empty());
+    }
+
+    #[test]
+    fn of_findings_alike_the_new_one_is_on_the_new_line() {
+        // A second `x` was written above the first: the one at line 2 is new, not line 10.
+        let old = [found(Rule::UnknownKey, "a", 8, "colour: red", "x")];
+        let new = [
+            found(Rule::UnknownKey, "a", 2, "colour: blue", "x"),
+            found(Rule::UnknownKey, "a", 10, "colour: red", "x"),
+        ];
+        assert_eq!(minus(&new, &old), [new[0].clone()]);
+        assert!(minus(&old, &new).is_empty());
+    }
+
+    #[test]
+    fn an_edited_line_keeps_its_findings_and_another_problem_there_is_new() {
+        // A fix renamed one tool of the list; the other tool's finding stays.
+        let old = [
+            found(
+                Rule::UnknownTool,
+                "a",
+                4,
+                "tools: [old, zzz]",
+                "`old` is renamed",
+            ),
+            found(
+                Rule::UnknownTool,
+                "a",
+                4,
+                "tools: [old, zzz]",
+                "`zzz` is unknown",
+            ),
+        ];
+        let new = [found(
+            Rule::UnknownTool,
+            "a",
+            4,
+            "tools: [new, zzz]",
+            "`zzz` is unknown",
+        )];
+        assert!(minus(&new, &old).is_empty());
+        assert_eq!(minus(&old, &new), [old[0].clone()]);
+        // The same line, the same rule, another message: another problem.
+        let other = [found(
+            Rule::UnknownTool,
+            "a",
+            4,
+            "tools: [old, zzz]",
+            "`old` is unknown",
+        )];
+        assert_eq!(minus(&other, &old[..1]), other);
+    }
+
+    #[test]
+    fn numbers_in_a_message_are_masked_in_names_only_when_asked() {
+        let m = "`SKILL.md` has 1,025 lines (from `SKILL.md:235`), `gpt-4` 2";
+        assert_eq!(
+            without_numbers(m, true),
+            "`SKILL.md` has # lines (from `SKILL.md:#`), `gpt-#` #"
+        );
+        assert_eq!(
+            without_numbers(m, false),
+            "`SKILL.md` has # lines (from `SKILL.md:235`), `gpt-4` #"
+        );
+        assert_eq!(without_numbers("a, 1, 2", false), "a, #, #");
+    }
+
+    #[test]
+    fn a_number_that_changed_with_the_lines_is_the_same_finding() {
+        // The line moved, and the message names it.
+        let old = [found(
+            Rule::UnknownKey,
+            "a",
+            235,
+            "fetch it",
+            "missing `fetch` (inferred from `SKILL.md:235`)",
+        )];
+        let new = [found(
+            Rule::UnknownKey,
+            "a",
+            237,
+            "fetch it",
+            "missing `fetch` (inferred from `SKILL.md:237`)",
+        )];
+        assert!(minus(&new, &old).is_empty() && minus(&old, &new).is_empty());
+        // A count in the prose changed, and the line it points at is another one.
+        let old = [found(Rule::BodyTooLong, "a", 501, "x", "has 569 lines")];
+        let new = [found(Rule::BodyTooLong, "a", 501, "y", "has 571 lines")];
+        assert!(minus(&new, &old).is_empty() && minus(&old, &new).is_empty());
+        // A number in a name on an edited line is another name.
+        let old = [found(
+            Rule::UnknownKey,
+            "a",
+            5,
+            "model: gpt-4",
+            "`gpt-4` is unknown",
+        )];
+        let new = [found(
+            Rule::UnknownKey,
+            "a",
+            5,
+            "model: gpt-5",
+            "`gpt-5` is unknown",
+        )];
+        assert_eq!(minus(&new, &old), new);
+    }
+
+    #[test]
+    fn findings_without_fingerprints_match_by_message_and_count_duplicates() {
+        // A report written before fingerprints, against one with them.
         let old = [
             f(Rule::UnknownKey, "a", 3, "x"),
             f(Rule::UnknownKey, "a", 9, "x"),
             f(Rule::BrokenLink, "b", 1, "y"),
         ];
         let new = [
-            f(Rule::UnknownKey, "a", 5, "x"),
-            f(Rule::NameMissing, "c", 1, "z"),
+            found(Rule::UnknownKey, "a", 5, "colour: red", "x"),
+            found(Rule::NameMissing, "c", 1, "---", "z"),
         ];
-        let none = Moves::new();
-        let fixed = minus(&old, &none, &new, &none);
         assert_eq!(
-            fixed.len(),
+            minus(&old, &new).len(),
             2,
             "one duplicate and the broken link are fixed"
         );
-        assert_eq!(minus(&new, &none, &old, &none), [new[1].clone()]);
+        assert_eq!(minus(&new, &old), [new[1].clone()]);
+    }
+
+    #[test]
+    fn findings_on_a_moved_file_match_through_the_move() {
+        let old = [found(Rule::UnknownKey, "old/SKILL.md", 3, "k: v", "x")];
+        let new = [found(Rule::UnknownKey, "new/SKILL.md", 3, "k: v", "x")];
+        let moves: Moves<'_> = [("old/SKILL.md", "new/SKILL.md")].into();
+        let (kept, still) = pair(&new, &Moves::new(), &old, &moves);
+        assert_eq!((kept, still), (vec![true], vec![true]));
     }
 
     fn strings(names: &[&str]) -> Vec<String> {

@@ -83,11 +83,36 @@ pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 /// info findings go first, then warnings, drift, errors and last the matrix rows.
 fn full_sections(report: &Report, s: &mut String, budget: usize) {
     let names: Vec<&str> = report.profile_names().collect();
+    // Rows that need no attention fold into a `<details>`, unless `--matrix all`.
+    let shown = |agent: bool| {
+        let names = &names;
+        move |(_, a): &(&str, &super::ByProfile)| {
+            report.matrix_all || super::needs_attention(a, names, agent)
+        }
+    };
+    let (skill_rows, agent_rows) = (report.skill_rows(), report.agent_rows());
     let mut skills = Part::new(
-        matrix_rows(report.skill_rows(), &names, false),
+        matrix_rows(skill_rows.clone().filter(shown(false)), &names),
         "skill rows",
     );
-    let mut agents = Part::new(matrix_rows(report.agent_rows(), &names, true), "agent rows");
+    let mut agents = Part::new(
+        matrix_rows(agent_rows.clone().filter(shown(true)), &names),
+        "agent rows",
+    );
+    let unshown = |agent: bool| {
+        let shown = shown(agent);
+        move |r: &(&str, &super::ByProfile)| !shown(r)
+    };
+    let mut skills_folded = Part::new(
+        matrix_rows(skill_rows.clone().filter(unshown(false)), &names),
+        "skill rows",
+    );
+    let mut agents_folded = Part::new(
+        matrix_rows(agent_rows.clone().filter(unshown(true)), &names),
+        "agent rows",
+    );
+    let skill_counts = fold_counts(skill_rows.filter(unshown(false)), &names);
+    let agent_counts = fold_counts(agent_rows.filter(unshown(true)), &names);
     let mut drift = Part::new(
         report.drift.iter().map(drift_row).collect(),
         "drifting links",
@@ -105,6 +130,8 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
     let mut infos = Part::new(by_sev(Severity::Info), "infos");
     fit(
         &mut [
+            &mut agents_folded,
+            &mut skills_folded,
             &mut infos,
             &mut warnings,
             &mut drift,
@@ -116,37 +143,70 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
     );
 
     if !names.is_empty() {
-        for (title, part, total) in [
-            ("Skill", &skills, report.skills.len()),
-            ("Agent", &agents, report.agents.len()),
+        for (title, part, folded, counts, total) in [
+            (
+                "Skill",
+                &skills,
+                &skills_folded,
+                &skill_counts,
+                report.skills.len(),
+            ),
+            (
+                "Agent",
+                &agents,
+                &agents_folded,
+                &agent_counts,
+                report.agents.len(),
+            ),
         ] {
             if total == 0 {
                 continue;
             }
+            let header = table_header(title, &names);
             if part.lines.is_empty() {
                 let _ = writeln!(
                     s,
-                    "All {total} {}s are available on every profile.\n",
-                    title.to_lowercase()
+                    "All {total} {}s are available on every profile{}.\n",
+                    title.to_lowercase(),
+                    if title == "Agent" {
+                        " that loads them"
+                    } else {
+                        ""
+                    }
                 );
-                continue;
+            } else {
+                let _ = match report.matrix_all {
+                    true => writeln!(s, "### {title}s ({total})\n"),
+                    false => writeln!(
+                        s,
+                        "### {title}s not available everywhere ({} of {total})\n",
+                        part.lines.len()
+                    ),
+                };
+                s.push_str(&header);
+                emit(part, s);
+                let _ = writeln!(s, "\n{}\n", legend());
             }
-            let _ = writeln!(
-                s,
-                "### {title}s not available everywhere ({} of {total})\n",
-                part.lines.len()
-            );
-            let _ = write!(s, "| {title} |");
-            for n in &names {
-                let _ = write!(s, " {} |", cell(n));
+            if !folded.lines.is_empty() {
+                let each: Vec<String> = counts
+                    .iter()
+                    .map(|(status, n)| format!("{n} {}", mark(*status)))
+                    .collect();
+                let n = folded.lines.len();
+                let _ = write!(
+                    s,
+                    "<details><summary>{} that {} no attention: {}</summary>\n\n",
+                    Count(n, &title.to_lowercase()),
+                    if n == 1 { "needs" } else { "need" },
+                    each.join(", ")
+                );
+                // A table with no row left in the budget is only the note that says so.
+                if folded.kept > 0 {
+                    s.push_str(&header);
+                }
+                emit(folded, s);
+                s.push_str("\n</details>\n\n");
             }
-            let _ = write!(s, " Why |\n| --- |");
-            for _ in &names {
-                s.push_str(" --- |");
-            }
-            s.push_str(" --- |\n");
-            emit(part, s);
-            let _ = writeln!(s, "\n{}\n", legend());
         }
     }
     if !drift.lines.is_empty() {
@@ -418,17 +478,57 @@ fn drift_row(d: &crate::model::Drift) -> String {
     )
 }
 
-/// Rows for entries not available on every profile, with the reasons in the last column.
+/// A matrix table's header and separator lines.
+fn table_header(title: &str, names: &[&str]) -> String {
+    let mut s = format!("| {title} |");
+    for n in names {
+        let _ = write!(s, " {} |", cell(n));
+    }
+    s.push_str(" Why |\n| --- |");
+    for _ in names {
+        s.push_str(" --- |");
+    }
+    s.push_str(" --- |\n");
+    s
+}
+
+/// The rows a matrix folds, counted by what they are everywhere: needing nothing, not loaded
+/// (an agent no profile loads), else available; in the legend's order, zero counts left out.
+fn fold_counts<'a>(
+    rows: impl Iterator<Item = (&'a str, &'a super::ByProfile)>,
+    names: &[&str],
+) -> Vec<(Status, usize)> {
+    let mut counts = [0usize; 3];
+    let kinds = [Status::Available, Status::NotLoaded, Status::NeedsNothing];
+    for (_, availability) in rows {
+        let all = |status: Status| {
+            names
+                .iter()
+                .all(|n| availability.get(*n).is_some_and(|a| a.status == status))
+        };
+        let i = match (all(Status::NeedsNothing), all(Status::NotLoaded)) {
+            (true, _) => 2,
+            (_, true) => 1,
+            _ => 0,
+        };
+        counts[i] += 1;
+    }
+    let mut out: Vec<(Status, usize)> = kinds
+        .into_iter()
+        .zip(counts)
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    out.sort_by_key(|(status, _)| Status::ALL.iter().position(|s| s == status));
+    out
+}
+
+/// One table row per matrix row, with the reasons in the last column.
 fn matrix_rows<'a>(
     rows: impl Iterator<Item = (&'a str, &'a super::ByProfile)>,
     names: &[&str],
-    agent: bool,
 ) -> Vec<String> {
     let mut out = Vec::new();
     for (name, availability) in rows {
-        if !super::needs_attention(availability, names, agent) {
-            continue;
-        }
         let mut row = format!("| {} |", code(name));
         let mut why = Vec::new();
         for n in names {

@@ -110,7 +110,8 @@ pub struct Report {
     #[serde(skip)]
     #[schemars(skip)]
     pub show_unsafe_fixes: bool,
-    /// `--matrix all`: the text matrices list every row, not only those that need attention.
+    /// `--matrix all`: the text and Markdown matrices list every row, not only those that
+    /// need attention.
     #[serde(skip)]
     #[schemars(skip)]
     pub matrix_all: bool,
@@ -412,10 +413,12 @@ impl Report {
             files_scanned,
             ignored,
             texts,
+            prints,
         } = audit;
-        // The source lines text reports show, now that findings are final.
-        if !texts.is_empty() {
-            lines::attach(&mut findings, &texts);
+        // The source lines text reports show, and the lines' fingerprints, now that findings
+        // are final.
+        if !texts.is_empty() || !prints.is_empty() {
+            lines::attach(&mut findings, &texts, &prints);
         }
         let profile_entries: Vec<ProfileEntry> = profiles
             .iter()

@@ -178,3 +178,18 @@ pub const TEMPLATES: &str = "claude-code-templates-slice";
 #[path = "../support/corpus.rs"]
 mod support;
 pub use support::corpus;
+
+/// A copy of `src` at `dst` (regular files and folders only), writable as a checkout is.
+pub fn copy_tree(src: &Path, dst: &Path) {
+    std::fs::create_dir_all(dst).unwrap();
+    for e in std::fs::read_dir(src).unwrap() {
+        let e = e.unwrap();
+        let to = dst.join(e.file_name());
+        let ty = e.file_type().unwrap();
+        if ty.is_dir() {
+            copy_tree(&e.path(), &to);
+        } else if ty.is_file() {
+            std::fs::write(&to, std::fs::read(e.path()).unwrap()).unwrap();
+        }
+    }
+}

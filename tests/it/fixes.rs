@@ -299,21 +299,6 @@ fn fixes_need_local_files() {
         .stderr(predicates::str::contains("cannot be used with --mcp"));
 }
 
-/// A copy of `src` at `dst` (regular files and folders only), writable as a checkout is.
-fn copy_tree(src: &Path, dst: &Path) {
-    std::fs::create_dir_all(dst).unwrap();
-    for e in std::fs::read_dir(src).unwrap() {
-        let e = e.unwrap();
-        let to = dst.join(e.file_name());
-        let ty = e.file_type().unwrap();
-        if ty.is_dir() {
-            copy_tree(&e.path(), &to);
-        } else if ty.is_file() {
-            std::fs::write(&to, std::fs::read(e.path()).unwrap()).unwrap();
-        }
-    }
-}
-
 /// The frontmatter's line count (its `---` lines included) of a Markdown file's text.
 fn frontmatter_lines(text: &str) -> usize {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);

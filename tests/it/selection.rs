@@ -246,11 +246,56 @@ fn nothing_to_audit_is_said_and_fails_only_when_asked() {
 }
 
 #[test]
-fn completions_offer_rule_ids_and_schema_lists_its_kinds() {
+fn completions_offer_rule_ids_and_builtin_profiles_and_schema_lists_its_kinds() {
     let tmp = tempfile::tempdir().unwrap();
     let bash = quiet_stdout(bin(tmp.path()).args(["completions", "bash"]), 0);
     for word in ["SA201", "name-missing", "SA404", "ALL"] {
         assert!(bash.contains(word), "{word} is offered");
+    }
+    // `profiles NAME` takes only built-in names, which every shell offers.
+    assert!(
+        bash.contains("--help claude-code codex copilot-cli"),
+        "the names after `profiles`"
+    );
+    // `--profile` takes a file or `builtin:NAME`: zsh offers both, on every subcommand.
+    let zsh = quiet_stdout(bin(tmp.path()).args(["completions", "zsh"]), 0);
+    assert!(
+        zsh.contains(
+            "_alternative 'files:profile file:_files' 'builtins:built-in profile:(builtin\\:claude-code "
+        ),
+        "{zsh}"
+    );
+    let profile_specs: Vec<&str> = zsh
+        .lines()
+        .filter(|l| l.contains("'*-p+[") || l.contains("'*--profile=["))
+        .collect();
+    assert_eq!(profile_specs.len(), 8, "audit, explain, to-prompt, mcp");
+    for l in &profile_specs {
+        assert!(l.ends_with(":FILE:_skill-audit__profile' \\"), "{l}");
+    }
+    // A quote in an option's value name would end zsh's spec early and break every option.
+    let one_line_specs = zsh
+        .lines()
+        .filter(|l| l.starts_with('\'') && l.ends_with("' \\") && l.contains("]:"));
+    for l in one_line_specs {
+        let value = l.rsplit_once("]:").unwrap().1;
+        assert_eq!(value.matches('\'').count(), 1, "{l}");
+    }
+    // fish: a second completion of `--profile` adds the names to the files.
+    let fish = quiet_stdout(bin(tmp.path()).args(["completions", "fish"]), 0);
+    let lines: Vec<&str> = fish
+        .lines()
+        .filter(|l| l.contains(" -l profile "))
+        .collect();
+    assert_eq!(lines.len(), 8, "{lines:#?}");
+    for pair in lines.chunks(2) {
+        assert!(pair[0].ends_with(" -r -F"), "{}", pair[0]);
+        assert!(
+            pair[1].contains(" -r -a \"builtin:claude-code"),
+            "{}",
+            pair[1]
+        );
+        assert!(pair[1].contains("builtin:vscode"), "{}", pair[1]);
     }
     let kinds = quiet_stdout(bin(tmp.path()).arg("schema"), 0);
     let names: Vec<&str> = kinds
@@ -410,4 +455,289 @@ fn the_matrix_lists_what_needs_attention_and_counts_the_rest() {
         assert!(matrix.contains(row), "{row}: {all}");
     }
     assert!(!matrix.contains("--matrix all"), "{all}");
+}
+
+#[test]
+fn a_ruff_users_habits_work_as_in_ruff() {
+    // SA201, SA221 and SA224 as in `library`, a 600-line body (SA230), and a skill file in
+    // the wrong case (SA108, outside SA2).
+    let tmp = library();
+    let long = format!("{}{}", skill_md("long", ""), "line\n".repeat(600));
+    write(tmp.path(), "skills/long/SKILL.md", long);
+    write(tmp.path(), "skills/lower/skill.md", skill_md("lower", ""));
+    let (all, _) = json_run(tmp.path(), &["."]);
+    assert_eq!(
+        rules(&all),
+        ["SA108", "SA201", "SA221", "SA224", "SA230"],
+        "each rule the command below leaves out is found without it"
+    );
+    let habit = [
+        "--select",
+        "SA2",
+        "--ignore",
+        "SA230",
+        "--statistics",
+        "--exit-zero",
+        "--output-format",
+        "concise",
+        ".",
+    ];
+    // One line per selected rule, most frequent first (ties by ID), and exit 0 although
+    // SA201 is an error.
+    let out = quiet_stdout(bin(tmp.path()).args(habit), 0);
+    assert_eq!(
+        out,
+        "1\tSA201\t    name-missing\n1\tSA221\t    unknown-key\n1\tSA224\t[*] allowed-tools-commas\n"
+    );
+    // Without --statistics: the selected findings, one line each, then the summary.
+    let without: Vec<&str> = habit
+        .iter()
+        .copied()
+        .filter(|a| *a != "--statistics")
+        .collect();
+    let out = quiet_stdout(bin(tmp.path()).args(&without), 0);
+    let codes: Vec<&str> = out
+        .lines()
+        .take_while(|l| !l.is_empty())
+        .map(|l| l.split(": ").nth(1).unwrap_or(l).split(' ').next().unwrap())
+        .collect();
+    assert_eq!(codes, ["SA224", "SA201", "SA221"], "{out}");
+    // Without --exit-zero, the error fails the run.
+    let strict: Vec<&str> = habit
+        .iter()
+        .copied()
+        .filter(|a| *a != "--exit-zero")
+        .collect();
+    quiet_stdout(bin(tmp.path()).args(&strict), 1);
+}
+
+#[test]
+fn output_format_takes_ruffs_names_and_color_auto_does_not_colour_a_pipe() {
+    let tmp = library();
+    for name in ["json", "sarif", "github", "full", "concise"] {
+        let long = quiet_stdout(bin(tmp.path()).args(["--output-format", name, "."]), 1);
+        let short = quiet_stdout(bin(tmp.path()).args(["-f", name, "."]), 1);
+        assert_eq!(long, short, "{name}");
+    }
+    let auto = quiet_stdout(
+        bin(tmp.path())
+            .env_remove("NO_COLOR")
+            .args(["--color", "auto", "."]),
+        1,
+    );
+    assert!(!auto.contains('\x1b'), "{auto}");
+}
+
+/// The `new_findings` and `fixed_findings` of `skill-audit diff OLD NEW -f json` in `dir`, as
+/// `(rule, line, message)`.
+fn changes(dir: &std::path::Path, old: &str, new: &str) -> [Vec<(String, u64, String)>; 2] {
+    let (d, _) = json_of(bin(dir).args(["diff", old, new, "-f", "json"]));
+    let list = |key: &str| -> Vec<(String, u64, String)> {
+        arr(&d, key)
+            .iter()
+            .map(|f| {
+                (
+                    s(f, "rule").to_owned(),
+                    f["line"].as_u64().unwrap(),
+                    s(f, "message").to_owned(),
+                )
+            })
+            .collect()
+    };
+    [list("new_findings"), list("fixed_findings")]
+}
+
+/// `report` (a JSON report in `dir`) as a report written before findings had fingerprints.
+fn without_fingerprints(dir: &std::path::Path, report: &str, to: &str) {
+    let text = std::fs::read_to_string(dir.join(report)).unwrap();
+    let mut v: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let findings = v["findings"].as_array_mut().unwrap();
+    assert!(!findings.is_empty());
+    for f in findings {
+        let f = f.as_object_mut().unwrap();
+        assert!(f.remove("fingerprint").is_some(), "every finding has one");
+    }
+    write(dir, to, serde_json::to_string(&v).unwrap());
+}
+
+#[test]
+fn a_finding_whose_line_moved_is_neither_new_nor_fixed() {
+    let page = |above: &str| {
+        format!(
+            "{}\n{above}See [the guide](guide.md).\n",
+            skill_md("a", "colour: blue\n")
+        )
+    };
+    let tmp = tree(&[("lib/skills/a/SKILL.md", page("").as_str())]);
+    save(tmp.path(), "old.json", &[]);
+    without_fingerprints(tmp.path(), "old.json", "older.json");
+    // Lines added above both findings: one a field, one the same broken link again.
+    write(
+        tmp.path(),
+        "lib/skills/a/SKILL.md",
+        page("Intro.\n\nAlso [the guide](guide.md).\n\n")
+            .replace("colour: blue\n", "license: MIT\ncolour: blue\n"),
+    );
+    save(tmp.path(), "new.json", &[]);
+    let link = "`guide.md` does not exist relative to this skill; fix the link or add the file";
+    let [new, fixed] = changes(tmp.path(), "old.json", "new.json");
+    // The link written above is new, not the one that moved from line 8 to line 13.
+    assert_eq!(new, [("SA231".to_owned(), 11, link.to_owned())]);
+    assert!(fixed.is_empty(), "{fixed:?}");
+    let text = quiet_stdout(
+        bin(tmp.path()).args([
+            "--baseline",
+            "old.json",
+            "--fail-on",
+            "never",
+            "-q",
+            "-f",
+            "concise",
+            "-p",
+            "builtin:vscode",
+            "lib",
+        ]),
+        0,
+    );
+    let marked: Vec<&str> = text.lines().filter(|l| l.contains("[new]")).collect();
+    assert_eq!(marked.len(), 1, "{text}");
+    assert!(marked[0].starts_with("lib/skills/a/SKILL.md:11:"), "{text}");
+    // A baseline written before fingerprints still matches by message: nothing is fixed, and
+    // one of the two alike links is new.
+    let [new, fixed] = changes(tmp.path(), "older.json", "new.json");
+    assert_eq!(new.len(), 1, "{new:?}");
+    assert_eq!((new[0].0.as_str(), new[0].2.as_str()), ("SA231", link));
+    assert!(fixed.is_empty(), "{fixed:?}");
+}
+
+#[test]
+fn a_fixture_library_fixed_with_renames_diffs_without_anything_gone_and_new() {
+    let tmp = tempfile::tempdir().unwrap();
+    copy_tree(
+        &std::path::Path::new(MANIFEST_DIR).join("examples/library"),
+        &tmp.path().join("lib"),
+    );
+    save(tmp.path(), "old.json", &[]);
+    let out = bin(tmp.path())
+        .args(["--fail-on", "never", "--fix", "--unsafe-fixes", "-q", "lib"])
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    save(tmp.path(), "new.json", &[]);
+    let (d, _) = json_of(bin(tmp.path()).args(["diff", "old.json", "new.json", "-f", "json"]));
+    let moved: Vec<(String, String)> = arr(&d, "renamed")
+        .iter()
+        .map(|r| (s(r, "from").to_owned(), s(r, "to").to_owned()))
+        .collect();
+    assert_eq!(
+        moved,
+        [
+            (
+                "lib/chatmodes/planner.chatmode.md".to_owned(),
+                "lib/chatmodes/planner.agent.md".to_owned()
+            ),
+            (
+                "lib/skills/legacy/notes-helper/skill.md".to_owned(),
+                "lib/skills/legacy/notes-helper/SKILL.md".to_owned()
+            ),
+        ],
+        "{d}"
+    );
+    for c in arr(&d, "availability_changes") {
+        assert!(c["from"] != "absent" && c["to"] != "absent", "{c}");
+    }
+    // No finding is both fixed and new, and none is on a path that is gone.
+    let key = |f: &serde_json::Value| (s(f, "rule").to_owned(), s(f, "message").to_owned());
+    let fixed: Vec<_> = arr(&d, "fixed_findings").iter().map(key).collect();
+    for f in arr(&d, "new_findings") {
+        assert!(!fixed.contains(&key(f)), "{f}");
+        assert!(!s(f, "path").ends_with("chatmode.md"), "{f}");
+        assert!(!s(f, "path").ends_with("/skill.md"), "{f}");
+    }
+    let text = quiet_stdout(bin(tmp.path()).args(["diff", "old.json", "new.json"]), 0);
+    assert!(!text.contains("absent"), "{text}");
+    assert_eq!(text.matches("\nmoved: ").count(), 2, "{text}");
+}
+
+#[test]
+fn markdown_folds_the_rows_that_need_no_attention_unless_matrix_all() {
+    let prose = skill_md("prose", "");
+    let tooled = skill_md("tooled", "dependencies:\n  tools: [get_order]\n");
+    let missing = skill_md("missing", "dependencies:\n  tools: [nope]\n");
+    let tmp = tree(&[
+        ("skills/prose/SKILL.md", prose.as_str()),
+        ("skills/tooled/SKILL.md", tooled.as_str()),
+        ("skills/missing/SKILL.md", missing.as_str()),
+        ("p.json", r#"{"name": "p", "tools": ["get_order"]}"#),
+    ]);
+    let args = ["--fail-on", "never", "-p", "p.json", "-f", "markdown", "."];
+    let md = quiet_stdout(bin(tmp.path()).args(args), 0);
+    let (shown, folded) = md
+        .split_once("<details><summary>2 skills that need no attention: 1 ✅ available, 1 ☑️ needs nothing</summary>")
+        .unwrap_or_else(|| panic!("{md}"));
+    assert!(
+        shown.contains("### Skills not available everywhere (1 of 3)"),
+        "{md}"
+    );
+    assert!(shown.contains("<code>missing</code>"), "{md}");
+    assert!(!shown.contains("<code>prose</code>"), "{md}");
+    let folded = folded.split("</details>").next().unwrap();
+    for row in ["| <code>prose</code> |", "| <code>tooled</code> |"] {
+        assert!(folded.contains(row), "{row}: {md}");
+    }
+    let all = quiet_stdout(bin(tmp.path()).args(args).args(["--matrix", "all"]), 0);
+    assert!(all.contains("### Skills (3)"), "{all}");
+    assert!(!all.contains("need no attention"), "{all}");
+    for row in ["missing", "prose", "tooled"] {
+        assert!(
+            all.contains(&format!("| <code>{row}</code> |")),
+            "{row}: {all}"
+        );
+    }
+}
+
+#[test]
+fn awesome_copilot_lines_written_above_every_finding_change_nothing_in_a_diff() {
+    let Some(corpus_dir) = corpus(AWESOME_COPILOT) else {
+        return;
+    };
+    let work = tempfile::tempdir().unwrap();
+    let lib = work.path().join("lib");
+    copy_tree(&corpus_dir, &lib);
+    // `save` audits against builtin:vscode; a second host has other names for tools.
+    let with = ["-p", "builtin:github-copilot"];
+    save(work.path(), "old.json", &with);
+    // Two comment lines at the top of every skill's and agent's frontmatter: every finding
+    // in those files moves two lines down.
+    let mut moved = 0;
+    let mut stack = vec![lib.clone()];
+    while let Some(dir) = stack.pop() {
+        for e in std::fs::read_dir(&dir).unwrap() {
+            let path = e.unwrap().path();
+            let name = path.file_name().unwrap().to_string_lossy().into_owned();
+            if path.is_dir() {
+                stack.push(path);
+            } else if name == "SKILL.md" || name.ends_with(".agent.md") {
+                let text = std::fs::read(&path).unwrap();
+                if let Some(rest) = text.strip_prefix(b"---\n") {
+                    let mut new = b"---\n# a comment\n# and another\n".to_vec();
+                    new.extend_from_slice(rest);
+                    std::fs::write(&path, new).unwrap();
+                    moved += 1;
+                }
+            }
+        }
+    }
+    assert!(moved > 600, "{moved} files");
+    save(work.path(), "new.json", &with);
+    let [new, fixed] = changes(work.path(), "old.json", "new.json");
+    assert!(new.is_empty(), "{new:#?}");
+    assert!(fixed.is_empty(), "{fixed:#?}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(work.path().join("new.json")).unwrap())
+            .unwrap();
+    assert!(
+        arr(&report, "findings").len() > 2000,
+        "the findings compared"
+    );
 }
