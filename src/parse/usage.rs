@@ -76,7 +76,15 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
     {
         return out;
     }
-    let lines: Vec<&str> = body.lines().collect();
+    let lines: Vec<&str> = body
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    // Which references the body makes at all, so that a line is searched only for those.
+    let refs = References {
+        mcp: body.contains("mcp__"),
+        tool: body.contains("#tool:"),
+    };
     let mut heading: Option<&str> = None;
     let mut servers: Vec<String> = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
     // Variables any block assigns: the agent runs the blocks in turn.
@@ -115,8 +123,11 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
                 heading = Some(title.trim());
             }
         }
-        if line.contains('`') || line.contains("mcp__") || line.contains("#tool:") {
-            tools_of_text(line, first_line + i as u32, &servers, &mut out);
+        if line.contains('`')
+            || refs.mcp && line.contains("mcp__")
+            || refs.tool && line.contains("#tool:")
+        {
+            tools_of_text(line, first_line + i as u32, &servers, refs, &mut out);
         }
         prose.push(line);
         i += 1;
@@ -201,10 +212,17 @@ fn closes(trimmed: &str, fence: &str) -> bool {
 }
 
 fn user_signalled(before: &[&str]) -> bool {
-    before.iter().any(|l| {
-        let l = l.to_ascii_lowercase();
-        USER_SIGNALS.iter().any(|s| l.contains(s))
-    })
+    static SIGNALS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::LazyLock::new(|| {
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(USER_SIGNALS)
+                .ok()
+        });
+    let Some(signals) = SIGNALS.as_ref() else {
+        return false;
+    };
+    before.iter().any(|l| signals.is_match(l))
 }
 
 /// Servers the text names as MCP servers: `mcp__github__...`, "the GitHub MCP server",
@@ -263,14 +281,29 @@ fn named_servers(body: &str) -> Vec<String> {
     out
 }
 
+/// Whether a body has `mcp__` and `#tool:` references anywhere.
+#[derive(Clone, Copy)]
+struct References {
+    mcp: bool,
+    tool: bool,
+}
+
 /// The tools a line of text names: `mcp__server__tool`, `#tool:name`, `` `server/tool` `` for a
 /// server the text names, and "use the `X` tool" (a phrase: judged only where a host defines X).
-fn tools_of_text(line: &str, line_no: u32, servers: &[String], out: &mut Vec<Use>) {
+fn tools_of_text(
+    line: &str,
+    line_no: u32,
+    servers: &[String],
+    refs: References,
+    out: &mut Vec<Use>,
+) {
     // Code spans matter only with a server to look for or a phrase about a tool: most lines
     // with code spans cost no more than these searches.
     let spans = line.contains('`')
         && (!servers.is_empty() || line.contains("tool") || line.contains("Tool"));
-    if !spans && !line.contains("mcp__") && !line.contains("#tool:") {
+    let mcp = refs.mcp && line.contains("mcp__");
+    let tool = refs.tool && line.contains("#tool:");
+    if !spans && !mcp && !tool {
         return;
     }
     // "**NEVER use:** `mcp__perplexity__...`", "do not call ...": a tool the skill avoids.
@@ -290,7 +323,7 @@ fn tools_of_text(line: &str, line_no: u32, servers: &[String], out: &mut Vec<Use
     }
     let tool_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
     let mut from = 0;
-    while let Some(at) = line[from..].find("mcp__") {
+    while mcp && let Some(at) = line[from..].find("mcp__") {
         let at = from + at;
         let name: String = line[at + 5..]
             .chars()
@@ -314,7 +347,7 @@ fn tools_of_text(line: &str, line_no: u32, servers: &[String], out: &mut Vec<Use
         from = at + 5;
     }
     from = 0;
-    while let Some(at) = line[from..].find("#tool:") {
+    while tool && let Some(at) = line[from..].find("#tool:") {
         let at = from + at;
         let name: String = line[at + 6..]
             .chars()
