@@ -130,9 +130,13 @@ pub(super) fn parse_and_check(
                 None => Parsed::Nothing,
             }
         }
-        Kind::Manifest(kind) => Parsed::Manifests(parse::manifest::parse(
-            bytes, &c.path, &c.fs_path, kind, sink,
-        )),
+        Kind::Manifest(kind) => {
+            let manifests = parse::manifest::parse(bytes, &c.path, &c.fs_path, kind, sink);
+            if let Ok(text) = std::str::from_utf8(bytes) {
+                settings.policies.check_manifest(text, sink);
+            }
+            Parsed::Manifests(manifests)
+        }
     }
 }
 

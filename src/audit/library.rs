@@ -111,7 +111,7 @@ pub(crate) fn judge(
         &mut findings,
     );
     rules::policy::keep_in_plugins(&mut findings, &opts.settings.policies, |path| {
-        plugins_of(path, &members, &agent_members)
+        plugins_of(path, &members, &agent_members, &manifests)
     });
     // After resolving: plugins namespace the skills they hold.
     rules::library::duplicate_names(&skills, &members, &mut findings);
@@ -211,13 +211,20 @@ fn plugins_of<'a>(
     path: &str,
     members: &'a [resolve::Member],
     agent_members: &'a [resolve::AgentMember],
+    manifests: &'a [crate::model::Manifest],
 ) -> Vec<&'a str> {
     let skills = members.iter().filter(|m| m.skill == path).map(|m| &m.name);
     let agents = agent_members
         .iter()
         .filter(|m| m.agent == path)
         .map(|m| &m.name);
-    skills.chain(agents).map(String::as_str).collect()
+    // A plugin's manifest is its own.
+    let own = manifests.iter().filter(|m| m.path == path).map(|m| &m.name);
+    skills
+        .chain(agents)
+        .chain(own)
+        .map(String::as_str)
+        .collect()
 }
 
 /// Turn each `SKILL.md` inside another skill's folder into a file of that skill. Hosts load

@@ -39,6 +39,9 @@ pub enum Target {
     Skill,
     /// Custom agents (`.agent.md`, `.chatmode.md`, Claude Code agents).
     Agent,
+    /// Plugin and marketplace manifests (`plugin.json`, `marketplace.json`), by their JSON
+    /// fields.
+    Manifest,
 }
 
 impl Target {
@@ -46,6 +49,7 @@ impl Target {
         match self {
             Target::Skill => "skill",
             Target::Agent => "agent",
+            Target::Manifest => "manifest",
         }
     }
 }
@@ -385,6 +389,27 @@ impl Policies {
         }
     }
 
+    /// Run the policy rules that apply to a plugin or marketplace manifest on its fields. JSON
+    /// is YAML, so the manifest is read as the frontmatters are, with each field's place;
+    /// only when some rule applies to it.
+    pub(crate) fn check_manifest(&self, text: &str, sink: &mut Sink) {
+        if self.rules.is_empty() {
+            return;
+        }
+        let path = sink.path;
+        let mut rules = self.applying(Target::Manifest, path).peekable();
+        if rules.peek().is_none() {
+            return;
+        }
+        // A manifest that is not JSON is reported by its own rule.
+        let Ok(root) = crate::parse::yaml::parse(text, 1) else {
+            return;
+        };
+        for (rule, spec) in rules {
+            check_fields(rule, spec, &root, sink);
+        }
+    }
+
     /// Run the policy rules that apply to an agent on its frontmatter and grants.
     pub(crate) fn check_agent(
         &self,
@@ -471,9 +496,12 @@ fn check_fields(rule: Rule, spec: &PolicySpec, root: &Node, sink: &mut Sink) {
             let present = field(root, name).is_some_and(|(_, v)| !is_empty(v));
             if !present {
                 push(sink, rule, spec, root.pos, || {
-                    format!(
-                        "`{name}` is required by this library's policy; add it to the frontmatter"
-                    )
+                    let place = if sink.path.ends_with(".json") {
+                        "the manifest"
+                    } else {
+                        "the frontmatter"
+                    };
+                    format!("`{name}` is required by this library's policy; add it to {place}")
                 });
             }
         }
@@ -587,7 +615,18 @@ fn check_grants(
     };
     match &spec.check {
         Check::ForbiddenTools { tools } => {
-            let forbidden = |t: &str| tools.iter().any(|f| f.eq_ignore_ascii_case(tool_name(t)));
+            // A tool, or a tool of a tool set or MCP server the policy names (`edit` forbids
+            // VS Code's `edit/editFiles`, `github` every `github/...` tool).
+            let forbidden = |t: &str| {
+                let name = tool_name(t);
+                tools.iter().any(|f| {
+                    f.eq_ignore_ascii_case(name)
+                        || name
+                            .get(..f.len())
+                            .is_some_and(|p| p.eq_ignore_ascii_case(f))
+                            && name[f.len()..].starts_with('/')
+                })
+            };
             if agent.tools.is_none() {
                 // No list, or `*`, grants every tool, the forbidden ones too. A list written in
                 // a shape no host reads is reported by its own rule.

@@ -37,7 +37,7 @@ fn found(report: &Value) -> Vec<(String, String, u64, u64)> {
 }
 
 #[test]
-fn seven_checks_find_what_the_fixture_breaks_and_nothing_else() {
+fn the_checks_find_what_the_fixture_breaks_and_nothing_else() {
     let (report, code) = json_run(Path::new(MANIFEST_DIR), &[FIXTURE]);
     assert_eq!(code, 1, "P001 and P005 are errors");
     let expected = [
@@ -45,6 +45,8 @@ fn seven_checks_find_what_the_fixture_breaks_and_nothing_else() {
         ("P007", ".claude/agents/builder.md", 4, 20),
         ("P005", "agents/helper.agent.md", 2, 1),
         ("P006", "agents/reviewer.agent.md", 3, 8),
+        ("P008", "plugins/acme/.claude-plugin/plugin.json", 1, 1),
+        ("P009", "plugins/acme/.claude-plugin/plugin.json", 3, 14),
         ("P003", "skills/acme-forms/SKILL.md", 6, 9),
         ("P001", "skills/notes/SKILL.md", 2, 1),
         ("P004", "skills/notes/SKILL.md", 3, 14),
@@ -124,7 +126,7 @@ fn sarif_log() {
         .into_iter()
         .filter(|r| s(r, "id").starts_with('P'))
         .collect();
-    assert_eq!(policy.len(), 7, "the seven rules with findings");
+    assert_eq!(policy.len(), 9, "the nine rules with findings");
     run["tool"]["driver"]["rules"] = Value::from(policy);
     run["tool"]["driver"]["version"] = Value::from("[version]");
     run["tool"]["driver"]["semanticVersion"] = Value::from("[version]");
@@ -199,7 +201,7 @@ fn a_baseline_marks_only_new_policy_findings() {
     let old: Value =
         serde_json::from_str(&std::fs::read_to_string(t.path().join("base.json")).unwrap())
             .unwrap();
-    assert_eq!(arr(&old, "findings").len(), 8);
+    assert_eq!(arr(&old, "findings").len(), 10);
     write(
         t.path(),
         "skills/extra/SKILL.md",
@@ -278,7 +280,7 @@ fn select_ignore_and_severities_take_policy_ids_and_names() {
         Vec::<String>::new()
     );
     let all = rules(&["--ignore", "P005,P007,approved-servers,agents-read"]);
-    assert_eq!(all, ["P003", "P001", "P004", "P002"]);
+    assert_eq!(all, ["P008", "P009", "P003", "P001", "P004", "P002"]);
     // `[rules]` changes a policy rule's severity, or turns it off.
     let t = copy();
     let toml = std::fs::read_to_string(t.path().join("skill-audit.toml")).unwrap();
@@ -303,7 +305,7 @@ fn rules_and_rule_list_and_document_policy_rules() {
     let dir = Path::new(MANIFEST_DIR).join(FIXTURE);
     let list = quiet_stdout(bin(&dir).arg("rules"), 0);
     let policy: Vec<&str> = list.lines().filter(|l| l.starts_with('P')).collect();
-    assert_eq!(policy.len(), 7, "{list}");
+    assert_eq!(policy.len(), 9, "{list}");
     assert_eq!(
         policy[0],
         "P001   error    skill-license                       Every skill has `license`"
@@ -363,6 +365,101 @@ fn a_broken_policy_rule_is_a_settings_error_naming_its_line() {
         let err = String::from_utf8_lossy(&out.stderr);
         assert!(err.contains(says), "{says}\n{err}");
     }
+}
+
+#[test]
+fn forbidden_tools_cover_a_tool_set_and_a_server() {
+    let toml = "[[policy]]\nid = \"P001\"\nname = \"no-edit\"\napplies-to = \"agent\"\ncheck = \"forbidden-tools\"\ntools = [\"edit\", \"jira\"]\n";
+    let t = tree(&[
+        ("skill-audit.toml", toml),
+        (
+            "agents/x.agent.md",
+            "---\ndescription: x\ntools: ['read', 'edit/editFiles', 'jira/search', 'editor']\n---\n",
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["--select", "P"]);
+    let found: Vec<(u64, u64, String)> = arr(&r, "findings")
+        .iter()
+        .map(|f| {
+            (
+                f["line"].as_u64().unwrap(),
+                f["column"].as_u64().unwrap(),
+                s(f, "message").to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                3,
+                17,
+                "the agent is granted `edit/editFiles`, which this library's policy forbids; remove it from `tools`".to_owned()
+            ),
+            (
+                3,
+                35,
+                "the agent is granted `jira/search`, which this library's policy forbids; remove it from `tools`".to_owned()
+            ),
+        ]
+    );
+}
+
+#[test]
+fn manifests_by_their_fields() {
+    let toml = "[[policy]]\nid = \"P001\"\nname = \"acme-license\"\napplies-to = \"manifest\"\nplugin = \"acme\"\ncheck = \"required-field\"\nfield = \"license\"\n\n[[policy]]\nid = \"P002\"\nname = \"author\"\napplies-to = \"manifest\"\ncheck = \"max-length\"\nfield = \"author.name\"\nmax-length = 5\n";
+    let t = tree(&[
+        ("skill-audit.toml", toml),
+        (
+            "plugins/acme/.claude-plugin/plugin.json",
+            "{\"name\": \"acme\",\n \"author\": {\"name\": \"Acme Tools\"}}\n",
+        ),
+        (
+            "plugins/other/.claude-plugin/plugin.json",
+            "{\"name\": \"other\", \"license\": \"MIT\"}\n",
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["--select", "P"]);
+    let found: Vec<(String, String, u64, u64)> = arr(&r, "findings")
+        .iter()
+        .map(|f| {
+            (
+                s(f, "rule").to_owned(),
+                s(f, "message").to_owned(),
+                f["line"].as_u64().unwrap(),
+                f["column"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "P001".to_owned(),
+                "`license` is required by this library's policy; add it to the manifest".to_owned(),
+                1,
+                1
+            ),
+            (
+                "P002".to_owned(),
+                "`author.name` has 10 characters, more than the 5 this library's policy allows; shorten it".to_owned(),
+                2,
+                21
+            ),
+        ]
+    );
+    // A check of agents' grants does not apply to manifests.
+    let t = tree(&[(
+        "skill-audit.toml",
+        "[[policy]]\nid = \"P001\"\nname = \"x\"\napplies-to = \"manifest\"\ncheck = \"forbidden-tools\"\ntools = [\"Bash\"]\n",
+    )]);
+    let out = bin(t.path()).arg(".").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("checks agents' grants"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
 }
 
 #[test]
