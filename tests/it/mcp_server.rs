@@ -1069,6 +1069,6 @@ fn the_rule_and_audit_tools_know_the_librarys_policy_rules() {
         .iter()
         .filter_map(|f| f["rule"].as_str())
         .collect();
-    assert_eq!(rules.len(), 8, "{}", c[1]);
+    assert_eq!(rules.len(), 10, "{}", c[1]);
     assert!(rules.iter().all(|r| r.starts_with('P')), "{rules:?}");
 }
