@@ -110,13 +110,13 @@ impl OutputArgs {
     }
 }
 
-/// A rule selector (`--select`, `--ignore`, `--extend-select`): any text is taken here and
-/// checked once the settings file is read, so the error can name the flag; the rules' IDs
-/// and names are offered to shell completion.
-#[derive(Clone, Debug)]
-pub(crate) struct RuleSelector;
+/// Any text, taken as it is and checked by the command once it can say what is wrong (a rule
+/// selector once the settings file is read, a built-in profile's name by `profiles`); `.0`
+/// gives the values shell completion offers.
+#[derive(Clone, Copy)]
+pub(crate) struct Offered(pub fn() -> Vec<clap::builder::PossibleValue>);
 
-impl clap::builder::TypedValueParser for RuleSelector {
+impl clap::builder::TypedValueParser for Offered {
     type Value = String;
 
     fn parse_ref(
@@ -131,43 +131,27 @@ impl clap::builder::TypedValueParser for RuleSelector {
     fn possible_values(
         &self,
     ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        let rules = crate::rules::Rule::ALL.iter().flat_map(|r| {
-            [
-                clap::builder::PossibleValue::new(r.code()).help(r.summary()),
-                clap::builder::PossibleValue::new(r.name()).help(r.summary()),
-            ]
-        });
-        Some(Box::new(
-            std::iter::once(clap::builder::PossibleValue::new("ALL")).chain(rules),
-        ))
+        Some(Box::new((self.0)().into_iter()))
     }
 }
 
-/// A built-in profile's name (`skill-audit profiles NAME`): any text is taken here and looked
-/// up by the command, which lists the names when it is not one; the names are offered to
-/// shell completion.
-#[derive(Clone, Debug)]
-pub(crate) struct BuiltinName;
+/// What `--select`, `--ignore` and `--extend-select` offer: `ALL`, and each rule's ID and name.
+pub(crate) fn rule_selectors() -> Vec<clap::builder::PossibleValue> {
+    let rules = crate::rules::Rule::ALL.iter().flat_map(|r| {
+        [
+            clap::builder::PossibleValue::new(r.code()).help(r.summary()),
+            clap::builder::PossibleValue::new(r.name()).help(r.summary()),
+        ]
+    });
+    std::iter::once(clap::builder::PossibleValue::new("ALL"))
+        .chain(rules)
+        .collect()
+}
 
-impl clap::builder::TypedValueParser for BuiltinName {
-    type Value = String;
-
-    fn parse_ref(
-        &self,
-        cmd: &clap::Command,
-        arg: Option<&clap::Arg>,
-        value: &std::ffi::OsStr,
-    ) -> Result<String, clap::Error> {
-        clap::builder::StringValueParser::new().parse_ref(cmd, arg, value)
-    }
-
-    fn possible_values(
-        &self,
-    ) -> Option<Box<dyn Iterator<Item = clap::builder::PossibleValue> + '_>> {
-        Some(Box::new(
-            crate::profile::builtin::BUILTINS
-                .iter()
-                .map(|(name, _)| clap::builder::PossibleValue::new(*name)),
-        ))
-    }
+/// What `skill-audit profiles` offers: the built-in profiles' names.
+pub(crate) fn builtin_names() -> Vec<clap::builder::PossibleValue> {
+    crate::profile::builtin::BUILTINS
+        .iter()
+        .map(|(name, _)| clap::builder::PossibleValue::new(*name))
+        .collect()
 }

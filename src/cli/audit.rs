@@ -50,14 +50,14 @@ pub struct AuditArgs {
     /// Report only these rules: IDs (`SA221`, a policy rule's `P001`), prefixes (`SA2`, `P`),
     /// names (`drift`) or `ALL`,
     /// comma-separated or repeated [default: `select` in skill-audit.toml, else every rule].
-    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = super::args::RuleSelector, hide_possible_values = true)]
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = super::args::Offered(super::args::rule_selectors), hide_possible_values = true)]
     pub select: Option<Vec<String>>,
     /// Also report these rules, on top of `--select` or the settings file's `select`.
-    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = super::args::RuleSelector, hide_possible_values = true)]
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = super::args::Offered(super::args::rule_selectors), hide_possible_values = true)]
     pub extend_select: Vec<String>,
     /// Do not report these rules (IDs, prefixes, names), on top of the settings file's
     /// `ignore`.
-    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = super::args::RuleSelector, hide_possible_values = true)]
+    #[arg(long, value_name = "RULE", value_delimiter = ',', value_parser = super::args::Offered(super::args::rule_selectors), hide_possible_values = true)]
     pub ignore: Vec<String>,
     /// Exit 0 even when findings reach `--fail-on` (usage, settings and I/O errors still
     /// exit 2).

@@ -99,7 +99,7 @@ pub enum Command {
     Profiles {
         /// A built-in profile (`vscode` or `builtin:vscode`): print its JSON, to copy and
         /// extend.
-        #[arg(value_parser = args::BuiltinName, hide_possible_values = true)]
+        #[arg(value_parser = args::Offered(args::builtin_names), hide_possible_values = true)]
         name: Option<String>,
     },
     /// Write a commented starter skill-audit.toml (never overwrites one).
