@@ -479,6 +479,32 @@ fn a_misspelt_key_gets_its_fix_as_a_quick_fix_and_in_fix_all() {
 }
 
 #[test]
+fn a_skill_that_declares_nothing_gets_the_action_that_declares_what_it_uses() {
+    let (lib, mut c) = started(&[]);
+    let text = "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is given.\n---\n```bash\npdftotext in.pdf - | jq -R .\n```\n";
+    c.open(&lib.skill, text);
+    let r = c.code_actions(&lib.skill, 5, 0, 10);
+    let d = c.latest(&uri(&lib.skill));
+    assert!(codes(&d).contains(&"SA313".to_owned()), "{d:?}");
+    let action = r["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .find(|a| a["title"] == "declare what this skill uses")
+        .unwrap_or_else(|| panic!("the action: {r}"));
+    assert_eq!(action["kind"], "quickfix");
+    assert_eq!(
+        action["edit"]["changes"][uri(&lib.skill)],
+        json!([{
+            "range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}},
+            "newText": "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"jq\", \"pdftotext\"]}}}\n",
+        }]),
+        "{action}"
+    );
+    c.stop();
+}
+
+#[test]
 fn a_panic_in_a_request_is_answered_and_the_server_goes_on() {
     let (lib, mut c) = started(&[("SKILL_AUDIT_LSP_DEBUG_PANIC", "1")]);
     let r = c.request("skill-audit/debugPanic", Value::Null);
