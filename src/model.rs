@@ -564,6 +564,10 @@ pub struct FrontmatterEnd {
     pub has_dependencies: bool,
     pub has_metadata: bool,
     pub has_prerequisites: bool,
+    /// Where a key can go at the end of a `metadata` block mapping that has no OpenClaw block
+    /// yet: the byte offset of the line after the block, its line, and the indentation of the
+    /// block's keys.
+    pub metadata_end: Option<(u32, u32, u32)>,
 }
 
 /// A parsed skill. Bodies are not kept: what rules need from them is extracted while parsing.

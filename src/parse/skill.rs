@@ -95,14 +95,54 @@ fn frontmatter_end(
     let head = bytes.get(..bytes.len().checked_sub(body_len)?)?;
     let head = head.strip_suffix(b"\n").unwrap_or(head);
     let offset = memchr::memrchr(b'\n', head).map_or(0, |i| i + 1);
+    let line = body_line.checked_sub(1)?;
     Some(crate::model::FrontmatterEnd {
         offset: u32::try_from(offset).ok()?,
-        line: body_line.checked_sub(1)?,
+        line,
         crlf: offset >= 2 && bytes[offset - 2] == b'\r',
         has_dependencies: root.get("dependencies").is_some(),
         has_metadata: root.get("metadata").is_some(),
         has_prerequisites: root.get("prerequisites").is_some(),
+        metadata_end: metadata_end(bytes, root, (offset, line)),
     })
+}
+
+/// Where a key can be added at the end of a `metadata` block mapping (`metadata:` on its own
+/// line, its keys indented below) that holds no OpenClaw block: the line of the next top-level
+/// key, or `end` (the closing `---`), with the indentation of the block's keys.
+fn metadata_end(bytes: &[u8], root: &Node, end: (usize, u32)) -> Option<(u32, u32, u32)> {
+    let entries = root.as_map()?;
+    let (key, value) = entries
+        .iter()
+        .find(|(k, _)| k.as_str() == Some("metadata"))?;
+    let children = value.as_map()?;
+    let (first, _) = children.first()?;
+    let block = first.pos.line > key.pos.line;
+    let has_block = children.iter().any(|(k, _)| {
+        k.as_str()
+            .is_some_and(|k| crate::parse::openclaw::KEYS.contains(&k))
+    });
+    if !block || has_block {
+        return None;
+    }
+    let next = entries
+        .iter()
+        .map(|(k, _)| k.pos.line)
+        .filter(|l| *l > key.pos.line)
+        .min();
+    let (offset, line) = match next {
+        // The byte after the line break that ends the line before it.
+        Some(line) => (
+            memchr::memchr_iter(b'\n', bytes).nth(usize::try_from(line).ok()?.checked_sub(2)?)? + 1,
+            line,
+        ),
+        None => end,
+    };
+    Some((
+        u32::try_from(offset).ok()?,
+        line,
+        first.pos.column.checked_sub(1)?,
+    ))
 }
 
 /// Read every known field of the frontmatter mapping.

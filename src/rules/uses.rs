@@ -5,7 +5,7 @@
 
 use super::{FixDoc, Rule, RuleDoc};
 use crate::diagnostic::{Applicability, Edit, Finding, Fix, Pos, Severity};
-use crate::model::{DepKind, Origin, Skill, Use};
+use crate::model::{DepKind, FrontmatterEnd, Origin, Skill, Use};
 use crate::span;
 
 pub(crate) const UNDECLARED_USE: RuleDoc = RuleDoc {
@@ -29,7 +29,7 @@ pub(crate) const USES_NOT_DECLARED: RuleDoc = RuleDoc {
     example: "```bash\ngh pr list --json number | jq length\n```\nin a skill with no declaration\n\nFix: metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"gh\", \"jq\"]}}}",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written, so a skill with a `metadata` key gets no executables written. Packages have no such place and are left out. Unsafe: hosts that read the declaration then hide the skill where a need is missing.",
+        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written; OpenClaw's block also goes at the end of a `metadata` block mapping that has none. Where there is no such room (a `metadata` written as one line, a `dependencies` already there) that part is not written. Packages have no such place and are left out. Unsafe: hosts that read the declaration then hide the skill where a need is missing.",
     }),
 };
 
@@ -159,15 +159,52 @@ pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Findi
     let env = &r.group(DepKind::Env).all;
     // The host's own tools are the host's to have; MCP tools are what a declaration names.
     let tools: Vec<&String> = r.tools.all.iter().filter(|t| t.contains('/')).collect();
-    let brk = if end.crlf { "\r\n" } else { "\n" };
-    let mut lines = String::new();
-    let mut declared: Vec<&str> = Vec::new();
-    let has_machine = !bins.is_empty() || !env.is_empty();
-    let machine_key_free = match dialect {
-        Dialect::Openclaw => !end.has_metadata,
-        Dialect::Hermes => !end.has_prerequisites,
+    let uses: Vec<&str> = bins
+        .iter()
+        .chain(env)
+        .chain(tools.iter().copied())
+        .map(String::as_str)
+        .collect();
+    if uses.is_empty() {
+        return None;
+    }
+    let first = inferred
+        .uses
+        .iter()
+        .find(|u| uses.contains(&u.name.as_str()));
+    let pos = match first {
+        Some(u) if u.file.is_none() => Pos::new(u.line, u.column),
+        _ => skill.name_pos,
     };
-    if has_machine && machine_key_free {
+    let finding = Finding::new(
+        Rule::UsesNotDeclared,
+        &skill.path,
+        pos,
+        format!(
+            "the skill declares nothing, but it uses {}; hosts and registries that read declarations see a skill that needs nothing, so declare them",
+            crate::diagnostic::quoted(&uses)
+        ),
+    );
+    let edits = declaration(&end, dialect, &bins, env, &tools);
+    let fix = (!edits.is_empty()).then(|| Fix::unsafe_edits("declare what this skill uses", edits));
+    Some(finding.with_fix(fix))
+}
+
+/// The edits that write `bins`, `env` and `tools` as a declaration in `dialect`, each where
+/// the frontmatter has room for it: a new key at its end, or OpenClaw's block at the end of a
+/// `metadata` block mapping. What has no room (a `metadata` written otherwise, a
+/// `dependencies` already there) is left out.
+fn declaration(
+    end: &FrontmatterEnd,
+    dialect: Dialect,
+    bins: &[String],
+    env: &[String],
+    tools: &[&String],
+) -> Vec<Edit> {
+    let brk = if end.crlf { "\r\n" } else { "\n" };
+    // (byte offset, line, text) of each insertion.
+    let mut inserts: Vec<(u32, u32, String)> = Vec::new();
+    if !bins.is_empty() || !env.is_empty() {
         let json = |names: &[String]| {
             let quoted: Vec<String> = names
                 .iter()
@@ -175,70 +212,62 @@ pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Findi
                 .collect();
             format!("[{}]", quoted.join(", "))
         };
-        let mut parts = Vec::new();
         let (bins_key, env_key) = match dialect {
             Dialect::Openclaw => ("bins", "env"),
             Dialect::Hermes => ("commands", "env_vars"),
         };
+        let mut parts = Vec::new();
         if !bins.is_empty() {
-            parts.push(format!("\"{bins_key}\": {}", json(&bins)));
+            parts.push(format!("\"{bins_key}\": {}", json(bins)));
         }
         if !env.is_empty() {
             parts.push(format!("\"{env_key}\": {}", json(env)));
         }
+        let requires = format!("{{\"requires\": {{{}}}}}", parts.join(", "));
         match dialect {
-            Dialect::Openclaw => lines.push_str(&format!(
-                "metadata: {{\"openclaw\": {{\"requires\": {{{}}}}}}}{brk}",
-                parts.join(", ")
+            Dialect::Openclaw if !end.has_metadata => inserts.push((
+                end.offset,
+                end.line,
+                format!("metadata: {{\"openclaw\": {requires}}}{brk}"),
             )),
-            Dialect::Hermes => {
-                lines.push_str(&format!("prerequisites: {{{}}}{brk}", parts.join(", ")))
+            Dialect::Openclaw => {
+                if let Some((offset, line, indent)) = end.metadata_end {
+                    let pad = " ".repeat(indent as usize);
+                    inserts.push((offset, line, format!("{pad}openclaw: {requires}{brk}")));
+                }
             }
+            Dialect::Hermes if !end.has_prerequisites => inserts.push((
+                end.offset,
+                end.line,
+                format!("prerequisites: {{{}}}{brk}", parts.join(", ")),
+            )),
+            Dialect::Hermes => {}
         }
-        declared.extend(bins.iter().chain(env).map(String::as_str));
     }
     if !tools.is_empty() && !end.has_dependencies {
         let listed: Vec<String> = tools
             .iter()
             .map(|t| span::scalar(t, span::Context::Flow, None))
             .collect();
-        lines.push_str(&format!(
-            "dependencies:{brk}  tools: [{}]{brk}",
-            listed.join(", ")
-        ));
-        declared.extend(tools.iter().map(|t| t.as_str()));
+        let text = format!("dependencies:{brk}  tools: [{}]{brk}", listed.join(", "));
+        // One edit per place: after a `metadata` that ends the frontmatter, both go there.
+        match inserts.iter_mut().find(|(o, _, _)| *o == end.offset) {
+            Some((_, _, existing)) => existing.push_str(&text),
+            None => inserts.push((end.offset, end.line, text)),
+        }
     }
-    if declared.is_empty() {
-        return None;
-    }
-    let at = Pos::new(end.line, 1);
-    let at_byte = usize::try_from(end.offset).ok()?;
-    let edit = Edit {
-        start: at_byte,
-        end: at_byte,
-        content: lines,
-        location: at,
-        end_location: at,
-    };
-    let fix = Fix::unsafe_edits("declare what this skill uses", vec![edit]);
-    let first = inferred
-        .uses
-        .iter()
-        .find(|u| declared.contains(&u.name.as_str()));
-    let pos = match first {
-        Some(u) if u.file.is_none() => Pos::new(u.line, u.column),
-        _ => skill.name_pos,
-    };
-    Some(
-        Finding::new(
-            Rule::UsesNotDeclared,
-            &skill.path,
-            pos,
-            format!(
-                "the skill declares nothing, but it uses {}; hosts and registries that read declarations see a skill that needs nothing, so declare them",
-                crate::diagnostic::quoted(&declared)
-            ),
-        )
-        .with_fix(Some(fix)),
-    )
+    inserts
+        .into_iter()
+        .filter_map(|(offset, line, content)| {
+            let at = Pos::new(line, 1);
+            let at_byte = usize::try_from(offset).ok()?;
+            Some(Edit {
+                start: at_byte,
+                end: at_byte,
+                content,
+                location: at,
+                end_location: at,
+            })
+        })
+        .collect()
 }

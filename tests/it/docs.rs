@@ -262,9 +262,15 @@ fn builtin_profiles_table_matches_the_files() {
                 cell
             }
         };
+        // Where tools are not judged, the terminal the host documents is.
+        let tools = match file["terminal"]["tool"].as_str() {
+            Some(t) if not_judged("tools") && t == "terminal" => "terminal".to_owned(),
+            Some(t) if not_judged("tools") => format!("terminal `{t}`"),
+            _ => or_not_judged("tools", len("tools").to_string()),
+        };
         let want = [
             or_not_judged("agents", loads.join(", ")),
-            or_not_judged("tools", len("tools").to_string()),
+            tools,
             len("toolsets").to_string(),
             len("renamed").to_string(),
             len("aliases").to_string(),

@@ -123,7 +123,7 @@ fn the_fix_writes_the_library_s_dialect_and_only_keys_not_there() {
             "b/SKILL.md",
             &(skill_md("b", "") + "```bash\nkubectl get pods\n```\n"),
         ),
-        // `metadata` is there already: executables have nowhere to go, and nothing else is used.
+        // `metadata` is there already; the library's dialect is Hermes', so it does not matter.
         (
             "c/SKILL.md",
             &(skill_md("c", "metadata:\n  owner: me\n") + "```bash\nkubectl get pods\n```\n"),
@@ -144,4 +144,66 @@ fn the_fix_writes_the_library_s_dialect_and_only_keys_not_there() {
         .filter(|f| f["rule"] == "SA313")
         .collect();
     assert!(sa313.is_empty(), "{sa313:?}");
+}
+
+#[test]
+fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
+    let run = "```bash\nkubectl get pods\n```\n";
+    let tmp = tree(&[
+        // A block mapping followed by another key, and one that ends the frontmatter.
+        (
+            "a/SKILL.md",
+            &(skill_md("a", "metadata:\n  owner: me\n  tags: [x]\nlicense: MIT\n") + run),
+        ),
+        (
+            "b/SKILL.md",
+            &(skill_md("b", "metadata:\n    owner: me\n") + "Call `mcp__github__get_me`.\n" + run),
+        ),
+        // One line of JSON: no room for the block, so the finding has no fix.
+        (
+            "c/SKILL.md",
+            &(skill_md("c", "metadata: {\"owner\": \"me\"}\n") + run),
+        ),
+    ]);
+    let r = audit(tmp.path());
+    let fixable: Vec<(String, bool)> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA313")
+        .map(|f| (s(f, "path").to_owned(), !f["fix"].is_null()))
+        .collect();
+    assert_eq!(
+        fixable,
+        [
+            ("a/SKILL.md".to_owned(), true),
+            ("b/SKILL.md".to_owned(), true),
+            ("c/SKILL.md".to_owned(), false)
+        ]
+    );
+    quiet_stdout(
+        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
+        0,
+    );
+    let read = |p: &str| std::fs::read_to_string(tmp.path().join(p)).unwrap();
+    assert_eq!(
+        read("a/SKILL.md"),
+        skill_md(
+            "a",
+            "metadata:\n  owner: me\n  tags: [x]\n  openclaw: {\"requires\": {\"bins\": [\"kubectl\"]}}\nlicense: MIT\n"
+        ) + run
+    );
+    assert_eq!(
+        read("b/SKILL.md"),
+        skill_md(
+            "b",
+            "metadata:\n    owner: me\n    openclaw: {\"requires\": {\"bins\": [\"kubectl\"]}}\ndependencies:\n  tools: [github/get_me]\n"
+        ) + "Call `mcp__github__get_me`.\n"
+            + run
+    );
+    let r = audit(tmp.path());
+    let left: Vec<&str> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA313")
+        .map(|f| s(f, "path"))
+        .collect();
+    assert_eq!(left, ["c/SKILL.md"]);
 }
