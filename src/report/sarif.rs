@@ -100,9 +100,20 @@ struct SarifResult<'a> {
     locations: [Location<'a>; 1],
     #[serde(skip_serializing_if = "Option::is_none")]
     baseline_state: Option<&'static str>,
+    /// The fingerprint of the finding's line (SARIF 3.27.17), by which a viewer that compares
+    /// runs, as `diff` and `--baseline` do, knows a result whose line moved.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    partial_fingerprints: Option<PartialFingerprints>,
     /// The finding's fix, as one change of its file (SARIF 3.55); renames have no SARIF form.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     fixes: Vec<SarifFix<'a>>,
+}
+
+#[derive(Serialize)]
+struct PartialFingerprints {
+    /// The line's fingerprint, as eight hex digits.
+    #[serde(rename = "skillAuditLineHash/v1")]
+    line_hash: String,
 }
 
 #[derive(Serialize)]
@@ -305,6 +316,9 @@ fn result(
             },
         }],
         baseline_state,
+        partial_fingerprints: f.fingerprint.map(|h| PartialFingerprints {
+            line_hash: format!("{h:08x}"),
+        }),
     }
 }
 

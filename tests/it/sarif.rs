@@ -220,7 +220,17 @@ fn example_library_is_valid_sarif() {
         assert_eq!(phys["region"]["startLine"], f["line"]);
         assert_eq!(phys["region"]["startColumn"], f["column"]);
         assert!(r.get("baselineState").is_none());
+        // The line's fingerprint, as the JSON report has it, in hex.
+        let hash = r["partialFingerprints"]["skillAuditLineHash/v1"].as_str();
+        let want = f["fingerprint"].as_u64().map(|h| format!("{h:08x}"));
+        assert_eq!(hash.map(str::to_owned), want, "{r}");
     }
+    assert!(
+        results
+            .iter()
+            .any(|r| r.get("partialFingerprints").is_some()),
+        "most results point at a line"
+    );
     let levels: BTreeSet<&str> = results
         .iter()
         .map(|r| r["level"].as_str().unwrap())
