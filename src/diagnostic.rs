@@ -142,6 +142,21 @@ pub struct Edit {
     pub end_location: Pos,
 }
 
+impl Edit {
+    /// Insert `content` at the start of `line`, which is at byte `offset` of the file.
+    pub(crate) fn insert_at_line(offset: u32, line: u32, content: String) -> Option<Edit> {
+        let at = Pos::new(line, 1);
+        let at_byte = usize::try_from(offset).ok()?;
+        Some(Edit {
+            start: at_byte,
+            end: at_byte,
+            content,
+            location: at,
+            end_location: at,
+        })
+    }
+}
+
 /// A mechanical fix for one finding: edits of the finding's file and, optionally, a new name
 /// for it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]

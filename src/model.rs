@@ -570,6 +570,13 @@ pub struct FrontmatterEnd {
     pub metadata_end: Option<(u32, u32, u32)>,
 }
 
+impl FrontmatterEnd {
+    /// The file's line break, for lines a fix adds.
+    pub(crate) fn line_break(&self) -> &'static str {
+        if self.crlf { "\r\n" } else { "\n" }
+    }
+}
+
 /// A parsed skill. Bodies are not kept: what rules need from them is extracted while parsing.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Skill {

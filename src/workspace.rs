@@ -146,7 +146,9 @@ impl Workspace {
         let mut out = audit::check_text(&c, text, &self.opts.settings, &self.boundary, files);
         out.text = self.opts.snippets.then(|| text.to_vec());
         audit::with_sidecar(&mut out, &self.found.sidecars, &self.boundary);
-        audit::with_scripts(&mut out, &self.found.scripts, &self.found.skill_dirs());
+        if !self.found.scripts.is_empty() {
+            audit::with_scripts(&mut out, &self.found.scripts, &self.found.skill_dirs());
+        }
         match self.files.binary_search_by(|o| o.path.cmp(&c.path)) {
             Ok(i) => {
                 // The same file on disk, so a link to it is still told apart.

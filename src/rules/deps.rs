@@ -668,6 +668,16 @@ pub(crate) const ONLY_IN_DIALECT: RuleDoc = RuleDoc {
     }),
 };
 
+/// A `dependencies` key listing `tools` (as `tools: [...]`), for a fix to add to a
+/// frontmatter whose line break is `brk`.
+pub(crate) fn dependencies_key<S: AsRef<str>>(tools: &[S], brk: &str) -> String {
+    let listed: Vec<String> = tools
+        .iter()
+        .map(|t| span::scalar(t.as_ref(), span::Context::Flow, None))
+        .collect();
+    format!("dependencies:{brk}  tools: [{}]{brk}", listed.join(", "))
+}
+
 /// The finding for a skill whose tool needs are only in Codex's or Hermes' dialect.
 pub(crate) fn only_in_dialect(skill: &crate::model::Skill) -> Option<crate::diagnostic::Finding> {
     let end = skill.fields.frontmatter_end?;
@@ -692,20 +702,8 @@ pub(crate) fn only_in_dialect(skill: &crate::model::Skill) -> Option<crate::diag
     if tools.is_empty() {
         return None;
     }
-    let brk = if end.crlf { "\r\n" } else { "\n" };
-    let listed: Vec<String> = tools
-        .iter()
-        .map(|t| span::scalar(t, span::Context::Flow, None))
-        .collect();
-    let at = crate::diagnostic::Pos::new(end.line, 1);
-    let at_byte = usize::try_from(end.offset).ok()?;
-    let edit = crate::diagnostic::Edit {
-        start: at_byte,
-        end: at_byte,
-        content: format!("dependencies:{brk}  tools: [{}]{brk}", listed.join(", ")),
-        location: at,
-        end_location: at,
-    };
+    let content = dependencies_key(&tools, end.line_break());
+    let edit = crate::diagnostic::Edit::insert_at_line(end.offset, end.line, content)?;
     let fix = Fix::unsafe_edits("add `dependencies` with the same tools", vec![edit]);
     Some(
         crate::diagnostic::Finding::new(

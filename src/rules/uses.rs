@@ -6,7 +6,6 @@
 use super::{FixDoc, Rule, RuleDoc};
 use crate::diagnostic::{Applicability, Edit, Finding, Fix, Pos, Severity};
 use crate::model::{DepKind, FrontmatterEnd, Origin, Skill, Use};
-use crate::span;
 
 pub(crate) const UNDECLARED_USE: RuleDoc = RuleDoc {
     code: "SA312",
@@ -201,7 +200,7 @@ fn declaration(
     env: &[String],
     tools: &[&String],
 ) -> Vec<Edit> {
-    let brk = if end.crlf { "\r\n" } else { "\n" };
+    let brk = end.line_break();
     // (byte offset, line, text) of each insertion.
     let mut inserts: Vec<(u32, u32, String)> = Vec::new();
     if !bins.is_empty() || !env.is_empty() {
@@ -245,11 +244,7 @@ fn declaration(
         }
     }
     if !tools.is_empty() && !end.has_dependencies {
-        let listed: Vec<String> = tools
-            .iter()
-            .map(|t| span::scalar(t, span::Context::Flow, None))
-            .collect();
-        let text = format!("dependencies:{brk}  tools: [{}]{brk}", listed.join(", "));
+        let text = super::deps::dependencies_key(tools, brk);
         // One edit per place: after a `metadata` that ends the frontmatter, both go there.
         match inserts.iter_mut().find(|(o, _, _)| *o == end.offset) {
             Some((_, _, existing)) => existing.push_str(&text),
@@ -258,16 +253,6 @@ fn declaration(
     }
     inserts
         .into_iter()
-        .filter_map(|(offset, line, content)| {
-            let at = Pos::new(line, 1);
-            let at_byte = usize::try_from(offset).ok()?;
-            Some(Edit {
-                start: at_byte,
-                end: at_byte,
-                content,
-                location: at,
-                end_location: at,
-            })
-        })
+        .filter_map(|(offset, line, content)| Edit::insert_at_line(offset, line, content))
         .collect()
 }

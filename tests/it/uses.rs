@@ -5,15 +5,6 @@ use crate::common::*;
 
 use serde_json::Value;
 
-/// The messages of `rule`'s findings in `r`.
-fn messages(r: &Value, rule: &str) -> Vec<String> {
-    arr(r, "findings")
-        .iter()
-        .filter(|f| f["rule"] == rule)
-        .map(|f| s(f, "message").to_owned())
-        .collect()
-}
-
 fn audit(tmp: &std::path::Path) -> Value {
     json_run(tmp, &["--fail-on", "never", "."]).0
 }
