@@ -549,6 +549,19 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub line_keys: Option<Vec<(String, String)>>,
+    /// For a delimited frontmatter that does not parse as YAML: its `name` and `description`
+    /// (when strings) once every top-level value holding a colon is made block text, as a host
+    /// that retries that way reads them (`None`: still not YAML, or no delimited frontmatter).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub colons_quoted: Option<Written>,
+}
+
+/// `name` and `description` as a host reads them, when they are strings.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Written {
+    pub name: Option<String>,
+    pub description: Option<String>,
 }
 
 /// The closing `---` line of a skill's frontmatter, and whether the keys fixes add

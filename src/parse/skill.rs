@@ -40,12 +40,17 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
     };
     let doc = match document(bytes, "skill", sink) {
         Ok(d) => d,
-        Err(_) => {
+        Err(why) => {
             let mut out = invalid(0);
             if let Ok(text) = std::str::from_utf8(bytes) {
                 out.skill.fields_unread = true;
+                if why == crate::parse::Unreadable::NoFrontmatter {
+                    // Every reader finds no fields in a file that does not start with `---`.
+                    out.skill.fields.colons_quoted = Some(crate::model::Written::default());
+                }
                 if let Ok(split) = crate::parse::frontmatter::split(text) {
                     out.skill.fields.line_keys = Some(line_keys(split.yaml));
+                    out.skill.fields.colons_quoted = colons_quoted(split.yaml, split.yaml_line);
                     // A host that loads the skill anyway gives the model its body: what the
                     // body runs is still what the skill uses.
                     out.uses = crate::parse::usage::of_body(split.body, split.body_line, &[]);
@@ -82,6 +87,50 @@ fn line_keys(yaml: &str) -> Vec<(String, String)> {
             plain.then(|| (key.to_owned(), value.trim().to_owned()))
         })
         .collect()
+}
+
+/// `name` and `description` of a frontmatter that is not YAML, read again with every
+/// top-level `key: value` whose plain value holds a colon turned into a block scalar (OpenCode's
+/// fallback); `None` when that is not YAML either, or not a mapping.
+fn colons_quoted(yaml: &str, first_line: u32) -> Option<crate::model::Written> {
+    let mut quoted = String::with_capacity(yaml.len() + 64);
+    for line in yaml.split('\n') {
+        let line = line.strip_suffix('\r').unwrap_or(line);
+        if let Some(block) = as_block(line) {
+            quoted.push_str(&block);
+        } else {
+            quoted.push_str(line);
+        }
+        quoted.push('\n');
+    }
+    let root = crate::parse::yaml::parse(&quoted, first_line).ok()?;
+    let text = |key: &str| root.get(key)?.as_str().map(str::to_owned);
+    root.as_map()?;
+    Some(crate::model::Written {
+        name: text("name"),
+        description: text("description"),
+    })
+}
+
+/// `key: value` as `key: |-` and the value indented below it, for a line at the left margin
+/// whose key is a plain word (`[A-Za-z_][A-Za-z0-9_]*`) and whose value, neither quoted nor a
+/// block indicator, holds a colon.
+fn as_block(line: &str) -> Option<String> {
+    let (key, rest) = line.split_once(':')?;
+    let key = key.trim_end_matches([' ', '\t']);
+    let mut bytes = key.bytes();
+    let word = bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_');
+    let value = rest.trim();
+    let keep = !word
+        || value.is_empty()
+        || value == ">"
+        || value == "|"
+        || value.starts_with(['"', '\''])
+        || !value.contains(':');
+    (!keep).then(|| format!("{key}: |-\n  {value}"))
 }
 
 /// The closing `---` line of a file of `bytes` whose body is its last `body_len` bytes and
@@ -399,4 +448,53 @@ fn read_metadata(value: &Node, sink: &mut Sink) -> VecMap<String, String> {
         }
     }
     out.into_iter().collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_with_a_colon_become_block_text() {
+        assert_eq!(
+            as_block("description: Use when: asked").as_deref(),
+            Some("description: |-\n  Use when: asked")
+        );
+        assert_eq!(
+            as_block("when_to_use :  a: b ").as_deref(),
+            Some("when_to_use: |-\n  a: b")
+        );
+        // Kept: quoted, block indicators, no colon, indented, a key that is not one word.
+        for line in [
+            "description: \"a: b\"",
+            "description: 'a: b'",
+            "description: |",
+            "description: >",
+            "description: plain",
+            "  nested: a: b",
+            "allowed-tools: Bash(git:*)",
+            "# note: a: b",
+            "description:",
+        ] {
+            assert_eq!(as_block(line), None, "{line}");
+        }
+    }
+
+    #[test]
+    fn a_frontmatter_read_again_with_colons_quoted() {
+        let read = colons_quoted("name: demo\ndescription: Use for: (1) this\r\n", 2);
+        assert_eq!(
+            read,
+            Some(crate::model::Written {
+                name: Some("demo".into()),
+                description: Some("Use for: (1) this".into()),
+            })
+        );
+        // Still not YAML, or not a mapping.
+        assert_eq!(colons_quoted("name: [demo\n", 2), None);
+        assert_eq!(colons_quoted("- a\n- b\n", 2), None);
+        // A value that is not a string is not one the host takes as text.
+        let read = colons_quoted("name: 12\ndescription: a: b\n", 2).unwrap();
+        assert_eq!(read.name, None);
+    }
 }

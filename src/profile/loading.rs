@@ -67,6 +67,9 @@ pub enum Unreadable {
     LoadWithoutFields,
     /// The host reads `key: value` lines instead; its other rules judge what it finds there.
     ReadLines,
+    /// The host parses it again with every top-level value that holds a colon made block text,
+    /// and skips the skill when that fails too; its other rules judge what it finds.
+    QuoteColons,
 }
 
 /// Fields a host requires.
@@ -161,6 +164,27 @@ impl SkillLoading {
                         Some(reason) => Loading::Refused(reason),
                         None => Loading::WithoutFields(format!(
                             "{host} reads its `key: value` lines although its frontmatter is not valid YAML; it reads none of its other fields"
+                        )),
+                    }
+                }
+                Some(Unreadable::QuoteColons) => {
+                    let delimited = skill.fields.line_keys.is_some();
+                    let Some(f) = &skill.fields.colons_quoted else {
+                        // An unclosed frontmatter: where the host's reader ends it is not known.
+                        if !delimited {
+                            return Loading::Loads;
+                        }
+                        return Loading::Refused(format!(
+                            "{host} skips a skill whose frontmatter is not valid YAML, even with its values that hold a colon made block text"
+                        ));
+                    };
+                    match self.refusal(host, f.name.as_deref(), f.description.as_deref(), false) {
+                        Some(reason) => Loading::Refused(reason),
+                        None if delimited => Loading::WithoutFields(format!(
+                            "{host} reads it once its values that hold a colon are made block text, as its frontmatter is not valid YAML"
+                        )),
+                        None => Loading::WithoutFields(format!(
+                            "{host} loads it without a frontmatter, with no fields"
                         )),
                     }
                 }

@@ -86,9 +86,50 @@ fn unreadable_frontmatter_by_host() {
             "{why}"
         );
     }
+    // OpenCode reads it again with the value made block text.
+    let (st, why) = cell(&r, "skills", "opencode");
+    assert_eq!(st, "needs-nothing");
+    assert!(
+        why.starts_with("OpenCode reads it once its values that hold a colon are made block text"),
+        "{why}"
+    );
     // No documented rule: the file is `invalid`, as it was.
     assert_eq!(status(&r, "vscode"), "invalid");
-    assert_eq!(status(&r, "opencode"), "invalid");
+
+    // Not YAML even so (an unclosed flow list): OpenCode skips it, Claude Code loads it.
+    let text = "---\nname: demo\ndescription: [Use when asked\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "opencode"),
+        (
+            "not-loaded".into(),
+            "OpenCode skips a skill whose frontmatter is not valid YAML, even with its values that hold a colon made block text".into()
+        )
+    );
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
+
+    // Made block text, the value is read: OpenCode's required `description` is there, and a
+    // `name` written only as part of another key's value is not.
+    let text = "---\ndescription: Use when: name: demo\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "opencode"),
+        (
+            "not-loaded".into(),
+            "OpenCode skips a skill without a `name`".into()
+        )
+    );
+
+    // No frontmatter at all: no fields for OpenCode, still loaded by Claude Code.
+    let r = audit(&[("demo/SKILL.md", "# Demo\n\nBody.\n")]);
+    assert_eq!(
+        cell(&r, "skills", "opencode"),
+        (
+            "not-loaded".into(),
+            "OpenCode skips a skill without a `name`".into()
+        )
+    );
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
 
     // Gemini CLI needs the lines it falls back to; Claude Code needs none.
     let text = "---\ndescription: Use when: the user asks\n---\nBody.\n";
@@ -108,6 +149,8 @@ fn unreadable_frontmatter_by_host() {
     let (st, why) = cell(&r, "skills", "gemini-cli");
     assert_eq!(st, "not-loaded");
     assert!(why.contains("between `---` lines"), "{why}");
+    // Where OpenCode's reader would end it is not known: `invalid` there.
+    assert_eq!(status(&r, "opencode"), "invalid");
 }
 
 #[test]
