@@ -555,6 +555,12 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub colons_quoted: Option<Written>,
+    /// Executables and variables a declaration lists that the SKILL.md's text after the
+    /// frontmatter never names (as a word); the skill's scripts, once read, strike out those
+    /// they name.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub unnamed: Vec<String>,
 }
 
 /// `name` and `description` as a host reads them, when they are strings.

@@ -97,6 +97,7 @@ pub(crate) fn judge(
     let dialect = rules::uses::Dialect::of_library(&skills);
     for s in &skills {
         rules::uses::undeclared_uses(s, &mut findings);
+        rules::uses::declared_unused(s, &mut findings);
         findings.extend(rules::uses::uses_not_declared(s, dialect));
     }
     rules::agent::check_targets(&agents, &mut findings);

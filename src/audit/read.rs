@@ -182,6 +182,10 @@ pub(crate) fn with_scripts(
             continue;
         };
         uses.extend(parse::usage::of_script(&rel, text, &local));
+        skill
+            .fields
+            .unnamed
+            .retain(|name| !parse::usage::mentions(text, name));
     }
     crate::evaluate::declare_inferred(skill, uses);
 }

@@ -63,6 +63,7 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
     let line_count = doc.line_count;
     let mut skill = read_fields(&root, folder, path, fs_path, sink);
     skill.fields.frontmatter_end = frontmatter_end(bytes, doc.body.len(), doc.body_line, &root);
+    skill.fields.unnamed = unnamed(&skill, doc.body);
     let body = markdown::scan(doc.body, doc.body_line, bytes.len() - doc.body.len());
     let uses = crate::parse::usage::of_body(doc.body, doc.body_line, &skill.mcp_servers);
     ParsedSkill {
@@ -87,6 +88,26 @@ fn line_keys(yaml: &str) -> Vec<(String, String)> {
             plain.then(|| (key.to_owned(), value.trim().to_owned()))
         })
         .collect()
+}
+
+/// The executables and variables `skill`'s declarations list that `body` never names.
+fn unnamed(skill: &crate::model::Skill, body: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for d in skill
+        .requirements
+        .iter()
+        .filter(|d| d.source != Origin::Inferred)
+    {
+        for kind in [crate::model::DepKind::Bins, crate::model::DepKind::Env] {
+            let group = d.requirements.group(kind);
+            for name in group.all.iter().chain(group.any.iter().flatten()) {
+                if !out.contains(name) && !crate::parse::usage::mentions(body, name) {
+                    out.push(name.clone());
+                }
+            }
+        }
+    }
+    out
 }
 
 /// `name` and `description` of a frontmatter that is not YAML, read again with every

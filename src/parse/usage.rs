@@ -144,6 +144,21 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
     out
 }
 
+/// Does `text` name `name` as a word: not inside a longer name (`jq` in `jquery`, `KEY` in
+/// `API_KEY`)? A `-` before it joins it to a word (`--jq`), after it does not (`jq-1.7`).
+pub(crate) fn mentions(text: &str, name: &str) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let bytes = text.as_bytes();
+    text.match_indices(name).any(|(at, _)| {
+        let before = at.checked_sub(1).map(|i| bytes[i]);
+        let after = bytes.get(at + name.len()).copied();
+        !before.is_some_and(|b| word(b) || b == b'-') && !after.is_some_and(word)
+    })
+}
+
 /// Does a line of prose name the variable `name`? A name of one word (`URL`, `PORT`) is also
 /// an everyday word in capitals, so only written as a variable (`$URL`, `${URL}`, `` `URL` ``)
 /// does it count; a longer one (`TENANT_ID`) counts wherever it is written.
@@ -1647,6 +1662,17 @@ fn place<'t>(text: &'t str, starts: &[usize], p: usize) -> (u32, usize, &'t str)
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mentions_a_word_not_part_of_one() {
+        assert!(mentions("run `jq .` then", "jq"));
+        assert!(mentions("echo $API_KEY", "API_KEY"));
+        assert!(mentions("jq-1.7 is fine", "jq"));
+        assert!(!mentions("uses jquery", "jq"));
+        assert!(!mentions("set MY_API_KEY", "API_KEY"));
+        assert!(!mentions("pass --jq here", "jq"));
+        assert!(!mentions("anything", ""));
+    }
 
     fn names(uses: &[Use], kind: DepKind) -> Vec<String> {
         uses.iter()

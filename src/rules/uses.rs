@@ -1,7 +1,7 @@
-//! What a skill uses against what it declares (SA312-SA313): its scripts run an executable or
-//! read a variable its declaration leaves out, or it declares nothing at all while its body and
-//! scripts use executables, variables and MCP tools. Both read the `inferred` requirement the
-//! parse stage recorded; neither looks at a file.
+//! What a skill uses against what it declares (SA312-SA314): its scripts run an executable or
+//! read a variable its declaration leaves out, it declares nothing at all while its body and
+//! scripts use executables, variables and MCP tools, or it declares one that nothing names.
+//! They read what the parse stage recorded; none looks at a file.
 
 use super::{FixDoc, Rule, RuleDoc};
 use crate::diagnostic::{Applicability, Edit, Finding, Fix, Pos, Severity};
@@ -31,6 +31,88 @@ pub(crate) const USES_NOT_DECLARED: RuleDoc = RuleDoc {
         what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written; OpenClaw's block also goes at the end of a `metadata` block mapping that has none. Where there is no such room (a `metadata` written as one line, a `dependencies` already there) that part is not written. Packages have no such place and are left out. Unsafe: hosts that read the declaration then hide the skill where a need is missing.",
     }),
 };
+
+pub(crate) const DECLARED_NOT_USED: RuleDoc = RuleDoc {
+    code: "SA314",
+    name: "declared-not-used",
+    severity: Severity::Info,
+    summary: "The skill declares an executable or variable that neither its text nor its scripts name",
+    what: "An executable or environment variable that the skill's declaration (OpenClaw's `metadata.openclaw.requires`, Hermes' `prerequisites`, `dependencies`) lists, and that neither the SKILL.md after its frontmatter nor any script of the skill names as a word. Interpreters and package managers (`node`, `python3`, `npm`, `uv`, ...) are left out: a skill declares them for the scripts or tools it installs, which have no reason to name them. What a script reaches only through a library it imports (a Python package that runs `ffmpeg` itself) is not seen: read the finding as a question.",
+    why: "Hosts that read the declaration hide the skill wherever a declared need is missing. A need nothing uses hides the skill for no reason, and tells a reader it needs what it does not.",
+    example: "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\", \"sqlite3\"]}}}\nin a skill whose text and scripts never run or mention `sqlite3`\n\nFix: metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\"]}}}",
+    fix: None,
+};
+
+/// Interpreters and package managers: declared for what the skill installs or runs through
+/// them, which is what its text names.
+const INTERPRETERS: &[&str] = &[
+    "bun",
+    "cargo",
+    "deno",
+    "dotnet",
+    "go",
+    "java",
+    "node",
+    "nodejs",
+    "npm",
+    "npx",
+    "perl",
+    "php",
+    "pip",
+    "pip3",
+    "pnpm",
+    "powershell",
+    "pwsh",
+    "python",
+    "python3",
+    "ruby",
+    "uv",
+    "uvx",
+    "yarn",
+];
+
+/// The SA314 findings of `skill`: each executable or variable a declaration of its SKILL.md
+/// lists that its text and scripts never name, at that declaration.
+pub(crate) fn declared_unused(skill: &Skill, out: &mut Vec<Finding>) {
+    if skill.invalid || skill.fields.unnamed.is_empty() {
+        return;
+    }
+    let mut reported: Vec<&str> = Vec::new();
+    for d in &skill.requirements {
+        if d.source == Origin::Inferred || d.file.is_some() {
+            continue;
+        }
+        let pos = if d.line > 0 {
+            Pos::new(d.line, d.column)
+        } else {
+            skill.name_pos
+        };
+        for kind in [DepKind::Bins, DepKind::Env] {
+            let group = d.requirements.group(kind);
+            for name in group.all.iter().chain(group.any.iter().flatten()) {
+                let interpreter = kind == DepKind::Bins
+                    && (SHELLS.contains(&name.as_str()) || INTERPRETERS.contains(&name.as_str()));
+                if interpreter
+                    || reported.contains(&name.as_str())
+                    || !skill.fields.unnamed.contains(name)
+                {
+                    continue;
+                }
+                reported.push(name);
+                out.push(Finding::new(
+                    Rule::DeclaredNotUsed,
+                    &skill.path,
+                    pos,
+                    format!(
+                        "{} in {} lists `{name}`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
+                        key(kind, d.source),
+                        d.source.place()
+                    ),
+                ));
+            }
+        }
+    }
+}
 
 /// Shells: a machine that runs the skill's scripts has one, and no library declares them.
 const SHELLS: &[&str] = &["bash", "sh", "zsh"];
@@ -89,12 +171,12 @@ pub(crate) fn undeclared_uses(skill: &Skill, out: &mut Vec<Finding>) {
 }
 
 fn undeclared_use(skill: &Skill, pos: Pos, source: Origin, u: &Use) -> Finding {
-    let (verb, key) = match (u.kind, source) {
-        (DepKind::Bins, Origin::Hermes) => ("runs", "`prerequisites.commands`"),
-        (DepKind::Bins, _) => ("runs", "`requires.bins`"),
-        (_, Origin::Hermes) => ("reads", "`prerequisites.env_vars`"),
-        _ => ("reads", "`requires.env`"),
+    let verb = if u.kind == DepKind::Bins {
+        "runs"
+    } else {
+        "reads"
     };
+    let key = key(u.kind, source);
     Finding::new(
         Rule::UndeclaredUse,
         &skill.path,
@@ -106,6 +188,18 @@ fn undeclared_use(skill: &Skill, pos: Pos, source: Origin, u: &Use) -> Finding {
             source.place(),
         ),
     )
+}
+
+/// The key of a `source` declaration that lists executables (`kind` bins) or variables.
+fn key(kind: DepKind, source: Origin) -> &'static str {
+    match (kind, source) {
+        (DepKind::Bins, Origin::Hermes) => "`prerequisites.commands`",
+        (DepKind::Bins, Origin::Openclaw) => "`requires.bins`",
+        (_, Origin::Hermes) => "`prerequisites.env_vars`",
+        (_, Origin::Openclaw) => "`requires.env`",
+        (DepKind::Bins, _) => "`bins`",
+        _ => "`env`",
+    }
 }
 
 /// Which dialect a library writes executables and variables in: Hermes' only where some skill

@@ -1,5 +1,6 @@
 //! What a skill uses against what it declares: SA312 (a script uses what the declaration
-//! leaves out) and SA313 (nothing declared, and the unsafe fix that declares what it uses).
+//! leaves out), SA313 (nothing declared, and the unsafe fix that declares what it uses) and
+//! SA314 (declared, but named nowhere).
 
 use crate::common::*;
 
@@ -197,4 +198,51 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
         .map(|f| s(f, "path"))
         .collect();
     assert_eq!(left, ["c/SKILL.md"]);
+}
+
+#[test]
+fn a_declared_need_that_nothing_names() {
+    let declared = "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\", \"sqlite3\", \"jq\", \"python3\"], \"anyBins\": [\"chromium\", \"chrome\"], \"env\": [\"API_TOKEN\", \"KEY\"]}}}\n";
+    let tmp = tree(&[
+        (
+            "fetch/SKILL.md",
+            // The body names `curl` and `chrome`, the script `jq` and `API_TOKEN`; `KEY` is only
+            // part of a longer name, and `python3` an interpreter.
+            &(skill_md("fetch", declared)
+                + "Fetch with `curl`, or open the page in chrome.\nSet MY_KEY first.\n"),
+        ),
+        (
+            "fetch/scripts/run.sh",
+            "jq . \"$1\" | grep \"$API_TOKEN\"\n",
+        ),
+    ]);
+    let r = audit(tmp.path());
+    assert_eq!(
+        messages(&r, "SA314"),
+        [
+            "`requires.bins` in OpenClaw's `metadata.openclaw` lists `chromium`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
+            "`requires.bins` in OpenClaw's `metadata.openclaw` lists `sqlite3`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
+            "`requires.env` in OpenClaw's `metadata.openclaw` lists `KEY`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
+        ],
+        "{r:#}"
+    );
+    let f = arr(&r, "findings")
+        .iter()
+        .find(|f| f["rule"] == "SA314")
+        .unwrap();
+    assert_eq!(f["severity"], "info");
+    assert_eq!(
+        (f["line"].as_u64(), f["column"].as_u64()),
+        (Some(4), Some(24))
+    );
+
+    // Named in the body, or a skill that declares nothing: no finding.
+    let tmp = tree(&[(
+        "fetch/SKILL.md",
+        &(skill_md(
+            "fetch",
+            "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"sqlite3\"]}}}\n",
+        ) + "```bash\nsqlite3 db.sqlite .tables\n```\n"),
+    )]);
+    assert!(messages(&audit(tmp.path()), "SA314").is_empty());
 }
