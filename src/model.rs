@@ -556,11 +556,11 @@ pub struct SkillFields {
     #[schemars(skip)]
     pub colons_quoted: Option<Written>,
     /// Executables and variables a declaration lists that the SKILL.md's text after the
-    /// frontmatter never names (as a word); the skill's scripts, once read, strike out those
-    /// they name.
+    /// frontmatter never names (as a word), with where the declaration lists each when that
+    /// is known; the skill's scripts, once read, strike out those they name.
     #[serde(skip)]
     #[schemars(skip)]
-    pub unnamed: Vec<String>,
+    pub unnamed: Vec<(String, Option<Pos>)>,
 }
 
 /// `name` and `description` as a host reads them, when they are strings.

@@ -185,7 +185,7 @@ pub(crate) fn with_scripts(
         skill
             .fields
             .unnamed
-            .retain(|name| !parse::usage::mentions(text, name));
+            .retain(|(name, _)| !parse::usage::mentions(text, name));
     }
     crate::evaluate::declare_inferred(skill, uses);
 }

@@ -63,7 +63,7 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
     let line_count = doc.line_count;
     let mut skill = read_fields(&root, folder, path, fs_path, sink);
     skill.fields.frontmatter_end = frontmatter_end(bytes, doc.body.len(), doc.body_line, &root);
-    skill.fields.unnamed = unnamed(&skill, doc.body);
+    skill.fields.unnamed = unnamed(&skill, &root, doc.body);
     let body = markdown::scan(doc.body, doc.body_line, bytes.len() - doc.body.len());
     let uses = crate::parse::usage::of_body(doc.body, doc.body_line, &skill.mcp_servers);
     ParsedSkill {
@@ -90,24 +90,41 @@ fn line_keys(yaml: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The executables and variables `skill`'s declarations list that `body` never names.
-fn unnamed(skill: &crate::model::Skill, body: &str) -> Vec<String> {
-    let mut out: Vec<String> = Vec::new();
-    for d in skill
+/// The executables and variables `skill`'s declarations list that `body` never names, each
+/// with the position of its entry in the frontmatter `root`, when found there.
+fn unnamed(skill: &crate::model::Skill, root: &Node, body: &str) -> Vec<(String, Option<Pos>)> {
+    let mut out: Vec<(String, Option<Pos>)> = Vec::new();
+    let declared = skill
         .requirements
         .iter()
-        .filter(|d| d.source != Origin::Inferred)
-    {
+        .filter(|d| d.source != Origin::Inferred);
+    for d in declared {
         for kind in [crate::model::DepKind::Bins, crate::model::DepKind::Env] {
             let group = d.requirements.group(kind);
             for name in group.all.iter().chain(group.any.iter().flatten()) {
-                if !out.contains(name) && !crate::parse::usage::mentions(body, name) {
-                    out.push(name.clone());
+                let seen = out.iter().any(|(n, _)| n == name);
+                if !seen && !crate::parse::usage::mentions(body, name) {
+                    out.push((name.clone(), listed_at(root, name, false)));
                 }
             }
         }
     }
     out
+}
+
+/// Where `name` is an entry of a list of executables or variables (`bins`, `anyBins`, `env`,
+/// `commands`, `env_vars`) below `node`; `listing`: `node` is such a list.
+fn listed_at(node: &Node, name: &str, listing: bool) -> Option<Pos> {
+    const LISTS: &[&str] = &["bins", "anyBins", "env", "commands", "env_vars"];
+    match &node.value {
+        Value::Str(s) if listing && s.trim() == name => Some(node.pos),
+        Value::Seq(items) => items.iter().find_map(|n| listed_at(n, name, listing)),
+        Value::Map(entries) => entries.iter().find_map(|(k, v)| {
+            let list = k.as_str().is_some_and(|k| LISTS.contains(&k));
+            listed_at(v, name, list)
+        }),
+        _ => None,
+    }
 }
 
 /// `name` and `description` of a frontmatter that is not YAML, read again with every

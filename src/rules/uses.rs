@@ -92,17 +92,16 @@ pub(crate) fn declared_unused(skill: &Skill, out: &mut Vec<Finding>) {
             for name in group.all.iter().chain(group.any.iter().flatten()) {
                 let interpreter = kind == DepKind::Bins
                     && (SHELLS.contains(&name.as_str()) || INTERPRETERS.contains(&name.as_str()));
-                if interpreter
-                    || reported.contains(&name.as_str())
-                    || !skill.fields.unnamed.contains(name)
-                {
+                let unnamed = skill.fields.unnamed.iter().find(|(n, _)| n == name);
+                let Some((_, at)) = unnamed else { continue };
+                if interpreter || reported.contains(&name.as_str()) {
                     continue;
                 }
                 reported.push(name);
                 out.push(Finding::new(
                     Rule::DeclaredNotUsed,
                     &skill.path,
-                    pos,
+                    at.unwrap_or(pos),
                     format!(
                         "{} in {} lists `{name}`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
                         key(kind, d.source),

@@ -220,8 +220,8 @@ fn a_declared_need_that_nothing_names() {
     assert_eq!(
         messages(&r, "SA314"),
         [
-            "`requires.bins` in OpenClaw's `metadata.openclaw` lists `chromium`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
             "`requires.bins` in OpenClaw's `metadata.openclaw` lists `sqlite3`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
+            "`requires.bins` in OpenClaw's `metadata.openclaw` lists `chromium`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
             "`requires.env` in OpenClaw's `metadata.openclaw` lists `KEY`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
         ],
         "{r:#}"
@@ -231,9 +231,10 @@ fn a_declared_need_that_nothing_names() {
         .find(|f| f["rule"] == "SA314")
         .unwrap();
     assert_eq!(f["severity"], "info");
+    // At the entry itself: `"sqlite3"` in the `bins` list.
     assert_eq!(
         (f["line"].as_u64(), f["column"].as_u64()),
-        (Some(4), Some(24))
+        (Some(4), Some(55))
     );
 
     // Named in the body, or a skill that declares nothing: no finding.
