@@ -206,6 +206,15 @@ pub(crate) fn audit(
     };
     check_digest(served, bytes, &mut sink);
     let mut parsed = parse::skill::parse(bytes, path, &fs_path, &mut sink);
+    // A served skill's other files are not read for what they run, so a declared need that
+    // only a script names would look unused (SA314): known only when it has no other file.
+    let alone = served
+        .files
+        .as_ref()
+        .is_some_and(|files| files.iter().all(|f| f.uri == served.uri));
+    if !alone {
+        parsed.skill.fields.unnamed.clear();
+    }
     let products = crate::evaluate::declare_fields(&mut parsed.skill);
     parsed.skill.fields.undefined_tools = rules::deps::check_skill_tools(
         parsed.root.as_ref(),
