@@ -187,6 +187,11 @@ pub(crate) fn with_scripts(
             .unnamed
             .retain(|(name, _)| !parse::usage::mentions(text, name));
     }
+    // An executable a script uses without naming it: one an imported package runs.
+    skill
+        .fields
+        .unnamed
+        .retain(|(name, _)| !uses.iter().any(|u| u.name == *name));
     crate::evaluate::declare_inferred(skill, uses);
 }
 

@@ -1230,6 +1230,24 @@ fn package_json(text: &str, rel: &str, out: &mut Vec<Use>) {
     }
 }
 
+/// Packages that do their work by running an executable, which must then be on the machine:
+/// importing one uses that executable too.
+const RUNS: &[(&str, &str)] = &[
+    ("ffmpeg-python", "ffmpeg"),
+    ("npm:fluent-ffmpeg", "ffmpeg"),
+    ("openai-whisper", "ffmpeg"),
+    ("pdf2image", "pdftoppm"),
+    ("pytesseract", "tesseract"),
+];
+
+/// The uses of an import of the package `name`, at the import.
+fn imported(name: String, file: Option<&str>, n: u32, line: &str, at: usize, out: &mut Vec<Use>) {
+    if let Some((_, bin)) = RUNS.iter().find(|(p, _)| *p == name) {
+        out.push(found(DepKind::Bins, (*bin).to_owned(), file, n, line, at));
+    }
+    out.push(found(DepKind::Packages, name, file, n, line, at));
+}
+
 /// Import names whose distribution is called otherwise.
 const PY_DISTRIBUTIONS: &[(&str, &str)] = &[
     ("Crypto", "pycryptodome"),
@@ -1242,6 +1260,7 @@ const PY_DISTRIBUTIONS: &[(&str, &str)] = &[
     ("docx", "python-docx"),
     ("dotenv", "python-dotenv"),
     ("faiss", "faiss-cpu"),
+    ("ffmpeg", "ffmpeg-python"),
     ("fitz", "PyMuPDF"),
     ("gi", "PyGObject"),
     ("git", "GitPython"),
@@ -1352,7 +1371,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
             }
             if let Some(dist) = python_distribution(top, m) {
                 let at = indent + t.find(top).unwrap_or(0);
-                out.push(found(DepKind::Packages, dist, file, n, line, at));
+                imported(dist, file, n, line, at, out);
             }
         }
         // `os.environ["X"] = ...` sets it; reads are below.
@@ -1457,14 +1476,7 @@ fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
         }
         for (at, spec) in specs {
             if let Some(pkg) = node_package(&spec) {
-                out.push(found(
-                    DepKind::Packages,
-                    format!("npm:{pkg}"),
-                    file,
-                    n,
-                    line,
-                    at,
-                ));
+                imported(format!("npm:{pkg}"), file, n, line, at, out);
             }
         }
         for (p, _) in line.match_indices("process.env") {
@@ -1725,6 +1737,22 @@ mod tests {
         assert_eq!(names(&u, DepKind::Bins), ["python3", "gh"]);
         assert_eq!(names(&u, DepKind::Packages), ["PyYAML", "Pillow"]);
         assert_eq!(names(&u, DepKind::Env), ["API_KEY"]);
+    }
+
+    /// A package that runs an executable uses it, at the import; one that does not, nothing.
+    #[test]
+    fn packages_that_run_an_executable() {
+        let py = "import whisper\nimport ffmpeg\nfrom pdf2image import convert_from_path\nimport requests\n";
+        let u = of_script("t.py", py, &Local::default());
+        assert_eq!(names(&u, DepKind::Bins), ["ffmpeg", "ffmpeg", "pdftoppm"]);
+        assert_eq!(
+            names(&u, DepKind::Packages),
+            ["openai-whisper", "ffmpeg-python", "pdf2image", "requests"]
+        );
+        assert_eq!((u[0].line, u[0].column), (1, 8));
+        let js = "const ffmpeg = require('fluent-ffmpeg');\nconst sharp = require('sharp');\n";
+        let u = of_script("t.js", js, &Local::default());
+        assert_eq!(names(&u, DepKind::Bins), ["ffmpeg"]);
     }
 
     #[test]

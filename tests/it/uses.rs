@@ -246,4 +246,19 @@ fn a_declared_need_that_nothing_names() {
         ) + "```bash\nsqlite3 db.sqlite .tables\n```\n"),
     )]);
     assert!(messages(&audit(tmp.path()), "SA314").is_empty());
+
+    // Run by a package a script imports: `whisper` runs `ffmpeg`; `requests` runs nothing.
+    let tmp = tree(&[
+        (
+            "talk/SKILL.md",
+            &skill_md(
+                "talk",
+                "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"ffmpeg\", \"sox\"]}}}\n",
+            ),
+        ),
+        ("talk/scripts/t.py", "import whisper\nimport requests\n"),
+    ]);
+    let sa314 = messages(&audit(tmp.path()), "SA314");
+    assert_eq!(sa314.len(), 1, "{sa314:?}");
+    assert!(sa314[0].contains("`sox`"), "{sa314:?}");
 }
