@@ -262,3 +262,101 @@ fn a_declared_need_that_nothing_names() {
     assert_eq!(sa314.len(), 1, "{sa314:?}");
     assert!(sa314[0].contains("`sox`"), "{sa314:?}");
 }
+
+/// The executables, variables and MCP tools (`server/tool`) a report's requirements of
+/// `skill` name: those `inferred`, or those declared in a dialect a host reads.
+fn needs(skill: &Value, inferred: bool) -> std::collections::BTreeSet<String> {
+    let mut out = std::collections::BTreeSet::new();
+    for r in arr(skill, "requirements") {
+        let source = s(r, "source");
+        if (source == "inferred") != inferred || source == "allowed-tools" {
+            continue;
+        }
+        for kind in ["bins", "env", "tools"] {
+            let group = &r[kind];
+            let all = group["all"].as_array().into_iter().flatten();
+            let any = group["any"]
+                .as_array()
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_array)
+                .flatten();
+            for name in all.chain(any).filter_map(Value::as_str) {
+                let shell = kind == "bins" && ["bash", "sh", "zsh"].contains(&name);
+                let terminal = kind == "tools" && !name.contains('/');
+                if !shell && !terminal {
+                    out.insert(format!("{kind}:{name}"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The text after a Markdown file's frontmatter (whatever its line ends).
+fn body(text: &str) -> &str {
+    let mut at = 0;
+    for (i, line) in text.split_inclusive('\n').enumerate() {
+        at += line.len();
+        if i > 0 && line.trim_end() == "---" {
+            return &text[at..];
+        }
+    }
+    text
+}
+
+/// On a copy of each corpus folder, `--fix --unsafe-fixes` declares what each skill that
+/// declared nothing was inferred to use (shells and the host's terminal left out): after it,
+/// only the SA313 findings that had no fix are left, every changed SKILL.md parses, and no
+/// body differs by a byte.
+#[test]
+fn corpus_the_fix_declares_exactly_what_was_inferred() {
+    for folder in [AWESOME_COPILOT, "antigravity-c", TEMPLATES, OPENCLAW_A] {
+        let Some(src) = corpus(folder) else {
+            return;
+        };
+        let work = tempfile::tempdir().unwrap();
+        let root = work.path().join(folder);
+        copy_tree(&src, &root);
+        let before = audit(&root);
+        let sa313: Vec<&Value> = arr(&before, "findings")
+            .iter()
+            .filter(|f| f["rule"] == "SA313")
+            .collect();
+        let fixed: Vec<&str> = sa313
+            .iter()
+            .filter(|f| f.get("fix").is_some())
+            .map(|f| s(f, "path"))
+            .collect();
+        assert!(fixed.len() >= 10, "{folder}: {} SA313 fixes", fixed.len());
+        let (after, _) = json_run(
+            &root,
+            &["--fix", "--unsafe-fixes", "--fail-on", "never", "."],
+        );
+        let left = arr(&after, "findings")
+            .iter()
+            .filter(|f| f["rule"] == "SA313")
+            .count();
+        assert_eq!(left, sa313.len() - fixed.len(), "{folder}");
+        for path in &fixed {
+            assert_eq!(
+                needs(skill(&after, path), false),
+                needs(skill(&before, path), true),
+                "{folder}/{path}: declared after the fix, against inferred before it"
+            );
+            let old = std::fs::read_to_string(src.join(path)).unwrap();
+            let new = std::fs::read_to_string(root.join(path)).unwrap();
+            assert_ne!(old, new, "{folder}/{path} is unchanged");
+            assert!(
+                body(&old) == body(&new),
+                "{folder}/{path}: the body changed"
+            );
+            let mut sink = skill_audit::diagnostic::Sink::new(path);
+            assert!(
+                skill_audit::parse::document(new.as_bytes(), "skill", &mut sink).is_ok(),
+                "{folder}/{path} no longer parses: {:?}",
+                sink.findings
+            );
+        }
+    }
+}
