@@ -145,7 +145,11 @@ pub struct Edit {
 impl Edit {
     /// Insert `content` at the start of `line`, which is at byte `offset` of the file.
     pub(crate) fn insert_at_line(offset: u32, line: u32, content: String) -> Option<Edit> {
-        let at = Pos::new(line, 1);
+        Edit::insert(offset, Pos::new(line, 1), content)
+    }
+
+    /// Insert `content` at byte `offset` of the file, which is at `at`.
+    pub(crate) fn insert(offset: u32, at: Pos, content: String) -> Option<Edit> {
         let at_byte = usize::try_from(offset).ok()?;
         Some(Edit {
             start: at_byte,

@@ -583,10 +583,27 @@ pub struct FrontmatterEnd {
     pub has_dependencies: bool,
     pub has_metadata: bool,
     pub has_prerequisites: bool,
-    /// Where a key can go at the end of a `metadata` block mapping that has no OpenClaw block
-    /// yet: the byte offset of the line after the block, its line, and the indentation of the
-    /// block's keys.
-    pub metadata_end: Option<(u32, u32, u32)>,
+    /// Where OpenClaw's `requires` can be written into `metadata`, when there is room.
+    pub metadata_room: Option<MetadataRoom>,
+}
+
+/// Where a fix can write OpenClaw's `requires` into the frontmatter's `metadata`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MetadataRoom {
+    /// A block mapping with no OpenClaw block: an `openclaw:` line goes at byte `offset`, the
+    /// start of line `line` (the line after the block), indented by `indent` as its keys are.
+    Block { offset: u32, line: u32, indent: u32 },
+    /// A flow mapping (`metadata: {...}`): entries go before the closing `}` at byte
+    /// `offset`, at `at`. `inner` when that `}` closes the OpenClaw block (which has no
+    /// `requires`), else `metadata` itself, which has none; `empty` when the mapping is `{}`,
+    /// `compact` when it is written without blanks after `:` and `,`.
+    Flow {
+        offset: u32,
+        at: crate::diagnostic::Pos,
+        inner: bool,
+        empty: bool,
+        compact: bool,
+    },
 }
 
 impl FrontmatterEnd {

@@ -101,6 +101,44 @@ pub fn context_at(text: &str, at: usize) -> Context {
     }
 }
 
+/// The byte offset of the `}` or `]` that closes the flow collection whose `{` or `[` is at
+/// `open`, over lines if need be: quoted scalars and comments are skipped, and a quote counts
+/// only where a scalar can start (a plain `it's` holds no quote). `None` when it is not closed.
+pub fn flow_end(text: &str, open: usize) -> Option<usize> {
+    let bytes = text.as_bytes();
+    let mut depth = 0usize;
+    let mut i = open;
+    // The last byte that was not a blank: a quote after one of `{[,:` starts a scalar.
+    let mut last = b' ';
+    while i < bytes.len() {
+        let b = bytes[i];
+        match b {
+            b'{' | b'[' => depth += 1,
+            b'}' | b']' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            b'"' | b'\'' if matches!(last, b'{' | b'[' | b',' | b':') => {
+                i = token_end(text, i, Context::Flow)?;
+                last = b'"';
+                continue;
+            }
+            b'#' if i == 0 || matches!(bytes[i - 1], b' ' | b'\t' | b'\n') => {
+                i = memchr::memchr(b'\n', &bytes[i..]).map_or(bytes.len(), |n| i + n);
+                continue;
+            }
+            _ => {}
+        }
+        if !matches!(b, b' ' | b'\t' | b'\r' | b'\n') {
+            last = b;
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The end of the scalar token starting at `start`: a quoted scalar through its closing quote,
 /// a plain one as [`Context`] says, without trailing blanks or a ` #` comment. `None` when the
 /// token is not a one-line scalar (an unclosed quote, a block scalar indicator, a collection).
@@ -368,6 +406,22 @@ mod tests {
     fn applied(text: &str, e: Option<Edit>) -> String {
         let e = e.expect("an edit");
         format!("{}{}{}", &text[..e.start], e.content, &text[e.end..])
+    }
+
+    #[test]
+    fn flow_collections_end_at_their_own_bracket() {
+        let end = |t: &'static str| flow_end(t, t.find('{').unwrap_or(0)).map(|i| &t[i..]);
+        assert_eq!(
+            end("m: {\"a\": {\"b\": \"}\"}, c: it's} # x\n"),
+            Some("} # x\n")
+        );
+        assert_eq!(end("m: {a: 'x}''y', b: [1, {c: d}]}\n"), Some("}\n"));
+        assert_eq!(
+            end("m: {\n  a: b, # not } here\n  c: \"\\\"}\"\n}\n"),
+            Some("}\n")
+        );
+        assert_eq!(end("m: {a: {b: c}\n"), None);
+        assert_eq!(end("m: {a: \"open\n"), None);
     }
 
     #[test]

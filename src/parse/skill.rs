@@ -5,7 +5,7 @@ use std::path::Path;
 
 use crate::diagnostic::Pos;
 use crate::diagnostic::Sink;
-use crate::model::{Declared, DeclaredBy, Origin, Requirements, Skill, SkillFields};
+use crate::model::{Declared, DeclaredBy, MetadataRoom, Origin, Requirements, Skill, SkillFields};
 
 use crate::parse::markdown::{self, Body};
 use crate::parse::yaml::{Node, Value};
@@ -190,19 +190,39 @@ fn frontmatter_end(
         has_dependencies: root.get("dependencies").is_some(),
         has_metadata: root.get("metadata").is_some(),
         has_prerequisites: root.get("prerequisites").is_some(),
-        metadata_end: metadata_end(bytes, root, (offset, line)),
+        metadata_room: metadata_room(bytes, root, (offset, line)),
     })
 }
 
-/// Where a key can be added at the end of a `metadata` block mapping (`metadata:` on its own
-/// line, its keys indented below) that holds no OpenClaw block: the line of the next top-level
-/// key, or `end` (the closing `---`), with the indentation of the block's keys.
-fn metadata_end(bytes: &[u8], root: &Node, end: (usize, u32)) -> Option<(u32, u32, u32)> {
+/// Where OpenClaw's `requires` can be written into the `metadata` mapping (see
+/// [`MetadataRoom`]): in a block mapping with no OpenClaw block, a key at its end (the line of
+/// the next top-level key, or `end`, the closing `---`); in a flow mapping, before the `}` of
+/// the OpenClaw block OpenClaw reads, else of `metadata`.
+fn metadata_room(bytes: &[u8], root: &Node, end: (usize, u32)) -> Option<MetadataRoom> {
     let entries = root.as_map()?;
     let (key, value) = entries
         .iter()
         .find(|(k, _)| k.as_str() == Some("metadata"))?;
     let children = value.as_map()?;
+    let text = std::str::from_utf8(bytes).ok()?;
+    let open = crate::span::offset(text, value.pos)?;
+    if text[open..].starts_with('{') {
+        let block = openclaw::KEYS.iter().find_map(|k| value.get(k));
+        let open = match block {
+            Some(b) if b.get("requires").is_some() => return None,
+            Some(b) => crate::span::offset(text, b.pos).filter(|&o| text[o..].starts_with('{'))?,
+            None => open,
+        };
+        let close = crate::span::flow_end(text, open)?;
+        let inside = &text[open + 1..close];
+        return Some(MetadataRoom::Flow {
+            offset: u32::try_from(close).ok()?,
+            at: crate::span::pos_of(text, close),
+            inner: block.is_some(),
+            empty: inside.trim().is_empty(),
+            compact: !inside.contains(": ") && !inside.contains(", "),
+        });
+    }
     let (first, _) = children.first()?;
     let block = first.pos.line > key.pos.line;
     let has_block = children.iter().any(|(k, _)| {
@@ -225,11 +245,11 @@ fn metadata_end(bytes: &[u8], root: &Node, end: (usize, u32)) -> Option<(u32, u3
         ),
         None => end,
     };
-    Some((
-        u32::try_from(offset).ok()?,
+    Some(MetadataRoom::Block {
+        offset: u32::try_from(offset).ok()?,
         line,
-        first.pos.column.checked_sub(1)?,
-    ))
+        indent: first.pos.column.checked_sub(1)?,
+    })
 }
 
 /// Read every known field of the frontmatter mapping.

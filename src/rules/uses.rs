@@ -5,7 +5,7 @@
 
 use super::{FixDoc, Rule, RuleDoc};
 use crate::diagnostic::{Applicability, Edit, Finding, Fix, Pos, Severity};
-use crate::model::{DepKind, FrontmatterEnd, Origin, Skill, Use};
+use crate::model::{DepKind, FrontmatterEnd, MetadataRoom, Origin, Skill, Use};
 
 pub(crate) const UNDECLARED_USE: RuleDoc = RuleDoc {
     code: "SA312",
@@ -28,7 +28,7 @@ pub(crate) const USES_NOT_DECLARED: RuleDoc = RuleDoc {
     example: "```bash\ngh pr list --json number | jq length\n```\nin a skill with no declaration\n\nFix: metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"gh\", \"jq\"]}}}",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written; OpenClaw's block also goes at the end of a `metadata` block mapping that has none. Where there is no such room (a `metadata` written as one line, a `dependencies` already there) that part is not written. Packages have no such place and are left out. Unsafe: hosts that read the declaration then hide the skill where a need is missing.",
+        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written; OpenClaw's block also goes at the end of a `metadata` block mapping that has none, and into a `metadata` written as a flow mapping (`{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in its OpenClaw block, or an `\"openclaw\"` block when it has none), in that mapping's spacing. Where there is no such room (a block `metadata` that already holds an OpenClaw block, a `dependencies` already there) that part is not written. Packages have no such place and are left out. Unsafe: hosts that read the declaration then hide the skill where a need is missing.",
     }),
 };
 
@@ -283,9 +283,10 @@ pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Findi
 }
 
 /// The edits that write `bins`, `env` and `tools` as a declaration in `dialect`, each where
-/// the frontmatter has room for it: a new key at its end, or OpenClaw's block at the end of a
-/// `metadata` block mapping. What has no room (a `metadata` written otherwise, a
-/// `dependencies` already there) is left out.
+/// the frontmatter has room for it: a new key at its end, OpenClaw's block at the end of a
+/// `metadata` block mapping, or its `requires` inside a `metadata` written as a flow mapping
+/// (`{"openclaw": {...}}`). What has no room (a block `metadata` whose OpenClaw block exists,
+/// a `dependencies` already there) is left out.
 fn declaration(
     end: &FrontmatterEnd,
     dialect: Dialect,
@@ -294,15 +295,21 @@ fn declaration(
     tools: &[&String],
 ) -> Vec<Edit> {
     let brk = end.line_break();
-    // (byte offset, line, text) of each insertion.
-    let mut inserts: Vec<(u32, u32, String)> = Vec::new();
+    // (byte offset, where, text) of each insertion.
+    let mut inserts: Vec<(u32, Pos, String)> = Vec::new();
+    let line_start = |line: u32| Pos::new(line, 1);
     if !bins.is_empty() || !env.is_empty() {
+        let room = end.metadata_room.filter(|_| end.has_metadata);
+        // Written as the mapping it goes into is: `{"a": 1}`, or `{"a":1}`.
+        let compact = dialect == Dialect::Openclaw
+            && matches!(room, Some(MetadataRoom::Flow { compact: true, .. }));
+        let (colon, comma) = if compact { (":", ",") } else { (": ", ", ") };
         let json = |names: &[String]| {
             let quoted: Vec<String> = names
                 .iter()
                 .map(|n| serde_json::to_string(n).unwrap_or_default())
                 .collect();
-            format!("[{}]", quoted.join(", "))
+            format!("[{}]", quoted.join(comma))
         };
         let (bins_key, env_key) = match dialect {
             Dialect::Openclaw => ("bins", "env"),
@@ -310,30 +317,59 @@ fn declaration(
         };
         let mut parts = Vec::new();
         if !bins.is_empty() {
-            parts.push(format!("\"{bins_key}\": {}", json(bins)));
+            parts.push(format!("\"{bins_key}\"{colon}{}", json(bins)));
         }
         if !env.is_empty() {
-            parts.push(format!("\"{env_key}\": {}", json(env)));
+            parts.push(format!("\"{env_key}\"{colon}{}", json(env)));
         }
-        let requires = format!("{{\"requires\": {{{}}}}}", parts.join(", "));
-        match dialect {
-            Dialect::Openclaw if !end.has_metadata => inserts.push((
+        let parts = parts.join(comma);
+        let requires = format!("\"requires\"{colon}{{{parts}}}");
+        match (dialect, room) {
+            (Dialect::Openclaw, _) if !end.has_metadata => inserts.push((
                 end.offset,
-                end.line,
-                format!("metadata: {{\"openclaw\": {requires}}}{brk}"),
+                line_start(end.line),
+                format!("metadata: {{\"openclaw\": {{{requires}}}}}{brk}"),
             )),
-            Dialect::Openclaw => {
-                if let Some((offset, line, indent)) = end.metadata_end {
-                    let pad = " ".repeat(indent as usize);
-                    inserts.push((offset, line, format!("{pad}openclaw: {requires}{brk}")));
-                }
+            (
+                Dialect::Openclaw,
+                Some(MetadataRoom::Block {
+                    offset,
+                    line,
+                    indent,
+                }),
+            ) => {
+                let pad = " ".repeat(indent as usize);
+                inserts.push((
+                    offset,
+                    line_start(line),
+                    format!("{pad}openclaw: {{{requires}}}{brk}"),
+                ));
             }
-            Dialect::Hermes if !end.has_prerequisites => inserts.push((
+            (
+                Dialect::Openclaw,
+                Some(MetadataRoom::Flow {
+                    offset,
+                    at,
+                    inner,
+                    empty,
+                    ..
+                }),
+            ) => {
+                let entry = if inner {
+                    requires
+                } else {
+                    format!("\"openclaw\"{colon}{{{requires}}}")
+                };
+                let sep = if empty { "" } else { comma };
+                inserts.push((offset, at, format!("{sep}{entry}")));
+            }
+            (Dialect::Openclaw, None) => {}
+            (Dialect::Hermes, _) if !end.has_prerequisites => inserts.push((
                 end.offset,
-                end.line,
-                format!("prerequisites: {{{}}}{brk}", parts.join(", ")),
+                line_start(end.line),
+                format!("prerequisites: {{{parts}}}{brk}"),
             )),
-            Dialect::Hermes => {}
+            (Dialect::Hermes, _) => {}
         }
     }
     if !tools.is_empty() && !end.has_dependencies {
@@ -341,11 +377,11 @@ fn declaration(
         // One edit per place: after a `metadata` that ends the frontmatter, both go there.
         match inserts.iter_mut().find(|(o, _, _)| *o == end.offset) {
             Some((_, _, existing)) => existing.push_str(&text),
-            None => inserts.push((end.offset, end.line, text)),
+            None => inserts.push((end.offset, line_start(end.line), text)),
         }
     }
     inserts
         .into_iter()
-        .filter_map(|(offset, line, content)| Edit::insert_at_line(offset, line, content))
+        .filter_map(|(offset, at, content)| Edit::insert(offset, at, content))
         .collect()
 }

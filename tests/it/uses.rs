@@ -151,24 +151,38 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
             "b/SKILL.md",
             &(skill_md("b", "metadata:\n    owner: me\n") + "Call `mcp__github__get_me`.\n" + run),
         ),
-        // One line of JSON: no room for the block, so the finding has no fix.
+        // Flow mappings: the block goes in, or `requires` into the OpenClaw block there is,
+        // in the mapping's spacing.
         (
             "c/SKILL.md",
             &(skill_md("c", "metadata: {\"owner\": \"me\"}\n") + run),
         ),
+        (
+            "d/SKILL.md",
+            &(skill_md("d", "metadata: {\"clawdbot\":{\"emoji\":\"😼\"},\"x\":1}\n") + run),
+        ),
+        ("e/SKILL.md", &(skill_md("e", "metadata: {}\n") + run)),
+        // A block mapping whose OpenClaw block is there: no room, so the finding has no fix.
+        (
+            "f/SKILL.md",
+            &(skill_md("f", "metadata:\n  clawdbot:\n    emoji: x\n") + run),
+        ),
     ]);
     let r = audit(tmp.path());
-    let fixable: Vec<(String, bool)> = arr(&r, "findings")
+    let fixable: Vec<(&str, bool)> = arr(&r, "findings")
         .iter()
         .filter(|f| f["rule"] == "SA313")
-        .map(|f| (s(f, "path").to_owned(), !f["fix"].is_null()))
+        .map(|f| (s(f, "path"), !f["fix"].is_null()))
         .collect();
     assert_eq!(
         fixable,
         [
-            ("a/SKILL.md".to_owned(), true),
-            ("b/SKILL.md".to_owned(), true),
-            ("c/SKILL.md".to_owned(), false)
+            ("a/SKILL.md", true),
+            ("b/SKILL.md", true),
+            ("c/SKILL.md", true),
+            ("d/SKILL.md", true),
+            ("e/SKILL.md", true),
+            ("f/SKILL.md", false)
         ]
     );
     quiet_stdout(
@@ -191,13 +205,43 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
         ) + "Call `mcp__github__get_me`.\n"
             + run
     );
+    assert_eq!(
+        read("c/SKILL.md"),
+        skill_md(
+            "c",
+            "metadata: {\"owner\": \"me\", \"openclaw\": {\"requires\": {\"bins\": [\"kubectl\"]}}}\n"
+        ) + run
+    );
+    assert_eq!(
+        read("d/SKILL.md"),
+        skill_md(
+            "d",
+            "metadata: {\"clawdbot\":{\"emoji\":\"😼\",\"requires\":{\"bins\":[\"kubectl\"]}},\"x\":1}\n"
+        ) + run
+    );
+    assert_eq!(
+        read("e/SKILL.md"),
+        skill_md(
+            "e",
+            "metadata: {\"openclaw\":{\"requires\":{\"bins\":[\"kubectl\"]}}}\n"
+        ) + run
+    );
     let r = audit(tmp.path());
     let left: Vec<&str> = arr(&r, "findings")
         .iter()
         .filter(|f| f["rule"] == "SA313")
         .map(|f| s(f, "path"))
         .collect();
-    assert_eq!(left, ["c/SKILL.md"]);
+    assert_eq!(left, ["f/SKILL.md"]);
+    // What was written is read as the declaration: the skills need `kubectl`.
+    for p in ["c/SKILL.md", "d/SKILL.md", "e/SKILL.md"] {
+        let declared: Vec<&Value> = arr(skill(&r, p), "requirements")
+            .iter()
+            .filter(|d| s(d, "source") == "openclaw")
+            .collect();
+        assert_eq!(declared.len(), 1, "{p}: {declared:?}");
+        assert_eq!(strings(&declared[0]["bins"]["all"]), ["kubectl"], "{p}");
+    }
 }
 
 #[test]
@@ -339,13 +383,20 @@ fn corpus_the_fix_declares_exactly_what_was_inferred() {
             .count();
         assert_eq!(left, sa313.len() - fixed.len(), "{folder}");
         for path in &fixed {
+            // A `skill.md` is renamed `SKILL.md` by a fix of its own.
+            let dir = path.rsplit_once('/').map_or("", |(d, _)| d);
+            let renamed = format!("{dir}/SKILL.md");
+            let now = arr(&after, "skills")
+                .iter()
+                .find(|s| s["path"] == *path || s["path"] == renamed.as_str())
+                .unwrap_or_else(|| panic!("{folder}/{path} is gone"));
             assert_eq!(
-                needs(skill(&after, path), false),
+                needs(now, false),
                 needs(skill(&before, path), true),
                 "{folder}/{path}: declared after the fix, against inferred before it"
             );
             let old = std::fs::read_to_string(src.join(path)).unwrap();
-            let new = std::fs::read_to_string(root.join(path)).unwrap();
+            let new = std::fs::read_to_string(root.join(s(now, "path"))).unwrap();
             assert_ne!(old, new, "{folder}/{path} is unchanged");
             assert!(
                 body(&old) == body(&new),
