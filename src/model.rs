@@ -590,9 +590,15 @@ pub struct FrontmatterEnd {
 /// Where a fix can write OpenClaw's `requires` into the frontmatter's `metadata`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum MetadataRoom {
-    /// A block mapping with no OpenClaw block: an `openclaw:` line goes at byte `offset`, the
-    /// start of line `line` (the line after the block), indented by `indent` as its keys are.
-    Block { offset: u32, line: u32, indent: u32 },
+    /// A block mapping: a line goes at byte `offset`, the start of line `line` (the line
+    /// after the mapping), indented by `indent` as its keys are. `inner` when the mapping is
+    /// the OpenClaw block (which has no `requires`), else `metadata`, which has none.
+    Block {
+        offset: u32,
+        line: u32,
+        indent: u32,
+        inner: bool,
+    },
     /// A flow mapping (`metadata: {...}`): entries go before the closing `}` at byte
     /// `offset`, at `at`. `inner` when that `}` closes the OpenClaw block (which has no
     /// `requires`), else `metadata` itself, which has none; `empty` when the mapping is `{}`,

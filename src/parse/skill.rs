@@ -195,9 +195,10 @@ fn frontmatter_end(
 }
 
 /// Where OpenClaw's `requires` can be written into the `metadata` mapping (see
-/// [`MetadataRoom`]): in a block mapping with no OpenClaw block, a key at its end (the line of
-/// the next top-level key, or `end`, the closing `---`); in a flow mapping, before the `}` of
-/// the OpenClaw block OpenClaw reads, else of `metadata`.
+/// [`MetadataRoom`]): into the OpenClaw block OpenClaw reads, when it has no `requires`, else
+/// beside `metadata`'s other keys. In a flow mapping that is before its closing `}`; in a
+/// block mapping, a line before the next key of the mapping around it (or `end`, the closing
+/// `---`), indented as the block's keys are.
 fn metadata_room(bytes: &[u8], root: &Node, end: (usize, u32)) -> Option<MetadataRoom> {
     let entries = root.as_map()?;
     let (key, value) = entries
@@ -205,38 +206,41 @@ fn metadata_room(bytes: &[u8], root: &Node, end: (usize, u32)) -> Option<Metadat
         .find(|(k, _)| k.as_str() == Some("metadata"))?;
     let children = value.as_map()?;
     let text = std::str::from_utf8(bytes).ok()?;
-    let open = crate::span::offset(text, value.pos)?;
+    // The block OpenClaw reads, of those there are.
+    let reads = openclaw::KEYS.iter().find(|k| value.get(k).is_some());
+    let openclaw = reads.and_then(|r| children.iter().find(|(k, _)| k.as_str() == Some(r)));
+    let (outer, inner) = match openclaw {
+        Some((_, b)) if b.get("requires").is_some() => return None,
+        Some((k, b)) => (k, b),
+        None => (key, value),
+    };
+    let open = crate::span::offset(text, inner.pos)?;
     if text[open..].starts_with('{') {
-        let block = openclaw::KEYS.iter().find_map(|k| value.get(k));
-        let open = match block {
-            Some(b) if b.get("requires").is_some() => return None,
-            Some(b) => crate::span::offset(text, b.pos).filter(|&o| text[o..].starts_with('{'))?,
-            None => open,
-        };
         let close = crate::span::flow_end(text, open)?;
         let inside = &text[open + 1..close];
         return Some(MetadataRoom::Flow {
             offset: u32::try_from(close).ok()?,
             at: crate::span::pos_of(text, close),
-            inner: block.is_some(),
+            inner: openclaw.is_some(),
             empty: inside.trim().is_empty(),
             compact: !inside.contains(": ") && !inside.contains(", "),
         });
     }
-    let (first, _) = children.first()?;
-    let block = first.pos.line > key.pos.line;
-    let has_block = children.iter().any(|(k, _)| {
-        k.as_str()
-            .is_some_and(|k| crate::parse::openclaw::KEYS.contains(&k))
-    });
-    if !block || has_block {
+    // A block mapping, its keys on the lines below its own key.
+    let (first, _) = inner.as_map()?.first()?;
+    if first.pos.line <= outer.pos.line {
         return None;
     }
-    let next = entries
-        .iter()
-        .map(|(k, _)| k.pos.line)
-        .filter(|l| *l > key.pos.line)
-        .min();
+    // The next key after it: in `metadata`, else at the top.
+    let after = |m: &[(Node, Node)]| {
+        m.iter()
+            .map(|(k, _)| k.pos.line)
+            .filter(|l| *l > outer.pos.line)
+            .min()
+    };
+    let next = openclaw
+        .and_then(|_| after(children))
+        .or_else(|| after(entries));
     let (offset, line) = match next {
         // The byte after the line break that ends the line before it.
         Some(line) => (
@@ -249,6 +253,7 @@ fn metadata_room(bytes: &[u8], root: &Node, end: (usize, u32)) -> Option<Metadat
         offset: u32::try_from(offset).ok()?,
         line,
         indent: first.pos.column.checked_sub(1)?,
+        inner: openclaw.is_some(),
     })
 }
 

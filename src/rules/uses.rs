@@ -28,7 +28,7 @@ pub(crate) const USES_NOT_DECLARED: RuleDoc = RuleDoc {
     example: "```bash\ngh pr list --json number | jq length\n```\nin a skill with no declaration\n\nFix: metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"gh\", \"jq\"]}}}",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written; OpenClaw's block also goes at the end of a `metadata` block mapping that has none, and into a `metadata` written as a flow mapping (`{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in its OpenClaw block, or an `\"openclaw\"` block when it has none), in that mapping's spacing. Where there is no such room (a block `metadata` that already holds an OpenClaw block, a `dependencies` already there) that part is not written. Packages have no such place and are left out. Unsafe: hosts that read the declaration then hide the skill where a need is missing.",
+        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written: `requires` goes into the OpenClaw block that `metadata` holds (`clawdbot:` gains a `requires:` line, `{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in that mapping's spacing), else an `openclaw` block goes at the end of `metadata`. Where there is no such room (an OpenClaw block that has a `requires` already, a `dependencies` already there) that part is not written. Packages have no such place and are left out. Unsafe: hosts that read the declaration then hide the skill where a need is missing.",
     }),
 };
 
@@ -283,10 +283,10 @@ pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Findi
 }
 
 /// The edits that write `bins`, `env` and `tools` as a declaration in `dialect`, each where
-/// the frontmatter has room for it: a new key at its end, OpenClaw's block at the end of a
-/// `metadata` block mapping, or its `requires` inside a `metadata` written as a flow mapping
-/// (`{"openclaw": {...}}`). What has no room (a block `metadata` whose OpenClaw block exists,
-/// a `dependencies` already there) is left out.
+/// the frontmatter has room for it: a new key at its end, OpenClaw's `requires` in the
+/// OpenClaw block of `metadata`, or that block in `metadata`, as each is written (block or
+/// flow). What has no room (an OpenClaw block with `requires`, a `dependencies` already
+/// there) is left out.
 fn declaration(
     end: &FrontmatterEnd,
     dialect: Dialect,
@@ -336,14 +336,16 @@ fn declaration(
                     offset,
                     line,
                     indent,
+                    inner,
                 }),
             ) => {
                 let pad = " ".repeat(indent as usize);
-                inserts.push((
-                    offset,
-                    line_start(line),
-                    format!("{pad}openclaw: {{{requires}}}{brk}"),
-                ));
+                let entry = if inner {
+                    format!("requires: {{{parts}}}")
+                } else {
+                    format!("openclaw: {{{requires}}}")
+                };
+                inserts.push((offset, line_start(line), format!("{pad}{entry}{brk}")));
             }
             (
                 Dialect::Openclaw,

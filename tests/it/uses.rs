@@ -162,10 +162,28 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
             &(skill_md("d", "metadata: {\"clawdbot\":{\"emoji\":\"😼\"},\"x\":1}\n") + run),
         ),
         ("e/SKILL.md", &(skill_md("e", "metadata: {}\n") + run)),
-        // A block mapping whose OpenClaw block is there: no room, so the finding has no fix.
+        // The OpenClaw block there is gains `requires`, as a block or in a flow mapping.
         (
             "f/SKILL.md",
-            &(skill_md("f", "metadata:\n  clawdbot:\n    emoji: x\n") + run),
+            &(skill_md(
+                "f",
+                "metadata:\n  clawdbot:\n    emoji: x\n    tags:\n      - y\n  other: 1\n",
+            ) + run),
+        ),
+        (
+            "g/SKILL.md",
+            &(skill_md(
+                "g",
+                "metadata:\n  owner: me\n  clawdbot: {\"emoji\": \"x\"}\n",
+            ) + run),
+        ),
+        // An OpenClaw block with a `requires` of nothing: no room, so the finding has no fix.
+        (
+            "h/SKILL.md",
+            &(skill_md(
+                "h",
+                "metadata:\n  clawdbot:\n    requires:\n      bins: []\n",
+            ) + run),
         ),
     ]);
     let r = audit(tmp.path());
@@ -182,7 +200,9 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
             ("c/SKILL.md", true),
             ("d/SKILL.md", true),
             ("e/SKILL.md", true),
-            ("f/SKILL.md", false)
+            ("f/SKILL.md", true),
+            ("g/SKILL.md", true),
+            ("h/SKILL.md", false)
         ]
     );
     quiet_stdout(
@@ -226,15 +246,35 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
             "metadata: {\"openclaw\":{\"requires\":{\"bins\":[\"kubectl\"]}}}\n"
         ) + run
     );
+    assert_eq!(
+        read("f/SKILL.md"),
+        skill_md(
+            "f",
+            "metadata:\n  clawdbot:\n    emoji: x\n    tags:\n      - y\n    requires: {\"bins\": [\"kubectl\"]}\n  other: 1\n"
+        ) + run
+    );
+    assert_eq!(
+        read("g/SKILL.md"),
+        skill_md(
+            "g",
+            "metadata:\n  owner: me\n  clawdbot: {\"emoji\": \"x\", \"requires\": {\"bins\": [\"kubectl\"]}}\n"
+        ) + run
+    );
     let r = audit(tmp.path());
     let left: Vec<&str> = arr(&r, "findings")
         .iter()
         .filter(|f| f["rule"] == "SA313")
         .map(|f| s(f, "path"))
         .collect();
-    assert_eq!(left, ["f/SKILL.md"]);
+    assert_eq!(left, ["h/SKILL.md"]);
     // What was written is read as the declaration: the skills need `kubectl`.
-    for p in ["c/SKILL.md", "d/SKILL.md", "e/SKILL.md"] {
+    for p in [
+        "c/SKILL.md",
+        "d/SKILL.md",
+        "e/SKILL.md",
+        "f/SKILL.md",
+        "g/SKILL.md",
+    ] {
         let declared: Vec<&Value> = arr(skill(&r, p), "requirements")
             .iter()
             .filter(|d| s(d, "source") == "openclaw")
