@@ -120,9 +120,19 @@ pub fn flow_end(text: &str, open: usize) -> Option<usize> {
                     return Some(i);
                 }
             }
+            // In one pass, so that a long line of quoted scalars costs its length once.
             b'"' | b'\'' if matches!(last, b'{' | b'[' | b',' | b':') => {
-                i = token_end(text, i, Context::Flow)?;
-                last = b'"';
+                i += 1;
+                loop {
+                    match bytes.get(i)? {
+                        b'\\' if b == b'"' => i += 2,
+                        &q if q == b && b == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
+                        &q if q == b => break,
+                        _ => i += 1,
+                    }
+                }
+                i += 1;
+                last = b;
                 continue;
             }
             b'#' if i == 0 || matches!(bytes[i - 1], b' ' | b'\t' | b'\n') => {
