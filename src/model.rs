@@ -388,6 +388,13 @@ pub struct Declared {
     pub uses: Vec<Use>,
 }
 
+impl Declared {
+    /// Where the declaration starts, when that is known.
+    pub(crate) fn at(&self) -> Option<Pos> {
+        (self.line > 0).then(|| Pos::new(self.line, self.column))
+    }
+}
+
 /// One thing a skill's body or scripts use (an executable run, a package imported, a variable
 /// read, a tool named), where, and the text that shows it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
@@ -555,12 +562,24 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub colons_quoted: Option<Written>,
-    /// Executables and variables a declaration lists that the SKILL.md's text after the
-    /// frontmatter never names (as a word), with where the declaration lists each when that
-    /// is known; the skill's scripts, once read, strike out those they name.
+    /// Executables and variables a declaration in the SKILL.md lists that its text after the
+    /// frontmatter never names (as a word), each once; the skill's scripts, once read, strike
+    /// out those they use or name.
     #[serde(skip)]
     #[schemars(skip)]
-    pub unnamed: Vec<(String, Option<Pos>)>,
+    pub unnamed: Vec<Unnamed>,
+}
+
+/// A declared executable or variable that the SKILL.md's text does not name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Unnamed {
+    pub name: String,
+    /// `Bins` or `Env`.
+    pub kind: DepKind,
+    /// The declaration that lists it.
+    pub source: Origin,
+    /// Its entry in the declaration, else the declaration, else the skill's `name`.
+    pub at: Pos,
 }
 
 /// `name` and `description` as a host reads them, when they are strings.

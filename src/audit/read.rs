@@ -185,13 +185,13 @@ pub(crate) fn with_scripts(
         skill
             .fields
             .unnamed
-            .retain(|(name, _)| !parse::usage::mentions(text, name));
+            .retain(|u| !parse::usage::mentions(text, &u.name));
     }
     // An executable a script uses without naming it: one an imported package runs.
     skill
         .fields
         .unnamed
-        .retain(|(name, _)| !uses.iter().any(|u| u.name == *name));
+        .retain(|d| !uses.iter().any(|u| u.name == d.name));
     crate::evaluate::declare_inferred(skill, uses);
 }
 

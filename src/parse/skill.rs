@@ -90,21 +90,28 @@ fn line_keys(yaml: &str) -> Vec<(String, String)> {
         .collect()
 }
 
-/// The executables and variables `skill`'s declarations list that `body` never names, each
-/// with the position of its entry in the frontmatter `root`, when found there.
-fn unnamed(skill: &crate::model::Skill, root: &Node, body: &str) -> Vec<(String, Option<Pos>)> {
-    let mut out: Vec<(String, Option<Pos>)> = Vec::new();
+/// The executables and variables that `skill`'s declarations in the SKILL.md list and `body`
+/// never names, each once, at its entry in the frontmatter `root` when found there.
+fn unnamed(skill: &Skill, root: &Node, body: &str) -> Vec<crate::model::Unnamed> {
+    let mut out: Vec<crate::model::Unnamed> = Vec::new();
     let declared = skill
         .requirements
         .iter()
-        .filter(|d| d.source != Origin::Inferred);
+        .filter(|d| d.source != Origin::Inferred && d.file.is_none());
     for d in declared {
         for kind in [crate::model::DepKind::Bins, crate::model::DepKind::Env] {
             let group = d.requirements.group(kind);
             for name in group.all.iter().chain(group.any.iter().flatten()) {
-                let seen = out.iter().any(|(n, _)| n == name);
+                let seen = out.iter().any(|u| &u.name == name);
                 if !seen && !crate::parse::usage::mentions(body, name) {
-                    out.push((name.clone(), listed_at(root, name, false)));
+                    out.push(crate::model::Unnamed {
+                        name: name.clone(),
+                        kind,
+                        source: d.source,
+                        at: listed_at(root, name, false)
+                            .or_else(|| d.at())
+                            .unwrap_or(skill.name_pos),
+                    });
                 }
             }
         }

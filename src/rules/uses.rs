@@ -72,44 +72,26 @@ const INTERPRETERS: &[&str] = &[
 ];
 
 /// The SA314 findings of `skill`: each executable or variable a declaration of its SKILL.md
-/// lists that its text and scripts never name, at that declaration.
+/// lists that its text and scripts never name, at its entry.
 pub(crate) fn declared_unused(skill: &Skill, out: &mut Vec<Finding>) {
-    if skill.invalid || skill.fields.unnamed.is_empty() {
+    if skill.invalid {
         return;
     }
-    let mut reported: Vec<&str> = Vec::new();
-    for d in &skill.requirements {
-        if d.source == Origin::Inferred || d.file.is_some() {
+    for u in &skill.fields.unnamed {
+        let name = u.name.as_str();
+        if u.kind == DepKind::Bins && (SHELLS.contains(&name) || INTERPRETERS.contains(&name)) {
             continue;
         }
-        let pos = if d.line > 0 {
-            Pos::new(d.line, d.column)
-        } else {
-            skill.name_pos
-        };
-        for kind in [DepKind::Bins, DepKind::Env] {
-            let group = d.requirements.group(kind);
-            for name in group.all.iter().chain(group.any.iter().flatten()) {
-                let interpreter = kind == DepKind::Bins
-                    && (SHELLS.contains(&name.as_str()) || INTERPRETERS.contains(&name.as_str()));
-                let unnamed = skill.fields.unnamed.iter().find(|(n, _)| n == name);
-                let Some((_, at)) = unnamed else { continue };
-                if interpreter || reported.contains(&name.as_str()) {
-                    continue;
-                }
-                reported.push(name);
-                out.push(Finding::new(
-                    Rule::DeclaredNotUsed,
-                    &skill.path,
-                    at.unwrap_or(pos),
-                    format!(
-                        "{} in {} lists `{name}`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
-                        key(kind, d.source),
-                        d.source.place()
-                    ),
-                ));
-            }
-        }
+        out.push(Finding::new(
+            Rule::DeclaredNotUsed,
+            &skill.path,
+            u.at,
+            format!(
+                "{} in {} lists `{name}`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
+                key(u.kind, u.source),
+                u.source.place()
+            ),
+        ));
     }
 }
 
@@ -142,11 +124,7 @@ pub(crate) fn undeclared_uses(skill: &Skill, out: &mut Vec<Finding>) {
     else {
         return;
     };
-    let pos = if declared.line > 0 {
-        Pos::new(declared.line, declared.column)
-    } else {
-        skill.name_pos
-    };
+    let pos = declared.at().unwrap_or(skill.name_pos);
     for kind in [DepKind::Bins, DepKind::Env] {
         // `inferred` asks only for what no declaration asked for already.
         for name in &inferred.requirements.group(kind).all {
@@ -299,7 +277,7 @@ fn declaration(
     let mut inserts: Vec<(u32, Pos, String)> = Vec::new();
     let line_start = |line: u32| Pos::new(line, 1);
     if !bins.is_empty() || !env.is_empty() {
-        let room = end.metadata_room.filter(|_| end.has_metadata);
+        let room = end.metadata_room;
         // Written as the mapping it goes into is: `{"a": 1}`, or `{"a":1}`.
         let compact = dialect == Dialect::Openclaw
             && matches!(room, Some(MetadataRoom::Flow { compact: true, .. }));
