@@ -170,13 +170,15 @@ impl SkillLoading {
                 Some(Unreadable::QuoteColons) => {
                     let delimited = skill.fields.line_keys.is_some();
                     let Some(f) = &skill.fields.colons_quoted else {
-                        // An unclosed frontmatter: where the host's reader ends it is not known.
-                        if !delimited {
-                            return Loading::Loads;
-                        }
-                        return Loading::Refused(format!(
-                            "{host} skips a skill whose frontmatter is not valid YAML, even with its values that hold a colon made block text"
-                        ));
+                        return if delimited {
+                            Loading::Refused(format!(
+                                "{host} skips a skill whose frontmatter is not valid YAML, even with its values that hold a colon made block text"
+                            ))
+                        } else {
+                            // An unclosed frontmatter: where the host's reader ends it is not
+                            // known.
+                            Loading::Loads
+                        };
                     };
                     match self.refusal(host, f.name.as_deref(), f.description.as_deref(), false) {
                         Some(reason) => Loading::Refused(reason),
