@@ -37,14 +37,6 @@ fn audit(root: &Path) -> Value {
     audit_with(root, Vec::new())
 }
 
-/// Findings of `rule` (`SA603`), any file.
-fn findings<'a>(r: &'a Value, rule: &str) -> Vec<&'a Value> {
-    arr(r, "findings")
-        .iter()
-        .filter(|f| s(f, "rule") == rule)
-        .collect()
-}
-
 /// Findings of `rule` on the file `path`.
 fn findings_on<'a>(r: &'a Value, rule: &str, path: &str) -> Vec<&'a Value> {
     findings(r, rule)

@@ -135,11 +135,18 @@ pub fn rules_for(report: &Value, path: &str) -> Vec<String> {
         .collect()
 }
 
-/// The messages of the report's `rule` findings, in report order.
-pub fn messages(report: &Value, rule: &str) -> Vec<String> {
+/// The report's findings of `rule` (`SA603`), any file, in report order.
+pub fn findings<'a>(report: &'a Value, rule: &str) -> Vec<&'a Value> {
     arr(report, "findings")
         .iter()
         .filter(|f| f["rule"] == rule)
+        .collect()
+}
+
+/// The messages of the report's `rule` findings, in report order.
+pub fn messages(report: &Value, rule: &str) -> Vec<String> {
+    findings(report, rule)
+        .into_iter()
         .map(|f| s(f, "message").to_owned())
         .collect()
 }

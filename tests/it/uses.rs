@@ -39,10 +39,7 @@ fn a_script_that_runs_what_the_declaration_leaves_out() {
         ],
         "{r:#}"
     );
-    let f = arr(&r, "findings")
-        .iter()
-        .find(|f| f["rule"] == "SA312")
-        .unwrap();
+    let f = findings(&r, "SA312")[0];
     assert_eq!(
         (f["line"].as_u64(), f["column"].as_u64()),
         (Some(4), Some(24))
@@ -131,10 +128,7 @@ fn the_fix_writes_the_library_s_dialect_and_only_keys_not_there() {
         "{b}"
     );
     let r = audit(tmp.path());
-    let sa313: Vec<&Value> = arr(&r, "findings")
-        .iter()
-        .filter(|f| f["rule"] == "SA313")
-        .collect();
+    let sa313 = findings(&r, "SA313");
     assert!(sa313.is_empty(), "{sa313:?}");
 }
 
@@ -187,9 +181,8 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
         ),
     ]);
     let r = audit(tmp.path());
-    let fixable: Vec<(&str, bool)> = arr(&r, "findings")
-        .iter()
-        .filter(|f| f["rule"] == "SA313")
+    let fixable: Vec<(&str, bool)> = findings(&r, "SA313")
+        .into_iter()
         .map(|f| (s(f, "path"), !f["fix"].is_null()))
         .collect();
     assert_eq!(
@@ -261,9 +254,8 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
         ) + run
     );
     let r = audit(tmp.path());
-    let left: Vec<&str> = arr(&r, "findings")
-        .iter()
-        .filter(|f| f["rule"] == "SA313")
+    let left: Vec<&str> = findings(&r, "SA313")
+        .into_iter()
         .map(|f| s(f, "path"))
         .collect();
     assert_eq!(left, ["h/SKILL.md"]);
@@ -310,10 +302,7 @@ fn a_declared_need_that_nothing_names() {
         ],
         "{r:#}"
     );
-    let f = arr(&r, "findings")
-        .iter()
-        .find(|f| f["rule"] == "SA314")
-        .unwrap();
+    let f = findings(&r, "SA314")[0];
     assert_eq!(f["severity"], "info");
     // At the entry itself: `"sqlite3"` in the `bins` list.
     assert_eq!(
@@ -403,10 +392,7 @@ fn corpus_the_fix_declares_exactly_what_was_inferred() {
         let root = work.path().join(folder);
         copy_tree(&src, &root);
         let before = audit(&root);
-        let sa313: Vec<&Value> = arr(&before, "findings")
-            .iter()
-            .filter(|f| f["rule"] == "SA313")
-            .collect();
+        let sa313 = findings(&before, "SA313");
         let fixed: Vec<&str> = sa313
             .iter()
             .filter(|f| f.get("fix").is_some())
@@ -417,10 +403,7 @@ fn corpus_the_fix_declares_exactly_what_was_inferred() {
             &root,
             &["--fix", "--unsafe-fixes", "--fail-on", "never", "."],
         );
-        let left = arr(&after, "findings")
-            .iter()
-            .filter(|f| f["rule"] == "SA313")
-            .count();
+        let left = findings(&after, "SA313").len();
         assert_eq!(left, sa313.len() - fixed.len(), "{folder}");
         for path in &fixed {
             // A `skill.md` is renamed `SKILL.md` by a fix of its own.
