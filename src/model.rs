@@ -562,6 +562,10 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub colons_quoted: Option<Written>,
+    /// Why the frontmatter gave no fields, when it did not.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub unreadable: Option<Unreadable>,
     /// Executables and variables a declaration in the SKILL.md lists that its text after the
     /// frontmatter never names (as a word), each once; the skill's scripts, once read, strike
     /// out those they use or name.
@@ -580,6 +584,21 @@ pub struct Unnamed {
     pub source: Origin,
     /// Its entry in the declaration, else the declaration, else the skill's `name`.
     pub at: Pos,
+}
+
+/// Why a file's frontmatter gave no fields; the finding is already in the sink.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unreadable {
+    /// Not UTF-8 text.
+    NotText,
+    /// The file does not start with a `---` line.
+    NoFrontmatter,
+    /// No `---` line closes it.
+    Unclosed,
+    /// Delimited, and not YAML.
+    NotYaml,
+    /// YAML, but not a mapping (a list, a scalar, or nothing at all).
+    NotMapping,
 }
 
 /// `name` and `description` as a host reads them, when they are strings.

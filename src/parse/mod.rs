@@ -31,14 +31,7 @@ pub struct Document<'t> {
     pub line_count: u32,
 }
 
-/// Why a file has no usable document; the finding is already in the sink.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unreadable {
-    /// No frontmatter at all (for files that are only agents when they have one).
-    NoFrontmatter,
-    /// Anything else: not UTF-8, unclosed, bad YAML, not a mapping.
-    Invalid,
-}
+pub use crate::model::Unreadable;
 
 /// Record `# skill-audit: ignore ...` comments of the frontmatter in the sink.
 fn suppressions(yaml: &str, first_line: u32, sink: &mut Sink) {
@@ -85,7 +78,7 @@ pub fn document<'b>(
     what: &str,
     sink: &mut Sink,
 ) -> Result<Document<'b>, Unreadable> {
-    let text = decode(bytes, sink).ok_or(Unreadable::Invalid)?;
+    let text = decode(bytes, sink).ok_or(Unreadable::NotText)?;
     let line_count = frontmatter::count_lines(text);
     let split = match frontmatter::split(text) {
         Ok(s) => s,
@@ -95,17 +88,17 @@ pub fn document<'b>(
         }
         Err(SplitError::Unclosed { line }) => {
             rules::file::unclosed_frontmatter(sink, Pos::new(line, 1));
-            return Err(Unreadable::Invalid);
+            return Err(Unreadable::Unclosed);
         }
     };
     suppressions(split.yaml, split.yaml_line, sink);
     let root = yaml::parse(split.yaml, split.yaml_line).map_err(|e| {
         rules::file::yaml_error(sink, e, what);
-        Unreadable::Invalid
+        Unreadable::NotYaml
     })?;
     if root.as_map().is_none() {
         rules::file::not_mapping(sink, &root);
-        return Err(Unreadable::Invalid);
+        return Err(Unreadable::NotMapping);
     }
     Ok(Document {
         root,

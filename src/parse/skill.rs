@@ -42,6 +42,7 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
         Ok(d) => d,
         Err(why) => {
             let mut out = invalid(0);
+            out.skill.fields.unreadable = Some(why);
             if let Ok(text) = std::str::from_utf8(bytes) {
                 out.skill.fields_unread = true;
                 if why == crate::parse::Unreadable::NoFrontmatter {

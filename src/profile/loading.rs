@@ -8,7 +8,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use crate::diagnostic::thousands;
-use crate::model::Skill;
+use crate::model::{Skill, Unreadable as Found};
 
 /// How a host loads skills (the `skills` key of a host profile). Every rule is optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -70,6 +70,13 @@ pub enum Unreadable {
     /// The host parses it again with every top-level value that holds a colon made block text,
     /// and skips the skill when that fails too; its other rules judge what it finds.
     QuoteColons,
+    /// Not loaded unless its frontmatter is YAML: a file without one, with one no `---` line
+    /// closes, or with one that is not YAML, is skipped. YAML that is not a mapping gives no
+    /// fields, for the host's other rules to judge.
+    SkipUnlessYaml,
+    /// A frontmatter that is not YAML: the skill is not loaded. A file without one, or YAML
+    /// that is not a mapping, gives no fields, for the host's other rules to judge.
+    SkipUnlessAbsent,
 }
 
 /// Fields a host requires.
@@ -86,7 +93,7 @@ pub struct RequiredRule {
 }
 
 /// Limits on a text field.
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct TextRule {
     /// At most this many characters (Unicode scalar values).
@@ -96,9 +103,18 @@ pub struct TextRule {
     /// measures.
     #[serde(default, rename = "collapse-whitespace")]
     pub collapse_whitespace: bool,
+    /// Whether the host trims the value's ends before it measures and checks it.
+    #[serde(default)]
+    pub trim: bool,
+    /// Whether a value written empty (or only whitespace) makes the host skip the skill.
+    #[serde(default, rename = "non-empty")]
+    pub non_empty: bool,
     /// The only characters allowed, as ASCII ranges and characters (`a-z0-9-`).
     #[serde(default)]
     pub charset: Option<String>,
+    /// The only characters allowed first, written as `charset` is.
+    #[serde(default)]
+    pub first: Option<String>,
     /// Where the rule is documented.
     pub source: String,
 }
@@ -190,6 +206,32 @@ impl SkillLoading {
                         )),
                     }
                 }
+                Some(rule @ (Unreadable::SkipUnlessYaml | Unreadable::SkipUnlessAbsent)) => {
+                    let absent_ok = rule == Unreadable::SkipUnlessAbsent;
+                    match skill.fields.unreadable {
+                        Some(Found::NotMapping) => self.without_fields(
+                            host,
+                            format!(
+                                "{host} loads it with no fields, as its frontmatter is not a mapping"
+                            ),
+                        ),
+                        Some(Found::NoFrontmatter) if absent_ok => self.without_fields(
+                            host,
+                            format!("{host} loads it without a frontmatter, with no fields"),
+                        ),
+                        Some(Found::NoFrontmatter) => Loading::Refused(format!(
+                            "{host} skips a skill that does not start with a frontmatter"
+                        )),
+                        // Where the host's reader ends an unclosed frontmatter is not modelled.
+                        Some(Found::Unclosed) if absent_ok => Loading::Loads,
+                        Some(Found::Unclosed) => Loading::Refused(format!(
+                            "{host} skips a skill whose frontmatter no `---` line closes"
+                        )),
+                        _ => Loading::Refused(format!(
+                            "{host} skips a skill whose frontmatter is not valid YAML"
+                        )),
+                    }
+                }
                 // Undocumented: the frontmatter is unreadable, and `invalid` says so.
                 None => Loading::Loads,
             };
@@ -203,6 +245,15 @@ impl SkillLoading {
         ) {
             Some(reason) => Loading::Refused(reason),
             None => Loading::Loads,
+        }
+    }
+
+    /// A skill the host reads no fields of: refused if a field it requires is missing, else
+    /// loaded, as `why` says.
+    fn without_fields(&self, host: &str, why: String) -> Loading {
+        match self.refusal(host, None, None, false) {
+            Some(reason) => Loading::Refused(reason),
+            None => Loading::WithoutFields(why),
         }
     }
 
@@ -253,6 +304,10 @@ impl SkillLoading {
 
 impl TextRule {
     fn refusal(&self, host: &str, field: &str, value: &str) -> Option<String> {
+        let value = if self.trim { value.trim() } else { value };
+        if self.non_empty && value.trim().is_empty() {
+            return Some(format!("{host} skips a skill whose `{field}` is empty"));
+        }
         let measured: std::borrow::Cow<str> = if self.collapse_whitespace {
             value
                 .split_whitespace()
@@ -278,6 +333,14 @@ impl TextRule {
         {
             return Some(format!(
                 "{host} skips a skill whose {field} `{value}` has `{bad}`, a character outside `{charset}`"
+            ));
+        }
+        if let Some(first) = &self.first
+            && let Some(c) = value.chars().next()
+            && !allowed(first, c)
+        {
+            return Some(format!(
+                "{host} skips a skill whose {field} `{value}` starts with `{c}`, a character outside `{first}`"
             ));
         }
         None
@@ -340,14 +403,14 @@ mod tests {
             name: Some(TextRule {
                 max_chars: Some(64),
                 collapse_whitespace: true,
-                charset: None,
                 source: src(),
+                ..TextRule::default()
             }),
             description: Some(TextRule {
                 max_chars: Some(1024),
                 collapse_whitespace: true,
-                charset: None,
                 source: src(),
+                ..TextRule::default()
             }),
             reads: None,
         }
@@ -426,6 +489,107 @@ mod tests {
     }
 
     #[test]
+    fn hosts_that_skip_only_some_unreadable_frontmatters() {
+        let rules = |unreadable| SkillLoading {
+            frontmatter: Some(FrontmatterRule {
+                unreadable,
+                source: String::new(),
+            }),
+            required: Some(RequiredRule {
+                fields: vec!["description".into()],
+                non_empty: true,
+                source: String::new(),
+            }),
+            ..SkillLoading::default()
+        };
+        let yaml_only = rules(Unreadable::SkipUnlessYaml);
+        let absent_ok = rules(Unreadable::SkipUnlessAbsent);
+        let unread = |why| {
+            let mut s = skill("SKILL.md", None, None);
+            s.invalid = true;
+            s.fields_unread = true;
+            s.fields.unreadable = Some(why);
+            s
+        };
+        let refused = |l: Loading, what: &str| matches!(l, Loading::Refused(r) if r.contains(what));
+        let not_yaml = unread(Found::NotYaml);
+        assert!(refused(yaml_only.judge(&not_yaml, "H"), "not valid YAML"));
+        assert!(refused(absent_ok.judge(&not_yaml, "H"), "not valid YAML"));
+        // No frontmatter: one host skips it, the other reads no fields, and its required
+        // `description` is then missing.
+        let absent = unread(Found::NoFrontmatter);
+        assert!(refused(
+            yaml_only.judge(&absent, "H"),
+            "does not start with"
+        ));
+        assert!(refused(
+            absent_ok.judge(&absent, "H"),
+            "without a `description`"
+        ));
+        let mut free = absent_ok.clone();
+        free.required = None;
+        assert!(matches!(
+            free.judge(&absent, "H"),
+            Loading::WithoutFields(_)
+        ));
+        // YAML that is not a mapping has no fields on both.
+        let list = unread(Found::NotMapping);
+        let mut yaml_free = yaml_only.clone();
+        yaml_free.required = None;
+        assert!(matches!(
+            yaml_free.judge(&list, "H"),
+            Loading::WithoutFields(_)
+        ));
+        assert!(refused(
+            absent_ok.judge(&list, "H"),
+            "without a `description`"
+        ));
+        // Unclosed: one host says so; where the other's reader ends it is not known.
+        let unclosed = unread(Found::Unclosed);
+        assert!(refused(
+            yaml_only.judge(&unclosed, "H"),
+            "no `---` line closes"
+        ));
+        assert_eq!(absent_ok.judge(&unclosed, "H"), Loading::Loads);
+    }
+
+    #[test]
+    fn text_rules_trim_require_text_and_judge_the_first_character() {
+        let rule = TextRule {
+            max_chars: Some(5),
+            trim: true,
+            non_empty: true,
+            charset: Some("A-Za-z0-9_.: -".into()),
+            first: Some("A-Za-z0-9".into()),
+            ..TextRule::default()
+        };
+        let why = |v: &str| rule.refusal("H", "name", v);
+        assert_eq!(why("  a b  "), None);
+        assert_eq!(why("a:b.c"), None);
+        assert_eq!(
+            why("   ").as_deref(),
+            Some("H skips a skill whose `name` is empty")
+        );
+        assert_eq!(
+            why(" abcdef ").as_deref(),
+            Some("H skips a skill whose name is over 5 characters (6)")
+        );
+        assert_eq!(
+            why("-ab").as_deref(),
+            Some(
+                "H skips a skill whose name `-ab` starts with `-`, a character outside `A-Za-z0-9`"
+            )
+        );
+        assert!(why("a/b").is_some_and(|r| r.contains("has `/`")));
+        // Without `trim`, the ends count.
+        let raw = TextRule {
+            max_chars: Some(5),
+            ..TextRule::default()
+        };
+        assert!(raw.refusal("H", "description", " abcd ").is_some());
+    }
+
+    #[test]
     fn charsets() {
         assert!(allowed("a-z0-9-", 'q'));
         assert!(allowed("a-z0-9-", '-'));
@@ -433,10 +597,8 @@ mod tests {
         assert!(!allowed("a-z0-9-", '_'));
         assert!(!allowed("a-z0-9-", 'Q'));
         let rule = TextRule {
-            max_chars: None,
-            collapse_whitespace: false,
             charset: Some("a-z0-9-".into()),
-            source: String::new(),
+            ..TextRule::default()
         };
         assert!(rule.refusal("VS Code", "name", "pdf-tools").is_none());
         assert_eq!(
