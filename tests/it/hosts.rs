@@ -56,6 +56,8 @@ fn file_name_case() {
         )
     );
     assert_eq!(status(&r, "github-copilot"), "not-loaded");
+    assert_eq!(status(&r, "copilot-cli"), "not-loaded");
+    assert_eq!(status(&r, "cursor"), "not-loaded");
     // VS Code matches the name in any case.
     assert_eq!(status(&r, "vscode"), "needs-nothing");
     let r = audit(&[("demo/SKILL.md", &skill_md("demo", ""))]);
@@ -93,6 +95,16 @@ fn unreadable_frontmatter_by_host() {
         why.starts_with("OpenCode reads it once its values that hold a colon are made block text"),
         "{why}"
     );
+    // The Copilot CLI and Cursor skip it.
+    for (host, title) in [("copilot-cli", "Copilot CLI"), ("cursor", "Cursor")] {
+        assert_eq!(
+            cell(&r, "skills", host),
+            (
+                "not-loaded".into(),
+                format!("{title} skips a skill whose frontmatter is not valid YAML")
+            )
+        );
+    }
     // No documented rule: the file is `invalid`, as it was.
     assert_eq!(status(&r, "vscode"), "invalid");
 
@@ -120,7 +132,8 @@ fn unreadable_frontmatter_by_host() {
         )
     );
 
-    // No frontmatter at all: no fields for OpenCode, still loaded by Claude Code.
+    // No frontmatter at all: no fields for OpenCode and Cursor, which require one, none for
+    // the Copilot CLI, still loaded by Claude Code.
     let r = audit(&[("demo/SKILL.md", "# Demo\n\nBody.\n")]);
     assert_eq!(
         cell(&r, "skills", "opencode"),
@@ -129,7 +142,25 @@ fn unreadable_frontmatter_by_host() {
             "OpenCode skips a skill without a `name`".into()
         )
     );
+    assert_eq!(
+        cell(&r, "skills", "cursor").1,
+        "Cursor skips a skill without a `description`"
+    );
+    assert_eq!(
+        cell(&r, "skills", "copilot-cli").1,
+        "Copilot CLI skips a skill that does not start with a frontmatter"
+    );
     assert_eq!(status(&r, "claude-code"), "needs-nothing");
+
+    // YAML that is not a mapping: no fields for the Copilot CLI, which loads it; Codex skips it.
+    let r = audit(&[("demo/SKILL.md", "---\n- a\n- b\n---\nBody.\n")]);
+    let (st, why) = cell(&r, "skills", "copilot-cli");
+    assert_eq!(st, "needs-nothing");
+    assert!(
+        why.starts_with("Copilot CLI loads it with no fields"),
+        "{why}"
+    );
+    assert_eq!(status(&r, "codex"), "not-loaded");
 
     // Gemini CLI needs the lines it falls back to; Claude Code needs none.
     let text = "---\ndescription: Use when: the user asks\n---\nBody.\n";
@@ -149,8 +180,14 @@ fn unreadable_frontmatter_by_host() {
     let (st, why) = cell(&r, "skills", "gemini-cli");
     assert_eq!(st, "not-loaded");
     assert!(why.contains("between `---` lines"), "{why}");
-    // Where OpenCode's reader would end it is not known: `invalid` there.
+    // Where OpenCode's and Cursor's reader would end it is not known: `invalid` there. The
+    // Copilot CLI skips it.
     assert_eq!(status(&r, "opencode"), "invalid");
+    assert_eq!(status(&r, "cursor"), "invalid");
+    assert_eq!(
+        cell(&r, "skills", "copilot-cli").1,
+        "Copilot CLI skips a skill whose frontmatter no `---` line closes"
+    );
 }
 
 #[test]
@@ -166,9 +203,23 @@ fn required_fields() {
     );
     assert_eq!(status(&r, "opencode"), "not-loaded");
     assert_eq!(status(&r, "gemini-cli"), "not-loaded");
-    // Claude Code names it after its folder.
+    // Claude Code and the Copilot CLI name it after its folder.
     assert_eq!(status(&r, "claude-code"), "needs-nothing");
+    assert_eq!(status(&r, "copilot-cli"), "needs-nothing");
     assert_eq!(status(&r, "cursor"), "needs-nothing");
+
+    // Without a description: Cursor skips it, Claude Code and the Copilot CLI take the body's.
+    let no_description = "---\nname: demo\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", no_description)]);
+    assert_eq!(
+        cell(&r, "skills", "cursor"),
+        (
+            "not-loaded".into(),
+            "Cursor skips a skill without a `description`".into()
+        )
+    );
+    assert_eq!(status(&r, "copilot-cli"), "needs-nothing");
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
 
     // An empty description: Codex skips it, OpenCode's loader takes any string.
     let empty = "---\nname: demo\ndescription: \"\"\n---\nBody.\n";
@@ -208,13 +259,32 @@ fn name_and_description_limits() {
     assert_eq!(status(&r, "gemini-cli"), "needs-nothing");
     assert_eq!(status(&r, "claude-code"), "needs-nothing");
 
-    // Codex measures after collapsing whitespace: 1,030 characters written, 1,024 read.
+    // Codex measures after collapsing whitespace: 1,030 characters written, 1,024 read. The
+    // Copilot CLI counts them as written.
     let text = format!(
         "---\nname: demo\ndescription: \"{}       {}\"\n---\nBody.\n",
         "x".repeat(500),
         "y".repeat(523)
     );
     let r = audit(&[("demo/SKILL.md", &text)]);
+    assert_eq!(status(&r, "codex"), "needs-nothing");
+    assert_eq!(
+        cell(&r, "skills", "copilot-cli").1,
+        "Copilot CLI skips a skill whose description is over 1,024 characters (1,030)"
+    );
+
+    // The Copilot CLI trims a name's ends and counts the rest as written; Codex collapses
+    // inner runs too.
+    let text = format!(
+        "---\nname: \"  {}{}b  \"\ndescription: d\n---\nBody.\n",
+        "a",
+        " ".repeat(63)
+    );
+    let r = audit(&[("demo/SKILL.md", &text)]);
+    assert_eq!(
+        cell(&r, "skills", "copilot-cli").1,
+        "Copilot CLI skips a skill whose name is over 64 characters (65)"
+    );
     assert_eq!(status(&r, "codex"), "needs-nothing");
 }
 
@@ -231,6 +301,20 @@ fn name_charset() {
     );
     assert_eq!(status(&r, "codex"), "needs-nothing");
     assert_eq!(status(&r, "claude-code"), "needs-nothing");
+    // The Copilot CLI takes capitals and underscores, not a slash, and not a hyphen first.
+    assert_eq!(status(&r, "copilot-cli"), "needs-nothing");
+    let r = audit(&[("demo/SKILL.md", &skill_md("demo/tools", ""))]);
+    assert_eq!(
+        cell(&r, "skills", "copilot-cli").1,
+        "Copilot CLI skips a skill whose name `demo/tools` has `/`, a character outside `A-Za-z0-9_.: -`"
+    );
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
+    let r = audit(&[("demo/SKILL.md", &skill_md("-demo", ""))]);
+    assert_eq!(
+        cell(&r, "skills", "copilot-cli").1,
+        "Copilot CLI skips a skill whose name `-demo` starts with `-`, a character outside `A-Za-z0-9`"
+    );
+    assert_eq!(status(&r, "vscode"), "needs-nothing");
 }
 
 #[test]
