@@ -550,6 +550,14 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub description_written: Option<String>,
+    /// Whether `name` is written as something other than text (a number, a list, nothing).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub name_not_text: bool,
+    /// Whether `description` is written as something other than text.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub description_not_text: bool,
     /// The keys at the start of a line of a frontmatter that does not parse as YAML, with
     /// their text: what a host that falls back to reading lines finds there (`None`: no
     /// frontmatter delimited by `---` lines).

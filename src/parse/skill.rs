@@ -289,17 +289,20 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             "name" => {
                 skill.name_pos = value.pos;
                 f.name_written = value.as_str().map(str::to_owned);
+                f.name_not_text = f.name_written.is_none();
                 match value.as_str().map(str::trim) {
                     Some(n) if !n.is_empty() => skill.name = n.to_owned(),
                     _ => rules::spec::name_type(sink, value),
                 }
             }
-            "description" => match value.as_str().inspect(|d| {
-                f.description_written = Some((*d).to_owned());
-            }) {
-                Some(d) if !d.trim().is_empty() => skill.description = Some(d.to_owned()),
-                _ => rules::spec::description_type(sink, value),
-            },
+            "description" => {
+                f.description_written = value.as_str().map(str::to_owned);
+                f.description_not_text = f.description_written.is_none();
+                match value.as_str() {
+                    Some(d) if !d.trim().is_empty() => skill.description = Some(d.to_owned()),
+                    _ => rules::spec::description_type(sink, value),
+                }
+            }
             "license" => match fields::text(value) {
                 Some(t) => f.license = Some(t),
                 None => rules::spec::license_type(sink, value),

@@ -109,6 +109,14 @@ pub struct TextRule {
     /// Whether a value written empty (or only whitespace) makes the host skip the skill.
     #[serde(default, rename = "non-empty")]
     pub non_empty: bool,
+    /// Whether a value written as something other than text (a number, a list, nothing after
+    /// the colon) makes the host skip the skill.
+    #[serde(default, rename = "text-only")]
+    pub text_only: bool,
+    /// For `name`: whether a skill without one is named after its folder, and the folder's
+    /// name is then held to these limits.
+    #[serde(default)]
+    pub folder: bool,
     /// The only characters allowed, as ASCII ranges and characters (`a-z0-9-`).
     #[serde(default)]
     pub charset: Option<String>,
@@ -237,6 +245,30 @@ impl SkillLoading {
             };
         }
         let f = &skill.fields;
+        for (field, rule, not_text) in [
+            ("name", &self.name, f.name_not_text),
+            ("description", &self.description, f.description_not_text),
+        ] {
+            if not_text && rule.as_ref().is_some_and(|r| r.text_only) {
+                return Loading::Refused(format!(
+                    "{host} skips a skill whose `{field}` is not text"
+                ));
+            }
+        }
+        if let Some(rule) = &self.name
+            && rule.folder
+            && f.name_written.is_none()
+            && !f.name_not_text
+            && let Some(reason) = rule.refusal(
+                host,
+                "name",
+                &crate::paths::folder_name_text(&skill.fs_path),
+            )
+        {
+            return Loading::Refused(format!(
+                "{reason}, taken from its folder as it has no `name`"
+            ));
+        }
         match self.refusal(
             host,
             f.name_written.as_deref(),
@@ -587,6 +619,38 @@ mod tests {
             ..TextRule::default()
         };
         assert!(raw.refusal("H", "description", " abcd ").is_some());
+    }
+
+    #[test]
+    fn values_that_are_not_text_and_names_taken_from_the_folder() {
+        let rules = SkillLoading {
+            name: Some(TextRule {
+                text_only: true,
+                folder: true,
+                charset: Some("a-z".into()),
+                ..TextRule::default()
+            }),
+            ..SkillLoading::default()
+        };
+        // `skill()` puts the file in a folder named `demo`.
+        let mut s = skill("SKILL.md", None, Some("d"));
+        assert_eq!(rules.judge(&s, "H"), Loading::Loads);
+        s.fs_path = std::path::PathBuf::from("Demo/SKILL.md");
+        assert_eq!(
+            rules.judge(&s, "H"),
+            Loading::Refused(
+                "H skips a skill whose name `Demo` has `D`, a character outside `a-z`, taken from its folder as it has no `name`".into()
+            )
+        );
+        s.fields.name_not_text = true;
+        assert_eq!(
+            rules.judge(&s, "H"),
+            Loading::Refused("H skips a skill whose `name` is not text".into())
+        );
+        // A rule that takes any value leaves it to the host's other rules.
+        let mut lax = rules.clone();
+        lax.name = None;
+        assert_eq!(lax.judge(&s, "H"), Loading::Loads);
     }
 
     #[test]

@@ -221,6 +221,28 @@ fn required_fields() {
     assert_eq!(status(&r, "copilot-cli"), "needs-nothing");
     assert_eq!(status(&r, "claude-code"), "needs-nothing");
 
+    // Written, but not as text: the Copilot CLI skips it, Claude Code takes the body's.
+    let r = audit(&[(
+        "demo/SKILL.md",
+        "---\nname: demo\ndescription:\n---\nBody.\n",
+    )]);
+    assert_eq!(
+        cell(&r, "skills", "copilot-cli"),
+        (
+            "not-loaded".into(),
+            "Copilot CLI skips a skill whose `description` is not text".into()
+        )
+    );
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
+    let r = audit(&[(
+        "demo/SKILL.md",
+        "---\nname: 12\ndescription: d\n---\nBody.\n",
+    )]);
+    assert_eq!(
+        cell(&r, "skills", "copilot-cli").1,
+        "Copilot CLI skips a skill whose `name` is not text"
+    );
+
     // An empty description: Codex skips it, OpenCode's loader takes any string.
     let empty = "---\nname: demo\ndescription: \"\"\n---\nBody.\n";
     let r = audit(&[("demo/SKILL.md", empty)]);
@@ -315,6 +337,16 @@ fn name_charset() {
         "Copilot CLI skips a skill whose name `-demo` starts with `-`, a character outside `A-Za-z0-9`"
     );
     assert_eq!(status(&r, "vscode"), "needs-nothing");
+    // Without a `name`, the Copilot CLI holds its folder's name to the same rules.
+    let no_name = "---\ndescription: Does things. Use when asked.\n---\nBody.\n";
+    let r = audit(&[("demo!/SKILL.md", no_name)]);
+    assert_eq!(
+        cell(&r, "skills", "copilot-cli").1,
+        "Copilot CLI skips a skill whose name `demo!` has `!`, a character outside `A-Za-z0-9_.: -`, taken from its folder as it has no `name`"
+    );
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
+    let r = audit(&[("Demo Skill/SKILL.md", no_name)]);
+    assert_eq!(status(&r, "copilot-cli"), "needs-nothing");
 }
 
 #[test]
