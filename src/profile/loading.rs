@@ -77,6 +77,10 @@ pub enum Unreadable {
     /// A frontmatter that is not YAML: the skill is not loaded. A file without one, or YAML
     /// that is not a mapping, gives no fields, for the host's other rules to judge.
     SkipUnlessAbsent,
+    /// The host reads it with a lenient reader of its own, which never refuses one: the skill
+    /// loads, and skill-audit reads none of its fields (the host's other rules still judge a
+    /// file without a frontmatter).
+    Lenient,
 }
 
 /// Fields a host requires.
@@ -240,6 +244,18 @@ impl SkillLoading {
                         )),
                     }
                 }
+                Some(Unreadable::Lenient) => match skill.fields.unreadable {
+                    Some(Found::NoFrontmatter) => self.without_fields(
+                        host,
+                        format!("{host} loads it without a frontmatter, with no fields"),
+                    ),
+                    _ => self.without_fields(
+                        host,
+                        format!(
+                            "{host} loads it, as its own reader takes a frontmatter that is not valid YAML (skill-audit reads none of its fields)"
+                        ),
+                    ),
+                },
                 // Undocumented: the frontmatter is unreadable, and `invalid` says so.
                 None => Loading::Loads,
             };
@@ -583,6 +599,35 @@ mod tests {
             "no `---` line closes"
         ));
         assert_eq!(absent_ok.judge(&unclosed, "H"), Loading::Loads);
+    }
+
+    #[test]
+    fn a_lenient_reader_loads_every_frontmatter() {
+        let rules = SkillLoading {
+            frontmatter: Some(FrontmatterRule {
+                unreadable: Unreadable::Lenient,
+                source: String::new(),
+            }),
+            ..SkillLoading::default()
+        };
+        for why in [Found::NotYaml, Found::Unclosed, Found::NotMapping] {
+            let mut s = skill("SKILL.md", None, None);
+            s.invalid = true;
+            s.fields_unread = true;
+            s.fields.unreadable = Some(why);
+            assert!(
+                matches!(rules.judge(&s, "H"), Loading::WithoutFields(r) if r.contains("its own reader")),
+                "{why:?}"
+            );
+        }
+        let mut s = skill("SKILL.md", None, None);
+        s.invalid = true;
+        s.fields_unread = true;
+        s.fields.unreadable = Some(Found::NoFrontmatter);
+        assert_eq!(
+            rules.judge(&s, "H"),
+            Loading::WithoutFields("H loads it without a frontmatter, with no fields".into())
+        );
     }
 
     #[test]

@@ -298,7 +298,7 @@ pub(crate) const NAME_NOT_LOWERCASE: RuleDoc = RuleDoc {
     severity: Severity::Error,
     summary: "`name` has uppercase letters",
     what: "`name` contains uppercase letters.",
-    why: "The spec allows only lowercase; VS Code silently fails to load such skills.",
+    why: "The spec allows only lowercase, and validators that follow it (skills-ref, VS Code's editor) report it. The hosts whose loading is known take such a name, but a host that checks it as the spec does may not.",
     example: "name: PdfTools\n\nFix: name: pdf-tools",
     fix: None,
 };
@@ -403,7 +403,7 @@ pub(crate) const NAME_CHARSET: RuleDoc = RuleDoc {
     severity: Severity::Error,
     summary: "`name` has characters outside the allowed set",
     what: "`name` uses characters other than `a-z`, `0-9` and `-` (or, with `--name-charset unicode`, other than Unicode letters, digits and `-`).",
-    why: "VS Code, Claude and OpenAI accept only ASCII `[a-z0-9-]`; the reference validator also accepts Unicode letters. `_`, `.`, spaces, `/` and `:` break loading everywhere.",
+    why: "The specification allows only ASCII `[a-z0-9-]` (the reference validator also accepts Unicode letters). Hosts that check the name differ beyond that (the Copilot CLI also takes `_`, `.`, `:` and spaces, not `/`), and VS Code uses the folder's name instead, so only such a name is taken as written everywhere.",
     example: "name: pdf_tools\n\nFix: name: pdf-tools",
     fix: None,
 };

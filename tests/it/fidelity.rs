@@ -251,7 +251,7 @@ fn a_skill_md_inside_another_skills_folder_is_a_file_of_that_skill() {
 }
 
 #[test]
-fn a_frontmatter_claude_code_reads_leniently_is_invalid_only_elsewhere() {
+fn a_frontmatter_that_is_not_yaml_is_invalid_only_where_the_host_is_not_known() {
     let tmp = tree(&[(
         "skills/colon/SKILL.md",
         "---\nname: colon\ndescription: Use when: the user asks\n---\n# Colon\n",
@@ -263,18 +263,28 @@ fn a_frontmatter_claude_code_reads_leniently_is_invalid_only_elsewhere() {
     );
     let (r, _) = json_run(
         tmp.path(),
-        &["-p", "builtin:claude-code", "-p", "builtin:vscode", "."],
+        &[
+            "-p",
+            "builtin:claude-code",
+            "-p",
+            "builtin:vscode",
+            "-p",
+            "builtin:github-copilot",
+            ".",
+        ],
     );
     let colon = "skills/colon/SKILL.md";
     // Loaded with none of its fields, its body runs nothing: it needs nothing there.
     assert_eq!(status(&r, "skills", colon, "claude-code"), "needs-nothing");
-    assert_eq!(status(&r, "skills", colon, "vscode"), "invalid");
+    assert_eq!(status(&r, "skills", colon, "vscode"), "needs-nothing");
+    // What GitHub's cloud agent does with it is documented nowhere.
+    assert_eq!(status(&r, "skills", colon, "github-copilot"), "invalid");
     let f = arr(&r, "findings")
         .iter()
         .find(|f| f["rule"] == "SA104")
         .unwrap();
     assert!(
-        s(f, "message").contains("Claude Code still loads the skill"),
+        s(f, "message").contains("Claude Code and VS Code still load the skill"),
         "{f}"
     );
     // A file that is not text is no skill on any host.
