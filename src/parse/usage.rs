@@ -1291,6 +1291,11 @@ pub(crate) fn python_distribution(module: &str, full: &str) -> Option<String> {
     if module.starts_with('_') || super::stdlib::PYTHON_STDLIB.binary_search(&module).is_ok() {
         return None;
     }
+    if module == "tests" {
+        // A project's own test package, even where the skill does not ship it: no
+        // distribution is imported by that name.
+        return None;
+    }
     if module == "google" {
         // A namespace: the second part names the distribution.
         let mut parts = full.split('.').skip(1);
@@ -1731,7 +1736,7 @@ mod tests {
 
     #[test]
     fn python_scripts() {
-        let text = "#!/usr/bin/env python3\nimport os, sys\nimport yaml\nfrom PIL import Image\nfrom .x import y\nimport helpers\nk = os.environ[\"API_KEY\"]\nd = os.getenv(\"OPT\", \"x\")\nsubprocess.run([\"gh\", \"api\"])\n";
+        let text = "#!/usr/bin/env python3\nimport os, sys\nimport yaml\nfrom PIL import Image\nfrom .x import y\nimport helpers\nfrom tests.test_a import run\nk = os.environ[\"API_KEY\"]\nd = os.getenv(\"OPT\", \"x\")\nsubprocess.run([\"gh\", \"api\"])\n";
         let local = Local::of(&["scripts/helpers.py".into()]);
         let u = of_script("scripts/a.py", text, &local);
         assert_eq!(names(&u, DepKind::Bins), ["python3", "gh"]);
