@@ -169,106 +169,24 @@ impl SkillLoading {
             }
         }
         if skill.invalid {
-            if !skill.fields_unread {
-                // Not text: no host reads it, and `invalid` already says so.
-                return Loading::Loads;
-            }
-            return match self.frontmatter.as_ref().map(|f| f.unreadable) {
-                Some(Unreadable::Skip) => Loading::Refused(format!(
-                    "{host} skips a skill whose frontmatter is missing or not valid YAML"
-                )),
-                Some(Unreadable::LoadWithoutFields) => Loading::WithoutFields(format!(
-                    "{host} loads it although its frontmatter cannot be read, with none of its fields"
-                )),
-                Some(Unreadable::ReadLines) => {
-                    let Some(keys) = &skill.fields.line_keys else {
-                        return Loading::Refused(format!(
-                            "{host} skips a skill without a frontmatter between `---` lines"
-                        ));
-                    };
-                    let line =
-                        |key: &str| keys.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
-                    match self.refusal(host, line("name"), line("description"), true) {
-                        Some(reason) => Loading::Refused(reason),
-                        None => Loading::WithoutFields(format!(
-                            "{host} reads its `key: value` lines although its frontmatter is not valid YAML; it reads none of its other fields"
-                        )),
-                    }
-                }
-                Some(Unreadable::QuoteColons) => {
-                    let delimited = skill.fields.line_keys.is_some();
-                    let Some(f) = &skill.fields.colons_quoted else {
-                        return if delimited {
-                            Loading::Refused(format!(
-                                "{host} skips a skill whose frontmatter is not valid YAML, even with its values that hold a colon made block text"
-                            ))
-                        } else {
-                            // An unclosed frontmatter: where the host's reader ends it is not
-                            // known.
-                            Loading::Loads
-                        };
-                    };
-                    match self.refusal(host, f.name.as_deref(), f.description.as_deref(), false) {
-                        Some(reason) => Loading::Refused(reason),
-                        None if delimited => Loading::WithoutFields(format!(
-                            "{host} reads it once its values that hold a colon are made block text, as its frontmatter is not valid YAML"
-                        )),
-                        None => Loading::WithoutFields(format!(
-                            "{host} loads it without a frontmatter, with no fields"
-                        )),
-                    }
-                }
-                Some(rule @ (Unreadable::SkipUnlessYaml | Unreadable::SkipUnlessAbsent)) => {
-                    let absent_ok = rule == Unreadable::SkipUnlessAbsent;
-                    match skill.fields.unreadable {
-                        Some(Found::NotMapping) => self.without_fields(
-                            host,
-                            format!(
-                                "{host} loads it with no fields, as its frontmatter is not a mapping"
-                            ),
-                        ),
-                        Some(Found::NoFrontmatter) if absent_ok => self.without_fields(
-                            host,
-                            format!("{host} loads it without a frontmatter, with no fields"),
-                        ),
-                        Some(Found::NoFrontmatter) => Loading::Refused(format!(
-                            "{host} skips a skill that does not start with a frontmatter"
-                        )),
-                        // Where the host's reader ends an unclosed frontmatter is not modelled.
-                        Some(Found::Unclosed) if absent_ok => Loading::Loads,
-                        Some(Found::Unclosed) => Loading::Refused(format!(
-                            "{host} skips a skill whose frontmatter no `---` line closes"
-                        )),
-                        _ => Loading::Refused(format!(
-                            "{host} skips a skill whose frontmatter is not valid YAML"
-                        )),
-                    }
-                }
-                Some(Unreadable::Lenient) => match skill.fields.unreadable {
-                    Some(Found::NoFrontmatter) => self.without_fields(
-                        host,
-                        format!("{host} loads it without a frontmatter, with no fields"),
-                    ),
-                    _ => self.without_fields(
-                        host,
-                        format!(
-                            "{host} loads it, as its own reader takes a frontmatter that is not valid YAML (skill-audit reads none of its fields)"
-                        ),
-                    ),
-                },
-                // Undocumented: the frontmatter is unreadable, and `invalid` says so.
-                None => Loading::Loads,
-            };
+            return self.unreadable(skill, host);
         }
+        match self.written(skill, host) {
+            Some(reason) => Loading::Refused(reason),
+            None => Loading::Loads,
+        }
+    }
+
+    /// Why the host skips a skill whose frontmatter it read, for the `name` and `description`
+    /// written there, if it does.
+    fn written(&self, skill: &Skill, host: &str) -> Option<String> {
         let f = &skill.fields;
         for (field, rule, not_text) in [
             ("name", &self.name, f.name_not_text),
             ("description", &self.description, f.description_not_text),
         ] {
             if not_text && rule.as_ref().is_some_and(|r| r.text_only) {
-                return Loading::Refused(format!(
-                    "{host} skips a skill whose `{field}` is not text"
-                ));
+                return Some(format!("{host} skips a skill whose `{field}` is not text"));
             }
         }
         if let Some(rule) = &self.name
@@ -281,17 +199,108 @@ impl SkillLoading {
                 &crate::paths::folder_name_text(&skill.fs_path),
             )
         {
-            return Loading::Refused(format!(
+            return Some(format!(
                 "{reason}, taken from its folder as it has no `name`"
             ));
         }
-        match self.refusal(
+        self.refusal(
             host,
             f.name_written.as_deref(),
             f.description_written.as_deref(),
             false,
-        ) {
-            Some(reason) => Loading::Refused(reason),
+        )
+    }
+
+    /// Does the host load `skill`, whose frontmatter gave no fields?
+    fn unreadable(&self, skill: &Skill, host: &str) -> Loading {
+        if !skill.fields_unread {
+            // Not text: no host reads it, and `invalid` already says so.
+            return Loading::Loads;
+        }
+        match self.frontmatter.as_ref().map(|f| f.unreadable) {
+            Some(Unreadable::Skip) => Loading::Refused(format!(
+                "{host} skips a skill whose frontmatter is missing or not valid YAML"
+            )),
+            Some(Unreadable::LoadWithoutFields) => Loading::WithoutFields(format!(
+                "{host} loads it although its frontmatter cannot be read, with none of its fields"
+            )),
+            Some(Unreadable::ReadLines) => {
+                let Some(keys) = &skill.fields.line_keys else {
+                    return Loading::Refused(format!(
+                        "{host} skips a skill without a frontmatter between `---` lines"
+                    ));
+                };
+                let line =
+                    |key: &str| keys.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
+                match self.refusal(host, line("name"), line("description"), true) {
+                    Some(reason) => Loading::Refused(reason),
+                    None => Loading::WithoutFields(format!(
+                        "{host} reads its `key: value` lines although its frontmatter is not valid YAML; it reads none of its other fields"
+                    )),
+                }
+            }
+            Some(Unreadable::QuoteColons) => {
+                let delimited = skill.fields.line_keys.is_some();
+                let Some(f) = &skill.fields.colons_quoted else {
+                    return if delimited {
+                        Loading::Refused(format!(
+                            "{host} skips a skill whose frontmatter is not valid YAML, even with its values that hold a colon made block text"
+                        ))
+                    } else {
+                        // An unclosed frontmatter: where the host's reader ends it is not
+                        // known.
+                        Loading::Loads
+                    };
+                };
+                match self.refusal(host, f.name.as_deref(), f.description.as_deref(), false) {
+                    Some(reason) => Loading::Refused(reason),
+                    None if delimited => Loading::WithoutFields(format!(
+                        "{host} reads it once its values that hold a colon are made block text, as its frontmatter is not valid YAML"
+                    )),
+                    None => Loading::WithoutFields(format!(
+                        "{host} loads it without a frontmatter, with no fields"
+                    )),
+                }
+            }
+            Some(rule @ (Unreadable::SkipUnlessYaml | Unreadable::SkipUnlessAbsent)) => {
+                let absent_ok = rule == Unreadable::SkipUnlessAbsent;
+                match skill.fields.unreadable {
+                    Some(Found::NotMapping) => self.without_fields(
+                        host,
+                        format!(
+                            "{host} loads it with no fields, as its frontmatter is not a mapping"
+                        ),
+                    ),
+                    Some(Found::NoFrontmatter) if absent_ok => self.without_fields(
+                        host,
+                        format!("{host} loads it without a frontmatter, with no fields"),
+                    ),
+                    Some(Found::NoFrontmatter) => Loading::Refused(format!(
+                        "{host} skips a skill that does not start with a frontmatter"
+                    )),
+                    // Where the host's reader ends an unclosed frontmatter is not modelled.
+                    Some(Found::Unclosed) if absent_ok => Loading::Loads,
+                    Some(Found::Unclosed) => Loading::Refused(format!(
+                        "{host} skips a skill whose frontmatter no `---` line closes"
+                    )),
+                    _ => Loading::Refused(format!(
+                        "{host} skips a skill whose frontmatter is not valid YAML"
+                    )),
+                }
+            }
+            Some(Unreadable::Lenient) => match skill.fields.unreadable {
+                Some(Found::NoFrontmatter) => self.without_fields(
+                    host,
+                    format!("{host} loads it without a frontmatter, with no fields"),
+                ),
+                _ => self.without_fields(
+                    host,
+                    format!(
+                        "{host} loads it, as its own reader takes a frontmatter that is not valid YAML (skill-audit reads none of its fields)"
+                    ),
+                ),
+            },
+            // Undocumented: the frontmatter is unreadable, and `invalid` says so.
             None => Loading::Loads,
         }
     }
