@@ -249,6 +249,16 @@ fn required_fields() {
         cell(&r, "skills", "copilot-cli").1,
         "Copilot CLI skips a skill whose `name` is not text"
     );
+    // Written empty: the Copilot CLI skips it, Claude Code names it after its folder.
+    let r = audit(&[(
+        "demo/SKILL.md",
+        "---\nname: \"  \"\ndescription: d\n---\nBody.\n",
+    )]);
+    assert_eq!(
+        cell(&r, "skills", "copilot-cli").1,
+        "Copilot CLI skips a skill whose `name` is empty"
+    );
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
 
     // An empty description: Codex skips it, OpenCode's loader takes any string.
     let empty = "---\nname: demo\ndescription: \"\"\n---\nBody.\n";
