@@ -683,10 +683,6 @@ pub struct Skill {
     /// skill cannot be evaluated.
     #[serde(skip)]
     pub requirements_invalid: bool,
-    /// True when the file is text but its frontmatter could not be read (missing, unclosed,
-    /// not YAML): Claude Code loads such a file anyway, with none of its fields.
-    #[serde(skip)]
-    pub fields_unread: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     pub declared_by: DeclaredBy,
@@ -727,7 +723,6 @@ impl Skill {
             name_pos: Pos::START,
             invalid: true,
             requirements_invalid: false,
-            fields_unread: false,
             description: None,
             declared_by: DeclaredBy::Nothing,
             requirements: Vec::new(),

@@ -44,7 +44,6 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
             let mut out = invalid(0);
             out.skill.fields.unreadable = Some(why);
             if let Ok(text) = std::str::from_utf8(bytes) {
-                out.skill.fields_unread = true;
                 if why == crate::parse::Unreadable::NoFrontmatter {
                     // Every reader finds no fields in a file that does not start with `---`.
                     out.skill.fields.colons_quoted = Some(crate::model::Written::default());

@@ -213,8 +213,13 @@ impl SkillLoading {
 
     /// Does the host load `skill`, whose frontmatter gave no fields?
     fn unreadable(&self, skill: &Skill, host: &str) -> Loading {
-        if !skill.fields_unread {
-            // Not text: no host reads it, and `invalid` already says so.
+        if skill
+            .fields
+            .unreadable
+            .is_none_or(|why| why == Found::NotText)
+        {
+            // Not text, which no host reads, or invalid for its requirements' shape:
+            // `invalid` already says so.
             return Loading::Loads;
         }
         match self.frontmatter.as_ref().map(|f| f.unreadable) {
@@ -512,7 +517,7 @@ mod tests {
     fn unreadable_frontmatter_by_host() {
         let mut s = skill("SKILL.md", None, None);
         s.invalid = true;
-        s.fields_unread = true;
+        s.fields.unreadable = Some(Found::NotYaml);
         assert!(matches!(codex().judge(&s, "Codex"), Loading::Refused(_)));
         let mut lines = codex();
         lines.frontmatter = Some(FrontmatterRule {
@@ -536,12 +541,12 @@ mod tests {
             Loading::WithoutFields(_)
         ));
         // A file that is not text is `invalid` on every host.
-        s.fields_unread = false;
+        s.fields.unreadable = Some(Found::NotText);
         assert_eq!(lines.judge(&s, "Gemini CLI"), Loading::Loads);
         // No documented rule: `invalid`, as before.
         let mut none = codex();
         none.frontmatter = None;
-        s.fields_unread = true;
+        s.fields.unreadable = Some(Found::NotYaml);
         assert_eq!(none.judge(&s, "Codex"), Loading::Loads);
     }
 
@@ -564,7 +569,6 @@ mod tests {
         let unread = |why| {
             let mut s = skill("SKILL.md", None, None);
             s.invalid = true;
-            s.fields_unread = true;
             s.fields.unreadable = Some(why);
             s
         };
@@ -622,7 +626,6 @@ mod tests {
         for why in [Found::NotYaml, Found::Unclosed, Found::NotMapping] {
             let mut s = skill("SKILL.md", None, None);
             s.invalid = true;
-            s.fields_unread = true;
             s.fields.unreadable = Some(why);
             assert!(
                 matches!(rules.judge(&s, "H"), Loading::WithoutFields(r) if r.contains("its own reader")),
@@ -631,7 +634,6 @@ mod tests {
         }
         let mut s = skill("SKILL.md", None, None);
         s.invalid = true;
-        s.fields_unread = true;
         s.fields.unreadable = Some(Found::NoFrontmatter);
         assert_eq!(
             rules.judge(&s, "H"),
