@@ -43,18 +43,14 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
         Err(why) => {
             let mut out = invalid(0);
             out.skill.fields.unreadable = Some(why);
-            if let Ok(text) = std::str::from_utf8(bytes) {
-                if why == crate::parse::Unreadable::NoFrontmatter {
-                    // Every reader finds no fields in a file that does not start with `---`.
-                    out.skill.fields.colons_quoted = Some(crate::model::Written::default());
-                }
-                if let Ok(split) = crate::parse::frontmatter::split(text) {
-                    out.skill.fields.line_keys = Some(line_keys(split.yaml));
-                    out.skill.fields.colons_quoted = colons_quoted(split.yaml, split.yaml_line);
-                    // A host that loads the skill anyway gives the model its body: what the
-                    // body runs is still what the skill uses.
-                    out.uses = crate::parse::usage::of_body(split.body, split.body_line, &[]);
-                }
+            if let Ok(text) = std::str::from_utf8(bytes)
+                && let Ok(split) = crate::parse::frontmatter::split(text)
+            {
+                out.skill.fields.line_keys = Some(line_keys(split.yaml));
+                out.skill.fields.colons_quoted = colons_quoted(split.yaml, split.yaml_line);
+                // A host that loads the skill anyway gives the model its body: what the body
+                // runs is still what the skill uses.
+                out.uses = crate::parse::usage::of_body(split.body, split.body_line, &[]);
             }
             return out;
         }

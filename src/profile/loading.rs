@@ -244,29 +244,25 @@ impl SkillLoading {
                     )),
                 }
             }
-            Some(Unreadable::QuoteColons) => {
-                let delimited = skill.fields.line_keys.is_some();
-                let Some(f) = &skill.fields.colons_quoted else {
-                    return if delimited {
-                        Loading::Refused(format!(
-                            "{host} skips a skill whose frontmatter is not valid YAML, even with its values that hold a colon made block text"
-                        ))
-                    } else {
-                        // An unclosed frontmatter: where the host's reader ends it is not
-                        // known.
-                        Loading::Loads
-                    };
-                };
-                match self.refusal(host, f.name.as_deref(), f.description.as_deref(), false) {
-                    Some(reason) => Loading::Refused(reason),
-                    None if delimited => Loading::WithoutFields(format!(
-                        "{host} reads it once its values that hold a colon are made block text, as its frontmatter is not valid YAML"
+            Some(Unreadable::QuoteColons) => match skill.fields.unreadable {
+                Some(Found::NoFrontmatter) => self.absent(host),
+                // Where the host's reader ends an unclosed frontmatter is not modelled.
+                Some(Found::Unclosed) => Loading::Loads,
+                _ => match &skill.fields.colons_quoted {
+                    None => Loading::Refused(format!(
+                        "{host} skips a skill whose frontmatter is not valid YAML, even with its values that hold a colon made block text"
                     )),
-                    None => Loading::WithoutFields(format!(
-                        "{host} loads it without a frontmatter, with no fields"
-                    )),
-                }
-            }
+                    Some(f) => {
+                        match self.refusal(host, f.name.as_deref(), f.description.as_deref(), false)
+                        {
+                            Some(reason) => Loading::Refused(reason),
+                            None => Loading::WithoutFields(format!(
+                                "{host} reads it once its values that hold a colon are made block text, as its frontmatter is not valid YAML"
+                            )),
+                        }
+                    }
+                },
+            },
             Some(rule @ (Unreadable::SkipUnlessYaml | Unreadable::SkipUnlessAbsent)) => {
                 let absent_ok = rule == Unreadable::SkipUnlessAbsent;
                 match skill.fields.unreadable {
@@ -276,10 +272,7 @@ impl SkillLoading {
                             "{host} loads it with no fields, as its frontmatter is not a mapping"
                         ),
                     ),
-                    Some(Found::NoFrontmatter) if absent_ok => self.without_fields(
-                        host,
-                        format!("{host} loads it without a frontmatter, with no fields"),
-                    ),
+                    Some(Found::NoFrontmatter) if absent_ok => self.absent(host),
                     Some(Found::NoFrontmatter) => Loading::Refused(format!(
                         "{host} skips a skill that does not start with a frontmatter"
                     )),
@@ -294,10 +287,7 @@ impl SkillLoading {
                 }
             }
             Some(Unreadable::Lenient) => match skill.fields.unreadable {
-                Some(Found::NoFrontmatter) => self.without_fields(
-                    host,
-                    format!("{host} loads it without a frontmatter, with no fields"),
-                ),
+                Some(Found::NoFrontmatter) => self.absent(host),
                 _ => self.without_fields(
                     host,
                     format!(
@@ -308,6 +298,14 @@ impl SkillLoading {
             // Undocumented: the frontmatter is unreadable, and `invalid` says so.
             None => Loading::Loads,
         }
+    }
+
+    /// A file without a frontmatter, which a host that loads it reads no fields of.
+    fn absent(&self, host: &str) -> Loading {
+        self.without_fields(
+            host,
+            format!("{host} loads it without a frontmatter, with no fields"),
+        )
     }
 
     /// A skill the host reads no fields of: refused if a field it requires is missing, else
