@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Check the `copilot-cli` and `cursor` profiles' loading rules against the hosts' own readers.
+"""Check the `copilot-cli`, `github-copilot` and `cursor` profiles' loading rules against the
+hosts' own readers (GitHub's cloud agent by the Copilot CLI's, whose harness it runs).
 
 Both hosts ship the code that reads a SKILL.md on npm: the Copilot CLI as a native runtime
 inside its platform package, Cursor as the local agent runtime of `@cursor/sdk`, which reads
@@ -120,15 +121,19 @@ def main():
     copilot_runtime()
     if not os.path.isdir(os.path.join(WORK, "node_modules", "gray-matter")):
         sh("npm", "install", "--no-audit", "--no-fund", "--prefix", WORK, GRAY_MATTER)
+    copilot = verdicts(("copilot.js", COPILOT_JS), roots)
+    # GitHub's cloud agent runs the CLI's harness, and its profile reads skills by the CLI's rules.
     hosts = {
-        "copilot-cli": verdicts(("copilot.js", COPILOT_JS), roots),
+        "copilot-cli": copilot,
+        "github-copilot": copilot,
         "cursor": verdicts(("cursor.js", CURSOR_JS), roots),
     }
     for root in roots:
         report = json.loads(
             subprocess.run(
                 [binary, "--fail-on", "never", "-f", "json",
-                 "-p", "builtin:copilot-cli", "-p", "builtin:cursor", "."],
+                 "-p", "builtin:copilot-cli", "-p", "builtin:github-copilot",
+                 "-p", "builtin:cursor", "."],
                 cwd=root, check=True, capture_output=True,
             ).stdout
         )

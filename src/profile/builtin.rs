@@ -221,6 +221,22 @@ mod tests {
         assert!(!p.has(DepKind::Tools, "think"));
     }
 
+    /// GitHub's cloud agent runs the Copilot CLI's harness, and its profile reads a SKILL.md
+    /// by the rules read from the CLI's runtime: the two must not drift apart.
+    #[test]
+    fn the_cloud_agent_loads_skills_as_the_copilot_cli() {
+        let rules = |name: &str| {
+            let mut s = vocabulary(name).skills.unwrap();
+            s.frontmatter.as_mut().unwrap().source.clear();
+            for t in [&mut s.name, &mut s.description] {
+                t.as_mut().unwrap().source.clear();
+            }
+            s.file.as_mut().unwrap().source.clear();
+            s
+        };
+        assert_eq!(rules("github-copilot"), rules("copilot-cli"));
+    }
+
     #[test]
     fn github_aliases_are_case_insensitive() {
         let p = load("github-copilot").unwrap();

@@ -251,7 +251,7 @@ fn a_skill_md_inside_another_skills_folder_is_a_file_of_that_skill() {
 }
 
 #[test]
-fn a_frontmatter_that_is_not_yaml_is_invalid_only_where_the_host_is_not_known() {
+fn a_frontmatter_that_is_not_yaml_is_judged_as_each_host_reads_it() {
     let tmp = tree(&[(
         "skills/colon/SKILL.md",
         "---\nname: colon\ndescription: Use when: the user asks\n---\n# Colon\n",
@@ -277,8 +277,8 @@ fn a_frontmatter_that_is_not_yaml_is_invalid_only_where_the_host_is_not_known() 
     // Loaded with none of its fields, its body runs nothing: it needs nothing there.
     assert_eq!(status(&r, "skills", colon, "claude-code"), "needs-nothing");
     assert_eq!(status(&r, "skills", colon, "vscode"), "needs-nothing");
-    // What GitHub's cloud agent does with it is documented nowhere.
-    assert_eq!(status(&r, "skills", colon, "github-copilot"), "invalid");
+    // GitHub's cloud agent reads it as the Copilot CLI, whose harness it runs: not loaded.
+    assert_eq!(status(&r, "skills", colon, "github-copilot"), "not-loaded");
     let f = arr(&r, "findings")
         .iter()
         .find(|f| f["rule"] == "SA104")
