@@ -132,7 +132,7 @@ pub(crate) const YAML_SYNTAX: RuleDoc = RuleDoc {
     severity: Severity::Error,
     summary: "The frontmatter is not valid YAML",
     what: "The text between the `---` lines is not valid YAML.",
-    why: "Hosts read such a frontmatter differently: Claude Code loads the skill named after its folder with none of its fields, VS Code reads it with a lenient reader of its own, Gemini CLI and OpenClaw read its `key: value` lines, OpenCode parses it again with its colon values quoted, and strict YAML readers (skills-ref, Codex, the Copilot CLI, Cursor) drop the skill. The matrix says what each host of the run does.",
+    why: "Hosts read such a frontmatter differently: Claude Code loads the skill named after its folder with none of its fields, VS Code reads it with a lenient reader of its own, Gemini CLI and OpenClaw read its `key: value` lines, OpenCode parses it again with its colon values quoted, and strict YAML readers (skills-ref, Codex, the Copilot CLI and cloud agent, Cursor) drop the skill. The matrix says what each host of the run does.",
     example: "description: Use when: the user asks\n\nFix: quote values that contain `: ` or ` #`:\ndescription: \"Use when: the user asks\"",
     fix: Some(FixDoc {
         applicability: Applicability::Safe,
@@ -173,7 +173,7 @@ pub(crate) fn yaml_error(sink: &mut Sink, failure: ParseFailure, what: &str) {
     if what == "skill" {
         // Hosts differ here: the matrix says so per profile, and the message for the reader.
         message.push_str(
-            "; Claude Code and VS Code still load the skill, while strict YAML readers (skills-ref, Codex, the Copilot CLI, Cursor) drop it",
+            "; Claude Code and VS Code still load the skill, while strict YAML readers (skills-ref, Codex, the Copilot CLI and cloud agent, Cursor) drop it",
         );
     }
     sink.push_fixed(failure.rule, failure.pos, message, fix);
