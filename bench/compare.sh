@@ -7,7 +7,7 @@
 #
 # Tools compared on every library:
 #   floor        examples/walk_floor: skill-audit's own walker plus a parallel read of every
-#                file it would audit (nothing parsed)
+#                file it would audit and every script the walk found (nothing parsed)
 #   find-cat     find ... -print0 | xargs -0 cat > /dev/null, a single-threaded floor
 #   skill-audit  three profiles (prod, staging, dev), -f json -o /dev/null
 #   composed     the same three profiles composed as environments: prod on VS Code extending

@@ -1,6 +1,7 @@
 //! The I/O floor of an audit: walk the roots with skill-audit's own walker
 //! (`discover::walk`: parallel `ignore` walk, same filters and file classification) and read
-//! every file it would audit, in parallel, doing nothing with the bytes.
+//! every file it would audit, and every script the walk found (the audit reads those of its
+//! skills for what they run), in parallel, doing nothing with the bytes.
 //!
 //! ```sh
 //! cargo run --release --example walk_floor -- DIR...
@@ -23,11 +24,16 @@ fn main() -> ExitCode {
     }
     let cwd = std::env::current_dir().unwrap_or_default();
     let found = discover::walk(&roots, &globset::GlobSet::empty(), 0, &cwd);
-    let bytes: u64 = found
+    let files: Vec<&PathBuf> = found
         .candidates
+        .iter()
+        .map(|c| &c.fs_path)
+        .chain(&found.scripts)
+        .collect();
+    let bytes: u64 = files
         .par_iter()
-        .map(|c| std::fs::read(&c.fs_path).map_or(0, |b| b.len() as u64))
+        .map(|p| std::fs::read(p).map_or(0, |b| b.len() as u64))
         .sum();
-    println!("{} files, {bytes} bytes", found.candidates.len());
+    println!("{} files, {bytes} bytes", files.len());
     ExitCode::SUCCESS
 }
