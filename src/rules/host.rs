@@ -256,7 +256,9 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
             continue;
         }
         let folded = fold_model(name);
-        if folded_hosts.iter().any(|f| f.set.contains(&folded)) {
+        // `inherit` asks for the model the session already runs on: a host without the word
+        // ignores the field and does just that.
+        if folded == "inherit" || folded_hosts.iter().any(|f| f.set.contains(&folded)) {
             continue;
         }
         let typo = model_typo(name, &folded, models());
@@ -321,7 +323,7 @@ pub(crate) const UNKNOWN_MODEL: RuleDoc = RuleDoc {
     name: "unknown-model",
     severity: Severity::Warning,
     summary: "`model` names a model no host lists",
-    what: "A name in `model` is not a model of any built-in host that would use it: for a skill, any host (VS Code, GitHub Copilot, Claude Code); for an agent, the hosts that load it. Names are compared leniently (case, spacing, a ` (copilot)` suffix, Claude Code's `[1m]` suffix and snapshot dates). The hosts' model lists are dated (`skill-audit profiles`); a model retired since is reported too.",
+    what: "A name in `model` is not a model of any built-in host that would use it: for a skill, any host (VS Code, GitHub Copilot, Claude Code); for an agent, the hosts that load it. Names are compared leniently (case, spacing, a ` (copilot)` suffix, Claude Code's `[1m]` suffix and snapshot dates). The hosts' model lists are dated (`skill-audit profiles`); a model retired since is reported too. `inherit` is not reported: a host that does not know it uses the session's model, which is what it asks for.",
     why: "A host that does not have the model ignores it (VS Code: \"will be ignored\") and runs on another one, so the choice written down is not the one used.",
     example: "model: Claude Sonet 4.5\n\nFix: model: Claude Sonnet 4.5",
     fix: None,

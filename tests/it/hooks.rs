@@ -261,6 +261,12 @@ fn model_names_are_checked_against_the_hosts_lists() {
             ".claude/agents/c.md",
             "---\nname: c\ndescription: d\nmodel: opus\n---\nbody\n",
         ),
+        (
+            // Where `inherit` is unknown, the field is ignored: the session's model is used,
+            // which is what `inherit` asks for.
+            ".github/agents/d.agent.md",
+            "---\ndescription: d\nmodel: inherit\n---\nbody\n",
+        ),
     ]);
     let (r, _) = json_run(t.path(), &["."]);
     let s_ = found(&r, "skills/s/SKILL.md", MODEL_RULES);
@@ -288,6 +294,7 @@ fn model_names_are_checked_against_the_hosts_lists() {
     assert_eq!(b[0].0, "SA703");
     assert!(b[0].2.contains("github-copilot or vscode"), "{}", b[0].2);
     assert!(found(&r, ".claude/agents/c.md", MODEL_RULES).is_empty());
+    assert!(found(&r, ".github/agents/d.agent.md", MODEL_RULES).is_empty());
 }
 
 /// On the corpora, only names no host lists today are reported: retired models, ids the
