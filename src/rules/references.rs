@@ -19,7 +19,7 @@ use crate::rules::Rule;
 pub(crate) fn check(body: &Body, text: &[u8], dir: &Path, files: &dyn Files, sink: &mut Sink) {
     let mut seen = Seen {
         files,
-        looked_up: Vec::new(),
+        looked_up: foldhash::HashMap::default(),
         names: Names::default(),
     };
     let fine = |l: Lookup| matches!(l, Lookup::File | Lookup::Folder | Lookup::Unknown);
@@ -37,26 +37,42 @@ pub(crate) fn check(body: &Body, text: &[u8], dir: &Path, files: &dyn Files, sin
     for r in &links {
         check_link(r, dir, &mut seen, sink);
     }
+    // What a path of the text is checked against, gathered once: a body may name thousands.
+    let context = Context {
+        users: users_folders(&body.text_paths),
+        linked: links
+            .iter()
+            .map(|l| (l.pos.line, l.target.as_str()))
+            .collect(),
+    };
     for r in &body.text_paths {
-        check_text_path(r, &body.text_paths, &links, dir, &mut seen, sink);
+        check_text_path(r, &context, dir, &mut seen, sink);
     }
+}
+
+/// What the rest of a body says about the paths of its text.
+struct Context<'b> {
+    /// First folders the text makes the user's ([`users_folders`]).
+    users: foldhash::HashSet<&'b str>,
+    /// Each link's line and target (when the links were parsed).
+    linked: foldhash::HashSet<(u32, &'b str)>,
 }
 
 /// [`Files`], with each answer kept for the rest of the skill: a body names the same file,
 /// and files in the same folder, more than once.
 struct Seen<'f> {
     files: &'f dyn Files,
-    looked_up: Vec<(PathBuf, Lookup)>,
+    looked_up: foldhash::HashMap<PathBuf, Lookup>,
     names: Names,
 }
 
 impl Seen<'_> {
     fn lookup(&mut self, path: &Path) -> Lookup {
-        if let Some((_, l)) = self.looked_up.iter().find(|(p, _)| p == path) {
+        if let Some(l) = self.looked_up.get(path) {
             return *l;
         }
         let l = self.files.lookup(path);
-        self.looked_up.push((path.to_owned(), l));
+        self.looked_up.insert(path.to_owned(), l);
         l
     }
 }
@@ -80,24 +96,20 @@ fn check_link(r: &Reference, dir: &Path, seen: &mut Seen<'_>, sink: &mut Sink) {
     }
 }
 
-/// A path of the text, `r`; `links` are the body's links when they were parsed (when every
-/// link target resolves they were not, and none of them names a missing file).
+/// A path of the text, `r`; the links of `context` are the body's when they were parsed (when
+/// every link target resolves they were not, and none of them names a missing file).
 fn check_text_path(
     r: &Reference,
-    text_paths: &[Reference],
-    links: &[Reference],
+    context: &Context<'_>,
     dir: &Path,
     seen: &mut Seen<'_>,
     sink: &mut Sink,
 ) {
-    if !reportable(r, text_paths, dir, seen) {
+    if !reportable(r, &context.users, dir, seen) {
         return;
     }
     // A link on the same line already says it.
-    let linked = links
-        .iter()
-        .any(|l| l.pos.line == r.pos.line && l.target == r.target);
-    if linked {
+    if context.linked.contains(&(r.pos.line, r.target.as_str())) {
         return;
     }
     let hint = match seen.lookup(&dir.join(&r.target)) {
@@ -127,7 +139,12 @@ const CASE_BLIND: bool = cfg!(any(target_os = "macos", windows));
 /// read, load, see or run it (or it is listed under a heading such as "Resources"), it is not
 /// given as an example, and nothing in the body makes that folder the user's (writing or
 /// creating files in it, asking whether they exist, a project folder such as `src/`).
-fn reportable(r: &Reference, text_paths: &[Reference], dir: &Path, seen: &mut Seen<'_>) -> bool {
+fn reportable(
+    r: &Reference,
+    users: &foldhash::HashSet<&str>,
+    dir: &Path,
+    seen: &mut Seen<'_>,
+) -> bool {
     // An example of a path (what a skill-writing skill shows the reader to write) names no
     // file of this skill, whatever its folder.
     if an_example(r) {
@@ -136,7 +153,7 @@ fn reportable(r: &Reference, text_paths: &[Reference], dir: &Path, seen: &mut Se
     let first = first_folder(&r.target);
     SKILL_FOLDERS.iter().any(|f| f.eq_ignore_ascii_case(first))
         || seen.lookup(&dir.join(first)) == Lookup::Folder
-        || (told_to_use(r) && !users_folder(first, text_paths))
+        || (told_to_use(r) && !users_folder(first, users))
 }
 
 fn first_folder(target: &str) -> &str {
@@ -300,25 +317,33 @@ fn an_example(r: &Reference) -> bool {
     .any(|m| before.contains(m))
 }
 
-/// Does the body treat the folder `first` as the user's: a project folder, or one it writes
-/// files into or asks whether files in it exist?
-fn users_folder(first: &str, refs: &[Reference]) -> bool {
-    if PROJECT_FOLDERS
+/// Does the body treat the folder `first` as the user's: a project folder, or one of `users`?
+fn users_folder(first: &str, users: &foldhash::HashSet<&str>) -> bool {
+    PROJECT_FOLDERS
         .iter()
         .any(|f| f.eq_ignore_ascii_case(first))
-    {
-        return true;
+        || users.contains(first)
+}
+
+/// The first folders of `refs` the body writes files into or asks whether files in them exist.
+fn users_folders(refs: &[Reference]) -> foldhash::HashSet<&str> {
+    let mut users = foldhash::HashSet::default();
+    for o in refs {
+        let first = first_folder(&o.target);
+        if users.contains(first) {
+            continue;
+        }
+        let line = o.line.to_lowercase();
+        if leading_words(o)
+            .iter()
+            .any(|w| WRITE_WORDS.contains(&w.as_str()))
+            || line.contains("exist")
+            || line.contains("missing")
+        {
+            users.insert(first);
+        }
     }
-    refs.iter()
-        .filter(|o| first_folder(&o.target) == first)
-        .any(|o| {
-            let line = o.line.to_lowercase();
-            leading_words(o)
-                .iter()
-                .any(|w| WRITE_WORDS.contains(&w.as_str()))
-                || line.contains("exist")
-                || line.contains("missing")
-        })
+    users
 }
 
 /// Is `target`, written `../other/rest`, a file of the skill folder `other` that the library
@@ -368,18 +393,14 @@ fn has_template(dir: &Path, target: &str, seen: &mut Seen<'_>) -> bool {
 /// The names of the folders listed for one skill's findings, each folder listed once: a
 /// skill names several files of the same folder.
 #[derive(Default)]
-struct Names(Vec<(std::path::PathBuf, Option<Vec<String>>)>);
+struct Names(foldhash::HashMap<PathBuf, Option<Vec<String>>>);
 
 impl Names {
     fn of(&mut self, dir: &Path, files: &dyn Files) -> Option<&[String]> {
-        let i = match self.0.iter().position(|(d, _)| d == dir) {
-            Some(i) => i,
-            None => {
-                self.0.push((dir.to_path_buf(), files.names_in(dir)));
-                self.0.len() - 1
-            }
-        };
-        self.0[i].1.as_deref()
+        if !self.0.contains_key(dir) {
+            self.0.insert(dir.to_path_buf(), files.names_in(dir));
+        }
+        self.0.get(dir).and_then(Option::as_deref)
     }
 }
 
@@ -525,7 +546,7 @@ mod tests {
         let tree = crate::files::Tree::new(&boundary);
         let seen = |files| Seen {
             files,
-            looked_up: Vec::new(),
+            looked_up: foldhash::HashMap::default(),
             names: Names::default(),
         };
         let mut one = seen(&tree);
