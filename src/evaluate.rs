@@ -828,8 +828,9 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
         .map(|u| (u.kind, u.name.as_str()))
         .collect();
     names.sort();
+    // Each (kind, name) once already: the uses were made unique above.
     for (kind, name) in names {
-        requirements.group_mut(kind).push_all(name);
+        requirements.group_mut(kind).all.push(name.to_owned());
     }
     if requirements.is_empty() {
         return;

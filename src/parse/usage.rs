@@ -8,6 +8,10 @@
 
 use crate::model::{DepKind, Use};
 
+/// A set of names (variables assigned, functions defined): looked up once per word read, so
+/// a long text costs no more than its length.
+type Names = foldhash::HashSet<String>;
+
 /// The fenced blocks of a body that an agent runs, by their info string.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Lang {
@@ -88,7 +92,7 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
     let mut heading: Option<&str> = None;
     let mut servers: Vec<String> = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
     // Variables any block assigns: the agent runs the blocks in turn.
-    let mut assigned: Vec<String> = Vec::new();
+    let mut assigned = Names::default();
     // The lines outside blocks, where a body says which variables it needs.
     let mut prose: Vec<&str> = Vec::new();
     servers.extend(named_servers(body));
@@ -135,13 +139,97 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
     // A block's `$FILE` or `$PR_NUMBER` is mostly a placeholder for the agent to fill: a
     // variable counts when its name says it configures something (`..._API_KEY`,
     // `DATABASE_URL`) or the text names it outside the blocks.
+    let mut asked: Vec<&str> = out
+        .iter()
+        .filter(|u| {
+            u.kind == DepKind::Env
+                && !assigned.contains(&u.name)
+                && !configures(&u.name)
+                && !location(&u.name)
+        })
+        .map(|u| u.name.as_str())
+        .collect();
+    asked.sort_unstable();
+    asked.dedup();
+    let named = named_in_prose(&prose, &asked);
     out.retain(|u| {
         u.kind != DepKind::Env
-            || !assigned.contains(&u.name)
-                && (configures(&u.name)
-                    || !location(&u.name) && prose.iter().any(|l| names_variable(l, &u.name)))
+            || !assigned.contains(&u.name) && (configures(&u.name) || named.contains(&u.name))
     });
     out
+}
+
+/// Which of `names` some line of `prose` names as a variable. A name of one word (`URL`, `PORT`)
+/// is also an everyday word in capitals, so only written as a variable (`$URL`, `${URL}`,
+/// `` `URL` ``) does it count; a longer one (`TENANT_ID`) counts wherever it is written, even
+/// inside a longer name. Names are made of word characters, so every spelling is found from
+/// the words of the prose, read once: a body may use thousands of names, and searching the
+/// prose for each would not end.
+fn named_in_prose(prose: &[&str], names: &[&str]) -> Names {
+    if names.is_empty() {
+        return Names::default();
+    }
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    // The words right after a `$` (`$X` is in the text when one of them starts with `X`),
+    // inside `${...}` and inside a code span, and the words with `_` in them (`A_B` is in the
+    // text when one of them holds it).
+    let (mut dollar, mut braced, mut ticked, mut underscored) = (
+        Vec::new(),
+        foldhash::HashSet::default(),
+        foldhash::HashSet::default(),
+        foldhash::HashSet::default(),
+    );
+    for line in prose {
+        let bytes = line.as_bytes();
+        let mut i = 0;
+        while i < bytes.len() {
+            if !word(bytes[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            while i < bytes.len() && word(bytes[i]) {
+                i += 1;
+            }
+            let (run, before, next) = (&line[start..i], &bytes[..start], bytes.get(i));
+            if before.ends_with(b"${") && next == Some(&b'}') {
+                braced.insert(run);
+            } else if before.ends_with(b"$") {
+                dollar.push(run);
+            }
+            if before.ends_with(b"`") && next == Some(&b'`') {
+                ticked.insert(run);
+            }
+            if run.contains('_') {
+                underscored.insert(run);
+            }
+        }
+    }
+    dollar.sort_unstable();
+    dollar.dedup();
+    // Where a name is not a whole word, it may be part of one: all such words, once each.
+    let mut all_underscored: Option<String> = None;
+    let mut part_of_word = |name: &str| {
+        let text = all_underscored.get_or_insert_with(|| {
+            let mut words: Vec<&str> = underscored.iter().copied().collect();
+            words.sort_unstable();
+            words.join(" ")
+        });
+        memchr::memmem::find(text.as_bytes(), name.as_bytes()).is_some()
+    };
+    names
+        .iter()
+        .filter(|name| {
+            if name.contains('_') {
+                return underscored.contains(*name) || part_of_word(name);
+            }
+            let from = dollar.partition_point(|w| w < *name);
+            dollar.get(from).is_some_and(|w| w.starts_with(*name))
+                || braced.contains(*name)
+                || ticked.contains(*name)
+        })
+        .map(|name| (*name).to_owned())
+        .collect()
 }
 
 /// Does `text` name `name` as a word: not inside a longer name (`jq` in `jquery`, `KEY` in
@@ -157,22 +245,6 @@ pub(crate) fn mentions(text: &str, name: &str) -> bool {
         let after = bytes.get(at + name.len()).copied();
         !before.is_some_and(|b| word(b) || b == b'-') && !after.is_some_and(word)
     })
-}
-
-/// Does a line of prose name the variable `name`? A name of one word (`URL`, `PORT`) is also
-/// an everyday word in capitals, so only written as a variable (`$URL`, `${URL}`, `` `URL` ``)
-/// does it count; a longer one (`TENANT_ID`) counts wherever it is written.
-fn names_variable(line: &str, name: &str) -> bool {
-    if name.contains('_') {
-        return line.contains(name);
-    }
-    [
-        format!("${name}"),
-        format!("${{{name}}}"),
-        format!("`{name}`"),
-    ]
-    .iter()
-    .any(|written| line.contains(written.as_str()))
 }
 
 /// A variable that names a place (`$SKILL_ROOT`, `$WORK_DIR`): in a block, one for the agent to
@@ -438,7 +510,7 @@ fn tools_of_text(
 fn found(kind: DepKind, name: String, file: Option<&str>, line: u32, text: &str, at: usize) -> Use {
     let column = text.get(..at).map_or(0, |b| b.chars().count()) as u32 + 1;
     let mut evidence: String = text.trim().chars().take(160).collect();
-    if text.trim().chars().count() > 160 {
+    if text.trim().chars().nth(160).is_some() {
         evidence.push('…');
     }
     Use {
@@ -818,7 +890,7 @@ fn shell(
     lines: &[(u32, &str)],
     lang: Lang,
     file: Option<&str>,
-    assigned: &mut Vec<String>,
+    assigned: &mut Names,
     out: &mut Vec<Use>,
 ) {
     // A block that shows prompts is a session: only what follows a prompt is typed.
@@ -839,18 +911,21 @@ fn shell(
         })
         .collect();
     let plain: Vec<(u32, &str)> = typed.iter().map(|(n, l, _)| (*n, *l)).collect();
-    // Lines are numbered in a row: a line's place in `lines` is its number less the first's.
+    // Lines are numbered in a row: a line's place in `lines` is its number less the first's,
+    // and a typed line is found by halving.
     let first = lines.first().map_or(0, |l| l.0);
     let shift = |n: u32| {
         if session {
-            typed.iter().find(|t| t.0 == n).map_or(0, |t| t.2)
+            typed
+                .binary_search_by_key(&n, |t| t.0)
+                .map_or(0, |i| typed[i].2)
         } else {
             0
         }
     };
     let logical = logical_lines(&plain);
     // Names the text defines: functions it calls like commands, variables it assigns.
-    let mut functions: Vec<String> = Vec::new();
+    let mut functions = Names::default();
     for (_, l) in &logical {
         let t = l.trim_start();
         let t = t.strip_prefix("function ").unwrap_or(t);
@@ -859,7 +934,7 @@ fn shell(
             .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
             .collect();
         if !name.is_empty() && t[name.len()..].trim_start().starts_with("()") {
-            functions.push(name);
+            functions.insert(name);
         }
         for (_, seg) in segments(l) {
             assignments(&words(seg), assigned);
@@ -881,7 +956,7 @@ fn shell(
             if let Some(k) = command_word(&ws) {
                 let (wat, w) = (&ws[k].0, ws[k].1.as_str());
                 let col = shift + at + wat;
-                if functions.iter().any(|f| f == w) {
+                if functions.contains(w) {
                     // A function given a bare name may fill it (`prompt_input "..." NAME`).
                     for (_, a) in &ws[k + 1..] {
                         if env_name(a) {
@@ -913,16 +988,16 @@ fn shell(
     }
 }
 
-/// Note `name` as assigned, once: a long script assigns the same few names many times.
-fn assign(assigned: &mut Vec<String>, name: &str) {
-    if !assigned.iter().any(|a| a == name) {
-        assigned.push(name.to_owned());
+/// Note `name` as assigned.
+fn assign(assigned: &mut Names, name: &str) {
+    if !assigned.contains(name) {
+        assigned.insert(name.to_owned());
     }
 }
 
 /// The names a simple command assigns: `X=1`, `export X=1`, `local X`, `for X in`, and every
 /// name `read` fills (`read -r -p "..." X Y`).
-fn assignments(ws: &[(usize, String)], assigned: &mut Vec<String>) {
+fn assignments(ws: &[(usize, String)], assigned: &mut Names) {
     let reads = ws
         .iter()
         .any(|w| w.1 == "read" || w.1 == "mapfile" || w.1 == "readarray");
@@ -960,7 +1035,7 @@ fn own_script(w: &str) -> Option<&'static str> {
 /// default (`${X:-...}`), not one the text assigned before.
 fn shell_vars(
     seg: &str,
-    assigned: &[String],
+    assigned: &Names,
     file: Option<&str>,
     line: u32,
     full: &str,
@@ -989,7 +1064,7 @@ fn shell_vars(
                         || after.starts_with('-')
                         || after.starts_with(":+")
                         || after.starts_with('='));
-                if env_name(&name) && !defaulted && !assigned.iter().any(|a| a == &name) {
+                if env_name(&name) && !defaulted && !assigned.contains(&name) {
                     out.push(found(DepKind::Env, name, file, line, full, shift + i));
                 }
             }
@@ -1012,7 +1087,7 @@ const PS_BUILTINS: &[&str] = &[
 
 /// The commands and variables of PowerShell text.
 fn powershell(lines: &[(u32, &str)], file: Option<&str>, out: &mut Vec<Use>) {
-    let mut assigned: Vec<String> = Vec::new();
+    let mut assigned = Names::default();
     // Inside a `<# ... #>` comment or an `@" ... "@` here-string: no statements.
     let mut until: Option<&str> = None;
     for &(n, line) in lines {
@@ -1164,7 +1239,7 @@ pub(crate) fn of_script(rel: &str, text: &str, local: &Local) -> Vec<Use> {
     match (name, ext) {
         ("requirements.txt", _) => requirements_txt(&lines, rel, &mut out),
         ("package.json", _) => package_json(text, rel, &mut out),
-        (_, "sh" | "bash") => shell(&lines, Lang::Shell, file, &mut Vec::new(), &mut out),
+        (_, "sh" | "bash") => shell(&lines, Lang::Shell, file, &mut Names::default(), &mut out),
         (_, "ps1" | "psm1") => powershell(&lines, file, &mut out),
         (_, "py") => python(text, &lines, rel, local, &mut out),
         (_, "js" | "mjs" | "cjs" | "ts") => node(text, &lines, rel, &mut out),
@@ -1212,13 +1287,25 @@ fn package_json(text: &str, rel: &str, out: &mut Vec<Use>) {
     let Some(deps) = json.get("dependencies").and_then(|d| d.as_object()) else {
         return;
     };
-    for name in deps.keys() {
-        let needle = format!("\"{name}\"");
-        let (line, at, l) = text
-            .lines()
-            .enumerate()
-            .find_map(|(i, l)| l.find(&needle).map(|a| (i as u32 + 1, a, l)))
-            .unwrap_or((1, 0, ""));
+    // Each name's first place in the text, all found in one pass.
+    let needles: Vec<String> = deps.keys().map(|name| format!("\"{name}\"")).collect();
+    let mut first: Vec<Option<usize>> = vec![None; needles.len()];
+    match aho_corasick::AhoCorasick::new(&needles) {
+        Ok(search) => {
+            for m in search.find_overlapping_iter(text) {
+                first[m.pattern().as_usize()].get_or_insert(m.start());
+            }
+        }
+        Err(_) => {
+            for (at, needle) in first.iter_mut().zip(&needles) {
+                *at = text.find(needle.as_str());
+            }
+        }
+    }
+    let starts = line_starts(text);
+    for (name, at) in deps.keys().zip(first) {
+        let (line, at, l) = at.map_or((1, 0, ""), |p| place(text, &starts, p));
+        let l = l.strip_suffix('\r').unwrap_or(l);
         out.push(found(
             DepKind::Packages,
             format!("npm:{name}"),
@@ -1323,7 +1410,8 @@ pub(crate) fn python_distribution(module: &str, full: &str) -> Option<String> {
 fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut Vec<Use>) {
     let file = Some(rel);
     let starts = line_starts(text);
-    let mut assigned: Vec<String> = Vec::new();
+    let mut fallbacks = Fallbacks::default();
+    let mut assigned = Names::default();
     // Inside a triple-quoted string (a docstring, a template of other code): no imports.
     let mut in_string: Option<&str> = None;
     for &(n, line) in lines {
@@ -1424,7 +1512,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
                 && !has_default
                 && !subscript_set
                 && !assigned.contains(&name)
-                && !optional_read(text, &starts, p)
+                && !optional_read(text, &starts, p, &mut fallbacks)
             {
                 out.push(found(DepKind::Env, name, file, line, l, col));
             }
@@ -1450,6 +1538,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
 fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
     let file = Some(rel);
     let starts = line_starts(text);
+    let mut fallbacks = Fallbacks::default();
     for &(n, line) in lines {
         let t = line.trim_start();
         if t.starts_with("//") || t.starts_with('*') || t.starts_with("/*") {
@@ -1500,7 +1589,7 @@ fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
             let rest = rest.trim_start();
             let set = rest.starts_with('=') && !rest.starts_with("==");
             let at = line.as_ptr() as usize - text.as_ptr() as usize + p;
-            if env_name(&name) && !set && !optional_read(text, &starts, at) {
+            if env_name(&name) && !set && !optional_read(text, &starts, at, &mut fallbacks) {
                 out.push(found(DepKind::Env, name, file, n, line, p));
             }
         }
@@ -1585,19 +1674,26 @@ fn calls(text: &str, starts: &[usize], pats: &[&str], file: Option<&str>, out: &
     }
 }
 
+/// Whether each line asked about offers a fallback (`||`, `??`, ` or `), by where it starts:
+/// one long line (a minified script) may hold thousands of reads.
+type Fallbacks = foldhash::HashMap<usize, bool>;
+
 /// Whether the read of a variable at byte `p` of `text` is optional: a fallback on the same
 /// line (`x or os.getenv("A")`, `process.env.A || "b"`, `A ?? B`), or a value the next lines
 /// only use when it is set (`key = os.getenv("A")` then `if key:`; `const k = process.env.A`
 /// then `if (k)`). A script that stops without it tests it negatively (`if not key:`).
-fn optional_read(text: &str, starts: &[usize], p: usize) -> bool {
+fn optional_read(text: &str, starts: &[usize], p: usize, fallbacks: &mut Fallbacks) -> bool {
     let (_, col, line) = place(text, starts, p);
-    let code = line.split(" //").next().unwrap_or(line);
-    let code = if line.trim_start().starts_with('#') {
-        ""
-    } else {
-        code
-    };
-    if code.contains("||") || code.contains("??") || code.contains(" or ") {
+    let has_fallback = *fallbacks.entry(p - col).or_insert_with(|| {
+        let code = line.split(" //").next().unwrap_or(line);
+        let code = if line.trim_start().starts_with('#') {
+            ""
+        } else {
+            code
+        };
+        code.contains("||") || code.contains("??") || code.contains(" or ")
+    });
+    if has_fallback {
         return true;
     }
     // One of a list of candidates (`process.env.EDGE_PATH,` among other paths), or a test of
@@ -1637,7 +1733,7 @@ fn optional_read(text: &str, starts: &[usize], p: usize) -> bool {
     if var.is_empty() {
         return false;
     }
-    let end = text[p..].find('\n').map_or(text.len(), |i| p + i);
+    let end = p - col + line.len();
     text[end..].lines().skip(1).take(3).map(str::trim).any(|l| {
         l == format!("if {var}:")
                 || l.starts_with(&format!("if ({var})"))
@@ -1672,13 +1768,81 @@ fn line_starts(text: &str) -> Vec<usize> {
 fn place<'t>(text: &'t str, starts: &[usize], p: usize) -> (u32, usize, &'t str) {
     let n = starts.partition_point(|s| *s <= p).max(1);
     let start = starts[n - 1];
-    let end = text[p..].find('\n').map_or(text.len(), |i| p + i);
+    // The next line's start follows this line's `\n`.
+    let end = starts.get(n).map_or(text.len(), |next| next - 1);
     (n as u32, p - start, &text[start..end])
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// What [`named_in_prose`] answers, a line and a name at a time.
+    fn names_variable(line: &str, name: &str) -> bool {
+        if name.contains('_') {
+            return line.contains(name);
+        }
+        [
+            format!("${name}"),
+            format!("${{{name}}}"),
+            format!("`{name}`"),
+        ]
+        .iter()
+        .any(|written| line.contains(written.as_str()))
+    }
+
+    #[test]
+    fn prose_names_variables_as_each_line_is_searched_for_each() {
+        let prose = [
+            "Set `URL` and $PORT, then ${HOST}.",
+            "The tenant is MY_TENANT_ID_2; the URL is plain prose.",
+            "TOKEN alone is a word",
+        ];
+        let names = [
+            "URL",
+            "PORT",
+            "HOST",
+            "TENANT_ID",
+            "TOKEN",
+            "ID_2",
+            "OTHER_NAME",
+        ];
+        let named = named_in_prose(&prose, &names);
+        for name in names {
+            let one_by_one = prose.iter().any(|l| names_variable(l, name));
+            assert_eq!(named.contains(name), one_by_one, "{name}");
+        }
+        assert_eq!(named.len(), 5, "{named:?}");
+        assert!(named_in_prose(&prose, &[]).is_empty());
+    }
+
+    #[test]
+    fn prose_names_variables_as_searched_in_generated_text() {
+        // Lines and names built from the pieces the spellings are made of, every name asked
+        // of every set of lines.
+        let pieces = [
+            "$", "{", "}", "`", "_", "A", "B", "1", "a", " ", "${", "AB_",
+        ];
+        let mut seed: u64 = 7;
+        let mut next = |n: usize| {
+            seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+            (seed >> 33) as usize % n
+        };
+        let names = [
+            "A", "B", "AB", "A1", "A_B", "AB_A", "_A", "B_", "A_", "AB_AB",
+        ];
+        for _ in 0..2_000 {
+            let lines: Vec<String> = (0..1 + next(3))
+                .map(|_| (0..next(9)).map(|_| pieces[next(pieces.len())]).collect())
+                .collect();
+            let prose: Vec<&str> = lines.iter().map(String::as_str).collect();
+            let named = named_in_prose(&prose, &names);
+            for name in names {
+                let one_by_one = prose.iter().any(|l| names_variable(l, name));
+                assert_eq!(named.contains(name), one_by_one, "{name} in {prose:?}");
+            }
+        }
+    }
 
     #[test]
     fn mentions_a_word_not_part_of_one() {
@@ -1820,6 +1984,37 @@ mod tests {
                     let _ = of_script(f, &text, &Local::default());
                 }
             }
+        }
+    }
+
+    #[test]
+    fn package_json_dependencies_are_placed_at_their_first_mention() {
+        for eol in ["\n", "\r\n"] {
+            let text = [
+                "{",
+                "  \"name\": \"x\",",
+                "  \"dependencies\": {",
+                "    \"chalk\": \"^5\", \"ora\": \"1\",",
+                "    \"x\": \"2\"",
+                "  }",
+                "}",
+            ]
+            .join(eol);
+            let u = of_script("package.json", &text, &Local::default());
+            let at: Vec<(&str, u32, u32, &str)> = u
+                .iter()
+                .map(|u| (u.name.as_str(), u.line, u.column, u.evidence.as_str()))
+                .collect();
+            assert_eq!(
+                at,
+                [
+                    ("npm:chalk", 4, 5, "\"chalk\": \"^5\", \"ora\": \"1\","),
+                    ("npm:ora", 4, 20, "\"chalk\": \"^5\", \"ora\": \"1\","),
+                    // `"x"` is first written as the package's name.
+                    ("npm:x", 2, 11, "\"name\": \"x\","),
+                ],
+                "{eol:?}"
+            );
         }
     }
 

@@ -238,10 +238,11 @@ pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Findi
     if uses.is_empty() {
         return None;
     }
+    let named: foldhash::HashSet<&str> = uses.iter().copied().collect();
     let first = inferred
         .uses
         .iter()
-        .find(|u| uses.contains(&u.name.as_str()));
+        .find(|u| named.contains(u.name.as_str()));
     let pos = match first {
         Some(u) if u.file.is_none() => Pos::new(u.line, u.column),
         _ => skill.name_pos,

@@ -236,3 +236,86 @@ fn walk(p: &Path) -> Vec<std::path::PathBuf> {
     out.sort();
     out
 }
+
+/// A body or script that names thousands of different things (variables, commands, links,
+/// paths, packages) is read in one pass: every name is still found, and the run ends.
+#[test]
+fn thousands_of_distinct_names_are_read_without_a_search_per_name() {
+    const N: usize = 20_000;
+    let t = TempDir::new().unwrap();
+    let each = |f: &dyn Fn(usize) -> String| (0..N).map(f).collect::<String>();
+    let skill_with = |name: &str, body: String| {
+        write(
+            t.path(),
+            &format!("skills/{name}/SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n{body}"
+            ),
+        )
+    };
+    // Half of the variables the block reads are named in the prose, so they count.
+    skill_with(
+        "vars",
+        format!(
+            "{}```bash\n{}{}```\n",
+            each(&|i| if i % 2 == 0 {
+                format!("Set VAR_{i}_X first.\n")
+            } else {
+                "Prose.\n".into()
+            }),
+            each(&|i| format!("X{i}=1\n")),
+            each(&|i| format!("echo $VAR_{i}_X $X{i}\n")),
+        ),
+    );
+    skill_with(
+        "cmds",
+        format!(
+            "```console\n{}```\n",
+            each(&|i| format!("$ cmd{i} --x\noutput\n"))
+        ),
+    );
+    skill_with("links", each(&|i| format!("[x](references/f{i}.md)\n")));
+    skill_with(
+        "paths",
+        each(&|i| format!("- Open `docs{i}/guide.md` first.\n")),
+    );
+    skill_with("scripts", "Run `scripts/run.sh`.\n".into());
+    write(
+        t.path(),
+        "skills/scripts/package.json",
+        format!(
+            "{{\"dependencies\": {{{}\"last\": \"1\"}}}}",
+            each(&|i| format!("\"p{i}\": \"1\", "))
+        ),
+    );
+    write(
+        t.path(),
+        "skills/scripts/scripts/min.js",
+        (0..N)
+            .map(|i| format!("process.env.E_{i}"))
+            .collect::<Vec<_>>()
+            .join(";"),
+    );
+    let (r, _) = json(t.path(), &["."]);
+    let kinds = |name: &str, kind: &str| {
+        skill(&r, &format!("skills/{name}/SKILL.md"))["requirements"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| d["source"] == "inferred")
+            .map(|d| d[kind]["all"].as_array().map_or(0, Vec::len))
+            .sum::<usize>()
+    };
+    assert_eq!(kinds("vars", "env"), N / 2);
+    assert_eq!(kinds("cmds", "bins"), N);
+    assert_eq!(kinds("scripts", "packages"), N + 1);
+    assert_eq!(kinds("scripts", "env"), N);
+    let broken = |name: &str, rule: &str| {
+        rules_for(&r, &format!("skills/{name}/SKILL.md"))
+            .iter()
+            .filter(|x| *x == rule)
+            .count()
+    };
+    assert_eq!(broken("links", "SA231"), N);
+    assert_eq!(broken("paths", "SA232"), N);
+}
