@@ -666,22 +666,22 @@ pub fn declare_fields(skill: &mut Skill) -> Vec<String> {
         });
     }
     let mut agent_fields = Requirements::default();
-    for t in skill.tools.iter().flatten() {
-        agent_fields.tools.push_all(t);
-    }
-    for s in &skill.mcp_servers {
-        agent_fields.tools.push_all(&format!("{s}/*"));
-    }
+    agent_fields.tools.extend_all(skill.tools.iter().flatten());
+    agent_fields
+        .tools
+        .extend_all(skill.mcp_servers.iter().map(|s| format!("{s}/*")));
     let mut allowed = Requirements::default();
-    for t in &skill.fields.allowed_tools {
-        let bare = crate::profile::names::tool_of(t);
-        match bare.strip_prefix("mcp__") {
-            Some(server) if !server.is_empty() && !server.contains("__") => {
-                allowed.tools.push_all(&format!("{server}/*"))
+    allowed
+        .tools
+        .extend_all(skill.fields.allowed_tools.iter().map(|t| {
+            let bare = crate::profile::names::tool_of(t);
+            match bare.strip_prefix("mcp__") {
+                Some(server) if !server.is_empty() && !server.contains("__") => {
+                    format!("{server}/*")
+                }
+                _ => bare.to_owned(),
             }
-            _ => allowed.tools.push_all(bare),
-        }
-    }
+        }));
     let (tools_at, allowed_at) = (skill.fields.tools_at, skill.fields.allowed_tools_at);
     let mut declared = false;
     for (source, at, needs) in [

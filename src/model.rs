@@ -282,6 +282,27 @@ impl Group {
             self.all.push(name.to_owned());
         }
     }
+
+    /// Add each of `names` to `all` unless it is there ([`extend_unique`]).
+    pub(crate) fn extend_all<S: AsRef<str>>(&mut self, names: impl IntoIterator<Item = S>) {
+        extend_unique(&mut self.all, names);
+    }
+}
+
+/// Append each of `names` that `list` lacks, in order, once: one set for the whole list, as a
+/// declared list may hold thousands of names.
+pub(crate) fn extend_unique<S: AsRef<str>>(
+    list: &mut Vec<String>,
+    names: impl IntoIterator<Item = S>,
+) {
+    let mut seen: foldhash::HashSet<String> = list.iter().cloned().collect();
+    for name in names {
+        let name = name.as_ref();
+        if !seen.contains(name) {
+            seen.insert(name.to_owned());
+            list.push(name.to_owned());
+        }
+    }
 }
 
 /// What a skill needs, by kind. Only non-empty kinds are serialised.
@@ -855,6 +876,21 @@ pub struct ProposalGrants {
 }
 
 impl Agent {
+    /// Where each tool of `tools` is first written: what [`Agent::tool_pos`] answers, for a
+    /// caller that asks about every tool of a list that may hold thousands.
+    pub(crate) fn tool_places(&self) -> foldhash::HashMap<&str, crate::diagnostic::Pos> {
+        let mut places = foldhash::HashMap::default();
+        for (i, t) in self.tools.iter().flatten().enumerate() {
+            places.entry(t.as_str()).or_insert_with(|| {
+                self.tool_positions
+                    .get(i)
+                    .copied()
+                    .unwrap_or(self.tools_pos)
+            });
+        }
+        places
+    }
+
     /// Where the tool `name` of `tools` is written (the list's place when not known).
     pub(crate) fn tool_pos(&self, name: &str) -> crate::diagnostic::Pos {
         self.tools

@@ -100,10 +100,11 @@ fn entries(
     // Exactly the room the list needs: kept for the whole run, grown by pushes it had twice.
     out.reserve_exact(items.len());
     let mut ok = true;
+    let mut seen: foldhash::HashSet<String> = out.iter().cloned().collect();
     for item in items {
         match item.as_str().map(str::trim) {
             Some(s) if !s.is_empty() => {
-                if !out.iter().any(|e| e == s) {
+                if seen.insert(s.to_owned()) {
                     out.push(s.to_owned());
                 }
             }

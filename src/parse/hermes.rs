@@ -37,14 +37,10 @@ impl Hermes {
             let names = list(&field, v, sink);
             self.mark(block.pos, !names.is_empty());
             let group = self.req.group_mut(kind);
-            for n in names {
-                if fallback {
-                    if !group.fallback_for.contains(&n) {
-                        group.fallback_for.push(n);
-                    }
-                } else {
-                    group.push_all(&n);
-                }
+            if fallback {
+                crate::model::extend_unique(&mut group.fallback_for, names);
+            } else {
+                group.extend_all(names);
             }
         }
     }
@@ -108,9 +104,7 @@ impl Hermes {
 
     fn add(&mut self, at: Pos, kind: DepKind, names: Vec<String>) {
         self.mark(at, !names.is_empty());
-        for n in names {
-            self.req.group_mut(kind).push_all(&n);
-        }
+        self.req.group_mut(kind).extend_all(names);
     }
 
     fn mark(&mut self, at: Pos, any: bool) {

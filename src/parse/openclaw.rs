@@ -85,15 +85,13 @@ fn requires(key: &str, node: &Node, req: &mut Requirements, sink: &mut Sink) {
             }
         };
         let group = req.group_mut(kind);
-        for (name, _) in names(key, &format!("requires.{field}"), v, sink) {
-            if any {
-                let list = group.any.get_or_insert_with(Vec::new);
-                if !list.contains(&name) {
-                    list.push(name);
-                }
-            } else {
-                group.push_all(&name);
-            }
+        let listed = names(key, &format!("requires.{field}"), v, sink)
+            .into_iter()
+            .map(|(name, _)| name);
+        if any {
+            crate::model::extend_unique(group.any.get_or_insert_with(Vec::new), listed);
+        } else {
+            group.extend_all(listed);
         }
     }
 }

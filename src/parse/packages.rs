@@ -95,9 +95,8 @@ fn npm_spec(s: &str) -> bool {
 /// The requirements `names`, declared at `node`.
 fn declared(names: &[&str], node: &Node) -> Declared {
     let mut req = Requirements::default();
-    for n in names {
-        req.group_mut(crate::model::DepKind::Packages).push_all(n);
-    }
+    req.group_mut(crate::model::DepKind::Packages)
+        .extend_all(names);
     Declared {
         source: Origin::Packages,
         file: None,

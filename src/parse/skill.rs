@@ -90,6 +90,9 @@ fn line_keys(yaml: &str) -> Vec<(String, String)> {
 /// never names, each once, at its entry in the frontmatter `root` when found there.
 fn unnamed(skill: &Skill, root: &Node, body: &str) -> Vec<crate::model::Unnamed> {
     let mut out: Vec<crate::model::Unnamed> = Vec::new();
+    let mut seen: foldhash::HashSet<&str> = foldhash::HashSet::default();
+    // Where each name is listed, found in one walk of the frontmatter when first asked.
+    let mut listed: Option<foldhash::HashMap<&str, Pos>> = None;
     let declared = skill
         .requirements
         .iter()
@@ -98,35 +101,50 @@ fn unnamed(skill: &Skill, root: &Node, body: &str) -> Vec<crate::model::Unnamed>
         for kind in [crate::model::DepKind::Bins, crate::model::DepKind::Env] {
             let group = d.requirements.group(kind);
             for name in group.all.iter().chain(group.any.iter().flatten()) {
-                let seen = out.iter().any(|u| &u.name == name);
-                if !seen && !crate::parse::usage::mentions(body, name) {
-                    out.push(crate::model::Unnamed {
-                        name: name.clone(),
-                        kind,
-                        source: d.source,
-                        at: listed_at(root, name, false)
-                            .or_else(|| d.at())
-                            .unwrap_or(skill.name_pos),
-                    });
+                if seen.contains(name.as_str()) || crate::parse::usage::mentions(body, name) {
+                    continue;
                 }
+                seen.insert(name);
+                let listed = listed.get_or_insert_with(|| {
+                    let mut at = foldhash::HashMap::default();
+                    listed_at(root, false, &mut at);
+                    at
+                });
+                out.push(crate::model::Unnamed {
+                    name: name.clone(),
+                    kind,
+                    source: d.source,
+                    at: listed
+                        .get(name.as_str())
+                        .copied()
+                        .or_else(|| d.at())
+                        .unwrap_or(skill.name_pos),
+                });
             }
         }
     }
     out
 }
 
-/// Where `name` is an entry of a list of executables or variables (`bins`, `anyBins`, `env`,
-/// `commands`, `env_vars`) below `node`; `listing`: `node` is such a list.
-fn listed_at(node: &Node, name: &str, listing: bool) -> Option<Pos> {
+/// Where each entry of a list of executables or variables (`bins`, `anyBins`, `env`,
+/// `commands`, `env_vars`) below `node` is first written; `listing`: `node` is such a list.
+fn listed_at<'n>(node: &'n Node, listing: bool, at: &mut foldhash::HashMap<&'n str, Pos>) {
     const LISTS: &[&str] = &["bins", "anyBins", "env", "commands", "env_vars"];
     match &node.value {
-        Value::Str(s) if listing && s.trim() == name => Some(node.pos),
-        Value::Seq(items) => items.iter().find_map(|n| listed_at(n, name, listing)),
-        Value::Map(entries) => entries.iter().find_map(|(k, v)| {
-            let list = k.as_str().is_some_and(|k| LISTS.contains(&k));
-            listed_at(v, name, list)
-        }),
-        _ => None,
+        Value::Str(s) if listing => {
+            at.entry(s.trim()).or_insert(node.pos);
+        }
+        Value::Seq(items) => {
+            for item in items {
+                listed_at(item, listing, at);
+            }
+        }
+        Value::Map(entries) => {
+            for (k, v) in entries {
+                listed_at(v, k.as_str().is_some_and(|k| LISTS.contains(&k)), at);
+            }
+        }
+        _ => {}
     }
 }
 

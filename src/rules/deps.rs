@@ -340,13 +340,14 @@ pub(crate) fn check_skill_tools(
     let Some(list) = root.and_then(|r| r.get("tools")) else {
         return Vec::new();
     };
-    let pos_of = |name: &str| {
-        list.as_seq()
-            .into_iter()
-            .flatten()
-            .find(|item| item.as_str().map(str::trim) == Some(name))
-            .map_or(list.pos, |item| item.pos)
-    };
+    // Where each name is first written, gathered once: a list may hold thousands.
+    let mut written: foldhash::HashMap<&str, Pos> = foldhash::HashMap::default();
+    for item in list.as_seq().into_iter().flatten() {
+        if let Some(name) = item.as_str() {
+            written.entry(name.trim()).or_insert(item.pos);
+        }
+    }
+    let pos_of = |name: &str| written.get(name).copied().unwrap_or(list.pos);
     if let Some(first) = products.first() {
         products_as_tools(sink, pos_of(first), products);
     }

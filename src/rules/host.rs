@@ -16,14 +16,22 @@ pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Findin
             // The names this profile's fixes add to the agent's list, so two old names with
             // one new name between them add it once.
             let mut added = Vec::new();
+            let places = a.tool_places();
             for t in a.tools.iter().flatten() {
+                let at = places.get(t.as_str()).copied().unwrap_or(a.tools_pos);
                 match evaluate::tool(p, Judged::Agent(a), t) {
                     ToolVerdict::Renamed(new) => {
-                        out.push(renamed_tool(a, t, &p.name, &new, &mut added));
+                        let listed = Listed {
+                            places: &places,
+                            added: &mut added,
+                        };
+                        out.push(renamed_tool(a, t, at, &p.name, &new, listed));
                     }
                     ToolVerdict::Unknown if !vocabulary_question(p, t) => {}
-                    ToolVerdict::Unknown => out.push(unknown_tool(a, t, p, None)),
-                    ToolVerdict::Unmapped(native) => out.push(unknown_tool(a, t, p, Some(&native))),
+                    ToolVerdict::Unknown => out.push(unknown_tool(a, t, at, p, None)),
+                    ToolVerdict::Unmapped(native) => {
+                        out.push(unknown_tool(a, t, at, p, Some(&native)));
+                    }
                     // Denied names are the environment's choice, not the agent's mistake:
                     // the availability rules report them.
                     ToolVerdict::Resolves | ToolVerdict::Denied | ToolVerdict::NotJudged => {}
@@ -75,34 +83,49 @@ pub(crate) const RENAMED_TOOL: RuleDoc = RuleDoc {
     }),
 };
 
-/// `tool`, in the `tools` of `agent`, is named `new` on the host `profile`; `added` holds the
-/// names earlier fixes of the same list add.
+/// The names an agent's `tools` list holds: its own, where each is written, and those the
+/// fixes made so far add.
+struct Listed<'a> {
+    places: &'a foldhash::HashMap<&'a str, Pos>,
+    added: &'a mut Vec<String>,
+}
+
+/// `tool`, written at `at` in the `tools` of `agent`, is named `new` on the host `profile`.
 fn renamed_tool(
     agent: &Agent,
     tool: &str,
+    at: Pos,
     profile: &str,
     new: &[String],
-    added: &mut Vec<String>,
+    listed: Listed<'_>,
 ) -> Finding {
     Finding::new(
         Rule::RenamedTool,
         &agent.path,
-        agent.tool_pos(tool),
+        at,
         format!(
             "`{tool}` has been renamed on {profile}; use {}",
             quoted(new)
         ),
     )
-    .with_fix(rename_fix(agent, tool, new, added))
+    .with_fix(rename_fix(agent, tool, at, new, listed))
 }
 
-/// The edit that puts `new` where `tool` is written in the agent's `tools` list.
-fn rename_fix(agent: &Agent, tool: &str, new: &[String], added: &mut Vec<String>) -> Option<Fix> {
+/// The edit that puts `new` where `tool` is written (at `at`) in the agent's `tools` list.
+fn rename_fix(
+    agent: &Agent,
+    tool: &str,
+    at: Pos,
+    new: &[String],
+    listed: Listed<'_>,
+) -> Option<Fix> {
     let text = agent.head.as_deref()?;
-    let (start, end) = span::scalar_at(text, agent.tool_pos(tool), tool)?;
-    let listed =
-        |n: &str| agent.tools.iter().flatten().any(|t| t == n) || added.iter().any(|a| a == n);
-    let fresh: Vec<&String> = new.iter().filter(|n| !listed(n)).collect();
+    let (start, end) = span::scalar_at(text, at, tool)?;
+    let Listed { places, added } = listed;
+    let fresh: Vec<&String> = new
+        .iter()
+        .filter(|n| !places.contains_key(n.as_str()) && !added.contains(n))
+        .collect();
     let (edit, message) = if fresh.is_empty() {
         let edit = span::remove_item(text, start, end)?;
         (
@@ -129,9 +152,10 @@ pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
     fix: None,
 };
 
-/// `tool`, in the `tools` of `agent`, is no tool of the host profile `p`; `native` names the
-/// agent's own host when the tool is one of its tools that `profile`'s host does not map.
-fn unknown_tool(agent: &Agent, tool: &str, p: &Profile, native: Option<&str>) -> Finding {
+/// `tool`, written at `at` in the `tools` of `agent`, is no tool of the host profile `p`;
+/// `native` names the agent's own host when the tool is one of its tools that `profile`'s
+/// host does not map.
+fn unknown_tool(agent: &Agent, tool: &str, at: Pos, p: &Profile, native: Option<&str>) -> Finding {
     let profile = &p.name;
     let lists_servers = p.vocabulary.as_ref().is_some_and(|v| v.has_servers);
     let message = match native {
@@ -147,12 +171,7 @@ fn unknown_tool(agent: &Agent, tool: &str, p: &Profile, native: Option<&str>) ->
             "`{tool}` is not a tool {profile} has built in; unless an MCP server of the environment provides it, it will be silently dropped"
         ),
     };
-    Finding::new(
-        Rule::UnknownTool,
-        &agent.path,
-        agent.tool_pos(tool),
-        message,
-    )
+    Finding::new(Rule::UnknownTool, &agent.path, at, message)
 }
 
 // ---------------------------------------------------------------------------------------------

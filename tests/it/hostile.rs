@@ -319,3 +319,47 @@ fn thousands_of_distinct_names_are_read_without_a_search_per_name() {
     assert_eq!(broken("links", "SA231"), N);
     assert_eq!(broken("paths", "SA232"), N);
 }
+
+/// Frontmatter lists as long as the YAML limits allow (executables an OpenClaw block requires,
+/// an agent's tools) are read and judged with no search per entry.
+#[test]
+fn long_declared_lists_are_judged_without_a_search_per_entry() {
+    const N: usize = 40_000;
+    let t = TempDir::new().unwrap();
+    let names = (0..N)
+        .map(|i| format!("b{i}"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    write(
+        t.path(),
+        "skills/oc/SKILL.md",
+        format!(
+            "---\nname: oc\ndescription: Does oc things. Use when asked.\nmetadata: {{\"openclaw\": {{\"requires\": {{\"bins\": [{names}]}}}}}}\n---\nRuns b0.\n"
+        ),
+    );
+    write(
+        t.path(),
+        ".github/agents/a.agent.md",
+        format!("---\nname: a\ndescription: d\ntools: [{names}]\n---\nbody\n"),
+    );
+    let (r, _) = json(t.path(), &[".", "-p", "builtin:vscode"]);
+    let bins = skill(&r, "skills/oc/SKILL.md")["requirements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .map(|d| d["bins"]["all"].as_array().map_or(0, Vec::len))
+        .sum::<usize>();
+    assert_eq!(bins, N);
+    let unknown: Vec<&Value> = findings(&r, "SA702");
+    assert_eq!(unknown.len(), N);
+    // Each at its own entry: the last name is the last item of the one-line list.
+    let last = unknown
+        .iter()
+        .find(|f| s(f, "message").starts_with(&format!("`b{}`", N - 1)))
+        .expect("the last tool is reported");
+    assert_eq!(last["line"], 4);
+    assert_eq!(
+        last["column"].as_u64(),
+        Some((9 + names.len() - format!("b{}", N - 1).len()) as u64)
+    );
+}
