@@ -276,13 +276,6 @@ impl Group {
             && self.fallback_for.is_empty()
     }
 
-    /// Add `name` to `all` unless it is there.
-    pub(crate) fn push_all(&mut self, name: &str) {
-        if !self.all.iter().any(|n| n == name) {
-            self.all.push(name.to_owned());
-        }
-    }
-
     /// Add each of `names` to `all` unless it is there ([`extend_unique`]).
     pub(crate) fn extend_all<S: AsRef<str>>(&mut self, names: impl IntoIterator<Item = S>) {
         extend_unique(&mut self.all, names);

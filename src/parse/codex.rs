@@ -30,16 +30,18 @@ pub(crate) fn parse(bytes: &[u8], file: &str, sink: &mut Sink) -> Option<Declare
         rules::deps::dialect_shape(sink, tools, Origin::Codex, "dependencies.tools", "a list");
         return None;
     };
-    let mut req = Requirements::default();
+    let mut servers = Vec::new();
     for item in items {
         match server(item) {
-            Ok(Some(name)) => req.tools.push_all(&format!("{name}/*")),
+            Ok(Some(name)) => servers.push(format!("{name}/*")),
             Ok(None) => {}
             Err(what) => {
                 rules::deps::dialect_shape(sink, item, Origin::Codex, "dependencies.tools[]", what)
             }
         }
     }
+    let mut req = Requirements::default();
+    req.tools.extend_all(servers);
     (!req.is_empty()).then(|| Declared {
         source: Origin::Codex,
         file: Some(file.to_owned()),

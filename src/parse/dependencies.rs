@@ -100,20 +100,17 @@ fn entries(
     // Exactly the room the list needs: kept for the whole run, grown by pushes it had twice.
     out.reserve_exact(items.len());
     let mut ok = true;
-    let mut seen: foldhash::HashSet<String> = out.iter().cloned().collect();
+    let mut names = Vec::with_capacity(items.len());
     for item in items {
         match item.as_str().map(str::trim) {
-            Some(s) if !s.is_empty() => {
-                if seen.insert(s.to_owned()) {
-                    out.push(s.to_owned());
-                }
-            }
+            Some(s) if !s.is_empty() => names.push(s),
             _ => {
                 ok = false;
                 rules::deps::dependency_entry_type(sink, kind, group, item);
             }
         }
     }
+    crate::model::extend_unique(out, names);
     ok
 }
 

@@ -16,21 +16,23 @@ pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Findin
             // The names this profile's fixes add to the agent's list, so two old names with
             // one new name between them add it once.
             let mut added = Vec::new();
-            let places = a.tool_places();
+            // Where each tool is written, gathered for the first finding: most lists have none.
+            let places = std::cell::OnceCell::new();
+            let places = || places.get_or_init(|| a.tool_places());
+            let at = |t: &str| places().get(t).copied().unwrap_or(a.tools_pos);
             for t in a.tools.iter().flatten() {
-                let at = places.get(t.as_str()).copied().unwrap_or(a.tools_pos);
                 match evaluate::tool(p, Judged::Agent(a), t) {
                     ToolVerdict::Renamed(new) => {
                         let listed = Listed {
-                            places: &places,
+                            places: places(),
                             added: &mut added,
                         };
-                        out.push(renamed_tool(a, t, at, &p.name, &new, listed));
+                        out.push(renamed_tool(a, t, at(t), &p.name, &new, listed));
                     }
                     ToolVerdict::Unknown if !vocabulary_question(p, t) => {}
-                    ToolVerdict::Unknown => out.push(unknown_tool(a, t, at, p, None)),
+                    ToolVerdict::Unknown => out.push(unknown_tool(a, t, at(t), p, None)),
                     ToolVerdict::Unmapped(native) => {
-                        out.push(unknown_tool(a, t, at, p, Some(&native)));
+                        out.push(unknown_tool(a, t, at(t), p, Some(&native)));
                     }
                     // Denied names are the environment's choice, not the agent's mistake:
                     // the availability rules report them.

@@ -39,7 +39,8 @@ pub(crate) fn check(body: &Body, text: &[u8], dir: &Path, files: &dyn Files, sin
     }
     // What a path of the text is checked against, gathered once: a body may name thousands.
     let context = Context {
-        users: users_folders(&body.text_paths),
+        text_paths: &body.text_paths,
+        users: std::cell::OnceCell::new(),
         linked: links
             .iter()
             .map(|l| (l.pos.line, l.target.as_str()))
@@ -52,10 +53,18 @@ pub(crate) fn check(body: &Body, text: &[u8], dir: &Path, files: &dyn Files, sin
 
 /// What the rest of a body says about the paths of its text.
 struct Context<'b> {
-    /// First folders the text makes the user's ([`users_folders`]).
-    users: foldhash::HashSet<&'b str>,
+    text_paths: &'b [Reference],
+    /// First folders the text makes the user's ([`users_folders`]), gathered when first
+    /// asked: most paths are settled before the question comes up.
+    users: std::cell::OnceCell<foldhash::HashSet<&'b str>>,
     /// Each link's line and target (when the links were parsed).
     linked: foldhash::HashSet<(u32, &'b str)>,
+}
+
+impl Context<'_> {
+    fn users(&self) -> &foldhash::HashSet<&str> {
+        self.users.get_or_init(|| users_folders(self.text_paths))
+    }
 }
 
 /// [`Files`], with each answer kept for the rest of the skill: a body names the same file,
@@ -105,7 +114,7 @@ fn check_text_path(
     seen: &mut Seen<'_>,
     sink: &mut Sink,
 ) {
-    if !reportable(r, &context.users, dir, seen) {
+    if !reportable(r, context, dir, seen) {
         return;
     }
     // A link on the same line already says it.
@@ -139,12 +148,7 @@ const CASE_BLIND: bool = cfg!(any(target_os = "macos", windows));
 /// read, load, see or run it (or it is listed under a heading such as "Resources"), it is not
 /// given as an example, and nothing in the body makes that folder the user's (writing or
 /// creating files in it, asking whether they exist, a project folder such as `src/`).
-fn reportable(
-    r: &Reference,
-    users: &foldhash::HashSet<&str>,
-    dir: &Path,
-    seen: &mut Seen<'_>,
-) -> bool {
+fn reportable(r: &Reference, context: &Context<'_>, dir: &Path, seen: &mut Seen<'_>) -> bool {
     // An example of a path (what a skill-writing skill shows the reader to write) names no
     // file of this skill, whatever its folder.
     if an_example(r) {
@@ -153,7 +157,7 @@ fn reportable(
     let first = first_folder(&r.target);
     SKILL_FOLDERS.iter().any(|f| f.eq_ignore_ascii_case(first))
         || seen.lookup(&dir.join(first)) == Lookup::Folder
-        || (told_to_use(r) && !users_folder(first, users))
+        || (told_to_use(r) && !users_folder(first, context.users()))
 }
 
 fn first_folder(target: &str) -> &str {
