@@ -182,16 +182,21 @@ pub(crate) fn with_scripts(
             continue;
         };
         uses.extend(parse::usage::of_script(&rel, text, &local));
+        let unnamed = &mut skill.fields.unnamed;
+        if !unnamed.is_empty() {
+            let named = parse::usage::mentioned(text, unnamed.iter().map(|u| u.name.as_str()));
+            let named: foldhash::HashSet<String> = named.into_iter().map(str::to_owned).collect();
+            unnamed.retain(|u| !named.contains(&u.name));
+        }
+    }
+    // An executable a script uses without naming it: one an imported package runs.
+    if !skill.fields.unnamed.is_empty() {
+        let used: foldhash::HashSet<&str> = uses.iter().map(|u| u.name.as_str()).collect();
         skill
             .fields
             .unnamed
-            .retain(|u| !parse::usage::mentions(text, &u.name));
+            .retain(|d| !used.contains(d.name.as_str()));
     }
-    // An executable a script uses without naming it: one an imported package runs.
-    skill
-        .fields
-        .unnamed
-        .retain(|d| !uses.iter().any(|u| u.name == d.name));
     crate::evaluate::declare_inferred(skill, uses);
 }
 

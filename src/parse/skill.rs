@@ -89,39 +89,46 @@ fn line_keys(yaml: &str) -> Vec<(String, String)> {
 /// The executables and variables that `skill`'s declarations in the SKILL.md list and `body`
 /// never names, each once, at its entry in the frontmatter `root` when found there.
 fn unnamed(skill: &Skill, root: &Node, body: &str) -> Vec<crate::model::Unnamed> {
-    let mut out: Vec<crate::model::Unnamed> = Vec::new();
-    let mut seen: foldhash::HashSet<&str> = foldhash::HashSet::default();
-    // Where each name is listed, found in one walk of the frontmatter when first asked.
-    let mut listed: Option<foldhash::HashMap<&str, Pos>> = None;
-    let declared = skill
+    let mut listing = Vec::new();
+    for d in skill
         .requirements
         .iter()
-        .filter(|d| d.source != Origin::Inferred && d.file.is_none());
-    for d in declared {
+        .filter(|d| d.source != Origin::Inferred && d.file.is_none())
+    {
         for kind in [crate::model::DepKind::Bins, crate::model::DepKind::Env] {
             let group = d.requirements.group(kind);
             for name in group.all.iter().chain(group.any.iter().flatten()) {
-                if seen.contains(name.as_str()) || crate::parse::usage::mentions(body, name) {
-                    continue;
-                }
-                seen.insert(name);
-                let listed = listed.get_or_insert_with(|| {
-                    let mut at = foldhash::HashMap::default();
-                    listed_at(root, false, &mut at);
-                    at
-                });
-                out.push(crate::model::Unnamed {
-                    name: name.clone(),
-                    kind,
-                    source: d.source,
-                    at: listed
-                        .get(name.as_str())
-                        .copied()
-                        .or_else(|| d.at())
-                        .unwrap_or(skill.name_pos),
-                });
+                listing.push((d, kind, name.as_str()));
             }
         }
+    }
+    let mut out: Vec<crate::model::Unnamed> = Vec::new();
+    if listing.is_empty() {
+        return out;
+    }
+    let named = crate::parse::usage::mentioned(body, listing.iter().map(|(_, _, n)| *n));
+    let mut seen: foldhash::HashSet<&str> = foldhash::HashSet::default();
+    // Where each name is listed, found in one walk of the frontmatter when first asked.
+    let mut listed: Option<foldhash::HashMap<&str, Pos>> = None;
+    for (d, kind, name) in listing {
+        if named.contains(name) || !seen.insert(name) {
+            continue;
+        }
+        let listed = listed.get_or_insert_with(|| {
+            let mut at = foldhash::HashMap::default();
+            listed_at(root, false, &mut at);
+            at
+        });
+        out.push(crate::model::Unnamed {
+            name: name.to_owned(),
+            kind,
+            source: d.source,
+            at: listed
+                .get(name)
+                .copied()
+                .or_else(|| d.at())
+                .unwrap_or(skill.name_pos),
+        });
     }
     out
 }

@@ -247,6 +247,60 @@ pub(crate) fn mentions(text: &str, name: &str) -> bool {
     })
 }
 
+/// Which of `names` `text` names as a word, as [`mentions`] decides, in one pass over the text
+/// rather than one per name: a declaration may list tens of thousands of names.
+pub(crate) fn mentioned<'n>(
+    text: &str,
+    names: impl IntoIterator<Item = &'n str>,
+) -> foldhash::HashSet<&'n str> {
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+    let (plain, other): (Vec<&str>, Vec<&str>) = names
+        .into_iter()
+        .filter(|n| !n.is_empty())
+        .partition(|n| n.bytes().all(word));
+    let mut found = foldhash::HashSet::default();
+    if !plain.is_empty() {
+        // A name of word characters is named exactly where it is a whole word of the text
+        // with no `-` before it.
+        let bytes = text.as_bytes();
+        let mut words: foldhash::HashSet<&str> = foldhash::HashSet::default();
+        let mut at = 0;
+        while at < bytes.len() {
+            if !word(bytes[at]) {
+                at += 1;
+                continue;
+            }
+            let end = bytes[at..]
+                .iter()
+                .position(|&b| !word(b))
+                .map_or(bytes.len(), |n| at + n);
+            if at == 0 || bytes[at - 1] != b'-' {
+                // Word bytes are ASCII, so both ends are character boundaries.
+                words.insert(&text[at..end]);
+            }
+            at = end;
+        }
+        found.extend(plain.into_iter().filter(|n| words.contains(n)));
+    }
+    if !other.is_empty() {
+        match aho_corasick::AhoCorasick::new(&other) {
+            Ok(searcher) => {
+                let bytes = text.as_bytes();
+                for m in searcher.find_overlapping_iter(text) {
+                    let before = m.start().checked_sub(1).map(|i| bytes[i]);
+                    let after = bytes.get(m.end()).copied();
+                    if !before.is_some_and(|b| word(b) || b == b'-') && !after.is_some_and(word) {
+                        found.insert(other[m.pattern().as_usize()]);
+                    }
+                }
+            }
+            // Only past the searcher's size limits: one search per name, as before.
+            Err(_) => found.extend(other.into_iter().filter(|n| mentions(text, n))),
+        }
+    }
+    found
+}
+
 /// A variable that names a place (`$SKILL_ROOT`, `$WORK_DIR`): in a block, one for the agent to
 /// fill in, even when the text explains it.
 fn location(name: &str) -> bool {
@@ -409,6 +463,7 @@ fn tools_of_text(
         return;
     }
     let tool_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
+    let columns = Line::new(line);
     let mut from = 0;
     while mcp && let Some(at) = line[from..].find("mcp__") {
         let at = from + at;
@@ -427,7 +482,7 @@ fn tools_of_text(
                 format!("{server}/{tool}"),
                 None,
                 line_no,
-                line,
+                &columns,
                 at,
             ));
         }
@@ -447,7 +502,7 @@ fn tools_of_text(
                 name.to_owned(),
                 None,
                 line_no,
-                line,
+                &columns,
                 at,
             ));
         }
@@ -457,6 +512,9 @@ fn tools_of_text(
     if !spans {
         return;
     }
+    // Asked once for the line, however many spans it has.
+    let speaks_of_tools =
+        std::cell::LazyCell::new(|| lower.contains("tool") || lower.contains("mcp"));
     let mut spans = line.split('`');
     let mut offset = 0;
     let mut inside = false;
@@ -474,8 +532,7 @@ fn tools_of_text(
         // `penpot/penpot-mcp` MCP server names a server; `xquik/x-tweet-scraper` in a table
         // of Apify actors is no tool: a hyphenated name counts where the line speaks of tools.
         let names_server = after.starts_with("mcp server") || after.starts_with("server");
-        let tool_like =
-            |t: &str| !t.contains('-') || lower.contains("tool") || lower.contains("mcp");
+        let tool_like = |t: &str| !t.contains('-') || *speaks_of_tools;
         if let Some((server, tool)) = part.split_once('/')
             && servers.iter().any(|s| s == &server.to_ascii_lowercase())
             && !tool.is_empty()
@@ -488,7 +545,7 @@ fn tools_of_text(
                 format!("{}/{tool}", server.to_ascii_lowercase()),
                 None,
                 line_no,
-                line,
+                &columns,
                 start,
             ));
             continue;
@@ -499,7 +556,14 @@ fn tools_of_text(
             && (before.ends_with("use the") || before.ends_with("call the"))
             && (after.starts_with("tool") && !after.starts_with("toolkit"))
         {
-            let mut u = found(DepKind::Tools, part.to_owned(), None, line_no, line, start);
+            let mut u = found(
+                DepKind::Tools,
+                part.to_owned(),
+                None,
+                line_no,
+                &columns,
+                start,
+            );
             u.phrase = true;
             out.push(u);
         }
@@ -507,8 +571,57 @@ fn tools_of_text(
     }
 }
 
-fn found(kind: DepKind, name: String, file: Option<&str>, line: u32, text: &str, at: usize) -> Use {
-    let column = text.get(..at).map_or(0, |b| b.chars().count()) as u32 + 1;
+/// A line that uses are found on, and the column of the last one: a line may hold thousands of
+/// uses (a minified script), and each column is counted on from the one before, not from the
+/// line's start.
+struct Line<'t> {
+    text: &'t str,
+    /// A byte offset already counted, and the characters before it.
+    counted: std::cell::Cell<(usize, usize)>,
+}
+
+impl<'t> Line<'t> {
+    fn new(text: &'t str) -> Self {
+        Line {
+            text,
+            counted: std::cell::Cell::new((0, 0)),
+        }
+    }
+
+    /// `text`'s line: this one while it is the same slice, else a new one.
+    fn move_to(&mut self, text: &'t str) {
+        if !std::ptr::eq(self.text, text) {
+            *self = Line::new(text);
+        }
+    }
+
+    /// The column (from 1, in characters) of byte `at`; 1 where `at` is past the end or
+    /// inside a character.
+    fn column(&self, at: usize) -> u32 {
+        if !self.text.is_char_boundary(at) {
+            return 1;
+        }
+        let (byte, chars) = self.counted.get();
+        let chars = if at >= byte {
+            chars + self.text[byte..at].chars().count()
+        } else {
+            chars - self.text[at..byte].chars().count()
+        };
+        self.counted.set((at, chars));
+        chars as u32 + 1
+    }
+}
+
+fn found(
+    kind: DepKind,
+    name: String,
+    file: Option<&str>,
+    line: u32,
+    text: &Line,
+    at: usize,
+) -> Use {
+    let column = text.column(at);
+    let text = text.text;
     let mut evidence: String = text.trim().chars().take(160).collect();
     if text.trim().chars().nth(160).is_some() {
         evidence.push('…');
@@ -951,6 +1064,7 @@ fn shell(
             .get(n.saturating_sub(first) as usize)
             .filter(|(m, _)| m == n)
             .map_or(raw, |(_, t)| t);
+        let full_line = Line::new(full_line);
         for (at, seg) in segments(raw) {
             let ws = words(seg);
             if let Some(k) = command_word(&ws) {
@@ -969,7 +1083,7 @@ fn shell(
                         interp.to_owned(),
                         file,
                         *n,
-                        full_line,
+                        &full_line,
                         col,
                     ));
                 } else if command_name(w)
@@ -980,10 +1094,17 @@ fn shell(
                         .get(k + 1)
                         .is_some_and(|n| n.1.starts_with('=') || n.1 == "+=")
                 {
-                    out.push(found(DepKind::Bins, w.to_owned(), file, *n, full_line, col));
+                    out.push(found(
+                        DepKind::Bins,
+                        w.to_owned(),
+                        file,
+                        *n,
+                        &full_line,
+                        col,
+                    ));
                 }
             }
-            shell_vars(seg, assigned, file, *n, full_line, shift + at, out);
+            shell_vars(seg, assigned, file, *n, &full_line, shift + at, out);
         }
     }
 }
@@ -1038,7 +1159,7 @@ fn shell_vars(
     assigned: &Names,
     file: Option<&str>,
     line: u32,
-    full: &str,
+    full: &Line,
     shift: usize,
     out: &mut Vec<Use>,
 ) {
@@ -1109,6 +1230,7 @@ fn powershell(lines: &[(u32, &str)], file: Option<&str>, out: &mut Vec<Use>) {
         if t.starts_with(['[', '#', '|', '}', '{', ')', '.', '-', '@', '"', '\'']) {
             continue;
         }
+        let columns = Line::new(line);
         let (shift, text) = match line.trim_start().strip_prefix("PS ") {
             Some(rest) => match rest.find("> ") {
                 Some(p) => (line.len() - rest.len() + p + 2, &rest[p + 2..]),
@@ -1148,7 +1270,7 @@ fn powershell(lines: &[(u32, &str)], file: Option<&str>, out: &mut Vec<Use>) {
                         interp.to_owned(),
                         file,
                         n,
-                        line,
+                        &columns,
                         shift + at + wat,
                     ));
                 } else if !cmdlet
@@ -1163,7 +1285,7 @@ fn powershell(lines: &[(u32, &str)], file: Option<&str>, out: &mut Vec<Use>) {
                         exe.to_owned(),
                         file,
                         n,
-                        line,
+                        &columns,
                         shift + at + wat,
                     ));
                 }
@@ -1187,7 +1309,7 @@ fn powershell(lines: &[(u32, &str)], file: Option<&str>, out: &mut Vec<Use>) {
                 && !assigned.contains(&upper)
                 && !name.starts_with(|c: char| c.is_ascii_digit())
             {
-                out.push(found(DepKind::Env, upper, file, n, line, shift + p));
+                out.push(found(DepKind::Env, upper, file, n, &columns, shift + p));
             }
             from = p + 5;
         }
@@ -1232,7 +1354,7 @@ pub(crate) fn of_script(rel: &str, text: &str, local: &Local) -> Vec<Use> {
         && !BASE_UTILITIES.contains(&interp.as_str())
     {
         let at = first.find(interp.as_str()).unwrap_or(0);
-        out.push(found(DepKind::Bins, interp, file, 1, first, at));
+        out.push(found(DepKind::Bins, interp, file, 1, &Line::new(first), at));
     }
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
@@ -1275,7 +1397,14 @@ fn requirements_txt(lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
             // The whole requirement, so its version specifier is judged too.
             let req = t.split(';').next().unwrap_or(t).trim().to_owned();
             let at = line.find(&name).unwrap_or(0);
-            out.push(found(DepKind::Packages, req, Some(rel), n, line, at));
+            out.push(found(
+                DepKind::Packages,
+                req,
+                Some(rel),
+                n,
+                &Line::new(line),
+                at,
+            ));
         }
     }
 }
@@ -1303,18 +1432,27 @@ fn package_json(text: &str, rel: &str, out: &mut Vec<Use>) {
         }
     }
     let starts = line_starts(text);
-    for (name, at) in deps.keys().zip(first) {
-        let (line, at, l) = at.map_or((1, 0, ""), |p| place(text, &starts, p));
-        let l = l.strip_suffix('\r').unwrap_or(l);
-        out.push(found(
+    // Placed in the order they stand in the text, so that a file of one long line is counted
+    // along once; listed in the order of `dependencies`.
+    let names: Vec<&String> = deps.keys().collect();
+    let mut by_place: Vec<usize> = (0..names.len()).collect();
+    by_place.sort_by_key(|&i| first[i]);
+    let mut uses: Vec<Option<Use>> = (0..names.len()).map(|_| None).collect();
+    let mut columns = Line::new("");
+    for i in by_place {
+        let (line, at, l) = first[i].map_or((1, 0, ""), |p| place(text, &starts, p));
+        columns.move_to(l.strip_suffix('\r').unwrap_or(l));
+        let name = format!("npm:{}", names[i]);
+        uses[i] = Some(found(
             DepKind::Packages,
-            format!("npm:{name}"),
+            name,
             Some(rel),
             line,
-            l,
+            &columns,
             at,
         ));
     }
+    out.extend(uses.into_iter().flatten());
 }
 
 /// Packages that do their work by running an executable, which must then be on the machine:
@@ -1328,7 +1466,7 @@ const RUNS: &[(&str, &str)] = &[
 ];
 
 /// The uses of an import of the package `name`, at the import.
-fn imported(name: String, file: Option<&str>, n: u32, line: &str, at: usize, out: &mut Vec<Use>) {
+fn imported(name: String, file: Option<&str>, n: u32, line: &Line, at: usize, out: &mut Vec<Use>) {
     if let Some((_, bin)) = RUNS.iter().find(|(p, _)| *p == name) {
         out.push(found(DepKind::Bins, (*bin).to_owned(), file, n, line, at));
     }
@@ -1409,8 +1547,7 @@ pub(crate) fn python_distribution(module: &str, full: &str) -> Option<String> {
 
 fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut Vec<Use>) {
     let file = Some(rel);
-    let starts = line_starts(text);
-    let mut fallbacks = Fallbacks::default();
+    let mut script = Script::new(text);
     let mut assigned = Names::default();
     // Inside a triple-quoted string (a docstring, a template of other code): no imports.
     let mut in_string: Option<&str> = None;
@@ -1430,28 +1567,35 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
         {
             continue;
         }
-        let modules: Vec<String> = if let Some(rest) = t.strip_prefix("import ") {
-            rest.split('#')
-                .next()
-                .unwrap_or("")
-                .split(',')
-                .map(|m| m.split_whitespace().next().unwrap_or("").to_owned())
+        // Each module with where it is written in `t`.
+        let lead = |s: &str| s.len() - s.trim_start().len();
+        let modules: Vec<(usize, String)> = if let Some(rest) = t.strip_prefix("import ") {
+            let mut at = "import ".len();
+            let code = rest.split('#').next().unwrap_or("");
+            code.split(',')
+                .map(|m| {
+                    let module = (at + lead(m), m.split_whitespace().next().unwrap_or(""));
+                    at += m.len() + 1;
+                    (module.0, module.1.to_owned())
+                })
                 .collect()
         } else if let Some(rest) = t.strip_prefix("from ") {
+            let at = "from ".len();
             match rest.split_once(" import ") {
                 // `from google import genai` imports `google.genai`.
                 Some(("google", names)) => names
                     .split(',')
                     .filter_map(|n| n.split_whitespace().next())
-                    .map(|n| format!("google.{}", n.trim_matches(['(', ')'])))
+                    .map(|n| (at, format!("google.{}", n.trim_matches(['(', ')']))))
                     .collect(),
-                Some((m, _)) => vec![m.trim().to_owned()],
+                Some((m, _)) => vec![(at + lead(m), m.trim().to_owned())],
                 None => Vec::new(),
             }
         } else {
             Vec::new()
         };
-        for m in &modules {
+        let columns = Line::new(line);
+        for (at, m) in &modules {
             let top = m.split('.').next().unwrap_or("");
             if top.is_empty() || m.starts_with('.') || top == "__future__" {
                 continue;
@@ -1459,12 +1603,15 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
             if !top.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
                 continue;
             }
-            if local.python.iter().any(|l| l == top) {
+            if local
+                .python
+                .binary_search_by(|l| l.as_str().cmp(top))
+                .is_ok()
+            {
                 continue;
             }
             if let Some(dist) = python_distribution(top, m) {
-                let at = indent + t.find(top).unwrap_or(0);
-                imported(dist, file, n, line, at, out);
+                imported(dist, file, n, &columns, indent + at, out);
             }
         }
         // `os.environ["X"] = ...` sets it; reads are below.
@@ -1477,6 +1624,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
         }
     }
     // Reads of the environment.
+    let mut columns = Line::new("");
     for pat in [
         "os.environ[",
         "environ[",
@@ -1488,39 +1636,31 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
             if pat.len() < 11 && text[..p].ends_with("os.") {
                 continue; // Counted under the `os.` pattern.
             }
-            let after = &text[p + pat.len()..];
-            let Some(name) = quoted_after(after) else {
+            let Some(name) = quoted_after(&text[p + pat.len()..]) else {
                 continue;
             };
             // A default makes the variable optional: `os.getenv("X", "y")`.
-            let close = after.find([')', ']']).unwrap_or(after.len());
-            let has_default = pat.ends_with('(') && after[..close].contains(',');
-            let subscript_set = pat.ends_with('[')
-                && after[close..]
-                    .trim_start_matches(']')
-                    .trim_start()
-                    .starts_with('=')
-                && !after[close..]
-                    .trim_start_matches(']')
-                    .trim_start()
-                    .starts_with("==");
-            let (line, col, l) = place(text, &starts, p);
-            if l.trim_start().starts_with('#') {
+            let (has_default, subscript_set) = script.call_ends(p + pat.len());
+            let has_default = pat.ends_with('(') && has_default;
+            let subscript_set = pat.ends_with('[') && subscript_set;
+            let (line, col, l) = script.place(p);
+            if script.facts(p).commented {
                 continue;
             }
             if env_name(&name)
                 && !has_default
                 && !subscript_set
                 && !assigned.contains(&name)
-                && !optional_read(text, &starts, p, &mut fallbacks)
+                && !optional_read(&mut script, p)
             {
-                out.push(found(DepKind::Env, name, file, line, l, col));
+                columns.move_to(l);
+                out.push(found(DepKind::Env, name, file, line, &columns, col));
             }
         }
     }
     calls(
         text,
-        &starts,
+        &script.starts,
         &[
             "subprocess.run(",
             "subprocess.call(",
@@ -1537,8 +1677,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
 
 fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
     let file = Some(rel);
-    let starts = line_starts(text);
-    let mut fallbacks = Fallbacks::default();
+    let mut script = Script::new(text);
     for &(n, line) in lines {
         let t = line.trim_start();
         if t.starts_with("//") || t.starts_with('*') || t.starts_with("/*") {
@@ -1568,9 +1707,10 @@ fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
         {
             specs.push((line.len() - t.len() + 7, s));
         }
+        let columns = Line::new(line);
         for (at, spec) in specs {
             if let Some(pkg) = node_package(&spec) {
-                imported(format!("npm:{pkg}"), file, n, line, at, out);
+                imported(format!("npm:{pkg}"), file, n, &columns, at, out);
             }
         }
         for (p, _) in line.match_indices("process.env") {
@@ -1584,20 +1724,18 @@ fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
             } else {
                 continue;
             };
-            let rest =
-                after.trim_start_matches(|c: char| c != ' ' && c != ')' && c != ';' && c != ',');
-            let rest = rest.trim_start();
-            let set = rest.starts_with('=') && !rest.starts_with("==");
             let at = line.as_ptr() as usize - text.as_ptr() as usize + p;
-            if env_name(&name) && !set && !optional_read(text, &starts, at, &mut fallbacks) {
-                out.push(found(DepKind::Env, name, file, n, line, p));
+            let rest = script.after_stop(at + 11);
+            let set = rest.starts_with('=') && !rest.starts_with("==");
+            if env_name(&name) && !set && !optional_read(&mut script, at) {
+                out.push(found(DepKind::Env, name, file, n, &columns, p));
             }
         }
     }
     if text.contains("child_process") {
         calls(
             text,
-            &starts,
+            &script.starts,
             &[
                 "execSync(",
                 "exec(",
@@ -1647,6 +1785,7 @@ const NODE_BUILTINS: &[&str] = &[
 /// The executables that process-spawning calls run: the first string of the call's argument
 /// (its first word, for a command line), when it is a literal.
 fn calls(text: &str, starts: &[usize], pats: &[&str], file: Option<&str>, out: &mut Vec<Use>) {
+    let mut columns = Line::new("");
     for pat in pats {
         for (p, _) in text.match_indices(pat) {
             // `exec(` must not be the tail of `execSync(` or of another name.
@@ -1668,49 +1807,173 @@ fn calls(text: &str, starts: &[usize], pats: &[&str], file: Option<&str>, out: &
                 && !BASE_UTILITIES.contains(&first)
             {
                 let (line, col, l) = place(text, starts, p);
-                out.push(found(DepKind::Bins, first.to_owned(), file, line, l, col));
+                columns.move_to(l);
+                out.push(found(
+                    DepKind::Bins,
+                    first.to_owned(),
+                    file,
+                    line,
+                    &columns,
+                    col,
+                ));
             }
         }
     }
 }
 
-/// Whether each line asked about offers a fallback (`||`, `??`, ` or `), by where it starts:
-/// one long line (a minified script) may hold thousands of reads.
-type Fallbacks = foldhash::HashMap<usize, bool>;
+/// A script's text, where its lines start, and what the reads on a line ask of it, found once
+/// per line and per call: one long line (a minified script) may hold thousands of reads.
+struct Script<'t> {
+    text: &'t str,
+    starts: Vec<usize>,
+    /// By where each line starts.
+    lines: foldhash::HashMap<usize, LineFacts>,
+    /// Where each `)` and `]` stands, and each `,`: found when first asked.
+    closers: Option<(Vec<usize>, Vec<usize>)>,
+    /// Whether what follows a call's end assigns to it (`os.environ["X"] = ...`), by its end.
+    assigned_at: foldhash::HashMap<usize, bool>,
+}
 
-/// Whether the read of a variable at byte `p` of `text` is optional: a fallback on the same
+/// What the checks of a read ask of its line.
+struct LineFacts {
+    /// A fallback in its code (`||`, `??`, ` or `): every read on it is optional.
+    fallback: bool,
+    /// A comment line (`# ...`).
+    commented: bool,
+    /// Where its text starts and ends, without the white space around it.
+    content: (usize, usize),
+    /// Each space, `)`, `,` and `;` (what ends the expression of a read), with where the text
+    /// after it resumes past white space.
+    stops: Vec<(usize, usize)>,
+    /// Each `=`, with the name written on its left.
+    assigns: Vec<(usize, String)>,
+    /// Whether the lines after this one test a name, by name.
+    tested: foldhash::HashMap<String, bool>,
+}
+
+impl LineFacts {
+    fn of(line: &str) -> LineFacts {
+        let code = line.split(" //").next().unwrap_or(line);
+        let commented = line.trim_start().starts_with('#');
+        let code = if commented { "" } else { code };
+        let mut stops = Vec::new();
+        let mut resumes = line.len();
+        for (i, c) in line.char_indices().rev() {
+            if !c.is_whitespace() {
+                resumes = i;
+            }
+            if matches!(c, ' ' | ')' | ',' | ';') {
+                stops.push((i, resumes));
+            }
+        }
+        stops.reverse();
+        let assigns = line
+            .match_indices('=')
+            .map(|(e, _)| {
+                let lhs = line[..e].trim_end();
+                let name = lhs.len()
+                    - lhs
+                        .bytes()
+                        .rev()
+                        .take_while(|b| b.is_ascii_alphanumeric() || *b == b'_')
+                        .count();
+                (e, lhs[name..].to_owned())
+            })
+            .collect();
+        LineFacts {
+            fallback: code.contains("||") || code.contains("??") || code.contains(" or "),
+            commented,
+            content: (line.len() - line.trim_start().len(), line.trim_end().len()),
+            stops,
+            assigns,
+            tested: foldhash::HashMap::default(),
+        }
+    }
+
+    /// What follows the end of the expression that starts at byte `from` of `line`, past
+    /// white space: empty where nothing ends it.
+    fn after_stop<'l>(&self, line: &'l str, from: usize) -> &'l str {
+        let i = self.stops.partition_point(|(s, _)| *s < from);
+        self.stops
+            .get(i)
+            .map_or("", |(_, resumes)| &line[*resumes..])
+    }
+}
+
+impl<'t> Script<'t> {
+    fn new(text: &'t str) -> Self {
+        Script {
+            text,
+            starts: line_starts(text),
+            lines: foldhash::HashMap::default(),
+            closers: None,
+            assigned_at: foldhash::HashMap::default(),
+        }
+    }
+
+    fn place(&self, p: usize) -> (u32, usize, &'t str) {
+        place(self.text, &self.starts, p)
+    }
+
+    /// The facts of the line holding byte `p`.
+    fn facts(&mut self, p: usize) -> &mut LineFacts {
+        let (_, col, line) = place(self.text, &self.starts, p);
+        self.lines
+            .entry(p - col)
+            .or_insert_with(|| LineFacts::of(line))
+    }
+
+    /// What follows the end of the expression that starts at byte `p`, past white space.
+    fn after_stop(&mut self, p: usize) -> &'t str {
+        let (_, col, line) = self.place(p);
+        self.facts(p).after_stop(line, col)
+    }
+
+    /// For the arguments of a call that start at byte `from`: whether a `,` comes before the
+    /// first `)` or `]` after them, and whether `=` (not `==`) follows that end.
+    fn call_ends(&mut self, from: usize) -> (bool, bool) {
+        let text = self.text;
+        let (closers, commas) = self.closers.get_or_insert_with(|| {
+            let at = |set: &[char]| text.match_indices(set).map(|(i, _)| i).collect();
+            (at(&[')', ']']), at(&[',']))
+        });
+        let close = closers
+            .get(closers.partition_point(|c| *c < from))
+            .copied()
+            .unwrap_or(text.len());
+        let comma = commas.get(commas.partition_point(|c| *c < from));
+        let assigned = *self.assigned_at.entry(close).or_insert_with(|| {
+            let rest = text[close..].trim_start_matches(']').trim_start();
+            rest.starts_with('=') && !rest.starts_with("==")
+        });
+        (comma.is_some_and(|c| *c < close), assigned)
+    }
+}
+
+/// Whether the read of a variable at byte `p` of the script is optional: a fallback on the same
 /// line (`x or os.getenv("A")`, `process.env.A || "b"`, `A ?? B`), or a value the next lines
 /// only use when it is set (`key = os.getenv("A")` then `if key:`; `const k = process.env.A`
 /// then `if (k)`). A script that stops without it tests it negatively (`if not key:`).
-fn optional_read(text: &str, starts: &[usize], p: usize, fallbacks: &mut Fallbacks) -> bool {
-    let (_, col, line) = place(text, starts, p);
-    let has_fallback = *fallbacks.entry(p - col).or_insert_with(|| {
-        let code = line.split(" //").next().unwrap_or(line);
-        let code = if line.trim_start().starts_with('#') {
-            ""
-        } else {
-            code
-        };
-        code.contains("||") || code.contains("??") || code.contains(" or ")
-    });
-    if has_fallback {
+fn optional_read(script: &mut Script, p: usize) -> bool {
+    let text = script.text;
+    let (_, col, line) = script.place(p);
+    let facts = script.facts(p);
+    if facts.fallback {
         return true;
     }
     // One of a list of candidates (`process.env.EDGE_PATH,` among other paths), or a test of
     // whether it is set (`process.env.X ? "set" : "not set"`).
-    let rest = &line[col.min(line.len())..];
-    let after = rest
-        .trim_start_matches(|c: char| c != ' ' && c != ')' && c != ',' && c != ';')
-        .trim_start();
-    if line.trim() == rest.trim() && rest.trim_end().ends_with(',')
+    let at = col.min(line.len());
+    let (from, to) = facts.content;
+    let after = facts.after_stop(line, at);
+    if at <= from && from < to && line[..to].ends_with(',')
         || after.starts_with('?') && !after.starts_with("?.")
     {
         return true;
     }
     // Read where a condition tests it (`if os.getenv("X"):`, `if (process.env.X)`, `a and
     // os.environ.get("X")`): used when set. `if (!process.env.X)` stops without it.
-    let left = &line[..col.min(line.len())];
-    let before = left.trim_end();
+    let before = line[..at].trim_end();
     if ["if (", "if(", "if", "elif", "and", "&&", "while"]
         .iter()
         .any(|c| before.ends_with(c) && !before.ends_with("not"))
@@ -1718,23 +1981,22 @@ fn optional_read(text: &str, starts: &[usize], p: usize, fallbacks: &mut Fallbac
         return true;
     }
     // The name the read is assigned to, on its left.
-    let Some((lhs, _)) = left.rsplit_once('=') else {
+    let Some(i) = facts
+        .assigns
+        .partition_point(|(e, _)| *e < at)
+        .checked_sub(1)
+    else {
         return false;
     };
-    let var: String = lhs
-        .trim_end()
-        .chars()
-        .rev()
-        .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
-        .collect::<Vec<_>>()
-        .into_iter()
-        .rev()
-        .collect();
+    let var = &facts.assigns[i].1;
     if var.is_empty() {
         return false;
     }
+    if let Some(tested) = facts.tested.get(var) {
+        return *tested;
+    }
     let end = p - col + line.len();
-    text[end..].lines().skip(1).take(3).map(str::trim).any(|l| {
+    let tested = text[end..].lines().skip(1).take(3).map(str::trim).any(|l| {
         l == format!("if {var}:")
                 || l.starts_with(&format!("if ({var})"))
                 || l.starts_with(&format!("if ({var} &&"))
@@ -1742,7 +2004,9 @@ fn optional_read(text: &str, starts: &[usize], p: usize, fallbacks: &mut Fallbac
                 // `return [single] if single else []`, `k ? a : b`: used when set.
                 || l.contains(&format!(" if {var} else "))
                 || l.contains(&format!("{var} ? "))
-    })
+    });
+    facts.tested.insert(var.clone(), tested);
+    tested
 }
 
 /// The string literal that starts `s` (after spaces), if any.
@@ -1842,6 +2106,71 @@ mod tests {
                 assert_eq!(named.contains(name), one_by_one, "{name} in {prose:?}");
             }
         }
+    }
+
+    #[test]
+    fn mentioned_names_agree_with_mentions() {
+        // Texts and names built from the pieces that decide a mention: word characters, `-`,
+        // `.`, spaces and a non-ASCII letter, so every boundary case meets every other.
+        let pieces = [
+            "jq", "q", "-", "_", ".", " ", "é", "1", "jq-1.7", "--", "KEY",
+        ];
+        let mut state = 7u64;
+        let mut pick = |n: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        let mut names: Vec<String> = Vec::new();
+        for _ in 0..400 {
+            let len = 1 + pick(3);
+            names.push((0..len).map(|_| pieces[pick(pieces.len())]).collect());
+        }
+        for _ in 0..500 {
+            let len = pick(12);
+            let text: String = (0..len).map(|_| pieces[pick(pieces.len())]).collect();
+            let found = mentioned(&text, names.iter().map(String::as_str));
+            for name in &names {
+                assert_eq!(
+                    found.contains(name.as_str()),
+                    mentions(&text, name),
+                    "{name:?} in {text:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn columns_counted_on_agree_with_counting_from_the_start() {
+        let text = "aé b€c  ĉ d\t𝄞e";
+        let line = Line::new(text);
+        let mut state = 11u64;
+        for _ in 0..2000 {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            // Past the end and inside characters too, in any order.
+            let at = (state >> 33) as usize % (text.len() + 3);
+            let want = text.get(..at).map_or(0, |b| b.chars().count()) as u32 + 1;
+            assert_eq!(line.column(at), want, "byte {at}");
+        }
+    }
+
+    #[test]
+    fn an_import_is_placed_at_its_module() {
+        // Not where its name first stands inside another word (`rt` in `import`, `fr` in
+        // `from`).
+        let u = of_script(
+            "a.py",
+            "import os, rt\nfrom fr import a\n",
+            &Local::default(),
+        );
+        let at: Vec<(&str, u32, u32)> = u
+            .iter()
+            .map(|u| (u.name.as_str(), u.line, u.column))
+            .collect();
+        assert_eq!(at, [("rt", 1, 12), ("fr", 2, 6)]);
     }
 
     #[test]

@@ -330,12 +330,19 @@ fn long_declared_lists_are_judged_without_a_search_per_entry() {
         .map(|i| format!("b{i}"))
         .collect::<Vec<_>>()
         .join(", ");
+    // A long body and script: whether each entry is named is not a search of them per entry.
     write(
         t.path(),
         "skills/oc/SKILL.md",
         format!(
-            "---\nname: oc\ndescription: Does oc things. Use when asked.\nmetadata: {{\"openclaw\": {{\"requires\": {{\"bins\": [{names}]}}}}}}\n---\nRuns b0.\n"
+            "---\nname: oc\ndescription: Does oc things. Use when asked.\nmetadata: {{\"openclaw\": {{\"requires\": {{\"bins\": [{names}]}}}}}}\n---\nRuns b0.\n{}",
+            "Prose that names b and bb but no entry.\n".repeat(25_000)
         ),
+    );
+    write(
+        t.path(),
+        "skills/oc/scripts/run.sh",
+        format!("b1 --x\n{}", "echo b bb\n".repeat(50_000)),
     );
     write(
         t.path(),
@@ -350,6 +357,8 @@ fn long_declared_lists_are_judged_without_a_search_per_entry() {
         .map(|d| d["bins"]["all"].as_array().map_or(0, Vec::len))
         .sum::<usize>();
     assert_eq!(bins, N);
+    // `b0` is named in the body, `b1` in the script.
+    assert_eq!(findings(&r, "SA314").len(), N - 2);
     let unknown: Vec<&Value> = findings(&r, "SA702");
     assert_eq!(unknown.len(), N);
     // Each at its own entry: the last name is the last item of the one-line list.
@@ -361,5 +370,73 @@ fn long_declared_lists_are_judged_without_a_search_per_entry() {
     assert_eq!(
         last["column"].as_u64(),
         Some((9 + names.len() - format!("b{}", N - 1).len()) as u64)
+    );
+}
+
+/// Lines as long as a file may be, each holding thousands of uses (a minified script, one
+/// generated command line), are read along once: every use is found, at its own column.
+#[test]
+fn thousands_of_uses_on_one_line_are_placed_without_recounting_the_line() {
+    const N: usize = 20_000;
+    let t = TempDir::new().unwrap();
+    let joined = |f: &dyn Fn(usize) -> String, by: &str| (0..N).map(f).collect::<Vec<_>>().join(by);
+    write(
+        t.path(),
+        "skills/long/SKILL.md",
+        format!(
+            "---\nname: long\ndescription: Does long things. Use when asked.\n---\n```bash\necho {}\n```\n",
+            joined(&|i| format!("$TOKEN_{i}"), " ")
+        ),
+    );
+    // Reads with nothing after them that ends an expression, and one assignment far to the
+    // left of all of them.
+    write(
+        t.path(),
+        "skills/long/scripts/a.py",
+        format!(
+            "import os\nx = {}\n",
+            joined(&|i| format!("os.getenv(\"PY_{i}\""), " ")
+        ),
+    );
+    write(
+        t.path(),
+        "skills/long/scripts/b.js",
+        format!(
+            "const x = {}\n",
+            joined(&|i| format!("process.env.JS_{i}"), "+")
+        ),
+    );
+    let (r, _) = json(t.path(), &["."]);
+    let skill = skill(&r, "skills/long/SKILL.md");
+    let env: Vec<&Value> = skill["requirements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|d| d["source"] == "inferred")
+        .flat_map(|d| d["env"]["all"].as_array().into_iter().flatten())
+        .collect();
+    assert_eq!(env.len(), 3 * N);
+    // The last use of each line, at the column its line gives it.
+    let last = |name: String| -> Value {
+        skill["requirements"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|d| d["uses"].as_array().into_iter().flatten())
+            .find(|u| u["name"] == name.as_str())
+            .cloned()
+            .unwrap_or_else(|| panic!("{name} is used"))
+    };
+    let column = |line: String, name: &str| line.find(name).map(|c| c as u64 + 1);
+    let n = N - 1;
+    let block = format!("echo {}", joined(&|i| format!("$TOKEN_{i}"), " "));
+    assert_eq!(
+        last(format!("TOKEN_{n}"))["column"].as_u64(),
+        column(block, &format!("$TOKEN_{n}"))
+    );
+    let py = format!("x = {}", joined(&|i| format!("os.getenv(\"PY_{i}\""), " "));
+    assert_eq!(
+        last(format!("PY_{n}"))["column"].as_u64(),
+        column(py, &format!("os.getenv(\"PY_{n}\""))
     );
 }
