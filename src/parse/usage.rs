@@ -90,7 +90,8 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
         tool: body.contains("#tool:"),
     };
     let mut heading: Option<&str> = None;
-    let mut servers: Vec<String> = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
+    // A set: a body may name thousands of servers, and each code span is looked up.
+    let mut servers: Names = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
     // Variables any block assigns: the agent runs the blocks in turn.
     let mut assigned = Names::default();
     // The lines outside blocks, where a body says which variables it needs.
@@ -431,13 +432,7 @@ struct References {
 
 /// The tools a line of text names: `mcp__server__tool`, `#tool:name`, `` `server/tool` `` for a
 /// server the text names, and "use the `X` tool" (a phrase: judged only where a host defines X).
-fn tools_of_text(
-    line: &str,
-    line_no: u32,
-    servers: &[String],
-    refs: References,
-    out: &mut Vec<Use>,
-) {
+fn tools_of_text(line: &str, line_no: u32, servers: &Names, refs: References, out: &mut Vec<Use>) {
     // Code spans matter only with a server to look for or a phrase about a tool: most lines
     // with code spans cost no more than these searches.
     let spans = line.contains('`')
@@ -534,7 +529,7 @@ fn tools_of_text(
         let names_server = after.starts_with("mcp server") || after.starts_with("server");
         let tool_like = |t: &str| !t.contains('-') || *speaks_of_tools;
         if let Some((server, tool)) = part.split_once('/')
-            && servers.iter().any(|s| s == &server.to_ascii_lowercase())
+            && servers.contains(&server.to_ascii_lowercase())
             && !tool.is_empty()
             && tool.chars().all(|c| tool_char(c) || c == '*')
             && !names_server
@@ -942,6 +937,8 @@ fn logical_lines<'a>(lines: &[(u32, &'a str)]) -> Vec<(u32, std::borrow::Cow<'a,
     let mut heredoc: Option<String> = None;
     let mut cont = false;
     let mut joined = 0;
+    // The quotes of the logical line being built, read as its pieces are joined.
+    let mut quotes = Quotes::default();
     for &(n, line) in lines {
         if let Some(end) = &heredoc {
             if line.trim() == end {
@@ -967,35 +964,58 @@ fn logical_lines<'a>(lines: &[(u32, &'a str)]) -> Vec<(u32, std::borrow::Cow<'a,
             None => (line, false),
         };
         if cont && let Some((_, last)) = out.last_mut() {
-            let joined = format!("{last} {text}");
-            *last = std::borrow::Cow::Owned(joined);
+            // Appended in place: thousands of continued lines make one long line.
+            let last = last.to_mut();
+            last.push(' ');
+            last.push_str(text);
+            quotes.read(" ");
         } else {
             out.push((n, std::borrow::Cow::Borrowed(text)));
+            quotes = Quotes::default();
         }
+        quotes.read(text);
         // A quote left open goes on over the next lines (`python3 -c "...`), for a while: a
         // stray apostrophe must not swallow the rest of the text.
         joined = if cont { joined + 1 } else { 0 };
-        cont = more || (joined < 500 && out.last().is_some_and(|(_, l)| open_quote(l)));
+        cont = more || (joined < 500 && quotes.open());
     }
     out
 }
 
-/// Does `line` end inside a quoted string?
-fn open_quote(line: &str) -> bool {
-    let (mut single, mut double) = (false, false);
-    let mut chars = line.chars();
-    while let Some(c) = chars.next() {
-        match c {
-            '\\' if !single => {
-                chars.next();
+/// Whether a shell line leaves a quote open, read a piece at a time as continued lines are
+/// joined; a `#` outside quotes starts a comment, which leaves none open.
+#[derive(Default)]
+struct Quotes {
+    single: bool,
+    double: bool,
+    comment: bool,
+    /// A `\` outside single quotes: the next character is taken as it is.
+    escaped: bool,
+}
+
+impl Quotes {
+    fn read(&mut self, text: &str) {
+        for c in text.chars() {
+            if self.comment {
+                return;
             }
-            '\'' if !double => single = !single,
-            '"' if !single => double = !double,
-            '#' if !single && !double => return false,
-            _ => {}
+            if self.escaped {
+                self.escaped = false;
+                continue;
+            }
+            match c {
+                '\\' if !self.single => self.escaped = true,
+                '\'' if !self.double => self.single = !self.single,
+                '"' if !self.single => self.double = !self.double,
+                '#' if !self.single && !self.double => self.comment = true,
+                _ => {}
+            }
         }
     }
-    single || double
+
+    fn open(&self) -> bool {
+        !self.comment && (self.single || self.double)
+    }
 }
 
 /// The commands and variables of shell text: a body's block (`file` is `None`) or a script.
@@ -2154,6 +2174,49 @@ mod tests {
             let at = (state >> 33) as usize % (text.len() + 3);
             let want = text.get(..at).map_or(0, |b| b.chars().count()) as u32 + 1;
             assert_eq!(line.column(at), want, "byte {at}");
+        }
+    }
+
+    /// Whether `line` leaves a quote open, read whole.
+    fn open_quote(line: &str) -> bool {
+        let (mut single, mut double) = (false, false);
+        let mut chars = line.chars();
+        while let Some(c) = chars.next() {
+            match c {
+                '\\' if !single => {
+                    chars.next();
+                }
+                '\'' if !double => single = !single,
+                '"' if !single => double = !double,
+                '#' if !single && !double => return false,
+                _ => {}
+            }
+        }
+        single || double
+    }
+
+    #[test]
+    fn quotes_read_in_pieces_agree_with_the_whole_line() {
+        let pieces = ["'", "\"", "\\", "#", "a", " ", "é"];
+        let mut state = 5u64;
+        let mut pick = |n: usize| {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 33) as usize % n
+        };
+        for _ in 0..5000 {
+            let parts: Vec<String> = (0..1 + pick(4))
+                .map(|_| (0..pick(6)).map(|_| pieces[pick(pieces.len())]).collect())
+                .collect();
+            let mut quotes = Quotes::default();
+            for (i, part) in parts.iter().enumerate() {
+                if i > 0 {
+                    quotes.read(" ");
+                }
+                quotes.read(part);
+            }
+            assert_eq!(quotes.open(), open_quote(&parts.join(" ")), "{parts:?}");
         }
     }
 

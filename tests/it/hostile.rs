@@ -406,7 +406,25 @@ fn thousands_of_uses_on_one_line_are_placed_without_recounting_the_line() {
             joined(&|i| format!("process.env.JS_{i}"), "+")
         ),
     );
+    // Half a million lines continued with `\`: one command line, built once.
+    write(
+        t.path(),
+        "skills/continued/SKILL.md",
+        format!(
+            "---\nname: continued\ndescription: Does continued things. Use when asked.\n---\n```bash\n{}end\n```\n",
+            (0..500_000)
+                .map(|i| format!("a{i} \\\n"))
+                .collect::<String>()
+        ),
+    );
     let (r, _) = json(t.path(), &["."]);
+    let bins: Vec<&Value> = skill(&r, "skills/continued/SKILL.md")["requirements"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .flat_map(|d| d["bins"]["all"].as_array().into_iter().flatten())
+        .collect();
+    assert_eq!(bins, ["a0"]);
     let skill = skill(&r, "skills/long/SKILL.md");
     let env: Vec<&Value> = skill["requirements"]
         .as_array()
