@@ -34,6 +34,8 @@ pub mod workspace;
 #[cfg(test)]
 #[path = "../tests/support/corpus.rs"]
 mod corpus;
+#[cfg(test)]
+mod generated;
 
 pub use audit::{AuditError, AuditOptions, AuditResult, run};
 pub use diagnostic::{Finding, Severity};

@@ -9,6 +9,8 @@
 //! descriptions with it too, so the tool has one Markdown parser. Paths of the text are read
 //! line by line, outside fenced code blocks, with no Markdown parse.
 
+use std::sync::Arc;
+
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
 
 use crate::diagnostic::Pos;
@@ -21,8 +23,9 @@ pub struct Reference {
     pub target: String,
     pub pos: Pos,
     pub kind: RefKind,
-    /// The line it is on (without its line break), for the words around it.
-    pub line: String,
+    /// The line it is on (without its line break), for the words around it: shared by every
+    /// reference on the line, which may hold thousands.
+    pub line: Arc<str>,
     /// Where the reference starts in `line`, in bytes.
     pub at: usize,
     /// The title of the section it is in (the last heading above it, without its `#`s).
@@ -115,16 +118,29 @@ pub fn links(body: &str, first_line: u32) -> Vec<Reference> {
         return Vec::new();
     }
     let lines = scan_lines(body);
+    // The line of the last link (its start, end and text): links come in document order.
+    let mut last: Option<(usize, usize, Arc<str>)> = None;
     parse_links(body, first_line)
         .into_iter()
         .map(|(target, pos, offset)| {
-            let (line, at) = line_around(body, offset);
+            let offset = offset.min(body.len());
+            let (start, line) = match &last {
+                Some((start, end, line)) if (*start..=*end).contains(&offset) => {
+                    (*start, Arc::clone(line))
+                }
+                _ => {
+                    let (start, end, line) = line_around(body, offset);
+                    let line: Arc<str> = Arc::from(line);
+                    last = Some((start, end, Arc::clone(&line)));
+                    (start, line)
+                }
+            };
             Reference {
                 target,
                 pos,
                 kind: RefKind::Link,
-                line: line.to_owned(),
-                at,
+                line,
+                at: offset - start,
                 section: lines.section_at(offset).map(str::to_owned),
             }
         })
@@ -150,13 +166,14 @@ pub fn link_targets(
     links
 }
 
-/// The line of `body` holding byte `offset`, and where `offset` is in it.
-fn line_around(body: &str, offset: usize) -> (&str, usize) {
+/// The line of `body` holding byte `offset`: where it starts and ends (at its line break), and
+/// its text without the line break.
+fn line_around(body: &str, offset: usize) -> (usize, usize, &str) {
     let offset = offset.min(body.len());
-    let start = body[..offset].rfind('\n').map_or(0, |i| i + 1);
-    let end = body[offset..].find('\n').map_or(body.len(), |i| offset + i);
+    let start = memchr::memrchr(b'\n', &body.as_bytes()[..offset]).map_or(0, |i| i + 1);
+    let end = memchr::memchr(b'\n', &body.as_bytes()[offset..]).map_or(body.len(), |i| offset + i);
     let line = &body[start..end];
-    (line.strip_suffix('\r').unwrap_or(line), offset - start)
+    (start, end, line.strip_suffix('\r').unwrap_or(line))
 }
 
 /// What one pass over a body's lines finds: its fenced code blocks and its headings.
@@ -169,9 +186,9 @@ struct Scanned {
 
 impl Scanned {
     fn fenced(&self, offset: usize) -> bool {
-        self.fences
-            .iter()
-            .any(|&(from, to)| (from..to).contains(&offset))
+        // In order and apart: the last one starting at or before `offset` is the only candidate.
+        let i = self.fences.partition_point(|&(from, _)| from <= offset);
+        i.checked_sub(1).is_some_and(|i| offset < self.fences[i].1)
     }
 
     /// The title of the last heading at or before `offset`.
@@ -273,6 +290,9 @@ fn path_refs(body: &str, first_line: u32) -> Vec<Reference> {
         }
         tokens.clear();
         line_tokens(line, &mut tokens);
+        // Shared by the line's paths, and their columns counted along it once.
+        let mut shared: Option<Arc<str>> = None;
+        let mut counted = (0, 0);
         for &(at, token, kind) in &tokens {
             let Some(path) = path_like(token) else {
                 continue;
@@ -286,12 +306,19 @@ fn path_refs(body: &str, first_line: u32) -> Vec<Reference> {
             counted_to = start;
             // The path is a slice of the token: its place, past any punctuation.
             let at = at + (path.as_ptr() as usize - token.as_ptr() as usize);
-            let column = line[..at].chars().count() + 1;
+            let (byte, chars) = counted;
+            let chars = if at >= byte {
+                chars + line[byte..at].chars().count()
+            } else {
+                line[..at].chars().count()
+            };
+            counted = (at, chars);
+            let column = chars + 1;
             out.push(Reference {
                 target: path.to_owned(),
                 pos: Pos::new(line_no, u32::try_from(column).unwrap_or(u32::MAX)),
                 kind,
-                line: line.to_owned(),
+                line: Arc::clone(shared.get_or_insert_with(|| Arc::from(line))),
                 at,
                 section: scanned.section_at(start).map(str::to_owned),
             });
@@ -550,11 +577,13 @@ fn placeholder(stem: &str) -> bool {
 }
 
 /// Byte offsets to 1-based line and character column. Links arrive in document order, so the
-/// line search resumes where the last one stopped.
+/// count resumes where the last one stopped: a line may hold thousands of links.
 struct Lines<'a> {
     text: &'a str,
     line: u32,
-    line_start: usize,
+    /// A byte of the current line counted to (a character boundary), and the characters of
+    /// the line before it.
+    counted: (usize, usize),
 }
 
 impl<'a> Lines<'a> {
@@ -562,29 +591,32 @@ impl<'a> Lines<'a> {
         Lines {
             text,
             line: 1,
-            line_start: 0,
+            counted: (0, 0),
         }
     }
 
     fn position(&mut self, offset: usize) -> (u32, u32) {
         let offset = offset.min(self.text.len());
-        if offset < self.line_start {
+        if offset < self.counted.0 {
             // Out of order (not expected from the parser): count again from the top.
             *self = Lines::new(self.text);
         }
-        let skipped = &self.text.as_bytes()[self.line_start..offset];
+        let (mut byte, mut chars) = self.counted;
+        let skipped = &self.text.as_bytes()[byte..offset];
         let newlines = memchr::memchr_iter(b'\n', skipped).count();
         self.line = self
             .line
             .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
         if let Some(last) = memchr::memrchr(b'\n', skipped) {
-            self.line_start += last + 1;
+            (byte, chars) = (byte + last + 1, 0);
         }
-        let column = self
-            .text
-            .get(self.line_start..offset)
-            .map_or(1, |s| s.chars().count() + 1);
-        (self.line, u32::try_from(column).unwrap_or(u32::MAX))
+        self.counted = (byte, chars);
+        if !self.text.is_char_boundary(offset) {
+            return (self.line, 1);
+        }
+        let chars = chars + self.text[byte..offset].chars().count();
+        self.counted = (offset, chars);
+        (self.line, u32::try_from(chars + 1).unwrap_or(u32::MAX))
     }
 }
 
@@ -660,6 +692,26 @@ mod tests {
         let mut refs = references(body, first_line);
         refs.retain(|r| r.kind != RefKind::Link);
         refs
+    }
+
+    /// Counting on from the last place gives what counting from the top gives, in any order.
+    #[test]
+    fn positions_counted_on_agree_with_counting_from_the_top() {
+        let text = "ab\né€ x\n\n𝄞y z\nend";
+        let mut lines = Lines::new(text);
+        let mut pick = crate::generated::picker(3);
+        for _ in 0..3000 {
+            let offset = pick(text.len() + 2);
+            let at = offset.min(text.len());
+            let before = &text.as_bytes()[..at];
+            let line = before.iter().filter(|&&b| b == b'\n').count() as u32 + 1;
+            let start = before
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let column = text.get(start..at).map_or(1, |s| s.chars().count() + 1) as u32;
+            assert_eq!(lines.position(offset), (line, column), "byte {offset}");
+        }
     }
 
     #[test]

@@ -1954,8 +1954,11 @@ impl<'t> Script<'t> {
     fn call_ends(&mut self, from: usize) -> (bool, bool) {
         let text = self.text;
         let (closers, commas) = self.closers.get_or_insert_with(|| {
-            let at = |set: &[char]| text.match_indices(set).map(|(i, _)| i).collect();
-            (at(&[')', ']']), at(&[',']))
+            let bytes = text.as_bytes();
+            (
+                memchr::memchr2_iter(b')', b']', bytes).collect(),
+                memchr::memchr_iter(b',', bytes).collect(),
+            )
         });
         let close = closers
             .get(closers.partition_point(|c| *c < from))
@@ -2135,13 +2138,7 @@ mod tests {
         let pieces = [
             "jq", "q", "-", "_", ".", " ", "é", "1", "jq-1.7", "--", "KEY",
         ];
-        let mut state = 7u64;
-        let mut pick = |n: usize| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize % n
-        };
+        let mut pick = crate::generated::picker(7);
         let mut names: Vec<String> = Vec::new();
         for _ in 0..400 {
             let len = 1 + pick(3);
@@ -2165,13 +2162,10 @@ mod tests {
     fn columns_counted_on_agree_with_counting_from_the_start() {
         let text = "aé b€c  ĉ d\t𝄞e";
         let line = Line::new(text);
-        let mut state = 11u64;
+        let mut pick = crate::generated::picker(11);
         for _ in 0..2000 {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
             // Past the end and inside characters too, in any order.
-            let at = (state >> 33) as usize % (text.len() + 3);
+            let at = pick(text.len() + 3);
             let want = text.get(..at).map_or(0, |b| b.chars().count()) as u32 + 1;
             assert_eq!(line.column(at), want, "byte {at}");
         }
@@ -2198,13 +2192,7 @@ mod tests {
     #[test]
     fn quotes_read_in_pieces_agree_with_the_whole_line() {
         let pieces = ["'", "\"", "\\", "#", "a", " ", "é"];
-        let mut state = 5u64;
-        let mut pick = |n: usize| {
-            state = state
-                .wrapping_mul(6364136223846793005)
-                .wrapping_add(1442695040888963407);
-            (state >> 33) as usize % n
-        };
+        let mut pick = crate::generated::picker(5);
         for _ in 0..5000 {
             let parts: Vec<String> = (0..1 + pick(4))
                 .map(|_| (0..pick(6)).map(|_| pieces[pick(pieces.len())]).collect())

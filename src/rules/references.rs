@@ -17,11 +17,7 @@ use crate::rules::Rule;
 /// Report what the body of the skill in `dir` refers to that points at nothing; `text` is the
 /// file the body is part of.
 pub(crate) fn check(body: &Body, text: &[u8], dir: &Path, files: &dyn Files, sink: &mut Sink) {
-    let mut seen = Seen {
-        files,
-        looked_up: foldhash::HashMap::default(),
-        names: Names::default(),
-    };
+    let mut seen = Seen::new(files);
     let fine = |l: Lookup| matches!(l, Lookup::File | Lookup::Folder | Lookup::Unknown);
     let may_break = CASE_BLIND
         || body.uncertain
@@ -73,9 +69,21 @@ struct Seen<'f> {
     files: &'f dyn Files,
     looked_up: foldhash::HashMap<PathBuf, Lookup>,
     names: Names,
+    /// By line number, where the line's first phrase that gives an example ends
+    /// ([`example_ends`]): a line may hold thousands of references.
+    examples: foldhash::HashMap<u32, Option<usize>>,
 }
 
-impl Seen<'_> {
+impl<'f> Seen<'f> {
+    fn new(files: &'f dyn Files) -> Self {
+        Seen {
+            files,
+            looked_up: foldhash::HashMap::default(),
+            names: Names::default(),
+            examples: foldhash::HashMap::default(),
+        }
+    }
+
     fn lookup(&mut self, path: &Path) -> Lookup {
         if let Some(l) = self.looked_up.get(path) {
             return *l;
@@ -90,7 +98,7 @@ fn check_link(r: &Reference, dir: &Path, seen: &mut Seen<'_>, sink: &mut Sink) {
     let files = seen.files;
     match seen.lookup(&dir.join(&r.target)) {
         Lookup::Outside => super::file::body_link_outside(sink, r.pos, &r.target),
-        Lookup::Missing if an_example(r) || in_sibling_skill(dir, &r.target, seen) => {}
+        Lookup::Missing if an_example(r, seen) || in_sibling_skill(dir, &r.target, seen) => {}
         Lookup::Missing => {
             let hint = case_spelling(dir, &r.target, seen);
             broken_link(sink, r.pos, &r.target, files.listed_for(), hint.as_deref());
@@ -151,7 +159,7 @@ const CASE_BLIND: bool = cfg!(any(target_os = "macos", windows));
 fn reportable(r: &Reference, context: &Context<'_>, dir: &Path, seen: &mut Seen<'_>) -> bool {
     // An example of a path (what a skill-writing skill shows the reader to write) names no
     // file of this skill, whatever its folder.
-    if an_example(r) {
+    if an_example(r, seen) {
         return false;
     }
     let first = first_folder(&r.target);
@@ -268,14 +276,30 @@ fn words(text: &str) -> Vec<String> {
 
 /// The last few words before `r` in its clause: from the last comma, colon, semicolon,
 /// parenthesis or code span before it on its line ("See `a.md` and `b.md`": none for `b.md`).
+/// Read backwards from `r`, no further than those words: a line may hold thousands of
+/// references.
 fn leading_words(r: &Reference) -> Vec<String> {
+    const KEEP: usize = 6;
     let before = r.before().trim_end_matches('`');
-    let clause = before
-        .rfind(['`', ',', ';', ':', '('])
-        .map_or(before, |i| &before[i + 1..]);
-    let mut w = words(clause);
-    let keep = w.len().saturating_sub(6);
-    w.drain(..keep);
+    let mut w = Vec::new();
+    let mut end = before.len();
+    let mut clause_start = true;
+    for (i, c) in before.char_indices().rev() {
+        if c.is_alphanumeric() || c == '-' || c == '.' {
+            continue;
+        }
+        w.extend(words(&before[i + c.len_utf8()..end]));
+        end = i;
+        if w.len() >= KEEP || matches!(c, '`' | ',' | ';' | ':' | '(') {
+            clause_start = false;
+            break;
+        }
+    }
+    if clause_start {
+        w.extend(words(&before[..end]));
+    }
+    w.truncate(KEEP);
+    w.reverse();
     w
 }
 
@@ -300,7 +324,7 @@ fn told_to_use(r: &Reference) -> bool {
 }
 
 /// Is `r` given as an example ("e.g. `references/api.md`", "such as ...", "for example")?
-fn an_example(r: &Reference) -> bool {
+fn an_example(r: &Reference, seen: &mut Seen<'_>) -> bool {
     // A section that shows examples or a template of a skill (`## Example`, `## Template`).
     if r.section.as_deref().is_some_and(|s| {
         let s = s.to_lowercase();
@@ -308,17 +332,43 @@ fn an_example(r: &Reference) -> bool {
     }) {
         return true;
     }
-    let before = r.before().to_lowercase();
-    [
-        "e.g",
-        "for example",
-        "example:",
-        "such as",
-        "for instance",
-        "like `",
-    ]
-    .iter()
-    .any(|m| before.contains(m))
+    let ends = *seen
+        .examples
+        .entry(r.pos.line)
+        .or_insert_with(|| example_ends(&r.line));
+    ends.is_some_and(|end| end <= r.at && r.line.is_char_boundary(r.at))
+}
+
+/// Phrases that give what follows as an example, lowercase.
+const EXAMPLE_PHRASES: &[&str] = &[
+    "e.g",
+    "for example",
+    "example:",
+    "such as",
+    "for instance",
+    "like `",
+];
+
+/// Where on `line` (in bytes) the first of [`EXAMPLE_PHRASES`] to be complete ends, in any
+/// case: a reference after that point has one before it.
+fn example_ends(line: &str) -> Option<usize> {
+    let lowered = line.to_lowercase();
+    let end = EXAMPLE_PHRASES
+        .iter()
+        .filter_map(|p| lowered.find(p).map(|at| at + p.len()))
+        .min()?;
+    if lowered.len() == line.len() && line.is_ascii() {
+        return Some(end);
+    }
+    // Lowering may change a character's length: the end is that of the character whose
+    // lowered form holds the phrase's last byte.
+    let mut lowered_len = 0;
+    line.char_indices()
+        .find(|(_, c)| {
+            lowered_len += c.to_lowercase().map(char::len_utf8).sum::<usize>();
+            lowered_len >= end
+        })
+        .map(|(i, c)| i + c.len_utf8())
 }
 
 /// Does the body treat the folder `first` as the user's: a project folder, or one of `users`?
@@ -332,17 +382,21 @@ fn users_folder(first: &str, users: &foldhash::HashSet<&str>) -> bool {
 /// The first folders of `refs` the body writes files into or asks whether files in them exist.
 fn users_folders(refs: &[Reference]) -> foldhash::HashSet<&str> {
     let mut users = foldhash::HashSet::default();
+    // By line number: does the line ask whether files exist? Asked once per line.
+    let mut asks: foldhash::HashMap<u32, bool> = foldhash::HashMap::default();
     for o in refs {
         let first = first_folder(&o.target);
         if users.contains(first) {
             continue;
         }
-        let line = o.line.to_lowercase();
+        let asks = *asks.entry(o.pos.line).or_insert_with(|| {
+            let line = o.line.to_lowercase();
+            line.contains("exist") || line.contains("missing")
+        });
         if leading_words(o)
             .iter()
             .any(|w| WRITE_WORDS.contains(&w.as_str()))
-            || line.contains("exist")
-            || line.contains("missing")
+            || asks
         {
             users.insert(first);
         }
@@ -539,6 +593,67 @@ mod tests {
     use super::*;
     use crate::boundary::Boundary;
 
+    /// Lines built from the pieces the two questions turn on, every reference place asked.
+    fn generated_lines(mut each: impl FnMut(&str, usize)) {
+        let pieces = [
+            "e.g", "E.G", "such as", "for ", "example:", "\u{212a}", "like `", "`", ",", " ",
+            "open", "Read", "é", "-", ".", "x", "(", ";",
+        ];
+        let mut pick = crate::generated::picker(9);
+        for _ in 0..3000 {
+            let line: String = (0..pick(14)).map(|_| pieces[pick(pieces.len())]).collect();
+            for at in (0..=line.len()).filter(|&at| line.is_char_boundary(at)) {
+                each(&line, at);
+            }
+        }
+    }
+
+    fn reference(line: &str, at: usize) -> Reference {
+        Reference {
+            target: "references/a.md".into(),
+            pos: Pos::new(1, 1),
+            kind: RefKind::Code,
+            line: line.into(),
+            at,
+            section: None,
+        }
+    }
+
+    /// The last words of the clause, read backwards, are those of the whole clause read
+    /// forwards.
+    #[test]
+    fn leading_words_read_backwards_agree_with_the_whole_clause() {
+        generated_lines(|line, at| {
+            let before = line[..at].trim_end_matches('`');
+            let clause = before
+                .rfind(['`', ',', ';', ':', '('])
+                .map_or(before, |i| &before[i + 1..]);
+            let mut whole = words(clause);
+            whole.drain(..whole.len().saturating_sub(6));
+            assert_eq!(
+                leading_words(&reference(line, at)),
+                whole,
+                "{line:?} at {at}"
+            );
+        });
+    }
+
+    /// Where a line's first example phrase ends decides, for every place on it, what a search
+    /// of the lowercased text before that place decides.
+    #[test]
+    fn example_phrases_found_once_per_line_agree_with_a_search_before_each_place() {
+        generated_lines(|line, at| {
+            let before = line[..at].to_lowercase();
+            let searched = EXAMPLE_PHRASES.iter().any(|m| before.contains(m));
+            let ends = example_ends(line);
+            assert_eq!(
+                ends.is_some_and(|end| end <= at),
+                searched,
+                "{line:?} at {at}"
+            );
+        });
+    }
+
     /// One skill's findings list each folder once: a name added afterwards is not seen, and
     /// the spellings found are those of the folder as first listed.
     #[test]
@@ -548,12 +663,7 @@ mod tests {
         std::fs::write(dir.path().join("References/Guide.md"), "").expect("write");
         let boundary = Boundary::none();
         let tree = crate::files::Tree::new(&boundary);
-        let seen = |files| Seen {
-            files,
-            looked_up: foldhash::HashMap::default(),
-            names: Names::default(),
-        };
-        let mut one = seen(&tree);
+        let mut one = Seen::new(&tree);
         let hint = case_spelling(dir.path(), "references/guide.md", &mut one);
         assert_eq!(hint.as_deref(), Some("References/Guide.md"));
         std::fs::write(dir.path().join("References/Other.md"), "").expect("write");
@@ -561,7 +671,7 @@ mod tests {
             case_spelling(dir.path(), "references/other.md", &mut one),
             None
         );
-        let fresh = case_spelling(dir.path(), "references/other.md", &mut seen(&tree));
+        let fresh = case_spelling(dir.path(), "references/other.md", &mut Seen::new(&tree));
         assert_eq!(fresh.as_deref(), Some("References/Other.md"));
     }
 

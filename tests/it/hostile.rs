@@ -458,3 +458,44 @@ fn thousands_of_uses_on_one_line_are_placed_without_recounting_the_line() {
         column(py, &format!("os.getenv(\"PY_{n}\""))
     );
 }
+
+/// One line of a body holding tens of thousands of links or paths: each is reported, and the
+/// line is neither copied nor searched again for each of them (it was copied per reference
+/// once, which on a 1 MB line ran out of memory).
+#[test]
+fn thousands_of_references_on_one_line_are_reported_once_each() {
+    const N: usize = 40_000;
+    let t = TempDir::new().unwrap();
+    let line = |f: &dyn Fn(usize) -> String| (0..N).map(f).collect::<Vec<_>>().join(" ");
+    for (name, body) in [
+        ("images", line(&|i| format!("![x](img/i{i}.png)"))),
+        ("paths", line(&|i| format!("references/b{i}.md"))),
+    ] {
+        write(
+            t.path(),
+            &format!("skills/{name}/SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\nSee {body}\n"
+            ),
+        );
+    }
+    let (r, _) = json(t.path(), &["."]);
+    let count = |rule: &str, path: &str| {
+        findings(&r, rule)
+            .iter()
+            .filter(|f| f["path"] == path)
+            .count()
+    };
+    assert_eq!(count("SA231", "skills/images/SKILL.md"), N);
+    assert_eq!(count("SA232", "skills/paths/SKILL.md"), N);
+    // The last of each at its own column.
+    let last = findings(&r, "SA232")
+        .into_iter()
+        .find(|f| s(f, "message").contains(&format!("references/b{}.md", N - 1)))
+        .expect("the last path is reported");
+    let text = format!("See {}", line(&|i| format!("references/b{i}.md")));
+    let column = text
+        .find(&format!("references/b{}.md", N - 1))
+        .map(|c| c as u64 + 1);
+    assert_eq!(last["column"].as_u64(), column);
+}
