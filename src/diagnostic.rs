@@ -86,6 +86,11 @@ pub struct Finding {
     #[serde(skip)]
     #[schemars(skip)]
     pub source: Option<String>,
+    /// Characters of the line before `source` that it leaves out: of a very long line only
+    /// the part around the finding is kept, marked `…` where cut.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub source_skipped: u32,
     /// A hash of the text of the line the finding points at (FNV-1a, 32 bits, of its words
     /// joined by single spaces): `diff` and `--baseline` know a finding by it after lines
     /// above it moved. Absent in reports written before it existed, and for lines not read.
@@ -220,6 +225,7 @@ impl Finding {
             column: pos.column.max(1),
             message: message.into(),
             source: None,
+            source_skipped: 0,
             fingerprint: None,
             fix: None,
         }

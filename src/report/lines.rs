@@ -79,10 +79,23 @@ pub(crate) fn attach(findings: &mut [Finding], texts: &Texts, prints: &Prints) {
         if let Some(bytes) = texts.get(path.as_str()) {
             let text = String::from_utf8_lossy(bytes);
             let lines: Vec<&str> = text.lines().collect();
+            // The line of the findings before, which follow each other by line: one line may
+            // hold thousands of findings, and is hashed and indexed once.
+            let mut last: Option<(usize, u32, Shown)> = None;
             for f in &mut findings[start..end] {
-                let line = lines.get(index(f));
-                f.source = line.map(|l| l.trim_start_matches('\u{feff}').to_owned());
-                f.fingerprint = line.map(|l| fingerprint(l));
+                let i = index(f);
+                let Some(line) = lines.get(i) else {
+                    (f.source, f.fingerprint) = (None, None);
+                    continue;
+                };
+                if last.as_ref().is_none_or(|(at, _, _)| *at != i) {
+                    let shown = Shown::new(line.trim_start_matches('\u{feff}'));
+                    last = Some((i, fingerprint(line), shown));
+                }
+                if let Some((_, print, shown)) = &last {
+                    f.fingerprint = Some(*print);
+                    (f.source, f.source_skipped) = shown.around(f.column);
+                }
             }
         } else if let Some(prints) = prints.get(path.as_str()) {
             for f in &mut findings[start..end] {
@@ -93,9 +106,101 @@ pub(crate) fn attach(findings: &mut [Finding], texts: &Texts, prints: &Prints) {
     }
 }
 
+/// Lines longer than this, in bytes, are shown around each finding rather than whole (a
+/// minified file, one generated line of thousands of links).
+const LONG_LINE: usize = 16 << 10;
+/// How many characters of a long line are shown before and after a finding's column.
+const SHOWN_BEFORE: usize = 100;
+const SHOWN_AFTER: usize = 300;
+
+/// A line as the text report shows it: whole, or, when long, in part around each finding.
+struct Shown<'t> {
+    line: &'t str,
+    /// For a long line, where every 64th character starts: a column is found from the
+    /// nearest, not from the line's start.
+    starts: Option<Vec<usize>>,
+}
+
+impl<'t> Shown<'t> {
+    const STEP: usize = 64;
+
+    fn new(line: &'t str) -> Self {
+        let starts = (line.len() > LONG_LINE).then(|| {
+            line.char_indices()
+                .step_by(Self::STEP)
+                .map(|(i, _)| i)
+                .collect()
+        });
+        Shown { line, starts }
+    }
+
+    /// The byte at which character `n` (from 0) starts, or the line's end.
+    fn byte(&self, starts: &[usize], n: usize) -> usize {
+        let Some(&from) = starts.get(n / Self::STEP) else {
+            return self.line.len();
+        };
+        self.line[from..]
+            .char_indices()
+            .nth(n % Self::STEP)
+            .map_or(self.line.len(), |(i, _)| from + i)
+    }
+
+    /// The text shown for a finding at `column`, and how many characters of the line come
+    /// before it ([`Finding::source_skipped`]).
+    fn around(&self, column: u32) -> (Option<String>, u32) {
+        let Some(starts) = &self.starts else {
+            return (Some(self.line.to_owned()), 0);
+        };
+        let at = usize::try_from(column)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(1);
+        let first = at.saturating_sub(SHOWN_BEFORE);
+        let (from, to) = (
+            self.byte(starts, first),
+            self.byte(starts, at.saturating_add(SHOWN_AFTER)),
+        );
+        let mut shown = String::with_capacity(to - from + 6);
+        if from > 0 {
+            shown.push('…');
+        }
+        shown.push_str(&self.line[from..to]);
+        if to < self.line.len() {
+            shown.push('…');
+        }
+        // The `…` in front stands in for one of the characters left out.
+        let skipped = if from > 0 { first - 1 } else { 0 };
+        (Some(shown), u32::try_from(skipped).unwrap_or(u32::MAX))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A long line is shown around each column, the column's character where the text report
+    /// puts its caret; a short one whole.
+    #[test]
+    fn long_lines_are_shown_around_the_finding() {
+        assert_eq!(
+            Shown::new("short é line").around(3),
+            (Some("short é line".to_owned()), 0)
+        );
+        let line: String = "aé€𝄞 ".repeat(2000);
+        let chars: Vec<char> = line.chars().collect();
+        let shown = Shown::new(&line);
+        let mut pick = crate::generated::picker(13);
+        for _ in 0..500 {
+            let column = 1 + pick(chars.len() + 10);
+            let (text, skipped) = shown.around(column as u32);
+            let text = text.expect("a line");
+            let at = column - 1 - skipped as usize;
+            if let Some(&c) = chars.get(column - 1) {
+                assert_eq!(text.chars().nth(at), Some(c), "column {column}");
+            }
+            assert!(text.chars().count() <= SHOWN_BEFORE + SHOWN_AFTER + 2);
+            assert_eq!(text.starts_with('…'), column > SHOWN_BEFORE + 1);
+        }
+    }
 
     /// The short way gives every line the value `fingerprint` gives it, and one per line as
     /// `str::lines` splits them.

@@ -6,7 +6,7 @@
 use std::fmt::Write as _;
 use std::io::{self, Write};
 
-use annotate_snippets::{AnnotationKind, Level, Renderer, Snippet};
+use annotate_snippets::{AnnotationKind, Level, Origin, Renderer, Snippet};
 
 use super::Report;
 use crate::diagnostic::Severity;
@@ -195,19 +195,28 @@ fn finding(f: &crate::diagnostic::Finding, mark: &str, renderer: &Renderer, s: &
     let line = visible(source);
     let start = line
         .char_indices()
-        .nth(f.column.saturating_sub(1) as usize)
+        .nth(f.column.saturating_sub(1).saturating_sub(f.source_skipped) as usize)
         .map_or(line.len(), |(i, _)| i);
     let end = start + caret_len(&line[start..]);
-    let report = &[level
-        .primary_title(message.as_str())
-        .id(f.rule.code())
-        .element(
-            Snippet::source(line.as_ref())
-                .line_start(usize::try_from(f.line).unwrap_or(1))
-                .path(path.as_ref())
-                .annotation(AnnotationKind::Primary.span(start..end)),
-        )];
-    let _ = writeln!(s, "{}\n", renderer.render(report));
+    let line_no = usize::try_from(f.line).unwrap_or(1);
+    let snippet = Snippet::source(line.as_ref())
+        .line_start(line_no)
+        .annotation(AnnotationKind::Primary.span(start..end));
+    let title = level.primary_title(message.as_str()).id(f.rule.code());
+    // Part of a long line is shown: the place is the finding's, not the part's.
+    let group = if f.source_skipped > 0 {
+        let column = usize::try_from(f.column).unwrap_or(1);
+        title
+            .element(
+                Origin::path(path.as_ref())
+                    .line(line_no)
+                    .char_column(column),
+            )
+            .element(snippet)
+    } else {
+        title.element(snippet.path(path.as_ref()))
+    };
+    let _ = writeln!(s, "{}\n", renderer.render(&[group]));
 }
 
 /// How many bytes of `rest` the caret covers: a flow list or mapping to its closing bracket (a

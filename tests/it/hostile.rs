@@ -498,4 +498,14 @@ fn thousands_of_references_on_one_line_are_reported_once_each() {
         .find(&format!("references/b{}.md", N - 1))
         .map(|c| c as u64 + 1);
     assert_eq!(last["column"].as_u64(), column);
+    // The text report shows each finding with the part of the line around it, at the
+    // finding's own place, rather than the whole line each time.
+    let out = timed_bin(t.path())
+        .args(["skills/paths", "--fail-on", "never"])
+        .output()
+        .unwrap();
+    let shown = String::from_utf8_lossy(&out.stdout);
+    let place = format!("skills/paths/SKILL.md:5:{}", column.unwrap_or(0));
+    assert!(shown.contains(&place), "{place} is shown");
+    assert!(shown.len() < N * 1_000, "{} bytes", shown.len());
 }
