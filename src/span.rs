@@ -69,6 +69,51 @@ pub fn line_at(text: &str, at: usize) -> (usize, usize, &str) {
     }
 }
 
+/// Character columns of places on one line, each counted on from the place asked about
+/// before rather than from the line's start: a line may hold thousands of places (a minified
+/// script, a generated line of links).
+pub(crate) struct Columns<'t> {
+    text: &'t str,
+    /// A byte already counted to, and the characters before it.
+    counted: std::cell::Cell<(usize, usize)>,
+}
+
+impl<'t> Columns<'t> {
+    pub(crate) fn new(text: &'t str) -> Self {
+        Columns {
+            text,
+            counted: std::cell::Cell::new((0, 0)),
+        }
+    }
+
+    pub(crate) fn text(&self) -> &'t str {
+        self.text
+    }
+
+    /// Count on `text` from now: kept while it is the same slice, else started anew.
+    pub(crate) fn move_to(&mut self, text: &'t str) {
+        if !std::ptr::eq(self.text, text) {
+            *self = Columns::new(text);
+        }
+    }
+
+    /// The column (from 1, in characters) of byte `at`; 1 where `at` is past the end or
+    /// inside a character.
+    pub(crate) fn column(&self, at: usize) -> u32 {
+        if !self.text.is_char_boundary(at) {
+            return 1;
+        }
+        let (byte, chars) = self.counted.get();
+        let chars = if at >= byte {
+            chars + self.text[byte..at].chars().count()
+        } else {
+            chars - self.text[at..byte].chars().count()
+        };
+        self.counted.set((at, chars));
+        u32::try_from(chars + 1).unwrap_or(u32::MAX)
+    }
+}
+
 /// The line break a file uses: its first one, `\n` when it has none.
 pub fn line_break(text: &str) -> &'static str {
     match text.find('\n') {
@@ -412,6 +457,19 @@ pub fn append_items(text: &str, start: usize, end: usize, names: &[&str]) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn columns_counted_on_agree_with_counting_from_the_start() {
+        let text = "aé b€c  ĉ d\t𝄞e";
+        let columns = Columns::new(text);
+        let mut pick = crate::generated::picker(11);
+        for _ in 0..2000 {
+            // Past the end and inside characters too, in any order.
+            let at = pick(text.len() + 3);
+            let want = text.get(..at).map_or(0, |b| b.chars().count()) as u32 + 1;
+            assert_eq!(columns.column(at), want, "byte {at}");
+        }
+    }
 
     fn applied(text: &str, e: Option<Edit>) -> String {
         let e = e.expect("an edit");

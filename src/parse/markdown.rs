@@ -14,6 +14,7 @@ use std::sync::Arc;
 use pulldown_cmark::{Event, LinkType, Options, Parser, Tag};
 
 use crate::diagnostic::Pos;
+use crate::span::{self, Columns};
 
 /// A relative link or image target of a body, or a path it writes outside links.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -129,8 +130,9 @@ pub fn links(body: &str, first_line: u32) -> Vec<Reference> {
                     (*start, Arc::clone(line))
                 }
                 _ => {
-                    let (start, end, line) = line_around(body, offset);
-                    let line: Arc<str> = Arc::from(line);
+                    let (start, end, _) = span::line_at(body, offset);
+                    let line = &body[start..end];
+                    let line: Arc<str> = Arc::from(line.strip_suffix('\r').unwrap_or(line));
                     last = Some((start, end, Arc::clone(&line)));
                     (start, line)
                 }
@@ -164,16 +166,6 @@ pub fn link_targets(
         .collect();
     links.retain(|(t, _)| wanted(t));
     links
-}
-
-/// The line of `body` holding byte `offset`: where it starts and ends (at its line break), and
-/// its text without the line break.
-fn line_around(body: &str, offset: usize) -> (usize, usize, &str) {
-    let offset = offset.min(body.len());
-    let start = memchr::memrchr(b'\n', &body.as_bytes()[..offset]).map_or(0, |i| i + 1);
-    let end = memchr::memchr(b'\n', &body.as_bytes()[offset..]).map_or(body.len(), |i| offset + i);
-    let line = &body[start..end];
-    (start, end, line.strip_suffix('\r').unwrap_or(line))
 }
 
 /// What one pass over a body's lines finds: its fenced code blocks and its headings.
@@ -292,7 +284,7 @@ fn path_refs(body: &str, first_line: u32) -> Vec<Reference> {
         line_tokens(line, &mut tokens);
         // Shared by the line's paths, and their columns counted along it once.
         let mut shared: Option<Arc<str>> = None;
-        let mut counted = (0, 0);
+        let columns = Columns::new(line);
         for &(at, token, kind) in &tokens {
             let Some(path) = path_like(token) else {
                 continue;
@@ -306,17 +298,9 @@ fn path_refs(body: &str, first_line: u32) -> Vec<Reference> {
             counted_to = start;
             // The path is a slice of the token: its place, past any punctuation.
             let at = at + (path.as_ptr() as usize - token.as_ptr() as usize);
-            let (byte, chars) = counted;
-            let chars = if at >= byte {
-                chars + line[byte..at].chars().count()
-            } else {
-                line[..at].chars().count()
-            };
-            counted = (at, chars);
-            let column = chars + 1;
             out.push(Reference {
                 target: path.to_owned(),
-                pos: Pos::new(line_no, u32::try_from(column).unwrap_or(u32::MAX)),
+                pos: Pos::new(line_no, columns.column(at)),
                 kind,
                 line: Arc::clone(shared.get_or_insert_with(|| Arc::from(line))),
                 at,
@@ -581,9 +565,11 @@ fn placeholder(stem: &str) -> bool {
 struct Lines<'a> {
     text: &'a str,
     line: u32,
-    /// A byte of the current line counted to (a character boundary), and the characters of
-    /// the line before it.
-    counted: (usize, usize),
+    line_start: usize,
+    /// How far the text has been read for line breaks.
+    scanned: usize,
+    /// The text from the current line's start, its columns counted on.
+    columns: Columns<'a>,
 }
 
 impl<'a> Lines<'a> {
@@ -591,32 +577,31 @@ impl<'a> Lines<'a> {
         Lines {
             text,
             line: 1,
-            counted: (0, 0),
+            line_start: 0,
+            scanned: 0,
+            columns: Columns::new(text),
         }
     }
 
     fn position(&mut self, offset: usize) -> (u32, u32) {
         let offset = offset.min(self.text.len());
-        if offset < self.counted.0 {
+        if offset < self.line_start {
             // Out of order (not expected from the parser): count again from the top.
             *self = Lines::new(self.text);
         }
-        let (mut byte, mut chars) = self.counted;
-        let skipped = &self.text.as_bytes()[byte..offset];
-        let newlines = memchr::memchr_iter(b'\n', skipped).count();
-        self.line = self
-            .line
-            .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
-        if let Some(last) = memchr::memrchr(b'\n', skipped) {
-            (byte, chars) = (byte + last + 1, 0);
+        if offset > self.scanned {
+            let skipped = &self.text.as_bytes()[self.scanned..offset];
+            let newlines = memchr::memchr_iter(b'\n', skipped).count();
+            self.line = self
+                .line
+                .saturating_add(u32::try_from(newlines).unwrap_or(u32::MAX));
+            if let Some(last) = memchr::memrchr(b'\n', skipped) {
+                self.line_start = self.scanned + last + 1;
+                self.columns = Columns::new(&self.text[self.line_start..]);
+            }
+            self.scanned = offset;
         }
-        self.counted = (byte, chars);
-        if !self.text.is_char_boundary(offset) {
-            return (self.line, 1);
-        }
-        let chars = chars + self.text[byte..offset].chars().count();
-        self.counted = (offset, chars);
-        (self.line, u32::try_from(chars + 1).unwrap_or(u32::MAX))
+        (self.line, self.columns.column(offset - self.line_start))
     }
 }
 

@@ -7,6 +7,7 @@
 //! word that could be prose or a placeholder, a variable with a default, are not read as uses.
 
 use crate::model::{DepKind, Use};
+use crate::span::Columns;
 
 /// A set of names (variables assigned, functions defined): looked up once per word read, so
 /// a long text costs no more than its length.
@@ -160,6 +161,28 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
     out
 }
 
+/// A byte of a word: an ASCII letter or digit, or `_`.
+fn word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+/// Where each run of word bytes ([`word_byte`]) in `text` starts and ends. They are ASCII, so
+/// both ends are character boundaries.
+fn word_runs(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        while at < bytes.len() && !word_byte(bytes[at]) {
+            at += 1;
+        }
+        let start = at;
+        while at < bytes.len() && word_byte(bytes[at]) {
+            at += 1;
+        }
+        (start < at).then_some((start, at))
+    })
+}
+
 /// Which of `names` some line of `prose` names as a variable. A name of one word (`URL`, `PORT`)
 /// is also an everyday word in capitals, so only written as a variable (`$URL`, `${URL}`,
 /// `` `URL` ``) does it count; a longer one (`TENANT_ID`) counts wherever it is written, even
@@ -170,7 +193,6 @@ fn named_in_prose(prose: &[&str], names: &[&str]) -> Names {
     if names.is_empty() {
         return Names::default();
     }
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     // The words right after a `$` (`$X` is in the text when one of them starts with `X`),
     // inside `${...}` and inside a code span, and the words with `_` in them (`A_B` is in the
     // text when one of them holds it).
@@ -182,16 +204,7 @@ fn named_in_prose(prose: &[&str], names: &[&str]) -> Names {
     );
     for line in prose {
         let bytes = line.as_bytes();
-        let mut i = 0;
-        while i < bytes.len() {
-            if !word(bytes[i]) {
-                i += 1;
-                continue;
-            }
-            let start = i;
-            while i < bytes.len() && word(bytes[i]) {
-                i += 1;
-            }
+        for (start, i) in word_runs(line) {
             let (run, before, next) = (&line[start..i], &bytes[..start], bytes.get(i));
             if before.ends_with(b"${") && next == Some(&b'}') {
                 braced.insert(run);
@@ -239,13 +252,16 @@ pub(crate) fn mentions(text: &str, name: &str) -> bool {
     if name.is_empty() {
         return false;
     }
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
-    let bytes = text.as_bytes();
-    text.match_indices(name).any(|(at, _)| {
-        let before = at.checked_sub(1).map(|i| bytes[i]);
-        let after = bytes.get(at + name.len()).copied();
-        !before.is_some_and(|b| word(b) || b == b'-') && !after.is_some_and(word)
-    })
+    text.match_indices(name)
+        .any(|(at, _)| stands_alone(text.as_bytes(), at, at + name.len()))
+}
+
+/// Is `bytes[start..end]` a word of its own: no word byte or `-` just before it, no word byte
+/// just after?
+fn stands_alone(bytes: &[u8], start: usize, end: usize) -> bool {
+    let before = start.checked_sub(1).map(|i| bytes[i]);
+    let after = bytes.get(end).copied();
+    !before.is_some_and(|b| word_byte(b) || b == b'-') && !after.is_some_and(word_byte)
 }
 
 /// Which of `names` `text` names as a word, as [`mentions`] decides, in one pass over the text
@@ -254,43 +270,26 @@ pub(crate) fn mentioned<'n>(
     text: &str,
     names: impl IntoIterator<Item = &'n str>,
 ) -> foldhash::HashSet<&'n str> {
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
     let (plain, other): (Vec<&str>, Vec<&str>) = names
         .into_iter()
         .filter(|n| !n.is_empty())
-        .partition(|n| n.bytes().all(word));
+        .partition(|n| n.bytes().all(word_byte));
     let mut found = foldhash::HashSet::default();
     if !plain.is_empty() {
         // A name of word characters is named exactly where it is a whole word of the text
         // with no `-` before it.
         let bytes = text.as_bytes();
-        let mut words: foldhash::HashSet<&str> = foldhash::HashSet::default();
-        let mut at = 0;
-        while at < bytes.len() {
-            if !word(bytes[at]) {
-                at += 1;
-                continue;
-            }
-            let end = bytes[at..]
-                .iter()
-                .position(|&b| !word(b))
-                .map_or(bytes.len(), |n| at + n);
-            if at == 0 || bytes[at - 1] != b'-' {
-                // Word bytes are ASCII, so both ends are character boundaries.
-                words.insert(&text[at..end]);
-            }
-            at = end;
-        }
+        let words: foldhash::HashSet<&str> = word_runs(text)
+            .filter(|&(at, _)| at == 0 || bytes[at - 1] != b'-')
+            .map(|(at, end)| &text[at..end])
+            .collect();
         found.extend(plain.into_iter().filter(|n| words.contains(n)));
     }
     if !other.is_empty() {
         match aho_corasick::AhoCorasick::new(&other) {
             Ok(searcher) => {
-                let bytes = text.as_bytes();
                 for m in searcher.find_overlapping_iter(text) {
-                    let before = m.start().checked_sub(1).map(|i| bytes[i]);
-                    let after = bytes.get(m.end()).copied();
-                    if !before.is_some_and(|b| word(b) || b == b'-') && !after.is_some_and(word) {
+                    if stands_alone(text.as_bytes(), m.start(), m.end()) {
                         found.insert(other[m.pattern().as_usize()]);
                     }
                 }
@@ -458,7 +457,7 @@ fn tools_of_text(line: &str, line_no: u32, servers: &Names, refs: References, ou
         return;
     }
     let tool_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let columns = Line::new(line);
+    let columns = Columns::new(line);
     let mut from = 0;
     while mcp && let Some(at) = line[from..].find("mcp__") {
         let at = from + at;
@@ -566,57 +565,16 @@ fn tools_of_text(line: &str, line_no: u32, servers: &Names, refs: References, ou
     }
 }
 
-/// A line that uses are found on, and the column of the last one: a line may hold thousands of
-/// uses (a minified script), and each column is counted on from the one before, not from the
-/// line's start.
-struct Line<'t> {
-    text: &'t str,
-    /// A byte offset already counted, and the characters before it.
-    counted: std::cell::Cell<(usize, usize)>,
-}
-
-impl<'t> Line<'t> {
-    fn new(text: &'t str) -> Self {
-        Line {
-            text,
-            counted: std::cell::Cell::new((0, 0)),
-        }
-    }
-
-    /// `text`'s line: this one while it is the same slice, else a new one.
-    fn move_to(&mut self, text: &'t str) {
-        if !std::ptr::eq(self.text, text) {
-            *self = Line::new(text);
-        }
-    }
-
-    /// The column (from 1, in characters) of byte `at`; 1 where `at` is past the end or
-    /// inside a character.
-    fn column(&self, at: usize) -> u32 {
-        if !self.text.is_char_boundary(at) {
-            return 1;
-        }
-        let (byte, chars) = self.counted.get();
-        let chars = if at >= byte {
-            chars + self.text[byte..at].chars().count()
-        } else {
-            chars - self.text[at..byte].chars().count()
-        };
-        self.counted.set((at, chars));
-        chars as u32 + 1
-    }
-}
-
 fn found(
     kind: DepKind,
     name: String,
     file: Option<&str>,
     line: u32,
-    text: &Line,
+    text: &Columns,
     at: usize,
 ) -> Use {
     let column = text.column(at);
-    let text = text.text;
+    let text = text.text();
     let mut evidence: String = text.trim().chars().take(160).collect();
     if text.trim().chars().nth(160).is_some() {
         evidence.push('…');
@@ -1084,7 +1042,7 @@ fn shell(
             .get(n.saturating_sub(first) as usize)
             .filter(|(m, _)| m == n)
             .map_or(raw, |(_, t)| t);
-        let full_line = Line::new(full_line);
+        let full_line = Columns::new(full_line);
         for (at, seg) in segments(raw) {
             let ws = words(seg);
             if let Some(k) = command_word(&ws) {
@@ -1179,7 +1137,7 @@ fn shell_vars(
     assigned: &Names,
     file: Option<&str>,
     line: u32,
-    full: &Line,
+    full: &Columns,
     shift: usize,
     out: &mut Vec<Use>,
 ) {
@@ -1250,7 +1208,7 @@ fn powershell(lines: &[(u32, &str)], file: Option<&str>, out: &mut Vec<Use>) {
         if t.starts_with(['[', '#', '|', '}', '{', ')', '.', '-', '@', '"', '\'']) {
             continue;
         }
-        let columns = Line::new(line);
+        let columns = Columns::new(line);
         let (shift, text) = match line.trim_start().strip_prefix("PS ") {
             Some(rest) => match rest.find("> ") {
                 Some(p) => (line.len() - rest.len() + p + 2, &rest[p + 2..]),
@@ -1374,7 +1332,14 @@ pub(crate) fn of_script(rel: &str, text: &str, local: &Local) -> Vec<Use> {
         && !BASE_UTILITIES.contains(&interp.as_str())
     {
         let at = first.find(interp.as_str()).unwrap_or(0);
-        out.push(found(DepKind::Bins, interp, file, 1, &Line::new(first), at));
+        out.push(found(
+            DepKind::Bins,
+            interp,
+            file,
+            1,
+            &Columns::new(first),
+            at,
+        ));
     }
     let name = rel.rsplit('/').next().unwrap_or(rel);
     let ext = name.rsplit_once('.').map_or("", |(_, e)| e);
@@ -1422,7 +1387,7 @@ fn requirements_txt(lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
                 req,
                 Some(rel),
                 n,
-                &Line::new(line),
+                &Columns::new(line),
                 at,
             ));
         }
@@ -1458,7 +1423,7 @@ fn package_json(text: &str, rel: &str, out: &mut Vec<Use>) {
     let mut by_place: Vec<usize> = (0..names.len()).collect();
     by_place.sort_by_key(|&i| first[i]);
     let mut uses: Vec<Option<Use>> = (0..names.len()).map(|_| None).collect();
-    let mut columns = Line::new("");
+    let mut columns = Columns::new("");
     for i in by_place {
         let (line, at, l) = first[i].map_or((1, 0, ""), |p| place(text, &starts, p));
         columns.move_to(l.strip_suffix('\r').unwrap_or(l));
@@ -1486,7 +1451,14 @@ const RUNS: &[(&str, &str)] = &[
 ];
 
 /// The uses of an import of the package `name`, at the import.
-fn imported(name: String, file: Option<&str>, n: u32, line: &Line, at: usize, out: &mut Vec<Use>) {
+fn imported(
+    name: String,
+    file: Option<&str>,
+    n: u32,
+    line: &Columns,
+    at: usize,
+    out: &mut Vec<Use>,
+) {
     if let Some((_, bin)) = RUNS.iter().find(|(p, _)| *p == name) {
         out.push(found(DepKind::Bins, (*bin).to_owned(), file, n, line, at));
     }
@@ -1614,7 +1586,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
         } else {
             Vec::new()
         };
-        let columns = Line::new(line);
+        let columns = Columns::new(line);
         for (at, m) in &modules {
             let top = m.split('.').next().unwrap_or("");
             if top.is_empty() || m.starts_with('.') || top == "__future__" {
@@ -1644,7 +1616,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
         }
     }
     // Reads of the environment.
-    let mut columns = Line::new("");
+    let mut columns = Columns::new("");
     for pat in [
         "os.environ[",
         "environ[",
@@ -1664,7 +1636,8 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
             let has_default = pat.ends_with('(') && has_default;
             let subscript_set = pat.ends_with('[') && subscript_set;
             let (line, col, l) = script.place(p);
-            if script.facts(p).commented {
+            let (_, _, facts) = script.facts(p);
+            if facts.commented {
                 continue;
             }
             if env_name(&name)
@@ -1727,7 +1700,7 @@ fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
         {
             specs.push((line.len() - t.len() + 7, s));
         }
-        let columns = Line::new(line);
+        let columns = Columns::new(line);
         for (at, spec) in specs {
             if let Some(pkg) = node_package(&spec) {
                 imported(format!("npm:{pkg}"), file, n, &columns, at, out);
@@ -1805,7 +1778,7 @@ const NODE_BUILTINS: &[&str] = &[
 /// The executables that process-spawning calls run: the first string of the call's argument
 /// (its first word, for a command line), when it is a literal.
 fn calls(text: &str, starts: &[usize], pats: &[&str], file: Option<&str>, out: &mut Vec<Use>) {
-    let mut columns = Line::new("");
+    let mut columns = Columns::new("");
     for pat in pats {
         for (p, _) in text.match_indices(pat) {
             // `exec(` must not be the tail of `execSync(` or of another name.
@@ -1935,18 +1908,20 @@ impl<'t> Script<'t> {
         place(self.text, &self.starts, p)
     }
 
-    /// The facts of the line holding byte `p`.
-    fn facts(&mut self, p: usize) -> &mut LineFacts {
-        let (_, col, line) = place(self.text, &self.starts, p);
-        self.lines
+    /// Where byte `p` is in its line (a byte column), the line, and its facts.
+    fn facts(&mut self, p: usize) -> (usize, &'t str, &mut LineFacts) {
+        let (_, col, line) = self.place(p);
+        let facts = self
+            .lines
             .entry(p - col)
-            .or_insert_with(|| LineFacts::of(line))
+            .or_insert_with(|| LineFacts::of(line));
+        (col, line, facts)
     }
 
     /// What follows the end of the expression that starts at byte `p`, past white space.
     fn after_stop(&mut self, p: usize) -> &'t str {
-        let (_, col, line) = self.place(p);
-        self.facts(p).after_stop(line, col)
+        let (col, line, facts) = self.facts(p);
+        facts.after_stop(line, col)
     }
 
     /// For the arguments of a call that start at byte `from`: whether a `,` comes before the
@@ -1979,8 +1954,7 @@ impl<'t> Script<'t> {
 /// then `if (k)`). A script that stops without it tests it negatively (`if not key:`).
 fn optional_read(script: &mut Script, p: usize) -> bool {
     let text = script.text;
-    let (_, col, line) = script.place(p);
-    let facts = script.facts(p);
+    let (col, line, facts) = script.facts(p);
     if facts.fallback {
         return true;
     }
@@ -2155,19 +2129,6 @@ mod tests {
                     "{name:?} in {text:?}"
                 );
             }
-        }
-    }
-
-    #[test]
-    fn columns_counted_on_agree_with_counting_from_the_start() {
-        let text = "aé b€c  ĉ d\t𝄞e";
-        let line = Line::new(text);
-        let mut pick = crate::generated::picker(11);
-        for _ in 0..2000 {
-            // Past the end and inside characters too, in any order.
-            let at = pick(text.len() + 3);
-            let want = text.get(..at).map_or(0, |b| b.chars().count()) as u32 + 1;
-            assert_eq!(line.column(at), want, "byte {at}");
         }
     }
 
