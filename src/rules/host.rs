@@ -20,7 +20,11 @@ pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Findin
             let places = std::cell::OnceCell::new();
             let places = || places.get_or_init(|| a.tool_places());
             let at = |t: &str| places().get(t).copied().unwrap_or(a.tools_pos);
-            for t in a.tools.iter().flatten() {
+            // A name the list repeats is judged once, at its first place: one finding per
+            // name, and one fix (a second "remove" fix for the same place would undo the
+            // first, and each would read the whole list again).
+            let mut seen = foldhash::HashSet::default();
+            for t in a.tools.iter().flatten().filter(|t| seen.insert(t.as_str())) {
                 match evaluate::tool(p, Judged::Agent(a), t) {
                     ToolVerdict::Renamed(new) => {
                         let listed = Listed {

@@ -239,6 +239,48 @@ fn fixes_of_one_list_that_touch_the_same_place_all_land_over_passes() {
 }
 
 #[test]
+fn a_repeated_legacy_name_is_one_finding_whose_fix_lands_once() {
+    // Each repetition was judged again and reported at the first place, with a "replace"
+    // and a "remove" fix for the same entry.
+    let lib = tree(&[(
+        "agents/twice.agent.md",
+        "---\nname: twice\ndescription: d\ntools: [codebase, read, codebase, think, think]\n---\n",
+    )]);
+    let (v, _) = json_run(lib.path(), &[".", "-p", "builtin:vscode"]);
+    let found: Vec<(String, String)> = v["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "SA701" || f["rule"] == "SA702")
+        .map(|f| {
+            let fix = f["fix"]["message"].as_str().unwrap_or_default();
+            let rule = f["rule"].as_str().unwrap_or_default();
+            (
+                format!("{rule} {}:{}", f["line"], f["column"]),
+                fix.to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        found,
+        [
+            (
+                "SA701 4:9".to_owned(),
+                "replace `codebase` with `search/codebase`".to_owned()
+            ),
+            ("SA702 4:35".to_owned(), String::new()),
+        ]
+    );
+    let (_, stderr, code) = run(lib.path(), &["--fix"]);
+    assert_eq!(code, 0, "{stderr}");
+    let agent = read(lib.path(), "agents/twice.agent.md");
+    assert!(
+        agent.contains("tools: [search/codebase, read, think, think]"),
+        "{agent}"
+    );
+}
+
+#[test]
 fn a_read_only_file_is_named_and_the_others_are_still_fixed() {
     let lib = library();
     let ro = lib.path().join("agents/flow.agent.md");
