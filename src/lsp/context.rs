@@ -2,7 +2,7 @@
 //! parse: half-typed frontmatter is the normal case in an editor, and these answers must not
 //! wait for it to be valid YAML.
 
-use super::convert::{byte_of_utf16, ends_token, line_text};
+use super::convert::{byte_of_utf16, ends_token};
 
 /// The cursor's place in a document.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -63,7 +63,12 @@ pub(crate) fn word_at(line: &str, at: usize) -> Option<String> {
 /// The cursor at 0-based `line` and UTF-16 `character` of `text`.
 pub(crate) fn cursor(text: &str, line: u32, character: u32) -> Cursor {
     let line = line as usize;
-    let l = line_text(text, line);
+    // Split once: the keys above the cursor are read line by line upwards.
+    let lines: Vec<&str> = text
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    let l = lines.get(line).copied().unwrap_or("");
     let at = byte_of_utf16(l, character);
     let word = word_at(l, at);
     let Some((first, end)) = frontmatter(text) else {
@@ -90,8 +95,8 @@ pub(crate) fn cursor(text: &str, line: u32, character: u32) -> Cursor {
     }
     let mut need = indent;
     let mut item_here = item || l.trim_start().is_empty();
-    for i in (first..line).rev() {
-        let above = line_text(text, i);
+    // Lines past the end are blank: a cursor there has only the last line's keys above it.
+    for above in lines[..line.min(lines.len())].iter().skip(first).rev() {
         if above.trim().is_empty() || above.trim_start().starts_with('#') {
             continue;
         }

@@ -38,45 +38,242 @@ pub(crate) fn rule_url(rule: Rule) -> Option<Uri> {
     Uri::from_str(&format!("{RULES_URL}#{}", rule.anchor())).ok()
 }
 
-/// The text of 0-based line `line` (without its end), or "" past the end.
-pub(crate) fn line_text(text: &str, line: usize) -> &str {
-    let l = text.split('\n').nth(line).unwrap_or("");
-    l.strip_suffix('\r').unwrap_or(l)
+/// A line longer than this many bytes gets marks this far apart, so a place on it is counted
+/// from the mark before it rather than from the line's start.
+const MARK_EVERY: usize = 1024;
+
+/// A counted place on a long line: its byte, and the characters and UTF-16 units before it.
+#[derive(Clone, Copy)]
+struct Mark {
+    byte: usize,
+    chars: usize,
+    units: usize,
 }
 
-/// The UTF-16 length of `s`.
-fn utf16_len(s: &str) -> u32 {
-    s.chars().map(|c| c.len_utf16() as u32).sum()
+/// Where a token search from `from` on `line` ended (`None`: not before the line's end).
+#[derive(Clone, Copy)]
+struct Searched {
+    line: usize,
+    from: usize,
+    found: Option<usize>,
 }
 
-/// The protocol position of a 1-based line and scalar column of `text`; a column past its
-/// line's end (a finding on a line since shortened) is the line's end.
-pub(crate) fn position(text: &str, pos: Pos) -> Position {
-    let pos = Pos::new(pos.line.max(1), pos.column.max(1));
-    match crate::span::offset(text, pos) {
-        Some(at) => position_of_byte(text, at),
-        None => line_end(text, pos.line - 1),
+/// Protocol positions in one document, for all of its findings at once: its line starts are
+/// found once, and a place on a long line is counted from a mark near it, so a generated line
+/// of tens of thousands of findings is placed in time linear in its length. A byte order mark
+/// is not a character of the first line.
+pub(crate) struct Doc<'t> {
+    text: &'t str,
+    /// The byte each line starts at.
+    starts: Vec<usize>,
+    /// The marks of each long line asked about.
+    marks: std::cell::RefCell<std::collections::HashMap<usize, std::rc::Rc<[Mark]>>>,
+    /// The last search for the end of a token, and of each quoted string, so findings in one
+    /// long token do not each search it again.
+    searched: std::cell::Cell<[Option<Searched>; 3]>,
+}
+
+impl<'t> Doc<'t> {
+    pub(crate) fn new(text: &'t str) -> Self {
+        let first = if text.starts_with('\u{feff}') { 3 } else { 0 };
+        let starts = std::iter::once(first)
+            .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+            .collect();
+        Doc {
+            text,
+            starts,
+            marks: Default::default(),
+            searched: std::cell::Cell::new([None; 3]),
+        }
     }
-}
 
-/// The protocol position of byte `at` of `text` (a character boundary); a byte order mark
-/// is not counted on the first line.
-fn position_of_byte(text: &str, at: usize) -> Position {
-    let before = &text.as_bytes()[..at.min(text.len())];
-    let line = memchr::memchr_iter(b'\n', before).count();
-    let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
-    let l = text.get(start..before.len()).unwrap_or_default();
-    let l = if start == 0 {
-        l.strip_prefix('\u{feff}').unwrap_or(l)
-    } else {
-        l
-    };
-    Position::new(u32::try_from(line).unwrap_or(u32::MAX), utf16_len(l))
-}
+    /// Line `line` with its `\r` but not its `\n`, and the byte it starts at; `None` past
+    /// the end.
+    fn raw_line(&self, line: usize) -> Option<(usize, &'t str)> {
+        let start = *self.starts.get(line)?;
+        let end = self.starts.get(line + 1).map_or(self.text.len(), |n| n - 1);
+        Some((start, &self.text[start..end]))
+    }
 
-/// The end of 0-based line `line`.
-pub(crate) fn line_end(text: &str, line: u32) -> Position {
-    Position::new(line, utf16_len(line_text(text, line as usize)))
+    /// The text of 0-based line `line` (without its end), or "" past the end.
+    fn line_text(&self, line: usize) -> &'t str {
+        let l = self.raw_line(line).map_or("", |(_, l)| l);
+        l.strip_suffix('\r').unwrap_or(l)
+    }
+
+    /// The marks of line `line` (`l`, longer than [`MARK_EVERY`]), made when first asked for.
+    fn marks(&self, line: usize, l: &str) -> std::rc::Rc<[Mark]> {
+        let made = self.marks.borrow().get(&line).cloned();
+        made.unwrap_or_else(|| {
+            let mut marks = Vec::with_capacity(l.len() / MARK_EVERY);
+            let mut next = MARK_EVERY;
+            let (mut chars, mut units) = (0, 0);
+            for (i, c) in l.char_indices() {
+                if i >= next {
+                    marks.push(Mark {
+                        byte: i,
+                        chars,
+                        units,
+                    });
+                    next = i + MARK_EVERY;
+                }
+                chars += 1;
+                units += c.len_utf16();
+            }
+            let marks: std::rc::Rc<[Mark]> = marks.into();
+            self.marks.borrow_mut().insert(line, marks.clone());
+            marks
+        })
+    }
+
+    /// The mark nearest before a place of line `line`: where `before` first fails.
+    fn mark(&self, line: usize, l: &str, before: impl Fn(&Mark) -> bool) -> Mark {
+        let start = Mark {
+            byte: 0,
+            chars: 0,
+            units: 0,
+        };
+        if l.len() <= MARK_EVERY {
+            return start;
+        }
+        let marks = self.marks(line, l);
+        let i = marks.partition_point(before);
+        i.checked_sub(1).map_or(start, |i| marks[i])
+    }
+
+    /// The UTF-16 units before byte `at` of line `line` (`l`, a character boundary of it).
+    fn units(&self, line: usize, l: &str, at: usize) -> u32 {
+        let m = self.mark(line, l, |m| m.byte <= at);
+        let units = m.units + l[m.byte..at].chars().map(char::len_utf16).sum::<usize>();
+        u32::try_from(units).unwrap_or(u32::MAX)
+    }
+
+    /// The protocol position of a 1-based line and scalar column, and the byte it is at; a
+    /// column past its line's end (a finding on a line since shortened) is the line's end.
+    fn place(&self, pos: Pos) -> (Position, usize) {
+        let line = pos.line.max(1) as usize - 1;
+        let col = pos.column.max(1) as usize - 1;
+        let Some((start, l)) = self.raw_line(line) else {
+            return (Position::new(line as u32, 0), self.text.len());
+        };
+        let m = self.mark(line, l, |m| m.chars <= col);
+        let at = l[m.byte..]
+            .char_indices()
+            .map(|(i, _)| m.byte + i)
+            .chain(std::iter::once(l.len()))
+            .nth(col - m.chars);
+        match at {
+            Some(at) => (
+                Position::new(line as u32, self.units(line, l, at)),
+                start + at,
+            ),
+            None => {
+                let end = self.line_text(line).len();
+                (self.line_end(line as u32), start + end)
+            }
+        }
+    }
+
+    /// The protocol position of a 1-based line and scalar column.
+    pub(crate) fn position(&self, pos: Pos) -> Position {
+        self.place(pos).0
+    }
+
+    /// The protocol position of byte `at` (a character boundary; else the start of its line).
+    fn position_of_byte(&self, at: usize) -> Position {
+        let at = at.min(self.text.len());
+        let line = self.starts[1..].partition_point(|&s| s <= at);
+        let units = match self.raw_line(line) {
+            Some((start, l)) if at >= start && self.text.is_char_boundary(at) => {
+                self.units(line, l, at - start)
+            }
+            _ => 0,
+        };
+        Position::new(u32::try_from(line).unwrap_or(u32::MAX), units)
+    }
+
+    /// The end of 0-based line `line`.
+    pub(crate) fn line_end(&self, line: u32) -> Position {
+        let l = self.line_text(line as usize);
+        Position::new(line, self.units(line as usize, l, l.len()))
+    }
+
+    /// The first byte at or after `from` of line `line` (`l`) where `ends` holds, searched
+    /// again only when the last search of its `kind` cannot answer.
+    fn next_end(
+        &self,
+        kind: usize,
+        line: usize,
+        l: &str,
+        from: usize,
+        ends: impl Fn(char) -> bool,
+    ) -> Option<usize> {
+        let mut searched = self.searched.get();
+        if let Some(s) = searched[kind]
+            && s.line == line
+            && s.from <= from
+            && s.found.is_none_or(|f| f >= from)
+        {
+            return s.found;
+        }
+        let found = l[from..].find(ends).map(|i| from + i);
+        searched[kind] = Some(Searched { line, from, found });
+        self.searched.set(searched);
+        found
+    }
+
+    /// The range a finding covers: from its position to the end of the token there (a key, a
+    /// scalar, a quoted string), else to the end of the line.
+    pub(crate) fn finding_range(&self, f: &Finding) -> Range {
+        let (start, at) = self.place(Pos::new(f.line, f.column));
+        let line = start.line as usize;
+        let l = self.line_text(line);
+        let from = self
+            .raw_line(line)
+            .map_or(0, |(s, _)| at.saturating_sub(s))
+            .min(l.len());
+        let token_end = match l[from..].chars().next() {
+            Some(q @ ('"' | '\'')) => {
+                let kind = if q == '"' { 1 } else { 2 };
+                let close = self.next_end(kind, line, l, from + 1, |c| c == q);
+                close.map_or(l.len(), |e| e + 1)
+            }
+            Some(_) => self
+                .next_end(0, line, l, from, ends_token)
+                .unwrap_or(l.len()),
+            None => from,
+        };
+        let end = if token_end == from {
+            l.len()
+        } else {
+            token_end
+        };
+        if end == from {
+            return Range::new(start, start);
+        }
+        Range::new(start, Position::new(start.line, self.units(line, l, end)))
+    }
+
+    /// A finding as the editor shows it.
+    pub(crate) fn diagnostic(&self, f: &Finding) -> Diagnostic {
+        Diagnostic {
+            range: self.finding_range(f),
+            severity: Some(severity(f.severity)),
+            code: Some(NumberOrString::String(f.rule.code().to_owned())),
+            code_description: rule_url(f.rule).map(|href| CodeDescription { href }),
+            source: Some(SOURCE.to_owned()),
+            message: f.message.clone(),
+            ..Diagnostic::default()
+        }
+    }
+
+    /// A fix's edit as a text edit of this document (the file the fix was made for).
+    pub(crate) fn text_edit(&self, e: &Edit) -> TextEdit {
+        TextEdit::new(
+            Range::new(self.position_of_byte(e.start), self.position_of_byte(e.end)),
+            e.content.clone(),
+        )
+    }
 }
 
 /// The byte offset into `line` of a protocol character (UTF-16) offset, clamped.
@@ -100,53 +297,12 @@ pub(crate) fn ends_token(c: char) -> bool {
         )
 }
 
-/// The range a finding covers: from its position to the end of the token there (a key, a
-/// scalar, a quoted string), else to the end of the line.
-pub(crate) fn finding_range(text: &str, f: &Finding) -> Range {
-    let start = position(text, Pos::new(f.line, f.column));
-    let l = line_text(text, start.line as usize);
-    let from = byte_of_utf16(l, start.character);
-    let rest = &l[from..];
-    let len = match rest.chars().next() {
-        Some(q @ ('"' | '\'')) => rest[1..].find(q).map_or(rest.len(), |e| e + 2),
-        Some(_) => rest.find(ends_token).unwrap_or(rest.len()),
-        None => 0,
-    };
-    let len = if len == 0 { rest.len() } else { len };
-    let end = Position::new(start.line, start.character + utf16_len(&rest[..len]));
-    Range::new(start, end)
-}
-
 fn severity(s: Severity) -> DiagnosticSeverity {
     match s {
         Severity::Error => DiagnosticSeverity::ERROR,
         Severity::Warning => DiagnosticSeverity::WARNING,
         Severity::Info => DiagnosticSeverity::INFORMATION,
     }
-}
-
-/// A finding as the editor shows it.
-pub(crate) fn diagnostic(text: &str, f: &Finding) -> Diagnostic {
-    Diagnostic {
-        range: finding_range(text, f),
-        severity: Some(severity(f.severity)),
-        code: Some(NumberOrString::String(f.rule.code().to_owned())),
-        code_description: rule_url(f.rule).map(|href| CodeDescription { href }),
-        source: Some(SOURCE.to_owned()),
-        message: f.message.clone(),
-        ..Diagnostic::default()
-    }
-}
-
-/// A fix's edit as a text edit of `text` (the file the fix was made for).
-pub(crate) fn text_edit(text: &str, e: &Edit) -> TextEdit {
-    TextEdit::new(
-        Range::new(
-            position_of_byte(text, e.start),
-            position_of_byte(text, e.end),
-        ),
-        e.content.clone(),
-    )
 }
 
 #[cfg(test)]
@@ -156,31 +312,45 @@ mod tests {
     #[test]
     fn columns_in_scalars_become_utf16_offsets() {
         let text = "---\nname: é𝄞x\n";
+        let doc = Doc::new(text);
         // `x` is the 10th scalar of line 2: `é` is one UTF-16 unit, `𝄞` two.
-        assert_eq!(position(text, Pos::new(2, 9)), Position::new(1, 9));
-        assert_eq!(position(text, Pos::new(2, 10)), Position::new(1, 10));
+        assert_eq!(doc.position(Pos::new(2, 9)), Position::new(1, 9));
+        assert_eq!(doc.position(Pos::new(2, 10)), Position::new(1, 10));
         assert_eq!(byte_of_utf16("é𝄞x", 3), "é𝄞".len());
         // Past the end of the line or the file: clamped.
-        assert_eq!(position(text, Pos::new(2, 99)), Position::new(1, 10));
-        assert_eq!(position(text, Pos::new(9, 3)), Position::new(8, 0));
-        // A byte order mark is not a character of line 1, for positions or for edits.
+        assert_eq!(doc.position(Pos::new(2, 99)), Position::new(1, 10));
+        assert_eq!(doc.position(Pos::new(9, 3)), Position::new(8, 0));
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_a_character_of_line_1() {
         let bom = "\u{feff}---\nname: x\n";
-        assert_eq!(position(bom, Pos::new(1, 2)), Position::new(0, 1));
+        let doc = Doc::new(bom);
+        assert_eq!(doc.position(Pos::new(1, 2)), Position::new(0, 1));
+        assert_eq!(doc.line_end(0), Position::new(0, 3));
         let e = crate::span::edit(bom, 3, 6, "+++");
-        let edit = text_edit(bom, &e);
+        let edit = doc.text_edit(&e);
         assert_eq!(
             edit.range,
             Range::new(Position::new(0, 0), Position::new(0, 3))
         );
-        assert_eq!(edit.range.start, position(bom, e.location));
+        assert_eq!(edit.range.start, doc.position(e.location));
+        // A finding's range there covers its token, not one character more.
+        let text = "\u{feff}name: x\n";
+        let f = Finding::new(Rule::UnknownKey, "x", Pos::new(1, 1), "m");
+        assert_eq!(
+            Doc::new(text).finding_range(&f),
+            Range::new(Position::new(0, 0), Position::new(0, 4))
+        );
     }
 
     #[test]
     fn a_range_ends_with_its_token_or_its_line() {
         let text = "---\ndescriptin: x\ntools: ['a b', c]\n  \n";
+        let doc = Doc::new(text);
         let at = |line, column| {
             let f = Finding::new(Rule::UnknownKey, "x", Pos::new(line, column), "m");
-            finding_range(text, &f)
+            doc.finding_range(&f)
         };
         let r = |l, c, el, ec| Range::new(Position::new(l, c), Position::new(el, ec));
         assert_eq!(at(2, 1), r(1, 0, 1, 10));
@@ -189,6 +359,106 @@ mod tests {
         assert_eq!(at(3, 16), r(2, 15, 2, 16));
         // Blank: to the end of the line.
         assert_eq!(at(4, 1), r(3, 0, 3, 2));
+    }
+
+    /// Places counted from the document's start for each one: what [`Doc`] must equal.
+    mod plain {
+        use super::super::*;
+
+        pub(super) fn position(text: &str, pos: Pos) -> Position {
+            let pos = Pos::new(pos.line.max(1), pos.column.max(1));
+            match crate::span::offset(text, pos) {
+                Some(at) => position_of_byte(text, at),
+                None => line_end(text, pos.line - 1),
+            }
+        }
+
+        pub(super) fn position_of_byte(text: &str, at: usize) -> Position {
+            let before = &text.as_bytes()[..at.min(text.len())];
+            let line = memchr::memchr_iter(b'\n', before).count();
+            let start = memchr::memrchr(b'\n', before).map_or(0, |i| i + 1);
+            let l = text.get(start..before.len()).unwrap_or_default();
+            Position::new(line as u32, utf16_len(l))
+        }
+
+        pub(super) fn line_end(text: &str, line: u32) -> Position {
+            Position::new(line, utf16_len(line_text(text, line as usize)))
+        }
+
+        fn utf16_len(s: &str) -> u32 {
+            s.chars().map(|c| c.len_utf16() as u32).sum()
+        }
+
+        fn line_text(text: &str, line: usize) -> &str {
+            let l = text.split('\n').nth(line).unwrap_or("");
+            l.strip_suffix('\r').unwrap_or(l)
+        }
+
+        pub(super) fn finding_range(text: &str, f: &Finding) -> Range {
+            let start = position(text, Pos::new(f.line, f.column));
+            let l = line_text(text, start.line as usize);
+            let from = byte_of_utf16(l, start.character);
+            let rest = &l[from..];
+            let len = match rest.chars().next() {
+                Some(q @ ('"' | '\'')) => rest[1..].find(q).map_or(rest.len(), |e| e + 2),
+                Some(_) => rest.find(ends_token).unwrap_or(rest.len()),
+                None => 0,
+            };
+            let len = if len == 0 { rest.len() } else { len };
+            let end = Position::new(start.line, start.character + utf16_len(&rest[..len]));
+            Range::new(start, end)
+        }
+    }
+
+    #[test]
+    fn places_counted_from_marks_equal_places_counted_from_the_start() {
+        let mut pick = crate::generated::picker(35);
+        let pieces = [
+            "a", "bc", " ", "\"", "'", ",", ":", "é", "𝄞", "\r", "\r\n", "\n", "$x", "x: ",
+        ];
+        for case in 0..600 {
+            // Some texts hold lines long enough to be marked.
+            let len = if case % 3 == 0 { 6000 } else { 120 };
+            let mut text = String::new();
+            while text.len() < len {
+                let p = pieces[pick(pieces.len())];
+                // Long runs without a line break, and without a token's end, now and then.
+                if case % 3 == 0 && p.contains('\n') && pick(300) > 0 {
+                    continue;
+                }
+                text.push_str(p);
+            }
+            let doc = Doc::new(&text);
+            let lines = text.split('\n').count() as u32;
+            let mut places: Vec<Pos> = (0..60)
+                .map(|_| Pos::new(pick(lines as usize + 2) as u32, pick(len + 4) as u32))
+                .collect();
+            // In order (as findings come) and then in no order.
+            let mut sorted = places.clone();
+            sorted.sort_by_key(|p| (p.line, p.column));
+            places.splice(0..0, sorted);
+            for pos in places {
+                let f = Finding::new(Rule::UnknownKey, "x", pos, "m");
+                assert_eq!(
+                    doc.position(pos),
+                    plain::position(&text, pos),
+                    "{pos:?} in {text:?}"
+                );
+                assert_eq!(
+                    doc.finding_range(&f),
+                    plain::finding_range(&text, &f),
+                    "{pos:?} in {text:?}"
+                );
+                let at = pick(text.len() + 2);
+                assert_eq!(
+                    doc.position_of_byte(at),
+                    plain::position_of_byte(&text, at),
+                    "byte {at} of {text:?}"
+                );
+                let line = pick(lines as usize + 1) as u32;
+                assert_eq!(doc.line_end(line), plain::line_end(&text, line));
+            }
+        }
     }
 
     #[test]
@@ -203,7 +473,7 @@ mod tests {
     #[test]
     fn a_diagnostic_carries_the_rule_and_its_documentation() {
         let f = Finding::new(Rule::UnknownKey, "x", Pos::new(2, 1), "unknown key");
-        let d = diagnostic("---\ndescriptin: x\n", &f);
+        let d = Doc::new("---\ndescriptin: x\n").diagnostic(&f);
         assert_eq!(d.code, Some(NumberOrString::String("SA221".into())));
         assert_eq!(d.source.as_deref(), Some("skill-audit"));
         let href = d.code_description.expect("a link").href;

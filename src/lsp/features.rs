@@ -391,6 +391,9 @@ fn wanted(kind: &CodeActionKind, only: Option<&[CodeActionKind]>) -> bool {
     })
 }
 
+/// A quick fix as the editor applies it: its title, and each edit's range and new text.
+type QuickFix<'f> = (&'f str, Vec<(Range, &'f str)>);
+
 /// Quick fixes for the findings of `findings` (one file's, against its `text`) that touch
 /// `range`, and "fix all safe" for the whole file; only kinds in `only`, when given.
 pub(crate) fn code_actions(
@@ -404,34 +407,37 @@ pub(crate) fn code_actions(
         changes: Some(HashMap::from([(uri.clone(), edits)])),
         ..WorkspaceEdit::default()
     };
+    let doc = convert::Doc::new(text);
     let mut quick_fixes: Vec<CodeAction> = Vec::new();
+    // Where each quick fix is among those offered, by its title and edits.
+    let mut offered: HashMap<QuickFix<'_>, usize> = HashMap::new();
     let quick = wanted(&CodeActionKind::QUICKFIX, only);
     for f in findings.iter().filter(|_| quick) {
         let Some(fix) = &f.fix else { continue };
-        let d = convert::diagnostic(text, f);
+        let d = doc.diagnostic(f);
         let touches = d.range.start.line <= range.end.line && d.range.end.line >= range.start.line;
         if !touches {
             continue;
         }
-        let edits: Vec<TextEdit> = fix
-            .edits
-            .iter()
-            .map(|e| convert::text_edit(text, e))
-            .collect();
+        let edits: Vec<TextEdit> = fix.edits.iter().map(|e| doc.text_edit(e)).collect();
         // A finding repeated per profile carries the same fix each time: offer it once, for
         // all of its diagnostics.
-        let same = quick_fixes.iter_mut().find(|a| {
-            a.title == fix.message
-                && a.edit
-                    .as_ref()
-                    .and_then(|e| e.changes.as_ref())
-                    .and_then(|c| c.get(uri))
-                    == Some(&edits)
-        });
-        if let Some(a) = same {
-            a.diagnostics.get_or_insert_with(Vec::new).push(d);
+        let key = (
+            fix.message.as_str(),
+            edits
+                .iter()
+                .zip(&fix.edits)
+                .map(|(t, e)| (t.range, e.content.as_str()))
+                .collect(),
+        );
+        if let Some(&i) = offered.get(&key) {
+            quick_fixes[i]
+                .diagnostics
+                .get_or_insert_with(Vec::new)
+                .push(d);
             continue;
         }
+        offered.insert(key, quick_fixes.len());
         quick_fixes.push(CodeAction {
             title: fix.message.clone(),
             kind: Some(CodeActionKind::QUICKFIX),
@@ -460,7 +466,7 @@ pub(crate) fn code_actions(
             continue;
         }
         end = e.end.max(e.start + 1);
-        taken.push(convert::text_edit(text, e));
+        taken.push(doc.text_edit(e));
     }
     if !taken.is_empty() && wanted(&CodeActionKind::new(FIX_ALL), only) {
         out.push(CodeActionOrCommand::CodeAction(CodeAction {
@@ -551,6 +557,19 @@ mod tests {
         assert_eq!(on_save.len(), 1);
         let only = [CodeActionKind::new("source.fix")];
         assert!(code_actions(&uri, text, &all, whole, Some(&only)).is_empty());
+        // A finding made once per profile is one quick fix for all of its diagnostics.
+        let a2 = fixed(2, 1, 4, 14, "description", true);
+        let twice = code_actions(&uri, text, &[&a, &b, &a2], whole, None);
+        let quick: Vec<usize> = twice
+            .iter()
+            .filter_map(|a| match a {
+                CodeActionOrCommand::CodeAction(a) if a.kind == Some(CodeActionKind::QUICKFIX) => {
+                    Some(a.diagnostics.as_ref().map_or(0, Vec::len))
+                }
+                _ => None,
+            })
+            .collect();
+        assert_eq!(quick, [2, 1]);
     }
 
     #[test]

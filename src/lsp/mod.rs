@@ -536,8 +536,9 @@ impl Server<'_> {
                 let path = self.root.join(&p.path);
                 let text = self.text(&path).unwrap_or_default();
                 let at = crate::diagnostic::Pos::new(p.line.max(1) as u32, p.column.max(1) as u32);
-                let start = convert::position(&text, at);
-                let end = convert::line_end(&text, start.line);
+                let doc = convert::Doc::new(&text);
+                let start = doc.position(at);
+                let end = doc.line_end(start.line);
                 Some((
                     path,
                     lsp_types::Diagnostic {
@@ -583,10 +584,8 @@ impl Server<'_> {
         } else {
             self.text(&path).unwrap_or_default()
         };
-        let diagnostics = findings
-            .iter()
-            .map(|f| convert::diagnostic(&text, f))
-            .collect();
+        let doc = convert::Doc::new(&text);
+        let diagnostics = findings.iter().map(|f| doc.diagnostic(f)).collect();
         self.notify::<notification::PublishDiagnostics>(PublishDiagnosticsParams {
             uri,
             diagnostics,

@@ -616,3 +616,72 @@ fn policy_rules_are_diagnostics_as_you_type() {
     assert!(!codes(&after).contains(&"P001".to_owned()), "{after:?}");
     c.stop();
 }
+
+#[test]
+fn thousands_of_findings_on_one_line_are_placed_without_recounting_the_line() {
+    // Each finding was placed by counting from the top of the file, so a generated line of
+    // many findings took time in the square of its length, once per publish and per request.
+    const N: usize = 20_000;
+    let lead = "See é𝄞 ";
+    let paths: Vec<String> = (0..N).map(|i| format!("references/b{i}.md")).collect();
+    let text = format!(
+        "---\nname: many\ndescription: Names many files. Use when asked.\n---\n{lead}{}\n",
+        paths.join(" ")
+    );
+    let dir = tree(&[("skills/many/SKILL.md", &text)]);
+    let root = dir.path().canonicalize().unwrap();
+    let skill = root.join("skills/many/SKILL.md");
+    let mut c = Client::start(&root, &[]);
+    c.open(&skill, &text);
+    let diags = c.some_diagnostics(&uri(&skill));
+    let missing: Vec<&Value> = diags.iter().filter(|d| d["code"] == "SA232").collect();
+    assert_eq!(missing.len(), N);
+    // Columns in UTF-16 units: `é` is one, `𝄞` two.
+    let lead_units = lead.encode_utf16().count();
+    let last_start = lead_units + paths[..N - 1].iter().map(|p| p.len() + 1).sum::<usize>();
+    let last = missing
+        .iter()
+        .find(|d| d["range"]["start"]["character"] == last_start)
+        .expect("the last path is placed where it is written");
+    assert_eq!(
+        last["range"],
+        json!({"start": {"line": 4, "character": last_start},
+               "end": {"line": 4, "character": last_start + paths[N - 1].len()}})
+    );
+    let actions = c.code_actions(&skill, 4, 0, u32::MAX);
+    assert!(actions["result"].is_array(), "{actions}");
+    c.stop();
+}
+
+#[test]
+fn hover_and_completion_answer_at_once_in_a_long_or_unclosed_frontmatter() {
+    // The keys above the cursor were read by splitting the text again for each line above.
+    const N: usize = 50_000;
+    let mut long = String::from("---\nname: long\ndescription: Long. Use when asked.\ntools:\n");
+    for i in 0..N {
+        long.push_str(&format!("  - tool{i}\n"));
+    }
+    long.push_str("---\nBody.\n");
+    let unclosed = "---\nname: open\ndescription: Half typed.\ntools:\n  - read\n";
+    let dir = tree(&[
+        ("skills/long/SKILL.md", &long),
+        ("skills/open/SKILL.md", unclosed),
+    ]);
+    let root = dir.path().canonicalize().unwrap();
+    let (long_path, open_path) = (
+        root.join("skills/long/SKILL.md"),
+        root.join("skills/open/SKILL.md"),
+    );
+    let mut c = Client::start(&root, &[]);
+    c.open(&long_path, &long);
+    c.open(&open_path, unclosed);
+    let last = (N + 3) as u32;
+    let hover = c.hover_text(&long_path, last, 6);
+    assert!(hover.contains(&format!("tool{}", N - 1)), "{hover}");
+    let completion = c.at("textDocument/completion", &long_path, last, 6);
+    assert!(completion.get("result").is_some(), "{completion}");
+    // A place far below a frontmatter that is not closed yet.
+    let far = c.at("textDocument/completion", &open_path, u32::MAX - 1, 0);
+    assert!(far.get("result").is_some(), "{far}");
+    c.stop();
+}
