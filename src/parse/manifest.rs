@@ -241,19 +241,42 @@ fn paths(
     )
 }
 
-/// A manifest's text and where its lines start, found once: every path it lists is located
-/// in it, and a marketplace's entries one after another.
+/// A manifest's text, where its lines start and where each string is written, found once:
+/// every path it lists is located in it, and a marketplace's entries one after another, so a
+/// manifest listing tens of thousands of paths is not searched once per path.
 struct Located<'t> {
     text: &'t str,
     line_starts: Vec<usize>,
+    /// Each JSON string of the text (keys too) by its value, with where each spelling of it
+    /// starts and ends, in text order: `"a\/b"` is the string `a/b`.
+    strings: foldhash::HashMap<std::borrow::Cow<'t, str>, Vec<(usize, usize)>>,
+    /// Columns on the line asked about last, counted on from the place asked before: a
+    /// minified manifest is one long line.
+    columns: std::cell::RefCell<crate::span::Columns<'t>>,
 }
 
 impl<'t> Located<'t> {
     fn new(text: &'t str) -> Self {
         let starts = memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1);
+        let mut strings: foldhash::HashMap<_, Vec<_>> = foldhash::HashMap::default();
+        for (start, end) in string_tokens(text) {
+            let raw = &text[start + 1..end - 1];
+            // Escaped, or not a JSON string at all (a raw line break): read as JSON reads it.
+            let value = if raw.bytes().any(|b| b == b'\\' || b < 0x20) {
+                match serde_json::from_str::<String>(&text[start..end]) {
+                    Ok(v) => std::borrow::Cow::Owned(v),
+                    Err(_) => continue,
+                }
+            } else {
+                std::borrow::Cow::Borrowed(raw)
+            };
+            strings.entry(value).or_default().push((start, end));
+        }
         Located {
             text,
             line_starts: std::iter::once(0).chain(starts).collect(),
+            strings,
+            columns: std::cell::RefCell::new(crate::span::Columns::new("")),
         }
     }
 
@@ -262,42 +285,70 @@ impl<'t> Located<'t> {
         // The lines starting at or before `i`: `i` is on the last of them.
         let line = self.line_starts.partition_point(|&start| start <= i);
         let start = self.line_starts[line.saturating_sub(1)];
-        let col = self.text.get(start..i).map_or(0, |s| s.chars().count()) + 1;
+        let end = self
+            .line_starts
+            .get(line)
+            .map_or(self.text.len(), |next| next - 1);
+        let mut columns = self.columns.borrow_mut();
+        columns.move_to(&self.text[start..end]);
         Pos::new(
             u32::try_from(line).unwrap_or(1),
-            u32::try_from(col).unwrap_or(1),
+            columns.column(i.saturating_sub(start)),
         )
+    }
+
+    /// Where the string `value` is written at or after byte `from`, first first.
+    fn spellings(&self, value: &str, from: usize) -> &[(usize, usize)] {
+        let all = self.strings.get(value).map_or(&[][..], Vec::as_slice);
+        &all[all.partition_point(|&(start, _)| start < from)..]
     }
 }
 
-/// The position of the first occurrence of a JSON string at or after byte `from`, and the
-/// byte just after it.
+/// Where each string of the JSON text `text` starts and ends (its quotes included), in order.
+/// Outside strings, valid JSON has no `"`.
+fn string_tokens(text: &str) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let bytes = text.as_bytes();
+    let mut at = 0;
+    std::iter::from_fn(move || {
+        let start = at + memchr::memchr(b'"', bytes.get(at..)?)?;
+        let mut i = start + 1;
+        loop {
+            let j = i + memchr::memchr2(b'"', b'\\', bytes.get(i..)?)?;
+            if bytes[j] == b'\\' {
+                i = j + 2;
+                continue;
+            }
+            at = j + 1;
+            return Some((start, at));
+        }
+    })
+}
+
 /// The position of the first `"key": value` entry at or after byte `from` whose value is the
 /// JSON string `value`, and the byte just after it: the same text elsewhere (a keyword, a
 /// description) is not the entry.
 fn locate_entry(text: &Located<'_>, key: &str, value: &str, from: usize) -> Option<(Pos, usize)> {
-    let key = serde_json::to_string(key).ok()?;
-    let needle = serde_json::to_string(value).ok()?;
-    let mut at = from.min(text.text.len());
-    while let Some(i) = text.text[at..].find(&key) {
-        let after_key = at + i + key.len();
-        let rest = text.text[after_key..].trim_start();
-        if let Some(rest) = rest.strip_prefix(':') {
-            let value_at = text.text.len() - rest.trim_start().len();
-            if text.text[value_at..].starts_with(&needle) {
-                return Some((text.position(value_at), value_at + needle.len()));
-            }
-        }
-        at = after_key;
-    }
-    None
+    let keys = text.spellings(key, 0);
+    // Is the string at `value_at` the value of a `key`: that key, a colon, then it?
+    let keyed = |value_at: usize| {
+        let Some(before) = text.text[..value_at].trim_end().strip_suffix(':') else {
+            return false;
+        };
+        let key_end = before.trim_end().len();
+        let i = keys.partition_point(|&(_, end)| end < key_end);
+        keys.get(i).is_some_and(|&(_, end)| end == key_end)
+    };
+    text.spellings(value, from)
+        .iter()
+        .find(|&&(start, _)| keyed(start))
+        .map(|&(start, end)| (text.position(start), end))
 }
 
+/// The position of the first spelling of the JSON string `value` at or after byte `from`,
+/// and the byte just after it.
 fn locate_from(text: &Located<'_>, value: &str, from: usize) -> Option<(Pos, usize)> {
-    let needle = serde_json::to_string(value).ok()?;
-    let start = from.min(text.text.len());
-    let i = start + text.text[start..].find(&needle)?;
-    Some((text.position(i), i + needle.len()))
+    let &(start, end) = text.spellings(value, from).first()?;
+    Some((text.position(start), end))
 }
 
 #[cfg(test)]
@@ -320,6 +371,11 @@ mod tests {
             };
         }
         assert_eq!(located.position(text.len()), Pos::new(line, col));
+        // Asked in any order, counted on from the place asked before or from its line.
+        let fresh = |i| Located::new(text).position(i);
+        for i in (0..=text.len()).rev().filter(|&i| text.is_char_boundary(i)) {
+            assert_eq!(located.position(i), fresh(i), "byte {i}");
+        }
         assert_eq!(
             locate_from(&located, "ü/b", 0).map(|(p, _)| p.line),
             Some(4)
@@ -338,6 +394,17 @@ mod tests {
         assert_eq!(
             locate_entry(&located, "name", "ui5", 0).map(|(p, _)| p),
             Some(Pos::new(2, 2))
+        );
+        // A string is found however JSON escapes are used to write it.
+        let text = "{\"name\": \"a\\/b\", \"skills\": [\"./\\u0078\"]}";
+        let located = Located::new(text);
+        assert_eq!(
+            locate_entry(&located, "name", "a/b", 0).map(|(p, _)| p),
+            Some(Pos::new(1, 10))
+        );
+        assert_eq!(
+            locate_from(&located, "./x", 0).map(|(p, _)| p),
+            Some(Pos::new(1, 29))
         );
         // A string with a line break is written escaped; the raw text is not it.
         let located = Located::new("[\"a\nb\",\n \"a\\nb\"]");

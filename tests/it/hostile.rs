@@ -509,3 +509,40 @@ fn thousands_of_references_on_one_line_are_reported_once_each() {
     assert!(shown.contains(&place), "{place} is shown");
     assert!(shown.len() < N * 1_000, "{} bytes", shown.len());
 }
+
+#[test]
+fn a_manifest_listing_thousands_of_paths_places_each_in_one_pass() {
+    // Each path was found by searching the manifest from its top, and counted along its
+    // line from the line's start; a path written with JSON escapes (`\/`, as some writers
+    // do) was not found at all and was placed at 1:1.
+    const N: usize = 20_000;
+    let t = TempDir::new().unwrap();
+    let list = |f: &dyn Fn(usize) -> String| (0..N).map(f).collect::<Vec<_>>().join(", ");
+    let skills = list(&|i| format!("\"./skills/s{i}\""));
+    let agents = list(&|i| format!("\"./agents\\/a{i}.md\""));
+    let manifest = format!(
+        "{{\"name\": \"p\", \"description\": \"d\", \"version\": \"1.0.0\", \"skills\": [{skills}], \"agents\": [{agents}]}}"
+    );
+    write(t.path(), "p/.claude-plugin/plugin.json", &manifest);
+    let (r, _) = json(t.path(), &["."]);
+    let missing = findings(&r, "SA602");
+    assert_eq!(missing.len(), 2 * N);
+    let column_of = |written: &str| manifest.find(written).map(|c| c as u64 + 1);
+    for (name, written) in [
+        (
+            format!("./skills/s{}", N - 1),
+            format!("\"./skills/s{}\"", N - 1),
+        ),
+        (
+            format!("./agents/a{}.md", N - 1),
+            format!("\"./agents\\/a{}.md\"", N - 1),
+        ),
+    ] {
+        let f = missing
+            .iter()
+            .find(|f| s(f, "message").contains(&format!("`{name}`")))
+            .unwrap_or_else(|| panic!("{name} is reported"));
+        assert_eq!(f["line"], 1, "{f}");
+        assert_eq!(f["column"].as_u64(), column_of(&written), "{f}");
+    }
+}
