@@ -50,6 +50,25 @@ struct Mark {
     units: usize,
 }
 
+/// What ends the token a finding starts at: a character that ends a bare token, or the
+/// quote that closes a quoted one.
+#[derive(Clone, Copy)]
+enum TokenEnd {
+    Bare,
+    Double,
+    Single,
+}
+
+impl TokenEnd {
+    fn ends(self, c: char) -> bool {
+        match self {
+            TokenEnd::Bare => ends_token(c),
+            TokenEnd::Double => c == '"',
+            TokenEnd::Single => c == '\'',
+        }
+    }
+}
+
 /// Where a token search from `from` on `line` ended (`None`: not before the line's end).
 #[derive(Clone, Copy)]
 struct Searched {
@@ -68,8 +87,8 @@ pub(crate) struct Doc<'t> {
     starts: Vec<usize>,
     /// The marks of each long line asked about.
     marks: std::cell::RefCell<std::collections::HashMap<usize, std::rc::Rc<[Mark]>>>,
-    /// The last search for the end of a token, and of each quoted string, so findings in one
-    /// long token do not each search it again.
+    /// The last search for the end of each [`TokenEnd`], so findings in one long token do
+    /// not each search it again.
     searched: std::cell::Cell<[Option<Searched>; 3]>,
 }
 
@@ -198,26 +217,20 @@ impl<'t> Doc<'t> {
         Position::new(line, self.units(line as usize, l, l.len()))
     }
 
-    /// The first byte at or after `from` of line `line` (`l`) where `ends` holds, searched
-    /// again only when the last search of its `kind` cannot answer.
-    fn next_end(
-        &self,
-        kind: usize,
-        line: usize,
-        l: &str,
-        from: usize,
-        ends: impl Fn(char) -> bool,
-    ) -> Option<usize> {
+    /// The first byte at or after `from` of line `line` (`l`) that ends a token of `kind`,
+    /// searched again only when the last search for that kind cannot answer.
+    fn next_end(&self, kind: TokenEnd, line: usize, l: &str, from: usize) -> Option<usize> {
         let mut searched = self.searched.get();
-        if let Some(s) = searched[kind]
+        let kind_at = kind as usize;
+        if let Some(s) = searched[kind_at]
             && s.line == line
             && s.from <= from
             && s.found.is_none_or(|f| f >= from)
         {
             return s.found;
         }
-        let found = l[from..].find(ends).map(|i| from + i);
-        searched[kind] = Some(Searched { line, from, found });
+        let found = l[from..].find(|c| kind.ends(c)).map(|i| from + i);
+        searched[kind_at] = Some(Searched { line, from, found });
         self.searched.set(searched);
         found
     }
@@ -234,12 +247,16 @@ impl<'t> Doc<'t> {
             .min(l.len());
         let token_end = match l[from..].chars().next() {
             Some(q @ ('"' | '\'')) => {
-                let kind = if q == '"' { 1 } else { 2 };
-                let close = self.next_end(kind, line, l, from + 1, |c| c == q);
+                let kind = if q == '"' {
+                    TokenEnd::Double
+                } else {
+                    TokenEnd::Single
+                };
+                let close = self.next_end(kind, line, l, from + 1);
                 close.map_or(l.len(), |e| e + 1)
             }
             Some(_) => self
-                .next_end(0, line, l, from, ends_token)
+                .next_end(TokenEnd::Bare, line, l, from)
                 .unwrap_or(l.len()),
             None => from,
         };
