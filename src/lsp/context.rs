@@ -63,9 +63,10 @@ pub(crate) fn word_at(line: &str, at: usize) -> Option<String> {
 /// The cursor at 0-based `line` and UTF-16 `character` of `text`.
 pub(crate) fn cursor(text: &str, line: u32, character: u32) -> Cursor {
     let line = line as usize;
-    // Split once: the keys above the cursor are read line by line upwards.
+    // Split once, down to the cursor's line: the keys above it are read line by line upwards.
     let lines: Vec<&str> = text
         .split('\n')
+        .take(line.saturating_add(1))
         .map(|l| l.strip_suffix('\r').unwrap_or(l))
         .collect();
     let l = lines.get(line).copied().unwrap_or("");
