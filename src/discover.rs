@@ -89,6 +89,24 @@ pub(crate) enum IgnoreRules {
 /// Files whose rules apply below their folder.
 const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore"];
 
+/// The largest ignore file of a root, or above one, that the walk reads. The walker compiles
+/// every pattern of every ignore file it meets, at hundreds of bytes of memory per byte of
+/// wildcard patterns, and the tree is untrusted; real ignore files are a few kilobytes.
+const MAX_IGNORE_FILE: u64 = 256 * 1024;
+
+/// The ignore file of `dir` (one of [`IGNORE_FILES`], or git's exclude file) that is over
+/// [`MAX_IGNORE_FILE`], with its size.
+fn oversized_ignore_file(dir: &Path) -> Option<(PathBuf, u64)> {
+    IGNORE_FILES
+        .iter()
+        .map(|f| dir.join(f))
+        .chain(std::iter::once(dir.join(".git/info/exclude")))
+        .find_map(|p| {
+            let len = std::fs::metadata(&p).ok()?.len();
+            (len > MAX_IGNORE_FILE).then_some((p, len))
+        })
+}
+
 /// Folders never entered.
 const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
 
@@ -290,10 +308,34 @@ pub(crate) fn walk_each(
     rules: IgnoreRules,
     found: &(dyn Fn(&Candidate) + Sync),
 ) -> Discovery {
+    // The ignore files of the roots and of the folders above them are read as the walk
+    // starts: one over the limit there means no ignore rule is honoured, which hides nothing.
+    // Those of the folders inside are read as each is entered, whatever their size: checking
+    // each folder first cost a lookup per folder on every run (docs/security.md).
+    let mut too_big = None;
+    let mut rules = rules;
+    if rules == IgnoreRules::Honour {
+        too_big = roots.iter().find_map(|r| {
+            normalize(&cwd.join(r))
+                .ancestors()
+                .find_map(oversized_ignore_file)
+        });
+        if too_big.is_some() {
+            rules = IgnoreRules::Off;
+        }
+    }
     let Some(builder) = builder(roots, roots, excludes, threads, rules) else {
         return Discovery::default();
     };
     let mut d = run(builder, cwd, found);
+    d.errors.extend(too_big.map(|(file, len)| WalkError {
+        path: display_path(&file, cwd),
+        message: format!(
+            "this ignore file is {len} bytes, over the {} KiB limit, so no ignore rule is \
+             honoured in this run; shrink it, or audit with --no-ignore",
+            MAX_IGNORE_FILE / 1024
+        ),
+    }));
     d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
     d.candidates.dedup_by(|a, b| a.path == b.path);
     d.errors

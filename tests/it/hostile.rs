@@ -546,3 +546,39 @@ fn a_manifest_listing_thousands_of_paths_places_each_in_one_pass() {
         assert_eq!(f["column"].as_u64(), column_of(&written), "{f}");
     }
 }
+
+#[test]
+fn an_oversized_ignore_file_above_the_walk_is_reported_not_compiled() {
+    // The walker compiles every pattern of an ignore file it reads: hundreds of bytes of
+    // memory per byte of wildcards, from a file the tree controls.
+    let patterns: String = (0..20_000)
+        .map(|i| format!("**/d{i}*/f?{i}[a-z]*.md\n"))
+        .collect();
+    assert!(patterns.len() > 256 * 1024);
+    let skill = |name: &str| {
+        format!("---\nname: {name}\ndescription: Does {name}. Use when asked.\n---\nBody.\n")
+    };
+    let t = tree(&[
+        (".gitignore", &format!("skills/hidden/\n{patterns}")),
+        ("skills/hidden/SKILL.md", &skill("hidden")),
+        ("skills/shown/SKILL.md", &skill("shown")),
+    ]);
+    // The root's own, and one above the folder audited: not read, so no rule hides anything.
+    for root in [".", "skills"] {
+        let (r, _) = json(t.path(), &[root]);
+        let errors = findings(&r, "SA100");
+        assert_eq!(errors.len(), 1, "{errors:?}");
+        assert_eq!(errors[0]["path"], ".gitignore");
+        assert!(
+            s(errors[0], "message").contains("no ignore rule is honoured"),
+            "{}",
+            errors[0]
+        );
+        assert_eq!(r["skills"].as_array().map(Vec::len), Some(2), "{root}");
+    }
+    // A small one is honoured as before.
+    write(t.path(), ".gitignore", "skills/hidden/\n");
+    let (r, _) = json(t.path(), &["."]);
+    assert!(findings(&r, "SA100").is_empty());
+    assert_eq!(r["skills"].as_array().map(Vec::len), Some(1));
+}
