@@ -69,6 +69,39 @@ pub fn line_at(text: &str, at: usize) -> (usize, usize, &str) {
     }
 }
 
+/// Where each line of a text starts, found once: the line of a place is then found by
+/// halving instead of by counting line breaks from the top, for texts that are asked about
+/// many places (a script's reads, a manifest's paths, an editor's diagnostics).
+pub(crate) struct LineStarts {
+    starts: Vec<usize>,
+    len: usize,
+}
+
+impl LineStarts {
+    pub(crate) fn new(text: &str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
+            .collect();
+        LineStarts {
+            starts,
+            len: text.len(),
+        }
+    }
+
+    /// The 0-based line holding byte `at` (a `\n` is on the line it ends).
+    pub(crate) fn line_of(&self, at: usize) -> usize {
+        self.starts.partition_point(|&s| s <= at).max(1) - 1
+    }
+
+    /// Where 0-based line `line` starts and ends (before its `\n`, after any `\r`); `None`
+    /// past the last line.
+    pub(crate) fn bounds(&self, line: usize) -> Option<(usize, usize)> {
+        let start = *self.starts.get(line)?;
+        let end = self.starts.get(line + 1).map_or(self.len, |next| next - 1);
+        Some((start, end))
+    }
+}
+
 /// Character columns of places on one line, each counted on from the place asked about
 /// before rather than from the line's start: a line may hold thousands of places (a minified
 /// script, a generated line of links).

@@ -83,8 +83,9 @@ struct Searched {
 /// is not a character of the first line.
 pub(crate) struct Doc<'t> {
     text: &'t str,
-    /// The byte each line starts at.
-    starts: Vec<usize>,
+    lines: crate::span::LineStarts,
+    /// The byte order mark's length: not a character of line 1.
+    bom: usize,
     /// The marks of each long line asked about.
     marks: std::cell::RefCell<std::collections::HashMap<usize, std::rc::Rc<[Mark]>>>,
     /// The last search for the end of each [`TokenEnd`], so findings in one long token do
@@ -94,13 +95,11 @@ pub(crate) struct Doc<'t> {
 
 impl<'t> Doc<'t> {
     pub(crate) fn new(text: &'t str) -> Self {
-        let first = if text.starts_with('\u{feff}') { 3 } else { 0 };
-        let starts = std::iter::once(first)
-            .chain(memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1))
-            .collect();
+        let bom = crate::parse::frontmatter::BOM;
         Doc {
             text,
-            starts,
+            lines: crate::span::LineStarts::new(text),
+            bom: if text.starts_with(bom) { bom.len() } else { 0 },
             marks: Default::default(),
             searched: std::cell::Cell::new([None; 3]),
         }
@@ -109,8 +108,8 @@ impl<'t> Doc<'t> {
     /// Line `line` with its `\r` but not its `\n`, and the byte it starts at; `None` past
     /// the end.
     fn raw_line(&self, line: usize) -> Option<(usize, &'t str)> {
-        let start = *self.starts.get(line)?;
-        let end = self.starts.get(line + 1).map_or(self.text.len(), |n| n - 1);
+        let (start, end) = self.lines.bounds(line)?;
+        let start = if line == 0 { self.bom } else { start };
         Some((start, &self.text[start..end]))
     }
 
@@ -167,13 +166,14 @@ impl<'t> Doc<'t> {
         u32::try_from(units).unwrap_or(u32::MAX)
     }
 
-    /// The protocol position of a 1-based line and scalar column, and the byte it is at; a
-    /// column past its line's end (a finding on a line since shortened) is the line's end.
+    /// The protocol position of a 1-based line and scalar column, and the byte of its line it
+    /// is at; a column past its line's end (a finding on a line since shortened) is the
+    /// line's end.
     fn place(&self, pos: Pos) -> (Position, usize) {
         let line = pos.line.max(1) as usize - 1;
         let col = pos.column.max(1) as usize - 1;
-        let Some((start, l)) = self.raw_line(line) else {
-            return (Position::new(line as u32, 0), self.text.len());
+        let Some((_, l)) = self.raw_line(line) else {
+            return (Position::new(line as u32, 0), 0);
         };
         let m = self.mark(line, l, |m| m.chars <= col);
         let at = l[m.byte..]
@@ -182,14 +182,8 @@ impl<'t> Doc<'t> {
             .chain(std::iter::once(l.len()))
             .nth(col - m.chars);
         match at {
-            Some(at) => (
-                Position::new(line as u32, self.units(line, l, at)),
-                start + at,
-            ),
-            None => {
-                let end = self.line_text(line).len();
-                (self.line_end(line as u32), start + end)
-            }
+            Some(at) => (Position::new(line as u32, self.units(line, l, at)), at),
+            None => (self.line_end(line as u32), self.line_text(line).len()),
         }
     }
 
@@ -201,7 +195,7 @@ impl<'t> Doc<'t> {
     /// The protocol position of byte `at` (a character boundary; else the start of its line).
     fn position_of_byte(&self, at: usize) -> Position {
         let at = at.min(self.text.len());
-        let line = self.starts[1..].partition_point(|&s| s <= at);
+        let line = self.lines.line_of(at);
         let units = match self.raw_line(line) {
             Some((start, l)) if at >= start && self.text.is_char_boundary(at) => {
                 self.units(line, l, at - start)
@@ -241,10 +235,8 @@ impl<'t> Doc<'t> {
         let (start, at) = self.place(Pos::new(f.line, f.column));
         let line = start.line as usize;
         let l = self.line_text(line);
-        let from = self
-            .raw_line(line)
-            .map_or(0, |(s, _)| at.saturating_sub(s))
-            .min(l.len());
+        // Past the `\r` of a line's end, as a column just past its last character is.
+        let from = at.min(l.len());
         let token_end = match l[from..].chars().next() {
             Some(q @ ('"' | '\'')) => {
                 let kind = if q == '"' {

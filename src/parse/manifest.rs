@@ -246,7 +246,7 @@ fn paths(
 /// manifest listing tens of thousands of paths is not searched once per path.
 struct Located<'t> {
     text: &'t str,
-    line_starts: Vec<usize>,
+    lines: crate::span::LineStarts,
     /// Each JSON string of the text (keys too) by its value, with where each spelling of it
     /// starts and ends, in text order: `"a\/b"` is the string `a/b`.
     strings: foldhash::HashMap<std::borrow::Cow<'t, str>, Vec<(usize, usize)>>,
@@ -257,7 +257,6 @@ struct Located<'t> {
 
 impl<'t> Located<'t> {
     fn new(text: &'t str) -> Self {
-        let starts = memchr::memchr_iter(b'\n', text.as_bytes()).map(|i| i + 1);
         let mut strings: foldhash::HashMap<_, Vec<_>> = foldhash::HashMap::default();
         for (start, end) in string_tokens(text) {
             let raw = &text[start + 1..end - 1];
@@ -274,7 +273,7 @@ impl<'t> Located<'t> {
         }
         Located {
             text,
-            line_starts: std::iter::once(0).chain(starts).collect(),
+            lines: crate::span::LineStarts::new(text),
             strings,
             columns: std::cell::RefCell::new(crate::span::Columns::new("")),
         }
@@ -282,17 +281,12 @@ impl<'t> Located<'t> {
 
     /// The 1-based line and column of byte `i`.
     fn position(&self, i: usize) -> Pos {
-        // The lines starting at or before `i`: `i` is on the last of them.
-        let line = self.line_starts.partition_point(|&start| start <= i);
-        let start = self.line_starts[line.saturating_sub(1)];
-        let end = self
-            .line_starts
-            .get(line)
-            .map_or(self.text.len(), |next| next - 1);
+        let line = self.lines.line_of(i);
+        let (start, end) = self.lines.bounds(line).unwrap_or((0, self.text.len()));
         let mut columns = self.columns.borrow_mut();
         columns.move_to(&self.text[start..end]);
         Pos::new(
-            u32::try_from(line).unwrap_or(1),
+            u32::try_from(line + 1).unwrap_or(1),
             columns.column(i.saturating_sub(start)),
         )
     }

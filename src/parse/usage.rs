@@ -7,7 +7,7 @@
 //! word that could be prose or a placeholder, a variable with a default, are not read as uses.
 
 use crate::model::{DepKind, Use};
-use crate::span::Columns;
+use crate::span::{Columns, LineStarts};
 
 /// A set of names (variables assigned, functions defined): looked up once per word read, so
 /// a long text costs no more than its length.
@@ -1416,7 +1416,7 @@ fn package_json(text: &str, rel: &str, out: &mut Vec<Use>) {
             }
         }
     }
-    let starts = line_starts(text);
+    let starts = LineStarts::new(text);
     // Placed in the order they stand in the text, so that a file of one long line is counted
     // along once; listed in the order of `dependencies`.
     let names: Vec<&String> = deps.keys().collect();
@@ -1777,7 +1777,7 @@ const NODE_BUILTINS: &[&str] = &[
 
 /// The executables that process-spawning calls run: the first string of the call's argument
 /// (its first word, for a command line), when it is a literal.
-fn calls(text: &str, starts: &[usize], pats: &[&str], file: Option<&str>, out: &mut Vec<Use>) {
+fn calls(text: &str, starts: &LineStarts, pats: &[&str], file: Option<&str>, out: &mut Vec<Use>) {
     let mut columns = Columns::new("");
     for pat in pats {
         for (p, _) in text.match_indices(pat) {
@@ -1818,7 +1818,7 @@ fn calls(text: &str, starts: &[usize], pats: &[&str], file: Option<&str>, out: &
 /// per line and per call: one long line (a minified script) may hold thousands of reads.
 struct Script<'t> {
     text: &'t str,
-    starts: Vec<usize>,
+    starts: LineStarts,
     /// By where each line starts.
     lines: foldhash::HashMap<usize, LineFacts>,
     /// Where each `)` and `]` stands, and each `,`: found when first asked.
@@ -1897,7 +1897,7 @@ impl<'t> Script<'t> {
     fn new(text: &'t str) -> Self {
         Script {
             text,
-            starts: line_starts(text),
+            starts: LineStarts::new(text),
             lines: foldhash::HashMap::default(),
             closers: None,
             assigned_at: foldhash::HashMap::default(),
@@ -2016,22 +2016,12 @@ fn quoted_after(s: &str) -> Option<String> {
     (!v.contains("${") && !v.is_empty()).then(|| v.to_owned())
 }
 
-/// Where each line of `text` starts, for [`place`]: counting lines from the start for every
-/// use would cost a pass over the file each.
-fn line_starts(text: &str) -> Vec<usize> {
-    std::iter::once(0)
-        .chain(text.match_indices('\n').map(|(i, _)| i + 1))
-        .collect()
-}
-
 /// Line number (1-based), byte column in the line, and the line, of byte `p` of `text`, whose
 /// lines start at `starts`.
-fn place<'t>(text: &'t str, starts: &[usize], p: usize) -> (u32, usize, &'t str) {
-    let n = starts.partition_point(|s| *s <= p).max(1);
-    let start = starts[n - 1];
-    // The next line's start follows this line's `\n`.
-    let end = starts.get(n).map_or(text.len(), |next| next - 1);
-    (n as u32, p - start, &text[start..end])
+fn place<'t>(text: &'t str, starts: &LineStarts, p: usize) -> (u32, usize, &'t str) {
+    let line = starts.line_of(p);
+    let (start, end) = starts.bounds(line).unwrap_or((0, text.len()));
+    (line as u32 + 1, p - start, &text[start..end])
 }
 
 #[cfg(test)]
