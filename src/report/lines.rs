@@ -4,6 +4,8 @@
 //! read again: a file the audit refused has no text here either, and a skill served over MCP
 //! shows the bytes the session read.
 
+use rayon::prelude::*;
+
 use crate::diagnostic::{Finding, fingerprint};
 
 /// The text of each audited file, by display path. Empty unless asked for.
@@ -62,47 +64,48 @@ fn ascii_fingerprint(line: &[u8]) -> u32 {
 /// Fill in `source` and `fingerprint` on `findings` (sorted by path), from `texts`, else
 /// from `prints`.
 pub(crate) fn attach(findings: &mut [Finding], texts: &Texts, prints: &Prints) {
-    let mut start = 0;
-    while start < findings.len() {
-        let path = findings[start].path.clone();
-        let end = start
-            + findings[start..]
-                .iter()
-                .take_while(|f| f.path == path)
-                .count();
-        let index = |f: &Finding| {
-            usize::try_from(f.line)
-                .unwrap_or(usize::MAX)
-                .saturating_sub(1)
-        };
-        // A file with no text keeps the plain one-line form.
-        if let Some(bytes) = texts.get(path.as_str()) {
-            let text = String::from_utf8_lossy(bytes);
-            let lines: Vec<&str> = text.lines().collect();
-            // The line of the findings before, which follow each other by line: one line may
-            // hold thousands of findings, and is hashed and indexed once.
-            let mut last: Option<(usize, u32, Shown)> = None;
-            for f in &mut findings[start..end] {
-                let i = index(f);
-                let Some(line) = lines.get(i) else {
-                    (f.source, f.fingerprint) = (None, None);
-                    continue;
-                };
-                if last.as_ref().is_none_or(|(at, _, _)| *at != i) {
-                    let shown = Shown::new(line.trim_start_matches('\u{feff}'));
-                    last = Some((i, fingerprint(line), shown));
-                }
-                if let Some((_, print, shown)) = &last {
-                    f.fingerprint = Some(*print);
-                    (f.source, f.source_skipped) = shown.around(f.column);
-                }
+    // Each file's findings on their own, on all threads.
+    findings
+        .par_chunk_by_mut(|a, b| a.path == b.path)
+        .for_each(|group| attach_file(group, texts, prints));
+}
+
+/// [`attach`] for the findings of one file.
+fn attach_file(findings: &mut [Finding], texts: &Texts, prints: &Prints) {
+    let Some(path) = findings.first().map(|f| f.path.as_str()) else {
+        return;
+    };
+    let index = |f: &Finding| {
+        usize::try_from(f.line)
+            .unwrap_or(usize::MAX)
+            .saturating_sub(1)
+    };
+    // A file with no text keeps the plain one-line form.
+    if let Some(bytes) = texts.get(path) {
+        let text = String::from_utf8_lossy(bytes);
+        let lines: Vec<&str> = text.lines().collect();
+        // The line of the findings before, which follow each other by line: one line may
+        // hold thousands of findings, and is hashed and indexed once.
+        let mut last: Option<(usize, u32, Shown)> = None;
+        for f in findings {
+            let i = index(f);
+            let Some(line) = lines.get(i) else {
+                (f.source, f.fingerprint) = (None, None);
+                continue;
+            };
+            if last.as_ref().is_none_or(|(at, _, _)| *at != i) {
+                let shown = Shown::new(line.trim_start_matches('\u{feff}'));
+                last = Some((i, fingerprint(line), shown));
             }
-        } else if let Some(prints) = prints.get(path.as_str()) {
-            for f in &mut findings[start..end] {
-                f.fingerprint = prints.get(index(f)).copied();
+            if let Some((_, print, shown)) = &last {
+                f.fingerprint = Some(*print);
+                (f.source, f.source_skipped) = shown.around(f.column);
             }
         }
-        start = end;
+    } else if let Some(prints) = prints.get(path) {
+        for f in findings {
+            f.fingerprint = prints.get(index(f)).copied();
+        }
     }
 }
 

@@ -7,6 +7,7 @@ use std::fmt::Write as _;
 use std::io::{self, Write};
 
 use annotate_snippets::{AnnotationKind, Level, Origin, Renderer, Snippet};
+use rayon::prelude::*;
 
 use super::Report;
 use crate::diagnostic::Severity;
@@ -31,9 +32,20 @@ fn findings(report: &Report, color: bool) -> String {
     } else {
         Renderer::plain()
     };
-    let marks = marks(report);
-    for (f, mark) in report.findings.iter().zip(marks) {
-        finding(f, &mark, &renderer, &mut s);
+    // Each finding is rendered on its own, on all threads, and the texts joined in order.
+    let shown: Vec<String> = report
+        .findings
+        .par_iter()
+        .zip(marks(report))
+        .map(|(f, mark)| {
+            let mut one = String::new();
+            finding(f, &mark, &renderer, &mut one);
+            one
+        })
+        .collect();
+    s.reserve(shown.iter().map(String::len).sum());
+    for one in shown {
+        s.push_str(&one);
     }
     s
 }
