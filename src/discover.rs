@@ -395,10 +395,6 @@ fn builder(
     Some(builder)
 }
 
-/// The entry's file name. Below the root, the walker makes each path by joining a name to
-/// its folder's, so the name is what follows the last separator; `DirEntry::file_name`
-/// parses the path's components from the end instead, which cost more than the rest of
-/// the walk's own work on every entry.
 /// Is a file of this name one whose uses are read: a script or a package list?
 fn is_script(name: &[u8]) -> bool {
     if name == b"requirements.txt" || name == b"package.json" {
@@ -413,6 +409,10 @@ fn is_script(name: &[u8]) -> bool {
     ) && !name.ends_with(b".d.ts")
 }
 
+/// The entry's file name. Below the root, the walker makes each path by joining a name to
+/// its folder's, so the name is what follows the last separator; `DirEntry::file_name`
+/// parses the path's components from the end instead, which cost more than the rest of
+/// the walk's own work on every entry.
 fn name_of(e: &ignore::DirEntry) -> &[u8] {
     let path = e.path().as_os_str().as_encoded_bytes();
     let sep = path
