@@ -102,6 +102,69 @@ impl LineStarts {
     }
 }
 
+/// Counted places on one long line, about `every` bytes apart: a character or UTF-16 position
+/// on it is counted on from the place before it rather than from the line's start, so a line
+/// asked about thousands of times (a minified file, a generated line of findings) is counted
+/// in time linear in its length. With no marks (`default`), everything is counted from the
+/// start.
+#[derive(Default)]
+pub(crate) struct LineMarks {
+    marks: Vec<Mark>,
+}
+
+/// A counted place: its byte, and the characters and UTF-16 units before it.
+#[derive(Clone, Copy, Default)]
+struct Mark {
+    byte: usize,
+    chars: usize,
+    units: usize,
+}
+
+impl LineMarks {
+    pub(crate) fn new(line: &str, every: usize) -> Self {
+        let mut marks = Vec::with_capacity(line.len() / every.max(1));
+        let mut next = every;
+        let (mut chars, mut units) = (0, 0);
+        for (i, c) in line.char_indices() {
+            if i >= next {
+                marks.push(Mark {
+                    byte: i,
+                    chars,
+                    units,
+                });
+                next = i + every;
+            }
+            chars += 1;
+            units += c.len_utf16();
+        }
+        LineMarks { marks }
+    }
+
+    /// The last place for which `before` holds, else the line's start.
+    fn before(&self, before: impl Fn(&Mark) -> bool) -> Mark {
+        let i = self.marks.partition_point(before);
+        i.checked_sub(1)
+            .map_or_else(Mark::default, |i| self.marks[i])
+    }
+
+    /// The byte at which character `n` (from 0) of `line` starts; the line's length for the
+    /// character just past its end, `None` for one further on.
+    pub(crate) fn byte_of_char(&self, line: &str, n: usize) -> Option<usize> {
+        let m = self.before(|m| m.chars <= n);
+        line[m.byte..]
+            .char_indices()
+            .map(|(i, _)| m.byte + i)
+            .chain(std::iter::once(line.len()))
+            .nth(n - m.chars)
+    }
+
+    /// The UTF-16 units before byte `at` of `line` (a character boundary of it).
+    pub(crate) fn units_before(&self, line: &str, at: usize) -> usize {
+        let m = self.before(|m| m.byte <= at);
+        m.units + line[m.byte..at].chars().map(char::len_utf16).sum::<usize>()
+    }
+}
+
 /// Character columns of places on one line, each counted on from the place asked about
 /// before rather than from the line's start: a line may hold thousands of places (a minified
 /// script, a generated line of links).
@@ -490,6 +553,34 @@ pub fn append_items(text: &str, start: usize, end: usize, names: &[&str]) -> Opt
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn marks_count_as_counting_from_the_start_does() {
+        let line = "ab é𝄞 \"x\", c".repeat(300);
+        let chars: Vec<(usize, char)> = line.char_indices().collect();
+        for every in [1, 7, 64, 1024, 1 << 20] {
+            let marks = LineMarks::new(&line, every);
+            for (n, &(at, _)) in chars.iter().enumerate() {
+                assert_eq!(
+                    marks.byte_of_char(&line, n),
+                    Some(at),
+                    "char {n}, every {every}"
+                );
+                let units: usize = line[..at].chars().map(char::len_utf16).sum();
+                assert_eq!(
+                    marks.units_before(&line, at),
+                    units,
+                    "byte {at}, every {every}"
+                );
+            }
+            assert_eq!(marks.byte_of_char(&line, chars.len()), Some(line.len()));
+            assert_eq!(marks.byte_of_char(&line, chars.len() + 1), None);
+            assert_eq!(
+                marks.units_before(&line, line.len()),
+                line.encode_utf16().count()
+            );
+        }
+    }
 
     #[test]
     fn columns_counted_on_agree_with_counting_from_the_start() {

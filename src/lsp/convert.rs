@@ -10,6 +10,7 @@ use std::str::FromStr;
 
 use crate::diagnostic::{Edit, Finding, Pos, Severity};
 use crate::rules::Rule;
+use crate::span::LineMarks;
 
 /// Where the rule catalogue (`docs/rules.md`) is published; each rule has an anchor there.
 pub(crate) const RULES_URL: &str =
@@ -41,14 +42,6 @@ pub(crate) fn rule_url(rule: Rule) -> Option<Uri> {
 /// A line longer than this many bytes gets marks this far apart, so a place on it is counted
 /// from the mark before it rather than from the line's start.
 const MARK_EVERY: usize = 1024;
-
-/// A counted place on a long line: its byte, and the characters and UTF-16 units before it.
-#[derive(Clone, Copy)]
-struct Mark {
-    byte: usize,
-    chars: usize,
-    units: usize,
-}
 
 /// What ends the token a finding starts at: a character that ends a bare token, or the
 /// quote that closes a quoted one.
@@ -87,7 +80,7 @@ pub(crate) struct Doc<'t> {
     /// The byte order mark's length: not a character of line 1.
     bom: usize,
     /// The marks of each long line asked about.
-    marks: std::cell::RefCell<std::collections::HashMap<usize, std::rc::Rc<[Mark]>>>,
+    marks: std::cell::RefCell<std::collections::HashMap<usize, std::rc::Rc<LineMarks>>>,
     /// The last search for the end of each [`TokenEnd`], so findings in one long token do
     /// not each search it again.
     searched: std::cell::Cell<[Option<Searched>; 3]>,
@@ -119,50 +112,24 @@ impl<'t> Doc<'t> {
         l.strip_suffix('\r').unwrap_or(l)
     }
 
-    /// The marks of line `line` (`l`, longer than [`MARK_EVERY`]), made when first asked for.
-    fn marks(&self, line: usize, l: &str) -> std::rc::Rc<[Mark]> {
+    /// `f` of the marks of line `line` (`l`): none for a short line; those of a long one made
+    /// when first asked for.
+    fn with_marks<R>(&self, line: usize, l: &str, f: impl FnOnce(&LineMarks) -> R) -> R {
+        if l.len() <= MARK_EVERY {
+            return f(&LineMarks::default());
+        }
         let made = self.marks.borrow().get(&line).cloned();
-        made.unwrap_or_else(|| {
-            let mut marks = Vec::with_capacity(l.len() / MARK_EVERY);
-            let mut next = MARK_EVERY;
-            let (mut chars, mut units) = (0, 0);
-            for (i, c) in l.char_indices() {
-                if i >= next {
-                    marks.push(Mark {
-                        byte: i,
-                        chars,
-                        units,
-                    });
-                    next = i + MARK_EVERY;
-                }
-                chars += 1;
-                units += c.len_utf16();
-            }
-            let marks: std::rc::Rc<[Mark]> = marks.into();
+        let marks = made.unwrap_or_else(|| {
+            let marks = std::rc::Rc::new(LineMarks::new(l, MARK_EVERY));
             self.marks.borrow_mut().insert(line, marks.clone());
             marks
-        })
-    }
-
-    /// The mark nearest before a place of line `line`: where `before` first fails.
-    fn mark(&self, line: usize, l: &str, before: impl Fn(&Mark) -> bool) -> Mark {
-        let start = Mark {
-            byte: 0,
-            chars: 0,
-            units: 0,
-        };
-        if l.len() <= MARK_EVERY {
-            return start;
-        }
-        let marks = self.marks(line, l);
-        let i = marks.partition_point(before);
-        i.checked_sub(1).map_or(start, |i| marks[i])
+        });
+        f(&marks)
     }
 
     /// The UTF-16 units before byte `at` of line `line` (`l`, a character boundary of it).
     fn units(&self, line: usize, l: &str, at: usize) -> u32 {
-        let m = self.mark(line, l, |m| m.byte <= at);
-        let units = m.units + l[m.byte..at].chars().map(char::len_utf16).sum::<usize>();
+        let units = self.with_marks(line, l, |m| m.units_before(l, at));
         u32::try_from(units).unwrap_or(u32::MAX)
     }
 
@@ -175,13 +142,7 @@ impl<'t> Doc<'t> {
         let Some((_, l)) = self.raw_line(line) else {
             return (Position::new(line as u32, 0), 0);
         };
-        let m = self.mark(line, l, |m| m.chars <= col);
-        let at = l[m.byte..]
-            .char_indices()
-            .map(|(i, _)| m.byte + i)
-            .chain(std::iter::once(l.len()))
-            .nth(col - m.chars);
-        match at {
+        match self.with_marks(line, l, |m| m.byte_of_char(l, col)) {
             Some(at) => (Position::new(line as u32, self.units(line, l, at)), at),
             None => (self.line_end(line as u32), self.line_text(line).len()),
         }

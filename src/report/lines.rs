@@ -7,6 +7,7 @@
 use rayon::prelude::*;
 
 use crate::diagnostic::{Finding, fingerprint};
+use crate::span::LineMarks;
 
 /// The text of each audited file, by display path. Empty unless asked for.
 pub type Texts = foldhash::HashMap<String, Vec<u8>>;
@@ -119,39 +120,25 @@ const SHOWN_AFTER: usize = 300;
 /// A line as the text report shows it: whole, or, when long, in part around each finding.
 struct Shown<'t> {
     line: &'t str,
-    /// For a long line, where every 64th character starts: a column is found from the
-    /// nearest, not from the line's start.
-    starts: Option<Vec<usize>>,
+    /// For a long line, counted places along it, so a column is found from the nearest.
+    marks: Option<LineMarks>,
 }
 
 impl<'t> Shown<'t> {
-    const STEP: usize = 64;
-
     fn new(line: &'t str) -> Self {
-        let starts = (line.len() > LONG_LINE).then(|| {
-            line.char_indices()
-                .step_by(Self::STEP)
-                .map(|(i, _)| i)
-                .collect()
-        });
-        Shown { line, starts }
+        let marks = (line.len() > LONG_LINE).then(|| LineMarks::new(line, 256));
+        Shown { line, marks }
     }
 
     /// The byte at which character `n` (from 0) starts, or the line's end.
-    fn byte(&self, starts: &[usize], n: usize) -> usize {
-        let Some(&from) = starts.get(n / Self::STEP) else {
-            return self.line.len();
-        };
-        self.line[from..]
-            .char_indices()
-            .nth(n % Self::STEP)
-            .map_or(self.line.len(), |(i, _)| from + i)
+    fn byte(&self, marks: &LineMarks, n: usize) -> usize {
+        marks.byte_of_char(self.line, n).unwrap_or(self.line.len())
     }
 
     /// The text shown for a finding at `column`, and how many characters of the line come
     /// before it ([`Finding::source_skipped`]).
     fn around(&self, column: u32) -> (Option<String>, u32) {
-        let Some(starts) = &self.starts else {
+        let Some(marks) = &self.marks else {
             return (Some(self.line.to_owned()), 0);
         };
         let at = usize::try_from(column)
@@ -159,8 +146,8 @@ impl<'t> Shown<'t> {
             .saturating_sub(1);
         let first = at.saturating_sub(SHOWN_BEFORE);
         let (from, to) = (
-            self.byte(starts, first),
-            self.byte(starts, at.saturating_add(SHOWN_AFTER)),
+            self.byte(marks, first),
+            self.byte(marks, at.saturating_add(SHOWN_AFTER)),
         );
         let mut shown = String::with_capacity(to - from + 6);
         if from > 0 {
