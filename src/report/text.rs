@@ -228,7 +228,42 @@ fn finding(f: &crate::diagnostic::Finding, mark: &str, renderer: &Renderer, s: &
     } else {
         title.element(snippet.path(path.as_ref()))
     };
-    let _ = writeln!(s, "{}\n", renderer.render(&[group]));
+    let rendered = renderer.render(&[group]);
+    if f.source_skipped > 0 {
+        let _ = writeln!(s, "{}\n", without_second_origin(&rendered));
+    } else {
+        let _ = writeln!(s, "{rendered}\n");
+    }
+}
+
+/// `rendered` without its first line that reads `:::` once styles are left out: the renderer
+/// marks a snippet that follows an origin as another place, and for a long line shown in part
+/// the origin and the snippet are the same place.
+fn without_second_origin(rendered: &str) -> String {
+    let mut out = String::with_capacity(rendered.len());
+    let mut dropped = false;
+    for line in rendered.split_inclusive('\n') {
+        if !dropped && unstyled(line).trim() == ":::" {
+            dropped = true;
+        } else {
+            out.push_str(line);
+        }
+    }
+    out
+}
+
+/// `line` without its ANSI style sequences (`ESC [ ... m`).
+fn unstyled(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        if c == '\u{1b}' {
+            chars.by_ref().find(|&c| c == 'm');
+        } else {
+            out.push(c);
+        }
+    }
+    out
 }
 
 /// How many bytes of `rest` the caret covers: a flow list or mapping to its closing bracket (a

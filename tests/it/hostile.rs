@@ -582,3 +582,48 @@ fn an_oversized_ignore_file_above_the_walk_is_reported_not_compiled() {
     assert!(findings(&r, "SA100").is_empty());
     assert_eq!(r["skills"].as_array().map(Vec::len), Some(1));
 }
+
+/// A finding far along a long line is shown around its column, under the finding's own place:
+/// one `-->` with the line and column of the file, the part of the line shown starting with
+/// `…`, the caret under the name, and no second place (` ::: `) for the part.
+#[test]
+fn a_finding_far_along_a_long_line_is_shown_around_it_at_its_own_place() {
+    let t = TempDir::new().unwrap();
+    let filler = "word ".repeat(5_000);
+    write(
+        t.path(),
+        "skills/wide/SKILL.md",
+        format!(
+            "---\nname: wide\ndescription: Does wide things. Use when asked.\n---\n{filler}open `references/gone.md` now\n"
+        ),
+    );
+    let column = filler.len() + 7;
+    let run = |color: &str| {
+        quiet_stdout(
+            timed_bin(t.path()).args(["--fail-on", "never", "--color", color, "."]),
+            0,
+        )
+    };
+    let plain = run("never");
+    let at = plain
+        .find("`references/gone.md`")
+        .expect("the missing file is reported");
+    let shown: Vec<&str> = plain[at..].lines().take(5).collect();
+    assert_eq!(shown[1], format!(" --> skills/wide/SKILL.md:5:{column}"));
+    assert_eq!(shown[2].trim(), "|");
+    let line = shown[3].strip_prefix("5 | ").expect("the source line");
+    assert!(line.starts_with('…'), "{line}");
+    let caret = shown[4].find('^').expect("a caret") - "  | ".len();
+    assert!(
+        line.chars()
+            .skip(caret)
+            .collect::<String>()
+            .starts_with("references/gone.md"),
+        "{line}"
+    );
+    assert!(!plain.contains(":::"));
+    // In colour too: the renderer's styles wrap the same lines.
+    let styled = run("always");
+    assert!(styled.contains(&format!("skills/wide/SKILL.md:5:{column}")));
+    assert!(!styled.contains(":::"), "{styled}");
+}
