@@ -1,7 +1,9 @@
 //! Where things are in a file's text, for rules that build edits: a [`Pos`] as a byte offset,
 //! the extent of a scalar token, the line around an offset, and names written as YAML
 //! scalars. The tree has positions but no byte spans, so fixes find their ranges here, in the
-//! text the tree was read from, and check that the range holds what they expect.
+//! text the tree was read from, and check that the range holds what they expect. Also the
+//! indexes for texts asked about many places (line starts, marks along a long line), shared by
+//! readers, the text report and the language server.
 
 use crate::diagnostic::{Edit, Pos};
 use crate::parse::frontmatter::BOM;
