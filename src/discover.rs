@@ -89,6 +89,9 @@ pub(crate) enum IgnoreRules {
 /// Files whose rules apply below their folder.
 const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore"];
 
+/// Git's exclude file, relative to the folder of a repository.
+const GIT_EXCLUDE: &str = ".git/info/exclude";
+
 /// The largest ignore file of a root, or above one, that the walk reads. The walker compiles
 /// every pattern of every ignore file it meets, at hundreds of bytes of memory per byte of
 /// wildcard patterns, and the tree is untrusted; real ignore files are a few kilobytes.
@@ -100,7 +103,7 @@ fn oversized_ignore_file(dir: &Path) -> Option<(PathBuf, u64)> {
     IGNORE_FILES
         .iter()
         .map(|f| dir.join(f))
-        .chain(std::iter::once(dir.join(".git/info/exclude")))
+        .chain(std::iter::once(dir.join(GIT_EXCLUDE)))
         .find_map(|p| {
             let len = std::fs::metadata(&p).ok()?.len();
             (len > MAX_IGNORE_FILE).then_some((p, len))
@@ -546,8 +549,8 @@ fn rules_above(root: &Path, cwd: &Path) -> bool {
     let abs = normalize(&cwd.join(root));
     abs.ancestors().skip(1).any(|dir| {
         IGNORE_FILES.iter().any(|f| dir.join(f).is_file())
-            || std::fs::metadata(dir.join(".git/info/exclude")).is_ok_and(|m| m.len() > 0)
-    }) || std::fs::metadata(abs.join(".git/info/exclude")).is_ok_and(|m| m.len() > 0)
+            || std::fs::metadata(dir.join(GIT_EXCLUDE)).is_ok_and(|m| m.len() > 0)
+    }) || std::fs::metadata(abs.join(GIT_EXCLUDE)).is_ok_and(|m| m.len() > 0)
 }
 
 struct MergeOnDrop<'a> {

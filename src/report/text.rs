@@ -26,7 +26,6 @@ pub(crate) fn render_findings(report: &Report, out: &mut dyn Write, color: bool)
 
 /// Every finding, with its source line and caret.
 fn findings(report: &Report, color: bool) -> String {
-    let mut s = String::new();
     let renderer = if color {
         Renderer::styled()
     } else {
@@ -43,11 +42,7 @@ fn findings(report: &Report, color: bool) -> String {
             one
         })
         .collect();
-    s.reserve(shown.iter().map(String::len).sum());
-    for one in shown {
-        s.push_str(&one);
-    }
-    s
+    shown.concat()
 }
 
 /// What precedes each finding's message: `[new] ` for a finding a `--baseline` lacks, `[*] `
