@@ -4,9 +4,10 @@
 //! files `skills/list` lists, in `mcp::skills`), or in an editor, whose open documents may not
 //! be saved yet (in `lsp`).
 
+use std::cell::RefCell;
 use std::path::{Component, Path, PathBuf};
 
-use crate::boundary::Boundary;
+use crate::boundary::{Boundary, Refusal};
 
 /// What is at a path.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -36,55 +37,123 @@ pub trait Files {
     }
 }
 
-/// The audited tree on disk. A path is looked at only once it is known to stay inside the
-/// boundary; a path that climbs out with `..` is [`Lookup::Outside`] without a look.
+/// The audited tree on disk. A path is looked at only in a folder whose real path, its links
+/// and `..` resolved by the file system, is inside the boundary, and a link is followed only
+/// to a file inside: a link in the tree to elsewhere is [`Lookup::Outside`], so what is or is
+/// not there does not reach a report.
 pub struct Tree<'b> {
     boundary: &'b Boundary,
+    /// A folder the walk found inside the boundary without following a link (the checked
+    /// file's), whose own folders are then known by one look each.
+    walked: Option<PathBuf>,
+    /// Each folder asked about, as spelled: a path to it known to stay inside, or the answer
+    /// for whatever is in it. A skill names many files in a few folders.
+    folders: RefCell<foldhash::HashMap<PathBuf, Result<PathBuf, Lookup>>>,
 }
 
 impl<'b> Tree<'b> {
     pub fn new(boundary: &'b Boundary) -> Self {
-        Tree { boundary }
+        Tree {
+            boundary,
+            walked: None,
+            folders: RefCell::default(),
+        }
+    }
+
+    /// The tree, for a file in `folder`, which the walk found inside the boundary without
+    /// following a link.
+    pub(crate) fn walked(boundary: &'b Boundary, folder: &Path) -> Self {
+        Tree {
+            walked: Some(folder.to_owned()),
+            ..Tree::new(boundary)
+        }
+    }
+
+    /// A path to the folder `dir` known to stay inside the boundary, when it is there.
+    fn folder(&self, dir: &Path) -> Result<PathBuf, Lookup> {
+        if self.walked.as_deref() == Some(dir) {
+            return Ok(dir.to_owned());
+        }
+        if let Some(known) = self.folders.borrow().get(dir) {
+            return known.clone();
+        }
+        // Below the walked folder by names alone: a look at the last one, once the folder it
+        // is in is known.
+        let below_walked = self
+            .walked
+            .as_deref()
+            .and_then(|w| dir.strip_prefix(w).ok())
+            .is_some_and(|rest| rest.components().all(|c| matches!(c, Component::Normal(_))));
+        let found = match (dir.parent(), dir.file_name()) {
+            (Some(up), Some(name)) if below_walked => {
+                self.folder(up).and_then(|up| self.entry(&up.join(name)))
+            }
+            _ => self.resolved(dir),
+        };
+        self.folders
+            .borrow_mut()
+            .insert(dir.to_owned(), found.clone());
+        found
+    }
+
+    /// What the name `at` is, in a folder known to stay inside: itself when it is a folder,
+    /// where it leads when it is a link to one inside.
+    fn entry(&self, at: &Path) -> Result<PathBuf, Lookup> {
+        match std::fs::symlink_metadata(at) {
+            Ok(m) if m.file_type().is_symlink() => self.resolved(at),
+            Ok(m) if m.is_dir() => Ok(at.to_owned()),
+            _ => Err(Lookup::Missing),
+        }
+    }
+
+    /// The real path of the folder `dir`, its links and `..` resolved by the file system,
+    /// when it is there and inside.
+    fn resolved(&self, dir: &Path) -> Result<PathBuf, Lookup> {
+        let dir = if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        };
+        match self.boundary.resolve(dir) {
+            Ok(real) if real.is_dir() => Ok(real),
+            Err(Refusal::Outside) => Err(Lookup::Outside),
+            Ok(_) | Err(_) => Err(Lookup::Missing),
+        }
     }
 }
 
 impl Files for Tree<'_> {
     fn lookup(&self, path: &Path) -> Lookup {
-        if leaves(path, self.boundary) {
-            return Lookup::Outside;
-        }
-        match std::fs::symlink_metadata(path) {
+        // A path ending in `..` names a folder.
+        let (Some(dir), Some(name)) = (path.parent(), path.file_name()) else {
+            return self.folder(path).map_or_else(|l| l, |_| Lookup::Folder);
+        };
+        let at = match self.folder(dir) {
+            Ok(real) => real.join(name),
+            Err(l) => return l,
+        };
+        match std::fs::symlink_metadata(&at) {
+            Err(_) => Lookup::Missing,
+            Ok(m) if m.file_type().is_symlink() => match self.boundary.resolve(&at) {
+                Ok(real) if real.is_dir() => Lookup::Folder,
+                Ok(_) => Lookup::File,
+                Err(Refusal::Outside) => Lookup::Outside,
+                // A broken link.
+                Err(_) => Lookup::Missing,
+            },
             Ok(m) if m.is_dir() => Lookup::Folder,
             Ok(_) => Lookup::File,
-            Err(_) => Lookup::Missing,
         }
     }
 
     fn names_in(&self, dir: &Path) -> Option<Vec<String>> {
-        if leaves(dir, self.boundary) {
-            return None;
-        }
-        let entries = std::fs::read_dir(dir).ok()?;
+        let entries = std::fs::read_dir(self.folder(dir).ok()?).ok()?;
         Some(
             entries
                 .filter_map(Result::ok)
                 .map(|e| e.file_name().to_string_lossy().into_owned())
                 .collect(),
         )
-    }
-}
-
-/// Does `path`, which climbs with `..`, end outside the boundary? The part before its first
-/// `..` is resolved on disk (it is a folder the walk found), the rest by its names alone.
-fn leaves(path: &Path, boundary: &Boundary) -> bool {
-    let Some(up) = path.components().position(|c| c == Component::ParentDir) else {
-        return false;
-    };
-    let head: PathBuf = path.components().take(up).collect();
-    let tail: PathBuf = path.components().skip(up).collect();
-    match boundary.resolve(&head) {
-        Ok(real) => !boundary.admits(&crate::paths::normalize(&real.join(tail))),
-        Err(_) => true,
     }
 }
 
@@ -112,5 +181,57 @@ mod tests {
             Some(vec!["a.md".to_owned()])
         );
         assert_eq!(tree.names_in(&s.join("../..")), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn links_and_climbs_are_resolved_before_a_look_and_a_root_may_climb_in_its_spelling() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        let at = |rel: &str| dir.path().join(rel);
+        std::fs::create_dir_all(at("lib/s/references/deeper")).expect("dirs");
+        std::fs::create_dir_all(at("far/deep")).expect("dirs");
+        for file in [
+            "lib/s/references/a.md",
+            "lib/s/secret.md",
+            "far/deep/there.md",
+        ] {
+            std::fs::write(at(file), "x").expect("write");
+        }
+        // Links in the skill to elsewhere (a folder, a file), a broken one, one inside. A
+        // climb out of `hop` goes to `far`, not back to `s`.
+        for (to, link) in [
+            ("far/deep", "hop"),
+            ("far/deep/there.md", "there.md"),
+            ("far/deep/gone.md", "broken.md"),
+            ("lib/s/references", "refs"),
+        ] {
+            std::os::unix::fs::symlink(at(to), at("lib/s").join(link)).expect("link");
+        }
+        let root = at("far/../lib");
+        let boundary = Boundary::new(std::slice::from_ref(&root), false);
+        let s = root.join("s");
+        // Asked with nothing known, and for a skill whose folder the walk found.
+        for tree in [Tree::new(&boundary), Tree::walked(&boundary, &s)] {
+            let look = |rel: &str| tree.lookup(&s.join(rel));
+            assert_eq!(look("references/a.md"), Lookup::File);
+            assert_eq!(look("references/deeper"), Lookup::Folder);
+            assert_eq!(look("references/deeper/b.md"), Lookup::Missing);
+            assert_eq!(look("references/../secret.md"), Lookup::File);
+            assert_eq!(look("../../lib/s/secret.md"), Lookup::File);
+            assert_eq!(look("hop/../secret.md"), Lookup::Outside);
+            // The system climbs out of no folder that is not there.
+            assert_eq!(look("gone/../secret.md"), Lookup::Missing);
+            assert_eq!(look("gone/b.md"), Lookup::Missing);
+            assert_eq!(look("hop/there.md"), Lookup::Outside);
+            assert_eq!(look("hop/gone.md"), Lookup::Outside);
+            assert_eq!(look("there.md"), Lookup::Outside);
+            assert_eq!(look("broken.md"), Lookup::Missing);
+            assert_eq!(look("refs"), Lookup::Folder);
+            assert_eq!(look("refs/a.md"), Lookup::File);
+            assert_eq!(look("hop/.."), Lookup::Outside);
+            assert_eq!(look("references/.."), Lookup::Folder);
+            assert_eq!(tree.names_in(&s.join("hop")), None);
+            assert_eq!(tree.names_in(&s.join("refs")).map(|n| n.len()), Some(2));
+        }
     }
 }

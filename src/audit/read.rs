@@ -279,14 +279,11 @@ fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> Fi
     };
     // Rules that make fixes find their ranges in the text as read.
     sink.source = &bytes;
-    let parsed = parse_and_check(
-        c,
-        &bytes,
-        settings,
-        boundary,
-        &Tree::new(boundary),
-        &mut sink,
-    );
+    let tree = match (c.entry, c.fs_path.parent()) {
+        (Entry::File, Some(folder)) => Tree::walked(boundary, folder),
+        _ => Tree::new(boundary),
+    };
+    let parsed = parse_and_check(c, &bytes, settings, boundary, &tree, &mut sink);
     let Sink {
         findings,
         suppressions,

@@ -408,7 +408,7 @@ pub(crate) const OUTSIDE_TREE: RuleDoc = RuleDoc {
     name: "outside-tree",
     severity: Severity::Error,
     summary: "A link or a manifest path leads outside the audited tree",
-    what: "A symlink in the tree, a path in a plugin manifest, a `[[links]]` entry or a link in a SKILL.md body (`../../..`) leads to a file whose real path is outside the audited roots and the git work tree holding them. skill-audit does not open it, nor look up whether it exists; the file that pointed there is still reported.",
+    what: "A symlink in the tree, a path in a plugin manifest, a `[[links]]` entry or a link in a SKILL.md body (`../../..`, or through a folder of the tree that is a link) leads to a file whose real path is outside the audited roots and the git work tree holding them. skill-audit does not open it, nor look up whether it exists; the file that pointed there is still reported.",
     why: "An audited tree may come from a stranger (a pull request from a fork). Following its links out of the tree would put other files of the machine, such as `/proc/self/environ` with its tokens, into reports and CI logs. A host that follows the link loads a file the library does not ship.",
     example: "skills/pdf/SKILL.md -> /srv/notes/pdf.md\n\nFix: copy the file into the library, or audit a tree that holds both; pass `--follow-outside` only for trees you trust.",
     fix: None,
@@ -436,7 +436,7 @@ pub(crate) fn manifest_path_outside(manifest: &str, pos: Pos, what: &str, listed
     listed_outside(manifest, pos, format_args!("{what} path"), listed)
 }
 
-/// A link of the body, to `target` at `pos`, climbs out of the audited tree.
+/// A link of the body, to `target` at `pos`, leads out of the audited tree.
 pub(crate) fn body_link_outside(sink: &mut Sink, pos: Pos, target: &str) {
     sink.push(Rule::OutsideTree, pos, outside_message("link", target));
 }

@@ -251,6 +251,85 @@ fn body_links_out_of_the_tree_are_not_looked_up() {
 }
 
 #[test]
+fn what_is_outside_behind_a_link_of_the_tree_is_not_looked_up() {
+    // A folder and a file of the skill that are links out: whether the files they lead to
+    // exist must not show in the report, so the present and the missing one read alike.
+    let t = TempDir::new().unwrap();
+    let root = t.path().join("work");
+    write(&root, "outside/there.md", CANARY);
+    write(
+        &root,
+        "lib/skills/s/SKILL.md",
+        format!(
+            "{}
+[a](hop/there.md) [b](hop/gone.md) [c](there.md)
+Read `hop/there.md` and `hop/gone.md`.
+",
+            skill_md("s", "").trim_end()
+        ),
+    );
+    symlink(root.join("outside"), root.join("lib/skills/s/hop")).unwrap();
+    symlink(
+        root.join("outside/there.md"),
+        root.join("lib/skills/s/there.md"),
+    )
+    .unwrap();
+    let r = audit_every_format(&root, &["lib"]);
+    let on_skill: Vec<(&str, &str)> = crate::common::arr(&r, "findings")
+        .iter()
+        .filter(|f| f["path"] == "lib/skills/s/SKILL.md")
+        .map(|f| (f["rule"].as_str().unwrap(), f["message"].as_str().unwrap()))
+        .collect();
+    let rules: Vec<&str> = on_skill.iter().map(|(rule, _)| *rule).collect();
+    assert_eq!(rules, ["SA110", "SA110", "SA110"], "{on_skill:?}");
+}
+
+#[test]
+fn a_root_spelled_with_dot_dot_is_judged_as_any_other() {
+    // `skill-audit ../lib` from a sibling folder, and a root that climbs in its middle: the
+    // root's own `..` are not the body's, so its links and paths are looked up as usual.
+    let t = TempDir::new().unwrap();
+    let root = t.path().join("work");
+    std::fs::create_dir_all(root.join("here")).unwrap();
+    write(&root, "lib/skills/s/references/a.md", "");
+    write(&root, "lib/skills/s/scripts/run.sh", "echo hi\n");
+    write(&root, "outside/secret.md", CANARY);
+    write(
+        &root,
+        "lib/skills/s/SKILL.md",
+        format!(
+            "{}
+[a](references/a.md) [b](references/gone.md) [c](../../../outside/secret.md)
+Run `scripts/run.sh`, then read `references/also-gone.md`.
+",
+            skill_md("s", "").trim_end()
+        ),
+    );
+    let judged = |cwd: &Path, lib: &str| -> Vec<(String, String)> {
+        let r = audit_every_format(cwd, &[lib]);
+        // Shown relative to the current folder when under it, else whole.
+        crate::common::arr(&r, "findings")
+            .iter()
+            .filter(|f| {
+                f["path"]
+                    .as_str()
+                    .unwrap()
+                    .ends_with("lib/skills/s/SKILL.md")
+            })
+            .map(|f| {
+                let rule = f["rule"].as_str().unwrap();
+                (rule.to_owned(), f["message"].as_str().unwrap().to_owned())
+            })
+            .collect()
+    };
+    let plain = judged(&root, "lib");
+    let rules: Vec<&str> = plain.iter().map(|(rule, _)| rule.as_str()).collect();
+    assert_eq!(rules, ["SA110", "SA231", "SA232"], "{plain:?}");
+    assert_eq!(judged(&root.join("here"), "../lib"), plain);
+    assert_eq!(judged(&root, "here/../lib"), plain);
+}
+
+#[test]
 fn the_canary_is_there_to_be_found_when_the_boundary_is_lifted() {
     // Proves the checks above can fail: with --follow-outside the link to a skill outside
     // is read, and its text reaches the report.
