@@ -148,6 +148,39 @@ fn awesome_copilot_chatmodes_does_not_crash() {
     assert_eq!(found, want);
 }
 
+#[test]
+fn a_corpus_folder_reads_the_same_by_a_root_that_climbs() {
+    // `skill-audit ../corpus/X` from beside the folder, as from a sibling checkout, finds what
+    // `skill-audit X` finds: the root's own `..` are not the body's. No link of these
+    // libraries leaves its folder.
+    for name in [AWESOME_COPILOT, OPENCLAW_A, TEMPLATES, "antigravity-c"] {
+        let Some(root) = corpus(name) else { return };
+        let (Some(cwd), Some(parent)) = (root.parent(), root.parent().and_then(Path::file_name))
+        else {
+            panic!("{} has no parent folder", root.display());
+        };
+        let climbing = Path::new("..").join(parent).join(name);
+        let findings = |arg: &Path| {
+            let (r, _) = json_of(bin(cwd).arg(arg).args(["--fail-on", "never", "-f", "json"]));
+            arr(&r, "findings").clone()
+        };
+        let plain = findings(Path::new(name));
+        let outside = plain.iter().filter(|f| f["rule"] == "SA110").count();
+        assert_eq!(outside, 0, "{name}");
+        assert!(
+            plain
+                .iter()
+                .any(|f| f["rule"] == "SA232" || f["rule"] == "SA231"),
+            "{name} has missing references to be found"
+        );
+        assert!(
+            findings(&climbing) == plain,
+            "{name} by {}",
+            climbing.display()
+        );
+    }
+}
+
 /// A fresh clone has no corpus, and CI checks that by pointing the one helper at nothing
 /// (`SKILL_AUDIT_CORPUS`): that only proves something if no test finds the corpus another way.
 #[test]
