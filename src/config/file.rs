@@ -599,7 +599,8 @@ pub(crate) const STARTER: &str = r#"# skill-audit.toml: settings for auditing th
 # Characters allowed in skill names: "ascii" (a-z, 0-9, -) or "unicode" (any letter).
 # name-charset = "ascii"
 
-# Hosts whose host-specific frontmatter keys count as known: "vscode", "claude-code", "openclaw".
+# Hosts whose host-specific frontmatter keys count as known: "vscode", "claude-code", "openclaw",
+# "hermes".
 # hosts = ["vscode", "claude-code"]
 
 # Which rules to report: IDs, prefixes such as "SA2", names, or "ALL" (the default).

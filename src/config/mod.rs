@@ -40,6 +40,7 @@ pub enum Host {
     ClaudeCode,
     Vscode,
     Openclaw,
+    Hermes,
 }
 
 impl Host {
@@ -49,6 +50,7 @@ impl Host {
             Host::ClaudeCode => "Claude Code",
             Host::Vscode => "VS Code",
             Host::Openclaw => "OpenClaw",
+            Host::Hermes => "Hermes",
         }
     }
 }

@@ -33,7 +33,9 @@ pub(crate) const SPEC_KEYS: &[&str] = &[
 pub(crate) const CAPABILITY_KEYS: &[&str] =
     &["dependencies", "tools", "mcp-servers", "hooks", "model"];
 
-/// Host-specific SKILL.md keys and the hosts that read them.
+/// Host-specific SKILL.md keys and the hosts that read them. Hermes' top-level keys are those
+/// its skill loader reads (NousResearch/hermes-agent `tools/skills_tool.py`,
+/// `agent/skill_utils.py`): `tags` and `related_skills` after `metadata.hermes`' own.
 pub(crate) const HOST_KEYS: &[(&str, &[&str])] = &[
     ("agent", &["Claude Code"]),
     ("argument-hint", &["Claude Code", "VS Code"]),
@@ -44,16 +46,24 @@ pub(crate) const HOST_KEYS: &[(&str, &[&str])] = &[
     ("command-dispatch", &["OpenClaw"]),
     ("command-tool", &["OpenClaw"]),
     ("context", &["Claude Code", "VS Code"]),
+    ("deps", &["Hermes"]),
     (
         "disable-model-invocation",
         &["Claude Code", "VS Code", "OpenClaw"],
     ),
     ("disallowed-tools", &["Claude Code"]),
     ("effort", &["Claude Code"]),
+    ("environments", &["Hermes"]),
     // Shown as the skill's website in OpenClaw's Skills UI.
     ("homepage", &["OpenClaw"]),
     ("paths", &["Claude Code"]),
+    ("platforms", &["Hermes"]),
+    ("prerequisites", &["Hermes"]),
+    ("related_skills", &["Hermes"]),
+    ("required_credential_files", &["Hermes"]),
+    ("required_environment_variables", &["Hermes"]),
     ("shell", &["Claude Code"]),
+    ("tags", &["Hermes"]),
     ("user-invocable", &["Claude Code", "VS Code", "OpenClaw"]),
     (
         "user-invokable",

@@ -295,6 +295,43 @@ fn openclaw_conventions_are_recognised() {
     assert_eq!(findings(&r, "SA221"), [], "{:#}", r["findings"]);
 }
 
+#[test]
+fn hermes_keys_are_a_hosts_not_unknown() {
+    // The top-level keys Hermes' skill loader reads; `author` is nobody's.
+    let keys = [
+        "tags: [a, b]",
+        "related_skills: [x]",
+        "platforms: [linux]",
+        "environments: [docker]",
+        "prerequisites: {commands: [curl]}",
+        "required_environment_variables: [TOKEN]",
+        "required_credential_files: [creds.json]",
+        "deps: [ffmpeg]",
+        "author: me",
+    ];
+    let skill = skill_md("h", &(keys.join("\n") + "\n")) + "Uses curl with $TOKEN and ffmpeg.\n";
+    let lib = tree(&[("h/SKILL.md", &skill)]);
+    let r = audit(lib.path());
+    let unknown: Vec<String> = findings(&r, "SA221").into_iter().map(|f| f.2).collect();
+    assert_eq!(
+        unknown,
+        ["`author` is not a field of the spec or of any host, so it is ignored"],
+        "{:#}",
+        r["findings"]
+    );
+    let host: Vec<String> = findings(&r, "SA220").into_iter().map(|f| f.2).collect();
+    assert_eq!(host.len(), 8, "{host:?}");
+    assert!(
+        host.iter().all(|m| m.contains("is supported by Hermes")),
+        "{host:?}"
+    );
+    // With hosts configured without Hermes, they are ignored like any unknown key.
+    write(lib.path(), "skill-audit.toml", "hosts = [\"vscode\"]\n");
+    assert_eq!(findings(&audit(lib.path()), "SA221").len(), 9);
+    write(lib.path(), "skill-audit.toml", "hosts = [\"hermes\"]\n");
+    assert_eq!(findings(&audit(lib.path()), "SA221").len(), 1);
+}
+
 /// Files the walk does not list (hidden by ignore rules) and paths it would spell otherwise
 /// (`./`, `..`) are looked up on disk: what exists is never reported as missing.
 #[test]
