@@ -152,7 +152,7 @@ pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
     name: "unknown-tool",
     severity: Severity::Warning,
     summary: "An agent uses a tool name the host does not know",
-    what: "An agent's `tools` list names a tool the host does not know, on a profile whose host loads the agent (`.agent.md` on VS Code and GitHub Copilot, Claude-format agents on Claude Code and VS Code). On VS Code, a Claude Code tool name it does not map is reported too. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are left to the profile's servers: when the profile lists servers, a name one of them could offer is reported as missing from the environment (SA402, SA403), not as unknown to the host.",
+    what: "An agent's `tools` list names a tool the host does not know, on a profile whose host loads the agent (`.agent.md` on VS Code and GitHub Copilot, Claude-format agents on Claude Code and VS Code). On VS Code, a Claude Code tool name it does not map is reported too. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are left to the profile's servers: when the profile lists servers, a name one of them could offer is reported as missing from the environment (SA402, SA403), not as unknown to the host. VS Code also takes an extension's or a server's tool by its bare name (`pgsql_connect`), so there the message says an extension may provide it.",
     why: "Hosts drop unknown tool names without a word, so the agent silently loses the capability.",
     example: "tools: [think]\non builtin:vscode.\n\nFix: remove it or use the current name.",
     fix: None,
@@ -171,6 +171,10 @@ fn unknown_tool(agent: &Agent, tool: &str, at: Pos, p: &Profile, native: Option<
         None if lists_servers => {
             format!("`{tool}` is not a tool {profile} knows; it will be silently dropped")
         }
+        // VS Code also takes an extension's tool by its bare name (`getToolAliases`).
+        None if p.vocabulary.as_ref().is_some_and(|v| v.host == "vscode") => format!(
+            "`{tool}` is not a tool {profile} has built in; unless an extension or an MCP server of the environment provides it, it will be silently dropped"
+        ),
         // The profile does not say which MCP servers the environment has; a server (or a
         // server's tool) of that name would be the only way the host keeps it.
         None => format!(
