@@ -606,6 +606,8 @@ pub struct Unnamed {
     pub source: Origin,
     /// Its entry in the declaration, else the declaration, else the skill's `name`.
     pub at: Pos,
+    /// The key of the list it is an entry of (`bins`, `env_vars`, ...), when found.
+    pub list: Option<&'static str>,
 }
 
 /// Why a file's frontmatter gave no fields; the finding is already in the sink.

@@ -109,46 +109,68 @@ fn unnamed(skill: &Skill, root: &Node, body: &str) -> Vec<crate::model::Unnamed>
     let named = crate::parse::usage::mentioned(body, listing.iter().map(|(_, _, n)| *n));
     let mut seen: foldhash::HashSet<&str> = foldhash::HashSet::default();
     // Where each name is listed, found in one walk of the frontmatter when first asked.
-    let mut listed: Option<foldhash::HashMap<&str, Pos>> = None;
+    let mut listed: Option<foldhash::HashMap<&str, (Pos, &'static str)>> = None;
     for (d, kind, name) in listing {
         if named.contains(name) || !seen.insert(name) {
             continue;
         }
         let listed = listed.get_or_insert_with(|| {
             let mut at = foldhash::HashMap::default();
-            listed_at(root, false, &mut at);
+            listed_at(root, None, &mut at);
             at
         });
+        let entry = listed.get(name).copied();
         out.push(crate::model::Unnamed {
             name: name.to_owned(),
             kind,
             source: d.source,
-            at: listed
-                .get(name)
-                .copied()
+            at: entry
+                .map(|(pos, _)| pos)
                 .or_else(|| d.at())
                 .unwrap_or(skill.name_pos),
+            list: entry.map(|(_, list)| list),
         });
     }
     out
 }
 
 /// Where each entry of a list of executables or variables (`bins`, `anyBins`, `env`,
-/// `commands`, `env_vars`) below `node` is first written; `listing`: `node` is such a list.
-fn listed_at<'n>(node: &'n Node, listing: bool, at: &mut foldhash::HashMap<&'n str, Pos>) {
-    const LISTS: &[&str] = &["bins", "anyBins", "env", "commands", "env_vars"];
+/// `commands`, `env_vars`, Hermes' `required_environment_variables`, whose entries may be
+/// mappings with a `name`) below `node` is first written, and that list's key; `list`: `node`
+/// is such a list, or an entry of one.
+fn listed_at<'n>(
+    node: &'n Node,
+    list: Option<&'static str>,
+    at: &mut foldhash::HashMap<&'n str, (Pos, &'static str)>,
+) {
+    const LISTS: &[&str] = &[
+        "bins",
+        "anyBins",
+        "env",
+        "commands",
+        "env_vars",
+        "required_environment_variables",
+    ];
     match &node.value {
-        Value::Str(s) if listing => {
-            at.entry(s.trim()).or_insert(node.pos);
+        Value::Str(s) => {
+            if let Some(list) = list {
+                at.entry(s.trim()).or_insert((node.pos, list));
+            }
         }
         Value::Seq(items) => {
             for item in items {
-                listed_at(item, listing, at);
+                listed_at(item, list, at);
             }
         }
         Value::Map(entries) => {
             for (k, v) in entries {
-                listed_at(v, k.as_str().is_some_and(|k| LISTS.contains(&k)), at);
+                let key = k.as_str().unwrap_or_default();
+                let inner = match LISTS.iter().find(|l| **l == key) {
+                    Some(l) => Some(*l),
+                    None if key == "name" => list,
+                    None => None,
+                };
+                listed_at(v, inner, at);
             }
         }
         _ => {}

@@ -88,7 +88,7 @@ pub(crate) fn declared_unused(skill: &Skill, out: &mut Vec<Finding>) {
             u.at,
             format!(
                 "{} in {} lists `{name}`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
-                key(u.kind, u.source),
+                listed_in(u),
                 u.source.place()
             ),
         ));
@@ -165,6 +165,16 @@ fn undeclared_use(skill: &Skill, pos: Pos, source: Origin, u: &Use) -> Finding {
             source.place(),
         ),
     )
+}
+
+/// The key of the list `u` is an entry of, as its declaration spells it.
+fn listed_in(u: &crate::model::Unnamed) -> std::borrow::Cow<'static, str> {
+    match (u.list, u.source) {
+        (Some("required_environment_variables"), _) => "`required_environment_variables`".into(),
+        (Some(list), Origin::Hermes) => format!("`prerequisites.{list}`").into(),
+        (Some(list), Origin::Openclaw) => format!("`requires.{list}`").into(),
+        _ => key(u.kind, u.source).into(),
+    }
 }
 
 /// The key of a `source` declaration that lists executables (`kind` bins) or variables.

@@ -297,7 +297,7 @@ fn a_declared_need_that_nothing_names() {
         messages(&r, "SA314"),
         [
             "`requires.bins` in OpenClaw's `metadata.openclaw` lists `sqlite3`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
-            "`requires.bins` in OpenClaw's `metadata.openclaw` lists `chromium`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
+            "`requires.anyBins` in OpenClaw's `metadata.openclaw` lists `chromium`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
             "`requires.env` in OpenClaw's `metadata.openclaw` lists `KEY`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
         ],
         "{r:#}"
@@ -433,4 +433,58 @@ fn corpus_the_fix_declares_exactly_what_was_inferred() {
             );
         }
     }
+}
+
+#[test]
+fn a_shebang_gives_way_to_the_interpreter_the_body_runs_the_script_with() {
+    // `#!/usr/bin/env python3`, run as `python scripts/x.py`: the skill needs `python`. Run by
+    // its path, the shebang's interpreter is what it needs.
+    let shebang = "#!/usr/bin/env python3\nprint(1)\n";
+    let tmp = tree(&[
+        (
+            "by-name/SKILL.md",
+            &(skill_md("by-name", "") + "```bash\npython scripts/x.py\n```\n"),
+        ),
+        ("by-name/scripts/x.py", shebang),
+        (
+            "by-path/SKILL.md",
+            &(skill_md("by-path", "") + "```bash\n./scripts/x.py\n```\n"),
+        ),
+        ("by-path/scripts/x.py", shebang),
+    ]);
+    let r = audit(tmp.path());
+    let bins = |path: &str| -> Vec<String> {
+        skill(&r, path)["requirements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|d| d["source"] == "inferred")
+            .flat_map(|d| strings(&d["bins"]["all"]))
+            .collect()
+    };
+    assert_eq!(bins("by-name/SKILL.md"), ["python"]);
+    assert!(bins("by-path/SKILL.md").contains(&"python3".to_owned()));
+}
+
+#[test]
+fn a_hermes_variable_unnamed_is_shown_at_its_entry_under_its_own_key() {
+    let tmp = tree(&[(
+        "h/SKILL.md",
+        &skill_md(
+            "h",
+            "platforms: [linux]\nrequired_environment_variables:\n  - name: TOKEN\n    optional: false\n",
+        ),
+    )]);
+    let r = audit(tmp.path());
+    let f = findings(&r, "SA314");
+    assert_eq!(f.len(), 1, "{r:#}");
+    assert_eq!(
+        (f[0]["line"].as_u64(), f[0]["column"].as_u64()),
+        (Some(6), Some(11))
+    );
+    let message = f[0]["message"].as_str().unwrap();
+    assert!(
+        message.starts_with("`required_environment_variables` in "),
+        "{message}"
+    );
 }
