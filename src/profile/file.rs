@@ -72,23 +72,24 @@ pub struct ProfileFile {
     /// Machines: the operating systems the environment runs on, a list or one name:
     /// `darwin`, `linux`, `win32` (`macos` and `windows` are read as `darwin` and `win32`).
     /// Absent here and in every profile this one extends: OS requirements are not judged.
+    #[serde(default)]
     #[schemars(schema_with = "os_schema")]
     pub os: Option<Names>,
     /// Machines: executables on `PATH`, by name. Absent: executables are not judged.
-    #[schemars(with = "Vec<String>")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub bins: Option<Vec<String>>,
     /// Machines: names of the environment variables that are set. Names only: a profile never
     /// holds a value, and `NAME=value` is an error. Absent: variables are not judged.
-    #[schemars(with = "Vec<String>")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub env: Option<Vec<String>>,
     /// Machines: OpenClaw configuration keys that are truthy, as dotted paths
     /// (`browser.enabled`). Absent: configuration is not judged.
-    #[schemars(with = "Vec<String>")]
+    #[schemars(with = "Option<Vec<String>>")]
     pub config: Option<Vec<String>>,
     /// Machines: installed Python distributions, name to version (`{"requests": "2.32.3"}`).
     /// Names are compared as PEP 503 normalises them (`Foo_Bar` is `foo-bar`). Absent:
     /// packages are not judged.
-    #[schemars(with = "BTreeMap<String, String>")]
+    #[schemars(with = "Option<BTreeMap<String, String>>")]
     pub packages: Option<BTreeMap<String, String>>,
     /// JSON-RPC envelope of a saved `tools/list` response.
     pub result: Option<Box<ProfileFile>>,
@@ -102,7 +103,7 @@ pub struct ProfileFile {
     pub host: Option<String>,
     /// Tool set name to member tools. In a host profile, the host's tool sets; the tool sets
     /// a profile file declares itself are also the machine's (Hermes' `requires_toolsets`).
-    #[schemars(with = "BTreeMap<String, Vec<String>>")]
+    #[schemars(with = "Option<BTreeMap<String, Vec<String>>>")]
     pub toolsets: Option<BTreeMap<String, Vec<String>>>,
     /// Host profiles: legacy tool name to the names replacing it.
     #[serde(default)]

@@ -103,6 +103,57 @@ fn example_report_matches_report_schema() {
     assert!(!validator.is_valid(&broken));
 }
 
+/// Every profile shipped (the examples, the built-in hosts) and one `capture --machine` writes
+/// validates against the committed profile schema, which an editor checks them with.
+#[test]
+fn shipped_profiles_match_the_profile_schema() {
+    let schema: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(repo_file("schemas/profile.schema.json")).unwrap(),
+    )
+    .unwrap();
+    let validator = jsonschema::validator_for(&schema).expect("the profile schema is valid");
+    let mut files: Vec<std::path::PathBuf> = ["examples/profiles", "profiles/builtin"]
+        .iter()
+        .flat_map(|d| std::fs::read_dir(repo_file(d)).unwrap())
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "json"))
+        .collect();
+    files.sort();
+    assert!(files.len() > 10, "{files:?}");
+    let machine = bin(MANIFEST_DIR)
+        .args(["capture", "--machine"])
+        .output()
+        .unwrap();
+    assert!(
+        machine.status.success(),
+        "{}",
+        String::from_utf8_lossy(&machine.stderr)
+    );
+    let mut profiles: Vec<(String, serde_json::Value)> = files
+        .iter()
+        .map(|f| {
+            let text = std::fs::read_to_string(f).unwrap();
+            (
+                f.display().to_string(),
+                serde_json::from_str(&text).unwrap(),
+            )
+        })
+        .collect();
+    profiles.push((
+        "capture --machine".to_owned(),
+        serde_json::from_slice(&machine.stdout).unwrap(),
+    ));
+    for (what, profile) in &profiles {
+        let errors: Vec<String> = validator
+            .iter_errors(profile)
+            .map(|e| format!("{}: {e}", e.instance_path()))
+            .collect();
+        assert!(errors.is_empty(), "{what}:\n{}", errors.join("\n"));
+    }
+    // A profile that breaks the contract is rejected, so the check above means something.
+    assert!(!validator.is_valid(&serde_json::json!({"tools": "not a list"})));
+}
+
 #[test]
 fn example_profiles_load() {
     // (file, expected profile name): staging.json has no `name`, so it is named by its stem.
