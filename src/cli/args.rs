@@ -35,8 +35,9 @@ pub struct LibraryArgs {
     /// Characters allowed in skill names [default: ascii].
     #[arg(long, value_enum)]
     pub name_charset: Option<NameCharset>,
-    /// Worker threads (0 = one per core).
-    #[arg(short = 'j', long, default_value_t = 0)]
+    /// Worker threads (0 = one per core); at most four per core are started, as more would
+    /// only wait for each other.
+    #[arg(short = 'j', long, default_value_t = 0, value_parser = thread_count)]
     pub threads: usize,
     /// How agents that load skills are judged: `today` (the agent must list what its skills
     /// need, as hosts do) or `proposal` (a skill's `tools` and `mcp-servers` union with the
@@ -154,4 +155,12 @@ pub(crate) fn builtin_names() -> Vec<clap::builder::PossibleValue> {
         .iter()
         .map(|(name, _)| clap::builder::PossibleValue::new(*name))
         .collect()
+}
+
+/// `-j`: a number of threads, of which at most four per core are started. Hundreds of threads
+/// spend the run waking each other: `-j 1000` took seconds on a library of fifteen files.
+fn thread_count(value: &str) -> Result<usize, String> {
+    let n: usize = value.parse().map_err(|e| format!("{e}"))?;
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    Ok(n.min(cores * 4))
 }

@@ -1189,3 +1189,25 @@ fn name_charset_flag() {
     assert_eq!(code, 0, "{v:#}");
     assert!(!finding_codes(&v).iter().any(|(_, r)| r == "SA206"));
 }
+
+#[test]
+fn a_thread_count_past_the_cores_gives_the_same_report() {
+    // More threads than cores only wait: at most four per core are started, and the report
+    // does not depend on how many there are.
+    let json = |j: &str| {
+        let out = bin(MANIFEST_DIR)
+            .args(["-j", j, "-f", "json", "--fail-on", "never"])
+            .args(EXAMPLE)
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        out.stdout
+    };
+    let one = json("1");
+    assert_eq!(json("100000"), one);
+    assert_eq!(json("0"), one);
+}
