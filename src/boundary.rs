@@ -130,8 +130,12 @@ impl std::fmt::Display for Refusal {
 }
 
 /// A settings or profile file as text, through the same bounded reader.
+/// A byte order mark, which editors on Windows write, is left out.
 pub(crate) fn read_text(path: &Path) -> Result<String, Refusal> {
-    let bytes = read(path, MAX_FILE_BYTES)?.bytes;
+    let mut bytes = read(path, MAX_FILE_BYTES)?.bytes;
+    if bytes.starts_with("\u{feff}".as_bytes()) {
+        bytes.drain(..3);
+    }
     String::from_utf8(bytes).map_err(|e| {
         Refusal::Io(std::io::Error::new(
             std::io::ErrorKind::InvalidData,

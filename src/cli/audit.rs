@@ -139,7 +139,7 @@ fn selected(
             crate::rules::Rule::selected_in(sel.trim(), policies).ok_or_else(|| {
                 format!(
                     "{flag} {sel}: names no rule; {}",
-                    crate::rules::Rule::SELECTOR_FORMS
+                    crate::rules::Rule::no_rule_hint(sel.trim(), policies)
                 )
             })?,
         );
@@ -309,7 +309,9 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(args.library.threads)
         .build_global();
-    // Read the baseline first: a bad one is a usage error before any work is done.
+    // An `-o` file of no known format, and then a bad baseline, are usage errors before any
+    // work is done.
+    super::check_outputs(&args.out)?;
     let baseline = args
         .baseline
         .as_deref()
@@ -562,15 +564,25 @@ fn nothing_found(report: &Report) -> String {
     hint
 }
 
-/// Why a run exits 1: the findings at or above `--fail-on`.
+/// Why a run exits 1: the findings at or above `--fail-on` (with a baseline, the new ones).
 fn why_failed(report: &Report, fail_on: FailOn) -> String {
-    let s = &report.summary;
-    let (counted, level) = match fail_on {
-        FailOn::Error => (Count(s.errors, "error"), "error"),
-        FailOn::Warning => (Count(s.errors + s.warnings, "error or warning"), "warning"),
-        FailOn::Info | FailOn::Never => (Count(s.errors + s.warnings + s.infos, "finding"), "info"),
+    let (least, level) = match fail_on {
+        FailOn::Error => (Severity::Error, "error"),
+        FailOn::Warning => (Severity::Warning, "warning"),
+        FailOn::Info | FailOn::Never => (Severity::Info, "info"),
     };
-    format!("{counted} at or above --fail-on {level}")
+    let gating = report.gating_findings().iter();
+    let n = gating.filter(|f| f.severity >= least).count();
+    let (finding, new_finding) = match least {
+        Severity::Error => ("error", "new error"),
+        _ => ("finding", "new finding"),
+    };
+    let noun = if report.baseline.is_some() {
+        new_finding
+    } else {
+        finding
+    };
+    format!("{} at or above --fail-on {level}", Count(n, noun))
 }
 
 /// `--statistics`: the count of each rule's findings on standard output, as text or JSON.

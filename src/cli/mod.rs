@@ -337,15 +337,26 @@ pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), Str
             to_stdout(report, out.stdout_format())?;
             continue;
         };
-        let format = format_of(out, path).ok_or_else(|| {
-            format!(
-                "cannot tell the format of {} from its extension; use .html, .json, .md, .sarif or .txt, or --format",
-                path.display()
-            )
-        })?;
+        let format = format_of(out, path).ok_or_else(|| unknown_format(path))?;
         emit(Some(path), |w| report::render(report, format, w))?;
     }
     Ok(())
+}
+
+/// Every `-o` file's format can be told: checked before any work, so a bad one writes nothing.
+pub(crate) fn check_outputs(out: &OutputArgs) -> Result<(), String> {
+    let files = out.outputs.iter().filter_map(|p| destination(p));
+    match files.into_iter().find(|p| format_of(out, p).is_none()) {
+        Some(path) => Err(unknown_format(path)),
+        None => Ok(()),
+    }
+}
+
+fn unknown_format(path: &std::path::Path) -> String {
+    format!(
+        "cannot tell the format of {} from its extension; use .html, .json, .md, .sarif or .txt, or --format",
+        path.display()
+    )
 }
 
 /// The report on standard output; text is coloured when that is a terminal.

@@ -295,7 +295,7 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
                     format!(
                         "`{}` in `{key}` names no rule; {}",
                         sel.get_ref(),
-                        Rule::SELECTOR_FORMS
+                        Rule::no_rule_hint(sel.get_ref(), &policies)
                     ),
                 )
             })?);

@@ -669,6 +669,7 @@ pub(crate) fn load(path: &std::path::Path) -> Result<Report, String> {
 
 /// A JSON report's text, read from `path`.
 pub(crate) fn parse(text: &str, path: &std::path::Path) -> Result<Report, String> {
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let report: Report = serde_json::from_str(text).map_err(|e| {
         format!(
             "{}:{}:{}: not a skill-audit JSON report: {e}",
@@ -711,7 +712,7 @@ pub(crate) fn verdict(d: &Diff) -> String {
     } else {
         "⚠️"
     };
-    format!("{icon} This change {}", parts.join(", "))
+    format!("{icon} This change: {}", parts.join(", "))
 }
 
 /// What changed between two profiles: the names one offers and the other does not, per server.

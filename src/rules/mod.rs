@@ -229,6 +229,18 @@ impl Rule {
     /// What a selector may be, for the error when one names no rule.
     pub(crate) const SELECTOR_FORMS: &str = "use `ALL`, a rule ID such as `SA221` or a policy rule's `P001`, a prefix such as `SA2` or `P`, or a name such as `unknown-key` (`skill-audit rules` lists them)";
 
+    /// What to say of `selector`, which names no rule among the built-in ones and `policies`.
+    pub(crate) fn no_rule_hint(selector: &str, policies: &[Rule]) -> &'static str {
+        let policy_form = selector
+            .get(..policy::PREFIX.len())
+            .is_some_and(|p| p.eq_ignore_ascii_case(policy::PREFIX));
+        if policy_form && policies.is_empty() {
+            "the library has no policy rules (`[[policy]]` in skill-audit.toml, docs/policy.md)"
+        } else {
+            Rule::SELECTOR_FORMS
+        }
+    }
+
     /// The built-in rules a selector names; see [`Rule::selected_in`].
     pub fn selected(selector: &str) -> Option<Vec<Rule>> {
         Rule::selected_in(selector, &[])

@@ -1211,3 +1211,71 @@ fn a_thread_count_past_the_cores_gives_the_same_report() {
     assert_eq!(json("100000"), one);
     assert_eq!(json("0"), one);
 }
+
+#[test]
+fn usage_errors_come_before_any_output_is_written() {
+    // An `-o` file whose format cannot be told fails the run before the others are written.
+    let out = tempfile::TempDir::new().unwrap();
+    let (json, odd) = (out.path().join("r.json"), out.path().join("r.xyz"));
+    let run = bin(MANIFEST_DIR)
+        .args(EXAMPLE)
+        .arg("-o")
+        .arg(&json)
+        .arg("-o")
+        .arg(&odd)
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&run.stderr).contains("r.xyz"));
+    assert!(!json.exists() && !odd.exists());
+    // `--select P` in a library without policy rules says so.
+    let run = bin(MANIFEST_DIR)
+        .args(EXAMPLE)
+        .args(["--select", "P"])
+        .output()
+        .unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&run.stderr);
+    assert!(err.contains("the library has no policy rules"), "{err}");
+}
+
+#[test]
+fn a_byte_order_mark_before_a_profile_or_a_report_is_read_past() {
+    // Editors on Windows write one at the start of JSON files.
+    let dir = tempfile::TempDir::new().unwrap();
+    let profile = dir.path().join("bom.json");
+    std::fs::write(
+        &profile,
+        "\u{feff}{\"name\": \"bom\", \"tools\": [\"read\"]}\n",
+    )
+    .unwrap();
+    let (r, _) = json_of(
+        bin(MANIFEST_DIR)
+            .arg("examples/library")
+            .arg("-p")
+            .arg(&profile)
+            .args(["-f", "json", "--fail-on", "never"]),
+    );
+    assert_eq!(r["profiles"][0]["name"], "bom");
+    let report = dir.path().join("report.json");
+    let plain = bin(MANIFEST_DIR)
+        .args(["examples/library", "-f", "json", "--fail-on", "never"])
+        .output()
+        .unwrap();
+    let mut text = "\u{feff}".as_bytes().to_vec();
+    text.extend(&plain.stdout);
+    std::fs::write(&report, text).unwrap();
+    let (r, _) = json_of(
+        bin(MANIFEST_DIR)
+            .arg("examples/library")
+            .arg("--baseline")
+            .arg(&report)
+            .args(["-f", "json", "--fail-on", "never"]),
+    );
+    assert_eq!(
+        arr(&r["baseline"], "new_findings").len(),
+        0,
+        "{:#}",
+        r["baseline"]
+    );
+}

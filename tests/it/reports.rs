@@ -307,8 +307,8 @@ fn baseline_gates_only_on_new_findings() {
         .args(["-p", "prod.json", "--fail-on", "warning", "."])
         .assert()
         .code(1);
-    // ...with it, only new ones count: a, c are new, so still 1.
-    bin(head.path())
+    // ...with it, only new ones count: a, c are new, so still 1, and `-q` says how many.
+    let gated = bin(head.path())
         .args([
             "-p",
             "prod.json",
@@ -316,10 +316,29 @@ fn baseline_gates_only_on_new_findings() {
             "warning",
             "--baseline",
             old,
+            "-q",
             ".",
         ])
-        .assert()
-        .code(1);
+        .output()
+        .unwrap();
+    assert_eq!(gated.status.code(), Some(1));
+    let why = String::from_utf8_lossy(&gated.stderr);
+    let (new, all) = (
+        String::from_utf8_lossy(&gated.stdout)
+            .matches("[new]")
+            .count(),
+        arr(
+            &json_run(head.path(), &["-p", "prod.json", "--fail-on", "never", "."]).0,
+            "findings",
+        )
+        .len(),
+    );
+    assert!(new > 0 && new < all, "{new} of {all}");
+    assert!(
+        why.contains(&format!(": {new} new finding"))
+            && why.contains("at or above --fail-on warning"),
+        "{why}"
+    );
     // Against itself nothing is new: exit 0, and the comment says so.
     let same = report(head.path(), "same.json");
     let out = bin(head.path())
