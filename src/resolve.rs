@@ -511,7 +511,7 @@ fn agent_links(ix: &Index, a: &Agent, cwd: &Path) -> (Vec<Link>, Vec<Finding>) {
 pub(crate) fn configured(
     skills: &[Box<Skill>],
     agents: &[Agent],
-    entries: &[(PathBuf, Vec<String>)],
+    entries: &[crate::config::file::ConfigLink],
     cwd: &Path,
     boundary: &Boundary,
     findings: &mut Vec<Finding>,
@@ -522,20 +522,20 @@ pub(crate) fn configured(
     }
     let ix = Index::new(skills, agents, cwd);
     let mut out = Vec::new();
-    for (agent_path, names) in entries {
-        let at = key(agent_path, cwd);
+    for entry in entries {
+        let at = key(&entry.agent, cwd);
         let Some(agent) = ix.agent_at(&at) else {
             if boundary.leads_outside(&at) {
-                findings.push(rules::file::link_agent_outside(agent_path));
+                findings.push(rules::file::link_agent_outside(entry));
                 continue;
             }
-            findings.push(rules::links::link_agent_unresolved(agent_path));
+            findings.push(rules::links::link_agent_unresolved(entry));
             continue;
         };
-        for name in names {
+        for (name, pos) in &entry.skills {
             match ix.skill_by_name.get(name.as_str()) {
                 Some(found) => out.extend(found.all().map(|s| link(agent, s, "config"))),
-                None => findings.push(rules::links::link_skill_unresolved(name)),
+                None => findings.push(rules::links::link_skill_unresolved(entry, *pos, name)),
             }
         }
     }

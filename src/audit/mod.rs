@@ -38,8 +38,8 @@ pub struct AuditOptions {
     pub threads: usize,
     /// Paths in the report are relative to this folder when under it.
     pub cwd: PathBuf,
-    /// Links no manifest records (`[[links]]` in skill-audit.toml): agent file, skill names.
-    pub links: Vec<(PathBuf, Vec<String>)>,
+    /// Links no manifest records (`[[links]]` in skill-audit.toml).
+    pub links: Vec<crate::config::file::ConfigLink>,
     /// Attach each finding's source line (for the text renderer).
     pub snippets: bool,
     /// Attach each finding's line fingerprint (for reports that may be compared later: JSON,

@@ -227,12 +227,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         Some(file::Level::Never) => FailOn::Never,
         Some(file::Level::Error) | None => FailOn::Error,
     });
-    let links = config
-        .file
-        .links
-        .iter()
-        .map(|l| (config.dir.join(&l.agent), l.skills.clone()))
-        .collect();
+    let links = config.links.clone();
     // The formats asked for, the settings file's `output-format` included.
     let out = OutputArgs {
         format: args.out.format,

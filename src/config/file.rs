@@ -216,8 +216,21 @@ pub enum RuleLevel {
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct LinkEntry {
-    pub agent: String,
-    pub skills: Vec<String>,
+    #[schemars(with = "String")]
+    pub agent: Spanned<String>,
+    #[schemars(with = "Vec<String>")]
+    pub skills: Vec<Spanned<String>>,
+}
+
+/// A `[[links]]` entry as the audit takes it: the agent file (resolved from the settings
+/// file's folder) and the skill names, each with where the settings file writes it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ConfigLink {
+    /// The settings file, as reports show it.
+    pub file: String,
+    pub agent: PathBuf,
+    pub agent_at: crate::diagnostic::Pos,
+    pub skills: Vec<(String, crate::diagnostic::Pos)>,
 }
 
 /// A config file that cannot be used: exit 2.
@@ -243,6 +256,8 @@ pub(crate) struct Config {
     pub output_format: Option<crate::report::Format>,
     /// `[[policy]]`, validated: a [`Rule::Policy`] each, in the file's order.
     pub policies: Vec<Rule>,
+    /// `[[links]]`, with their places.
+    pub links: Vec<ConfigLink>,
 }
 
 /// Read and validate a config file.
@@ -328,6 +343,27 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
         ),
         None => None,
     };
+    let at = |offset: usize| {
+        let (line, column) = line_col(text, offset);
+        crate::diagnostic::Pos::new(
+            u32::try_from(line).unwrap_or(u32::MAX),
+            u32::try_from(column).unwrap_or(u32::MAX),
+        )
+    };
+    let links = file
+        .links
+        .iter()
+        .map(|l| ConfigLink {
+            file: display.to_owned(),
+            agent: dir.join(l.agent.get_ref()),
+            agent_at: at(l.agent.span().start),
+            skills: l
+                .skills
+                .iter()
+                .map(|n| (n.get_ref().clone(), at(n.span().start)))
+                .collect(),
+        })
+        .collect();
     Ok(Config {
         file,
         dir,
@@ -335,6 +371,7 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
         selection,
         output_format,
         policies,
+        links,
     })
 }
 
@@ -664,7 +701,7 @@ skills = ["k"]
                 (Rule::BodyTooLong, RuleLevel::Info)
             ]
         );
-        assert_eq!(c.file.links[0].skills, ["k"]);
+        assert_eq!(c.links[0].skills[0].0, "k");
     }
 
     #[test]

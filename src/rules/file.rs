@@ -441,13 +441,13 @@ pub(crate) fn body_link_outside(sink: &mut Sink, pos: Pos, target: &str) {
     sink.push(Rule::OutsideTree, pos, outside_message("link", target));
 }
 
-/// A `[[links]]` entry names the agent file `agent`, which leaves the tree.
-pub(crate) fn link_agent_outside(agent: &std::path::Path) -> Finding {
+/// A `[[links]]` entry names an agent file that leaves the tree.
+pub(crate) fn link_agent_outside(entry: &crate::config::file::ConfigLink) -> Finding {
     listed_outside(
-        crate::config::file::FILE_NAME,
-        Pos::START,
+        &entry.file,
+        entry.agent_at,
         "[[links]] agent",
-        agent.display(),
+        entry.agent.display(),
     )
 }
 

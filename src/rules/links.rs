@@ -275,25 +275,29 @@ pub(crate) const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {
     fix: None,
 };
 
-/// A `[[links]]` entry names the agent file `agent`, which is not an agent of the library.
-pub(crate) fn link_agent_unresolved(agent: &std::path::Path) -> Finding {
+/// A `[[links]]` entry names an agent file that is not an agent of the library.
+pub(crate) fn link_agent_unresolved(entry: &crate::config::file::ConfigLink) -> Finding {
     Finding::new(
         Rule::ConfigLinkUnresolved,
-        crate::config::file::FILE_NAME,
-        Pos::START,
+        &entry.file,
+        entry.agent_at,
         format!(
             "[[links]] agent `{}` is not an agent in the library",
-            agent.display()
+            entry.agent.display()
         ),
     )
 }
 
-/// A `[[links]]` entry names the skill `name`, which is not a skill of the library.
-pub(crate) fn link_skill_unresolved(name: &str) -> Finding {
+/// A `[[links]]` entry names, at `pos`, the skill `name`, which is not a skill of the library.
+pub(crate) fn link_skill_unresolved(
+    entry: &crate::config::file::ConfigLink,
+    pos: Pos,
+    name: &str,
+) -> Finding {
     Finding::new(
         Rule::ConfigLinkUnresolved,
-        crate::config::file::FILE_NAME,
-        Pos::START,
+        &entry.file,
+        pos,
         format!("[[links]] skill `{name}` is not a skill in the library"),
     )
 }

@@ -504,3 +504,41 @@ fn suppressions_reach_library_level_findings() {
         "the matrix is unchanged"
     );
 }
+
+#[test]
+fn a_links_entry_that_names_nothing_is_shown_at_its_name_in_the_settings_file() {
+    let t = TempDir::new().unwrap();
+    write(t.path(), "lib/skills/a/SKILL.md", skill_md("a", ""));
+    write(
+        t.path(),
+        "lib/skill-audit.toml",
+        "# links\n\n[[links]]\nagent = \"agents/nope.agent.md\"\nskills = [\"a\"]\n\n[[links]]\nagent = \"agents/x.agent.md\"\nskills = [\"a\", \"nope\"]\n",
+    );
+    write(
+        t.path(),
+        "lib/agents/x.agent.md",
+        "---\ndescription: d\n---\n",
+    );
+    // Run from above the library: the settings file is shown as every other path is.
+    let (r, _) = json_run(t.path(), &["lib", "--fail-on", "never"]);
+    let places: Vec<(String, u64, u64)> = findings(&r, "SA606")
+        .iter()
+        .map(|f| {
+            let at = |k: &str| f[k].as_u64().unwrap();
+            (
+                f["path"].as_str().unwrap().to_owned(),
+                at("line"),
+                at("column"),
+            )
+        })
+        .collect();
+    assert_eq!(
+        places,
+        [
+            ("lib/skill-audit.toml".to_owned(), 4, 9),
+            ("lib/skill-audit.toml".to_owned(), 9, 16),
+        ],
+        "{:#}",
+        r["findings"]
+    );
+}
