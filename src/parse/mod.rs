@@ -33,19 +33,35 @@ pub struct Document<'t> {
 
 pub use crate::model::Unreadable;
 
-/// Record `# skill-audit: ignore ...` comments of the frontmatter in the sink.
+/// Record `# skill-audit: ignore ...` comments of the frontmatter in the sink. Only YAML
+/// comments count: the same words in a block scalar's text or in a quoted string are text.
 fn suppressions(yaml: &str, first_line: u32, sink: &mut Sink) {
     if !yaml.contains(crate::diagnostic::SUPPRESSION_MARKER) {
         return;
     }
+    let mut block: Option<usize> = None;
     for (i, line) in yaml.lines().enumerate() {
-        let Some(at) = line.find(crate::diagnostic::SUPPRESSION_MARKER) else {
+        let indent = line.len() - line.trim_start_matches(' ').len();
+        // The text of a block scalar: blank lines, and lines indented past its key's.
+        if let Some(key_indent) = block {
+            if line.trim().is_empty() || indent > key_indent {
+                continue;
+            }
+            block = None;
+        }
+        let hash = comment_start(line);
+        let content = hash.map_or(line, |h| &line[..h]);
+        if opens_block_scalar(content) {
+            block = Some(indent);
+        }
+        let Some(hash) = hash else { continue };
+        let Some(at) = line[hash..]
+            .find(crate::diagnostic::SUPPRESSION_MARKER)
+            .map(|a| hash + a)
+        else {
             continue;
         };
-        let Some(hash) = line[..at].rfind('#') else {
-            continue;
-        };
-        // Only a real comment: `#` then spaces then the marker.
+        // Only `#`, then spaces, then the marker.
         if !line[hash + 1..at].trim().is_empty() {
             continue;
         }
@@ -69,6 +85,53 @@ fn suppressions(yaml: &str, first_line: u32, sink: &mut Sink) {
             ids,
         });
     }
+}
+
+/// Where the YAML comment of `line` starts: a `#` at the start or after a blank, outside a
+/// quoted string. A quote opens a string only where a value starts (after `:`, `-`, `[`, `{`,
+/// `,` or at the start), so the apostrophe of `It's` does not.
+fn comment_start(line: &str) -> Option<usize> {
+    let mut quote: Option<char> = None;
+    let mut escaped = false;
+    let mut before = ' ';
+    let mut last_solid: Option<char> = None;
+    for (i, c) in line.char_indices() {
+        match quote {
+            // `\"` in double quotes, `''` in single quotes: the quote itself.
+            Some(_) if escaped => escaped = false,
+            Some('"') if c == '\\' => escaped = true,
+            Some('\'') if c == '\'' && line[i + 1..].starts_with('\'') => escaped = true,
+            Some(q) if c == q => quote = None,
+            Some(_) => {}
+            None if c == '#' && before.is_whitespace() => return Some(i),
+            None if (c == '"' || c == '\'')
+                && last_solid.is_none_or(|p| matches!(p, ':' | '-' | '[' | '{' | ',')) =>
+            {
+                quote = Some(c);
+            }
+            None => {}
+        }
+        before = c;
+        if !c.is_whitespace() {
+            last_solid = Some(c);
+        }
+    }
+    None
+}
+
+/// Does `content` (a line without its comment) end in a block scalar's indicator (`key: |`,
+/// `- >-`), so that the lines after it are the scalar's text?
+fn opens_block_scalar(content: &str) -> bool {
+    let t = content.trim_end();
+    let indicators = t.trim_end_matches(|c: char| c == '-' || c == '+' || c.is_ascii_digit());
+    let Some(head) = indicators
+        .strip_suffix('|')
+        .or_else(|| indicators.strip_suffix('>'))
+    else {
+        return false;
+    };
+    let head = head.trim_end();
+    head.is_empty() || head.ends_with(':') || head.ends_with('-')
 }
 
 /// Decode, split and parse the frontmatter of a Markdown file, reporting every problem.
@@ -156,6 +219,37 @@ pub(crate) fn decode<'b>(bytes: &'b [u8], sink: &mut Sink) -> Option<&'b str> {
 mod tests {
     use super::*;
     use crate::rules::Rule;
+
+    #[test]
+    fn only_comments_are_suppressions() {
+        let ids = |yaml: &str| {
+            let mut sink = Sink::new("s/SKILL.md");
+            suppressions(yaml, 2, &mut sink);
+            sink.suppressions
+                .iter()
+                .map(|s| (s.pos.line, s.ids.join(",")))
+                .collect::<Vec<_>>()
+        };
+        // A comment, standing alone or after a value, with an apostrophe before it.
+        assert_eq!(
+            ids(
+                "name: a  # skill-audit: ignore SA207\n# skill-audit: ignore SA221\nx: It's # skill-audit: ignore SA230\n"
+            ),
+            [
+                (2, "SA207".to_owned()),
+                (3, "SA221".to_owned()),
+                (4, "SA230".to_owned())
+            ]
+        );
+        // Text of a block scalar, of a quoted string, or glued to a word: not a comment.
+        let text = "description: |\n  Use it, e.g.\n  # skill-audit: ignore SA221\n\n  more\ncolr: 1\nb: \"T # skill-audit: ignore SA221\"\nc: 'it''s # skill-audit: ignore X'\nd: a#skill-audit: ignore SA230\n";
+        assert_eq!(ids(text), []);
+        // After the block scalar ends, comments count again.
+        assert_eq!(
+            ids("d: >-\n  text\nk: v # skill-audit: ignore SA221\n"),
+            [(4, "SA221".to_owned())]
+        );
+    }
 
     #[test]
     fn reports_first_bad_byte_position() {
