@@ -383,6 +383,34 @@ fn entries(r: &Report) -> Vec<Entry<'_>> {
 /// same kind and name. Hosts know a skill by its name, so a name that only one entry on each
 /// side has left is a move whatever else changed; where several share it, only those whose
 /// report entries are the same apart from their path are paired.
+/// The folder every renamed entry moved from and to (`lib/` to ``: the same library audited
+/// from inside it), when they all agree on one: each path less the names it ends with in
+/// both places.
+fn folder_move(renamed: &[Renamed]) -> Option<(String, String)> {
+    let mut agreed: Option<(String, String)> = None;
+    for r in renamed {
+        let (from, to): (Vec<&str>, Vec<&str>) =
+            (r.from.split('/').collect(), r.to.split('/').collect());
+        let same = from
+            .iter()
+            .rev()
+            .zip(to.iter().rev())
+            .take_while(|(a, b)| a == b)
+            .count();
+        let prefix = |parts: &[&str]| {
+            let head = &parts[..parts.len() - same];
+            head.iter().map(|p| format!("{p}/")).collect::<String>()
+        };
+        let this = (prefix(&from), prefix(&to));
+        match &agreed {
+            None => agreed = Some(this),
+            Some(a) if *a == this => {}
+            Some(_) => return None,
+        }
+    }
+    agreed.filter(|(from, to)| from != to)
+}
+
 fn renames(old: &Report, new: &Report) -> Vec<Renamed> {
     let (before, after) = (entries(old), entries(new));
     let paths = |list: &[Entry<'_>]| -> std::collections::HashSet<(&str, String)> {
@@ -625,9 +653,24 @@ pub(crate) fn diff(old: &Report, new: &Report) -> Diff {
         }
     }
     changes.sort();
+    // Files that are no entry (plugin manifests, sidecars) move with the folder the entries
+    // moved with: the same library audited from another folder, or under a new root.
+    let entry_paths: std::collections::HashSet<&str> =
+        renamed.iter().map(|r| r.from.as_str()).collect();
+    let shifted: Vec<(&str, String)> = match folder_move(&renamed) {
+        Some((from, to)) => old
+            .findings
+            .iter()
+            .map(|f| f.path.as_str())
+            .filter(|p| !entry_paths.contains(p))
+            .filter_map(|p| Some((p, format!("{to}{}", p.strip_prefix(from.as_str())?))))
+            .collect(),
+        None => Vec::new(),
+    };
     let moves: Moves<'_> = renamed
         .iter()
         .map(|r| (r.from.as_str(), r.to.as_str()))
+        .chain(shifted.iter().map(|(p, to)| (*p, to.as_str())))
         .collect();
     let (kept, still) = pair(&new.findings, &Moves::new(), &old.findings, &moves);
     let new_findings = unpaired(&new.findings, &kept);

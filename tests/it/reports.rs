@@ -515,3 +515,41 @@ fn pr_comment_neutralises_hostile_text() {
         "the text is still shown, escaped"
     );
 }
+
+#[test]
+fn a_baseline_written_from_another_folder_matches_every_finding() {
+    // The report written above the library, the run inside it: skills and agents pair by
+    // name, and the plugin manifest's findings move with the folder they moved with.
+    let t = TempDir::new().unwrap();
+    copy_tree(
+        &std::path::Path::new(MANIFEST_DIR).join("examples/library"),
+        &t.path().join("lib"),
+    );
+    let base = t.path().join("base.json");
+    bin(t.path())
+        .args(["lib", "--fail-on", "never", "-o", base.to_str().unwrap()])
+        .assert()
+        .success();
+    let old: Value = serde_json::from_str(&std::fs::read_to_string(&base).unwrap()).unwrap();
+    assert!(
+        arr(&old, "findings")
+            .iter()
+            .any(|f| s(f, "path").ends_with("plugin.json")),
+        "the library has a manifest finding to move"
+    );
+    let (r, _) = json_run(
+        &t.path().join("lib"),
+        &[
+            "--baseline",
+            base.to_str().unwrap(),
+            "--fail-on",
+            "never",
+            ".",
+        ],
+    );
+    let new: Vec<String> = arr(&r["baseline"], "new_findings")
+        .iter()
+        .map(|f| format!("{} {}", s(f, "path"), s(f, "message")))
+        .collect();
+    assert!(new.is_empty(), "{new:#?}");
+}
