@@ -89,7 +89,7 @@ impl FailOn {
 }
 
 /// Where reports go and in which formats.
-#[derive(Debug, clap::Args)]
+#[derive(Debug, Clone, clap::Args)]
 pub struct OutputArgs {
     /// Output format (`full` is `text`); with `-o`, the default follows each file's extension
     /// [default: `output-format` in skill-audit.toml, else text].

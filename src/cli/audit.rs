@@ -593,5 +593,22 @@ fn statistics(report: &Report, out: &super::OutputArgs) -> Result<(), String> {
             ));
         }
     };
-    super::emit(None, |w| render(report, w))
+    super::emit(None, |w| render(report, w))?;
+    // They replace the report on standard output only: the files `-o` names are written.
+    let files: Vec<std::path::PathBuf> = out
+        .outputs
+        .iter()
+        .filter(|p| p.as_os_str() != "-")
+        .cloned()
+        .collect();
+    if files.is_empty() {
+        return Ok(());
+    }
+    super::write_outputs(
+        report,
+        &super::OutputArgs {
+            outputs: files,
+            ..out.clone()
+        },
+    )
 }

@@ -186,6 +186,15 @@ fn statistics_count_each_rule_and_mark_the_fixable() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
+    // They replace the report on standard output; the files `-o` names are still written.
+    let out = quiet_stdout(
+        bin(tmp.path()).args(["--statistics", "--exit-zero", "-o", "r.json", "."]),
+        0,
+    );
+    assert!(out.starts_with("3\tSA221"), "{out}");
+    let report: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(tmp.path().join("r.json")).unwrap()).unwrap();
+    assert_eq!(report["findings"].as_array().map(Vec::len), Some(5));
 }
 
 #[test]
