@@ -509,10 +509,31 @@ pub(super) fn read(text: &str, display: &str) -> Result<ProfileFile, ProfileErro
         column,
         message,
     };
+    // A profile is one JSON object; serde would name our struct for anything else.
+    let first = text.trim_start().chars().next();
+    if first.is_some_and(|c| c != '{') {
+        let at = text.len() - text.trim_start().len();
+        let line = text[..at].matches('\n').count() + 1;
+        let column = text[..at]
+            .rsplit('\n')
+            .next()
+            .map_or(0, |l| l.chars().count())
+            + 1;
+        return Err(err(
+            line,
+            column,
+            "not a valid profile: a profile is a JSON object (`{\"tools\": [...]}`)".into(),
+        ));
+    }
     let mut file: ProfileFile = serde_json::from_str(text).map_err(|e| {
         let msg = e.to_string();
         let msg = msg.split(" at line ").next().unwrap_or(&msg);
-        err(e.line(), e.column(), format!("not a valid profile: {msg}"))
+        // serde counts the column of an error at the end of a line as 0.
+        err(
+            e.line(),
+            e.column().max(1),
+            format!("not a valid profile: {msg}"),
+        )
     })?;
     if file.error.is_some() {
         return Err(err(

@@ -1279,3 +1279,33 @@ fn a_byte_order_mark_before_a_profile_or_a_report_is_read_past() {
         r["baseline"]
     );
 }
+
+#[test]
+fn a_profile_that_is_no_json_object_is_told_so_at_its_place() {
+    let dir = tempfile::TempDir::new().unwrap();
+    let profile = dir.path().join("p.json");
+    for (text, at, says) in [
+        ("[]", ":1:1:", "a profile is a JSON object"),
+        ("\n  \"x\"", ":2:3:", "a profile is a JSON object"),
+        ("", ":1:1:", "EOF while parsing"),
+        ("{\"tools\": 3}", ":1:11:", "expected a sequence"),
+    ] {
+        std::fs::write(&profile, text).unwrap();
+        let out = bin(MANIFEST_DIR)
+            .arg("examples/library")
+            .arg("-p")
+            .arg(&profile)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{text:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains(&format!("p.json{at} not a valid profile")),
+            "{text:?}: {err}"
+        );
+        assert!(
+            err.contains(says) && !err.contains("ProfileFile"),
+            "{text:?}: {err}"
+        );
+    }
+}
