@@ -187,6 +187,11 @@ impl From<GlobSet> for Excludes {
 
 /// Compile exclude globs (`what` names them in errors). A pattern without `/` also matches
 /// any single path component.
+/// Whether `raw` is a pattern `--exclude` and `exclude` take; the error says why not.
+pub(crate) fn check_exclude(raw: &str) -> Result<(), String> {
+    compile_excludes(&[raw.to_owned()], "exclude pattern").map(|_| ())
+}
+
 fn compile_excludes(patterns: &[String], what: &str) -> Result<GlobSet, String> {
     let mut b = GlobSetBuilder::new();
     for raw in patterns {

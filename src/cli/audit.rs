@@ -239,7 +239,12 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         profiles,
         excludes: lib.exclude.clone(),
         // Relative to the file's folder, as its profiles and links are.
-        config_excludes: config.file.exclude.clone(),
+        config_excludes: config
+            .file
+            .exclude
+            .iter()
+            .map(|e| e.get_ref().clone())
+            .collect(),
         config_dir: config.dir.clone(),
         settings: Settings {
             name_charset: lib

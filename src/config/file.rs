@@ -83,7 +83,8 @@ pub struct ConfigFile {
     pub profiles: Vec<String>,
     /// Globs of paths to skip (with a `/`, relative to this file), added to `--exclude`.
     #[serde(default)]
-    pub exclude: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub exclude: Vec<Spanned<String>>,
     /// Exit 1 when a finding of this severity or worse is found; `--fail-on` wins.
     pub fail_on: Option<Level>,
     /// Characters allowed in skill names; `--name-charset` wins.
@@ -287,6 +288,10 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
         let offset = e.span().map_or(0, |s| s.start);
         err(offset, e.message().trim().replace('\n', " "))
     })?;
+    for pattern in &file.exclude {
+        crate::discover::check_exclude(pattern.get_ref())
+            .map_err(|message| err(pattern.span().start, message))?;
+    }
     let policies = policies(&file.policy, display, text, &err)?;
     let mut rules = Vec::new();
     for (id, level) in &file.rules {

@@ -126,6 +126,11 @@ fn config_errors_exit_2_naming_file_line_and_what_is_allowed() {
         ("hosts = [\"emacs\"]\n", 1, "vscode"),
         ("name-charset = \"latin\"\n", 1, "unicode"),
         ("[[links]]\nagent = \"a\"\n", 1, "skills"),
+        (
+            "# x\nexclude = [\"ok/**\", \"[\"]\n",
+            2,
+            "invalid exclude pattern `[`",
+        ),
     ] {
         let t = library();
         write(t.path(), "skill-audit.toml", text);
