@@ -112,11 +112,24 @@ pub(crate) fn diff(
 
 pub(crate) fn merge(paths: &[PathBuf], out: &OutputArgs) -> Result<Outcome, String> {
     let mut reports = Vec::with_capacity(paths.len());
+    let mut used = std::collections::BTreeSet::new();
     for p in paths {
-        let label = p
+        let stem = p
             .file_stem()
             .map(|s| s.to_string_lossy().into_owned())
             .unwrap_or_default();
+        // Two reports of one name (`a/report.json`, `b/report.json`) are told apart by their
+        // folders, then by a number: their paths must stay distinct.
+        let folder = p
+            .parent()
+            .and_then(|d| d.file_name())
+            .map(|d| format!("{}/{stem}", d.to_string_lossy()));
+        let label = std::iter::once(stem.clone())
+            .chain(folder)
+            .chain((2..).map(|n| format!("{stem}-{n}")))
+            .find(|l| !used.contains(l))
+            .unwrap_or(stem);
+        used.insert(label.clone());
         reports.push((label, report::diff::load(p)?));
     }
     let merged = report::merge::merge(reports).ok_or("no reports to merge")?;

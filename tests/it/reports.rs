@@ -409,6 +409,22 @@ fn merge_keeps_paths_distinct_per_shard() {
             .unwrap()
             .starts_with("<!-- skill-audit-report -->")
     );
+    // Two reports of one file name, from two folders: told apart by their folders.
+    let (x, y) = (out.path().join("x"), out.path().join("y"));
+    std::fs::create_dir_all(&x).unwrap();
+    std::fs::create_dir_all(&y).unwrap();
+    std::fs::copy(&a, x.join("report.json")).unwrap();
+    std::fs::copy(&b, y.join("report.json")).unwrap();
+    bin(out.path())
+        .args(["merge", "x/report.json", "y/report.json", "-o", "same.json"])
+        .assert()
+        .success();
+    let m = json(&out.path().join("same.json"));
+    assert_eq!(m["roots"], serde_json::json!(["report", "y/report"]));
+    assert_eq!(m["summary"]["skills"], 7);
+    let (one, two) = (json(&a), json(&b));
+    let findings = |r: &Value| r["findings"].as_array().unwrap().len();
+    assert_eq!(findings(&m), findings(&one) + findings(&two));
 }
 
 #[test]
