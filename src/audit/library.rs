@@ -184,6 +184,15 @@ pub(crate) fn judge(
         );
         rules::library::partial(a, &profiles, &r.availability, &mut findings);
     }
+    // A file audited on its own, without its library's folder: whether another file is in
+    // the library (a handoff's agent, a manifest's path) cannot be told from it.
+    let alone: Vec<&str> = found
+        .candidates
+        .iter()
+        .filter(|c| opts.roots.contains(&c.fs_path))
+        .map(|c| c.path.as_str())
+        .collect();
+    rules::library::judged_alone(&mut findings, &alone);
     rules::config::apply_suppressions(&mut findings, &suppressions, &opts.settings.policies.rules);
     rules::config::apply_severities(&mut findings, &opts.settings.severities);
     sort_findings(&mut findings);

@@ -410,6 +410,19 @@ fn partial_on(path: &str, pos: Pos, profile: &str, missing: &[String]) -> Findin
     )
 }
 
+/// The findings of files audited on their own (`alone`: their paths), without the folder of
+/// their library, less those that say another file is not in the library: a handoff's agent
+/// (SA504) and a manifest's path (SA602) are judged against files that were not audited.
+pub(crate) fn judged_alone(findings: &mut Vec<Finding>, alone: &[&str]) {
+    if alone.is_empty() {
+        return;
+    }
+    findings.retain(|f| {
+        !matches!(f.rule, Rule::AgentUnknownTarget | Rule::ManifestPathMissing)
+            || !alone.contains(&f.path.as_str())
+    });
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

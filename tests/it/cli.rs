@@ -1309,3 +1309,21 @@ fn a_profile_that_is_no_json_object_is_told_so_at_its_place() {
         );
     }
 }
+
+#[test]
+fn a_file_audited_on_its_own_is_not_told_its_library_lacks_what_it_names() {
+    // The agent's handoff and the manifest's paths name files that are there, beside it.
+    for (file, rule) in [
+        ("examples/library/agents/refunds.agent.md", "SA504"),
+        ("examples/library/plugins/ops/plugin.json", "SA602"),
+    ] {
+        let (r, _) = json_run(Path::new(MANIFEST_DIR), &[file, "--fail-on", "never"]);
+        assert!(findings(&r, rule).is_empty(), "{file}: {:#}", r["findings"]);
+    }
+    // In its library's folder, the one path that names nothing is still reported.
+    let (r, _) = json_run(
+        Path::new(MANIFEST_DIR),
+        &["examples/library", "--fail-on", "never"],
+    );
+    assert_eq!(findings(&r, "SA602").len(), 1, "{:#}", r["findings"]);
+}
