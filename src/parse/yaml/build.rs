@@ -48,7 +48,7 @@ pub(crate) fn tree(yaml: &str, line_offset: u32) -> Result<Node, ParseFailure> {
         }
     } else {
         for event in Parser::new_from_str_with_options(yaml, options) {
-            let (event, span) = event.map_err(|e| builder.scan_failure(&e))?;
+            let (event, span) = event.map_err(|e| builder.scan_failure(&e, yaml))?;
             builder.event(event, span)?;
         }
     }
@@ -300,12 +300,23 @@ impl Builder {
         rules::file::yaml_limit(self.pos(span), limit)
     }
 
-    fn scan_failure(&self, err: &ScanError) -> ParseFailure {
+    fn scan_failure(&self, err: &ScanError, yaml: &str) -> ParseFailure {
+        use serde_saphyr::granit_parser::ErrorKind;
         let marker = err.marker();
-        let pos = Pos::new(
+        let mut pos = Pos::new(
             to_u32(marker.line().max(1)).saturating_add(self.line_offset),
             to_u32(marker.col()).saturating_add(1),
         );
+        // The scanner marks where the scalar it was reading starts (or the character before):
+        // the character it found is shown where it is.
+        let found = match err.kind() {
+            ErrorKind::TabInPlainScalar => Some('\t'),
+            ErrorKind::UnexpectedCharacter { character } => Some(*character),
+            _ => None,
+        };
+        if let Some(at) = found.and_then(|c| char_at_or_after(yaml, marker.index(), c)) {
+            pos = Pos::new(at.0.saturating_add(self.line_offset), at.1);
+        }
         let text = err.info().lines().next().unwrap_or_default().to_owned();
         if matches!(
             err.kind(),
@@ -316,6 +327,23 @@ impl Builder {
             rules::file::yaml_syntax(pos, text)
         }
     }
+}
+
+/// The line and column (1-based, in `yaml`) of the first `wanted` at or after the
+/// `from`-th character.
+fn char_at_or_after(yaml: &str, from: usize, wanted: char) -> Option<(u32, u32)> {
+    let (mut line, mut column) = (1u32, 1u32);
+    for (i, c) in yaml.chars().enumerate() {
+        if i >= from && c == wanted {
+            return Some((line, column));
+        }
+        if c == '\n' {
+            (line, column) = (line.saturating_add(1), 1);
+        } else {
+            column = column.saturating_add(1);
+        }
+    }
+    None
 }
 
 /// The core-schema type a tag asks for (`!` alone asks for a string); other tags are ignored.

@@ -183,6 +183,19 @@ mod tests {
             let e = parse(yaml, 2).unwrap_err();
             assert!(e.message.contains(says), "{yaml:?}: {}", e.message);
         }
+        // A tab or a control character is shown where it is, not where its scalar starts.
+        for (yaml, line, column) in [
+            ("name: t\n\tdescription: x\n", 3, 1),
+            ("name: t\nk\u{1}ey: 1\n", 3, 2),
+        ] {
+            let e = parse(yaml, 2).unwrap_err();
+            assert_eq!(
+                (e.pos.line, e.pos.column),
+                (line, column),
+                "{yaml:?}: {}",
+                e.message
+            );
+        }
     }
 
     #[test]
