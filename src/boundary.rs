@@ -133,8 +133,9 @@ impl std::fmt::Display for Refusal {
 /// A byte order mark, which editors on Windows write, is left out.
 pub(crate) fn read_text(path: &Path) -> Result<String, Refusal> {
     let mut bytes = read(path, MAX_FILE_BYTES)?.bytes;
-    if bytes.starts_with("\u{feff}".as_bytes()) {
-        bytes.drain(..3);
+    let bom = crate::parse::frontmatter::BOM.as_bytes();
+    if bytes.starts_with(bom) {
+        bytes.drain(..bom.len());
     }
     String::from_utf8(bytes).map_err(|e| {
         Refusal::Io(std::io::Error::new(

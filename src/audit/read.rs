@@ -189,9 +189,6 @@ pub(crate) fn with_scripts(
             unnamed.retain(|u| !named.contains(&u.name));
         }
     }
-    // A shebang names the interpreter a script runs with only when it is run by its path: a
-    // body that runs the skill's scripts with another of the same family (`python x.py` beside
-    // `#!/usr/bin/env python3`) says which one the skill needs.
     let body_runs: Vec<&str> = skill
         .requirements
         .iter()
@@ -200,14 +197,7 @@ pub(crate) fn with_scripts(
         .filter(|u| u.kind == crate::model::DepKind::Bins && u.file.is_none())
         .map(|u| u.name.as_str())
         .collect();
-    uses.retain(|u| {
-        let shebang = u.kind == crate::model::DepKind::Bins && u.evidence.starts_with("#!");
-        !shebang
-            || body_runs.contains(&u.name.as_str())
-            || !body_runs
-                .iter()
-                .any(|b| interpreter_family(b) == interpreter_family(&u.name))
-    });
+    parse::usage::shebangs_give_way(&mut uses, &body_runs);
     // An executable a script uses without naming it: one an imported package runs.
     if !skill.fields.unnamed.is_empty() {
         let used: foldhash::HashSet<&str> = uses.iter().map(|u| u.name.as_str()).collect();
@@ -217,22 +207,6 @@ pub(crate) fn with_scripts(
             .retain(|d| !used.contains(d.name.as_str()));
     }
     crate::evaluate::declare_inferred(skill, uses);
-}
-
-/// Which interpreter `name` is, whatever its version: `python3.11` and `python` are both
-/// Python; anything else is itself.
-fn interpreter_family(name: &str) -> &str {
-    let versioned = |stem: &str| {
-        name.strip_prefix(stem)
-            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
-    };
-    if versioned("python") {
-        "python"
-    } else if name == "nodejs" {
-        "node"
-    } else {
-        name
-    }
 }
 
 /// Keep one output per file: a file reached by several paths (a symlink, a hard link, two

@@ -348,13 +348,7 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
         ),
         None => None,
     };
-    let at = |offset: usize| {
-        let (line, column) = line_col(text, offset);
-        crate::diagnostic::Pos::new(
-            u32::try_from(line).unwrap_or(u32::MAX),
-            u32::try_from(column).unwrap_or(u32::MAX),
-        )
-    };
+    let at = |offset: usize| crate::span::pos_of(text, offset);
     let links = file
         .links
         .iter()

@@ -1355,6 +1355,37 @@ pub(crate) fn of_script(rel: &str, text: &str, local: &Local) -> Vec<Use> {
     out
 }
 
+/// Leave out of a skill's script `uses` the interpreter a shebang names when `body_runs` (what
+/// the body runs) holds another of its family: a shebang names the interpreter only for a
+/// script run by its path, and a body that runs the scripts with another (`python x.py` beside
+/// `#!/usr/bin/env python3`) says which one the skill needs.
+pub(crate) fn shebangs_give_way(uses: &mut Vec<Use>, body_runs: &[&str]) {
+    uses.retain(|u| {
+        let shebang = u.kind == DepKind::Bins && u.evidence.starts_with("#!");
+        !shebang
+            || body_runs.contains(&u.name.as_str())
+            || !body_runs
+                .iter()
+                .any(|b| interpreter_family(b) == interpreter_family(&u.name))
+    });
+}
+
+/// Which interpreter `name` is, whatever its version: `python3.11` and `python` are both
+/// Python; anything else is itself.
+fn interpreter_family(name: &str) -> &str {
+    let versioned = |stem: &str| {
+        name.strip_prefix(stem)
+            .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
+    };
+    if versioned("python") {
+        "python"
+    } else if name == "nodejs" {
+        "node"
+    } else {
+        name
+    }
+}
+
 /// The interpreter a shebang names: `/usr/bin/env python3` → `python3`.
 fn shebang(bang: &str) -> Option<String> {
     let mut words = bang.split_whitespace();

@@ -512,16 +512,10 @@ pub(super) fn read(text: &str, display: &str) -> Result<ProfileFile, ProfileErro
     // A profile is one JSON object; serde would name our struct for anything else.
     let first = text.trim_start().chars().next();
     if first.is_some_and(|c| c != '{') {
-        let at = text.len() - text.trim_start().len();
-        let line = text[..at].matches('\n').count() + 1;
-        let column = text[..at]
-            .rsplit('\n')
-            .next()
-            .map_or(0, |l| l.chars().count())
-            + 1;
+        let at = crate::span::pos_of(text, text.len() - text.trim_start().len());
         return Err(err(
-            line,
-            column,
+            at.line as usize,
+            at.column as usize,
             "not a valid profile: a profile is a JSON object (`{\"tools\": [...]}`)".into(),
         ));
     }

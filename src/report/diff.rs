@@ -379,13 +379,9 @@ fn entries(r: &Report) -> Vec<Entry<'_>> {
     skills.chain(agents).collect()
 }
 
-/// The entries of `new` that are entries of `old` moved: a path only in one report each, the
-/// same kind and name. Hosts know a skill by its name, so a name that only one entry on each
-/// side has left is a move whatever else changed; where several share it, only those whose
-/// report entries are the same apart from their path are paired.
-/// The folder every renamed entry moved from and to (`lib/` to ``: the same library audited
-/// from inside it), when they all agree on one: each path less the names it ends with in
-/// both places.
+/// The folder every renamed entry moved from and to (`lib/` to none: the same library
+/// audited from inside it), when they all agree on one: each path less the names it ends
+/// with in both places.
 fn folder_move(renamed: &[Renamed]) -> Option<(String, String)> {
     let mut agreed: Option<(String, String)> = None;
     for r in renamed {
@@ -411,6 +407,10 @@ fn folder_move(renamed: &[Renamed]) -> Option<(String, String)> {
     agreed.filter(|(from, to)| from != to)
 }
 
+/// The entries of `new` that are entries of `old` moved: a path only in one report each, the
+/// same kind and name. Hosts know a skill by its name, so a name that only one entry on each
+/// side has left is a move whatever else changed; where several share it, only those whose
+/// report entries are the same apart from their path are paired.
 fn renames(old: &Report, new: &Report) -> Vec<Renamed> {
     let (before, after) = (entries(old), entries(new));
     let paths = |list: &[Entry<'_>]| -> std::collections::HashSet<(&str, String)> {
@@ -712,7 +712,9 @@ pub(crate) fn load(path: &std::path::Path) -> Result<Report, String> {
 
 /// A JSON report's text, read from `path`.
 pub(crate) fn parse(text: &str, path: &std::path::Path) -> Result<Report, String> {
-    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
+    let text = text
+        .strip_prefix(crate::parse::frontmatter::BOM)
+        .unwrap_or(text);
     let report: Report = serde_json::from_str(text).map_err(|e| {
         format!(
             "{}:{}:{}: not a skill-audit JSON report: {e}",

@@ -314,8 +314,12 @@ impl Builder {
             ErrorKind::UnexpectedCharacter { character } => Some(*character),
             _ => None,
         };
-        if let Some(at) = found.and_then(|c| char_at_or_after(yaml, marker.index(), c)) {
-            pos = Pos::new(at.0.saturating_add(self.line_offset), at.1);
+        let at = found.and_then(|wanted| {
+            let mut chars = yaml.char_indices().skip(marker.index());
+            chars.find(|&(_, c)| c == wanted).map(|(byte, _)| byte)
+        });
+        if let Some(at) = at.map(|byte| crate::span::pos_of(yaml, byte)) {
+            pos = Pos::new(at.line.saturating_add(self.line_offset), at.column);
         }
         let text = err.info().lines().next().unwrap_or_default().to_owned();
         if matches!(
@@ -327,23 +331,6 @@ impl Builder {
             rules::file::yaml_syntax(pos, text)
         }
     }
-}
-
-/// The line and column (1-based, in `yaml`) of the first `wanted` at or after the
-/// `from`-th character.
-fn char_at_or_after(yaml: &str, from: usize, wanted: char) -> Option<(u32, u32)> {
-    let (mut line, mut column) = (1u32, 1u32);
-    for (i, c) in yaml.chars().enumerate() {
-        if i >= from && c == wanted {
-            return Some((line, column));
-        }
-        if c == '\n' {
-            (line, column) = (line.saturating_add(1), 1);
-        } else {
-            column = column.saturating_add(1);
-        }
-    }
-    None
 }
 
 /// The core-schema type a tag asks for (`!` alone asks for a string); other tags are ignored.
