@@ -276,7 +276,8 @@ pub(crate) fn load(path: &Path, display: &str) -> Result<Config, ConfigError> {
 /// Parse config text.
 pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, ConfigError> {
     let err = |offset: usize, message: String| {
-        let (line, column) = line_col(text, offset);
+        let at = crate::span::pos_of(text, offset);
+        let (line, column) = (at.line as usize, at.column as usize);
         ConfigError {
             path: display.to_owned(),
             line,
@@ -585,7 +586,7 @@ fn policies(
                 set,
             })
         };
-        let (line, _) = line_col(text, at_id);
+        let line = crate::span::pos_of(text, at_id).line as usize;
         let spec = PolicySpec {
             code: id.to_ascii_uppercase(),
             name: name.clone(),
@@ -605,13 +606,6 @@ fn policies(
         out.push(spec.into_rule());
     }
     Ok(out)
-}
-
-fn line_col(text: &str, offset: usize) -> (usize, usize) {
-    let before = text.get(..offset.min(text.len())).unwrap_or("");
-    let line = before.matches('\n').count() + 1;
-    let column = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-    (line, column)
 }
 
 /// The JSON Schema of `skill-audit.toml`.
