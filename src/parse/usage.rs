@@ -809,37 +809,28 @@ fn segments(line: &str) -> Vec<(usize, &str)> {
     out
 }
 
-/// The words of a simple command, quotes removed, each with its byte offset in the segment.
-fn words(seg: &str) -> Vec<(usize, String)> {
+/// The words of a simple command, split at whitespace outside quotes, each with its byte
+/// offset in the segment; a word keeps its quotes.
+fn words(seg: &str) -> Vec<(usize, &str)> {
     let mut out = Vec::new();
-    let mut cur = String::new();
     let mut at = None;
     let (mut single, mut double) = (false, false);
     for (i, c) in seg.char_indices() {
         match c {
-            '\'' if !double => {
-                single = !single;
-                at.get_or_insert(i);
-                cur.push(c);
-            }
-            '"' if !single => {
-                double = !double;
-                at.get_or_insert(i);
-                cur.push(c);
-            }
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
             c if c.is_whitespace() && !single && !double => {
                 if let Some(a) = at.take() {
-                    out.push((a, std::mem::take(&mut cur)));
+                    out.push((a, &seg[a..i]));
                 }
+                continue;
             }
-            c => {
-                at.get_or_insert(i);
-                cur.push(c);
-            }
+            _ => {}
         }
+        at.get_or_insert(i);
     }
     if let Some(a) = at {
-        out.push((a, cur));
+        out.push((a, &seg[a..]));
     }
     out
 }
@@ -851,10 +842,10 @@ fn is_assignment(w: &str) -> Option<&str> {
 }
 
 /// The command a simple command runs: its index in `words`, past assignments and wrappers.
-fn command_word(words: &[(usize, String)]) -> Option<usize> {
+fn command_word(words: &[(usize, &str)]) -> Option<usize> {
     let mut i = 0;
     while i < words.len() {
-        let w = words[i].1.as_str();
+        let w = words[i].1;
         if is_assignment(w).is_some() {
             i += 1;
             continue;
@@ -867,7 +858,7 @@ fn command_word(words: &[(usize, String)]) -> Option<usize> {
             i += 1;
             // The wrapper's options, and the values some of them take.
             while i < words.len() {
-                let o = words[i].1.as_str();
+                let o = words[i].1;
                 if o.starts_with('-') {
                     i += 1;
                     if matches!(o, "-u" | "-g" | "-n" | "-I" | "-s" | "-k") && i < words.len() {
@@ -1046,7 +1037,7 @@ fn shell(
         for (at, seg) in segments(raw) {
             let ws = words(seg);
             if let Some(k) = command_word(&ws) {
-                let (wat, w) = (&ws[k].0, ws[k].1.as_str());
+                let (wat, w) = (&ws[k].0, ws[k].1);
                 let col = shift + at + wat;
                 if functions.contains(w) {
                     // A function given a bare name may fill it (`prompt_input "..." NAME`).
@@ -1096,7 +1087,7 @@ fn assign(assigned: &mut Names, name: &str) {
 
 /// The names a simple command assigns: `X=1`, `export X=1`, `local X`, `for X in`, and every
 /// name `read` fills (`read -r -p "..." X Y`).
-fn assignments(ws: &[(usize, String)], assigned: &mut Names) {
+fn assignments(ws: &[(usize, &str)], assigned: &mut Names) {
     let reads = ws
         .iter()
         .any(|w| w.1 == "read" || w.1 == "mapfile" || w.1 == "readarray");
@@ -1106,7 +1097,7 @@ fn assignments(ws: &[(usize, String)], assigned: &mut Names) {
         } else if (reads && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))
             || (k > 0
                 && matches!(
-                    ws[k - 1].1.as_str(),
+                    ws[k - 1].1,
                     "for" | "local" | "declare" | "export" | "readonly" | "typeset" | "select"
                 ))
         {
