@@ -879,6 +879,36 @@ fn command_word(words: &[(usize, &str)]) -> Option<usize> {
     None
 }
 
+/// An operating system's package managers: what a skill says to install with them is one way
+/// to get what it needs, given per system (`brew` on macOS, `apt` on Debian, `winget` on
+/// Windows), so the manager itself is no need of the skill.
+#[rustfmt::skip]
+const OS_PACKAGE_MANAGERS: &[&str] = &[
+    "apk", "apt", "apt-get", "brew", "choco", "dnf", "pacman", "pkg", "port", "scoop", "snap",
+    "winget", "yum", "zypper",
+];
+
+/// Is the command `ws[k]` a package manager installing or refreshing packages (`brew install
+/// gh`, `sudo apt-get update`, `pacman -S jq`)? Its other uses (`brew --prefix`) still count.
+fn installs_packages(ws: &[(usize, &str)], k: usize) -> bool {
+    let manager = ws[k].1.strip_suffix(".exe").unwrap_or(ws[k].1);
+    if !OS_PACKAGE_MANAGERS.contains(&manager) {
+        return false;
+    }
+    let rest = &ws[k + 1..];
+    if manager == "pacman" {
+        return rest.iter().any(|(_, w)| w.starts_with("-S"));
+    }
+    rest.iter()
+        .find(|(_, w)| !w.starts_with('-'))
+        .is_some_and(|(_, action)| {
+            matches!(
+                *action,
+                "install" | "reinstall" | "add" | "update" | "upgrade" | "tap"
+            )
+        })
+}
+
 /// The lines of a shell block or script joined where they continue (`\` at the end), heredoc
 /// bodies left out. Each logical line keeps the number of its first line.
 fn logical_lines<'a>(lines: &[(u32, &'a str)]) -> Vec<(u32, std::borrow::Cow<'a, str>)> {
@@ -1059,6 +1089,7 @@ fn shell(
                     && !SHELL_BUILTINS.contains(&w)
                     && !BASE_UTILITIES.contains(&w)
                     && !NOT_COMMANDS.contains(&w)
+                    && !installs_packages(&ws, k)
                     && !ws
                         .get(k + 1)
                         .is_some_and(|n| n.1.starts_with('=') || n.1 == "+=")
@@ -1247,6 +1278,7 @@ fn powershell(lines: &[(u32, &str)], file: Option<&str>, out: &mut Vec<Use>) {
                     && command_name(exe)
                     && !PS_BUILTINS.contains(&exe)
                     && !NOT_COMMANDS.contains(&exe)
+                    && !installs_packages(&ws, k)
                     && !w.contains(['\\', '/'])
                 {
                     out.push(found(
@@ -2233,6 +2265,14 @@ mod tests {
         let body = "```console\n$ docker ps\nCONTAINER ID\nkubectl stuff\n```\n\n## Installation\n\n```bash\nclawhub install x\n```\n\n## Use\nIn your terminal:\n```sh\nbrew install y\n```\n```python\nimport os\n```\n";
         let u = of_body(body, 1, &[]);
         assert_eq!(names(&u, DepKind::Bins), ["docker"]);
+    }
+
+    #[test]
+    fn an_install_step_needs_what_it_installs_not_the_package_manager() {
+        // One tool, installed a way per system: no machine has all three managers.
+        let body = "## Setup\n\n```bash\nbrew install azure-cli  # macOS\nsudo apt-get -y update && sudo apt install python3\nwinget install Microsoft.AzureCLI\npacman -Syu jq\nbrew --prefix\napt-get source hello\naz login\n```\n```powershell\nwinget.exe install Git.Git\nchoco list\n```\n";
+        let u = of_body(body, 1, &[]);
+        assert_eq!(names(&u, DepKind::Bins), ["brew", "apt-get", "az", "choco"]);
     }
 
     #[test]
