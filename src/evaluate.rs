@@ -1354,7 +1354,23 @@ pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVer
             return ToolVerdict::Unmapped(native.to_owned());
         }
     }
-    profile.verdict(name).into()
+    let own = profile.verdict(name);
+    // A skill may name a tool in another host's words (`#tool:fetch`, "use the `bash` tool"):
+    // where that host's own tables say which of this host's tools does that work, the
+    // skill has it when the profile has one of them.
+    if matches!(judged, Judged::SkillTools) && matches!(own, crate::profile::Verdict::Unknown) {
+        let theirs = crate::profile::builtin::counterparts(&v.host, bare);
+        if theirs.iter().any(|t| profile.has(DepKind::Tools, t)) {
+            return ToolVerdict::Resolves;
+        }
+        if theirs
+            .iter()
+            .any(|t| matches!(profile.verdict(t), crate::profile::Verdict::Denied))
+        {
+            return ToolVerdict::Denied;
+        }
+    }
+    own.into()
 }
 
 impl From<crate::profile::Verdict> for ToolVerdict {

@@ -97,6 +97,85 @@ pub(crate) fn loaders_define(flavor: &str, name: &str) -> bool {
         .is_some_and(|(_, d)| d.contains(name))
 }
 
+/// The tools of `host` that another built-in host's own tables say do the work of its tool
+/// `name`: VS Code's table of Claude Code's names puts `WebFetch` on its `web` set, so on
+/// Claude Code `WebFetch` stands for VS Code's `fetch`; GitHub Copilot's aliases put `bash`
+/// and Claude Code's `Bash` on one tool. Empty when no table relates them.
+pub(crate) fn counterparts(host: &str, name: &str) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for other in hosts() {
+        let Some(v) = &other.vocabulary else { continue };
+        if v.host == host {
+            continue;
+        }
+        // The other host's table of this host's names.
+        if let Some(map) = v.maps.get(host) {
+            let mine = members(other, v, name);
+            if !mine.is_empty() {
+                for (theirs, targets) in map {
+                    let covers = targets
+                        .iter()
+                        .flat_map(|t| members(other, v, t))
+                        .any(|t| mine.contains(&t));
+                    if covers {
+                        out.push(theirs.clone());
+                    }
+                }
+            }
+        }
+        // Its aliases, which may name this host's tools beside the other words for them.
+        if let Some(target) = alias_target(v, name)
+            && let Some(own) = hosts()
+                .iter()
+                .find(|h| h.vocabulary.as_ref().is_some_and(|hv| hv.host == host))
+        {
+            for t in own.tools.names() {
+                if alias_target(v, t).is_some_and(|a| a == target) {
+                    out.push(t.to_owned());
+                }
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+/// The tools `name` stands for on the host of `v`: a legacy name's new names, a tool set's
+/// members, a tool by its full name or by the bare name of a tool in a set.
+fn members(p: &Profile, v: &crate::profile::Vocabulary, name: &str) -> Vec<String> {
+    let expand = |n: &str| -> Vec<String> {
+        if let Some(set) = v.toolsets.get(n) {
+            set.clone()
+        } else if p.tools.contains(n) && n.contains('/') {
+            vec![n.to_owned()]
+        } else {
+            v.toolsets
+                .values()
+                .flatten()
+                .filter(|t| t.rsplit_once('/').is_some_and(|(_, bare)| bare == n))
+                .cloned()
+                .collect()
+        }
+    };
+    match v.renamed.get(name) {
+        Some(new) => new.iter().flat_map(|n| expand(n)).collect(),
+        None => expand(name),
+    }
+}
+
+/// The tool an alias of `v` (matched without regard to case) stands for, or `name` itself
+/// when it is one an alias stands for.
+fn alias_target<'v>(v: &'v crate::profile::Vocabulary, name: &str) -> Option<&'v str> {
+    let lower = name.to_lowercase();
+    v.aliases.get(&lower).map(String::as_str).or_else(|| {
+        v.aliases
+            .values()
+            .find(|t| t.to_lowercase() == lower)
+            .map(String::as_str)
+    })
+}
+
 /// The built-in VS Code and GitHub Copilot profiles, whose vocabularies say what an agent's
 /// `tools` list grants.
 pub(crate) fn vocabularies() -> &'static [Profile] {
@@ -235,6 +314,26 @@ mod tests {
             s
         };
         assert_eq!(rules("github-copilot"), rules("copilot-cli"));
+    }
+
+    #[test]
+    fn another_hosts_tables_give_the_counterparts_of_its_names() {
+        // VS Code's table of Claude Code's names, read backwards.
+        assert_eq!(
+            counterparts("claude-code", "fetch"),
+            ["WebFetch", "WebSearch"]
+        );
+        assert_eq!(
+            counterparts("claude-code", "web"),
+            ["WebFetch", "WebSearch"]
+        );
+        assert!(counterparts("claude-code", "editFiles").contains(&"Edit".to_owned()));
+        assert_eq!(counterparts("claude-code", "runSubagent"), ["Task"]);
+        // GitHub Copilot's aliases put `bash` and Claude Code's terminals on one tool.
+        assert_eq!(counterparts("claude-code", "bash"), ["Bash", "PowerShell"]);
+        // No table relates these.
+        assert!(counterparts("claude-code", "frobnicate").is_empty());
+        assert!(counterparts("vscode", "Frobnicate").is_empty());
     }
 
     #[test]

@@ -179,6 +179,49 @@ fn tools_named_in_a_hosts_syntax() {
     );
 }
 
+/// A tool a skill names in another host's words is judged by that host's own tables of this
+/// host's tools: VS Code's `fetch` is Claude Code's `WebFetch`, GitHub Copilot's `bash` alias
+/// its `Bash`; a name no host defines is not judged.
+#[test]
+fn a_tool_named_in_another_hosts_words_is_judged_by_its_counterpart() {
+    let body = |words: &str| format!("# s\n\n{words}\n");
+    let t = tree(&[
+        (
+            "skills/fetch/SKILL.md",
+            &with_body("fetch", &body("Then #tool:fetch the page.")),
+        ),
+        (
+            "skills/edit/SKILL.md",
+            &with_body("edit", &body("Use the `editFiles` tool to write it.")),
+        ),
+        (
+            "skills/bash/SKILL.md",
+            &with_body("bash", &body("Use the `bash` tool to run it.")),
+        ),
+        (
+            "skills/other/SKILL.md",
+            &with_body("other", &body("Then #tool:frobnicate the page.")),
+        ),
+        (
+            "no-web.json",
+            r#"{"name": "no-web", "extends": ["builtin:claude-code"], "deny": ["WebFetch", "WebSearch"]}"#,
+        ),
+    ]);
+    let (r, _) = json_run(
+        t.path(),
+        &["-p", "builtin:claude-code", "-p", "no-web.json", "."],
+    );
+    for skill in ["fetch", "edit", "bash"] {
+        let cell = status(&r, &format!("skills/{skill}/SKILL.md"), "claude-code");
+        assert_eq!(cell["status"], "available", "{skill}: {cell}");
+    }
+    let other = status(&r, "skills/other/SKILL.md", "claude-code");
+    assert_eq!(other["status"], "not-judged", "{other}");
+    // Where the environment denies the counterparts, the step has no tool.
+    let denied = status(&r, "skills/fetch/SKILL.md", "no-web");
+    assert_eq!(denied["status"], "unavailable", "{denied}");
+}
+
 #[test]
 fn scripts_outside_the_skills_folder_or_below_another_skill_md_are_not_read() {
     let t = tree(&[
