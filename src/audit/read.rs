@@ -151,13 +151,18 @@ pub(crate) fn with_scripts(
             let name = parts.pop()?;
             // Tests, and tools' configuration (`vitest.config.ts`): not what the skill runs.
             let test_file = name.starts_with("test_")
+                || name.starts_with("test.")
                 || name.contains("_test.")
                 || name.contains(".test.")
                 || name.contains(".spec.")
                 || name.contains(".config.");
             let skipped = parts
                 .iter()
-                .any(|p| NOT_RUN.contains(p) || p.starts_with('.'));
+                .any(|p| NOT_RUN.contains(p) || p.starts_with('.'))
+                || parse::usage::installer(&rel)
+                    && (skill.fields.scripts_named)
+                        .binary_search_by(|n| n.as_str().cmp(name))
+                        .is_err();
             // A folder of its own skill below this one keeps its scripts.
             let nested = (1..=parts.len()).any(|n| {
                 let sub = dir.join(parts[..n].join("/"));

@@ -1137,6 +1137,43 @@ fn assignments(ws: &[(usize, &str)], assigned: &mut Names) {
     }
 }
 
+/// Scripts that install or set up the skill rather than do its work, by their name or a
+/// folder's (`install.sh`, `setup.py`, `wizard/`): what they run is how the skill is put on a
+/// machine, not what it needs there, unless the SKILL.md names them.
+pub(crate) fn installer(rel: &str) -> bool {
+    rel.split('/').any(|part| {
+        ["install", "setup", "uninstall", "bootstrap", "wizard"]
+            .iter()
+            .any(|p| part.starts_with(p))
+    })
+}
+
+/// The file names of scripts `text` names: each word (up to white space, a quote, a bracket
+/// or a `/`) that ends in a script's extension, once, sorted.
+pub(crate) fn scripts_named(text: &str) -> Vec<String> {
+    let bytes = text.as_bytes();
+    let stop = |b: u8| b.is_ascii_whitespace() || b"`'\"()[]<>/:,;=".contains(&b);
+    let mut out: Vec<String> = memchr::memchr_iter(b'.', bytes)
+        .filter_map(|dot| {
+            let end = dot
+                + 1
+                + bytes[dot + 1..]
+                    .iter()
+                    .take_while(|b| b.is_ascii_alphanumeric())
+                    .count();
+            let start = bytes[..dot]
+                .iter()
+                .rposition(|&b| stop(b))
+                .map_or(0, |i| i + 1);
+            let name = text.get(start..end)?;
+            (start < dot && interpreter_of(name).is_some()).then(|| name.to_owned())
+        })
+        .collect();
+    out.sort();
+    out.dedup();
+    out
+}
+
 /// A path to one of the skill's own scripts (`./scripts/run.sh`, `scripts/x.py`,
 /// `${CLAUDE_SKILL_DIR}/scripts/x.py`): the interpreter it needs.
 fn own_script(w: &str) -> Option<&'static str> {
@@ -2273,6 +2310,17 @@ mod tests {
         let body = "## Setup\n\n```bash\nbrew install azure-cli  # macOS\nsudo apt-get -y update && sudo apt install python3\nwinget install Microsoft.AzureCLI\npacman -Syu jq\nbrew --prefix\napt-get source hello\naz login\n```\n```powershell\nwinget.exe install Git.Git\nchoco list\n```\n";
         let u = of_body(body, 1, &[]);
         assert_eq!(names(&u, DepKind::Bins), ["brew", "apt-get", "az", "choco"]);
+    }
+
+    #[test]
+    fn script_names_a_text_gives() {
+        let text = "Run the setup.sh included in resources, then `bash scripts/install.sh --x`.\nSee [it](./wizard/go.py); notes.md and a.b are no scripts. v1.sh\n";
+        assert_eq!(
+            scripts_named(text),
+            ["go.py", "install.sh", "setup.sh", "v1.sh"]
+        );
+        assert!(installer("scripts/setup.sh") && installer("wizard/run.py"));
+        assert!(!installer("scripts/run_setup.sh"));
     }
 
     #[test]

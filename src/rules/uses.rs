@@ -98,15 +98,6 @@ pub(crate) fn declared_unused(skill: &Skill, out: &mut Vec<Finding>) {
 /// Shells: a machine that runs the skill's scripts has one, and no library declares them.
 const SHELLS: &[&str] = &["bash", "sh", "zsh"];
 
-/// Scripts that install or set up the skill rather than do its work, by their name or folder.
-fn installer(file: &str) -> bool {
-    file.split('/').any(|part| {
-        ["install", "setup", "uninstall", "bootstrap", "wizard"]
-            .iter()
-            .any(|p| part.starts_with(p))
-    })
-}
-
 /// The SA312 findings of `skill`: each executable or variable a script uses that its OpenClaw
 /// or Hermes declaration leaves out, once, at that declaration.
 pub(crate) fn undeclared_uses(skill: &Skill, out: &mut Vec<Finding>) {
@@ -134,7 +125,7 @@ pub(crate) fn undeclared_uses(skill: &Skill, out: &mut Vec<Finding>) {
             let used = inferred.uses.iter().find(|u| {
                 u.kind == kind
                     && &u.name == name
-                    && u.file.as_deref().is_some_and(|f| !installer(f))
+                    && u.file.as_deref().is_some_and(|f| !crate::parse::usage::installer(f))
                     && !u.evidence.contains("||")
                     // A shebang names an interpreter only for a script run by its path; the
                     // body may run it with another (`python x.py`).

@@ -222,6 +222,38 @@ fn a_tool_named_in_another_hosts_words_is_judged_by_its_counterpart() {
     assert_eq!(denied["status"], "unavailable", "{denied}");
 }
 
+/// A script that installs or sets up the skill, or tests it, is not what the skill needs,
+/// unless the SKILL.md names it (it may tell the agent to run it).
+#[test]
+fn setup_and_test_scripts_are_read_only_when_the_skill_names_them() {
+    let t = tree(&[
+        (
+            "skills/quiet/SKILL.md",
+            &with_body("quiet", "```bash\nnode scripts/render.js\n```\n"),
+        ),
+        ("skills/quiet/scripts/render.js", "console.log(1)\n"),
+        (
+            "skills/quiet/scripts/setup.sh",
+            "#!/bin/bash\nnpm install\ncurl -sLO https://x/y\n",
+        ),
+        ("skills/quiet/test.sh", "#!/bin/bash\nclawdbot status\n"),
+        (
+            "skills/named/SKILL.md",
+            &with_body("named", "First run the setup.sh in scripts.\n"),
+        ),
+        (
+            "skills/named/scripts/setup.sh",
+            "#!/bin/bash\nnpm install\n",
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["."]);
+    assert_eq!(inferred(&r, "skills/quiet/SKILL.md", "bins"), ["node"]);
+    assert_eq!(
+        inferred(&r, "skills/named/SKILL.md", "bins"),
+        ["bash", "npm"]
+    );
+}
+
 #[test]
 fn scripts_outside_the_skills_folder_or_below_another_skill_md_are_not_read() {
     let t = tree(&[
