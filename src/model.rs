@@ -594,12 +594,12 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub unnamed: Vec<Unnamed>,
-    /// The file names of scripts the text after the frontmatter names (`setup.sh` in "run the
-    /// setup.sh included in resources", `scripts/install.sh`), sorted: a script it names may be
-    /// the skill's work whatever it is called.
+    /// The file names of the scripts that install or set up a skill that the text after the
+    /// frontmatter names (`setup.sh` in "run the setup.sh included in resources"), sorted: such
+    /// a script it names may be the skill's work.
     #[serde(skip)]
     #[schemars(skip)]
-    pub scripts_named: Vec<String>,
+    pub installers_named: Vec<String>,
 }
 
 /// A declared executable or variable that the SKILL.md's text does not name.

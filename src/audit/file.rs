@@ -96,7 +96,7 @@ pub(super) fn parse_and_check(
                 .get(parsed.body.start..)
                 .and_then(|b| std::str::from_utf8(b).ok())
             {
-                parsed.skill.fields.scripts_named = parse::usage::scripts_named(text);
+                parsed.skill.fields.installers_named = parse::usage::installers_named(text);
             }
             let uses = std::mem::take(&mut parsed.uses);
             crate::evaluate::declare_inferred(&mut parsed.skill, uses);

@@ -160,7 +160,7 @@ pub(crate) fn with_scripts(
                 .iter()
                 .any(|p| NOT_RUN.contains(p) || p.starts_with('.'))
                 || parse::usage::installer(&rel)
-                    && (skill.fields.scripts_named)
+                    && (skill.fields.installers_named)
                         .binary_search_by(|n| n.as_str().cmp(name))
                         .is_err();
             // A folder of its own skill below this one keeps its scripts.

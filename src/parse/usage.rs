@@ -1137,36 +1137,50 @@ fn assignments(ws: &[(usize, &str)], assigned: &mut Names) {
     }
 }
 
+/// Words that start the name of a script, or of a folder of scripts, that installs or sets up
+/// a skill ([`installer`]).
+const INSTALLER_WORDS: &[&str] = &["install", "setup", "uninstall", "bootstrap", "wizard"];
+
 /// Scripts that install or set up the skill rather than do its work, by their name or a
 /// folder's (`install.sh`, `setup.py`, `wizard/`): what they run is how the skill is put on a
 /// machine, not what it needs there, unless the SKILL.md names them.
 pub(crate) fn installer(rel: &str) -> bool {
-    rel.split('/').any(|part| {
-        ["install", "setup", "uninstall", "bootstrap", "wizard"]
-            .iter()
-            .any(|p| part.starts_with(p))
-    })
+    rel.split('/')
+        .any(|part| INSTALLER_WORDS.iter().any(|p| part.starts_with(p)))
 }
 
-/// The file names of scripts `text` names: each word (up to white space, a quote, a bracket
-/// or a `/`) that ends in a script's extension, once, sorted.
-pub(crate) fn scripts_named(text: &str) -> Vec<String> {
+/// The file names of the installer scripts `text` names ([`installer`]: `setup.sh` in "run the
+/// setup.sh included in resources", `install.sh` in `bash wizard/install.sh`), once, sorted.
+/// Only the words of an installer's name are searched for: other scripts are read whether the
+/// text names them or not.
+pub(crate) fn installers_named(text: &str) -> Vec<String> {
+    // `install` also finds `uninstall`.
+    static WORDS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+        std::sync::LazyLock::new(|| {
+            ["install", "setup", "bootstrap", "wizard"]
+                .into_iter()
+                .map(memchr::memmem::Finder::new)
+                .collect()
+        });
     let bytes = text.as_bytes();
-    let stop = |b: u8| b.is_ascii_whitespace() || b"`'\"()[]<>/:,;=".contains(&b);
-    let mut out: Vec<String> = memchr::memchr_iter(b'.', bytes)
-        .filter_map(|dot| {
-            let end = dot
-                + 1
-                + bytes[dot + 1..]
+    // The path the word is in: up to white space, a quote, a bracket or punctuation.
+    let stop = |b: &u8| b.is_ascii_whitespace() || b"`'\"()[]<>:,;=|".contains(b);
+    let mut out: Vec<String> = WORDS
+        .iter()
+        .flat_map(|w| {
+            w.find_iter(bytes)
+                .map(move |at| (at, at + w.needle().len()))
+        })
+        .filter_map(|(at, after)| {
+            let start = bytes[..at].iter().rposition(stop).map_or(0, |i| i + 1);
+            let end = after
+                + bytes[after..]
                     .iter()
-                    .take_while(|b| b.is_ascii_alphanumeric())
-                    .count();
-            let start = bytes[..dot]
-                .iter()
-                .rposition(|&b| stop(b))
-                .map_or(0, |i| i + 1);
-            let name = text.get(start..end)?;
-            (start < dot && interpreter_of(name).is_some()).then(|| name.to_owned())
+                    .position(stop)
+                    .unwrap_or(bytes.len() - after);
+            let path = text.get(start..end)?.trim_end_matches('.');
+            let name = path.rsplit('/').next().unwrap_or(path);
+            (installer(path) && interpreter_of(name).is_some()).then(|| name.to_owned())
         })
         .collect();
     out.sort();
@@ -2313,11 +2327,11 @@ mod tests {
     }
 
     #[test]
-    fn script_names_a_text_gives() {
-        let text = "Run the setup.sh included in resources, then `bash scripts/install.sh --x`.\nSee [it](./wizard/go.py); notes.md and a.b are no scripts. v1.sh\n";
+    fn installer_scripts_a_text_names() {
+        let text = "Run the setup.sh included in resources, then `bash scripts/install.sh --x`.\nSee [it](./wizard/go.py); notes.md, setup.md and run.sh are none. `uninstall.ps1`\n";
         assert_eq!(
-            scripts_named(text),
-            ["go.py", "install.sh", "setup.sh", "v1.sh"]
+            installers_named(text),
+            ["go.py", "install.sh", "setup.sh", "uninstall.ps1"]
         );
         assert!(installer("scripts/setup.sh") && installer("wizard/run.py"));
         assert!(!installer("scripts/run_setup.sh"));
