@@ -1445,13 +1445,14 @@ pub(crate) fn shebangs_give_way(uses: &mut Vec<Use>, body_runs: &[&str]) {
 }
 
 /// Which interpreter `name` is, whatever its version: `python3.11` and `python` are both
-/// Python; anything else is itself.
+/// Python, and so is `uv`, whose `uv run x.py` brings the Python it runs a script with;
+/// anything else is itself.
 fn interpreter_family(name: &str) -> &str {
     let versioned = |stem: &str| {
         name.strip_prefix(stem)
             .is_some_and(|v| v.chars().all(|c| c.is_ascii_digit() || c == '.'))
     };
-    if versioned("python") {
+    if versioned("python") || name == "uv" {
         "python"
     } else if name == "nodejs" {
         "node"

@@ -437,8 +437,8 @@ fn corpus_the_fix_declares_exactly_what_was_inferred() {
 
 #[test]
 fn a_shebang_gives_way_to_the_interpreter_the_body_runs_the_script_with() {
-    // `#!/usr/bin/env python3`, run as `python scripts/x.py`: the skill needs `python`. Run by
-    // its path, the shebang's interpreter is what it needs.
+    // `#!/usr/bin/env python3`, run as `python scripts/x.py`: the skill needs `python`; as
+    // `uv run scripts/x.py`, `uv`. Run by its path, the shebang's interpreter is what it needs.
     let shebang = "#!/usr/bin/env python3\nprint(1)\n";
     let tmp = tree(&[
         (
@@ -451,6 +451,11 @@ fn a_shebang_gives_way_to_the_interpreter_the_body_runs_the_script_with() {
             &(skill_md("by-path", "") + "```bash\n./scripts/x.py\n```\n"),
         ),
         ("by-path/scripts/x.py", shebang),
+        (
+            "by-uv/SKILL.md",
+            &(skill_md("by-uv", "") + "```bash\nuv run scripts/x.py\n```\n"),
+        ),
+        ("by-uv/scripts/x.py", shebang),
     ]);
     let r = audit(tmp.path());
     let bins = |path: &str| -> Vec<String> {
@@ -464,6 +469,8 @@ fn a_shebang_gives_way_to_the_interpreter_the_body_runs_the_script_with() {
     };
     assert_eq!(bins("by-name/SKILL.md"), ["python"]);
     assert!(bins("by-path/SKILL.md").contains(&"python3".to_owned()));
+    // `uv run` brings the Python it runs the script with.
+    assert_eq!(bins("by-uv/SKILL.md"), ["uv"]);
 }
 
 #[test]
