@@ -92,12 +92,6 @@ pub(super) fn parse_and_check(
         Kind::Skill { .. } => {
             let mut parsed = parse::skill::parse(bytes, &c.path, &c.fs_path, sink);
             let products = crate::evaluate::declare_fields(&mut parsed.skill);
-            if let Some(text) = bytes
-                .get(parsed.body.start..)
-                .and_then(|b| std::str::from_utf8(b).ok())
-            {
-                parsed.skill.fields.installers_named = parse::usage::installers_named(text);
-            }
             let uses = std::mem::take(&mut parsed.uses);
             crate::evaluate::declare_inferred(&mut parsed.skill, uses);
             parsed.skill.fields.undefined_tools = rules::deps::check_skill_tools(

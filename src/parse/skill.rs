@@ -43,9 +43,12 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
         Err(why) => {
             let mut out = invalid(0);
             out.skill.fields.unreadable = Some(why);
-            if let Ok(text) = std::str::from_utf8(bytes)
-                && let Ok(split) = crate::parse::frontmatter::split(text)
-            {
+            let Ok(text) = std::str::from_utf8(bytes) else {
+                return out;
+            };
+            // Without a body of its own, the whole text is what the skill says.
+            out.skill.fields.installers_named = crate::parse::usage::installers_named(text);
+            if let Ok(split) = crate::parse::frontmatter::split(text) {
                 out.skill.fields.line_keys = Some(line_keys(split.yaml));
                 out.skill.fields.colons_quoted = colons_quoted(split.yaml, split.yaml_line);
                 // A host that loads the skill anyway gives the model its body: what the body
@@ -62,6 +65,7 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
     skill.fields.unnamed = unnamed(&skill, &root, doc.body);
     let body = markdown::scan(doc.body, doc.body_line, bytes.len() - doc.body.len());
     let uses = crate::parse::usage::of_body(doc.body, doc.body_line, &skill.mcp_servers);
+    skill.fields.installers_named = crate::parse::usage::installers_named(doc.body);
     ParsedSkill {
         skill,
         root: Some(root),
