@@ -1154,11 +1154,10 @@ pub(crate) fn installer(rel: &str) -> bool {
 /// Only the words of an installer's name are searched for: other scripts are read whether the
 /// text names them or not.
 pub(crate) fn installers_named(text: &str) -> Vec<String> {
-    // `install` also finds `uninstall`.
     static WORDS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
         std::sync::LazyLock::new(|| {
-            ["install", "setup", "bootstrap", "wizard"]
-                .into_iter()
+            INSTALLER_WORDS
+                .iter()
                 .map(memchr::memmem::Finder::new)
                 .collect()
         });

@@ -103,6 +103,9 @@ pub(crate) fn loaders_define(flavor: &str, name: &str) -> bool {
 /// and Claude Code's `Bash` on one tool. Empty when no table relates them.
 pub(crate) fn counterparts(host: &str, name: &str) -> Vec<String> {
     let mut out: Vec<String> = Vec::new();
+    let own = hosts()
+        .iter()
+        .find(|h| h.vocabulary.as_ref().is_some_and(|v| v.host == host));
     for other in hosts() {
         let Some(v) = &other.vocabulary else { continue };
         if v.host == host {
@@ -125,9 +128,7 @@ pub(crate) fn counterparts(host: &str, name: &str) -> Vec<String> {
         }
         // Its aliases, which may name this host's tools beside the other words for them.
         if let Some(target) = alias_target(v, name)
-            && let Some(own) = hosts()
-                .iter()
-                .find(|h| h.vocabulary.as_ref().is_some_and(|hv| hv.host == host))
+            && let Some(own) = own
         {
             for t in own.tools.names() {
                 if alias_target(v, t).is_some_and(|a| a == target) {
