@@ -764,7 +764,20 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
     // The SKILL.md first, then the scripts by path; each by place.
     all.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
     let mut seen = foldhash::HashSet::default();
-    all.retain(|u| seen.insert((u.kind, u.name.clone())));
+    // A package a script imports and its folder's package list names is one need, under the
+    // list's spelling: `yt_dlp` imported and `yt-dlp` listed, `typer` and `typer[all]`.
+    let listed: foldhash::HashSet<String> = all
+        .iter()
+        .filter(|u| u.kind == DepKind::Packages && is_package_list(u.file.as_deref()))
+        .map(|u| need_key(u.kind, &u.name))
+        .collect();
+    all.retain(|u| {
+        let key = need_key(u.kind, &u.name);
+        let unlisted = u.kind == DepKind::Packages
+            && !is_package_list(u.file.as_deref())
+            && listed.contains(&key);
+        !unlisted && seen.insert((u.kind, key))
+    });
     let runs = runs.filter(|_| !all.iter().any(|u| u.kind == DepKind::Bins));
     // What runs: a command, or a script (whose imports and variables show it is run).
     let first = all.iter().find(|u| u.kind == DepKind::Bins).or_else(|| {
@@ -788,20 +801,7 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
     }
     // What a declaration already asks for is not asked again (the uses still list it).
     // `allowed-tools` does not count: hosts other than Claude Code do not read it.
-    let key = |kind: DepKind, name: &str| -> String {
-        match kind {
-            DepKind::Packages => {
-                let bare: String = name
-                    .chars()
-                    .take_while(|c| {
-                        c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | '@' | '/')
-                    })
-                    .collect();
-                crate::parse::packages::normalise(&bare)
-            }
-            _ => name.to_owned(),
-        }
-    };
+    let key = need_key;
     let declared: foldhash::HashSet<(DepKind, String)> = skill
         .requirements
         .iter()
@@ -848,6 +848,30 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
         uses: all,
     });
     skill.requirements.sort_by_key(|d| d.source);
+}
+
+/// What makes two needs one: a package's name without version or extras, spelled as its
+/// registry compares names (`PyYAML>=6` and `pyyaml` are one); any other need's name itself.
+fn need_key(kind: DepKind, name: &str) -> String {
+    match kind {
+        DepKind::Packages => {
+            let bare: String = name
+                .chars()
+                .take_while(|c| {
+                    c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | ':' | '@' | '/')
+                })
+                .collect();
+            crate::parse::packages::normalise(&bare)
+        }
+        _ => name.to_owned(),
+    }
+}
+
+/// Whether a script file is a package list (`requirements.txt`, `package.json`), whose entries
+/// name distributions as installed, where a script's imports name modules.
+fn is_package_list(file: Option<&str>) -> bool {
+    file.and_then(|f| f.rsplit('/').next())
+        .is_some_and(|name| matches!(name, "requirements.txt" | "package.json"))
 }
 
 /// The tool a host runs commands with, in Claude Code's name.

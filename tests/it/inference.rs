@@ -120,8 +120,8 @@ fn variables_of_blocks_and_scripts() {
 
 #[test]
 fn packages_of_python_and_node_scripts_and_lists() {
-    let py = "#!/usr/bin/env python3\nimport os, sys, json\nimport yaml\nfrom PIL import Image\nfrom sklearn.model_selection import train_test_split\nfrom google import genai\nfrom . import sibling\nimport helpers\n\"\"\"\nimport not_a_module\n\"\"\"\nsubprocess.run([\"gh\", \"api\", \"user\"])\n";
-    let js = "import fs from 'node:fs';\nimport path from 'path';\nimport { z } from '@scope/pkg/sub';\nconst local = require('./local');\nconst { execSync } = require('child_process');\nexecSync('docker build .');\n";
+    let py = "#!/usr/bin/env python3\nimport os, sys, json\nimport yaml\nfrom PIL import Image\nfrom sklearn.model_selection import train_test_split\nfrom google import genai\nfrom . import sibling\nimport helpers\nimport yt_dlp, typer\n\"\"\"\nimport not_a_module\n\"\"\"\nsubprocess.run([\"gh\", \"api\", \"user\"])\n";
+    let js = "import fs from 'node:fs';\nimport path from 'path';\nimport { z } from '@scope/pkg/sub';\nconst local = require('./local');\nimport chalk from 'chalk';\nconst { execSync } = require('child_process');\nexecSync('docker build .');\n";
     let t = tree(&[
         ("skills/s/SKILL.md", &with_body("s", "# s\n")),
         ("skills/s/scripts/main.py", py),
@@ -129,7 +129,7 @@ fn packages_of_python_and_node_scripts_and_lists() {
         ("skills/s/scripts/tool.mjs", js),
         (
             "skills/s/requirements.txt",
-            "requests>=2.31  # http\n-r other.txt\n",
+            "requests>=2.31  # http\n-r other.txt\nyt-dlp\ntyper[all]\n",
         ),
         (
             "skills/s/package.json",
@@ -150,7 +150,9 @@ fn packages_of_python_and_node_scripts_and_lists() {
             "npm:@scope/pkg",
             "npm:chalk",
             "requests>=2.31",
-            "scikit-learn"
+            "scikit-learn",
+            "typer[all]",
+            "yt-dlp"
         ]
     );
     // The shebang's interpreter and the commands the scripts spawn.
@@ -158,6 +160,15 @@ fn packages_of_python_and_node_scripts_and_lists() {
     assert_eq!(
         place(&r, p, "PyYAML"),
         (Some("scripts/main.py".into()), 3, 8)
+    );
+    // An imported package the folder's list names is one need, under the list's spelling.
+    assert_eq!(
+        place(&r, p, "yt-dlp"),
+        (Some("requirements.txt".into()), 3, 1)
+    );
+    assert_eq!(
+        place(&r, p, "npm:chalk"),
+        (Some("package.json".into()), 1, 19)
     );
 }
 
