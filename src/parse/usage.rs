@@ -1052,6 +1052,8 @@ fn shell(
             assignments(&words(seg), assigned);
         }
     }
+    // After a Python virtual environment is activated, its own `pip` and `python` run.
+    let mut venv = false;
     for (n, l) in &logical {
         // An arrow marks a line of notes, not of commands.
         if l.contains(['→', '←']) {
@@ -1069,7 +1071,10 @@ fn shell(
             if let Some(k) = command_word(&ws) {
                 let (wat, w) = (&ws[k].0, ws[k].1);
                 let col = shift + at + wat;
-                if functions.contains(w) {
+                venv |= activates_venv(&ws[k..]);
+                if venv && VENV_COMMANDS.contains(&w) {
+                    // The environment's own, not the machine's.
+                } else if functions.contains(w) {
                     // A function given a bare name may fill it (`prompt_input "..." NAME`).
                     for (_, a) in &ws[k + 1..] {
                         if env_name(a) {
@@ -1107,6 +1112,16 @@ fn shell(
             shell_vars(seg, assigned, file, *n, &full_line, shift + at, out);
         }
     }
+}
+
+/// What a Python virtual environment puts first on `PATH` once activated: it brings its own
+/// `pip`, and `python` whatever the interpreter that made it was called.
+const VENV_COMMANDS: &[&str] = &["pip", "pip3", "python"];
+
+/// Whether a simple command activates a virtual environment: `source .venv/bin/activate`,
+/// `. venv/bin/activate`.
+fn activates_venv(ws: &[(usize, &str)]) -> bool {
+    matches!(ws, [(_, "source" | "."), (_, path), ..] if path.trim_matches(['"', '\'']).ends_with("bin/activate"))
 }
 
 /// Note `name` as assigned.
@@ -2324,6 +2339,16 @@ mod tests {
         let body = "## Setup\n\n```bash\nbrew install azure-cli  # macOS\nsudo apt-get -y update && sudo apt install python3\nwinget install Microsoft.AzureCLI\npacman -Syu jq\nbrew --prefix\napt-get source hello\naz login\n```\n```powershell\nwinget.exe install Git.Git\nchoco list\n```\n";
         let u = of_body(body, 1, &[]);
         assert_eq!(names(&u, DepKind::Bins), ["brew", "apt-get", "az", "choco"]);
+    }
+
+    #[test]
+    fn a_virtual_environment_brings_its_own_pip_and_python() {
+        let body = "```bash\npip install uv\npython3 -m venv .venv && source .venv/bin/activate\npip install -r requirements.txt\npython run.py\n```\n```bash\n. \"$HOME/env/bin/activate\"\npip3 list\n```\n```bash\npython x.py\n```\n";
+        let u = of_body(body, 1, &[]);
+        assert_eq!(names(&u, DepKind::Bins), ["pip", "python3", "python"]);
+        let script = "#!/bin/bash\nsource venv/bin/activate\npip install x\n";
+        let u = of_script("scripts/run.sh", script, &Local::default());
+        assert_eq!(names(&u, DepKind::Bins), ["bash"]);
     }
 
     #[test]
