@@ -67,6 +67,28 @@ fn user_heading(title: &str) -> bool {
     t.contains("install")
 }
 
+/// Whether a skill's work is installing things (its title, the first `# ` heading, says so:
+/// `# Sandbox npm Install`): then its install sections are what the agent runs, not the
+/// person's set-up ([`user_heading`]).
+fn installs_as_its_work(body: &str) -> bool {
+    let mut fence: Option<&str> = None;
+    for line in body.lines() {
+        let trimmed = line.trim_start();
+        match fence {
+            Some(f) if closes(trimmed, f) => fence = None,
+            Some(_) => {}
+            None => {
+                if let Some((f, _)) = fence_open(trimmed) {
+                    fence = Some(f);
+                } else if let Some(title) = trimmed.strip_prefix("# ") {
+                    return user_heading(title);
+                }
+            }
+        }
+    }
+    false
+}
+
 /// The uses in a skill's body (its first line is line `first_line` of the SKILL.md): the
 /// commands, variables and tools of its shell blocks, and the tools it names in a host's syntax.
 pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Vec<Use> {
@@ -91,6 +113,7 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
         tool: body.contains("#tool:"),
     };
     let mut heading: Option<&str> = None;
+    let installs = fenced && installs_as_its_work(body);
     // A set: a body may name thousands of servers, and each code span is looked up.
     let mut servers: Names = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
     // Variables any block assigns: the agent runs the blocks in turn.
@@ -109,7 +132,7 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
                 end += 1;
             }
             if let Some(lang) = lang_of(info)
-                && !heading.is_some_and(user_heading)
+                && (installs || !heading.is_some_and(user_heading))
                 && !user_signalled(&lines[i.saturating_sub(3)..i])
             {
                 let block: Vec<(u32, &str)> = (i + 1..end.min(lines.len()))
@@ -123,11 +146,8 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
             i = end + 1;
             continue;
         }
-        if let Some(title) = trimmed.strip_prefix('#') {
-            let title = title.trim_start_matches('#');
-            if title.starts_with(' ') || title.is_empty() {
-                heading = Some(title.trim());
-            }
+        if let Some(title) = heading_title(trimmed) {
+            heading = Some(title);
         }
         if line.contains('`')
             || refs.mcp && line.contains("mcp__")
@@ -342,6 +362,42 @@ fn fence_open(trimmed: &str) -> Option<(&str, &str)> {
         }
     }
     None
+}
+
+/// The title of an ATX heading line (`## Setup`), already trimmed at the start.
+fn heading_title(trimmed: &str) -> Option<&str> {
+    let title = trimmed.strip_prefix('#')?.trim_start_matches('#');
+    (title.starts_with(' ') || title.is_empty()).then(|| title.trim())
+}
+
+/// The title of the heading whose section holds byte `at` of a Markdown `text`, if any;
+/// lines inside fenced blocks are not headings.
+fn section_of(text: &str, at: usize) -> Option<&str> {
+    let mut heading = None;
+    let mut fence: Option<&str> = None;
+    let mut start = 0;
+    for line in text.split_inclusive('\n') {
+        if start > at {
+            break;
+        }
+        start += line.len();
+        let trimmed = line.trim_start();
+        match fence {
+            Some(f) => {
+                if closes(trimmed, f) {
+                    fence = None;
+                }
+            }
+            None => {
+                if let Some((f, _)) = fence_open(trimmed) {
+                    fence = Some(f);
+                } else if let Some(title) = heading_title(trimmed) {
+                    heading = Some(title);
+                }
+            }
+        }
+    }
+    heading
 }
 
 fn closes(trimmed: &str, fence: &str) -> bool {
@@ -1165,7 +1221,8 @@ pub(crate) fn installer(rel: &str) -> bool {
 }
 
 /// The file names of the installer scripts `text` names ([`installer`]: `setup.sh` in "run the
-/// setup.sh included in resources", `install.sh` in `bash wizard/install.sh`), once, sorted.
+/// setup.sh included in resources", `install.sh` in `bash wizard/install.sh`), once, sorted;
+/// not where a section for the person installing the skill names them ([`user_heading`]).
 /// Only the words of an installer's name are searched for: other scripts are read whether the
 /// text names them or not.
 pub(crate) fn installers_named(text: &str) -> Vec<String> {
@@ -1194,7 +1251,10 @@ pub(crate) fn installers_named(text: &str) -> Vec<String> {
                     .unwrap_or(bytes.len() - after);
             let path = text.get(start..end)?.trim_end_matches('.');
             let name = path.rsplit('/').next().unwrap_or(path);
-            (installer(path) && interpreter_of(name).is_some()).then(|| name.to_owned())
+            (installer(path)
+                && interpreter_of(name).is_some()
+                && (installs_as_its_work(text) || !section_of(text, at).is_some_and(user_heading)))
+            .then(|| name.to_owned())
         })
         .collect();
     out.sort();
@@ -2334,6 +2394,17 @@ mod tests {
     }
 
     #[test]
+    fn a_skill_whose_work_is_installing_runs_its_install_sections() {
+        let body = "```bash\n# Not the title\n```\n# Sandbox npm Install\n\n## Step-by-Step Installation\n\n```bash\nbash scripts/install.sh\nnpm test\n```\n";
+        let u = of_body(body, 1, &[]);
+        assert_eq!(names(&u, DepKind::Bins), ["bash", "npm"]);
+        assert_eq!(installers_named(body), ["install.sh"]);
+        let other = body.replace("# Sandbox npm Install", "# Sandbox");
+        assert!(of_body(&other, 1, &[]).is_empty());
+        assert!(installers_named(&other).is_empty());
+    }
+
+    #[test]
     fn an_install_step_needs_what_it_installs_not_the_package_manager() {
         // One tool, installed a way per system: no machine has all three managers.
         let body = "## Setup\n\n```bash\nbrew install azure-cli  # macOS\nsudo apt-get -y update && sudo apt install python3\nwinget install Microsoft.AzureCLI\npacman -Syu jq\nbrew --prefix\napt-get source hello\naz login\n```\n```powershell\nwinget.exe install Git.Git\nchoco list\n```\n";
@@ -2358,6 +2429,10 @@ mod tests {
             installers_named(text),
             ["go.py", "install.sh", "setup.sh", "uninstall.ps1"]
         );
+        // What a section for the person installing the skill names is theirs to run; a
+        // comment in a block is no heading.
+        let text = "## Quick Install\n\n```bash\nsudo bash wizard/wizard.sh\n```\n## Use\n```bash\n# Install first\nbash scripts/setup.sh\n```\n";
+        assert_eq!(installers_named(text), ["setup.sh"]);
         assert!(installer("scripts/setup.sh") && installer("wizard/run.py"));
         assert!(!installer("scripts/run_setup.sh"));
     }
