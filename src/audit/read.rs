@@ -142,11 +142,14 @@ pub(crate) fn with_scripts(
     let mut prefix = dir.as_os_str().as_encoded_bytes().to_vec();
     prefix.push(b'/');
     let from = scripts.partition_point(|s| s.as_os_str().as_encoded_bytes() < prefix.as_slice());
-    let mine: Vec<(&PathBuf, String)> = scripts[from..]
+    let all: Vec<(&PathBuf, String)> = scripts[from..]
         .iter()
         .take_while(|s| s.as_os_str().as_encoded_bytes().starts_with(&prefix))
-        .filter_map(|s| {
-            let rel = s.strip_prefix(dir).ok()?.to_str()?.replace('\\', "/");
+        .filter_map(|s| Some((s, s.strip_prefix(dir).ok()?.to_str()?.replace('\\', "/"))))
+        .collect();
+    let mine: Vec<(&PathBuf, String)> = all
+        .iter()
+        .filter_map(|(s, rel)| {
             let mut parts: Vec<&str> = rel.split('/').collect();
             let name = parts.pop()?;
             // Tests, and tools' configuration (`vitest.config.ts`): not what the skill runs.
@@ -159,7 +162,7 @@ pub(crate) fn with_scripts(
             let skipped = parts
                 .iter()
                 .any(|p| NOT_RUN.contains(p) || p.starts_with('.'))
-                || parse::usage::installer(&rel)
+                || parse::usage::installer(rel)
                     && (skill.fields.installers_named)
                         .binary_search_by(|n| n.as_str().cmp(name))
                         .is_err();
@@ -168,13 +171,14 @@ pub(crate) fn with_scripts(
                 let sub = dir.join(parts[..n].join("/"));
                 skill_dirs.binary_search(&sub.as_path()).is_ok()
             });
-            (!test_file && !skipped && !nested && parts.len() < 4).then_some((s, rel))
+            (!test_file && !skipped && !nested && parts.len() < 4).then(|| (*s, rel.clone()))
         })
         .collect();
     if mine.is_empty() {
         return;
     }
-    let names: Vec<String> = mine.iter().map(|(_, r)| r.clone()).collect();
+    // The skill's own modules are all its scripts, read or not (`from references.func import`).
+    let names: Vec<String> = all.into_iter().map(|(_, r)| r).collect();
     let local = parse::usage::Local::of(&names);
     let mut uses = Vec::new();
     // The walk passed these as regular files below the skill's folder without following a

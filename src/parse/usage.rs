@@ -965,10 +965,31 @@ fn installs_packages(ws: &[(usize, &str)], k: usize) -> bool {
         })
 }
 
+/// A shell line as it runs: the lines it was written on joined.
+struct Logical<'a> {
+    /// The number of its first line.
+    number: u32,
+    text: std::borrow::Cow<'a, str>,
+    /// Where each line after the first starts in `text`, and its number.
+    continued: Vec<(usize, u32)>,
+}
+
+impl Logical<'_> {
+    /// The line byte `at` of the text was written on, and the byte there, counted from the
+    /// start of that line's text.
+    fn place(&self, at: usize) -> (u32, usize) {
+        self.continued
+            .iter()
+            .rev()
+            .find(|(start, _)| *start <= at)
+            .map_or((self.number, at), |&(start, n)| (n, at - start))
+    }
+}
+
 /// The lines of a shell block or script joined where they continue (`\` at the end), heredoc
-/// bodies left out. Each logical line keeps the number of its first line.
-fn logical_lines<'a>(lines: &[(u32, &'a str)]) -> Vec<(u32, std::borrow::Cow<'a, str>)> {
-    let mut out: Vec<(u32, std::borrow::Cow<'a, str>)> = Vec::new();
+/// bodies left out.
+fn logical_lines<'a>(lines: &[(u32, &'a str)]) -> Vec<Logical<'a>> {
+    let mut out: Vec<Logical<'a>> = Vec::new();
     let mut heredoc: Option<String> = None;
     let mut cont = false;
     let mut joined = 0;
@@ -998,14 +1019,19 @@ fn logical_lines<'a>(lines: &[(u32, &'a str)]) -> Vec<(u32, std::borrow::Cow<'a,
             Some(t) => (t, true),
             None => (line, false),
         };
-        if cont && let Some((_, last)) = out.last_mut() {
+        if cont && let Some(last) = out.last_mut() {
             // Appended in place: thousands of continued lines make one long line.
-            let last = last.to_mut();
-            last.push(' ');
-            last.push_str(text);
+            let joined = last.text.to_mut();
+            joined.push(' ');
+            last.continued.push((joined.len(), n));
+            joined.push_str(text);
             quotes.read(" ");
         } else {
-            out.push((n, std::borrow::Cow::Borrowed(text)));
+            out.push(Logical {
+                number: n,
+                text: std::borrow::Cow::Borrowed(text),
+                continued: Vec::new(),
+            });
             quotes = Quotes::default();
         }
         quotes.read(text);
@@ -1094,7 +1120,7 @@ fn shell(
     let logical = logical_lines(&plain);
     // Names the text defines: functions it calls like commands, variables it assigns.
     let mut functions = Names::default();
-    for (_, l) in &logical {
+    for l in logical.iter().map(|l| &l.text) {
         let t = l.trim_start();
         let t = t.strip_prefix("function ").unwrap_or(t);
         let name: String = t
@@ -1110,23 +1136,34 @@ fn shell(
     }
     // After a Python virtual environment is activated, its own `pip` and `python` run.
     let mut venv = false;
-    for (n, l) in &logical {
+    for line in &logical {
+        let raw: &str = &line.text;
         // An arrow marks a line of notes, not of commands.
-        if l.contains(['→', '←']) {
+        if raw.contains(['→', '←']) {
             continue;
         }
-        let shift = shift(*n);
-        let raw: &str = l;
-        let full_line = lines
-            .get(n.saturating_sub(first) as usize)
-            .filter(|(m, _)| m == n)
-            .map_or(raw, |(_, t)| t);
-        let full_line = Columns::new(full_line);
+        let n = line.number;
+        let shift = shift(n);
+        let written = |m: u32| {
+            lines
+                .get(m.saturating_sub(first) as usize)
+                .filter(|(k, _)| *k == m)
+                .map(|(_, t)| *t)
+        };
+        let first_line = Columns::new(written(n).unwrap_or(raw));
+        // A use at byte `at` of the logical line, placed on the line it was written on.
+        let place = |kind: DepKind, name: String, at: usize| match line.place(at) {
+            (m, on) if m != n => {
+                let text = written(m).unwrap_or("");
+                found(kind, name, file, m, &Columns::new(text), on)
+            }
+            _ => found(kind, name, file, n, &first_line, shift + at),
+        };
         for (at, seg) in segments(raw) {
             let ws = words(seg);
             if let Some(k) = command_word(&ws) {
                 let (wat, w) = (&ws[k].0, ws[k].1);
-                let col = shift + at + wat;
+                let col = at + wat;
                 venv |= activates_venv(&ws[k..]);
                 if venv && VENV_COMMANDS.contains(&w) {
                     // The environment's own, not the machine's.
@@ -1138,14 +1175,7 @@ fn shell(
                         }
                     }
                 } else if let Some(interp) = own_script(w) {
-                    out.push(found(
-                        DepKind::Bins,
-                        interp.to_owned(),
-                        file,
-                        *n,
-                        &full_line,
-                        col,
-                    ));
+                    out.push(place(DepKind::Bins, interp.to_owned(), col));
                 } else if command_name(w)
                     && !SHELL_BUILTINS.contains(&w)
                     && !BASE_UTILITIES.contains(&w)
@@ -1155,17 +1185,12 @@ fn shell(
                         .get(k + 1)
                         .is_some_and(|n| n.1.starts_with('=') || n.1 == "+=")
                 {
-                    out.push(found(
-                        DepKind::Bins,
-                        w.to_owned(),
-                        file,
-                        *n,
-                        &full_line,
-                        col,
-                    ));
+                    out.push(place(DepKind::Bins, w.to_owned(), col));
                 }
             }
-            shell_vars(seg, assigned, file, *n, &full_line, shift + at, out);
+            shell_vars(seg, assigned, |i, name| {
+                out.push(place(DepKind::Env, name, at + i));
+            });
         }
     }
 }
@@ -1278,16 +1303,9 @@ fn own_script(w: &str) -> Option<&'static str> {
 }
 
 /// The variables a shell segment reads: `$X`, `${X}`; not inside single quotes, not with a
-/// default (`${X:-...}`), not one the text assigned before.
-fn shell_vars(
-    seg: &str,
-    assigned: &Names,
-    file: Option<&str>,
-    line: u32,
-    full: &Columns,
-    shift: usize,
-    out: &mut Vec<Use>,
-) {
+/// default (`${X:-...}`), not one the text assigned before; each given to `read` with the byte
+/// of `seg` where its `$` is.
+fn shell_vars(seg: &str, assigned: &Names, mut read: impl FnMut(usize, String)) {
     let bytes = seg.as_bytes();
     let mut single = false;
     let mut i = 0;
@@ -1311,7 +1329,7 @@ fn shell_vars(
                         || after.starts_with(":+")
                         || after.starts_with('='));
                 if env_name(&name) && !defaulted && !assigned.contains(&name) {
-                    out.push(found(DepKind::Env, name, file, line, full, shift + i));
+                    read(i, name);
                 }
             }
             _ => {}
@@ -2371,6 +2389,26 @@ mod tests {
             .filter(|u| u.kind == kind)
             .map(|u| u.name.clone())
             .collect()
+    }
+
+    /// Each use where it is written, and the text of that line as its evidence.
+    #[test]
+    fn a_continued_line_places_each_use_on_its_own_line() {
+        let body = "```bash\ncurl -s \\\n  -H \"Authorization: $API_TOKEN\" \\\n  \"$BASE_URL/x\" | jq .\n```\n";
+        let u = of_body(body, 10, &[]);
+        let at: Vec<(&str, u32, u32, &str)> = u
+            .iter()
+            .map(|u| (u.name.as_str(), u.line, u.column, u.evidence.as_str()))
+            .collect();
+        assert_eq!(
+            at,
+            [
+                ("curl", 11, 1, "curl -s \\"),
+                ("API_TOKEN", 12, 22, "-H \"Authorization: $API_TOKEN\" \\"),
+                ("BASE_URL", 13, 4, "\"$BASE_URL/x\" | jq ."),
+                ("jq", 13, 19, "\"$BASE_URL/x\" | jq ."),
+            ]
+        );
     }
 
     #[test]

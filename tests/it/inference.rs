@@ -120,12 +120,14 @@ fn variables_of_blocks_and_scripts() {
 
 #[test]
 fn packages_of_python_and_node_scripts_and_lists() {
-    let py = "#!/usr/bin/env python3\nimport os, sys, json\nimport yaml\nfrom PIL import Image\nfrom sklearn.model_selection import train_test_split\nfrom google import genai\nfrom . import sibling\nimport helpers\nimport yt_dlp, typer\n\"\"\"\nimport not_a_module\n\"\"\"\nsubprocess.run([\"gh\", \"api\", \"user\"])\n";
+    let py = "#!/usr/bin/env python3\nimport os, sys, json\nimport yaml\nfrom PIL import Image\nfrom sklearn.model_selection import train_test_split\nfrom google import genai\nfrom . import sibling\nimport helpers\nimport yt_dlp, typer\nfrom references.func import load\n\"\"\"\nimport not_a_module\n\"\"\"\nsubprocess.run([\"gh\", \"api\", \"user\"])\n";
     let js = "import fs from 'node:fs';\nimport path from 'path';\nimport { z } from '@scope/pkg/sub';\nconst local = require('./local');\nimport chalk from 'chalk';\nconst { execSync } = require('child_process');\nexecSync('docker build .');\n";
     let t = tree(&[
         ("skills/s/SKILL.md", &with_body("s", "# s\n")),
         ("skills/s/scripts/main.py", py),
         ("skills/s/scripts/helpers.py", "X = 1\n"),
+        // Not read (a folder of references), but the skill's own module all the same.
+        ("skills/s/references/func.py", "import pandas\n"),
         ("skills/s/scripts/tool.mjs", js),
         (
             "skills/s/requirements.txt",
