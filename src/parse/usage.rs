@@ -61,15 +61,97 @@ const USER_SIGNALS: &[&str] = &[
     "install the skill",
 ];
 
-/// Headings whose sections are for the person installing the skill.
+/// Headings whose sections are for the person installing the skill; not what comes after
+/// (`After Installation`).
 fn user_heading(title: &str) -> bool {
-    let t = title.to_ascii_lowercase();
-    t.contains("install")
+    contains_ci(title, "install") && !starts_ci(lead(title), "after ")
 }
 
-/// Whether a skill's work is installing things (its title, the first `# ` heading, says so:
-/// `# Sandbox npm Install`): then its install sections are what the agent runs, not the
-/// person's set-up ([`user_heading`]).
+/// Of what the ways of doing one thing use (each use with the line its way starts on), what
+/// two ways or more use: whichever way is taken needs it. The rest is not needed by the skill.
+fn shared_by_ways(mut ways: Vec<(usize, Use)>) -> Vec<Use> {
+    ways.sort_by(|a, b| (a.1.kind, &a.1.name, a.0).cmp(&(b.1.kind, &b.1.name, b.0)));
+    let mut out = Vec::new();
+    for same in ways.chunk_by(|a, b| a.1.kind == b.1.kind && a.1.name == b.1.name) {
+        if same.iter().any(|w| w.0 != same[0].0)
+            && let Some(first) = same.iter().min_by_key(|w| (w.1.line, w.1.column))
+        {
+            out.push(first.1.clone());
+        }
+    }
+    out
+}
+
+/// Words that mark a way of doing something as one among others, or as not needed.
+const ONE_WAY_OF_SEVERAL: &[&str] = &["alternative", "optional", "fallback", "legacy"];
+
+/// A line's text without the Markdown marks before it.
+fn lead(line: &str) -> &str {
+    line.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '#' | '*' | '_' | '>' | '-'))
+}
+
+/// Where `word` (lower case) starts in `t`, in any case.
+fn find_ci<'t>(t: &'t str, word: &'t str) -> impl Iterator<Item = usize> + 't {
+    t.as_bytes()
+        .windows(word.len())
+        .enumerate()
+        .filter(|(_, w)| w.eq_ignore_ascii_case(word.as_bytes()))
+        .map(|(at, _)| at)
+}
+
+fn contains_ci(t: &str, word: &str) -> bool {
+    find_ci(t, word).next().is_some()
+}
+
+fn starts_ci(t: &str, word: &str) -> bool {
+    t.as_bytes()
+        .get(..word.len())
+        .is_some_and(|b| b.eq_ignore_ascii_case(word.as_bytes()))
+}
+
+/// Whether `t` names an option by a label: `Option B:`, `(option 2)`.
+fn option_label(t: &str) -> bool {
+    let b = t.as_bytes();
+    find_ci(t, "option ").any(|at| {
+        let label = &b[at + "option ".len()..];
+        (at == 0 || !b[at - 1].is_ascii_alphanumeric())
+            && label.first().is_some_and(u8::is_ascii_alphanumeric)
+            && label.get(1).is_none_or(|b| !b.is_ascii_alphanumeric())
+    })
+}
+
+/// Whether a heading says its section is one way among others, or optional: `Option B:
+/// Tailscale Funnel`, `Reset Detection Monitor (Alternative)`, `Fallback`, `Legacy`,
+/// `Optional: ...`. What such a section runs is not something the skill needs.
+fn alternative_heading(title: &str) -> bool {
+    option_label(title) || ONE_WAY_OF_SEVERAL.iter().any(|w| contains_ci(title, w))
+}
+
+/// Whether a line just before a block offers it as one way among others: `**Option B:
+/// Tailscale Funnel**`, `Or add it directly:`, `Alternatively, ...`, `Optional: ...`,
+/// `Run the monitor (alternative):`.
+fn alternative_lead(line: &str) -> bool {
+    let t = lead(line);
+    option_label(t)
+        || starts_ci(t, "or ")
+        || starts_ci(t, "or,")
+        || ONE_WAY_OF_SEVERAL.iter().any(|w| {
+            starts_ci(t, w)
+                || t.match_indices('(')
+                    .any(|(at, _)| starts_ci(&t[at + 1..], w))
+        })
+}
+
+/// Whether the first line of a section says when to skip it: `> Skip this section if using
+/// the CLI backend.`
+fn skip_note(line: &str) -> bool {
+    let t = lead(line);
+    starts_ci(t, "skip this section") || starts_ci(t, "only if ")
+}
+
+/// Whether a skill's work is installing or setting up things (its title, the first `# `
+/// heading, says so: `# Sandbox npm Install`, `# AWS CDK Python Setup`): then its install
+/// sections are what the agent runs, not the person's set-up ([`user_heading`]).
 fn installs_as_its_work(body: &str) -> bool {
     let mut fence: Option<&str> = None;
     for line in body.lines() {
@@ -81,7 +163,9 @@ fn installs_as_its_work(body: &str) -> bool {
                 if let Some((f, _)) = fence_open(trimmed) {
                     fence = Some(f);
                 } else if let Some(title) = trimmed.strip_prefix("# ") {
-                    return user_heading(title);
+                    return ["install", "setup", "set up"]
+                        .iter()
+                        .any(|w| contains_ci(title, w));
                 }
             }
         }
@@ -112,7 +196,14 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
         mcp: body.contains("mcp__"),
         tool: body.contains("#tool:"),
     };
-    let mut heading: Option<&str> = None;
+    // The open sections: whether each is for the person installing the skill
+    // ([`user_heading`]), and for each that is one way among others or optional, the line
+    // that says so ([`alternative_heading`], [`skip_note`]).
+    let mut sections: Sections<(bool, Option<usize>)> = Sections(Vec::new());
+    // What such ways use, each with the line that starts its way.
+    let mut ways: Vec<(usize, Use)> = Vec::new();
+    // Whether the line read is the first of text in its section, which may say when to skip it.
+    let mut section_start = false;
     let installs = fenced && installs_as_its_work(body);
     // A set: a body may name thousands of servers, and each code span is looked up.
     let mut servers: Names = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
@@ -131,33 +222,60 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
             while end < lines.len() && !closes(lines[end].trim_start(), fence) {
                 end += 1;
             }
+            let before = &lines[i.saturating_sub(3)..i];
             if let Some(lang) = lang_of(info)
-                && (installs || !heading.is_some_and(user_heading))
-                && !user_signalled(&lines[i.saturating_sub(3)..i])
+                && (installs || !sections.0.iter().any(|s| s.1.0))
+                && !user_signalled(before)
             {
                 let block: Vec<(u32, &str)> = (i + 1..end.min(lines.len()))
                     .map(|j| (first_line + j as u32, lines[j]))
                     .collect();
+                let way = sections
+                    .0
+                    .iter()
+                    .find_map(|s| s.1.1)
+                    .or_else(|| before.iter().any(|l| alternative_lead(l)).then_some(i));
+                let mut found = Vec::new();
+                let into = if way.is_some() { &mut found } else { &mut out };
                 match lang {
-                    Lang::PowerShell => powershell(&block, None, &mut out),
-                    _ => shell(&block, lang, None, &mut assigned, &mut out),
+                    Lang::PowerShell => powershell(&block, None, into),
+                    _ => shell(&block, lang, None, &mut assigned, into),
                 }
+                ways.extend(found.into_iter().map(|u| (way.unwrap_or(i), u)));
             }
             i = end + 1;
             continue;
         }
         if let Some(title) = heading_title(trimmed) {
-            heading = Some(title);
+            let way = alternative_heading(title).then_some(i);
+            sections.enter(trimmed, (user_heading(title), way));
+            section_start = true;
+        } else if section_start && !trimmed.is_empty() {
+            section_start = false;
+            if let Some(s) = sections.0.last_mut()
+                && skip_note(trimmed)
+            {
+                s.1.1 = s.1.1.or(Some(i));
+            }
         }
         if line.contains('`')
             || refs.mcp && line.contains("mcp__")
             || refs.tool && line.contains("#tool:")
         {
-            tools_of_text(line, first_line + i as u32, &servers, refs, &mut out);
+            let line_number = first_line + i as u32;
+            match sections.0.iter().find_map(|s| s.1.1) {
+                Some(way) => {
+                    let mut found = Vec::new();
+                    tools_of_text(line, line_number, &servers, refs, &mut found);
+                    ways.extend(found.into_iter().map(|u| (way, u)));
+                }
+                None => tools_of_text(line, line_number, &servers, refs, &mut out),
+            }
         }
         prose.push(line);
         i += 1;
     }
+    out.extend(shared_by_ways(ways));
     // A block's `$FILE` or `$PR_NUMBER` is mostly a placeholder for the agent to fill: a
     // variable counts when its name says it configures something (`..._API_KEY`,
     // `DATABASE_URL`) or the text names it outside the blocks.
@@ -370,10 +488,30 @@ fn heading_title(trimmed: &str) -> Option<&str> {
     (title.starts_with(' ') || title.is_empty()).then(|| title.trim())
 }
 
-/// The title of the heading whose section holds byte `at` of a Markdown `text`, if any;
-/// lines inside fenced blocks are not headings.
-fn section_of(text: &str, at: usize) -> Option<&str> {
-    let mut heading = None;
+/// The level of an ATX heading line, already trimmed at the start: `## Setup` is 2.
+fn heading_level(trimmed: &str) -> usize {
+    trimmed.bytes().take_while(|b| *b == b'#').count()
+}
+
+/// The sections open at a heading, outermost first, each with what `mark` says of its title.
+struct Sections<T>(Vec<(usize, T)>);
+
+impl<T> Sections<T> {
+    /// Enter the section a heading line (`trimmed`) opens, leaving those it ends.
+    fn enter(&mut self, trimmed: &str, mark: T) {
+        let level = heading_level(trimmed);
+        while self.0.last().is_some_and(|s| s.0 >= level) {
+            self.0.pop();
+        }
+        self.0.push((level, mark));
+    }
+}
+
+/// Whether byte `at` of a Markdown `text` is inside a section for the person installing the
+/// skill, or a section below one ([`user_heading`]); lines inside fenced blocks are not
+/// headings.
+fn in_user_section(text: &str, at: usize) -> bool {
+    let mut sections = Sections(Vec::new());
     let mut fence: Option<&str> = None;
     let mut start = 0;
     for line in text.split_inclusive('\n') {
@@ -392,12 +530,12 @@ fn section_of(text: &str, at: usize) -> Option<&str> {
                 if let Some((f, _)) = fence_open(trimmed) {
                     fence = Some(f);
                 } else if let Some(title) = heading_title(trimmed) {
-                    heading = Some(title);
+                    sections.enter(trimmed, user_heading(title));
                 }
             }
         }
     }
-    heading
+    sections.0.iter().any(|s| s.1)
 }
 
 fn closes(trimmed: &str, fence: &str) -> bool {
@@ -1278,7 +1416,7 @@ pub(crate) fn installers_named(text: &str) -> Vec<String> {
             let name = path.rsplit('/').next().unwrap_or(path);
             (installer(path)
                 && interpreter_of(name).is_some()
-                && (installs_as_its_work(text) || !section_of(text, at).is_some_and(user_heading)))
+                && (installs_as_its_work(text) || !in_user_section(text, at)))
             .then(|| name.to_owned())
         })
         .collect();
@@ -2429,6 +2567,15 @@ mod tests {
         let body = "```console\n$ docker ps\nCONTAINER ID\nkubectl stuff\n```\n\n## Installation\n\n```bash\nclawhub install x\n```\n\n## Use\nIn your terminal:\n```sh\nbrew install y\n```\n```python\nimport os\n```\n";
         let u = of_body(body, 1, &[]);
         assert_eq!(names(&u, DepKind::Bins), ["docker"]);
+    }
+
+    /// What one of several ways runs is no need, unless another way runs it too.
+    #[test]
+    fn ways_among_others_and_optional_steps() {
+        let body = "## Expose\n\n**Option A: Cloudflare Tunnel** (Recommended)\n```bash\ncloudflared tunnel run\ngit pull\n```\n\n**Option B: Tailscale Funnel**\n```bash\ntailscale funnel 80\ngit pull\n```\n\n## Run\n```bash\ngh pr list\n```\nOr add it directly:\n```bash\nclawdbot cron add\n```\n### Monitor (Alternative)\n```bash\nwatch -n 5 ls\n```\n## Quick Reference (MCP)\n\n> Skip this section if using the CLI backend.\n\n| Search | `mcp__atlassian__search` |\n## Installation & Setup\n### Option 1: pip\n```bash\npip install x\n```\n## After Installation\n```bash\nsystemctl status x\n```\n";
+        let u = of_body(body, 1, &[]);
+        assert_eq!(names(&u, DepKind::Bins), ["gh", "systemctl", "git"]);
+        assert!(names(&u, DepKind::Tools).is_empty());
     }
 
     #[test]
