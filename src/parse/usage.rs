@@ -82,6 +82,26 @@ fn shared_by_ways(mut ways: Vec<(usize, Use)>) -> Vec<Use> {
     out
 }
 
+/// Whether a body offers a way round a tool it names: `If #tool:runSubagent is unavailable,
+/// ...`, `Use the `web` tool or another suitable MCP method`. Such a tool is no need.
+fn stands_in_for_another(body: &str, tool: &str) -> bool {
+    body.match_indices(tool).any(|(at, _)| {
+        let after = body[at + tool.len()..].trim_start_matches('`');
+        let after = after.strip_prefix(" tool").unwrap_or(after);
+        [
+            " is unavailable",
+            " is not available",
+            " isn't available",
+            " is not installed",
+            " or another",
+            " or any other",
+            " or a similar",
+        ]
+        .iter()
+        .any(|w| starts_ci(after, w))
+    })
+}
+
 /// Words that mark a way of doing something as one among others, or as not needed.
 const ONE_WAY_OF_SEVERAL: &[&str] = &["alternative", "optional", "fallback", "legacy"];
 
@@ -276,6 +296,7 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
         i += 1;
     }
     out.extend(shared_by_ways(ways));
+    out.retain(|u| u.kind != DepKind::Tools || !stands_in_for_another(body, &u.name));
     // A block's `$FILE` or `$PR_NUMBER` is mostly a placeholder for the agent to fill: a
     // variable counts when its name says it configures something (`..._API_KEY`,
     // `DATABASE_URL`) or the text names it outside the blocks.
@@ -2576,6 +2597,13 @@ mod tests {
         let u = of_body(body, 1, &[]);
         assert_eq!(names(&u, DepKind::Bins), ["gh", "systemctl", "git"]);
         assert!(names(&u, DepKind::Tools).is_empty());
+    }
+
+    #[test]
+    fn a_tool_the_body_offers_a_way_round_is_no_need() {
+        let body = "Run #tool:runSubagent now. If #tool:runSubagent is unavailable, do it yourself.\nUse the `web` tool or another suitable MCP method. Use the `fetch` tool.\n";
+        let u = of_body(body, 1, &[]);
+        assert_eq!(names(&u, DepKind::Tools), ["fetch"]);
     }
 
     #[test]
