@@ -2325,6 +2325,10 @@ fn optional_read(script: &mut Script, p: usize) -> bool {
     {
         return true;
     }
+    // A switch: compared with a value (`process.env.TESTNET === '1'`), unset is merely off.
+    if ["==", "!="].iter().any(|op| after.starts_with(op)) {
+        return true;
+    }
     // Read where a condition tests it (`if os.getenv("X"):`, `if (process.env.X)`, `a and
     // os.environ.get("X")`): used when set. `if (!process.env.X)` stops without it.
     let before = line[..at].trim_end();
@@ -2694,7 +2698,7 @@ mod tests {
 
     #[test]
     fn node_scripts() {
-        let text = "const cp = require('child_process');\nimport fs from 'node:fs';\nimport { x } from '@scope/pkg/sub';\nconst y = require('./local');\nconst t = process.env.TOKEN;\nconst u = process.env.OPT || 'a';\ncp.execSync('git status');\n";
+        let text = "const cp = require('child_process');\nimport fs from 'node:fs';\nimport { x } from '@scope/pkg/sub';\nconst y = require('./local');\nconst t = process.env.TOKEN;\nconst u = process.env.OPT || 'a';\nconst test = process.env.TESTNET === '1';\ncp.execSync('git status');\n";
         let u = of_script("a.js", text, &Local::default());
         assert_eq!(names(&u, DepKind::Packages), ["npm:@scope/pkg"]);
         assert_eq!(names(&u, DepKind::Env), ["TOKEN"]);
