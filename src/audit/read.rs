@@ -180,6 +180,13 @@ pub(crate) fn with_scripts(
     // The skill's own modules are all its scripts, read or not (`from references.func import`).
     let names: Vec<String> = all.into_iter().map(|(_, r)| r).collect();
     let local = parse::usage::Local::of(&names);
+    for d in skill
+        .requirements
+        .iter_mut()
+        .filter(|d| d.source == crate::model::Origin::Inferred)
+    {
+        parse::usage::own_commands(&mut d.uses, &names);
+    }
     let mut uses = Vec::new();
     // The walk passed these as regular files below the skill's folder without following a
     // link, so they are inside the tree, and are read as the skill files the walk found are.

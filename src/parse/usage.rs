@@ -904,6 +904,26 @@ fn interpreter_of(path: &str) -> Option<&'static str> {
     }
 }
 
+/// A command the body runs by the name of one of the skill's own scripts (`spotify play` beside
+/// `spotify.sh`, `twclaw read` beside `bin/twclaw.js`) is that script, put on `PATH` by the
+/// skill's set-up: what it needs is the script's interpreter. `scripts`: the skill's scripts,
+/// by their paths from its folder.
+pub(crate) fn own_commands(uses: &mut [Use], scripts: &[String]) {
+    for u in uses
+        .iter_mut()
+        .filter(|u| u.kind == DepKind::Bins && u.file.is_none())
+    {
+        let interpreter = scripts.iter().find_map(|s| {
+            let name = s.rsplit('/').next().unwrap_or(s);
+            let (stem, _) = name.rsplit_once('.')?;
+            (stem == u.name).then(|| interpreter_of(name)).flatten()
+        });
+        if let Some(interpreter) = interpreter {
+            u.name = interpreter.to_owned();
+        }
+    }
+}
+
 /// A word that names a command on `PATH`.
 fn command_name(w: &str) -> bool {
     let first = w.chars().next();

@@ -175,6 +175,23 @@ fn packages_of_python_and_node_scripts_and_lists() {
 }
 
 #[test]
+fn a_command_named_as_the_skills_own_script_needs_its_interpreter() {
+    let body = "```bash\nspotify play x\ntwclaw read 1\n```\n";
+    let t = tree(&[
+        ("skills/s/SKILL.md", &with_body("s", body)),
+        ("skills/s/spotify.sh", "#!/bin/bash\nosascript -e 'x'\n"),
+        (
+            "skills/s/bin/twclaw.js",
+            "#!/usr/bin/env node\nconsole.log(1)\n",
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["."]);
+    let p = "skills/s/SKILL.md";
+    assert_eq!(inferred(&r, p, "bins"), ["bash", "node", "osascript"]);
+    assert_eq!(place(&r, p, "node"), (None, 7, 1));
+}
+
+#[test]
 fn tools_named_in_a_hosts_syntax() {
     let body = "Call `mcp__github__create_issue`, then #tool:runInTerminal.\nThe Jira MCP server offers `jira/search_issues`; see `docs/guide` and `src/main`.\nUse the `fetch` tool. Use the `frobnicate` tool.\n";
     let t = tree(&[("skills/s/SKILL.md", &with_body("s", body))]);
