@@ -779,10 +779,11 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
         !unlisted && seen.insert((u.kind, key))
     });
     let runs = runs.filter(|_| !all.iter().any(|u| u.kind == DepKind::Bins));
-    // What runs: a command, or a script (whose imports and variables show it is run).
+    // What runs: a command, a script (whose imports and variables show it is run), or an
+    // install line (`pip install Pillow` needs Pillow, installed from the terminal).
     let first = all.iter().find(|u| u.kind == DepKind::Bins).or_else(|| {
         all.iter()
-            .find(|u| u.file.is_some() && u.kind != DepKind::Tools)
+            .find(|u| (u.file.is_some() || u.kind == DepKind::Packages) && u.kind != DepKind::Tools)
     });
     if let Some(first) = first
         && !seen.contains(&(DepKind::Tools, TERMINAL.to_owned()))

@@ -258,8 +258,8 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
                 let mut found = Vec::new();
                 let into = if way.is_some() { &mut found } else { &mut out };
                 match lang {
-                    Lang::PowerShell => powershell(&block, None, into),
-                    _ => shell(&block, lang, None, &mut assigned, into),
+                    Lang::PowerShell => powershell(&block, None, installs, into),
+                    _ => shell(&block, lang, None, installs, &mut assigned, into),
                 }
                 ways.extend(found.into_iter().map(|u| (way.unwrap_or(i), u)));
             }
@@ -1123,25 +1123,114 @@ const OS_PACKAGE_MANAGERS: &[&str] = &[
     "winget", "yum", "zypper",
 ];
 
+/// A language's package managers, with the actions by which they install packages: a skill
+/// that says to install with them is being set up, and needs what it installs (the
+/// interpreter, the package), not the manager. Their other uses (`npm run build`) still count.
+const LANGUAGE_PACKAGE_MANAGERS: &[(&str, &[&str])] = &[
+    ("bun", &["add", "install", "i"]),
+    ("cargo", &["install"]),
+    ("composer", &["install", "require"]),
+    ("conda", &["install"]),
+    ("gem", &["install"]),
+    ("go", &["install", "get"]),
+    ("mamba", &["install"]),
+    ("npm", &["install", "i", "ci"]),
+    ("pip", &["install"]),
+    ("pip3", &["install"]),
+    ("pipx", &["install"]),
+    ("pnpm", &["add", "install", "i"]),
+    ("poetry", &["add", "install"]),
+    ("uv", &["add", "pip", "sync", "tool"]),
+    ("yarn", &["add", "global", "install"]),
+];
+
 /// Is the command `ws[k]` a package manager installing or refreshing packages (`brew install
-/// gh`, `sudo apt-get update`, `pacman -S jq`)? Its other uses (`brew --prefix`) still count.
-fn installs_packages(ws: &[(usize, &str)], k: usize) -> bool {
+/// gh`, `sudo apt-get update`, `pacman -S jq`, `pip install requests`, `npm install -g x`)?
+/// Its other uses (`brew --prefix`, `npm test`) still count, and a language's managers count
+/// where `installing` is the skill's work ([`installs_as_its_work`]).
+fn installs_packages(ws: &[(usize, &str)], k: usize, installing: bool) -> bool {
     let manager = ws[k].1.strip_suffix(".exe").unwrap_or(ws[k].1);
+    let rest = &ws[k + 1..];
+    let action = rest.iter().find(|(_, w)| !w.starts_with('-')).map(|w| w.1);
+    if let Some((_, actions)) = LANGUAGE_PACKAGE_MANAGERS.iter().find(|m| m.0 == manager) {
+        return !installing && action.is_some_and(|a| actions.contains(&a));
+    }
     if !OS_PACKAGE_MANAGERS.contains(&manager) {
         return false;
     }
-    let rest = &ws[k + 1..];
     if manager == "pacman" {
         return rest.iter().any(|(_, w)| w.starts_with("-S"));
     }
-    rest.iter()
-        .find(|(_, w)| !w.starts_with('-'))
-        .is_some_and(|(_, action)| {
-            matches!(
-                *action,
-                "install" | "reinstall" | "add" | "update" | "upgrade" | "tap"
-            )
-        })
+    action.is_some_and(|a| {
+        matches!(
+            a,
+            "install" | "reinstall" | "add" | "update" | "upgrade" | "tap"
+        )
+    })
+}
+
+/// The packages a Python or npm package manager's install line names (`pip install Pillow
+/// -q`, `npm install gsap@3`, `uv pip install -r x.txt` names none), each with the byte of its
+/// word, named as the skill's other package needs are (`npm:gsap`).
+fn installed_packages(ws: &[(usize, &str)], k: usize) -> Vec<(usize, String)> {
+    let npm = matches!(ws[k].1, "npm" | "yarn" | "pnpm" | "bun");
+    let python = matches!(ws[k].1, "pip" | "pip3" | "uv" | "poetry");
+    // `uv tool install ruff` installs a command, `uv sync` a project's locked packages.
+    let action = ws[k + 1..].iter().find(|(_, w)| !w.starts_with('-'));
+    if !npm && !python || action.is_some_and(|a| matches!(a.1, "tool" | "sync")) {
+        return Vec::new();
+    }
+    // Options whose value is the next word: a file, a folder or an index, not a package.
+    const TAKES_VALUE: &[&str] = &[
+        "-r",
+        "-e",
+        "-c",
+        "-t",
+        "-i",
+        "--requirement",
+        "--editable",
+        "--constraint",
+        "--target",
+        "--prefix",
+        "--index-url",
+        "--extra-index-url",
+        "--python",
+        "--group",
+    ];
+    let mut out = Vec::new();
+    let mut skip = false;
+    // The words after the action (`install`, `add`; `uv pip install`: after both).
+    let mut args = ws[k + 1..].iter().skip_while(|(_, w)| w.starts_with('-'));
+    let action = args.next().map(|a| a.1);
+    let mut args = args.peekable();
+    if matches!(action, Some("pip" | "global")) {
+        args.next_if(|(_, w)| matches!(*w, "install" | "add"));
+    }
+    for &(at, w) in args {
+        let w = w.trim_matches(['"', '\'']);
+        if std::mem::take(&mut skip) || w.is_empty() {
+            continue;
+        }
+        if w.starts_with('-') {
+            skip = TAKES_VALUE.contains(&w);
+            continue;
+        }
+        if w.starts_with('.') || w.contains(['$', ':', '\\']) || w.ends_with(".txt") {
+            continue;
+        }
+        if npm {
+            // `@scope/pkg@1.2` and `gsap@3` without their versions.
+            let (scope, rest) = w.strip_prefix('@').map_or(("", w), |r| ("@", r));
+            let name = rest.split('@').next().unwrap_or(rest);
+            let parts = name.split('/').count();
+            if !name.is_empty() && (parts == 1 || scope == "@" && parts == 2) {
+                out.push((at, format!("npm:{scope}{name}")));
+            }
+        } else if !w.contains('/') && crate::parse::packages::parse_one(w).is_some() {
+            out.push((at, w.to_owned()));
+        }
+    }
+    out
 }
 
 /// A shell line as it runs: the lines it was written on joined.
@@ -1263,6 +1352,7 @@ fn shell(
     lines: &[(u32, &str)],
     lang: Lang,
     file: Option<&str>,
+    installing: bool,
     assigned: &mut Names,
     out: &mut Vec<Use>,
 ) {
@@ -1359,12 +1449,17 @@ fn shell(
                     && !SHELL_BUILTINS.contains(&w)
                     && !BASE_UTILITIES.contains(&w)
                     && !NOT_COMMANDS.contains(&w)
-                    && !installs_packages(&ws, k)
                     && !ws
                         .get(k + 1)
                         .is_some_and(|n| n.1.starts_with('=') || n.1 == "+=")
                 {
-                    out.push(place(DepKind::Bins, w.to_owned(), col));
+                    if installs_packages(&ws, k, installing) {
+                        for (wat, name) in installed_packages(&ws, k) {
+                            out.push(place(DepKind::Packages, name, at + wat));
+                        }
+                    } else {
+                        out.push(place(DepKind::Bins, w.to_owned(), col));
+                    }
                 }
             }
             shell_vars(seg, assigned, |i, name| {
@@ -1529,7 +1624,7 @@ const PS_BUILTINS: &[&str] = &[
 ];
 
 /// The commands and variables of PowerShell text.
-fn powershell(lines: &[(u32, &str)], file: Option<&str>, out: &mut Vec<Use>) {
+fn powershell(lines: &[(u32, &str)], file: Option<&str>, installing: bool, out: &mut Vec<Use>) {
     let mut assigned = Names::default();
     // Inside a `<# ... #>` comment or an `@" ... "@` here-string: no statements.
     let mut until: Option<&str> = None;
@@ -1600,7 +1695,7 @@ fn powershell(lines: &[(u32, &str)], file: Option<&str>, out: &mut Vec<Use>) {
                     && command_name(exe)
                     && !PS_BUILTINS.contains(&exe)
                     && !NOT_COMMANDS.contains(&exe)
-                    && !installs_packages(&ws, k)
+                    && !installs_packages(&ws, k, installing)
                     && !w.contains(['\\', '/'])
                 {
                     out.push(found(
@@ -1691,8 +1786,15 @@ pub(crate) fn of_script(rel: &str, text: &str, local: &Local) -> Vec<Use> {
     match (name, ext) {
         ("requirements.txt", _) => requirements_txt(&lines, rel, &mut out),
         ("package.json", _) => package_json(text, rel, &mut out),
-        (_, "sh" | "bash") => shell(&lines, Lang::Shell, file, &mut Names::default(), &mut out),
-        (_, "ps1" | "psm1") => powershell(&lines, file, &mut out),
+        (_, "sh" | "bash") => shell(
+            &lines,
+            Lang::Shell,
+            file,
+            false,
+            &mut Names::default(),
+            &mut out,
+        ),
+        (_, "ps1" | "psm1") => powershell(&lines, file, false, &mut out),
         (_, "py") => python(text, &lines, rel, local, &mut out),
         (_, "js" | "mjs" | "cjs" | "ts") => node(text, &lines, rel, &mut out),
         _ => {}
@@ -2624,6 +2726,21 @@ mod tests {
     }
 
     #[test]
+    fn a_language_package_manager_installing_needs_what_it_installs() {
+        let body = "```bash\npip install Pillow -q\nnpm ci\nnpm install -D @azure/swa-cli@1 gsap@3\npip install -r requirements.txt -e .\nuv pip install --index-url https://x.org/simple httpx\nuv tool install ruff\nnpm install\nnpm run build\n```\n";
+        let u = of_body(body, 1, &[]);
+        assert_eq!(
+            names(&u, DepKind::Packages),
+            ["Pillow", "npm:@azure/swa-cli", "npm:gsap", "httpx"]
+        );
+        assert_eq!(names(&u, DepKind::Bins), ["npm"]);
+        assert_eq!((u[1].line, u[1].column), (4, 16));
+        // A skill whose work is installing needs the manager it installs with.
+        let u = of_body(&format!("# Markstream Install\n{body}"), 1, &[]);
+        assert!(names(&u, DepKind::Bins).starts_with(&["pip".to_owned()]));
+    }
+
+    #[test]
     fn a_tool_the_body_offers_a_way_round_is_no_need() {
         let body = "Run #tool:runSubagent now. If #tool:runSubagent is unavailable, do it yourself.\nUse the `web` tool or another suitable MCP method. Use the `fetch` tool.\n";
         let u = of_body(body, 1, &[]);
@@ -2651,10 +2768,10 @@ mod tests {
 
     #[test]
     fn a_virtual_environment_brings_its_own_pip_and_python() {
-        let body = "```bash\npip install uv\npython3 -m venv .venv && source .venv/bin/activate\npip install -r requirements.txt\npython run.py\n```\n```bash\n. \"$HOME/env/bin/activate\"\npip3 list\n```\n```bash\npython x.py\n```\n";
+        let body = "```bash\npip freeze\npython3 -m venv .venv && source .venv/bin/activate\npip list\npython run.py\n```\n```bash\n. \"$HOME/env/bin/activate\"\npip3 list\n```\n```bash\npython x.py\n```\n";
         let u = of_body(body, 1, &[]);
         assert_eq!(names(&u, DepKind::Bins), ["pip", "python3", "python"]);
-        let script = "#!/bin/bash\nsource venv/bin/activate\npip install x\n";
+        let script = "#!/bin/bash\nsource venv/bin/activate\npip check\n";
         let u = of_script("scripts/run.sh", script, &Local::default());
         assert_eq!(names(&u, DepKind::Bins), ["bash"]);
     }

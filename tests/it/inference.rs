@@ -273,7 +273,7 @@ fn setup_and_test_scripts_are_read_only_when_the_skill_names_them() {
         ),
         (
             "skills/named/scripts/setup.sh",
-            "#!/bin/bash\nnpm install\n",
+            "#!/bin/bash\nnpm install\nnpm run build\n",
         ),
     ]);
     let (r, _) = json_run(t.path(), &["."]);
