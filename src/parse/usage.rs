@@ -82,24 +82,33 @@ fn shared_by_ways(mut ways: Vec<(usize, Use)>) -> Vec<Use> {
     out
 }
 
-/// Whether a body offers a way round a tool it names: `If #tool:runSubagent is unavailable,
-/// ...`, `Use the `web` tool or another suitable MCP method`. Such a tool is no need.
-fn stands_in_for_another(body: &str, tool: &str) -> bool {
-    body.match_indices(tool).any(|(at, _)| {
-        let after = body[at + tool.len()..].trim_start_matches('`');
-        let after = after.strip_prefix(" tool").unwrap_or(after);
-        [
-            " is unavailable",
-            " is not available",
-            " isn't available",
-            " is not installed",
-            " or another",
-            " or any other",
-            " or a similar",
-        ]
-        .iter()
-        .any(|w| starts_ci(after, w))
-    })
+/// The tools a body offers a way round: `If #tool:runSubagent is unavailable, ...`, `Use the
+/// `web` tool or another suitable MCP method`. Such a tool is no need. Found from the phrases,
+/// which are rare, each with the name written before it.
+fn ways_round(body: &str) -> Vec<&str> {
+    const PHRASES: &[&str] = &[
+        " is unavailable",
+        " is not available",
+        " isn't available",
+        " is not installed",
+        " or another",
+        " or any other",
+        " or a similar",
+    ];
+    let mut out = Vec::new();
+    for phrase in PHRASES {
+        for (at, _) in body.match_indices(phrase) {
+            let before = body[..at].strip_suffix(" tool").unwrap_or(&body[..at]);
+            let before = before.trim_end_matches('`');
+            let start = before
+                .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '/' | '.')))
+                .map_or(0, |i| i + 1);
+            if start < before.len() {
+                out.push(&before[start..]);
+            }
+        }
+    }
+    out
 }
 
 /// Words that mark a way of doing something as one among others, or as not needed.
@@ -110,17 +119,11 @@ fn lead(line: &str) -> &str {
     line.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '#' | '*' | '_' | '>' | '-'))
 }
 
-/// Where `word` (lower case) starts in `t`, in any case.
-fn find_ci<'t>(t: &'t str, word: &'t str) -> impl Iterator<Item = usize> + 't {
+/// Whether `t` holds `word` (lower case), in any case.
+fn contains_ci(t: &str, word: &str) -> bool {
     t.as_bytes()
         .windows(word.len())
-        .enumerate()
-        .filter(|(_, w)| w.eq_ignore_ascii_case(word.as_bytes()))
-        .map(|(at, _)| at)
-}
-
-fn contains_ci(t: &str, word: &str) -> bool {
-    find_ci(t, word).next().is_some()
+        .any(|w| w.eq_ignore_ascii_case(word.as_bytes()))
 }
 
 fn starts_ci(t: &str, word: &str) -> bool {
@@ -129,15 +132,16 @@ fn starts_ci(t: &str, word: &str) -> bool {
         .is_some_and(|b| b.eq_ignore_ascii_case(word.as_bytes()))
 }
 
-/// Whether `t` names an option by a label: `Option B:`, `(option 2)`.
+/// Whether `t` starts by naming an option by a label (`Option B:`), or names one in
+/// parentheses (`(option 2)`).
 fn option_label(t: &str) -> bool {
-    let b = t.as_bytes();
-    find_ci(t, "option ").any(|at| {
-        let label = &b[at + "option ".len()..];
-        (at == 0 || !b[at - 1].is_ascii_alphanumeric())
+    let labelled = |t: &str| {
+        let label = t.as_bytes().get("option ".len()..).unwrap_or_default();
+        starts_ci(t, "option ")
             && label.first().is_some_and(u8::is_ascii_alphanumeric)
             && label.get(1).is_none_or(|b| !b.is_ascii_alphanumeric())
-    })
+    };
+    labelled(t) || t.match_indices('(').any(|(at, _)| labelled(&t[at + 1..]))
 }
 
 /// Whether a heading says its section is one way among others, or optional: `Option B:
@@ -155,10 +159,11 @@ fn alternative_lead(line: &str) -> bool {
     option_label(t)
         || starts_ci(t, "or ")
         || starts_ci(t, "or,")
-        || ONE_WAY_OF_SEVERAL.iter().any(|w| {
-            starts_ci(t, w)
-                || t.match_indices('(')
-                    .any(|(at, _)| starts_ci(&t[at + 1..], w))
+        || ONE_WAY_OF_SEVERAL.iter().any(|w| starts_ci(t, w))
+        || t.match_indices('(').any(|(at, _)| {
+            ONE_WAY_OF_SEVERAL
+                .iter()
+                .any(|w| starts_ci(&t[at + 1..], w))
         })
 }
 
@@ -296,7 +301,12 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
         i += 1;
     }
     out.extend(shared_by_ways(ways));
-    out.retain(|u| u.kind != DepKind::Tools || !stands_in_for_another(body, &u.name));
+    if out.iter().any(|u| u.kind == DepKind::Tools) {
+        let offered = ways_round(body);
+        if !offered.is_empty() {
+            out.retain(|u| u.kind != DepKind::Tools || !offered.contains(&u.name.as_str()));
+        }
+    }
     // A block's `$FILE` or `$PR_NUMBER` is mostly a placeholder for the agent to fill: a
     // variable counts when its name says it configures something (`..._API_KEY`,
     // `DATABASE_URL`) or the text names it outside the blocks.
