@@ -2165,6 +2165,10 @@ fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
         if t.starts_with("//") || t.starts_with('*') || t.starts_with("/*") {
             continue;
         }
+        // `import type { X } from 'y'` is erased when compiled: it needs nothing at run time.
+        if t.starts_with("import type ") || t.starts_with("export type ") {
+            continue;
+        }
         let mut specs: Vec<(usize, String)> = Vec::new();
         for pat in ["require(", "from ", "import("] {
             for (p, _) in line.match_indices(pat) {
@@ -2845,7 +2849,7 @@ mod tests {
 
     #[test]
     fn node_scripts() {
-        let text = "const cp = require('child_process');\nimport fs from 'node:fs';\nimport { x } from '@scope/pkg/sub';\nconst y = require('./local');\nconst t = process.env.TOKEN;\nconst u = process.env.OPT || 'a';\nconst test = process.env.TESTNET === '1';\ncp.execSync('git status');\n";
+        let text = "const cp = require('child_process');\nimport fs from 'node:fs';\nimport { x } from '@scope/pkg/sub';\nconst y = require('./local');\nconst t = process.env.TOKEN;\nconst u = process.env.OPT || 'a';\nconst test = process.env.TESTNET === '1';\nimport type { Api } from 'openclaw';\ncp.execSync('git status');\n";
         let u = of_script("a.js", text, &Local::default());
         assert_eq!(names(&u, DepKind::Packages), ["npm:@scope/pkg"]);
         assert_eq!(names(&u, DepKind::Env), ["TOKEN"]);
