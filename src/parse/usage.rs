@@ -300,7 +300,13 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
         prose.push(line);
         i += 1;
     }
-    out.extend(shared_by_ways(ways));
+    // A skill whose every use is in one way or another still needs one of them: which one
+    // cannot be told, so all are kept rather than saying it needs nothing.
+    if out.is_empty() {
+        out.extend(ways.into_iter().map(|w| w.1));
+    } else {
+        out.extend(shared_by_ways(ways));
+    }
     if out.iter().any(|u| u.kind == DepKind::Tools) {
         let offered = ways_round(body);
         if !offered.is_empty() {
@@ -2737,6 +2743,10 @@ mod tests {
         let u = of_body(body, 1, &[]);
         assert_eq!(names(&u, DepKind::Bins), ["gh", "systemctl", "git"]);
         assert!(names(&u, DepKind::Tools).is_empty());
+        // Nothing but ways: one of them is needed, so they are all kept.
+        let only = "**Option A:**\n```bash\ncloudflared run\n```\n**Option B:**\n```bash\ntailscale up\n```\n";
+        let u = of_body(only, 1, &[]);
+        assert_eq!(names(&u, DepKind::Bins), ["cloudflared", "tailscale"]);
     }
 
     #[test]
