@@ -2032,15 +2032,97 @@ pub(crate) fn python_distribution(module: &str, full: &str) -> Option<String> {
     )
 }
 
+/// Where a script is in a `try:` that imports packages it can do without: `try: import
+/// defusedxml` with `except ImportError:` falling back to the standard library. A handler
+/// that stops the script (`sys.exit`, `raise`) or says to install them makes them needs.
+enum OptionalImports {
+    None,
+    /// In a `try:` at this indent; its imports are the uses from `start` on.
+    Try {
+        indent: usize,
+        start: usize,
+    },
+    /// In its `except ImportError:` handler; whether it stops the script.
+    Handler {
+        indent: usize,
+        start: usize,
+        stops: bool,
+    },
+}
+
+impl OptionalImports {
+    /// Read a line of code (`t`, at `indent`), before its imports are.
+    fn read(&mut self, t: &str, indent: usize, out: &mut Vec<Use>) {
+        match *self {
+            OptionalImports::Try { indent: at, start } if indent <= at => {
+                let catches = t.starts_with("except")
+                    && (t.contains("ImportError")
+                        || t.contains("ModuleNotFoundError")
+                        || t.starts_with("except:")
+                        || t.starts_with("except Exception"));
+                *self = if indent == at && catches {
+                    OptionalImports::Handler {
+                        indent: at,
+                        start,
+                        stops: false,
+                    }
+                } else {
+                    OptionalImports::None
+                };
+            }
+            OptionalImports::Handler {
+                indent: at,
+                ref mut stops,
+                ..
+            } if indent > at => {
+                // Stopping, or saying to install it (`_die("... requires Pillow. Install
+                // with ...")`): the script cannot do this without it.
+                *stops |= ["exit(", "raise", "SystemExit", "install", "require"]
+                    .iter()
+                    .any(|w| t.to_ascii_lowercase().contains(w));
+            }
+            OptionalImports::Handler { .. } => self.end(out),
+            _ => {}
+        }
+        if matches!(self, OptionalImports::None) && t == "try:" {
+            *self = OptionalImports::Try {
+                indent,
+                start: out.len(),
+            };
+        }
+    }
+
+    /// The handler is over: if the script goes on without them, its imports are no needs.
+    fn end(&mut self, out: &mut Vec<Use>) {
+        if let OptionalImports::Handler {
+            start,
+            stops: false,
+            ..
+        } = *self
+        {
+            let mut i = 0;
+            out.retain(|u| {
+                i += 1;
+                i <= start || u.kind != DepKind::Packages
+            });
+        }
+        *self = OptionalImports::None;
+    }
+}
+
 fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut Vec<Use>) {
     let file = Some(rel);
     let mut script = Script::new(text);
     let mut assigned = Names::default();
     // Inside a triple-quoted string (a docstring, a template of other code): no imports.
     let mut in_string: Option<&str> = None;
+    let mut optional = OptionalImports::None;
     for &(n, line) in lines {
         let t = line.trim_start();
         let indent = line.len() - t.len();
+        if !t.is_empty() && !t.starts_with('#') && in_string.is_none() {
+            optional.read(t, indent, out);
+        }
         let mut quote = in_string;
         for q in ["\"\"\"", "'''"] {
             if quote.is_none_or(|open| open == q) && line.matches(q).count() % 2 == 1 {
@@ -2110,6 +2192,7 @@ fn python(text: &str, lines: &[(u32, &str)], rel: &str, local: &Local, out: &mut
             assign(&mut assigned, &name);
         }
     }
+    optional.end(out);
     // Reads of the environment.
     let mut columns = Columns::new("");
     for pat in [
@@ -2762,6 +2845,16 @@ mod tests {
         // A skill whose work is installing needs the manager it installs with.
         let u = of_body(&format!("# Markstream Install\n{body}"), 1, &[]);
         assert!(names(&u, DepKind::Bins).starts_with(&["pip".to_owned()]));
+    }
+
+    #[test]
+    fn an_import_the_script_can_do_without_is_no_need() {
+        let text = "import requests\ntry:\n    import defusedxml.ElementTree as ET\nexcept ImportError:\n    import xml.etree.ElementTree as ET\ntry:\n    import yaml\nexcept ImportError:\n    print('pip install pyyaml')\n    sys.exit(1)\ntry:\n    import numpy\nexcept ValueError:\n    pass\ntry:\n    import openai\nexcept ImportError:\n    _die('openai is not installed')\n";
+        let u = of_script("scripts/a.py", text, &Local::default());
+        assert_eq!(
+            names(&u, DepKind::Packages),
+            ["requests", "PyYAML", "numpy", "openai"]
+        );
     }
 
     #[test]
