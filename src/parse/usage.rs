@@ -1421,10 +1421,21 @@ fn shell(
     }
     // After a Python virtual environment is activated, its own `pip` and `python` run.
     let mut venv = false;
+    // After a comment that offers what follows as another way (`# Or install with uv`), up
+    // to a blank line or the next comment: the block's first way is the one it needs.
+    let mut another_way = false;
     for line in &logical {
         let raw: &str = &line.text;
+        let trimmed = raw.trim();
+        if let Some(comment) = trimmed.strip_prefix('#') {
+            another_way = alternative_lead(comment);
+            continue;
+        }
+        if trimmed.is_empty() {
+            another_way = false;
+        }
         // An arrow marks a line of notes, not of commands.
-        if raw.contains(['→', '←']) {
+        if raw.contains(['→', '←']) || another_way {
             continue;
         }
         let n = line.number;
@@ -2855,6 +2866,13 @@ mod tests {
             names(&u, DepKind::Packages),
             ["requests", "PyYAML", "numpy", "openai"]
         );
+    }
+
+    #[test]
+    fn a_comment_offering_another_way_in_a_block() {
+        let body = "```bash\n# Install with pip\npip3 freeze\n# Or with uv (faster)\nuv add x\nuv lock\n\nmake build\n# Optional: watch\nentr -r make\n```\n";
+        let u = of_body(body, 1, &[]);
+        assert_eq!(names(&u, DepKind::Bins), ["pip3", "make"]);
     }
 
     #[test]
