@@ -802,7 +802,6 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
     }
     // What a declaration already asks for is not asked again (the uses still list it).
     // `allowed-tools` does not count: hosts other than Claude Code do not read it.
-    let key = need_key;
     let declared: foldhash::HashSet<(DepKind, String)> = skill
         .requirements
         .iter()
@@ -818,14 +817,14 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
                 g.all
                     .iter()
                     .chain(g.any.iter().flatten())
-                    .map(move |n| (k, key(k, n)))
+                    .map(move |n| (k, need_key(k, n)))
             })
         })
         .collect();
     let mut requirements = Requirements::default();
     let mut names: Vec<(DepKind, &str)> = all
         .iter()
-        .filter(|u| !declared.contains(&(u.kind, key(u.kind, &u.name))))
+        .filter(|u| !declared.contains(&(u.kind, need_key(u.kind, &u.name))))
         .map(|u| (u.kind, u.name.as_str()))
         .collect();
     names.sort();

@@ -85,7 +85,7 @@ fn shared_by_ways(mut ways: Vec<(usize, Use)>) -> Vec<Use> {
 /// The tools a body offers a way round: `If #tool:runSubagent is unavailable, ...`, `Use the
 /// `web` tool or another suitable MCP method`. Such a tool is no need. Found from the phrases,
 /// which are rare, each with the name written before it.
-fn ways_round(body: &str) -> Vec<&str> {
+fn ways_round(body: &str) -> Names {
     const PHRASES: &[&str] = &[
         " is unavailable",
         " is not available",
@@ -95,7 +95,7 @@ fn ways_round(body: &str) -> Vec<&str> {
         " or any other",
         " or a similar",
     ];
-    let mut out = Vec::new();
+    let mut out = Names::default();
     for phrase in PHRASES {
         for (at, _) in body.match_indices(phrase) {
             let before = body[..at].strip_suffix(" tool").unwrap_or(&body[..at]);
@@ -104,7 +104,7 @@ fn ways_round(body: &str) -> Vec<&str> {
                 .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '/' | '.')))
                 .map_or(0, |i| i + 1);
             if start < before.len() {
-                out.push(&before[start..]);
+                assign(&mut out, &before[start..]);
             }
         }
     }
@@ -178,24 +178,13 @@ fn skip_note(line: &str) -> bool {
 /// heading, says so: `# Sandbox npm Install`, `# AWS CDK Python Setup`): then its install
 /// sections are what the agent runs, not the person's set-up ([`user_heading`]).
 fn installs_as_its_work(body: &str) -> bool {
-    let mut fence: Option<&str> = None;
-    for line in body.lines() {
-        let trimmed = line.trim_start();
-        match fence {
-            Some(f) if closes(trimmed, f) => fence = None,
-            Some(_) => {}
-            None => {
-                if let Some((f, _)) = fence_open(trimmed) {
-                    fence = Some(f);
-                } else if let Some(title) = trimmed.strip_prefix("# ") {
-                    return ["install", "setup", "set up"]
-                        .iter()
-                        .any(|w| contains_ci(title, w));
-                }
-            }
-        }
-    }
-    false
+    outside_blocks(body)
+        .find_map(|(_, t)| t.strip_prefix("# "))
+        .is_some_and(|title| {
+            ["install", "setup", "set up"]
+                .iter()
+                .any(|w| contains_ci(title, w))
+        })
 }
 
 /// The uses in a skill's body (its first line is line `first_line` of the SKILL.md): the
@@ -310,7 +299,7 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
     if out.iter().any(|u| u.kind == DepKind::Tools) {
         let offered = ways_round(body);
         if !offered.is_empty() {
-            out.retain(|u| u.kind != DepKind::Tools || !offered.contains(&u.name.as_str()));
+            out.retain(|u| u.kind != DepKind::Tools || !offered.contains(&u.name));
         }
     }
     // A block's `$FILE` or `$PR_NUMBER` is mostly a placeholder for the agent to fill: a
@@ -544,17 +533,13 @@ impl<T> Sections<T> {
     }
 }
 
-/// Whether byte `at` of a Markdown `text` is inside a section for the person installing the
-/// skill, or a section below one ([`user_heading`]); lines inside fenced blocks are not
-/// headings.
-fn in_user_section(text: &str, at: usize) -> bool {
-    let mut sections = Sections(Vec::new());
+/// The lines of a Markdown `text` outside its fenced blocks, each trimmed at the start, with
+/// the byte it starts at.
+fn outside_blocks(text: &str) -> impl Iterator<Item = (usize, &str)> {
     let mut fence: Option<&str> = None;
     let mut start = 0;
-    for line in text.split_inclusive('\n') {
-        if start > at {
-            break;
-        }
+    text.split_inclusive('\n').filter_map(move |line| {
+        let at = start;
         start += line.len();
         let trimmed = line.trim_start();
         match fence {
@@ -562,17 +547,39 @@ fn in_user_section(text: &str, at: usize) -> bool {
                 if closes(trimmed, f) {
                     fence = None;
                 }
+                None
             }
-            None => {
-                if let Some((f, _)) = fence_open(trimmed) {
+            None => match fence_open(trimmed) {
+                Some((f, _)) => {
                     fence = Some(f);
-                } else if let Some(title) = heading_title(trimmed) {
-                    sections.enter(trimmed, user_heading(title));
+                    None
                 }
-            }
+                None => Some((at, trimmed)),
+            },
         }
-    }
-    sections.0.iter().any(|s| s.1)
+    })
+}
+
+/// Each heading of a Markdown `text` (its byte), and whether what follows it is in a section
+/// for the person installing the skill or in a section below one ([`user_heading`]). Read
+/// once for a text, then looked up by [`in_user_section`].
+fn user_sections(text: &str) -> Vec<(usize, bool)> {
+    let mut sections = Sections(Vec::new());
+    outside_blocks(text)
+        .filter_map(|(at, trimmed)| {
+            sections.enter(trimmed, user_heading(heading_title(trimmed)?));
+            Some((at, sections.0.iter().any(|s| s.1)))
+        })
+        .collect()
+}
+
+/// Whether byte `at` is in a section for the person installing the skill, by the headings
+/// [`user_sections`] read.
+fn in_user_section(headings: &[(usize, bool)], at: usize) -> bool {
+    headings
+        .partition_point(|h| h.0 <= at)
+        .checked_sub(1)
+        .is_some_and(|i| headings[i].1)
 }
 
 fn closes(trimmed: &str, fence: &str) -> bool {
@@ -925,17 +932,22 @@ fn interpreter_of(path: &str) -> Option<&'static str> {
 /// skill's set-up: what it needs is the script's interpreter. `scripts`: the skill's scripts,
 /// by their paths from its folder.
 pub(crate) fn own_commands(uses: &mut [Use], scripts: &[String]) {
+    // Each script's name without its extension, to its interpreter; the first script of a
+    // name answers, as the walk sorted them.
+    let mut by_stem: foldhash::HashMap<&str, &'static str> = foldhash::HashMap::default();
+    for s in scripts {
+        let name = s.rsplit('/').next().unwrap_or(s);
+        if let (Some((stem, _)), Some(interpreter)) = (name.rsplit_once('.'), interpreter_of(name))
+        {
+            by_stem.entry(stem).or_insert(interpreter);
+        }
+    }
     for u in uses
         .iter_mut()
         .filter(|u| u.kind == DepKind::Bins && u.file.is_none())
     {
-        let interpreter = scripts.iter().find_map(|s| {
-            let name = s.rsplit('/').next().unwrap_or(s);
-            let (stem, _) = name.rsplit_once('.')?;
-            (stem == u.name).then(|| interpreter_of(name)).flatten()
-        });
-        if let Some(interpreter) = interpreter {
-            u.name = interpreter.to_owned();
+        if let Some(interpreter) = by_stem.get(u.name.as_str()) {
+            u.name = (*interpreter).to_owned();
         }
     }
 }
@@ -1191,9 +1203,11 @@ fn installs_packages(ws: &[(usize, &str)], k: usize, installing: bool) -> bool {
 fn installed_packages(ws: &[(usize, &str)], k: usize) -> Vec<(usize, String)> {
     let npm = matches!(ws[k].1, "npm" | "yarn" | "pnpm" | "bun");
     let python = matches!(ws[k].1, "pip" | "pip3" | "uv" | "poetry");
+    // The words after the action (`install`, `add`; `uv pip install`: after both).
+    let mut args = ws[k + 1..].iter().skip_while(|(_, w)| w.starts_with('-'));
+    let action = args.next().map(|a| a.1);
     // `uv tool install ruff` installs a command, `uv sync` a project's locked packages.
-    let action = ws[k + 1..].iter().find(|(_, w)| !w.starts_with('-'));
-    if !npm && !python || action.is_some_and(|a| matches!(a.1, "tool" | "sync")) {
+    if !npm && !python || matches!(action, Some("tool" | "sync")) {
         return Vec::new();
     }
     // Options whose value is the next word: a file, a folder or an index, not a package.
@@ -1215,9 +1229,6 @@ fn installed_packages(ws: &[(usize, &str)], k: usize) -> Vec<(usize, String)> {
     ];
     let mut out = Vec::new();
     let mut skip = false;
-    // The words after the action (`install`, `add`; `uv pip install`: after both).
-    let mut args = ws[k + 1..].iter().skip_while(|(_, w)| w.starts_with('-'));
-    let action = args.next().map(|a| a.1);
     let mut args = args.peekable();
     if matches!(action, Some("pip" | "global")) {
         args.next_if(|(_, w)| matches!(*w, "install" | "add"));
@@ -1562,7 +1573,7 @@ pub(crate) fn installers_named(text: &str) -> Vec<String> {
     let bytes = text.as_bytes();
     // The path the word is in: up to white space, a quote, a bracket or punctuation.
     let stop = |b: &u8| b.is_ascii_whitespace() || b"`'\"()[]<>:,;=|".contains(b);
-    let mut out: Vec<String> = WORDS
+    let named: Vec<(usize, &str)> = WORDS
         .iter()
         .flat_map(|w| {
             w.find_iter(bytes)
@@ -1577,11 +1588,22 @@ pub(crate) fn installers_named(text: &str) -> Vec<String> {
                     .unwrap_or(bytes.len() - after);
             let path = text.get(start..end)?.trim_end_matches('.');
             let name = path.rsplit('/').next().unwrap_or(path);
-            (installer(path)
-                && interpreter_of(name).is_some()
-                && (installs_as_its_work(text) || !in_user_section(text, at)))
-            .then(|| name.to_owned())
+            (installer(path) && interpreter_of(name).is_some()).then_some((at, name))
         })
+        .collect();
+    if named.is_empty() {
+        return Vec::new();
+    }
+    // The text's sections are read once, and only for a text that names an installer.
+    let headings = if installs_as_its_work(text) {
+        Vec::new()
+    } else {
+        user_sections(text)
+    };
+    let mut out: Vec<String> = named
+        .into_iter()
+        .filter(|(at, _)| !in_user_section(&headings, *at))
+        .map(|(_, name)| name.to_owned())
         .collect();
     out.sort();
     out.dedup();
@@ -2088,9 +2110,9 @@ impl OptionalImports {
             } if indent > at => {
                 // Stopping, or saying to install it (`_die("... requires Pillow. Install
                 // with ...")`): the script cannot do this without it.
-                *stops |= ["exit(", "raise", "SystemExit", "install", "require"]
+                *stops |= ["exit(", "raise", "install", "require"]
                     .iter()
-                    .any(|w| t.to_ascii_lowercase().contains(w));
+                    .any(|w| contains_ci(t, w));
             }
             OptionalImports::Handler { .. } => self.end(out),
             _ => {}

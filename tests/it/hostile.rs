@@ -280,6 +280,21 @@ fn thousands_of_distinct_names_are_read_without_a_search_per_name() {
         each(&|i| format!("- Open `docs{i}/guide.md` first.\n")),
     );
     skill_with("scripts", "Run `scripts/run.sh`.\n".into());
+    // An installer named under every heading: the headings are read once for the text.
+    skill_with(
+        "installers",
+        each(&|i| format!("## Step {i}\nRun scripts/setup.sh now.\n")),
+    );
+    write(
+        t.path(),
+        "skills/installers/scripts/setup.sh",
+        "#!/bin/bash\nfrobnicate\n",
+    );
+    // Each tool with a way round it: the ways round are found once for the text.
+    skill_with(
+        "fallbacks",
+        each(&|i| format!("Run #tool:t{i}. If #tool:t{i} is unavailable, go on.\n")),
+    );
     write(
         t.path(),
         "skills/scripts/package.json",
@@ -310,6 +325,9 @@ fn thousands_of_distinct_names_are_read_without_a_search_per_name() {
     assert_eq!(kinds("cmds", "bins"), N);
     assert_eq!(kinds("scripts", "packages"), N + 1);
     assert_eq!(kinds("scripts", "env"), N);
+    // The script's shebang and its command: it is read.
+    assert_eq!(kinds("installers", "bins"), 2);
+    assert_eq!(kinds("fallbacks", "tools"), 0);
     let broken = |name: &str, rule: &str| {
         rules_for(&r, &format!("skills/{name}/SKILL.md"))
             .iter()
