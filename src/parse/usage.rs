@@ -1573,19 +1573,30 @@ pub(crate) fn installers_named(text: &str) -> Vec<String> {
     let bytes = text.as_bytes();
     // The path the word is in: up to white space, a quote, a bracket or punctuation.
     let stop = |b: &u8| b.is_ascii_whitespace() || b"`'\"()[]<>:,;=|".contains(b);
-    let named: Vec<(usize, &str)> = WORDS
+    let mut words: Vec<(usize, usize)> = WORDS
         .iter()
         .flat_map(|w| {
             w.find_iter(bytes)
                 .map(move |at| (at, at + w.needle().len()))
         })
+        .collect();
+    words.sort_unstable();
+    // A path holding several of the words (`setup/setup.sh`, or one long run of them) is
+    // read once, at the first, so a text is read along once.
+    let mut read_to = 0;
+    let named: Vec<(usize, &str)> = words
+        .into_iter()
         .filter_map(|(at, after)| {
+            if at < read_to {
+                return None;
+            }
             let start = bytes[..at].iter().rposition(stop).map_or(0, |i| i + 1);
             let end = after
                 + bytes[after..]
                     .iter()
                     .position(stop)
                     .unwrap_or(bytes.len() - after);
+            read_to = end;
             let path = text.get(start..end)?.trim_end_matches('.');
             let name = path.rsplit('/').next().unwrap_or(path);
             (installer(path) && interpreter_of(name).is_some()).then_some((at, name))
