@@ -69,30 +69,53 @@ impl<'b> Tree<'b> {
         }
     }
 
+    /// What is already known of the folder `dir`: the walked folder, or one asked about.
+    fn known(&self, dir: &Path) -> Option<Result<PathBuf, Lookup>> {
+        if self.walked.as_deref() == Some(dir) {
+            return Some(Ok(dir.to_owned()));
+        }
+        self.folders.borrow().get(dir).cloned()
+    }
+
     /// A path to the folder `dir` known to stay inside the boundary, when it is there.
     fn folder(&self, dir: &Path) -> Result<PathBuf, Lookup> {
-        if self.walked.as_deref() == Some(dir) {
-            return Ok(dir.to_owned());
+        if let Some(known) = self.known(dir) {
+            return known;
         }
-        if let Some(known) = self.folders.borrow().get(dir) {
-            return known.clone();
-        }
-        // Below the walked folder by names alone: a look at the last one, once the folder it
-        // is in is known.
+        // Below the walked folder by names alone: up to the nearest folder known (the walked
+        // one at worst), then a look at each name on the way down, in a loop, as a path the
+        // tree gives may have thousands of names.
         let below_walked = self
             .walked
             .as_deref()
             .and_then(|w| dir.strip_prefix(w).ok())
             .is_some_and(|rest| rest.components().all(|c| matches!(c, Component::Normal(_))));
-        let found = match (dir.parent(), dir.file_name()) {
-            (Some(up), Some(name)) if below_walked => {
-                self.folder(up).and_then(|up| self.entry(&up.join(name)))
+        let mut down = Vec::new();
+        let mut at = dir;
+        let mut found = loop {
+            if let Some(known) = self.known(at) {
+                break known;
             }
-            _ => self.resolved(dir),
+            match (at.parent(), at.file_name()) {
+                (Some(up), Some(name)) if below_walked => {
+                    down.push((at, name));
+                    at = up;
+                }
+                _ => {
+                    let found = self.resolved(at);
+                    self.folders
+                        .borrow_mut()
+                        .insert(at.to_owned(), found.clone());
+                    break found;
+                }
+            }
         };
-        self.folders
-            .borrow_mut()
-            .insert(dir.to_owned(), found.clone());
+        for (at, name) in down.into_iter().rev() {
+            found = found.and_then(|up| self.entry(&up.join(name)));
+            self.folders
+                .borrow_mut()
+                .insert(at.to_owned(), found.clone());
+        }
         found
     }
 

@@ -290,6 +290,16 @@ fn thousands_of_distinct_names_are_read_without_a_search_per_name() {
         "skills/installers/scripts/setup.sh",
         "#!/bin/bash\nfrobnicate\n",
     );
+    // One run of installer words with no break in it is one path, read along once.
+    skill_with(
+        "one-path",
+        format!("Run {}.sh\n", each(&|_| "x/setup".into())),
+    );
+    write(
+        t.path(),
+        "skills/one-path/scripts/setup.sh",
+        "#!/bin/bash\nfrobnicate\n",
+    );
     // Each tool with a way round it: the ways round are found once for the text.
     skill_with(
         "fallbacks",
@@ -327,6 +337,7 @@ fn thousands_of_distinct_names_are_read_without_a_search_per_name() {
     assert_eq!(kinds("scripts", "env"), N);
     // The script's shebang and its command: it is read.
     assert_eq!(kinds("installers", "bins"), 2);
+    assert_eq!(kinds("one-path", "bins"), 2);
     assert_eq!(kinds("fallbacks", "tools"), 0);
     let broken = |name: &str, rule: &str| {
         rules_for(&r, &format!("skills/{name}/SKILL.md"))
