@@ -1,0 +1,510 @@
+//! A SKILL.md body: its fenced blocks by language and role, the sections and lead-ins that
+//! offer one way among several or address the person installing, and the uses read from them.
+
+use super::mentions::word_runs;
+use super::powershell::powershell;
+use super::shell::{assign, shell};
+use super::tools::{References, named_servers, tools_of_text};
+use super::{Names, contains_ci, starts_ci};
+use crate::model::{DepKind, Use};
+
+/// The fenced blocks of a body that an agent runs, by their info string.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Lang {
+    /// `sh`, `bash`, `shell`, `zsh`: every line is a command, unless the block shows prompts.
+    Shell,
+    /// `console`, `shell-session`, `terminal`: only the lines after a `$ ` prompt.
+    Console,
+    /// `powershell`, `pwsh`, `ps1`.
+    PowerShell,
+}
+
+pub(super) fn lang_of(info: &str) -> Option<Lang> {
+    let word = info
+        .trim()
+        .trim_start_matches('{')
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '}')
+        .next()
+        .unwrap_or("")
+        .trim_start_matches('.')
+        .to_ascii_lowercase();
+    match word.as_str() {
+        "sh" | "bash" | "shell" | "zsh" => Some(Lang::Shell),
+        "console" | "shell-session" | "shellsession" | "terminal" => Some(Lang::Console),
+        "powershell" | "pwsh" | "ps1" | "ps" => Some(Lang::PowerShell),
+        _ => None,
+    }
+}
+
+/// The words that say a block is what the user types in their own terminal, not what the agent
+/// runs: looked for in the heading above the block and the lines of text just before it.
+pub(super) const USER_SIGNALS: &[&str] = &[
+    "in your terminal",
+    "in a terminal",
+    "open terminal",
+    "open a terminal",
+    "in terminal",
+    "from your terminal",
+    "in your shell",
+    "your own terminal",
+    "run this yourself",
+    "you can run",
+    "you run",
+    "to install this skill",
+    "to install the skill",
+    "install this skill",
+    "install the skill",
+];
+
+/// Headings whose sections are for the person installing the skill; not what comes after
+/// (`After Installation`).
+pub(super) fn user_heading(title: &str) -> bool {
+    contains_ci(title, "install") && !starts_ci(lead(title), "after ")
+}
+
+/// Of what the ways of doing one thing use (each use with the line its way starts on), what
+/// two ways or more use: whichever way is taken needs it. The rest is not needed by the skill.
+pub(super) fn shared_by_ways(mut ways: Vec<(usize, Use)>) -> Vec<Use> {
+    ways.sort_by(|a, b| (a.1.kind, &a.1.name, a.0).cmp(&(b.1.kind, &b.1.name, b.0)));
+    let mut out = Vec::new();
+    for same in ways.chunk_by(|a, b| a.1.kind == b.1.kind && a.1.name == b.1.name) {
+        if same.iter().any(|w| w.0 != same[0].0)
+            && let Some(first) = same.iter().min_by_key(|w| (w.1.line, w.1.column))
+        {
+            out.push(first.1.clone());
+        }
+    }
+    out
+}
+
+/// The tools a body offers a way round: `If #tool:runSubagent is unavailable, ...`, `Use the
+/// `web` tool or another suitable MCP method`. Such a tool is no need. Found from the phrases,
+/// which are rare, each with the name written before it.
+pub(super) fn ways_round(body: &str) -> Names {
+    const PHRASES: &[&str] = &[
+        " is unavailable",
+        " is not available",
+        " isn't available",
+        " is not installed",
+        " or another",
+        " or any other",
+        " or a similar",
+    ];
+    let mut out = Names::default();
+    for phrase in PHRASES {
+        for (at, _) in body.match_indices(phrase) {
+            let before = body[..at].strip_suffix(" tool").unwrap_or(&body[..at]);
+            let before = before.trim_end_matches('`');
+            let start = before
+                .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '/' | '.')))
+                .map_or(0, |i| i + 1);
+            if start < before.len() {
+                assign(&mut out, &before[start..]);
+            }
+        }
+    }
+    out
+}
+
+/// Words that mark a way of doing something as one among others, or as not needed.
+pub(super) const ONE_WAY_OF_SEVERAL: &[&str] = &["alternative", "optional", "fallback", "legacy"];
+
+/// A line's text without the Markdown marks before it.
+pub(super) fn lead(line: &str) -> &str {
+    line.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '#' | '*' | '_' | '>' | '-'))
+}
+
+/// Whether `t` starts by naming an option by a label (`Option B:`), or names one in
+/// parentheses (`(option 2)`).
+pub(super) fn option_label(t: &str) -> bool {
+    let labelled = |t: &str| {
+        let label = t.as_bytes().get("option ".len()..).unwrap_or_default();
+        starts_ci(t, "option ")
+            && label.first().is_some_and(u8::is_ascii_alphanumeric)
+            && label.get(1).is_none_or(|b| !b.is_ascii_alphanumeric())
+    };
+    labelled(t) || t.match_indices('(').any(|(at, _)| labelled(&t[at + 1..]))
+}
+
+/// Whether a heading says its section is one way among others, or optional: `Option B:
+/// Tailscale Funnel`, `Reset Detection Monitor (Alternative)`, `Fallback`, `Legacy`,
+/// `Optional: ...`. What such a section runs is not something the skill needs.
+pub(super) fn alternative_heading(title: &str) -> bool {
+    option_label(title) || ONE_WAY_OF_SEVERAL.iter().any(|w| contains_ci(title, w))
+}
+
+/// Whether a line just before a block offers it as one way among others: `**Option B:
+/// Tailscale Funnel**`, `Or add it directly:`, `Alternatively, ...`, `Optional: ...`,
+/// `Run the monitor (alternative):`.
+pub(super) fn alternative_lead(line: &str) -> bool {
+    let t = lead(line);
+    option_label(t)
+        || starts_ci(t, "or ")
+        || starts_ci(t, "or,")
+        || ONE_WAY_OF_SEVERAL.iter().any(|w| starts_ci(t, w))
+        || t.match_indices('(').any(|(at, _)| {
+            ONE_WAY_OF_SEVERAL
+                .iter()
+                .any(|w| starts_ci(&t[at + 1..], w))
+        })
+}
+
+/// Whether the first line of a section says when to skip it: `> Skip this section if using
+/// the CLI backend.`
+pub(super) fn skip_note(line: &str) -> bool {
+    let t = lead(line);
+    starts_ci(t, "skip this section") || starts_ci(t, "only if ")
+}
+
+/// Whether a skill's work is installing or setting up things (its title, the first `# `
+/// heading, says so: `# Sandbox npm Install`, `# AWS CDK Python Setup`): then its install
+/// sections are what the agent runs, not the person's set-up ([`user_heading`]).
+pub(super) fn installs_as_its_work(body: &str) -> bool {
+    outside_blocks(body)
+        .find_map(|(_, t)| t.strip_prefix("# "))
+        .is_some_and(|title| {
+            ["install", "setup", "set up"]
+                .iter()
+                .any(|w| contains_ci(title, w))
+        })
+}
+
+/// The uses in a skill's body (its first line is line `first_line` of the SKILL.md): the
+/// commands, variables and tools of its shell blocks, and the tools it names in a host's syntax.
+pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Vec<Use> {
+    let mut out = Vec::new();
+    // Most bodies are prose: no fence, no tool reference, no phrase about a tool in a code
+    // span; nothing to read, and these few searches are all they cost.
+    let fenced = body.contains("```") || body.contains("~~~");
+    if !fenced
+        && !body.contains("mcp__")
+        && !body.contains("#tool:")
+        && !(body.contains('`') && (body.contains("tool") || body.contains("Tool")))
+    {
+        return out;
+    }
+    let lines: Vec<&str> = body
+        .split('\n')
+        .map(|l| l.strip_suffix('\r').unwrap_or(l))
+        .collect();
+    // Which references the body makes at all, so that a line is searched only for those.
+    let refs = References {
+        mcp: body.contains("mcp__"),
+        tool: body.contains("#tool:"),
+    };
+    // The open sections: whether each is for the person installing the skill
+    // ([`user_heading`]), and for each that is one way among others or optional, the line
+    // that says so ([`alternative_heading`], [`skip_note`]).
+    let mut sections: Sections<(bool, Option<usize>)> = Sections(Vec::new());
+    // What such ways use, each with the line that starts its way.
+    let mut ways: Vec<(usize, Use)> = Vec::new();
+    // Whether the line read is the first of text in its section, which may say when to skip it.
+    let mut section_start = false;
+    let installs = fenced && installs_as_its_work(body);
+    // A set: a body may name thousands of servers, and each code span is looked up.
+    let mut servers: Names = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
+    // Variables any block assigns: the agent runs the blocks in turn.
+    let mut assigned = Names::default();
+    // The lines outside blocks, where a body says which variables it needs.
+    let mut prose: Vec<&str> = Vec::new();
+    servers.extend(named_servers(body));
+    let mut i = 0;
+    while i < lines.len() {
+        let line = lines[i];
+        let trimmed = line.trim_start();
+        if let Some((fence, info)) = fence_open(trimmed) {
+            // The block ends at a closing fence of the same character, at least as long.
+            let mut end = i + 1;
+            while end < lines.len() && !closes(lines[end].trim_start(), fence) {
+                end += 1;
+            }
+            let before = &lines[i.saturating_sub(3)..i];
+            if let Some(lang) = lang_of(info)
+                && (installs || !sections.0.iter().any(|s| s.1.0))
+                && !user_signalled(before)
+            {
+                let block: Vec<(u32, &str)> = (i + 1..end.min(lines.len()))
+                    .map(|j| (first_line + j as u32, lines[j]))
+                    .collect();
+                let way = sections
+                    .0
+                    .iter()
+                    .find_map(|s| s.1.1)
+                    .or_else(|| before.iter().any(|l| alternative_lead(l)).then_some(i));
+                let mut found = Vec::new();
+                let into = if way.is_some() { &mut found } else { &mut out };
+                match lang {
+                    Lang::PowerShell => powershell(&block, None, installs, into),
+                    _ => shell(&block, lang, None, installs, &mut assigned, into),
+                }
+                ways.extend(found.into_iter().map(|u| (way.unwrap_or(i), u)));
+            }
+            i = end + 1;
+            continue;
+        }
+        if let Some(title) = heading_title(trimmed) {
+            let way = alternative_heading(title).then_some(i);
+            sections.enter(trimmed, (user_heading(title), way));
+            section_start = true;
+        } else if section_start && !trimmed.is_empty() {
+            section_start = false;
+            if let Some(s) = sections.0.last_mut()
+                && skip_note(trimmed)
+            {
+                s.1.1 = s.1.1.or(Some(i));
+            }
+        }
+        if line.contains('`')
+            || refs.mcp && line.contains("mcp__")
+            || refs.tool && line.contains("#tool:")
+        {
+            let line_number = first_line + i as u32;
+            match sections.0.iter().find_map(|s| s.1.1) {
+                Some(way) => {
+                    let mut found = Vec::new();
+                    tools_of_text(line, line_number, &servers, refs, &mut found);
+                    ways.extend(found.into_iter().map(|u| (way, u)));
+                }
+                None => tools_of_text(line, line_number, &servers, refs, &mut out),
+            }
+        }
+        prose.push(line);
+        i += 1;
+    }
+    // A skill whose every use is in one way or another still needs one of them: which one
+    // cannot be told, so all are kept rather than saying it needs nothing.
+    if out.is_empty() {
+        out.extend(ways.into_iter().map(|w| w.1));
+    } else {
+        out.extend(shared_by_ways(ways));
+    }
+    if out.iter().any(|u| u.kind == DepKind::Tools) {
+        let offered = ways_round(body);
+        if !offered.is_empty() {
+            out.retain(|u| u.kind != DepKind::Tools || !offered.contains(&u.name));
+        }
+    }
+    // A block's `$FILE` or `$PR_NUMBER` is mostly a placeholder for the agent to fill: a
+    // variable counts when its name says it configures something (`..._API_KEY`,
+    // `DATABASE_URL`) or the text names it outside the blocks.
+    let mut asked: Vec<&str> = out
+        .iter()
+        .filter(|u| {
+            u.kind == DepKind::Env
+                && !assigned.contains(&u.name)
+                && !configures(&u.name)
+                && !location(&u.name)
+        })
+        .map(|u| u.name.as_str())
+        .collect();
+    asked.sort_unstable();
+    asked.dedup();
+    let named = named_in_prose(&prose, &asked);
+    out.retain(|u| {
+        u.kind != DepKind::Env
+            || !assigned.contains(&u.name) && (configures(&u.name) || named.contains(&u.name))
+    });
+    out
+}
+
+/// Which of `names` some line of `prose` names as a variable. A name of one word (`URL`, `PORT`)
+/// is also an everyday word in capitals, so only written as a variable (`$URL`, `${URL}`,
+/// `` `URL` ``) does it count; a longer one (`TENANT_ID`) counts wherever it is written, even
+/// inside a longer name. Names are made of word characters, so every spelling is found from
+/// the words of the prose, read once: a body may use thousands of names, and searching the
+/// prose for each would not end.
+pub(super) fn named_in_prose(prose: &[&str], names: &[&str]) -> Names {
+    if names.is_empty() {
+        return Names::default();
+    }
+    // The words right after a `$` (`$X` is in the text when one of them starts with `X`),
+    // inside `${...}` and inside a code span, and the words with `_` in them (`A_B` is in the
+    // text when one of them holds it).
+    let (mut dollar, mut braced, mut ticked, mut underscored) = (
+        Vec::new(),
+        foldhash::HashSet::default(),
+        foldhash::HashSet::default(),
+        foldhash::HashSet::default(),
+    );
+    for line in prose {
+        let bytes = line.as_bytes();
+        for (start, i) in word_runs(line) {
+            let (run, before, next) = (&line[start..i], &bytes[..start], bytes.get(i));
+            if before.ends_with(b"${") && next == Some(&b'}') {
+                braced.insert(run);
+            } else if before.ends_with(b"$") {
+                dollar.push(run);
+            }
+            if before.ends_with(b"`") && next == Some(&b'`') {
+                ticked.insert(run);
+            }
+            if run.contains('_') {
+                underscored.insert(run);
+            }
+        }
+    }
+    dollar.sort_unstable();
+    dollar.dedup();
+    // Where a name is not a whole word, it may be part of one: all such words, once each.
+    let mut all_underscored: Option<String> = None;
+    let mut part_of_word = |name: &str| {
+        let text = all_underscored.get_or_insert_with(|| {
+            let mut words: Vec<&str> = underscored.iter().copied().collect();
+            words.sort_unstable();
+            words.join(" ")
+        });
+        memchr::memmem::find(text.as_bytes(), name.as_bytes()).is_some()
+    };
+    names
+        .iter()
+        .filter(|name| {
+            if name.contains('_') {
+                return underscored.contains(*name) || part_of_word(name);
+            }
+            let from = dollar.partition_point(|w| w < *name);
+            dollar.get(from).is_some_and(|w| w.starts_with(*name))
+                || braced.contains(*name)
+                || ticked.contains(*name)
+        })
+        .map(|name| (*name).to_owned())
+        .collect()
+}
+
+/// A variable that names a place (`$SKILL_ROOT`, `$WORK_DIR`): in a block, one for the agent to
+/// fill in, even when the text explains it.
+pub(super) fn location(name: &str) -> bool {
+    ["_ROOT", "_DIR", "_PATH", "_HOME", "_FOLDER", "_FILE"]
+        .iter()
+        .any(|s| name.ends_with(s))
+}
+
+/// A variable name that says it configures access to something.
+pub(super) fn configures(name: &str) -> bool {
+    const WORDS: &[&str] = &["KEY", "TOKEN", "SECRET", "PASSWORD", "PASSWD", "CREDENTIAL"];
+    const SUFFIXES: &[&str] = &[
+        "_URL",
+        "_HOST",
+        "_ENDPOINT",
+        "_REGION",
+        "_TENANT_ID",
+        "_CLIENT_ID",
+        "_SUBSCRIPTION_ID",
+        "_PROJECT_ID",
+        "_ACCOUNT_ID",
+        "_ORG",
+        "_USER",
+        "_USERNAME",
+        "_API_BASE",
+    ];
+    WORDS.iter().any(|w| name.contains(w))
+        || SUFFIXES
+            .iter()
+            .any(|s| name.len() > s.len() && name.ends_with(s))
+}
+
+pub(super) fn fence_open(trimmed: &str) -> Option<(&str, &str)> {
+    for f in ["```", "~~~"] {
+        if trimmed.starts_with(f) {
+            let c = f.as_bytes()[0];
+            let run = trimmed.bytes().take_while(|b| *b == c).count();
+            return Some((&trimmed[..run], &trimmed[run..]));
+        }
+    }
+    None
+}
+
+/// The title of an ATX heading line (`## Setup`), already trimmed at the start.
+pub(super) fn heading_title(trimmed: &str) -> Option<&str> {
+    let title = trimmed.strip_prefix('#')?.trim_start_matches('#');
+    (title.starts_with(' ') || title.is_empty()).then(|| title.trim())
+}
+
+/// The level of an ATX heading line, already trimmed at the start: `## Setup` is 2.
+pub(super) fn heading_level(trimmed: &str) -> usize {
+    trimmed.bytes().take_while(|b| *b == b'#').count()
+}
+
+/// The sections open at a heading, outermost first, each with what `mark` says of its title.
+pub(super) struct Sections<T>(Vec<(usize, T)>);
+
+impl<T> Sections<T> {
+    /// Enter the section a heading line (`trimmed`) opens, leaving those it ends.
+    fn enter(&mut self, trimmed: &str, mark: T) {
+        let level = heading_level(trimmed);
+        while self.0.last().is_some_and(|s| s.0 >= level) {
+            self.0.pop();
+        }
+        self.0.push((level, mark));
+    }
+}
+
+/// The lines of a Markdown `text` outside its fenced blocks, each trimmed at the start, with
+/// the byte it starts at.
+pub(super) fn outside_blocks(text: &str) -> impl Iterator<Item = (usize, &str)> {
+    let mut fence: Option<&str> = None;
+    let mut start = 0;
+    text.split_inclusive('\n').filter_map(move |line| {
+        let at = start;
+        start += line.len();
+        let trimmed = line.trim_start();
+        match fence {
+            Some(f) => {
+                if closes(trimmed, f) {
+                    fence = None;
+                }
+                None
+            }
+            None => match fence_open(trimmed) {
+                Some((f, _)) => {
+                    fence = Some(f);
+                    None
+                }
+                None => Some((at, trimmed)),
+            },
+        }
+    })
+}
+
+/// Each heading of a Markdown `text` (its byte), and whether what follows it is in a section
+/// for the person installing the skill or in a section below one ([`user_heading`]). Read
+/// once for a text, then looked up by [`in_user_section`].
+pub(super) fn user_sections(text: &str) -> Vec<(usize, bool)> {
+    let mut sections = Sections(Vec::new());
+    outside_blocks(text)
+        .filter_map(|(at, trimmed)| {
+            sections.enter(trimmed, user_heading(heading_title(trimmed)?));
+            Some((at, sections.0.iter().any(|s| s.1)))
+        })
+        .collect()
+}
+
+/// Whether byte `at` is in a section for the person installing the skill, by the headings
+/// [`user_sections`] read.
+pub(super) fn in_user_section(headings: &[(usize, bool)], at: usize) -> bool {
+    headings
+        .partition_point(|h| h.0 <= at)
+        .checked_sub(1)
+        .is_some_and(|i| headings[i].1)
+}
+
+pub(super) fn closes(trimmed: &str, fence: &str) -> bool {
+    let Some(c) = fence.bytes().next() else {
+        return false;
+    };
+    let run = trimmed.bytes().take_while(|b| *b == c).count();
+    run >= fence.len() && trimmed[run..].trim().is_empty()
+}
+
+pub(super) fn user_signalled(before: &[&str]) -> bool {
+    static SIGNALS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::LazyLock::new(|| {
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(USER_SIGNALS)
+                .ok()
+        });
+    let Some(signals) = SIGNALS.as_ref() else {
+        return false;
+    };
+    before.iter().any(|l| signals.is_match(l))
+}

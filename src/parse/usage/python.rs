@@ -1,0 +1,330 @@
+//! Python scripts and `requirements.txt`: packages imported and listed (import names mapped to
+//! distributions), variables read, processes run.
+
+use super::reads::{Script, calls, optional_read, quoted_after};
+use super::shell::assign;
+use super::{Local, Names, contains_ci, env_name, found, imported};
+use crate::model::{DepKind, Use};
+use crate::span::Columns;
+
+pub(super) fn requirements_txt(lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
+    for &(n, line) in lines {
+        let t = line.split('#').next().unwrap_or("").trim();
+        if t.is_empty() || t.starts_with('-') || t.contains("://") {
+            continue;
+        }
+        let name: String = t
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.'))
+            .collect();
+        if !name.is_empty() {
+            // The whole requirement, so its version specifier is judged too.
+            let req = t.split(';').next().unwrap_or(t).trim().to_owned();
+            let at = line.find(&name).unwrap_or(0);
+            out.push(found(
+                DepKind::Packages,
+                req,
+                Some(rel),
+                n,
+                &Columns::new(line),
+                at,
+            ));
+        }
+    }
+}
+
+/// Import names whose distribution is called otherwise.
+pub(super) const PY_DISTRIBUTIONS: &[(&str, &str)] = &[
+    ("Crypto", "pycryptodome"),
+    ("OpenSSL", "pyOpenSSL"),
+    ("PIL", "Pillow"),
+    ("attr", "attrs"),
+    ("bs4", "beautifulsoup4"),
+    ("cv2", "opencv-python"),
+    ("dateutil", "python-dateutil"),
+    ("docx", "python-docx"),
+    ("dotenv", "python-dotenv"),
+    ("faiss", "faiss-cpu"),
+    ("ffmpeg", "ffmpeg-python"),
+    ("fitz", "PyMuPDF"),
+    ("gi", "PyGObject"),
+    ("git", "GitPython"),
+    ("github", "PyGithub"),
+    ("googleapiclient", "google-api-python-client"),
+    ("jose", "python-jose"),
+    ("jwt", "PyJWT"),
+    ("magic", "python-magic"),
+    ("mpl_toolkits", "matplotlib"),
+    ("multipart", "python-multipart"),
+    ("pkg_resources", "setuptools"),
+    ("pptx", "python-pptx"),
+    ("serial", "pyserial"),
+    ("skimage", "scikit-image"),
+    ("sklearn", "scikit-learn"),
+    ("telegram", "python-telegram-bot"),
+    ("usb", "pyusb"),
+    ("whisper", "openai-whisper"),
+    ("win32api", "pywin32"),
+    ("win32com", "pywin32"),
+    ("yaml", "PyYAML"),
+    ("zmq", "pyzmq"),
+];
+
+/// The distribution an import name (its first part) comes from, or `None` for the standard
+/// library.
+pub(super) fn python_distribution(module: &str, full: &str) -> Option<String> {
+    if module.starts_with('_')
+        || crate::parse::stdlib::PYTHON_STDLIB
+            .binary_search(&module)
+            .is_ok()
+    {
+        return None;
+    }
+    if module == "tests" {
+        // A project's own test package, even where the skill does not ship it: no
+        // distribution is imported by that name.
+        return None;
+    }
+    if module == "google" {
+        // A namespace: the second part names the distribution.
+        let mut parts = full.split('.').skip(1);
+        return match (parts.next(), parts.next()) {
+            (Some("genai"), _) => Some("google-genai".into()),
+            (Some("generativeai"), _) => Some("google-generativeai".into()),
+            (Some("auth" | "oauth2"), _) => Some("google-auth".into()),
+            (Some("protobuf"), _) => Some("protobuf".into()),
+            (Some("cloud"), Some(service)) => Some(format!("google-cloud-{service}")),
+            _ => None,
+        };
+    }
+    if module == "mysql" && full.starts_with("mysql.connector") {
+        return Some("mysql-connector-python".into());
+    }
+    Some(
+        PY_DISTRIBUTIONS
+            .iter()
+            .find(|(m, _)| *m == module)
+            .map_or(module, |(_, d)| d)
+            .to_owned(),
+    )
+}
+
+/// Where a script is in a `try:` that imports packages it can do without: `try: import
+/// defusedxml` with `except ImportError:` falling back to the standard library. A handler
+/// that stops the script (`sys.exit`, `raise`) or says to install them makes them needs.
+pub(super) enum OptionalImports {
+    None,
+    /// In a `try:` at this indent; its imports are the uses from `start` on.
+    Try {
+        indent: usize,
+        start: usize,
+    },
+    /// In its `except ImportError:` handler; whether it stops the script.
+    Handler {
+        indent: usize,
+        start: usize,
+        stops: bool,
+    },
+}
+
+impl OptionalImports {
+    /// Read a line of code (`t`, at `indent`), before its imports are.
+    fn read(&mut self, t: &str, indent: usize, out: &mut Vec<Use>) {
+        match *self {
+            OptionalImports::Try { indent: at, start } if indent <= at => {
+                let catches = t.starts_with("except")
+                    && (t.contains("ImportError")
+                        || t.contains("ModuleNotFoundError")
+                        || t.starts_with("except:")
+                        || t.starts_with("except Exception"));
+                *self = if indent == at && catches {
+                    OptionalImports::Handler {
+                        indent: at,
+                        start,
+                        stops: false,
+                    }
+                } else {
+                    OptionalImports::None
+                };
+            }
+            OptionalImports::Handler {
+                indent: at,
+                ref mut stops,
+                ..
+            } if indent > at => {
+                // Stopping, or saying to install it (`_die("... requires Pillow. Install
+                // with ...")`): the script cannot do this without it.
+                *stops |= ["exit(", "raise", "install", "require"]
+                    .iter()
+                    .any(|w| contains_ci(t, w));
+            }
+            OptionalImports::Handler { .. } => self.end(out),
+            _ => {}
+        }
+        if matches!(self, OptionalImports::None) && t == "try:" {
+            *self = OptionalImports::Try {
+                indent,
+                start: out.len(),
+            };
+        }
+    }
+
+    /// The handler is over: if the script goes on without them, its imports are no needs.
+    fn end(&mut self, out: &mut Vec<Use>) {
+        if let OptionalImports::Handler {
+            start,
+            stops: false,
+            ..
+        } = *self
+        {
+            let mut i = 0;
+            out.retain(|u| {
+                i += 1;
+                i <= start || u.kind != DepKind::Packages
+            });
+        }
+        *self = OptionalImports::None;
+    }
+}
+
+pub(super) fn python(
+    text: &str,
+    lines: &[(u32, &str)],
+    rel: &str,
+    local: &Local,
+    out: &mut Vec<Use>,
+) {
+    let file = Some(rel);
+    let mut script = Script::new(text);
+    let mut assigned = Names::default();
+    // Inside a triple-quoted string (a docstring, a template of other code): no imports.
+    let mut in_string: Option<&str> = None;
+    let mut optional = OptionalImports::None;
+    for &(n, line) in lines {
+        let t = line.trim_start();
+        let indent = line.len() - t.len();
+        if !t.is_empty() && !t.starts_with('#') && in_string.is_none() {
+            optional.read(t, indent, out);
+        }
+        let mut quote = in_string;
+        for q in ["\"\"\"", "'''"] {
+            if quote.is_none_or(|open| open == q) && line.matches(q).count() % 2 == 1 {
+                quote = if quote.is_some() { None } else { Some(q) };
+            }
+        }
+        let inside = in_string.is_some() || quote.is_some() && !t.starts_with(['"', '\'']);
+        in_string = quote;
+        if inside
+            || t.contains(['"', '\'', ';']) && (t.starts_with("import ") || t.starts_with("from "))
+        {
+            continue;
+        }
+        // Each module with where it is written in `t`.
+        let lead = |s: &str| s.len() - s.trim_start().len();
+        let modules: Vec<(usize, String)> = if let Some(rest) = t.strip_prefix("import ") {
+            let mut at = "import ".len();
+            let code = rest.split('#').next().unwrap_or("");
+            code.split(',')
+                .map(|m| {
+                    let module = (at + lead(m), m.split_whitespace().next().unwrap_or(""));
+                    at += m.len() + 1;
+                    (module.0, module.1.to_owned())
+                })
+                .collect()
+        } else if let Some(rest) = t.strip_prefix("from ") {
+            let at = "from ".len();
+            match rest.split_once(" import ") {
+                // `from google import genai` imports `google.genai`.
+                Some(("google", names)) => names
+                    .split(',')
+                    .filter_map(|n| n.split_whitespace().next())
+                    .map(|n| (at, format!("google.{}", n.trim_matches(['(', ')']))))
+                    .collect(),
+                Some((m, _)) => vec![(at + lead(m), m.trim().to_owned())],
+                None => Vec::new(),
+            }
+        } else {
+            Vec::new()
+        };
+        let columns = Columns::new(line);
+        for (at, m) in &modules {
+            let top = m.split('.').next().unwrap_or("");
+            if top.is_empty() || m.starts_with('.') || top == "__future__" {
+                continue;
+            }
+            if !top.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                continue;
+            }
+            if local
+                .python
+                .binary_search_by(|l| l.as_str().cmp(top))
+                .is_ok()
+            {
+                continue;
+            }
+            if let Some(dist) = python_distribution(top, m) {
+                imported(dist, file, n, &columns, indent + at, out);
+            }
+        }
+        // `os.environ["X"] = ...` sets it; reads are below.
+        if let Some(p) = t.find("os.environ[")
+            && t[p..].contains("] =")
+            && !t[p..].contains("] ==")
+            && let Some(name) = quoted_after(&t[p + 11..])
+        {
+            assign(&mut assigned, &name);
+        }
+    }
+    optional.end(out);
+    // Reads of the environment.
+    let mut columns = Columns::new("");
+    for pat in [
+        "os.environ[",
+        "environ[",
+        "os.environ.get(",
+        "os.getenv(",
+        "getenv(",
+    ] {
+        for (p, _) in text.match_indices(pat) {
+            if pat.len() < 11 && text[..p].ends_with("os.") {
+                continue; // Counted under the `os.` pattern.
+            }
+            let Some(name) = quoted_after(&text[p + pat.len()..]) else {
+                continue;
+            };
+            // A default makes the variable optional: `os.getenv("X", "y")`.
+            let (has_default, subscript_set) = script.call_ends(p + pat.len());
+            let has_default = pat.ends_with('(') && has_default;
+            let subscript_set = pat.ends_with('[') && subscript_set;
+            let (line, col, l) = script.place(p);
+            let (_, _, facts) = script.facts(p);
+            if facts.commented {
+                continue;
+            }
+            if env_name(&name)
+                && !has_default
+                && !subscript_set
+                && !assigned.contains(&name)
+                && !optional_read(&mut script, p)
+            {
+                columns.move_to(l);
+                out.push(found(DepKind::Env, name, file, line, &columns, col));
+            }
+        }
+    }
+    calls(
+        text,
+        &script.starts,
+        &[
+            "subprocess.run(",
+            "subprocess.call(",
+            "subprocess.check_call(",
+            "subprocess.check_output(",
+            "subprocess.Popen(",
+            "os.system(",
+            "os.popen(",
+        ],
+        file,
+        out,
+    );
+}

@@ -1,0 +1,451 @@
+use super::body::*;
+use super::mentions::*;
+use super::shell::*;
+use super::*;
+
+/// What [`named_in_prose`] answers, a line and a name at a time.
+fn names_variable(line: &str, name: &str) -> bool {
+    if name.contains('_') {
+        return line.contains(name);
+    }
+    [
+        format!("${name}"),
+        format!("${{{name}}}"),
+        format!("`{name}`"),
+    ]
+    .iter()
+    .any(|written| line.contains(written.as_str()))
+}
+
+#[test]
+fn prose_names_variables_as_each_line_is_searched_for_each() {
+    let prose = [
+        "Set `URL` and $PORT, then ${HOST}.",
+        "The tenant is MY_TENANT_ID_2; the URL is plain prose.",
+        "TOKEN alone is a word",
+    ];
+    let names = [
+        "URL",
+        "PORT",
+        "HOST",
+        "TENANT_ID",
+        "TOKEN",
+        "ID_2",
+        "OTHER_NAME",
+    ];
+    let named = named_in_prose(&prose, &names);
+    for name in names {
+        let one_by_one = prose.iter().any(|l| names_variable(l, name));
+        assert_eq!(named.contains(name), one_by_one, "{name}");
+    }
+    assert_eq!(named.len(), 5, "{named:?}");
+    assert!(named_in_prose(&prose, &[]).is_empty());
+}
+
+#[test]
+fn prose_names_variables_as_searched_in_generated_text() {
+    // Lines and names built from the pieces the spellings are made of, every name asked
+    // of every set of lines.
+    let pieces = [
+        "$", "{", "}", "`", "_", "A", "B", "1", "a", " ", "${", "AB_",
+    ];
+    let mut seed: u64 = 7;
+    let mut next = |n: usize| {
+        seed = seed.wrapping_mul(6_364_136_223_846_793_005).wrapping_add(1);
+        (seed >> 33) as usize % n
+    };
+    let names = [
+        "A", "B", "AB", "A1", "A_B", "AB_A", "_A", "B_", "A_", "AB_AB",
+    ];
+    for _ in 0..2_000 {
+        let lines: Vec<String> = (0..1 + next(3))
+            .map(|_| (0..next(9)).map(|_| pieces[next(pieces.len())]).collect())
+            .collect();
+        let prose: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let named = named_in_prose(&prose, &names);
+        for name in names {
+            let one_by_one = prose.iter().any(|l| names_variable(l, name));
+            assert_eq!(named.contains(name), one_by_one, "{name} in {prose:?}");
+        }
+    }
+}
+
+#[test]
+fn mentioned_names_agree_with_mentions() {
+    // Texts and names built from the pieces that decide a mention: word characters, `-`,
+    // `.`, spaces and a non-ASCII letter, so every boundary case meets every other.
+    let pieces = [
+        "jq", "q", "-", "_", ".", " ", "é", "1", "jq-1.7", "--", "KEY",
+    ];
+    let mut pick = crate::generated::picker(7);
+    let mut names: Vec<String> = Vec::new();
+    for _ in 0..400 {
+        let len = 1 + pick(3);
+        names.push((0..len).map(|_| pieces[pick(pieces.len())]).collect());
+    }
+    for _ in 0..500 {
+        let len = pick(12);
+        let text: String = (0..len).map(|_| pieces[pick(pieces.len())]).collect();
+        let found = mentioned(&text, names.iter().map(String::as_str));
+        for name in &names {
+            assert_eq!(
+                found.contains(name.as_str()),
+                mentions(&text, name),
+                "{name:?} in {text:?}"
+            );
+        }
+    }
+}
+
+/// Whether `line` leaves a quote open, read whole.
+fn open_quote(line: &str) -> bool {
+    let (mut single, mut double) = (false, false);
+    let mut chars = line.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' if !single => {
+                chars.next();
+            }
+            '\'' if !double => single = !single,
+            '"' if !single => double = !double,
+            '#' if !single && !double => return false,
+            _ => {}
+        }
+    }
+    single || double
+}
+
+#[test]
+fn quotes_read_in_pieces_agree_with_the_whole_line() {
+    let pieces = ["'", "\"", "\\", "#", "a", " ", "é"];
+    let mut pick = crate::generated::picker(5);
+    for _ in 0..5000 {
+        let parts: Vec<String> = (0..1 + pick(4))
+            .map(|_| (0..pick(6)).map(|_| pieces[pick(pieces.len())]).collect())
+            .collect();
+        let mut quotes = Quotes::default();
+        for (i, part) in parts.iter().enumerate() {
+            if i > 0 {
+                quotes.read(" ");
+            }
+            quotes.read(part);
+        }
+        assert_eq!(quotes.open(), open_quote(&parts.join(" ")), "{parts:?}");
+    }
+}
+
+#[test]
+fn an_import_is_placed_at_its_module() {
+    // Not where its name first stands inside another word (`rt` in `import`, `fr` in
+    // `from`).
+    let u = of_script(
+        "a.py",
+        "import os, rt\nfrom fr import a\n",
+        &Local::default(),
+    );
+    let at: Vec<(&str, u32, u32)> = u
+        .iter()
+        .map(|u| (u.name.as_str(), u.line, u.column))
+        .collect();
+    assert_eq!(at, [("rt", 1, 12), ("fr", 2, 6)]);
+}
+
+#[test]
+fn mentions_a_word_not_part_of_one() {
+    assert!(mentions("run `jq .` then", "jq"));
+    assert!(mentions("echo $API_KEY", "API_KEY"));
+    assert!(mentions("jq-1.7 is fine", "jq"));
+    assert!(!mentions("uses jquery", "jq"));
+    assert!(!mentions("set MY_API_KEY", "API_KEY"));
+    assert!(!mentions("pass --jq here", "jq"));
+    assert!(!mentions("anything", ""));
+}
+
+fn names(uses: &[Use], kind: DepKind) -> Vec<String> {
+    uses.iter()
+        .filter(|u| u.kind == kind)
+        .map(|u| u.name.clone())
+        .collect()
+}
+
+/// Each use where it is written, and the text of that line as its evidence.
+#[test]
+fn a_continued_line_places_each_use_on_its_own_line() {
+    let body = "```bash\ncurl -s \\\n  -H \"Authorization: $API_TOKEN\" \\\n  \"$BASE_URL/x\" | jq .\n```\n";
+    let u = of_body(body, 10, &[]);
+    let at: Vec<(&str, u32, u32, &str)> = u
+        .iter()
+        .map(|u| (u.name.as_str(), u.line, u.column, u.evidence.as_str()))
+        .collect();
+    assert_eq!(
+        at,
+        [
+            ("curl", 11, 1, "curl -s \\"),
+            ("API_TOKEN", 12, 22, "-H \"Authorization: $API_TOKEN\" \\"),
+            ("BASE_URL", 13, 4, "\"$BASE_URL/x\" | jq ."),
+            ("jq", 13, 19, "\"$BASE_URL/x\" | jq ."),
+        ]
+    );
+}
+
+#[test]
+fn commands_of_a_shell_block() {
+    let body = "Run:\n\n```bash\nsudo gh pr list | jq '.[]' && cd x\nFOO=1 terraform plan\nexport A=1\necho $A $GITHUB_TOKEN ${B:-x}\nfor f in *; do az login; done\n./scripts/run.py --x\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(
+        names(&u, DepKind::Bins),
+        ["gh", "jq", "terraform", "az", "python3"]
+    );
+    assert_eq!(names(&u, DepKind::Env), ["GITHUB_TOKEN"]);
+    let gh = &u[0];
+    assert_eq!((gh.line, gh.column), (4, 6));
+}
+
+#[test]
+fn sessions_user_blocks_and_other_languages() {
+    let body = "```console\n$ docker ps\nCONTAINER ID\nkubectl stuff\n```\n\n## Installation\n\n```bash\nclawhub install x\n```\n\n## Use\nIn your terminal:\n```sh\nbrew install y\n```\n```python\nimport os\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["docker"]);
+}
+
+/// What one of several ways runs is no need, unless another way runs it too.
+#[test]
+fn ways_among_others_and_optional_steps() {
+    let body = "## Expose\n\n**Option A: Cloudflare Tunnel** (Recommended)\n```bash\ncloudflared tunnel run\ngit pull\n```\n\n**Option B: Tailscale Funnel**\n```bash\ntailscale funnel 80\ngit pull\n```\n\n## Run\n```bash\ngh pr list\n```\nOr add it directly:\n```bash\nclawdbot cron add\n```\n### Monitor (Alternative)\n```bash\nwatch -n 5 ls\n```\n## Quick Reference (MCP)\n\n> Skip this section if using the CLI backend.\n\n| Search | `mcp__atlassian__search` |\n## Installation & Setup\n### Option 1: pip\n```bash\npip install x\n```\n## After Installation\n```bash\nsystemctl status x\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["gh", "systemctl", "git"]);
+    assert!(names(&u, DepKind::Tools).is_empty());
+    // Nothing but ways: one of them is needed, so they are all kept.
+    let only =
+        "**Option A:**\n```bash\ncloudflared run\n```\n**Option B:**\n```bash\ntailscale up\n```\n";
+    let u = of_body(only, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["cloudflared", "tailscale"]);
+}
+
+#[test]
+fn a_language_package_manager_installing_needs_what_it_installs() {
+    let body = "```bash\npip install Pillow -q\nnpm ci\nnpm install -D @azure/swa-cli@1 gsap@3\npip install -r requirements.txt -e .\nuv pip install --index-url https://x.org/simple httpx\nuv tool install ruff\nnpm install\nnpm run build\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(
+        names(&u, DepKind::Packages),
+        ["Pillow", "npm:@azure/swa-cli", "npm:gsap", "httpx"]
+    );
+    assert_eq!(names(&u, DepKind::Bins), ["npm"]);
+    assert_eq!((u[1].line, u[1].column), (4, 16));
+    // A skill whose work is installing needs the manager it installs with.
+    let u = of_body(&format!("# Markstream Install\n{body}"), 1, &[]);
+    assert!(names(&u, DepKind::Bins).starts_with(&["pip".to_owned()]));
+}
+
+#[test]
+fn an_import_the_script_can_do_without_is_no_need() {
+    let text = "import requests\ntry:\n    import defusedxml.ElementTree as ET\nexcept ImportError:\n    import xml.etree.ElementTree as ET\ntry:\n    import yaml\nexcept ImportError:\n    print('pip install pyyaml')\n    sys.exit(1)\ntry:\n    import numpy\nexcept ValueError:\n    pass\ntry:\n    import openai\nexcept ImportError:\n    _die('openai is not installed')\n";
+    let u = of_script("scripts/a.py", text, &Local::default());
+    assert_eq!(
+        names(&u, DepKind::Packages),
+        ["requests", "PyYAML", "numpy", "openai"]
+    );
+}
+
+#[test]
+fn a_comment_offering_another_way_in_a_block() {
+    let body = "```bash\n# Install with pip\npip3 freeze\n# Or with uv (faster)\nuv add x\nuv lock\n\nmake build\n# Optional: watch\nentr -r make\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["pip3", "make"]);
+}
+
+#[test]
+fn a_tool_the_body_offers_a_way_round_is_no_need() {
+    let body = "Run #tool:runSubagent now. If #tool:runSubagent is unavailable, do it yourself.\nUse the `web` tool or another suitable MCP method. Use the `fetch` tool.\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Tools), ["fetch"]);
+}
+
+#[test]
+fn a_skill_whose_work_is_installing_runs_its_install_sections() {
+    let body = "```bash\n# Not the title\n```\n# Sandbox npm Install\n\n## Step-by-Step Installation\n\n```bash\nbash scripts/install.sh\nnpm test\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["bash", "npm"]);
+    assert_eq!(installers_named(body), ["install.sh"]);
+    let other = body.replace("# Sandbox npm Install", "# Sandbox");
+    assert!(of_body(&other, 1, &[]).is_empty());
+    assert!(installers_named(&other).is_empty());
+}
+
+#[test]
+fn an_install_step_needs_what_it_installs_not_the_package_manager() {
+    // One tool, installed a way per system: no machine has all three managers.
+    let body = "## Setup\n\n```bash\nbrew install azure-cli  # macOS\nsudo apt-get -y update && sudo apt install python3\nwinget install Microsoft.AzureCLI\npacman -Syu jq\nbrew --prefix\napt-get source hello\naz login\n```\n```powershell\nwinget.exe install Git.Git\nchoco list\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["brew", "apt-get", "az", "choco"]);
+}
+
+#[test]
+fn a_virtual_environment_brings_its_own_pip_and_python() {
+    let body = "```bash\npip freeze\npython3 -m venv .venv && source .venv/bin/activate\npip list\npython run.py\n```\n```bash\n. \"$HOME/env/bin/activate\"\npip3 list\n```\n```bash\npython x.py\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["pip", "python3", "python"]);
+    let script = "#!/bin/bash\nsource venv/bin/activate\npip check\n";
+    let u = of_script("scripts/run.sh", script, &Local::default());
+    assert_eq!(names(&u, DepKind::Bins), ["bash"]);
+}
+
+#[test]
+fn installer_scripts_a_text_names() {
+    let text = "Run the setup.sh included in resources, then `bash scripts/install.sh --x`.\nSee [it](./wizard/go.py); notes.md, setup.md and run.sh are none. `uninstall.ps1`\n";
+    assert_eq!(
+        installers_named(text),
+        ["go.py", "install.sh", "setup.sh", "uninstall.ps1"]
+    );
+    // What a section for the person installing the skill names is theirs to run; a
+    // comment in a block is no heading.
+    let text = "## Quick Install\n\n```bash\nsudo bash wizard/wizard.sh\n```\n## Use\n```bash\n# Install first\nbash scripts/setup.sh\n```\n";
+    assert_eq!(installers_named(text), ["setup.sh"]);
+    assert!(installer("scripts/setup.sh") && installer("wizard/run.py"));
+    assert!(!installer("scripts/run_setup.sh"));
+}
+
+#[test]
+fn tools_in_a_hosts_syntax() {
+    let body = "Call `mcp__github__create_issue`, then #tool:runInTerminal.\nThe GitHub MCP server offers `github/list_issues`; see `docs/guide`.\nUse the `fetch` tool.\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(
+        names(&u, DepKind::Tools),
+        [
+            "github/create_issue",
+            "runInTerminal",
+            "github/list_issues",
+            "fetch"
+        ]
+    );
+    assert!(u.last().is_some_and(|u| u.phrase));
+}
+
+#[test]
+fn python_scripts() {
+    let text = "#!/usr/bin/env python3\nimport os, sys\nimport yaml\nfrom PIL import Image\nfrom .x import y\nimport helpers\nfrom tests.test_a import run\nk = os.environ[\"API_KEY\"]\nd = os.getenv(\"OPT\", \"x\")\nsubprocess.run([\"gh\", \"api\"])\n";
+    let local = Local::of(&["scripts/helpers.py".into()]);
+    let u = of_script("scripts/a.py", text, &local);
+    assert_eq!(names(&u, DepKind::Bins), ["python3", "gh"]);
+    assert_eq!(names(&u, DepKind::Packages), ["PyYAML", "Pillow"]);
+    assert_eq!(names(&u, DepKind::Env), ["API_KEY"]);
+}
+
+/// A package that runs an executable uses it, at the import; one that does not, nothing.
+#[test]
+fn packages_that_run_an_executable() {
+    let py =
+        "import whisper\nimport ffmpeg\nfrom pdf2image import convert_from_path\nimport requests\n";
+    let u = of_script("t.py", py, &Local::default());
+    assert_eq!(names(&u, DepKind::Bins), ["ffmpeg", "ffmpeg", "pdftoppm"]);
+    assert_eq!(
+        names(&u, DepKind::Packages),
+        ["openai-whisper", "ffmpeg-python", "pdf2image", "requests"]
+    );
+    assert_eq!((u[0].line, u[0].column), (1, 8));
+    let js = "const ffmpeg = require('fluent-ffmpeg');\nconst sharp = require('sharp');\n";
+    let u = of_script("t.js", js, &Local::default());
+    assert_eq!(names(&u, DepKind::Bins), ["ffmpeg"]);
+}
+
+#[test]
+fn node_scripts() {
+    let text = "const cp = require('child_process');\nimport fs from 'node:fs';\nimport { x } from '@scope/pkg/sub';\nconst y = require('./local');\nconst t = process.env.TOKEN;\nconst u = process.env.OPT || 'a';\nconst test = process.env.TESTNET === '1';\nimport type { Api } from 'openclaw';\ncp.execSync('git status');\n";
+    let u = of_script("a.js", text, &Local::default());
+    assert_eq!(names(&u, DepKind::Packages), ["npm:@scope/pkg"]);
+    assert_eq!(names(&u, DepKind::Env), ["TOKEN"]);
+    assert_eq!(names(&u, DepKind::Bins), ["git"]);
+}
+
+/// Text from the tree is anything: odd bytes, unclosed quotes and parentheses, multi-byte
+/// characters next to every delimiter read nothing wrong and panic nowhere.
+#[test]
+fn odd_text_reads_without_panicking() {
+    let odd = [
+        "$((",
+        "((x",
+        ")",
+        "$(",
+        "\\",
+        "'",
+        "\"",
+        "<<",
+        "<<EOF",
+        "${",
+        "${X",
+        "$env:",
+        "é$é",
+        "`",
+        "mcp__",
+        "mcp__a__",
+        "#tool:",
+        "→",
+        "x|é",
+        "é)é",
+        "os.environ[",
+        "process.env[",
+        "subprocess.run([",
+        "require(",
+        "#!",
+        "#!/usr/bin/env",
+        "PS C:\\> ",
+        "$ ",
+        "ü`ü`ü",
+    ];
+    for a in odd {
+        for b in odd {
+            let text = format!("{a}{b}\n{b} {a}\n");
+            let body = format!("```bash\n{text}```\n```powershell\n{text}```\n{text}");
+            let _ = of_body(&body, 1, &[]);
+            for f in [
+                "a.sh",
+                "a.ps1",
+                "a.py",
+                "a.js",
+                "requirements.txt",
+                "package.json",
+            ] {
+                let _ = of_script(f, &text, &Local::default());
+            }
+        }
+    }
+}
+
+#[test]
+fn package_json_dependencies_are_placed_at_their_first_mention() {
+    for eol in ["\n", "\r\n"] {
+        let text = [
+            "{",
+            "  \"name\": \"x\",",
+            "  \"dependencies\": {",
+            "    \"chalk\": \"^5\", \"ora\": \"1\",",
+            "    \"x\": \"2\"",
+            "  }",
+            "}",
+        ]
+        .join(eol);
+        let u = of_script("package.json", &text, &Local::default());
+        let at: Vec<(&str, u32, u32, &str)> = u
+            .iter()
+            .map(|u| (u.name.as_str(), u.line, u.column, u.evidence.as_str()))
+            .collect();
+        assert_eq!(
+            at,
+            [
+                ("npm:chalk", 4, 5, "\"chalk\": \"^5\", \"ora\": \"1\","),
+                ("npm:ora", 4, 20, "\"chalk\": \"^5\", \"ora\": \"1\","),
+                // `"x"` is first written as the package's name.
+                ("npm:x", 2, 11, "\"name\": \"x\","),
+            ],
+            "{eol:?}"
+        );
+    }
+}
+
+#[test]
+fn powershell_scripts() {
+    let text = "$env:FOO = 'x'\nGet-ChildItem $env:FOO\naz account show --subscription $env:AZURE_SUBSCRIPTION_ID\n& dotnet build\nWrite-Host hi\n";
+    let u = of_script("a.ps1", text, &Local::default());
+    assert_eq!(names(&u, DepKind::Bins), ["az", "dotnet"]);
+    assert_eq!(names(&u, DepKind::Env), ["AZURE_SUBSCRIPTION_ID"]);
+}
