@@ -305,6 +305,17 @@ fn thousands_of_distinct_names_are_read_without_a_search_per_name() {
         "fallbacks",
         each(&|i| format!("Run #tool:t{i}. If #tool:t{i} is unavailable, go on.\n")),
     );
+    // Commands run only where a test found them, nested as deep as the text allows.
+    skill_with(
+        "checked",
+        format!(
+            "```bash\n{}{}{}{}last --x\n```\n",
+            each(&|i| format!("if command -v c{i} >/dev/null; then\n")),
+            each(&|i| format!("c{i} --x\n")),
+            each(&|_| "fi\n".into()),
+            each(&|i| format!("command -v q{i} >/dev/null && q{i} --x\n")),
+        ),
+    );
     write(
         t.path(),
         "skills/scripts/package.json",
@@ -339,6 +350,7 @@ fn thousands_of_distinct_names_are_read_without_a_search_per_name() {
     assert_eq!(kinds("installers", "bins"), 2);
     assert_eq!(kinds("one-path", "bins"), 2);
     assert_eq!(kinds("fallbacks", "tools"), 0);
+    assert_eq!(kinds("checked", "bins"), 1);
     let broken = |name: &str, rule: &str| {
         rules_for(&r, &format!("skills/{name}/SKILL.md"))
             .iter()

@@ -11,6 +11,7 @@ mod installers;
 mod mentions;
 mod node;
 mod powershell;
+mod presence;
 mod python;
 mod reads;
 mod shell;

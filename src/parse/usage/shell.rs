@@ -2,6 +2,7 @@
 //! with the commands they run, the variables they read and the packages they install.
 
 use super::body::{Lang, alternative_lead};
+use super::presence::Checked;
 use super::{Names, command_name, env_name, found, interpreter_of};
 use crate::model::{DepKind, Use};
 use crate::span::Columns;
@@ -466,6 +467,8 @@ pub(super) fn shell(
         }
     };
     let logical = logical_lines(&plain);
+    // Where the text has made sure a command is there before running it.
+    let checked = Checked::of(&logical.iter().map(|l| &*l.text).collect::<Vec<_>>());
     // Names the text defines: functions it calls like commands, variables it assigns.
     let mut functions = Names::default();
     for l in logical.iter().map(|l| &l.text) {
@@ -487,7 +490,7 @@ pub(super) fn shell(
     // After a comment that offers what follows as another way (`# Or install with uv`), up
     // to a blank line or the next comment: the block's first way is the one it needs.
     let mut another_way = false;
-    for line in &logical {
+    for (li, line) in logical.iter().enumerate() {
         let raw: &str = &line.text;
         let trimmed = raw.trim();
         if let Some(comment) = trimmed.strip_prefix('#') {
@@ -535,6 +538,8 @@ pub(super) fn shell(
                     }
                 } else if let Some(interp) = own_script(w) {
                     out.push(place(DepKind::Bins, interp.to_owned(), col));
+                } else if checked.covers(w, (li, col)) {
+                    // Run only where present: the text goes on without it.
                 } else if command_name(w)
                     && !SHELL_BUILTINS.contains(&w)
                     && !BASE_UTILITIES.contains(&w)
