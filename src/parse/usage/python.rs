@@ -161,7 +161,8 @@ impl OptionalImports {
             OptionalImports::Handler { .. } => self.end(out),
             _ => {}
         }
-        if matches!(self, OptionalImports::None) && t == "try:" {
+        // A `try:` inside another is the one that guards the imports after it.
+        if matches!(self, OptionalImports::None | OptionalImports::Try { .. }) && t == "try:" {
             *self = OptionalImports::Try {
                 indent,
                 start: out.len(),

@@ -234,17 +234,44 @@ pub(super) fn optional_read(script: &mut Script, p: usize) -> bool {
         return *tested;
     }
     let end = p - col + line.len();
-    let tested = text[end..].lines().skip(1).take(3).map(str::trim).any(|l| {
-        l == format!("if {var}:")
-                || l.starts_with(&format!("if ({var})"))
-                || l.starts_with(&format!("if ({var} &&"))
-                || l.starts_with(&format!("if {var} and "))
-                // `return [single] if single else []`, `k ? a : b`: used when set.
-                || l.contains(&format!(" if {var} else "))
-                || l.contains(&format!("{var} ? "))
-    });
+    let tested = text[end..]
+        .lines()
+        .skip(1)
+        .take(10)
+        .map(str::trim)
+        .find_map(|l| tests_name(l, var))
+        .unwrap_or(false);
     facts.tested.insert(var.clone(), tested);
     tested
+}
+
+/// What a line that tests the name `var` says of it, where it does: `Some(true)` where the
+/// value is used only when set (`if key:`, `if (key)`, `key ? a : b`, `x if key else y`) or
+/// is one way of two (`if not key and not args.vertex:`), `Some(false)` where the script stops
+/// without it (`if not key:`, `if (!key)`).
+fn tests_name(l: &str, var: &str) -> Option<bool> {
+    if !l.contains(var) {
+        return None;
+    }
+    // What follows `prefix` and the name, where the name is whole.
+    let after = |prefix: &str| {
+        l.strip_prefix(prefix)
+            .and_then(|r| r.strip_prefix(var))
+            .filter(|r| !r.starts_with(|c: char| c.is_ascii_alphanumeric() || c == '_'))
+    };
+    if let Some(r) = after("if ") {
+        return (r == ":" || r.starts_with(" and ")).then_some(true);
+    }
+    if let Some(r) = after("if (") {
+        return (r.starts_with(')') || r.starts_with(" &&")).then_some(true);
+    }
+    if let Some(r) = after("if not ") {
+        return Some(r.starts_with(" and "));
+    }
+    if let Some(r) = after("if (!") {
+        return Some(r.starts_with(" &&"));
+    }
+    (l.contains(&format!(" if {var} else ")) || l.contains(&format!("{var} ? "))).then_some(true)
 }
 
 /// The string literal that starts `s` (after spaces), if any.

@@ -588,6 +588,22 @@ pub(super) fn assignments(ws: &[(usize, &str)], assigned: &mut Names) {
         .iter()
         .any(|w| w.1 == "read" || w.1 == "mapfile" || w.1 == "readarray");
     for (k, (_, w)) in ws.iter().enumerate() {
+        // A default given anywhere in the text (`${DOMAIN:-example.com}`) says the text does
+        // without the variable: its bare reads elsewhere are optional too.
+        for (at, _) in w.match_indices("${") {
+            let rest = &w[at + 2..];
+            let end = rest
+                .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+                .unwrap_or(rest.len());
+            let after = &rest[end..];
+            if end > 0
+                && [":-", ":=", ":+", "-", "="]
+                    .iter()
+                    .any(|d| after.starts_with(d))
+            {
+                assign(assigned, &rest[..end]);
+            }
+        }
         if let Some(name) = is_assignment(w) {
             assign(assigned, name);
         } else if (reads && w.chars().all(|c| c.is_ascii_alphanumeric() || c == '_'))

@@ -239,7 +239,7 @@ fn a_language_package_manager_installing_needs_what_it_installs() {
 
 #[test]
 fn an_import_the_script_can_do_without_is_no_need() {
-    let text = "import requests\ntry:\n    import defusedxml.ElementTree as ET\nexcept ImportError:\n    import xml.etree.ElementTree as ET\ntry:\n    import yaml\nexcept ImportError:\n    print('pip install pyyaml')\n    sys.exit(1)\ntry:\n    import numpy\nexcept ValueError:\n    pass\ntry:\n    import openai\nexcept ImportError:\n    _die('openai is not installed')\n";
+    let text = "import requests\ntry:\n    x = fetch()\n    try:\n        import defusedxml.ElementTree as ET\n        root = ET.parse(x)\n    except ImportError:\n        import xml.etree.ElementTree as ET\nexcept OSError:\n    pass\ntry:\n    import yaml\nexcept ImportError:\n    print('pip install pyyaml')\n    sys.exit(1)\ntry:\n    import numpy\nexcept ValueError:\n    pass\ntry:\n    import openai\nexcept ImportError:\n    _die('openai is not installed')\n";
     let u = of_script("scripts/a.py", text, &Local::default());
     assert_eq!(
         names(&u, DepKind::Packages),
@@ -448,4 +448,18 @@ fn powershell_scripts() {
     let u = of_script("a.ps1", text, &Local::default());
     assert_eq!(names(&u, DepKind::Bins), ["az", "dotnet"]);
     assert_eq!(names(&u, DepKind::Env), ["AZURE_SUBSCRIPTION_ID"]);
+}
+
+#[test]
+fn a_read_tested_a_few_lines_on_or_one_way_of_two_is_optional() {
+    let py = "import os\nchannel = os.getenv(\"CHANNEL\")\nexe = os.getenv(\"EXE\")\n\nwith x() as p:\n    opts = {}\n    if channel:\n        opts[\"c\"] = channel\n    if exe:\n        opts[\"e\"] = exe\nkey = os.environ.get(\"API_KEY\")\n# No key and no ADC: stop.\nif not key and not args.vertex:\n    use_adc()\ntok = os.getenv(\"TOKEN\")\n\nif not tok:\n    raise SystemExit(1)\nif tok:\n    pass\nother = os.getenv(\"OTHER\")\nif not other_too:\n    pass\n";
+    let u = of_script("scripts/a.py", py, &Local::default());
+    assert_eq!(names(&u, DepKind::Env), ["TOKEN", "OTHER"]);
+}
+
+#[test]
+fn a_variable_given_a_default_anywhere_in_a_script_is_optional() {
+    let sh = "#!/bin/bash\necho \"https://$site.$SF_DOMAIN\"\nurl=\"https://x.${SF_DOMAIN:-example.com}/\"\ncurl -H \"Bearer $TOKEN\" \"${BASE:+$BASE/}x\"\n";
+    let u = of_script("scripts/a.sh", sh, &Local::default());
+    assert_eq!(names(&u, DepKind::Env), ["TOKEN"]);
 }
