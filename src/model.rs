@@ -600,6 +600,11 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub installers_named: Vec<String>,
+    /// The file names of the scripts the text after the frontmatter names only in a section
+    /// that offers one way among others, sorted: what they use is not the skill's need.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub scripts_of_other_ways: Vec<String>,
 }
 
 /// A declared executable or variable that the SKILL.md's text does not name.

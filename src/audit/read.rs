@@ -165,7 +165,11 @@ pub(crate) fn with_scripts(
                 || parse::usage::installer(rel)
                     && (skill.fields.installers_named)
                         .binary_search_by(|n| n.as_str().cmp(name))
-                        .is_err();
+                        .is_err()
+                // Run only by one of the body's other ways.
+                || (skill.fields.scripts_of_other_ways)
+                    .binary_search_by(|n| n.as_str().cmp(name))
+                    .is_ok();
             // A folder of its own skill below this one keeps its scripts.
             let nested = (1..=parts.len()).any(|n| {
                 let sub = dir.join(parts[..n].join("/"));

@@ -66,6 +66,7 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
     let body = markdown::scan(doc.body, doc.body_line, bytes.len() - doc.body.len());
     let uses = crate::parse::usage::of_body(doc.body, doc.body_line, &skill.mcp_servers);
     skill.fields.installers_named = crate::parse::usage::installers_named(doc.body);
+    skill.fields.scripts_of_other_ways = crate::parse::usage::scripts_of_other_ways(doc.body);
     ParsedSkill {
         skill,
         root: Some(root),

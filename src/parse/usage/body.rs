@@ -5,7 +5,7 @@ use super::mentions::word_runs;
 use super::powershell::powershell;
 use super::shell::{assign, shell};
 use super::tools::{References, named_servers, tools_of_text};
-use super::{Names, contains_ci, starts_ci};
+use super::{Names, contains_ci, interpreter_of, starts_ci};
 use crate::model::{DepKind, Use};
 
 /// The fenced blocks of a body that an agent runs, by their info string.
@@ -466,25 +466,68 @@ pub(super) fn outside_blocks(text: &str) -> impl Iterator<Item = (usize, &str)> 
 }
 
 /// Each heading of a Markdown `text` (its byte), and whether what follows it is in a section
-/// for the person installing the skill or in a section below one ([`user_heading`]). Read
-/// once for a text, then looked up by [`in_user_section`].
-pub(super) fn user_sections(text: &str) -> Vec<(usize, bool)> {
+/// whose heading `marks`, or in a section below one. Read once for a text, then looked up by
+/// [`in_marked`].
+pub(super) fn marked_sections(text: &str, marks: fn(&str) -> bool) -> Vec<(usize, bool)> {
     let mut sections = Sections(Vec::new());
     outside_blocks(text)
         .filter_map(|(at, trimmed)| {
-            sections.enter(trimmed, user_heading(heading_title(trimmed)?));
+            sections.enter(trimmed, marks(heading_title(trimmed)?));
             Some((at, sections.0.iter().any(|s| s.1)))
         })
         .collect()
 }
 
-/// Whether byte `at` is in a section for the person installing the skill, by the headings
-/// [`user_sections`] read.
-pub(super) fn in_user_section(headings: &[(usize, bool)], at: usize) -> bool {
+/// The sections for the person installing the skill ([`user_heading`]).
+pub(super) fn user_sections(text: &str) -> Vec<(usize, bool)> {
+    marked_sections(text, user_heading)
+}
+
+/// Whether byte `at` is in a marked section, by the headings [`marked_sections`] read.
+pub(super) fn in_marked(headings: &[(usize, bool)], at: usize) -> bool {
     headings
         .partition_point(|h| h.0 <= at)
         .checked_sub(1)
         .is_some_and(|i| headings[i].1)
+}
+
+/// The file names of the scripts `text` names only in sections that offer one way among
+/// others ([`alternative_heading`]: `## OpenAI (Legacy)` beside `## Hume AI (Preferred)`),
+/// sorted: what such a script uses is a need of that way, not of the skill. Empty where the
+/// text names no script outside such sections, for then its ways are all it has.
+pub(crate) fn scripts_of_other_ways(text: &str) -> Vec<String> {
+    let ways = marked_sections(text, alternative_heading);
+    if !ways.iter().any(|w| w.1) {
+        return Vec::new();
+    }
+    let stop = |c: char| c.is_whitespace() || "`'\"()[]<>:,;=|*".contains(c);
+    let mut inside = Vec::new();
+    let mut outside = Names::default();
+    for word in text.split(stop) {
+        // Where the word starts: a slice of `text`.
+        let start = word.as_ptr() as usize - text.as_ptr() as usize;
+        let word = word.trim_end_matches('.');
+        let name = word.rsplit('/').next().unwrap_or(word);
+        if name.is_empty() || interpreter_of(name).is_none() {
+            continue;
+        }
+        if in_marked(&ways, start) {
+            inside.push(name);
+        } else {
+            outside.insert(name.to_owned());
+        }
+    }
+    if outside.is_empty() {
+        return Vec::new();
+    }
+    let mut only: Vec<String> = inside
+        .into_iter()
+        .filter(|n| !outside.contains(*n))
+        .map(str::to_owned)
+        .collect();
+    only.sort();
+    only.dedup();
+    only
 }
 
 pub(super) fn closes(trimmed: &str, fence: &str) -> bool {

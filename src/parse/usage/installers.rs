@@ -1,7 +1,7 @@
 //! Installer scripts: those a skill ships for the person setting it up, found by name and by
 //! what the body says of them.
 
-use super::body::{in_user_section, installs_as_its_work, user_sections};
+use super::body::{in_marked, installs_as_its_work, user_sections};
 use super::interpreter_of;
 
 /// Words that start the name of a script, or of a folder of scripts, that installs or sets up
@@ -73,7 +73,7 @@ pub(crate) fn installers_named(text: &str) -> Vec<String> {
     };
     let mut out: Vec<String> = named
         .into_iter()
-        .filter(|(at, _)| !in_user_section(&headings, *at))
+        .filter(|(at, _)| !in_marked(&headings, *at))
         .map(|(_, name)| name.to_owned())
         .collect();
     out.sort();
