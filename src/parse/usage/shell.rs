@@ -558,10 +558,41 @@ pub(super) fn shell(
                 }
             }
             shell_vars(seg, assigned, |i, name| {
-                out.push(place(DepKind::Env, name, at + i));
+                // In a body's example, a variable named after the option it fills
+                // (`--tenantId $TENANT_ID`) stands for that option's value.
+                if file.is_some() || !fills_its_option(&ws, i, &name) {
+                    out.push(place(DepKind::Env, name, at + i));
+                }
             });
         }
     }
+}
+
+/// Whether the variable `name` read at byte `i` of a simple command is the value of an option
+/// of the same name (`--tenantId $TENANT_ID`, `--client-secret=${CLIENT_SECRET}`), letters
+/// compared without case, `-` or `_`.
+fn fills_its_option(ws: &[(usize, &str)], i: usize, name: &str) -> bool {
+    let Some(k) = ws.iter().rposition(|w| w.0 <= i) else {
+        return false;
+    };
+    let (w_at, w) = ws[k];
+    let option = match w[..i - w_at].trim_end_matches(['"', '\'', '$', '{']) {
+        "" => k.checked_sub(1).map_or("", |j| ws[j].1),
+        before => before.strip_suffix('=').unwrap_or(""),
+    };
+    let Some(option) = option
+        .strip_prefix("--")
+        .or_else(|| option.strip_prefix('-'))
+    else {
+        return false;
+    };
+    let letters = |t: &str| {
+        t.bytes()
+            .filter(|b| *b != b'-' && *b != b'_')
+            .map(|b| b.to_ascii_lowercase())
+            .collect::<Vec<u8>>()
+    };
+    !option.is_empty() && letters(option) == letters(name)
 }
 
 /// What a Python virtual environment puts first on `PATH` once activated: it brings its own

@@ -473,3 +473,15 @@ fn scripts_named_only_in_another_way_are_that_way_s() {
     assert!(scripts_of_other_ways(ways).is_empty());
     assert!(scripts_of_other_ways("Run `a.py`, then `b.sh`.\n").is_empty());
 }
+
+#[test]
+fn a_variable_named_after_the_option_it_fills_is_a_placeholder_in_a_body() {
+    let body = "```bash\nmsstore reconfigure --tenantId $TENANT_ID --client-secret=\"${CLIENT_SECRET}\" --token $GH_TOKEN -u $SERVICE_TOKEN\n```\n";
+    assert_eq!(
+        names(&of_body(body, 1, &[]), DepKind::Env),
+        ["GH_TOKEN", "SERVICE_TOKEN"]
+    );
+    let script = "#!/bin/bash\nmsstore reconfigure --tenantId $TENANT_ID\n";
+    let u = of_script("scripts/a.sh", script, &Local::default());
+    assert_eq!(names(&u, DepKind::Env), ["TENANT_ID"]);
+}
