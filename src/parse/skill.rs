@@ -64,9 +64,10 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
     skill.fields.frontmatter_end = frontmatter_end(bytes, doc.body.len(), doc.body_line, &root);
     skill.fields.unnamed = unnamed(&skill, &root, doc.body);
     let body = markdown::scan(doc.body, doc.body_line, bytes.len() - doc.body.len());
-    let uses = crate::parse::usage::of_body(doc.body, doc.body_line, &skill.mcp_servers);
+    let body_uses = crate::parse::usage::read_body(doc.body, doc.body_line, &skill.mcp_servers);
+    let uses = body_uses.uses;
+    skill.fields.scripts_of_other_ways = body_uses.scripts_of_other_ways;
     skill.fields.installers_named = crate::parse::usage::installers_named(doc.body);
-    skill.fields.scripts_of_other_ways = crate::parse::usage::scripts_of_other_ways(doc.body);
     ParsedSkill {
         skill,
         root: Some(root),

@@ -169,9 +169,23 @@ pub(super) fn installs_as_its_work(body: &str) -> bool {
         })
 }
 
-/// The uses in a skill's body (its first line is line `first_line` of the SKILL.md): the
-/// commands, variables and tools of its shell blocks, and the tools it names in a host's syntax.
+/// What a skill's body says of what the skill uses.
+#[derive(Default)]
+pub(crate) struct BodyUses {
+    /// The commands, variables and tools of its shell blocks, and the tools it names in a
+    /// host's syntax.
+    pub(crate) uses: Vec<Use>,
+    /// The scripts it runs only in a way among others ([`scripts_of_other_ways`]).
+    pub(crate) scripts_of_other_ways: Vec<String>,
+}
+
+/// The uses in a skill's body (its first line is line `first_line` of the SKILL.md).
 pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Vec<Use> {
+    read_body(body, first_line, mcp_servers).uses
+}
+
+/// What a skill's body (its first line is line `first_line` of the SKILL.md) says it uses.
+pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> BodyUses {
     let mut out = Vec::new();
     // Most bodies are prose: no fence, no tool reference, no phrase about a tool in a code
     // span; nothing to read, and these few searches are all they cost.
@@ -181,7 +195,7 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
         && !body.contains("#tool:")
         && !(body.contains('`') && (body.contains("tool") || body.contains("Tool")))
     {
-        return out;
+        return BodyUses::default();
     }
     let lines: Vec<&str> = body
         .split('\n')
@@ -200,6 +214,9 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
     let mut ways: Vec<(usize, Use)> = Vec::new();
     // Whether the line read is the first of text in its section, which may say when to skip it.
     let mut section_start = false;
+    // Whether a heading offers its section as one way among others: only then are the
+    // scripts the body names looked for.
+    let mut way_headings = false;
     let installs = fenced && installs_as_its_work(body);
     // A set: a body may name thousands of servers, and each code span is looked up.
     let mut servers: Names = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
@@ -244,6 +261,7 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
         }
         if let Some(title) = heading_title(trimmed) {
             let way = alternative_heading(title).then_some(i);
+            way_headings |= way.is_some();
             sections.enter(trimmed, (user_heading(title), way));
             section_start = true;
         } else if section_start && !trimmed.is_empty() {
@@ -304,7 +322,14 @@ pub(crate) fn of_body(body: &str, first_line: u32, mcp_servers: &[String]) -> Ve
         u.kind != DepKind::Env
             || !assigned.contains(&u.name) && (configures(&u.name) || named.contains(&u.name))
     });
-    out
+    BodyUses {
+        uses: out,
+        scripts_of_other_ways: if way_headings {
+            scripts_of_other_ways(body)
+        } else {
+            Vec::new()
+        },
+    }
 }
 
 /// Which of `names` some line of `prose` names as a variable. A name of one word (`URL`, `PORT`)
@@ -495,7 +520,7 @@ pub(super) fn in_marked(headings: &[(usize, bool)], at: usize) -> bool {
 /// others ([`alternative_heading`]: `## OpenAI (Legacy)` beside `## Hume AI (Preferred)`),
 /// sorted: what such a script uses is a need of that way, not of the skill. Empty where the
 /// text names no script outside such sections, for then its ways are all it has.
-pub(crate) fn scripts_of_other_ways(text: &str) -> Vec<String> {
+pub(super) fn scripts_of_other_ways(text: &str) -> Vec<String> {
     let ways = marked_sections(text, alternative_heading);
     if !ways.iter().any(|w| w.1) {
         return Vec::new();

@@ -19,7 +19,7 @@ mod shell;
 mod tests;
 mod tools;
 
-pub(crate) use body::{of_body, scripts_of_other_ways};
+pub(crate) use body::{of_body, read_body};
 pub(crate) use installers::{installer, installers_named};
 pub(crate) use mentions::mentioned;
 

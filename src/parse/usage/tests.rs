@@ -468,6 +468,7 @@ fn a_variable_given_a_default_anywhere_in_a_script_is_optional() {
 fn scripts_named_only_in_another_way_are_that_way_s() {
     let body = "# TTS\n\n## Hume AI (Preferred)\n\n```bash\nnode {baseDir}/scripts/hume.js --text x\n```\n\n## OpenAI (Legacy)\n\n- Usage: `node {baseDir}/scripts/openai.js --text x`\n- Or `scripts/hume.js` with `--voice`.\n\n## Notes\n\nRun `setup.sh` first.\n";
     assert_eq!(scripts_of_other_ways(body), ["openai.js"]);
+    assert_eq!(read_body(body, 1, &[]).scripts_of_other_ways, ["openai.js"]);
     // Where every script named is in one of the ways, they are all the skill has.
     let ways = "## Option A\n\nRun `a.py`.\n\n## Option B\n\nRun `b.py`.\n";
     assert!(scripts_of_other_ways(ways).is_empty());
