@@ -1,7 +1,7 @@
 //! A SKILL.md body: its fenced blocks by language and role, the sections and lead-ins that
 //! offer one way among several or address the person installing, and the uses read from them.
 
-use super::mentions::word_runs;
+use super::mentions::{mentioned, word_runs};
 use super::powershell::powershell;
 use super::shell::{assign, shell};
 use super::tools::{References, named_servers, tools_of_text};
@@ -222,6 +222,9 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
     let mut servers: Names = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
     // Variables any block assigns: the agent runs the blocks in turn.
     let mut assigned = Names::default();
+    // Variables named after the option they fill (`--tenantId $TENANT_ID`): placeholders,
+    // unless the prose names them.
+    let mut filled: Vec<Use> = Vec::new();
     // The lines outside blocks, where a body says which variables it needs.
     let mut prose: Vec<&str> = Vec::new();
     servers.extend(named_servers(body));
@@ -252,7 +255,15 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
                 let into = if way.is_some() { &mut found } else { &mut out };
                 match lang {
                     Lang::PowerShell => powershell(&block, None, installs, into),
-                    _ => shell(&block, lang, None, installs, &mut assigned, into),
+                    _ => shell(
+                        &block,
+                        lang,
+                        None,
+                        installs,
+                        &mut assigned,
+                        into,
+                        Some(&mut filled),
+                    ),
                 }
                 ways.extend(found.into_iter().map(|u| (way.unwrap_or(i), u)));
             }
@@ -322,6 +333,22 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         u.kind != DepKind::Env
             || !assigned.contains(&u.name) && (configures(&u.name) || named.contains(&u.name))
     });
+    if !filled.is_empty() {
+        // Named as a word of its own (`TENANT_ID`, not inside `MSSTORE_TENANT_ID`); a name of
+        // one word (`URL`) only where written as a variable (`$URL`, `` `URL` ``).
+        let (long, short): (Vec<&str>, Vec<&str>) = filled
+            .iter()
+            .map(|u| u.name.as_str())
+            .partition(|n| n.contains('_'));
+        let mut set = named_in_prose(&prose, &short);
+        let joined = prose.join("\n");
+        set.extend(mentioned(&joined, long).into_iter().map(str::to_owned));
+        out.extend(
+            filled
+                .into_iter()
+                .filter(|u| !assigned.contains(&u.name) && set.contains(&u.name)),
+        );
+    }
     BodyUses {
         uses: out,
         scripts_of_other_ways: if way_headings {

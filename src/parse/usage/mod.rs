@@ -284,6 +284,7 @@ pub(crate) fn of_script(rel: &str, text: &str, local: &Local) -> Vec<Use> {
             false,
             &mut Names::default(),
             &mut out,
+            None,
         ),
         (_, "ps1" | "psm1") => powershell(&lines, file, false, &mut out),
         (_, "py") => python(text, &lines, rel, local, &mut out),

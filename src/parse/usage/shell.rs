@@ -435,6 +435,7 @@ pub(super) fn shell(
     installing: bool,
     assigned: &mut Names,
     out: &mut Vec<Use>,
+    mut filled: Option<&mut Vec<Use>>,
 ) {
     // A block that shows prompts is a session: only what follows a prompt is typed.
     fn prompted(l: &str) -> Option<&str> {
@@ -559,10 +560,13 @@ pub(super) fn shell(
             }
             shell_vars(seg, assigned, |i, name| {
                 // In a body's example, a variable named after the option it fills
-                // (`--tenantId $TENANT_ID`) stands for that option's value.
-                if file.is_some() || !fills_its_option(&ws, i, &name) {
-                    out.push(place(DepKind::Env, name, at + i));
-                }
+                // (`--tenantId $TENANT_ID`) may stand for that option's value: the body
+                // decides by what its prose says.
+                let into = match filled.as_deref_mut() {
+                    Some(filled) if fills_its_option(&ws, i, &name) => filled,
+                    _ => &mut *out,
+                };
+                into.push(place(DepKind::Env, name, at + i));
             });
         }
     }

@@ -482,6 +482,12 @@ fn a_variable_named_after_the_option_it_fills_is_a_placeholder_in_a_body() {
         names(&of_body(body, 1, &[]), DepKind::Env),
         ["GH_TOKEN", "SERVICE_TOKEN"]
     );
+    // Unless the prose names it as a variable to set.
+    let named = format!("Set `TENANT_ID` first.\n\n{body}");
+    assert_eq!(
+        names(&of_body(&named, 1, &[]), DepKind::Env),
+        ["GH_TOKEN", "SERVICE_TOKEN", "TENANT_ID"]
+    );
     let script = "#!/bin/bash\nmsstore reconfigure --tenantId $TENANT_ID\n";
     let u = of_script("scripts/a.sh", script, &Local::default());
     assert_eq!(names(&u, DepKind::Env), ["TENANT_ID"]);
