@@ -162,14 +162,9 @@ pub(crate) fn with_scripts(
             let skipped = parts
                 .iter()
                 .any(|p| NOT_RUN.contains(p) || p.starts_with('.'))
-                || parse::usage::installer(rel)
-                    && (skill.fields.installers_named)
-                        .binary_search_by(|n| n.as_str().cmp(name))
-                        .is_err()
+                || parse::usage::installer(rel) && !lists(&skill.fields.installers_named, name)
                 // Run only by one of the body's other ways.
-                || (skill.fields.scripts_of_other_ways)
-                    .binary_search_by(|n| n.as_str().cmp(name))
-                    .is_ok();
+                || lists(&skill.fields.scripts_of_other_ways, name);
             // A folder of its own skill below this one keeps its scripts.
             let nested = (1..=parts.len()).any(|n| {
                 let sub = dir.join(parts[..n].join("/"));
@@ -227,6 +222,11 @@ pub(crate) fn with_scripts(
             .retain(|d| !used.contains(d.name.as_str()));
     }
     crate::evaluate::declare_inferred(skill, uses);
+}
+
+/// Whether a sorted list of names holds `name`.
+fn lists(names: &[String], name: &str) -> bool {
+    names.binary_search_by(|n| n.as_str().cmp(name)).is_ok()
 }
 
 /// Keep one output per file: a file reached by several paths (a symlink, a hard link, two

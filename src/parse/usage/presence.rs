@@ -24,10 +24,9 @@ struct Frame {
 const LEADS: &[&str] = &["if", "elif", "then", "{", "(", "[[", "["];
 
 impl Checked {
-    pub(super) fn of<S: AsRef<str>>(lines: &[S]) -> Checked {
+    pub(super) fn of(lines: &[&str]) -> Checked {
         let mut checked = Checked::default();
         let tests_any = lines.iter().any(|l| {
-            let l = l.as_ref();
             ["command -v", "command -V", "which ", "type ", "hash "]
                 .iter()
                 .any(|t| l.contains(t))
@@ -38,8 +37,7 @@ impl Checked {
         // (name, from, to, void): `void` where an `else` of the test exits.
         let mut stretches: Vec<(String, At, At, bool)> = Vec::new();
         let mut frames: Vec<Frame> = Vec::new();
-        for (li, text) in lines.iter().enumerate() {
-            let text = text.as_ref();
+        for (li, &text) in lines.iter().enumerate() {
             let segs = segments(text);
             for (si, &(at, seg)) in segs.iter().enumerate() {
                 let ws = words(seg);

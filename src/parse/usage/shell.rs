@@ -599,6 +599,15 @@ fn fills_its_option(ws: &[(usize, &str)], i: usize, name: &str) -> bool {
     !option.is_empty() && letters(option) == letters(name)
 }
 
+/// Whether what follows a variable's name inside `${...}` makes the expansion do without
+/// the variable: a default (`:-`, `-`), one it assigns (`:=`, `=`), or a value only when set
+/// (`:+`).
+fn gives_default(after: &str) -> bool {
+    [":-", ":=", ":+", "-", "="]
+        .iter()
+        .any(|op| after.starts_with(op))
+}
+
 /// What a Python virtual environment puts first on `PATH` once activated: it brings its own
 /// `pip`, and `python` whatever the interpreter that made it was called.
 pub(super) const VENV_COMMANDS: &[&str] = &["pip", "pip3", "python"];
@@ -630,12 +639,7 @@ pub(super) fn assignments(ws: &[(usize, &str)], assigned: &mut Names) {
             let end = rest
                 .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
                 .unwrap_or(rest.len());
-            let after = &rest[end..];
-            if end > 0
-                && [":-", ":=", ":+", "-", "="]
-                    .iter()
-                    .any(|d| after.starts_with(d))
-            {
+            if end > 0 && gives_default(&rest[end..]) {
                 assign(assigned, &rest[..end]);
             }
         }
@@ -687,13 +691,8 @@ pub(super) fn shell_vars(seg: &str, assigned: &Names, mut read: impl FnMut(usize
                     .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
                     .collect();
                 let after = seg.get(from + name.len()..).unwrap_or("");
-                let defaulted = braced
-                    && (after.starts_with(":-")
-                        || after.starts_with('[')
-                        || after.starts_with(":=")
-                        || after.starts_with('-')
-                        || after.starts_with(":+")
-                        || after.starts_with('='));
+                // An element of an array (`${ARGS[0]}`) is the script's own too.
+                let defaulted = braced && (gives_default(after) || after.starts_with('['));
                 if env_name(&name) && !defaulted && !assigned.contains(&name) {
                     read(i, name);
                 }
