@@ -1,7 +1,7 @@
 //! Node scripts and `package.json`: packages imported and listed, variables read, processes
 //! spawned.
 
-use super::reads::{Script, calls, optional_read, quoted_after};
+use super::reads::{Script, calls, optional_read, quoted_after, under_optional};
 use super::{env_name, found, imported, place};
 use crate::model::{DepKind, Use};
 use crate::span::{Columns, LineStarts};
@@ -55,6 +55,8 @@ pub(super) fn package_json(text: &str, rel: &str, out: &mut Vec<Use>) {
 pub(super) fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
     let file = Some(rel);
     let mut script = Script::new(text);
+    let from = out.len();
+    let mut optional_vars = Vec::new();
     for &(n, line) in lines {
         let t = line.trim_start();
         if t.starts_with("//") || t.starts_with('*') || t.starts_with("/*") {
@@ -108,11 +110,17 @@ pub(super) fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<U
             let at = line.as_ptr() as usize - text.as_ptr() as usize + p;
             let rest = script.after_stop(at + 11);
             let set = rest.starts_with('=') && !rest.starts_with("==");
-            if env_name(&name) && !set && !optional_read(&mut script, at) {
+            if !env_name(&name) || set {
+                continue;
+            }
+            if optional_read(&mut script, at) {
+                optional_vars.push((name, n));
+            } else {
                 out.push(found(DepKind::Env, name, file, n, &columns, p));
             }
         }
     }
+    under_optional(out, from, &optional_vars);
     if text.contains("child_process") {
         calls(
             text,

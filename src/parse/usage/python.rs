@@ -1,7 +1,7 @@
 //! Python scripts and `requirements.txt`: packages imported and listed (import names mapped to
 //! distributions), variables read, processes run.
 
-use super::reads::{Script, calls, optional_read, quoted_after};
+use super::reads::{Script, calls, optional_read, quoted_after, under_optional};
 use super::shell::assign;
 use super::{Local, Names, contains_ci, env_name, found, imported};
 use crate::model::{DepKind, Use};
@@ -278,6 +278,8 @@ pub(super) fn python(
     }
     optional.end(out);
     // Reads of the environment.
+    let from = out.len();
+    let mut optional_vars = Vec::new();
     let mut columns = Columns::new("");
     for pat in [
         "os.environ[",
@@ -302,17 +304,18 @@ pub(super) fn python(
             if facts.commented {
                 continue;
             }
-            if env_name(&name)
-                && !has_default
-                && !subscript_set
-                && !assigned.contains(&name)
-                && !optional_read(&mut script, p)
-            {
+            if !env_name(&name) || subscript_set || assigned.contains(&name) {
+                continue;
+            }
+            if has_default || optional_read(&mut script, p) {
+                optional_vars.push((name, line));
+            } else {
                 columns.move_to(l);
                 out.push(found(DepKind::Env, name, file, line, &columns, col));
             }
         }
     }
+    under_optional(out, from, &optional_vars);
     calls(
         text,
         &script.starts,

@@ -188,7 +188,8 @@ impl<'t> Script<'t> {
 /// Whether the read of a variable at byte `p` of the script is optional: a fallback on the same
 /// line (`x or os.getenv("A")`, `process.env.A || "b"`, `A ?? B`), or a value the next lines
 /// only use when it is set (`key = os.getenv("A")` then `if key:`; `const k = process.env.A`
-/// then `if (k)`). A script that stops without it tests it negatively (`if not key:`).
+/// then `if (k)`, or `k || other` up to twenty lines on). A script that stops without it tests
+/// it negatively (`if not key:`).
 pub(super) fn optional_read(script: &mut Script, p: usize) -> bool {
     let text = script.text;
     let (col, line, facts) = script.facts(p);
@@ -237,12 +238,29 @@ pub(super) fn optional_read(script: &mut Script, p: usize) -> bool {
     let tested = text[end..]
         .lines()
         .skip(1)
-        .take(10)
+        .take(20)
         .map(str::trim)
         .find_map(|l| tests_name(l, var))
         .unwrap_or(false);
     facts.tested.insert(var.clone(), tested);
     tested
+}
+
+/// Leave out of `out[from..]` the reads of a variable on the two lines after an optional read
+/// of it (`optional`, each with its line): the branch a test of it opens (`if
+/// (process.env.KEY) {` then `return process.env.KEY;`) runs only when it is set.
+pub(super) fn under_optional(out: &mut Vec<Use>, from: usize, optional: &[(String, u32)]) {
+    if optional.is_empty() {
+        return;
+    }
+    let optional: foldhash::HashSet<(&str, u32)> =
+        optional.iter().map(|(n, l)| (n.as_str(), *l)).collect();
+    let mut i = 0;
+    out.retain(|u| {
+        i += 1;
+        let below = |d: u32| optional.contains(&(u.name.as_str(), u.line.saturating_sub(d)));
+        i <= from || u.kind != DepKind::Env || !(below(1) || below(2))
+    });
 }
 
 /// What a line that tests the name `var` says of it, where it does: `Some(true)` where the
@@ -271,7 +289,20 @@ fn tests_name(l: &str, var: &str) -> Option<bool> {
     if let Some(r) = after("if (!") {
         return Some(r.starts_with(" &&"));
     }
-    (l.contains(&format!(" if {var} else ")) || l.contains(&format!("{var} ? "))).then_some(true)
+    if l.contains(&format!(" if {var} else ")) || l.contains(&format!("{var} ? ")) {
+        return Some(true);
+    }
+    // One of a chain of fallbacks (`args[1] || address || sdk.walletAddress`, `key or
+    // config.key`), not a negated test (`!key ||`, `not key or`).
+    l.match_indices(var)
+        .any(|(i, _)| {
+            let before = &l[..i];
+            let rest = &l[i + var.len()..];
+            !before.ends_with(|c: char| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '!'))
+                && !before.ends_with("not ")
+                && [" || ", " ?? ", " or "].iter().any(|f| rest.starts_with(f))
+        })
+        .then_some(true)
 }
 
 /// The string literal that starts `s` (after spaces), if any.

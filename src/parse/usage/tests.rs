@@ -458,6 +458,20 @@ fn a_read_tested_a_few_lines_on_or_one_way_of_two_is_optional() {
 }
 
 #[test]
+fn a_read_in_the_branch_its_test_opens_or_in_a_chain_of_fallbacks_is_optional() {
+    let js = "function key() {\n  if (process.env.OPENAI_API_KEY) {\n    return process.env.OPENAI_API_KEY;\n  }\n  return config.apiKey;\n}\nconst address = process.env.ADDRESS;\nconst other = process.env.OTHER;\n\nconst addr = args[1] || address || sdk.walletAddress;\nif (!other || x) exit(1);\nif (!process.env.TOKEN) exit(1);\nif (process.env.TOKEN) log('set');\n";
+    let u = of_script("scripts/a.js", js, &Local::default());
+    assert_eq!(names(&u, DepKind::Env), ["OTHER", "TOKEN"]);
+    let py = "import os\nif os.getenv(\"KEY\"):\n    key = os.environ[\"KEY\"]\nuser = os.environ[\"USER_ID\"]\n\nprint(user or \"me\")\n";
+    let u = of_script("scripts/a.py", py, &Local::default());
+    assert_eq!(names(&u, DepKind::Env), Vec::<&str>::new());
+    // Further than two lines below, the read stands on its own.
+    let far = "import os\nif os.getenv(\"KEY\"):\n    pass\n\n\nkey = os.environ[\"KEY\"]\n";
+    let u = of_script("scripts/a.py", far, &Local::default());
+    assert_eq!(names(&u, DepKind::Env), ["KEY"]);
+}
+
+#[test]
 fn a_variable_given_a_default_anywhere_in_a_script_is_optional() {
     let sh = "#!/bin/bash\necho \"https://$site.$SF_DOMAIN\"\nurl=\"https://x.${SF_DOMAIN:-example.com}/\"\ncurl -H \"Bearer $TOKEN\" \"${BASE:+$BASE/}x\"\n";
     let u = of_script("scripts/a.sh", sh, &Local::default());
