@@ -228,6 +228,10 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
     // The lines outside blocks, where a body says which variables it needs.
     let mut prose: Vec<&str> = Vec::new();
     servers.extend(named_servers(body));
+    // Each heading (its line and level) and the first command of each shell block (its line
+    // and first words), to find the sections that are variants of one step.
+    let mut headings: Vec<(usize, usize)> = Vec::new();
+    let mut commands: Vec<(usize, Option<&str>)> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
@@ -246,6 +250,7 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
                 let block: Vec<(u32, &str)> = (i + 1..end.min(lines.len()))
                     .map(|j| (first_line + j as u32, lines[j]))
                     .collect();
+                commands.push((i, first_command(&block)));
                 let way = sections
                     .0
                     .iter()
@@ -271,6 +276,7 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
             continue;
         }
         if let Some(title) = heading_title(trimmed) {
+            headings.push((i, heading_level(trimmed)));
             let way = alternative_heading(title).then_some(i);
             way_headings |= way.is_some();
             sections.enter(trimmed, (user_heading(title), way));
@@ -300,11 +306,45 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         prose.push(line);
         i += 1;
     }
+    // What sections that are variants of one step use (`### OpenAI`, `### Anthropic`, each
+    // running `ax ai-integrations create` with its own key) is what that variant uses.
+    let variants = variant_sections(&headings, &commands, lines.len());
+    let mut variant_vars = Names::default();
+    if !variants.is_empty() {
+        let variant_of = |u: &Use| {
+            let at = u.line.saturating_sub(first_line) as usize;
+            let k = variants.partition_point(|v| v.0 <= at).checked_sub(1)?;
+            (at < variants[k].1).then_some(variants[k].0)
+        };
+        let (inside, kept): (Vec<Use>, Vec<Use>) =
+            out.into_iter().partition(|u| variant_of(u).is_some());
+        out = kept;
+        let inside: Vec<(usize, Use)> = inside
+            .into_iter()
+            .filter_map(|u| Some((variant_of(&u)?, u)))
+            .collect();
+        // A variable only one variant reads is that variant's, wherever else the text shows it
+        // (`--api-key $OPENAI_API_KEY` again as an example of rotating a key).
+        let mut reads: Vec<(&str, usize)> = inside
+            .iter()
+            .filter(|(_, u)| u.kind == DepKind::Env)
+            .map(|(v, u)| (u.name.as_str(), *v))
+            .collect();
+        reads.sort_unstable();
+        reads.dedup();
+        for same in reads.chunk_by(|a, b| a.0 == b.0) {
+            if same.len() == 1 {
+                assign(&mut variant_vars, same[0].0);
+            }
+        }
+        ways.extend(inside);
+    }
     // A skill whose every use is in one way or another still needs one of them: which one
     // cannot be told, so all are kept rather than saying it needs nothing.
     if out.is_empty() {
         out.extend(ways.into_iter().map(|w| w.1));
     } else {
+        out.retain(|u| u.kind != DepKind::Env || !variant_vars.contains(&u.name));
         out.extend(shared_by_ways(ways));
     }
     if out.iter().any(|u| u.kind == DepKind::Tools) {
@@ -357,6 +397,80 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
             Vec::new()
         },
     }
+}
+
+/// The first three words of a shell block that runs one command (`ax ai-integrations create
+/// --name ... \` over several lines); none for a block of several commands.
+pub(super) fn first_command<'b>(block: &[(u32, &'b str)]) -> Option<&'b str> {
+    let mut commands = block
+        .iter()
+        .map(|(_, l)| l.trim())
+        .filter(|l| !l.is_empty() && !l.starts_with('#'));
+    let line = commands.next()?;
+    let mut continued = line.ends_with('\\');
+    for l in commands {
+        if !continued {
+            return None;
+        }
+        continued = l.ends_with('\\');
+    }
+    let line = line.strip_prefix("$ ").unwrap_or(line);
+    let mut words = line.split_whitespace();
+    let third = words.nth(2)?;
+    let end = third.as_ptr() as usize - line.as_ptr() as usize + third.len();
+    (!third.starts_with(['\\', '|', '&', ';', '>'])).then(|| &line[..end])
+}
+
+/// The sections (from their heading's line to where they end, sorted) that are variants of
+/// one step: two sibling sections or more in a row, each of whose text holds one shell block
+/// running the same single command (`### OpenAI`, `### Anthropic`, each running `ax
+/// ai-integrations create` with its own options). Sections with several blocks, or blocks of
+/// several commands, are steps or workflows of their own. `headings` holds each heading's
+/// line and level, `commands` each shell block's line and [`first_command`], both in order;
+/// `end` is the number of lines.
+pub(super) fn variant_sections(
+    headings: &[(usize, usize)],
+    commands: &[(usize, Option<&str>)],
+    end: usize,
+) -> Vec<(usize, usize)> {
+    // Each section's span, the one command its own text (before any heading below it) runs,
+    // and its next sibling.
+    let sections: Vec<(usize, usize, Option<&str>, Option<usize>)> = headings
+        .iter()
+        .enumerate()
+        .map(|(k, &(line, level))| {
+            let next = headings[k + 1..].iter().position(|h| h.1 <= level);
+            let until = next.map_or(end, |n| headings[k + 1 + n].0);
+            let own_end = headings.get(k + 1).map_or(end, |h| h.0);
+            let first = commands.partition_point(|c| c.0 <= line);
+            let own = &commands[first..commands.partition_point(|c| c.0 < own_end)];
+            let command = match own {
+                [(_, command)] => *command,
+                _ => None,
+            };
+            let sibling = next.map(|n| k + 1 + n).filter(|&s| headings[s].1 == level);
+            (line, until, command, sibling)
+        })
+        .collect();
+    let mut variant = vec![false; sections.len()];
+    for (k, s) in sections.iter().enumerate() {
+        if let (Some(command), Some(next)) = (s.2, s.3)
+            && sections[next].2 == Some(command)
+        {
+            variant[k] = true;
+            variant[next] = true;
+        }
+    }
+    let mut out: Vec<(usize, usize)> = sections
+        .iter()
+        .zip(variant)
+        .filter(|(_, v)| *v)
+        .map(|(s, _)| (s.0, s.1))
+        .collect();
+    // A variant holding variants: the outer one is what its reads belong to.
+    out.sort_unstable();
+    out.dedup_by(|inner, outer| inner.1 <= outer.1);
+    out
 }
 
 /// Which of `names` some line of `prose` names as a variable. A name of one word (`URL`, `PORT`)

@@ -472,6 +472,24 @@ fn a_read_in_the_branch_its_test_opens_or_in_a_chain_of_fallbacks_is_optional() 
 }
 
 #[test]
+fn sections_that_run_one_command_each_with_its_own_options_are_variants() {
+    let body = "## Create\n\n### OpenAI\n\n```bash\nax ai create \\\n  --key $OPENAI_API_KEY \\\n  --region $AX_REGION\n```\n\n### Anthropic\n\n```bash\nax ai create \\\n  --key $ANTHROPIC_API_KEY --region $AX_REGION\n```\n\n## Rotate\n\n```bash\nax ai update --key $OPENAI_API_KEY\n```\n";
+    assert_eq!(names(&of_body(body, 1, &[]), DepKind::Env), ["AX_REGION"]);
+    assert_eq!(names(&of_body(body, 1, &[]), DepKind::Bins), ["ax", "ax"]);
+    // Workflows of several commands, or sections of several blocks, are not variants.
+    let steps = "### Deploy\n\n```bash\nsf sites create docs\ncurl -I $SITE_URL\n```\n\n### Share\n\n```bash\nsf sites create private\nsf auth $SF_USER\n```\n";
+    assert_eq!(
+        names(&of_body(steps, 1, &[]), DepKind::Env),
+        ["SITE_URL", "SF_USER"]
+    );
+    let blocks = "### One\n\n```bash\nax ai create --key $A_KEY\n```\n\n```bash\nax ai check\n```\n\n### Two\n\n```bash\nax ai create --key $B_KEY\n```\n";
+    assert_eq!(
+        names(&of_body(blocks, 1, &[]), DepKind::Env),
+        ["A_KEY", "B_KEY"]
+    );
+}
+
+#[test]
 fn a_variable_given_a_default_anywhere_in_a_script_is_optional() {
     let sh = "#!/bin/bash\necho \"https://$site.$SF_DOMAIN\"\nurl=\"https://x.${SF_DOMAIN:-example.com}/\"\ncurl -H \"Bearer $TOKEN\" \"${BASE:+$BASE/}x\"\n";
     let u = of_script("scripts/a.sh", sh, &Local::default());
