@@ -109,6 +109,17 @@ pub(super) fn python_distribution(module: &str, full: &str) -> Option<String> {
     )
 }
 
+/// Whether a line of code opens a branch that the script may not take: `if`, `elif`, `else`
+/// and `except` blocks, but not the script's entry point (`if __name__ == "__main__":`).
+fn branch(t: &str) -> bool {
+    let code = t.split(" #").next().unwrap_or(t).trim_end();
+    code.ends_with(':')
+        && ["if ", "elif ", "else:", "except"]
+            .iter()
+            .any(|k| t.starts_with(k))
+        && !t.contains("__name__")
+}
+
 /// Where a script is in a `try:` that imports packages it can do without: `try: import
 /// defusedxml` with `except ImportError:` falling back to the standard library. A handler
 /// that stops the script (`sys.exit`, `raise`) or says to install them makes them needs.
@@ -201,11 +212,21 @@ pub(super) fn python(
     // Inside a triple-quoted string (a docstring, a template of other code): no imports.
     let mut in_string: Option<&str> = None;
     let mut optional = OptionalImports::None;
+    // The indents of the branches (`if`, `elif`, `else`, `except`) the line is in.
+    let mut branches: Vec<usize> = Vec::new();
     for &(n, line) in lines {
         let t = line.trim_start();
         let indent = line.len() - t.len();
-        if !t.is_empty() && !t.starts_with('#') && in_string.is_none() {
+        let code = !t.is_empty() && !t.starts_with('#') && in_string.is_none();
+        if code {
             optional.read(t, indent, out);
+            while branches.last().is_some_and(|b| *b >= indent) {
+                branches.pop();
+            }
+        }
+        let branched = !branches.is_empty();
+        if code && branch(t) {
+            branches.push(indent);
         }
         let mut quote = in_string;
         for q in ["\"\"\"", "'''"] {
@@ -215,7 +236,10 @@ pub(super) fn python(
         }
         let inside = in_string.is_some() || quote.is_some() && !t.starts_with(['"', '\'']);
         in_string = quote;
+        // An import in a branch is made only on that path (`if data_yaml.exists(): import
+        // yaml`): one the script can do without.
         if inside
+            || branched
             || t.contains(['"', '\'', ';']) && (t.starts_with("import ") || t.starts_with("from "))
         {
             continue;

@@ -490,6 +490,13 @@ fn sections_that_run_one_command_each_with_its_own_options_are_variants() {
 }
 
 #[test]
+fn an_import_in_a_branch_is_optional() {
+    let py = "import requests\n\ndef load(p):\n    if p.exists():  # only with a config\n        import yaml\n        return yaml.safe_load(p)\n    elif p.name:\n        from lxml import etree\n    else:\n        pass\n    import numpy\n\nif __name__ == \"__main__\":\n    import click\n";
+    let u = of_script("scripts/a.py", py, &Local::default());
+    assert_eq!(names(&u, DepKind::Packages), ["requests", "numpy", "click"]);
+}
+
+#[test]
 fn a_variable_given_a_default_anywhere_in_a_script_is_optional() {
     let sh = "#!/bin/bash\necho \"https://$site.$SF_DOMAIN\"\nurl=\"https://x.${SF_DOMAIN:-example.com}/\"\ncurl -H \"Bearer $TOKEN\" \"${BASE:+$BASE/}x\"\n";
     let u = of_script("scripts/a.sh", sh, &Local::default());
