@@ -126,12 +126,25 @@ pub(super) fn option_label(t: &str) -> bool {
     labelled(t) || t.match_indices('(').any(|(at, _)| labelled(&t[at + 1..]))
 }
 
-/// Whether a heading says its section is one way among others, or optional: `Option B:
-/// Tailscale Funnel`, `Reset Detection Monitor (Alternative)`, `Fallback`, `Legacy`,
-/// `Optional: ...`. What such a section runs is not something the skill needs.
+/// Whether a heading says its section is one way among others, optional, or for when something
+/// fails: `Option B: Tailscale Funnel`, `Reset Detection Monitor (Alternative)`, `Fallback`,
+/// `Legacy`, `Optional: ...`, `Troubleshooting`. What such a section alone runs is not
+/// something the skill needs.
 pub(super) fn alternative_heading(title: &str) -> bool {
-    option_label(title) || ONE_WAY_OF_SEVERAL.iter().any(|w| contains_ci(title, w))
+    option_label(title)
+        || ONE_WAY_OF_SEVERAL.iter().any(|w| contains_ci(title, w))
+        || WHEN_IT_FAILS.iter().any(|w| contains_ci(title, w))
 }
+
+/// Words of a heading whose section says what to do when something goes wrong: what its tips
+/// run (`psql` to check an optional database backend) is for that case, not the skill's work.
+const WHEN_IT_FAILS: &[&str] = &[
+    "troubleshoot",
+    "common issues",
+    "common problems",
+    "common errors",
+    "known issues",
+];
 
 /// Whether a line just before a block offers it as one way among others: `**Option B:
 /// Tailscale Funnel**`, `Or add it directly:`, `Alternatively, ...`, `Optional: ...`,

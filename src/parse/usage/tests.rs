@@ -220,6 +220,11 @@ fn ways_among_others_and_optional_steps() {
         "**Option A:**\n```bash\ncloudflared run\n```\n**Option B:**\n```bash\ntailscale up\n```\n";
     let u = of_body(only, 1, &[]);
     assert_eq!(names(&u, DepKind::Bins), ["cloudflared", "tailscale"]);
+    // A tip for when something fails is run in that case only.
+    let tips = "## Run\n```bash\nphoenix serve\n```\n## Common issues\n```bash\npsql $DB_URL -c 'SELECT 1'\nphoenix serve --port 1\n```\n## Troubleshooting\n### Not found\n```bash\npip install phoenix\n```\n";
+    let u = of_body(tips, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["phoenix"]);
+    assert!(names(&u, DepKind::Packages).is_empty());
 }
 
 #[test]
