@@ -113,12 +113,14 @@ pub(crate) fn with_sidecar(o: &mut FileOutput, sidecars: &[PathBuf], boundary: &
 /// The largest script whose uses are read: anything larger is generated or bundled code.
 const MAX_SCRIPT_BYTES: u64 = 1 << 20;
 
-/// Folders of a skill whose scripts are not what the skill runs: tests, fixtures, examples.
-/// Nor is reference code the model reads, nor templates it copies into a project.
+/// Folders of a skill whose scripts are not what the skill runs: tests, fixtures, examples,
+/// demos and benchmarks. Nor is reference code the model reads, nor templates it copies into
+/// a project.
 #[rustfmt::skip]
 const NOT_RUN: &[&str] = &[
-    "test", "tests", "__tests__", "spec", "fixtures", "examples", "example", "node_modules",
-    "references", "reference", "docs", "templates", "assets",
+    "test", "tests", "__tests__", "spec", "fixtures", "examples", "example", "demo", "demos",
+    "benchmark", "benchmarks", "node_modules", "references", "reference", "docs", "templates",
+    "assets",
 ];
 
 /// Read what `o`'s skill uses from the scripts and package lists in its folder (`scripts`: those
