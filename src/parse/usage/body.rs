@@ -77,33 +77,55 @@ pub(super) fn shared_by_ways(mut ways: Vec<(usize, Use)>) -> Vec<Use> {
     out
 }
 
-/// The tools a body offers a way round: `If #tool:runSubagent is unavailable, ...`, `Use the
-/// `web` tool or another suitable MCP method`. Such a tool is no need. Found from the phrases,
-/// which are rare, each with the name written before it.
-pub(super) fn ways_round(body: &str) -> Names {
-    const PHRASES: &[&str] = &[
-        " is unavailable",
-        " is not available",
-        " isn't available",
-        " is not installed",
-        " or another",
-        " or any other",
-        " or a similar",
+/// The tools and executables a body offers a way round: `If #tool:runSubagent is unavailable,
+/// ...`, `Use the `web` tool or another suitable MCP method`, `If shell or `gh` CLI access is
+/// unavailable: ask the user to paste ...`. Such a tool or executable is no need. Found from
+/// the phrases, which are rare, each with the name written before it. An executable counts
+/// only after an `if` on its line, or before `or another`: "`x` is not installed" is mostly
+/// the error a skill prints when it cannot go on.
+pub(super) fn ways_round(body: &str) -> WaysRound {
+    const PHRASES: &[(&str, bool)] = &[
+        (" is unavailable", true),
+        (" is not available", true),
+        (" isn't available", true),
+        (" is not installed", false),
+        (" or another", true),
+        (" or any other", true),
+        (" or a similar", true),
     ];
-    let mut out = Names::default();
-    for phrase in PHRASES {
+    let mut out = WaysRound::default();
+    for (phrase, of_bins) in PHRASES {
         for (at, _) in body.match_indices(phrase) {
-            let before = body[..at].strip_suffix(" tool").unwrap_or(&body[..at]);
+            let mut before = &body[..at];
+            while let Some(shorter) = [" tool", " access", " CLI", " command"]
+                .iter()
+                .find_map(|w| before.strip_suffix(w))
+            {
+                before = shorter;
+            }
             let before = before.trim_end_matches('`');
             let start = before
                 .rfind(|c: char| !(c.is_alphanumeric() || matches!(c, '_' | '-' | '/' | '.')))
                 .map_or(0, |i| i + 1);
-            if start < before.len() {
-                assign(&mut out, &before[start..]);
+            if start == before.len() {
+                continue;
+            }
+            let name = &before[start..];
+            assign(&mut out.tools, name);
+            let line = &before[before[..start].rfind('\n').map_or(0, |i| i + 1)..start];
+            if *of_bins && (phrase.starts_with(" or ") || contains_ci(line, "if ")) {
+                assign(&mut out.bins, name);
             }
         }
     }
     out
+}
+
+/// What [`ways_round`] finds.
+#[derive(Default)]
+pub(super) struct WaysRound {
+    pub(super) tools: Names,
+    pub(super) bins: Names,
 }
 
 /// Words that mark a way of doing something as one among others, or as not needed.
@@ -360,11 +382,16 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         out.retain(|u| u.kind != DepKind::Env || !variant_vars.contains(&u.name));
         out.extend(shared_by_ways(ways));
     }
-    if out.iter().any(|u| u.kind == DepKind::Tools) {
+    if out
+        .iter()
+        .any(|u| matches!(u.kind, DepKind::Tools | DepKind::Bins))
+    {
         let offered = ways_round(body);
-        if !offered.is_empty() {
-            out.retain(|u| u.kind != DepKind::Tools || !offered.contains(&u.name));
-        }
+        out.retain(|u| match u.kind {
+            DepKind::Tools => !offered.tools.contains(&u.name),
+            DepKind::Bins => !offered.bins.contains(&u.name),
+            _ => true,
+        });
     }
     // A block's `$FILE` or `$PR_NUMBER` is mostly a placeholder for the agent to fill: a
     // variable counts when its name says it configures something (`..._API_KEY`,

@@ -264,6 +264,10 @@ fn a_tool_the_body_offers_a_way_round_is_no_need() {
     let body = "Run #tool:runSubagent now. If #tool:runSubagent is unavailable, do it yourself.\nUse the `web` tool or another suitable MCP method. Use the `fetch` tool.\n";
     let u = of_body(body, 1, &[]);
     assert_eq!(names(&u, DepKind::Tools), ["fetch"]);
+    // An executable too, where the text says what to do without it.
+    let body = "**If shell or `gh` CLI access is unavailable:** ask for the files.\n\n```bash\ngh run list\njq . x.json\nvardoger status\n```\n\nUse `jq` or another JSON tool.\nvardoger is not installed.\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["vardoger"]);
 }
 
 #[test]
