@@ -22,6 +22,13 @@ pub(super) fn calls(
             if text[..p].ends_with(|c: char| c.is_ascii_alphanumeric() || c == '_') {
                 continue;
             }
+            // A branch of a conditional (`opener ? spawn(opener) : spawn("cmd", ...)`, `else:
+            // subprocess.run(...)`): run on one platform or in one case only.
+            let before = text[..p].trim_end_matches([' ', '\t']);
+            if before.ends_with(['?', ':']) && !before.ends_with("::") && !before.ends_with("try:")
+            {
+                continue;
+            }
             let after = text[p + pat.len()..].trim_start();
             let after = after.strip_prefix('[').map_or(after, str::trim_start);
             let Some(s) = quoted_after(after) else {

@@ -499,6 +499,16 @@ fn sections_that_run_one_command_each_with_its_own_options_are_variants() {
 }
 
 #[test]
+fn a_process_run_in_one_branch_of_a_conditional_is_optional() {
+    let js = "const { spawn } = require('child_process');\nconst child = opener\n  ? spawn(opener, [f])\n  : spawn(\"cmd\", [\"/c\", \"start\", f]);\nspawn('git', ['status']);\n";
+    let u = of_script("scripts/a.mjs", js, &Local::default());
+    assert_eq!(names(&u, DepKind::Bins), ["git"]);
+    let py = "import subprocess\nif mac: subprocess.run([\"open\", f])\nelse: subprocess.run([\"xdg-open\", f])\ntry: subprocess.run([\"gh\", \"auth\"])\nexcept OSError: pass\n";
+    let u = of_script("scripts/a.py", py, &Local::default());
+    assert_eq!(names(&u, DepKind::Bins), ["gh"]);
+}
+
+#[test]
 fn an_import_in_a_branch_is_optional() {
     let py = "import requests\n\ndef load(p):\n    if p.exists():  # only with a config\n        import yaml\n        return yaml.safe_load(p)\n    elif p.name:\n        from lxml import etree\n    else:\n        pass\n    import numpy\n\nif __name__ == \"__main__\":\n    import click\n";
     let u = of_script("scripts/a.py", py, &Local::default());
