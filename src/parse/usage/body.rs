@@ -93,9 +93,16 @@ pub(super) fn ways_round(body: &str) -> WaysRound {
         (" or any other", true),
         (" or a similar", true),
     ];
+    static FINDERS: std::sync::LazyLock<Vec<memchr::memmem::Finder<'static>>> =
+        std::sync::LazyLock::new(|| {
+            PHRASES
+                .iter()
+                .map(|(p, _)| memchr::memmem::Finder::new(p))
+                .collect()
+        });
     let mut out = WaysRound::default();
-    for (phrase, of_bins) in PHRASES {
-        for (at, _) in body.match_indices(phrase) {
+    for (finder, (phrase, of_bins)) in FINDERS.iter().zip(PHRASES) {
+        for at in finder.find_iter(body.as_bytes()) {
             let mut before = &body[..at];
             while let Some(shorter) = [" tool", " access", " CLI", " command"]
                 .iter()
@@ -148,14 +155,17 @@ pub(super) fn option_label(t: &str) -> bool {
     labelled(t) || t.match_indices('(').any(|(at, _)| labelled(&t[at + 1..]))
 }
 
-/// Whether a heading says its section is one way among others, optional, or for when something
-/// fails: `Option B: Tailscale Funnel`, `Reset Detection Monitor (Alternative)`, `Fallback`,
-/// `Legacy`, `Optional: ...`, `Troubleshooting`. What such a section alone runs is not
-/// something the skill needs.
+/// Whether a heading says its section is one way among others, or optional: `Option B:
+/// Tailscale Funnel`, `Reset Detection Monitor (Alternative)`, `Fallback`, `Legacy`,
+/// `Optional: ...`. What such a section alone runs is not something the skill needs.
 pub(super) fn alternative_heading(title: &str) -> bool {
-    option_label(title)
-        || ONE_WAY_OF_SEVERAL.iter().any(|w| contains_ci(title, w))
-        || WHEN_IT_FAILS.iter().any(|w| contains_ci(title, w))
+    option_label(title) || ONE_WAY_OF_SEVERAL.iter().any(|w| contains_ci(title, w))
+}
+
+/// Whether a heading's section says what to do when something goes wrong
+/// ([`WHEN_IT_FAILS`]): read as one of the body's other ways.
+pub(super) fn troubleshooting_heading(title: &str) -> bool {
+    WHEN_IT_FAILS.iter().any(|w| contains_ci(title, w))
 }
 
 /// Words of a heading whose section says what to do when something goes wrong: what its tips
@@ -312,8 +322,9 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         }
         if let Some(title) = heading_title(trimmed) {
             headings.push((i, heading_level(trimmed)));
-            let way = alternative_heading(title).then_some(i);
-            way_headings |= way.is_some();
+            let alternative = alternative_heading(title);
+            way_headings |= alternative;
+            let way = (alternative || troubleshooting_heading(title)).then_some(i);
             sections.enter(trimmed, (user_heading(title), way));
             section_start = true;
         } else if section_start && !trimmed.is_empty() {
