@@ -502,7 +502,7 @@ pub(super) fn shell(
             another_way = false;
         }
         // An arrow marks a line of notes, not of commands.
-        if raw.contains(['→', '←']) || another_way {
+        if raw.contains(['→', '←']) || another_way || runs_a_download(raw) {
             continue;
         }
         let n = line.number;
@@ -616,6 +616,35 @@ pub(super) const VENV_COMMANDS: &[&str] = &["pip", "pip3", "python"];
 /// `. venv/bin/activate`.
 pub(super) fn activates_venv(ws: &[(usize, &str)]) -> bool {
     matches!(ws, [(_, "source" | "."), (_, path), ..] if path.trim_matches(['"', '\'']).ends_with("bin/activate"))
+}
+
+/// Whether a line runs a script it downloads (`curl -sL https://aka.ms/InstallAzureCLIDeb |
+/// sudo bash`, `sh -c "$(curl -fsSL ...)"`, `bash <(wget -qO- ...)`): an installer, one way
+/// among a system's package managers to get what the skill then uses, not a use of `curl` or
+/// of the shell.
+pub(super) fn runs_a_download(line: &str) -> bool {
+    const SHELLS: &[&str] = &["sh", "bash", "zsh"];
+    const FETCHERS: &[&str] = &["curl", "wget"];
+    fn first_word(part: &str) -> Option<&str> {
+        part.split_whitespace()
+            .find(|w| *w != "sudo" && !w.starts_with('-'))
+    }
+    let mut parts = line.split('|').filter(|p| !p.is_empty());
+    let fetched = parts
+        .next()
+        .and_then(first_word)
+        .is_some_and(|w| FETCHERS.contains(&w));
+    if fetched
+        && parts.any(|p| {
+            first_word(p).is_some_and(|w| SHELLS.contains(&w.rsplit('/').next().unwrap_or(w)))
+        })
+    {
+        return true;
+    }
+    ["$(curl ", "$(wget ", "<(curl ", "<(wget "]
+        .iter()
+        .any(|f| line.contains(f))
+        && first_word(line).is_some_and(|w| SHELLS.contains(&w))
 }
 
 /// Note `name` as assigned.

@@ -228,6 +228,15 @@ fn ways_among_others_and_optional_steps() {
 }
 
 #[test]
+fn a_downloaded_script_run_by_a_shell_is_an_installer() {
+    let body = "```bash\ncurl -sL https://aka.ms/InstallAzureCLIDeb | sudo bash  # Linux\nsh -c \"$(curl -fsSL https://x.dev/install.sh)\"\nbash <(wget -qO- https://y.dev/i.sh)\naz login\ncurl -s https://api.x.dev | jq .\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["az", "curl", "jq"]);
+    assert!(runs_a_download("wget -qO- https://x | /bin/sh"));
+    assert!(!runs_a_download("cat x.sh | bash"));
+}
+
+#[test]
 fn a_language_package_manager_installing_needs_what_it_installs() {
     let body = "```bash\npip install Pillow -q\nnpm ci\nnpm install -D @azure/swa-cli@1 gsap@3\npip install -r requirements.txt -e .\nuv pip install --index-url https://x.org/simple httpx\nuv tool install ruff\nnpm install\nnpm run build\n```\n";
     let u = of_body(body, 1, &[]);
