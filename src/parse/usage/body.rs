@@ -135,6 +135,29 @@ pub(super) struct WaysRound {
     pub(super) bins: Names,
 }
 
+/// Leave out the tools a body names only in tables (`| `projects_get` | Get a project |`) where
+/// it names others in its text: a table that lists a server's tools is a reference, and the
+/// steps name the ones the skill calls. A body that names tools only in tables keeps them all.
+fn only_in_tables(out: &mut Vec<Use>, lines: &[&str], first_line: u32) {
+    let in_table = |u: &Use| {
+        lines
+            .get(u.line.saturating_sub(first_line) as usize)
+            .is_some_and(|l| l.trim_start().starts_with('|'))
+    };
+    let mut outside = Names::default();
+    let mut tabled = false;
+    for u in out.iter().filter(|u| u.kind == DepKind::Tools) {
+        if in_table(u) {
+            tabled = true;
+        } else {
+            assign(&mut outside, &u.name);
+        }
+    }
+    if tabled && !outside.is_empty() {
+        out.retain(|u| u.kind != DepKind::Tools || outside.contains(&u.name));
+    }
+}
+
 /// Words that mark a way of doing something as one among others, or as not needed.
 pub(super) const ONE_WAY_OF_SEVERAL: &[&str] = &["alternative", "optional", "fallback", "legacy"];
 
@@ -393,6 +416,7 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         out.retain(|u| u.kind != DepKind::Env || !variant_vars.contains(&u.name));
         out.extend(shared_by_ways(ways));
     }
+    only_in_tables(&mut out, &lines, first_line);
     if out
         .iter()
         .any(|u| matches!(u.kind, DepKind::Tools | DepKind::Bins))

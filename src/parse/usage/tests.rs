@@ -228,6 +228,23 @@ fn ways_among_others_and_optional_steps() {
 }
 
 #[test]
+fn tools_named_only_in_a_table_beside_others_named_in_steps_are_a_reference() {
+    let body = "| Tool | Purpose |\n|---|---|\n| `mcp__penpot__execute_code` | Run code |\n| `mcp__penpot__import_image` | Import images |\n\n1. Draw with `mcp__penpot__execute_code`.\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(
+        names(&u, DepKind::Tools),
+        ["penpot/execute_code", "penpot/execute_code"]
+    );
+    // Only tables: all of them stay.
+    let table = body.lines().take(4).collect::<Vec<_>>().join("\n");
+    let u = of_body(&table, 1, &[]);
+    assert_eq!(
+        names(&u, DepKind::Tools),
+        ["penpot/execute_code", "penpot/import_image"]
+    );
+}
+
+#[test]
 fn a_downloaded_script_run_by_a_shell_is_an_installer() {
     let body = "```bash\ncurl -sL https://aka.ms/InstallAzureCLIDeb | sudo bash  # Linux\nsh -c \"$(curl -fsSL https://x.dev/install.sh)\"\nbash <(wget -qO- https://y.dev/i.sh)\naz login\ncurl -s https://api.x.dev | jq .\n```\n";
     let u = of_body(body, 1, &[]);
