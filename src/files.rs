@@ -79,6 +79,12 @@ impl<'b> Tree<'b> {
 
     /// A path to the folder `dir` known to stay inside the boundary, when it is there.
     fn folder(&self, dir: &Path) -> Result<PathBuf, Lookup> {
+        // No file system opens a path this long (`PATH_MAX` is 4,096 bytes on Linux, less
+        // elsewhere): one the text gives is missing, and each of its thousands of ancestors is
+        // neither hashed nor copied.
+        if dir.as_os_str().len() > LONGEST_PATH {
+            return Err(Lookup::Missing);
+        }
         if let Some(known) = self.known(dir) {
             return known;
         }
@@ -145,6 +151,9 @@ impl<'b> Tree<'b> {
     }
 }
 
+/// The longest path a file system opens, in bytes (Linux's `PATH_MAX`).
+const LONGEST_PATH: usize = 4096;
+
 impl Files for Tree<'_> {
     fn lookup(&self, path: &Path) -> Lookup {
         // A path ending in `..` names a folder.
@@ -198,6 +207,10 @@ mod tests {
         assert_eq!(tree.lookup(&s.join("references")), Lookup::Folder);
         assert_eq!(tree.lookup(&s.join("references/b.md")), Lookup::Missing);
         assert_eq!(tree.lookup(&s.join("../s/references/a.md")), Lookup::File);
+        // A path no file system opens is missing, found without a look at its ancestors.
+        let long = s.join("x/".repeat(3000)).join("a.md");
+        assert_eq!(tree.lookup(&long), Lookup::Missing);
+        assert!(tree.folders.borrow().len() < 10);
         assert_eq!(tree.lookup(&s.join("../../secret.md")), Lookup::Outside);
         assert_eq!(
             tree.names_in(&s.join("references")),
