@@ -305,9 +305,24 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         let line = lines[i];
         let trimmed = line.trim_start();
         if let Some((fence, info)) = fence_open(trimmed) {
-            // The block ends at a closing fence of the same character, at least as long.
+            // The block ends at a closing fence of the same character, at least as long. A
+            // Markdown block showing a file with blocks of its own (a README template) is
+            // written with fences as long as theirs: each inner block's bare fence closes it.
+            let template = matches!(info.trim(), "markdown" | "md");
+            let mut inner = 0usize;
             let mut end = i + 1;
-            while end < lines.len() && !closes(lines[end].trim_start(), fence) {
+            while end < lines.len() {
+                let t = lines[end].trim_start();
+                if closes(t, fence) {
+                    if inner == 0 {
+                        break;
+                    }
+                    inner -= 1;
+                } else if template
+                    && fence_open(t).is_some_and(|(f, info)| f == fence && !info.trim().is_empty())
+                {
+                    inner += 1;
+                }
                 end += 1;
             }
             let before = &lines[i.saturating_sub(3)..i];

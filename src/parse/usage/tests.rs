@@ -245,6 +245,18 @@ fn tools_named_only_in_a_table_beside_others_named_in_steps_are_a_reference() {
 }
 
 #[test]
+fn blocks_inside_a_markdown_template_are_the_template_s() {
+    let body = "```markdown\n# {Project}\n\n```bash\ncargo build --release\n```\n\n## Usage\n\n```bash\ncargo run\n```\n```\n\n```bash\nmake check\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["make"]);
+    // Elsewhere a bare fence closes the block, as CommonMark reads it: the README's second
+    // block is read, and its stray closing fence opens a block that hides the last one.
+    let plain = body.replacen("```markdown", "```text", 1);
+    let u = of_body(&plain, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["cargo"]);
+}
+
+#[test]
 fn a_downloaded_script_run_by_a_shell_is_an_installer() {
     let body = "```bash\ncurl -sL https://aka.ms/InstallAzureCLIDeb | sudo bash  # Linux\nsh -c \"$(curl -fsSL https://x.dev/install.sh)\"\nbash <(wget -qO- https://y.dev/i.sh)\naz login\ncurl -s https://api.x.dev | jq .\n```\n";
     let u = of_body(body, 1, &[]);
