@@ -88,39 +88,36 @@ impl<'b> Tree<'b> {
         if let Some(known) = self.known(dir) {
             return known;
         }
-        // Below the walked folder by names alone: up to the nearest folder known (the walked
-        // one at worst), then a look at each name on the way down, in a loop, as a path the
-        // tree gives may have thousands of names.
-        let below_walked = self
+        // Below the walked folder by names alone: a look at each name on the way down from
+        // it, in a loop, as a path the text gives may have thousands of names. The first
+        // name that is not there answers for the rest, and for any later path below it.
+        let below = self
             .walked
             .as_deref()
-            .and_then(|w| dir.strip_prefix(w).ok())
-            .is_some_and(|rest| rest.components().all(|c| matches!(c, Component::Normal(_))));
-        let mut down = Vec::new();
-        let mut at = dir;
-        let mut found = loop {
-            if let Some(known) = self.known(at) {
-                break known;
-            }
-            match (at.parent(), at.file_name()) {
-                (Some(up), Some(name)) if below_walked => {
-                    down.push((at, name));
-                    at = up;
-                }
-                _ => {
-                    let found = self.resolved(at);
-                    self.folders
-                        .borrow_mut()
-                        .insert(at.to_owned(), found.clone());
-                    break found;
-                }
-            }
-        };
-        for (at, name) in down.into_iter().rev() {
-            found = found.and_then(|up| self.entry(&up.join(name)));
+            .and_then(|w| Some((w, dir.strip_prefix(w).ok()?)))
+            .filter(|(_, rest)| rest.components().all(|c| matches!(c, Component::Normal(_))));
+        let Some((walked, rest)) = below else {
+            let found = self.resolved(dir);
             self.folders
                 .borrow_mut()
-                .insert(at.to_owned(), found.clone());
+                .insert(dir.to_owned(), found.clone());
+            return found;
+        };
+        let mut at = walked.to_owned();
+        let mut found = Ok(walked.to_owned());
+        for name in rest.components().map(Component::as_os_str) {
+            at.push(name);
+            found = match self.known(&at) {
+                Some(known) => known,
+                None => {
+                    let looked = found.and_then(|up| self.entry(&up.join(name)));
+                    self.folders.borrow_mut().insert(at.clone(), looked.clone());
+                    looked
+                }
+            };
+            if found.is_err() {
+                break;
+            }
         }
         found
     }
@@ -210,6 +207,11 @@ mod tests {
         // A path no file system opens is missing, found without a look at its ancestors.
         let long = s.join("x/".repeat(3000)).join("a.md");
         assert_eq!(tree.lookup(&long), Lookup::Missing);
+        assert!(tree.folders.borrow().len() < 10);
+        // Nor are the folders below one that is missing kept, one by one.
+        let deep = s.join("y/".repeat(1000)).join("a.md");
+        assert_eq!(tree.lookup(&deep), Lookup::Missing);
+        assert_eq!(tree.lookup(&s.join("y/y/b.md")), Lookup::Missing);
         assert!(tree.folders.borrow().len() < 10);
         assert_eq!(tree.lookup(&s.join("../../secret.md")), Lookup::Outside);
         assert_eq!(

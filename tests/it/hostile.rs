@@ -361,6 +361,30 @@ fn thousands_of_distinct_names_are_read_without_a_search_per_name() {
     assert_eq!(broken("paths", "SA232"), N);
 }
 
+/// Paths of thousands of folders, each under a folder that is not there, and one longer than
+/// any file system opens: each is missing, found without a look at, or a copy of, each of its
+/// ancestors (which took seconds and a gigabyte).
+#[test]
+fn paths_of_thousands_of_folders_are_looked_up_once_each() {
+    let t = TempDir::new().unwrap();
+    let deep = "y/".repeat(2000);
+    let body: String = (0..250)
+        .map(|i| format!("- Open `a{i}/{deep}f.md` first.\n"))
+        .chain(std::iter::once(format!(
+            "- Open `{}x.md` first.\n",
+            "x/".repeat(20_000)
+        )))
+        .collect();
+    write(
+        t.path(),
+        "skills/deep/SKILL.md",
+        format!("---\nname: deep\ndescription: Does deep things. Use when asked.\n---\n{body}"),
+    );
+    let (r, _) = json(t.path(), &["."]);
+    let found = rules_for(&r, "skills/deep/SKILL.md");
+    assert_eq!(found.iter().filter(|x| *x == "SA232").count(), 251);
+}
+
 /// Frontmatter lists as long as the YAML limits allow (executables an OpenClaw block requires,
 /// an agent's tools) are read and judged with no search per entry.
 #[test]
