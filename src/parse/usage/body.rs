@@ -307,7 +307,8 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         if let Some((fence, info)) = fence_open(trimmed) {
             // The block ends at a closing fence of the same character, at least as long. A
             // Markdown block showing a file with blocks of its own (a README template) is
-            // written with fences as long as theirs: each inner block's bare fence closes it.
+            // often fenced as they are: there a fence with a language opens an inner block,
+            // and the next bare fence closes that one, not the template.
             let template = matches!(info.trim(), "markdown" | "md");
             let mut inner = 0usize;
             let mut end = i + 1;
