@@ -214,6 +214,11 @@ pub(super) fn python(
     let mut optional = OptionalImports::None;
     // The indents of the branches (`if`, `elif`, `else`, `except`) the line is in.
     let mut branches: Vec<usize> = Vec::new();
+    // The stretches of lines after a comment that says the code falls back (`# Fall back to
+    // environment variables`), to the end of the comment's block: the way taken when
+    // another fails.
+    let mut fallbacks: Vec<(u32, u32)> = Vec::new();
+    let mut falling_back: Option<(usize, u32)> = None;
     for &(n, line) in lines {
         let t = line.trim_start();
         let indent = line.len() - t.len();
@@ -223,6 +228,18 @@ pub(super) fn python(
             while branches.last().is_some_and(|b| *b >= indent) {
                 branches.pop();
             }
+            if let Some((at, from)) = falling_back
+                && indent < at
+            {
+                fallbacks.push((from, n));
+                falling_back = None;
+            }
+        } else if falling_back.is_none()
+            && in_string.is_none()
+            && t.starts_with('#')
+            && (contains_ci(t, "fall back") || contains_ci(t, "fallback"))
+        {
+            falling_back = Some((indent, n));
         }
         let branched = !branches.is_empty();
         if code && branch(t) {
@@ -301,6 +318,9 @@ pub(super) fn python(
         }
     }
     optional.end(out);
+    if let Some((_, from)) = falling_back {
+        fallbacks.push((from, u32::MAX));
+    }
     // Reads of the environment.
     let from = out.len();
     let mut optional_vars = Vec::new();
@@ -331,7 +351,11 @@ pub(super) fn python(
             if !env_name(&name) || subscript_set || assigned.contains(&name) {
                 continue;
             }
-            if has_default || optional_read(&mut script, p) {
+            let in_fallback = {
+                let i = fallbacks.partition_point(|f| f.0 <= line);
+                i > 0 && line < fallbacks[i - 1].1
+            };
+            if has_default || in_fallback || optional_read(&mut script, p) {
                 optional_vars.push((name, line));
             } else {
                 columns.move_to(l);

@@ -547,6 +547,13 @@ fn a_process_run_in_one_branch_of_a_conditional_is_optional() {
 }
 
 #[test]
+fn a_read_after_a_comment_that_falls_back_is_optional_to_the_end_of_its_block() {
+    let py = "import os\ndef creds():\n    op = os.getenv(\"OP_TOKEN\")\n    if op:\n        return from_vault(op)\n    # Fall back to environment variables\n    return {\n        'id': os.environ['NEST_ID'],\n    }\n\ndef main():\n    key = os.environ['API_KEY']\n";
+    let u = of_script("scripts/a.py", py, &Local::default());
+    assert_eq!(names(&u, DepKind::Env), ["API_KEY"]);
+}
+
+#[test]
 fn an_import_in_a_branch_is_optional() {
     let py = "import requests\n\ndef load(p):\n    if p.exists():  # only with a config\n        import yaml\n        return yaml.safe_load(p)\n    elif p.name:\n        from lxml import etree\n    else:\n        pass\n    import numpy\n\nif __name__ == \"__main__\":\n    import click\n";
     let u = of_script("scripts/a.py", py, &Local::default());
