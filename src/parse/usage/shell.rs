@@ -625,6 +625,9 @@ pub(super) fn activates_venv(ws: &[(usize, &str)]) -> bool {
 pub(super) fn runs_a_download(line: &str) -> bool {
     const SHELLS: &[&str] = &["sh", "bash", "zsh"];
     const FETCHERS: &[&str] = &["curl", "wget"];
+    if !FETCHERS.iter().any(|f| line.contains(f)) {
+        return false;
+    }
     fn first_word(part: &str) -> Option<&str> {
         part.split_whitespace()
             .find(|w| *w != "sudo" && !w.starts_with('-'))
