@@ -135,27 +135,62 @@ pub(super) struct WaysRound {
     pub(super) bins: Names,
 }
 
-/// Leave out the tools a body names only in tables (`| `projects_get` | Get a project |`) where
-/// it names others in its text: a table that lists a server's tools is a reference, and the
-/// steps name the ones the skill calls. A body that names tools only in tables keeps them all.
-fn only_in_tables(out: &mut Vec<Use>, lines: &[&str], first_line: u32) {
-    let in_table = |u: &Use| {
-        lines
-            .get(u.line.saturating_sub(first_line) as usize)
-            .is_some_and(|l| l.trim_start().starts_with('|'))
-    };
-    let mut outside = Names::default();
-    let mut tabled = false;
-    for u in out.iter().filter(|u| u.kind == DepKind::Tools) {
-        if in_table(u) {
-            tabled = true;
-        } else {
-            assign(&mut outside, &u.name);
+/// Leave out the tools a body names only where it says they are not always called: in a line
+/// that calls one "only when" or "only if" something holds (`Use `list_docs` only when you
+/// need to browse`), and in tables (`| `projects_get` | Get a project |`) where it names other
+/// tools in its text, for a table that lists a server's tools is a reference and the steps
+/// name the ones the skill calls. A body that names tools only in tables keeps them.
+fn tools_not_always_called(out: &mut Vec<Use>, lines: &[&str], first_line: u32) {
+    /// A line's marks, in characters from its start: where its sentences end, and where it
+    /// says "only when" or "only if". Read once for a line, which may name thousands of tools.
+    struct Marks {
+        table: bool,
+        ends: Vec<u32>,
+        only: Vec<u32>,
+    }
+    fn marks(line: &str) -> Marks {
+        let (mut ends, mut only) = (Vec::new(), Vec::new());
+        for (column, (i, c)) in (1u32..).zip(line.char_indices()) {
+            if matches!(c, '.' | ';') {
+                ends.push(column);
+            } else if c == ' '
+                && [" only when ", " only if "]
+                    .iter()
+                    .any(|p| starts_ci(&line[i..], p))
+            {
+                only.push(column);
+            }
+        }
+        Marks {
+            table: line.trim_start().starts_with('|'),
+            ends,
+            only,
         }
     }
-    if tabled && !outside.is_empty() {
-        out.retain(|u| u.kind != DepKind::Tools || outside.contains(&u.name));
+    let mut read: foldhash::HashMap<u32, Marks> = foldhash::HashMap::default();
+    let (mut called, mut tabled) = (Names::default(), Names::default());
+    for u in out.iter().filter(|u| u.kind == DepKind::Tools) {
+        let m = read.entry(u.line).or_insert_with(|| {
+            marks(
+                lines
+                    .get(u.line.saturating_sub(first_line) as usize)
+                    .copied()
+                    .unwrap_or(""),
+            )
+        });
+        // "Only when" later in the use's own sentence.
+        let only = m.only.get(m.only.partition_point(|p| *p < u.column));
+        let end = m.ends.get(m.ends.partition_point(|e| *e < u.column));
+        let conditional = only.is_some_and(|o| end.is_none_or(|e| o < e));
+        if m.table {
+            assign(&mut tabled, &u.name);
+        } else if !conditional {
+            assign(&mut called, &u.name);
+        }
     }
+    // Where no step calls a tool, the tables are all the body says of them.
+    let keep = if called.is_empty() { tabled } else { called };
+    out.retain(|u| u.kind != DepKind::Tools || keep.contains(&u.name));
 }
 
 /// Words that mark a way of doing something as one among others, or as not needed.
@@ -432,7 +467,7 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         out.retain(|u| u.kind != DepKind::Env || !variant_vars.contains(&u.name));
         out.extend(shared_by_ways(ways));
     }
-    only_in_tables(&mut out, &lines, first_line);
+    tools_not_always_called(&mut out, &lines, first_line);
     if out
         .iter()
         .any(|u| matches!(u.kind, DepKind::Tools | DepKind::Bins))

@@ -235,6 +235,10 @@ fn tools_named_only_in_a_table_beside_others_named_in_steps_are_a_reference() {
         names(&u, DepKind::Tools),
         ["penpot/execute_code", "penpot/execute_code"]
     );
+    // Called "only when" something holds: not always called.
+    let only = "- Use `mcp__docs__search` to find pages. Use `mcp__docs__list` only when you need to browse.\n- Use `mcp__docs__fetch` ONLY IF asked; `mcp__docs__get` to read.\n";
+    let u = of_body(only, 1, &[]);
+    assert_eq!(names(&u, DepKind::Tools), ["docs/search", "docs/get"]);
     // Only tables: all of them stay.
     let table = body.lines().take(4).collect::<Vec<_>>().join("\n");
     let u = of_body(&table, 1, &[]);
