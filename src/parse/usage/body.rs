@@ -333,7 +333,7 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
     servers.extend(named_servers(body));
     // Each heading (its line and level) and the first command of each shell block (its line
     // and first words), to find the sections that are variants of one step.
-    let mut headings: Vec<(usize, usize)> = Vec::new();
+    let mut headings: Vec<(usize, usize, Option<Provider>)> = Vec::new();
     let mut commands: Vec<(usize, Option<&str>)> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
@@ -395,7 +395,7 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
             continue;
         }
         if let Some(title) = heading_title(trimmed) {
-            headings.push((i, heading_level(trimmed)));
+            headings.push((i, heading_level(trimmed), provider_named(title)));
             let alternative = alternative_heading(title);
             way_headings |= alternative;
             let way = (alternative || troubleshooting_heading(title)).then_some(i);
@@ -555,7 +555,7 @@ pub(super) fn first_command<'b>(block: &[(u32, &'b str)]) -> Option<&'b str> {
 /// line and level, `commands` each shell block's line and [`first_command`], both in order;
 /// `end` is the number of lines.
 pub(super) fn variant_sections(
-    headings: &[(usize, usize)],
+    headings: &[(usize, usize, Option<Provider>)],
     commands: &[(usize, Option<&str>)],
     end: usize,
 ) -> Vec<(usize, usize)> {
@@ -564,7 +564,7 @@ pub(super) fn variant_sections(
     let sections: Vec<(usize, usize, Option<&str>, Option<usize>)> = headings
         .iter()
         .enumerate()
-        .map(|(k, &(line, level))| {
+        .map(|(k, &(line, level, _))| {
             let next = headings[k + 1..].iter().position(|h| h.1 <= level);
             let until = next.map_or(end, |n| headings[k + 1 + n].0);
             let own_end = headings.get(k + 1).map_or(end, |h| h.0);
@@ -587,6 +587,32 @@ pub(super) fn variant_sections(
             variant[next] = true;
         }
     }
+    // Siblings named after two providers or systems of one kind or more (`### macOS`,
+    // `### Linux`; `## AWS`, `## Azure`): each is that one's way.
+    let mut is_next = vec![false; sections.len()];
+    for s in &sections {
+        if let Some(next) = s.3 {
+            is_next[next] = true;
+        }
+    }
+    for first in (0..sections.len()).filter(|&k| !is_next[k]) {
+        let mut chain = vec![first];
+        while let Some(next) = sections[chain[chain.len() - 1]].3 {
+            chain.push(next);
+        }
+        let named: Vec<(usize, Provider)> = chain
+            .iter()
+            .filter_map(|&k| Some((k, headings[k].2?)))
+            .collect();
+        for &(k, p) in &named {
+            if named
+                .iter()
+                .any(|(_, o)| o.kind == p.kind && o.name != p.name)
+            {
+                variant[k] = true;
+            }
+        }
+    }
     let mut out: Vec<(usize, usize)> = sections
         .iter()
         .zip(variant)
@@ -597,6 +623,45 @@ pub(super) fn variant_sections(
     out.sort_unstable();
     out.dedup_by(|inner, outer| inner.1 <= outer.1);
     out
+}
+
+/// A provider or system a heading is named after: one of several of its kind (clouds,
+/// operating systems, model providers) a skill may give a section each.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) struct Provider {
+    kind: u8,
+    name: &'static str,
+}
+
+/// The names a heading may give a provider by, with the provider and its kind.
+#[rustfmt::skip]
+const PROVIDERS: &[(&str, &str, u8)] = &[
+    ("aws", "aws", 0), ("amazon web services", "aws", 0), ("azure", "azure", 0),
+    ("gcp", "gcp", 0), ("google cloud", "gcp", 0),
+    ("macos", "macos", 1), ("mac os", "macos", 1), ("linux", "linux", 1),
+    ("windows", "windows", 1),
+    ("openai", "openai", 2), ("anthropic", "anthropic", 2), ("gemini", "gemini", 2),
+    ("ollama", "ollama", 2), ("mistral", "mistral", 2), ("bedrock", "bedrock", 2),
+    ("vertex ai", "vertex", 2),
+];
+
+/// The provider a heading's title names as a word, where it names one.
+pub(super) fn provider_named(title: &str) -> Option<Provider> {
+    static NAMES: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::LazyLock::new(|| {
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(PROVIDERS.iter().map(|p| p.0))
+                .ok()
+        });
+    let bytes = title.as_bytes();
+    NAMES.as_ref()?.find_iter(title).find_map(|m| {
+        let word = |i: Option<&u8>| i.is_some_and(u8::is_ascii_alphanumeric);
+        let whole =
+            !word(m.start().checked_sub(1).and_then(|i| bytes.get(i))) && !word(bytes.get(m.end()));
+        let (_, name, kind) = PROVIDERS[m.pattern().as_usize()];
+        whole.then_some(Provider { kind, name })
+    })
 }
 
 /// Which of `names` some line of `prose` names as a variable. A name of one word (`URL`, `PORT`)

@@ -565,6 +565,20 @@ fn an_import_in_a_branch_is_optional() {
 }
 
 #[test]
+fn sections_named_after_two_providers_of_one_kind_are_their_ways() {
+    let body = "## Recon\n```bash\nnmap -sV host\n```\n## Phase 2: Azure Enumeration\n```bash\naz vm list\nnmap -p 443 host\n```\n## Phase 3: AWS Enumeration\n```bash\naws s3 ls\nnmap -p 22 host\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["nmap", "nmap"]);
+    // One provider's steps are not ways, nor is a word inside another (`Windows` is not
+    // `windowsill`).
+    let steps = "## Recon\n```bash\nnmap host\n```\n## AWS setup\n```bash\naws configure\n```\n## AWS deploy\n```bash\nsam deploy\n```\n";
+    let u = of_body(steps, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["nmap", "aws", "sam"]);
+    assert_eq!(provider_named("Linuxish tools"), None);
+    assert!(provider_named("On macOS").is_some());
+}
+
+#[test]
 fn a_variable_given_a_default_anywhere_in_a_script_is_optional() {
     let sh = "#!/bin/bash\necho \"https://$site.$SF_DOMAIN\"\nurl=\"https://x.${SF_DOMAIN:-example.com}/\"\ncurl -H \"Bearer $TOKEN\" \"${BASE:+$BASE/}x\"\n";
     let u = of_script("scripts/a.sh", sh, &Local::default());
