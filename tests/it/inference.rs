@@ -267,6 +267,12 @@ fn setup_and_test_scripts_are_read_only_when_the_skill_names_them() {
             "#!/bin/bash\nnpm install\ncurl -sLO https://x/y\n",
         ),
         ("skills/quiet/test.sh", "#!/bin/bash\nclawdbot status\n"),
+        // A maintainer's demo and benchmark scripts are not what the skill runs.
+        (
+            "skills/quiet/demo/record.sh",
+            "#!/bin/bash\nffmpeg -i x y\n",
+        ),
+        ("skills/quiet/benchmarks/run.sh", "#!/bin/bash\ngunzip x\n"),
         (
             "skills/named/SKILL.md",
             &with_body("named", "First run the setup.sh in scripts.\n"),
