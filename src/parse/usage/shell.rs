@@ -42,6 +42,13 @@ pub(super) const NOT_COMMANDS: &[&str] = &[
     "you",
 ];
 
+/// Full-screen programs a person drives at a terminal (`vim config.yaml`, `htop`): an agent
+/// edits and watches with its own tools, so a line that runs one is the person's example.
+#[rustfmt::skip]
+pub(super) const INTERACTIVE: &[&str] = &[
+    "btop", "emacs", "htop", "micro", "nano", "nvim", "pico", "vi", "vim",
+];
+
 /// Words before the command that run it (`sudo gh ...`): skipped, with their flags.
 #[rustfmt::skip]
 pub(super) const WRAPPERS: &[&str] = &[
@@ -545,6 +552,7 @@ pub(super) fn shell(
                     && !SHELL_BUILTINS.contains(&w)
                     && !BASE_UTILITIES.contains(&w)
                     && !NOT_COMMANDS.contains(&w)
+                    && !INTERACTIVE.contains(&w)
                     && !ws
                         .get(k + 1)
                         .is_some_and(|n| n.1.starts_with('=') || n.1 == "+=")

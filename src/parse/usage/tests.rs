@@ -261,6 +261,14 @@ fn blocks_inside_a_markdown_template_are_the_template_s() {
 }
 
 #[test]
+fn a_full_screen_program_is_the_person_s_example() {
+    let body =
+        "```bash\nbat config.yaml && vim config.yaml\nnano notes.md\nhtop\ntop -l 2 -n 0\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["bat", "top"]);
+}
+
+#[test]
 fn a_downloaded_script_run_by_a_shell_is_an_installer() {
     let body = "```bash\ncurl -sL https://aka.ms/InstallAzureCLIDeb | sudo bash  # Linux\nsh -c \"$(curl -fsSL https://x.dev/install.sh)\"\nbash <(wget -qO- https://y.dev/i.sh)\naz login\ncurl -s https://api.x.dev | jq .\n```\n";
     let u = of_body(body, 1, &[]);
