@@ -219,12 +219,14 @@ pub(super) fn python(
     // another fails.
     let mut fallbacks: Vec<(u32, u32)> = Vec::new();
     let mut falling_back: Option<(usize, u32)> = None;
+    let mut guards = Guards::default();
     for &(n, line) in lines {
         let t = line.trim_start();
         let indent = line.len() - t.len();
         let code = !t.is_empty() && !t.starts_with('#') && in_string.is_none();
         if code {
             optional.read(t, indent, out);
+            guards.read(t, indent, n);
             while branches.last().is_some_and(|b| *b >= indent) {
                 branches.pop();
             }
@@ -318,6 +320,7 @@ pub(super) fn python(
         }
     }
     optional.end(out);
+    let guarded = guards.end();
     if let Some((_, from)) = falling_back {
         fallbacks.push((from, u32::MAX));
     }
@@ -364,6 +367,7 @@ pub(super) fn python(
         }
     }
     under_optional(out, from, &optional_vars);
+    let from = out.len();
     calls(
         text,
         &script.starts,
@@ -379,4 +383,69 @@ pub(super) fn python(
         file,
         out,
     );
+    // A process run in a `try` whose handler goes on without it: the script can do without.
+    if !guarded.is_empty() {
+        let mut i = 0;
+        out.retain(|u| {
+            i += 1;
+            let k = guarded.partition_point(|g| g.0 < u.line);
+            i <= from || k == 0 || u.line >= guarded[k - 1].1
+        });
+    }
+}
+
+/// The bodies of a script's `try` blocks whose handler goes on quietly (`except Exception:
+/// return None`), found line by line: a handler that exits, raises or reports the failure
+/// makes what the body runs a need.
+#[derive(Default)]
+struct Guards {
+    /// The `try:` being read: its indent and line.
+    open: Option<(usize, u32)>,
+    /// Its handler: the `try`'s indent and line, the handler's line, whether it stops.
+    handler: Option<(usize, u32, u32, bool)>,
+    /// Each guarded body, from the `try:` line to its handler's line.
+    guarded: Vec<(u32, u32)>,
+}
+
+impl Guards {
+    /// Read a line of code (`t`, at `indent`, line `n`).
+    fn read(&mut self, t: &str, indent: usize, n: u32) {
+        if let Some((at, from, to, stops)) = self.handler {
+            if indent > at {
+                // Anything but going on quietly (`return None`, `pass`) reports the failure:
+                // the script's work needed what failed.
+                let stops = stops
+                    || ["exit(", "raise", "print(", "log", "error", "Error", "warn"]
+                        .iter()
+                        .any(|w| t.contains(w));
+                self.handler = Some((at, from, to, stops));
+                return;
+            }
+            self.close();
+        }
+        if let Some((at, from)) = self.open
+            && indent <= at
+        {
+            self.open = None;
+            if indent == at && t.starts_with("except") {
+                self.handler = Some((at, from, n, false));
+                return;
+            }
+        }
+        if t == "try:" {
+            self.open = Some((indent, n));
+        }
+    }
+
+    fn close(&mut self) {
+        if let Some((_, from, to, false)) = self.handler.take() {
+            self.guarded.push((from, to));
+        }
+    }
+
+    /// The guarded bodies, in order.
+    fn end(mut self) -> Vec<(u32, u32)> {
+        self.close();
+        self.guarded
+    }
 }

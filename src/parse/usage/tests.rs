@@ -566,6 +566,13 @@ fn a_read_after_a_comment_that_falls_back_is_optional_to_the_end_of_its_block() 
 }
 
 #[test]
+fn a_process_run_in_a_try_whose_handler_goes_on_quietly_is_optional() {
+    let py = "import subprocess\ndef token():\n    try:\n        r = subprocess.run([\"gcloud\", \"auth\"])\n        return r.stdout\n    except (OSError, FileNotFoundError):\n        pass\n    return None\ndef run():\n    try:\n        subprocess.run([\"gh\", \"pr\", \"list\"], check=True)\n    except subprocess.CalledProcessError as e:\n        print(f\"Error: {e}\")\n        return 1\nsubprocess.run([\"jq\", \".\"])\n";
+    let u = of_script("scripts/a.py", py, &Local::default());
+    assert_eq!(names(&u, DepKind::Bins), ["gh", "jq"]);
+}
+
+#[test]
 fn an_import_in_a_branch_is_optional() {
     let py = "import requests\n\ndef load(p):\n    if p.exists():  # only with a config\n        import yaml\n        return yaml.safe_load(p)\n    elif p.name:\n        from lxml import etree\n    else:\n        pass\n    import numpy\n\nif __name__ == \"__main__\":\n    import click\n";
     let u = of_script("scripts/a.py", py, &Local::default());
