@@ -5,7 +5,7 @@ use super::mentions::{mentioned, word_runs};
 use super::powershell::powershell;
 use super::shell::{assign, shell};
 use super::tools::{References, named_servers, tools_of_text};
-use super::{Names, contains_ci, interpreter_of, starts_ci};
+use super::{Names, contains_ci, interpreter_of, span_holding, starts_ci};
 use crate::model::{DepKind, Use};
 
 /// The fenced blocks of a body that an agent runs, by their info string.
@@ -433,8 +433,7 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
     if !variants.is_empty() {
         let variant_of = |u: &Use| {
             let at = u.line.saturating_sub(first_line) as usize;
-            let k = variants.partition_point(|v| v.0 <= at).checked_sub(1)?;
-            (at < variants[k].1).then_some(variants[k].0)
+            span_holding(&variants, at).map(|k| variants[k].0)
         };
         let (inside, kept): (Vec<Use>, Vec<Use>) =
             out.into_iter().partition(|u| variant_of(u).is_some());

@@ -57,6 +57,22 @@ fn imported(
     out.push(found(DepKind::Packages, name, file, n, line, at));
 }
 
+/// Keep of the uses pushed since `from` those `keep` takes; the earlier ones stay as they are.
+fn retain_since(out: &mut Vec<Use>, from: usize, mut keep: impl FnMut(&Use) -> bool) {
+    let mut i = 0;
+    out.retain(|u| {
+        i += 1;
+        i <= from || keep(u)
+    });
+}
+
+/// The index of the span of `spans` that holds `at`: spans sorted and apart, each from its
+/// first place up to, not including, its end.
+fn span_holding<T: Ord + Copy>(spans: &[(T, T)], at: T) -> Option<usize> {
+    let k = spans.partition_point(|s| s.0 <= at).checked_sub(1)?;
+    (at < spans[k].1).then_some(k)
+}
+
 /// A set of names (variables assigned, functions defined): looked up once per word read, so
 /// a long text costs no more than its length.
 type Names = foldhash::HashSet<String>;

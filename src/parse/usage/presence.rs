@@ -5,6 +5,7 @@
 //! that exits) does need it, and keeps it.
 
 use super::shell::{command_word, segments, words};
+use super::span_holding;
 
 /// A place in a shell text: the index of its logical line and a byte of that line.
 type At = (usize, usize);
@@ -118,10 +119,9 @@ impl Checked {
 
     /// Whether the text has made sure `name` is there at `at`.
     pub(super) fn covers(&self, name: &str, at: At) -> bool {
-        self.0.get(name).is_some_and(|spans| {
-            let i = spans.partition_point(|(from, _)| *from <= at);
-            i > 0 && at < spans[i - 1].1
-        })
+        self.0
+            .get(name)
+            .is_some_and(|spans| span_holding(spans, at).is_some())
     }
 }
 

@@ -3,7 +3,7 @@
 
 use super::reads::{Script, calls, optional_read, quoted_after, under_optional};
 use super::shell::assign;
-use super::{Local, Names, contains_ci, env_name, found, imported};
+use super::{Local, Names, contains_ci, env_name, found, imported, retain_since, span_holding};
 use crate::model::{DepKind, Use};
 use crate::span::Columns;
 
@@ -189,11 +189,7 @@ impl OptionalImports {
             ..
         } = *self
         {
-            let mut i = 0;
-            out.retain(|u| {
-                i += 1;
-                i <= start || u.kind != DepKind::Packages
-            });
+            retain_since(out, start, |u| u.kind != DepKind::Packages);
         }
         *self = OptionalImports::None;
     }
@@ -354,10 +350,7 @@ pub(super) fn python(
             if !env_name(&name) || subscript_set || assigned.contains(&name) {
                 continue;
             }
-            let in_fallback = {
-                let i = fallbacks.partition_point(|f| f.0 <= line);
-                i > 0 && line < fallbacks[i - 1].1
-            };
+            let in_fallback = span_holding(&fallbacks, line).is_some();
             if has_default || in_fallback || optional_read(&mut script, p) {
                 optional_vars.push((name, line));
             } else {
@@ -385,12 +378,7 @@ pub(super) fn python(
     );
     // A process run in a `try` whose handler goes on without it: the script can do without.
     if !guarded.is_empty() {
-        let mut i = 0;
-        out.retain(|u| {
-            i += 1;
-            let k = guarded.partition_point(|g| g.0 < u.line);
-            i <= from || k == 0 || u.line >= guarded[k - 1].1
-        });
+        retain_since(out, from, |u| span_holding(&guarded, u.line).is_none());
     }
 }
 

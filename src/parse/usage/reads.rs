@@ -2,7 +2,7 @@
 //! which executables process-spawning calls run.
 
 use super::shell::{BASE_UTILITIES, SHELL_BUILTINS};
-use super::{command_name, found, place};
+use super::{command_name, found, place, retain_since};
 use crate::model::{DepKind, Use};
 use crate::span::{Columns, LineStarts};
 
@@ -262,11 +262,9 @@ pub(super) fn under_optional(out: &mut Vec<Use>, from: usize, optional: &[(Strin
     }
     let optional: foldhash::HashSet<(&str, u32)> =
         optional.iter().map(|(n, l)| (n.as_str(), *l)).collect();
-    let mut i = 0;
-    out.retain(|u| {
-        i += 1;
+    retain_since(out, from, |u| {
         let below = |d: u32| optional.contains(&(u.name.as_str(), u.line.saturating_sub(d)));
-        i <= from || u.kind != DepKind::Env || !(below(1) || below(2))
+        u.kind != DepKind::Env || !(below(1) || below(2))
     });
 }
 
