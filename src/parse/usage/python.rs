@@ -120,78 +120,95 @@ fn branch(t: &str) -> bool {
         && !t.contains("__name__")
 }
 
-/// Where a script is in a `try:` that imports packages it can do without: `try: import
-/// defusedxml` with `except ImportError:` falling back to the standard library. A handler
-/// that stops the script (`sys.exit`, `raise`) or says to install them makes them needs.
-pub(super) enum OptionalImports {
-    None,
-    /// In a `try:` at this indent; its imports are the uses from `start` on.
-    Try {
-        indent: usize,
-        start: usize,
-    },
-    /// In its `except ImportError:` handler; whether it stops the script.
-    Handler {
-        indent: usize,
-        start: usize,
-        stops: bool,
-    },
+/// A `try:` block of a script and its first handler: what the block's body imports or runs,
+/// the script can do without when the handler goes on.
+#[derive(Clone, Copy)]
+struct Try {
+    indent: usize,
+    /// The `try:` line, its handler's `except` line, and the first line after the handler.
+    from: u32,
+    except: u32,
+    to: u32,
+    /// Whether the handler catches a failed import: `except ImportError:`, a bare `except:`,
+    /// `except Exception`.
+    catches_import: bool,
+    /// Whether the handler stops the script or says to install what failed (`_die("...
+    /// requires Pillow. Install with ...")`): the imports are needed.
+    needs_imports: bool,
+    /// Whether the handler reports the failure in any way (exits, raises, prints, logs): what
+    /// the body runs is needed. Only going on quietly (`return None`, `pass`) is not.
+    reports: bool,
 }
 
-impl OptionalImports {
-    /// Read a line of code (`t`, at `indent`), before its imports are.
-    fn read(&mut self, t: &str, indent: usize, out: &mut Vec<Use>) {
-        match *self {
-            OptionalImports::Try { indent: at, start } if indent <= at => {
-                let catches = t.starts_with("except")
-                    && (t.contains("ImportError")
-                        || t.contains("ModuleNotFoundError")
-                        || t.starts_with("except:")
-                        || t.starts_with("except Exception"));
-                *self = if indent == at && catches {
-                    OptionalImports::Handler {
-                        indent: at,
-                        start,
-                        stops: false,
-                    }
-                } else {
-                    OptionalImports::None
-                };
-            }
-            OptionalImports::Handler {
-                indent: at,
-                ref mut stops,
-                ..
-            } if indent > at => {
-                // Stopping, or saying to install it (`_die("... requires Pillow. Install
-                // with ...")`): the script cannot do this without it.
-                *stops |= ["exit(", "raise", "install", "require"]
+impl Try {
+    /// The lines whose imports the script can do without: the body and the handler, which
+    /// may import a fallback (`except ImportError: import json`).
+    fn optional_imports(&self) -> Option<(u32, u32)> {
+        (self.catches_import && !self.needs_imports).then_some((self.from, self.to))
+    }
+
+    /// The lines whose processes the script can do without: the body.
+    fn quiet_body(&self) -> Option<(u32, u32)> {
+        (!self.reports).then_some((self.from, self.except))
+    }
+}
+
+/// A script's `try` blocks with their first handlers, read line by line. A `try:` inside
+/// another is the one that guards what comes after it; one inside a handler is not followed.
+#[derive(Default)]
+struct Tries {
+    /// The `try:` being read: its indent and line.
+    open: Option<(usize, u32)>,
+    /// Its handler, being read.
+    handler: Option<Try>,
+    done: Vec<Try>,
+}
+
+impl Tries {
+    /// Read a line of code (`t`, at `indent`, line `n`).
+    fn read(&mut self, t: &str, indent: usize, n: u32) {
+        if let Some(h) = &mut self.handler {
+            if indent > h.indent {
+                h.needs_imports |= ["exit(", "raise", "install", "require"]
                     .iter()
                     .any(|w| contains_ci(t, w));
+                h.reports |= ["exit(", "raise", "print(", "log", "error", "Error", "warn"]
+                    .iter()
+                    .any(|w| t.contains(w));
+                return;
             }
-            OptionalImports::Handler { .. } => self.end(out),
-            _ => {}
+            self.done.push(Try { to: n, ..*h });
+            self.handler = None;
         }
-        // A `try:` inside another is the one that guards the imports after it.
-        if matches!(self, OptionalImports::None | OptionalImports::Try { .. }) && t == "try:" {
-            *self = OptionalImports::Try {
-                indent,
-                start: out.len(),
-            };
+        if let Some((at, from)) = self.open
+            && indent <= at
+        {
+            self.open = None;
+            if indent == at && t.starts_with("except") {
+                self.handler = Some(Try {
+                    indent: at,
+                    from,
+                    except: n,
+                    to: u32::MAX,
+                    catches_import: t.contains("ImportError")
+                        || t.contains("ModuleNotFoundError")
+                        || t.starts_with("except:")
+                        || t.starts_with("except Exception"),
+                    needs_imports: false,
+                    reports: false,
+                });
+                return;
+            }
+        }
+        if t == "try:" {
+            self.open = Some((indent, n));
         }
     }
 
-    /// The handler is over: if the script goes on without them, its imports are no needs.
-    fn end(&mut self, out: &mut Vec<Use>) {
-        if let OptionalImports::Handler {
-            start,
-            stops: false,
-            ..
-        } = *self
-        {
-            retain_since(out, start, |u| u.kind != DepKind::Packages);
-        }
-        *self = OptionalImports::None;
+    /// The blocks, in order.
+    fn end(mut self) -> Vec<Try> {
+        self.done.extend(self.handler.take());
+        self.done
     }
 }
 
@@ -203,11 +220,11 @@ pub(super) fn python(
     out: &mut Vec<Use>,
 ) {
     let file = Some(rel);
+    let start = out.len();
     let mut script = Script::new(text);
     let mut assigned = Names::default();
     // Inside a triple-quoted string (a docstring, a template of other code): no imports.
     let mut in_string: Option<&str> = None;
-    let mut optional = OptionalImports::None;
     // The indents of the branches (`if`, `elif`, `else`, `except`) the line is in.
     let mut branches: Vec<usize> = Vec::new();
     // The stretches of lines after a comment that says the code falls back (`# Fall back to
@@ -215,14 +232,13 @@ pub(super) fn python(
     // another fails.
     let mut fallbacks: Vec<(u32, u32)> = Vec::new();
     let mut falling_back: Option<(usize, u32)> = None;
-    let mut guards = Guards::default();
+    let mut tries = Tries::default();
     for &(n, line) in lines {
         let t = line.trim_start();
         let indent = line.len() - t.len();
         let code = !t.is_empty() && !t.starts_with('#') && in_string.is_none();
         if code {
-            optional.read(t, indent, out);
-            guards.read(t, indent, n);
+            tries.read(t, indent, n);
             while branches.last().is_some_and(|b| *b >= indent) {
                 branches.pop();
             }
@@ -315,8 +331,16 @@ pub(super) fn python(
             assign(&mut assigned, &name);
         }
     }
-    optional.end(out);
-    let guarded = guards.end();
+    let tries = tries.end();
+    let spans =
+        |of: fn(&Try) -> Option<(u32, u32)>| tries.iter().filter_map(of).collect::<Vec<_>>();
+    let optional_imports = spans(Try::optional_imports);
+    if !optional_imports.is_empty() {
+        retain_since(out, start, |u| {
+            u.kind != DepKind::Packages || span_holding(&optional_imports, u.line).is_none()
+        });
+    }
+    let guarded = spans(Try::quiet_body);
     if let Some((_, from)) = falling_back {
         fallbacks.push((from, u32::MAX));
     }
@@ -379,61 +403,5 @@ pub(super) fn python(
     // A process run in a `try` whose handler goes on without it: the script can do without.
     if !guarded.is_empty() {
         retain_since(out, from, |u| span_holding(&guarded, u.line).is_none());
-    }
-}
-
-/// The bodies of a script's `try` blocks whose handler goes on quietly (`except Exception:
-/// return None`), found line by line: a handler that exits, raises or reports the failure
-/// makes what the body runs a need.
-#[derive(Default)]
-struct Guards {
-    /// The `try:` being read: its indent and line.
-    open: Option<(usize, u32)>,
-    /// Its handler: the `try`'s indent and line, the handler's line, whether it stops.
-    handler: Option<(usize, u32, u32, bool)>,
-    /// Each guarded body, from the `try:` line to its handler's line.
-    guarded: Vec<(u32, u32)>,
-}
-
-impl Guards {
-    /// Read a line of code (`t`, at `indent`, line `n`).
-    fn read(&mut self, t: &str, indent: usize, n: u32) {
-        if let Some((at, from, to, stops)) = self.handler {
-            if indent > at {
-                // Anything but going on quietly (`return None`, `pass`) reports the failure:
-                // the script's work needed what failed.
-                let stops = stops
-                    || ["exit(", "raise", "print(", "log", "error", "Error", "warn"]
-                        .iter()
-                        .any(|w| t.contains(w));
-                self.handler = Some((at, from, to, stops));
-                return;
-            }
-            self.close();
-        }
-        if let Some((at, from)) = self.open
-            && indent <= at
-        {
-            self.open = None;
-            if indent == at && t.starts_with("except") {
-                self.handler = Some((at, from, n, false));
-                return;
-            }
-        }
-        if t == "try:" {
-            self.open = Some((indent, n));
-        }
-    }
-
-    fn close(&mut self) {
-        if let Some((_, from, to, false)) = self.handler.take() {
-            self.guarded.push((from, to));
-        }
-    }
-
-    /// The guarded bodies, in order.
-    fn end(mut self) -> Vec<(u32, u32)> {
-        self.close();
-        self.guarded
     }
 }
