@@ -379,7 +379,7 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
                     fields::name_list(value, k, rules::spec::allowed_tools_shape, sink)
                 {
                     if value.as_seq().is_some() {
-                        rules::spec::allowed_tools_list(sink, value.pos);
+                        rules::spec::allowed_tools_list(sink, value.pos, &list);
                     }
                     f.allowed_tools = list;
                 }

@@ -689,13 +689,22 @@ pub(crate) const ALLOWED_TOOLS_TYPE: RuleDoc = RuleDoc {
     fix: None,
 };
 
-/// `allowed-tools` is written as a YAML list, at `pos`.
-pub(crate) fn allowed_tools_list(sink: &mut Sink, pos: Pos) {
-    sink.push(
-        Rule::AllowedToolsType,
-        pos,
-        "the spec defines `allowed-tools` as a space-separated string; Claude Code also reads a list, other hosts may not",
-    );
+/// `allowed-tools` is written as a YAML list of `names`, at `pos`.
+pub(crate) fn allowed_tools_list(sink: &mut Sink, pos: Pos, names: &[String]) {
+    // A blank inside a permission rule's parentheses (`Bash(git add:*)`) is read as one name.
+    let blank_outside = |n: &&String| outside_parentheses(n, char::is_whitespace);
+    let message = match names.iter().find(blank_outside) {
+        // Such a name cannot be written in the spec's form at all: say so rather than
+        // suggest a string that would split it.
+        Some(spaced) => format!(
+            "the spec defines `allowed-tools` as a space-separated string, which cannot hold `{spaced}`; Claude Code also reads a list, hosts that read only the string split such a name"
+        ),
+        None => format!(
+            "the spec defines `allowed-tools` as a space-separated string (`allowed-tools: {}`); Claude Code also reads a list, other hosts may not",
+            names.join(" ")
+        ),
+    };
+    sink.push(Rule::AllowedToolsType, pos, message);
 }
 
 pub(crate) const ALLOWED_TOOLS_COMMAS: RuleDoc = RuleDoc {
@@ -735,6 +744,12 @@ pub(crate) fn allowed_tools_commas(sink: &mut Sink, value: &Node, raw: &str, nam
 
 /// Does `s`, an `allowed-tools` string, separate names with a comma outside parentheses?
 pub(crate) fn has_top_level_comma(s: &str) -> bool {
+    outside_parentheses(s, |c| c == ',')
+}
+
+/// Does `s` hold a character that `f` picks outside parentheses (those of a permission rule,
+/// `Bash(git add:*, git commit:*)`)?
+fn outside_parentheses(s: &str, f: impl Fn(char) -> bool) -> bool {
     let mut depth = 0usize;
     s.chars().any(|c| {
         match c {
@@ -742,7 +757,7 @@ pub(crate) fn has_top_level_comma(s: &str) -> bool {
             ')' => depth = depth.saturating_sub(1),
             _ => {}
         }
-        c == ',' && depth == 0
+        depth == 0 && f(c)
     })
 }
 

@@ -717,7 +717,24 @@ fn cases() -> Vec<Case> {
             "my-skill",
             "allowed-tools:\n  - Read\n  - Bash\n",
         )
-        .has("SA216"),
+        .has_msg("SA216", "(`allowed-tools: Read Bash`)"),
+    );
+    // A name with a space cannot be written in the string form: no string is suggested.
+    v.push(
+        with(
+            "allowed-tools list of names with spaces",
+            "my-skill",
+            "allowed-tools: ['Azure MCP/documentation', Read]\n",
+        )
+        .has_msg("SA216", "cannot hold `Azure MCP/documentation`"),
+    );
+    v.push(
+        with(
+            "allowed-tools list of permission rules",
+            "my-skill",
+            "allowed-tools: ['Bash(git add:*)', Read]\n",
+        )
+        .has_msg("SA216", "(`allowed-tools: Bash(git add:*) Read`)"),
     );
 
     // ---- what skill-audit adds ------------------------------------------------------------------
