@@ -31,6 +31,10 @@ pub struct Reference {
     pub at: usize,
     /// The title of the section it is in (the last heading above it, without its `#`s).
     pub section: Option<String>,
+    /// Whether it stands among the lines of a document's template, filled with placeholders
+    /// (`- **Type**: [Database, API]`, `[Description]`): a link there is one of the document
+    /// the skill writes, not one of the skill's files.
+    pub in_template: bool,
 }
 
 impl Reference {
@@ -144,6 +148,7 @@ pub fn links(body: &str, first_line: u32) -> Vec<Reference> {
                 line,
                 at: offset - start,
                 section: lines.section_at(offset).map(str::to_owned),
+                in_template: lines.in_template(pos.line.saturating_sub(first_line)),
             }
         })
         .collect()
@@ -174,6 +179,8 @@ struct Scanned {
     fences: Vec<(usize, usize)>,
     /// Each heading outside code: where its line starts, and its title.
     headings: Vec<(usize, String)>,
+    /// The lines outside code that hold a placeholder ([`placeholder_in`]), by their index.
+    placeholders: Vec<u32>,
 }
 
 impl Scanned {
@@ -181,6 +188,15 @@ impl Scanned {
         // In order and apart: the last one starting at or before `offset` is the only candidate.
         let i = self.fences.partition_point(|&(from, _)| from <= offset);
         i.checked_sub(1).is_some_and(|i| offset < self.fences[i].1)
+    }
+
+    /// Whether the line of index `line` has placeholders in at least
+    /// [`TEMPLATE_PLACEHOLDERS`] of the [`TEMPLATE_LINES`] lines up to it.
+    fn in_template(&self, line: u32) -> bool {
+        let from = line.saturating_sub(TEMPLATE_LINES - 1);
+        let above = self.placeholders.partition_point(|&l| l < from);
+        let to = self.placeholders.partition_point(|&l| l <= line);
+        to - above >= TEMPLATE_PLACEHOLDERS
     }
 
     /// The title of the last heading at or before `offset`.
@@ -210,8 +226,9 @@ fn lines_with_offsets(body: &str) -> impl Iterator<Item = (usize, &str)> {
 fn scan_lines(body: &str) -> Scanned {
     let mut fences = Vec::new();
     let mut headings = Vec::new();
+    let mut placeholders = Vec::new();
     let mut open: Option<(usize, u8, usize)> = None;
-    for (start, line) in lines_with_offsets(body) {
+    for (index, (start, line)) in (0u32..).zip(lines_with_offsets(body)) {
         let trimmed = line.trim_start_matches([' ', '\t', '>']);
         if let Some(run) = fence_run(trimmed) {
             let c = trimmed.as_bytes()[0];
@@ -227,16 +244,48 @@ fn scan_lines(body: &str) -> Scanned {
             }
             continue;
         }
-        if open.is_none()
-            && let Some(title) = heading(line)
-        {
+        if open.is_some() {
+            continue;
+        }
+        if let Some(title) = heading(line) {
             headings.push((start, title.to_owned()));
+        }
+        if placeholder_in(line) {
+            placeholders.push(index);
         }
     }
     if let Some((from, _, _)) = open {
         fences.push((from, body.len() + 1));
     }
-    Scanned { fences, headings }
+    Scanned {
+        fences,
+        headings,
+        placeholders,
+    }
+}
+
+/// How many lines of placeholders, among how many up to a reference's line, make a template.
+const TEMPLATE_PLACEHOLDERS: usize = 3;
+const TEMPLATE_LINES: u32 = 12;
+
+/// Whether `line` holds a placeholder of a template: text in brackets that starts with a
+/// capital letter and is no link, image, reference or task box (`[Component Name]`,
+/// `**Type**: [Web Application, API]`).
+fn placeholder_in(line: &str) -> bool {
+    let bytes = line.as_bytes();
+    memchr::memchr_iter(b'[', bytes).any(|open| {
+        let inner = &bytes[open + 1..];
+        let Some(close) = memchr::memchr(b']', inner) else {
+            return false;
+        };
+        let after = inner.get(close + 1).copied();
+        // Two characters at least: `[X]` is a ticked task box.
+        close >= 2
+            && inner.first().is_some_and(u8::is_ascii_uppercase)
+            && !inner[..close].contains(&b'[')
+            && (open == 0 || bytes[open - 1] != b'!')
+            && !matches!(after, Some(b'(' | b'[' | b':'))
+    })
 }
 
 /// The title of an ATX heading line (`## Resources`), if `line` is one.
@@ -305,6 +354,7 @@ fn path_refs(body: &str, first_line: u32) -> Vec<Reference> {
                 line: Arc::clone(shared.get_or_insert_with(|| Arc::from(line))),
                 at,
                 section: scanned.section_at(start).map(str::to_owned),
+                in_template: scanned.in_template(line_no.saturating_sub(first_line)),
             });
         }
     }
@@ -697,6 +747,40 @@ mod tests {
             let column = text.get(start..at).map_or(1, |s| s.chars().count() + 1) as u32;
             assert_eq!(lines.position(offset), (line, column), "byte {offset}");
         }
+    }
+
+    #[test]
+    fn placeholders_are_bracketed_text_that_is_no_link() {
+        for line in [
+            "[Component Name]: [Description]",
+            "- **Type**: [Web Application, API, Database]",
+            "- [c4-code-file-1.md](./c4-code-file-1.md) - [Description]",
+        ] {
+            assert!(placeholder_in(line), "{line}");
+        }
+        for line in [
+            "See [the guide](references/guide.md).",
+            "![Diagram](assets/d.png)",
+            "[Guide][guide] and [Guide]: references/guide.md",
+            "- [X] done, [ ] to do, [^1]",
+            "[lower case text] and [x]",
+        ] {
+            assert!(!placeholder_in(line), "{line}");
+        }
+    }
+
+    #[test]
+    fn links_among_a_documents_placeholders_are_in_its_template() {
+        let body = "# Doc\n\n- **Name**: [Name]\n- **Type**: [Type]\n\n[Purpose]\n\n## Related\n\n- [Container](./c4-container.md)\n\n## Own files\n\na\nb\nc\nd\ne\nf\nSee [the guide](references/guide.md).\n";
+        let links = links(body, 1);
+        let seen: Vec<_> = links
+            .iter()
+            .map(|l| (l.target.as_str(), l.in_template))
+            .collect();
+        assert_eq!(
+            seen,
+            [("./c4-container.md", true), ("references/guide.md", false)]
+        );
     }
 
     #[test]

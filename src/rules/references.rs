@@ -325,7 +325,11 @@ fn told_to_use(r: &Reference) -> bool {
 
 /// Is `r` given as an example ("e.g. `references/api.md`", "such as ...", "for example")?
 fn an_example(r: &Reference, seen: &mut Seen<'_>) -> bool {
-    // A section that shows examples or a template of a skill (`## Example`, `## Template`).
+    // A section that shows examples or a template of a skill (`## Example`, `## Template`),
+    // or the lines of a document's template, whatever their heading.
+    if r.in_template {
+        return true;
+    }
     if r.section.as_deref().is_some_and(|s| {
         let s = s.to_lowercase();
         s.contains("example") || s.contains("template")
@@ -495,7 +499,7 @@ pub(crate) const BROKEN_LINK: RuleDoc = RuleDoc {
     name: "broken-link",
     severity: Severity::Warning,
     summary: "A relative link or image in the body points at a missing file",
-    what: "A relative Markdown link or image in the body points at a file that does not exist, spelled exactly so (resolved from the SKILL.md's folder). A name that exists with another case gets a \"did you mean\". Not reported: a link given as an example (after \"for example\", \"e.g.\", \"such as\", or in a section titled Example or Template, as skills that teach writing skills show them), and `../other/...` where the library keeps the skill folder `other` under another category folder (hosts install skills side by side, where it resolves). Paths named outside links are SA232.",
+    what: "A relative Markdown link or image in the body points at a file that does not exist, spelled exactly so (resolved from the SKILL.md's folder). A name that exists with another case gets a \"did you mean\". Not reported: a link given as an example (after \"for example\", \"e.g.\", \"such as\", or in a section titled Example or Template, as skills that teach writing skills show them, or among the lines of a document template the skill fills in, with bracketed placeholders such as `[Description]` on three of the twelve lines up to the link), and `../other/...` where the library keeps the skill folder `other` under another category folder (hosts install skills side by side, where it resolves). Paths named outside links are SA232.",
     why: "The model follows these links to load references and scripts on demand; a missing file makes it fail mid-task or invent the content.",
     example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
     fix: None,
@@ -556,7 +560,7 @@ pub(crate) const BROKEN_REFERENCE: RuleDoc = RuleDoc {
     name: "broken-reference",
     severity: Severity::Warning,
     summary: "A path the body names outside a link points at a missing file",
-    what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute. A path into `references/` or `scripts/` (the spec's folders for the skill's own files) or into a folder the skill has is the skill's. A path into any other folder is the skill's only when the words around it say so: the model is told to open, read, load, see, use or run it, or it is listed under a heading such as \"Resources\" or \"Reference files\"; and not when the body treats its folder as the user's project (it creates or writes files there, asks whether they exist, or the folder is one such as `src/`, `docs/`, `config/`). Whatever its folder, a path given as an example (\"e.g.\", \"for example\", \"such as\", or in a section titled Example or Template, as skills that teach writing skills show them) is not reported, nor `../other/...` where the library keeps the skill folder `other` under another category folder. Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\".",
+    what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute. A path into `references/` or `scripts/` (the spec's folders for the skill's own files) or into a folder the skill has is the skill's. A path into any other folder is the skill's only when the words around it say so: the model is told to open, read, load, see, use or run it, or it is listed under a heading such as \"Resources\" or \"Reference files\"; and not when the body treats its folder as the user's project (it creates or writes files there, asks whether they exist, or the folder is one such as `src/`, `docs/`, `config/`). Whatever its folder, a path given as an example (\"e.g.\", \"for example\", \"such as\", or in a section titled Example or Template, as skills that teach writing skills show them, or among the bracketed placeholders of a document template) is not reported, nor `../other/...` where the library keeps the skill folder `other` under another category folder. Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\".",
     why: "The model reads such paths as it reads links, and loads or runs the file on demand; a missing one makes it fail mid-task or invent the content. A case mismatch works on macOS and breaks on Linux hosts.",
     example: "If detailed examples are required, open `resources/playbook.md`.\nwhen the skill has no resources/playbook.md.\n\nFix: add the file, or correct the path.",
     fix: None,
@@ -616,6 +620,7 @@ mod tests {
             line: line.into(),
             at,
             section: None,
+            in_template: false,
         }
     }
 

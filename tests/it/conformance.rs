@@ -885,6 +885,12 @@ fn cases() -> Vec<Case> {
             .has_at_col("SA231", 7, 5)
             .has_msg("SA231", "references/guide.md"),
     );
+    // The document a skill writes, given as a template whose fence was lost: its links are
+    // the document's, not the skill's.
+    v.push(
+        skill("links of a document template", "my-skill", "---\nname: my-skill\ndescription: d\n---\n# T\n\n## Components\n\n- [Component Name]: [Description]\n  - **Type**: [Service, Library]\n  - Documentation: [c4-component-name.md](./c4-component-name.md)\n")
+            .absent(&["SA231"]),
+    );
     v.push(
         skill("link to an existing file", "my-skill", "---\nname: my-skill\ndescription: d\n---\n# T\n\nSee [the guide](references/guide.md#top) and ![x](assets/a%20b.png).\n\n[web](https://example.com) [anchor](#t) `[code](missing.md)`\n")
             .file("my-skill/references/guide.md", "# Guide\n")
