@@ -135,6 +135,17 @@ pub(crate) fn counterparts(host: &str, name: &str) -> Vec<String> {
                     out.push(t.to_owned());
                 }
             }
+            // And this host's own tables of a third host's names: where the aliases put
+            // `name` on one tool with a name of that table, it stands for what the table
+            // maps that name to (`bash` with Claude Code's `Bash`, which VS Code maps to
+            // `execute`).
+            for map in own.vocabulary.iter().flat_map(|o| o.maps.values()) {
+                for (theirs, targets) in map {
+                    if alias_target(v, theirs).is_some_and(|a| a == target) {
+                        out.extend(targets.iter().cloned());
+                    }
+                }
+            }
         }
     }
     out.sort();
@@ -332,6 +343,9 @@ mod tests {
         assert_eq!(counterparts("claude-code", "runSubagent"), ["Task"]);
         // GitHub Copilot's aliases put `bash` and Claude Code's terminals on one tool.
         assert_eq!(counterparts("claude-code", "bash"), ["Bash", "PowerShell"]);
+        // ... and, through VS Code's table of Claude Code's `Bash`, on VS Code's terminal.
+        assert_eq!(counterparts("vscode", "bash"), ["execute"]);
+        assert_eq!(counterparts("vscode", "task"), ["agent"]);
         // No table relates these.
         assert!(counterparts("claude-code", "frobnicate").is_empty());
         assert!(counterparts("vscode", "Frobnicate").is_empty());
