@@ -290,19 +290,15 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
         if folded == "inherit" || folded_hosts.iter().any(|f| f.set.contains(&folded)) {
             continue;
         }
-        let typo = model_typo(name, &folded, models());
+        let typo = model_typo(&folded, models());
         unknown_model(sink, pos, name, &hosts, typo);
     }
 }
 
-/// The model of `models` (each folded, and as named) that `name` (folded: `folded`) is a near
-/// spelling of, keeping its version (a suggestion that changes the version names another
+/// The model of `models` (each folded, and as named) that the name folded as `folded` is a
+/// near spelling of, keeping its version (a suggestion that changes the version names another
 /// model). Libraries repeat the same names, so each name's answer is kept for the run.
-fn model_typo(
-    name: &str,
-    folded: &str,
-    models: &[(&'static str, &'static str)],
-) -> Option<&'static str> {
+fn model_typo(folded: &str, models: &[(&'static str, &'static str)]) -> Option<&'static str> {
     type Memo = std::collections::HashMap<(String, usize), Option<&'static str>>;
     static MEMO: std::sync::Mutex<Option<Memo>> = std::sync::Mutex::new(None);
     // The candidate list differs by the hosts judging: its length tells them apart.
@@ -315,7 +311,9 @@ fn model_typo(
         return hit;
     }
     let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
-    let typo = super::closest(folded, models.iter().copied()).filter(|t| digits(t) == digits(name));
+    // The folded name's digits: a snapshot date or a `[1m]` suffix names no other version.
+    let typo =
+        super::closest(folded, models.iter().copied()).filter(|t| digits(t) == digits(folded));
     if let Ok(mut m) = MEMO.lock() {
         m.get_or_insert_with(Memo::new).insert(key, typo);
     }
@@ -437,6 +435,9 @@ mod tests {
             "{}",
             f[0].2
         );
+        // A snapshot date is no version: the misspelt name still gets its suggestion.
+        let f = findings("model: claude-sonet-4-5-20250929");
+        assert!(f[0].2.contains("did you mean `claude-sonnet-4-5"), "{}", f[0].2);
         // Another version is another model, not a typo.
         let f = findings("model: Claude Sonnet 4.1");
         assert!(f[0].2.contains("retired or misspelt"), "{}", f[0].2);
