@@ -437,7 +437,11 @@ mod tests {
         );
         // A snapshot date is no version: the misspelt name still gets its suggestion.
         let f = findings("model: claude-sonet-4-5-20250929");
-        assert!(f[0].2.contains("did you mean `claude-sonnet-4-5"), "{}", f[0].2);
+        assert!(
+            f[0].2.contains("did you mean `claude-sonnet-4-5"),
+            "{}",
+            f[0].2
+        );
         // Another version is another model, not a typo.
         let f = findings("model: Claude Sonnet 4.1");
         assert!(f[0].2.contains("retired or misspelt"), "{}", f[0].2);
