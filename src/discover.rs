@@ -8,7 +8,7 @@ use globset::{GlobBuilder, GlobSet, GlobSetBuilder};
 use ignore::{WalkBuilder, WalkState};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use crate::model::{AgentFlavor, Kind, ManifestKind, PluginFormat};
 use crate::paths::{display_path, normalize};
@@ -62,6 +62,15 @@ pub struct Discovery {
 }
 
 impl Discovery {
+    /// Add what another walk found.
+    fn merge(&mut self, mut other: Discovery) {
+        self.candidates.append(&mut other.candidates);
+        self.errors.append(&mut other.errors);
+        self.ignore_dirs.append(&mut other.ignore_dirs);
+        self.sidecars.append(&mut other.sidecars);
+        self.scripts.append(&mut other.scripts);
+    }
+
     /// The folders holding a `SKILL.md` the walk found, sorted: a nested skill's folder is
     /// told from its parent's by them, without asking the file system again.
     pub(crate) fn skill_dirs(&self) -> Vec<&Path> {
@@ -92,22 +101,96 @@ const IGNORE_FILES: &[&str] = &[".gitignore", ".ignore"];
 /// Git's exclude file, relative to the folder of a repository.
 const GIT_EXCLUDE: &str = ".git/info/exclude";
 
-/// The largest ignore file of a root, or above one, that the walk reads. The walker compiles
-/// every pattern of every ignore file it meets, at hundreds of bytes of memory per byte of
-/// wildcard patterns, and the tree is untrusted; real ignore files are a few kilobytes.
+/// The largest ignore file that the walk reads. The walker compiles every pattern of every
+/// ignore file it meets, at hundreds of bytes of memory per byte of wildcard patterns, and the
+/// tree is untrusted; real ignore files are a few kilobytes.
 const MAX_IGNORE_FILE: u64 = 256 * 1024;
 
-/// The ignore file of `dir` (one of [`IGNORE_FILES`], or git's exclude file) that is over
-/// [`MAX_IGNORE_FILE`], with its size.
-fn oversized_ignore_file(dir: &Path) -> Option<(PathBuf, u64)> {
-    IGNORE_FILES
-        .iter()
-        .map(|f| dir.join(f))
-        .chain(std::iter::once(dir.join(GIT_EXCLUDE)))
-        .find_map(|p| {
-            let len = std::fs::metadata(&p).ok()?.len();
-            (len > MAX_IGNORE_FILE).then_some((p, len))
-        })
+/// An ignore file of `dir` (one of [`IGNORE_FILES`], or git's exclude file) that the walker
+/// must not read, with why. The walker opens them as it enters a folder, following links and
+/// with no limit: a link may lead out of the tree or to `/dev/zero`, a FIFO blocks the open
+/// for ever, a sparse file holds gigabytes.
+fn unsafe_ignore_file(dir: &Path) -> Option<(PathBuf, String)> {
+    if let Some(bad) = IGNORE_FILES.iter().find_map(|f| unsafe_file(dir.join(f))) {
+        return Some(bad);
+    }
+    let git = dir.join(".git");
+    let t = std::fs::symlink_metadata(&git).ok()?.file_type();
+    if t.is_dir() {
+        return unsafe_file(dir.join(GIT_EXCLUDE));
+    }
+    if t.is_symlink() {
+        return Some((git, "is a link, which may lead out of the tree".to_owned()));
+    }
+    if !t.is_file() {
+        return None; // The walker reads nothing through it.
+    }
+    // A submodule's or worktree's `.git` file: the walker follows its `gitdir:` line (as
+    // written, from the working folder) and, where that folder has a `commondir` file, reads
+    // the exclude file of the folder it names.
+    if let Some(bad) = unsafe_file(git.clone()) {
+        return Some(bad);
+    }
+    let text = std::fs::read_to_string(&git).ok()?;
+    let gitdir = Path::new(text.lines().next()?.strip_prefix("gitdir: ")?);
+    // What is wrong there is said of the `.git` file: the paths it names may be anywhere.
+    let elsewhere = |which: &str, (_, why): (PathBuf, String)| {
+        (
+            git.clone(),
+            format!("names a repository whose `{which}` {why}"),
+        )
+    };
+    let commondir = gitdir.join("commondir");
+    std::fs::symlink_metadata(&commondir).ok()?;
+    if let Some(bad) = unsafe_file(commondir.clone()) {
+        return Some(elsewhere("commondir", bad));
+    }
+    let text = std::fs::read_to_string(&commondir).ok()?;
+    let common = text.lines().next()?;
+    let common = if common.starts_with('.') {
+        gitdir.join(common)
+    } else {
+        PathBuf::from(common)
+    };
+    unsafe_file(common.join("info/exclude")).map(|bad| elsewhere("info/exclude", bad))
+}
+
+/// What messages call a file [`unsafe_ignore_file`] names.
+fn ignore_file_noun(file: &Path) -> &'static str {
+    if file.file_name() == Some(OsStr::new(".git")) {
+        "this file"
+    } else {
+        "this ignore file"
+    }
+}
+
+/// `path`, with why, when it is there but is not a regular file within [`MAX_IGNORE_FILE`].
+fn unsafe_file(path: PathBuf) -> Option<(PathBuf, String)> {
+    let m = std::fs::symlink_metadata(&path).ok()?;
+    if m.file_type().is_symlink() {
+        return Some((path, "is a link, which may lead out of the tree".to_owned()));
+    }
+    if !m.file_type().is_file() {
+        return Some((path, "is not a regular file".to_owned()));
+    }
+    let limit = MAX_IGNORE_FILE;
+    (m.len() > limit).then(|| {
+        let why = format!("is {} bytes, over the {} KiB limit", m.len(), limit / 1024);
+        (path, why)
+    })
+}
+
+/// The folders a walk did not enter because of an ignore file it must not read: each folder,
+/// the file and why.
+#[derive(Default)]
+struct Refused(Arc<Mutex<Vec<(PathBuf, PathBuf, String)>>>);
+
+impl Refused {
+    fn into_inner(self) -> Vec<(PathBuf, PathBuf, String)> {
+        let mut v = std::mem::take(&mut *self.0.lock().unwrap_or_else(|p| p.into_inner()));
+        v.sort();
+        v
+    }
 }
 
 /// Folders never entered.
@@ -317,33 +400,54 @@ pub(crate) fn walk_each(
     found: &(dyn Fn(&Candidate) + Sync),
 ) -> Discovery {
     // The ignore files of the roots and of the folders above them are read as the walk
-    // starts: one over the limit there means no ignore rule is honoured, which hides nothing.
-    // Those of the folders inside are read as each is entered, whatever their size: checking
-    // each folder first cost a lookup per folder on every run (docs/security.md).
-    let mut too_big = None;
+    // starts: one the walker must not read there means no ignore rule is honoured, which
+    // hides nothing. Those of the folders inside are checked as each folder is reached.
+    let mut refused_at_start = None;
     let mut rules = rules;
     if rules == IgnoreRules::Honour {
-        too_big = roots.iter().find_map(|r| {
+        refused_at_start = roots.iter().find_map(|r| {
             normalize(&cwd.join(r))
                 .ancestors()
-                .find_map(oversized_ignore_file)
+                .find_map(unsafe_ignore_file)
         });
-        if too_big.is_some() {
+        if refused_at_start.is_some() {
             rules = IgnoreRules::Off;
         }
     }
-    let Some(builder) = builder(roots, roots, excludes, threads, rules) else {
+    let refused = Refused::default();
+    let Some(walker) = builder(roots, roots, excludes, threads, rules, &refused) else {
         return Discovery::default();
     };
-    let mut d = run(builder, cwd, found);
-    d.errors.extend(too_big.map(|(file, len)| WalkError {
-        path: display_path(&file, cwd),
-        message: format!(
-            "this ignore file is {len} bytes, over the {} KiB limit, so no ignore rule is \
-             honoured in this run; shrink it, or audit with --no-ignore",
-            MAX_IGNORE_FILE / 1024
-        ),
-    }));
+    let mut d = run(walker, cwd, found);
+    let refused = refused.into_inner();
+    if !refused.is_empty() {
+        // The folders the walk did not enter, walked again reading no ignore file: what
+        // they hold is audited as with --no-ignore.
+        let dirs: Vec<PathBuf> = refused.iter().map(|(dir, _, _)| dir.clone()).collect();
+        let off = IgnoreRules::Off;
+        if let Some(walker) = builder(&dirs, roots, excludes, threads, off, &Refused::default()) {
+            d.merge(run(walker, cwd, found));
+        }
+    }
+    if let Some((file, why)) = refused_at_start {
+        d.errors.push(WalkError {
+            path: display_path(&file, cwd),
+            message: format!(
+                "{} {why}, so no ignore rule is honoured in this run; fix it, or audit with \
+                 --no-ignore",
+                ignore_file_noun(&file)
+            ),
+        });
+    }
+    d.errors
+        .extend(refused.into_iter().map(|(dir, file, why)| WalkError {
+            path: display_path(&file, cwd),
+            message: format!(
+                "this ignore file {why}, so no ignore rule is honoured in `{}`; fix it, or audit \
+             with --no-ignore",
+                display_path(&dir, cwd)
+            ),
+        }));
     d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
     d.candidates.dedup_by(|a, b| a.path == b.path);
     d.errors
@@ -369,6 +473,7 @@ fn builder(
     excludes: &Excludes,
     threads: usize,
     rules: IgnoreRules,
+    refused: &Refused,
 ) -> Option<WalkBuilder> {
     let (first, rest) = roots.split_first()?;
     let mut builder = WalkBuilder::new(first);
@@ -378,6 +483,7 @@ fn builder(
     let roots_owned: Vec<PathBuf> = audited.to_vec();
     let excludes_for_filter = excludes.clone();
     let honour = rules == IgnoreRules::Honour;
+    let refused = Arc::clone(&refused.0);
     builder
         .hidden(false)
         .require_git(false)
@@ -393,6 +499,16 @@ fn builder(
         .filter_entry(move |e| {
             let name = name_of(e);
             if e.depth() > 0 && SKIPPED_DIRS.iter().any(|d| d.as_bytes() == name) {
+                return false;
+            }
+            // A folder is looked at before the walker enters it and reads its ignore files.
+            if honour
+                && e.depth() > 0
+                && e.file_type().is_some_and(|t| t.is_dir())
+                && let Some((file, why)) = unsafe_ignore_file(e.path())
+            {
+                let mut r = refused.lock().unwrap_or_else(|p| p.into_inner());
+                r.push((e.path().to_owned(), file, why));
                 return false;
             }
             if excludes_for_filter.is_empty() || e.depth() == 0 {
@@ -516,7 +632,8 @@ fn count_ignored(
     }
     dirs.sort();
     dirs.dedup_by(|later, earlier| later.starts_with(earlier));
-    let Some(builder) = builder(&dirs, roots, excludes, threads, IgnoreRules::Off) else {
+    let refused = Refused::default();
+    let Some(builder) = builder(&dirs, roots, excludes, threads, IgnoreRules::Off, &refused) else {
         return 0;
     };
     let found: Vec<String> = if rules_from_above {
@@ -566,11 +683,7 @@ struct MergeOnDrop<'a> {
 impl Drop for MergeOnDrop<'_> {
     fn drop(&mut self) {
         let mut all = self.into.lock().unwrap_or_else(|p| p.into_inner());
-        all.candidates.append(&mut self.local.candidates);
-        all.errors.append(&mut self.local.errors);
-        all.ignore_dirs.append(&mut self.local.ignore_dirs);
-        all.sidecars.append(&mut self.local.sidecars);
-        all.scripts.append(&mut self.local.scripts);
+        all.merge(std::mem::take(&mut self.local));
     }
 }
 

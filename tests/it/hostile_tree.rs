@@ -426,3 +426,72 @@ fn files_hidden_by_ignore_rules_are_counted_and_audited_on_request() {
     let deep = audit_every_format(t.path(), &["skills"]);
     assert_eq!(deep["summary"]["ignored_files"], 2);
 }
+
+/// Ignore files that the walker would read outside the tree, block on or read without end:
+/// each folder holding one is walked reading no ignore rule, with an error naming the file.
+#[test]
+fn ignore_files_that_are_links_fifos_or_huge_are_not_read() {
+    let t = TempDir::new().unwrap();
+    let root = t.path().join("work");
+    // Outside: a file whose line, read as a rule, would hide the skill named after it.
+    write(&root, "outside/rules", format!("hidden/\n# {CANARY}\n"));
+    let lib = root.join("lib");
+    let cases = ["fifo", "zero", "out", "sparse", "gitfile"];
+    for name in cases {
+        write(
+            &lib,
+            &format!("{name}/hidden/SKILL.md"),
+            skill_md("hidden", ""),
+        );
+        write(
+            &lib,
+            &format!("{name}/shown/SKILL.md"),
+            skill_md("shown", ""),
+        );
+    }
+    mkfifo(&lib.join("fifo/.gitignore"));
+    symlink("/dev/zero", lib.join("zero/.ignore")).unwrap();
+    symlink("../../outside/rules", lib.join("out/.gitignore")).unwrap();
+    let sparse = std::fs::File::create(lib.join("sparse/.gitignore")).unwrap();
+    sparse.set_len(1 << 30).unwrap();
+    // A `.git` file naming a repository whose exclude file is a fifo.
+    std::fs::create_dir_all(lib.join("repo/info")).unwrap();
+    mkfifo(&lib.join("repo/info/exclude"));
+    write(&lib, "repo/commondir", ".\n");
+    write(
+        &lib,
+        "gitfile/.git",
+        format!("gitdir: {}\n", lib.join("repo").display()),
+    );
+    let r = audit_every_format(&root, &["lib"]);
+    for name in cases {
+        let skills = paths(&r, "skills");
+        assert!(
+            skills.contains(&format!("lib/{name}/hidden/SKILL.md")),
+            "{name}: {skills:?}"
+        );
+        let file = if name == "gitfile" { ".git" } else { "" };
+        let errors: Vec<&Value> = r["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|f| {
+                f["rule"] == "SA100"
+                    && f["path"]
+                        .as_str()
+                        .unwrap()
+                        .starts_with(&format!("lib/{name}/{file}"))
+            })
+            .collect();
+        assert_eq!(errors.len(), 1, "{name}: {errors:?}");
+        assert!(
+            errors[0]["message"]
+                .as_str()
+                .unwrap()
+                .contains(&format!("no ignore rule is honoured in `lib/{name}`")),
+            "{}",
+            errors[0]
+        );
+    }
+    assert_eq!(r["summary"]["ignored_files"], 0);
+}
