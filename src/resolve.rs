@@ -461,6 +461,7 @@ fn listed<'a, T>(
     let Some(list) = list else {
         return under(default);
     };
+    let mut seen = std::collections::HashSet::new();
     list.iter()
         .flat_map(|(p, pos)| {
             let near = places.near(p);
@@ -484,6 +485,9 @@ fn listed<'a, T>(
             }
             found
         })
+        // A file listed twice (or a folder and a file in it) is one member: each repeat
+        // would multiply the plugin's links.
+        .filter(|t| seen.insert(std::ptr::from_ref(*t)))
         .collect()
 }
 
@@ -492,7 +496,9 @@ fn listed<'a, T>(
 fn agent_links(ix: &Index, a: &Agent, cwd: &Path) -> (Vec<Link>, Vec<Finding>) {
     let mut links = Vec::new();
     let mut findings = Vec::new();
-    for name in &a.skills {
+    // A name listed twice links the same skills: each repeat would add them all again.
+    let mut seen = std::collections::HashSet::new();
+    for name in a.skills.iter().filter(|n| seen.insert(n.as_str())) {
         match ix.skill_by_name.get(name.as_str()) {
             Some(found) => links.extend(found.all().map(|s| link(a, s, "skills-field"))),
             None => findings.push(rules::links::unknown_skill_reference(&a.path, name)),

@@ -32,32 +32,42 @@ pub(crate) fn duplicate_names(skills: &[Box<Skill>], members: &[Member], out: &m
             .all()
             .map(|s| (s, spaces(&s.path, of_skill.get(s.path.as_str()))))
             .collect();
+        // Skills with the same namespaces have the same others (less themselves): each set of
+        // namespaces is compared with the group once, so a name shared by thousands of skills
+        // costs the group's size per set, not per skill.
+        let mut sets: HashMap<&[Space], Vec<usize>> = HashMap::new();
         for (s, own) in &group {
-            // The others sharing a namespace with `s`, and the first namespace they share.
-            let mut shared: Option<&Space> = None;
-            let others: Vec<&str> = group
-                .iter()
-                .filter(|(o, _)| o.path != s.path)
-                .filter(
-                    |(_, theirs)| match own.iter().find(|sp| theirs.contains(sp)) {
-                        Some(sp) => {
-                            shared.get_or_insert(sp);
-                            true
-                        }
-                        None => false,
-                    },
-                )
-                .map(|(o, _)| o.path.as_str())
+            let sharing = sets.entry(own.as_slice()).or_insert_with(|| {
+                (0..group.len())
+                    .filter(|&o| own.iter().any(|sp| group[o].1.contains(sp)))
+                    .collect()
+            });
+            // `s` is among them (it shares its own namespaces): the others are the rest.
+            let mut others = sharing.iter().filter(|&&o| group[o].0.path != s.path);
+            let count = sharing.len().saturating_sub(1);
+            // The first namespace shared with the first of the others.
+            let Some(space) = others
+                .clone()
+                .next()
+                .and_then(|&o| own.iter().find(|sp| group[o].1.contains(sp)))
+            else {
+                continue;
+            };
+            let named: Vec<&str> = others
+                .by_ref()
+                .take(OTHERS_NAMED)
+                .map(|&o| group[o].0.path.as_str())
                 .collect();
-            if let Some(space) = shared {
-                out.push(duplicate_skill_name(s, &others, space));
-            }
+            out.push(duplicate_skill_name(s, &named, count, space));
         }
     }
 }
 
+/// How many of the other skills of a name a finding names; the rest are counted.
+const OTHERS_NAMED: usize = 5;
+
 /// A namespace of skill names.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 enum Space {
     /// A plugin: what tells it apart, and its name.
     Plugin(String, String),
@@ -213,8 +223,8 @@ pub(crate) const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
     fix: None,
 };
 
-/// The skill `skill` shares its name with the skills at `others`, in `space`.
-fn duplicate_skill_name(skill: &Skill, others: &[&str], space: &Space) -> Finding {
+/// `skill` shares its name with `count` other skills in `space`, the first of them `named`.
+fn duplicate_skill_name(skill: &Skill, named: &[&str], count: usize, space: &Space) -> Finding {
     let place = match space {
         Space::Plugin(_, name) if !name.is_empty() => format!("in plugin `{name}`"),
         Space::Plugin(..) => "in the same plugin".to_owned(),
@@ -226,9 +236,13 @@ fn duplicate_skill_name(skill: &Skill, others: &[&str], space: &Space) -> Findin
         &skill.path,
         skill.name_pos,
         format!(
-            "skill name `{}` is also used by {} {place}; hosts load only one of them, rename one",
+            "skill name `{}` is also used by {}{} {place}; hosts load only one of them, rename one",
             skill.name,
-            others.join(", ")
+            named.join(", "),
+            match count.saturating_sub(named.len()) {
+                0 => String::new(),
+                more => format!(" and {more} more"),
+            }
         ),
     )
 }

@@ -495,3 +495,66 @@ fn ignore_files_that_are_links_fifos_or_huge_are_not_read() {
     }
     assert_eq!(r["summary"]["ignored_files"], 0);
 }
+
+/// Repeats that multiply what a report holds: one name on thousands of skills, a plugin that
+/// lists its folders hundreds of times, an agent that lists one name thousands of times.
+/// Each finding names a few of the other skills and counts the rest; each link is made once.
+#[test]
+fn repeated_names_and_entries_do_not_multiply_the_report() {
+    const SAME: usize = 1_000;
+    let t = TempDir::new().unwrap();
+    let root = t.path();
+    for i in 0..SAME {
+        write(
+            root,
+            &format!("lib/skills/s{i}/SKILL.md"),
+            skill_md("same", ""),
+        );
+    }
+    for i in 0..50 {
+        write(
+            root,
+            &format!("lib/plug/skills/p{i}/SKILL.md"),
+            skill_md(&format!("p{i}"), ""),
+        );
+    }
+    write(
+        root,
+        "lib/plug/agents/a.md",
+        "---\nname: a\ndescription: d\n---\nBody\n",
+    );
+    let listed = |p: &'static str| vec![p; 300];
+    write(
+        root,
+        "lib/plug/.claude-plugin/plugin.json",
+        serde_json::json!({"name": "p", "skills": listed("./skills/"), "agents": listed("./agents/")})
+            .to_string(),
+    );
+    let names = vec!["same"; 20_000].join(", ");
+    write(
+        root,
+        "lib/.github/agents/b.agent.md",
+        format!("---\nname: b\ndescription: d\nskills: [{names}]\n---\nBody\n"),
+    );
+    let r = run(root, &["lib", "--fail-on", "never", "-f", "json"]);
+    assert_eq!(r.code, Some(0), "{}", r.stderr);
+    assert!(r.peak_kib < MAX_RSS_KIB, "{} KiB", r.peak_kib);
+    let report: Value = serde_json::from_str(&r.stdout).unwrap();
+    let dup: Vec<&str> = report["findings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|f| f["rule"] == "SA401")
+        .map(|f| f["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(dup.len(), SAME);
+    assert!(
+        dup.iter()
+            .all(|m| m.contains(&format!(" and {} more ", SAME - 1 - 5))),
+        "{}",
+        dup[0]
+    );
+    // 50 plugin skills for its agent, and the skills of the name for the other.
+    let links = report["links"].as_array().unwrap();
+    assert_eq!(links.len(), 50 + SAME);
+}
