@@ -200,12 +200,20 @@ fn linked_skill(ws: &Workspace, agent: &Path, name: &str) -> Option<PathBuf> {
     Some(skill.skill.fs_path.clone())
 }
 
-/// The skill file a manifest's entry `entry` names, relative to the manifest's base.
+/// The skill file a manifest's entry `entry` names: relative to the manifest's base, else, as
+/// the audit resolves it, to the audited root holding the manifest.
 fn manifest_target(ws: &Workspace, manifest: &Path, entry: &str) -> Option<PathBuf> {
     let shown = ws.display_path(manifest);
     let m = ws.manifests().find(|m| m.path == shown)?;
-    let target = crate::paths::normalize(&m.base.join(entry.trim_start_matches("./")));
-    existing_file(ws, &target)
+    let entry = entry.trim_start_matches("./");
+    let roots = ws
+        .options()
+        .roots
+        .iter()
+        .filter(|r| manifest.starts_with(r));
+    std::iter::once(m.base.as_path())
+        .chain(roots.map(PathBuf::as_path))
+        .find_map(|dir| existing_file(ws, &crate::paths::normalize(&dir.join(entry))))
 }
 
 /// `target` if it is a file under the workspace, or the skill file in it if it is a folder.

@@ -383,6 +383,24 @@ fn definition_leads_from_references_to_the_skill_file() {
     c.stop();
 }
 
+/// A manifest path that names nothing under the plugin's folder resolves from the audited
+/// root, as the audit links it.
+#[test]
+fn definition_follows_a_manifest_path_from_the_audited_root() {
+    let lib = library();
+    let manifest = lib.root.join("plugins/rooted/plugin.json");
+    std::fs::create_dir_all(manifest.parent().unwrap()).unwrap();
+    std::fs::write(
+        &manifest,
+        "{\n  \"name\": \"rooted\",\n  \"skills\": [\n    \"./skills/pdf/\"\n  ]\n}\n",
+    )
+    .unwrap();
+    let mut c = Client::start(&lib.root, &[]);
+    let d = c.at("textDocument/definition", &manifest, 3, 10);
+    assert_eq!(d["result"]["uri"], uri(&lib.skill), "{d}");
+    c.stop();
+}
+
 #[test]
 fn completion_offers_keys_and_the_profiles_tool_names() {
     let (lib, mut c) = started(&[]);
