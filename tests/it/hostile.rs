@@ -692,3 +692,107 @@ fn a_finding_far_along_a_long_line_is_shown_around_it_at_its_own_place() {
     assert!(styled.contains(&format!("skills/wide/SKILL.md:5:{column}")));
     assert!(!styled.contains(":::"), "{styled}");
 }
+
+/// One shell line of tens of thousands of presence tests, `if`s with no `then`, or variables,
+/// and a command line continued over as many lines: each `if` looked for its `then`, each test
+/// for what follows it, each variable for its word and each use for its line by reading the
+/// rest of the line again. What is found is the same, each use at its own place.
+#[test]
+fn thousands_of_tests_and_uses_on_one_shell_line_are_read_along_once() {
+    const N: usize = 40_000;
+    let t = TempDir::new().unwrap();
+    let each = |f: &dyn Fn(usize) -> String, by: &str| (0..N).map(f).collect::<Vec<_>>().join(by);
+    let skill_with = |name: &str, body: String| {
+        write(
+            t.path(),
+            &format!("skills/{name}/SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n{body}"
+            ),
+        )
+    };
+    // `if`s that never reach a `then` make sure of nothing: `c` and `s` are needed.
+    let ifs = "if command -v c; ".repeat(N);
+    skill_with(
+        "ifs",
+        format!("```bash\n{ifs}c --x\n```\nRun `scripts/run.sh`.\n"),
+    );
+    write(
+        t.path(),
+        "skills/ifs/scripts/run.sh",
+        format!("#!/bin/bash\n{}s --x\n", "if command -v s; ".repeat(N)),
+    );
+    // Tests each ended by `;` make sure of nothing; a chain of `&&` covers `d0` up to its `;`.
+    skill_with(
+        "tests",
+        format!(
+            "```bash\n{}c --x\n{} && d0 --x; e --x\n```\n",
+            "command -v c; ".repeat(N),
+            each(&|i| format!("command -v d{i}"), " && ")
+        ),
+    );
+    // A variable that fills its option (`--api-key $API_KEY`) counts only where the prose
+    // names it.
+    skill_with(
+        "vars",
+        format!(
+            "Set TENANT_ID first.\n```bash\necho {} --tenant-id $TENANT_ID --api-key $API_KEY\n```\nRun `scripts/run.sh`.\n",
+            each(&|i| format!("$K{i}_API_KEY"), " ")
+        ),
+    );
+    write(
+        t.path(),
+        "skills/vars/scripts/run.sh",
+        format!(
+            "#!/bin/bash\necho \\\n{}x\n{}x\n",
+            each(&|i| format!("$V{i} \\\n"), ""),
+            each(&|i| format!("c{i} && \\\n"), "")
+        ),
+    );
+    let (r, _) = json(t.path(), &["."]);
+    let inferred = |name: &str, kind: &str| -> Vec<String> {
+        let mut all: Vec<String> = skill(&r, &format!("skills/{name}/SKILL.md"))["requirements"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| d["source"] == "inferred")
+            .flat_map(|d| d[kind]["all"].as_array().into_iter().flatten())
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect();
+        all.sort_unstable();
+        all
+    };
+    let use_of = |name: &str, used: &str| -> Value {
+        skill(&r, &format!("skills/{name}/SKILL.md"))["requirements"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .flat_map(|d| d["uses"].as_array().into_iter().flatten())
+            .find(|u| u["name"] == used)
+            .cloned()
+            .unwrap_or_else(|| panic!("{used} is used in {name}"))
+    };
+    assert_eq!(inferred("ifs", "bins"), ["bash", "c", "s"]);
+    assert_eq!(
+        use_of("ifs", "c")["column"].as_u64(),
+        Some(ifs.len() as u64 + 1)
+    );
+    assert_eq!(inferred("tests", "bins"), ["c", "e"]);
+    let bins = inferred("vars", "bins");
+    assert_eq!(bins.len(), N + 2, "bash, each c{{i}} and x");
+    let env = inferred("vars", "env");
+    assert_eq!(env.len(), 2 * N + 1);
+    assert!(env.iter().any(|e| e == "TENANT_ID"));
+    assert!(!env.iter().any(|e| e == "API_KEY"));
+    // Each continued line's use on the line it was written on.
+    let last = |used: String, line: usize| {
+        let u = use_of("vars", &used);
+        assert_eq!(
+            (u["line"].as_u64(), u["column"].as_u64()),
+            (Some(line as u64), Some(1)),
+            "{u}"
+        );
+    };
+    last(format!("V{}", N - 1), N + 2);
+    last(format!("c{}", N - 1), 2 * N + 3);
+}

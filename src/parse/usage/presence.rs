@@ -39,9 +39,8 @@ impl Checked {
         let mut stretches: Vec<(String, At, At, bool)> = Vec::new();
         let mut frames: Vec<Frame> = Vec::new();
         for (li, &text) in lines.iter().enumerate() {
-            let segs = segments(text);
-            for (si, &(at, seg)) in segs.iter().enumerate() {
-                let ws = words(seg);
+            let line = Line::of(text);
+            for (si, (&(at, seg), ws)) in line.segs.iter().zip(&line.words).enumerate() {
                 let Some(&(_, first)) = ws.first() else {
                     continue;
                 };
@@ -52,8 +51,7 @@ impl Checked {
                         {
                             close(frame, (li, at), &mut stretches);
                         }
-                        let open =
-                            condition_test(text, &segs[si..]).map(|n| (n.to_owned(), (li, at)));
+                        let open = line.condition_test(si).map(|n| (n.to_owned(), (li, at)));
                         if first == "if" {
                             frames.push(Frame { open, closed: None });
                         } else if let Some(frame) = frames.last_mut() {
@@ -71,23 +69,23 @@ impl Checked {
                         }
                     }
                     _ => {
-                        if let Some(name) = test(&ws) {
+                        if let Some(name) = test(ws) {
                             // `command -v jq >/dev/null && jq ...`, up to the next `;`.
-                            let rest = &text[at + seg.len()..];
-                            let and = rest.find("&&");
-                            let or = rest.find("||");
-                            let semi = rest.find(';');
+                            let from = at + seg.len();
+                            let and = first_from(&line.ands, from);
+                            let or = first_from(&line.ors, from);
+                            let semi = first_from(&line.semis, from);
                             if and.is_some_and(|a| {
                                 or.is_none_or(|o| a < o) && semi.is_none_or(|s| a < s)
                             }) {
-                                let end = semi.map_or(usize::MAX, |s| at + seg.len() + s);
+                                let end = semi.unwrap_or(usize::MAX);
                                 stretches.push((name.to_owned(), (li, at), (li, end), false));
                             }
                         }
                     }
                 }
                 // An `else` that exits: the command the `if` tested was needed after all.
-                if command_word(&ws).is_some_and(|k| ws[k].1 == "exit")
+                if command_word(ws).is_some_and(|k| ws[k].1 == "exit")
                     && let Some(Frame {
                         open: None,
                         closed: Some(i),
@@ -135,23 +133,91 @@ fn close(frame: &mut Frame, at: At, stretches: &mut Vec<(String, At, At, bool)>)
     }
 }
 
-/// The command whose presence an `if`'s or `elif`'s condition makes sure of: a test in it,
-/// where nothing negates it and no `||` offers another way in. `segs` start at the `if`.
-fn condition_test<'t>(text: &str, segs: &[(usize, &'t str)]) -> Option<&'t str> {
-    let start = segs.first()?.0;
-    let mut found = None;
-    for (i, &(at, seg)) in segs.iter().enumerate() {
-        let ws = words(seg);
-        if i > 0 && ws.first().is_some_and(|w| w.1 == "then") {
-            let condition = &text[start..at];
-            return found.filter(|_| !condition.contains('!') && !condition.contains("||"));
+/// A logical line read once for what its tests need: its simple commands with their words,
+/// which of them start a `then` or test a command, and where its operators are. An `if` then
+/// finds the end of its condition, and a test what follows it, by halving rather than by
+/// reading the rest of the line again, which a line of thousands of tests made quadratic.
+struct Line<'t> {
+    text: &'t str,
+    segs: Vec<(usize, &'t str)>,
+    words: Vec<Vec<(usize, &'t str)>>,
+    /// The segments that start with `then`, by index.
+    thens: Vec<usize>,
+    /// The segments that test a command, by index, with the command's name.
+    tests: Vec<(usize, &'t str)>,
+    /// Where each `&&`, `||`, `;` and `!` starts, in order; runs like `|||` hold each pair.
+    ands: Vec<usize>,
+    ors: Vec<usize>,
+    semis: Vec<usize>,
+    bangs: Vec<usize>,
+}
+
+impl<'t> Line<'t> {
+    fn of(text: &'t str) -> Line<'t> {
+        let segs = segments(text);
+        let words: Vec<_> = segs.iter().map(|&(_, seg)| words(seg)).collect();
+        let mut thens = Vec::new();
+        let mut tests = Vec::new();
+        for (i, ws) in words.iter().enumerate() {
+            if ws.first().is_some_and(|w| w.1 == "then") {
+                thens.push(i);
+            }
+            if let Some(name) = test(ws) {
+                tests.push((i, name));
+            }
         }
-        if found.is_none() {
-            found = test(&ws);
+        let (mut ands, mut ors, mut semis, mut bangs) =
+            (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        let bytes = text.as_bytes();
+        for (i, &b) in bytes.iter().enumerate() {
+            let pair = bytes.get(i + 1) == Some(&b);
+            match b {
+                b'&' if pair => ands.push(i),
+                b'|' if pair => ors.push(i),
+                b';' => semis.push(i),
+                b'!' => bangs.push(i),
+                _ => {}
+            }
+        }
+        Line {
+            text,
+            segs,
+            words,
+            thens,
+            tests,
+            ands,
+            ors,
+            semis,
+            bangs,
         }
     }
-    let condition = &text[start..];
-    found.filter(|_| !condition.contains('!') && !condition.contains("||"))
+
+    /// The command whose presence the condition of the `if` or `elif` starting segment `si`
+    /// makes sure of: a test in it, up to its `then`, where nothing negates it and no `||`
+    /// offers another way in.
+    fn condition_test(&self, si: usize) -> Option<&'t str> {
+        let start = self.segs.get(si)?.0;
+        let then = self
+            .thens
+            .get(self.thens.partition_point(|&j| j <= si))
+            .copied();
+        let end = then
+            .and_then(|j| self.segs.get(j))
+            .map_or(self.text.len(), |s| s.0);
+        let found = self
+            .tests
+            .get(self.tests.partition_point(|t| t.0 < si))
+            .filter(|t| then.is_none_or(|j| t.0 < j))?
+            .1;
+        let negated = first_from(&self.bangs, start).is_some_and(|b| b < end);
+        let either = first_from(&self.ors, start).is_some_and(|o| o + 2 <= end);
+        (!negated && !either).then_some(found)
+    }
+}
+
+/// The first of the sorted places `marks` at or after `from`.
+fn first_from(marks: &[usize], from: usize) -> Option<usize> {
+    marks.get(marks.partition_point(|&m| m < from)).copied()
 }
 
 /// The command a simple command tests the presence of: `command -v jq`, `which jq`, `type -P
@@ -228,5 +294,17 @@ mod tests {
         let c = checked(text);
         assert!(c.covers("timeout", (0, text.find("timeout 5").unwrap())));
         assert!(!c.covers("timeout", (0, text.find("timeout 1").unwrap())));
+    }
+
+    #[test]
+    fn only_the_condition_before_its_then_can_negate_or_offer_another_way() {
+        let text = "if command -v jq; then jq . || ! true; fi; if type gh || x; then gh pr; fi";
+        let c = checked(text);
+        assert!(c.covers("jq", (0, text.find("jq .").unwrap())));
+        assert!(!c.covers("gh", (0, text.find("gh pr").unwrap())));
+        let text = "command -v yq && yq . ; yq x";
+        let c = checked(text);
+        assert!(c.covers("yq", (0, text.find("yq .").unwrap())));
+        assert!(!c.covers("yq", (0, text.find("yq x").unwrap())));
     }
 }

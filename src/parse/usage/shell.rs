@@ -333,10 +333,11 @@ impl Logical<'_> {
     /// The line byte `at` of the text was written on, and the byte there, counted from the
     /// start of that line's text.
     fn place(&self, at: usize) -> (u32, usize) {
-        self.continued
-            .iter()
-            .rev()
-            .find(|(start, _)| *start <= at)
+        // The starts are in order: found by halving, as a line of thousands of continued
+        // lines holds thousands of uses.
+        let k = self.continued.partition_point(|(start, _)| *start <= at);
+        k.checked_sub(1)
+            .and_then(|k| self.continued.get(k))
             .map_or((self.number, at), |&(start, n)| (n, at - start))
     }
 }
@@ -584,7 +585,9 @@ pub(super) fn shell(
 /// of the same name (`--tenantId $TENANT_ID`, `--client-secret=${CLIENT_SECRET}`), letters
 /// compared without case, `-` or `_`.
 fn fills_its_option(ws: &[(usize, &str)], i: usize, name: &str) -> bool {
-    let Some(k) = ws.iter().rposition(|w| w.0 <= i) else {
+    // The words are in order: the one holding byte `i` is found by halving, as one command
+    // may read thousands of variables.
+    let Some(k) = ws.partition_point(|w| w.0 <= i).checked_sub(1) else {
         return false;
     };
     let (w_at, w) = ws[k];
