@@ -56,7 +56,8 @@ pub(crate) fn find(
         .map(|d| (d.join(FILE_NAME), top))
         // The current folder, unless it was searched already.
         .chain((!searched.contains(&cwd.as_path())).then(|| (cwd.join(FILE_NAME), cwd.as_path())))
-        .find(|(f, _)| f.is_file())
+        // Whatever it is: a FIFO or a folder of that name is an error, not a file to pass by.
+        .find(|(f, _)| std::fs::symlink_metadata(f).is_ok())
     else {
         return Ok(None);
     };
@@ -65,6 +66,11 @@ pub(crate) fn find(
     if boundary.leads_outside(&found) {
         return Err(format!(
             "{shown}: its real path leads outside the folders searched for it; name it with --config to read it"
+        ));
+    }
+    if !found.is_file() {
+        return Err(format!(
+            "{shown}: not a regular file, so no settings are read; remove it, or name a settings file with --config"
         ));
     }
     Ok(Some(match found.strip_prefix(&cwd) {

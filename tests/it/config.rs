@@ -430,6 +430,30 @@ fn a_found_config_that_leads_outside_the_tree_is_refused() {
     assert_eq!(colour_in(t.path(), &["lib"]).as_deref(), Some("error"));
 }
 
+/// A settings file that is a FIFO would block the read for ever, and one that is a folder
+/// would be passed by for a parent's: either is an error naming it.
+#[cfg(unix)]
+#[test]
+fn a_found_config_that_is_no_regular_file_is_an_error() {
+    let t = repository();
+    let made = std::process::Command::new("mkfifo")
+        .arg(t.path().join("skill-audit.toml"))
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let out = bin(t.path())
+        .arg("lib")
+        .timeout(std::time::Duration::from_secs(30))
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("skill-audit.toml: not a regular file"),
+        "{err}"
+    );
+}
+
 #[test]
 fn init_writes_a_starter_and_refuses_to_overwrite() {
     let t = TempDir::new().unwrap();
