@@ -888,7 +888,7 @@ fn cases() -> Vec<Case> {
     // The document a skill writes, given as a template whose fence was lost: its links are
     // the document's, not the skill's.
     v.push(
-        skill("links of a document template", "my-skill", "---\nname: my-skill\ndescription: d\n---\n# T\n\n## Components\n\n- [Component Name]: [Description]\n  - **Type**: [Service, Library]\n  - Documentation: [c4-component-name.md](./c4-component-name.md)\n")
+        skill("links of a document template", "my-skill", "---\nname: my-skill\ndescription: d\n---\n# T\n\n## Components\n\n- [Component Name]: [Description]\n  - **Type**: [Service, Library]\n  - **Technology**: [Primary technologies]\n  - Documentation: [c4-component-name.md](./c4-component-name.md)\n")
             .absent(&["SA231"]),
     );
     v.push(
