@@ -375,20 +375,75 @@ fn may_link(body: &str, wanted: &impl Fn(&str) -> bool) -> bool {
 }
 
 /// Call `f` with the literal text of each target after `](` or `]:` (where a reference
-/// definition could stand) in `body`, until it returns true; whether it did.
+/// definition could stand) in `body`, until it returns true; whether it did. A line of
+/// nothing but `](` or `]:` costs its length, not its square: targets that overlap share the
+/// search for their end, and a line holds one definition at most. Inline targets still
+/// overlap, so `f` should read one only up to its first `(` (which it holds when it runs
+/// into the next `](`) before deciding.
 fn for_each_link_target(body: &str, mut f: impl FnMut(&str) -> bool) -> bool {
     let bytes = body.as_bytes();
-    memchr::memchr_iter(b']', bytes).any(|i| match bytes.get(i + 1) {
-        Some(b'(') => {
-            raw_target(&body[i + 2..], |b| is_blank(b) || b == b')').is_some_and(|(t, _)| f(t))
+    let mut inline_end = NextByte::new(|b| is_blank(b) || b == b')');
+    let mut definition_end = NextByte::new(is_blank);
+    let mut angle_end = NextByte::new(|b| b == b'>' || b == b'\n');
+    // The last `]` that no backslash escapes: a label holds no such bracket, so only the first
+    // on its line can end a reference definition's label.
+    let mut last_close: Option<usize> = None;
+    memchr::memchr_iter(b']', bytes).any(|i| {
+        let backslashes = bytes[..i].iter().rev().take_while(|&&b| b == b'\\').count();
+        let escaped = backslashes % 2 == 1;
+        let first_on_line =
+            !escaped && last_close.is_none_or(|c| memchr::memchr(b'\n', &bytes[c..i]).is_some());
+        if !escaped {
+            last_close = Some(i);
         }
-        Some(b':') => {
-            may_define(body, i)
-                && raw_target(&body[i + 2..], is_blank)
-                    .is_some_and(|(t, rest)| ends_definition(rest) && f(t))
+        match bytes.get(i + 1) {
+            Some(b'(') => {
+                raw_target(body, i + 2, &mut inline_end, &mut angle_end).is_some_and(|(t, _)| f(t))
+            }
+            Some(b':') => {
+                first_on_line
+                    && may_define(body, i)
+                    && raw_target(body, i + 2, &mut definition_end, &mut angle_end)
+                        .is_some_and(|(t, rest)| ends_definition(rest) && f(t))
+            }
+            _ => false,
         }
-        _ => false,
     })
+}
+
+/// The first byte at or after a place that `picks` picks (or the end of the text), for
+/// places asked in order: every place up to the last byte found shares it, so overlapping
+/// targets do not search the same bytes again.
+struct NextByte<F> {
+    picks: F,
+    /// The last search: where it started, and what it found.
+    from: usize,
+    found: Option<usize>,
+}
+
+impl<F: Fn(u8) -> bool> NextByte<F> {
+    fn new(picks: F) -> Self {
+        NextByte {
+            picks,
+            from: 0,
+            found: None,
+        }
+    }
+
+    fn at(&mut self, bytes: &[u8], from: usize) -> usize {
+        match self.found {
+            Some(found) if (self.from..=found).contains(&from) => found,
+            _ => {
+                let rest = bytes.get(from..).unwrap_or_default();
+                let found = rest
+                    .iter()
+                    .position(|&b| (self.picks)(b))
+                    .map_or(bytes.len(), |i| from + i);
+                (self.from, self.found) = (from, Some(found));
+                found
+            }
+        }
+    }
 }
 
 /// Could the `]` at `close` end the label of a reference definition? The label's `[` must
@@ -424,27 +479,32 @@ fn is_blank(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\r' | b'\n')
 }
 
-/// The literal target text after `](` or `]:`, and the text after it: leading blanks
-/// skipped, then `<...>` or the text up to the first byte `ends` picks (an inline link's
-/// target also ends at `)`; a definition's only at a blank, so `[r]: x(y).md` defines
-/// `x(y).md`). Bytes, not `char` searches: this runs at every `](` of every body. Every
-/// byte it splits at is ASCII, so each part is a `str`.
-fn raw_target(after: &str, ends: impl Fn(u8) -> bool) -> Option<(&str, &str)> {
-    let b = after.as_bytes();
-    let start = b.iter().position(|&c| !is_blank(c)).unwrap_or(b.len());
-    let t = &after[start..];
-    let (target, rest) = match t.strip_prefix('<') {
-        Some(inner) => {
-            let end = inner
-                .bytes()
-                .position(|c| c == b'>' || c == b'\n')
-                .unwrap_or(inner.len());
-            (
-                &inner[..end],
-                inner[end..].strip_prefix('>').unwrap_or(&inner[end..]),
-            )
-        }
-        None => t.split_at(t.bytes().position(ends).unwrap_or(t.len())),
+/// The literal target text after the `](` or `]:` that ends at `from` in `body`, and the text
+/// after it: leading blanks skipped, then `<...>` (up to `angle_end`) or the text up to the
+/// first byte `end` finds (an inline link's target also ends at `)`; a definition's only at a
+/// blank, so `[r]: x(y).md` defines `x(y).md`). Bytes, not `char` searches: this runs at
+/// every `](` of every body. Every byte it splits at is ASCII, so each part is a `str`.
+fn raw_target<'b>(
+    body: &'b str,
+    from: usize,
+    end: &mut NextByte<impl Fn(u8) -> bool>,
+    angle_end: &mut NextByte<impl Fn(u8) -> bool>,
+) -> Option<(&'b str, &'b str)> {
+    let b = body.as_bytes();
+    let start = b
+        .get(from..)
+        .and_then(|rest| rest.iter().position(|&c| !is_blank(c)))
+        .map_or(b.len(), |i| from + i);
+    let (target, rest) = if b.get(start) == Some(&b'<') {
+        let end = angle_end.at(b, start + 1);
+        let rest = &body[end..];
+        (
+            &body[start + 1..end],
+            rest.strip_prefix('>').unwrap_or(rest),
+        )
+    } else {
+        let end = end.at(b, start);
+        (&body[start..end], &body[end..])
     };
     (!target.is_empty()).then_some((target, rest))
 }
@@ -855,6 +915,34 @@ mod tests {
         }
         let got = link_targets("[a](here.md) [b](gone.md)\n", 1, missing);
         assert_eq!(got, [("gone.md".to_owned(), Pos::new(1, 14))]);
+    }
+
+    /// A line of nothing but `](` or `]:` holds a target at each; they overlap, and reading
+    /// each to its end would take the square of the line.
+    #[test]
+    fn a_line_of_link_syntax_is_read_once() {
+        let all = |_: &str| true;
+        for piece in ["]:", "](", "[x](", "](<", "]:<", "\\]:", "](a]:b/"] {
+            let summary = |n: usize| {
+                let body = format!("{}\n", piece.repeat(n));
+                let scanned = scan(&body, 1, 0);
+                let targets: Vec<usize> = scanned.link_targets.iter().map(String::len).collect();
+                (
+                    scanned.uncertain,
+                    targets.len(),
+                    may_link(&body, &all),
+                    links(&body, 1).len(),
+                )
+            };
+            assert_eq!(summary(100_000 / piece.len()), summary(3), "{piece}");
+        }
+        // At most one definition per line: its label has no bracket but its first `]`.
+        assert_eq!(
+            scan("]:a/]:b/\n[x]: c/d\n", 1, 0).link_targets,
+            ["a/]:b/", "c/d"]
+        );
+        assert_eq!(scan("[a]x]: b/c\n", 1, 0).link_targets, [] as [String; 0]);
+        assert_eq!(scan("[a\\]x]: b/c\n", 1, 0).link_targets, ["b/c"]);
     }
 
     proptest::proptest! {

@@ -1,7 +1,7 @@
 //! A SKILL.md body: its fenced blocks by language and role, the sections and lead-ins that
 //! offer one way among several or address the person installing, and the uses read from them.
 
-use super::mentions::{mentioned, word_runs};
+use super::mentions::{mentioned, occurring, word_runs};
 use super::powershell::powershell;
 use super::shell::{assign, shell};
 use super::tools::{References, named_servers, tools_of_text};
@@ -102,6 +102,9 @@ pub(super) fn ways_round(body: &str) -> WaysRound {
         });
     let mut out = WaysRound::default();
     for (finder, (phrase, of_bins)) in FINDERS.iter().zip(PHRASES) {
+        // The line of the last name and whether an `if ` is on it before that name, kept from
+        // phrase to phrase: names come in order, so a long line is read once, not once each.
+        let mut line = IfOnLine::default();
         for at in finder.find_iter(body.as_bytes()) {
             let mut before = &body[..at];
             while let Some(shorter) = [" tool", " access", " CLI", " command"]
@@ -119,13 +122,51 @@ pub(super) fn ways_round(body: &str) -> WaysRound {
             }
             let name = &before[start..];
             assign(&mut out.tools, name);
-            let line = &before[before[..start].rfind('\n').map_or(0, |i| i + 1)..start];
-            if *of_bins && (phrase.starts_with(" or ") || contains_ci(line, "if ")) {
+            if *of_bins && (phrase.starts_with(" or ") || line.before(body, start)) {
                 assign(&mut out.bins, name);
             }
         }
     }
     out
+}
+
+/// Whether an `if ` (in any case) stands on the line of a place before it, for places asked in
+/// order: each byte is read once for the line's start and once for its `if `.
+#[derive(Default)]
+struct IfOnLine {
+    /// Where the line of the last place asked starts, and that place.
+    start: usize,
+    last: usize,
+    /// The first `if ` at or after `start`, once looked for: its place, or none left.
+    first_if: Option<Option<usize>>,
+}
+
+impl IfOnLine {
+    fn before(&mut self, text: &str, at: usize) -> bool {
+        let bytes = text.as_bytes();
+        if at < self.last {
+            *self = IfOnLine::default();
+        }
+        if let Some(newline) = memchr::memrchr(b'\n', &bytes[self.last..at]) {
+            self.start = self.last + newline + 1;
+            // An `if ` found before the new line's start is not on it.
+            if self
+                .first_if
+                .is_some_and(|f| f.is_some_and(|f| f < self.start))
+            {
+                self.first_if = None;
+            }
+        }
+        self.last = at;
+        let start = self.start;
+        let first_if = *self.first_if.get_or_insert_with(|| {
+            bytes[start..]
+                .windows(3)
+                .position(|w| w.eq_ignore_ascii_case(b"if "))
+                .map(|i| start + i)
+        });
+        first_if.is_some_and(|f| f + 3 <= at)
+    }
 }
 
 /// What [`ways_round`] finds.
@@ -701,21 +742,25 @@ pub(super) fn named_in_prose(prose: &[&str], names: &[&str]) -> Names {
     }
     dollar.sort_unstable();
     dollar.dedup();
-    // Where a name is not a whole word, it may be part of one: all such words, once each.
-    let mut all_underscored: Option<String> = None;
-    let mut part_of_word = |name: &str| {
-        let text = all_underscored.get_or_insert_with(|| {
-            let mut words: Vec<&str> = underscored.iter().copied().collect();
-            words.sort_unstable();
-            words.join(" ")
-        });
-        memchr::memmem::find(text.as_bytes(), name.as_bytes()).is_some()
+    // Where a name is not a whole word, it may be part of one: all such words, once each, are
+    // searched for all such names at once.
+    let inside: Vec<&str> = names
+        .iter()
+        .copied()
+        .filter(|n| n.contains('_') && !underscored.contains(n))
+        .collect();
+    let part_of_word = if inside.is_empty() {
+        foldhash::HashSet::default()
+    } else {
+        let mut words: Vec<&str> = underscored.iter().copied().collect();
+        words.sort_unstable();
+        occurring(&words.join(" "), &inside)
     };
     names
         .iter()
         .filter(|name| {
             if name.contains('_') {
-                return underscored.contains(*name) || part_of_word(name);
+                return underscored.contains(*name) || part_of_word.contains(*name);
             }
             let from = dollar.partition_point(|w| w < *name);
             dollar.get(from).is_some_and(|w| w.starts_with(*name))

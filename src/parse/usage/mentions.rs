@@ -76,3 +76,97 @@ pub(crate) fn mentioned<'n>(
     }
     found
 }
+
+/// Which of `names` occur anywhere in `text`, even inside a longer word, in one pass over the
+/// text rather than one per name. An Aho-Corasick automaton of the names marks the states the
+/// text reaches, and the marks are passed along the failure links: a name is in the text when
+/// the state it ends in is marked. Built here rather than by the `aho-corasick` crate, whose
+/// construction grows with the square of the names when thousands share a prefix (`A_0`,
+/// `A_1`, ...); and only which names occur is wanted, not where.
+pub(super) fn occurring<'n>(text: &str, names: &[&'n str]) -> foldhash::HashSet<&'n str> {
+    // The trie of the names. State 0 is the root; each other state is reached from `parent`
+    // by `byte`, at `depth`.
+    struct State {
+        parent: usize,
+        byte: u8,
+        depth: usize,
+    }
+    let mut states = vec![State {
+        parent: 0,
+        byte: 0,
+        depth: 0,
+    }];
+    let mut goto: foldhash::HashMap<(usize, u8), usize> = foldhash::HashMap::default();
+    let mut ends = Vec::with_capacity(names.len());
+    for name in names {
+        let mut at = 0;
+        for &byte in name.as_bytes() {
+            at = match goto.get(&(at, byte)) {
+                Some(&next) => next,
+                None => {
+                    let next = states.len();
+                    let depth = states[at].depth + 1;
+                    states.push(State {
+                        parent: at,
+                        byte,
+                        depth,
+                    });
+                    goto.insert((at, byte), next);
+                    next
+                }
+            };
+        }
+        ends.push(at);
+    }
+    // Each state's failure link: the state of the longest proper suffix of its text that the
+    // trie holds. Set shallow states first, since a state's link follows its parent's.
+    let mut by_depth: Vec<usize> = (1..states.len()).collect();
+    by_depth.sort_by_key(|&s| states[s].depth);
+    let mut fail = vec![0; states.len()];
+    for &s in &by_depth {
+        let State { parent, byte, .. } = states[s];
+        if parent == 0 {
+            continue;
+        }
+        fail[s] = step(&goto, &fail, fail[parent], byte);
+    }
+    // The state after each byte of the text is the longest suffix of the text so far that the
+    // trie holds; the names ending there are on its chain of failure links.
+    let mut reached = vec![false; states.len()];
+    reached[0] = true;
+    let mut at = 0;
+    for &byte in text.as_bytes() {
+        at = step(&goto, &fail, at, byte);
+        reached[at] = true;
+    }
+    for &s in by_depth.iter().rev() {
+        if reached[s] {
+            reached[fail[s]] = true;
+        }
+    }
+    names
+        .iter()
+        .zip(ends)
+        .filter(|&(_, end)| reached[end])
+        .map(|(name, _)| *name)
+        .collect()
+}
+
+/// The state [`occurring`]'s automaton goes to from `at` on `byte`: its child by `byte`, or
+/// that of the first state on its chain of failure links that has one, or the root.
+fn step(
+    goto: &foldhash::HashMap<(usize, u8), usize>,
+    fail: &[usize],
+    mut at: usize,
+    byte: u8,
+) -> usize {
+    loop {
+        if let Some(&next) = goto.get(&(at, byte)) {
+            return next;
+        }
+        if at == 0 {
+            return 0;
+        }
+        at = fail[at];
+    }
+}

@@ -628,3 +628,80 @@ fn a_variable_named_after_the_option_it_fills_is_a_placeholder_in_a_body() {
     let u = of_script("scripts/a.sh", script, &Local::default());
     assert_eq!(names(&u, DepKind::Env), ["TENANT_ID"]);
 }
+
+/// One line of phrases offering a way round: the start of the line and its `if ` are found
+/// once for the line, not once for each phrase.
+#[test]
+fn a_long_line_of_ways_round_is_read_once() {
+    let summary = |body: &str| {
+        let offered = ways_round(body);
+        let mut tools: Vec<String> = offered.tools.into_iter().collect();
+        let mut bins: Vec<String> = offered.bins.into_iter().collect();
+        tools.sort_unstable();
+        bins.sort_unstable();
+        (tools, bins)
+    };
+    for piece in [
+        "t is unavailable if x ",
+        "t or another ",
+        "t is unavailable\n",
+    ] {
+        assert_eq!(
+            summary(&piece.repeat(60_000)),
+            summary(&piece.repeat(2)),
+            "{piece}"
+        );
+    }
+    // An `if` counts before the name on the name's own line only.
+    let (tools, bins) = summary(
+        "If a is unavailable\nb is unavailable if\nc is unavailable, if d is unavailable\n",
+    );
+    assert_eq!(
+        (tools.len(), bins),
+        (4, vec!["a".to_owned(), "d".to_owned()])
+    );
+}
+
+/// Thousands of names, none a whole word of the prose: each is looked for inside its words in
+/// one pass, not one search per name.
+#[test]
+fn many_names_inside_words_are_found_in_one_pass() {
+    let summary = |n: usize| {
+        let mut lines: Vec<String> = (0..n).map(|i| format!("Mention B_{i}")).collect();
+        lines.push("Also MY_A_1_X and A_2B".to_owned());
+        let prose: Vec<&str> = lines.iter().map(String::as_str).collect();
+        let mut names: Vec<String> = (0..n).map(|i| format!("A_{i}")).collect();
+        names.sort_unstable();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut named: Vec<String> = named_in_prose(&prose, &names).into_iter().collect();
+        named.sort_unstable();
+        named
+    };
+    assert_eq!(summary(100_000), summary(3));
+    assert_eq!(summary(3), ["A_1", "A_2"]);
+}
+
+#[test]
+fn names_occurring_agree_with_searching_for_each() {
+    let pieces = ["A", "B", "_", "AB", "BA", " ", "A_B", "AAB"];
+    let mut pick = crate::generated::picker(11);
+    let mut names: Vec<String> = vec![String::new()];
+    for _ in 0..300 {
+        let len = 1 + pick(4);
+        names.push((0..len).map(|_| pieces[pick(pieces.len())]).collect());
+    }
+    names.sort_unstable();
+    names.dedup();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    for _ in 0..500 {
+        let text: String = (0..pick(14)).map(|_| pieces[pick(pieces.len())]).collect();
+        let found = occurring(&text, &names);
+        for name in &names {
+            assert_eq!(
+                found.contains(name),
+                text.contains(name),
+                "{name:?} in {text:?}"
+            );
+        }
+    }
+}

@@ -7,6 +7,7 @@
 
 use serde_saphyr::granit_parser::{Event, Parser, ScalarStyle, ScanError, Span, Tag};
 use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasher, Hash, Hasher};
 
 use super::{Node, ParseFailure, Value, scalar};
 use crate::diagnostic::Pos;
@@ -71,8 +72,8 @@ enum Open {
         entries: Vec<(Node, Node)>,
         /// A key waiting for its value, and whether it is the merge key `<<`.
         key: Option<(Node, bool)>,
-        /// Scalar keys seen so far in a large mapping (see [`is_new`]).
-        seen: HashSet<ScalarKey>,
+        /// Keys seen so far in a large mapping (see [`is_new`]).
+        seen: SeenKeys,
         /// Mappings named by `<<` keys, merged when the mapping closes.
         merges: Vec<Node>,
     },
@@ -149,7 +150,7 @@ impl Builder {
                     anchor,
                     entries: Vec::new(),
                     key: None,
-                    seen: HashSet::new(),
+                    seen: SeenKeys::default(),
                     merges: Vec::new(),
                 },
                 span,
@@ -365,7 +366,7 @@ fn flatten_merges(items: Vec<Node>, merges: &mut Vec<Node>) {
     }
 }
 
-fn merge(entries: &mut Vec<(Node, Node)>, seen: &mut HashSet<ScalarKey>, merges: Vec<Node>) {
+fn merge(entries: &mut Vec<(Node, Node)>, seen: &mut SeenKeys, merges: Vec<Node>) {
     for source in merges {
         let Value::Map(merged) = source.value else {
             continue;
@@ -379,23 +380,83 @@ fn merge(entries: &mut Vec<(Node, Node)>, seen: &mut HashSet<ScalarKey>, merges:
 }
 
 /// Mappings with fewer entries than this find a duplicate key by comparing with each entry,
-/// which costs less than hashing (frontmatter mappings are small); larger ones keep a set of
-/// their scalar keys, so a hostile mapping stays linear.
+/// which costs less than hashing (frontmatter mappings are small); larger ones keep their keys
+/// hashed, so a hostile mapping stays linear.
 const SCAN_LIMIT: usize = 16;
 
-/// Is `key` not yet among `entries`? Past [`SCAN_LIMIT`] scalar keys are remembered in
-/// `seen`; a collection used as a key (rare) is compared with the other entries.
-fn is_new(key: &Node, entries: &[(Node, Node)], seen: &mut HashSet<ScalarKey>) -> bool {
+/// The keys of a mapping past [`SCAN_LIMIT`] entries, for finding a duplicate without
+/// comparing with every entry.
+#[derive(Default)]
+struct SeenKeys {
+    /// Whether the entries from before the mapping grew past the limit are in.
+    filled: bool,
+    scalars: HashSet<ScalarKey>,
+    /// The entries whose key is a collection, by [`hash_key`] of that key: only keys of equal
+    /// hash are compared.
+    collections: HashMap<u64, Vec<usize>>,
+}
+
+impl SeenKeys {
+    /// Remember `key`, the key of entry `index`; whether no key seen before is the same.
+    fn insert(&mut self, key: &Node, index: usize, entries: &[(Node, Node)]) -> bool {
+        if let Some(k) = ScalarKey::of(key) {
+            return self.scalars.insert(k);
+        }
+        let mut state = self.collections.hasher().build_hasher();
+        // A key holding NaN is the same as no key, itself included.
+        if !hash_key(key, &mut state) {
+            return true;
+        }
+        let earlier = self.collections.entry(state.finish()).or_default();
+        if earlier
+            .iter()
+            .any(|&i| entries.get(i).is_some_and(|(e, _)| same(e, key)))
+        {
+            return false;
+        }
+        earlier.push(index);
+        true
+    }
+}
+
+/// Is `key` not yet among `entries`? Past [`SCAN_LIMIT`] keys are remembered in `seen`, `key`
+/// too: the caller makes it the next entry.
+fn is_new(key: &Node, entries: &[(Node, Node)], seen: &mut SeenKeys) -> bool {
     if entries.len() < SCAN_LIMIT {
         return !entries.iter().any(|(e, _)| same_key(e, key));
     }
-    if seen.is_empty() {
-        seen.extend(entries.iter().filter_map(|(e, _)| ScalarKey::of(e)));
+    if !seen.filled {
+        seen.filled = true;
+        for (i, (e, _)) in entries.iter().enumerate() {
+            seen.insert(e, i, entries);
+        }
     }
-    match ScalarKey::of(key) {
-        Some(k) => seen.insert(k),
-        None => !entries.iter().any(|(e, _)| same(e, key)),
+    seen.insert(key, entries.len(), entries)
+}
+
+/// Hash `node` into `state` so that nodes [`same`] finds equal hash alike; false when it holds
+/// a NaN, which is equal to nothing.
+fn hash_key(node: &Node, state: &mut impl Hasher) -> bool {
+    match &node.value {
+        Value::Null => state.write_u8(0),
+        Value::Bool(b) => (1u8, b).hash(state),
+        Value::Int(i) => (2u8, i).hash(state),
+        Value::Float(f) if f.is_nan() => return false,
+        // Compared by value: 0.0 and -0.0 are one key.
+        Value::Float(f) => (3u8, if *f == 0.0 { 0 } else { f.to_bits() }).hash(state),
+        Value::Str(s) => (4u8, s).hash(state),
+        Value::Seq(items) => {
+            (5u8, items.len()).hash(state);
+            return items.iter().all(|i| hash_key(i, state));
+        }
+        Value::Map(entries) => {
+            (6u8, entries.len()).hash(state);
+            return entries
+                .iter()
+                .all(|(k, v)| hash_key(k, state) && hash_key(v, state));
+        }
     }
+    true
 }
 
 /// The same key: a scalar by its type and text (a float by its bits, as [`ScalarKey`] holds
@@ -455,4 +516,59 @@ fn size(node: &Node) -> (usize, usize) {
 
 fn to_u32(v: usize) -> u32 {
     u32::try_from(v).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::rules::Rule;
+
+    /// `keys` after `padding` scalar keys: the entries, or the line of a duplicate counted from
+    /// the first of `keys`.
+    fn outcome(padding: usize, keys: &[String]) -> Result<usize, u32> {
+        let mut yaml: String = (0..padding).map(|i| format!("k{i}: v\n")).collect();
+        for key in keys {
+            yaml.push_str(&format!("? {key}\n: v\n"));
+        }
+        match tree(&yaml, 0) {
+            Ok(node) => Ok(node.as_map().map_or(0, <[_]>::len) - padding),
+            Err(e) => {
+                assert_eq!(e.rule, Rule::DuplicateKey, "{}", e.message);
+                Err(e.pos.line - u32::try_from(padding).unwrap_or(0))
+            }
+        }
+    }
+
+    /// Collection keys are compared with the earlier ones of equal hash only: thousands of
+    /// them stay linear, and what is the same key is as before.
+    #[test]
+    fn collection_keys_of_a_large_mapping_are_compared_by_hash_first() {
+        let keys = |n: usize| -> Vec<String> { (0..n).map(|i| format!("[a{i}, b]")).collect() };
+        let (small, large) = (keys(3), keys(12_000));
+        assert_eq!(outcome(0, &large), Ok(12_000));
+        let again = |mut keys: Vec<String>, i: usize| {
+            keys.push(format!("[a{i}, b]"));
+            keys
+        };
+        assert_eq!(outcome(0, &again(small.clone(), 1)), Err(7));
+        assert_eq!(outcome(0, &again(large, 6_000)), Err(24_001));
+        // Compared by value: NaN is no key's equal, not even its own; 0.0 is -0.0; 1 is not
+        // 1.0. The same with few entries and past the limit.
+        for (keys, expected) in [
+            (vec!["[.nan]", "[.nan]"], Ok(2)),
+            (vec!["[0.0]", "[-0.0]"], Err(3)),
+            (vec!["{a: 1}", "{a: 1.0}", "{a: '1'}"], Ok(3)),
+            (vec!["[1, [2, {x: ~}]]", "[1, [2, {x: null}]]"], Err(3)),
+            (vec!["[1, [2]]", "[1, [2], 3]", "[[2], 1]"], Ok(3)),
+        ] {
+            let keys: Vec<String> = keys.into_iter().map(str::to_owned).collect();
+            for padding in [0, SCAN_LIMIT + 4] {
+                assert_eq!(
+                    outcome(padding, &keys),
+                    expected,
+                    "{keys:?} after {padding}"
+                );
+            }
+        }
+    }
 }
