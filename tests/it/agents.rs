@@ -1266,6 +1266,34 @@ fn sa508_chat_modes() {
     assert_eq!(s(agent(&r, "agents/planner.agent.md"), "flavor"), "custom");
 }
 
+/// Chat modes are VS Code's former agents: GitHub's agents are `.agent.md` files only, so
+/// GitHub Copilot does not load a `.chatmode.md` and its tools are not judged there.
+#[test]
+fn chat_modes_load_in_vscode_not_on_github() {
+    let lib = tree(&[(
+        ".github/chatmodes/planner.chatmode.md",
+        "---\ndescription: Plans.\ntools: [codebase, frobnicate]\n---\nbody\n",
+    )]);
+    let builtin = |n: &str| ProfileSource::Builtin(n.into());
+    let r = audit_with(
+        lib.path(),
+        vec![builtin("vscode"), builtin("github-copilot")],
+    );
+    let a = agent(&r, ".github/chatmodes/planner.chatmode.md");
+    assert_eq!(
+        s(&a["availability"]["github-copilot"], "status"),
+        "not-loaded"
+    );
+    assert_ne!(s(&a["availability"]["vscode"], "status"), "not-loaded");
+    let unknown = findings_on(&r, "SA702", ".github/chatmodes/planner.chatmode.md");
+    assert!(
+        unknown
+            .iter()
+            .all(|f| !s(f, "message").contains("github-copilot")),
+        "{unknown:#?}"
+    );
+}
+
 #[test]
 fn agent_name_defaults_to_the_file_name() {
     let lib = tree(&[
