@@ -296,11 +296,10 @@ fn compile_excludes(patterns: &[String], what: &str) -> Result<GlobSet, String> 
     }
     // Each glob compiles, but all of them together may not (thousands of them exceed the
     // matcher's size limit): say which list it was.
-    b.build()
-        .map_err(|e| {
-            let n = patterns.len();
-            format!("{n} patterns (each an {what}) are too many to match together: {e}; use fewer")
-        })
+    b.build().map_err(|e| {
+        let n = patterns.len();
+        format!("{n} patterns (each an {what}) are too many to match together: {e}; use fewer")
+    })
 }
 
 /// Could a link to `path` (normalised) name a skill: is it a skill file by its name, or a
@@ -1039,6 +1038,9 @@ mod tests {
         // Each compiles; together they are too many, and the message says which list.
         let many: Vec<String> = (0..8000).map(|i| format!("**/*a*b*c*d*{i}*/**")).collect();
         let err = compile_excludes(&many, "--exclude pattern").unwrap_err();
-        assert!(err.starts_with("8000 patterns (each an --exclude pattern)"), "{err}");
+        assert!(
+            err.starts_with("8000 patterns (each an --exclude pattern)"),
+            "{err}"
+        );
     }
 }
