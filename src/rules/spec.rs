@@ -817,7 +817,7 @@ pub(crate) const UNKNOWN_KEY: RuleDoc = RuleDoc {
     name: "unknown-key",
     severity: Severity::Warning,
     summary: "A frontmatter key no host knows",
-    what: "A top-level key that neither the spec nor any known host reads. The message suggests the nearest known key.",
+    what: "A top-level key that neither the spec nor any known host reads. The message suggests the nearest known key; without one, it says to remove the key or move it under `metadata`, where the spec keeps other fields.",
     why: "It is silently ignored everywhere, which usually means a typo (`descripton`) that leaves the real field missing.",
     example: "descripton: Extract tables from PDFs.\n\nFix: description: Extract tables from PDFs.",
     fix: Some(RENAME_KEY_FIX),
@@ -838,9 +838,11 @@ fn unconfigured_host_key(sink: &mut Sink, pos: Pos, key: &str, hosts: &[&str]) {
 /// No one reads the key `key`; `typo_of` is the known key it is probably a typo of, which the
 /// mapping lacks when `fixable`.
 fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixable: bool) {
-    let hint = typo_of
-        .map(|s| format!("; did you mean `{s}`?"))
-        .unwrap_or_default();
+    // Without a near key, what to do: the spec keeps other fields under `metadata`.
+    let hint = typo_of.map_or_else(
+        || "; remove it, or move it under `metadata`, the spec's place for other fields".to_owned(),
+        |s| format!("; did you mean `{s}`?"),
+    );
     let fix = typo_of
         .filter(|_| fixable)
         .and_then(|to| rename_key(sink.text()?, pos, key, to));

@@ -315,7 +315,9 @@ fn hermes_keys_are_a_hosts_not_unknown() {
     let unknown: Vec<String> = findings(&r, "SA221").into_iter().map(|f| f.2).collect();
     assert_eq!(
         unknown,
-        ["`author` is not a field of the spec or of any host, so it is ignored"],
+        [
+            "`author` is not a field of the spec or of any host, so it is ignored; remove it, or move it under `metadata`, the spec's place for other fields"
+        ],
         "{:#}",
         r["findings"]
     );
