@@ -85,6 +85,11 @@ pub fn skill_md(name: &str, extra: &str) -> String {
     )
 }
 
+/// A SKILL.md named `name` with `body` right under its frontmatter.
+pub fn skill_with_body(name: &str, body: &str) -> String {
+    format!("---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n{body}")
+}
+
 /// Run the binary with `-f json` in `cwd`: the report and the exit code.
 pub fn json_run(cwd: &Path, args: &[&str]) -> (Value, i32) {
     json_of(bin(cwd).args(args).args(["-f", "json"]))

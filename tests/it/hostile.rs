@@ -248,9 +248,7 @@ fn thousands_of_distinct_names_are_read_without_a_search_per_name() {
         write(
             t.path(),
             &format!("skills/{name}/SKILL.md"),
-            format!(
-                "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n{body}"
-            ),
+            skill_with_body(name, &body),
         )
     };
     // Half of the variables the block reads are named in the prose, so they count.
@@ -706,9 +704,7 @@ fn thousands_of_tests_and_uses_on_one_shell_line_are_read_along_once() {
         write(
             t.path(),
             &format!("skills/{name}/SKILL.md"),
-            format!(
-                "---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n{body}"
-            ),
+            skill_with_body(name, &body),
         )
     };
     // `if`s that never reach a `then` make sure of nothing: `c` and `s` are needed.

@@ -6,11 +6,6 @@ use crate::common::*;
 
 use serde_json::Value;
 
-/// A SKILL.md named `name` with `body` under its frontmatter.
-fn with_body(name: &str, body: &str) -> String {
-    format!("---\nname: {name}\ndescription: Does {name} things. Use when asked.\n---\n{body}")
-}
-
 /// The names the skill's `inferred` source lists under `kind`.
 fn inferred(r: &Value, path: &str, kind: &str) -> Vec<String> {
     skill(r, path)["requirements"]
@@ -50,7 +45,7 @@ fn status<'a>(r: &'a Value, path: &str, profile: &str) -> &'a Value {
 #[test]
 fn executables_of_shell_blocks_and_their_places() {
     let body = "# Run\n\n```bash\nsudo gh pr list --json number | jq '.[0]'\ncd repo && FOO=1 terraform plan\necho \"$HOME\"\nmy_fn() { :; }\nmy_fn\nfor f in *.txt; do az storage blob upload -f \"$f\"; done\n./scripts/run.py --x\n<command> --help\n```\n";
-    let t = tree(&[("skills/s/SKILL.md", &with_body("s", body))]);
+    let t = tree(&[("skills/s/SKILL.md", &skill_with_body("s", body))]);
     let (r, _) = json_run(t.path(), &["."]);
     let p = "skills/s/SKILL.md";
     // After `sudo`, after a pipe, after an assignment, inside a loop; a skill's own script
@@ -68,7 +63,7 @@ fn executables_of_shell_blocks_and_their_places() {
 #[test]
 fn sessions_user_blocks_and_other_languages_are_told_apart() {
     let body = "# Use\n\n```console\n$ docker ps\nCONTAINER ID   IMAGE\nkubectl-output here\n```\n\n## Installation\n\n```bash\nclawhub install weather\n```\n\n## Setup\n\nIn your terminal, run:\n\n```sh\nbrew install jq\n```\n\n```python\nimport subprocess\n```\n\n```text\nnpm start\n```\n";
-    let t = tree(&[("skills/s/SKILL.md", &with_body("s", body))]);
+    let t = tree(&[("skills/s/SKILL.md", &skill_with_body("s", body))]);
     let (r, _) = json_run(t.path(), &["."]);
     // Only the prompted line of the session; not the output, not what the user types in an
     // installation section or "in your terminal", not other languages.
@@ -78,7 +73,7 @@ fn sessions_user_blocks_and_other_languages_are_told_apart() {
 #[test]
 fn powershell_blocks_run_executables_not_cmdlets() {
     let body = "```powershell\n$env:MODE = 'x'\nGet-ChildItem $env:MODE\naz account show --subscription $env:AZURE_SUBSCRIPTION_ID\n& dotnet build\nStart-Process -FilePath winget\nWrite-Host done\n```\n";
-    let t = tree(&[("skills/s/SKILL.md", &with_body("s", body))]);
+    let t = tree(&[("skills/s/SKILL.md", &skill_with_body("s", body))]);
     let (r, _) = json_run(t.path(), &["."]);
     let p = "skills/s/SKILL.md";
     assert_eq!(inferred(&r, p, "bins"), ["az", "dotnet", "winget"]);
@@ -93,7 +88,7 @@ fn variables_of_blocks_and_scripts() {
     let py = "import os\nkey = os.environ[\"OPENAI_API_KEY\"]\nopt = os.getenv(\"VERBOSE\", \"0\")\nos.environ[\"SET_HERE\"] = \"1\"\nx = os.environ.get(\"SET_HERE\")\n# os.getenv(\"IN_A_COMMENT\")\n";
     let js = "const t = process.env.SLACK_TOKEN;\nconst m = process.env.MODE || 'dev';\n// process.env.IN_A_COMMENT\n";
     let t = tree(&[
-        ("skills/s/SKILL.md", &with_body("s", body)),
+        ("skills/s/SKILL.md", &skill_with_body("s", body)),
         ("skills/s/scripts/a.py", py),
         ("skills/s/scripts/b.js", js),
     ]);
@@ -123,7 +118,7 @@ fn packages_of_python_and_node_scripts_and_lists() {
     let py = "#!/usr/bin/env python3\nimport os, sys, json\nimport yaml\nfrom PIL import Image\nfrom sklearn.model_selection import train_test_split\nfrom google import genai\nfrom . import sibling\nimport helpers\nimport yt_dlp, typer\nfrom references.func import load\n\"\"\"\nimport not_a_module\n\"\"\"\nsubprocess.run([\"gh\", \"api\", \"user\"])\n";
     let js = "import fs from 'node:fs';\nimport path from 'path';\nimport { z } from '@scope/pkg/sub';\nconst local = require('./local');\nimport chalk from 'chalk';\nconst { execSync } = require('child_process');\nexecSync('docker build .');\n";
     let t = tree(&[
-        ("skills/s/SKILL.md", &with_body("s", "# s\n")),
+        ("skills/s/SKILL.md", &skill_with_body("s", "# s\n")),
         ("skills/s/scripts/main.py", py),
         ("skills/s/scripts/helpers.py", "X = 1\n"),
         // Not read (a folder of references), but the skill's own module all the same.
@@ -178,7 +173,7 @@ fn packages_of_python_and_node_scripts_and_lists() {
 fn a_command_named_as_the_skills_own_script_needs_its_interpreter() {
     let body = "```bash\nspotify play x\ntwclaw read 1\n```\n";
     let t = tree(&[
-        ("skills/s/SKILL.md", &with_body("s", body)),
+        ("skills/s/SKILL.md", &skill_with_body("s", body)),
         ("skills/s/spotify.sh", "#!/bin/bash\nosascript -e 'x'\n"),
         (
             "skills/s/bin/twclaw.js",
@@ -194,7 +189,7 @@ fn a_command_named_as_the_skills_own_script_needs_its_interpreter() {
 #[test]
 fn tools_named_in_a_hosts_syntax() {
     let body = "Call `mcp__github__create_issue`, then #tool:runInTerminal.\nThe Jira MCP server offers `jira/search_issues`; see `docs/guide` and `src/main`.\nUse the `fetch` tool. Use the `frobnicate` tool.\n";
-    let t = tree(&[("skills/s/SKILL.md", &with_body("s", body))]);
+    let t = tree(&[("skills/s/SKILL.md", &skill_with_body("s", body))]);
     let (r, _) = json_run(t.path(), &["."]);
     // `server/tool` only for a server the text names; a tool a phrase names only where a
     // built-in host defines it.
@@ -218,19 +213,19 @@ fn a_tool_named_in_another_hosts_words_is_judged_by_its_counterpart() {
     let t = tree(&[
         (
             "skills/fetch/SKILL.md",
-            &with_body("fetch", &body("Then #tool:fetch the page.")),
+            &skill_with_body("fetch", &body("Then #tool:fetch the page.")),
         ),
         (
             "skills/edit/SKILL.md",
-            &with_body("edit", &body("Use the `editFiles` tool to write it.")),
+            &skill_with_body("edit", &body("Use the `editFiles` tool to write it.")),
         ),
         (
             "skills/bash/SKILL.md",
-            &with_body("bash", &body("Use the `bash` tool to run it.")),
+            &skill_with_body("bash", &body("Use the `bash` tool to run it.")),
         ),
         (
             "skills/other/SKILL.md",
-            &with_body("other", &body("Then #tool:frobnicate the page.")),
+            &skill_with_body("other", &body("Then #tool:frobnicate the page.")),
         ),
         (
             "no-web.json",
@@ -259,7 +254,7 @@ fn setup_and_test_scripts_are_read_only_when_the_skill_names_them() {
     let t = tree(&[
         (
             "skills/quiet/SKILL.md",
-            &with_body("quiet", "```bash\nnode scripts/render.js\n```\n"),
+            &skill_with_body("quiet", "```bash\nnode scripts/render.js\n```\n"),
         ),
         ("skills/quiet/scripts/render.js", "console.log(1)\n"),
         (
@@ -275,7 +270,7 @@ fn setup_and_test_scripts_are_read_only_when_the_skill_names_them() {
         ("skills/quiet/benchmarks/run.sh", "#!/bin/bash\ngunzip x\n"),
         (
             "skills/named/SKILL.md",
-            &with_body("named", "First run the setup.sh in scripts.\n"),
+            &skill_with_body("named", "First run the setup.sh in scripts.\n"),
         ),
         (
             "skills/named/scripts/setup.sh",
@@ -293,8 +288,11 @@ fn setup_and_test_scripts_are_read_only_when_the_skill_names_them() {
 #[test]
 fn scripts_outside_the_skills_folder_or_below_another_skill_md_are_not_read() {
     let t = tree(&[
-        ("skills/s/SKILL.md", &with_body("s", "# s\n")),
-        ("skills/s/inner/SKILL.md", &with_body("inner", "# inner\n")),
+        ("skills/s/SKILL.md", &skill_with_body("s", "# s\n")),
+        (
+            "skills/s/inner/SKILL.md",
+            &skill_with_body("inner", "# inner\n"),
+        ),
         ("skills/s/inner/run.sh", "#!/bin/bash\nterraform apply\n"),
         ("skills/s/scripts/go.sh", "#!/bin/bash\nhelm install x\n"),
         ("skills/run.sh", "#!/bin/bash\nkubectl apply\n"),
@@ -309,10 +307,13 @@ fn scripts_outside_the_skills_folder_or_below_another_skill_md_are_not_read() {
 #[test]
 fn cells_judged_on_inferred_needs() {
     let t = tree(&[
-        ("skills/plain/SKILL.md", &with_body("plain", "Be nice.\n")),
+        (
+            "skills/plain/SKILL.md",
+            &skill_with_body("plain", "Be nice.\n"),
+        ),
         (
             "skills/cli/SKILL.md",
-            &with_body("cli", "```bash\ngh issue list\njq .\n```\n"),
+            &skill_with_body("cli", "```bash\ngh issue list\njq .\n```\n"),
         ),
         ("laptop.json", r#"{"name": "laptop", "bins": ["gh"]}"#),
     ]);
@@ -374,7 +375,7 @@ fn text_markdown_and_explain_say_what_a_cell_is_judged_on() {
     let t = tree(&[
         (
             "skills/cli/SKILL.md",
-            &with_body("cli", "```bash\ngh issue list\n```\n"),
+            &skill_with_body("cli", "```bash\ngh issue list\n```\n"),
         ),
         ("laptop.json", r#"{"name": "laptop", "bins": []}"#),
     ]);
@@ -478,7 +479,7 @@ fn optional_reads_launcher_variables_and_reference_code_are_no_needs() {
     let js = "const days = parseInt(process.env.DAYS_BACK, 10) || 30;\nif (process.env.OPT_OPENAI) {\n  use();\n}\nif (!process.env.MUST_HAVE) {\n  process.exit(1);\n}\nconst mode = process.env.WRITE_KEY ? 'write' : 'read';\nconst paths = [\n  process.env.EDGE_PATH,\n];\nconst id = process.env.APP_ID;\n";
     let body = "1. Open Terminal and execute:\n   ```bash\n   curl -fsSL https://example.com/x | bash\n   ```\n\nThe `penpot/penpot-mcp` MCP server, the Penpot MCP server.\n**NEVER use:** `mcp__penpot__delete_all`\n\n| Actor | ID |\n| --- | --- |\n| Tweets | `penpot/x-tweet-scraper` |\n| Tool | `penpot/export_shape` |\n";
     let t = tree(&[
-        ("skills/s/SKILL.md", &with_body("s", body)),
+        ("skills/s/SKILL.md", &skill_with_body("s", body)),
         ("skills/s/scripts/a.py", py),
         ("skills/s/scripts/b.js", js),
         ("skills/s/references/example.py", "import openpyxl\n"),
