@@ -131,7 +131,8 @@ fn unsafe_ignore_file(dir: &Path) -> Option<(PathBuf, String)> {
     if let Some(bad) = unsafe_file(git.clone()) {
         return Some(bad);
     }
-    let text = std::fs::read_to_string(&git).ok()?;
+    // Through the bounded reader: the file checked above may have been replaced since.
+    let text = crate::boundary::read_text(&git).ok()?;
     let gitdir = Path::new(text.lines().next()?.strip_prefix("gitdir: ")?);
     // What is wrong there is said of the `.git` file: the paths it names may be anywhere.
     let elsewhere = |which: &str, (_, why): (PathBuf, String)| {
@@ -145,7 +146,7 @@ fn unsafe_ignore_file(dir: &Path) -> Option<(PathBuf, String)> {
     if let Some(bad) = unsafe_file(commondir.clone()) {
         return Some(elsewhere("commondir", bad));
     }
-    let text = std::fs::read_to_string(&commondir).ok()?;
+    let text = crate::boundary::read_text(&commondir).ok()?;
     let common = text.lines().next()?;
     let common = if common.starts_with('.') {
         gitdir.join(common)
@@ -155,12 +156,19 @@ fn unsafe_ignore_file(dir: &Path) -> Option<(PathBuf, String)> {
     unsafe_file(common.join("info/exclude")).map(|bad| elsewhere("info/exclude", bad))
 }
 
-/// What messages call a file [`unsafe_ignore_file`] names.
-fn ignore_file_noun(file: &Path) -> &'static str {
-    if file.file_name() == Some(OsStr::new(".git")) {
+/// The error for `file`, which [`unsafe_ignore_file`] refused for `why`: no ignore rule is
+/// honoured in `scope` (`in this run`, or in a folder).
+fn refused_ignore_file(file: &Path, why: &str, scope: &str, cwd: &Path) -> WalkError {
+    let noun = if file.file_name() == Some(OsStr::new(".git")) {
         "this file"
     } else {
         "this ignore file"
+    };
+    WalkError {
+        path: display_path(file, cwd),
+        message: format!(
+            "{noun} {why}, so no ignore rule is honoured {scope}; fix it, or audit with --no-ignore"
+        ),
     }
 }
 
@@ -170,8 +178,8 @@ fn unsafe_file(path: PathBuf) -> Option<(PathBuf, String)> {
     if m.file_type().is_symlink() {
         return Some((path, "is a link, which may lead out of the tree".to_owned()));
     }
-    if !m.file_type().is_file() {
-        return Some((path, "is not a regular file".to_owned()));
+    if let Some(kind) = crate::boundary::special_kind(m.file_type()) {
+        return Some((path, format!("is {kind}, not a regular file")));
     }
     let limit = MAX_IGNORE_FILE;
     (m.len() > limit).then(|| {
@@ -435,24 +443,13 @@ pub(crate) fn walk_each(
         }
     }
     if let Some((file, why)) = refused_at_start {
-        d.errors.push(WalkError {
-            path: display_path(&file, cwd),
-            message: format!(
-                "{} {why}, so no ignore rule is honoured in this run; fix it, or audit with \
-                 --no-ignore",
-                ignore_file_noun(&file)
-            ),
-        });
+        d.errors
+            .push(refused_ignore_file(&file, &why, "in this run", cwd));
     }
-    d.errors
-        .extend(refused.into_iter().map(|(dir, file, why)| WalkError {
-            path: display_path(&file, cwd),
-            message: format!(
-                "this ignore file {why}, so no ignore rule is honoured in `{}`; fix it, or audit \
-             with --no-ignore",
-                display_path(&dir, cwd)
-            ),
-        }));
+    d.errors.extend(refused.into_iter().map(|(dir, file, why)| {
+        let scope = format!("in `{}`", display_path(&dir, cwd));
+        refused_ignore_file(&file, &why, &scope, cwd)
+    }));
     d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
     d.candidates.dedup_by(|a, b| a.path == b.path);
     d.errors

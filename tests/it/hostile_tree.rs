@@ -492,6 +492,17 @@ fn ignore_files_that_are_links_fifos_or_huge_are_not_read() {
             "{}",
             errors[0]
         );
+        // A `.git` file is said to name a repository, not called an ignore file.
+        let noun = if name == "gitfile" {
+            "this file names a repository"
+        } else {
+            "this ignore file is"
+        };
+        assert!(
+            errors[0]["message"].as_str().unwrap().contains(noun),
+            "{}",
+            errors[0]
+        );
     }
     assert_eq!(r["summary"]["ignored_files"], 0);
 }
