@@ -699,6 +699,7 @@ pub fn declare_fields(skill: &mut Skill) -> Vec<String> {
             column: pos.column,
             requirements: needs,
             uses: Vec::new(),
+            block: "",
         });
         declared = true;
     }
@@ -741,7 +742,7 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
                         column: d.column,
                         evidence: format!(
                             "{} declares {} {}",
-                            d.source.place(),
+                            d.place(),
                             k.nouns(),
                             crate::diagnostic::quoted(&names)
                         ),
@@ -846,6 +847,7 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
         column,
         requirements,
         uses: all,
+        block: "",
     });
     skill.requirements.sort_by_key(|d| d.source);
 }

@@ -332,6 +332,7 @@ mod tests {
                 column: 1,
                 requirements,
                 uses: Vec::new(),
+                block: "",
             })
             .collect();
         s

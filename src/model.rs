@@ -239,6 +239,16 @@ impl Origin {
         }
     }
     /// Where the source is written, for people.
+    /// `place`, naming `block` instead of the usual key where it is OpenClaw's and another.
+    pub(crate) fn place_in(self, block: &str) -> std::borrow::Cow<'static, str> {
+        match self {
+            Origin::Openclaw if !block.is_empty() && block != "openclaw" => {
+                format!("OpenClaw's `metadata.{block}`").into()
+            }
+            _ => self.place().into(),
+        }
+    }
+
     pub(crate) fn place(self) -> &'static str {
         match self {
             Origin::Dependencies => "the `dependencies` field",
@@ -400,9 +410,19 @@ pub struct Declared {
     /// For the `inferred` source: each use it was read from, where, and the text that shows it.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub uses: Vec<Use>,
+    /// The key of the block it is written in where the source has several names for it
+    /// (OpenClaw's `clawdbot`, `moltbot`, ...); empty for the source's usual place.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub block: &'static str,
 }
 
 impl Declared {
+    /// Where it is written, for a message: the block's own key when it has one.
+    pub(crate) fn place(&self) -> std::borrow::Cow<'static, str> {
+        self.source.place_in(self.block)
+    }
+
     /// Where the declaration starts, when that is known.
     pub(crate) fn at(&self) -> Option<Pos> {
         (self.line > 0).then(|| Pos::new(self.line, self.column))
@@ -619,6 +639,8 @@ pub struct Unnamed {
     pub at: Pos,
     /// The key of the list it is an entry of (`bins`, `env_vars`, ...), when found.
     pub list: Option<&'static str>,
+    /// The declaration's block key (`Declared::block`).
+    pub block: &'static str,
 }
 
 /// Why a file's frontmatter gave no fields; the finding is already in the sink.

@@ -49,6 +49,7 @@ pub(crate) fn parse(bytes: &[u8], file: &str, sink: &mut Sink) -> Option<Declare
         column: tools.pos.column,
         requirements: req,
         uses: Vec::new(),
+        block: "",
     })
 }
 

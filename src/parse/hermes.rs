@@ -122,6 +122,7 @@ impl Hermes {
             column: at.column,
             requirements: self.req,
             uses: Vec::new(),
+            block: "",
         })
     }
 }

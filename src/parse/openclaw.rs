@@ -50,6 +50,7 @@ pub(crate) fn read(metadata: &Node, sink: &mut Sink) -> Option<Declared> {
         column: block.pos.column,
         requirements: req,
         uses: Vec::new(),
+        block: key,
     })
 }
 

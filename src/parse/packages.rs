@@ -104,6 +104,7 @@ fn declared(names: &[&str], node: &Node) -> Declared {
         column: node.pos.column,
         requirements: req,
         uses: Vec::new(),
+        block: "",
     }
 }
 

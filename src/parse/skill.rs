@@ -135,6 +135,7 @@ fn unnamed(skill: &Skill, root: &Node, body: &str) -> Vec<crate::model::Unnamed>
                 .or_else(|| d.at())
                 .unwrap_or(skill.name_pos),
             list: entry.map(|(_, list)| list),
+            block: d.block,
         });
     }
     out
@@ -453,6 +454,7 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             column: pos.column,
             requirements,
             uses: Vec::new(),
+            block: "",
         }
     };
     declared.extend(hermes.finish());

@@ -124,7 +124,7 @@ fn requirements_text(s: &mut String, skill: &crate::model::Skill) {
             visible(file),
             d.line,
             d.column,
-            d.source.place()
+            d.place()
         );
         for kind in crate::model::DepKind::ALL {
             let g = d.requirements.group(kind);

@@ -252,6 +252,7 @@ impl From<SkillRecord> for SkillEntry {
                 column: 0,
                 requirements: r.dependencies,
                 uses: Vec::new(),
+                block: "",
             });
         }
         skill.tools = r.tools;

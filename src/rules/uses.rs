@@ -5,7 +5,7 @@
 
 use super::{FixDoc, Rule, RuleDoc};
 use crate::diagnostic::{Applicability, Edit, Finding, Fix, Pos, Severity};
-use crate::model::{DepKind, FrontmatterEnd, MetadataRoom, Origin, Skill, Use};
+use crate::model::{Declared, DepKind, FrontmatterEnd, MetadataRoom, Origin, Skill, Use};
 
 pub(crate) const UNDECLARED_USE: RuleDoc = RuleDoc {
     code: "SA312",
@@ -89,7 +89,7 @@ pub(crate) fn declared_unused(skill: &Skill, out: &mut Vec<Finding>) {
             format!(
                 "{} in {} lists `{name}`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
                 listed_in(u),
-                u.source.place()
+                u.source.place_in(u.block)
             ),
         ));
     }
@@ -132,19 +132,19 @@ pub(crate) fn undeclared_uses(skill: &Skill, out: &mut Vec<Finding>) {
                     && !u.evidence.starts_with("#!")
             });
             if let Some(u) = used {
-                out.push(undeclared_use(skill, pos, declared.source, u));
+                out.push(undeclared_use(skill, pos, declared, u));
             }
         }
     }
 }
 
-fn undeclared_use(skill: &Skill, pos: Pos, source: Origin, u: &Use) -> Finding {
+fn undeclared_use(skill: &Skill, pos: Pos, declared: &Declared, u: &Use) -> Finding {
     let verb = if u.kind == DepKind::Bins {
         "runs"
     } else {
         "reads"
     };
-    let key = key(u.kind, source);
+    let key = key(u.kind, declared.source);
     Finding::new(
         Rule::UndeclaredUse,
         &skill.path,
@@ -153,7 +153,7 @@ fn undeclared_use(skill: &Skill, pos: Pos, source: Origin, u: &Use) -> Finding {
             "`{}` {verb} `{}`, which {} does not list; add it to {key}, or a machine without it shows the skill and then fails",
             u.place(),
             u.name,
-            source.place(),
+            declared.place(),
         ),
     )
 }

@@ -59,6 +59,33 @@ fn a_script_that_runs_what_the_declaration_leaves_out() {
 }
 
 #[test]
+fn messages_name_the_older_block_key_the_skill_writes() {
+    let tmp = tree(&[
+        (
+            "fetch/SKILL.md",
+            &skill_md(
+                "fetch",
+                "metadata:\n  clawdbot:\n    requires:\n      bins: [curl, sqlite3]\n",
+            ),
+        ),
+        ("fetch/scripts/fetch.sh", "curl -s x | jq .\n"),
+    ]);
+    let r = audit(tmp.path());
+    assert_eq!(
+        messages(&r, "SA312"),
+        [
+            "`scripts/fetch.sh:1` runs `jq`, which OpenClaw's `metadata.clawdbot` does not list; add it to `requires.bins`, or a machine without it shows the skill and then fails"
+        ]
+    );
+    assert_eq!(
+        messages(&r, "SA314"),
+        [
+            "`requires.bins` in OpenClaw's `metadata.clawdbot` lists `sqlite3`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing"
+        ]
+    );
+}
+
+#[test]
 fn the_fix_declares_what_the_skill_uses() {
     let body = "```bash\ngh pr list | jq length\necho \"$GITHUB_TOKEN\"\n```\nCall `mcp__github__create_issue`.\n";
     let tmp = tree(&[("demo/SKILL.md", &(skill_md("demo", "") + body))]);
