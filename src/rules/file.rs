@@ -526,8 +526,8 @@ pub(crate) const NESTED_SKILL: RuleDoc = RuleDoc {
     name: "nested-skill",
     severity: Severity::Info,
     summary: "A SKILL.md inside another skill's folder is a file of that skill",
-    what: "A `SKILL.md` whose folder is inside another skill's folder, with no `skills` folder between them. VS Code, GitHub Copilot and Claude Code load the folders one below a skills root, so they never load it as a skill: it is a file of the outer skill, which the model reads when the outer skill's body sends it there. It is audited as such a file (its links and the paths it names are checked) and has no row in the matrix, no name or frontmatter findings. Codex and OpenClaw, which scan their skill roots up to six folders deep, do load it as a skill of its own.",
-    why: "An author who meant it as a skill finds it missing from VS Code, GitHub Copilot and Claude Code; one who meant it as a section of the outer skill gets it listed as a separate skill by Codex and OpenClaw.",
+    what: "A `SKILL.md` whose folder is inside another skill's folder, with no `skills` folder between them. VS Code, GitHub Copilot and Claude Code load the folders one below a skills root, and OpenClaw looks no deeper than a folder that holds a `SKILL.md`, so they never load it as a skill: it is a file of the outer skill, which the model reads when the outer skill's body sends it there. It is audited as such a file (its links and the paths it names are checked) and has no row in the matrix, no name or frontmatter findings. Codex, which scans its skill roots up to six folders deep, does load it as a skill of its own.",
+    why: "An author who meant it as a skill finds it missing from VS Code, GitHub Copilot, Claude Code and OpenClaw; one who meant it as a section of the outer skill gets it listed as a separate skill by Codex.",
     example: "skills/qdrant-scaling/SKILL.md and skills/qdrant-scaling/minimize-latency/SKILL.md.\n\nFix: if it is a skill, move its folder next to the outer skill's; if it is a section, link it from the outer skill's body (and, for Codex, name it other than SKILL.md).",
     fix: None,
 };
@@ -539,7 +539,7 @@ pub(crate) fn nested_skill(path: &str, outer: &str) -> Finding {
         path,
         Pos::START,
         format!(
-            "inside the folder of the skill `{outer}`: VS Code, GitHub Copilot and Claude Code load skills one folder below a skills root, so they read this only as a file of that skill (Codex and OpenClaw, which look up to six folders deep, load it as a skill too); it is audited as that skill's file"
+            "inside the folder of the skill `{outer}`: VS Code, GitHub Copilot and Claude Code load skills one folder below a skills root and OpenClaw looks no deeper than a folder with a SKILL.md, so they read this only as a file of that skill (Codex, which looks up to six folders deep, loads it as a skill too); it is audited as that skill's file"
         ),
     )
 }
