@@ -91,7 +91,7 @@ pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
     }
     let Some(root) = &parsed.root else { return };
     if a.description.is_none() {
-        agent_description_missing(sink, root.pos);
+        agent_description_missing(sink, root.pos, &a.flavor);
     }
     for (key, _) in root.as_map().unwrap_or_default() {
         let Some(k) = key.as_str() else { continue };
@@ -127,7 +127,10 @@ pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
             }
         }
     }
-    if let Some(chars) = parsed.body_chars.filter(|&n| n > MAX_BODY_CHARS) {
+    if let Some(chars) = parsed
+        .body_chars
+        .filter(|&n| n > MAX_BODY_CHARS && a.flavor != "chatmode")
+    {
         agent_body_too_long(sink, Pos::new(root.pos.line, 1), chars);
     }
     if let (Some(subagents), Some(tools)) = (&a.agents, &a.tools)
@@ -196,17 +199,26 @@ pub(crate) const AGENT_DESCRIPTION_MISSING: RuleDoc = RuleDoc {
     severity: Severity::Warning,
     summary: "An agent has no `description`",
     what: "An agent file has no `description`.",
-    why: "GitHub Copilot requires it to list the agent; VS Code shows it as the chat input placeholder and uses it to pick sub-agents.",
+    why: "GitHub Copilot requires it to list the agent, and Claude Code requires it of a subagent; VS Code shows it as the chat input placeholder and uses it to pick sub-agents.",
     example: "---\nname: planner\ntools: [search]\n---\n\nFix: add `description: Plans a change before any code is edited.`",
     fix: None,
 };
 
-fn agent_description_missing(sink: &mut Sink, pos: Pos) {
-    sink.push(
-        Rule::AgentDescriptionMissing,
-        pos,
-        "the agent has no `description`; GitHub requires one and VS Code shows it as the placeholder",
-    );
+/// `flavor`: the agent's kind, as `Agent::flavor` spells it; each names the hosts that read it.
+fn agent_description_missing(sink: &mut Sink, pos: Pos, flavor: &str) {
+    let message = match flavor {
+        // Only VS Code reads chat modes.
+        "chatmode" => {
+            "the chat mode has no `description`; VS Code shows it as the chat input's placeholder, so add one that says what the mode is for"
+        }
+        "claude" => {
+            "the agent has no `description`; Claude Code requires one and picks subagents by it, so add one that says when to use this agent"
+        }
+        _ => {
+            "the agent has no `description`; GitHub requires one and VS Code shows it as the placeholder"
+        }
+    };
+    sink.push(Rule::AgentDescriptionMissing, pos, message);
 }
 
 pub(crate) const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
@@ -241,11 +253,18 @@ fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>
 
 /// `key` is a SKILL.md key (`agent`, `context`, `allowed-tools`, ...) written in an agent.
 fn agent_skill_key(sink: &mut Sink, pos: Pos, key: &str) {
+    // `agent` is also what prompt files (`.prompt.md`) name their agent with, where an agent's
+    // frontmatter is most often copied from.
+    let of = if key == "agent" {
+        "a key of prompt files (`.prompt.md`) and SKILL.md"
+    } else {
+        "a SKILL.md key"
+    };
     sink.push(
         Rule::AgentUnknownKey,
         pos,
         format!(
-            "`{key}` is a SKILL.md key, not an agent's: VS Code, GitHub Copilot and Claude Code ignore it in an agent file"
+            "`{key}` is {of}, not an agent's: VS Code, GitHub Copilot and Claude Code ignore it in an agent file, so remove it"
         ),
     );
 }
@@ -315,7 +334,7 @@ pub(crate) const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
     name: "agent-body-too-long",
     severity: Severity::Warning,
     summary: "An agent's prompt is over 30,000 characters",
-    what: "The agent's prompt body is longer than 30,000 characters.",
+    what: "The agent's prompt body is longer than 30,000 characters. Chat modes (`.chatmode.md`), which only VS Code reads, are left out: VS Code documents no such cap.",
     why: "GitHub Copilot caps custom agent prompts at 30,000 characters; the rest is cut.",
     example: "A 45,000-character agent.\n\nFix: move reference material into skills or instructions files the agent loads on demand.",
     fix: None,
@@ -327,7 +346,7 @@ fn agent_body_too_long(sink: &mut Sink, pos: Pos, chars: usize) {
         Rule::AgentBodyTooLong,
         pos,
         format!(
-            "the prompt body is {chars} characters; GitHub truncates agents at {MAX_BODY_CHARS}"
+            "the prompt body is {chars} characters; GitHub truncates agents at {MAX_BODY_CHARS}, so move reference material into files the agent reads when it needs them"
         ),
     );
 }

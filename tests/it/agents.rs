@@ -1047,6 +1047,35 @@ fn sa501_missing_description() {
     assert!(findings_on(&r, "SA501", "agents/ok.agent.md").is_empty());
     assert_eq!(findings(&r, "SA501").len(), 2);
     assert_eq!(s(findings(&r, "SA501")[0], "severity"), "warning");
+
+    // Each kind of file names the hosts that read it.
+    let lib = tree(&[
+        (
+            ".github/chatmodes/plan.chatmode.md",
+            "---
+tools: [read]
+---
+body
+",
+        ),
+        (
+            ".claude/agents/review.md",
+            "---
+name: review
+---
+body
+",
+        ),
+    ]);
+    let r = audit(lib.path());
+    let chatmode = findings_on(&r, "SA501", ".github/chatmodes/plan.chatmode.md");
+    assert!(
+        s(chatmode[0], "message")
+            .starts_with("the chat mode has no `description`; VS Code shows it")
+    );
+    assert!(!s(chatmode[0], "message").contains("GitHub"));
+    let claude = findings_on(&r, "SA501", ".claude/agents/review.md");
+    assert!(s(claude[0], "message").contains("Claude Code requires one"));
 }
 
 #[test]
@@ -1227,6 +1256,10 @@ fn sa506_body_over_30000_characters() {
     let f = findings_on(&r, "SA506", "agents/long.agent.md");
     assert_eq!(f.len(), 1);
     assert!(s(f[0], "message").contains("30001"), "{}", f[0]);
+
+    // GitHub does not read chat modes, and VS Code, which does, has no such cap.
+    let lib = tree(&[(".github/chatmodes/long.chatmode.md", &agent_md("", &over))]);
+    assert!(findings(&audit(lib.path()), "SA506").is_empty());
 }
 
 #[test]

@@ -341,7 +341,7 @@ fn a_skill_key_in_an_agent_is_named_as_such_not_as_a_typo() {
     let messages = messages(&r, "SA502");
     assert_eq!(messages.len(), 2, "{messages:?}");
     assert!(
-        messages[0].contains("`agent` is a SKILL.md key"),
+        messages[0].contains("`agent` is a key of prompt files (`.prompt.md`) and SKILL.md"),
         "{messages:?}"
     );
     assert!(!messages[0].contains("did you mean"), "{messages:?}");
