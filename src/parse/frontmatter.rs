@@ -22,8 +22,13 @@ pub struct Split<'a> {
 pub enum SplitError {
     /// The first line is not `---`.
     Missing,
-    /// No closing `---` line; `line` is the last line of the file.
-    Unclosed { line: u32 },
+    /// No closing `---` line; `line` is the last line of the file, `indented` the first line
+    /// that is `---` but for its indentation (line, column of the dashes), which YAML reads as
+    /// part of a value and an author most likely meant as the closing line.
+    Unclosed {
+        line: u32,
+        indented: Option<(u32, u32)>,
+    },
 }
 
 pub(crate) const BOM: &str = "\u{feff}";
@@ -55,9 +60,20 @@ pub fn split(text: &str) -> Result<Split<'_>, SplitError> {
         }
         pos = end + 1;
     }
-    Err(SplitError::Unclosed {
+    Err(unclosed(text))
+}
+
+/// Why `text`, which opens a frontmatter, never closes it.
+fn unclosed(text: &str) -> SplitError {
+    let indented = text.split('\n').zip(1u32..).skip(1).find_map(|(l, n)| {
+        let dashes = l.trim_start_matches([' ', '\t']);
+        let column = l.len() - dashes.len() + 1;
+        (column > 1 && is_delimiter(dashes)).then(|| (n, u32::try_from(column).unwrap_or(u32::MAX)))
+    });
+    SplitError::Unclosed {
         line: count_lines(text).max(1),
-    })
+        indented,
+    }
 }
 
 /// Number of lines in `text` (a trailing newline does not start a new line).
@@ -106,10 +122,27 @@ mod tests {
         assert_eq!(split(""), Err(SplitError::Missing));
         assert_eq!(split("# title\n---\n"), Err(SplitError::Missing));
         assert_eq!(split("--- x\n"), Err(SplitError::Missing));
-        assert_eq!(split("---"), Err(SplitError::Unclosed { line: 1 }));
+        assert_eq!(
+            split("---"),
+            Err(SplitError::Unclosed {
+                line: 1,
+                indented: None
+            })
+        );
         assert_eq!(
             split("---\nname: a\n"),
-            Err(SplitError::Unclosed { line: 2 })
+            Err(SplitError::Unclosed {
+                line: 2,
+                indented: None
+            })
+        );
+        // A `---` indented into a block scalar: where the author meant it to close.
+        assert_eq!(
+            split("---\ndescription: |\n  text\n  ---\n\n  # Title\n"),
+            Err(SplitError::Unclosed {
+                line: 6,
+                indented: Some((4, 3))
+            })
         );
     }
 
@@ -163,9 +196,7 @@ mod tests {
                 });
             }
         }
-        Err(SplitError::Unclosed {
-            line: count_lines(text).max(1),
-        })
+        Err(unclosed(text))
     }
 
     #[test]

@@ -149,8 +149,8 @@ pub fn document<'b>(
             rules::file::missing_frontmatter(sink, what);
             return Err(Unreadable::NoFrontmatter);
         }
-        Err(SplitError::Unclosed { line }) => {
-            rules::file::unclosed_frontmatter(sink, Pos::new(line, 1));
+        Err(SplitError::Unclosed { line, indented }) => {
+            rules::file::unclosed_frontmatter(sink, Pos::new(line, 1), indented);
             return Err(Unreadable::Unclosed);
         }
     };

@@ -111,19 +111,27 @@ pub(crate) const UNCLOSED_FRONTMATTER: RuleDoc = RuleDoc {
     name: "unclosed-frontmatter",
     severity: Severity::Error,
     summary: "The frontmatter has no closing `---` line",
-    what: "The frontmatter opens with `---` but no later line is exactly `---`.",
+    what: "The frontmatter opens with `---` but no later line is exactly `---`. Where a later line is `---` but for its indentation (often the line that should close a frontmatter whose body was indented into a `description: |` block), the finding points at it.",
     why: "Hosts cannot tell where the YAML ends; most reject the file, some read the whole body as YAML.",
     example: "---\nname: my-skill\ndescription: Does things.\n# My skill\n\nFix: add a line `---` after the last YAML line.",
     fix: None,
 };
 
-/// The frontmatter is never closed; `pos` is where the file ends.
-pub(crate) fn unclosed_frontmatter(sink: &mut Sink, pos: Pos) {
-    sink.push(
-        Rule::UnclosedFrontmatter,
-        pos,
-        "the frontmatter opened on line 1 is never closed; add a line `---` after it",
-    );
+/// The frontmatter is never closed; `end` is where the file ends, `indented` the line and
+/// column of a `---` that would close it but for its indentation.
+pub(crate) fn unclosed_frontmatter(sink: &mut Sink, end: Pos, indented: Option<(u32, u32)>) {
+    match indented {
+        Some((line, column)) => sink.push(
+            Rule::UnclosedFrontmatter,
+            Pos::new(line, column),
+            "the frontmatter opened on line 1 is never closed: this `---` is indented, so YAML reads it as part of a value; remove the spaces before it",
+        ),
+        None => sink.push(
+            Rule::UnclosedFrontmatter,
+            end,
+            "the frontmatter opened on line 1 is never closed; add a line `---` after it",
+        ),
+    }
 }
 
 pub(crate) const YAML_SYNTAX: RuleDoc = RuleDoc {

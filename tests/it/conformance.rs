@@ -810,6 +810,16 @@ fn cases() -> Vec<Case> {
     );
     v.push(
         skill(
+            "unclosed frontmatter points at a `---` indented into a value",
+            "my-skill",
+            "---\nname: my-skill\ndescription: |\n  x\n  ---\n\n  # Body\n",
+        )
+        .errors(&["SA103"])
+        .has_at_col("SA103", 5, 3)
+        .invalid(),
+    );
+    v.push(
+        skill(
             "`----` does not close the frontmatter",
             "my-skill",
             "---\nname: my-skill\ndescription: x\n----\n",
