@@ -68,14 +68,49 @@ impl Boundary {
     }
 
     /// The real path of `path`, if it may be read: `Outside` when it leaves the boundary, `Io`
-    /// when it cannot be resolved (it does not exist, a link is broken).
+    /// when it cannot be resolved (it does not exist, a link is broken) inside it.
     pub(crate) fn resolve(&self, path: &Path) -> Result<PathBuf, Refusal> {
         match std::fs::canonicalize(path) {
             Ok(real) if self.admits(&real) => Ok(real),
             Ok(_) => Err(Refusal::Outside),
-            Err(e) => Err(Refusal::Io(e)),
+            // Where the path stops resolving decides, not whether it does: answering "missing"
+            // for `../../etc/nothere` and "outside" for `../../etc/passwd` would tell the tree
+            // which files this machine has.
+            Err(e) => match real_prefix(path, MAX_LINK_HOPS) {
+                Some(real) if !self.admits(&real) => Err(Refusal::Outside),
+                _ => Err(Refusal::Io(e)),
+            },
         }
     }
+}
+
+/// How many links a path that does not resolve is followed through, as the kernel's `ELOOP`
+/// limit does.
+const MAX_LINK_HOPS: u32 = 40;
+
+/// The real path of the longest leading part of `path` that resolves, following a link at its
+/// end (a broken one, or one whose target does not resolve) to where its target stops
+/// resolving: the place the file system gives up at.
+fn real_prefix(path: &Path, hops: u32) -> Option<PathBuf> {
+    for lead in path.ancestors() {
+        let lead_or_here = if lead.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            lead
+        };
+        let Ok(real) = std::fs::canonicalize(lead_or_here) else {
+            continue;
+        };
+        let next = path.strip_prefix(lead).ok()?.components().next();
+        if let (Some(std::path::Component::Normal(name)), Some(hops)) = (next, hops.checked_sub(1))
+            && let Ok(target) = std::fs::read_link(real.join(name))
+        {
+            // An absolute target replaces `real` in the join.
+            return real_prefix(&real.join(target), hops);
+        }
+        return Some(real);
+    }
+    None
 }
 
 /// A file's identity: the same file reached by two spellings, a symlink or a hard link has
@@ -222,6 +257,61 @@ fn open(path: &Path) -> std::io::Result<std::fs::File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_path_that_stops_resolving_outside_is_outside_whether_or_not_it_exists() {
+        let outside = tempfile::tempdir().expect("temp dir");
+        std::fs::create_dir(outside.path().join("there")).expect("mkdir");
+        let tree = tempfile::tempdir().expect("temp dir");
+        let root = tree.path().join("lib");
+        std::fs::create_dir_all(root.join("skill")).expect("mkdir");
+        let b = Boundary::new(std::slice::from_ref(&root), false);
+        let up = |rest: &str| {
+            let mut p = root.join("skill");
+            for _ in 0..root.join("skill").components().count() {
+                p.push("..");
+            }
+            p.join(
+                outside
+                    .path()
+                    .strip_prefix("/")
+                    .expect("absolute")
+                    .join(rest),
+            )
+        };
+        for rest in ["there", "there/x.md", "nothere", "nothere/x.md"] {
+            assert!(
+                matches!(b.resolve(&up(rest)), Err(Refusal::Outside)),
+                "{rest}"
+            );
+        }
+        // Links of the tree, broken or not, to outside.
+        #[cfg(unix)]
+        for (name, target) in [("to-there", "there/x"), ("to-nothere", "nothere/x")] {
+            let link = root.join("skill").join(name);
+            std::os::unix::fs::symlink(outside.path().join(target), &link).expect("link");
+            assert!(matches!(b.resolve(&link), Err(Refusal::Outside)), "{name}");
+            assert!(
+                matches!(b.resolve(&link.join("y.md")), Err(Refusal::Outside)),
+                "{name}/y.md"
+            );
+        }
+        // Missing inside stays missing.
+        assert!(matches!(
+            b.resolve(&root.join("skill/nothere.md")),
+            Err(Refusal::Io(_))
+        ));
+        assert!(matches!(
+            b.resolve(&root.join("nothere/x.md")),
+            Err(Refusal::Io(_))
+        ));
+        #[cfg(unix)]
+        {
+            let lp = root.join("skill/loop");
+            std::os::unix::fs::symlink(&lp, &lp).expect("link");
+            assert!(matches!(b.resolve(&lp), Err(Refusal::Io(_))));
+        }
+    }
 
     #[test]
     fn reads_stop_at_the_limit_whatever_the_metadata_says() {

@@ -234,10 +234,13 @@ fn body_links_out_of_the_tree_are_not_looked_up() {
         format!(
             "{}
 [a](../../../outside/{out}.md) [b](../../../outside/gone.md) [c](../s/Missing.md)
+[d](../../../nowhere/x.md) [e](broken/x.md)
 ",
             skill_md("s", "").trim_end()
         ),
     );
+    // Whether a folder outside exists must not show either, through a climb or a broken link.
+    symlink(root.join("nowhere/y"), root.join("lib/skills/s/broken")).unwrap();
     let r = audit_every_format(&root, &["lib"]);
     let findings = crate::common::arr(&r, "findings");
     let on_skill: Vec<(&str, &str)> = findings
@@ -246,7 +249,11 @@ fn body_links_out_of_the_tree_are_not_looked_up() {
         .map(|f| (f["rule"].as_str().unwrap(), f["message"].as_str().unwrap()))
         .collect();
     let rules: Vec<&str> = on_skill.iter().map(|(rule, _)| *rule).collect();
-    assert_eq!(rules, ["SA110", "SA110", "SA231"], "{on_skill:?}");
+    assert_eq!(
+        rules,
+        ["SA110", "SA110", "SA231", "SA110", "SA110"],
+        "{on_skill:?}"
+    );
     assert!(on_skill[2].1.contains("../s/Missing.md"), "{on_skill:?}");
 }
 
