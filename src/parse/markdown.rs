@@ -273,19 +273,27 @@ const TEMPLATE_LINES: u32 = 12;
 /// `**Type**: [Web Application, API]`).
 fn placeholder_in(line: &str) -> bool {
     let bytes = line.as_bytes();
-    memchr::memchr_iter(b'[', bytes).any(|open| {
-        let inner = &bytes[open + 1..];
-        let Some(close) = memchr::memchr(b']', inner) else {
-            return false;
-        };
-        let after = inner.get(close + 1).copied();
+    // The text of a placeholder holds no bracket, so its `[` is the last one before the first
+    // `]` after it: one pass pairs them, where a search from every `[` to its `]` would cross
+    // the rest of a line of unclosed brackets again and again.
+    let mut open = None;
+    for at in memchr::memchr2_iter(b'[', b']', bytes) {
+        if bytes[at] == b'[' {
+            open = Some(at);
+            continue;
+        }
+        let Some(open) = open.take() else { continue };
+        let inner = &bytes[open + 1..at];
         // Two characters at least: `[X]` is a ticked task box.
-        close >= 2
-            && inner.first().is_some_and(u8::is_ascii_uppercase)
-            && !inner[..close].contains(&b'[')
+        if inner.len() >= 2
+            && inner[0].is_ascii_uppercase()
             && (open == 0 || bytes[open - 1] != b'!')
-            && !matches!(after, Some(b'(' | b'[' | b':'))
-    })
+            && !matches!(bytes.get(at + 1), Some(b'(' | b'[' | b':'))
+        {
+            return true;
+        }
+    }
+    false
 }
 
 /// The title of an ATX heading line (`## Resources`), if `line` is one.
@@ -826,6 +834,30 @@ mod tests {
             "[lower case text] and [x]",
         ] {
             assert!(!placeholder_in(line), "{line}");
+        }
+    }
+
+    proptest::proptest! {
+        /// The same answer as looking for the `]` after every `[`.
+        #[test]
+        fn placeholders_found_in_one_pass(parts in proptest::collection::vec(
+            proptest::sample::select(vec!["[", "]", "!", "A", "b", "(", ":", " ", "[X]", "[Ab]"]),
+            0..12,
+        )) {
+            let line = parts.concat();
+            let bytes = line.as_bytes();
+            let by_each_open = memchr::memchr_iter(b'[', bytes).any(|open| {
+                let inner = &bytes[open + 1..];
+                let Some(close) = memchr::memchr(b']', inner) else {
+                    return false;
+                };
+                close >= 2
+                    && inner[0].is_ascii_uppercase()
+                    && !inner[..close].contains(&b'[')
+                    && (open == 0 || bytes[open - 1] != b'!')
+                    && !matches!(inner.get(close + 1), Some(b'(' | b'[' | b':'))
+            });
+            proptest::prop_assert_eq!(placeholder_in(&line), by_each_open, "{}", line);
         }
     }
 
