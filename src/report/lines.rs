@@ -85,21 +85,19 @@ fn attach_file(findings: &mut [Finding], texts: &Texts, prints: &Prints) {
     if let Some(bytes) = texts.get(path) {
         let text = String::from_utf8_lossy(bytes);
         let lines: Vec<&str> = text.lines().collect();
-        // The line of the findings before, which follow each other by line: one line may
-        // hold thousands of findings, and is hashed and indexed once.
-        let mut last: Option<(usize, u32, Shown)> = None;
-        for f in findings {
-            let i = index(f);
-            let Some(line) = lines.get(i) else {
-                (f.source, f.fingerprint) = (None, None);
+        // Findings follow each other by line: one line may hold thousands of findings, and is
+        // hashed and indexed once.
+        for same_line in findings.chunk_by_mut(|a, b| a.line == b.line) {
+            let Some(line) = lines.get(index(&same_line[0])) else {
+                for f in same_line {
+                    (f.source, f.fingerprint) = (None, None);
+                }
                 continue;
             };
-            if last.as_ref().is_none_or(|(at, _, _)| *at != i) {
-                let shown = Shown::new(line.trim_start_matches('\u{feff}'));
-                last = Some((i, fingerprint(line), shown));
-            }
-            if let Some((_, print, shown)) = &last {
-                f.fingerprint = Some(*print);
+            let print = fingerprint(line);
+            let shown = Shown::new(line.trim_start_matches('\u{feff}'), same_line.len());
+            for f in same_line {
+                f.fingerprint = Some(print);
                 (f.source, f.source_skipped) = shown.around(f.column);
             }
         }
@@ -113,6 +111,9 @@ fn attach_file(findings: &mut [Finding], texts: &Texts, prints: &Prints) {
 /// Lines longer than this, in bytes, are shown around each finding rather than whole (a
 /// minified file, one generated line of thousands of links).
 const LONG_LINE: usize = 16 << 10;
+/// So are lines whose findings, each showing the whole line, would show more than this: each
+/// finding holds and renders its own copy.
+const SHOWN_PER_LINE: usize = 1 << 20;
 /// How many characters of a long line are shown before and after a finding's column.
 const SHOWN_BEFORE: usize = 100;
 const SHOWN_AFTER: usize = 300;
@@ -125,8 +126,10 @@ struct Shown<'t> {
 }
 
 impl<'t> Shown<'t> {
-    fn new(line: &'t str) -> Self {
-        let marks = (line.len() > LONG_LINE).then(|| LineMarks::new(line, 256));
+    /// `line`, as shown for each of `findings` findings on it.
+    fn new(line: &'t str, findings: usize) -> Self {
+        let long = line.len() > LONG_LINE || line.len().saturating_mul(findings) > SHOWN_PER_LINE;
+        let marks = long.then(|| LineMarks::new(line, 256));
         Shown { line, marks }
     }
 
@@ -172,12 +175,12 @@ mod tests {
     #[test]
     fn long_lines_are_shown_around_the_finding() {
         assert_eq!(
-            Shown::new("short é line").around(3),
+            Shown::new("short é line", 1).around(3),
             (Some("short é line".to_owned()), 0)
         );
         let line: String = "aé€𝄞 ".repeat(2000);
         let chars: Vec<char> = line.chars().collect();
-        let shown = Shown::new(&line);
+        let shown = Shown::new(&line, 1);
         let mut pick = crate::generated::picker(13);
         for _ in 0..500 {
             let column = 1 + pick(chars.len() + 10);
@@ -190,6 +193,14 @@ mod tests {
             assert!(text.chars().count() <= SHOWN_BEFORE + SHOWN_AFTER + 2);
             assert_eq!(text.starts_with('…'), column > SHOWN_BEFORE + 1);
         }
+        // A short line with so many findings that showing it whole to each would be large.
+        let line = "x".repeat(4000);
+        assert_eq!(
+            Shown::new(&line, 200).around(1).0.as_deref(),
+            Some(&line[..])
+        );
+        let (text, _) = Shown::new(&line, 400).around(1);
+        assert_eq!(text.map(|t| t.chars().count()), Some(SHOWN_AFTER + 1));
     }
 
     /// The short way gives every line the value `fingerprint` gives it, and one per line as
