@@ -263,7 +263,8 @@ mod tests {
             assert_eq!(look("hop/there.md"), Lookup::Outside);
             assert_eq!(look("hop/gone.md"), Lookup::Outside);
             assert_eq!(look("there.md"), Lookup::Outside);
-            assert_eq!(look("broken.md"), Lookup::Missing);
+            // Broken, but to a place outside: whether it is there must not show.
+            assert_eq!(look("broken.md"), Lookup::Outside);
             assert_eq!(look("refs"), Lookup::Folder);
             assert_eq!(look("refs/a.md"), Lookup::File);
             assert_eq!(look("hop/.."), Lookup::Outside);
