@@ -517,6 +517,10 @@ pub struct Invocation {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
 #[serde(default)]
 pub struct SkillFields {
+    /// The size of the skill's file in bytes, for hosts that skip large ones.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub file_bytes: u64,
     /// Where the frontmatter's closing `---` line is, for fixes that add a key at its end.
     #[serde(skip)]
     #[schemars(skip)]

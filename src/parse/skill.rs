@@ -30,6 +30,13 @@ pub struct ParsedSkill {
 
 /// Parse `bytes`, the content of the skill file at `fs_path` (shown as `path`).
 pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkill {
+    let mut parsed = read(bytes, path, fs_path, sink);
+    parsed.skill.fields.file_bytes = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    parsed
+}
+
+/// [`parse`], but for the file's size.
+fn read(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkill {
     let folder = crate::paths::folder_name_text(fs_path);
     let invalid = |line_count| ParsedSkill {
         skill: Skill::invalid(folder.clone(), path.to_owned(), fs_path.to_owned()),

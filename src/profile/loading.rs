@@ -44,6 +44,9 @@ pub struct FileRule {
     /// Whether another case of it (`skill.md`) is skipped.
     #[serde(rename = "case-sensitive")]
     pub case_sensitive: bool,
+    /// The largest file the host reads, in bytes: a larger one is skipped.
+    #[serde(rename = "max-bytes", default)]
+    pub max_bytes: Option<u64>,
     /// Where the rule is documented.
     pub source: String,
 }
@@ -153,18 +156,22 @@ pub(crate) enum Loading {
 impl SkillLoading {
     /// Does the host called `host` (as people write it: "Codex") load `skill`?
     pub(crate) fn judge(&self, skill: &Skill, host: &str) -> Loading {
-        if let Some(file) = &self.file
-            && file.case_sensitive
-        {
+        if let Some(file) = &self.file {
             let written = skill
                 .fs_path
                 .file_name()
                 .and_then(|n| n.to_str())
                 .unwrap_or_default();
-            if !written.is_empty() && written != file.name {
+            if file.case_sensitive && !written.is_empty() && written != file.name {
                 return Loading::Refused(format!(
                     "{host} looks for a file named exactly `{}`, not `{written}`",
                     file.name
+                ));
+            }
+            if let Some(max) = file.max_bytes.filter(|&m| skill.fields.file_bytes > m) {
+                return Loading::Refused(format!(
+                    "{host} skips a `{}` over {max} bytes, and this one has {}",
+                    file.name, skill.fields.file_bytes
                 ));
             }
         }
@@ -449,6 +456,7 @@ mod tests {
             file: Some(FileRule {
                 name: "SKILL.md".into(),
                 case_sensitive: true,
+                max_bytes: None,
                 source: src(),
             }),
             frontmatter: Some(FrontmatterRule {

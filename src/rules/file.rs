@@ -343,7 +343,7 @@ pub(crate) const SKILL_FILE_CASING: RuleDoc = RuleDoc {
     severity: Severity::Warning,
     summary: "The skill file is not named exactly `SKILL.md`",
     what: "The skill's file is named `skill.md`, `Skill.md` or another casing instead of exactly `SKILL.md`.",
-    why: "Claude Code and Codex look for `SKILL.md` exactly; on case-sensitive file systems other casings are not found at all.",
+    why: "Claude Code, Codex, GitHub Copilot and its CLI, Cursor and OpenClaw look for `SKILL.md` exactly; on case-sensitive file systems other casings are not found at all (VS Code matches the name in any case).",
     example: "skills/pdf/skill.md\n\nFix: rename it to skills/pdf/SKILL.md.",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
@@ -358,7 +358,7 @@ pub(crate) fn skill_file_casing(sink: &mut Sink, name: &str) {
         Rule::SkillFileCasing,
         Pos::START,
         format!(
-            "`{name}` should be named `SKILL.md`: Claude Code and Codex look for that exact name"
+            "`{name}` should be named `SKILL.md`: Claude Code, Codex, GitHub Copilot, Cursor and OpenClaw look for that exact name"
         ),
         Some(Fix::rename(format!("rename `{name}` to `SKILL.md`"), to)),
     );

@@ -165,9 +165,12 @@ fn symlink_loops_and_broken_links_are_findings_not_aborts() {
     std::fs::create_dir_all(t.path().join("skills/loop")).unwrap();
     std::os::unix::fs::symlink("..", t.path().join("skills/loop/back")).unwrap();
     std::fs::create_dir_all(t.path().join("skills/gone")).unwrap();
+    std::os::unix::fs::symlink("target.md", t.path().join("skills/gone/SKILL.md")).unwrap();
+    // Broken outside: that it leads out is all the report may say, as for a link that works.
+    std::fs::create_dir_all(t.path().join("skills/away")).unwrap();
     std::os::unix::fs::symlink(
         "/nonexistent/target.md",
-        t.path().join("skills/gone/SKILL.md"),
+        t.path().join("skills/away/SKILL.md"),
     )
     .unwrap();
     let (r, code) = json(t.path(), &["."]);
@@ -176,6 +179,7 @@ fn symlink_loops_and_broken_links_are_findings_not_aborts() {
     let gone = skill(&r, "skills/gone/SKILL.md");
     assert_eq!(gone["valid"], false);
     assert!(rules_for(&r, "skills/gone/SKILL.md").contains(&"SA100".to_owned()));
+    assert_eq!(rules_for(&r, "skills/away/SKILL.md"), ["SA110"]);
 }
 
 #[test]

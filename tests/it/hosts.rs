@@ -58,10 +58,27 @@ fn file_name_case() {
     assert_eq!(status(&r, "github-copilot"), "not-loaded");
     assert_eq!(status(&r, "copilot-cli"), "not-loaded");
     assert_eq!(status(&r, "cursor"), "not-loaded");
+    assert_eq!(
+        cell(&r, "skills", "openclaw").1,
+        "OpenClaw looks for a file named exactly `SKILL.md`, not `skill.md`"
+    );
     // VS Code matches the name in any case.
     assert_eq!(status(&r, "vscode"), "needs-nothing");
     let r = audit(&[("demo/SKILL.md", &skill_md("demo", ""))]);
     assert_eq!(status(&r, "codex"), "needs-nothing");
+    // OpenClaw reads no file over 256,000 bytes.
+    let big = format!("{}{}", skill_md("demo", ""), "x".repeat(256_000));
+    let r = audit(&[("demo/SKILL.md", &big)]);
+    assert_eq!(
+        cell(&r, "skills", "openclaw").1,
+        format!(
+            "OpenClaw skips a `SKILL.md` over 256000 bytes, and this one has {}",
+            big.len()
+        )
+    );
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
+    let r = audit(&[("demo/SKILL.md", &big[..256_000])]);
+    assert_eq!(status(&r, "openclaw"), "needs-nothing");
 }
 
 #[test]
@@ -230,6 +247,13 @@ fn required_fields() {
     );
     assert_eq!(status(&r, "copilot-cli"), "needs-nothing");
     assert_eq!(status(&r, "claude-code"), "needs-nothing");
+    assert_eq!(
+        cell(&r, "skills", "openclaw").1,
+        "OpenClaw skips a skill without a `description`"
+    );
+    // OpenClaw names a skill without a `name` after its folder.
+    let r = audit(&[("demo/SKILL.md", no_name)]);
+    assert_eq!(status(&r, "openclaw"), "needs-nothing");
 
     // Written, but not as text: the Copilot CLI skips it, Claude Code takes the body's.
     let r = audit(&[(
