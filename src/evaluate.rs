@@ -898,6 +898,15 @@ pub(crate) fn proposal_grants(
         };
         let agent = &agents[i];
         let mut g = crate::model::ProposalGrants::default();
+        // What the agent has so far, its own and what earlier skills added, as sets: every
+        // name of every skill it loads is looked up, and the lists grow with those skills.
+        let mut tools: Option<foldhash::HashSet<&str>> = agent
+            .tools
+            .as_ref()
+            .map(|own| own.iter().map(String::as_str).collect());
+        let mut servers: foldhash::HashSet<&str> =
+            agent.mcp_servers.iter().map(String::as_str).collect();
+        let mut from: foldhash::HashSet<&str> = foldhash::HashSet::default();
         for l in group {
             let Some(skill) = skill_by_path.get(l.skill_path.as_str()) else {
                 continue;
@@ -906,21 +915,21 @@ pub(crate) fn proposal_grants(
                 continue;
             }
             let mut added = false;
-            if let Some(own) = &agent.tools {
+            if let Some(tools) = &mut tools {
                 for t in skill.tools.iter().flatten() {
-                    if !own.contains(t) && !g.tools.contains(t) {
+                    if tools.insert(t) {
                         g.tools.push(t.clone());
                         added = true;
                     }
                 }
             }
             for s in &skill.mcp_servers {
-                if !agent.mcp_servers.contains(s) && !g.mcp_servers.contains(s) {
+                if servers.insert(s) {
                     g.mcp_servers.push(s.clone());
                     added = true;
                 }
             }
-            if added && !g.from.contains(&skill.path) {
+            if added && from.insert(&skill.path) {
                 g.from.push(skill.path.clone());
             }
         }
@@ -980,7 +989,7 @@ pub(crate) fn drift_of_links(
                 .filter_map(|l| {
                     let skill = skill_by_path.get(l.skill_path.as_str())?;
                     let grants = || grants.get_or_init(|| Grants::of(agent));
-                    drift(l, agent, grants, skill, semantics)
+                    drift(l, grants, skill, semantics)
                 })
                 .collect()
         })
@@ -1083,19 +1092,24 @@ mod tests {
 }
 
 /// What an agent's `tools` list lets it call, understanding MCP wildcards, the cross-host
-/// spellings, VS Code tool sets, legacy names and GitHub's case-insensitive aliases.
+/// spellings, VS Code tool sets, legacy names and GitHub's case-insensitive aliases; and the
+/// MCP servers its `mcp-servers` configures.
 #[derive(Debug)]
 pub(crate) struct Grants {
     all: bool,
     names: crate::profile::NameSet,
+    /// A set, as every server of every skill the agent loads is looked up in it.
+    servers: foldhash::HashSet<String>,
 }
 
 impl Grants {
     pub(crate) fn of(agent: &crate::model::Agent) -> Grants {
+        let servers = agent.mcp_servers.iter().cloned().collect();
         let Some(tools) = &agent.tools else {
             return Grants {
                 all: true,
                 names: crate::profile::NameSet::default(),
+                servers,
             };
         };
         let mut expanded: Vec<String> = Vec::new();
@@ -1104,7 +1118,16 @@ impl Grants {
         }
         let names = crate::profile::NameSet::new(expanded.iter().map(String::as_str), true)
             .unwrap_or_default();
-        Grants { all: false, names }
+        Grants {
+            all: false,
+            names,
+            servers,
+        }
+    }
+
+    /// Does the agent configure the MCP server `server` itself?
+    pub(crate) fn configures(&self, server: &str) -> bool {
+        self.servers.contains(server)
     }
 
     /// Does the agent grant `required`?
@@ -1177,7 +1200,6 @@ fn expand(name: &str) -> Vec<String> {
 /// the skill needs something, since expanding an agent's grants is the costly part.
 pub(crate) fn drift<'g>(
     link: &crate::model::Link,
-    agent: &crate::model::Agent,
     grants: impl FnOnce() -> &'g Grants,
     skill: &Skill,
     semantics: Semantics,
@@ -1200,13 +1222,22 @@ pub(crate) fn drift<'g>(
         return None;
     }
     let grants = grants();
-    // What the skill grants itself, under the proposal.
+    // What the skill grants itself, under the proposal: sets, as each tool it needs is
+    // looked up in them.
+    let (own_tools, own_servers): (foldhash::HashSet<&str>, foldhash::HashSet<&str>) = if proposal {
+        (
+            skill.tools.iter().flatten().map(String::as_str).collect(),
+            skill.mcp_servers.iter().map(String::as_str).collect(),
+        )
+    } else {
+        Default::default()
+    };
     let own = |t: &str| {
         proposal
-            && (skill.tools.iter().flatten().any(|o| o == t)
+            && (own_tools.contains(t)
                 || crate::profile::names::canonical(crate::profile::names::tool_of(t))
                     .split_once('/')
-                    .is_some_and(|(server, _)| skill.mcp_servers.iter().any(|s| s == server)))
+                    .is_some_and(|(server, _)| own_servers.contains(server)))
     };
     let granted = |t: &str| grants.grants(t) || own(t);
     let missing_tools: Vec<String> = all.into_iter().filter(|t| !granted(t)).cloned().collect();
@@ -1217,7 +1248,7 @@ pub(crate) fn drift<'g>(
         .collect();
     let missing_mcp_servers: Vec<String> = servers
         .iter()
-        .filter(|s| !agent.mcp_servers.contains(s) && !grants.grants(&format!("{s}/*")))
+        .filter(|s| !grants.configures(s) && !grants.grants(&format!("{s}/*")))
         .cloned()
         .collect();
     if missing_tools.is_empty() && unmet_any.is_empty() && missing_mcp_servers.is_empty() {
@@ -1318,22 +1349,40 @@ fn terminal_only(profile: &Profile, judged: Judged<'_>, bare: &str) -> ToolVerdi
 
 /// How `profile` judges the tool `name` that `judged` needs or names.
 pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVerdict {
+    tool_with(profile, judged, name, |server| match judged {
+        Judged::Agent(agent) => agent.mcp_servers.iter().any(|s| s == server),
+        _ => false,
+    })
+}
+
+/// [`tool`], told by `configures` whether the agent configures an MCP server itself: a caller
+/// that judges every tool of an agent asks a set of its servers built once, not the list.
+pub(crate) fn tool_with(
+    profile: &Profile,
+    judged: Judged<'_>,
+    name: &str,
+    configures: impl Fn(&str) -> bool,
+) -> ToolVerdict {
     let bare = crate::profile::names::tool_of(name);
     if !profile.describes(crate::profile::Undescribed::Tools) {
         return terminal_only(profile, judged, bare);
     }
+    // A host that does not start an agent's own servers judges their tools as any other.
+    let honours = profile
+        .host()
+        .is_none_or(|h| HONOUR_AGENT_SERVERS.contains(&h));
     if let Judged::Agent(agent) = judged
+        && honours
         && !agent.mcp_servers.is_empty()
         && let Some((server, _)) = crate::profile::names::canonical(bare).split_once('/')
-        && agent.mcp_servers.iter().any(|s| s == server)
+        && configures(server)
     {
         // The agent configures this server itself: hosts that honour that start it; a
         // profile without a host cannot say.
-        match profile.host() {
-            None => return ToolVerdict::NotJudged,
-            Some(h) if HONOUR_AGENT_SERVERS.contains(&h) => return ToolVerdict::Resolves,
-            Some(_) => {}
-        }
+        return match profile.host() {
+            None => ToolVerdict::NotJudged,
+            Some(_) => ToolVerdict::Resolves,
+        };
     }
     let Some(v) = &profile.vocabulary else {
         // Without a host, what a built-in host of the item defines is that host's to provide.
@@ -1454,9 +1503,13 @@ pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availabil
         );
     }
     let tools = tools.map(Vec::as_slice).unwrap_or_default();
+    // Each tool's server is looked up in the agent's own.
+    let servers: foldhash::HashSet<&str> = agent.mcp_servers.iter().map(String::as_str).collect();
     let missing: Vec<String> = tools
         .iter()
-        .filter(|t| !tool(profile, Judged::Agent(agent), t).resolves())
+        .filter(|t| {
+            !tool_with(profile, Judged::Agent(agent), t, |s| servers.contains(s)).resolves()
+        })
         .cloned()
         .collect();
     if missing.is_empty() && absent_servers.is_empty() {
@@ -1588,5 +1641,184 @@ mod grant_tests {
         ] {
             assert!(g.grants(t), "{t}");
         }
+    }
+}
+
+/// Lists of thousands of names. What is asked of them for each name is asked of a set, so
+/// these run in a moment; asked of the lists, they would take seconds.
+#[cfg(test)]
+mod long_list_tests {
+    use super::*;
+    use crate::model::{Agent, Link};
+
+    fn names(prefix: &str, n: usize) -> Vec<String> {
+        (0..n).map(|i| format!("{prefix}{i}")).collect()
+    }
+
+    /// `got` is `want`; on failure, says where they part rather than printing both.
+    fn same(got: &[String], want: &[String]) {
+        let at = got.iter().zip(want).position(|(g, w)| g != w);
+        assert!(
+            at.is_none() && got.len() == want.len(),
+            "{} names, {} wanted; first difference at {at:?}: {:?} for {:?}",
+            got.len(),
+            want.len(),
+            at.map(|i| &got[i]),
+            at.map(|i| &want[i]),
+        );
+    }
+
+    fn skill(path: &str, tools: Vec<String>, servers: Vec<String>) -> Box<Skill> {
+        let mut s = Skill::invalid(path.to_owned(), path.to_owned(), path.into());
+        s.invalid = false;
+        s.tools = Some(tools);
+        s.mcp_servers = servers;
+        Box::new(s)
+    }
+
+    fn link(agent: &Agent, skill: &Skill, via: &str) -> Link {
+        Link {
+            agent: agent.path.clone(),
+            skill: skill.name.clone(),
+            skill_path: skill.path.clone(),
+            via: via.to_owned(),
+        }
+    }
+
+    fn claude_agent(tools: Option<Vec<String>>, servers: Vec<String>) -> Agent {
+        Agent {
+            name: "a".into(),
+            path: ".claude/agents/a.md".into(),
+            flavor: "claude".into(),
+            tools,
+            mcp_servers: servers,
+            ..Agent::default()
+        }
+    }
+
+    /// An agent that loads 400 skills of 100 tools and 100 servers each: the proposal adds
+    /// each name once, in the skills' order, leaving out the agent's own.
+    #[test]
+    fn proposal_grants_of_many_skills() {
+        let agent = claude_agent(
+            Some(vec!["Read".into(), "T0_0".into()]),
+            vec!["S0_0".into()],
+        );
+        let mut skills: Vec<Box<Skill>> = (0..400)
+            .map(|j| {
+                let mut tools = names(&format!("T{j}_"), 100);
+                let mut servers = names(&format!("S{j}_"), 100);
+                // Names the agent or an earlier skill has already.
+                tools.extend(["Read".into(), "T0_1".into()]);
+                servers.push("S0_1".into());
+                skill(&format!("skills/s{j}/SKILL.md"), tools, servers)
+            })
+            .collect();
+        // A skill that adds nothing is not one the grants come from.
+        skills.push(skill(
+            "skills/none/SKILL.md",
+            vec!["Read".into(), "T0_0".into()],
+            vec!["S0_0".into()],
+        ));
+        let mut links: Vec<Link> = skills
+            .iter()
+            .map(|s| link(&agent, s, "skills-field"))
+            .collect();
+        // The same skill through a second link.
+        links.push(link(&agent, &skills[0], "body-link"));
+        links.sort();
+        let mut agents = vec![agent];
+        proposal_grants(&links, &skills, &mut agents);
+        let g = agents[0].proposal.as_ref().expect("grants");
+        // Links are sorted by skill path: `s0`, `s1`, `s10`, `s100`, ...
+        let mut order: Vec<usize> = (0..400).collect();
+        order.sort_by_key(|j| format!("skills/s{j}/SKILL.md"));
+        let expect = |prefix: &str, own: &str| -> Vec<String> {
+            order
+                .iter()
+                .flat_map(|j| names(&format!("{prefix}{j}_"), 100))
+                .filter(|n| n != own)
+                .collect()
+        };
+        same(&g.tools, &expect("T", "T0_0"));
+        same(&g.mcp_servers, &expect("S", "S0_0"));
+        let from: Vec<String> = order
+            .iter()
+            .map(|j| format!("skills/s{j}/SKILL.md"))
+            .collect();
+        same(&g.from, &from);
+    }
+
+    /// A skill of 40,000 MCP servers loaded by an agent that configures 40,000 servers, half
+    /// of them the skill's: the other half are missing, in the skill's order.
+    #[test]
+    fn drift_of_many_servers() {
+        let skill_servers = names("sk", 40_000);
+        let mut agent_servers = names("ag", 20_000);
+        agent_servers.extend(skill_servers.iter().step_by(2).cloned());
+        let agent = claude_agent(Some(Vec::new()), agent_servers);
+        let s = skill("skills/s/SKILL.md", Vec::new(), skill_servers.clone());
+        let links = [link(&agent, &s, "skills-field")];
+        let drift = drift_of_links(
+            &links,
+            std::slice::from_ref(&s),
+            std::slice::from_ref(&agent),
+            Semantics::Today,
+        );
+        assert_eq!(drift.len(), 1);
+        let missing: Vec<String> = skill_servers.into_iter().skip(1).step_by(2).collect();
+        same(&drift[0].missing_mcp_servers, &missing);
+        assert!(drift[0].missing_tools.is_empty());
+    }
+
+    /// Under the proposal, a skill whose `dependencies` need 50,000 tools and whose own
+    /// `tools` and `mcp-servers` grant most of them: the rest are missing, in order.
+    #[test]
+    fn proposal_drift_of_many_tools() {
+        let own_tools = names("T", 40_000);
+        let own_servers = names("srv", 10_000);
+        let mut needed: Vec<String> = own_tools.iter().step_by(2).cloned().collect();
+        needed.extend(names("D", 10_000));
+        needed.extend((0..20_000).map(|i| format!("srv{i}/tool")));
+        let mut s = skill("skills/s/SKILL.md", own_tools, own_servers);
+        s.declared_by = crate::model::DeclaredBy::Dependencies;
+        let mut requirements = Requirements::default();
+        requirements.tools.all = needed;
+        s.requirements.push(crate::model::Declared {
+            source: crate::model::Origin::Dependencies,
+            file: None,
+            line: 1,
+            column: 1,
+            requirements,
+            uses: Vec::new(),
+            block: "",
+        });
+        let agent = claude_agent(Some(Vec::new()), Vec::new());
+        let links = [link(&agent, &s, "skills-field")];
+        let drift = drift_of_links(
+            &links,
+            std::slice::from_ref(&s),
+            std::slice::from_ref(&agent),
+            Semantics::Proposal,
+        );
+        assert_eq!(drift.len(), 1);
+        let mut missing = names("D", 10_000);
+        missing.extend((10_000..20_000).map(|i| format!("srv{i}/tool")));
+        same(&drift[0].missing_tools, &missing);
+    }
+
+    /// An agent of 40,000 MCP tools that configures 40,000 servers, half of them theirs: on
+    /// a profile without a host, which lists none of them, the other half are missing.
+    #[test]
+    fn agent_of_many_own_servers() {
+        let tools: Vec<String> = (0..40_000).map(|i| format!("srv{i}/tool")).collect();
+        let mut servers = names("other", 20_000);
+        servers.extend((0..40_000).step_by(2).map(|i| format!("srv{i}")));
+        let a = claude_agent(Some(tools.clone()), servers);
+        let profile = Profile::from_names("p", "p.json", &["Read"], &[], &[]).unwrap();
+        let availability = agent(&a, &profile);
+        assert_eq!(availability.status, Status::Partial);
+        let missing: Vec<String> = tools.into_iter().skip(1).step_by(2).collect();
+        same(&availability.missing, &missing);
     }
 }

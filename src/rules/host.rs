@@ -24,8 +24,11 @@ pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Findin
             // name, and one fix (a second "remove" fix for the same place would undo the
             // first, and each would read the whole list again).
             let mut seen = foldhash::HashSet::default();
+            // Each tool's server is looked up in the agent's own.
+            let servers: foldhash::HashSet<&str> =
+                a.mcp_servers.iter().map(String::as_str).collect();
             for t in a.tools.iter().flatten().filter(|t| seen.insert(t.as_str())) {
-                match evaluate::tool(p, Judged::Agent(a), t) {
+                match evaluate::tool_with(p, Judged::Agent(a), t, |s| servers.contains(s)) {
                     ToolVerdict::Renamed(new) => {
                         let listed = Listed {
                             places: places(),

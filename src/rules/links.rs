@@ -142,9 +142,11 @@ fn grant_fix(d: &Drift, agent: &Agent, profiles: &[Profile]) -> Option<Fix> {
     if agent.flavor != "claude" {
         names.extend(d.missing_mcp_servers.iter().map(|s| format!("{s}/*")));
     }
+    // The agent's list and the names taken so far, as a set: each name is looked up in it.
+    let mut taken: foldhash::HashSet<&str> = listed.iter().map(String::as_str).collect();
     let mut fresh: Vec<&str> = Vec::new();
     for n in &names {
-        if !listed.contains(n) && !fresh.contains(&n.as_str()) {
+        if taken.insert(n) {
             fresh.push(n);
         }
     }
@@ -321,4 +323,46 @@ pub(crate) fn marketplace_remote_source(sink: &mut Sink, pos: Pos, name: &str, f
         pos,
         format!("plugin `{name}` comes from {from}; it is not audited locally"),
     );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn agent(text: &str) -> Agent {
+        let mut sink = Sink::new("a.agent.md");
+        crate::parse::agent::parse(
+            text.as_bytes(),
+            "a.agent.md",
+            std::path::Path::new("agents/a.agent.md"),
+            crate::model::AgentFlavor::Custom,
+            &mut sink,
+        )
+        .expect("an agent")
+        .agent
+    }
+
+    /// A drift of 40,000 missing tools, each named twice, and one the agent lists: the fix
+    /// adds each of the others once, in order, after the list's last entry. Every name is
+    /// looked up in a set; scans of the lists would make this take seconds.
+    #[test]
+    fn grant_fix_of_many_tools() {
+        let a = agent("---\nname: a\ntools: [read, T1]\n---\nDo.\n");
+        let missing: Vec<String> = (0..40_000).map(|i| format!("T{i}")).collect();
+        let d = Drift {
+            agent: a.path.clone(),
+            skill: "s".into(),
+            skill_path: "skills/s/SKILL.md".into(),
+            via: "skills-field".into(),
+            missing_tools: missing.iter().chain(&missing).cloned().collect(),
+            // Without profiles, a group's first member is granted: one the list has by then.
+            unmet_any: vec![vec!["T5".into(), "X".into()]],
+            missing_mcp_servers: vec!["srv".into(), "srv".into()],
+        };
+        let fix = grant_fix(&d, &a, &[]).expect("a fix");
+        let mut fresh: Vec<String> = missing.into_iter().filter(|n| n != "T1").collect();
+        fresh.push("srv/*".into());
+        assert_eq!(fix.edits.len(), 1);
+        assert_eq!(fix.edits[0].content, format!(", {}", fresh.join(", ")));
+    }
 }
