@@ -7,7 +7,7 @@ use std::cell::OnceCell;
 use std::collections::HashMap;
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
 use rayon::prelude::*;
 
@@ -119,6 +119,42 @@ struct Index<'a> {
     skill_by_name: Map<&'a str, Named<'a>>,
 }
 
+/// A number for each skill, the same for skills of one display path (what members are known
+/// by), so that plugins' members are kept as numbers rather than copies of paths.
+#[derive(Default)]
+struct SkillIds<'a> {
+    /// By the skill's address.
+    of: Map<usize, u32>,
+    /// By display path.
+    by_path: Map<&'a str, u32>,
+}
+
+impl<'a> SkillIds<'a> {
+    fn new(skills: &'a [Box<Skill>]) -> Self {
+        let mut by_path: Map<&str, u32> = Map::default();
+        let of = skills
+            .iter()
+            .filter(|s| !s.invalid)
+            .map(|s| {
+                let next = u32::try_from(by_path.len()).expect("fewer than 2^32 skills");
+                let id = *by_path.entry(s.path.as_str()).or_insert(next);
+                (address(s), id)
+            })
+            .collect();
+        SkillIds { of, by_path }
+    }
+
+    /// The skill's number; every valid skill of the library has one.
+    fn id(&self, s: &Skill) -> Option<u32> {
+        self.of.get(&address(s)).copied()
+    }
+}
+
+/// What tells skills apart while resolving, as in [`listed`]: the same skill is one value.
+fn address(s: &Skill) -> usize {
+    std::ptr::from_ref(s) as usize
+}
+
 impl<'a> Index<'a> {
     fn new(skills: &'a [Box<Skill>], agents: &'a [Agent], cwd: &Path) -> Self {
         // Keys, and the folders of skill files, are worked out on all threads; the maps are
@@ -217,9 +253,6 @@ pub fn links(
     links
 }
 
-/// The skills and the agents one plugin holds.
-type Members = (Vec<Member>, Vec<AgentMember>);
-
 /// An agent that a plugin's manifest names, or that lies in its `agents/` folder when it
 /// names none.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -230,33 +263,165 @@ pub(crate) struct AgentMember {
     pub name: String,
 }
 
-/// A skill that a plugin holds, which makes the plugin its namespace (`/plugin:skill`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Member {
-    /// The skill's display path.
-    pub skill: String,
+/// A plugin that holds a skill, which makes the plugin the skill's namespace
+/// (`/plugin:skill`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Member<'a> {
     /// What tells plugins apart: a plugin manifest's root (two formats' manifests at one
     /// root are one plugin), or a marketplace entry's file and name.
-    pub plugin: String,
+    pub plugin: &'a str,
     /// The plugin's name, for messages.
-    pub name: String,
+    pub name: &'a str,
     /// For a skill under the plugin's root, that root's length (the nearest root holds the
     /// skill); `None` for a skill the plugin lists from elsewhere.
     pub under: Option<usize>,
 }
 
+/// The skills each plugin holds. A plugin holds every skill under its root and nested
+/// plugins' roots lie under it, and many marketplace entries may list one folder: kept as one
+/// (plugin, skill) pair each, these would be as many as plugins times skills. Instead each
+/// set of skills that plugins hold alike is kept once, as skill numbers, with the plugins
+/// that hold it; a skill's plugins are put together when asked for.
+pub(crate) struct Members<'a> {
+    ids: Map<&'a str, u32>,
+    /// Each manifest's plugin, in manifest order: what tells it apart and its name.
+    plugins: Vec<(String, &'a str)>,
+    /// Each set: the root length its plugins hold it under (`None`: listed from elsewhere),
+    /// and the manifests holding it, in order.
+    sets: Vec<(Option<usize>, Vec<u32>)>,
+    /// The sets holding each skill number: `of_skill[start[id]..start[id + 1]]`.
+    start: Vec<u32>,
+    of_skill: Vec<u32>,
+}
+
+impl Members<'_> {
+    /// The plugins holding the skill at display path `skill`, in manifest order.
+    pub(crate) fn of(&self, skill: &str) -> Vec<Member<'_>> {
+        let Some(&id) = self.ids.get(skill) else {
+            return Vec::new();
+        };
+        let id = id as usize;
+        let sets = &self.of_skill[self.start[id] as usize..self.start[id + 1] as usize];
+        // A manifest holds a skill through one set at most: under its root or listed.
+        let mut held: Vec<(u32, Option<usize>)> = sets
+            .iter()
+            .flat_map(|&set| {
+                let (under, manifests) = &self.sets[set as usize];
+                manifests.iter().map(|&m| (m, *under))
+            })
+            .collect();
+        held.sort_unstable_by_key(|&(m, _)| m);
+        held.into_iter()
+            .map(|(m, under)| {
+                let (plugin, name) = &self.plugins[m as usize];
+                Member {
+                    plugin,
+                    name,
+                    under,
+                }
+            })
+            .collect()
+    }
+}
+
+/// The sets of skills plugins hold, each kept once, numbered as they are first met while the
+/// manifests are resolved: by the root length they are held under (`None`: listed from
+/// elsewhere), then by their skill numbers.
+#[derive(Default)]
+struct Sets {
+    numbers: Map<Option<usize>, Map<Box<[u32]>, u32>>,
+    count: u32,
+}
+
+impl Sets {
+    /// The number of the set of skill numbers `ids` held under `under`.
+    fn number(&mut self, under: Option<usize>, ids: Vec<u32>) -> u32 {
+        let of_root = self.numbers.entry(under).or_default();
+        if let Some(&n) = of_root.get(ids.as_slice()) {
+            return n;
+        }
+        let n = self.count;
+        self.count += 1;
+        of_root.insert(ids.into_boxed_slice(), n);
+        n
+    }
+
+    /// The members, given the skills' numbers by display path, each manifest's plugin and
+    /// the sets each manifest holds, in manifest order.
+    fn members<'a>(
+        self,
+        ids: Map<&'a str, u32>,
+        plugins: Vec<(String, &'a str)>,
+        held: &[[Option<u32>; 2]],
+    ) -> Members<'a> {
+        let mut by_number: Vec<(Option<usize>, Box<[u32]>)> =
+            vec![(None, Box::default()); self.count as usize];
+        for (under, of_root) in self.numbers {
+            for (skills, n) in of_root {
+                by_number[n as usize] = (under, skills);
+            }
+        }
+        let mut sets: Vec<(Option<usize>, Vec<u32>)> = by_number
+            .iter()
+            .map(|(under, _)| (*under, Vec::new()))
+            .collect();
+        for (m, of_manifest) in (0u32..).zip(held) {
+            for &set in of_manifest.iter().flatten() {
+                sets[set as usize].1.push(m);
+            }
+        }
+        // Each skill's sets, laid end to end in one list: counted, then placed.
+        let mut start = vec![0u32; ids.len() + 1];
+        for (_, skills) in &by_number {
+            for &id in skills {
+                start[id as usize + 1] += 1;
+            }
+        }
+        for i in 1..start.len() {
+            start[i] += start[i - 1];
+        }
+        let mut next = start.clone();
+        let mut of_skill = vec![0u32; start[ids.len()] as usize];
+        for (set, (_, skills)) in (0u32..).zip(&by_number) {
+            for &id in skills {
+                let at = &mut next[id as usize];
+                of_skill[*at as usize] = set;
+                *at += 1;
+            }
+        }
+        Members {
+            ids,
+            plugins,
+            sets,
+            start,
+            of_skill,
+        }
+    }
+}
+
 /// [`links`], the skills each plugin holds (under its root or listed by it) and the agents
 /// each names.
-pub(crate) fn links_and_members(
-    skills: &[Box<Skill>],
+pub(crate) fn links_and_members<'a>(
+    skills: &'a [Box<Skill>],
     agents: &[Agent],
-    manifests: &[Manifest],
+    manifests: &'a [Manifest],
     scanned_roots: &[PathBuf],
     cwd: &Path,
     boundary: &Boundary,
     findings: &mut Vec<Finding>,
-) -> (Vec<Link>, Vec<Member>, Vec<AgentMember>) {
+) -> (Vec<Link>, Members<'a>, Vec<AgentMember>) {
     let ix = Index::new(skills, agents, cwd);
+    // Only plugins have members: a library without manifests numbers no skill.
+    let ids = if manifests.is_empty() {
+        SkillIds::default()
+    } else {
+        SkillIds::new(skills)
+    };
+    let shared = Shared {
+        ids: &ids,
+        sets: Mutex::new(Sets::default()),
+        lists: Mutex::default(),
+    };
     let roots: Vec<PathBuf> = scanned_roots
         .iter()
         .map(|r| key(r, cwd).into_owned())
@@ -277,7 +442,7 @@ pub(crate) fn links_and_members(
                         git: &git,
                         git_root: OnceCell::new(),
                     };
-                    manifest_links(&ix, m, &places, boundary)
+                    manifest_links(&ix, &shared, m, &places, boundary)
                 })
                 .collect::<Vec<_>>()
         },
@@ -291,8 +456,15 @@ pub(crate) fn links_and_members(
     );
     // Sized first: a large library's links would otherwise be copied as the list grows.
     let count = |v: &[(Vec<Link>, Vec<Finding>)]| v.iter().map(|(l, _)| l.len()).sum::<usize>();
-    let (from_manifests, members): (Vec<_>, Vec<_>) = from_manifests.into_iter().unzip();
-    let (members, agent_members): (Vec<_>, Vec<_>) = members.into_iter().unzip();
+    let (from_manifests, held): (Vec<_>, Vec<_>) = from_manifests.into_iter().unzip();
+    let mut plugins = Vec::with_capacity(held.len());
+    let mut of_manifests = Vec::with_capacity(held.len());
+    let mut agent_members = Vec::new();
+    for ((plugin, sets), agents) in held {
+        plugins.push(plugin);
+        of_manifests.push(sets);
+        agent_members.extend(agents);
+    }
     let mut out = Vec::with_capacity(count(&from_manifests) + count(&from_agents));
     for (links, found) in from_manifests.into_iter().chain(from_agents) {
         out.extend(links);
@@ -300,10 +472,16 @@ pub(crate) fn links_and_members(
     }
     out.par_sort_unstable();
     out.dedup();
+    let sets = shared.sets.into_inner().unwrap_or_else(|e| e.into_inner());
+    let plugins = manifests
+        .iter()
+        .zip(plugins)
+        .map(|(m, key)| (key, m.name.as_str()))
+        .collect();
     (
         out,
-        members.into_iter().flatten().collect(),
-        agent_members.into_iter().flatten().collect(),
+        sets.members(ids.by_path, plugins, &of_manifests),
+        agent_members,
     )
 }
 
@@ -361,42 +539,42 @@ fn relative(p: &str) -> &str {
 
 /// The links one manifest makes (every agent it names to every skill it names) and the
 /// paths it lists that resolve to nothing.
-fn manifest_links(
-    ix: &Index,
+fn manifest_links<'a>(
+    ix: &Index<'a>,
+    shared: &Shared<'a>,
     m: &Manifest,
     places: &Places,
     boundary: &Boundary,
-) -> ((Vec<Link>, Vec<Finding>), Members) {
+) -> ((Vec<Link>, Vec<Finding>), Held) {
     let mut findings = Vec::new();
     let base = &places.base;
     // A path that names nothing in the library: outside the tree, or simply wrong.
-    let mut unresolved = |what: &str, p: &str, pos| {
+    let mut unresolved = |what: &str, list: &[(String, crate::diagnostic::Pos)], i: usize| {
+        let (p, pos) = &list[i];
         findings.push(if places.leave(p, boundary) {
-            rules::file::manifest_path_outside(&m.path, pos, what, p)
+            rules::file::manifest_path_outside(&m.path, *pos, what, p)
         } else {
-            rules::links::manifest_path_missing(&m.path, pos, what, p)
+            rules::links::manifest_path_missing(&m.path, *pos, what, p)
         });
     };
-    let m_agents = listed(
+    let (m_agents, missing) = listed(
         m.agents.as_deref(),
         &base.join("agents"),
         places,
         |p| ix.agent_at(p),
         |d| ix.agents_under(d),
-        |p, pos| unresolved("agent", p, pos),
     );
-    let m_skills = listed(
-        m.skills.as_deref(),
-        &base.join("skills"),
-        places,
-        |p| ix.skill_at(p),
-        |d| ix.skills_under(d),
-        |p, pos| unresolved("skill", p, pos),
-    );
+    for i in missing {
+        unresolved("agent", m.agents.as_deref().unwrap_or_default(), i);
+    }
+    let m_skills = shared.skills_of(ix, m, places);
+    for &i in &m_skills.missing {
+        unresolved("skill", m.skills.as_deref().unwrap_or_default(), i);
+    }
     let via = format!("{}:{}", m.via, m.name);
     let links = m_agents
         .iter()
-        .flat_map(|a| m_skills.iter().map(|s| link(a, s, &via)))
+        .flat_map(|a| m_skills.skills.iter().map(|s| link(a, s, &via)))
         .collect();
     let agent_members = m_agents
         .iter()
@@ -405,65 +583,140 @@ fn manifest_links(
             name: m.name.clone(),
         })
         .collect();
-    (
-        (links, findings),
-        (members(ix, m, base, &m_skills), agent_members),
-    )
-}
-
-/// The skills the plugin of `m` holds: for a plugin manifest every skill under its root
-/// `base`, and any skill it lists from elsewhere. A marketplace entry's root is often the
-/// whole repository, shared by entries that each list a few skills: only its list counts.
-fn members(ix: &Index, m: &Manifest, base: &Path, listed: &[&Skill]) -> Vec<Member> {
-    let marketplace = m.via == "marketplace";
-    let plugin = if marketplace {
+    let plugin = if m.via == "marketplace" {
         format!("{}#{}", m.path, m.name)
     } else {
         base.to_string_lossy().into_owned()
     };
-    let member = |s: &Skill, under: Option<usize>| Member {
-        skill: s.path.clone(),
-        plugin: plugin.clone(),
-        name: m.name.clone(),
-        under,
-    };
-    let depth = base.as_os_str().len();
-    let mut out: Vec<Member> = if marketplace {
-        Vec::new()
-    } else {
-        ix.skills_under(base)
-            .into_iter()
-            .map(|s| member(s, Some(depth)))
-            .collect()
-    };
-    let held: std::collections::HashSet<&str> = out.iter().map(|o| o.skill.as_str()).collect();
-    let from_elsewhere: Vec<Member> = listed
-        .iter()
-        .filter(|s| !held.contains(s.path.as_str()))
-        .map(|s| member(s, None))
-        .collect();
-    out.extend(from_elsewhere);
-    out
+    ((links, findings), ((plugin, m_skills.sets), agent_members))
+}
+
+/// What one manifest's plugin holds: what tells the plugin apart, the numbers of the sets of
+/// skills it holds under its root and lists from elsewhere, and its agents.
+type Held = ((String, [Option<u32>; 2]), Vec<AgentMember>);
+
+/// The skills one manifest names and its plugin holds.
+struct SkillList<'a> {
+    /// The skills its list names, or its `skills/` folder holds.
+    skills: Vec<&'a Skill>,
+    /// The entries of its list that name nothing, by place in the list.
+    missing: Vec<usize>,
+    /// The numbers of the sets of skills its plugin holds under its root and lists from
+    /// elsewhere.
+    sets: [Option<u32>; 2],
+}
+
+/// What the manifests, resolved on all threads, share.
+struct Shared<'a> {
+    ids: &'a SkillIds<'a>,
+    sets: Mutex<Sets>,
+    /// The skill lists of marketplace entries, by folder and list: a marketplace may repeat
+    /// one `source` and `skills` in many entries, which then resolve them once.
+    lists: Mutex<Map<ListKey, Arc<SkillList<'a>>>>,
+}
+
+/// A marketplace entry's folder and the paths its `skills` list names.
+type ListKey = (PathBuf, Option<Vec<String>>);
+
+impl<'a> Shared<'a> {
+    fn skills_of(&self, ix: &Index<'a>, m: &Manifest, places: &Places) -> Arc<SkillList<'a>> {
+        let marketplace = m.via == "marketplace";
+        let resolve = || {
+            let (skills, missing) = listed(
+                m.skills.as_deref(),
+                &places.base.join("skills"),
+                places,
+                |p| ix.skill_at(p),
+                |d| ix.skills_under(d),
+            );
+            let sets = self.members(ix, marketplace, &places.base, &skills);
+            Arc::new(SkillList {
+                skills,
+                missing,
+                sets,
+            })
+        };
+        if !marketplace {
+            return resolve();
+        }
+        let key = (
+            places.base.to_path_buf(),
+            m.skills
+                .as_ref()
+                .map(|l| l.iter().map(|(p, _)| p.clone()).collect()),
+        );
+        let lists = || self.lists.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(known) = lists().get(&key) {
+            return Arc::clone(known);
+        }
+        // Resolved unlocked: entries of another list go on meanwhile, and an entry of this
+        // list resolved twice at once resolves alike.
+        let found = resolve();
+        Arc::clone(lists().entry(key).or_insert(found))
+    }
+
+    /// The numbers of the sets of skills a plugin holds: for a plugin manifest every skill
+    /// under its root `base`, and any skill it lists from elsewhere. A marketplace entry's
+    /// root is often the whole repository, shared by entries that each list a few skills:
+    /// only its list counts.
+    fn members(
+        &self,
+        ix: &Index,
+        marketplace: bool,
+        base: &Path,
+        listed: &[&Skill],
+    ) -> [Option<u32>; 2] {
+        // Numbers, sorted and each once: equal sets are found equal whatever order the
+        // skills came in, and a path reached twice is one member.
+        let numbers = |skills: &mut dyn Iterator<Item = &Skill>| {
+            let mut out: Vec<u32> = skills.filter_map(|s| self.ids.id(s)).collect();
+            out.sort_unstable();
+            out.dedup();
+            out
+        };
+        let held = if marketplace {
+            Vec::new()
+        } else {
+            numbers(&mut ix.skills_under(base).into_iter())
+        };
+        let from_elsewhere = numbers(&mut listed.iter().copied().filter(|s| {
+            self.ids
+                .id(s)
+                .is_some_and(|id| held.binary_search(&id).is_err())
+        }));
+        let number = |under, ids: Vec<u32>| {
+            (!ids.is_empty()).then(|| {
+                let mut sets = self.sets.lock().unwrap_or_else(|e| e.into_inner());
+                sets.number(under, ids)
+            })
+        };
+        [
+            number(Some(base.as_os_str().len()), held),
+            number(None, from_elsewhere),
+        ]
+    }
 }
 
 /// What a manifest's agent or skill list names: each path the agent or skill there, or else
 /// every one under that folder (`./skills/`), tried from each of `places` in turn (the file
-/// anywhere before a folder anywhere); without a list, everything under `default`. Paths that
-/// name nothing go to `missing`.
+/// anywhere before a folder anywhere); without a list, everything under `default`. Also the
+/// places in the list of the paths that name nothing.
 fn listed<'a, T>(
     list: Option<&[(String, crate::diagnostic::Pos)]>,
     default: &Path,
     places: &Places,
     at: impl Fn(&Path) -> Option<&'a T>,
     under: impl Fn(&Path) -> Vec<&'a T>,
-    mut missing: impl FnMut(&str, crate::diagnostic::Pos),
-) -> Vec<&'a T> {
+) -> (Vec<&'a T>, Vec<usize>) {
     let Some(list) = list else {
-        return under(default);
+        return (under(default), Vec::new());
     };
-    let mut seen = std::collections::HashSet::new();
-    list.iter()
-        .flat_map(|(p, pos)| {
+    let mut seen = std::collections::HashSet::<_, foldhash::fast::RandomState>::default();
+    let mut missing = Vec::new();
+    let found = list
+        .iter()
+        .enumerate()
+        .flat_map(|(i, (p, _))| {
             let near = places.near(p);
             let found = match near.iter().find_map(|c| at(c)) {
                 Some(one) => vec![one],
@@ -481,14 +734,15 @@ fn listed<'a, T>(
                 }
             };
             if found.is_empty() {
-                missing(p, *pos);
+                missing.push(i);
             }
             found
         })
         // A file listed twice (or a folder and a file in it) is one member: each repeat
         // would multiply the plugin's links.
         .filter(|t| seen.insert(std::ptr::from_ref(*t)))
-        .collect()
+        .collect();
+    (found, missing)
 }
 
 /// The links one agent makes itself (its `skills:` list and links in its body) and the

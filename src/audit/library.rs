@@ -219,22 +219,21 @@ pub(crate) fn judge(
 /// those it is a member of; for an agent, those whose manifest names it.
 fn plugins_of<'a>(
     path: &str,
-    members: &'a [resolve::Member],
+    members: &'a resolve::Members,
     agent_members: &'a [resolve::AgentMember],
     manifests: &'a [crate::model::Manifest],
 ) -> Vec<&'a str> {
-    let skills = members.iter().filter(|m| m.skill == path).map(|m| &m.name);
+    let skills = members.of(path).into_iter().map(|m| m.name);
     let agents = agent_members
         .iter()
         .filter(|m| m.agent == path)
-        .map(|m| &m.name);
+        .map(|m| m.name.as_str());
     // A plugin's manifest is its own.
-    let own = manifests.iter().filter(|m| m.path == path).map(|m| &m.name);
-    skills
-        .chain(agents)
-        .chain(own)
-        .map(String::as_str)
-        .collect()
+    let own = manifests
+        .iter()
+        .filter(|m| m.path == path)
+        .map(|m| m.name.as_str());
+    skills.chain(agents).chain(own).collect()
 }
 
 /// Turn each `SKILL.md` inside another skill's folder into a file of that skill. Hosts load

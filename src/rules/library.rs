@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use crate::model::{Agent, Named, Skill, by_name};
 use crate::profile::Profile;
-use crate::resolve::Member;
+use crate::resolve::{Member, Members};
 use crate::rules::Rule;
 
 /// Skills that share a name within one namespace: hosts keep one and silently drop the
@@ -16,21 +16,17 @@ use crate::rules::Rule;
 /// root collides only with skills of that plugin (and of plugins that list it). Every other
 /// skill collides with the others outside plugins: hosts load a project's skill folders, or
 /// a server's skills and local ones, together, and the walk cannot tell which they merge.
-pub(crate) fn duplicate_names(skills: &[Box<Skill>], members: &[Member], out: &mut Vec<Finding>) {
+pub(crate) fn duplicate_names(skills: &[Box<Skill>], members: &Members, out: &mut Vec<Finding>) {
     let valid = skills.iter().filter(|s| !s.invalid).map(|s| &**s);
     let named = by_name(valid);
     let repeated: Vec<&Named> = named.values().filter(|n| !n.more.is_empty()).collect();
     if repeated.is_empty() {
         return;
     }
-    let mut of_skill: HashMap<&str, Vec<&Member>> = HashMap::new();
-    for m in members {
-        of_skill.entry(m.skill.as_str()).or_default().push(m);
-    }
     for named in repeated {
         let group: Vec<(&Skill, Vec<Space>)> = named
             .all()
-            .map(|s| (s, spaces(&s.path, of_skill.get(s.path.as_str()))))
+            .map(|s| (s, spaces(&s.path, &members.of(&s.path))))
             .collect();
         // Skills with the same namespaces have the same others (less themselves): each set of
         // namespaces is compared with the group once, so a name shared by thousands of skills
@@ -90,13 +86,12 @@ fn skills_root(path: &str) -> Option<String> {
 /// The namespaces of the skill at `path`, given the plugins that hold it: the nearest plugin
 /// whose root holds it and those that list it; its skills root's when no plugin's root holds
 /// it.
-fn spaces(path: &str, members: Option<&Vec<&Member>>) -> Vec<Space> {
-    let members = members.map(Vec::as_slice).unwrap_or_default();
+fn spaces(path: &str, members: &[Member]) -> Vec<Space> {
     let mut out = Vec::new();
     let nearest = members.iter().filter_map(|m| m.under).max();
     for m in members {
         if m.under.is_none() || m.under == nearest {
-            let space = Space::Plugin(m.plugin.clone(), m.name.clone());
+            let space = Space::Plugin(m.plugin.to_owned(), m.name.to_owned());
             if !out.contains(&space) {
                 out.push(space);
             }
@@ -441,11 +436,10 @@ pub(crate) fn judged_alone(findings: &mut Vec<Finding>, alone: &[&str]) {
 mod tests {
     use super::*;
 
-    fn member(plugin: &str, under: Option<usize>) -> Member {
+    fn member(plugin: &str, under: Option<usize>) -> Member<'_> {
         Member {
-            skill: "s".into(),
-            plugin: plugin.into(),
-            name: plugin.into(),
+            plugin,
+            name: plugin,
             under,
         }
     }
@@ -457,20 +451,19 @@ mod tests {
 
     #[test]
     fn the_nearest_plugin_root_and_listing_plugins_are_namespaces() {
-        assert_eq!(spaces("skills/s/SKILL.md", None), [Space::Library(None)]);
+        assert_eq!(spaces("skills/s/SKILL.md", &[]), [Space::Library(None)]);
         assert_eq!(
-            spaces("skills/owner/s/SKILL.md", None),
+            spaces("skills/owner/s/SKILL.md", &[]),
             [Space::Library(Some("skills/owner".into()))]
         );
-        assert_eq!(spaces("s/SKILL.md", None), [Space::Library(None)]);
+        assert_eq!(spaces("s/SKILL.md", &[]), [Space::Library(None)]);
         let held = [
             member("/r", Some(2)),
             member("/r/p", Some(4)),
             member("/q", None),
         ];
-        let refs: Vec<&Member> = held.iter().collect();
         assert_eq!(
-            spaces("skills/s/SKILL.md", Some(&refs)),
+            spaces("skills/s/SKILL.md", &held),
             [
                 Space::Plugin("/r/p".into(), "/r/p".into()),
                 Space::Plugin("/q".into(), "/q".into())
@@ -478,9 +471,8 @@ mod tests {
         );
         // Listed from elsewhere only: still one of the library's own skills.
         let listed = [member("/q", None)];
-        let refs: Vec<&Member> = listed.iter().collect();
         assert_eq!(
-            spaces(".claude/skills/s/SKILL.md", Some(&refs)),
+            spaces(".claude/skills/s/SKILL.md", &listed),
             [
                 Space::Plugin("/q".into(), "/q".into()),
                 Space::Library(None)

@@ -22,6 +22,7 @@ mod fixes;
 mod github;
 mod hooks;
 mod hostile;
+mod hostile_members;
 mod hostile_tree;
 mod hosts;
 mod html;
