@@ -605,7 +605,7 @@ pub(crate) const METADATA_TYPE: RuleDoc = RuleDoc {
     name: "metadata-type",
     severity: Severity::Warning,
     summary: "`metadata` is not a map of strings to strings",
-    what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map). OpenClaw's and Hermes' own nested blocks are SA223 instead.",
+    what: "`metadata` is not a mapping, or one of its values is not a string (a number, a boolean, a list, a nested map). OpenClaw's and Hermes' own nested blocks are SA223 instead; OpenClaw's `requires` written straight under `metadata` is said to belong in `metadata.openclaw`.",
     why: "The spec defines metadata as string keys to string values, and validators that enforce it reject anything else. `version: 1.10` is the number 1.1 to most parsers, and nested maps are read differently by each host (skills-ref turns one into a single string). OpenClaw, though, documents `metadata.openclaw` as a nested mapping and gates the skill on it: flattening it would break that gating.",
     example: "metadata:\n  version: 1.10\n\nFix:\nmetadata:\n  version: \"1.10\"",
     fix: None,
@@ -654,6 +654,22 @@ pub(crate) fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
                 "`metadata.{key}` is {}, {host}'s own block: {host} reads it (and so does skill-audit), so keep it; the Agent Skills spec wants string values here, so validators that enforce the spec may reject it",
                 value.kind()
             ),
+        );
+        return;
+    }
+    // OpenClaw's gating written one level too high: turning it into a string would lose it.
+    let gating = key == "requires"
+        && value.as_map().is_some_and(|m| {
+            m.iter().any(|(k, _)| {
+                k.as_str()
+                    .is_some_and(|k| ["bins", "anyBins", "env", "config"].contains(&k))
+            })
+        });
+    if gating {
+        sink.push(
+            Rule::MetadataType,
+            value.pos,
+            "`metadata.requires` is OpenClaw's `requires` without its block: OpenClaw reads it only under `metadata.openclaw`, so it gates nothing here; move it (and `emoji`, `primaryEnv` and the like) under `metadata.openclaw`",
         );
         return;
     }
@@ -976,5 +992,23 @@ mod tests {
             assert!(!m.contains("must be a string"), "{m}");
         }
         assert!(messages[4].starts_with("`metadata.tags` must be a string"));
+    }
+
+    #[test]
+    fn openclaw_requires_without_its_block_is_said_to_belong_in_it() {
+        let gating = crate::parse::yaml::parse("requires:\n  bins: [uv]\n", 1).expect("yaml");
+        let other = crate::parse::yaml::parse("requires:\n  python: '3.11'\n", 1).expect("yaml");
+        let mut sink = Sink::new("s");
+        for root in [&gating, &other] {
+            let requires = root.get("requires").expect("requires");
+            metadata_value_type(&mut sink, "requires", requires);
+        }
+        let messages: Vec<&str> = sink.findings.iter().map(|f| f.message.as_str()).collect();
+        assert!(
+            messages[0].contains("move it") && messages[0].contains("`metadata.openclaw`"),
+            "{}",
+            messages[0]
+        );
+        assert!(messages[1].starts_with("`metadata.requires` must be a string"));
     }
 }
