@@ -68,10 +68,16 @@ fn vocabulary_question(p: &Profile, tool: &str) -> bool {
 }
 
 /// Does SA702 report `tool` of `agent` on `p`? The partial-agent finding leaves such names to
-/// it, so one cause gives one finding.
-pub(crate) fn reported_unknown(p: &Profile, agent: &Agent, tool: &str) -> bool {
+/// it, so one cause gives one finding. `servers`: the agent's `mcp-servers`, as a set, since
+/// each missing tool of an agent is asked about.
+pub(crate) fn reported_unknown(
+    p: &Profile,
+    agent: &Agent,
+    tool: &str,
+    servers: &foldhash::HashSet<&str>,
+) -> bool {
     p.vocabulary.is_some()
-        && match evaluate::tool(p, Judged::Agent(agent), tool) {
+        && match evaluate::tool_with(p, Judged::Agent(agent), tool, |s| servers.contains(s)) {
             ToolVerdict::Unknown => vocabulary_question(p, tool),
             ToolVerdict::Unmapped(_) => true,
             _ => false,

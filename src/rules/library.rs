@@ -190,10 +190,12 @@ pub(crate) fn partial(
         if a.status != Status::Partial {
             continue;
         }
+        let servers: foldhash::HashSet<&str> =
+            agent.mcp_servers.iter().map(String::as_str).collect();
         let gaps: Vec<String> = a
             .missing
             .iter()
-            .filter(|t| !super::host::reported_unknown(profile, agent, t))
+            .filter(|t| !super::host::reported_unknown(profile, agent, t, &servers))
             .cloned()
             .collect();
         if let Some(first) = gaps.first() {
