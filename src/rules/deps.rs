@@ -693,7 +693,10 @@ pub(crate) fn only_in_dialect(skill: &crate::model::Skill) -> Option<crate::diag
         {
             continue;
         }
-        sources.push(dialect(d.source));
+        sources.push(match d.source {
+            Origin::Codex => "Codex's `agents/openai.yaml`",
+            _ => "Hermes' `metadata.hermes.requires_tools`",
+        });
         for t in &d.requirements.tools.all {
             if !tools.contains(&t.as_str()) {
                 tools.push(t);
@@ -712,7 +715,7 @@ pub(crate) fn only_in_dialect(skill: &crate::model::Skill) -> Option<crate::diag
             &skill.path,
             skill.name_pos,
             format!(
-                "the skill needs {} only in {}'s dialect; readers of the proposed `dependencies` field see no needs, so declare them there too",
+                "the skill needs {} only in {}; readers of the proposed `dependencies` field see no needs, so declare them there too",
                 crate::diagnostic::quoted(&tools),
                 sources.join(" and ")
             ),
