@@ -120,12 +120,19 @@ pub fn parse(
                     None => Pos::START,
                 };
                 let base = match source_of(e.get("source")) {
-                    PluginSource::Remote(kind, at) => {
-                        let from = if at.is_empty() {
-                            format!("a `{kind}` source, outside this tree")
+                    PluginSource::Remote(kind, at, within) => {
+                        let mut from = if at.is_empty() {
+                            format!("a `{kind}` source")
                         } else {
-                            format!("{kind} `{at}`, outside this tree")
+                            format!("{kind} `{at}`")
                         };
+                        if let Some(folder) = within.folder {
+                            from.push_str(&format!(", folder `{folder}`"));
+                        }
+                        if let Some(rev) = within.revision {
+                            from.push_str(&format!(" at `{rev}`"));
+                        }
+                        from.push_str(", outside this tree");
                         rules::links::marketplace_remote_source(sink, pos, &name, &from);
                         continue;
                     }
@@ -161,8 +168,16 @@ pub fn parse(
 enum PluginSource<'a> {
     /// A folder of this repository (relative to the plugin root), or the root itself.
     Local(Option<&'a str>),
-    /// Somewhere else: its kind (`github`, `url`, `npm`, ...) and what names it there.
-    Remote(&'a str, &'a str),
+    /// Somewhere else: its kind (`github`, `url`, `npm`, ...), what names it there, and where
+    /// in it.
+    Remote(&'a str, &'a str, Within<'a>),
+}
+
+/// Where in a remote source a plugin is: a folder of it and a revision, when written.
+#[derive(Default)]
+struct Within<'a> {
+    folder: Option<&'a str>,
+    revision: Option<&'a str>,
 }
 
 /// A marketplace entry's `source`: a relative path, Codex's `{source: local, path}`, or a
@@ -171,7 +186,7 @@ enum PluginSource<'a> {
 fn source_of(v: Option<&Value>) -> PluginSource<'_> {
     match v {
         Some(Value::String(s)) if s.contains("://") || s.starts_with("git@") => {
-            PluginSource::Remote("url", s)
+            PluginSource::Remote("url", s, Within::default())
         }
         Some(Value::String(s)) => PluginSource::Local(Some(s)),
         Some(Value::Object(o)) => {
@@ -194,6 +209,10 @@ fn source_of(v: Option<&Value>) -> PluginSource<'_> {
                         .or(field("url"))
                         .or(field("package"))
                         .unwrap_or(""),
+                    Within {
+                        folder: field("path"),
+                        revision: field("sha").or(field("ref")).or(field("version")),
+                    },
                 ),
             }
         }
@@ -516,15 +535,25 @@ mod tests {
             assert_eq!((sink.findings[0].line, sink.findings[0].column), (3, 12));
         }
         assert!(matches!(source_of(None), PluginSource::Local(None)));
-        let v: Value = serde_json::from_str(r#"{"source": "github", "repo": "o/r"}"#).unwrap();
+        let v: Value = serde_json::from_str(
+            r#"{"source": "github", "repo": "o/r", "path": "plugins/p", "sha": "abc"}"#,
+        )
+        .unwrap();
         assert!(matches!(
             source_of(Some(&v)),
-            PluginSource::Remote("github", "o/r")
+            PluginSource::Remote(
+                "github",
+                "o/r",
+                Within {
+                    folder: Some("plugins/p"),
+                    revision: Some("abc")
+                }
+            )
         ));
         let v: Value = serde_json::from_str(r#""git@github.com:o/r.git""#).unwrap();
         assert!(matches!(
             source_of(Some(&v)),
-            PluginSource::Remote("url", _)
+            PluginSource::Remote("url", _, _)
         ));
         let v: Value = serde_json::from_str(r#""plugins/x""#).unwrap();
         assert!(matches!(

@@ -98,7 +98,7 @@ fn remote_marketplace_entries_are_noted_not_resolved() {
   "name": "m",
   "plugins": [
     {"name": "here", "source": "./plugins/here", "skills": ["./skills/k"]},
-    {"name": "gh", "source": {"source": "github", "repo": "o/gh"}, "skills": ["./skills/gone"]},
+    {"name": "gh", "source": {"source": "github", "repo": "o/gh", "ref": "v1"}, "skills": ["./skills/gone"]},
     {"name": "sub", "source": {"source": "git-subdir", "url": "https://x.test/r.git", "path": "p"}},
     {"name": "pkg", "source": {"source": "npm", "package": "@o/pkg"}},
     {"name": "web", "source": "https://x.test/plugin.git"},
@@ -127,11 +127,11 @@ fn remote_marketplace_entries_are_noted_not_resolved() {
         [
             (
                 line("\"gh\""),
-                "plugin `gh` comes from github `o/gh`, outside this tree; it is not audited locally".to_owned()
+                "plugin `gh` comes from github `o/gh` at `v1`, outside this tree; it is not audited locally".to_owned()
             ),
             (
                 line("\"sub\""),
-                "plugin `sub` comes from git-subdir `https://x.test/r.git`, outside this tree; it is not audited locally".to_owned()
+                "plugin `sub` comes from git-subdir `https://x.test/r.git`, folder `p`, outside this tree; it is not audited locally".to_owned()
             ),
             (
                 line("\"pkg\""),
