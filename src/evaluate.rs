@@ -1347,21 +1347,33 @@ fn terminal_only(profile: &Profile, judged: Judged<'_>, bare: &str) -> ToolVerdi
     }
 }
 
-/// How `profile` judges the tool `name` that `judged` needs or names.
-pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVerdict {
-    tool_with(profile, judged, name, |server| match judged {
-        Judged::Agent(agent) => agent.mcp_servers.iter().any(|s| s == server),
-        _ => false,
-    })
+/// The MCP servers an agent configures itself (`mcp-servers`), as a set: a caller that judges
+/// every tool of an agent looks each tool's server up in it, built once.
+#[derive(Default)]
+pub(crate) struct OwnServers<'a>(foldhash::HashSet<&'a str>);
+
+impl<'a> OwnServers<'a> {
+    pub(crate) fn of(agent: &'a crate::model::Agent) -> Self {
+        OwnServers(agent.mcp_servers.iter().map(String::as_str).collect())
+    }
 }
 
-/// [`tool`], told by `configures` whether the agent configures an MCP server itself: a caller
-/// that judges every tool of an agent asks a set of its servers built once, not the list.
+/// How `profile` judges the tool `name` that `judged` needs or names.
+pub(crate) fn tool(profile: &Profile, judged: Judged<'_>, name: &str) -> ToolVerdict {
+    let own = match judged {
+        Judged::Agent(agent) => OwnServers::of(agent),
+        _ => OwnServers::default(),
+    };
+    tool_with(profile, judged, name, &own)
+}
+
+/// [`tool`], given the servers the agent `judged` configures itself (`own`), for a caller
+/// that judges many tools of one agent.
 pub(crate) fn tool_with(
     profile: &Profile,
     judged: Judged<'_>,
     name: &str,
-    configures: impl Fn(&str) -> bool,
+    own: &OwnServers<'_>,
 ) -> ToolVerdict {
     let bare = crate::profile::names::tool_of(name);
     if !profile.describes(crate::profile::Undescribed::Tools) {
@@ -1375,7 +1387,7 @@ pub(crate) fn tool_with(
         && honours
         && !agent.mcp_servers.is_empty()
         && let Some((server, _)) = crate::profile::names::canonical(bare).split_once('/')
-        && configures(server)
+        && own.0.contains(server)
     {
         // The agent configures this server itself: hosts that honour that start it; a
         // profile without a host cannot say.
@@ -1503,13 +1515,10 @@ pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availabil
         );
     }
     let tools = tools.map(Vec::as_slice).unwrap_or_default();
-    // Each tool's server is looked up in the agent's own.
-    let servers: foldhash::HashSet<&str> = agent.mcp_servers.iter().map(String::as_str).collect();
+    let own = OwnServers::of(agent);
     let missing: Vec<String> = tools
         .iter()
-        .filter(|t| {
-            !tool_with(profile, Judged::Agent(agent), t, |s| servers.contains(s)).resolves()
-        })
+        .filter(|t| !tool_with(profile, Judged::Agent(agent), t, &own).resolves())
         .cloned()
         .collect();
     if missing.is_empty() && absent_servers.is_empty() {

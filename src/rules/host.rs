@@ -24,11 +24,9 @@ pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Findin
             // name, and one fix (a second "remove" fix for the same place would undo the
             // first, and each would read the whole list again).
             let mut seen = foldhash::HashSet::default();
-            // Each tool's server is looked up in the agent's own.
-            let servers: foldhash::HashSet<&str> =
-                a.mcp_servers.iter().map(String::as_str).collect();
+            let own = evaluate::OwnServers::of(a);
             for t in a.tools.iter().flatten().filter(|t| seen.insert(t.as_str())) {
-                match evaluate::tool_with(p, Judged::Agent(a), t, |s| servers.contains(s)) {
+                match evaluate::tool_with(p, Judged::Agent(a), t, &own) {
                     ToolVerdict::Renamed(new) => {
                         let listed = Listed {
                             places: places(),
@@ -68,16 +66,15 @@ fn vocabulary_question(p: &Profile, tool: &str) -> bool {
 }
 
 /// Does SA702 report `tool` of `agent` on `p`? The partial-agent finding leaves such names to
-/// it, so one cause gives one finding. `servers`: the agent's `mcp-servers`, as a set, since
-/// each missing tool of an agent is asked about.
+/// it, so one cause gives one finding. `own`: the servers the agent configures.
 pub(crate) fn reported_unknown(
     p: &Profile,
     agent: &Agent,
     tool: &str,
-    servers: &foldhash::HashSet<&str>,
+    own: &evaluate::OwnServers<'_>,
 ) -> bool {
     p.vocabulary.is_some()
-        && match evaluate::tool_with(p, Judged::Agent(agent), tool, |s| servers.contains(s)) {
+        && match evaluate::tool_with(p, Judged::Agent(agent), tool, own) {
             ToolVerdict::Unknown => vocabulary_question(p, tool),
             ToolVerdict::Unmapped(_) => true,
             _ => false,

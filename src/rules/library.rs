@@ -190,12 +190,11 @@ pub(crate) fn partial(
         if a.status != Status::Partial {
             continue;
         }
-        let servers: foldhash::HashSet<&str> =
-            agent.mcp_servers.iter().map(String::as_str).collect();
+        let own = crate::evaluate::OwnServers::of(agent);
         let gaps: Vec<String> = a
             .missing
             .iter()
-            .filter(|t| !super::host::reported_unknown(profile, agent, t, &servers))
+            .filter(|t| !super::host::reported_unknown(profile, agent, t, &own))
             .cloned()
             .collect();
         if let Some(first) = gaps.first() {
