@@ -46,6 +46,9 @@ pub struct Tree<'b> {
     /// A folder the walk found inside the boundary without following a link (the checked
     /// file's), whose own folders are then known by one look each.
     walked: Option<PathBuf>,
+    /// The root the walk found it under, as spelled: every folder between the two is a real
+    /// folder, so `..` from one of them is its parent by name.
+    floor: Option<PathBuf>,
     /// Each folder asked about, as spelled: a path to it known to stay inside, or the answer
     /// for whatever is in it. A skill names many files in a few folders.
     folders: RefCell<foldhash::HashMap<PathBuf, Result<PathBuf, Lookup>>>,
@@ -56,15 +59,17 @@ impl<'b> Tree<'b> {
         Tree {
             boundary,
             walked: None,
+            floor: None,
             folders: RefCell::default(),
         }
     }
 
-    /// The tree, for a file in `folder`, which the walk found inside the boundary without
-    /// following a link.
-    pub(crate) fn walked(boundary: &'b Boundary, folder: &Path) -> Self {
+    /// The tree, for a file in `folder`, which the walk found inside the boundary under
+    /// `root` (as spelled, when known) without following a link.
+    pub(crate) fn walked(boundary: &'b Boundary, root: Option<&Path>, folder: &Path) -> Self {
         Tree {
             walked: Some(folder.to_owned()),
+            floor: root.map(Path::to_owned),
             ..Tree::new(boundary)
         }
     }
@@ -88,15 +93,22 @@ impl<'b> Tree<'b> {
         if let Some(known) = self.known(dir) {
             return known;
         }
-        // Below the walked folder by names alone: a look at each name on the way down from
-        // it, in a loop, as a path the text gives may have thousands of names. The first
-        // name that is not there answers for the rest, and for any later path below it.
-        let below = self
-            .walked
-            .as_deref()
-            .and_then(|w| Some((w, dir.strip_prefix(w).ok()?)))
-            .filter(|(_, rest)| rest.components().all(|c| matches!(c, Component::Normal(_))));
-        let Some((walked, rest)) = below else {
+        // Below the walked folder by names alone, after climbing from it by `..` while the
+        // walk came down through real folders: a look at each name on the way, in a loop, as
+        // a path the text gives may have thousands of names. The first name that is not
+        // there answers for the rest, and for any later path below it.
+        let from_walked = self.walked.as_deref().and_then(|walked| {
+            let rest = dir.strip_prefix(walked).ok()?;
+            let ups = (rest.components())
+                .take_while(|c| *c == Component::ParentDir)
+                .count();
+            let names = rest.components().skip(ups);
+            if ups > self.depth_below_floor(walked) || !names.clone().all(is_name) {
+                return None;
+            }
+            Some((walked, ups, names))
+        });
+        let Some((walked, ups, names)) = from_walked else {
             let found = self.resolved(dir);
             self.folders
                 .borrow_mut()
@@ -104,8 +116,13 @@ impl<'b> Tree<'b> {
             return found;
         };
         let mut at = walked.to_owned();
-        let mut found = Ok(walked.to_owned());
-        for name in rest.components().map(Component::as_os_str) {
+        at.extend(std::iter::repeat_n("..", ups));
+        let mut found = walked
+            .ancestors()
+            .nth(ups)
+            .map(Path::to_owned)
+            .ok_or(Lookup::Missing);
+        for name in names.map(Component::as_os_str) {
             at.push(name);
             found = match self.known(&at) {
                 Some(known) => known,
@@ -120,6 +137,15 @@ impl<'b> Tree<'b> {
             }
         }
         found
+    }
+
+    /// How many folders the walk came down through, from its root to `walked`: each is a real
+    /// folder, so `..` from it is its parent by name. Above the root, its own spelling may
+    /// climb or pass through links.
+    fn depth_below_floor(&self, walked: &Path) -> usize {
+        (self.floor.as_deref())
+            .and_then(|floor| walked.strip_prefix(floor).ok())
+            .map_or(0, |below| below.components().count())
     }
 
     /// What the name `at` is, in a folder known to stay inside: itself when it is a folder,
@@ -146,6 +172,10 @@ impl<'b> Tree<'b> {
             Ok(_) | Err(_) => Err(Lookup::Missing),
         }
     }
+}
+
+fn is_name(c: Component<'_>) -> bool {
+    matches!(c, Component::Normal(_))
 }
 
 /// The longest path a file system opens, in bytes (Linux's `PATH_MAX`).
@@ -249,13 +279,21 @@ mod tests {
         let boundary = Boundary::new(std::slice::from_ref(&root), false);
         let s = root.join("s");
         // Asked with nothing known, and for a skill whose folder the walk found.
-        for tree in [Tree::new(&boundary), Tree::walked(&boundary, &s)] {
+        for tree in [
+            Tree::new(&boundary),
+            Tree::walked(&boundary, None, &s),
+            Tree::walked(&boundary, Some(&root), &s),
+        ] {
             let look = |rel: &str| tree.lookup(&s.join(rel));
             assert_eq!(look("references/a.md"), Lookup::File);
             assert_eq!(look("references/deeper"), Lookup::Folder);
             assert_eq!(look("references/deeper/b.md"), Lookup::Missing);
             assert_eq!(look("references/../secret.md"), Lookup::File);
             assert_eq!(look("../../lib/s/secret.md"), Lookup::File);
+            assert_eq!(look("../s/secret.md"), Lookup::File);
+            assert_eq!(look("../s/gone.md"), Lookup::Missing);
+            assert_eq!(look("../s/hop/there.md"), Lookup::Outside);
+            assert_eq!(look("../../far/deep/there.md"), Lookup::Outside);
             assert_eq!(look("hop/../secret.md"), Lookup::Outside);
             // The system climbs out of no folder that is not there.
             assert_eq!(look("gone/../secret.md"), Lookup::Missing);

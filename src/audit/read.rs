@@ -311,7 +311,14 @@ fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> Fi
     // Rules that make fixes find their ranges in the text as read.
     sink.source = &bytes;
     let tree = match (c.entry, c.fs_path.parent()) {
-        (Entry::File, Some(folder)) => Tree::walked(boundary, folder),
+        (Entry::File, Some(folder)) => {
+            // The deepest root it is under: a shallower one's folders down to it may hold the
+            // link a root given inside it is.
+            let root = (opts.roots.iter())
+                .filter(|r| folder.starts_with(r))
+                .max_by_key(|r| r.components().count());
+            Tree::walked(boundary, root.map(PathBuf::as_path), folder)
+        }
         _ => Tree::new(boundary),
     };
     let parsed = parse_and_check(c, &bytes, settings, boundary, &tree, &mut sink);
