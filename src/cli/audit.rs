@@ -321,12 +321,12 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
         return diff(&opts, &args);
     }
     let mut fixed = if args.fix {
-        Some(fix(&opts, &args)?)
+        Some(fix(&mut opts, &args)?)
     } else {
         None
     };
     // The fix run's last audit was of the text now on disk, unless a write or a rename failed
-    // or a file was renamed: then the tree is audited again.
+    // or a file was renamed: then the tree is audited again (from the renamed roots).
     let result = match fixed.as_mut().and_then(|f| f.result.take()) {
         Some(result) => *result,
         None => audited(&opts, &args)?,
@@ -434,12 +434,14 @@ struct Fixed {
 }
 
 /// `--fix`: apply and write the fixes. Each file that cannot be written is named on standard
-/// error; the others are still written.
-fn fix(opts: &AuditOptions, args: &AuditArgs) -> Result<Fixed, String> {
+/// error; the others are still written. A root that is a file a fix renamed is replaced in
+/// `opts` by its new name, for the audit that follows.
+fn fix(opts: &mut AuditOptions, args: &AuditArgs) -> Result<Fixed, String> {
     let mode = fix_mode(opts, args)?;
     let done = crate::fix::run(opts, mode).map_err(|e| e.to_string())?;
     report_dropped(&done.dropped);
     let failed = crate::fix::write(&done.changes, &opts.roots);
+    opts.roots = crate::fix::renamed_roots(&opts.roots, &done.changes);
     for (_, e) in &failed {
         eprintln!("skill-audit: {}", crate::report::text::visible(e));
     }

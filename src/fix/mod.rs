@@ -25,7 +25,7 @@ use crate::files::Tree;
 use crate::rules::Rule;
 use crate::workspace::Workspace;
 
-pub use write::write;
+pub use write::{renamed_roots, write};
 
 /// Passes of audit-and-fix before giving up on reaching a fixed point (ruff stops at 100; the
 /// fixes here rarely enable one another, so a few suffice).

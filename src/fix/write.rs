@@ -72,6 +72,37 @@ pub fn write(changes: &[Change], roots: &[PathBuf]) -> Vec<(String, String)> {
     errors
 }
 
+/// `roots` after [`write`]: each file root a rename moved is replaced by its new name, so the
+/// tree can be audited again (a root that was not renamed is kept as given). A root is the
+/// renamed file when it is gone and names the same file name in the same folder, compared by
+/// the folder's real path: the file itself no longer resolves.
+pub fn renamed_roots(roots: &[PathBuf], changes: &[Change]) -> Vec<PathBuf> {
+    // `Path::parent` of a bare file name is "", which does not resolve.
+    let folder = |p: &Path| {
+        let dir = p.parent().filter(|d| !d.as_os_str().is_empty());
+        std::fs::canonicalize(dir.unwrap_or(Path::new("."))).ok()
+    };
+    roots
+        .iter()
+        .map(|root| {
+            if std::fs::symlink_metadata(root).is_ok() {
+                return root.clone();
+            }
+            let moved = changes.iter().find_map(|c| {
+                let (_, target) = c.rename.as_ref()?;
+                let same = c.fs_path.file_name() == root.file_name()
+                    && folder(root).is_some_and(|d| Some(d) == folder(&c.fs_path));
+                // Only a rename that was made: the target is there.
+                if !same || std::fs::symlink_metadata(target).is_err() {
+                    return None;
+                }
+                Some(root.with_file_name(target.file_name()?))
+            });
+            moved.unwrap_or_else(|| root.clone())
+        })
+        .collect()
+}
+
 fn write_one(roots: &Roots, c: &Change) -> Result<(), String> {
     roots.admits(&c.fs_path)?;
     let meta = std::fs::metadata(&c.fs_path).map_err(|e| e.to_string())?;
@@ -170,6 +201,39 @@ mod tests {
         std::os::unix::fs::symlink(&target, &link).unwrap();
         let roots = Roots::new(&[dir.path().to_owned()]);
         assert!(roots.read(&link).unwrap_err().contains("symbolic link"));
+    }
+
+    #[test]
+    fn a_renamed_root_follows_its_file_and_only_a_rename_made() {
+        let dir = tempfile::tempdir().unwrap();
+        let moved = |name: &str, to: &str| Change {
+            path: name.into(),
+            fs_path: dir.path().join(name),
+            before: String::new(),
+            after: String::new(),
+            rename: Some((to.into(), dir.path().join(to))),
+            safe: 0,
+            unsafe_: 1,
+        };
+        let changes = [
+            moved("a.chatmode.md", "a.agent.md"),
+            moved("b.chatmode.md", "b.agent.md"),
+        ];
+        // `a` was renamed; `b` was not (its rename failed), so it is still there.
+        std::fs::write(dir.path().join("a.agent.md"), "x").unwrap();
+        std::fs::write(dir.path().join("b.chatmode.md"), "x").unwrap();
+        // The same file spelt another way than the walker's path.
+        let a = dir.path().join(".").join("a.chatmode.md");
+        let b = dir.path().join("b.chatmode.md");
+        let roots = [a, b.clone(), dir.path().to_owned()];
+        assert_eq!(
+            renamed_roots(&roots, &changes),
+            [
+                dir.path().join(".").join("a.agent.md"),
+                b,
+                dir.path().to_owned()
+            ]
+        );
     }
 
     #[test]

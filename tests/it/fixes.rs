@@ -316,6 +316,85 @@ fn renames_never_replace_a_file() {
     assert!(lib.path().join("a/plan.chatmode.md").is_file());
 }
 
+#[test]
+fn a_renamed_file_root_is_audited_again_by_its_new_name() {
+    const PLAN: &str = "---\ndescription: Plans.\n---\n";
+    let skill = skill_md("r", "");
+    // Each file given alone, as the only root: the report follows it to its new name.
+    for (old, new, content) in [
+        ("skills/r/skill.md", "skills/r/SKILL.md", skill.as_str()),
+        ("plan.chatmode.md", "plan.agent.md", PLAN),
+    ] {
+        let lib = tree(&[(old, content)]);
+        let before = snapshot(lib.path());
+        let out = bin(lib.path())
+            .args(["--diff", "--unsafe-fixes", old])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        let stdout = String::from_utf8(out.stdout).unwrap();
+        assert!(
+            stdout.contains(&format!("rename {old} => {new}")),
+            "{stdout}"
+        );
+        assert_eq!(snapshot(lib.path()), before, "--diff writes nothing");
+
+        let out = bin(lib.path())
+            .args(["--fix", "--unsafe-fixes", "-o", "out.json", old])
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(out.status.code(), Some(0), "{stderr}");
+        assert!(!lib.path().join(old).exists(), "{old} is renamed");
+        assert_eq!(read(lib.path(), new), content);
+        let v: Value = serde_json::from_str(&read(lib.path(), "out.json")).unwrap();
+        assert_eq!(strings(&v["roots"]), [new]);
+        let paths: Vec<&str> = arr(&v, "skills")
+            .iter()
+            .chain(arr(&v, "agents"))
+            .map(|x| s(x, "path"))
+            .collect();
+        assert_eq!(paths, [new]);
+        assert_eq!(
+            v["summary"]["fixes"],
+            serde_json::json!({"applied_safe": 0, "applied_unsafe": 1, "files_changed": 1})
+        );
+    }
+    // Both beside a folder root, whose skill is renamed too (a folder root stays as given).
+    let lib = tree(&[
+        ("skills/r/skill.md", &skill),
+        ("plan.chatmode.md", PLAN),
+        ("folder/skills/q/skill.md", &skill_md("q", "")),
+    ]);
+    let out = bin(lib.path())
+        .args(["--fix", "--unsafe-fixes", "-f", "json"])
+        .args(["skills/r/skill.md", "plan.chatmode.md", "folder"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    let v: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        strings(&v["roots"]),
+        ["skills/r/SKILL.md", "plan.agent.md", "folder"]
+    );
+    let paths: Vec<&str> = arr(&v, "skills")
+        .iter()
+        .chain(arr(&v, "agents"))
+        .map(|x| s(x, "path"))
+        .collect();
+    assert_eq!(
+        paths,
+        [
+            "folder/skills/q/SKILL.md",
+            "skills/r/SKILL.md",
+            "plan.agent.md"
+        ]
+    );
+    assert_eq!(v["summary"]["fixes"]["files_changed"], 3);
+    assert!(lib.path().join("folder/skills/q/SKILL.md").is_file());
+}
+
 #[cfg(unix)]
 #[test]
 fn a_symlink_out_of_the_tree_is_never_written_through() {
