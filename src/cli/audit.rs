@@ -340,7 +340,7 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
         write_failed = f.failed;
     }
     if let Some(old) = &baseline {
-        report.baseline = Some(report::diff::diff(old, &report));
+        report.baseline = Some(report::diff::baseline(old, &report, &opts));
     }
     let empty = report.summary.files_scanned == 0;
     if empty && !args.quiet {

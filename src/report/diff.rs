@@ -1,18 +1,22 @@
-//! Compare two JSON reports: new and fixed findings, and availability changes with what caused
-//! each. Findings match by rule, file and the fingerprint of their line, never by line
-//! number, so an edit above a finding does not churn it. Also compare two profiles: the
+//! Compare two JSON reports: new and fixed findings, availability changes with what caused
+//! each, and skills and agents added or removed. Findings match by rule, file and the
+//! fingerprint of their line, never by line number, so an edit above a finding does not churn
+//! it. What only one run judged (a profile, a rule, a path) is not compared: told once, not as
+//! a change of everything it covers. Also compare two profiles: the
 //! tools, resources and prompts one offers and the other does not, per server, and what
 //! changed in the machines they describe.
 
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
 
 use super::{Report, SCHEMA_VERSION};
+use crate::audit::AuditOptions;
 use crate::diagnostic::Finding;
 use crate::evaluate::{Availability, Status};
 use crate::model::{DepKind, Requirements};
 use crate::profile::{Machine, NameSet, Profile, Vocabulary};
+use crate::rules::Rule;
 use crate::words::Count;
 
 /// What changed between two reports.
@@ -25,6 +29,74 @@ pub struct Diff {
     /// and availability are compared across the move, so they are neither gone nor new.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub renamed: Vec<Renamed>,
+    /// Skills and agents only in the new report, on paths the old one audited too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub added: Vec<EntryRef>,
+    /// Skills and agents only in the old report, on paths the new one audited too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub removed: Vec<EntryRef>,
+    /// Profiles only one of the reports was judged on. Their cells are not compared: a
+    /// profile added or dropped is one change, not one per entry.
+    #[serde(default, skip_serializing_if = "ProfileNames::is_empty")]
+    pub profiles: ProfileNames,
+    /// Findings of the old report that the new run could not have found again, so they are
+    /// neither fixed nor new.
+    #[serde(default, skip_serializing_if = "NotCompared::is_empty")]
+    pub not_compared: NotCompared,
+}
+
+/// A skill or agent only one of the reports has.
+#[derive(
+    Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
+)]
+pub struct EntryRef {
+    pub kind: String,
+    pub name: String,
+    pub path: String,
+}
+
+/// Profile names one report has and the other does not, in their report's order.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct ProfileNames {
+    /// Only in the new report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub added: Vec<String>,
+    /// Only in the old report.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub dropped: Vec<String>,
+}
+
+impl ProfileNames {
+    fn is_empty(&self) -> bool {
+        self.added.is_empty() && self.dropped.is_empty()
+    }
+}
+
+/// How many findings of the old report were left out of the comparison, by why. Each is
+/// counted once, under the first reason that applies.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize, schemars::JsonSchema)]
+pub struct NotCompared {
+    /// Of rules the new run does not report (`--select`, `--ignore`, a rule turned off, a
+    /// policy rule no longer declared). Only `--baseline` knows the run's rules: a saved
+    /// report does not record them.
+    #[serde(default)]
+    pub rules: usize,
+    /// On files the new run did not audit: outside its paths, or (with `--baseline`) excluded.
+    #[serde(default)]
+    pub files: usize,
+    /// About a profile only the old report has.
+    #[serde(default)]
+    pub profiles: usize,
+}
+
+impl NotCompared {
+    pub(crate) fn total(&self) -> usize {
+        self.rules + self.files + self.profiles
+    }
+
+    fn is_empty(&self) -> bool {
+        self.total() == 0
+    }
 }
 
 /// A skill or agent found at another path than in the earlier report.
@@ -38,8 +110,8 @@ pub struct Renamed {
     pub to: String,
 }
 
-/// A skill or agent whose status in a profile changed. `from`/`to` is a status, or `absent`
-/// when the entry (or the profile) is only in one of the reports.
+/// A skill or agent whose status in a profile changed: one both reports have, on a profile
+/// both have. `from`/`to` is a status.
 #[derive(
     Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, schemars::JsonSchema,
 )]
@@ -54,8 +126,8 @@ pub struct AvailabilityChange {
     /// reports: the names that became missing, then those that became available.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub causes: Vec<Cause>,
-    /// The new status's `reason`, when no cause can be named (the entry or profile is new, or
-    /// the status changed without a name becoming missing or available).
+    /// The new status's `reason`, when no cause can be named (the status changed without a
+    /// name becoming missing or available).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
 }
@@ -614,54 +686,170 @@ fn causes(old: &Seen<'_>, new: &Seen<'_>) -> Vec<Cause> {
     out
 }
 
-/// Everything that changed from `old` to `new`.
+/// Everything that changed from `old` to `new`, two saved reports: what the new one's roots
+/// leave out is not compared.
 pub(crate) fn diff(old: &Report, new: &Report) -> Diff {
-    let renamed = renames(old, new);
-    let to: HashMap<(&str, &str), &str> = renamed
-        .iter()
-        .map(|r| ((r.kind.as_str(), r.from.as_str()), r.to.as_str()))
-        .collect();
-    // The old report's entries under the paths they have now.
-    let before: BTreeMap<EntryKey<'_>, Seen<'_>> = seen(old)
-        .into_iter()
-        .map(|((kind, path, profile), s)| {
-            let path = to.get(&(kind, path)).copied().unwrap_or(path);
-            ((kind, path, profile), s)
-        })
-        .collect();
-    let after = seen(new);
-    let mut changes = Vec::new();
-    for (k, now) in &after {
-        let to = now.availability.status.as_str();
-        let was = before.get(k);
-        let from = was.map_or("absent", |s| s.availability.status.as_str());
-        if from == to {
-            continue;
+    compare(old, new, None)
+}
+
+/// What changed since `old`, the `--baseline` of the run of `opts` whose report is `new`: the
+/// rules it does not report and the files it does not audit are not compared either.
+pub(crate) fn baseline(old: &Report, new: &Report, opts: &AuditOptions) -> Diff {
+    compare(old, new, Some(opts))
+}
+
+/// The part of display path `path` under display path `root` (`""` for the root itself).
+/// Paths under the working folder are shown relative to it, and the others absolute, so `.`
+/// holds every relative path.
+fn under<'p>(path: &'p str, root: &str) -> Option<&'p str> {
+    if root == "." {
+        return (!std::path::Path::new(path).is_absolute()).then_some(path);
+    }
+    if path == root {
+        return Some("");
+    }
+    let rest = path.strip_prefix(root)?;
+    if root.ends_with('/') {
+        return Some(rest);
+    }
+    rest.strip_prefix('/')
+}
+
+/// What the run of a report looked at, as far as can be told: files under its roots, and,
+/// for this run (`--baseline`), the rules it reports and the paths it excluded. A saved report
+/// records neither of those.
+struct Scope<'a> {
+    roots: &'a [String],
+    /// Paths the report has an entry or a finding on: audited whatever the roots say (the
+    /// skills an MCP server serves are under none).
+    known: HashSet<&'a str>,
+    run: Option<Run<'a>>,
+}
+
+/// This run's options, and what they turn off.
+struct Run<'a> {
+    opts: &'a AuditOptions,
+    excludes: crate::discover::Excludes,
+    /// Codes of the rules the run does not report.
+    off: HashSet<&'static str>,
+    /// Codes of the policy rules the run declares; another policy rule is not reported.
+    policies: HashSet<&'static str>,
+}
+
+impl<'a> Scope<'a> {
+    fn of(r: &'a Report, opts: Option<&'a AuditOptions>) -> Scope<'a> {
+        let known = r
+            .skills
+            .iter()
+            .map(|s| s.skill.path.as_str())
+            .chain(r.agents.iter().map(|a| a.agent.path.as_str()))
+            .chain(r.findings.iter().map(|f| f.path.as_str()))
+            .collect();
+        let run = opts.map(|opts| Run {
+            opts,
+            // The run compiled the same patterns already, so this cannot fail; were it to,
+            // nothing counts as excluded and findings there count as fixed, as before.
+            excludes: crate::discover::Excludes::new(
+                &opts.excludes,
+                &opts.config_excludes,
+                &opts.config_dir,
+                &opts.roots,
+                &opts.cwd,
+            )
+            .unwrap_or_default(),
+            off: opts
+                .settings
+                .severities
+                .iter()
+                .filter(|(_, s)| s.is_none())
+                .map(|(r, _)| r.code())
+                .collect(),
+            policies: opts
+                .settings
+                .policies
+                .rules
+                .iter()
+                .map(|r| r.code())
+                .collect(),
+        });
+        Scope {
+            roots: &r.roots,
+            known,
+            run,
         }
-        let causes = was.map(|was| causes(was, now)).unwrap_or_default();
-        let reason = if causes.is_empty() {
-            now.availability.reason.clone()
-        } else {
-            None
+    }
+
+    /// Could the run have a finding of `rule`? A saved report does not say which rules its
+    /// run reported, so there every rule could.
+    fn reports(&self, rule: Rule) -> bool {
+        let Some(run) = &self.run else { return true };
+        // Policy rules are compared by code: one read from a report is another value than
+        // the run's own of the same ID.
+        let declared = rule.is_builtin() || run.policies.contains(rule.code());
+        declared && !run.off.contains(rule.code())
+    }
+
+    /// Did the run audit the file at display path `path`?
+    fn audits(&self, path: &str) -> bool {
+        if self.known.contains(path) {
+            return true;
+        }
+        let Some(run) = &self.run else {
+            return self.roots.iter().any(|r| under(path, r).is_some());
         };
-        changes.push(change(k, now.name, from, to, causes, reason));
+        let opts = run.opts;
+        opts.roots.iter().any(|root| {
+            let shown = crate::paths::display_path(root, &opts.cwd);
+            let Some(rest) = under(path, &shown) else {
+                return false;
+            };
+            // The walk does not enter a folder an exclude matches, so each folder on the way
+            // down is matched as the walk sees it: the root as given, then the names below.
+            let mut walked = root.clone();
+            !std::path::Path::new(rest).components().any(|c| {
+                walked.push(c);
+                run.excludes.skips(&walked, &opts.roots)
+            })
+        })
     }
-    for (k, was) in &before {
-        if !after.contains_key(k) {
-            let from = was.availability.status.as_str();
-            changes.push(change(k, was.name, from, "absent", Vec::new(), None));
-        }
+}
+
+/// Each skill and agent of `r`: kind, name and path.
+fn listed(r: &Report) -> impl Iterator<Item = (&'static str, &str, &str)> {
+    let skills = r
+        .skills
+        .iter()
+        .map(|s| ("skill", s.skill.name.as_str(), s.skill.path.as_str()));
+    let agents = r
+        .agents
+        .iter()
+        .map(|a| ("agent", a.agent.name.as_str(), a.agent.path.as_str()));
+    skills.chain(agents)
+}
+
+fn entry_ref((kind, name, path): (&str, &str, &str)) -> EntryRef {
+    EntryRef {
+        kind: kind.to_owned(),
+        name: name.to_owned(),
+        path: path.to_owned(),
     }
-    changes.sort();
-    // Files that are no entry (plugin manifests, sidecars) move with the folder the entries
-    // moved with: the same library audited from another folder, or under a new root.
-    let entry_paths: std::collections::HashSet<&str> =
-        renamed.iter().map(|r| r.from.as_str()).collect();
-    let shifted: Vec<(&str, String)> = match folder_move(&renamed) {
+}
+
+/// Everything that changed from `old` to `new`; `run`, the options of the run that wrote
+/// `new`, when it is this one.
+fn compare(old: &Report, new: &Report, run: Option<&AuditOptions>) -> Diff {
+    let renamed = renames(old, new);
+    // Files that are no renamed entry (other entries, plugin manifests, sidecars) move with
+    // the folder the entries moved with: the same library audited from another folder, or
+    // under a new root.
+    let entry_paths: HashSet<&str> = renamed.iter().map(|r| r.from.as_str()).collect();
+    let folder = folder_move(&renamed);
+    let shifted: Vec<(&str, String)> = match &folder {
         Some((from, to)) => old
             .findings
             .iter()
             .map(|f| f.path.as_str())
+            .chain(listed(old).map(|(_, _, path)| path))
             .filter(|p| !entry_paths.contains(p))
             .filter_map(|p| Some((p, format!("{to}{}", p.strip_prefix(from.as_str())?))))
             .collect(),
@@ -672,14 +860,107 @@ pub(crate) fn diff(old: &Report, new: &Report) -> Diff {
         .map(|r| (r.from.as_str(), r.to.as_str()))
         .chain(shifted.iter().map(|(p, to)| (*p, to.as_str())))
         .collect();
+    fn moved<'m>(moves: &Moves<'m>, path: &'m str) -> &'m str {
+        moves.get(path).copied().unwrap_or(path)
+    }
+    let now_at = |path| moved(&moves, path);
+    // Where a path of the new report was in the old one's terms, for its roots.
+    let then = |path: &str| -> String {
+        folder
+            .as_ref()
+            .and_then(|(from, to)| Some(format!("{from}{}", path.strip_prefix(to.as_str())?)))
+            .unwrap_or_else(|| path.to_owned())
+    };
+    let (old_scope, new_scope) = (Scope::of(old, None), Scope::of(new, run));
+
+    // The old report's entries under the paths they have now. Only a cell both reports have
+    // is compared: an entry or a profile in one report only is told once, below.
+    let before: BTreeMap<EntryKey<'_>, Seen<'_>> = seen(old)
+        .into_iter()
+        .map(|((kind, path, profile), s)| ((kind, now_at(path), profile), s))
+        .collect();
+    let after = seen(new);
+    let mut changes = Vec::new();
+    for (k, now) in &after {
+        let Some(was) = before.get(k) else { continue };
+        let (from, to) = (
+            was.availability.status.as_str(),
+            now.availability.status.as_str(),
+        );
+        if from == to {
+            continue;
+        }
+        let causes = causes(was, now);
+        let reason = if causes.is_empty() {
+            now.availability.reason.clone()
+        } else {
+            None
+        };
+        changes.push(change(k, now.name, from, to, causes, reason));
+    }
+    changes.sort();
+
+    // An entry that one run could not have seen (outside its paths, excluded) is neither
+    // added nor removed.
+    let new_paths: HashSet<(&str, &str)> = listed(new).map(|(k, _, p)| (k, p)).collect();
+    let old_paths: HashSet<(&str, &str)> = listed(old).map(|(k, _, p)| (k, now_at(p))).collect();
+    let mut removed: Vec<EntryRef> = listed(old)
+        .filter(|(k, _, p)| !new_paths.contains(&(*k, now_at(p))) && new_scope.audits(now_at(p)))
+        .map(entry_ref)
+        .collect();
+    let mut added: Vec<EntryRef> = listed(new)
+        .filter(|(k, _, p)| !old_paths.contains(&(*k, *p)) && old_scope.audits(&then(p)))
+        .map(entry_ref)
+        .collect();
+    removed.sort();
+    added.sort();
+
+    let names = |r: &Report| -> Vec<String> { r.profiles.iter().map(|p| p.name.clone()).collect() };
+    let (old_names, new_names) = (names(old), names(new));
+    let profiles = ProfileNames {
+        added: new_names
+            .iter()
+            .filter(|n| !old_names.contains(n))
+            .cloned()
+            .collect(),
+        dropped: old_names
+            .iter()
+            .filter(|n| !new_names.contains(n))
+            .cloned()
+            .collect(),
+    };
+
     let (kept, still) = pair(&new.findings, &Moves::new(), &old.findings, &moves);
+    // A finding of the new report the old one could not have had (a profile, a rule or a
+    // file its run did not judge) is new all the same: nothing vouches for it, and it gates.
     let new_findings = unpaired(&new.findings, &kept);
-    let fixed_findings = unpaired(&old.findings, &still);
+    // One the new run could not have found again is not fixed: it was not looked for.
+    let mut not_compared = NotCompared::default();
+    let mut fixed_findings = Vec::new();
+    for (f, _) in old.findings.iter().zip(&still).filter(|(_, p)| !**p) {
+        if !new_scope.reports(f.rule) {
+            not_compared.rules += 1;
+        } else if !new_scope.audits(now_at(&f.path)) {
+            not_compared.files += 1;
+        } else if profiles
+            .dropped
+            .iter()
+            .any(|p| crate::rules::about_profile(f, p))
+        {
+            not_compared.profiles += 1;
+        } else {
+            fixed_findings.push(f.clone());
+        }
+    }
     Diff {
         new_findings,
         fixed_findings,
         availability_changes: changes,
         renamed,
+        added,
+        removed,
+        profiles,
+        not_compared,
     }
 }
 
@@ -752,12 +1033,97 @@ pub(crate) fn verdict(d: &Diff) -> String {
     if !d.renamed.is_empty() {
         parts.push(format!("{} moved", d.renamed.len()));
     }
+    for (list, verb) in [(&d.added, "added"), (&d.removed, "removed")] {
+        if !list.is_empty() {
+            parts.push(format!("{} {verb}", entry_counts(list)));
+        }
+    }
+    for (names, verb) in [
+        (&d.profiles.added, "added"),
+        (&d.profiles.dropped, "dropped"),
+    ] {
+        if !names.is_empty() {
+            let noun = if names.len() == 1 {
+                "profile"
+            } else {
+                "profiles"
+            };
+            parts.push(format!(
+                "{noun} {} {verb}",
+                crate::diagnostic::quoted(names)
+            ));
+        }
+    }
+    if d.not_compared.total() > 0 {
+        parts.push(format!("{} not compared", d.not_compared.total()));
+    }
     let icon = if unavailable.is_empty() && d.new_findings.is_empty() {
         "✅"
     } else {
         "⚠️"
     };
     format!("{icon} This change: {}", parts.join(", "))
+}
+
+/// Skills and agents counted by kind: "1 skill", "2 skills and 1 agent".
+fn entry_counts(list: &[EntryRef]) -> String {
+    let parts: Vec<String> = ["skill", "agent"]
+        .into_iter()
+        .filter_map(|kind| {
+            let n = list.iter().filter(|e| e.kind == kind).count();
+            (n > 0).then(|| Count(n, kind).to_string())
+        })
+        .collect();
+    parts.join(" and ")
+}
+
+/// What the comparison left out, and why, one sentence each, names in backticks: profiles
+/// only one report has, and findings of the old report the new run could not have found.
+pub(crate) fn notices(d: &Diff) -> Vec<String> {
+    let mut out = Vec::new();
+    let nc = &d.not_compared;
+    if !d.profiles.dropped.is_empty() {
+        let (noun, be, its) = if d.profiles.dropped.len() == 1 {
+            ("Profile", "is", "its")
+        } else {
+            ("Profiles", "are", "their")
+        };
+        out.push(format!(
+            "{noun} {} {be} only in the old report: {its} cells are not compared, and {its} {} {} neither fixed nor new.",
+            crate::diagnostic::quoted(&d.profiles.dropped),
+            Count(nc.profiles, "finding"),
+            if nc.profiles == 1 { "is" } else { "are" }
+        ));
+    }
+    if !d.profiles.added.is_empty() {
+        let (noun, be, its) = if d.profiles.added.len() == 1 {
+            ("Profile", "is", "its")
+        } else {
+            ("Profiles", "are", "their")
+        };
+        out.push(format!(
+            "{noun} {} {be} only in the new report: {its} cells are not compared, and {its} findings count as new.",
+            crate::diagnostic::quoted(&d.profiles.added),
+        ));
+    }
+    let of_old = |n: usize| {
+        let be = if n == 1 { "is" } else { "are" };
+        format!("{} of the old report {be}", Count(n, "finding"))
+    };
+    if nc.rules > 0 {
+        out.push(format!(
+            "{} of rules the new run does not report, so neither fixed nor new.",
+            of_old(nc.rules)
+        ));
+    }
+    if nc.files > 0 {
+        let files = if nc.files == 1 { "a file" } else { "files" };
+        out.push(format!(
+            "{} on {files} the new run did not audit (outside its paths, or excluded), so neither fixed nor new.",
+            of_old(nc.files)
+        ));
+    }
+    out
 }
 
 /// What changed between two profiles: the names one offers and the other does not, per server.
@@ -1286,6 +1652,46 @@ mod tests {
             "one duplicate and the broken link are fixed"
         );
         assert_eq!(minus(&new, &old), [new[1].clone()]);
+    }
+
+    #[test]
+    fn a_path_is_under_a_root_by_whole_names() {
+        assert_eq!(
+            under("lib/skills/a/SKILL.md", "lib"),
+            Some("skills/a/SKILL.md")
+        );
+        assert_eq!(under("lib", "lib"), Some(""));
+        assert_eq!(under("library/a/SKILL.md", "lib"), None);
+        assert_eq!(under("skills/a/SKILL.md", "."), Some("skills/a/SKILL.md"));
+        #[cfg(unix)]
+        assert_eq!(under("/elsewhere/a/SKILL.md", "."), None);
+    }
+
+    #[test]
+    fn a_finding_is_about_the_profile_it_is_judged_on() {
+        let sa402 = f(
+            Rule::Unavailable,
+            "a",
+            1,
+            "skill unavailable on profile `staging`: missing tool `prod`",
+        );
+        assert!(
+            crate::rules::about_profile(&sa402, "staging")
+                && !crate::rules::about_profile(&sa402, "prod")
+        );
+        let sa701 = f(
+            Rule::RenamedTool,
+            "a",
+            1,
+            "`codebase` has been renamed on staging; use `search/codebase`",
+        );
+        assert!(
+            crate::rules::about_profile(&sa701, "staging")
+                && !crate::rules::about_profile(&sa701, "codebase")
+        );
+        // Another rule is about no profile, whatever it names.
+        let other = f(Rule::UnknownKey, "a", 1, "`staging` is unknown on staging");
+        assert!(!crate::rules::about_profile(&other, "staging"));
     }
 
     #[test]

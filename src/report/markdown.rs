@@ -275,8 +275,14 @@ pub(crate) fn render_diff(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
     out.write_all(s.as_bytes())
 }
 
-/// The sections of a baseline comparison: availability changes and new findings first.
+/// The sections of a baseline comparison: what it left out, then availability changes and
+/// new findings first.
 fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
+    let start = s.len();
+    for note in super::diff::notices(d) {
+        let _ = writeln!(s, "ℹ️ {}\n", message(&note));
+    }
+    let budget = budget.saturating_sub(s.len() - start);
     let mut changes = Part::new(
         d.availability_changes
             .iter()
@@ -300,26 +306,55 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
             .collect(),
         "availability changes",
     );
-    let sorted = |list: &[Finding]| -> Vec<String> {
+    // `marks`: a fixed finding is gone, so it has nothing left to fix.
+    let sorted = |list: &[Finding], marks: bool| -> Vec<String> {
         let mut v: Vec<&Finding> = list.iter().collect();
         v.sort_by_key(|f| std::cmp::Reverse(f.severity));
         // Without the run's flags, a comparison marks the safe fixes, which `--fix` applies.
         let safe = |f: &Finding| {
-            f.fix
-                .as_ref()
-                .is_some_and(|x| x.applicability == crate::diagnostic::Applicability::Safe)
+            marks
+                && f.fix
+                    .as_ref()
+                    .is_some_and(|x| x.applicability == crate::diagnostic::Applicability::Safe)
         };
         v.into_iter().map(|f| finding_row(f, safe(f))).collect()
     };
-    let mut new = Part::new(sorted(&d.new_findings), "new findings");
-    let mut fixed = Part::new(sorted(&d.fixed_findings), "fixed findings");
-    fit(&mut [&mut fixed, &mut new, &mut changes], budget);
+    let mut new = Part::new(sorted(&d.new_findings, true), "new findings");
+    let mut fixed = Part::new(sorted(&d.fixed_findings, false), "fixed findings");
+    let mut entries = Part::new(
+        [("added", &d.added), ("removed", &d.removed)]
+            .into_iter()
+            .flat_map(|(verb, list)| {
+                list.iter().map(move |e| {
+                    format!(
+                        "| {} | {} | {} | {verb} |",
+                        e.kind,
+                        code(&e.name),
+                        code(&e.path)
+                    )
+                })
+            })
+            .collect(),
+        "added and removed entries",
+    );
+    fit(
+        &mut [&mut fixed, &mut entries, &mut new, &mut changes],
+        budget,
+    );
     if !changes.lines.is_empty() {
         let _ = writeln!(
             s,
             "### Availability changes\n\n| Kind | Name | Profile | Change | Why |\n| --- | --- | --- | --- | --- |"
         );
         emit(&changes, s);
+        s.push('\n');
+    }
+    if !entries.lines.is_empty() {
+        let _ = writeln!(
+            s,
+            "### Added and removed\n\n| Kind | Name | Path | Change |\n| --- | --- | --- | --- |"
+        );
+        emit(&entries, s);
         s.push('\n');
     }
     if !d.renamed.is_empty() {

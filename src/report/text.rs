@@ -543,13 +543,33 @@ pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Res
             visible(&r.to)
         );
     }
-    let _ = writeln!(
+    for (verb, list) in [("added", &d.added), ("removed", &d.removed)] {
+        for e in list {
+            let _ = writeln!(
+                s,
+                "{verb}: {} {} {}",
+                e.kind,
+                visible(&e.name),
+                visible(&e.path)
+            );
+        }
+    }
+    for note in super::diff::notices(d) {
+        let _ = writeln!(s, "note: {}", visible(&note));
+    }
+    let _ = write!(
         s,
         "{}, {} fixed, {}",
         Count(d.new_findings.len(), "new finding"),
         d.fixed_findings.len(),
         Count(d.availability_changes.len(), "availability change")
     );
+    // Said only when it happens, so the line stays as it was for a like-for-like comparison.
+    let left = d.not_compared.total();
+    if left > 0 {
+        let _ = write!(s, ", {left} not compared");
+    }
+    s.push('\n');
     out.write_all(s.as_bytes())
 }
 

@@ -454,6 +454,25 @@ fn osa_within(a: &[char], b: &[char], limit: usize) -> Option<usize> {
     (d <= limit).then_some(d)
 }
 
+/// Does finding `f` judge an entry on `profile`? The rules that judge per profile name it: as
+/// ``profile `prod` `` (SA402, SA403, in `library.rs`), or bare, as a host (SA701, SA702, in
+/// `host.rs`): a comparison of reports leaves out what only a dropped profile judged.
+pub(crate) fn about_profile(f: &crate::diagnostic::Finding, profile: &str) -> bool {
+    match f.rule {
+        Rule::Unavailable | Rule::PartialAgent => {
+            f.message.contains(&format!("profile `{profile}`"))
+        }
+        // Outside the backticks, which hold the tools' names.
+        Rule::RenamedTool | Rule::UnknownTool => f
+            .message
+            .split('`')
+            .step_by(2)
+            .flat_map(str::split_whitespace)
+            .any(|w| w.trim_end_matches([';', ',', ':', '.']) == profile),
+        _ => false,
+    }
+}
+
 /// A rule's documentation as text, for `skill-audit rule` and the MCP server's `rule` tool.
 impl Rule {
     /// What the rule's fix does, as a sentence that opens with its applicability.

@@ -142,15 +142,16 @@ fn diff_matches_findings_without_lines_and_lists_availability_changes() {
         a["causes"],
         serde_json::json!([{"change": "required", "kind": "tool", "name": "refund"}])
     );
-    let c = changes
-        .iter()
-        .find(|c| c["path"] == "skills/c/SKILL.md")
-        .expect("c is new");
-    assert_eq!(c["from"], "absent");
+    // A new skill is added once, not a status change on each profile.
     assert!(
-        c.get("causes").is_none(),
-        "nothing to compare a new entry with"
+        changes.iter().all(|c| c["path"] != "skills/c/SKILL.md"),
+        "{changes:?}"
     );
+    assert_eq!(
+        d["added"],
+        serde_json::json!([{"kind": "skill", "name": "c", "path": "skills/c/SKILL.md"}])
+    );
+    assert!(d.get("removed").is_none(), "{d}");
 
     let md = bin(head.path())
         .args([
@@ -568,4 +569,295 @@ fn a_baseline_written_from_another_folder_matches_every_finding() {
         .map(|f| format!("{} {}", s(f, "path"), s(f, "message")))
         .collect();
     assert!(new.is_empty(), "{new:#?}");
+}
+
+/// The example library audited in the repository root against `profiles`, written to `out`.
+fn example_report(out: &Path, profiles: &[&str]) {
+    let mut args: Vec<String> = vec!["--fail-on".into(), "never".into()];
+    for p in profiles {
+        args.extend(["-p".into(), format!("examples/profiles/{p}.json")]);
+    }
+    args.extend([
+        "-o".into(),
+        out.display().to_string(),
+        "examples/library".into(),
+    ]);
+    bin(MANIFEST_DIR).args(&args).assert().success();
+}
+
+#[test]
+fn a_profile_in_one_report_only_is_one_change_not_one_per_entry() {
+    let tmp = TempDir::new().unwrap();
+    let (both, prod) = (tmp.path().join("ps.json"), tmp.path().join("p.json"));
+    example_report(&both, &["prod", "staging"]);
+    example_report(&prod, &["prod"]);
+    let (both, prod) = (both.to_str().unwrap(), prod.to_str().unwrap());
+    // The findings about staging, which the second run cannot have.
+    let on_staging = findings_naming(&json(Path::new(both)), "staging");
+    assert!(on_staging > 0);
+
+    let (d, code) = json_of(bin(tmp.path()).args(["diff", both, prod, "-f", "json"]));
+    assert_eq!(code, 0);
+    assert_eq!(d["profiles"], serde_json::json!({"dropped": ["staging"]}));
+    assert!(arr(&d, "availability_changes").is_empty(), "{d}");
+    assert!(arr(&d, "fixed_findings").is_empty(), "{d}");
+    assert!(arr(&d, "new_findings").is_empty(), "{d}");
+    assert!(
+        d.get("added").is_none() && d.get("removed").is_none(),
+        "{d}"
+    );
+    assert_eq!(
+        d["not_compared"],
+        serde_json::json!({"rules": 0, "files": 0, "profiles": on_staging})
+    );
+    let md = quiet_stdout(
+        bin(tmp.path()).args(["diff", both, prod, "-f", "markdown"]),
+        0,
+    );
+    assert!(
+        md.contains(&format!(
+            "✅ This change: 0 new findings, 0 fixed, profile <code>staging</code> dropped, {on_staging} not compared"
+        )),
+        "{md}"
+    );
+    assert!(
+        md.contains(&format!("Profile <code>staging</code> is only in the old report: its cells are not compared, and its {on_staging} findings are neither fixed nor new.")),
+        "{md}"
+    );
+    assert!(
+        !md.contains("absent") && !md.contains("unavailable on"),
+        "{md}"
+    );
+    let text = quiet_stdout(bin(tmp.path()).args(["diff", both, prod]), 0);
+    assert!(
+        text.ends_with(&format!(
+            "0 new findings, 0 fixed, 0 availability changes, {on_staging} not compared\n"
+        )),
+        "{text}"
+    );
+
+    // The other way round: the profile is added; its findings are new, its cells unchanged.
+    let (d, _) = json_of(bin(tmp.path()).args(["diff", prod, both, "-f", "json"]));
+    assert_eq!(d["profiles"], serde_json::json!({"added": ["staging"]}));
+    assert!(arr(&d, "availability_changes").is_empty(), "{d}");
+    assert!(d.get("not_compared").is_none(), "{d}");
+    let new = arr(&d, "new_findings");
+    assert_eq!(new.len(), on_staging, "{d}");
+    let md = quiet_stdout(
+        bin(tmp.path()).args(["diff", prod, both, "-f", "markdown"]),
+        0,
+    );
+    assert!(md.contains("profile <code>staging</code> added"), "{md}");
+    assert!(!md.contains("absent"), "{md}");
+}
+
+/// How many findings of report `r` name profile `p`.
+fn findings_naming(r: &Value, p: &str) -> usize {
+    arr(r, "findings")
+        .iter()
+        .filter(|f| {
+            let m = s(f, "message");
+            m.contains(&format!("profile `{p}`")) || m.contains(&format!(" on {p};"))
+        })
+        .count()
+}
+
+#[test]
+fn a_baseline_does_not_count_what_this_run_did_not_look_at_as_fixed() {
+    let (base, head) = base_and_head();
+    let old = report(base.path(), "old.json");
+    let old_report = json(&old);
+    let old = old.to_str().unwrap();
+    let run = |extra: &[&str]| -> Value {
+        let mut args = vec!["-p", "prod.json", "--fail-on", "never", "--baseline", old];
+        args.extend_from_slice(extra);
+        args.push(".");
+        json_run(head.path(), &args).0["baseline"].clone()
+    };
+    let rules = |list: &Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|f| s(f, "rule").to_owned())
+            .collect()
+    };
+    let count = |rule: &str| findings(&old_report, rule).len();
+    let all = arr(&old_report, "findings").len();
+
+    assert!(count("SA221") == all && all > 1, "{old_report}");
+    // Only SA402 is reported: the old report's unknown keys were not looked for, so b's is
+    // not fixed; a's missing tool is new.
+    let b = run(&["--select", "SA402"]);
+    assert!(arr(&b, "fixed_findings").is_empty(), "{b}");
+    assert_eq!(
+        b["not_compared"],
+        serde_json::json!({"rules": all, "files": 0, "profiles": 0})
+    );
+    assert_eq!(rules(&b["new_findings"]), ["SA402"], "{b}");
+    // Ignored: the same, by the other flag.
+    let b = run(&["--ignore", "SA221"]);
+    assert!(arr(&b, "fixed_findings").is_empty(), "{b}");
+    assert_eq!(b["not_compared"]["rules"], all, "{b}");
+    // A rule still reported is judged as before: b's unknown key is fixed.
+    let b = run(&["--select", "SA221"]);
+    assert_eq!(rules(&b["fixed_findings"]), ["SA221"], "{b}");
+    assert!(b.get("not_compared").is_none(), "{b}");
+
+    // Excluded: `b` was not audited, so its finding is not fixed, nor is `b` removed.
+    let b = run(&["--exclude", "skills/b"]);
+    assert!(arr(&b, "fixed_findings").is_empty(), "{b}");
+    assert_eq!(b["not_compared"]["files"], 1, "{b}");
+    assert!(b.get("removed").is_none(), "{b}");
+    let md = quiet_stdout(
+        bin(head.path()).args([
+            "-p",
+            "prod.json",
+            "--fail-on",
+            "never",
+            "--baseline",
+            old,
+            "--exclude",
+            "skills/b",
+            "-f",
+            "markdown",
+            ".",
+        ]),
+        0,
+    );
+    assert!(
+        md.contains(", 0 fixed, 1 skill added, 1 not compared"),
+        "{md}"
+    );
+    assert!(
+        md.contains("1 finding of the old report is on a file the new run did not audit"),
+        "{md}"
+    );
+    // A bare folder name excludes it at any depth, and the settings file's excludes count.
+    let b = run(&["--exclude", "b"]);
+    assert_eq!(b["not_compared"]["files"], 1, "{b}");
+    write(
+        head.path(),
+        "skill-audit.toml",
+        "exclude = [\"skills/b\"]\n",
+    );
+    let b = run(&[]);
+    assert_eq!(b["not_compared"]["files"], 1, "{b}");
+    std::fs::remove_file(head.path().join("skill-audit.toml")).unwrap();
+    // Outside the paths audited: the same.
+    let (r, _) = json_run(
+        head.path(),
+        &[
+            "-p",
+            "prod.json",
+            "--fail-on",
+            "never",
+            "--baseline",
+            old,
+            "skills/a",
+            "skills/c",
+            "skills/d",
+        ],
+    );
+    let b = &r["baseline"];
+    assert!(arr(b, "fixed_findings").is_empty(), "{b}");
+    assert_eq!(b["not_compared"]["files"], 1, "{b}");
+}
+
+#[test]
+fn diff_of_runs_over_other_paths_compares_only_what_both_audited() {
+    let (base, head) = base_and_head();
+    let old = report(base.path(), "old.json");
+    // The new run audits only `a`: `b`'s finding was not looked for, and `b`, `d` are not gone.
+    bin(head.path())
+        .args([
+            "--fail-on",
+            "never",
+            "-p",
+            "prod.json",
+            "-o",
+            "a.json",
+            "skills/a",
+        ])
+        .assert()
+        .success();
+    let (d, _) =
+        json_of(bin(head.path()).args(["diff", old.to_str().unwrap(), "a.json", "-f", "json"]));
+    assert!(arr(&d, "fixed_findings").is_empty(), "{d}");
+    assert!(d.get("removed").is_none(), "{d}");
+    assert!(d["not_compared"]["files"].as_u64() > Some(0), "{d}");
+    // A skill that is gone from the paths both audited is removed, once.
+    std::fs::remove_dir_all(head.path().join("skills/b")).unwrap();
+    let new = report(head.path(), "new.json");
+    let (d, _) = json_of(bin(head.path()).args([
+        "diff",
+        old.to_str().unwrap(),
+        new.to_str().unwrap(),
+        "-f",
+        "json",
+    ]));
+    assert_eq!(
+        d["removed"],
+        serde_json::json!([{"kind": "skill", "name": "b", "path": "skills/b/SKILL.md"}])
+    );
+    assert!(
+        arr(&d, "availability_changes")
+            .iter()
+            .all(|c| c["path"] != "skills/b/SKILL.md"),
+        "{d}"
+    );
+    let text = quiet_stdout(
+        bin(head.path()).args(["diff", old.to_str().unwrap(), new.to_str().unwrap()]),
+        0,
+    );
+    assert!(
+        text.contains("removed: skill b skills/b/SKILL.md\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("added: skill c skills/c/SKILL.md\n"),
+        "{text}"
+    );
+}
+
+#[test]
+fn a_fixed_finding_is_not_marked_fixable() {
+    let tmp = TempDir::new().unwrap();
+    skill(tmp.path(), "a", "licence: MIT\n");
+    bin(tmp.path())
+        .args(["--fail-on", "never", "-o", "old.json", "."])
+        .assert()
+        .success();
+    let old = json(&tmp.path().join("old.json"));
+    assert!(
+        arr(&old, "findings")
+            .iter()
+            .any(|f| f["fix"]["applicability"] == "safe"),
+        "the old finding carries a safe fix: {old}"
+    );
+    skill(tmp.path(), "a", "license: MIT\n");
+    bin(tmp.path())
+        .args(["--fail-on", "never", "-o", "new.json", "."])
+        .assert()
+        .success();
+    let diff = quiet_stdout(
+        bin(tmp.path()).args(["diff", "old.json", "new.json", "-f", "markdown"]),
+        0,
+    );
+    let baseline = quiet_stdout(
+        bin(tmp.path()).args([
+            "--fail-on",
+            "never",
+            "--baseline",
+            "old.json",
+            "-f",
+            "markdown",
+            ".",
+        ]),
+        0,
+    );
+    for md in [diff, baseline] {
+        assert!(md.contains("Fixed findings (1)"), "{md}");
+        assert!(md.contains("`SA221`"), "{md}");
+        assert!(!md.contains("[*]"), "{md}");
+    }
 }
