@@ -127,7 +127,7 @@ pub(super) struct Plan {
 }
 
 /// The rules `selectors` name, for the flag `flag`; a selector that names none is a usage
-/// error.
+/// error (but see [`crate::config::selected`] for `--ignore`).
 fn selected(
     flag: &str,
     selectors: &[String],
@@ -136,7 +136,7 @@ fn selected(
     let mut out = Vec::new();
     for sel in selectors {
         out.extend(
-            crate::rules::Rule::selected_in(sel.trim(), policies).ok_or_else(|| {
+            crate::config::selected(sel.trim(), flag == "--ignore", policies).ok_or_else(|| {
                 format!(
                     "{flag} {sel}: names no rule; {}",
                     crate::rules::Rule::no_rule_hint(sel.trim(), policies)
@@ -172,21 +172,9 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         _ => file::Config::default(),
     };
     let profiles: Vec<ProfileSource> = if lib.profiles.is_empty() {
-        // Profile files in the config are relative to the config file.
-        config
-            .file
-            .profiles
-            .iter()
-            .map(|p| match ProfileSource::parse(p) {
-                ProfileSource::File(f) => Ok(ProfileSource::File(config.dir.join(f))),
-                // Only servers named on the command line are ever started or contacted.
-                ProfileSource::Mcp { .. } => Err(format!(
-                    "{}: profile `{p}`: MCP servers can be named only on the command line (`--profile mcp:...`), never in a settings file",
-                    settings_file.as_deref().unwrap_or_default()
-                )),
-                other => Ok(other),
-            })
-            .collect::<Result<_, _>>()?
+        // Profile files in the config are relative to the config file; only servers named
+        // on the command line are ever started or contacted.
+        config.profile_sources().map_err(|e| e.to_string())?
     } else {
         lib.profiles
             .iter()

@@ -3,11 +3,15 @@
 
 use schemars::JsonSchema;
 use serde::Deserialize;
+use serde::de::{self, DeserializeOwned, Deserializer, IntoDeserializer, Visitor};
 use std::collections::BTreeMap;
+use std::fmt;
+use std::marker::PhantomData;
 use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 use super::{Host, NameCharset};
+use crate::profile::ProfileSource;
 use crate::rules::Rule;
 
 /// The settings file's name, looked for by [`find`].
@@ -86,16 +90,25 @@ pub(crate) fn find(
 pub struct ConfigFile {
     /// Profiles (JSON files relative to this file, or `builtin:NAME`); `--profile` replaces them.
     #[serde(default)]
-    pub profiles: Vec<String>,
+    #[schemars(with = "Vec<String>")]
+    pub profiles: Vec<Spanned<String>>,
     /// Globs of paths to skip (with a `/`, relative to this file), added to `--exclude`.
     #[serde(default)]
     #[schemars(with = "Vec<String>")]
     pub exclude: Vec<Spanned<String>>,
     /// Exit 1 when a finding of this severity or worse is found; `--fail-on` wins.
+    // `deserialize_with` needs `default` to allow the key's absence; `skip_serializing_if`
+    // keeps the schema's `"default": null` out, as before.
+    #[serde(default, deserialize_with = "optional")]
+    #[schemars(with = "Option<Level>", skip_serializing_if = "Option::is_none")]
     pub fail_on: Option<Level>,
     /// Characters allowed in skill names; `--name-charset` wins.
+    #[serde(default, deserialize_with = "optional")]
+    #[schemars(with = "Option<NameCharset>", skip_serializing_if = "Option::is_none")]
     pub name_charset: Option<NameCharset>,
     /// Hosts whose host-specific keys count as known (default: all).
+    #[serde(default, deserialize_with = "optional_list")]
+    #[schemars(with = "Option<Vec<Host>>", skip_serializing_if = "Option::is_none")]
     pub hosts: Option<Vec<Host>>,
     /// The rules to report: IDs (`SA221`), prefixes (`SA2`), names (`drift`) or `ALL`
     /// [default: every rule]; `--select` replaces it.
@@ -114,9 +127,9 @@ pub struct ConfigFile {
     #[schemars(with = "Option<String>")]
     pub output_format: Option<Spanned<String>>,
     /// Severity per rule ID or name: `off`, `info`, `warning` or `error`.
-    #[serde(default)]
+    #[serde(default, deserialize_with = "rules")]
     #[schemars(with = "BTreeMap<String, RuleLevel>")]
-    pub rules: BTreeMap<Spanned<String>, RuleLevel>,
+    pub rules: Vec<(Spanned<String>, RuleLevel)>,
     /// Links between agents and skills that no manifest records.
     #[serde(default)]
     pub links: Vec<LinkEntry>,
@@ -137,12 +150,18 @@ pub struct PolicyEntry {
     #[schemars(with = "String")]
     pub name: Spanned<String>,
     /// The findings' severity [default: warning].
+    #[serde(default, deserialize_with = "optional")]
+    #[schemars(
+        with = "Option<PolicySeverity>",
+        skip_serializing_if = "Option::is_none"
+    )]
     pub severity: Option<PolicySeverity>,
     /// One line for `skill-audit rules` [default: made from the check].
     pub summary: Option<String>,
     /// What each finding says, instead of the generated message: say what to do.
     pub message: Option<String>,
     /// What the rule checks: skills (`SKILL.md`) or agents.
+    #[serde(deserialize_with = "spanned")]
     #[schemars(with = "crate::rules::policy::Target")]
     pub applies_to: Spanned<crate::rules::policy::Target>,
     /// Globs of the files it applies to, relative to this file (`skills/acme-*/**`)
@@ -157,6 +176,7 @@ pub struct PolicyEntry {
     /// `field`; `field-pattern` takes `pattern`, `max-length` takes `max-length`;
     /// `forbidden-tools` and `required-tools` take `tools`; `allowed-servers` takes
     /// `servers`. The last three apply to agents.
+    #[serde(deserialize_with = "spanned")]
     #[schemars(with = "PolicyCheck")]
     pub check: Spanned<PolicyCheck>,
     /// The frontmatter field, a dotted path for nested ones (`metadata.owner`).
@@ -219,6 +239,221 @@ pub enum RuleLevel {
     Error,
 }
 
+/// A value that is one of a few names, such as `fail-on`'s. A string is matched by serde, as
+/// derived; any other value is an error that lists the names ([`Choice`]), where toml alone
+/// would say "wanted string or table".
+trait Names: DeserializeOwned {
+    /// What the value is, for errors: the key that takes it.
+    const WHAT: &'static str;
+    /// The names as the file writes them, in serde's order (a test keeps them in step).
+    const NAMES: &'static [&'static str];
+}
+
+impl Names for Level {
+    const WHAT: &'static str = "`fail-on`";
+    const NAMES: &'static [&'static str] = &["error", "warning", "info", "never"];
+}
+
+impl Names for RuleLevel {
+    // Not shown: [`rules`] reads each severity with a `what` that names its key.
+    const WHAT: &'static str = "a severity in [rules]";
+    const NAMES: &'static [&'static str] = &["off", "info", "warning", "error"];
+}
+
+impl Names for PolicySeverity {
+    const WHAT: &'static str = "policy `severity`";
+    const NAMES: &'static [&'static str] = &["info", "warning", "error"];
+}
+
+impl Names for PolicyCheck {
+    const WHAT: &'static str = "policy `check`";
+    const NAMES: &'static [&'static str] = &[
+        "required-field",
+        "forbidden-field",
+        "field-pattern",
+        "max-length",
+        "forbidden-tools",
+        "required-tools",
+        "allowed-servers",
+    ];
+}
+
+impl Names for NameCharset {
+    const WHAT: &'static str = "`name-charset`";
+    const NAMES: &'static [&'static str] = &["ascii", "unicode"];
+}
+
+impl Names for Host {
+    const WHAT: &'static str = "an entry of `hosts`";
+    const NAMES: &'static [&'static str] = &["claude-code", "vscode", "openclaw", "hermes"];
+}
+
+impl Names for crate::rules::policy::Target {
+    const WHAT: &'static str = "policy `applies-to`";
+    const NAMES: &'static [&'static str] = &["skill", "agent", "manifest"];
+}
+
+/// `"a", "b", "c"`: names as a TOML file writes them.
+fn quoted(names: &[&str]) -> String {
+    names
+        .iter()
+        .map(|n| format!("\"{n}\""))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// Reads a `T` (a [`Names`] type) written as `what`, such as "`fail-on`". Errors are raised
+/// inside the deserializer's own call, so toml places them at the value, an array's entry
+/// included.
+struct Choice<'a, T> {
+    what: &'a str,
+    names: PhantomData<T>,
+}
+
+impl<'a, T: Names> Choice<'a, T> {
+    fn new(what: &'a str) -> Self {
+        Choice {
+            what,
+            names: PhantomData,
+        }
+    }
+
+    fn found<E: de::Error>(&self, found: impl fmt::Display) -> E {
+        E::custom(format!(
+            "{} must be one of {}, found {found}",
+            self.what,
+            quoted(T::NAMES)
+        ))
+    }
+}
+
+impl<'de, T: Names> de::DeserializeSeed<'de> for Choice<'_, T> {
+    type Value = T;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<T, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de, T: Names> Visitor<'de> for Choice<'_, T> {
+    type Value = T;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        write!(f, "one of {}", quoted(T::NAMES))
+    }
+
+    // serde's own words for a string that is none of the names, which name them too.
+    fn visit_str<E: de::Error>(self, v: &str) -> Result<T, E> {
+        T::deserialize(v.into_deserializer())
+    }
+
+    fn visit_bool<E: de::Error>(self, v: bool) -> Result<T, E> {
+        Err(self.found(format_args!("the boolean {v}")))
+    }
+
+    fn visit_i64<E: de::Error>(self, v: i64) -> Result<T, E> {
+        Err(self.found(format_args!("the integer {v}")))
+    }
+
+    fn visit_u64<E: de::Error>(self, v: u64) -> Result<T, E> {
+        Err(self.found(format_args!("the integer {v}")))
+    }
+
+    fn visit_i128<E: de::Error>(self, v: i128) -> Result<T, E> {
+        Err(self.found(format_args!("the integer {v}")))
+    }
+
+    fn visit_u128<E: de::Error>(self, v: u128) -> Result<T, E> {
+        Err(self.found(format_args!("the integer {v}")))
+    }
+
+    fn visit_f64<E: de::Error>(self, v: f64) -> Result<T, E> {
+        Err(self.found(format_args!("the float {v}")))
+    }
+
+    fn visit_seq<A: de::SeqAccess<'de>>(self, _: A) -> Result<T, A::Error> {
+        Err(self.found("an array"))
+    }
+
+    // toml hands a date-time over as a map too; `toml::Value` tells it from a table.
+    fn visit_map<A: de::MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+        match toml::Value::deserialize(de::value::MapAccessDeserializer::new(map))? {
+            toml::Value::Datetime(d) => Err(self.found(format_args!("the date-time {d}"))),
+            _ => Err(self.found("a table")),
+        }
+    }
+}
+
+/// A [`Names`] type read by [`Choice`], for the `T` of a `Spanned<T>`.
+struct Chosen<T>(T);
+
+impl<'de, T: Names> Deserialize<'de> for Chosen<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(Choice::new(T::WHAT)).map(Chosen)
+    }
+}
+
+/// An optional key that takes one of [`Names::NAMES`].
+fn optional<'de, D: Deserializer<'de>, T: Names>(d: D) -> Result<Option<T>, D::Error> {
+    d.deserialize_any(Choice::new(T::WHAT)).map(Some)
+}
+
+/// A key that takes one of [`Names::NAMES`], with its place.
+fn spanned<'de, D: Deserializer<'de>, T: Names>(d: D) -> Result<Spanned<T>, D::Error> {
+    let chosen = Spanned::<Chosen<T>>::deserialize(d)?;
+    Ok(Spanned::new(chosen.span(), chosen.into_inner().0))
+}
+
+/// An optional key that takes a list, each entry one of [`Names::NAMES`].
+fn optional_list<'de, D: Deserializer<'de>, T: Names>(d: D) -> Result<Option<Vec<T>>, D::Error> {
+    struct List<T>(PhantomData<T>);
+    impl<'de, T: Names> Visitor<'de> for List<T> {
+        type Value = Vec<T>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(f, "a list, each entry one of {}", quoted(T::NAMES))
+        }
+
+        fn visit_seq<A: de::SeqAccess<'de>>(self, mut seq: A) -> Result<Vec<T>, A::Error> {
+            let mut out = Vec::new();
+            while let Some(entry) = seq.next_element_seed(Choice::new(T::WHAT))? {
+                out.push(entry);
+            }
+            Ok(out)
+        }
+    }
+    d.deserialize_seq(List(PhantomData)).map(Some)
+}
+
+/// `[rules]`, in the file's order: each severity is read knowing its key, so an error names
+/// the rule it is for.
+fn rules<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(Spanned<String>, RuleLevel)>, D::Error> {
+    struct Table;
+    impl<'de> Visitor<'de> for Table {
+        type Value = Vec<(Spanned<String>, RuleLevel)>;
+
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            write!(
+                f,
+                "a table of rule IDs or names, each set to one of {}",
+                quoted(RuleLevel::NAMES)
+            )
+        }
+
+        fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut out = Vec::new();
+            while let Some(key) = map.next_key::<Spanned<String>>()? {
+                let what = format!("`{}` in [rules]", key.get_ref());
+                let level = map.next_value_seed(Choice::<RuleLevel>::new(&what))?;
+                out.push((key, level));
+            }
+            out.sort_by_key(|(key, _)| key.span().start);
+            Ok(out)
+        }
+    }
+    d.deserialize_map(Table)
+}
+
 /// `[[links]]`: an agent (path relative to this file) and the skills (by name) it loads.
 #[derive(Debug, Clone, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -255,6 +490,10 @@ pub struct ConfigError {
 pub(crate) struct Config {
     pub file: ConfigFile,
     pub dir: PathBuf,
+    /// The file, as errors show it.
+    pub display: String,
+    /// `profiles`, each with where the file writes it.
+    pub profiles: Vec<(String, crate::diagnostic::Pos)>,
     /// Rule overrides, validated.
     pub rules: Vec<(Rule, RuleLevel)>,
     /// `select`, `extend-select` and `ignore`, validated.
@@ -265,6 +504,66 @@ pub(crate) struct Config {
     pub policies: Vec<Rule>,
     /// `[[links]]`, with their places.
     pub links: Vec<ConfigLink>,
+}
+
+impl Config {
+    /// `profiles`, as an audit loads them: files from this file's folder. An entry the audit
+    /// could not load is an error at its place in this file, where it is fixed: a built-in
+    /// name that is none, a file that cannot be opened, or an MCP server (only the command
+    /// line starts servers). A file that opens but holds no profile is reported by loading it,
+    /// at the place in that file.
+    pub(crate) fn profile_sources(&self) -> Result<Vec<ProfileSource>, ConfigError> {
+        self.profiles
+            .iter()
+            .map(|(entry, at)| {
+                let err = |message: String| ConfigError {
+                    path: self.display.clone(),
+                    line: at.line as usize,
+                    column: at.column as usize,
+                    message: format!("profile `{entry}`: {message}"),
+                };
+                match ProfileSource::parse(entry) {
+                    ProfileSource::File(f) => {
+                        let path = self.dir.join(f);
+                        // Opened only once known to be a file: opening a FIFO would block.
+                        let opened = std::fs::metadata(&path).and_then(|m| {
+                            if m.is_file() {
+                                std::fs::File::open(&path).map(drop)
+                            } else {
+                                Err(std::io::Error::other("not a regular file"))
+                            }
+                        });
+                        let shown = if path.as_os_str() == entry.as_str() {
+                            String::new()
+                        } else {
+                            format!(" ({})", path.display())
+                        };
+                        match opened {
+                            Ok(()) => Ok(ProfileSource::File(path)),
+                            Err(e) => Err(err(format!("cannot read profile{shown}: {e}"))),
+                        }
+                    }
+                    ProfileSource::Builtin(name) => {
+                        if crate::profile::builtin::BUILTINS
+                            .iter()
+                            .any(|(n, _)| *n == name)
+                        {
+                            Ok(ProfileSource::Builtin(name))
+                        } else {
+                            Err(err(format!(
+                                "no such built-in profile; known: {}",
+                                crate::profile::builtin::names().join(", ")
+                            )))
+                        }
+                    }
+                    ProfileSource::Mcp { .. } => Err(err(
+                        "MCP servers can be named only on the command line (`--profile mcp:...`), never in a settings file"
+                            .to_owned(),
+                    )),
+                }
+            })
+            .collect()
+    }
 }
 
 /// Read and validate a config file.
@@ -301,6 +600,8 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
     }
     let policies = policies(&file.policy, display, text, &err)?;
     let mut rules = Vec::new();
+    // Each rule set so far, with the key that set it.
+    let mut set: Vec<(Rule, &Spanned<String>)> = Vec::new();
     for (id, level) in &file.rules {
         let rule = Rule::from_id_in(id.get_ref(), &policies).ok_or_else(|| {
             err(
@@ -311,21 +612,41 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
                 ),
             )
         })?;
+        // Its ID and its name (or two casings) are one key to the audit: one of them would
+        // win unseen, as a TOML key written twice would, which TOML refuses.
+        if let Some((_, first)) = set.iter().find(|(r, _)| *r == rule) {
+            let line = |k: &Spanned<String>| crate::span::pos_of(text, k.span().start).line;
+            return Err(err(
+                id.span().start,
+                format!(
+                    "[rules] sets {rule} ({}) twice: as `{}` on line {} and as `{}` on line {}; keep one",
+                    rule.name(),
+                    first.get_ref(),
+                    line(first),
+                    id.get_ref(),
+                    line(id),
+                ),
+            ));
+        }
+        set.push((rule, id));
         rules.push((rule, *level));
     }
     let rules_of = |key: &str, selectors: &[Spanned<String>]| {
         let mut out = Vec::new();
+        let ignore = key == "ignore";
         for sel in selectors {
-            out.extend(Rule::selected_in(sel.get_ref(), &policies).ok_or_else(|| {
-                err(
-                    sel.span().start,
-                    format!(
-                        "`{}` in `{key}` names no rule; {}",
-                        sel.get_ref(),
-                        Rule::no_rule_hint(sel.get_ref(), &policies)
-                    ),
-                )
-            })?);
+            out.extend(
+                super::selected(sel.get_ref(), ignore, &policies).ok_or_else(|| {
+                    err(
+                        sel.span().start,
+                        format!(
+                            "`{}` in `{key}` names no rule; {}",
+                            sel.get_ref(),
+                            Rule::no_rule_hint(sel.get_ref(), &policies)
+                        ),
+                    )
+                })?,
+            );
         }
         Ok::<_, ConfigError>(out)
     };
@@ -356,6 +677,11 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
         None => None,
     };
     let at = |offset: usize| crate::span::pos_of(text, offset);
+    let profiles = file
+        .profiles
+        .iter()
+        .map(|p| (p.get_ref().clone(), at(p.span().start)))
+        .collect();
     let links = file
         .links
         .iter()
@@ -373,6 +699,8 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
     Ok(Config {
         file,
         dir,
+        display: display.to_owned(),
+        profiles,
         rules,
         selection,
         output_format,
@@ -722,6 +1050,188 @@ skills = ["k"]
         assert_eq!(e.line, 2);
         assert!(e.message.contains("off"), "{}", e.message);
         assert!(p(STARTER).is_ok(), "the starter file parses");
+    }
+
+    /// `T::NAMES` are the names serde matches, in its order: its own error for a string that
+    /// is none of them lists them.
+    fn names_in_step<T: Names + std::fmt::Debug>() {
+        let e =
+            T::deserialize(de::value::StrDeserializer::<de::value::Error>::new("?")).unwrap_err();
+        let listed: Vec<String> = T::NAMES.iter().map(|n| format!("`{n}`")).collect();
+        // serde's wording for two names.
+        let expected = match listed.as_slice() {
+            [a, b] => format!("{a} or {b}"),
+            _ => format!("one of {}", listed.join(", ")),
+        };
+        assert_eq!(
+            e.to_string(),
+            format!("unknown variant `?`, expected {expected}")
+        );
+    }
+
+    #[test]
+    fn the_names_listed_are_serdes() {
+        names_in_step::<Level>();
+        names_in_step::<RuleLevel>();
+        names_in_step::<PolicySeverity>();
+        names_in_step::<PolicyCheck>();
+        names_in_step::<NameCharset>();
+        names_in_step::<Host>();
+        names_in_step::<crate::rules::policy::Target>();
+    }
+
+    #[test]
+    fn a_value_of_another_type_is_told_what_is_allowed() {
+        let cases: [(&str, (usize, usize), &str); 10] = [
+            (
+                "fail-on = 3",
+                (1, 11),
+                "`fail-on` must be one of \"error\", \"warning\", \"info\", \"never\", found the integer 3",
+            ),
+            (
+                "fail-on = true",
+                (1, 11),
+                "`fail-on` must be one of \"error\", \"warning\", \"info\", \"never\", found the boolean true",
+            ),
+            (
+                "name-charset = 1.5",
+                (1, 16),
+                "`name-charset` must be one of \"ascii\", \"unicode\", found the float 1.5",
+            ),
+            (
+                "fail-on = 1979-05-27",
+                (1, 11),
+                "`fail-on` must be one of \"error\", \"warning\", \"info\", \"never\", found the date-time 1979-05-27",
+            ),
+            (
+                "fail-on = { a = 1 }",
+                (1, 11),
+                "`fail-on` must be one of \"error\", \"warning\", \"info\", \"never\", found a table",
+            ),
+            (
+                "[rules]\nSA220 = 1",
+                (2, 9),
+                "`SA220` in [rules] must be one of \"off\", \"info\", \"warning\", \"error\", found the integer 1",
+            ),
+            (
+                "hosts = [\"vscode\", [\"hermes\"]]",
+                (1, 20),
+                "an entry of `hosts` must be one of \"claude-code\", \"vscode\", \"openclaw\", \"hermes\", found an array",
+            ),
+            (
+                "[[policy]]\nid = \"P001\"\nname = \"a\"\napplies-to = 1\ncheck = \"required-field\"\nfield = \"x\"",
+                (4, 14),
+                "policy `applies-to` must be one of \"skill\", \"agent\", \"manifest\", found the integer 1",
+            ),
+            (
+                "[[policy]]\nid = \"P001\"\nname = \"a\"\napplies-to = \"skill\"\ncheck = 07:32:00\nfield = \"x\"",
+                (5, 9),
+                "policy `check` must be one of \"required-field\", \"forbidden-field\", \"field-pattern\", \"max-length\", \"forbidden-tools\", \"required-tools\", \"allowed-servers\", found the date-time 07:32:00",
+            ),
+            (
+                "[[policy]]\nid = \"P001\"\nname = \"a\"\nseverity = false\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"x\"",
+                (4, 12),
+                "policy `severity` must be one of \"info\", \"warning\", \"error\", found the boolean false",
+            ),
+        ];
+        for (text, at, says) in cases {
+            let e = p(&format!("{text}\n")).unwrap_err();
+            assert_eq!(
+                ((e.line, e.column), e.message.as_str()),
+                (at, says),
+                "{text}"
+            );
+        }
+        // A string that is no name keeps serde's words, which list the names too.
+        let e = p("[[policy]]\nid = \"P001\"\nname = \"a\"\napplies-to = \"skill\"\ncheck = \"sometimes\"\n")
+            .unwrap_err();
+        assert_eq!((e.line, e.column), (5, 9));
+        assert!(
+            e.message
+                .starts_with("unknown variant `sometimes`, expected one of `required-field`"),
+            "{e}"
+        );
+    }
+
+    #[test]
+    fn a_rule_set_twice_in_rules_is_an_error_naming_both_keys() {
+        for (text, says) in [
+            (
+                "[rules]\nSA220 = \"error\"\nhost-specific-key = \"off\"\n",
+                "[rules] sets SA220 (host-specific-key) twice: as `SA220` on line 2 and as `host-specific-key` on line 3; keep one",
+            ),
+            (
+                "[rules]\nhost-specific-key = \"off\"\nSA220 = \"error\"\n",
+                "[rules] sets SA220 (host-specific-key) twice: as `host-specific-key` on line 2 and as `SA220` on line 3; keep one",
+            ),
+            (
+                "[rules]\nsa220 = \"off\"\n\"SA220\" = \"off\"\n",
+                "[rules] sets SA220 (host-specific-key) twice: as `sa220` on line 2 and as `SA220` on line 3; keep one",
+            ),
+        ] {
+            let e = p(text).unwrap_err();
+            assert_eq!(((e.line, e.column), e.message.as_str()), ((3, 1), says));
+        }
+        // A policy rule's ID and name too.
+        let e = p(&format!(
+            "[rules]\nP001 = \"info\"\nskill-license = \"info\"\n{POLICY}"
+        ))
+        .unwrap_err();
+        assert_eq!(
+            e.message,
+            "[rules] sets P001 (skill-license) twice: as `P001` on line 2 and as `skill-license` on line 3; keep one"
+        );
+        // Rules are kept in the file's order.
+        let c = p("[rules]\nSA402 = \"off\"\nbody-too-long = \"info\"\n").unwrap();
+        assert_eq!(
+            c.rules,
+            [
+                (Rule::Unavailable, RuleLevel::Off),
+                (Rule::BodyTooLong, RuleLevel::Info)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_profile_the_audit_could_not_load_is_an_error_at_its_entry() {
+        let e = p("profiles = [\n  \"builtin:vscode\",\n  \"builtin:nosuch\",\n]\n")
+            .unwrap()
+            .profile_sources()
+            .unwrap_err();
+        assert_eq!(
+            (e.path.as_str(), e.line, e.column),
+            ("skill-audit.toml", 3, 3)
+        );
+        assert!(
+            e.message.starts_with(
+                "profile `builtin:nosuch`: no such built-in profile; known: builtin:claude-code,"
+            ),
+            "{e}"
+        );
+        let dir = tempfile::TempDir::new().unwrap();
+        std::fs::write(dir.path().join("p.json"), "{}").unwrap();
+        let c = parse(
+            "profiles = [\"p.json\", \"builtin:vscode\", \"missing.json\"]\n",
+            "skill-audit.toml",
+            dir.path().to_owned(),
+        )
+        .unwrap();
+        let e = c.profile_sources().unwrap_err();
+        assert_eq!((e.line, e.column), (1, 41));
+        let missing = dir.path().join("missing.json");
+        assert!(
+            e.message.starts_with(&format!(
+                "profile `missing.json`: cannot read profile ({}): ",
+                missing.display()
+            )),
+            "{e}"
+        );
+        let e = p("profiles = [\"mcp:x=server\"]\n")
+            .unwrap()
+            .profile_sources()
+            .unwrap_err();
+        assert_eq!((e.line, e.column), (1, 13));
+        assert!(e.message.contains("only on the command line"), "{e}");
     }
 
     const POLICY: &str = "[[policy]]\nid = \"P001\"\nname = \"skill-license\"\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"license\"\n";

@@ -99,6 +99,25 @@ impl Selection {
     }
 }
 
+/// The rules a selector of `select`, `extend-select` or `ignore` names (or of their flags;
+/// `ignore` for `ignore` and `--ignore`), among the built-in rules and `policies`, the run's
+/// policy rules; `None` when it names none. To ignore a policy ID or prefix (`P`, `P0`,
+/// `P001`) that names no policy rule of the run is to ignore nothing, which is what was asked:
+/// one command line then serves libraries with and without `[[policy]]`. Selecting one is
+/// still an error, as the findings asked for could never come.
+pub(crate) fn selected(selector: &str, ignore: bool, policies: &[Rule]) -> Option<Vec<Rule>> {
+    Rule::selected_in(selector, policies).or_else(|| {
+        let prefix = crate::rules::policy::PREFIX;
+        let digits = selector
+            .get(..prefix.len())
+            .filter(|p| p.eq_ignore_ascii_case(prefix))
+            .and_then(|_| selector.get(prefix.len()..));
+        let policy_form =
+            digits.is_some_and(|d| d.len() <= 3 && d.bytes().all(|b| b.is_ascii_digit()));
+        (ignore && policy_form).then(Vec::new)
+    })
+}
+
 impl Settings {
     /// Is a key read by `label` (a host label from `HOST_KEYS`) known in this run?
     pub(crate) fn host_enabled(&self, label: &str) -> bool {
@@ -106,5 +125,23 @@ impl Settings {
             None => true,
             Some(hosts) => hosts.iter().any(|h| label.starts_with(h.label())),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ignoring_policy_rules_a_run_lacks_ignores_nothing() {
+        for sel in ["P", "p", "P0", "P001", "P99"] {
+            assert_eq!(selected(sel, true, &[]), Some(Vec::new()), "{sel}");
+            assert_eq!(selected(sel, false, &[]), None, "{sel}");
+        }
+        // Not a policy ID or prefix: a mistake, ignored or not.
+        for sel in ["P0001", "Px", "SA999", "no-such-rule"] {
+            assert_eq!(selected(sel, true, &[]), None, "{sel}");
+        }
+        assert_eq!(selected("SA402", true, &[]), Some(vec![Rule::Unavailable]));
     }
 }

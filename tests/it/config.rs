@@ -156,6 +156,143 @@ fn config_errors_exit_2_naming_file_line_and_what_is_allowed() {
         .code(2);
 }
 
+/// Run an audit of [`library`] with `settings` as its skill-audit.toml, which must fail with
+/// exit 2: the error line, without the `skill-audit: error: ` prefix.
+fn settings_error(settings: &str, args: &[&str]) -> String {
+    let t = library();
+    write(t.path(), "skill-audit.toml", settings);
+    let out = bin(t.path()).args(args).arg(".").output().unwrap();
+    assert_eq!(out.status.code(), Some(2), "{settings}");
+    let err = String::from_utf8_lossy(&out.stderr);
+    err.strip_prefix("skill-audit: error: ")
+        .and_then(|e| e.strip_suffix('\n'))
+        .unwrap_or_else(|| panic!("{settings}: {err}"))
+        .to_owned()
+}
+
+#[test]
+fn a_value_of_the_wrong_type_is_told_what_is_allowed() {
+    for (settings, says) in [
+        (
+            "fail-on = 3\n",
+            "skill-audit.toml:1:11: `fail-on` must be one of \"error\", \"warning\", \"info\", \"never\", found the integer 3",
+        ),
+        (
+            "fail-on = true\n",
+            "skill-audit.toml:1:11: `fail-on` must be one of \"error\", \"warning\", \"info\", \"never\", found the boolean true",
+        ),
+        (
+            "name-charset = 1\n",
+            "skill-audit.toml:1:16: `name-charset` must be one of \"ascii\", \"unicode\", found the integer 1",
+        ),
+        (
+            "[rules]\nSA220 = 1\n",
+            "skill-audit.toml:2:9: `SA220` in [rules] must be one of \"off\", \"info\", \"warning\", \"error\", found the integer 1",
+        ),
+        (
+            "hosts = [\n  \"vscode\",\n  2,\n]\n",
+            "skill-audit.toml:3:3: an entry of `hosts` must be one of \"claude-code\", \"vscode\", \"openclaw\", \"hermes\", found the integer 2",
+        ),
+        (
+            "[[policy]]\nid = \"P001\"\nname = \"a\"\napplies-to = \"skill\"\ncheck = []\nfield = \"x\"\n",
+            "skill-audit.toml:5:9: policy `check` must be one of \"required-field\", \"forbidden-field\", \"field-pattern\", \"max-length\", \"forbidden-tools\", \"required-tools\", \"allowed-servers\", found an array",
+        ),
+        // A string that is none of the names keeps serde's words.
+        (
+            "fail-on = \"sometimes\"\n",
+            "skill-audit.toml:1:11: unknown variant `sometimes`, expected one of `error`, `warning`, `info`, `never`",
+        ),
+    ] {
+        assert_eq!(settings_error(settings, &[]), says);
+    }
+}
+
+#[test]
+fn a_profile_entry_that_cannot_be_loaded_is_an_error_at_its_line() {
+    assert_eq!(
+        settings_error("profiles = [\"builtin:nosuch\"]\n", &[]),
+        "skill-audit.toml:1:13: profile `builtin:nosuch`: no such built-in profile; known: builtin:claude-code, builtin:codex, builtin:copilot-cli, builtin:cursor, builtin:gemini-cli, builtin:github-copilot, builtin:openclaw, builtin:opencode, builtin:vscode"
+    );
+    assert_eq!(
+        settings_error(
+            "profiles = [\n  \"profiles/prod.json\",\n  \"nope/missing.json\",\n]\n",
+            &[]
+        ),
+        "skill-audit.toml:3:3: profile `nope/missing.json`: cannot read profile: No such file or directory (os error 2)"
+    );
+    assert_eq!(
+        settings_error("profiles = [\"skills\"]\n", &[]),
+        "skill-audit.toml:1:13: profile `skills`: cannot read profile: not a regular file"
+    );
+    assert_eq!(
+        settings_error("profiles = [\"mcp:x=server\"]\n", &[]),
+        "skill-audit.toml:1:13: profile `mcp:x=server`: MCP servers can be named only on the command line (`--profile mcp:...`), never in a settings file"
+    );
+    // A settings file elsewhere: the path read is shown too.
+    let t = library();
+    write(
+        t.path(),
+        "ci/skill-audit.toml",
+        "profiles = [\"missing.json\"]\n",
+    );
+    let out = bin(t.path())
+        .args(["--config", "ci/skill-audit.toml", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "skill-audit: error: ci/skill-audit.toml:1:13: profile `missing.json`: cannot read profile (ci/missing.json): No such file or directory (os error 2)\n"
+    );
+    // `--profile` replaces the file's profiles, which are then not looked at.
+    let t = library();
+    write(
+        t.path(),
+        "skill-audit.toml",
+        "profiles = [\"builtin:nosuch\"]\n",
+    );
+    bin(t.path())
+        .args(["-p", "profiles/prod.json", "--fail-on", "never", "."])
+        .assert()
+        .code(0);
+    // A file that opens but is no profile is reported in its own terms, at its own line.
+    let t = library();
+    write(t.path(), "profiles/bad.json", "{\n  \"name\": 3\n}\n");
+    write(
+        t.path(),
+        "skill-audit.toml",
+        "profiles = [\"profiles/bad.json\"]\n",
+    );
+    let out = bin(t.path()).arg(".").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("skill-audit: error: profiles/bad.json:2:"),
+        "{err}"
+    );
+}
+
+#[test]
+fn a_rule_set_twice_in_rules_by_id_and_name_is_an_error() {
+    for (settings, says) in [
+        (
+            "[rules]\nSA220 = \"error\"\nhost-specific-key = \"off\"\n",
+            "skill-audit.toml:3:1: [rules] sets SA220 (host-specific-key) twice: as `SA220` on line 2 and as `host-specific-key` on line 3; keep one",
+        ),
+        (
+            "[rules]\nhost-specific-key = \"off\"\nSA220 = \"error\"\n",
+            "skill-audit.toml:3:1: [rules] sets SA220 (host-specific-key) twice: as `host-specific-key` on line 2 and as `SA220` on line 3; keep one",
+        ),
+        // The same severity twice too: one of the keys is redundant.
+        (
+            "[rules]\nSA220 = \"off\"\n# why\nhost-specific-key = \"off\"\n",
+            "skill-audit.toml:4:1: [rules] sets SA220 (host-specific-key) twice: as `SA220` on line 2 and as `host-specific-key` on line 4; keep one",
+        ),
+    ] {
+        assert_eq!(settings_error(settings, &[]), says);
+    }
+}
+
 /// Settings that make the unknown key `colour` an error (it is a warning by default).
 const RAISE: &str = "[rules]\n\"unknown-key\" = \"error\"\n";
 /// Settings that turn the unknown-key rule off.

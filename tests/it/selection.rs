@@ -750,3 +750,65 @@ fn awesome_copilot_lines_written_above_every_finding_change_nothing_in_a_diff() 
         "the findings compared"
     );
 }
+
+#[test]
+fn ignoring_policy_rules_a_library_lacks_ignores_nothing_but_selecting_them_is_an_error() {
+    let tmp = library();
+    let (all, _) = json_run(tmp.path(), &["."]);
+    // No `[[policy]]`: `--ignore P` (or an ID or prefix of one) takes nothing away.
+    for sel in ["P", "P0", "P001", "p,SA224"] {
+        let (r, code) = json_run(tmp.path(), &["--ignore", sel, "."]);
+        assert_eq!(code, 1, "{sel}");
+        let expected: &[&str] = if sel.contains("SA224") {
+            &["SA201", "SA221"]
+        } else {
+            &["SA201", "SA221", "SA224"]
+        };
+        assert_eq!(rules(&r), expected, "{sel}");
+    }
+    assert_eq!(rules(&all), ["SA201", "SA221", "SA224"]);
+    // Asking for their findings could never be met: exit 2.
+    for flag in ["--select", "--extend-select"] {
+        let out = bin(tmp.path()).args([flag, "P", "."]).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "{flag}");
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            format!(
+                "skill-audit: error: {flag} P: names no rule; the library has no policy rules (`[[policy]]` in skill-audit.toml, docs/policy.md)\n"
+            )
+        );
+    }
+    // Neither a policy ID nor a prefix of one: a mistake, ignored or not.
+    let out = bin(tmp.path())
+        .args(["--ignore", "SA999", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.starts_with("skill-audit: error: --ignore SA999: names no rule; use `ALL`"),
+        "{err}"
+    );
+    // The settings file's `ignore` takes them as `--ignore` does, and its `select` as
+    // `--select`.
+    write(tmp.path(), "skill-audit.toml", "ignore = [\"P\"]\n");
+    let (r, code) = json_run(tmp.path(), &["."]);
+    assert_eq!((rules(&r), code), (rules(&all), 1));
+    write(tmp.path(), "skill-audit.toml", "extend-select = [\"P\"]\n");
+    let out = bin(tmp.path()).arg(".").output().unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "skill-audit: error: skill-audit.toml:1:18: `P` in `extend-select` names no rule; the library has no policy rules (`[[policy]]` in skill-audit.toml, docs/policy.md)\n"
+    );
+    // With policy rules, an ID of none of them is ignored as well.
+    write(
+        tmp.path(),
+        "skill-audit.toml",
+        "[[policy]]\nid = \"P001\"\nname = \"skill-license\"\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"license\"\n",
+    );
+    let (r, _) = json_run(tmp.path(), &["--ignore", "P002", "."]);
+    assert!(rules(&r).contains(&"P001".to_owned()), "{:?}", rules(&r));
+    let (r, _) = json_run(tmp.path(), &["--ignore", "P", "."]);
+    assert_eq!(rules(&r), rules(&all));
+}
