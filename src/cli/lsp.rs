@@ -12,6 +12,9 @@ pub(crate) fn run() -> Result<Outcome, String> {
         let args = AuditArgs::quiet(vec![root.to_owned()], LibraryArgs::default());
         options(&args, root.to_owned()).map(|plan| plan.opts)
     };
-    crate::lsp::serve(&load)?;
-    Ok(Outcome::Clean)
+    // The protocol's exit codes: 1 for `exit` without `shutdown` before it.
+    match crate::lsp::serve(&load)? {
+        crate::lsp::Ended::ExitedUnasked => Ok(Outcome::Failed),
+        crate::lsp::Ended::Exited | crate::lsp::Ended::Disconnected => Ok(Outcome::Clean),
+    }
 }

@@ -16,6 +16,8 @@ pub(crate) struct Cursor {
     pub at_key: bool,
     /// The word under the cursor (a name, a key, a path), if any.
     pub word: Option<String>,
+    /// In frontmatter, the name under the cursor whole, as YAML reads it (see [`name_at`]).
+    pub name: Option<String>,
     /// The indentation of the cursor's line.
     pub indent: usize,
 }
@@ -33,19 +35,180 @@ fn frontmatter(text: &str) -> Option<(usize, usize)> {
     Some((1, end))
 }
 
-/// The key a frontmatter line starts (`key:` or `- key:`), with the line's indentation and
-/// whether it is a list item.
-fn key_of(line: &str) -> (usize, bool, Option<&str>) {
+/// Where the `:` that ends a mapping key is in `s`: one followed by a space or the end. A `:`
+/// inside a scalar (`docs://x`, `payments:get_order`) ends nothing.
+fn indicator(s: &str) -> Option<usize> {
+    s.match_indices(':')
+        .map(|(i, _)| i)
+        .find(|&i| s[i + 1..].chars().next().is_none_or(char::is_whitespace))
+}
+
+/// The key a frontmatter line starts (`key:` or `- key:`), with the line's indentation,
+/// whether it is a list item, and the byte of `line` its `:` is at.
+fn key_of(line: &str) -> (usize, bool, Option<(&str, usize)>) {
     let indent = line.len() - line.trim_start().len();
     let rest = line.trim_start();
     let (item, rest) = match rest.strip_prefix('-') {
         Some(r) if r.is_empty() || r.starts_with(' ') => (true, r.trim_start()),
         _ => (false, rest),
     };
-    let key = rest.find(':').map(|i| rest[..i].trim()).filter(|k| {
-        !k.is_empty() && !k.contains(|c: char| c.is_whitespace() || "[]{},#\"'".contains(c))
-    });
+    let offset = line.len() - rest.len();
+    let key = indicator(rest)
+        .map(|i| (rest[..i].trim(), offset + i))
+        .filter(|(k, _)| {
+            !k.is_empty() && !k.contains(|c: char| c.is_whitespace() || "[]{},#\"'".contains(c))
+        });
     (indent, item, key)
+}
+
+/// A scalar of a frontmatter line, as YAML reads it: bytes `start..end` of the line (between
+/// the quotes of a quoted one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Scalar {
+    start: usize,
+    end: usize,
+    /// In quotes: `'` or `"`.
+    quote: Option<u8>,
+    /// A mapping key: a `:` and a space follow it.
+    key: bool,
+    /// An entry of a list: in `[...]`, or after a line's `- `.
+    entry: bool,
+}
+
+/// The scalars of one frontmatter line, read as YAML does with what one line tells: flow
+/// collections, quotes, `- ` items, `key: ` indicators and `#` comments. Every byte it stops
+/// at is ASCII, so each span is a range of whole characters.
+fn scalars(line: &str) -> Vec<Scalar> {
+    let b = line.as_bytes();
+    let blank = |i: usize| b.get(i).is_none_or(|c| c.is_ascii_whitespace());
+    let flow_end = |i: usize| b.get(i).is_some_and(|c| b",[]{}".contains(c));
+    let mut flow: Vec<u8> = Vec::new();
+    let mut item = false;
+    let mut out: Vec<Scalar> = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        let in_flow = !flow.is_empty();
+        match c {
+            _ if c.is_ascii_whitespace() => i += 1,
+            b'#' if i == 0 || blank(i - 1) => break,
+            b'[' | b'{' => {
+                flow.push(c);
+                i += 1;
+            }
+            b']' | b'}' => {
+                flow.pop();
+                i += 1;
+            }
+            b',' if in_flow => i += 1,
+            b'-' if !in_flow && blank(i + 1) => {
+                item = true;
+                i += 1;
+            }
+            b':' if blank(i + 1) || (in_flow && flow_end(i + 1)) => {
+                // The scalar just before it, with nothing but spaces (and its closing quote)
+                // between, is a key.
+                if let Some(last) = out.last_mut() {
+                    let after = (last.end + usize::from(last.quote.is_some())).min(i);
+                    if line[after..i].trim().is_empty() {
+                        last.key = true;
+                        last.entry = false;
+                    }
+                }
+                i += 1;
+            }
+            b'"' | b'\'' => {
+                let start = i + 1;
+                let mut j = start;
+                while j < b.len() {
+                    match b[j] {
+                        b'\\' if c == b'"' => j += 2,
+                        b'\'' if c == b'\'' && b.get(j + 1) == Some(&b'\'') => j += 2,
+                        d if d == c => break,
+                        _ => j += 1,
+                    }
+                }
+                let end = j.min(b.len());
+                out.push(Scalar {
+                    start,
+                    end,
+                    quote: Some(c),
+                    key: false,
+                    entry: flow.last() == Some(&b'[') || (!in_flow && item),
+                });
+                item = false;
+                i = end + 1;
+            }
+            _ => {
+                let start = i;
+                let mut j = i;
+                while j < b.len() {
+                    let d = b[j];
+                    let ends = (in_flow && flow_end(j))
+                        || (d == b':' && (blank(j + 1) || (in_flow && flow_end(j + 1))))
+                        || (d == b'#' && j > start && blank(j - 1));
+                    if ends {
+                        break;
+                    }
+                    j += 1;
+                }
+                out.push(Scalar {
+                    start,
+                    end: start + line[start..j].trim_end().len(),
+                    quote: None,
+                    key: false,
+                    entry: flow.last() == Some(&b'[') || (!in_flow && item),
+                });
+                item = false;
+                // At least one byte on, whatever stopped the scalar.
+                i = j.max(i + 1);
+            }
+        }
+    }
+    out
+}
+
+/// The name under byte `at` of a frontmatter line, whole as the audit reads it: a list entry
+/// (`docs://payments/refund-policy.md`, `payments:get_order`, `Bash(git:*)`), or the name
+/// of a string value under the cursor, split at commas and spaces as the audit splits
+/// `tools: Read, Grep`. `None` on a key or between names.
+pub(crate) fn name_at(line: &str, at: usize) -> Option<String> {
+    let s = scalars(line).into_iter().find(|s| {
+        let quoted = usize::from(s.quote.is_some());
+        s.start - quoted <= at && at <= s.end + quoted
+    })?;
+    if s.key {
+        return None;
+    }
+    let text = &line[s.start..s.end];
+    let unquote = |t: &str| match s.quote {
+        Some(b'\'') => t.replace("''", "'"),
+        _ => t.to_owned(),
+    };
+    if s.entry {
+        return (!text.is_empty()).then(|| unquote(text));
+    }
+    // A string of names: the one around the cursor, parentheses kept whole (`Agent(a, b)`).
+    let at = at.saturating_sub(s.start).min(text.len());
+    let mut depth = 0usize;
+    let mut start = 0;
+    for (i, c) in text
+        .char_indices()
+        .chain(std::iter::once((text.len(), ' ')))
+    {
+        match c {
+            '(' => depth += 1,
+            ')' => depth = depth.saturating_sub(1),
+            ',' | ' ' | '\t' if depth == 0 || i == text.len() => {
+                if start <= at && at <= i && start < i {
+                    return Some(unquote(&text[start..i]));
+                }
+                start = i + c.len_utf8();
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// The word around byte `at` of `line`: a run of characters that do not end a token.
@@ -86,11 +249,11 @@ pub(crate) fn cursor(text: &str, line: u32, character: u32) -> Cursor {
     }
     let (indent, item, key) = key_of(l);
     let before = &l[..at];
-    let at_key = !before.contains(':') && !before.trim_start().starts_with('-') && !item;
+    let at_key = indicator(before).is_none() && !before.trim_start().starts_with('-') && !item;
     let mut keys = Vec::new();
     // The line's own key counts when the cursor is in its value (`tools: [a, b]`).
-    if let Some(k) = key
-        && before.contains(':')
+    if let Some((k, colon)) = key
+        && at > colon
     {
         keys.push(k.to_owned());
     }
@@ -107,7 +270,7 @@ pub(crate) fn cursor(text: &str, line: u32, character: u32) -> Cursor {
         if !parent {
             continue;
         }
-        if let Some(k) = k {
+        if let Some((k, _)) = k {
             keys.push(k.to_owned());
         }
         need = ind;
@@ -122,6 +285,7 @@ pub(crate) fn cursor(text: &str, line: u32, character: u32) -> Cursor {
         keys,
         at_key: at_key && indent == 0,
         word,
+        name: name_at(l, at),
         indent,
     }
 }
@@ -143,6 +307,63 @@ mod tests {
         assert_eq!(cursor(TEXT, 7, 12).word.as_deref(), Some("b"));
         // A list at its key's own indentation.
         assert_eq!(cursor(TEXT, 9, 3).keys, ["agents"]);
+    }
+
+    #[test]
+    fn a_name_is_read_whole_as_yaml_reads_it() {
+        let name = |line: &str, needle: &str, off: usize| {
+            let at = line.find(needle).expect("in the line") + off;
+            name_at(line, at)
+        };
+        let flow = r#"    all: ["docs://payments/refund-policy.md", payments:get_order, 'it''s']"#;
+        for off in [0, 1, 4, 5, 8, 20, 31, 32] {
+            assert_eq!(
+                name(flow, "docs://", off).as_deref(),
+                Some("docs://payments/refund-policy.md"),
+                "{off}"
+            );
+        }
+        assert_eq!(
+            name(flow, "payments:get", 10).as_deref(),
+            Some("payments:get_order")
+        );
+        assert_eq!(name(flow, "it''s", 2).as_deref(), Some("it's"));
+        // On the key: none.
+        assert_eq!(name(flow, "all", 1), None);
+        let block = "      - docs://payments/refund-policy.md # the policy";
+        assert_eq!(
+            name(block, "payments", 0).as_deref(),
+            Some("docs://payments/refund-policy.md")
+        );
+        assert_eq!(
+            name("  - Bash(git:*)", "git", 1).as_deref(),
+            Some("Bash(git:*)")
+        );
+        // A string of names: the one under the cursor.
+        let s = "allowed-tools: Read, Bash(git status:*) mcp__gh__x";
+        assert_eq!(name(s, "Read", 2).as_deref(), Some("Read"));
+        assert_eq!(name(s, "status", 0).as_deref(), Some("Bash(git status:*)"));
+        assert_eq!(name(s, "mcp__", 3).as_deref(), Some("mcp__gh__x"));
+        // A `- key: value` item: the value is not an entry of the list.
+        assert_eq!(name("- name: a b", "b", 0).as_deref(), Some("b"));
+        assert_eq!(name("- name: a b", "name", 0), None);
+        // Half-typed lines do not trip it.
+        for l in ["  - \"open", "tools: [a, 'b", "x: {a: [", ":", "- ", "'"] {
+            for at in 0..=l.len() {
+                let _ = name_at(l, at);
+            }
+        }
+    }
+
+    #[test]
+    fn a_colon_inside_a_name_is_not_a_key() {
+        let text = "---\nname: a\ntools:\n  - payments:get_order\n  - docs://x/y.md\n---\n";
+        let c = cursor(text, 3, 14);
+        assert_eq!(c.keys, ["tools"]);
+        assert_eq!(c.name.as_deref(), Some("payments:get_order"));
+        let c = cursor(text, 4, 10);
+        assert_eq!(c.keys, ["tools"]);
+        assert_eq!(c.name.as_deref(), Some("docs://x/y.md"));
     }
 
     #[test]

@@ -73,12 +73,15 @@ struct Searched {
 /// Protocol positions in one document, for all of its findings at once: its line starts are
 /// found once, and a place on a long line is counted from a mark near it, so a generated line
 /// of tens of thousands of findings is placed in time linear in its length. A byte order mark
-/// is not a character of the first line.
+/// is not a character of the first line, unless the client's own text has it ([`Doc::sent`]).
 pub(crate) struct Doc<'t> {
     text: &'t str,
     lines: crate::span::LineStarts,
-    /// The byte order mark's length: not a character of line 1.
+    /// The byte order mark's length when it is not a character of line 1.
     bom: usize,
+    /// The client counts the byte order mark as a character of line 1, and a finding's column
+    /// never does: one more character on line 1.
+    counted_bom: bool,
     /// The marks of each long line asked about.
     marks: std::cell::RefCell<std::collections::HashMap<usize, std::rc::Rc<LineMarks>>>,
     /// The last search for the end of each [`TokenEnd`], so findings in one long token do
@@ -87,12 +90,25 @@ pub(crate) struct Doc<'t> {
 }
 
 impl<'t> Doc<'t> {
+    /// A file's text as read from the disk: an editor that opens it takes its byte order mark
+    /// for the file's encoding, not for a character.
     pub(crate) fn new(text: &'t str) -> Self {
+        Doc::with_bom(text, false)
+    }
+
+    /// A text as the client sent it: a byte order mark in it is a character the client counts.
+    pub(crate) fn sent(text: &'t str) -> Self {
+        Doc::with_bom(text, true)
+    }
+
+    fn with_bom(text: &'t str, counted: bool) -> Self {
         let bom = crate::parse::frontmatter::BOM;
+        let has = text.starts_with(bom);
         Doc {
             text,
             lines: crate::span::LineStarts::new(text),
-            bom: if text.starts_with(bom) { bom.len() } else { 0 },
+            bom: if has && !counted { bom.len() } else { 0 },
+            counted_bom: has && counted,
             marks: Default::default(),
             searched: std::cell::Cell::new([None; 3]),
         }
@@ -138,7 +154,7 @@ impl<'t> Doc<'t> {
     /// line's end.
     fn place(&self, pos: Pos) -> (Position, usize) {
         let line = pos.line.max(1) as usize - 1;
-        let col = pos.column.max(1) as usize - 1;
+        let col = pos.column.max(1) as usize - 1 + usize::from(line == 0 && self.counted_bom);
         let Some((_, l)) = self.raw_line(line) else {
             return (Position::new(line as u32, 0), 0);
         };
@@ -311,6 +327,38 @@ mod tests {
         assert_eq!(
             Doc::new(text).finding_range(&f),
             Range::new(Position::new(0, 0), Position::new(0, 4))
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_the_client_sent_is_a_character_it_counts() {
+        let text = "\u{feff}---\nname: x\n";
+        let doc = Doc::sent(text);
+        // Columns of findings never count it; the client's positions do.
+        assert_eq!(doc.position(Pos::new(1, 1)), Position::new(0, 1));
+        assert_eq!(doc.line_end(0), Position::new(0, 4));
+        assert_eq!(doc.position(Pos::new(2, 1)), Position::new(1, 0));
+        // Removing it is a deletion of its one UTF-16 unit.
+        let e = crate::span::edit(text, 0, 3, "");
+        assert_eq!(
+            doc.text_edit(&e).range,
+            Range::new(Position::new(0, 0), Position::new(0, 1))
+        );
+        let e = crate::span::edit(text, 3, 6, "+++");
+        assert_eq!(
+            doc.text_edit(&e).range,
+            Range::new(Position::new(0, 1), Position::new(0, 4))
+        );
+        let f = Finding::new(Rule::UnknownKey, "x", Pos::new(1, 1), "m");
+        assert_eq!(
+            doc.finding_range(&f),
+            Range::new(Position::new(0, 1), Position::new(0, 4))
+        );
+        // Without one, both are the same.
+        let plain = "---\nname: x\n";
+        assert_eq!(
+            Doc::sent(plain).position(Pos::new(1, 2)),
+            Doc::new(plain).position(Pos::new(1, 2))
         );
     }
 

@@ -2,9 +2,10 @@
 //! workspace's last judgement and the document's text.
 
 use lsp_types::{
-    CodeAction, CodeActionKind, CodeActionOrCommand, CompletionItem, CompletionItemKind, Hover,
-    HoverContents, Location, MarkupContent, MarkupKind, Position, Range, TextEdit, Uri,
-    WorkspaceEdit,
+    CodeAction, CodeActionKind, CodeActionOrCommand, CompletionItem, CompletionItemKind,
+    DocumentChangeOperation, DocumentChanges, Hover, HoverContents, Location, MarkupContent,
+    MarkupKind, OneOf, OptionalVersionedTextDocumentIdentifier, Position, Range, RenameFile,
+    ResourceOp, TextDocumentEdit, TextEdit, Uri, WorkspaceEdit,
 };
 use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
@@ -61,18 +62,26 @@ fn markdown(value: String) -> Hover {
     }
 }
 
-/// The hover at `pos` of the document at `path` whose text is `text`.
-pub(crate) fn hover(ws: &Workspace, path: &Path, text: &str, pos: Position) -> Option<Hover> {
+/// The hover at `pos` of the document at `path` whose text is `text`. `broken`: the profiles
+/// could not be loaded (the library is judged without them).
+pub(crate) fn hover(
+    ws: &Workspace,
+    path: &Path,
+    text: &str,
+    pos: Position,
+    broken: bool,
+) -> Option<Hover> {
     let kind = ws.candidate(path)?.kind;
     let c = cursor(text, pos.line, pos.character);
-    let word = c.word.as_deref()?;
     if let Kind::Manifest(_) = kind {
-        let skill = manifest_target(ws, path, word)?;
+        let skill = manifest_target(ws, path, c.word.as_deref()?)?;
         return skill_hover(ws, &skill);
     }
     if !c.in_frontmatter {
         return None;
     }
+    // The name as the audit reads it: `docs://x` and `server:tool` are one name each.
+    let word = c.name.as_deref()?;
     match names_at(&c, kind)? {
         Names::Of(k) => {
             // Judged as the audit judges the file's names: an agent's in its own host's terms,
@@ -92,7 +101,11 @@ pub(crate) fn hover(ws: &Workspace, path: &Path, text: &str, pos: Position) -> O
                 None if c.keys.len() == 1 && c.keys[0] == "tools" => Judged::SkillTools,
                 None => Judged::Skill,
             };
-            Some(markdown(name_hover(ws.profiles(), judged, k, word, loaded)))
+            let profiles = Profiles {
+                all: ws.profiles(),
+                broken,
+            };
+            Some(markdown(name_hover(profiles, judged, k, word, loaded)))
         }
         Names::Servers => Some(markdown(server_hover(ws.profiles(), word))),
         Names::Skills => skill_hover(ws, &linked_skill(ws, path, word)?),
@@ -138,10 +151,17 @@ fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
     }
 }
 
+/// The profiles a name is judged against.
+struct Profiles<'p> {
+    all: &'p [Profile],
+    /// They could not be loaded: there are none until the broken file is fixed.
+    broken: bool,
+}
+
 /// A tool, resource or prompt name's status in each profile; `loaded(i)` is false when the
 /// `i`th profile's host does not load the file.
 fn name_hover(
-    profiles: &[Profile],
+    profiles: Profiles<'_>,
     judged: Judged<'_>,
     kind: DepKind,
     name: &str,
@@ -153,12 +173,18 @@ fn name_hover(
         _ => "tool",
     };
     let mut s = format!("**`{name}`** ({what})\n\n");
-    if profiles.is_empty() {
+    if profiles.broken {
+        s.push_str(
+            "The profiles could not be loaded (the error is shown on the profile's file): nothing is judged against them until it is saved fixed.\n",
+        );
+        return s;
+    }
+    if profiles.all.is_empty() {
         s.push_str("No profile is configured: add `profiles` to skill-audit.toml.\n");
         return s;
     }
     s.push_str("| profile | status |\n| --- | --- |\n");
-    for (i, p) in profiles.iter().enumerate() {
+    for (i, p) in profiles.all.iter().enumerate() {
         let status = match kind {
             _ if !loaded(i) => "not loaded by this host".to_owned(),
             DepKind::Tools => tool_status(p, judged, name),
@@ -217,14 +243,22 @@ fn manifest_target(ws: &Workspace, manifest: &Path, entry: &str) -> Option<PathB
 }
 
 /// `target` if it is a file under the workspace, or the skill file in it if it is a folder.
+/// Looked at only by real paths the audit's boundary admits: whether a file a link leads to
+/// outside exists is not told.
 fn existing_file(ws: &Workspace, target: &Path) -> Option<PathBuf> {
-    let file = if target.is_dir() {
-        target.join("SKILL.md")
+    let inside = |p: &Path| ws.options().roots.iter().any(|r| p.starts_with(r));
+    if !inside(target) {
+        return None;
+    }
+    let real = ws.boundary().resolve(target).ok()?;
+    let (file, real) = if real.is_dir() {
+        let file = target.join("SKILL.md");
+        let real = ws.boundary().resolve(&file).ok()?;
+        (file, real)
     } else {
-        target.to_owned()
+        (target.to_owned(), real)
     };
-    let inside = ws.options().roots.iter().any(|r| file.starts_with(r));
-    (inside && file.is_file()).then_some(file)
+    real.is_file().then_some(file)
 }
 
 fn availability_rows(profiles: &[Profile], availability: &[Availability]) -> String {
@@ -265,7 +299,7 @@ pub(crate) fn definition(
     let target = match kind {
         Kind::Manifest(_) => manifest_target(ws, path, word),
         _ if c.in_frontmatter => match names_at(&c, kind) {
-            Some(Names::Skills) => linked_skill(ws, path, word),
+            Some(Names::Skills) => linked_skill(ws, path, c.name.as_deref()?),
             _ => None,
         },
         _ => {
@@ -399,23 +433,62 @@ fn wanted(kind: &CodeActionKind, only: Option<&[CodeActionKind]>) -> bool {
     })
 }
 
-/// A quick fix as the editor applies it: its title, and each edit's range and new text.
-type QuickFix<'f> = (&'f str, Vec<(Range, &'f str)>);
+/// A quick fix as the editor applies it: its title, each edit's range and new text, and the
+/// display path it renames its file to.
+type QuickFix<'f> = (&'f str, Vec<(Range, String)>, Option<&'f str>);
 
-/// Quick fixes for the findings of `findings` (one file's, against its `text`) that touch
-/// `range`, and "fix all safe" for the whole file; only kinds in `only`, when given.
+/// The URI of a display path a fix renames its file to, when the client can rename files
+/// (else fixes that rename are not offered).
+pub(crate) type RenameTo<'a> = Option<&'a dyn Fn(&str) -> Option<Uri>>;
+
+/// An edit that changes nothing: a byte order mark's removal, when the client's text does not
+/// have one (it took the mark for the file's encoding).
+fn no_op(e: &TextEdit) -> bool {
+    e.range.start == e.range.end && e.new_text.is_empty()
+}
+
+/// A workspace edit of `uri`: its text edits, then the file renamed to `renamed`.
+fn workspace_edit(uri: &Uri, edits: Vec<TextEdit>, renamed: Option<Uri>) -> WorkspaceEdit {
+    let Some(new_uri) = renamed else {
+        return WorkspaceEdit {
+            changes: Some(HashMap::from([(uri.clone(), edits)])),
+            ..WorkspaceEdit::default()
+        };
+    };
+    let mut ops = Vec::new();
+    if !edits.is_empty() {
+        ops.push(DocumentChangeOperation::Edit(TextDocumentEdit {
+            text_document: OptionalVersionedTextDocumentIdentifier {
+                uri: uri.clone(),
+                version: None,
+            },
+            edits: edits.into_iter().map(OneOf::Left).collect(),
+        }));
+    }
+    ops.push(DocumentChangeOperation::Op(ResourceOp::Rename(
+        RenameFile {
+            old_uri: uri.clone(),
+            new_uri,
+            options: None,
+            annotation_id: None,
+        },
+    )));
+    WorkspaceEdit {
+        document_changes: Some(DocumentChanges::Operations(ops)),
+        ..WorkspaceEdit::default()
+    }
+}
+
+/// Quick fixes for the findings of `findings` (one file's, against its text in `doc`) that
+/// touch `range`, and "fix all safe" for the whole file; only kinds in `only`, when given.
 pub(crate) fn code_actions(
     uri: &Uri,
-    text: &str,
+    doc: &convert::Doc<'_>,
     findings: &[&Finding],
     range: Range,
     only: Option<&[CodeActionKind]>,
+    rename_to: RenameTo<'_>,
 ) -> Vec<CodeActionOrCommand> {
-    let edit = |edits: Vec<TextEdit>| WorkspaceEdit {
-        changes: Some(HashMap::from([(uri.clone(), edits)])),
-        ..WorkspaceEdit::default()
-    };
-    let doc = convert::Doc::new(text);
     let mut quick_fixes: Vec<CodeAction> = Vec::new();
     // Where each quick fix is among those offered, by its title and edits.
     let mut offered: HashMap<QuickFix<'_>, usize> = HashMap::new();
@@ -427,16 +500,32 @@ pub(crate) fn code_actions(
         if !touches {
             continue;
         }
-        let edits: Vec<TextEdit> = fix.edits.iter().map(|e| doc.text_edit(e)).collect();
+        let edits: Vec<TextEdit> = fix
+            .edits
+            .iter()
+            .map(|e| doc.text_edit(e))
+            .filter(|t| !no_op(t))
+            .collect();
+        let renamed = match &fix.rename {
+            None => None,
+            Some(to) => match rename_to.and_then(|new_uri| new_uri(to)) {
+                Some(new_uri) => Some(new_uri),
+                // An empty edit in its place would look like a fix that does nothing.
+                None => continue,
+            },
+        };
+        if edits.is_empty() && renamed.is_none() {
+            continue;
+        }
         // A finding repeated per profile carries the same fix each time: offer it once, for
         // all of its diagnostics.
         let key = (
             fix.message.as_str(),
             edits
                 .iter()
-                .zip(&fix.edits)
-                .map(|(t, e)| (t.range, e.content.as_str()))
+                .map(|t| (t.range, t.new_text.clone()))
                 .collect(),
+            fix.rename.as_deref(),
         );
         if let Some(&i) = offered.get(&key) {
             quick_fixes[i]
@@ -450,7 +539,7 @@ pub(crate) fn code_actions(
             title: fix.message.clone(),
             kind: Some(CodeActionKind::QUICKFIX),
             diagnostics: Some(vec![d]),
-            edit: Some(edit(edits)),
+            edit: Some(workspace_edit(uri, edits, renamed)),
             is_preferred: Some(fix.applicability == Applicability::Safe),
             ..CodeAction::default()
         });
@@ -474,13 +563,16 @@ pub(crate) fn code_actions(
             continue;
         }
         end = e.end.max(e.start + 1);
-        taken.push(doc.text_edit(e));
+        let edit = doc.text_edit(e);
+        if !no_op(&edit) {
+            taken.push(edit);
+        }
     }
     if !taken.is_empty() && wanted(&CodeActionKind::new(FIX_ALL), only) {
         out.push(CodeActionOrCommand::CodeAction(CodeAction {
             title: "Fix all safe skill-audit findings".to_owned(),
             kind: Some(CodeActionKind::new(FIX_ALL)),
-            edit: Some(edit(taken)),
+            edit: Some(workspace_edit(uri, taken, None)),
             ..CodeAction::default()
         }));
     }
@@ -524,7 +616,8 @@ mod tests {
         let c = fixed(3, 1, 19, 23, "nam", false);
         let all = [&a, &b, &c];
         let whole = Range::new(Position::new(0, 0), Position::new(9, 0));
-        let actions = code_actions(&uri, text, &all, whole, None);
+        let doc = convert::Doc::new(text);
+        let actions = code_actions(&uri, &doc, &all, whole, None, None);
         let actions: Vec<&CodeAction> = actions
             .iter()
             .map(|a| match a {
@@ -558,16 +651,19 @@ mod tests {
         assert_eq!(safe[1].new_text, "name");
         // A range on line 3 only gets line 3's quick fixes.
         let line3 = Range::new(Position::new(2, 0), Position::new(2, 1));
-        assert_eq!(code_actions(&uri, text, &[&a, &b], line3, None).len(), 2);
+        assert_eq!(
+            code_actions(&uri, &doc, &[&a, &b], line3, None, None).len(),
+            2
+        );
         // On save, a client asks for `source.fixAll` only.
         let only = [CodeActionKind::SOURCE_FIX_ALL];
-        let on_save = code_actions(&uri, text, &all, whole, Some(&only));
+        let on_save = code_actions(&uri, &doc, &all, whole, Some(&only), None);
         assert_eq!(on_save.len(), 1);
         let only = [CodeActionKind::new("source.fix")];
-        assert!(code_actions(&uri, text, &all, whole, Some(&only)).is_empty());
+        assert!(code_actions(&uri, &doc, &all, whole, Some(&only), None).is_empty());
         // A finding made once per profile is one quick fix for all of its diagnostics.
         let a2 = fixed(2, 1, 4, 14, "description", true);
-        let twice = code_actions(&uri, text, &[&a, &b, &a2], whole, None);
+        let twice = code_actions(&uri, &doc, &[&a, &b, &a2], whole, None, None);
         let quick: Vec<usize> = twice
             .iter()
             .filter_map(|a| match a {
@@ -578,6 +674,72 @@ mod tests {
             })
             .collect();
         assert_eq!(quick, [2, 1]);
+    }
+
+    fn actions_of(all: Vec<CodeActionOrCommand>) -> Vec<CodeAction> {
+        all.into_iter()
+            .map(|a| match a {
+                CodeActionOrCommand::CodeAction(a) => a,
+                CodeActionOrCommand::Command(_) => panic!("a command"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_rename_is_offered_as_a_file_rename_to_a_client_that_can_make_one() {
+        let uri = Uri::from_str("file:///w/a/skill.md").expect("uri");
+        let mut f = Finding::new(Rule::SkillFileCasing, "a/skill.md", Pos::START, "m");
+        f.fix = Some(Box::new(Fix::rename("rename it", "a/SKILL.md".to_owned())));
+        let doc = convert::Doc::new("---\nname: a\n---\n");
+        let whole = Range::new(Position::new(0, 0), Position::new(9, 0));
+        // A client that cannot rename files gets no action, rather than one that does nothing.
+        assert!(code_actions(&uri, &doc, &[&f], whole, None, None).is_empty());
+        let to = |shown: &str| Uri::from_str(&format!("file:///w/{shown}")).ok();
+        let actions = actions_of(code_actions(&uri, &doc, &[&f], whole, None, Some(&to)));
+        assert_eq!(actions.len(), 1, "{actions:?}");
+        let edit = actions[0].edit.clone().expect("an edit");
+        assert_eq!(edit.changes, None);
+        assert_eq!(
+            edit.document_changes,
+            Some(DocumentChanges::Operations(vec![
+                DocumentChangeOperation::Op(ResourceOp::Rename(RenameFile {
+                    old_uri: uri.clone(),
+                    new_uri: Uri::from_str("file:///w/a/SKILL.md").expect("uri"),
+                    options: None,
+                    annotation_id: None,
+                }))
+            ]))
+        );
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_removed_from_the_text_the_client_has() {
+        let text = "\u{feff}---\nname: a\n---\n";
+        let uri = Uri::from_str("file:///w/a/SKILL.md").expect("uri");
+        let mut f = Finding::new(Rule::Utf8Bom, "a/SKILL.md", Pos::START, "m");
+        f.fix = Some(Box::new(Fix::safe(
+            "remove the byte order mark",
+            vec![crate::span::edit(text, 0, 3, "")],
+        )));
+        let whole = Range::new(Position::new(0, 0), Position::new(9, 0));
+        // The client sent the mark: deleting it is deleting its one UTF-16 unit.
+        let sent = convert::Doc::sent(text);
+        let actions = actions_of(code_actions(&uri, &sent, &[&f], whole, None, None));
+        let removal = [TextEdit::new(
+            Range::new(Position::new(0, 0), Position::new(0, 1)),
+            String::new(),
+        )];
+        assert_eq!(actions.len(), 2, "{actions:?}");
+        for a in &actions {
+            let edits = a.edit.as_ref().and_then(|e| e.changes.as_ref());
+            assert_eq!(
+                edits.and_then(|c| c.get(&uri)).map(Vec::as_slice),
+                Some(&removal[..])
+            );
+        }
+        // Read from the disk, the client's text has no mark: nothing to offer.
+        let read = convert::Doc::new(text);
+        assert!(code_actions(&uri, &read, &[&f], whole, None, None).is_empty());
     }
 
     #[test]

@@ -5,29 +5,34 @@
 //! message already waiting is taken in before the library is judged again, so typing never
 //! queues stale work, and a request is answered on the judgement of every change before it.
 //! A panic in one handler is contained: logged, answered with an error, and the server goes on.
+//! Only the workspace's documents are read or kept ([`files::Gate`]), through the audit's own
+//! boundary; input that is not a message is answered with an error ([`transport`]).
 
 mod context;
 mod convert;
 mod features;
 mod files;
+mod transport;
 
 use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response};
 use lsp_types::notification::Notification as _;
 use lsp_types::request::Request as _;
 use lsp_types::{
-    CodeActionKind, CodeActionOptions, CodeActionParams, CodeActionProviderCapability,
-    CompletionOptions, CompletionParams, DidChangeTextDocumentParams, DidChangeWatchedFilesParams,
-    DidCloseTextDocumentParams, DidOpenTextDocumentParams, DidSaveTextDocumentParams,
-    FileChangeType, GotoDefinitionParams, HoverParams, HoverProviderCapability, InitializeParams,
-    LogMessageParams, MessageType, OneOf, PublishDiagnosticsParams, SaveOptions,
-    ServerCapabilities, ServerInfo, TextDocumentSyncCapability, TextDocumentSyncKind,
-    TextDocumentSyncOptions, TextDocumentSyncSaveOptions, notification, request,
+    ClientCapabilities, CodeActionKind, CodeActionOptions, CodeActionParams,
+    CodeActionProviderCapability, CompletionOptions, CompletionParams, DidChangeTextDocumentParams,
+    DidChangeWatchedFilesParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
+    DidSaveTextDocumentParams, FileChangeType, GotoDefinitionParams, HoverParams,
+    HoverProviderCapability, InitializeParams, LogMessageParams, MessageType, OneOf,
+    PublishDiagnosticsParams, ResourceOperationKind, SaveOptions, ServerCapabilities, ServerInfo,
+    TextDocumentSyncCapability, TextDocumentSyncKind, TextDocumentSyncOptions,
+    TextDocumentSyncSaveOptions, notification, request,
 };
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::path::{Path, PathBuf};
 
 use crate::audit::AuditOptions;
+use crate::boundary::Refusal;
 use crate::diagnostic::Finding;
 use crate::workspace::Workspace;
 
@@ -40,19 +45,55 @@ pub type Loader<'a> = &'a dyn Fn(&Path) -> Result<AuditOptions, String>;
 pub const DEBUG_PANIC: &str = "skill-audit/debugPanic";
 pub const PANIC_ENV: &str = "SKILL_AUDIT_LSP_DEBUG_PANIC";
 
-/// Serve over standard input and output until the client says `exit`.
-pub fn serve(load: Loader<'_>) -> Result<(), String> {
-    let (conn, io) = Connection::stdio();
+/// How the server ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ended {
+    /// `exit`, after `shutdown`.
+    Exited,
+    /// `exit` without `shutdown` first: the protocol asks for exit code 1.
+    ExitedUnasked,
+    /// The input ended.
+    Disconnected,
+}
+
+/// Serve over standard input and output until the client says `exit` or the input ends.
+pub fn serve(load: Loader<'_>) -> Result<Ended, String> {
+    let io_failed = |e: std::io::Error| format!("language server I/O failed: {e}");
+    let (conn, io) = transport::stdio().map_err(io_failed)?;
     let served = run(&conn, load);
     drop(conn);
-    io.join()
-        .map_err(|e| format!("language server I/O failed: {e}"))?;
+    io.finish().map_err(io_failed)?;
     served
 }
 
 /// Serve on `conn` until the client says `exit` (or the connection closes).
-pub fn run(conn: &Connection, load: Loader<'_>) -> Result<(), String> {
-    let (id, params) = conn.initialize_start().map_err(|e| e.to_string())?;
+pub fn run(conn: &Connection, load: Loader<'_>) -> Result<Ended, String> {
+    let send = |msg: Message| {
+        // The client is gone when this fails; the next receive says so.
+        let _ = conn.sender.send(msg);
+    };
+    let (id, params) = loop {
+        let Ok(msg) = conn.receiver.recv() else {
+            return Ok(Ended::Disconnected);
+        };
+        match msg {
+            Message::Request(r) if r.method == request::Initialize::METHOD => {
+                break (r.id, r.params);
+            }
+            Message::Request(r) => send(
+                Response::new_err(
+                    r.id,
+                    ErrorCode::ServerNotInitialized as i32,
+                    "the server is not initialized yet".to_owned(),
+                )
+                .into(),
+            ),
+            Message::Notification(n) if n.method == notification::Exit::METHOD => {
+                return Ok(Ended::ExitedUnasked);
+            }
+            _ => {}
+        }
+    };
     let init: InitializeParams = serde_json::from_value(params).unwrap_or_default();
     let root = root_of(&init)
         .or_else(|| std::env::current_dir().ok())
@@ -64,13 +105,21 @@ pub fn run(conn: &Connection, load: Loader<'_>) -> Result<(), String> {
             version: Some(env!("CARGO_PKG_VERSION").to_owned()),
         },
     });
-    conn.initialize_finish(id, result)
-        .map_err(|e| e.to_string())?;
+    send(Response::new_ok(id, result).into());
+    // The library is audited once the client says it is ready; a client that sends something
+    // else first has it handled right after.
+    let first = match conn.receiver.recv() {
+        Ok(Message::Notification(n)) if n.method == notification::Initialized::METHOD => None,
+        Ok(msg) => Some(msg),
+        Err(_) => return Ok(Ended::Disconnected),
+    };
     let mut server = Server {
         conn,
         root,
         load,
         ws: None,
+        gate: files::Gate::default(),
+        renames: renames_files(&init.capabilities),
         docs: HashMap::new(),
         dirty: BTreeSet::new(),
         force: BTreeSet::new(),
@@ -80,21 +129,40 @@ pub fn run(conn: &Connection, load: Loader<'_>) -> Result<(), String> {
         shutdown: false,
     };
     server.open();
+    if let Some(msg) = first
+        && server.contained(msg) == Flow::Exit
+    {
+        return Ok(server.ended());
+    }
     loop {
         let Ok(msg) = conn.receiver.recv() else {
-            return Ok(());
+            return Ok(Ended::Disconnected);
         };
         if server.contained(msg) == Flow::Exit {
-            return Ok(());
+            return Ok(server.ended());
         }
         // Coalesce: take in everything already waiting before judging again.
         while let Ok(msg) = conn.receiver.try_recv() {
             if server.contained(msg) == Flow::Exit {
-                return Ok(());
+                return Ok(server.ended());
             }
         }
         server.flush();
     }
+}
+
+/// Whether the client applies workspace edits that rename files.
+fn renames_files(caps: &ClientCapabilities) -> bool {
+    let edit = caps
+        .workspace
+        .as_ref()
+        .and_then(|w| w.workspace_edit.as_ref());
+    edit.is_some_and(|e| {
+        e.document_changes == Some(true)
+            && e.resource_operations
+                .as_ref()
+                .is_some_and(|ops| ops.contains(&ResourceOperationKind::Rename))
+    })
 }
 
 /// The first workspace folder, else the root URI, as a local path.
@@ -157,7 +225,11 @@ struct Server<'a> {
     load: Loader<'a>,
     /// `None` only when the library could not be audited at all (it is said why).
     ws: Option<Workspace>,
-    /// Open documents' text, by path.
+    /// The documents the server reads or keeps: the workspace's.
+    gate: files::Gate,
+    /// The client applies quick fixes that rename files.
+    renames: bool,
+    /// Open documents' text, by path: the workspace's only.
     docs: HashMap<PathBuf, String>,
     /// Files changed since the last judgement.
     dirty: BTreeSet<PathBuf>,
@@ -172,6 +244,16 @@ struct Server<'a> {
 }
 
 impl Server<'_> {
+    /// How `exit` ends the server.
+    fn ended(&self) -> Ended {
+        if self.shutdown {
+            Ended::Exited
+        } else {
+            eprintln!("skill-audit lsp: `exit` without `shutdown` first");
+            Ended::ExitedUnasked
+        }
+    }
+
     fn send(&self, msg: impl Into<Message>) {
         // The client is gone when this fails; the receive loop ends next.
         let _ = self.conn.sender.send(msg.into());
@@ -252,18 +334,21 @@ impl Server<'_> {
             request::HoverRequest::METHOD => self.answer(req, |s, p: HoverParams| {
                 let at = &p.text_document_position_params;
                 let (path, text) = s.doc(&at.text_document.uri)?;
-                features::hover(s.ws.as_ref()?, &path, &text, at.position)
+                let broken = s.problem.is_some();
+                features::hover(s.ws.as_ref()?, &path, text.as_seen(), at.position, broken)
             }),
             request::Completion::METHOD => self.answer(req, |s, p: CompletionParams| {
                 let at = &p.text_document_position;
                 let (path, text) = s.doc(&at.text_document.uri)?;
-                let items = features::completion(s.ws.as_ref()?, &path, &text, at.position);
+                let ws = s.ws.as_ref()?;
+                let items = features::completion(ws, &path, text.as_seen(), at.position);
                 Some(lsp_types::CompletionResponse::Array(items))
             }),
             request::GotoDefinition::METHOD => self.answer(req, |s, p: GotoDefinitionParams| {
                 let at = &p.text_document_position_params;
                 let (path, text) = s.doc(&at.text_document.uri)?;
-                let loc = features::definition(s.ws.as_ref()?, &path, &text, at.position)?;
+                let ws = s.ws.as_ref()?;
+                let loc = features::definition(ws, &path, text.as_seen(), at.position)?;
                 Some(lsp_types::GotoDefinitionResponse::Scalar(loc))
             }),
             request::CodeActionRequest::METHOD => self.answer(req, |s, p: CodeActionParams| {
@@ -278,7 +363,19 @@ impl Server<'_> {
                     .filter(|f| f.path == shown)
                     .collect();
                 let only = p.context.only.as_deref();
-                Some(features::code_actions(uri, &text, &findings, p.range, only))
+                // A renamed file's new place, in the workspace like the file itself.
+                let rename_to = |to: &str| {
+                    let path = crate::paths::normalize(&ws.options().cwd.join(to));
+                    s.gate
+                        .admits(&path)
+                        .then(|| convert::uri_of(&path))
+                        .flatten()
+                };
+                let renames: features::RenameTo<'_> = s.renames.then_some(&rename_to);
+                let doc = text.doc();
+                Some(features::code_actions(
+                    uri, &doc, &findings, p.range, only, renames,
+                ))
             }),
             DEBUG_PANIC if std::env::var_os(PANIC_ENV).is_some() => {
                 panic!("{DEBUG_PANIC} was asked for")
@@ -308,19 +405,28 @@ impl Server<'_> {
         self.send(response);
     }
 
-    /// The path and current text of the document at `uri`: its buffer when open, else the
-    /// file as read from the tree.
-    fn doc(&self, uri: &lsp_types::Uri) -> Option<(PathBuf, String)> {
+    /// The path and current text of the document at `uri`, when it is the workspace's: its
+    /// buffer when open, else the file as read from the tree.
+    fn doc(&self, uri: &lsp_types::Uri) -> Option<(PathBuf, files::Text)> {
         let path = convert::path_of(uri)?;
         let text = self.text(&path)?;
         Some((path, text))
     }
 
-    fn text(&self, path: &Path) -> Option<String> {
-        match self.docs.get(path) {
-            Some(t) => Some(t.clone()),
-            None => crate::boundary::read_text(path).ok(),
+    /// The text of the workspace's document at `path`: only open documents and files the
+    /// audit's boundary lets it read.
+    fn text(&self, path: &Path) -> Option<files::Text> {
+        if let Some(t) = self.docs.get(path) {
+            return Some(files::Text {
+                text: t.clone(),
+                sent: true,
+            });
         }
+        let bytes = self.gate.read(path).ok()?;
+        Some(files::Text {
+            text: String::from_utf8(bytes).ok()?,
+            sent: false,
+        })
     }
 
     fn notification(&mut self, n: Notification) {
@@ -328,8 +434,10 @@ impl Server<'_> {
         let parsed = |n: Notification| n.params;
         match method.as_str() {
             notification::DidOpenTextDocument::METHOD => {
+                // A document elsewhere is not the workspace's: its text is not kept.
                 if let Ok(p) = serde_json::from_value::<DidOpenTextDocumentParams>(parsed(n))
                     && let Some(path) = convert::path_of(&p.text_document.uri)
+                    && self.gate.admits(&path)
                 {
                     self.docs.insert(path.clone(), p.text_document.text);
                     self.force.insert(path.clone());
@@ -339,6 +447,7 @@ impl Server<'_> {
             notification::DidChangeTextDocument::METHOD => {
                 if let Ok(p) = serde_json::from_value::<DidChangeTextDocumentParams>(parsed(n))
                     && let Some(path) = convert::path_of(&p.text_document.uri)
+                    && self.docs.contains_key(&path)
                     && let Some(last) = p.content_changes.into_iter().last()
                 {
                     // Whole-text sync: the last change is the document.
@@ -408,6 +517,8 @@ impl Server<'_> {
                 }
             }
         };
+        let boundary = crate::boundary::Boundary::new(&opts.roots, opts.follow_outside);
+        self.gate = files::Gate::new(&opts.roots, &opts.cwd, boundary);
         let problem = match Workspace::open(opts) {
             Ok((ws, problem)) => {
                 self.ws = Some(ws);
@@ -422,29 +533,42 @@ impl Server<'_> {
             self.log(MessageType::ERROR, e.to_string());
         }
         self.show_problem(problem.as_ref());
-        // Open buffers win over the files just read.
-        self.dirty.extend(self.docs.keys().cloned());
+        // Open buffers win over the files just read; every other file was just read.
+        self.dirty = self.docs.keys().cloned().collect();
         self.judge();
     }
 
     /// Bring the judgement up to date with every change noted, and publish what changed.
     fn flush(&mut self) {
-        match std::mem::replace(&mut self.reload, Reload::None) {
-            Reload::All => return self.open(),
-            Reload::Profiles => {
-                if let Some(ws) = &mut self.ws {
-                    let loaded = ws.load_profiles();
-                    match &loaded {
-                        Ok(p) => ws.set_profiles(p.clone()),
-                        Err(e) => self.log(MessageType::ERROR, e.to_string()),
-                    }
-                    self.show_problem(loaded.as_ref().err());
+        // Twice at most: a file the boundary refuses asks for a whole audit, which leaves no
+        // file to read again.
+        for _ in 0..2 {
+            match std::mem::replace(&mut self.reload, Reload::None) {
+                Reload::All => self.open(),
+                Reload::Profiles => {
+                    self.reload_profiles();
+                    self.judge();
                 }
+                Reload::None if self.dirty.is_empty() => return,
+                Reload::None => self.judge(),
             }
-            Reload::None if self.dirty.is_empty() => return,
-            Reload::None => {}
+            if self.reload == Reload::None {
+                return;
+            }
         }
-        self.judge();
+    }
+
+    /// Load the profiles again. A broken one leaves none: judging with the profiles from before
+    /// the change would pass off a judgement of files no longer there as current. The library
+    /// is judged without profiles, as at start, and the error is shown on the file.
+    fn reload_profiles(&mut self) {
+        let Some(ws) = &mut self.ws else { return };
+        let loaded = ws.load_profiles();
+        ws.set_profiles(loaded.as_ref().map_or_else(|_| Vec::new(), Clone::clone));
+        if let Err(e) = &loaded {
+            self.log(MessageType::ERROR, e.to_string());
+        }
+        self.show_problem(loaded.as_ref().err());
     }
 
     fn judge(&mut self) {
@@ -461,17 +585,24 @@ impl Server<'_> {
             open: &self.docs,
         };
         for path in &dirty {
-            let text = match self.docs.get(path) {
-                Some(t) => Some(t.clone().into_bytes()),
-                None => crate::boundary::read(path, crate::boundary::MAX_FILE_BYTES)
-                    .ok()
-                    .map(|c| c.bytes),
-            };
-            match text {
-                Some(t) => {
-                    ws.update(path, &t, &files);
+            if let Some(t) = self.docs.get(path) {
+                ws.update(path, t.as_bytes(), &files);
+                continue;
+            }
+            // Only the files the audit reads, read as it reads them.
+            if ws.candidate(path).is_none() {
+                continue;
+            }
+            match self.gate.read(path) {
+                Ok(bytes) => {
+                    ws.update(path, &bytes, &files);
                 }
-                None => ws.remove(path),
+                Err(Refusal::Io(e)) if e.kind() == std::io::ErrorKind::NotFound => {
+                    ws.remove(path);
+                }
+                // A link out of the tree, a special file, one too large or unreadable: the
+                // audit from scratch reports it as it does at start, without reading it.
+                Err(_) => self.reload = Reload::All,
             }
         }
         let old = ws.judge();
@@ -534,9 +665,12 @@ impl Server<'_> {
         let problem = match e {
             Some(crate::audit::AuditError::Profile(p)) => {
                 let path = self.root.join(&p.path);
-                let text = self.text(&path).unwrap_or_default();
+                let text = self.text(&path).unwrap_or(files::Text {
+                    text: String::new(),
+                    sent: false,
+                });
                 let at = crate::diagnostic::Pos::new(p.line.max(1) as u32, p.column.max(1) as u32);
-                let doc = convert::Doc::new(&text);
+                let doc = text.doc();
                 let start = doc.position(at);
                 let end = doc.line_end(start.line);
                 Some((
@@ -579,12 +713,15 @@ impl Server<'_> {
         let Some(uri) = convert::uri_of(&path) else {
             return;
         };
-        let text = if findings.is_empty() {
-            String::new()
-        } else {
-            self.text(&path).unwrap_or_default()
+        let text = match findings.is_empty() {
+            true => None,
+            false => self.text(&path),
         };
-        let doc = convert::Doc::new(&text);
+        let text = text.unwrap_or(files::Text {
+            text: String::new(),
+            sent: false,
+        });
+        let doc = text.doc();
         let diagnostics = findings.iter().map(|f| doc.diagnostic(f)).collect();
         self.notify::<notification::PublishDiagnostics>(PublishDiagnosticsParams {
             uri,

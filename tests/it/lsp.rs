@@ -63,6 +63,11 @@ pub fn uri(path: &Path) -> String {
 impl Client {
     /// Start the server in `root` and initialize it with `root` as the workspace folder.
     pub(crate) fn start(root: &Path, env: &[(&str, &str)]) -> Client {
+        Client::start_with(root, env, json!({}))
+    }
+
+    /// [`Client::start`], for a client with these capabilities.
+    fn start_with(root: &Path, env: &[(&str, &str)], capabilities: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
             .arg("lsp")
             .current_dir(root)
@@ -86,7 +91,7 @@ impl Client {
             json!({
                 "processId": null,
                 "rootUri": uri(root),
-                "capabilities": {},
+                "capabilities": capabilities,
                 "workspaceFolders": [{"uri": uri(root), "name": "w"}],
             }),
         );
@@ -102,6 +107,42 @@ impl Client {
         let body = msg.to_string();
         write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
         self.stdin.flush().unwrap();
+    }
+
+    /// Bytes as they are, framed or not.
+    fn raw(&mut self, bytes: &[u8]) {
+        self.stdin.write_all(bytes).unwrap();
+        self.stdin.flush().unwrap();
+    }
+
+    /// The next error response that answers no request (`id` null).
+    fn unaddressed_error(&mut self) -> Value {
+        let is_it = |m: &Value| m.get("error").is_some() && m["id"].is_null();
+        if let Some(i) = self.seen.iter().position(is_it) {
+            return self.seen.remove(i);
+        }
+        loop {
+            let m = self.next();
+            if is_it(&m) {
+                return m;
+            }
+            self.seen.push(m);
+        }
+    }
+
+    /// Whether the server is still serving: a request is answered.
+    fn serves(&mut self) -> bool {
+        let r = self.request("skill-audit/ping", Value::Null);
+        r["error"]["code"] == -32601
+    }
+
+    /// Close the server's input and wait for it to end.
+    fn close_input(self) -> std::process::ExitStatus {
+        let Client {
+            mut child, stdin, ..
+        } = self;
+        drop(stdin);
+        wait(&mut child.0)
     }
 
     fn notify(&mut self, method: &str, params: Value) {
@@ -701,5 +742,402 @@ fn hover_and_completion_answer_at_once_in_a_long_or_unclosed_frontmatter() {
     // A place far below a frontmatter that is not closed yet.
     let far = c.at("textDocument/completion", &open_path, u32::MAX - 1, 0);
     assert!(far.get("result").is_some(), "{far}");
+    c.stop();
+}
+
+/// A tree whose links lead out of it, and a file outside: `(tree, root, outside file)`.
+#[cfg(unix)]
+fn library_with_links_out() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tree(&[
+        (
+            "outside/secret.agent.md",
+            "---\nname: secret\ndescription: Leaked.\ntools: ['leakedtool', 'leakedother']\n---\nsecretbody\n",
+        ),
+        (
+            "outside/skills/secret/SKILL.md",
+            "---\nname: secret\ndescription: Leaked.\ntools: [leakedtool]\n---\nsecretbody\n",
+        ),
+        (
+            "lib/skill-audit.toml",
+            "profiles = [\"profiles/ci.json\"]\n",
+        ),
+        ("lib/profiles/ci.json", PROFILE),
+        (
+            "lib/agents/writer.agent.md",
+            "---\nname: writer\ndescription: Writes things.\ntools: ['read']\n---\nWrite.\n",
+        ),
+    ]);
+    let real = dir.path().canonicalize().unwrap();
+    let (root, outside) = (real.join("lib"), real.join("outside"));
+    std::os::unix::fs::symlink(
+        outside.join("secret.agent.md"),
+        root.join("agents/evil.agent.md"),
+    )
+    .unwrap();
+    std::fs::create_dir_all(root.join("skills/evil")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.join("skills/secret/SKILL.md"),
+        root.join("skills/evil/SKILL.md"),
+    )
+    .unwrap();
+    (dir, root, outside.join("secret.agent.md"))
+}
+
+/// Every request the server answers about a document, at a place on its tools line.
+fn every_request(c: &mut Client, path: &Path) -> Vec<Value> {
+    let mut out: Vec<Value> = [
+        "textDocument/hover",
+        "textDocument/completion",
+        "textDocument/definition",
+    ]
+    .iter()
+    .map(|m| c.at(m, path, 3, 10))
+    .collect();
+    out.push(c.code_actions(path, 0, 0, 100));
+    out
+}
+
+#[cfg(unix)]
+#[test]
+fn nothing_outside_the_workspace_is_read_or_kept() {
+    let (_dir, root, outside) = library_with_links_out();
+    let mut c = Client::start(&root, &[]);
+    let evil = root.join("agents/evil.agent.md");
+    let evil_skill = root.join("skills/evil/SKILL.md");
+    // The links are reported as the audit reports them, and their diagnostics are placed
+    // without the linked file's lines: nothing of it shows, not even a line's length.
+    for link in [&evil, &evil_skill] {
+        let d = c.some_diagnostics(&uri(link));
+        assert_eq!(codes(&d), ["SA110"], "{d:?}");
+        assert_eq!(
+            d[0]["range"],
+            json!({"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}),
+            "{d:?}"
+        );
+    }
+    // Requests on the links, on the file outside and on a system file: answered with
+    // nothing, and nothing of the files in the answer.
+    for path in [
+        evil.as_path(),
+        evil_skill.as_path(),
+        outside.as_path(),
+        Path::new("/etc/passwd"),
+    ] {
+        for r in every_request(&mut c, path) {
+            assert_eq!(r["result"], Value::Null, "{}: {r}", path.display());
+            assert!(!r.to_string().contains("leaked"), "{r}");
+        }
+    }
+    // A file outside, opened: its text is not kept, judged, nor answered about.
+    c.open(&outside, "---\nname: secret\ntools: ['leakedtool']\n---\n");
+    c.open(&evil, "---\nname: evil\ntools: ['leakedtool']\n---\n");
+    for r in every_request(&mut c, &outside)
+        .into_iter()
+        .chain(every_request(&mut c, &evil))
+    {
+        assert_eq!(r["result"], Value::Null, "{r}");
+    }
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&evil)}}),
+    );
+    assert!(c.serves());
+    let published = |m: &&Value| m["method"] == "textDocument/publishDiagnostics";
+    for m in c.seen.iter().filter(published) {
+        assert_ne!(m["params"]["uri"], uri(&outside), "{m}");
+        assert!(!m.to_string().contains("leaked"), "{m}");
+        if m["params"]["uri"] == uri(&evil) {
+            assert_eq!(
+                codes(m["params"]["diagnostics"].as_array().unwrap()),
+                ["SA110"]
+            );
+        }
+    }
+    c.stop();
+}
+
+/// `n` bytes framed as one message, whatever they hold.
+fn framed(body: &[u8]) -> Vec<u8> {
+    let mut out = format!("Content-Length: {}\r\n\r\n", body.len()).into_bytes();
+    out.extend_from_slice(body);
+    out
+}
+
+#[test]
+fn malformed_messages_are_answered_and_the_server_goes_on() {
+    let (_lib, mut c) = started(&[]);
+    let cases: [(&[u8], i64); 6] = [
+        (br#"{"jsonrpc":"2.0","id":50,"method":"#, -32700),
+        (b"[1,2,3]", -32600),
+        (br#"[{"jsonrpc":"2.0","id":60,"method":"foo"}]"#, -32600),
+        (
+            b"{\"jsonrpc\":\"2.0\",\"method\":\"foo\",\"params\":\"\xff\xfe\"}",
+            -32700,
+        ),
+        (br#"{"jsonrpc":"2.0","id":null,"method":"foo"}"#, -32600),
+        (br#"{"jsonrpc":"2.0"}"#, -32600),
+    ];
+    for (body, code) in cases {
+        c.raw(&framed(body));
+        let e = c.unaddressed_error();
+        assert_eq!(
+            e["error"]["code"],
+            code,
+            "{}: {e}",
+            String::from_utf8_lossy(body)
+        );
+        assert!(c.serves(), "{}", String::from_utf8_lossy(body));
+    }
+    // An id the server can read is answered with, even on a message it cannot take.
+    c.raw(&framed(br#"{"jsonrpc":"2.0","id":71,"method":5}"#));
+    let r = loop {
+        let m = c.next();
+        if m["id"] == 71 {
+            break m;
+        }
+    };
+    assert_eq!(r["error"]["code"], -32600, "{r}");
+    // The framing lost: a parse error, and the next message is found and served.
+    for headers in [
+        &b"Content-Type: x\r\n\r\n"[..],
+        b"Content-Length: abc\r\n\r\n",
+    ] {
+        let mut bytes = headers.to_vec();
+        bytes.extend_from_slice(b"{}");
+        c.raw(&bytes);
+        let e = c.unaddressed_error();
+        assert_eq!(e["error"]["code"], -32700, "{e}");
+        assert!(c.serves());
+    }
+    c.stop();
+}
+
+#[test]
+fn a_message_over_the_limit_is_answered_and_skipped_without_keeping_it() {
+    let (_lib, mut c) = started(&[]);
+    // Just over 16 MiB, sent whole: skipped, and the next message served.
+    let mut body = vec![b' '; (16 << 20) + 1];
+    body[0] = b'{';
+    c.raw(&framed(&body));
+    drop(body);
+    let e = c.unaddressed_error();
+    assert_eq!(e["error"]["code"], -32600, "{e}");
+    assert!(c.serves());
+    // A length no client sends: answered at once, not allocated.
+    c.raw(b"Content-Length: 2000000000\r\n\r\n{}");
+    let e = c.unaddressed_error();
+    assert_eq!(e["error"]["code"], -32600, "{e}");
+    #[cfg(target_os = "linux")]
+    {
+        let status = std::fs::read_to_string(format!("/proc/{}/status", c.child.0.id())).unwrap();
+        let kb: u64 = status
+            .lines()
+            .find_map(|l| l.strip_prefix("VmRSS:"))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+            .unwrap();
+        assert!(kb < 256 << 10, "{kb} kB resident");
+    }
+    // The input ends inside it: the server ends, cleanly.
+    let status = c.close_input();
+    assert!(status.success(), "{status}");
+    // One the size of no memory: the same.
+    let (_lib, mut c) = started(&[]);
+    c.raw(b"Content-Length: 99999999999999\r\n\r\n{}");
+    let e = c.unaddressed_error();
+    assert_eq!(e["error"]["code"], -32600, "{e}");
+    let status = c.close_input();
+    assert!(status.success(), "{status}");
+}
+
+#[test]
+fn exit_without_shutdown_exits_with_1() {
+    let (_lib, mut c) = started(&[]);
+    assert!(c.serves());
+    c.notify("exit", Value::Null);
+    let status = wait(&mut c.child.0);
+    assert_eq!(status.code(), Some(1), "{status}");
+}
+
+/// A client that applies workspace edits that rename files.
+fn renaming_client() -> Value {
+    json!({"workspace": {"workspaceEdit": {
+        "documentChanges": true,
+        "resourceOperations": ["create", "rename", "delete"],
+    }}})
+}
+
+#[test]
+fn a_fix_that_renames_its_file_is_a_file_rename_or_nothing() {
+    let lib = library();
+    let lower = lib.root.join("skills/legacy/skill.md");
+    write_file(
+        &lower,
+        "---\nname: legacy\ndescription: Old things. Use when asked.\n---\n# legacy\n",
+    );
+    let mode = lib.root.join("chatmodes/planner.chatmode.md");
+    write_file(
+        &mode,
+        "---\ndescription: Plans.\ntools: ['read']\n---\nPlan.\n",
+    );
+    let mut c = Client::start_with(&lib.root, &[], renaming_client());
+    for (file, code, new_name) in [(&lower, "SA108", "SKILL.md"), (&mode, "SA508", ".agent.md")] {
+        let d = c.some_diagnostics(&uri(file));
+        assert!(codes(&d).contains(&code.to_owned()), "{d:?}");
+        let r = c.code_actions(file, 0, 0, 3);
+        let actions = r["result"].as_array().cloned().unwrap_or_default();
+        let rename = actions
+            .iter()
+            .find(|a| a["diagnostics"][0]["code"] == code)
+            .unwrap_or_else(|| panic!("a {code} action: {r}"));
+        assert!(rename["edit"].get("changes").is_none(), "{rename}");
+        let ops = rename["edit"]["documentChanges"].as_array().unwrap();
+        let op = ops.last().unwrap();
+        assert_eq!(op["kind"], "rename", "{rename}");
+        assert_eq!(op["oldUri"], uri(file), "{rename}");
+        let new_uri = op["newUri"].as_str().unwrap();
+        assert!(new_uri.ends_with(new_name), "{rename}");
+        assert!(new_uri.starts_with(&uri(&lib.root)), "{rename}");
+    }
+    c.stop();
+    // A client that cannot rename files is not offered an edit that does nothing.
+    let mut c = Client::start(&lib.root, &[]);
+    for (file, code) in [(&lower, "SA108"), (&mode, "SA508")] {
+        let d = c.some_diagnostics(&uri(file));
+        assert!(codes(&d).contains(&code.to_owned()), "{d:?}");
+        let r = c.code_actions(file, 0, 0, 3);
+        for a in r["result"].as_array().into_iter().flatten() {
+            assert_ne!(a["diagnostics"][0]["code"], code, "{a}");
+            for edits in a["edit"]["changes"]
+                .as_object()
+                .into_iter()
+                .flat_map(|c| c.values())
+            {
+                assert!(!edits.as_array().unwrap().is_empty(), "{a}");
+            }
+        }
+    }
+    c.stop();
+}
+
+fn write_file(path: &Path, text: &str) {
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, text).unwrap();
+}
+
+#[test]
+fn a_byte_order_mark_the_client_has_is_removed_and_counted() {
+    let (lib, mut c) = started(&[]);
+    let text = "\u{feff}---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is given.\n---\n# pdf\n";
+    c.open(&lib.skill, text);
+    let d = loop {
+        let d = c.some_diagnostics(&uri(&lib.skill));
+        if codes(&d).contains(&"SA109".to_owned()) {
+            break d;
+        }
+    };
+    // On line 1 the mark is a character of the client's text: the `---` after it is 1..4.
+    let bom = d.iter().find(|d| d["code"] == "SA109").unwrap();
+    assert_eq!(
+        bom["range"],
+        json!({"start": {"line": 0, "character": 1}, "end": {"line": 0, "character": 4}})
+    );
+    let r = c.code_actions(&lib.skill, 0, 0, 1);
+    let removal = json!([{
+        "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 1}},
+        "newText": "",
+    }]);
+    let actions = r["result"].as_array().cloned().unwrap_or_default();
+    let quick = actions
+        .iter()
+        .find(|a| a["title"] == "remove the byte order mark")
+        .unwrap_or_else(|| panic!("the action: {r}"));
+    assert_eq!(
+        quick["edit"]["changes"][uri(&lib.skill)],
+        removal,
+        "{quick}"
+    );
+    let all = actions
+        .iter()
+        .find(|a| a["kind"] == "source.fixAll.skill-audit")
+        .unwrap_or_else(|| panic!("fix all: {r}"));
+    assert_eq!(all["edit"]["changes"][uri(&lib.skill)], removal, "{all}");
+    c.stop();
+}
+
+#[test]
+fn hover_takes_a_resource_uri_and_a_server_tool_whole() {
+    let dir = tree(&[
+        ("skill-audit.toml", "profiles = [\"profiles/srv.json\"]\n"),
+        (
+            "profiles/srv.json",
+            r#"{"name": "srv", "servers": {"payments": {"tools": ["get_order"], "resources": ["docs://payments/refund-policy.md"]}}}"#,
+        ),
+        (
+            "skills/refund/SKILL.md",
+            "---\nname: refund\ndescription: Refunds. Use when asked.\ndependencies:\n  tools:\n    all: [payments:get_order]\n  resources:\n    all: [\"docs://payments/refund-policy.md\"]\n    any:\n      - docs://payments/refund-policy.md\n---\n# refund\n",
+        ),
+    ]);
+    let root = dir.path().canonicalize().unwrap();
+    let skill = root.join("skills/refund/SKILL.md");
+    let mut c = Client::start(&root, &[]);
+    // The audit finds both met.
+    c.open(&skill, &std::fs::read_to_string(&skill).unwrap());
+    let d = c.diagnostics(&uri(&skill));
+    assert!(
+        !codes(&d).iter().any(|c| c == "SA402" || c == "SA326"),
+        "{d:?}"
+    );
+    // On the scheme, after `//`, in the path: the whole URI, available.
+    for (line, character) in [(7, 11), (7, 18), (7, 30), (9, 10), (9, 25)] {
+        let text = c.hover_text(&skill, line, character);
+        assert!(
+            text.starts_with("**`docs://payments/refund-policy.md`** (resource)"),
+            "{line}:{character}: {text}"
+        );
+        assert!(text.contains("| `srv` | available |"), "{text}");
+    }
+    // Before and after the `:`: the server's tool, available.
+    for character in [11, 20] {
+        let text = c.hover_text(&skill, 5, character);
+        assert!(
+            text.starts_with("**`payments:get_order`** (tool)"),
+            "{character}: {text}"
+        );
+        assert!(text.contains("| `srv` | available"), "{text}");
+        assert!(!text.contains("missing"), "{text}");
+    }
+    c.stop();
+}
+
+#[test]
+fn a_profile_saved_broken_leaves_the_library_judged_without_profiles() {
+    let lib = library();
+    let profile = lib.root.join("profiles/dev.json");
+    let mut c = Client::start(&lib.root, &[]);
+    let before = c.hover_text(&lib.skill, 3, 15);
+    assert!(before.contains("| `dev` | available"), "{before}");
+    std::fs::write(&profile, "{\"name\": \"dev\", \"tools\": [\n").unwrap();
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&profile)}}),
+    );
+    let d = c.some_diagnostics(&uri(&profile));
+    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d[0]["severity"], 1, "{d:?}");
+    // As at start: no profile judges the skill (none has `pdftool`, SA326), and the hover
+    // says why instead of showing the profiles from before the change.
+    let text = c.hover_text(&lib.skill, 3, 15);
+    assert!(text.contains("could not be loaded"), "{text}");
+    assert!(!text.contains("| `dev` |"), "{text}");
+    assert!(codes(&c.latest(&uri(&lib.skill))).contains(&"SA326".to_owned()));
+    // Saved fixed: both profiles judge again.
+    std::fs::write(&profile, PROFILE2).unwrap();
+    c.notify(
+        "textDocument/didSave",
+        json!({"textDocument": {"uri": uri(&profile)}}),
+    );
+    assert_eq!(c.diagnostics(&uri(&profile)), Vec::<Value>::new());
+    let text = c.hover_text(&lib.skill, 3, 15);
+    assert!(text.contains("| `dev` | available"), "{text}");
     c.stop();
 }
