@@ -2,19 +2,23 @@
 //! library it can use with the tools it has, why not the others, and what the audit says.
 //!
 //! The library is audited once at start into a [`Workspace`]; a request finds it current by
-//! comparing, at most once a second, the modification time and size of every file the walk
-//! found and of the folders holding them with what they were ([`Library::refresh`]). A
-//! changed file is read again through the bounded reader and judged incrementally, as the
-//! language server does; a folder whose entries changed (a file added or removed) has the
-//! library audited again. A watcher would answer sooner but costs a crate and a thread per
-//! folder; a stat of each file once a second costs under a millisecond for the corpora.
+//! comparing, at most once a second, how every file the walk found and the folders holding
+//! them look (modification time, size, and on Unix inode and change time, which no `utime`
+//! sets back) with what they were ([`Library::refresh`]). A changed file that is still the
+//! regular file the walk found is read again inside the boundary and judged incrementally, as
+//! the language server does; anything else (a folder whose entries changed, a file replaced
+//! by a link) has the library audited again, as the command line would audit it. A watcher
+//! would answer sooner but costs a crate and a thread per folder; a stat of each file once a
+//! second costs under a millisecond for the corpora.
 //!
 //! What it may touch: the files of the library it was started on (paths in requests are
-//! refused when they leave it), read through [`crate::boundary`]; it runs nothing, writes
-//! nothing, and contacts no other server (`mcp:` profiles are refused at start). Requests
-//! are bounded ([`MAX_ARGUMENT_BYTES`]); a request that is not what a tool takes is a
-//! JSON-RPC error, and the server keeps serving. The tools are in `server_tools.rs`, the skills
-//! served in `server_skills.rs`.
+//! refused when they leave it), read through [`crate::boundary`] at their real path once that
+//! is known to be inside ([`read_inside`]); it runs nothing, writes nothing, and contacts no
+//! other server (`mcp:` profiles are refused at start). Requests are bounded (a line of
+//! [`super::stdio::MAX_REQUEST_BYTES`] on stdio, tool arguments of [`MAX_ARGUMENT_BYTES`]); a
+//! request that is not what the server takes is a JSON-RPC error with its id ([`screen`], and
+//! the stdio transport, [`super::stdio::Serving`]), and the server keeps serving. The tools are
+//! in `server_tools.rs`, the skills served in `server_skills.rs`.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -22,21 +26,23 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, GetSkillRequestParams, GetSkillResult,
-    Implementation, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
-    ServerCapabilities, ServerConfig,
+    CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
+    ErrorCode, GetSkillRequestParams, GetSkillResult, Implementation, InitializeRequestParams,
+    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ReadResourceResult, ResourceContents, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 
 use crate::audit::{AuditError, AuditOptions};
+use crate::boundary::Boundary;
 use crate::profile::{Profile, ProfileSource};
 use crate::report::Report;
 use crate::workspace::Workspace;
 
 use super::server_skills::Listing;
 use super::server_tools as tools;
+use super::stdio::{Kind, Params};
 
 /// The largest `arguments` object a tool call may carry, as JSON: far above any real
 /// request (a session's tool list is a few kilobytes), far below what would strain memory.
@@ -45,12 +51,55 @@ pub(crate) const MAX_ARGUMENT_BYTES: usize = 1 << 20;
 /// How long an answer may rely on the last look at the files.
 const RECHECK: Duration = Duration::from_secs(1);
 
-/// A file's or folder's modification time and size, or `None` when it is gone.
-type Stamp = Option<(SystemTime, u64)>;
+/// How a file or folder looks, itself and not through a link, or `None` when it is gone:
+/// what any change to it changes, and what tells it from another put in its place.
+type Stamp = Option<Look>;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Look {
+    modified: Option<SystemTime>,
+    len: u64,
+    link: bool,
+    /// Device, inode, and the inode's change time. A file put in another's place (a link
+    /// swapped in) has another inode; the change time, unlike the modification time, cannot
+    /// be set back (`utime` sets it to now), so no change hides behind a restored time.
+    #[cfg(unix)]
+    inode: (u64, u64, i64, i64),
+}
 
 fn stamp(path: &Path) -> Stamp {
     let meta = std::fs::symlink_metadata(path).ok()?;
-    Some((meta.modified().ok()?, meta.len()))
+    Some(Look {
+        modified: meta.modified().ok(),
+        len: meta.len(),
+        link: meta.file_type().is_symlink(),
+        #[cfg(unix)]
+        inode: {
+            use std::os::unix::fs::MetadataExt;
+            (meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec())
+        },
+    })
+}
+
+/// Read `path` only if its real path lies inside `boundary`, as the audit reads a file it
+/// reaches through a link: a link put in since the walk cannot lead a read out of the library.
+pub(crate) fn read_inside(
+    boundary: &Boundary,
+    path: &Path,
+    limit: u64,
+) -> Result<crate::boundary::Contents, crate::boundary::Refusal> {
+    boundary
+        .resolve(path)
+        .and_then(|real| crate::boundary::read(&real, limit))
+}
+
+/// What the changed files of the library asked of a refresh.
+enum Changes {
+    None,
+    /// Parsed again in place.
+    Updated,
+    /// Something the walk must see again: the library is audited whole.
+    Whole,
 }
 
 /// The audited library, kept current, and what the tools answer from.
@@ -145,40 +194,68 @@ impl Library {
             return Ok(());
         }
         let moved = self.folders.iter().any(|(d, s)| stamp(d) != *s);
-        if moved {
-            let opts = self.ws.options().clone();
-            let (ws, problem) = Workspace::open(opts).map_err(|e| e.to_string())?;
-            if let Some(e) = problem {
-                return Err(e.to_string());
-            }
-            self.ws = ws;
+        let changes = if moved {
+            Changes::Whole
         } else {
-            let changed: Vec<PathBuf> = self
-                .files
-                .iter()
-                .filter(|(f, s)| stamp(f) != **s)
-                .map(|(f, _)| f.clone())
-                .collect();
-            if changed.is_empty() {
+            self.update_changed()
+        };
+        match changes {
+            Changes::None => {
                 self.checked = Instant::now();
                 return Ok(());
             }
-            let boundary = self.ws.boundary().clone();
-            let tree = crate::files::Tree::new(&boundary);
-            for path in &changed {
-                match crate::boundary::read(path, crate::boundary::MAX_FILE_BYTES) {
-                    Ok(c) => {
-                        self.ws.update(path, &c.bytes, &tree);
-                    }
-                    Err(_) => self.ws.remove(path),
+            Changes::Updated => {}
+            Changes::Whole => {
+                let opts = self.ws.options().clone();
+                let (ws, problem) = Workspace::open(opts).map_err(|e| e.to_string())?;
+                if let Some(e) = problem {
+                    return Err(e.to_string());
                 }
+                self.ws = ws;
             }
-            drop(self.ws.judge());
         }
         self.report = Report::new(self.ws.result().clone());
         self.listing = None;
         self.restamp();
         Ok(())
+    }
+
+    /// Parse again the files whose stamps changed, when each is still the regular file the
+    /// walk found and reads inside the boundary. Anything else (a file gone, a link or a FIFO
+    /// in its place, a folder above it swapped for a link leading out) is left to a whole
+    /// audit, which refuses what leads outside (SA110) exactly as the command line does.
+    fn update_changed(&mut self) -> Changes {
+        let changed: Vec<PathBuf> = self
+            .files
+            .iter()
+            .filter(|(f, s)| stamp(f) != **s)
+            .map(|(f, _)| f.clone())
+            .collect();
+        if changed.is_empty() {
+            return Changes::None;
+        }
+        let boundary = self.ws.boundary().clone();
+        let mut texts = Vec::with_capacity(changed.len());
+        for path in changed {
+            let regular = std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_file());
+            let walked_as_file = self
+                .ws
+                .candidate(&path)
+                .is_some_and(|c| c.entry == crate::discover::Entry::File);
+            if !regular || !walked_as_file {
+                return Changes::Whole;
+            }
+            match read_inside(&boundary, &path, crate::boundary::MAX_FILE_BYTES) {
+                Ok(c) => texts.push((path, c.bytes)),
+                Err(_) => return Changes::Whole,
+            }
+        }
+        let tree = crate::files::Tree::new(&boundary);
+        for (path, text) in &texts {
+            self.ws.update(path, text, &tree);
+        }
+        drop(self.ws.judge());
+        Changes::Updated
     }
 
     /// The skills served, with `mark_unavailable` as the server was started.
@@ -348,13 +425,13 @@ impl ServerHandler for Server {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let listing = self.listing()?;
         let uri = request.uri;
-        let Some(path) = listing.file(&uri) else {
+        let Some(read) = listing.read(&uri) else {
             return Err(ErrorData::resource_not_found(
                 format!("no resource {uri}"),
                 None,
             ));
         };
-        let bytes = crate::boundary::read(path, super::MAX_RESOURCE_BYTES as u64)
+        let bytes = read
             .map_err(|e| ErrorData::internal_error(format!("cannot read {uri}: {e}"), None))?
             .bytes;
         let contents = match String::from_utf8(bytes) {
@@ -373,6 +450,139 @@ impl ServerHandler for Server {
             }
         };
         Ok(ReadResourceResult::new(vec![contents]).into())
+    }
+
+    /// What rmcp could not read as a method of its own: a method this server answers, with
+    /// params it does not take, is invalid params naming what is wrong (rmcp would call it an
+    /// unknown method); any other is not found.
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<CustomResult, ErrorData> {
+        let skills = self.serve != ServeSkills::No;
+        let params = Params::of(request.params.as_ref());
+        if let Some(e) = screen(&request.method, &params, skills) {
+            return Err(e);
+        }
+        if served(&request.method, skills).is_none() {
+            return Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                request.method,
+                None,
+            ));
+        }
+        Err(ErrorData::invalid_params(
+            typed_problem(&request.method, request.params),
+            None,
+        ))
+    }
+}
+
+/// A member of a method's params that is checked before rmcp reads the request: its name,
+/// the kind it must be, and whether it must be there (`null` counts as left out).
+struct Member(&'static str, Kind, bool);
+
+const CURSOR: Member = Member("cursor", Kind::String, false);
+const META: Member = Member("_meta", Kind::Object, false);
+
+/// The methods this server answers (the second field: only with `--serve-skills`), with
+/// the members of their params whose kind is checked.
+const METHODS: &[(&str, bool, &[Member])] = &[
+    (
+        "initialize",
+        false,
+        &[
+            Member("protocolVersion", Kind::String, true),
+            Member("capabilities", Kind::Object, true),
+            Member("clientInfo", Kind::Object, true),
+        ],
+    ),
+    ("ping", false, &[]),
+    ("tools/list", false, &[CURSOR]),
+    (
+        "tools/call",
+        false,
+        &[
+            Member("name", Kind::String, true),
+            Member("arguments", Kind::Object, false),
+        ],
+    ),
+    ("skills/list", true, &[CURSOR]),
+    ("skills/get", true, &[Member("uri", Kind::String, true)]),
+    ("resources/list", true, &[CURSOR]),
+    ("resources/templates/list", true, &[CURSOR]),
+    ("resources/read", true, &[Member("uri", Kind::String, true)]),
+];
+
+/// The checked members of `method`'s params, when this server answers it.
+fn served(method: &str, skills: bool) -> Option<&'static [Member]> {
+    METHODS
+        .iter()
+        .find(|(m, only_with_skills, _)| *m == method && (skills || !only_with_skills))
+        .map(|(_, _, members)| *members)
+}
+
+/// Whether a member of params named `name` is one some check looks at.
+pub(crate) fn takes_member(name: &str) -> bool {
+    name == META.0
+        || METHODS
+            .iter()
+            .any(|(_, _, members)| members.iter().any(|m| m.0 == name))
+}
+
+/// The error for a request that is plainly wrong before rmcp reads it: to a method this
+/// server answers, params it does not take (invalid params, naming what is wrong); to any
+/// other, params that are not an object (method not found). `None` lets rmcp read it.
+pub(crate) fn screen(method: &str, params: &Params, skills: bool) -> Option<ErrorData> {
+    let Some(members) = served(method, skills) else {
+        return matches!(params, Params::Other(k) if *k != Kind::Null)
+            .then(|| ErrorData::new(ErrorCode::METHOD_NOT_FOUND, method.to_owned(), None));
+    };
+    let problem = match params {
+        Params::Absent | Params::Other(Kind::Null) => members.iter().find(|m| m.2).map(|m| {
+            format!(
+                "`{method}` takes params with `{}`, {}: there are none",
+                m.0, m.1
+            )
+        }),
+        Params::Other(kind) => Some(format!(
+            "the params of `{method}` must be an object, not {kind}"
+        )),
+        Params::Object(_) => members
+            .iter()
+            .chain([&META])
+            .find_map(|m| match params.member(m.0) {
+                None | Some(Kind::Null) if m.2 => Some(format!(
+                    "`{method}` takes `{}`, {}: it is missing",
+                    m.0, m.1
+                )),
+                Some(k) if k != m.1 && k != Kind::Null => {
+                    Some(format!("`{}` of `{method}` must be {}, not {k}", m.0, m.1))
+                }
+                _ => None,
+            }),
+    };
+    problem.map(|p| ErrorData::invalid_params(p, None))
+}
+
+/// Why rmcp could not read `params` as those of `method`, in serde's words.
+fn typed_problem(method: &str, params: Option<serde_json::Value>) -> String {
+    fn why<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> Option<String> {
+        serde_json::from_value::<T>(v).err().map(|e| e.to_string())
+    }
+    let v = params.unwrap_or_default();
+    let why = match method {
+        "initialize" => why::<InitializeRequestParams>(v),
+        "tools/call" => why::<CallToolRequestParams>(v),
+        "skills/get" => why::<GetSkillRequestParams>(v),
+        "resources/read" => why::<ReadResourceRequestParams>(v),
+        "ping" => None,
+        _ => why::<PaginatedRequestParams>(v),
+    };
+    match why {
+        Some(why) => format!("the params of `{method}` are not what it takes: {why}"),
+        None => format!("the params of `{method}` are not what it takes"),
     }
 }
 
@@ -398,9 +608,16 @@ fn runtime() -> Result<tokio::runtime::Runtime, String> {
 pub fn serve_stdio(opts: AuditOptions, serve: ServeSkills) -> Result<(), String> {
     let server = start(opts, serve)?;
     let rt = runtime()?;
+    let skills = serve != ServeSkills::No;
     let served = rt.block_on(async {
+        let (stdin, stdout) = rmcp::transport::stdio();
+        let transport = super::stdio::Serving::new(
+            stdin,
+            stdout,
+            Box::new(move |method, params| screen(method, params, skills)),
+        );
         let running = server
-            .serve(rmcp::transport::stdio())
+            .serve(transport)
             .await
             .map_err(|e| format!("cannot start the MCP session: {e}"))?;
         running
@@ -508,5 +725,79 @@ mod tests {
         );
         assert!(http_address("example.com:80").is_err());
         assert!(http_address("localhost:http").is_err());
+    }
+
+    #[test]
+    fn params_a_method_does_not_take_are_invalid_params_naming_the_member() {
+        let check = |method: &str, params: serde_json::Value, skills: bool| {
+            let params = match params {
+                serde_json::Value::Null => Params::Absent,
+                p => Params::of(Some(&p)),
+            };
+            screen(method, &params, skills).map(|e| (e.code.0, e.message.into_owned()))
+        };
+        let invalid = |method: &str, params: serde_json::Value, says: &str| {
+            let got = check(method, params.clone(), true);
+            assert!(
+                got.as_ref()
+                    .is_some_and(|(code, m)| *code == -32602 && m.contains(says)),
+                "{method} {params}: {got:?}"
+            );
+        };
+        use serde_json::json;
+        invalid(
+            "tools/call",
+            json!({"name": "rule", "arguments": "SA402"}),
+            "`arguments`",
+        );
+        invalid(
+            "tools/call",
+            json!({"name": "rule", "arguments": ["x"]}),
+            "not an array",
+        );
+        invalid("tools/call", json!({"arguments": {}}), "`name`");
+        invalid(
+            "tools/call",
+            json!({"name": 5}),
+            "`name` of `tools/call` must be a string",
+        );
+        invalid("tools/call", serde_json::Value::Null, "`name`");
+        invalid("tools/call", json!({"name": "rule", "_meta": 1}), "`_meta`");
+        invalid("resources/read", json!({"uri": 5}), "`uri`");
+        invalid("skills/get", json!({"uri": null}), "`uri`");
+        invalid("ping", json!("x"), "must be an object, not a string");
+        // What is right, or only optional members left null, goes to rmcp.
+        for (method, params) in [
+            ("tools/call", json!({"name": "rule", "arguments": null})),
+            (
+                "tools/call",
+                json!({"name": "rule", "arguments": {"id": 1}, "extra": [1]}),
+            ),
+            ("tools/list", json!({"cursor": null})),
+            ("ping", serde_json::Value::Null),
+            ("no/such", json!({"a": 1})),
+        ] {
+            assert_eq!(
+                check(method, params.clone(), true),
+                None,
+                "{method} {params}"
+            );
+        }
+        // The skills' methods are unknown without --serve-skills; so is any other.
+        assert_eq!(check("skills/get", json!({}), false), None);
+        assert_eq!(
+            check("skills/get", json!([1]), false).map(|e| e.0),
+            Some(-32601)
+        );
+        assert_eq!(
+            check("no/such", json!([1]), true).map(|e| e.0),
+            Some(-32601)
+        );
+        // What rmcp finds wrong deeper down, in serde's words.
+        let why = typed_problem(
+            "initialize",
+            Some(json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {}})),
+        );
+        assert!(why.contains("missing field `name`"), "{why}");
     }
 }

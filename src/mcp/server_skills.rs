@@ -13,7 +13,8 @@ use std::path::{Path, PathBuf};
 
 use rmcp::model::{MetaObject, Skill as Served, SkillFrontmatter, SkillResource, SkillResources};
 
-use super::server::Library;
+use super::server::{Library, read_inside};
+use crate::boundary::{Boundary, Contents, Refusal};
 use crate::report::prompt;
 
 /// Most files served per skill besides its SKILL.md (what `--mcp` reads of one).
@@ -28,18 +29,30 @@ pub(crate) const META_KEY: &str = "io.github.skill-audit/availability";
 pub(crate) struct Listing {
     pub(crate) skills: Vec<Served>,
     files: HashMap<String, PathBuf>,
+    /// The library's boundary, which every read of a listed file goes through.
+    boundary: Boundary,
 }
 
 impl Listing {
-    /// The file a listed URI stands for.
-    pub(crate) fn file(&self, uri: &str) -> Option<&Path> {
-        self.files.get(uri).map(PathBuf::as_path)
+    /// The file a listed URI stands for, read now: `None` when the listing has no such URI.
+    /// A file made a link leading out since it was listed is refused.
+    pub(crate) fn read(&self, uri: &str) -> Option<Result<Contents, Refusal>> {
+        let path = self.files.get(uri)?;
+        Some(read_inside(
+            &self.boundary,
+            path,
+            super::MAX_RESOURCE_BYTES as u64,
+        ))
     }
 }
 
 /// The listing of `lib`'s skills in its first profile.
 pub(crate) fn listing(lib: &Library, mark_unavailable: bool) -> Listing {
-    let mut out = Listing::default();
+    let boundary = lib.ws.boundary();
+    let mut out = Listing {
+        boundary: boundary.clone(),
+        ..Listing::default()
+    };
     let Some(profile) = lib.profiles().first() else {
         return out;
     };
@@ -69,14 +82,14 @@ pub(crate) fn listing(lib: &Library, mark_unavailable: bool) -> Listing {
         if out.files.contains_key(&uri) {
             continue;
         }
-        let Ok(text) = crate::boundary::read(&md, super::MAX_RESOURCE_BYTES as u64) else {
+        let Ok(text) = read_inside(boundary, &md, super::MAX_RESOURCE_BYTES as u64) else {
             continue;
         };
         let mut resources = vec![SkillResource::from_bytes(&uri, &text.bytes)];
         let mut files = vec![(uri.clone(), md.clone())];
         for (rel, path) in folder_files(folder, &md) {
             let file_uri = format!("{base}/{rel}");
-            if let Ok(c) = crate::boundary::read(&path, super::MAX_RESOURCE_BYTES as u64) {
+            if let Ok(c) = read_inside(boundary, &path, super::MAX_RESOURCE_BYTES as u64) {
                 resources.push(SkillResource::from_bytes(&file_uri, &c.bytes));
                 files.push((file_uri, path));
             }

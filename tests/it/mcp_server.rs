@@ -172,7 +172,9 @@ fn statuses(answer: &Value) -> Vec<(String, String)> {
 
 #[test]
 fn every_tool_answers_good_bad_and_hostile_requests_through_the_python_client() {
-    let huge = "x".repeat(10 << 20);
+    // Over the arguments' bound (1 MiB), under a message's (4 MiB); and over that too.
+    let huge = "x".repeat(2 << 20);
+    let huger = "x".repeat(10 << 20);
     let calls = json!([
         call("available_skills", json!({})),
         call(
@@ -208,6 +210,8 @@ fn every_tool_answers_good_bad_and_hostile_requests_through_the_python_client() 
             "available_skills",
             json!({"profile": "builtin:claude-code"})
         ),
+        call("available_skills", json!({"tools": [huger]})),
+        call("rule", json!({"id": "SA402"})),
     ]);
     let before = std::fs::read(root().join("examples/library/skills/broken-skill/SKILL.md"))
         .expect("the example skill");
@@ -340,6 +344,11 @@ fn every_tool_answers_good_bad_and_hostile_requests_through_the_python_client() 
             .is_some_and(|p| p.starts_with("examples/library/agents/"))
     }));
     assert_eq!(c[19]["structured"]["environment"], "builtin:claude-code");
+    // A message over 4 MiB is answered too, with its id, and the client served after it.
+    assert_eq!(c[20]["code"], -32600, "{}", c[20]);
+    let message = c[20]["error"].as_str().unwrap_or_default();
+    assert!(message.contains("longer than 4 MiB"), "{message}");
+    assert_eq!(c[21]["structured"]["code"], "SA402", "{}", c[21]);
 }
 
 #[test]
@@ -491,16 +500,21 @@ impl Raw {
             "params": {"name": tool, "arguments": args}}));
     }
 
+    /// The next message the server writes, whatever it is.
+    fn next(&mut self) -> Value {
+        let line = match self.lines.recv_timeout(HUNG) {
+            Ok(l) => l,
+            Err(RecvTimeoutError::Timeout) => panic!("no message from the server"),
+            Err(RecvTimeoutError::Disconnected) => panic!("the server ended"),
+        };
+        serde_json::from_str(&line).expect("JSON-RPC on stdout")
+    }
+
     /// The next message with `id`, skipping the others; the ids seen before it.
     fn answer_after(&mut self, id: u64) -> (Value, Vec<Value>) {
         let mut seen = Vec::new();
         loop {
-            let line = match self.lines.recv_timeout(HUNG) {
-                Ok(l) => l,
-                Err(RecvTimeoutError::Timeout) => panic!("no answer to request {id}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("the server ended"),
-            };
-            let msg: Value = serde_json::from_str(&line).expect("JSON-RPC on stdout");
+            let msg = self.next();
             if msg["id"] == id {
                 return (msg, seen);
             }
@@ -535,6 +549,223 @@ fn a_line_that_is_not_json_rpc_leaves_the_server_serving() {
     raw.call(1, "rule", json!({"id": "SA201"}));
     let a = raw.answer(1);
     assert_eq!(a["result"]["structuredContent"]["code"], "SA201", "{a}");
+}
+
+#[test]
+fn bad_params_of_a_method_the_server_answers_are_invalid_params_naming_what_is_wrong() {
+    let mut raw = Raw::start(
+        root(),
+        &[
+            "examples/library",
+            "--serve-skills",
+            "-p",
+            "examples/profiles/prod.json",
+        ],
+    );
+    let cases = [
+        (
+            "tools/call",
+            json!({"name": "rule", "arguments": "SA402"}),
+            "`arguments` of `tools/call` must be an object, not a string",
+        ),
+        (
+            "tools/call",
+            json!({"name": "rule", "arguments": ["SA402"]}),
+            "`arguments` of `tools/call` must be an object, not an array",
+        ),
+        (
+            "tools/call",
+            json!({"arguments": {"id": "SA402"}}),
+            "`tools/call` takes `name`, a string: it is missing",
+        ),
+        (
+            "tools/call",
+            json!({"name": 5}),
+            "`name` of `tools/call` must be a string, not a number",
+        ),
+        (
+            "tools/call",
+            Value::Null,
+            "`tools/call` takes params with `name`",
+        ),
+        (
+            "resources/read",
+            json!({}),
+            "`resources/read` takes `uri`, a string: it is missing",
+        ),
+        (
+            "resources/read",
+            json!({"uri": 5}),
+            "`uri` of `resources/read` must be a string, not a number",
+        ),
+        (
+            "skills/get",
+            json!({}),
+            "`skills/get` takes `uri`, a string: it is missing",
+        ),
+        (
+            "skills/list",
+            json!({"cursor": 5}),
+            "`cursor` of `skills/list` must be a string",
+        ),
+        (
+            "ping",
+            json!([1]),
+            "the params of `ping` must be an object, not an array",
+        ),
+        // Found wrong by rmcp, deeper down: its own words, through the handler.
+        (
+            "initialize",
+            json!({"protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {}}),
+            "missing field `name`",
+        ),
+    ];
+    for (id, (method, params, says)) in (1u64..).zip(cases) {
+        raw.send(&json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let a = raw.answer(id);
+        assert_eq!(a["error"]["code"], -32602, "{method} {params}: {a}");
+        let message = a["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "{method} {params}: {a}");
+    }
+    // An unknown method is not found, whatever its params.
+    raw.send(&json!({"jsonrpc": "2.0", "id": 100, "method": "no/such", "params": [1]}));
+    assert_eq!(raw.answer(100)["error"]["code"], -32601);
+    raw.call(101, "rule", json!({"id": "SA402"}));
+    assert_eq!(
+        raw.answer(101)["result"]["structuredContent"]["code"],
+        "SA402"
+    );
+}
+
+#[test]
+fn what_is_not_a_request_is_answered_with_its_id_or_null() {
+    let mut raw = Raw::start(root(), &["examples/library"]);
+    // Each line is answered before the next is read, so each answer is the next message.
+    for (line, code, id, says) in [
+        (
+            r#"{"id":5,"method":"ping"}"#,
+            -32600,
+            json!(5),
+            "not JSON-RPC 2.0",
+        ),
+        (
+            r#"{"jsonrpc":"1.0","id":"five","method":"ping"}"#,
+            -32600,
+            json!("five"),
+            r#"`jsonrpc` must be "2.0""#,
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":4,"method":"ping","params":[1]}"#,
+            -32602,
+            json!(4),
+            "must be an object, not an array",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":{"a":1},"method":"ping"}"#,
+            -32600,
+            Value::Null,
+            "string or an integer, not an object",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":null,"method":"ping"}"#,
+            -32600,
+            Value::Null,
+            "string or an integer, not null",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":6,"method":7}"#,
+            -32600,
+            json!(6),
+            "`method` must be a string",
+        ),
+        (
+            r#"[{"jsonrpc":"2.0","id":7,"method":"ping"}]"#,
+            -32600,
+            Value::Null,
+            "batching",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":8,"method":"pi"#,
+            -32700,
+            json!(8),
+            "not JSON",
+        ),
+        ("{this is not json", -32700, Value::Null, "not JSON"),
+    ] {
+        raw.line(line);
+        let a = raw.next();
+        assert!(a.get("id").is_some(), "{line}: no id in {a}");
+        assert_eq!(a["id"], id, "{line}: {a}");
+        assert_eq!(a["error"]["code"], code, "{line}: {a}");
+        let message = a["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "{line}: {a}");
+    }
+    // Notifications and responses are never answered, even wrong ones: the next message is
+    // the answer to the ping after them.
+    raw.line(r#"{"jsonrpc":"2.0","method":"notifications/cancelled","params":[1]}"#);
+    raw.line(r#"{"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"no"}}"#);
+    raw.line(r#"{"jsonrpc":"2.0","id":9,"result":{}}"#);
+    raw.send(&json!({"jsonrpc": "2.0", "id": 10, "method": "ping"}));
+    let a = raw.next();
+    assert_eq!((&a["id"], &a["result"]), (&json!(10), &json!({})), "{a}");
+}
+
+/// The most memory the process `pid` has held, in bytes.
+#[cfg(target_os = "linux")]
+fn peak_memory(pid: u32) -> u64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).expect("its status");
+    let kb = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        .expect("VmHWM");
+    kb << 10
+}
+
+#[test]
+fn an_over_long_line_is_answered_and_skipped_and_the_server_serves_on() {
+    let mut raw = Raw::start(root(), &["examples/library"]);
+    let long = |id_first: bool, mib: usize| {
+        let pad = "y".repeat(mib << 20);
+        let params =
+            format!(r#""params":{{"name":"rule","arguments":{{"id":"SA402","x":"{pad}"}}}}"#);
+        if id_first {
+            format!(r#"{{"jsonrpc":"2.0","id":1,"method":"tools/call",{params}}}"#)
+        } else {
+            format!(r#"{{"jsonrpc":"2.0","method":"tools/call",{params},"id":2}}"#)
+        }
+    };
+    // The id is read from the line's start when it comes before the padding.
+    raw.line(&long(true, 5));
+    let a = raw.next();
+    assert_eq!((&a["id"], &a["error"]["code"]), (&json!(1), &json!(-32600)));
+    let message = a["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("longer than 4 MiB"), "{message}");
+    // Behind it, it is not looked for: null.
+    raw.line(&long(false, 5));
+    let a = raw.next();
+    assert!(a.get("id").is_some_and(Value::is_null), "{a}");
+    assert_eq!(a["error"]["code"], -32600, "{a}");
+    // A line far longer is skipped as it arrives, never held.
+    #[cfg(target_os = "linux")]
+    {
+        let pid = raw.child.0.id();
+        let before = peak_memory(pid);
+        raw.line(&long(true, 64));
+        assert_eq!(raw.next()["error"]["code"], -32600);
+        let grew = peak_memory(pid).saturating_sub(before);
+        assert!(grew < 16 << 20, "a 64 MiB line took {grew} bytes more");
+    }
+    // Under the limit, the arguments' own bound answers.
+    raw.line(&long(true, 2).replace(r#""id":1"#, r#""id":3"#));
+    let a = raw.answer(3);
+    let message = a["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("a call takes at most"), "{a}");
+    raw.call(4, "rule", json!({"id": "SA402"}));
+    assert_eq!(
+        raw.answer(4)["result"]["structuredContent"]["code"],
+        "SA402"
+    );
 }
 
 #[test]
@@ -612,6 +843,100 @@ fn the_server_never_starts_a_program() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(!marker.exists());
+}
+
+/// Replace the file at `path` with a link to `target`, and put its folder's modification
+/// time back, so that the folder looks as it did to whoever compares times alone.
+#[cfg(unix)]
+fn swap_for_link(path: &Path, target: &Path) {
+    let folder = path.parent().expect("a folder");
+    let modified = std::fs::metadata(folder)
+        .and_then(|m| m.modified())
+        .expect("its time");
+    std::fs::remove_file(path).expect("removed");
+    std::os::unix::fs::symlink(target, path).expect("linked");
+    std::fs::File::open(folder)
+        .and_then(|f| f.set_modified(modified))
+        .expect("its time put back");
+}
+
+#[cfg(unix)]
+#[test]
+fn a_link_swapped_in_while_serving_is_refused_as_the_audit_refuses_it() {
+    let lib = tempfile::tempdir().expect("temporary folder");
+    let outside = tempfile::tempdir().expect("temporary folder");
+    write(lib.path(), "skills/pdf/SKILL.md", skill_md("pdf", ""));
+    write(
+        lib.path(),
+        "skills/pdf/references/notes.md",
+        "Notes on PDFs.\n",
+    );
+    let leak = "---\nname: pdf\ndescription: LEAKED secret. Use when asked.\n---\n";
+    write(outside.path(), "SKILL.md", leak);
+    write(outside.path(), "notes.md", "LEAKED notes\n");
+    let mut raw = Raw::start(
+        lib.path(),
+        &[".", "--serve-skills", "-p", "builtin:claude-code"],
+    );
+    raw.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {}}));
+    let notes = "skill://skills/pdf/references/notes.md";
+    assert!(raw.answer(1).to_string().contains(notes));
+
+    // A listed file made a link leading out: reading it is refused.
+    swap_for_link(
+        &lib.path().join("skills/pdf/references/notes.md"),
+        &outside.path().join("notes.md"),
+    );
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read",
+        "params": {"uri": notes}}),
+    );
+    let a = raw.answer(2);
+    assert!(!a.to_string().contains("LEAKED"), "{a}");
+    let message = a["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("leads outside"), "{a}");
+
+    // The skill's own file made one: seen, though its folder's time was put back, and
+    // refused as the command line refuses it.
+    swap_for_link(
+        &lib.path().join("skills/pdf/SKILL.md"),
+        &outside.path().join("SKILL.md"),
+    );
+    std::thread::sleep(Duration::from_millis(1100));
+    raw.call(3, "available_skills", json!({"include_unavailable": true}));
+    let a = raw.answer(3);
+    assert!(!a.to_string().contains("LEAKED"), "{a}");
+    raw.call(4, "audit", json!({"select": ["SA110"]}));
+    let a = raw.answer(4);
+    let refused = |findings: &Value| -> Vec<(String, String)> {
+        findings
+            .as_array()
+            .map(|f| {
+                f.iter()
+                    .map(|f| (f["rule"].to_string(), f["path"].to_string()))
+                    .collect()
+            })
+            .unwrap_or_default()
+    };
+    let served = refused(&a["result"]["structuredContent"]["findings"]);
+    assert_eq!(
+        served,
+        [(
+            r#""SA110""#.to_owned(),
+            r#""skills/pdf/SKILL.md""#.to_owned()
+        )],
+        "{a}"
+    );
+    let out = Command::new(exe())
+        .args(["-f", "json", "--fail-on", "never", "--select", "SA110", "."])
+        .current_dir(lib.path())
+        .output()
+        .expect("the audit runs");
+    let cli: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    assert_eq!(served, refused(&cli["findings"]));
+    raw.send(&json!({"jsonrpc": "2.0", "id": 5, "method": "skills/list", "params": {}}));
+    let a = raw.answer(5);
+    assert!(!a.to_string().contains("LEAKED"), "{a}");
 }
 
 #[test]
