@@ -525,7 +525,7 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub frontmatter_end: Option<FrontmatterEnd>,
-    /// Where the agent-style `tools` key is written.
+    /// Where the agent-style `tools` or `mcp-servers` key is written, the first of the two.
     #[serde(skip)]
     #[schemars(skip)]
     pub tools_at: Option<crate::diagnostic::Pos>,
@@ -884,6 +884,12 @@ pub struct Agent {
     /// Where each of `agents` is written, in the same order.
     #[serde(skip)]
     pub agent_positions: Vec<crate::diagnostic::Pos>,
+    /// Where each of `skills` is written, in the same order.
+    #[serde(skip)]
+    pub skill_positions: Vec<crate::diagnostic::Pos>,
+    /// Where `model` is written.
+    #[serde(skip)]
+    pub model_pos: crate::diagnostic::Pos,
     /// What the skills it loads add to its grants under the proposal that skills declare
     /// `tools` and `mcp-servers` (which union with the agent's); absent when they add nothing.
     #[serde(rename = "proposal_grants", skip_serializing_if = "Option::is_none")]

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use rayon::prelude::*;
 
 use crate::boundary::Boundary;
-use crate::diagnostic::Finding;
+use crate::diagnostic::{Finding, Pos};
 use crate::discover::strip_suffix_ignore_case;
 use crate::model::{Agent, Link, Manifest, Named, Skill, by_name};
 use crate::paths::normalize;
@@ -752,10 +752,12 @@ fn agent_links(ix: &Index, a: &Agent, cwd: &Path) -> (Vec<Link>, Vec<Finding>) {
     let mut findings = Vec::new();
     // A name listed twice links the same skills: each repeat would add them all again.
     let mut seen = std::collections::HashSet::new();
-    for name in a.skills.iter().filter(|n| seen.insert(n.as_str())) {
+    let at = |i: usize| a.skill_positions.get(i).copied().unwrap_or(Pos::START);
+    let listed = a.skills.iter().enumerate().map(|(i, name)| (name, at(i)));
+    for (name, pos) in listed.filter(|(n, _)| seen.insert(n.as_str())) {
         match ix.skill_by_name.get(name.as_str()) {
             Some(found) => links.extend(found.all().map(|s| link(a, s, "skills-field"))),
-            None => findings.push(rules::links::unknown_skill_reference(&a.path, name)),
+            None => findings.push(rules::links::unknown_skill_reference(&a.path, pos, name)),
         }
     }
     for (target, _) in &a.body_links {

@@ -126,6 +126,7 @@ fn read_fields(root: &Node, agent: &mut Agent, sink: &mut Sink) {
                         .unwrap_or_default();
             }
             "model" => {
+                agent.model_pos = value.pos;
                 agent.model = match &value.value {
                     Value::Seq(_) => {
                         fields::name_list(value, k, rules::deps::capability_field_shape, sink)
@@ -158,9 +159,10 @@ fn read_fields(root: &Node, agent: &mut Agent, sink: &mut Sink) {
                 });
             }
             "skills" => {
-                agent.skills =
-                    fields::name_list(value, k, rules::deps::capability_field_shape, sink)
-                        .unwrap_or_default()
+                let list =
+                    fields::located_name_list(value, k, rules::deps::capability_field_shape, sink);
+                (agent.skills, agent.skill_positions) =
+                    list.unwrap_or_default().into_iter().unzip();
             }
             "user-invocable" | "user-invokable" => {
                 agent.invocation.user_invocable = fields::boolean(value)

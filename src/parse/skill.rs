@@ -418,14 +418,16 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             "model" => skill.model = read_model(value, sink),
             // A path (read later, from the skill's folder) or handlers written inline.
             "hooks" => f.hooks = crate::parse::hooks::read(value, sink),
+            // The agent fields' requirements are said to be where the first of the two is.
             "tools" => {
-                tools_pos = Some(key.pos);
+                tools_pos.get_or_insert(key.pos);
                 match tool_names(value, sink) {
                     Some(t) => skill.tools = Some(t),
                     None => tools_ok = false,
                 }
             }
             "mcp-servers" => {
+                tools_pos.get_or_insert(key.pos);
                 match fields::key_or_name_list(value, k, rules::deps::capability_field_shape, sink)
                 {
                     Some(s) => skill.mcp_servers = s,

@@ -235,7 +235,7 @@ fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding> {
     Some(Finding::new(
         Rule::ModelDrift,
         &agent.path,
-        Pos::START,
+        agent.model_pos,
         format!(
             "skill `{}` (via {}) suggests model `{hint}`, the agent uses `{}`",
             link.skill,
@@ -256,12 +256,12 @@ pub(crate) const UNKNOWN_SKILL_REFERENCE: RuleDoc = RuleDoc {
     fix: None,
 };
 
-/// The agent at `agent` lists `name` in `skills:`, and no skill has that name.
-pub(crate) fn unknown_skill_reference(agent: &str, name: &str) -> Finding {
+/// The agent at `agent` lists `name` in `skills:`, at `pos`, and no skill has that name.
+pub(crate) fn unknown_skill_reference(agent: &str, pos: Pos, name: &str) -> Finding {
     Finding::new(
         Rule::UnknownSkillReference,
         agent,
-        Pos::START,
+        pos,
         format!("`skills:` names `{name}`, which is not a skill in the library"),
     )
 }

@@ -873,18 +873,34 @@ fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixa
 /// The fix of a misspelt key (SA221, SA502).
 pub(crate) const RENAME_KEY_FIX: FixDoc = FixDoc {
     applicability: Applicability::Safe,
-    what: "Rename a misspelt key to the known key it almost matches, when the mapping has no such key yet and the key is not one the other format reads (an agent's `agent` is a SKILL.md key); its value and comments stay.",
+    what: "Rename a misspelt key to the known key it almost matches, when the mapping has no such key yet and the key is not one the other format reads (an agent's `agent` is a SKILL.md key); its value and comments stay. Unsafe when the key says what may run or what is needed (`tools`, `mcp-servers`, `allowed-tools`, `disallowed-tools`, `hooks`, `dependencies`): hosts start reading it, so an agent that had every tool gets only those listed.",
 };
+
+/// Keys whose value says what may run or what is needed: a host that starts reading one
+/// grants, denies or requires something it did not before.
+const GRANTING_KEYS: &[&str] = &[
+    "allowed-tools",
+    "dependencies",
+    "disallowed-tools",
+    "hooks",
+    "mcp-servers",
+    "tools",
+];
 
 /// The edit that renames the mapping key `key` written at `pos` to `to`.
 pub(crate) fn rename_key(text: &str, pos: Pos, key: &str, to: &str) -> Option<Fix> {
     let start = span::offset(text, pos)?;
     let (start, end) = span::scalar_in(text, start, span::Context::Key, key)?;
     let new = span::scalar(to, span::Context::Key, Some(&text[start..end]));
-    Some(Fix::safe(
+    let (message, edits) = (
         format!("rename `{key}` to `{to}`"),
         vec![span::edit(text, start, end, new)],
-    ))
+    );
+    Some(if GRANTING_KEYS.contains(&to) {
+        Fix::unsafe_edits(message, edits)
+    } else {
+        Fix::safe(message, edits)
+    })
 }
 
 pub(crate) const HOST_FIELD_TYPE: RuleDoc = RuleDoc {

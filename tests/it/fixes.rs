@@ -501,14 +501,18 @@ fn a_key_of_another_format_is_not_renamed_as_a_typo() {
     // `agents`, but renaming it would give the agent sub-agents it never asked for.
     let lib = tree(&[(
         "agents/a.agent.md",
-        "---\ndescription: d\nagent: agent\ntool: [search]\n---\n",
+        "---\ndescription: d\nagent: agent\nmodle: GPT-5\ntool: [search]\n---\n",
     )]);
     let (stdout, _, code) = run(lib.path(), &["--diff"]);
     assert_eq!(code, 1);
     assert!(
-        stdout.contains("-tool: [search]\n+tools: [search]\n"),
+        stdout.contains("-modle: GPT-5\n+model: GPT-5\n"),
         "{stdout}"
     );
+    // Renaming a misspelt `tools` is unsafe: the agent that had every tool gets one.
+    assert!(stdout.contains("\n tool: [search]\n"), "{stdout}");
+    let (stdout, _, _) = run(lib.path(), &["--diff", "--unsafe-fixes"]);
+    assert!(stdout.contains("\n+tools: [search]\n"), "{stdout}");
     assert!(
         stdout.contains("\n agent: agent\n"),
         "left as it is: {stdout}"
