@@ -185,10 +185,12 @@ fn skip_lists<T>(v: &[T]) -> bool {
 }
 
 impl Availability {
-    /// Whether reports say why: a status that needs it, or an available skill some of whose
-    /// needs were not judged (its reason says which).
+    /// Whether reports say why: a status that needs it, or any other that has a reason (an
+    /// available skill some of whose needs were not judged, a skill that needs nothing loaded
+    /// from a frontmatter the host reads its own way, one whose only declaration the host
+    /// does not read).
     pub(crate) fn explained(&self) -> bool {
-        self.status.explained() || self.status == Status::Available && self.reason.is_some()
+        self.status.explained() || self.reason.is_some()
     }
 
     pub(crate) fn of(status: Status, reason: Option<String>) -> Self {

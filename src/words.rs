@@ -1,4 +1,4 @@
-//! Counted nouns in what people read: "1 skill", "2 skills", "0 infos".
+//! Counted nouns and lists in what people read: "1 skill", "2 skills", "a, b and c".
 
 use std::fmt;
 
@@ -12,9 +12,26 @@ impl fmt::Display for Count<'_> {
     }
 }
 
+/// `items` as a sentence lists them: `a`, `a and b`, `a, b and c`.
+pub(crate) fn and_list(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_owned(),
+        [rest @ .., last] => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
-    use super::Count;
+    use super::{Count, and_list};
+
+    #[test]
+    fn lists_read_as_a_sentence() {
+        assert_eq!(and_list(&[]), "");
+        assert_eq!(and_list(&["a"]), "a");
+        assert_eq!(and_list(&["a", "b"]), "a and b");
+        assert_eq!(and_list(&["a", "b", "c"]), "a, b and c");
+    }
 
     #[test]
     fn one_is_singular_and_every_other_count_plural() {

@@ -59,6 +59,27 @@ pub(crate) fn hosts() -> &'static [Profile] {
     CELL.get_or_init(|| BUILTINS.iter().filter_map(|(n, _)| load(n).ok()).collect())
 }
 
+/// The titles of the built-in hosts that skip a skill file not named exactly as they spell it
+/// (`skill.md` for `SKILL.md`), in `BUILTINS` order.
+pub(crate) fn exact_file_name_hosts() -> &'static [&'static str] {
+    static CELL: OnceLock<Vec<&'static str>> = OnceLock::new();
+    CELL.get_or_init(|| {
+        (hosts().iter())
+            .filter(|p| {
+                let v = p.vocabulary.as_ref();
+                let file = v
+                    .and_then(|v| v.skills.as_ref())
+                    .and_then(|s| s.file.as_ref());
+                file.is_some_and(|f| f.case_sensitive)
+            })
+            .map(|p| {
+                let title = p.vocabulary.as_ref().and_then(|v| v.title.as_deref());
+                title.unwrap_or(p.name.as_str())
+            })
+            .collect()
+    })
+}
+
 /// The built-in hosts that load agents of `flavor` (`custom`, `chatmode`, `claude`).
 pub(crate) fn loading(flavor: &str) -> impl Iterator<Item = &'static Profile> {
     hosts().iter().filter(move |p| {

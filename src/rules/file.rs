@@ -343,7 +343,7 @@ pub(crate) const SKILL_FILE_CASING: RuleDoc = RuleDoc {
     severity: Severity::Warning,
     summary: "The skill file is not named exactly `SKILL.md`",
     what: "The skill's file is named `skill.md`, `Skill.md` or another casing instead of exactly `SKILL.md`.",
-    why: "Claude Code, Codex, GitHub Copilot and its CLI, Cursor and OpenClaw look for `SKILL.md` exactly; on case-sensitive file systems other casings are not found at all (VS Code matches the name in any case).",
+    why: "Codex, GitHub Copilot and its CLI, Cursor and OpenClaw look for `SKILL.md` exactly (their built-in profiles' loading rules), so they skip the skill; VS Code matches the name in any case only where the file system does (macOS, Windows), and Claude Code does not document which casings it reads.",
     example: "skills/pdf/skill.md\n\nFix: rename it to skills/pdf/SKILL.md.",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
@@ -358,7 +358,8 @@ pub(crate) fn skill_file_casing(sink: &mut Sink, name: &str) {
         Rule::SkillFileCasing,
         Pos::START,
         format!(
-            "`{name}` should be named `SKILL.md`: Claude Code, Codex, GitHub Copilot, Cursor and OpenClaw look for that exact name"
+            "`{name}` should be named `SKILL.md`: {} look for that exact name",
+            crate::words::and_list(crate::profile::builtin::exact_file_name_hosts())
         ),
         Some(Fix::rename(format!("rename `{name}` to `SKILL.md`"), to)),
     );
