@@ -153,7 +153,13 @@ struct Page<'a> {
     summary: &'a Summary,
     profiles: &'a [super::ProfileEntry],
     stats: Vec<Stat>,
+    /// The chart legend: every status.
     statuses: Vec<StatusView>,
+    /// The matrix's status toggles: every status, and the dash of a cell with no judgement
+    /// when one occurs.
+    filters: Vec<StatusView>,
+    /// `--matrix all`: the page starts with every row shown, as text and Markdown list them.
+    matrix_all: bool,
     charts: Vec<Chart>,
     matrices: Vec<Matrix<'a>>,
     drift: Vec<DriftRow<'a>>,
@@ -189,6 +195,14 @@ fn status_views() -> Vec<StatusView> {
         .collect()
 }
 
+/// A cell with no judgement: its row comes from a merged report that was not run on this
+/// profile. Shown as text and Markdown show it, a dash.
+const NO_JUDGEMENT: StatusView = StatusView {
+    name: "none",
+    label: "–",
+    help: "no judgement: the report this row comes from was not run on this profile",
+};
+
 fn status_label(s: Status) -> &'static str {
     match s {
         Status::Available => "Available",
@@ -206,6 +220,7 @@ fn status_label(s: Status) -> &'static str {
 #[derive(Serialize)]
 struct Chart {
     title: &'static str,
+    /// What a bar counts, singular: the template's `count` adds the plural's `s`.
     noun: &'static str,
     width: u32,
     height: u32,
@@ -359,8 +374,12 @@ struct Row<'a> {
     tags: Vec<String>,
     /// What the text filter searches (name and path).
     search: String,
-    /// The distinct statuses of the row's cells, space-separated, for the status toggles.
+    /// The distinct statuses of the row's cells, space-separated, for the status toggles;
+    /// `none` for a cell with no judgement.
     statuses: String,
+    /// The row is one text and Markdown list rather than fold (`needs_attention`): the page
+    /// starts with only these shown.
+    attention: bool,
     /// Where a skill's requirements are declared, for the cells' tooltips.
     sources: Option<String>,
     cells: Vec<Cell<'a>>,
@@ -371,6 +390,8 @@ struct Cell<'a> {
     profile: &'a str,
     status: &'static str,
     label: &'static str,
+    /// What the label means, for a cell whose label is only a dash.
+    help: Option<&'static str>,
     /// Why, for unavailable and invalid cells.
     reason: Option<&'a str>,
     /// What a skill's cell is judged on: `declared`, `inferred`, `declared and inferred`.
@@ -384,6 +405,7 @@ fn row<'a>(
     description: Option<&'a str>,
     tags: Vec<String>,
     availability: &'a ByProfile,
+    agent: bool,
 ) -> Row<'a> {
     let mut statuses: Vec<&str> = Vec::new();
     let cells = report
@@ -392,15 +414,15 @@ fn row<'a>(
         .map(|p| {
             let a = availability.get(&p.name);
             let status = a.map(|a| a.status);
-            if let Some(s) = status
-                && !statuses.contains(&s.as_str())
-            {
-                statuses.push(s.as_str());
+            let name = status.map_or(NO_JUDGEMENT.name, Status::as_str);
+            if !statuses.contains(&name) {
+                statuses.push(name);
             }
             Cell {
                 profile: &p.name,
-                status: status.map_or("none", Status::as_str),
-                label: status.map_or("Not evaluated", status_label),
+                status: name,
+                label: status.map_or(NO_JUDGEMENT.label, status_label),
+                help: status.is_none().then_some(NO_JUDGEMENT.help),
                 reason: a
                     .filter(|a| a.explained())
                     .map(|a| a.reason.as_deref().unwrap_or("requirements not met")),
@@ -415,6 +437,12 @@ fn row<'a>(
         tags,
         search: format!("{name} {path}"),
         statuses: statuses.join(" "),
+        // The rule text and Markdown fold by, so the first view lists the same rows.
+        attention: super::needs_attention(
+            availability,
+            &report.profile_names().collect::<Vec<_>>(),
+            agent,
+        ),
         sources: None,
         cells,
     }
@@ -494,6 +522,16 @@ struct Baseline<'a> {
 impl<'a> Page<'a> {
     /// The page, section by section as the template lays it out.
     fn new(report: &'a Report) -> Page<'a> {
+        let matrices = matrices(report);
+        let mut filters = status_views();
+        if matrices
+            .iter()
+            .flat_map(|m| &m.rows)
+            .flat_map(|r| &r.cells)
+            .any(|c| c.status == NO_JUDGEMENT.name)
+        {
+            filters.push(NO_JUDGEMENT);
+        }
         Page {
             version: &report.tool.version,
             roots: &report.roots,
@@ -501,8 +539,10 @@ impl<'a> Page<'a> {
             profiles: &report.profiles,
             stats: stats(&report.summary),
             statuses: status_views(),
+            filters,
+            matrix_all: report.matrix_all,
             charts: charts(report),
-            matrices: matrices(report),
+            matrices,
             drift: drift_rows(report),
             files: file_groups(report),
             rules: rules_used(report),
@@ -570,7 +610,7 @@ fn charts(report: &Report) -> Vec<Chart> {
         ),
         chart(
             "Agents by profile",
-            "agents",
+            "agent",
             report,
             &report.summary.agents_by_profile,
         ),
@@ -600,6 +640,7 @@ fn matrices(report: &Report) -> Vec<Matrix<'_>> {
                     s.skill.description.as_deref(),
                     tags,
                     &s.availability,
+                    false,
                 )
             }
         })
@@ -619,6 +660,7 @@ fn matrices(report: &Report) -> Vec<Matrix<'_>> {
                 a.agent.description.as_deref(),
                 tags,
                 &a.availability,
+                true,
             )
         })
         .collect();

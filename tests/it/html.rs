@@ -404,3 +404,215 @@ fn hostile_input_stays_text() {
         }
     }
 }
+
+/// The matrix rows, in page order: the name, the `data-statuses` and whether the row carries
+/// `data-attention` (shown at first).
+fn matrix_rows(html: &str) -> Vec<(String, String, bool)> {
+    let mut out = Vec::new();
+    let mut rest = html;
+    while let Some(i) = rest.find("<tr data-search=") {
+        rest = &rest[i..];
+        let tag = &rest[..=rest.find('>').unwrap()];
+        if let Some(statuses) = attr(tag, "data-statuses") {
+            let at = rest.find("<span class=\"name\">").unwrap() + "<span class=\"name\">".len();
+            let name = &rest[at..at + rest[at..].find("</span>").unwrap()];
+            let attention = attrs(tag).iter().any(|(n, _)| n == "data-attention");
+            out.push((name.to_owned(), statuses.to_owned(), attention));
+        }
+        rest = &rest[tag.len()..];
+    }
+    out
+}
+
+/// The first column of the text matrix headed `heading` (`SKILL`, `AGENT`): the rows it lists.
+fn text_matrix(text: &str, heading: &str) -> Vec<String> {
+    text.lines()
+        .skip_while(|l| !l.starts_with(&format!("{heading} ")))
+        .skip(1)
+        .take_while(|l| !l.is_empty())
+        .filter(|l| !l.starts_with(' '))
+        .map(|l| l.split("  ").next().unwrap().to_owned())
+        .collect()
+}
+
+/// The `(name, checked)` of each checkbox of the filter bar, by `id` or `data-status`.
+fn toggles(html: &str) -> Vec<(String, bool)> {
+    tags(html)
+        .into_iter()
+        .filter(|(n, t)| n == "input" && attr(t, "type") == Some("checkbox"))
+        .map(|(_, t)| {
+            let name = attr(t, "data-status").or_else(|| attr(t, "id")).unwrap();
+            (name.to_owned(), attr(t, "checked").is_some())
+        })
+        .collect()
+}
+
+#[test]
+fn chart_titles_count_in_the_right_number() {
+    let titles = |html: &str| -> Vec<String> {
+        html.split("<title>")
+            .skip(2)
+            .map(|t| t[..t.find("</title>").unwrap()].to_owned())
+            .collect()
+    };
+    let one = html(
+        Path::new(MANIFEST_DIR),
+        &["-p", "examples/profiles/prod.json", "examples/library"],
+    );
+    assert_eq!(
+        titles(&one),
+        [
+            "prod: 9 skills, 4 available, 2 unavailable, 2 needs-nothing, 1 undeclared",
+            "prod: 4 agents, 2 available, 2 partial",
+        ]
+    );
+    let dir = tempfile::tempdir().unwrap();
+    crate::common::write(
+        dir.path(),
+        "lib/.github/agents/solo.agent.md",
+        "---\nname: solo\ndescription: Works alone.\ntools: [read]\n---\n# Solo\n",
+    );
+    crate::common::write(
+        dir.path(),
+        "lib/skills/alone/SKILL.md",
+        crate::common::skill_md("alone", ""),
+    );
+    let prod = Path::new(MANIFEST_DIR).join("examples/profiles/prod.json");
+    let single = html(dir.path(), &["-p", prod.to_str().unwrap(), "lib"]);
+    let single = titles(&single);
+    assert_eq!(single.len(), 2, "{single:?}");
+    assert!(single[0].starts_with("prod: 1 skill, "), "{single:?}");
+    assert!(single[1].starts_with("prod: 1 agent, "), "{single:?}");
+}
+
+#[test]
+fn first_view_is_the_rows_text_and_markdown_list() {
+    let html = example();
+    let text = quiet_stdout(
+        bin(MANIFEST_DIR)
+            .args(["--fail-on", "never", "--color", "never"])
+            .args(EXAMPLE),
+        0,
+    );
+    let rows = matrix_rows(&html);
+    assert_eq!(rows.len(), 13, "{rows:#?}");
+    let shown = |range: std::ops::Range<usize>| -> Vec<String> {
+        rows[range]
+            .iter()
+            .filter(|(_, _, attention)| *attention)
+            .map(|(name, _, _)| name.clone())
+            .collect()
+    };
+    // 9 skills, then 4 agents.
+    assert_eq!(shown(0..9), text_matrix(&text, "SKILL"));
+    assert_eq!(shown(9..13), text_matrix(&text, "AGENT"));
+    assert_eq!(shown(9..13), ["refunds", "planner"]);
+    let markdown = quiet_stdout(
+        bin(MANIFEST_DIR)
+            .args(["--fail-on", "never", "-f", "markdown"])
+            .args(EXAMPLE),
+        0,
+    );
+    assert!(
+        markdown.contains("### Skills not available everywhere (6 of 9)")
+            && markdown.contains("### Agents not available everywhere (2 of 4)"),
+        "{markdown}"
+    );
+    assert_eq!(shown(0..9).len(), 6);
+    // An agent available wherever it loads needs no attention, as text and Markdown fold it.
+    let analyst = rows.iter().find(|(n, _, _)| n == "analyst").unwrap();
+    assert_eq!(
+        (analyst.1.as_str(), analyst.2),
+        ("available not-loaded", false)
+    );
+    // The first view comes from the attention toggle: every status toggle starts ticked, so
+    // none hides a row that toggle shows.
+    let boxes = toggles(&html);
+    assert_eq!(boxes[0], ("filter-attention".to_owned(), true));
+    assert_eq!(boxes.len(), 1 + 8, "{boxes:?}");
+    assert!(boxes.iter().all(|(_, on)| *on), "{boxes:?}");
+
+    // `--matrix all` lists every row in text and Markdown: the page starts with all shown.
+    let all = html_with(&["--matrix", "all"]);
+    assert_eq!(toggles(&all)[0], ("filter-attention".to_owned(), false));
+}
+
+/// The example report with `extra` arguments.
+fn html_with(extra: &[&str]) -> String {
+    let args: Vec<&str> = EXAMPLE
+        .iter()
+        .copied()
+        .chain(extra.iter().copied())
+        .collect();
+    html(Path::new(MANIFEST_DIR), &args)
+}
+
+#[test]
+fn merged_cells_with_no_judgement_read_as_in_text_and_need_attention() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    let profile = |p: &str| {
+        Path::new(MANIFEST_DIR)
+            .join("examples/profiles")
+            .join(p)
+            .display()
+            .to_string()
+    };
+    // Two shards, each judged on a profile the other was not.
+    for (shard, skill, p) in [("a", "left", "prod.json"), ("b", "right", "dev.json")] {
+        crate::common::write(
+            root,
+            &format!("{shard}/skills/{skill}/SKILL.md"),
+            crate::common::skill_md(skill, ""),
+        );
+        quiet_stdout(
+            bin(root.join(shard))
+                .args(["--fail-on", "never", "-p", &profile(p), "."])
+                .args(["-o", &format!("../{shard}.json")]),
+            0,
+        );
+    }
+    let merged = |format: &str| {
+        quiet_stdout(
+            bin(root).args(["merge", "a.json", "b.json", "-f", format]),
+            0,
+        )
+    };
+    let html = merged("html");
+    let text = merged("text");
+    let markdown = merged("markdown");
+
+    // Text lists both rows, a dash where a shard did not judge.
+    assert_eq!(text_matrix(&text, "SKILL"), ["left", "right"], "{text}");
+    assert!(text.contains("left   needs-nothing  -\n"), "{text}");
+    assert!(
+        markdown.contains("| <code>left</code> | ☑️ needs nothing | – |"),
+        "{markdown}"
+    );
+    // The page shows the same dash, and both rows at first.
+    assert!(!html.contains("Not evaluated"), "no label of its own");
+    let rows = matrix_rows(&html);
+    assert_eq!(
+        rows,
+        [
+            ("left".to_owned(), "needs-nothing none".to_owned(), true),
+            ("right".to_owned(), "none needs-nothing".to_owned(), true),
+        ]
+    );
+    let dash = tags(&html)
+        .into_iter()
+        .filter(|(n, t)| n == "td" && attr(t, "class") == Some("s-none"))
+        .count();
+    assert_eq!(dash, 2, "one empty cell per row");
+    assert!(
+        html.contains("<span class=\"badge s-none\" title=\"no judgement: the report this row comes from was not run on this profile\">–</span>"),
+        "the dash says what it means on hover"
+    );
+    // A toggle for the dash, ticked like the others, so the first view is the attention rows.
+    let boxes = toggles(&html);
+    assert_eq!(boxes.last(), Some(&("none".to_owned(), true)), "{boxes:?}");
+    assert!(boxes.iter().all(|(_, on)| *on), "{boxes:?}");
+
+    // A report that judged every cell has no such toggle.
+    assert!(!toggles(&example()).iter().any(|(n, _)| n == "none"));
+}
