@@ -267,15 +267,7 @@ impl Names for PolicySeverity {
 
 impl Names for PolicyCheck {
     const WHAT: &'static str = "policy `check`";
-    const NAMES: &'static [&'static str] = &[
-        "required-field",
-        "forbidden-field",
-        "field-pattern",
-        "max-length",
-        "forbidden-tools",
-        "required-tools",
-        "allowed-servers",
-    ];
+    const NAMES: &'static [&'static str] = crate::rules::policy::Check::NAMES;
 }
 
 impl Names for NameCharset {
