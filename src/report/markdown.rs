@@ -20,67 +20,278 @@ pub(crate) const MAX_COMMENT_CHARS: usize = 65_536;
 /// Room kept for headers, `<details>` wrappers and the notes on what was left out.
 const RESERVE: usize = 2_048;
 
-/// A section of lines that can be shortened from the end, with what a line stands for.
+/// A section of lines that can be shortened, with what a line stands for.
 struct Part {
-    /// Lines in priority order (most important first).
     lines: Vec<String>,
+    /// Indices of `lines`, most important first: `fit` drops lines from the end of this order,
+    /// while the lines kept are shown in their own order.
+    order: Vec<usize>,
     kept: usize,
     noun: &'static str,
 }
 
 impl Part {
+    /// A part whose lines are already in priority order (most important first).
     fn new(lines: Vec<String>, noun: &'static str) -> Part {
+        let order = (0..lines.len()).collect();
+        Part::ordered(lines, order, noun)
+    }
+    fn ordered(lines: Vec<String>, order: Vec<usize>, noun: &'static str) -> Part {
         let kept = lines.len();
-        Part { lines, kept, noun }
+        Part {
+            lines,
+            order,
+            kept,
+            noun,
+        }
     }
     fn size(&self) -> usize {
-        self.lines[..self.kept].iter().map(|l| l.len() + 1).sum()
+        self.order[..self.kept]
+            .iter()
+            .map(|&i| self.lines[i].len() + 1)
+            .sum()
     }
     fn left_out(&self) -> usize {
         self.lines.len() - self.kept
     }
+    /// The lines that survived `fit`, in their own order.
+    fn shown(&self) -> impl Iterator<Item = &String> {
+        let kept = self.kept_lines();
+        self.lines
+            .iter()
+            .zip(kept)
+            .filter(|(_, k)| *k)
+            .map(|(l, _)| l)
+    }
+    /// Whether each line survived `fit`, in line order.
+    fn kept_lines(&self) -> Vec<bool> {
+        let mut kept = vec![false; self.lines.len()];
+        for &i in &self.order[..self.kept] {
+            kept[i] = true;
+        }
+        kept
+    }
 }
 
 /// Drop lines from `parts`, in order, until everything fits in `budget` bytes. Each part is
-/// cut from its end, so the least important lines of the least important part go first.
+/// cut from the end of its order, so the least important lines of the least important part go
+/// first.
 fn fit(parts: &mut [&mut Part], budget: usize) {
     let mut total: usize = parts.iter().map(|p| p.size()).sum();
     for p in parts.iter_mut() {
         while total > budget && p.kept > 0 {
             p.kept -= 1;
-            total -= p.lines[p.kept].len() + 1;
+            total -= p.lines[p.order[p.kept]].len() + 1;
         }
     }
+}
+
+/// What `render` writes with `budget` for the lines that can be cut, or with less when that
+/// does not fit a comment: the room kept for headers and notes is only an estimate, so an
+/// output over the limit is rendered again with the budget shrunk by the excess.
+fn fitted(mut budget: usize, render: impl Fn(usize) -> String) -> String {
+    loop {
+        let s = render(budget);
+        let over = s.chars().count().saturating_sub(MAX_COMMENT_CHARS);
+        if over == 0 || budget == 0 {
+            return s;
+        }
+        budget = budget.saturating_sub(over);
+    }
+}
+
+/// Statuses that make a row need attention, worst first.
+const WORST_FIRST: [Status; 6] = [
+    Status::Invalid,
+    Status::Unavailable,
+    Status::Partial,
+    Status::NotLoaded,
+    Status::NotJudged,
+    Status::Undeclared,
+];
+
+/// A matrix row's worst cell among those that make it need attention, by the rule of
+/// [`super::needs_attention`]; `None` when it needs none. A missing cell is one no profile
+/// judged, so it counts as not judged.
+fn worst(availability: &super::ByProfile, names: &[&str], agent: bool) -> Option<Status> {
+    names
+        .iter()
+        .filter_map(
+            |n| match availability.get(*n).map_or(Status::NotJudged, |a| a.status) {
+                Status::Available | Status::NeedsNothing => None,
+                Status::NotLoaded if agent => None,
+                status => Some(status),
+            },
+        )
+        .min_by_key(|s| WORST_FIRST.iter().position(|w| w == s))
+}
+
+/// How urgently a row with this worst cell needs attention, most urgent lowest: what cannot
+/// run, then what runs in part or not at all on a host, then what could not be judged, then
+/// rows that need no attention.
+fn urgency(worst: Option<Status>) -> usize {
+    match worst {
+        Some(Status::Invalid | Status::Unavailable) => 0,
+        Some(Status::Partial | Status::NotLoaded) => 1,
+        Some(_) => 2,
+        None => 3,
+    }
+}
+
+/// The order in which to keep the rows of several tables laid end to end, most important
+/// first: by urgency (see [`urgency`]); rows equally urgent are taken in each table's own
+/// order, the tables interleaved so that each keeps the same share of its rows of that
+/// urgency, and the first of them before any table's second, so none is emptied for another.
+fn keep_order(tables: &[&[Option<Status>]]) -> Vec<usize> {
+    // (urgency, rows of the table before it with that urgency, their number, table, index)
+    let mut rows: Vec<(usize, usize, usize, usize, usize)> = Vec::new();
+    let mut start = 0;
+    for (t, worst) in tables.iter().enumerate() {
+        let mut of = [0usize; 4];
+        for w in worst.iter() {
+            of[urgency(*w)] += 1;
+        }
+        let mut before = [0usize; 4];
+        for (i, w) in worst.iter().enumerate() {
+            let u = urgency(*w);
+            rows.push((u, before[u], of[u], t, start + i));
+            before[u] += 1;
+        }
+        start += worst.len();
+    }
+    // Within an urgency, by the share of its table's rows of that urgency that come before a
+    // row, compared without division.
+    rows.sort_by(|a, b| {
+        a.0.cmp(&b.0)
+            .then_with(|| (a.1 * b.2).cmp(&(b.1 * a.2)))
+            .then_with(|| a.3.cmp(&b.3))
+    });
+    rows.into_iter().map(|r| r.4).collect()
+}
+
+/// The rows of the skill table and the agent table, cut as one part so that they share the
+/// room, the rows that need attention most kept first.
+struct Tables {
+    part: Part,
+    /// Each line's worst cell, as [`worst`] finds it.
+    worst: Vec<Option<Status>>,
+    /// Where the agent rows start.
+    split: usize,
+}
+
+impl Tables {
+    fn new(skills: Vec<(String, Option<Status>)>, agents: Vec<(String, Option<Status>)>) -> Tables {
+        let split = skills.len();
+        let (lines, worst): (Vec<String>, Vec<Option<Status>>) =
+            skills.into_iter().chain(agents).unzip();
+        let order = keep_order(&[&worst[..split], &worst[split..]]);
+        Tables {
+            part: Part::ordered(lines, order, "matrix rows"),
+            worst,
+            split,
+        }
+    }
+    fn range(&self, agent: bool) -> std::ops::Range<usize> {
+        match agent {
+            false => 0..self.split,
+            true => self.split..self.part.lines.len(),
+        }
+    }
+}
+
+/// The kept rows of one table of `t`, in report order, and a note on those left out. With
+/// `describe`, the note says how much the rows left out need attention, so a reader knows
+/// whether anything worse than what is shown is missing.
+fn emit_rows(t: &Tables, kept: &[bool], agent: bool, describe: bool, s: &mut String) {
+    let range = t.range(agent);
+    for i in range.clone().filter(|&i| kept[i]) {
+        let _ = writeln!(s, "{}", t.part.lines[i]);
+    }
+    let cut: Vec<Option<Status>> = range.filter(|&i| !kept[i]).map(|i| t.worst[i]).collect();
+    if cut.is_empty() {
+        return;
+    }
+    let _ = write!(
+        s,
+        "\n_{} more {} {} left out to fit a comment",
+        cut.len(),
+        if agent { "agent" } else { "skill" },
+        if cut.len() == 1 { "row" } else { "rows" }
+    );
+    if describe {
+        s.push_str(&left_out_detail(&cut));
+    }
+    s.push_str("._\n");
+}
+
+/// What rows left out need: none of them attention, or their worst cells by status and how
+/// many need none, with a word when none is invalid or unavailable.
+fn left_out_detail(cut: &[Option<Status>]) -> String {
+    let one = cut.len() == 1;
+    let fine = cut.iter().filter(|w| w.is_none()).count();
+    if fine == cut.len() {
+        return match one {
+            true => ", which needs no attention".to_owned(),
+            false => ", none of which needs attention".to_owned(),
+        };
+    }
+    let each: Vec<String> = WORST_FIRST
+        .iter()
+        .filter_map(|status| {
+            let n = cut.iter().filter(|w| **w == Some(*status)).count();
+            (n > 0).then(|| format!("{n} {}", mark(*status)))
+        })
+        .collect();
+    let mut out = String::new();
+    if cut.iter().all(|w| urgency(*w) > 0) {
+        let (invalid, unavailable) = (mark(Status::Invalid), mark(Status::Unavailable));
+        let _ = match one {
+            true => write!(out, ", which is neither {invalid} nor {unavailable}"),
+            false => write!(out, ", none of which is {invalid} or {unavailable}"),
+        };
+    }
+    let _ = write!(out, " (worst cell: {}", each.join(", "));
+    if fine > 0 {
+        let _ = write!(
+            out,
+            "; {fine} {} no attention",
+            if fine == 1 { "needs" } else { "need" }
+        );
+    }
+    out.push(')');
+    out
 }
 
 pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let mut s = String::new();
-    let _ = writeln!(s, "{MARKER}\n## skill-audit report\n");
-    match &report.baseline {
-        Some(d) => {
-            let _ = writeln!(s, "{}\n", message(&super::diff::verdict(d)));
-            let budget = MAX_COMMENT_CHARS.saturating_sub(s.len() + RESERVE);
-            diff_sections(d, &mut s, budget);
+    let mut head = String::new();
+    let _ = writeln!(head, "{MARKER}\n## skill-audit report\n");
+    let _ = match &report.baseline {
+        Some(d) => writeln!(head, "{}\n", message(&super::diff::verdict(d))),
+        None => writeln!(head, "{}\n", verdict(report)),
+    };
+    let first = MAX_COMMENT_CHARS.saturating_sub(head.len() + RESERVE);
+    let s = fitted(first, |budget| {
+        let mut s = head.clone();
+        match &report.baseline {
+            Some(d) => diff_sections(d, &mut s, budget),
+            None => full_sections(report, &mut s, budget),
         }
-        None => {
-            let _ = writeln!(s, "{}\n", verdict(report));
-            let budget = MAX_COMMENT_CHARS.saturating_sub(s.len() + RESERVE);
-            full_sections(report, &mut s, budget);
-        }
-    }
-    let _ = writeln!(
-        s,
-        "<sub>{} scanned · {} · {} · skill-audit {}</sub>",
-        Count(report.summary.files_scanned, "file"),
-        Count(report.summary.skills, "skill"),
-        Count(report.summary.agents, "agent"),
-        report.tool.version
-    );
+        let _ = writeln!(
+            s,
+            "<sub>{} scanned · {} · {} · skill-audit {}</sub>",
+            Count(report.summary.files_scanned, "file"),
+            Count(report.summary.skills, "skill"),
+            Count(report.summary.agents, "agent"),
+            report.tool.version
+        );
+        s
+    });
     out.write_all(s.as_bytes())
 }
 
-/// Matrix rows that are not fully available, drift and findings, cut to `budget` bytes:
-/// info findings go first, then warnings, drift, errors and last the matrix rows.
+/// Matrix rows, drift and findings, cut to `budget` bytes: the folded rows go first, then info
+/// findings, warnings, drift, errors and last the rows that `--matrix` shows, the rows that
+/// need attention least first.
 fn full_sections(report: &Report, s: &mut String, budget: usize) {
     let names: Vec<&str> = report.profile_names().collect();
     // Rows that need no attention fold into a `<details>`, unless `--matrix all`.
@@ -91,26 +302,25 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
         }
     };
     let (skill_rows, agent_rows) = (report.skill_rows(), report.agent_rows());
-    let mut skills = Part::new(
-        matrix_rows(skill_rows.clone().filter(shown(false)), &names),
-        "skill rows",
-    );
-    let mut agents = Part::new(
-        matrix_rows(agent_rows.clone().filter(shown(true)), &names),
-        "agent rows",
-    );
+    // Each table's rows, shown or folded, with their worst cells.
+    let rows = |agent: bool, folded: bool| -> Vec<(String, Option<Status>)> {
+        let shown = shown(agent);
+        let pick = move |r: &(&str, &super::ByProfile)| shown(r) != folded;
+        let list: Vec<(&str, &super::ByProfile)> = if agent {
+            agent_rows.clone().filter(pick).collect()
+        } else {
+            skill_rows.clone().filter(pick).collect()
+        };
+        let lines = matrix_rows(list.iter().copied(), &names);
+        let cells = list.iter().map(|(_, a)| worst(a, &names, agent));
+        lines.into_iter().zip(cells).collect()
+    };
+    let mut matrix = Tables::new(rows(false, false), rows(true, false));
+    let mut folded = Tables::new(rows(false, true), rows(true, true));
     let unshown = |agent: bool| {
         let shown = shown(agent);
         move |r: &(&str, &super::ByProfile)| !shown(r)
     };
-    let mut skills_folded = Part::new(
-        matrix_rows(skill_rows.clone().filter(unshown(false)), &names),
-        "skill rows",
-    );
-    let mut agents_folded = Part::new(
-        matrix_rows(agent_rows.clone().filter(unshown(true)), &names),
-        "agent rows",
-    );
     let skill_counts = fold_counts(skill_rows.filter(unshown(false)), &names);
     let agent_counts = fold_counts(agent_rows.filter(unshown(true)), &names);
     let mut drift = Part::new(
@@ -130,49 +340,36 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
     let mut infos = Part::new(by_sev(Severity::Info), "infos");
     fit(
         &mut [
-            &mut agents_folded,
-            &mut skills_folded,
+            &mut folded.part,
             &mut infos,
             &mut warnings,
             &mut drift,
             &mut errors,
-            &mut agents,
-            &mut skills,
+            &mut matrix.part,
         ],
         budget,
     );
 
     if !names.is_empty() {
-        for (title, part, folded, counts, total) in [
-            (
-                "Skill",
-                &skills,
-                &skills_folded,
-                &skill_counts,
-                report.skills.len(),
-            ),
-            (
-                "Agent",
-                &agents,
-                &agents_folded,
-                &agent_counts,
-                report.agents.len(),
-            ),
+        let (shown_kept, folded_kept) = (matrix.part.kept_lines(), folded.part.kept_lines());
+        // A table with no row left in the budget is only the note that says so.
+        let any_kept =
+            |kept: &[bool], range: std::ops::Range<usize>| range.into_iter().any(|i| kept[i]);
+        for (title, agent, counts, total) in [
+            ("Skill", false, &skill_counts, report.skills.len()),
+            ("Agent", true, &agent_counts, report.agents.len()),
         ] {
             if total == 0 {
                 continue;
             }
             let header = table_header(title, &names);
-            if part.lines.is_empty() {
+            let listed = matrix.range(agent);
+            if listed.is_empty() {
                 let _ = writeln!(
                     s,
                     "All {total} {}s are available on every profile{}.\n",
                     title.to_lowercase(),
-                    if title == "Agent" {
-                        " that loads them"
-                    } else {
-                        ""
-                    }
+                    if agent { " that loads them" } else { "" }
                 );
             } else {
                 let _ = match report.matrix_all {
@@ -180,19 +377,26 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
                     false => writeln!(
                         s,
                         "### {title}s not available everywhere ({} of {total})\n",
-                        part.lines.len()
+                        listed.len()
                     ),
                 };
-                s.push_str(&header);
-                emit(part, s);
-                let _ = writeln!(s, "\n{}\n", legend());
+                let some = any_kept(&shown_kept, listed);
+                if some {
+                    s.push_str(&header);
+                }
+                emit_rows(&matrix, &shown_kept, agent, true, s);
+                if some {
+                    let _ = writeln!(s, "\n{}", legend());
+                }
+                s.push('\n');
             }
-            if !folded.lines.is_empty() {
+            let hidden = folded.range(agent);
+            if !hidden.is_empty() {
                 let each: Vec<String> = counts
                     .iter()
                     .map(|(status, n)| format!("{n} {}", mark(*status)))
                     .collect();
-                let n = folded.lines.len();
+                let n = hidden.len();
                 let _ = write!(
                     s,
                     "<details><summary>{} that {} no attention: {}</summary>\n\n",
@@ -200,11 +404,11 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
                     if n == 1 { "needs" } else { "need" },
                     each.join(", ")
                 );
-                // A table with no row left in the budget is only the note that says so.
-                if folded.kept > 0 {
+                if any_kept(&folded_kept, hidden) {
                     s.push_str(&header);
                 }
-                emit(folded, s);
+                // The summary already says these rows need no attention.
+                emit_rows(&folded, &folded_kept, agent, false, s);
                 s.push_str("\n</details>\n\n");
             }
         }
@@ -212,27 +416,37 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
     if !drift.lines.is_empty() {
         let _ = writeln!(
             s,
-            "<details><summary>Drift: {} where the agent lacks what the skill needs</summary>\n\n| Agent | Skill | Missing | Via |\n| --- | --- | --- | --- |",
+            "<details><summary>Drift: {} where the agent lacks what the skill needs</summary>\n",
             Count(drift.lines.len(), "link")
         );
-        emit(&drift, s);
+        table(
+            "| Agent | Skill | Missing | Via |\n| --- | --- | --- | --- |",
+            &drift,
+            s,
+        );
         s.push_str("\n</details>\n\n");
     }
     let total = errors.lines.len() + warnings.lines.len() + infos.lines.len();
     if total > 0 {
         let _ = writeln!(
             s,
-            "<details><summary>Findings: {}, {}, {}</summary>\n\n| Severity | Rule | Location | Message |\n| --- | --- | --- | --- |",
+            "<details><summary>Findings: {}, {}, {}</summary>\n",
             Count(errors.lines.len(), "error"),
             Count(warnings.lines.len(), "warning"),
             Count(infos.lines.len(), "info")
         );
-        for p in [&errors, &warnings, &infos] {
-            for l in &p.lines[..p.kept] {
+        let parts = [&errors, &warnings, &infos];
+        if parts.iter().any(|p| p.kept > 0) {
+            let _ = writeln!(
+                s,
+                "| Severity | Rule | Location | Message |\n| --- | --- | --- | --- |"
+            );
+            for l in parts.iter().flat_map(|p| p.shown()) {
                 let _ = writeln!(s, "{l}");
             }
+            s.push('\n');
         }
-        let cut: Vec<String> = [&errors, &warnings, &infos]
+        let cut: Vec<String> = parts
             .iter()
             .filter(|p| p.left_out() > 0)
             .map(|p| format!("{} {}", p.left_out(), p.noun))
@@ -240,17 +454,26 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
         if !cut.is_empty() {
             let _ = writeln!(
                 s,
-                "\n_Left out to fit a comment: {}. The JSON or HTML report has everything._",
+                "_Left out to fit a comment: {}. The JSON or HTML report has everything._\n",
                 cut.join(", ")
             );
         }
-        s.push_str("\n</details>\n\n");
+        s.push_str("</details>\n\n");
     }
+}
+
+/// A table of a part's kept lines under `header` (its header and separator lines), or, when
+/// none was kept, only the note that says so.
+fn table(header: &str, part: &Part, s: &mut String) {
+    if part.kept > 0 {
+        let _ = writeln!(s, "{header}");
+    }
+    emit(part, s);
 }
 
 /// The kept lines of a part, and a note on what was left out.
 fn emit(part: &Part, s: &mut String) {
-    for l in &part.lines[..part.kept] {
+    for l in part.shown() {
         let _ = writeln!(s, "{l}");
     }
     if part.left_out() > 0 {
@@ -265,13 +488,20 @@ fn emit(part: &Part, s: &mut String) {
 
 /// A comparison of two reports (`skill-audit diff -f markdown`), as a PR comment.
 pub(crate) fn render_diff(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
-    let mut s = String::new();
+    let mut head = String::new();
     let _ = writeln!(
-        s,
+        head,
         "{MARKER}\n## skill-audit: changes\n\n{}\n",
         message(&super::diff::verdict(d))
     );
-    diff_sections(d, &mut s, MAX_COMMENT_CHARS);
+    let s = fitted(
+        MAX_COMMENT_CHARS.saturating_sub(head.len() + RESERVE),
+        |budget| {
+            let mut s = head.clone();
+            diff_sections(d, &mut s, budget);
+            s
+        },
+    );
     out.write_all(s.as_bytes())
 }
 
@@ -342,19 +572,21 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
         budget,
     );
     if !changes.lines.is_empty() {
-        let _ = writeln!(
+        s.push_str("### Availability changes\n\n");
+        table(
+            "| Kind | Name | Profile | Change | Why |\n| --- | --- | --- | --- | --- |",
+            &changes,
             s,
-            "### Availability changes\n\n| Kind | Name | Profile | Change | Why |\n| --- | --- | --- | --- | --- |"
         );
-        emit(&changes, s);
         s.push('\n');
     }
     if !entries.lines.is_empty() {
-        let _ = writeln!(
+        s.push_str("### Added and removed\n\n");
+        table(
+            "| Kind | Name | Path | Change |\n| --- | --- | --- | --- |",
+            &entries,
             s,
-            "### Added and removed\n\n| Kind | Name | Path | Change |\n| --- | --- | --- | --- |"
         );
-        emit(&entries, s);
         s.push('\n');
     }
     if !d.renamed.is_empty() {
@@ -377,10 +609,14 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
         }
         let _ = writeln!(
             s,
-            "<details><summary>{title} ({})</summary>\n\n| Severity | Rule | Location | Message |\n| --- | --- | --- | --- |",
+            "<details><summary>{title} ({})</summary>\n",
             part.lines.len()
         );
-        emit(part, s);
+        table(
+            "| Severity | Rule | Location | Message |\n| --- | --- | --- | --- |",
+            part,
+            s,
+        );
         s.push_str("\n</details>\n\n");
     }
 }
@@ -431,21 +667,21 @@ pub(crate) fn render_profile_diff(d: &ProfileDiff, out: &mut dyn Write) -> io::R
         if part.lines.is_empty() {
             continue;
         }
-        let _ = writeln!(
-            s,
-            "### {title} ({})\n\n| Server | Kind | Name |\n| --- | --- | --- |",
-            part.lines.len()
+        let _ = writeln!(s, "### {title} ({})\n", part.lines.len());
+        table(
+            "| Server | Kind | Name |\n| --- | --- | --- |",
+            part,
+            &mut s,
         );
-        emit(part, &mut s);
         s.push('\n');
     }
     if !machine.lines.is_empty() {
-        let _ = writeln!(
-            s,
-            "### Machine ({})\n\n| Kind | Change | Name |\n| --- | --- | --- |",
-            machine.lines.len()
+        let _ = writeln!(s, "### Machine ({})\n", machine.lines.len());
+        table(
+            "| Kind | Change | Name |\n| --- | --- | --- |",
+            &machine,
+            &mut s,
         );
-        emit(&machine, &mut s);
         s.push('\n');
     }
     out.write_all(s.as_bytes())
@@ -734,5 +970,120 @@ mod tests {
             message("missing `a|b` <x>"),
             "missing <code>a&#124;b</code> &lt;x&gt;"
         );
+    }
+
+    fn row(statuses: &[Status]) -> crate::report::ByProfile {
+        statuses
+            .iter()
+            .enumerate()
+            .map(|(i, s)| (format!("p{i}"), crate::evaluate::Availability::of(*s, None)))
+            .collect()
+    }
+
+    #[test]
+    fn a_row_has_a_worst_cell_exactly_when_it_needs_attention() {
+        let names = ["p0", "p1"];
+        for a in Status::ALL {
+            for b in Status::ALL {
+                for agent in [false, true] {
+                    let r = row(&[a, b]);
+                    assert_eq!(
+                        worst(&r, &names, agent).is_some(),
+                        crate::report::needs_attention(&r, &names, agent),
+                        "{a:?} {b:?} agent: {agent}"
+                    );
+                }
+            }
+        }
+        let r = row(&[Status::NotLoaded, Status::Undeclared, Status::Partial]);
+        let names = ["p0", "p1", "p2"];
+        assert_eq!(worst(&r, &names, false), Some(Status::Partial));
+        assert_eq!(worst(&r, &names[..2], false), Some(Status::NotLoaded));
+        // A host that does not load a kind of agent is no fault of the agent's.
+        assert_eq!(worst(&r, &names[..2], true), Some(Status::Undeclared));
+        // A cell no profile judged.
+        assert_eq!(
+            worst(&row(&[Status::Available]), &["p0", "gone"], false),
+            Some(Status::NotJudged)
+        );
+    }
+
+    #[test]
+    fn equally_urgent_rows_of_two_tables_share_the_room() {
+        let (nj, part, bad) = (
+            Some(Status::NotJudged),
+            Some(Status::Partial),
+            Some(Status::Unavailable),
+        );
+        // Skills 0..4, agents 4..12.
+        let skills = [nj, part, nj, nj];
+        let agents = [part, part, None, part, bad, part, part, part];
+        let order = keep_order(&[&skills, &agents]);
+        assert_eq!(order[0], 8, "the unavailable agent");
+        // The partial rows: the skill's one first, then the agents' in their order.
+        assert_eq!(&order[1..8], &[1, 4, 5, 7, 9, 10, 11]);
+        // The not-judged skills, then the row that needs no attention.
+        assert_eq!(&order[8..], &[0, 2, 3, 6]);
+        let skills = [nj; 3];
+        let agents = [nj; 6];
+        let order = keep_order(&[&skills, &agents]);
+        // Each table keeps the same share of its rows: one skill for two agents.
+        assert_eq!(order, [0, 3, 4, 1, 5, 6, 2, 7, 8]);
+    }
+
+    #[test]
+    fn rows_that_need_attention_most_are_kept_and_shown_in_order() {
+        let line = |n: usize| format!("| row {n:02} |");
+        let (und, bad) = (Some(Status::Undeclared), Some(Status::Invalid));
+        let skills = vec![
+            (line(0), und),
+            (line(1), None),
+            (line(2), bad),
+            (line(3), und),
+        ];
+        let agents = vec![(line(4), und), (line(5), Some(Status::Unavailable))];
+        let mut t = Tables::new(skills, agents);
+        // Room for three rows.
+        fit(&mut [&mut t.part], 3 * (line(0).len() + 1));
+        let kept = t.part.kept_lines();
+        let mut s = String::new();
+        emit_rows(&t, &kept, false, true, &mut s);
+        assert_eq!(
+            s,
+            "| row 00 |\n| row 02 |\n\n_2 more skill rows left out to fit a comment, none of which is ⚠️ invalid or ❌ unavailable (worst cell: 1 ➖ undeclared; 1 needs no attention)._\n"
+        );
+        s.clear();
+        emit_rows(&t, &kept, true, true, &mut s);
+        assert_eq!(
+            s,
+            "| row 05 |\n\n_1 more agent row left out to fit a comment, which is neither ⚠️ invalid nor ❌ unavailable (worst cell: 1 ➖ undeclared)._\n"
+        );
+    }
+
+    #[test]
+    fn the_note_on_rows_left_out_says_how_bad_they_are() {
+        let note = |cut: &[Option<Status>]| left_out_detail(cut);
+        assert_eq!(note(&[None, None]), ", none of which needs attention");
+        assert_eq!(
+            note(&[
+                Some(Status::NotJudged),
+                Some(Status::Unavailable),
+                None,
+                None,
+                Some(Status::Unavailable)
+            ]),
+            " (worst cell: 2 ❌ unavailable, 1 ❔ not judged; 2 need no attention)"
+        );
+    }
+
+    #[test]
+    fn output_over_the_limit_is_rendered_again_with_less() {
+        // Headers longer than the room kept for them: the first budget is too large.
+        let render = |budget: usize| "x".repeat(budget) + &"h".repeat(3 * RESERVE);
+        let s = fitted(MAX_COMMENT_CHARS - RESERVE, render);
+        assert_eq!(s.chars().count(), MAX_COMMENT_CHARS);
+        // However small the budget, rendering ends.
+        let s = fitted(10, |b| "x".repeat(b + MAX_COMMENT_CHARS + 1));
+        assert_eq!(s.len(), MAX_COMMENT_CHARS + 1);
     }
 }

@@ -474,6 +474,131 @@ fn pr_comment_of_5000_skills_fits_githubs_limit() {
     );
 }
 
+/// A library whose rows that need attention overflow a comment. In path order the rows that
+/// need attention least come first: skills `a-…` not judged (they run `gh`, which a tool
+/// profile does not describe) before skills `z-…` unavailable, agents `a-…` partial and
+/// `b-…` undeclared before agents `z-…` unavailable; skills `m-…` need nothing.
+fn overflowing_library() -> TempDir {
+    let tmp = TempDir::new().unwrap();
+    let root = tmp.path();
+    let long = "with-a-name-long-enough-to-fill-the-comment";
+    for i in 0..250 {
+        let name = format!("a-{i:03}-{long}");
+        write(
+            root,
+            &format!("skills/{name}/SKILL.md"),
+            format!("---\nname: {name}\ndescription: d\n---\n```sh\ngh pr list\n```\n"),
+        );
+    }
+    for i in 0..30 {
+        skill(
+            root,
+            &format!("z-{i:03}-{long}"),
+            "dependencies:\n  tools: [refund_order]\n",
+        );
+    }
+    for i in 0..300 {
+        skill(root, &format!("m-{i:03}-{long}"), "");
+    }
+    let agent = |name: String, tools: &str| {
+        write(
+            root,
+            &format!("agents/{name}.agent.md"),
+            format!("---\nname: {name}\ndescription: d\n{tools}---\nbody\n"),
+        );
+    };
+    for i in 0..60 {
+        agent(
+            format!("a-{i:03}-{long}"),
+            "tools: [get_order, refund_order]\n",
+        );
+    }
+    for i in 0..100 {
+        agent(format!("b-{i:03}-{long}"), "");
+    }
+    for i in 0..20 {
+        agent(format!("z-{i:03}-{long}"), "tools: [refund_order]\n");
+    }
+    write(root, "prod.json", PROFILE);
+    tmp
+}
+
+/// The names of a matrix table's rows (`title` `Skill` or `Agent`), in the order shown.
+fn matrix_names<'a>(md: &'a str, title: &str) -> Vec<&'a str> {
+    let header = format!("| {title} |");
+    md.lines()
+        .skip_while(|l| !l.starts_with(&header))
+        .skip(2)
+        .take_while(|l| l.starts_with("| <code>"))
+        .map(|l| &l["| <code>".len()..l.find("</code>").unwrap()])
+        .collect()
+}
+
+fn markdown_of(dir: &Path, extra: &[&str]) -> String {
+    let mut cmd = bin(dir);
+    cmd.args(["-p", "prod.json", "-f", "markdown", "--fail-on", "never"])
+        .args(extra)
+        .arg(".");
+    let md = quiet_stdout(&mut cmd, 0);
+    let chars = md.chars().count();
+    assert!(chars <= 65_536, "{chars} characters");
+    assert!(chars > 50_000, "the budget is used, not wasted: {chars}");
+    md
+}
+
+#[test]
+fn pr_comment_keeps_the_rows_that_need_attention_most() {
+    let lib = overflowing_library();
+    let md = markdown_of(lib.path(), &[]);
+    let (skills, agents) = (matrix_names(&md, "Skill"), matrix_names(&md, "Agent"));
+    let starting =
+        |rows: &[&str], prefix: &str| rows.iter().filter(|n| n.starts_with(prefix)).count();
+    // Every unavailable row is kept, then the partial agents, and the budget left is shared
+    // by the not-judged skills and the undeclared agents rather than spent on one table.
+    assert_eq!(starting(&skills, "z-"), 30, "{skills:#?}");
+    assert_eq!(starting(&agents, "z-"), 20, "{agents:#?}");
+    assert_eq!(starting(&agents, "a-"), 60, "{agents:#?}");
+    let (nj, und) = (starting(&skills, "a-"), starting(&agents, "b-"));
+    assert!(0 < nj && nj < 250 && 0 < und && und < 100, "{nj} and {und}");
+    // Shown in the report's order, by path.
+    for rows in [&skills, &agents] {
+        assert!(rows.is_sorted(), "{rows:#?}");
+    }
+    assert!(md.contains(&format!(
+        "_{} more skill rows left out to fit a comment, none of which is ⚠️ invalid or ❌ unavailable (worst cell: {} ❔ not judged)._",
+        250 - nj,
+        250 - nj
+    )), "{md}");
+    assert!(md.contains(&format!(
+        "_{} more agent rows left out to fit a comment, none of which is ⚠️ invalid or ❌ unavailable (worst cell: {} ➖ undeclared)._",
+        100 - und,
+        100 - und
+    )), "{md}");
+    // The folded rows went first; every finding went too, so no findings table is shown,
+    // only the note.
+    assert!(
+        md.contains("_300 more skill rows left out to fit a comment._"),
+        "{md}"
+    );
+    assert!(!md.contains("| Severity |"), "{md}");
+    assert!(md.contains("Left out to fit a comment: "), "{md}");
+    assert_eq!(md, markdown_of(lib.path(), &[]), "deterministic");
+}
+
+#[test]
+fn pr_comment_of_every_row_cuts_rows_that_need_no_attention_first() {
+    let lib = overflowing_library();
+    let md = markdown_of(lib.path(), &["--matrix", "all"]);
+    let (skills, agents) = (matrix_names(&md, "Skill"), matrix_names(&md, "Agent"));
+    assert!(skills.iter().all(|n| !n.starts_with("m-")), "{skills:#?}");
+    assert_eq!(
+        agents.iter().filter(|n| n.starts_with("z-")).count(),
+        20,
+        "{agents:#?}"
+    );
+    assert!(md.contains("; 300 need no attention)._"), "{md}");
+}
+
 #[test]
 fn pr_comment_neutralises_hostile_text() {
     let tmp = TempDir::new().unwrap();
