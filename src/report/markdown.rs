@@ -321,8 +321,9 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
         let shown = shown(agent);
         move |r: &(&str, &super::ByProfile)| !shown(r)
     };
-    let skill_counts = fold_counts(skill_rows.filter(unshown(false)), &names);
-    let agent_counts = fold_counts(agent_rows.filter(unshown(true)), &names);
+    let skill_counts =
+        super::fold_counts(skill_rows.filter(unshown(false)).map(|(_, a)| a), &names);
+    let agent_counts = super::fold_counts(agent_rows.filter(unshown(true)).map(|(_, a)| a), &names);
     let mut drift = Part::new(
         report.drift.iter().map(drift_row).collect(),
         "drifting links",
@@ -761,36 +762,6 @@ fn table_header(title: &str, names: &[&str]) -> String {
     }
     s.push_str(" --- |\n");
     s
-}
-
-/// The rows a matrix folds, counted by what they are everywhere: needing nothing, not loaded
-/// (an agent no profile loads), else available; in the legend's order, zero counts left out.
-fn fold_counts<'a>(
-    rows: impl Iterator<Item = (&'a str, &'a super::ByProfile)>,
-    names: &[&str],
-) -> Vec<(Status, usize)> {
-    let mut counts = [0usize; 3];
-    let kinds = [Status::Available, Status::NotLoaded, Status::NeedsNothing];
-    for (_, availability) in rows {
-        let all = |status: Status| {
-            names
-                .iter()
-                .all(|n| availability.get(*n).is_some_and(|a| a.status == status))
-        };
-        let i = match (all(Status::NeedsNothing), all(Status::NotLoaded)) {
-            (true, _) => 2,
-            (_, true) => 1,
-            _ => 0,
-        };
-        counts[i] += 1;
-    }
-    let mut out: Vec<(Status, usize)> = kinds
-        .into_iter()
-        .zip(counts)
-        .filter(|(_, n)| *n > 0)
-        .collect();
-    out.sort_by_key(|(status, _)| Status::ALL.iter().position(|s| s == status));
-    out
 }
 
 /// One table row per matrix row, with the reasons in the last column.

@@ -148,6 +148,36 @@ pub(crate) fn basis_note(
     Some(format!("judged on {}", each.join(", ")))
 }
 
+/// The rows a matrix folds, counted by what they are everywhere: needing nothing, not loaded
+/// (an agent no profile loads), else available; in the legend's order, zero counts left out.
+pub(crate) fn fold_counts<'a>(
+    rows: impl Iterator<Item = &'a ByProfile>,
+    names: &[&str],
+) -> Vec<(Status, usize)> {
+    let mut counts = [0usize; 3];
+    let kinds = [Status::Available, Status::NotLoaded, Status::NeedsNothing];
+    for availability in rows {
+        let all = |status: Status| {
+            names
+                .iter()
+                .all(|n| availability.get(*n).is_some_and(|a| a.status == status))
+        };
+        let i = match (all(Status::NeedsNothing), all(Status::NotLoaded)) {
+            (true, _) => 2,
+            (_, true) => 1,
+            _ => 0,
+        };
+        counts[i] += 1;
+    }
+    let mut out: Vec<(Status, usize)> = kinds
+        .into_iter()
+        .zip(counts)
+        .filter(|(_, n)| *n > 0)
+        .collect();
+    out.sort_by_key(|(status, _)| Status::ALL.iter().position(|s| s == status));
+    out
+}
+
 /// Does a matrix row need attention: a cell on one of `names` that is neither available nor
 /// needs-nothing? A host that does not load a kind of agent is no problem of the agent's, so
 /// for an agent (`agent`) not-loaded is fine too; a skill a host skips is not.

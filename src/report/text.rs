@@ -444,31 +444,27 @@ fn folds(title: &str, folded: &[&super::ByProfile], names: &[&str], s: &mut Stri
     if folded.is_empty() {
         return;
     }
-    let nothing = folded
-        .iter()
-        .filter(|a| {
-            names
-                .iter()
-                .all(|n| a.get(*n).is_some_and(|a| a.status == Status::NeedsNothing))
-        })
-        .count();
+    let counts = super::fold_counts(folded.iter().copied(), names);
+    let count = |status| counts.iter().find(|(s, _)| *s == status).map(|(_, n)| *n);
     let noun = if title == "AGENT" { "agent" } else { "skill" };
-    if nothing > 0 {
-        let verb = if nothing == 1 { "needs" } else { "need" };
+    if let Some(n) = count(Status::NeedsNothing) {
+        let verb = if n == 1 { "needs" } else { "need" };
         let _ = writeln!(
             s,
             "  + {} that {verb} nothing beyond the model: available on every profile",
-            Count(nothing, noun)
+            Count(n, noun)
         );
     }
-    let available = folded.len() - nothing;
-    if available > 0 {
+    if let Some(n) = count(Status::Available) {
         let place = if noun == "agent" {
             "on every profile that loads them"
         } else {
             "on every profile"
         };
-        let _ = writeln!(s, "  + {} available {place}", Count(available, noun));
+        let _ = writeln!(s, "  + {} available {place}", Count(n, noun));
+    }
+    if let Some(n) = count(Status::NotLoaded) {
+        let _ = writeln!(s, "  + {} loaded by none of the profiles", Count(n, noun));
     }
     let _ = writeln!(s, "  (`--matrix all` lists them)");
 }

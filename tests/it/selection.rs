@@ -425,6 +425,32 @@ fn text_and_concise_mark_what_a_baseline_lacks() {
     assert_eq!(concise.matches("[new]").count(), 1, "{concise}");
 }
 
+/// An agent no profile loads is counted as such, not as available where it loads.
+#[test]
+fn the_agent_fold_tells_agents_no_profile_loads_from_available_ones() {
+    let text = quiet_stdout(
+        bin(env!("CARGO_MANIFEST_DIR")).args([
+            "--fail-on",
+            "never",
+            "--color",
+            "never",
+            "-p",
+            "examples/profiles/dev.json",
+            "examples/library",
+        ]),
+        0,
+    );
+    // Every agent folds, so the matrix is its count lines alone.
+    assert!(
+        text.contains("+ 1 agent available on every profile that loads them\n"),
+        "{text}"
+    );
+    assert!(
+        text.contains("+ 3 agents loaded by none of the profiles\n"),
+        "{text}"
+    );
+}
+
 #[test]
 fn the_matrix_lists_what_needs_attention_and_counts_the_rest() {
     let prose = skill_md("prose", "");
