@@ -297,21 +297,19 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
     // Rows that need no attention fold into a `<details>`, unless `--matrix all`.
     let shown = |agent: bool| {
         let names = &names;
-        move |(_, a): &(&str, &super::ByProfile)| {
-            report.matrix_all || super::needs_attention(a, names, agent)
-        }
+        move |(_, a): &super::Row<'_>| report.matrix_all || super::needs_attention(a, names, agent)
     };
     let (skill_rows, agent_rows) = (report.skill_rows(), report.agent_rows());
     // Each table's rows, shown or folded, with their worst cells.
     let rows = |agent: bool, folded: bool| -> Vec<(String, Option<Status>)> {
         let shown = shown(agent);
-        let pick = move |r: &(&str, &super::ByProfile)| shown(r) != folded;
-        let list: Vec<(&str, &super::ByProfile)> = if agent {
+        let pick = move |r: &super::Row<'_>| shown(r) != folded;
+        let list: Vec<super::Row<'_>> = if agent {
             agent_rows.clone().filter(pick).collect()
         } else {
             skill_rows.clone().filter(pick).collect()
         };
-        let lines = matrix_rows(list.iter().copied(), &names);
+        let lines = matrix_rows(list.iter().cloned(), &names);
         let cells = list.iter().map(|(_, a)| worst(a, &names, agent));
         lines.into_iter().zip(cells).collect()
     };
@@ -319,7 +317,7 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
     let mut folded = Tables::new(rows(false, true), rows(true, true));
     let unshown = |agent: bool| {
         let shown = shown(agent);
-        move |r: &(&str, &super::ByProfile)| !shown(r)
+        move |r: &super::Row<'_>| !shown(r)
     };
     let skill_counts =
         super::fold_counts(skill_rows.filter(unshown(false)).map(|(_, a)| a), &names);
@@ -765,13 +763,10 @@ fn table_header(title: &str, names: &[&str]) -> String {
 }
 
 /// One table row per matrix row, with the reasons in the last column.
-fn matrix_rows<'a>(
-    rows: impl Iterator<Item = (&'a str, &'a super::ByProfile)>,
-    names: &[&str],
-) -> Vec<String> {
+fn matrix_rows<'a>(rows: impl Iterator<Item = super::Row<'a>>, names: &[&str]) -> Vec<String> {
     let mut out = Vec::new();
     for (name, availability) in rows {
-        let mut row = format!("| {} |", code(name));
+        let mut row = format!("| {} |", code(&name));
         let mut why = Vec::new();
         for n in names {
             let a = availability.get(*n);

@@ -16,6 +16,7 @@ pub(crate) mod text;
 
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
+use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
 
@@ -146,6 +147,29 @@ pub(crate) fn basis_note(
         .map(|(n, b)| format!("{}: {}", name(n), b.as_str()))
         .collect();
     Some(format!("judged on {}", each.join(", ")))
+}
+
+/// A matrix row: its label and its cells.
+pub(crate) type Row<'a> = (Cow<'a, str>, &'a ByProfile);
+
+/// Rows labelled by name, and by name and path where another row has the same name (two
+/// skills or agents of one name would otherwise read as one listed twice).
+fn labelled<'a>(
+    rows: impl Iterator<Item = (&'a str, &'a str, &'a ByProfile)> + Clone,
+) -> impl Iterator<Item = Row<'a>> + Clone {
+    let mut seen = foldhash::HashSet::default();
+    let twice: foldhash::HashSet<&str> = (rows.clone())
+        .filter(|(name, _, _)| !seen.insert(*name))
+        .map(|(name, _, _)| name)
+        .collect();
+    rows.map(move |(name, path, a)| {
+        let label = if twice.contains(name) {
+            Cow::Owned(format!("{name} ({path})"))
+        } else {
+            Cow::Borrowed(name)
+        };
+        (label, a)
+    })
 }
 
 /// The rows a matrix folds, counted by what they are everywhere: needing nothing, not loaded
@@ -553,18 +577,26 @@ impl Report {
         self.gating_findings().iter().map(|f| f.severity).max()
     }
 
-    /// Each skill's name and availability, in report order: the rows of a skill matrix.
-    pub(crate) fn skill_rows(&self) -> impl Iterator<Item = (&str, &ByProfile)> + Clone {
-        self.skills
-            .iter()
-            .map(|k| (k.skill.name.as_str(), &k.availability))
+    /// Each skill's label and availability, in report order: the rows of a skill matrix.
+    pub(crate) fn skill_rows(&self) -> impl Iterator<Item = Row<'_>> + Clone {
+        labelled((self.skills.iter()).map(|k| {
+            (
+                k.skill.name.as_str(),
+                k.skill.path.as_str(),
+                &k.availability,
+            )
+        }))
     }
 
-    /// Each agent's name and availability, in report order: the rows of an agent matrix.
-    pub(crate) fn agent_rows(&self) -> impl Iterator<Item = (&str, &ByProfile)> + Clone {
-        self.agents
-            .iter()
-            .map(|a| (a.agent.name.as_str(), &a.availability))
+    /// Each agent's label and availability, in report order: the rows of an agent matrix.
+    pub(crate) fn agent_rows(&self) -> impl Iterator<Item = Row<'_>> + Clone {
+        labelled((self.agents.iter()).map(|a| {
+            (
+                a.agent.name.as_str(),
+                a.agent.path.as_str(),
+                &a.availability,
+            )
+        }))
     }
 
     /// Profile names in column order.

@@ -345,7 +345,7 @@ fn link_end(rest: &str, at: usize) -> usize {
 
 fn matrix<'a>(
     title: &str,
-    all_rows: impl Iterator<Item = (&'a str, &'a super::ByProfile)> + Clone,
+    all_rows: impl Iterator<Item = super::Row<'a>> + Clone,
     report: &Report,
     s: &mut String,
 ) {
@@ -355,9 +355,8 @@ fn matrix<'a>(
     let names: Vec<&str> = report.profile_names().collect();
     let agent = title == "AGENT";
     // Rows that need no attention fold into a count, unless `--matrix all`.
-    let shown = |(_, a): &(&str, &super::ByProfile)| {
-        report.matrix_all || super::needs_attention(a, &names, agent)
-    };
+    let shown =
+        |(_, a): &super::Row<'_>| report.matrix_all || super::needs_attention(a, &names, agent);
     let rows = all_rows.clone().filter(shown);
     let folded: Vec<&super::ByProfile> = all_rows.filter(|r| !shown(r)).map(|(_, a)| a).collect();
     if rows.clone().next().is_none() {
@@ -367,7 +366,7 @@ fn matrix<'a>(
     }
     let width = rows
         .clone()
-        .map(|(n, _)| visible(n).chars().count())
+        .map(|(n, _)| visible(&n).chars().count())
         .max()
         .unwrap_or(5)
         .max(5);
@@ -397,7 +396,7 @@ fn matrix<'a>(
     s.truncate(s.trim_end().len());
     s.push('\n');
     for (name, availability) in rows.clone() {
-        let _ = write!(s, "{:width$}", visible(name));
+        let _ = write!(s, "{:width$}", visible(&name));
         for n in &names {
             let st = availability.get(*n).map_or("-", |a| a.status.as_str());
             let _ = write!(s, "  {st:col$}");

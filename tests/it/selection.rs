@@ -425,6 +425,30 @@ fn text_and_concise_mark_what_a_baseline_lacks() {
     assert_eq!(concise.matches("[new]").count(), 1, "{concise}");
 }
 
+/// Two skills of one name are two rows that say which is which.
+#[test]
+fn rows_of_one_name_are_told_apart_by_their_paths() {
+    let one = skill_md("dup", "dependencies:\n  tools: [nope]\n");
+    let tmp = tree(&[
+        ("a/dup/SKILL.md", one.as_str()),
+        ("b/dup/SKILL.md", one.as_str()),
+        (
+            "c/solo/SKILL.md",
+            &skill_md("solo", "dependencies:\n  tools: [nope]\n"),
+        ),
+        ("p.json", r#"{"name": "p", "tools": []}"#),
+    ]);
+    for format in ["text", "markdown"] {
+        let out = quiet_stdout(
+            bin(tmp.path()).args(["--fail-on", "never", "-p", "p.json", "-f", format, "."]),
+            0,
+        );
+        assert!(out.contains("dup (a/dup/SKILL.md)"), "{out}");
+        assert!(out.contains("dup (b/dup/SKILL.md)"), "{out}");
+        assert!(!out.contains("solo ("), "{out}");
+    }
+}
+
 /// An agent no profile loads is counted as such, not as available where it loads.
 #[test]
 fn the_agent_fold_tells_agents_no_profile_loads_from_available_ones() {
