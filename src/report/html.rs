@@ -200,7 +200,7 @@ fn status_views() -> Vec<StatusView> {
 const NO_JUDGEMENT: StatusView = StatusView {
     name: "none",
     label: "–",
-    help: "no judgement: the report this row comes from was not run on this profile",
+    help: super::NO_JUDGEMENT,
 };
 
 fn status_label(s: Status) -> &'static str {

@@ -300,6 +300,7 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
         move |(_, a): &super::Row<'_>| report.matrix_all || super::needs_attention(a, names, agent)
     };
     let (skill_rows, agent_rows) = (report.skill_rows(), report.agent_rows());
+    let unjudged = super::has_unjudged_cells(report);
     // Each table's rows, shown or folded, with their worst cells.
     let rows = |agent: bool, folded: bool| -> Vec<(String, Option<Status>)> {
         let shown = shown(agent);
@@ -385,7 +386,7 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
                 }
                 emit_rows(&matrix, &shown_kept, agent, true, s);
                 if some {
-                    let _ = writeln!(s, "\n{}", legend());
+                    let _ = writeln!(s, "\n{}", legend(unjudged));
                 }
                 s.push('\n');
             }
@@ -832,12 +833,15 @@ pub(crate) fn verdict(report: &Report) -> String {
 }
 
 /// What each mark in the matrices means.
-fn legend() -> String {
-    Status::ALL
-        .iter()
+/// Every status's mark and meaning, and the dash's where a cell has none (`unjudged`).
+fn legend(unjudged: bool) -> String {
+    let mut each: Vec<String> = (Status::ALL.iter())
         .map(|s| format!("{}: {}", mark(*s), s.meaning()))
-        .collect::<Vec<_>>()
-        .join(" · ")
+        .collect();
+    if unjudged {
+        each.push(format!("–: {}", super::NO_JUDGEMENT));
+    }
+    each.join(" · ")
 }
 
 fn mark(status: Status) -> &'static str {

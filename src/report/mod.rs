@@ -149,6 +149,18 @@ pub(crate) fn basis_note(
     Some(format!("judged on {}", each.join(", ")))
 }
 
+/// What a matrix cell with no status means: its row comes from a merged report that was not
+/// run on that profile.
+pub(crate) const NO_JUDGEMENT: &str =
+    "no judgement: the report this row comes from was not run on this profile";
+
+/// Whether a row of the report lacks a cell of one of its profiles (a merged report's).
+pub(crate) fn has_unjudged_cells(report: &Report) -> bool {
+    let names: Vec<&str> = report.profile_names().collect();
+    (report.skill_rows().chain(report.agent_rows()))
+        .any(|(_, a)| names.iter().any(|n| a.get(*n).is_none()))
+}
+
 /// A matrix row: its label and its cells.
 pub(crate) type Row<'a> = (Cow<'a, str>, &'a ByProfile);
 

@@ -589,6 +589,10 @@ fn merged_cells_with_no_judgement_read_as_in_text_and_need_attention() {
         markdown.contains("| <code>left</code> | ☑️ needs nothing | – |"),
         "{markdown}"
     );
+    // Both legends say what the dash means.
+    let meaning = "no judgement: the report this row comes from was not run on this profile";
+    assert!(text.contains(&format!("\n  -: {meaning}\n")), "{text}");
+    assert!(markdown.contains(&format!(" · –: {meaning}")), "{markdown}");
     // The page shows the same dash, and both rows at first.
     assert!(!html.contains("Not evaluated"), "no label of its own");
     let rows = matrix_rows(&html);
