@@ -106,16 +106,8 @@ impl Selection {
 /// one command line then serves libraries with and without `[[policy]]`. Selecting one is
 /// still an error, as the findings asked for could never come.
 pub(crate) fn selected(selector: &str, ignore: bool, policies: &[Rule]) -> Option<Vec<Rule>> {
-    Rule::selected_in(selector, policies).or_else(|| {
-        let prefix = crate::rules::policy::PREFIX;
-        let digits = selector
-            .get(..prefix.len())
-            .filter(|p| p.eq_ignore_ascii_case(prefix))
-            .and_then(|_| selector.get(prefix.len()..));
-        let policy_form =
-            digits.is_some_and(|d| d.len() <= 3 && d.bytes().all(|b| b.is_ascii_digit()));
-        (ignore && policy_form).then(Vec::new)
-    })
+    Rule::selected_in(selector, policies)
+        .or_else(|| (ignore && crate::rules::policy::is_policy_selector(selector)).then(Vec::new))
 }
 
 impl Settings {

@@ -231,10 +231,7 @@ impl Rule {
 
     /// What to say of `selector`, which names no rule among the built-in ones and `policies`.
     pub(crate) fn no_rule_hint(selector: &str, policies: &[Rule]) -> &'static str {
-        let policy_form = selector
-            .get(..policy::PREFIX.len())
-            .is_some_and(|p| p.eq_ignore_ascii_case(policy::PREFIX));
-        if policy_form && policies.is_empty() {
+        if policy::is_policy_selector(selector) && policies.is_empty() {
             "the library has no policy rules (`[[policy]]` in skill-audit.toml, docs/policy.md)"
         } else {
             Rule::SELECTOR_FORMS

@@ -31,6 +31,14 @@ pub fn is_policy_id(id: &str) -> bool {
         && digits != "000"
 }
 
+/// Is `selector` shaped as a selector of policy rules (`P`, `P0`, `P00`, `P001`), in any case?
+pub fn is_policy_selector(selector: &str) -> bool {
+    let digits = (selector.get(..PREFIX.len()))
+        .filter(|p| p.eq_ignore_ascii_case(PREFIX))
+        .and_then(|_| selector.get(PREFIX.len()..));
+    digits.is_some_and(|d| d.len() <= 3 && d.bytes().all(|b| b.is_ascii_digit()))
+}
+
 /// What a policy rule applies to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
@@ -726,6 +734,16 @@ fn push(
 mod tests {
     use super::*;
     use crate::model::AgentFlavor;
+
+    #[test]
+    fn policy_selectors_are_p_and_up_to_three_digits() {
+        for yes in ["P", "p", "P0", "P01", "P001", "p999"] {
+            assert!(is_policy_selector(yes), "{yes}");
+        }
+        for no in ["", "P0001", "PX", "P01a", "SA2", "policy"] {
+            assert!(!is_policy_selector(no), "{no}");
+        }
+    }
 
     /// The policy rules of a settings file's text.
     fn policies(toml: &str) -> Policies {
