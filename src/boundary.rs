@@ -84,6 +84,15 @@ impl Boundary {
     }
 }
 
+impl Boundary {
+    /// Read `path` at its real path, only if that lies inside: how a file reached through a
+    /// link, named by a manifest, or changed since the walk is read, so no link leads a read
+    /// out of the tree.
+    pub(crate) fn read(&self, path: &Path, limit: u64) -> Result<Contents, Refusal> {
+        self.resolve(path).and_then(|real| read(&real, limit))
+    }
+}
+
 /// How many links a path that does not resolve is followed through, as the kernel's `ELOOP`
 /// limit does.
 const MAX_LINK_HOPS: u32 = 40;

@@ -292,9 +292,7 @@ fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> Fi
     let read = match c.entry {
         Entry::Special(what) => Err(Refusal::Special(what)),
         Entry::File => crate::boundary::read(&c.fs_path, MAX_FILE_BYTES),
-        Entry::Indirect => boundary
-            .resolve(&c.fs_path)
-            .and_then(|real| crate::boundary::read(&real, MAX_FILE_BYTES)),
+        Entry::Indirect => boundary.read(&c.fs_path, MAX_FILE_BYTES),
     };
     let contents = match read {
         Ok(r) => r,

@@ -13,7 +13,7 @@
 //!
 //! What it may touch: the files of the library it was started on (paths in requests are
 //! refused when they leave it), read through [`crate::boundary`] at their real path once that
-//! is known to be inside ([`read_inside`]); it runs nothing, writes nothing, and contacts no
+//! is known to be inside ([`Boundary::read`](crate::boundary::Boundary::read)); it runs nothing, writes nothing, and contacts no
 //! other server (`mcp:` profiles are refused at start). Requests are bounded (a line of
 //! [`super::stdio::MAX_REQUEST_BYTES`] on stdio, tool arguments of [`MAX_ARGUMENT_BYTES`]); a
 //! request that is not what the server takes is a JSON-RPC error with its id ([`screen`], and
@@ -35,7 +35,6 @@ use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 
 use crate::audit::{AuditError, AuditOptions};
-use crate::boundary::Boundary;
 use crate::profile::{Profile, ProfileSource};
 use crate::report::Report;
 use crate::workspace::Workspace;
@@ -79,18 +78,6 @@ fn stamp(path: &Path) -> Stamp {
             (meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec())
         },
     })
-}
-
-/// Read `path` only if its real path lies inside `boundary`, as the audit reads a file it
-/// reaches through a link: a link put in since the walk cannot lead a read out of the library.
-pub(crate) fn read_inside(
-    boundary: &Boundary,
-    path: &Path,
-    limit: u64,
-) -> Result<crate::boundary::Contents, crate::boundary::Refusal> {
-    boundary
-        .resolve(path)
-        .and_then(|real| crate::boundary::read(&real, limit))
 }
 
 /// What the changed files of the library asked of a refresh.
@@ -245,7 +232,7 @@ impl Library {
             if !regular || !walked_as_file {
                 return Changes::Whole;
             }
-            match read_inside(&boundary, &path, crate::boundary::MAX_FILE_BYTES) {
+            match boundary.read(&path, crate::boundary::MAX_FILE_BYTES) {
                 Ok(c) => texts.push((path, c.bytes)),
                 Err(_) => return Changes::Whole,
             }

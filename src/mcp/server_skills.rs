@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 
 use rmcp::model::{MetaObject, Skill as Served, SkillFrontmatter, SkillResource, SkillResources};
 
-use super::server::{Library, read_inside};
+use super::server::Library;
 use crate::boundary::{Boundary, Contents, Refusal};
 use crate::report::prompt;
 
@@ -38,11 +38,7 @@ impl Listing {
     /// A file made a link leading out since it was listed is refused.
     pub(crate) fn read(&self, uri: &str) -> Option<Result<Contents, Refusal>> {
         let path = self.files.get(uri)?;
-        Some(read_inside(
-            &self.boundary,
-            path,
-            super::MAX_RESOURCE_BYTES as u64,
-        ))
+        Some(self.boundary.read(path, super::MAX_RESOURCE_BYTES as u64))
     }
 }
 
@@ -82,14 +78,14 @@ pub(crate) fn listing(lib: &Library, mark_unavailable: bool) -> Listing {
         if out.files.contains_key(&uri) {
             continue;
         }
-        let Ok(text) = read_inside(boundary, &md, super::MAX_RESOURCE_BYTES as u64) else {
+        let Ok(text) = boundary.read(&md, super::MAX_RESOURCE_BYTES as u64) else {
             continue;
         };
         let mut resources = vec![SkillResource::from_bytes(&uri, &text.bytes)];
         let mut files = vec![(uri.clone(), md.clone())];
         for (rel, path) in folder_files(folder, &md) {
             let file_uri = format!("{base}/{rel}");
-            if let Ok(c) = read_inside(boundary, &path, super::MAX_RESOURCE_BYTES as u64) {
+            if let Ok(c) = boundary.read(&path, super::MAX_RESOURCE_BYTES as u64) {
                 resources.push(SkillResource::from_bytes(&file_uri, &c.bytes));
                 files.push((file_uri, path));
             }
