@@ -300,7 +300,7 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
         move |(_, a): &super::Row<'_>| report.matrix_all || super::needs_attention(a, names, agent)
     };
     let (skill_rows, agent_rows) = (report.skill_rows(), report.agent_rows());
-    let unjudged = super::has_unjudged_cells(report);
+    let unjudged = super::has_unjudged_cells(skill_rows.clone().chain(agent_rows.clone()), &names);
     // Each table's rows, shown or folded, with their worst cells.
     let rows = |agent: bool, folded: bool| -> Vec<(String, Option<Status>)> {
         let shown = shown(agent);

@@ -154,11 +154,12 @@ pub(crate) fn basis_note(
 pub(crate) const NO_JUDGEMENT: &str =
     "no judgement: the report this row comes from was not run on this profile";
 
-/// Whether a row of the report lacks a cell of one of its profiles (a merged report's).
-pub(crate) fn has_unjudged_cells(report: &Report) -> bool {
-    let names: Vec<&str> = report.profile_names().collect();
-    (report.skill_rows().chain(report.agent_rows()))
-        .any(|(_, a)| names.iter().any(|n| a.get(*n).is_none()))
+/// Whether one of `rows` lacks a cell of one of the profiles `names` (a merged report's).
+pub(crate) fn has_unjudged_cells<'a>(
+    mut rows: impl Iterator<Item = Row<'a>>,
+    names: &[&str],
+) -> bool {
+    rows.any(|(_, a)| names.iter().any(|n| a.get(*n).is_none()))
 }
 
 /// A matrix row: its label and its cells.

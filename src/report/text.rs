@@ -434,10 +434,7 @@ fn matrix<'a>(
             let _ = writeln!(s, "  {}: {}", status.as_str(), status.meaning());
         }
     }
-    let unjudged = rows
-        .clone()
-        .any(|(_, a)| names.iter().any(|n| a.get(*n).is_none()));
-    if unjudged {
+    if super::has_unjudged_cells(rows.clone(), &names) {
         let _ = writeln!(s, "  -: {}", super::NO_JUDGEMENT);
     }
     s.push('\n');
