@@ -1082,30 +1082,31 @@ fn entry_counts(list: &[EntryRef]) -> String {
 pub(crate) fn notices(d: &Diff) -> Vec<String> {
     let mut out = Vec::new();
     let nc = &d.not_compared;
-    if !d.profiles.dropped.is_empty() {
-        let (noun, be, its) = if d.profiles.dropped.len() == 1 {
+    // "Profile `a` is only in the old report: its cells …", for each side that has some.
+    let only_in = |names: &[String], which: &str, findings: &dyn Fn(&str) -> String| {
+        let (noun, be, its) = if names.len() == 1 {
             ("Profile", "is", "its")
         } else {
             ("Profiles", "are", "their")
         };
-        out.push(format!(
-            "{noun} {} {be} only in the old report: {its} cells are not compared, and {its} {} {} neither fixed nor new.",
-            crate::diagnostic::quoted(&d.profiles.dropped),
-            Count(nc.profiles, "finding"),
-            if nc.profiles == 1 { "is" } else { "are" }
-        ));
-    }
-    if !d.profiles.added.is_empty() {
-        let (noun, be, its) = if d.profiles.added.len() == 1 {
-            ("Profile", "is", "its")
-        } else {
-            ("Profiles", "are", "their")
-        };
-        out.push(format!(
-            "{noun} {} {be} only in the new report: {its} cells are not compared, and {its} findings count as new.",
-            crate::diagnostic::quoted(&d.profiles.added),
-        ));
-    }
+        (!names.is_empty()).then(|| {
+            format!(
+                "{noun} {} {be} only in the {which} report: {its} cells are not compared, and {}.",
+                crate::diagnostic::quoted(names),
+                findings(its)
+            )
+        })
+    };
+    out.extend(only_in(&d.profiles.dropped, "old", &|its| {
+        let be = if nc.profiles == 1 { "is" } else { "are" };
+        format!(
+            "{its} {} {be} neither fixed nor new",
+            Count(nc.profiles, "finding")
+        )
+    }));
+    out.extend(only_in(&d.profiles.added, "new", &|its| {
+        format!("{its} findings count as new")
+    }));
     let of_old = |n: usize| {
         let be = if n == 1 { "is" } else { "are" };
         format!("{} of the old report {be}", Count(n, "finding"))
