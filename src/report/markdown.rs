@@ -114,15 +114,11 @@ const WORST_FIRST: [Status; 6] = [
 /// [`super::needs_attention`]; `None` when it needs none. A missing cell is one no profile
 /// judged, so it counts as not judged.
 fn worst(availability: &super::ByProfile, names: &[&str], agent: bool) -> Option<Status> {
-    names
-        .iter()
-        .filter_map(
-            |n| match availability.get(*n).map_or(Status::NotJudged, |a| a.status) {
-                Status::Available | Status::NeedsNothing => None,
-                Status::NotLoaded if agent => None,
-                status => Some(status),
-            },
-        )
+    (names.iter())
+        .map(|n| availability.get(*n).map(|a| a.status))
+        .filter(|status| super::cell_needs_attention(*status, agent))
+        // A missing cell ranks as one not judged.
+        .map(|status| status.unwrap_or(Status::NotJudged))
         .min_by_key(|s| WORST_FIRST.iter().position(|w| w == s))
 }
 

@@ -219,13 +219,17 @@ pub(crate) fn fold_counts<'a>(
 /// needs-nothing? A host that does not load a kind of agent is no problem of the agent's, so
 /// for an agent (`agent`) not-loaded is fine too; a skill a host skips is not.
 pub(crate) fn needs_attention(availability: &ByProfile, names: &[&str], agent: bool) -> bool {
-    names.iter().any(|n| {
-        availability.get(*n).is_none_or(|a| match a.status {
-            Status::Available | Status::NeedsNothing => false,
-            Status::NotLoaded => !agent,
-            _ => true,
-        })
-    })
+    (names.iter()).any(|n| cell_needs_attention(availability.get(*n).map(|a| a.status), agent))
+}
+
+/// Does one cell of a row need attention, by [`needs_attention`]'s rule? `None` is a row with
+/// no cell on that profile (a merged report's), which does.
+pub(crate) fn cell_needs_attention(status: Option<Status>, agent: bool) -> bool {
+    match status {
+        Some(Status::Available | Status::NeedsNothing) => false,
+        Some(Status::NotLoaded) => !agent,
+        _ => true,
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]
