@@ -186,11 +186,11 @@ pub(crate) fn judge(
     }
     // A file audited on its own, without its library's folder: whether another file is in
     // the library (a handoff's agent, a manifest's path) cannot be told from it.
-    let alone: Vec<&str> = found
+    let alone: Vec<(&str, bool)> = found
         .candidates
         .iter()
         .filter(|c| opts.roots.contains(&c.fs_path))
-        .map(|c| c.path.as_str())
+        .map(|c| (c.path.as_str(), matches!(c.kind, Kind::Manifest(_))))
         .collect();
     rules::library::judged_alone(&mut findings, &alone);
     rules::config::apply_suppressions(&mut findings, &suppressions, &opts.settings.policies.rules);

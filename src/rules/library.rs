@@ -420,16 +420,24 @@ fn partial_on(path: &str, pos: Pos, profile: &str, missing: &[String]) -> Findin
     )
 }
 
-/// The findings of files audited on their own (`alone`: their paths), without the folder of
-/// their library, less those that say another file is not in the library: a handoff's agent
-/// (SA504) and a manifest's path (SA602) are judged against files that were not audited.
-pub(crate) fn judged_alone(findings: &mut Vec<Finding>, alone: &[&str]) {
+/// The findings of files audited on their own (`alone`: their paths, and whether each is a
+/// manifest), without the folder of their library, less those that say another file is not in
+/// the library: a handoff's agent (SA504) and a manifest's path (SA602) are judged against
+/// files that were not audited, and a manifest's paths, written from its repository's root,
+/// lead outside a tree that is the manifest alone (SA110; they are not read either way).
+pub(crate) fn judged_alone(findings: &mut Vec<Finding>, alone: &[(&str, bool)]) {
     if alone.is_empty() {
         return;
     }
     findings.retain(|f| {
-        !matches!(f.rule, Rule::AgentUnknownTarget | Rule::ManifestPathMissing)
-            || !alone.contains(&f.path.as_str())
+        let Some(&(_, manifest)) = alone.iter().find(|(p, _)| *p == f.path) else {
+            return true;
+        };
+        match f.rule {
+            Rule::AgentUnknownTarget | Rule::ManifestPathMissing => false,
+            Rule::OutsideTree => !manifest,
+            _ => true,
+        }
     });
 }
 

@@ -1326,4 +1326,22 @@ fn a_file_audited_on_its_own_is_not_told_its_library_lacks_what_it_names() {
         &["examples/library", "--fail-on", "never"],
     );
     assert_eq!(findings(&r, "SA602").len(), 1, "{:#}", r["findings"]);
+    // Outside any repository the manifest alone is the whole tree: the paths it lists from
+    // its library's root lead out of it, which says nothing of the library either.
+    let tmp = tempfile::tempdir().unwrap();
+    crate::common::copy_tree(
+        &Path::new(MANIFEST_DIR).join("examples/library"),
+        tmp.path(),
+    );
+    let (r, code) = json_run(tmp.path(), &["plugins/ops/plugin.json"]);
+    assert_eq!(code, 0, "{:#}", r["findings"]);
+    assert_eq!(r["findings"], serde_json::json!([]));
+    // Audited with its library, a path out of the tree is still an error.
+    std::fs::write(
+        tmp.path().join("plugins/ops/plugin.json"),
+        r#"{"name": "ops", "skills": ["../../../outside/"]}"#,
+    )
+    .unwrap();
+    let (r, _) = json_run(tmp.path(), &[".", "--fail-on", "never"]);
+    assert_eq!(findings(&r, "SA110").len(), 1, "{:#}", r["findings"]);
 }
