@@ -541,6 +541,12 @@ fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, 
 /// The one-line hint for an audit that found nothing to audit: what is looked for, and what
 /// ignore rules hid.
 fn nothing_found(report: &Report) -> String {
+    if report.roots.is_empty() {
+        // Only an MCP server was audited (`--mcp`, `--mcp-url`).
+        return "no skill found: the MCP server serves none, neither in `skills/list` nor as \
+                `skill://…/SKILL.md` resources (docs/mcp.md)"
+            .to_owned();
+    }
     let roots = report.roots.join("`, `");
     let mut hint = format!(
         "no skill, agent or plugin manifest found under `{roots}`: skills are files named SKILL.md (any case), agents `*.agent.md`, `*.chatmode.md`, `.md` files in `.github/agents/` and Claude Code agents, manifests `plugin.json` and `marketplace.json` (docs/usage.md, Which files are audited)"

@@ -1397,3 +1397,28 @@ fn the_rule_and_audit_tools_know_the_librarys_policy_rules() {
     assert_eq!(rules.len(), 10, "{}", c[1]);
     assert!(rules.iter().all(|r| r.starts_with('P')), "{rules:?}");
 }
+
+/// A server that serves no skill (no `--serve-skills`) is named as the reason nothing was
+/// audited, not an empty list of folders.
+#[test]
+fn a_server_serving_no_skill_is_said_to_serve_none() {
+    let out = Command::new(exe())
+        .args([
+            "--fail-on",
+            "never",
+            "--mcp",
+            "--",
+            exe(),
+            "mcp",
+            "examples/library",
+        ])
+        .current_dir(root())
+        .stdin(Stdio::null())
+        .output()
+        .expect("the binary runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no skill found: the MCP server serves none") && !err.contains("``"),
+        "{err}"
+    );
+}
