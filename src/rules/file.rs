@@ -13,7 +13,7 @@ pub(crate) const READ_ERROR: RuleDoc = RuleDoc {
     summary: "A file or folder could not be read",
     what: "A file or folder found by the walk could not be read (permissions, a broken or looping symlink, an I/O error), or an ignore file of an audited folder or of a folder above it (`.gitignore`, `.ignore`, git's exclude file) is over 256 KiB and was not read: then no ignore rule is honoured in that run.",
     why: "Whatever is in it is invisible to the audit and, most likely, to the hosts that load the library.",
-    example: "skills/x/SKILL.md is a symlink to a file that no longer exists.\nFix: restore the target or remove the link.",
+    example: "skills/x/SKILL.md is a symlink to `../y/SKILL.md`, a file of the tree that no longer exists (a link out of the tree is SA110).\nFix: restore the target or remove the link.",
     fix: None,
 };
 
