@@ -18,6 +18,7 @@ pub(crate) fn completions(shell: Shell) -> Result<Outcome, String> {
     let script = match shell {
         Shell::Zsh => zsh_profiles(&script, &names),
         Shell::Fish => fish_profiles(&script, &names),
+        Shell::Bash => bash_subcommands(&script),
         _ => script.into_owned(),
     };
     write_stdout(script.as_bytes())?;
@@ -34,6 +35,13 @@ fn completes_profile(line: &str, shell: Shell) -> bool {
         }
         _ => line.contains(" -s p -l profile ") && line.ends_with(" -r -F"),
     }
+}
+
+/// bash: the generator names a subcommand's state `skill__audit__subcmd__X` where it walks the
+/// words but `skill__subcmd__audit__subcmd__X` where it completes, for a program name with a
+/// `-`, so nothing after a subcommand completes. One spelling for both.
+fn bash_subcommands(script: &str) -> String {
+    script.replace("skill__subcmd__audit__subcmd__", "skill__audit__subcmd__")
 }
 
 /// zsh: `--profile` completes with a function that offers files and the built-in names.

@@ -862,3 +862,35 @@ fn ignoring_policy_rules_a_library_lacks_ignores_nothing_but_selecting_them_is_a
     let (r, _) = json_run(tmp.path(), &["--ignore", "P", "."]);
     assert_eq!(rules(&r), rules(&all));
 }
+
+/// Bash completes the words after a subcommand: its options, a built-in name after `profiles`.
+#[test]
+fn bash_completes_after_a_subcommand() {
+    let tmp = tempfile::tempdir().unwrap();
+    let script = quiet_stdout(bin(tmp.path()).args(["completions", "bash"]), 0);
+    std::fs::write(tmp.path().join("c.bash"), script).unwrap();
+    let complete = |words: &[&str]| {
+        let cur = words.last().copied().unwrap_or_default();
+        let prev = words[words.len() - 2];
+        let shell = format!(
+            "source c.bash; COMP_WORDS=({}); COMP_CWORD={}; _skill__audit skill-audit '{cur}' '{prev}'; echo \"${{COMPREPLY[*]}}\"",
+            words.join(" "),
+            words.len() - 1
+        );
+        let out = std::process::Command::new("bash")
+            .args(["-c", &shell])
+            .current_dir(tmp.path())
+            .output()
+            .expect("bash runs");
+        String::from_utf8_lossy(&out.stdout).trim().to_owned()
+    };
+    assert_eq!(complete(&["skill-audit", "rule", "--con"]), "--config");
+    assert_eq!(
+        complete(&["skill-audit", "profiles", "clau"]),
+        "claude-code"
+    );
+    assert!(
+        complete(&["skill-audit", "to-prompt", "--incl"]).contains("--include-unavailable"),
+        "a subcommand's option"
+    );
+}
