@@ -410,11 +410,26 @@ impl Composer {
             parts.absorb(sub);
         }
         // The tool sets a user's file declares are the machine's too (a built-in host's
-        // are the host's vocabulary, another namespace).
+        // are the host's vocabulary, another namespace). A copy of a built-in profile
+        // (`skill-audit profiles NAME`) repeats its host's sets: those stay the host's.
         if role == Role::Profile
             && let Some(sets) = &file.toolsets
         {
-            parts.machine.toolsets = Some(sets.keys().cloned().collect());
+            let host_sets = file
+                .host
+                .as_deref()
+                .and_then(|h| builtin_parts(h).ok())
+                .and_then(|p| p.vocabulary)
+                .map(|v| v.toolsets)
+                .unwrap_or_default();
+            let own: Vec<String> = sets
+                .iter()
+                .filter(|(name, members)| host_sets.get(*name) != Some(*members))
+                .map(|(name, _)| name.clone())
+                .collect();
+            if !own.is_empty() || sets.is_empty() {
+                parts.machine.toolsets = Some(own);
+            }
         }
         let defines = file.toolsets.as_ref().is_some_and(|t| !t.is_empty())
             || !file.renamed.is_empty()
@@ -769,6 +784,24 @@ mod tests {
         let s = c.load(&staging, "staging.json").unwrap();
         assert!(!s.has(DepKind::Tools, "a") && s.has(DepKind::Tools, "b"));
         assert!(c.done.contains_key(&identity(&prod)));
+    }
+
+    /// A copy of a built-in profile judges what the built-in judges: the host's tool sets it
+    /// repeats are not the machine's; a set of its own, or one it changes, is.
+    #[test]
+    fn a_copy_of_a_builtin_keeps_its_hosts_tool_sets_the_hosts() {
+        let (_, json) = builtin::BUILTINS
+            .iter()
+            .find(|(n, _)| *n == "vscode")
+            .expect("vscode");
+        let copy = composed(&[("copy.json", json)]).unwrap();
+        assert_eq!(copy.machine.toolsets, None);
+        let mut changed: serde_json::Value = serde_json::from_str(json).unwrap();
+        changed["toolsets"]["web"] = serde_json::json!(["fetch"]);
+        changed["toolsets"]["mine"] = serde_json::json!(["a"]);
+        let changed = composed(&[("changed.json", &changed.to_string())]).unwrap();
+        let own = Some(["mine".to_owned(), "web".to_owned()].into());
+        assert_eq!(changed.machine.toolsets, own);
     }
 
     #[test]
