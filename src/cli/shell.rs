@@ -83,9 +83,30 @@ fn fish_profiles(script: &str, names: &[String]) -> String {
 /// The manual page, as roff.
 pub(crate) fn man() -> Result<Outcome, String> {
     let mut buf = Vec::new();
-    clap_mangen::Man::new(Cli::command())
+    let cli = Cli::command();
+    clap_mangen::Man::new(cli.clone())
         .render(&mut buf)
         .map_err(|e| format!("cannot render the manual page: {e}"))?;
-    write_stdout(&buf)?;
+    write_stdout(one_page(&String::from_utf8_lossy(&buf), &cli).as_bytes())?;
     Ok(Outcome::Clean)
+}
+
+/// The generator lists each command as a page of its own (`skill-audit-merge(1)`), and there is
+/// one page: commands are named as typed, and `help COMMAND` has their options.
+fn one_page(page: &str, cli: &clap::Command) -> String {
+    let mut page = page.to_owned();
+    // `help` is added by the parser, and is not among the subcommands until it runs.
+    let names = cli.get_subcommands().map(|s| s.get_name()).chain(["help"]);
+    for name in names {
+        let name = name.replace('-', "\\-");
+        page = page.replace(
+            &format!("skill\\-audit\\-{name}(1)"),
+            &format!("skill\\-audit {name}"),
+        );
+    }
+    page.replacen(
+        "\n.SH EXTRA\n",
+        "\n.PP\nThe options of each command: \\fBskill\\-audit help\\fR \\fICOMMAND\\fR.\n.SH EXTRA\n",
+        1,
+    )
 }

@@ -88,6 +88,10 @@ fn man_page_is_roff() {
     assert!(header.contains("skill-audit"), "{header}");
     assert!(page.contains(".SH NAME"));
     assert!(page.contains("explain"));
+    // One page: no command is sent to a page of its own.
+    assert!(!page.contains("(1)"), "{page}");
+    assert!(page.contains("\nskill\\-audit to\\-prompt\n"), "{page}");
+    assert!(page.contains("\\fBskill\\-audit help\\fR \\fICOMMAND\\fR"));
 }
 
 /// `--help` names every page of `docs/` (paths from the repository root), and only pages that
