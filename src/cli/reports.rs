@@ -113,26 +113,45 @@ pub(crate) fn diff(
 pub(crate) fn merge(paths: &[PathBuf], out: &OutputArgs) -> Result<Outcome, String> {
     let mut reports = Vec::with_capacity(paths.len());
     let mut used = std::collections::BTreeSet::new();
+    // A file given twice keeps its label, so that merge finds its paths twice and says so.
+    let mut label_of = std::collections::BTreeMap::new();
     for p in paths {
-        let stem = p
-            .file_stem()
-            .map(|s| s.to_string_lossy().into_owned())
-            .unwrap_or_default();
-        // Two reports of one name (`a/report.json`, `b/report.json`) are told apart by their
-        // folders, then by a number: their paths must stay distinct.
-        let folder = p
-            .parent()
-            .and_then(|d| d.file_name())
-            .map(|d| format!("{}/{stem}", d.to_string_lossy()));
-        let label = std::iter::once(stem.clone())
-            .chain(folder)
-            .chain((2..).map(|n| format!("{stem}-{n}")))
-            .find(|l| !used.contains(l))
-            .unwrap_or(stem);
-        used.insert(label.clone());
-        reports.push((label, report::diff::load(p)?));
+        let key = std::fs::canonicalize(p).unwrap_or_else(|_| p.clone());
+        let label = match label_of.get(&key) {
+            Some(label) => String::clone(label),
+            None => {
+                let label = new_label(p, &used);
+                used.insert(label.clone());
+                label_of.insert(key, label.clone());
+                label
+            }
+        };
+        reports.push(report::merge::Shard {
+            file: p.display().to_string(),
+            label,
+            report: report::diff::load(p)?,
+        });
     }
-    let merged = report::merge::merge(reports).ok_or("no reports to merge")?;
+    let merged = report::merge::merge(reports)?;
     write_outputs(&merged, out)?;
     Ok(Outcome::Clean)
+}
+
+/// The label of the report file `p`, not one of `used`: its stem. Two reports of one name
+/// (`a/report.json`, `b/report.json`) are told apart by their folders, then by a number: their
+/// paths must stay distinct.
+fn new_label(p: &Path, used: &std::collections::BTreeSet<String>) -> String {
+    let stem = p
+        .file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let folder = p
+        .parent()
+        .and_then(|d| d.file_name())
+        .map(|d| format!("{}/{stem}", d.to_string_lossy()));
+    std::iter::once(stem.clone())
+        .chain(folder)
+        .chain((2..).map(|n| format!("{stem}-{n}")))
+        .find(|l| !used.contains(l))
+        .unwrap_or(stem)
 }

@@ -3,34 +3,88 @@
 //! Paths stay distinct per root: a report whose roots are all `.` (each job audited its own
 //! checkout) gets its paths prefixed with a label, by default the report file's stem
 //! (`repo-a.json` → `repo-a/skills/x/SKILL.md`); reports audited under named roots already
-//! carry those roots in their paths and are left as they are.
+//! carry those roots in their paths and are left as they are, and so are the paths of skills
+//! an MCP server serves (`skill://...`).
+//!
+//! The shards must be disjoint and judged on the same profiles: a profile name that stands
+//! for two environments, or a skill or agent path in two reports, is an error rather than a
+//! report whose columns or counts mean nothing.
 
-use std::collections::BTreeSet;
+use foldhash::{HashMap, HashSet};
 
-use super::Report;
+use super::{FixSummary, ProfileEntry, Report};
 use crate::diagnostic::sort_findings;
 
-/// Merge `(label, report)` pairs, in order. `None` for an empty list.
-pub(crate) fn merge(reports: Vec<(String, Report)>) -> Option<Report> {
-    let mut iter = reports.into_iter();
-    let (label, first) = iter.next()?;
-    let mut files = first.summary.files_scanned;
-    let mut ignored = first.summary.ignored_files;
-    let mut out = relabel(label, first);
-    for (label, r) in iter {
-        let r = relabel(label, r);
+/// A report to merge.
+pub(crate) struct Shard {
+    /// The file it was read from, for error messages.
+    pub file: String,
+    /// The prefix its paths get when it was audited at `.`.
+    pub label: String,
+    pub report: Report,
+}
+
+/// Merge the shards, in order.
+pub(crate) fn merge(shards: Vec<Shard>) -> Result<Report, String> {
+    let names: Vec<String> = shards.iter().map(|s| s.file.clone()).collect();
+    let (mut files, mut ignored) = (0, 0);
+    let mut fixes: Option<FixSummary> = None;
+    // Each profile once, with the shard it came from; the shard of each skill and agent path.
+    let mut profiles: Vec<(ProfileEntry, usize)> = Vec::new();
+    let mut path_of: HashMap<String, usize> = HashMap::default();
+    let mut out: Option<Report> = None;
+    for (i, shard) in shards.into_iter().enumerate() {
+        let mut r = shard.report;
+        relabel(&shard.label, &mut r);
+        for p in std::mem::take(&mut r.profiles) {
+            match profiles.iter().find(|(q, _)| q.name == p.name) {
+                Some((q, j)) if *q != p => {
+                    return Err(format!(
+                        "{} and {} both name a profile `{}`, but not the same one ({} against {}); merge reports judged on the same profiles, or give each environment its own name",
+                        names[*j],
+                        names[i],
+                        p.name,
+                        describe(q),
+                        describe(&p)
+                    ));
+                }
+                Some(_) => {}
+                None => profiles.push((p, i)),
+            }
+        }
+        let paths =
+            (r.skills.iter().map(|s| &s.skill.path)).chain(r.agents.iter().map(|a| &a.agent.path));
+        for path in paths {
+            if let Some(j) = path_of.insert(path.clone(), i)
+                && j != i
+            {
+                return Err(format!(
+                    "{} and {} both hold `{path}`: merge combines reports of disjoint shards; give each report once, and each shard its own folder",
+                    names[j], names[i]
+                ));
+            }
+        }
         files += r.summary.files_scanned;
         ignored += r.summary.ignored_files;
-        let known: BTreeSet<String> = out.profiles.iter().map(|p| p.name.clone()).collect();
-        out.profiles
-            .extend(r.profiles.into_iter().filter(|p| !known.contains(&p.name)));
-        out.roots.extend(r.roots);
-        out.skills.extend(r.skills);
-        out.agents.extend(r.agents);
-        out.links.extend(r.links);
-        out.drift.extend(r.drift);
-        out.findings.extend(r.findings);
+        if let Some(f) = r.summary.fixes {
+            let sum = fixes.get_or_insert_default();
+            sum.applied_safe += f.applied_safe;
+            sum.applied_unsafe += f.applied_unsafe;
+            sum.files_changed += f.files_changed;
+        }
+        let Some(o) = out.as_mut() else {
+            out = Some(r);
+            continue;
+        };
+        o.roots.extend(r.roots);
+        o.skills.extend(r.skills);
+        o.agents.extend(r.agents);
+        o.links.extend(r.links);
+        o.drift.extend(r.drift);
+        o.findings.extend(r.findings);
     }
+    let mut out = out.ok_or("no reports to merge")?;
+    out.profiles = profiles.into_iter().map(|(p, _)| p).collect();
     out.roots.dedup();
     out.skills.sort_by(|a, b| a.skill.path.cmp(&b.skill.path));
     out.agents.sort_by(|a, b| a.agent.path.cmp(&b.agent.path));
@@ -39,19 +93,48 @@ pub(crate) fn merge(reports: Vec<(String, Report)>) -> Option<Report> {
         .sort_by(|a, b| (&a.agent, &a.skill_path, &a.via).cmp(&(&b.agent, &b.skill_path, &b.via)));
     sort_findings(&mut out.findings);
     out.baseline = None;
+    out.summary.fixes = fixes;
     out.summarize(files, ignored);
-    Some(out)
+    Ok(out)
 }
 
-fn relabel(label: String, mut r: Report) -> Report {
-    if !r.roots.iter().all(|root| root == ".") {
-        return r;
+/// A profile as an error message tells it apart from another of its name.
+fn describe(p: &ProfileEntry) -> String {
+    format!(
+        "{}: {} tools, {} resources, {} prompts",
+        p.path, p.tools, p.resources, p.prompts
+    )
+}
+
+/// A served skill's path, a URI: the same whatever folder the audit ran in.
+fn served(path: &str) -> bool {
+    path.starts_with("skill://")
+}
+
+/// Prefix `label/` to every display path of a report audited at `.` alone.
+fn relabel(label: &str, r: &mut Report) {
+    // A report without roots audited only what an MCP server serves: nothing to prefix.
+    if r.roots.is_empty() || r.roots.iter().any(|root| root != ".") {
+        return;
     }
-    let p = |path: &mut String| *path = format!("{label}/{path}");
-    r.roots = vec![label.clone()];
-    r.skills.iter_mut().for_each(|s| p(&mut s.skill.path));
+    r.roots = vec![label.to_owned()];
+    let quoted = quoted_paths(r);
+    let p = |path: &mut String| {
+        if !served(path) {
+            *path = format!("{label}/{path}");
+        }
+    };
+    for s in &mut r.skills {
+        p(&mut s.skill.path);
+        (s.skill.requirements.iter_mut())
+            .filter_map(|d| d.file.as_mut())
+            .for_each(p);
+    }
     for a in &mut r.agents {
         p(&mut a.agent.path);
+        if let Some(grants) = &mut a.agent.proposal {
+            grants.from.iter_mut().for_each(p);
+        }
     }
     for l in &mut r.links {
         p(&mut l.agent);
@@ -61,6 +144,76 @@ fn relabel(label: String, mut r: Report) -> Report {
         p(&mut d.agent);
         p(&mut d.skill_path);
     }
-    r.findings.iter_mut().for_each(|f| p(&mut f.path));
-    r
+    for f in &mut r.findings {
+        if served(&f.path) {
+            // Its message speaks of the server's names (`skills/list`), not of local paths.
+            continue;
+        }
+        p(&mut f.path);
+        f.message = requote(&f.message, &quoted, label);
+        if let Some(fix) = &mut f.fix {
+            fix.rename.iter_mut().for_each(p);
+            fix.message = requote(&fix.message, &quoted, label);
+        }
+    }
+}
+
+/// What a message of `r` may quote that is one of its display paths: a skill's, an agent's or
+/// a finding's path, or a skills root written `root/` (SA401). Paths without a `/` are left
+/// out: a message quotes file names (`SKILL.md`) that a file at the root would match.
+fn quoted_paths(r: &Report) -> HashSet<String> {
+    let files = (r.skills.iter().map(|s| &s.skill.path))
+        .chain(r.agents.iter().map(|a| &a.agent.path))
+        .chain(r.findings.iter().map(|f| &f.path))
+        .filter(|p| p.contains('/') && !served(p));
+    let roots = (r.skills.iter())
+        .filter_map(|s| crate::rules::library::skills_root(&s.skill.path))
+        .map(|root| format!("{root}/"));
+    files.cloned().chain(roots).collect()
+}
+
+/// `message` with `label/` before each backtick-quoted token that is one of `paths`.
+fn requote(message: &str, paths: &HashSet<String>, label: &str) -> String {
+    if !message.contains('`') {
+        return message.to_owned();
+    }
+    let parts: Vec<&str> = message.split('`').collect();
+    let n = parts.len();
+    let parts: Vec<String> = (parts.iter().enumerate())
+        .map(|(i, part)| {
+            // Odd parts are quoted, the last one only when a backtick closes it.
+            if i % 2 == 1 && i + 1 < n && paths.contains(*part) {
+                format!("{label}/{part}")
+            } else {
+                (*part).to_owned()
+            }
+        })
+        .collect();
+    parts.join("`")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_quoted_known_paths_get_the_label() {
+        let paths: HashSet<String> = ["skills/a/SKILL.md", "skills/owner/"]
+            .into_iter()
+            .map(String::from)
+            .collect();
+        assert_eq!(
+            requote(
+                "skill `skills/a/SKILL.md` under `skills/owner/`, not skills/a/SKILL.md or `skills/`",
+                &paths,
+                "x"
+            ),
+            "skill `x/skills/a/SKILL.md` under `x/skills/owner/`, not skills/a/SKILL.md or `skills/`"
+        );
+        // An unpaired backtick quotes nothing.
+        assert_eq!(
+            requote("a `b` `skills/a/SKILL.md", &paths, "x"),
+            "a `b` `skills/a/SKILL.md"
+        );
+    }
 }

@@ -76,7 +76,8 @@ enum Space {
 }
 
 /// The skills root of the skill at `path` (its folder's folder), `None` for the shared one.
-fn skills_root(path: &str) -> Option<String> {
+/// `merge` finds these in messages, written `root/`.
+pub(crate) fn skills_root(path: &str) -> Option<String> {
     let folder = path.rsplit_once('/').map_or("", |(dir, _)| dir);
     let root = folder.rsplit_once('/').map_or("", |(dir, _)| dir);
     let name = root.rsplit('/').next().unwrap_or("");
@@ -234,7 +235,12 @@ fn duplicate_skill_name(skill: &Skill, named: &[&str], count: usize, space: &Spa
         format!(
             "skill name `{}` is also used by {}{} {place}; hosts load only one of them, rename one",
             skill.name,
-            named.join(", "),
+            // Quoted as paths in messages are, so `merge` can prefix them.
+            named
+                .iter()
+                .map(|p| format!("`{p}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
             match count.saturating_sub(named.len()) {
                 0 => String::new(),
                 more => format!(" and {more} more"),

@@ -194,27 +194,27 @@ fn plugins_namespace_their_skills() {
     let expected: BTreeSet<(String, String)> = [
         (
             "slack/skills/access/SKILL.md",
-            "skill name `access` is also used by slack/skills/access-v2/SKILL.md in plugin `slack`; hosts load only one of them, rename one",
+            "skill name `access` is also used by `slack/skills/access-v2/SKILL.md` in plugin `slack`; hosts load only one of them, rename one",
         ),
         (
             "slack/skills/access-v2/SKILL.md",
-            "skill name `access` is also used by slack/skills/access/SKILL.md in plugin `slack`; hosts load only one of them, rename one",
+            "skill name `access` is also used by `slack/skills/access/SKILL.md` in plugin `slack`; hosts load only one of them, rename one",
         ),
         (
             "skills/one/SKILL.md",
-            "skill name `shared` is also used by skills/two/SKILL.md outside any plugin; hosts load only one of them, rename one",
+            "skill name `shared` is also used by `skills/two/SKILL.md` outside any plugin; hosts load only one of them, rename one",
         ),
         (
             "skills/two/SKILL.md",
-            "skill name `shared` is also used by skills/one/SKILL.md outside any plugin; hosts load only one of them, rename one",
+            "skill name `shared` is also used by `skills/one/SKILL.md` outside any plugin; hosts load only one of them, rename one",
         ),
         (
             ".github/skills/pdf/SKILL.md",
-            "skill name `pdf` is also used by .claude/skills/pdf/SKILL.md outside any plugin; hosts load only one of them, rename one",
+            "skill name `pdf` is also used by `.claude/skills/pdf/SKILL.md` outside any plugin; hosts load only one of them, rename one",
         ),
         (
             ".claude/skills/pdf/SKILL.md",
-            "skill name `pdf` is also used by .github/skills/pdf/SKILL.md outside any plugin; hosts load only one of them, rename one",
+            "skill name `pdf` is also used by `.github/skills/pdf/SKILL.md` outside any plugin; hosts load only one of them, rename one",
         ),
     ]
     .iter()

@@ -428,6 +428,268 @@ fn merge_keeps_paths_distinct_per_shard() {
     assert_eq!(findings(&m), findings(&one) + findings(&two));
 }
 
+/// A shard whose report holds a display path in every place one can be: a link and its drift,
+/// an agent's `proposal_grants`, a chat mode's rename fix, a Codex sidecar's `file`, and the
+/// messages of SA114 (a skill inside another's folder) and SA401 (under an owner's folder).
+/// Names end in `n`: skills of one name in two shards are duplicates to a run over both.
+fn rich_shard(root: &Path, n: &str) {
+    let files = [
+        (
+            format!("skills/k{n}/SKILL.md"),
+            skill_md(&format!("k{n}"), "tools: [kusto/run_query]\n"),
+        ),
+        (
+            format!(".github/agents/a{n}.agent.md"),
+            format!(
+                "---\nname: a{n}\ndescription: d\ntools: [read]\n---\nUse [k](../../skills/k{n}/SKILL.md).\n"
+            ),
+        ),
+        (
+            format!(".github/chatmodes/plan{n}.chatmode.md"),
+            "---\ndescription: Plans.\ntools: [read]\n---\nPlan.\n".to_owned(),
+        ),
+        (
+            format!("skills/f{n}/SKILL.md"),
+            skill_md(&format!("f{n}"), ""),
+        ),
+        (
+            format!("skills/f{n}/agents/openai.yaml"),
+            "dependencies:\n  tools:\n    - type: \"mcp\"\n      value: \"figma\"\n".to_owned(),
+        ),
+        (
+            format!("outer{n}/SKILL.md"),
+            skill_md(&format!("outer{n}"), ""),
+        ),
+        (
+            format!("outer{n}/examples/inner/SKILL.md"),
+            skill_md(&format!("inner{n}"), ""),
+        ),
+        (
+            format!("skills/owner{n}/x/SKILL.md"),
+            skill_md(&format!("dup{n}"), ""),
+        ),
+        (
+            format!("skills/owner{n}/y/SKILL.md"),
+            skill_md(&format!("dup{n}"), ""),
+        ),
+    ];
+    for (path, text) in files {
+        write(root, &path, text);
+    }
+}
+
+#[test]
+fn merge_of_folders_audited_alone_equals_one_run_over_them() {
+    let tmp = TempDir::new().unwrap();
+    let top = tmp.path();
+    rich_shard(&top.join("one"), "1");
+    rich_shard(&top.join("two"), "2");
+    write(top, "reports/.keep", "");
+    let audit = ["--fail-on", "never", "-p", "builtin:vscode"];
+    for shard in ["one", "two"] {
+        let to = format!("../reports/{shard}.json");
+        bin(top.join(shard))
+            .args(audit)
+            .args(["-o", &to, "."])
+            .assert()
+            .success();
+    }
+    let reports = top.join("reports");
+    let run = |format: &str| -> String {
+        let out = bin(top)
+            .args(audit)
+            .args(["-f", format, "one", "two"])
+            .output()
+            .unwrap();
+        assert!(out.status.success());
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let merge = |format: &str| -> String {
+        let out = bin(&reports)
+            .args(["merge", "one.json", "two.json", "-f", format])
+            .output()
+            .unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let single: Value = serde_json::from_str(&run("json")).unwrap();
+    let merged: Value = serde_json::from_str(&merge("json")).unwrap();
+    // Every place the fixture puts a path is there, so the comparison covers them.
+    let message = |rule: &str| {
+        let f = findings(&merged, rule);
+        f.first()
+            .map(|f| s(f, "message").to_owned())
+            .unwrap_or_default()
+    };
+    assert!(
+        message("SA114").contains("`one/outer1/SKILL.md`"),
+        "{merged:#}"
+    );
+    assert!(
+        message("SA401").contains("`one/skills/owner1/y/SKILL.md` under `one/skills/owner1/`"),
+        "{merged:#}"
+    );
+    let agent = &arr(&merged, "agents")[0];
+    assert_eq!(
+        agent["proposal_grants"]["from"][0],
+        "one/skills/k1/SKILL.md"
+    );
+    assert_eq!(
+        crate::common::skill(&merged, "one/skills/f1/SKILL.md")["requirements"][0]["file"],
+        "one/skills/f1/agents/openai.yaml"
+    );
+    assert!(
+        arr(&merged, "findings")
+            .iter()
+            .any(|f| f["fix"]["rename"] == "one/.github/chatmodes/plan1.agent.md"),
+        "{merged:#}"
+    );
+    assert_eq!(merged, single);
+    // Text shows source lines, which a JSON report does not keep: concise has none.
+    for format in ["concise", "markdown", "sarif", "html", "github"] {
+        assert_eq!(merge(format), run(format), "{format}");
+    }
+}
+
+/// A report of `.` holding `skills/demo/SKILL.md` as written, and one of the same skill served
+/// by an MCP server (`--mcp -- SERVER`): no roots, the skill's URI as its path.
+fn served_report(dir: &Path) -> (std::path::PathBuf, std::path::PathBuf) {
+    skill(dir, "demo", "colour: red\n");
+    let local = report(dir, "local.json");
+    let text = std::fs::read_to_string(&local)
+        .unwrap()
+        .replace("skills/demo/SKILL.md", "skill://demo/SKILL.md");
+    let mut served: Value = serde_json::from_str(&text).unwrap();
+    served["roots"] = serde_json::json!([]);
+    let path = dir.join("served.json");
+    std::fs::write(&path, served.to_string()).unwrap();
+    (local, path)
+}
+
+#[test]
+fn merge_leaves_the_paths_of_served_skills_alone() {
+    let tmp = TempDir::new().unwrap();
+    write(tmp.path(), "prod.json", PROFILE);
+    let (_, served) = served_report(tmp.path());
+    let other = TempDir::new().unwrap();
+    write(other.path(), "prod.json", PROFILE);
+    skill(other.path(), "b", "");
+    let b = report(other.path(), "b.json");
+    bin(tmp.path())
+        .args([
+            "merge",
+            "served.json",
+            b.to_str().unwrap(),
+            "-o",
+            "all.json",
+        ])
+        .assert()
+        .success();
+    let m = json(&tmp.path().join("all.json"));
+    // The served report has no root to add.
+    assert_eq!(m["roots"], serde_json::json!(["b"]));
+    let paths: Vec<&str> = (arr(&m, "skills").iter())
+        .map(|s| s["path"].as_str().unwrap())
+        .collect();
+    assert_eq!(paths, ["b/skills/b/SKILL.md", "skill://demo/SKILL.md"]);
+    assert!(
+        arr(&m, "findings")
+            .iter()
+            .any(|f| f["path"] == "skill://demo/SKILL.md"),
+        "{m:#}"
+    );
+    // Served skills audited with `.` keep their URIs too; the local paths get the label.
+    let mut mixed = json(&served);
+    mixed["roots"] = serde_json::json!(["."]);
+    std::fs::write(tmp.path().join("mixed.json"), mixed.to_string()).unwrap();
+    bin(tmp.path())
+        .args(["merge", "mixed.json", b.to_str().unwrap(), "-o", "all.json"])
+        .assert()
+        .success();
+    let m = json(&tmp.path().join("all.json"));
+    assert_eq!(m["roots"], serde_json::json!(["mixed", "b"]));
+    assert_eq!(m["skills"][1]["path"], "skill://demo/SKILL.md");
+}
+
+#[test]
+fn merge_refuses_one_profile_name_for_two_environments() {
+    let one = TempDir::new().unwrap();
+    skill(one.path(), "a", "");
+    write(one.path(), "prod.json", PROFILE);
+    let a = report(one.path(), "a.json");
+    let two = TempDir::new().unwrap();
+    skill(two.path(), "b", "");
+    write(
+        two.path(),
+        "prod.json",
+        r#"{"name": "prod", "tools": ["get_order", "refund"]}"#,
+    );
+    let b = report(two.path(), "b.json");
+    let out = bin(one.path())
+        .args(["merge", a.to_str().unwrap(), b.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(a.to_str().unwrap())
+            && err.contains(b.to_str().unwrap())
+            && err.contains("profile `prod`")
+            && err.contains("1 tools")
+            && err.contains("2 tools"),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
+
+#[test]
+fn merge_refuses_reports_that_share_a_path() {
+    let (one, _) = base_and_head();
+    let a = report(one.path(), "repo-a.json");
+    // The same report twice.
+    let out = bin(one.path())
+        .args(["merge", "repo-a.json", a.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("repo-a.json and ")
+            && err.contains(a.to_str().unwrap())
+            && err.contains("`repo-a/skills/a/SKILL.md`"),
+        "{err}"
+    );
+    // Two runs of one named root.
+    for name in ["r1.json", "r2.json"] {
+        bin(one.path())
+            .args([
+                "--fail-on",
+                "never",
+                "-p",
+                "prod.json",
+                "-o",
+                name,
+                "skills",
+            ])
+            .assert()
+            .success();
+    }
+    let out = bin(one.path())
+        .args(["merge", "r1.json", "r2.json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("r1.json and r2.json both hold `skills/a/SKILL.md`"),
+        "{err}"
+    );
+}
+
 #[test]
 fn pr_comment_of_5000_skills_fits_githubs_limit() {
     let tmp = TempDir::new().unwrap();
