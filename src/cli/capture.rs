@@ -52,6 +52,10 @@ pub struct CaptureArgs {
 }
 
 pub(crate) fn run(args: CaptureArgs) -> Result<Outcome, String> {
+    // A blank name would be replaced by the server's without a word.
+    if args.name.as_ref().is_some_and(|n| n.trim().is_empty()) {
+        return Err("--name is empty; give the profile a name, or leave --name out".into());
+    }
     if let Some(paths) = &args.machine {
         let text = machine(paths.clone(), args.name.as_deref(), args.verbose)?;
         return write(&args, &text);

@@ -4,10 +4,12 @@
 //! of the same server differ only where the server does (and in `captured_at`).
 
 use serde::Serialize;
+use std::borrow::Cow;
 use std::time::{SystemTime, UNIX_EPOCH};
 
 use super::Listing;
 use crate::profile::CapturedServer;
+use crate::profile::names::escaped;
 
 /// A captured profile, in the order its keys are written.
 #[derive(Debug, Serialize)]
@@ -24,12 +26,18 @@ pub(crate) struct Captured<'a> {
     pub resource_templates: &'a [String],
 }
 
-/// What a server offers.
+/// What a server offers, each name written so that the profile matches exactly it (a
+/// profile's entries may be globs; a server's names are literal).
 #[derive(Debug, Serialize)]
 pub(crate) struct Lists<'a> {
-    pub tools: &'a [String],
-    pub resources: &'a [String],
-    pub prompts: &'a [String],
+    pub tools: Vec<Cow<'a, str>>,
+    pub resources: Vec<Cow<'a, str>>,
+    pub prompts: Vec<Cow<'a, str>>,
+}
+
+/// `names` as profile entries that match them literally.
+fn literal(names: &[String], tools: bool) -> Vec<Cow<'_, str>> {
+    names.iter().map(|n| escaped(n, tools)).collect()
 }
 
 /// The profile JSON for `listing`: named `name`, else after the server (`serverInfo.name`);
@@ -60,9 +68,9 @@ pub(crate) fn profile_json(
         resource_templates: &listing.resource_templates,
     };
     let lists = Lists {
-        tools: &listing.tools,
-        resources: &listing.resources,
-        prompts: &listing.prompts,
+        tools: literal(&listing.tools, true),
+        resources: literal(&listing.resources, false),
+        prompts: literal(&listing.prompts, false),
     };
     let captured = match nest {
         Some(server) => Captured {
@@ -122,6 +130,28 @@ mod tests {
         assert_eq!(rfc3339(t), "2000-02-29T01:01:01Z");
         let t = UNIX_EPOCH + Duration::from_secs(1_790_000_000);
         assert_eq!(rfc3339(t), "2026-09-21T14:13:20Z");
+    }
+
+    #[test]
+    fn names_that_are_glob_syntax_load_back_as_those_names() {
+        let listing = Listing {
+            tools: vec!["*".into(), "get[".into(), "q?".into()],
+            resources: vec!["docs://a*[b]".into()],
+            prompts: vec!["p*".into()],
+            ..Listing::default()
+        };
+        for nest in [None, Some("srv")] {
+            let text = profile_json(&listing, Some("x"), nest, UNIX_EPOCH);
+            let p = crate::profile::parse(&text, std::path::Path::new("x.json"), "x.json")
+                .unwrap_or_else(|e| panic!("{e}: {text}"));
+            assert!(p.tools.contains("*") && p.tools.contains("get[") && p.tools.contains("q?"));
+            assert!(
+                !p.tools.contains("other") && !p.tools.contains("qz"),
+                "{text}"
+            );
+            assert!(p.resources.contains("docs://a*[b]") && !p.resources.contains("docs://ab"));
+            assert!(p.prompts.contains("p*") && !p.prompts.contains("px"));
+        }
     }
 
     #[test]

@@ -65,7 +65,9 @@ impl Conn {
                 }
                 match e {
                     ServiceError::TransportSend(t) => {
-                        format!("the request could not be sent: {}", tidy(&t))
+                        let why = tidy(&t);
+                        too_large(&why)
+                            .unwrap_or_else(|| format!("the request could not be sent: {why}"))
                     }
                     _ => "the connection closed before the answer came".into(),
                 }
@@ -296,7 +298,13 @@ pub(super) async fn connect(
             conn.child = Some(s.child);
             conn.group = s.group;
             conn.fault = s.fault;
-            tokio::time::timeout(settings.timeout, info.serve((s.read, s.write))).await
+            // rmcp drops a line over its own limit without a word, and the request then
+            // waits out the timeout; with the filter's limit as rmcp's, a line too long is
+            // caught by the filter, which ends the session saying why.
+            let transport =
+                rmcp::transport::async_rw::AsyncRwTransport::new_client(s.read, s.write)
+                    .with_max_line_length(stdio::MAX_LINE_BYTES);
+            tokio::time::timeout(settings.timeout, info.serve(transport)).await
         }
         Server::Http { url, headers } => {
             use rmcp::transport::StreamableHttpClientTransport;
@@ -330,7 +338,13 @@ pub(super) async fn connect(
                 }
                 tokio::time::sleep(Duration::from_millis(25)).await;
             }
-            Err(conn.error("initialize", why.unwrap_or_else(|| tidy(&e))))
+            Err(conn.error(
+                "initialize",
+                why.unwrap_or_else(|| {
+                    let why = tidy(&e);
+                    too_large(&why).unwrap_or(why)
+                }),
+            ))
         }
         Ok(Ok(client)) => {
             conn.client = Some(client);
@@ -355,6 +369,17 @@ fn http_headers(
         map.insert(n, v);
     }
     Ok(map)
+}
+
+/// What to say when the HTTP transport refused an answer over its size limit (rmcp's error
+/// types are generic over the HTTP client's, so its message is what can be matched).
+fn too_large(why: &str) -> Option<String> {
+    why.contains("exceeded the maximum size of").then(|| {
+        format!(
+            "the answer is over {} MiB, more than skill-audit reads",
+            stdio::MAX_LINE_BYTES >> 20
+        )
+    })
 }
 
 /// An error answer from the server.

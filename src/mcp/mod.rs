@@ -29,6 +29,7 @@ mod stdio;
 
 use std::time::Duration;
 
+use crate::report::text::visible;
 pub(crate) use headers::split as split_header;
 use session::run;
 
@@ -131,9 +132,11 @@ impl Default for Settings {
     }
 }
 
-/// Something went wrong with a server: exit code 2.
+/// Something went wrong with a server: exit code 2. The message holds text from the server
+/// (its error answers, HTTP bodies, names): control characters are shown escaped, so that it
+/// cannot drive the terminal.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("MCP server `{server}`: {request}: {message}")]
+#[error("MCP server `{}`: {request}: {}", visible(.server), visible(.message))]
 pub struct Error {
     /// The server's command line or URL.
     pub server: String,
@@ -187,18 +190,20 @@ impl Listing {
         format!("mcp:{name}")
     }
 
-    /// This session's tools, resources and prompts as a profile named `name`.
+    /// This session's tools, resources and prompts as a profile named `name`: the names
+    /// are matched literally, never as globs.
+    /// Always `Ok`: no literal name can fail to compile.
     pub(crate) fn profile(&self, name: &str) -> Result<crate::profile::Profile, String> {
         fn refs(v: &[String]) -> Vec<&str> {
             v.iter().map(String::as_str).collect()
         }
-        crate::profile::Profile::from_names(
+        Ok(crate::profile::Profile::from_literal_names(
             name,
             &format!("mcp:{}", self.label),
             &refs(&self.tools),
             &refs(&self.resources),
             &refs(&self.prompts),
-        )
+        ))
     }
 }
 

@@ -600,12 +600,25 @@ fn explain_tool(lib: &Library, args: Which) -> Answer {
     let report = &lib.report;
     // The report's skills and agents are the workspace's, in the same order.
     let entry = match (args.name.as_deref(), args.path.as_deref()) {
-        (Some(n), None)
-            if !report.skills.iter().any(|s| s.skill.name == n)
-                && report.agents.iter().filter(|a| a.agent.name == n).count() == 1 =>
-        {
-            let i = report.agents.iter().position(|a| a.agent.name == n);
-            i.map(Entry::Agent)
+        (Some(n), None) if !report.skills.iter().any(|s| s.skill.name == n) => {
+            let agents: Vec<usize> = (0..report.agents.len())
+                .filter(|&i| report.agents[i].agent.name == n)
+                .collect();
+            match agents.as_slice() {
+                [] => None,
+                [one] => Some(Entry::Agent(*one)),
+                many => {
+                    let paths: Vec<&str> = many
+                        .iter()
+                        .map(|&i| report.agents[i].agent.path.as_str())
+                        .collect();
+                    return Err(format!(
+                        "{} agents are named `{n}` ({}): give `path`",
+                        many.len(),
+                        paths.join(", ")
+                    ));
+                }
+            }
         }
         (None, Some(p)) => {
             let abs = lib.inside(p)?;

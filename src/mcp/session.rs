@@ -6,6 +6,7 @@ use std::sync::{Arc, Mutex};
 use super::conn::{Conn, connect};
 use super::resources::read_skills;
 use super::{Error, Listing, Server, Settings, skills};
+use crate::report::text::visible;
 use crate::words::Count;
 
 pub(super) async fn run(
@@ -59,10 +60,10 @@ async fn talk(
     if settings.verbose {
         eprintln!(
             "skill-audit: MCP server `{}`: {} {} (protocol {}); lists: {}",
-            conn.label,
-            listing.server_name,
-            listing.server_version,
-            listing.protocol_version,
+            visible(&conn.label),
+            visible(&listing.server_name),
+            visible(&listing.server_version),
+            visible(&listing.protocol_version),
             [
                 (has_tools, "tools"),
                 (has_resources, "resources"),
@@ -88,7 +89,7 @@ async fn talk(
             }
             None if settings.verbose => eprintln!(
                 "skill-audit: MCP server `{}`: {method}: not offered (method not found)",
-                conn.label
+                visible(&conn.label)
             ),
             None => {}
         }
@@ -109,7 +110,7 @@ async fn talk(
     if settings.verbose {
         eprintln!(
             "skill-audit: MCP server `{}`: {}, {}, {}, {}{}",
-            conn.label,
+            visible(&conn.label),
             Count(listing.tools.len(), "tool"),
             Count(listing.resources.len(), "resource"),
             Count(listing.resource_templates.len(), "resource template"),

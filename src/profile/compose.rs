@@ -477,6 +477,16 @@ impl Composer {
                 });
             }
         }
+        let lists = [
+            (&file.tools.0, true),
+            (&file.resources.0, false),
+            (&file.prompts.0, false),
+        ];
+        for (list, tools) in lists {
+            if let Some((entry, m)) = bad_pattern(list, tools) {
+                return Err(at(entry, m));
+            }
+        }
         parts.tools.extend(take(&mut file.tools).0);
         parts.resources.extend(take(&mut file.resources).0);
         parts.prompts.extend(take(&mut file.prompts).0);
@@ -488,6 +498,15 @@ impl Composer {
                 let sub = self.file_parts(&dir.join(&from), &entry_err)?;
                 parts.absorb(imported(&server, sub));
             }
+            for (list, tools) in [
+                (&entry.tools.0, true),
+                (&entry.resources.0, false),
+                (&entry.prompts.0, false),
+            ] {
+                if let Some((entry, m)) = bad_pattern(list, tools) {
+                    return Err(at(entry, m));
+                }
+            }
             // The entries' strings move into the lists; only `server/tool` names are built.
             parts
                 .tools
@@ -498,6 +517,19 @@ impl Composer {
         machine_keys(&mut parts, &mut file, text, display)?;
         Ok(parts)
     }
+}
+
+/// The first of `entries` that is a pattern the name sets cannot compile, and why: checked
+/// where the file is read, so the error can point at the entry.
+fn bad_pattern(entries: &[String], tools: bool) -> Option<(&str, String)> {
+    entries
+        .iter()
+        .filter(|e| names::is_pattern(e) || e.contains('*'))
+        .find_map(|e| {
+            NameSet::new([e.as_str()], tools)
+                .err()
+                .map(|m| (e.as_str(), m))
+        })
 }
 
 /// The file's own `os`, `bins`, `env`, `config` and `packages`, and its `deny`, checked

@@ -325,6 +325,27 @@ impl Profile {
             machine: Machine::default(),
         })
     }
+
+    /// Build a profile from names that are all literal, as a live MCP server lists them: a
+    /// tool named `*` is that one tool, not every tool.
+    pub(crate) fn from_literal_names(
+        name: &str,
+        path: &str,
+        tools: &[&str],
+        resources: &[&str],
+        prompts: &[&str],
+    ) -> Profile {
+        Profile {
+            name: name.to_owned(),
+            path: path.to_owned(),
+            tools: NameSet::literal(tools.iter().copied(), true),
+            resources: NameSet::literal(resources.iter().copied(), false),
+            prompts: NameSet::literal(prompts.iter().copied(), false),
+            vocabulary: None,
+            deny: compose::Deny::default(),
+            machine: Machine::default(),
+        }
+    }
 }
 
 /// Where a profile comes from on the command line.

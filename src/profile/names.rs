@@ -94,12 +94,51 @@ pub(crate) fn is_pattern(name: &str) -> bool {
     memchr::memchr3(b'*', b'?', b'[', name.as_bytes()).is_some()
 }
 
-fn compile(pattern: &str) -> Option<Glob> {
+/// Glob syntax a literal name must escape to be written where globs are read.
+const GLOB_SYNTAX: &[char] = &['*', '?', '[', ']', '{', '}', '\\'];
+
+/// `name` as a profile entry that matches exactly `name`: an entry read as a glob (`tools`:
+/// one with `*`, `?` or `[`; resources and prompts: one with `*`) gets a `\` before each
+/// character of glob syntax, as globset reads it; any other is written as it is.
+pub(crate) fn escaped(name: &str, tools: bool) -> Cow<'_, str> {
+    let glob = if tools {
+        is_pattern(name)
+    } else {
+        name.contains('*')
+    };
+    if !glob {
+        return Cow::Borrowed(name);
+    }
+    let mut out = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        if GLOB_SYNTAX.contains(&c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    Cow::Owned(out)
+}
+
+/// The name a pattern stands for when every character of glob syntax in it is escaped
+/// (`get\[id\]`): such an entry is a literal name, and is matched as one.
+fn unescaped(pattern: &str) -> Option<String> {
+    let mut out = String::with_capacity(pattern.len());
+    let mut chars = pattern.chars();
+    while let Some(c) = chars.next() {
+        match c {
+            '\\' => out.push(chars.next()?),
+            c if GLOB_SYNTAX.contains(&c) => return None,
+            c => out.push(c),
+        }
+    }
+    Some(out)
+}
+
+fn compile(pattern: &str) -> Result<Glob, globset::Error> {
     GlobBuilder::new(pattern)
         .literal_separator(false)
         .backslash_escape(true)
         .build()
-        .ok()
 }
 
 /// The literal text before the final `*` of a pattern that has no other glob syntax (no
@@ -164,12 +203,16 @@ impl NameSet {
             } else {
                 raw.contains('*')
             } {
+                if let Some(literal) = unescaped(&raw) {
+                    set.insert_literal(Cow::Owned(literal));
+                    continue;
+                }
                 let name = normalised(Cow::Borrowed(&raw), tools);
                 match literal_prefix(&name) {
                     Some(prefix) => set.prefixes.push(prefix.to_owned()),
                     None => {
                         let glob = compile(&name)
-                            .ok_or_else(|| format!("`{raw}` is not a valid pattern"))?;
+                            .map_err(|e| format!("`{raw}` is not a valid pattern: {}", e.kind()))?;
                         builder.add(glob);
                     }
                 }
@@ -182,15 +225,39 @@ impl NameSet {
                 set.patterns.push(name.into_owned());
                 continue;
             }
-            let name = normalised(raw, tools);
-            if tools && let Some((server, tool)) = split_at_byte(&name, b'/') {
-                insert_new(&mut set.tool_parts, tool);
-                insert_new(&mut set.servers, server);
-            }
-            set.exact.insert(name.into_owned());
+            set.insert_literal(raw);
         }
         set.globs = builder.build().map_err(|e| e.to_string())?;
         Ok(set)
+    }
+
+    /// Build from names that are all literal, whatever characters they hold: the names a
+    /// live MCP server lists are tool names, never patterns.
+    pub fn literal<'a>(
+        names: impl IntoIterator<Item = impl Into<Cow<'a, str>>>,
+        tools: bool,
+    ) -> NameSet {
+        let names = names.into_iter();
+        let mut set = NameSet {
+            exact: Set::with_capacity_and_hasher(names.size_hint().0, Default::default()),
+            tools,
+            ..NameSet::default()
+        };
+        for raw in names {
+            set.insert_literal(raw.into());
+        }
+        set
+    }
+
+    fn insert_literal(&mut self, raw: Cow<'_, str>) {
+        let name = normalised(raw, self.tools);
+        if self.tools
+            && let Some((server, tool)) = split_at_byte(&name, b'/')
+        {
+            insert_new(&mut self.tool_parts, tool);
+            insert_new(&mut self.servers, server);
+        }
+        self.exact.insert(name.into_owned());
     }
 
     /// Number of literal names and patterns.
@@ -302,6 +369,41 @@ mod tests {
     fn star_grants_everything() {
         let set = NameSet::new(["*"], true).unwrap();
         assert!(set.contains("anything") && set.contains("a/b") && set.contains("srv/*"));
+    }
+
+    #[test]
+    fn escaped_names_are_matched_literally() {
+        let names = [
+            "*",
+            "get[",
+            "get[order]",
+            "a{b,c}",
+            "x\\*?",
+            "plain",
+            "a\\b",
+        ];
+        for tools in [true, false] {
+            let written: Vec<String> = names.iter().map(|n| escaped(n, tools).into()).collect();
+            let set = NameSet::new(written.iter().map(String::as_str), tools).unwrap();
+            let literal = NameSet::literal(names, tools);
+            for probe in names
+                .iter()
+                .chain(&["anything", "geto", "ab", "x\\yz", "s/*"])
+            {
+                assert_eq!(
+                    set.contains(probe),
+                    literal.contains(probe),
+                    "{probe} {tools}"
+                );
+            }
+            assert!(!set.contains("anything") && set.contains("get[") && set.contains("*"));
+        }
+        // Escaped under a server, the tool still meets a bare requirement.
+        let set = NameSet::new(["s/get\\[id\\]"], true).unwrap();
+        assert!(set.contains("get[id]") && set.contains("s/*") && !set.contains("s/geti"));
+        // A pattern that escapes only some of its syntax stays a pattern.
+        let set = NameSet::new(["\\[a*"], true).unwrap();
+        assert!(set.contains("[ab") && !set.contains("ab"));
     }
 
     #[test]

@@ -973,3 +973,285 @@ fn a_wrapped_server_that_times_out_leaves_nothing_running() {
     );
     assert_all_ended(&pids);
 }
+
+// ---------------------------------------------------------------------------------------------
+// Raw servers in Python, for what the test server does not do: tool names that are glob
+// syntax, text with control characters, answers of any size.
+
+/// A stdio (or, given a port, streamable HTTP) MCP server speaking raw JSON-RPC. `TOOLS`
+/// (JSON) is its tool list; `SNAME` its name; `DESC` the size of a tool's description;
+/// `RES` the size of a served skill's second file; `FAIL` an error message for `tools/list`;
+/// over HTTP, `STATUS` answers every request with that status and `FAIL` as its body.
+const RAW_PY: &str = r#"
+import json, os, sys
+E = os.environ
+def answer(msg):
+    mid, m = msg.get("id"), msg.get("method")
+    if m == "initialize":
+        caps = {"tools": {}, "resources": {}}
+        return {"protocolVersion": "2025-06-18", "capabilities": caps,
+                "serverInfo": {"name": E.get("SNAME", "raw"), "version": "1"}}
+    if m == "tools/list":
+        if "FAIL" in E:
+            return {"error": {"code": -32000, "message": E["FAIL"]}}
+        tools = [{"name": n, "inputSchema": {"type": "object"}} for n in json.loads(E.get("TOOLS", "[]"))]
+        if "DESC" in E:
+            tools.append({"name": "big", "description": "x" * int(E["DESC"]), "inputSchema": {"type": "object"}})
+        return {"tools": tools}
+    if m == "resources/list":
+        uris = ["skill://demo/SKILL.md", "skill://demo/big.md"] if "RES" in E else []
+        return {"resources": [{"uri": u, "name": u} for u in uris]}
+    if m == "resources/read":
+        uri = msg["params"]["uri"]
+        text = "---\nname: demo\ndescription: Use when demoing.\n---\nSee [big](big.md).\n"
+        if uri.endswith("big.md"):
+            text = '"' * int(E["RES"])
+        return {"contents": [{"uri": uri, "text": text}]}
+    return {"error": {"code": -32601, "message": "method not found"}}
+def reply(msg):
+    a = answer(msg)
+    out = {"jsonrpc": "2.0", "id": msg["id"]}
+    out.update(a if "error" in a else {"result": a})
+    return json.dumps(out).encode()
+if len(sys.argv) > 1:
+    from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+    class H(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"
+        def log_message(self, *a): pass
+        def send(self, status, body, ctype="application/json"):
+            self.send_response(status)
+            self.send_header("Content-Type", ctype)
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+        def do_GET(self): self.send(405, b"")
+        def do_DELETE(self): self.send(200, b"")
+        def do_POST(self):
+            msg = json.loads(self.rfile.read(int(self.headers.get("Content-Length", 0))))
+            if "STATUS" in E:
+                return self.send(int(E["STATUS"]), E["FAIL"].encode(), "text/plain")
+            if "id" not in msg:
+                return self.send(202, b"")
+            self.send(200, reply(msg))
+    ThreadingHTTPServer(("127.0.0.1", int(sys.argv[1])), H).serve_forever()
+for line in sys.stdin:
+    msg = json.loads(line)
+    if "id" in msg:
+        sys.stdout.buffer.write(reply(msg) + b"\n")
+        sys.stdout.flush()
+"#;
+
+/// [`RAW_PY`] written into `dir`, as the command that starts it.
+fn raw_py(dir: &Path) -> Vec<String> {
+    let script = dir.join("raw.py");
+    std::fs::write(&script, RAW_PY).unwrap();
+    vec!["python3".into(), script.display().to_string()]
+}
+
+/// `capture` of the Python server with `env`, and how long it took.
+fn capture_raw(dir: &Path, args: &[&str], env: &[(&str, &str)]) -> (Output, Duration) {
+    let mut cmd = bin();
+    cmd.arg("capture").args(args).arg("--").args(raw_py(dir));
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    run(&mut cmd)
+}
+
+/// A library with a skill that needs `get_order` and one that needs `get[order]`.
+fn order_skills(dir: &Path) -> PathBuf {
+    let lib = dir.join("lib");
+    for (name, tool) in [("plain", "get_order"), ("bracket", "'get[order]'")] {
+        write(
+            &lib,
+            &format!("{name}/SKILL.md"),
+            format!(
+                "---\nname: {name}\ndescription: Use when ordering.\ndependencies:\n  tools: [{tool}]\n---\n"
+            ),
+        );
+    }
+    lib
+}
+
+/// The status of each skill (by name) on profile `profile`.
+fn statuses_on(r: &Value, profile: &str) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = r["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            let status = &s["availability"][profile]["status"];
+            (
+                s["name"].as_str().unwrap().to_owned(),
+                status.as_str().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect();
+    out.sort();
+    out
+}
+
+/// A server's tool names are names, not globs: `*` is one tool, `get[` no error. Captured,
+/// they are written so that the file, loaded back, matches exactly them.
+#[test]
+fn tool_names_a_server_lists_are_matched_literally() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = order_skills(tmp.path());
+    let cmd = raw_py(tmp.path()).join(" ");
+    let audit = |profile: &str, tools: &str| {
+        let (out, _) = run(bin()
+            .args(["-f", "json", "--fail-on", "never", "-p", profile])
+            .arg(&lib)
+            .env("TOOLS", tools));
+        assert!(out.status.success(), "{tools}: {}", stderr(&out));
+        stdout_json(&out)
+    };
+    let unavailable = |name: &str| (name.to_owned(), "unavailable".to_owned());
+    let live = format!("mcp:live={cmd}");
+    let r = audit(&live, r#"["*", "get[", "get_*"]"#);
+    assert_eq!(
+        statuses_on(&r, "live"),
+        [unavailable("bracket"), unavailable("plain")]
+    );
+    let r = audit(&live, r#"["get[order]"]"#);
+    assert_eq!(
+        statuses_on(&r, "live"),
+        [("bracket".into(), "available".into()), unavailable("plain")]
+    );
+    // Captured and loaded back: the same names, literally.
+    for tools in [r#"["*", "get[", "a{b}", "x\\*?"]"#, r#"["get[order]"]"#] {
+        let (out, _) = capture_raw(tmp.path(), &["--name", "saved"], &[("TOOLS", tools)]);
+        assert!(out.status.success(), "{}", stderr(&out));
+        let file = tmp.path().join("saved.json");
+        std::fs::write(&file, &out.stdout).unwrap();
+        let r = audit(file.to_str().unwrap(), "[]");
+        let bracket = if tools.contains("get[order]") {
+            "available"
+        } else {
+            "unavailable"
+        };
+        assert_eq!(
+            statuses_on(&r, "saved"),
+            [("bracket".into(), bracket.into()), unavailable("plain")],
+            "{}",
+            String::from_utf8_lossy(&out.stdout)
+        );
+    }
+}
+
+/// A profile file's entry that is not a valid glob is an error at its line and column.
+#[test]
+fn a_bad_pattern_in_a_profile_file_names_its_place() {
+    let tmp = tempfile::tempdir().unwrap();
+    let lib = order_skills(tmp.path());
+    write(
+        tmp.path(),
+        "w.json",
+        "{\"name\": \"w\",\n  \"tools\": [\"ok\", \"get[order\"]}\n",
+    );
+    let (out, _) = run(bin().arg("-p").arg(tmp.path().join("w.json")).arg(&lib));
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("w.json:2:19: `get[order` is not a valid pattern"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+/// Lines up to the filter's limit are read, whatever rmcp's own default; a longer one ends
+/// the session at once with an error naming the request and the limit.
+#[test]
+fn long_answers_over_stdio_are_read_and_too_long_ones_are_an_error_at_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, _) = capture_raw(tmp.path(), &["--timeout", "20"], &[("DESC", "17000000")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(strings(&stdout_json(&out)["tools"]), ["big"]);
+    // A served file of 9 MiB, whose answer JSON escaping makes twice as long.
+    let mut cmd = bin();
+    cmd.args([
+        "-f",
+        "json",
+        "--fail-on",
+        "never",
+        "--timeout",
+        "20",
+        "--mcp",
+        "--",
+    ])
+    .args(raw_py(tmp.path()))
+    .env("RES", (9 << 20).to_string());
+    let (out, _) = run(&mut cmd);
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert_eq!(stdout_json(&out)["skills"][0]["name"], "demo");
+    let (out, took) = capture_raw(tmp.path(), &["--timeout", "60"], &[("DESC", "43000000")]);
+    assert_eq!(out.status.code(), Some(2), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains(": tools/list: the server printed a message over 40 MiB"),
+        "{}",
+        stderr(&out)
+    );
+    assert!(took < Duration::from_secs(30), "took {took:?}");
+}
+
+/// Text from a server reaches the terminal with its control characters escaped.
+#[test]
+fn server_text_cannot_drive_the_terminal() {
+    let tmp = tempfile::tempdir().unwrap();
+    let (out, _) = capture_raw(tmp.path(), &[], &[("FAIL", "boom \u{1b}[2Jgone")]);
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("boom \\u{1b}[2Jgone") && !err.contains('\u{1b}'),
+        "{err}"
+    );
+    let (out, _) = capture_raw(tmp.path(), &["-v"], &[("SNAME", "evil\u{1b}[31mX")]);
+    assert!(out.status.success(), "{}", stderr(&out));
+    let err = stderr(&out);
+    assert!(
+        err.contains("evil\\u{1b}[31mX") && !err.contains('\u{1b}'),
+        "{err}"
+    );
+}
+
+/// Over HTTP: an error body is escaped, and an answer over the size limit is said to be one.
+#[test]
+fn http_error_bodies_are_escaped_and_huge_answers_named() {
+    let tmp = tempfile::tempdir().unwrap();
+    let serve = |env: &[(&str, &str)]| {
+        let port = free_port();
+        let mut cmd = Command::new("python3");
+        cmd.args(&raw_py(tmp.path())[1..]).arg(port.to_string());
+        for (k, v) in env {
+            cmd.env(k, v);
+        }
+        let child = Reaper(cmd.stdin(Stdio::null()).spawn().expect("python3 runs"));
+        wait_for_port(port, "the Python server");
+        (child, format!("http://127.0.0.1:{port}/mcp"))
+    };
+    let (_server, url) = serve(&[("STATUS", "401"), ("FAIL", "no \u{1b}[31mRED")]);
+    let (out, _) = run(bin().args(["capture", "--url", &url]));
+    assert_eq!(out.status.code(), Some(2));
+    let err = stderr(&out);
+    assert!(
+        err.contains("no \\u{1b}[31mRED") && !err.contains('\u{1b}'),
+        "{err}"
+    );
+    let (_server, url) = serve(&[("DESC", "43000000")]);
+    let (out, _) = run(bin().args(["capture", "--timeout", "60", "--url", &url]));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr(&out).contains("tools/list: the answer is over 40 MiB"),
+        "{}",
+        stderr(&out)
+    );
+}
+
+#[test]
+fn an_empty_capture_name_is_a_usage_error() {
+    let (out, _) = run(bin()
+        .args(["capture", "--name", " ", "--"])
+        .arg(test_server()));
+    assert_eq!(out.status.code(), Some(2));
+    assert!(stderr(&out).contains("--name is empty"), "{}", stderr(&out));
+    assert!(out.stdout.is_empty());
+}

@@ -1422,3 +1422,33 @@ fn a_server_serving_no_skill_is_said_to_serve_none() {
         "{err}"
     );
 }
+
+/// `explain` asked for a name two agents share says so and names their paths, as it does for
+/// two skills of one name; an agent whose name is its own is explained.
+#[test]
+fn explain_names_the_agents_that_share_a_name() {
+    let tmp = tempfile::tempdir().expect("temporary folder");
+    let agent = |name: &str| {
+        format!("---\nname: {name}\ndescription: An agent.\ntools: [read]\n---\nBody.\n")
+    };
+    write(tmp.path(), "agents/x/ag.agent.md", agent("ag"));
+    write(tmp.path(), "agents/y/ag.agent.md", agent("ag"));
+    write(tmp.path(), "agents/z/solo.agent.md", agent("solo"));
+    let mut raw = Raw::start(tmp.path(), &["agents"]);
+    raw.call(1, "explain", json!({"name": "ag"}));
+    let a = raw.answer(1);
+    assert_eq!(a["result"]["isError"], true, "{a}");
+    let text = a["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        text.contains("2 agents are named `ag`")
+            && text.contains("agents/x/ag.agent.md")
+            && text.contains("agents/y/ag.agent.md")
+            && text.contains("give `path`"),
+        "{text}"
+    );
+    raw.call(2, "explain", json!({"name": "solo"}));
+    let a = raw.answer(2);
+    assert_eq!(a["result"]["structuredContent"]["kind"], "agent", "{a}");
+}
