@@ -191,11 +191,29 @@ pub(crate) fn with_scripts(
     let mut uses = Vec::new();
     // The walk passed these as regular files below the skill's folder without following a
     // link, so they are inside the tree, and are read as the skill files the walk found are.
+    let folder = skill.path.rsplit_once('/').map_or("", |(f, _)| f);
+    let shown = |rel: &str| match folder {
+        "" => rel.to_owned(),
+        f => format!("{f}/{rel}"),
+    };
     for (path, rel) in mine {
-        let Ok(contents) = crate::boundary::read(path, MAX_SCRIPT_BYTES) else {
-            continue;
+        let contents = match crate::boundary::read(path, MAX_SCRIPT_BYTES) {
+            Ok(contents) => contents,
+            Err(crate::boundary::Refusal::TooLarge(size)) => {
+                let why = match size {
+                    Some(n) => format!("is {n} bytes, over the 1 MiB read for uses"),
+                    None => "is over the 1 MiB read for uses".to_owned(),
+                };
+                o.findings
+                    .push(rules::uses::script_not_read(&shown(&rel), &why));
+                continue;
+            }
+            Err(_) => continue,
         };
         let Ok(text) = std::str::from_utf8(&contents.bytes) else {
+            let why = "is not UTF-8 text";
+            o.findings
+                .push(rules::uses::script_not_read(&shown(&rel), why));
             continue;
         };
         uses.extend(parse::usage::of_script(&rel, text, &local));

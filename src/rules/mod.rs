@@ -4,7 +4,7 @@
 //! their messages. Stages outside this module find problems and call those constructors; they
 //! build no message text. The families:
 //! `file` (SA1xx, reading and frontmatter), `spec` (SA2xx, Agent Skills fields; `references` holds SA231-SA232, what a body refers to),
-//! `deps` (SA3xx, `dependencies` and capability fields; `uses` holds SA312-SA314, what a skill uses against what it declares), `library` (SA4xx, whole-library checks
+//! `deps` (SA3xx, `dependencies` and capability fields; `uses` holds SA312-SA315, what a skill uses against what it declares), `library` (SA4xx, whole-library checks
 //! and availability), `agent` (SA5xx), `links` (SA6xx, manifests, links and drift), `host`
 //! (SA7xx, tool names against a host's vocabulary), `mcp` (SA8xx, skills served over MCP) and
 //! `config` (SA9xx, suppression comments).
@@ -146,6 +146,7 @@ declare_rules! {
     UndeclaredUse = uses::UNDECLARED_USE;
     UsesNotDeclared = uses::USES_NOT_DECLARED;
     DeclaredNotUsed = uses::DECLARED_NOT_USED;
+    ScriptNotRead = uses::SCRIPT_NOT_READ;
     HooksFileMissing = deps::HOOKS_FILE_MISSING;
     HooksInvalid = deps::HOOKS_INVALID;
     UnknownHookEvent = deps::UNKNOWN_HOOK_EVENT;

@@ -1,4 +1,4 @@
-//! What a skill uses against what it declares (SA312-SA314): its scripts run an executable or
+//! What a skill uses against what it declares (SA312-SA315): its scripts run an executable or
 //! read a variable its declaration leaves out, it declares nothing at all while its body and
 //! scripts use executables, variables and MCP tools, or it declares one that nothing names.
 //! They read what the parse stage recorded; none looks at a file.
@@ -42,6 +42,29 @@ pub(crate) const DECLARED_NOT_USED: RuleDoc = RuleDoc {
     example: "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\", \"sqlite3\"]}}}\nin a skill whose text and scripts never run or mention `sqlite3`\n\nFix: metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\"]}}}",
     fix: None,
 };
+
+pub(crate) const SCRIPT_NOT_READ: RuleDoc = RuleDoc {
+    code: "SA315",
+    name: "script-not-read",
+    severity: Severity::Info,
+    summary: "A script of the skill was not read for what it uses",
+    what: "A script in the skill's folder, of the kinds whose uses are inferred (Python, shell, PowerShell, Node), that is over 1 MiB or not UTF-8 text. What it runs, imports and reads is not inferred, so the skill's cells may miss needs it has. Scripts in folders that are not run (tests, examples, references, templates) are not read at all and are not reported.",
+    why: "A cell judged on what the skill uses should say when part of what it uses was not looked at; a large script is usually bundled or generated code, whose needs are its own.",
+    example: "scripts/bundle.js is 3 MB of minified code\n\nFix: declare what the skill needs (`dependencies`, or its library's dialect), or keep generated code out of the skill's folder.",
+    fix: None,
+};
+
+/// The SA315 finding for the script shown as `path`, which is not read because it is `why`.
+pub(crate) fn script_not_read(path: &str, why: &str) -> Finding {
+    Finding::new(
+        Rule::ScriptNotRead,
+        path,
+        Pos::new(1, 1),
+        format!(
+            "this script {why}, so what it runs, imports and reads is not inferred; declare what the skill needs if the script needs more than its text shows"
+        ),
+    )
+}
 
 /// Interpreters and package managers: declared for what the skill installs or runs through
 /// them, which is what its text names.

@@ -1,6 +1,6 @@
 //! What a skill uses against what it declares: SA312 (a script uses what the declaration
 //! leaves out), SA313 (nothing declared, and the unsafe fix that declares what it uses) and
-//! SA314 (declared, but named nowhere).
+//! SA314 (declared, but named nowhere); SA315 (a script too large or not text to read).
 
 use crate::common::*;
 
@@ -521,4 +521,36 @@ fn a_hermes_variable_unnamed_is_shown_at_its_entry_under_its_own_key() {
         message.starts_with("`required_environment_variables` in "),
         "{message}"
     );
+}
+
+/// A script too large to read for uses, or not UTF-8, is said not to be read, at its own
+/// path; one in a folder that is never run is not read and not reported.
+#[test]
+fn scripts_not_read_for_uses_are_reported() {
+    let tmp = tree(&[("big/SKILL.md", &skill_md("big", ""))]);
+    let big = format!("import os\n{}", "x = 1\n".repeat(200_000));
+    write(tmp.path(), "big/scripts/bundle.py", &big);
+    write(tmp.path(), "big/scripts/latin.sh", b"echo caf\xe9\njq .\n");
+    write(tmp.path(), "big/tests/huge.py", &big);
+    write(tmp.path(), "big/scripts/small.sh", "jq .\n");
+    let r = audit(tmp.path());
+    let places: Vec<(String, String)> = findings(&r, "SA315")
+        .iter()
+        .map(|f| (s(f, "path").to_owned(), s(f, "message").to_owned()))
+        .collect();
+    assert_eq!(
+        places,
+        [
+            (
+                "big/scripts/bundle.py".to_owned(),
+                format!("this script is {} bytes, over the 1 MiB read for uses, so what it runs, imports and reads is not inferred; declare what the skill needs if the script needs more than its text shows", big.len())
+            ),
+            (
+                "big/scripts/latin.sh".to_owned(),
+                "this script is not UTF-8 text, so what it runs, imports and reads is not inferred; declare what the skill needs if the script needs more than its text shows".to_owned()
+            ),
+        ],
+        "{r:#}"
+    );
+    assert_eq!(findings(&r, "SA315")[0]["severity"], "info");
 }
