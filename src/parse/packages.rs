@@ -14,8 +14,20 @@ use crate::rules;
 /// One parsed requirement.
 pub(crate) type Requirement = pep508_rs::Requirement<pep508_rs::VerbatimUrl>;
 
-/// Parse one PEP 508 requirement string.
+/// The most `(` a requirement may hold to be parsed. `pep508_rs` reads a marker's parentheses
+/// by recursion, with no limit of its own: thousands nested (`requests; ((((...`) overflow the
+/// stack. A real requirement has a handful (`; (python_version < "3.8" and ...) or (...)`).
+const MAX_PARENTHESES: usize = 32;
+
+/// Parse one PEP 508 requirement string. One with more `(` than [`MAX_PARENTHESES`] is not
+/// parsed: it is read as any other requirement that does not parse.
 pub(crate) fn parse_one(s: &str) -> Option<Requirement> {
+    if memchr::memchr_iter(b'(', s.as_bytes())
+        .nth(MAX_PARENTHESES)
+        .is_some()
+    {
+        return None;
+    }
     Requirement::from_str(s.trim()).ok()
 }
 
@@ -225,5 +237,40 @@ mod tests {
         assert!(!satisfied_by(&r, "2.0.0"));
         assert!(!satisfied_by(&r, "not-a-version"));
         assert!(satisfied_by(&parse_one("vllm").unwrap(), "0.1"));
+    }
+
+    /// Nested parentheses in a marker: `pep508_rs` reads them by recursion, and a hundred
+    /// thousand levels overflowed the stack. Past the limit the requirement is not parsed;
+    /// up to it, it still is.
+    #[test]
+    fn deeply_nested_markers_are_not_parsed() {
+        let nested = |depth: usize, sep: &str| {
+            format!(
+                "requests; {}python_version > '3'{}",
+                format!("({sep}").repeat(depth),
+                format!("{sep})").repeat(depth)
+            )
+        };
+        for sep in ["", " "] {
+            assert!(parse_one(&nested(100_000, sep)).is_none());
+            assert!(parse_one(&nested(MAX_PARENTHESES + 1, sep)).is_none());
+            let r = parse_one(&nested(MAX_PARENTHESES, sep)).expect("parsed");
+            assert_eq!(r.name.as_ref(), "requests");
+        }
+        // Unbalanced, or hidden from a count that skipped quoted text: still not handed over.
+        assert!(parse_one(&format!("requests @ https://x/' ; {}", "(".repeat(100_000))).is_none());
+        // The lists that reach it: a frontmatter `dependencies` list is then no package list.
+        let deep = nested(100_000, "");
+        assert!(run(&format!("dependencies: [\"{deep}\"]\n")).0.is_none());
+        assert!(
+            read_metadata(
+                &yaml::parse(&format!("k: \"{deep}\"\n"), 2)
+                    .unwrap()
+                    .as_map()
+                    .unwrap()[0]
+                    .1
+            )
+            .is_none()
+        );
     }
 }

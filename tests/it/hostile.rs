@@ -796,3 +796,137 @@ fn thousands_of_tests_and_uses_on_one_shell_line_are_read_along_once() {
     last(format!("V{}", N - 1), N + 2);
     last(format!("c{}", N - 1), 2 * N + 3);
 }
+
+/// A requirement whose marker nests a hundred thousand parentheses (`requests; ((((...`), in
+/// a frontmatter `dependencies` list, a `pip install` of a body's block and one of a script:
+/// the PEP 508 parser reads them by recursion and overflowed the stack, aborting the run. Such
+/// a requirement is now one that does not parse; the package beside it still counts.
+#[test]
+fn deeply_nested_requirement_markers_are_unparsable_not_a_crash() {
+    const DEPTH: usize = 100_000;
+    let t = TempDir::new().unwrap();
+    // Spaced in a shell line: `((` there opens arithmetic, and the command is not read.
+    let nested = |sep: &str| {
+        format!(
+            "{}python_version > '3'{}",
+            format!("({sep}").repeat(DEPTH),
+            format!("{sep})").repeat(DEPTH)
+        )
+    };
+    let (marker, spaced) = (nested(""), nested(" "));
+    write(
+        t.path(),
+        "skills/fm/SKILL.md",
+        format!(
+            "---\nname: fm\ndescription: Does fm things. Use when asked.\ndependencies: [\"requests; {marker}\"]\n---\nBody.\n"
+        ),
+    );
+    write(
+        t.path(),
+        "skills/body/SKILL.md",
+        skill_with_body(
+            "body",
+            &format!("```bash\npip install \"requests; {spaced}\" flask\n```\n"),
+        ),
+    );
+    write(
+        t.path(),
+        "skills/script/SKILL.md",
+        skill_with_body("script", "Run `scripts/setup.sh`.\n"),
+    );
+    write(
+        t.path(),
+        "skills/script/scripts/setup.sh",
+        format!("#!/bin/bash\npip install \"requests; {spaced}\" flask\n"),
+    );
+    let (r, code) = json(t.path(), &["."]);
+    assert_eq!(code, 0);
+    let packages = |name: &str| -> Vec<String> {
+        skill(&r, &format!("skills/{name}/SKILL.md"))["requirements"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| d["source"] == "inferred")
+            .flat_map(|d| d["packages"]["all"].as_array().into_iter().flatten())
+            .filter_map(|v| v.as_str().map(str::to_owned))
+            .collect()
+    };
+    assert_eq!(skill(&r, "skills/fm/SKILL.md")["valid"], true);
+    assert_eq!(packages("body"), ["flask"]);
+    assert_eq!(packages("script"), ["flask"]);
+}
+
+/// The reviewer's shapes that read a line again for each use on it, small enough for a debug
+/// build: each reads what the same text read before (the counts below), in one pass.
+#[test]
+fn lines_of_many_uses_are_read_along_once_in_every_reader() {
+    const N: usize = 20_000;
+    let t = TempDir::new().unwrap();
+    let each = |f: &dyn Fn(usize) -> String, by: &str| (0..N).map(f).collect::<Vec<_>>().join(by);
+    let skill_with = |name: &str, body: String| {
+        write(
+            t.path(),
+            &format!("skills/{name}/SKILL.md"),
+            skill_with_body(name, &body),
+        )
+    };
+    skill_with("repeat", format!("{}\n", "mcp__".repeat(5 * N)));
+    skill_with(
+        "padded",
+        format!(
+            "{}{}{}\n",
+            " ".repeat(20 * N),
+            each(&|i| format!("mcp__s__t{i}"), " "),
+            " ".repeat(20 * N)
+        ),
+    );
+    skill_with(
+        "options",
+        format!(
+            "```bash\nfoo --opt={}\n```\n",
+            vec!["$ABCD_KEY"; N].join("=")
+        ),
+    );
+    skill_with(
+        "providers",
+        format!("```bash\ngh x\n```\n{}", "## aws\n".repeat(N)),
+    );
+    skill_with(
+        "reads",
+        "Run `scripts/a.py` and `scripts/b.js`.\n".to_owned(),
+    );
+    write(
+        t.path(),
+        "skills/reads/scripts/a.py",
+        format!(
+            "import os\n{}\n{}\n",
+            each(&|i| format!("a{i} = os.getenv('V{i}_K')"), "; "),
+            each(&|i| format!("a{i}"), " ")
+        ),
+    );
+    write(
+        t.path(),
+        "skills/reads/scripts/b.js",
+        format!(
+            "{}\n{}\n",
+            each(&|i| format!("const b{i} = process.env.W{i}_K"), "; "),
+            each(&|i| format!("b{i}"), " ")
+        ),
+    );
+    let (r, code) = json(t.path(), &["."]);
+    assert_eq!(code, 0);
+    let inferred = |name: &str, kind: &str| -> usize {
+        skill(&r, &format!("skills/{name}/SKILL.md"))["requirements"]
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter(|d| d["source"] == "inferred")
+            .flat_map(|d| d[kind]["all"].as_array().into_iter().flatten())
+            .count()
+    };
+    assert_eq!(inferred("repeat", "tools"), 0);
+    assert_eq!(inferred("padded", "tools"), N);
+    assert_eq!(inferred("options", "env"), 1);
+    assert_eq!(inferred("providers", "bins"), 1);
+    assert_eq!(inferred("reads", "env"), 2 * N);
+}

@@ -644,11 +644,17 @@ pub(super) fn variant_sections(
             .iter()
             .filter_map(|&k| Some((k, headings[k].2?)))
             .collect();
+        // Each kind named in the chain, with the first of its names and whether another
+        // follows: a chain may be thousands of headings, most naming the same one.
+        let mut kinds: Vec<(u8, &str, bool)> = Vec::new();
+        for (_, p) in &named {
+            match kinds.iter_mut().find(|k| k.0 == p.kind) {
+                Some(k) => k.2 |= k.1 != p.name,
+                None => kinds.push((p.kind, p.name, false)),
+            }
+        }
         for &(k, p) in &named {
-            if named
-                .iter()
-                .any(|(_, o)| o.kind == p.kind && o.name != p.name)
-            {
+            if kinds.iter().any(|o| o.0 == p.kind && o.2) {
                 variant[k] = true;
             }
         }
@@ -814,10 +820,13 @@ pub(super) fn fence_open(trimmed: &str) -> Option<(&str, &str)> {
     None
 }
 
-/// The title of an ATX heading line (`## Setup`), already trimmed at the start.
+/// The title of an ATX heading line (`## Setup`), already trimmed at the start. As in
+/// CommonMark, a heading has six `#` at most: a line of more is text, and the sections open
+/// at a line are six at most.
 pub(super) fn heading_title(trimmed: &str) -> Option<&str> {
     let title = trimmed.strip_prefix('#')?.trim_start_matches('#');
-    (title.starts_with(' ') || title.is_empty()).then(|| title.trim())
+    (heading_level(trimmed) <= 6 && (title.starts_with(' ') || title.is_empty()))
+        .then(|| title.trim())
 }
 
 /// The level of an ATX heading line, already trimmed at the start: `## Setup` is 2.

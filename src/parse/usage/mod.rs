@@ -30,7 +30,7 @@ use python::{python, requirements_txt};
 use shell::{BASE_UTILITIES, is_assignment, shell};
 
 use crate::model::{DepKind, Use};
-use crate::span::{Columns, LineStarts};
+use crate::span::LineStarts;
 
 /// Packages that do their work by running an executable, which must then be on the machine:
 /// importing one uses that executable too.
@@ -47,7 +47,7 @@ fn imported(
     name: String,
     file: Option<&str>,
     n: u32,
-    line: &Columns,
+    line: &UseLine,
     at: usize,
     out: &mut Vec<Use>,
 ) {
@@ -90,27 +90,65 @@ fn starts_ci(t: &str, word: &str) -> bool {
         .is_some_and(|b| b.eq_ignore_ascii_case(word.as_bytes()))
 }
 
+/// A line uses are found on: the columns of its bytes ([`crate::span::Columns`]) and the
+/// evidence each use on it shows, made once for the line, as one line may hold thousands of
+/// uses and white space around them.
+struct UseLine<'t> {
+    columns: crate::span::Columns<'t>,
+    evidence: std::cell::OnceCell<String>,
+}
+
+impl<'t> UseLine<'t> {
+    fn new(text: &'t str) -> Self {
+        UseLine {
+            columns: crate::span::Columns::new(text),
+            evidence: std::cell::OnceCell::new(),
+        }
+    }
+
+    fn text(&self) -> &'t str {
+        self.columns.text()
+    }
+
+    /// Count on `text` from now: kept while it is the same slice, else started anew.
+    fn move_to(&mut self, text: &'t str) {
+        if !std::ptr::eq(self.text(), text) {
+            *self = UseLine::new(text);
+        }
+    }
+
+    fn column(&self, at: usize) -> u32 {
+        self.columns.column(at)
+    }
+
+    /// The line without the white space around it, up to 160 characters (then `…`).
+    fn evidence(&self) -> &str {
+        self.evidence.get_or_init(|| {
+            let text = self.text().trim();
+            let mut evidence: String = text.chars().take(160).collect();
+            if text.chars().nth(160).is_some() {
+                evidence.push('…');
+            }
+            evidence
+        })
+    }
+}
+
 fn found(
     kind: DepKind,
     name: String,
     file: Option<&str>,
     line: u32,
-    text: &Columns,
+    text: &UseLine,
     at: usize,
 ) -> Use {
-    let column = text.column(at);
-    let text = text.text();
-    let mut evidence: String = text.trim().chars().take(160).collect();
-    if text.trim().chars().nth(160).is_some() {
-        evidence.push('…');
-    }
     Use {
         kind,
         name,
         file: file.map(str::to_owned),
         line,
-        column,
-        evidence,
+        column: text.column(at),
+        evidence: text.evidence().to_owned(),
         phrase: false,
     }
 }
@@ -284,7 +322,7 @@ pub(crate) fn of_script(rel: &str, text: &str, local: &Local) -> Vec<Use> {
             interp,
             file,
             1,
-            &Columns::new(first),
+            &UseLine::new(first),
             at,
         ));
     }

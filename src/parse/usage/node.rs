@@ -2,9 +2,9 @@
 //! spawned.
 
 use super::reads::{Script, calls, optional_read, quoted_after, under_optional};
-use super::{env_name, found, imported, place};
+use super::{UseLine, env_name, found, imported, place};
 use crate::model::{DepKind, Use};
-use crate::span::{Columns, LineStarts};
+use crate::span::LineStarts;
 
 pub(super) fn package_json(text: &str, rel: &str, out: &mut Vec<Use>) {
     let Ok(json) = serde_json::from_str::<serde_json::Value>(text) else {
@@ -35,7 +35,7 @@ pub(super) fn package_json(text: &str, rel: &str, out: &mut Vec<Use>) {
     let mut by_place: Vec<usize> = (0..names.len()).collect();
     by_place.sort_by_key(|&i| first[i]);
     let mut uses: Vec<Option<Use>> = (0..names.len()).map(|_| None).collect();
-    let mut columns = Columns::new("");
+    let mut columns = UseLine::new("");
     for i in by_place {
         let (line, at, l) = first[i].map_or((1, 0, ""), |p| place(text, &starts, p));
         columns.move_to(l.strip_suffix('\r').unwrap_or(l));
@@ -90,7 +90,7 @@ pub(super) fn node(text: &str, lines: &[(u32, &str)], rel: &str, out: &mut Vec<U
         {
             specs.push((line.len() - t.len() + 7, s));
         }
-        let columns = Columns::new(line);
+        let columns = UseLine::new(line);
         for (at, spec) in specs {
             if let Some(pkg) = node_package(&spec) {
                 imported(format!("npm:{pkg}"), file, n, &columns, at, out);

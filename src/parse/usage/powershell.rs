@@ -1,9 +1,8 @@
 //! PowerShell blocks and scripts: the commands they run and the variables they read.
 
 use super::shell::{NOT_COMMANDS, assign, installs_packages, own_script, segments, words};
-use super::{Names, command_name, common_var, found};
+use super::{Names, UseLine, command_name, common_var, found};
 use crate::model::{DepKind, Use};
-use crate::span::Columns;
 
 /// PowerShell's keywords and the aliases it defines for its own cmdlets.
 #[rustfmt::skip]
@@ -45,7 +44,7 @@ pub(super) fn powershell(
         if t.starts_with(['[', '#', '|', '}', '{', ')', '.', '-', '@', '"', '\'']) {
             continue;
         }
-        let columns = Columns::new(line);
+        let columns = UseLine::new(line);
         let (shift, text) = match line.trim_start().strip_prefix("PS ") {
             Some(rest) => match rest.find("> ") {
                 Some(p) => (line.len() - rest.len() + p + 2, &rest[p + 2..]),

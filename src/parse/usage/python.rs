@@ -3,9 +3,10 @@
 
 use super::reads::{Script, calls, optional_read, quoted_after, under_optional};
 use super::shell::assign;
-use super::{Local, Names, contains_ci, env_name, found, imported, retain_since, span_holding};
+use super::{
+    Local, Names, UseLine, contains_ci, env_name, found, imported, retain_since, span_holding,
+};
 use crate::model::{DepKind, Use};
-use crate::span::Columns;
 
 pub(super) fn requirements_txt(lines: &[(u32, &str)], rel: &str, out: &mut Vec<Use>) {
     for &(n, line) in lines {
@@ -26,7 +27,7 @@ pub(super) fn requirements_txt(lines: &[(u32, &str)], rel: &str, out: &mut Vec<U
                 req,
                 Some(rel),
                 n,
-                &Columns::new(line),
+                &UseLine::new(line),
                 at,
             ));
         }
@@ -302,7 +303,7 @@ pub(super) fn python(
         } else {
             Vec::new()
         };
-        let columns = Columns::new(line);
+        let columns = UseLine::new(line);
         for (at, m) in &modules {
             let top = m.split('.').next().unwrap_or("");
             if top.is_empty() || m.starts_with('.') || top == "__future__" {
@@ -347,7 +348,7 @@ pub(super) fn python(
     // Reads of the environment.
     let from = out.len();
     let mut optional_vars = Vec::new();
-    let mut columns = Columns::new("");
+    let mut columns = UseLine::new("");
     for pat in [
         "os.environ[",
         "environ[",

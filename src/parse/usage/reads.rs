@@ -2,9 +2,9 @@
 //! which executables process-spawning calls run.
 
 use super::shell::{BASE_UTILITIES, SHELL_BUILTINS};
-use super::{command_name, found, place, retain_since};
+use super::{UseLine, command_name, found, place, retain_since};
 use crate::model::{DepKind, Use};
-use crate::span::{Columns, LineStarts};
+use crate::span::LineStarts;
 
 /// The executables that process-spawning calls run: the first string of the call's argument
 /// (its first word, for a command line), when it is a literal.
@@ -15,7 +15,7 @@ pub(super) fn calls(
     file: Option<&str>,
     out: &mut Vec<Use>,
 ) {
-    let mut columns = Columns::new("");
+    let mut columns = UseLine::new("");
     for pat in pats {
         for (p, _) in text.match_indices(pat) {
             // `exec(` must not be the tail of `execSync(` or of another name.
@@ -192,11 +192,17 @@ impl<'t> Script<'t> {
     }
 }
 
+/// The most bytes after a read's line that [`optional_read`] looks at for a test of the name it
+/// is assigned to, in the twenty lines there: a line that ends past them is not looked at, nor
+/// those after it. Each name a line assigns is looked for there, and one line may assign
+/// thousands.
+pub(super) const TEST_WINDOW: usize = 8192;
+
 /// Whether the read of a variable at byte `p` of the script is optional: a fallback on the same
 /// line (`x or os.getenv("A")`, `process.env.A || "b"`, `A ?? B`), or a value the next lines
 /// only use when it is set (`key = os.getenv("A")` then `if key:`; `const k = process.env.A`
-/// then `if (k)`, or `k || other` up to twenty lines on). A script that stops without it tests
-/// it negatively (`if not key:`).
+/// then `if (k)`, or `k || other` on one of the twenty lines after it, within [`TEST_WINDOW`]).
+/// A script that stops without it tests it negatively (`if not key:`).
 pub(super) fn optional_read(script: &mut Script, p: usize) -> bool {
     let text = script.text;
     let (col, line, facts) = script.facts(p);
@@ -241,11 +247,23 @@ pub(super) fn optional_read(script: &mut Script, p: usize) -> bool {
     if let Some(tested) = facts.tested.get(var) {
         return *tested;
     }
-    let end = p - col + line.len();
-    let tested = text[end..]
+    // The window: cut first, as finding where a long line after the read ends would read the
+    // whole of it again for each name.
+    let rest = &text[p - col + line.len()..];
+    let mut cut = rest.len().min(TEST_WINDOW);
+    while !rest.is_char_boundary(cut) {
+        cut -= 1;
+    }
+    let window = &rest[..cut];
+    // A line the cut ends, and those after it, are not looked at.
+    let whole = |l: &str| {
+        cut == rest.len() || l.as_ptr() as usize + l.len() < window.as_ptr() as usize + cut
+    };
+    let tested = window
         .lines()
         .skip(1)
         .take(20)
+        .take_while(|l| whole(l))
         .map(str::trim)
         .find_map(|l| tests_name(l, var))
         .unwrap_or(false);

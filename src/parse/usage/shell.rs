@@ -3,9 +3,8 @@
 
 use super::body::{Lang, alternative_lead};
 use super::presence::Checked;
-use super::{Names, command_name, env_name, found, interpreter_of};
+use super::{Names, UseLine, command_name, env_name, found, interpreter_of};
 use crate::model::{DepKind, Use};
-use crate::span::Columns;
 
 /// Shell builtins and keywords: never executables.
 #[rustfmt::skip]
@@ -521,12 +520,16 @@ pub(super) fn shell(
                 .filter(|(k, _)| *k == m)
                 .map(|(_, t)| *t)
         };
-        let first_line = Columns::new(written(n).unwrap_or(raw));
+        let first_line = UseLine::new(written(n).unwrap_or(raw));
+        // The line after the first that the last use was written on: kept, as one such line
+        // may hold thousands of uses.
+        let continued = std::cell::RefCell::new(UseLine::new(""));
         // A use at byte `at` of the logical line, placed on the line it was written on.
         let place = |kind: DepKind, name: String, at: usize| match line.place(at) {
             (m, on) if m != n => {
-                let text = written(m).unwrap_or("");
-                found(kind, name, file, m, &Columns::new(text), on)
+                let mut columns = continued.borrow_mut();
+                columns.move_to(written(m).unwrap_or(""));
+                found(kind, name, file, m, &columns, on)
             }
             _ => found(kind, name, file, n, &first_line, shift + at),
         };
@@ -601,13 +604,14 @@ fn fills_its_option(ws: &[(usize, &str)], i: usize, name: &str) -> bool {
     else {
         return false;
     };
-    let letters = |t: &str| {
+    // Compared letter by letter, up to the first that differs: what is before an `=` may be
+    // as long as the line (`--opt=$A=$A=...`), and is read for each variable on it.
+    fn letters(t: &str) -> impl Iterator<Item = u8> + '_ {
         t.bytes()
             .filter(|b| *b != b'-' && *b != b'_')
             .map(|b| b.to_ascii_lowercase())
-            .collect::<Vec<u8>>()
-    };
-    !option.is_empty() && letters(option) == letters(name)
+    }
+    !option.is_empty() && letters(option).eq(letters(name))
 }
 
 /// Whether what follows a variable's name inside `${...}` makes the expansion do without

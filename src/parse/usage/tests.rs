@@ -705,3 +705,182 @@ fn names_occurring_agree_with_searching_for_each() {
         }
     }
 }
+
+/// `mcp__` over and over: every one starts a name that runs to the end of the line, read
+/// once, not once for each `mcp__` in it.
+#[test]
+fn a_run_of_many_mcp_references_is_read_once() {
+    let repeated = "mcp__".repeat(200_000);
+    assert_eq!(super::tools::named_servers(&repeated), ["mcp"]);
+    assert_eq!(
+        names(&of_body(&repeated, 1, &[]), DepKind::Tools),
+        Vec::<&str>::new()
+    );
+    // Each reference of a run still read: `mcp__a__b` right after another is inside its
+    // name, one after a space is a tool of its own.
+    let line = format!("{}mcp__a__b mcp__srv__tool", "mcp__".repeat(3));
+    assert_eq!(super::tools::named_servers(&line), ["a", "mcp", "srv"]);
+    assert_eq!(names(&of_body(&line, 1, &[]), DepKind::Tools), ["srv/tool"]);
+}
+
+/// White space around a line of many uses: the evidence they show (the line trimmed) is made
+/// once for the line.
+#[test]
+fn uses_on_a_line_padded_with_white_space_show_it_trimmed() {
+    const N: usize = 20_000;
+    let uses = (0..N)
+        .map(|i| format!("mcp__s__t{i}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let evidence: String = uses.chars().take(160).chain(['…']).collect();
+    for line in [
+        format!("{}{uses}\n", " ".repeat(20 * N)),
+        format!("{uses}{}\n", " ".repeat(20 * N)),
+    ] {
+        let u = of_body(&line, 1, &[]);
+        assert_eq!(u.len(), N);
+        assert!(u.iter().all(|u| u.evidence == evidence));
+        assert_eq!(
+            u[N - 1].column as usize,
+            line.find(&format!("mcp__s__t{}", N - 1)).unwrap() + 1
+        );
+    }
+    let reads = (0..N)
+        .map(|i| format!("os.environ['V{i}_KEY']"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let py = format!("{}{reads}\n", " ".repeat(20 * N));
+    let u = of_script("a.py", &py, &Local::default());
+    assert_eq!(names(&u, DepKind::Env).len(), N);
+    assert!(
+        u.iter()
+            .all(|u| u.evidence.starts_with("os.environ['V0_KEY']"))
+    );
+    let cmds = (0..N)
+        .map(|i| format!("c{i} $AB_{i}_KEY"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let body = format!("```bash\n{}{cmds}\n```\n", " ".repeat(20 * N));
+    let u = of_body(&body, 1, &[]);
+    assert_eq!(
+        (
+            names(&u, DepKind::Bins).len(),
+            names(&u, DepKind::Env).len()
+        ),
+        (N, N)
+    );
+    assert!(u.iter().all(|u| u.evidence.starts_with("c0 $AB_0_KEY; c1")));
+}
+
+/// One word of thousands of `$VAR` joined by `=` (`--opt=$A=$A=...`): what is before each
+/// variable's `=` is compared with its name up to the first letter that differs.
+#[test]
+fn a_word_of_many_variables_after_equals_signs_is_read_along_once() {
+    let body = |n: usize| {
+        format!(
+            "```bash\nfoo --opt={}\n```\n",
+            vec!["$ABCD_KEY"; n].join("=")
+        )
+    };
+    let env = |n: usize| names(&of_body(&body(n), 1, &[]), DepKind::Env);
+    assert_eq!(env(2), ["ABCD_KEY", "ABCD_KEY"]);
+    assert_eq!(env(100_000), vec!["ABCD_KEY"; 100_000]);
+    // The option a variable fills is still found: the whole of what is before its `=`.
+    let filled = "```bash\nfoo --abcd-key=$ABCD_KEY --x=a=$X_KEY\n```\n";
+    assert_eq!(names(&of_body(filled, 1, &[]), DepKind::Env), ["X_KEY"]);
+}
+
+/// Thousands of sibling sections all named after one provider: not ways of one another, and
+/// found so without comparing each with every other.
+#[test]
+fn many_sibling_sections_naming_one_provider_are_read_once() {
+    let body = |n: usize, second: &str| {
+        let mut b = "## Recon\n```bash\nnmap host\n```\n".to_owned();
+        for _ in 0..n {
+            b.push_str("## AWS\n```bash\naws ls\n```\n");
+        }
+        b.push_str(second);
+        b
+    };
+    let bins = |b: String| names(&of_body(&b, 1, &[]), DepKind::Bins);
+    assert_eq!(bins(body(50_000, "")).len(), 50_001);
+    // One sibling named after another provider of the kind makes them all ways, however many.
+    let azure = "## Azure\n```bash\naz vm list\n```\n";
+    assert_eq!(bins(body(2, azure)), bins(body(50_000, azure)));
+    assert_eq!(bins(body(2, azure)).len(), 2);
+}
+
+/// A continued line of thousands of uses: each placed on that line, which is counted along
+/// once, not anew for each.
+#[test]
+fn many_uses_on_a_continued_line_are_placed_along_it_once() {
+    const N: usize = 50_000;
+    let vars = (0..N)
+        .map(|i| format!("$AB_{i}"))
+        .collect::<Vec<_>>()
+        .join(" ");
+    let u = of_script(
+        "a.sh",
+        &format!("#!/bin/bash\nx \\\n{vars}\n"),
+        &Local::default(),
+    );
+    let env: Vec<&Use> = u.iter().filter(|u| u.kind == DepKind::Env).collect();
+    assert_eq!(env.len(), N);
+    let last = env[N - 1];
+    assert_eq!(
+        (last.line, last.column as usize),
+        (3, vars.find(&format!("$AB_{}", N - 1)).unwrap() + 1)
+    );
+    assert!(
+        env.iter()
+            .all(|u| u.line == 3 && u.evidence.starts_with("$AB_0 $AB_1"))
+    );
+}
+
+/// The lines after a read are looked at for a test of its name up to [`reads::TEST_WINDOW`]
+/// bytes: a line of thousands of reads, each assigned to its own name, followed by a line
+/// naming them all, reads that window once for each name, not the whole of that line.
+#[test]
+fn a_line_of_many_assigned_reads_looks_for_their_tests_in_a_bounded_window() {
+    let py = |n: usize| {
+        let reads = (0..n)
+            .map(|i| format!("a{i} = os.getenv('V{i}_K')"))
+            .collect::<Vec<_>>();
+        let named = (0..n).map(|i| format!("a{i}")).collect::<Vec<_>>();
+        format!("import os\n{}\n{}\n", reads.join("; "), named.join(" "))
+    };
+    let js = |n: usize| {
+        let reads = (0..n)
+            .map(|i| format!("const a{i} = process.env.V{i}_K"))
+            .collect::<Vec<_>>();
+        let named = (0..n).map(|i| format!("a{i}")).collect::<Vec<_>>();
+        format!("{}\n{}\n", reads.join("; "), named.join(" "))
+    };
+    for (file, text) in [("a.py", &py as &dyn Fn(usize) -> String), ("a.js", &js)] {
+        for n in [3, 40_000] {
+            let u = of_script(file, &text(n), &Local::default());
+            assert_eq!(names(&u, DepKind::Env).len(), n, "{file} {n}");
+        }
+    }
+    // A test within the window makes the read optional; one past it is not seen.
+    let tested = |gap: usize| {
+        let filler = format!("x = '{}'\n", "y".repeat(gap));
+        let py = format!("import os\nkey = os.getenv('KEY')\n{filler}if key:\n    pass\n");
+        names(&of_script("a.py", &py, &Local::default()), DepKind::Env)
+    };
+    assert!(tested(100).is_empty());
+    assert_eq!(tested(super::reads::TEST_WINDOW), ["KEY"]);
+}
+
+/// A heading has six `#` at most: a line of more is text, so thousands of them nest no
+/// sections.
+#[test]
+fn a_line_of_more_than_six_hashes_is_no_heading() {
+    assert_eq!(heading_title("###### Six"), Some("Six"));
+    assert_eq!(heading_title("####### Seven"), None);
+    let deep: String = (1..=3000)
+        .map(|l| format!("{} h\n", "#".repeat(l)))
+        .collect();
+    let body = format!("{deep}{}```bash\ngh x\n```\n", "`x` tool\n".repeat(50_000));
+    assert_eq!(names(&of_body(&body, 1, &[]), DepKind::Bins), ["gh"]);
+}

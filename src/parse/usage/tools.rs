@@ -1,23 +1,20 @@
 //! Tools and MCP servers a body names in a host's reference syntax.
 
-use super::{Names, found};
+use super::{Names, UseLine, found};
 use crate::model::{DepKind, Use};
-use crate::span::Columns;
 
 /// Servers the text names as MCP servers: `mcp__github__...`, "the GitHub MCP server",
 /// "MCP server `github`".
 pub(super) fn named_servers(body: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut rest = body;
-    while let Some(at) = rest.find("mcp__") {
-        let name: String = rest[at + 5..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
-            .collect();
-        if let Some((server, _)) = name.split_once("__") {
+    let mut from = 0;
+    let mut run = NameRun::default();
+    while let Some(at) = body[from..].find("mcp__") {
+        let at = from + at;
+        if let Some((server, _)) = run.from(body, at + 5).split_once("__") {
             out.push(server.to_ascii_lowercase());
         }
-        rest = &rest[at + 5..];
+        from = at + 5;
     }
     let any = |l: &str| l.contains("MCP") || l.contains("mcp") || l.contains("Mcp");
     if !any(body) {
@@ -60,6 +57,33 @@ pub(super) fn named_servers(body: &str) -> Vec<String> {
     out
 }
 
+/// A character of a tool's or a server's name.
+fn tool_char(c: char) -> bool {
+    c.is_ascii_alphanumeric() || c == '_' || c == '-'
+}
+
+/// The run of name characters ([`tool_char`]) that starts at a byte of a text, for the
+/// `mcp__` references in it, found in order: `mcp__` is made of name characters, so one run
+/// may hold thousands of them (`mcp__mcp__...`), and its end is found once.
+#[derive(Default)]
+struct NameRun {
+    /// Where the last run asked for ends: every byte from where it started to there is a name
+    /// character.
+    end: usize,
+}
+
+impl NameRun {
+    /// The name characters of `text` from byte `from`, which is at or past where the last
+    /// run asked for started.
+    fn from<'t>(&mut self, text: &'t str, from: usize) -> &'t str {
+        if from >= self.end {
+            let rest = &text[from..];
+            self.end = from + rest.find(|c| !tool_char(c)).unwrap_or(rest.len());
+        }
+        &text[from..self.end]
+    }
+}
+
 /// Whether a body has `mcp__` and `#tool:` references anywhere.
 #[derive(Clone, Copy)]
 pub(super) struct References {
@@ -100,16 +124,12 @@ pub(super) fn tools_of_text(
     {
         return;
     }
-    let tool_char = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '-';
-    let columns = Columns::new(line);
+    let columns = UseLine::new(line);
     let mut from = 0;
+    let mut run = NameRun::default();
     while mcp && let Some(at) = line[from..].find("mcp__") {
         let at = from + at;
-        let name: String = line[at + 5..]
-            .chars()
-            .take_while(|c| tool_char(*c))
-            .collect();
-        if let Some((server, tool)) = name.split_once("__")
+        if let Some((server, tool)) = run.from(line, at + 5).split_once("__")
             && !server.is_empty()
             && !tool.is_empty()
             && !tool.contains("__")
