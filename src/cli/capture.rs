@@ -56,6 +56,14 @@ pub(crate) fn run(args: CaptureArgs) -> Result<Outcome, String> {
     if args.name.as_ref().is_some_and(|n| n.trim().is_empty()) {
         return Err("--name is empty; give the profile a name, or leave --name out".into());
     }
+    // A blank server would write the lists as no server's without a word.
+    if args.server.as_ref().is_some_and(|n| n.trim().is_empty()) {
+        return Err(
+            "--server is empty; give the server's name, or leave --server out to capture the \
+             lists as the profile's own"
+                .into(),
+        );
+    }
     if let Some(paths) = &args.machine {
         let text = machine(paths.clone(), args.name.as_deref(), args.verbose)?;
         return write(&args, &text);
@@ -81,7 +89,7 @@ pub(crate) fn run(args: CaptureArgs) -> Result<Outcome, String> {
     let text = mcp::capture::profile_json(
         &listing,
         args.name.as_deref(),
-        args.server.as_deref().filter(|s| !s.trim().is_empty()),
+        args.server.as_deref(),
         std::time::SystemTime::now(),
     );
     write(&args, &text)

@@ -1248,10 +1248,13 @@ fn http_error_bodies_are_escaped_and_huge_answers_named() {
 
 #[test]
 fn an_empty_capture_name_is_a_usage_error() {
-    let (out, _) = run(bin()
-        .args(["capture", "--name", " ", "--"])
-        .arg(test_server()));
-    assert_eq!(out.status.code(), Some(2));
-    assert!(stderr(&out).contains("--name is empty"), "{}", stderr(&out));
-    assert!(out.stdout.is_empty());
+    for (flag, says) in [
+        ("--name", "--name is empty"),
+        ("--server", "--server is empty"),
+    ] {
+        let (out, _) = run(bin().args(["capture", flag, " ", "--"]).arg(test_server()));
+        assert_eq!(out.status.code(), Some(2));
+        assert!(stderr(&out).contains(says), "{}", stderr(&out));
+        assert!(out.stdout.is_empty());
+    }
 }
