@@ -85,5 +85,20 @@ pub(crate) fn run(args: ToPromptArgs) -> Result<Outcome, String> {
         },
     );
     super::emit(None, |w| prompt::render(&skills, args.format, w))?;
+    // Printed as the audit lists them; the host would list one of each name.
+    for (name, n) in shared_names(&skills) {
+        eprintln!(
+            "skill-audit: `{name}` names {n} of the skills listed; a host loads only one of them (SA401); rename one"
+        );
+    }
     Ok(Outcome::Clean)
+}
+
+/// The names more than one skill of the block has, with how many, by name.
+fn shared_names(skills: &[prompt::PromptSkill]) -> Vec<(&str, usize)> {
+    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+    for s in skills.iter().filter(|s| s.surfaced) {
+        *counts.entry(s.name.as_str()).or_default() += 1;
+    }
+    counts.into_iter().filter(|(_, n)| *n > 1).collect()
 }

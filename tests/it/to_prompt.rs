@@ -375,3 +375,28 @@ fn completions_and_the_manual_know_the_command() {
     assert!(out(&["completions", "zsh"]).contains("--include-unavailable"));
     assert!(out(&["man"]).contains("to\\-prompt"));
 }
+
+/// Two listed skills of one name are both printed, as the audit lists them, and a note says a
+/// host loads only one of them.
+#[test]
+fn skills_that_share_a_name_are_noted() {
+    let tmp = crate::common::tree(&[
+        ("skills/a/SKILL.md", &crate::common::skill_md("pdf", "")),
+        (
+            ".claude/skills/b/SKILL.md",
+            &crate::common::skill_md("pdf", ""),
+        ),
+        ("skills/c/SKILL.md", &crate::common::skill_md("c", "")),
+    ]);
+    let out = crate::common::bin(tmp.path())
+        .args(["to-prompt", "-p", "builtin:claude-code", "."])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(text.matches("<name>\npdf\n</name>").count(), 2, "{text}");
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "skill-audit: `pdf` names 2 of the skills listed; a host loads only one of them (SA401); rename one\n"
+    );
+}
