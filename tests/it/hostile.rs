@@ -247,14 +247,8 @@ fn walk(p: &Path) -> Vec<std::path::PathBuf> {
 fn thousands_of_distinct_names_are_read_without_a_search_per_name() {
     const N: usize = 20_000;
     let t = TempDir::new().unwrap();
-    let each = |f: &dyn Fn(usize) -> String| (0..N).map(f).collect::<String>();
-    let skill_with = |name: &str, body: String| {
-        write(
-            t.path(),
-            &format!("skills/{name}/SKILL.md"),
-            skill_with_body(name, &body),
-        )
-    };
+    let each = |f: &dyn Fn(usize) -> String| joined(N, f, "");
+    let skill_with = |name: &str, body: String| skill_in(t.path(), name, &body);
     // Half of the variables the block reads are named in the prose, so they count.
     skill_with(
         "vars",
@@ -703,14 +697,8 @@ fn a_finding_far_along_a_long_line_is_shown_around_it_at_its_own_place() {
 fn thousands_of_tests_and_uses_on_one_shell_line_are_read_along_once() {
     const N: usize = 40_000;
     let t = TempDir::new().unwrap();
-    let each = |f: &dyn Fn(usize) -> String, by: &str| (0..N).map(f).collect::<Vec<_>>().join(by);
-    let skill_with = |name: &str, body: String| {
-        write(
-            t.path(),
-            &format!("skills/{name}/SKILL.md"),
-            skill_with_body(name, &body),
-        )
-    };
+    let each = |f: &dyn Fn(usize) -> String, by: &str| joined(N, f, by);
+    let skill_with = |name: &str, body: String| skill_in(t.path(), name, &body);
     // `if`s that never reach a `then` make sure of nothing: `c` and `s` are needed.
     let ifs = "if command -v c; ".repeat(N);
     skill_with(
@@ -862,14 +850,8 @@ fn deeply_nested_requirement_markers_are_unparsable_not_a_crash() {
 fn lines_of_many_uses_are_read_along_once_in_every_reader() {
     const N: usize = 20_000;
     let t = TempDir::new().unwrap();
-    let each = |f: &dyn Fn(usize) -> String, by: &str| (0..N).map(f).collect::<Vec<_>>().join(by);
-    let skill_with = |name: &str, body: String| {
-        write(
-            t.path(),
-            &format!("skills/{name}/SKILL.md"),
-            skill_with_body(name, &body),
-        )
-    };
+    let each = |f: &dyn Fn(usize) -> String, by: &str| joined(N, f, by);
+    let skill_with = |name: &str, body: String| skill_in(t.path(), name, &body);
     skill_with("repeat", format!("{}\n", "mcp__".repeat(5 * N)));
     skill_with(
         "padded",
@@ -929,4 +911,18 @@ fn lines_of_many_uses_are_read_along_once_in_every_reader() {
     assert_eq!(inferred("options", "env"), 1);
     assert_eq!(inferred("providers", "bins"), 1);
     assert_eq!(inferred("reads", "env"), 2 * N);
+}
+
+/// `f(0)`, `f(1)`, ... `f(n - 1)`, joined by `by`.
+fn joined(n: usize, f: impl Fn(usize) -> String, by: &str) -> String {
+    (0..n).map(f).collect::<Vec<_>>().join(by)
+}
+
+/// `skills/NAME/SKILL.md` under `root`, with `body`.
+fn skill_in(root: &Path, name: &str, body: &str) {
+    write(
+        root,
+        &format!("skills/{name}/SKILL.md"),
+        skill_with_body(name, body),
+    );
 }
