@@ -258,7 +258,7 @@ pub(crate) fn package_list(
         Rule::PackageList,
         value.pos,
         format!(
-            "`dependencies` is a list of {read_as}; the proposed field is a mapping (`dependencies: {{tools: [...]}}`), so move the packages under `metadata` or declare tools there"
+            "`dependencies` is a list of {read_as}; the proposed field is a mapping (`dependencies: {{tools: [...]}}`), so move the packages under `metadata` as one string (`python-packages: \"a b\"`: its values are strings) or declare tools there"
         ),
         fix,
     );
@@ -391,7 +391,7 @@ fn products_as_tools(sink: &mut Sink, pos: Pos, products: &[String]) {
         Rule::NotToolNames,
         pos,
         format!(
-            "`tools` names {what} ({}), not tools: hosts do not read {them} as tool names, so {they} left out of what the skill needs; say which products the skill supports under `metadata`",
+            "`tools` names {what} ({}), not tools: hosts do not read {them} as tool names, so {they} left out of what the skill needs; say which products the skill supports under `metadata`, as one string (`products: \"a, b\"`: its values are strings)",
             crate::diagnostic::quoted(products)
         ),
     );
