@@ -80,6 +80,22 @@ pub(crate) fn exact_file_name_hosts() -> &'static [&'static str] {
     })
 }
 
+/// The title of each built-in host that says how it reads a frontmatter that is not YAML, with
+/// how, in `BUILTINS` order.
+pub(crate) fn unreadable_frontmatter_hosts() -> &'static [(&'static str, super::loading::Unreadable)]
+{
+    static CELL: OnceLock<Vec<(&'static str, super::loading::Unreadable)>> = OnceLock::new();
+    CELL.get_or_init(|| {
+        (hosts().iter())
+            .filter_map(|p| {
+                let v = p.vocabulary.as_ref()?;
+                let how = v.skills.as_ref()?.frontmatter.as_ref()?.unreadable;
+                Some((v.title.as_deref().unwrap_or(p.name.as_str()), how))
+            })
+            .collect()
+    })
+}
+
 /// The built-in hosts that load agents of `flavor` (`custom`, `chatmode`, `claude`).
 pub(crate) fn loading(flavor: &str) -> impl Iterator<Item = &'static Profile> {
     hosts().iter().filter(move |p| {

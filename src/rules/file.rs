@@ -180,11 +180,62 @@ pub(crate) fn yaml_error(sink: &mut Sink, failure: ParseFailure, what: &str) {
     let mut message = failure.message;
     if what == "skill" {
         // Hosts differ here: the matrix says so per profile, and the message for the reader.
-        message.push_str(
-            "; Claude Code and VS Code still load the skill, while strict YAML readers (skills-ref, Codex, the Copilot CLI and cloud agent, Cursor) drop it",
-        );
+        message.push_str(&hosts_on_unreadable());
     }
     sink.push_fixed(failure.rule, failure.pos, message, fix);
+}
+
+/// What the built-in hosts do with a skill whose frontmatter is not YAML, for SA104's message.
+fn hosts_on_unreadable() -> String {
+    use crate::profile::loading::Unreadable as U;
+    let hosts = crate::profile::builtin::unreadable_frontmatter_hosts();
+    let titles = |which: &dyn Fn(U) -> bool| -> Vec<&str> {
+        hosts
+            .iter()
+            .filter(|(_, how)| which(*how))
+            .map(|(t, _)| *t)
+            .collect()
+    };
+    let mut strict = vec!["skills-ref"];
+    strict.extend(titles(&|h| {
+        matches!(h, U::Skip | U::SkipUnlessYaml | U::SkipUnlessAbsent)
+    }));
+    let parts = [
+        (titles(&|h| h == U::Lenient), "the skill", "loads"),
+        (
+            titles(&|h| h == U::LoadWithoutFields),
+            "it without its fields",
+            "loads",
+        ),
+        (
+            titles(&|h| h == U::ReadLines),
+            "its `key: value` lines instead",
+            "reads",
+        ),
+        (
+            titles(&|h| h == U::QuoteColons),
+            "it again with colons quoted",
+            "parses",
+        ),
+    ];
+    let mut said: Vec<String> = parts
+        .iter()
+        .filter(|(who, _, _)| !who.is_empty())
+        .map(|(who, what, verb)| {
+            // `loads` for one host, `load` for several.
+            let verb = if who.len() == 1 {
+                (*verb).to_owned()
+            } else {
+                verb.trim_end_matches('s').to_owned()
+            };
+            format!("{} {verb} {what}", crate::words::and_list(who))
+        })
+        .collect();
+    said.push(format!(
+        "strict YAML readers ({}) drop it",
+        strict.join(", ")
+    ));
+    format!("; hosts differ: {}", said.join("; "))
 }
 
 /// SA104's fix: line `at.line` is `key: value` with a plain value on that one line holding

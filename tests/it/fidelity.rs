@@ -284,7 +284,9 @@ fn a_frontmatter_that_is_not_yaml_is_judged_as_each_host_reads_it() {
         .find(|f| f["rule"] == "SA104")
         .unwrap();
     assert!(
-        s(f, "message").contains("Claude Code and VS Code still load the skill"),
+        s(f, "message").contains(
+            "hosts differ: VS Code loads the skill; Claude Code loads it without its fields; Gemini CLI and OpenClaw read its `key: value` lines instead; OpenCode parses it again with colons quoted; strict YAML readers (skills-ref, Codex, Copilot CLI, Cursor, GitHub Copilot) drop it"
+        ),
         "{f}"
     );
     // A file that is not text is no skill on any host.
