@@ -193,7 +193,7 @@ fn hosts_on_unreadable() -> String {
         hosts
             .iter()
             .filter(|(_, how)| which(*how))
-            .map(|(t, _)| *t)
+            .map(|(t, _)| t.as_str())
             .collect()
     };
     let mut strict = vec!["skills-ref"];
