@@ -191,11 +191,7 @@ pub(crate) fn with_scripts(
     let mut uses = Vec::new();
     // The walk passed these as regular files below the skill's folder without following a
     // link, so they are inside the tree, and are read as the skill files the walk found are.
-    let folder = skill.path.rsplit_once('/').map_or("", |(f, _)| f);
-    let shown = |rel: &str| match folder {
-        "" => rel.to_owned(),
-        f => format!("{f}/{rel}"),
-    };
+    let shown = |rel: &str| rules::file::renamed(&skill.path, rel);
     for (path, rel) in mine {
         let contents = match crate::boundary::read(path, MAX_SCRIPT_BYTES) {
             Ok(contents) => contents,
@@ -360,10 +356,7 @@ fn codex_sidecar(
     skill: &mut Skill,
     findings: &mut Vec<crate::diagnostic::Finding>,
 ) {
-    let display = match shown.rsplit_once('/') {
-        Some((folder, _)) => format!("{folder}/{}", parse::codex::SIDECAR),
-        None => parse::codex::SIDECAR.to_owned(),
-    };
+    let display = rules::file::renamed(shown, parse::codex::SIDECAR);
     // A sidecar is a few lines: a large one is not worth reading whole.
     const LIMIT: u64 = 1 << 20;
     match boundary
