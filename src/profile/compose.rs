@@ -477,15 +477,8 @@ impl Composer {
                 });
             }
         }
-        let lists = [
-            (&file.tools.0, true),
-            (&file.resources.0, false),
-            (&file.prompts.0, false),
-        ];
-        for (list, tools) in lists {
-            if let Some((entry, m)) = bad_pattern(list, tools) {
-                return Err(at(entry, m));
-            }
+        if let Some((entry, m)) = bad_pattern(&file.tools.0, &file.resources.0, &file.prompts.0) {
+            return Err(at(entry, m));
         }
         parts.tools.extend(take(&mut file.tools).0);
         parts.resources.extend(take(&mut file.resources).0);
@@ -498,14 +491,10 @@ impl Composer {
                 let sub = self.file_parts(&dir.join(&from), &entry_err)?;
                 parts.absorb(imported(&server, sub));
             }
-            for (list, tools) in [
-                (&entry.tools.0, true),
-                (&entry.resources.0, false),
-                (&entry.prompts.0, false),
-            ] {
-                if let Some((entry, m)) = bad_pattern(list, tools) {
-                    return Err(at(entry, m));
-                }
+            if let Some((bad, m)) =
+                bad_pattern(&entry.tools.0, &entry.resources.0, &entry.prompts.0)
+            {
+                return Err(at(bad, m));
             }
             // The entries' strings move into the lists; only `server/tool` names are built.
             parts
@@ -519,17 +508,25 @@ impl Composer {
     }
 }
 
-/// The first of `entries` that is a pattern the name sets cannot compile, and why: checked
-/// where the file is read, so the error can point at the entry.
-fn bad_pattern(entries: &[String], tools: bool) -> Option<(&str, String)> {
-    entries
-        .iter()
-        .filter(|e| names::is_pattern(e) || e.contains('*'))
-        .find_map(|e| {
-            NameSet::new([e.as_str()], tools)
-                .err()
-                .map(|m| (e.as_str(), m))
-        })
+/// The first entry of a file's (or a server's) tools, resources and prompts that is a pattern
+/// the name sets cannot compile, and why: checked where the file is read, so the error can
+/// point at the entry.
+fn bad_pattern<'a>(
+    tools: &'a [String],
+    resources: &'a [String],
+    prompts: &'a [String],
+) -> Option<(&'a str, String)> {
+    let lists = [(tools, true), (resources, false), (prompts, false)];
+    lists.into_iter().find_map(|(entries, tools)| {
+        entries
+            .iter()
+            .filter(|e| names::is_pattern(e) || e.contains('*'))
+            .find_map(|e| {
+                NameSet::new([e.as_str()], tools)
+                    .err()
+                    .map(|m| (e.as_str(), m))
+            })
+    })
 }
 
 /// The file's own `os`, `bins`, `env`, `config` and `packages`, and its `deny`, checked
