@@ -81,29 +81,16 @@ pub(crate) fn exact_file_name_hosts() -> &'static [&'static str] {
 }
 
 /// The title of each built-in host that says how it reads a frontmatter that is not YAML, with
-/// how, in `BUILTINS` order. Read from the profiles' JSON alone: a message needs no tool sets.
-pub(crate) fn unreadable_frontmatter_hosts() -> &'static [(String, super::loading::Unreadable)] {
-    #[derive(serde::Deserialize)]
-    struct Host {
-        name: String,
-        title: Option<String>,
-        skills: Option<Skills>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Skills {
-        frontmatter: Option<Frontmatter>,
-    }
-    #[derive(serde::Deserialize)]
-    struct Frontmatter {
-        unreadable: super::loading::Unreadable,
-    }
-    static CELL: OnceLock<Vec<(String, super::loading::Unreadable)>> = OnceLock::new();
+/// how, in `BUILTINS` order.
+pub(crate) fn unreadable_frontmatter_hosts() -> &'static [(&'static str, super::loading::Unreadable)]
+{
+    static CELL: OnceLock<Vec<(&'static str, super::loading::Unreadable)>> = OnceLock::new();
     CELL.get_or_init(|| {
-        (BUILTINS.iter())
-            .filter_map(|(_, json)| {
-                let h: Host = serde_json::from_str(json).ok()?;
-                let how = h.skills?.frontmatter?.unreadable;
-                Some((h.title.unwrap_or(h.name), how))
+        (hosts().iter())
+            .filter_map(|p| {
+                let v = p.vocabulary.as_ref()?;
+                let how = v.skills.as_ref()?.frontmatter.as_ref()?.unreadable;
+                Some((v.title.as_deref().unwrap_or(p.name.as_str()), how))
             })
             .collect()
     })

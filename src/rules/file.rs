@@ -190,47 +190,41 @@ fn hosts_on_unreadable() -> String {
     use crate::profile::loading::Unreadable as U;
     let hosts = crate::profile::builtin::unreadable_frontmatter_hosts();
     let titles = |which: &dyn Fn(U) -> bool| -> Vec<&str> {
-        hosts
-            .iter()
+        (hosts.iter())
             .filter(|(_, how)| which(*how))
-            .map(|(t, _)| t.as_str())
+            .map(|(t, _)| *t)
             .collect()
     };
+    // What one host does, what several do.
+    let ways = [
+        (U::Lenient, "loads the skill", "load the skill"),
+        (
+            U::LoadWithoutFields,
+            "loads it without its fields",
+            "load it without its fields",
+        ),
+        (
+            U::ReadLines,
+            "reads its `key: value` lines instead",
+            "read its `key: value` lines instead",
+        ),
+        (
+            U::QuoteColons,
+            "parses it again with colons quoted",
+            "parse it again with colons quoted",
+        ),
+    ];
+    let mut said: Vec<String> = (ways.iter())
+        .filter_map(|&(how, one, many)| {
+            let who = titles(&|h| h == how);
+            let does = if who.len() == 1 { one } else { many };
+            (!who.is_empty()).then(|| format!("{} {does}", crate::words::and_list(&who)))
+        })
+        .collect();
     let mut strict = vec!["skills-ref"];
     strict.extend(titles(&|h| {
         matches!(h, U::Skip | U::SkipUnlessYaml | U::SkipUnlessAbsent)
     }));
-    let parts = [
-        (titles(&|h| h == U::Lenient), "the skill", "loads"),
-        (
-            titles(&|h| h == U::LoadWithoutFields),
-            "it without its fields",
-            "loads",
-        ),
-        (
-            titles(&|h| h == U::ReadLines),
-            "its `key: value` lines instead",
-            "reads",
-        ),
-        (
-            titles(&|h| h == U::QuoteColons),
-            "it again with colons quoted",
-            "parses",
-        ),
-    ];
-    let mut said: Vec<String> = parts
-        .iter()
-        .filter(|(who, _, _)| !who.is_empty())
-        .map(|(who, what, verb)| {
-            // `loads` for one host, `load` for several.
-            let verb = if who.len() == 1 {
-                (*verb).to_owned()
-            } else {
-                verb.trim_end_matches('s').to_owned()
-            };
-            format!("{} {verb} {what}", crate::words::and_list(who))
-        })
-        .collect();
     said.push(format!(
         "strict YAML readers ({}) drop it",
         strict.join(", ")
