@@ -43,6 +43,14 @@ pub fn quiet_stdout(cmd: &mut Command, code: i32) -> String {
     String::from_utf8(out.stdout).expect("UTF-8 output")
 }
 
+/// Run `cmd`, which must exit with `code`: its standard error.
+pub fn stderr_of(cmd: &mut Command, code: i32) -> String {
+    let out = cmd.output().expect("the binary runs");
+    let err = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(code), "{err}");
+    err
+}
+
 /// A localhost port that nothing listens on (at the time of asking).
 pub fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")

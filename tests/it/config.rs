@@ -263,9 +263,7 @@ fn a_profile_entry_that_cannot_be_loaded_is_an_error_at_its_line() {
         "skill-audit.toml",
         "profiles = [\"profiles/bad.json\"]\n",
     );
-    let out = bin(t.path()).arg(".").output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr_of(bin(t.path()).arg("."), 2);
     assert!(
         err.starts_with("skill-audit: error: profiles/bad.json:2:"),
         "{err}"
@@ -545,9 +543,7 @@ fn a_found_config_that_leads_outside_the_tree_is_refused() {
         t.path().join("skill-audit.toml"),
     )
     .unwrap();
-    let out = bin(t.path()).arg("lib").output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr_of(bin(t.path()).arg("lib"), 2);
     assert!(
         err.contains("skill-audit.toml: its real path leads outside") && err.contains("--config"),
         "{err}"
@@ -578,13 +574,12 @@ fn a_found_config_that_is_no_regular_file_is_an_error() {
         .status()
         .unwrap();
     assert!(made.success());
-    let out = bin(t.path())
-        .arg("lib")
-        .timeout(std::time::Duration::from_secs(30))
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr_of(
+        bin(t.path())
+            .arg("lib")
+            .timeout(std::time::Duration::from_secs(30)),
+        2,
+    );
     assert!(
         err.contains("skill-audit.toml: not a regular file"),
         "{err}"

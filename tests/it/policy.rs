@@ -360,9 +360,7 @@ fn a_broken_policy_rule_is_a_settings_error_naming_its_line() {
             ("skills/a/SKILL.md", &skill_md("a", "")),
             ("skill-audit.toml", toml),
         ]);
-        let out = bin(t.path()).output().unwrap();
-        assert_eq!(out.status.code(), Some(2));
-        let err = String::from_utf8_lossy(&out.stderr);
+        let err = stderr_of(&mut bin(t.path()), 2);
         assert!(err.contains(says), "{says}\n{err}");
     }
 }

@@ -651,12 +651,10 @@ fn merge_refuses_reports_that_share_a_path() {
     let (one, _) = base_and_head();
     let a = report(one.path(), "repo-a.json");
     // The same report twice.
-    let out = bin(one.path())
-        .args(["merge", "repo-a.json", a.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr_of(
+        bin(one.path()).args(["merge", "repo-a.json", a.to_str().unwrap()]),
+        2,
+    );
     assert!(
         err.contains("repo-a.json and ")
             && err.contains(a.to_str().unwrap())
@@ -678,12 +676,7 @@ fn merge_refuses_reports_that_share_a_path() {
             .assert()
             .success();
     }
-    let out = bin(one.path())
-        .args(["merge", "r1.json", "r2.json"])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr_of(bin(one.path()).args(["merge", "r1.json", "r2.json"]), 2);
     assert!(
         err.contains("r1.json and r2.json both hold `skills/a/SKILL.md`"),
         "{err}"

@@ -55,12 +55,7 @@ fn select_ignore_and_extend_select_take_ids_prefixes_and_names() {
     // Comma-separated, as ruff takes them.
     let (r, _) = json_run(tmp.path(), &["--ignore", "SA201,SA224", "."]);
     assert_eq!(rules(&r), ["SA221"]);
-    let out = bin(tmp.path())
-        .args(["--select", "SA2x", "."])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr_of(bin(tmp.path()).args(["--select", "SA2x", "."]), 2);
     assert!(err.contains("--select SA2x: names no rule"), "{err}");
 }
 
@@ -90,9 +85,7 @@ fn the_settings_file_selects_and_the_command_line_wins() {
         "skill-audit.toml",
         "ignore = [\n  \"SA9x\",\n]\n",
     );
-    let out = bin(tmp.path()).arg(".").output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr_of(bin(tmp.path()).arg("."), 2);
     assert!(err.contains("skill-audit.toml:2:3:"), "{err}");
     assert!(err.contains("`SA9x` in `ignore` names no rule"), "{err}");
 }
@@ -117,9 +110,7 @@ fn output_format_from_the_settings_file_is_for_standard_output_only() {
         serde_json::from_str(&std::fs::read_to_string(report).unwrap()).unwrap();
     assert_eq!(rules(&v), ["SA201", "SA221", "SA224"]);
     write(tmp.path(), "skill-audit.toml", "output-format = \"yaml\"\n");
-    let out = bin(tmp.path()).arg(".").output().unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr_of(bin(tmp.path()).arg("."), 2);
     assert!(
         err.contains("skill-audit.toml:1:17: unknown `output-format` `yaml`"),
         "{err}"
@@ -829,12 +820,7 @@ fn ignoring_policy_rules_a_library_lacks_ignores_nothing_but_selecting_them_is_a
         );
     }
     // Neither a policy ID nor a prefix of one: a mistake, ignored or not.
-    let out = bin(tmp.path())
-        .args(["--ignore", "SA999", "."])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
-    let err = String::from_utf8_lossy(&out.stderr);
+    let err = stderr_of(bin(tmp.path()).args(["--ignore", "SA999", "."]), 2);
     assert!(
         err.starts_with("skill-audit: error: --ignore SA999: names no rule; use `ALL`"),
         "{err}"
