@@ -268,9 +268,11 @@ fn met(
                 }
                 _ => Judged::Skill,
             };
-            // A host's built-in, on a profile with no host, is for no one here to judge.
+            // A host's built-in, on a profile with no host, is for no one here to judge; nor
+            // is a name something the profile does not describe may provide.
             match tool(profile, judged, name) {
                 ToolVerdict::NotJudged => None,
+                ToolVerdict::Unknown if profile.may_provide(name).is_some() => None,
                 verdict => Some(verdict.resolves()),
             }
         }
@@ -1518,13 +1520,18 @@ pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availabil
     }
     let tools = tools.map(Vec::as_slice).unwrap_or_default();
     let own = OwnServers::of(agent);
-    let missing: Vec<String> = tools
-        .iter()
-        .filter(|t| !tool_with(profile, Judged::Agent(agent), t, &own).resolves())
-        .cloned()
-        .collect();
-    if missing.is_empty() && absent_servers.is_empty() {
-        return Availability::of(Status::Available, None);
+    let mut missing = Vec::new();
+    // Names something the profile does not describe may provide, and what that is.
+    let mut unjudged: Vec<(&String, crate::profile::Undescribed)> = Vec::new();
+    for t in tools {
+        match tool_with(profile, Judged::Agent(agent), t, &own) {
+            v if v.resolves() => {}
+            ToolVerdict::Unknown => match profile.may_provide(t) {
+                Some(what) => unjudged.push((t, what)),
+                None => missing.push(t.clone()),
+            },
+            _ => missing.push(t.clone()),
+        }
     }
     let mut parts = Vec::new();
     if !missing.is_empty() {
@@ -1540,19 +1547,71 @@ pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availabil
             crate::diagnostic::quoted(&absent_servers)
         ));
     }
+    let mut not_judged = Vec::new();
+    if !unjudged.is_empty() {
+        let judged_any = unjudged.len() < tools.len() || !absent_servers.is_empty();
+        let lead = if judged_any {
+            "not judged here"
+        } else {
+            "not judged, as the profile does not describe them"
+        };
+        parts.push(format!("{lead}: {}", unjudged_tools(&unjudged)));
+        not_judged.push(Unmet {
+            source: crate::model::Origin::AgentFields,
+            kind: DepKind::Tools,
+            group: UnmetGroup::All,
+            names: unjudged.iter().map(|(t, _)| (*t).clone()).collect(),
+        });
+    }
+    let reason = (!parts.is_empty()).then(|| parts.join("; "));
+    if missing.is_empty() && absent_servers.is_empty() {
+        let status = if unjudged.len() == tools.len() {
+            Status::NotJudged
+        } else {
+            Status::Available
+        };
+        return Availability {
+            not_judged,
+            ..Availability::of(status, reason)
+        };
+    }
     let status = if absent_servers.is_empty() && missing.len() < tools.len() {
         Status::Partial
     } else {
         Status::Unavailable
     };
-    let mut missing = missing;
     missing.extend(absent_servers.into_iter().map(|s| format!("{s}/*")));
     Availability {
         status,
         missing,
-        reason: Some(parts.join("; ")),
-        ..Availability::of(status, None)
+        not_judged,
+        ..Availability::of(status, reason)
     }
+}
+
+/// `tools `a`, `b` (an extension or an MCP server may provide them)`, for each thing the
+/// profile does not describe.
+fn unjudged_tools(unjudged: &[(&String, crate::profile::Undescribed)]) -> String {
+    let mut by_provider: Vec<(crate::profile::Undescribed, Vec<String>)> = Vec::new();
+    for (t, what) in unjudged {
+        match by_provider.iter_mut().find(|(w, _)| w == what) {
+            Some((_, names)) => names.push((*t).clone()),
+            None => by_provider.push((*what, vec![(*t).clone()])),
+        }
+    }
+    by_provider
+        .iter()
+        .map(|(what, names)| {
+            format!(
+                "{} {} ({} may provide {})",
+                plural(DepKind::Tools, names.len()),
+                crate::diagnostic::quoted(names),
+                what.provider(),
+                if names.len() == 1 { "it" } else { "them" }
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
 }
 
 /// The MCP servers `agent` declares that `profile` lacks, when the profile lists servers and
@@ -1705,6 +1764,66 @@ mod long_list_tests {
             mcp_servers: servers,
             ..Agent::default()
         }
+    }
+
+    fn custom_agent(tools: &[&str]) -> Agent {
+        Agent {
+            name: "a".into(),
+            path: ".github/agents/a.agent.md".into(),
+            flavor: "custom".into(),
+            tools: Some(tools.iter().map(|t| (*t).to_owned()).collect()),
+            ..Agent::default()
+        }
+    }
+
+    /// What a host profile cannot see (VS Code's extensions, the servers of a repository's
+    /// settings on GitHub Copilot) leaves a name not judged; a host's own name, one it drops
+    /// and an extension's tool on a host without extensions stay missing.
+    #[test]
+    fn names_the_profile_cannot_see_are_not_judged() {
+        let vscode = crate::profile::builtin::load("vscode").unwrap();
+        let github = crate::profile::builtin::load("github-copilot").unwrap();
+        let a = agent(&custom_agent(&["mssql_connect"]), &vscode);
+        assert_eq!(a.status, Status::NotJudged);
+        assert_eq!(a.not_judged[0].names, ["mssql_connect"]);
+        assert!(
+            a.reason
+                .unwrap()
+                .contains("an extension or an MCP server may provide it")
+        );
+        let a = agent(
+            &custom_agent(&["editFiles", "mssql_connect", "think"]),
+            &vscode,
+        );
+        assert_eq!(
+            (a.status, a.missing),
+            (Status::Partial, vec!["think".into()])
+        );
+        let a = agent(&custom_agent(&["read", "sfdx-mcp/*"]), &github);
+        assert_eq!(a.status, Status::Available);
+        assert!(
+            a.reason
+                .unwrap()
+                .contains("not judged here: tool `sfdx-mcp/*`")
+        );
+        let a = agent(
+            &custom_agent(&[
+                "sfdx-mcp/*",
+                "edit/editFiles",
+                "ms-python.python/installPythonPackage",
+            ]),
+            &github,
+        );
+        assert_eq!(a.status, Status::Partial);
+        assert_eq!(
+            a.missing,
+            ["edit/editFiles", "ms-python.python/installPythonPackage"]
+        );
+        // On GitHub a bare name is no server's: it is dropped.
+        assert_eq!(
+            agent(&custom_agent(&["atlassian"]), &github).status,
+            Status::Unavailable
+        );
     }
 
     /// An agent that loads 400 skills of 100 tools and 100 servers each: the proposal adds

@@ -135,8 +135,11 @@ fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
                 .collect::<Vec<_>>()
                 .join(", ")
         ),
-        ToolVerdict::Unknown if p.host().is_some() => "missing: the host drops it".to_owned(),
-        ToolVerdict::Unknown => "missing".to_owned(),
+        ToolVerdict::Unknown => match p.may_provide(name) {
+            Some(what) => format!("not judged: {} may provide it", what.provider()),
+            None if p.host().is_some() => "missing: the host drops it".to_owned(),
+            None => "missing".to_owned(),
+        },
         ToolVerdict::Unmapped(other) => {
             format!("missing: a {other} tool this host does not map to its own")
         }

@@ -23,6 +23,9 @@ pub(super) struct Parts {
     vocabulary: Option<Vocabulary>,
     /// Whether any part lists MCP servers (then `server/tool` names are judged).
     servers: bool,
+    /// Whether a user's file lists the environment's servers, so that those a host profile
+    /// cannot see (`not-judged: servers`) are described after all.
+    servers_described: bool,
     /// `deny` entries: of one kind, or (`None`, the list form) a tool, resource or prompt.
     deny: Vec<(Option<DepKind>, String)>,
     machine: MachineParts,
@@ -36,6 +39,7 @@ impl Parts {
         self.resources.extend(other.resources);
         self.prompts.extend(other.prompts);
         self.servers |= other.servers;
+        self.servers_described |= other.servers_described;
         self.deny.extend(other.deny);
         self.machine.absorb(other.machine);
         match (&mut self.vocabulary, other.vocabulary) {
@@ -62,6 +66,9 @@ impl Parts {
         let tools = NameSet::new(self.tools, true).map_err(&err)?;
         if let Some(v) = &mut self.vocabulary {
             v.has_servers = self.servers;
+            if self.servers_described {
+                v.not_judged.retain(|w| *w != super::Undescribed::Servers);
+            }
             v.defined = super::Defined::of(&tools, v);
         }
         Ok(Profile {
@@ -81,6 +88,7 @@ impl Vocabulary {
     fn absorb(&mut self, other: Vocabulary) {
         self.toolsets.extend(other.toolsets);
         self.renamed.extend(other.renamed);
+        self.drops.extend(other.drops);
         self.aliases.extend(other.aliases);
         for l in other.loads {
             if !self.loads.contains(&l) {
@@ -401,6 +409,8 @@ impl Composer {
             }
         };
         let mut parts = Parts::default();
+        // A copy of a built-in profile says again that its servers are not all there are.
+        let more = file.not_judged.contains(&super::Undescribed::Servers);
         for entry in take(&mut file.extends) {
             let entry_err = |m: String| at(&entry, format!("`extends` entry `{entry}`: {m}"));
             let sub = match entry.strip_prefix("builtin:") {
@@ -433,6 +443,7 @@ impl Composer {
         }
         let defines = file.toolsets.as_ref().is_some_and(|t| !t.is_empty())
             || !file.renamed.is_empty()
+            || !file.drops.is_empty()
             || !file.aliases.is_empty()
             || !file.loads.is_empty()
             || file.skills.is_some()
@@ -458,6 +469,7 @@ impl Composer {
                         host,
                         toolsets: take(&mut file.toolsets).unwrap_or_default(),
                         renamed: take(&mut file.renamed),
+                        drops: take(&mut file.drops),
                         aliases: take(&mut file.aliases)
                             .into_iter()
                             .map(|(k, v)| (k.to_lowercase(), v))
@@ -484,6 +496,7 @@ impl Composer {
         parts.resources.extend(take(&mut file.resources).0);
         parts.prompts.extend(take(&mut file.prompts).0);
         parts.servers |= !file.servers.is_empty();
+        parts.servers_described |= role == Role::Profile && !file.servers.is_empty() && !more;
         for (server, mut entry) in take(&mut file.servers) {
             if let Some(from) = entry.from.take() {
                 let entry_err =
@@ -813,6 +826,32 @@ mod tests {
         let s = c.load(&staging, "staging.json").unwrap();
         assert!(!s.has(DepKind::Tools, "a") && s.has(DepKind::Tools, "b"));
         assert!(c.done.contains_key(&identity(&prod)));
+    }
+
+    /// GitHub Copilot's built-in profile lists only its built-in servers; a profile of one's
+    /// own that lists servers describes them, and a copy of the built-in does not.
+    #[test]
+    fn servers_a_user_lists_are_all_there_are() {
+        use crate::profile::Undescribed;
+        let builtin = builtin::load("github-copilot").unwrap();
+        assert_eq!(
+            builtin.may_provide("sfdx-mcp/*"),
+            Some(Undescribed::Servers)
+        );
+        let own = composed(&[(
+            "gh.json",
+            r#"{"host": "github-copilot", "servers": {"kusto": {"tools": ["query"]}}}"#,
+        )])
+        .unwrap();
+        assert_eq!(own.may_provide("sfdx-mcp/*"), None);
+        let bare = composed(&[("gh.json", r#"{"host": "github-copilot"}"#)]).unwrap();
+        assert_eq!(bare.may_provide("sfdx-mcp/*"), Some(Undescribed::Servers));
+        let (_, json) = builtin::BUILTINS
+            .iter()
+            .find(|(n, _)| *n == "github-copilot")
+            .expect("github-copilot");
+        let copy = composed(&[("copy.json", json)]).unwrap();
+        assert_eq!(copy.may_provide("sfdx-mcp/*"), Some(Undescribed::Servers));
     }
 
     /// A copy of a built-in profile judges what the built-in judges: the host's tool sets it

@@ -108,6 +108,10 @@ pub struct ProfileFile {
     /// Host profiles: legacy tool name to the names replacing it.
     #[serde(default)]
     pub renamed: BTreeMap<String, Vec<String>>,
+    /// Host profiles: names the host knows but drops from a tools list (a tool hidden from
+    /// prompts, one it reports as unknown): missing, never taken for an extension's tool.
+    #[serde(default)]
+    pub drops: Vec<String>,
     /// Host profiles: case-insensitive alias to tool name.
     #[serde(default)]
     pub aliases: BTreeMap<String, String>,

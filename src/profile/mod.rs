@@ -84,6 +84,8 @@ pub struct Vocabulary {
     pub toolsets: BTreeMap<String, Vec<String>>,
     /// Legacy name -> the names that replace it.
     pub renamed: BTreeMap<String, Vec<String>>,
+    /// Names the host knows but drops from a tools list.
+    pub drops: Vec<String>,
     /// Lower-case alias -> canonical tool name (matched case-insensitively).
     pub aliases: BTreeMap<String, String>,
     /// Agent formats the host loads (`custom`, `chatmode`, `claude`): an agent's `flavor`.
@@ -119,6 +121,24 @@ pub enum Undescribed {
     Tools,
     /// Which agent files the host loads.
     Agents,
+    /// MCP servers beyond those the profile lists: the host also starts servers it cannot
+    /// see (GitHub Copilot's cloud agent, those of the repository's settings).
+    Servers,
+    /// The host's extensions, whose tools (and MCP servers' tools) it takes by their bare
+    /// names (VS Code): such a name is not judged on a profile that lists no servers.
+    Extensions,
+}
+
+impl Undescribed {
+    /// What may provide a tool the profile does not have, for messages.
+    pub(crate) fn provider(self) -> &'static str {
+        match self {
+            Undescribed::Tools => "one of the host's own tools",
+            Undescribed::Agents => "an agent file",
+            Undescribed::Servers => "a server the host starts from its own settings",
+            Undescribed::Extensions => "an extension or an MCP server",
+        }
+    }
 }
 
 impl Vocabulary {
@@ -258,6 +278,32 @@ impl Profile {
         self.vocabulary
             .as_ref()
             .is_none_or(|v| !v.not_judged.contains(&what))
+    }
+
+    /// What the profile does not describe that may provide the tool `name`, which the
+    /// profile does not have: an extension (or server) of a host that takes their tools by
+    /// bare name, or a server the host starts beyond those listed. `None` for a name a
+    /// built-in host defines: that is no server's or extension's.
+    pub(crate) fn may_provide(&self, name: &str) -> Option<Undescribed> {
+        let v = self.vocabulary.as_ref()?;
+        let bare = names::tool_of(name);
+        let canonical = names::canonical(bare);
+        if v.in_tool_set(&canonical)
+            || v.drops.iter().any(|d| d == bare)
+            || builtin::any_defines(bare)
+        {
+            return None;
+        }
+        let undescribed = |what| v.not_judged.contains(&what).then_some(what);
+        match canonical.split_once('/') {
+            // A profile that lists servers describes the environment the bare names
+            // come from, as SA702 takes it to.
+            None if v.has_servers => None,
+            None => undescribed(Undescribed::Extensions),
+            // An extension's tool, on a host that starts servers but runs no extensions.
+            Some((first, _)) if names::looks_like_extension(first) => None,
+            Some(_) => undescribed(Undescribed::Servers),
+        }
     }
 
     /// How this profile judges a tool name.

@@ -38,6 +38,22 @@ pub(crate) fn trim(s: &str) -> &str {
     }
 }
 
+/// Is `first`, the part of a `first/tool` name before the slash, a VS Code extension's id
+/// (`publisher.extension`: one dot) rather than an MCP server's name? Servers are often
+/// named with dots too (`microsoft.docs.mcp`, `terraform.mcp`); a name that says `mcp`, or
+/// has more than one dot, is taken for a server's.
+pub(crate) fn looks_like_extension(first: &str) -> bool {
+    match first.split_once('.') {
+        Some((publisher, extension)) => {
+            !publisher.is_empty()
+                && !extension.is_empty()
+                && !extension.contains('.')
+                && !first.to_ascii_lowercase().contains("mcp")
+        }
+        None => false,
+    }
+}
+
 /// Reduce a tool name to its canonical `server/tool` (or bare) spelling.
 pub(crate) fn canonical(name: &str) -> Cow<'_, str> {
     normalised(Cow::Borrowed(name), true)
@@ -423,6 +439,23 @@ mod tests {
         ) {
             proptest::prop_assert_eq!(trim(&s), s.trim());
             proptest::prop_assert_eq!(tool_of(&s), s.split('(').next().unwrap_or(&s).trim());
+        }
+    }
+
+    #[test]
+    fn extension_ids_and_dotted_server_names() {
+        for id in ["ms-python.python", "github.vscode-pull-request-github"] {
+            assert!(looks_like_extension(id), "{id}");
+        }
+        for server in [
+            "microsoft.docs.mcp",
+            "terraform.mcp",
+            "github",
+            "a.",
+            ".b",
+            "Foo.MCP",
+        ] {
+            assert!(!looks_like_extension(server), "{server}");
         }
     }
 }

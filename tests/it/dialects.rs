@@ -611,9 +611,14 @@ fn allowed_tools_count_only_where_claude_code_reads_them() {
         assert!(s(st, "reason").contains("does not read it"), "{st}");
     }
     assert_ne!(status(&r, a, "claude-code")["status"], "undeclared");
-    // Other declarations still count there; `Read` is not asked of VS Code.
-    let b = status(&r, "skills/b/SKILL.md", "vscode");
+    // Other declarations still count there; `Read` is not asked of either host.
+    let b = status(&r, "skills/b/SKILL.md", "github-copilot");
     assert_eq!(b["missing"], json!(["get_order"]), "{b}");
+    // VS Code also takes an extension's or a server's tool by its bare name, and the
+    // built-in profile lists neither.
+    let b = status(&r, "skills/b/SKILL.md", "vscode");
+    assert_eq!(b["status"], "not-judged", "{b}");
+    assert_eq!(b["not_judged"][0]["names"], json!(["get_order"]), "{b}");
 }
 
 /// The same need declared by two sources is said once, naming both.

@@ -172,8 +172,14 @@ fn a_skill_tool_one_profile_has_is_judged_on_every_profile() {
     let (r, _) = json_run(tmp.path(), &["-p", "prod.json", "-p", "plain.json", "."]);
     let path = "skills/uses-pdftool/SKILL.md";
     assert_eq!(status(&r, "skills", path, "prod"), "available");
-    assert_eq!(status(&r, "skills", path, "plain"), "unavailable");
+    // A VS Code profile that lists no servers cannot say: an extension or a server may
+    // provide the name.
+    assert_eq!(status(&r, "skills", path, "plain"), "not-judged");
     assert!(!rules_for(&r, path).contains(&"SA326".to_owned()));
+    let gh = tmp.path().join("gh.json");
+    std::fs::write(&gh, r#"{"name": "gh", "host": "github-copilot"}"#).unwrap();
+    let (r, _) = json_run(tmp.path(), &["-p", "prod.json", "-p", "gh.json", "."]);
+    assert_eq!(status(&r, "skills", path, "gh"), "unavailable");
     // Alone, the plain host cannot say what `pdftool` is.
     let (r, _) = json_run(tmp.path(), &["-p", "plain.json", "."]);
     assert_eq!(status(&r, "skills", path, "plain"), "not-judged");
@@ -567,6 +573,34 @@ fn the_language_server_hover_tells_not_loaded_from_missing() {
     );
     assert!(text.contains("| `vscode` | available"), "{text}");
     assert!(text.contains("| `prod` | available"), "{text}");
+    c.stop();
+}
+
+/// A name VS Code may take from an extension is not called missing in the editor either;
+/// on GitHub Copilot, a bare name no host defines is dropped.
+#[test]
+fn the_language_server_hover_tells_not_judged_from_missing() {
+    let agent = "---\ndescription: Queries.\ntools: [mssql_connect]\n---\nQuery.\n";
+    let tmp = tree(&[
+        (
+            "skill-audit.toml",
+            "profiles = [\"builtin:vscode\", \"builtin:github-copilot\"]\n",
+        ),
+        ("agents/query.agent.md", agent),
+    ]);
+    let root = tmp.path().canonicalize().unwrap();
+    let path = root.join("agents/query.agent.md");
+    let mut c = crate::lsp::Client::start(&root, &[]);
+    c.open(&path, agent);
+    let text = c.hover_text(&path, 2, 10);
+    assert!(
+        text.contains("| `vscode` | not judged: an extension or an MCP server may provide it |"),
+        "{text}"
+    );
+    assert!(
+        text.contains("| `github-copilot` | missing: the host drops it |"),
+        "{text}"
+    );
     c.stop();
 }
 
