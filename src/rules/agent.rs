@@ -106,9 +106,10 @@ pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
                 key.pos,
                 &format!("`mode: {mode}`"),
                 " (`primary`, `subagent` or `all`)",
+                &a.flavor,
             );
         } else if OPENCODE_KEYS.contains(&k) && !is_agent_key(k) {
-            opencode_key(sink, key.pos, &format!("`{k}`"), "");
+            opencode_key(sink, key.pos, &format!("`{k}`"), "", &a.flavor);
         } else if let Some((_, instead)) = DEPRECATED_KEYS.iter().find(|(d, _)| *d == k) {
             agent_deprecated_key(sink, key.pos, k, instead);
         } else if a.flavor != "claude" && CLAUDE_KEYS.contains(&k) && !COPILOT_KEYS.contains(&k) {
@@ -433,13 +434,22 @@ fn copilot_key(sink: &mut Sink, pos: Pos, key: &str) {
     );
 }
 
-/// OpenCode's key, shown as `what` (with `values`, what it may be), in an agent file.
-fn opencode_key(sink: &mut Sink, pos: Pos, what: &str, values: &str) {
+/// OpenCode's key, shown as `what` (with `values`, what it may be), in an agent file of
+/// `flavor`: the hosts that load such a file ignore it.
+fn opencode_key(sink: &mut Sink, pos: Pos, what: &str, values: &str, flavor: &str) {
+    let hosts: Vec<&str> = crate::profile::builtin::loading(flavor)
+        .filter_map(|h| h.host_title())
+        .collect();
+    let ignored = match hosts.as_slice() {
+        [] => String::new(),
+        [one] => format!("; {one} ignores it"),
+        [rest @ .., last] => format!("; {} and {last} ignore it", rest.join(", ")),
+    };
     sink.push(
         Rule::AgentHostSpecificKey,
         pos,
         format!(
-            "{what} is OpenCode's key{values}; VS Code, GitHub Copilot and Claude Code ignore it"
+            "{what} is OpenCode's key{values}{ignored}: remove it unless the file also serves OpenCode"
         ),
     );
 }

@@ -957,13 +957,37 @@ pub(crate) const MODEL_LIST_IN_STRING: RuleDoc = RuleDoc {
     fix: None,
 };
 
-/// The `model` string `value` (at `pos`) lists `names`.
-pub(crate) fn model_list_in_string(sink: &mut Sink, pos: Pos, value: &str, names: &[String]) {
-    let list = names.join(", ");
+/// The `model` string `value` (at `pos`) lists `known`, names one of `hosts` lists (as it
+/// spells them), and `unknown`, names none of them lists.
+pub(crate) fn model_list_in_string(
+    sink: &mut Sink,
+    pos: Pos,
+    value: &str,
+    known: &[String],
+    unknown: &[String],
+    hosts: &[&str],
+) {
+    let advice = if known.is_empty() {
+        format!(
+            "none of {} is a model {} lists",
+            crate::diagnostic::quoted(unknown),
+            hosts.join(" or ")
+        )
+    } else if unknown.is_empty() {
+        format!("use a list: `model: [{}]`", known.join(", "))
+    } else {
+        format!(
+            "use a list: `model: [{}]` ({} {} no model {} lists)",
+            known.join(", "),
+            crate::diagnostic::quoted(unknown),
+            if unknown.len() == 1 { "is" } else { "are" },
+            hosts.join(" or ")
+        )
+    };
     sink.push(
         Rule::ModelListInString,
         pos,
-        format!("`model: {value}` is one string naming no model; use a list: `model: [{list}]`"),
+        format!("`model: {value}` is one string naming no model; {advice}"),
     );
 }
 

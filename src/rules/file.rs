@@ -593,7 +593,7 @@ pub(crate) fn nested_skill(path: &str, outer: &str) -> Finding {
         path,
         Pos::START,
         format!(
-            "inside the folder of the skill `{outer}`: VS Code, GitHub Copilot and Claude Code load skills one folder below a skills root and OpenClaw looks no deeper than a folder with a SKILL.md, so they read this only as a file of that skill (Codex, which looks up to six folders deep, loads it as a skill too); it is audited as that skill's file"
+            "inside the folder of the skill `{outer}`: VS Code, GitHub Copilot and Claude Code load skills one folder below a skills root and OpenClaw looks no deeper than a folder with a SKILL.md, so they read this only as a file of that skill (Codex, which looks up to six folders deep, loads it as a skill too); it is audited as that skill's file. To make it a skill of its own, move its folder beside the outer skill's"
         ),
     )
 }

@@ -287,7 +287,20 @@ fn check_model(value: &Node, hosts: &[&'static Profile], sink: &mut Sink) {
             continue;
         }
         if let Some(parts) = super::deps::names_in_model_string(name) {
-            super::deps::model_list_in_string(sink, pos, name, &parts);
+            // The list suggested holds each name as the hosts spell it; one no host lists
+            // would only trade this finding for SA703, so it is named apart.
+            let mut known = Vec::new();
+            let mut unknown = Vec::new();
+            for p in parts {
+                let folded = fold_model(&p);
+                match models().iter().find(|(f, _)| *f == folded) {
+                    Some((_, m)) => known.push((*m).to_owned()),
+                    None if folded == "inherit" => known.push(p),
+                    None => unknown.push(p),
+                }
+            }
+            let hosts: Vec<&str> = hosts.iter().map(|p| p.name.as_str()).collect();
+            super::deps::model_list_in_string(sink, pos, name, &known, &unknown, &hosts);
             continue;
         }
         let folded = fold_model(name);
@@ -460,9 +473,17 @@ mod tests {
         let f = findings("model: GPT-4.1 | 'gpt-5' | 'Claude Sonnet 4.5'");
         assert_eq!(f.len(), 1, "one finding, not also an unknown model");
         assert_eq!(f[0].0, Rule::ModelListInString);
+        // A name no host lists is named apart, not suggested; the others as hosts spell them.
         assert!(
             f[0].2
-                .contains("use a list: `model: [GPT-4.1, gpt-5, Claude Sonnet 4.5]`"),
+                .contains("use a list: `model: [GPT-4.1, Claude Sonnet 4.5]` (`gpt-5` is no model"),
+            "{}",
+            f[0].2
+        );
+        let f = findings("model: gpt-4.1 | claude sonnet 4.5");
+        assert!(
+            f[0].2
+                .ends_with("use a list: `model: [GPT-4.1, Claude Sonnet 4.5]`"),
             "{}",
             f[0].2
         );

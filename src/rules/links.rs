@@ -321,7 +321,9 @@ pub(crate) fn marketplace_remote_source(sink: &mut Sink, pos: Pos, name: &str, f
     sink.push(
         Rule::MarketplaceRemoteSource,
         pos,
-        format!("plugin `{name}` comes from {from}; it is not audited locally"),
+        format!(
+            "plugin `{name}` comes from {from}; it is not audited locally: audit a checkout of that source on its own"
+        ),
     );
 }
 

@@ -477,7 +477,9 @@ fn name_mismatch(sink: &mut Sink, pos: Pos, name: &str, folder: &str, raw: &str)
     sink.push_fixed(
         Rule::NameDirectoryMismatch,
         pos,
-        format!("`name` is `{name}` but the folder is `{folder}`; hosts expect them to match, rename one"),
+        format!(
+            "`name` is `{name}` but the folder is `{folder}`; the spec requires them to match (its validator rejects the skill, VS Code warns): rename one"
+        ),
         fix,
     );
 }

@@ -267,16 +267,27 @@ pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Findi
         .uses
         .iter()
         .find(|u| named.contains(u.name.as_str()));
-    let pos = match first {
-        Some(u) if u.file.is_none() => Pos::new(u.line, u.column),
-        _ => skill.name_pos,
+    // Where the first use is, when the finding cannot point at it: it is in a script.
+    let (pos, seen) = match first {
+        Some(u) if u.file.is_none() => (Pos::new(u.line, u.column), String::new()),
+        Some(u) => (skill.name_pos, format!(" (first at `{}`)", u.place())),
+        None => (skill.name_pos, String::new()),
+    };
+    let machine = match dialect {
+        Dialect::Openclaw => "`metadata.openclaw.requires`",
+        Dialect::Hermes => "Hermes' `prerequisites`",
+    };
+    let place = match (bins.is_empty() && env.is_empty(), tools.is_empty()) {
+        (false, true) => machine.to_owned(),
+        (true, false) => "`dependencies.tools`".to_owned(),
+        _ => format!("{machine} and `dependencies.tools`"),
     };
     let finding = Finding::new(
         Rule::UsesNotDeclared,
         &skill.path,
         pos,
         format!(
-            "the skill declares nothing, but it uses {}; hosts and registries that read declarations see a skill that needs nothing, so declare them",
+            "the skill declares nothing, but it uses {}{seen}; hosts and registries that read declarations see a skill that needs nothing, so declare them in {place}",
             crate::diagnostic::quoted(&uses)
         ),
     );

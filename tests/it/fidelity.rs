@@ -430,15 +430,15 @@ fn a_marketplace_source_inside_the_tree_is_not_remote() {
         [
             (
                 line("up"),
-                "plugin `up` comes from `../other`, above the marketplace's root; it is not audited locally"
+                "plugin `up` comes from `../other`, above the marketplace's root; it is not audited locally: audit a checkout of that source on its own"
             ),
             (
                 line("up-plain"),
-                "plugin `up-plain` comes from `../other`, above the marketplace's root; it is not audited locally"
+                "plugin `up-plain` comes from `../other`, above the marketplace's root; it is not audited locally: audit a checkout of that source on its own"
             ),
             (
                 line("gh"),
-                "plugin `gh` comes from github `o/r`, outside this tree; it is not audited locally"
+                "plugin `gh` comes from github `o/r`, outside this tree; it is not audited locally: audit a checkout of that source on its own"
             ),
         ],
         "{}",

@@ -127,19 +127,19 @@ fn remote_marketplace_entries_are_noted_not_resolved() {
         [
             (
                 line("\"gh\""),
-                "plugin `gh` comes from github `o/gh` at `v1`, outside this tree; it is not audited locally".to_owned()
+                "plugin `gh` comes from github `o/gh` at `v1`, outside this tree; it is not audited locally: audit a checkout of that source on its own".to_owned()
             ),
             (
                 line("\"sub\""),
-                "plugin `sub` comes from git-subdir `https://x.test/r.git`, folder `p`, outside this tree; it is not audited locally".to_owned()
+                "plugin `sub` comes from git-subdir `https://x.test/r.git`, folder `p`, outside this tree; it is not audited locally: audit a checkout of that source on its own".to_owned()
             ),
             (
                 line("\"pkg\""),
-                "plugin `pkg` comes from npm `@o/pkg`, outside this tree; it is not audited locally".to_owned()
+                "plugin `pkg` comes from npm `@o/pkg`, outside this tree; it is not audited locally: audit a checkout of that source on its own".to_owned()
             ),
             (
                 line("\"web\""),
-                "plugin `web` comes from url `https://x.test/plugin.git`, outside this tree; it is not audited locally".to_owned()
+                "plugin `web` comes from url `https://x.test/plugin.git`, outside this tree; it is not audited locally: audit a checkout of that source on its own".to_owned()
             ),
         ]
     );
@@ -236,7 +236,7 @@ fn opencode_mode_is_named_as_such() {
         [(
             "agents/worker.agent.md".to_owned(),
             3,
-            "`mode: subagent` is OpenCode's key (`primary`, `subagent` or `all`); VS Code, GitHub Copilot and Claude Code ignore it".to_owned()
+            "`mode: subagent` is OpenCode's key (`primary`, `subagent` or `all`); GitHub Copilot and VS Code ignore it: remove it unless the file also serves OpenCode".to_owned()
         )]
     );
     let retired = findings(&r, "SA503");

@@ -85,6 +85,22 @@ fn messages_name_the_older_block_key_the_skill_writes() {
     );
 }
 
+/// A use found only in a script is named with its place, as the finding points at `name`.
+#[test]
+fn an_undeclared_use_in_a_script_says_where() {
+    let tmp = tree(&[
+        ("fetch/SKILL.md", &(skill_md("fetch", "") + "Run `scripts/fetch.sh`.\n")),
+        ("fetch/scripts/fetch.sh", "#!/bin/sh\ncurl -s x | jq .\n"),
+    ]);
+    let r = audit(tmp.path());
+    assert_eq!(
+        messages(&r, "SA313"),
+        [
+            "the skill declares nothing, but it uses `curl`, `jq` (first at `scripts/fetch.sh:2`); hosts and registries that read declarations see a skill that needs nothing, so declare them in `metadata.openclaw.requires`"
+        ]
+    );
+}
+
 #[test]
 fn the_fix_declares_what_the_skill_uses() {
     let body = "```bash\ngh pr list | jq length\necho \"$GITHUB_TOKEN\"\n```\nCall `mcp__github__create_issue`.\n";
@@ -93,7 +109,7 @@ fn the_fix_declares_what_the_skill_uses() {
     assert_eq!(
         messages(&r, "SA313"),
         [
-            "the skill declares nothing, but it uses `gh`, `jq`, `GITHUB_TOKEN`, `github/create_issue`; hosts and registries that read declarations see a skill that needs nothing, so declare them"
+            "the skill declares nothing, but it uses `gh`, `jq`, `GITHUB_TOKEN`, `github/create_issue`; hosts and registries that read declarations see a skill that needs nothing, so declare them in `metadata.openclaw.requires` and `dependencies.tools`"
         ]
     );
     // Unsafe: `--fix` alone leaves it.
