@@ -1551,11 +1551,11 @@ pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availabil
     if !unjudged.is_empty() {
         let judged_any = unjudged.len() < tools.len() || !absent_servers.is_empty();
         let lead = if judged_any {
-            "not judged here"
+            "not judged here: "
         } else {
-            "not judged, as the profile does not describe them"
+            "the profile cannot judge "
         };
-        parts.push(format!("{lead}: {}", unjudged_tools(&unjudged)));
+        parts.push(format!("{lead}{}", unjudged_tools(&unjudged)));
         not_judged.push(Unmet {
             source: crate::model::Origin::AgentFields,
             kind: DepKind::Tools,

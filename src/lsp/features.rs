@@ -120,12 +120,7 @@ fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
             None => "available".to_owned(),
         },
         ToolVerdict::Resolves => match names::canonical(names::tool_of(name)).split_once('/') {
-            Some((server, _)) if p.tools.contains(name) => {
-                format!("available: from the `{server}` server")
-            }
-            Some((server, _)) => {
-                format!("available: not judged, the profile lists no servers (`{server}`)")
-            }
+            Some((server, _)) => format!("available: from the `{server}` server"),
             None => "available: listed by the profile".to_owned(),
         },
         ToolVerdict::Renamed(new) => format!(

@@ -333,14 +333,16 @@ mod tests {
         );
         assert!(matches!(p.verdict("runCommands"), Verdict::Renamed(v) if v.len() == 4));
         assert_eq!(p.verdict("think"), Verdict::Unknown);
+        // MCP and extension tools are not the host's; without servers listed, the profile
+        // cannot judge them.
+        for name in ["github/*", "ms-python.python/getPythonEnvironmentInfo"] {
+            assert_eq!(p.verdict(name), Verdict::Unknown, "{name}");
+            assert!(p.may_provide(name).is_some(), "{name}");
+        }
         assert_eq!(
-            p.verdict("github/*"),
-            Verdict::Known,
-            "MCP is not judged without servers"
-        );
-        assert_eq!(
-            p.verdict("ms-python.python/getPythonEnvironmentInfo"),
-            Verdict::Known
+            p.may_provide("browser/frobnicate"),
+            None,
+            "a tool set of its own"
         );
         assert!(
             p.has(DepKind::Tools, "runCommands"),

@@ -122,7 +122,8 @@ pub enum Undescribed {
     /// Which agent files the host loads.
     Agents,
     /// MCP servers beyond those the profile lists: the host also starts servers it cannot
-    /// see (GitHub Copilot's cloud agent, those of the repository's settings).
+    /// see (GitHub Copilot's cloud agent, those of the repository's settings). A host
+    /// profile that lists no servers describes none, and says so without this.
     Servers,
     /// The host's extensions, whose tools (and MCP servers' tools) it takes by their bare
     /// names (VS Code): such a name is not judged on a profile that lists no servers.
@@ -135,7 +136,7 @@ impl Undescribed {
         match self {
             Undescribed::Tools => "one of the host's own tools",
             Undescribed::Agents => "an agent file",
-            Undescribed::Servers => "a server the host starts from its own settings",
+            Undescribed::Servers => "an MCP server the profile does not list",
             Undescribed::Extensions => "an extension or an MCP server",
         }
     }
@@ -300,8 +301,11 @@ impl Profile {
             // come from, as SA702 takes it to.
             None if v.has_servers => None,
             None => undescribed(Undescribed::Extensions),
-            // An extension's tool, on a host that starts servers but runs no extensions.
-            Some((first, _)) if names::looks_like_extension(first) => None,
+            Some((first, _)) if names::looks_like_extension(first) => {
+                undescribed(Undescribed::Extensions)
+            }
+            // A profile that lists no servers describes none.
+            Some(_) if !v.has_servers => Some(Undescribed::Servers),
             Some(_) => undescribed(Undescribed::Servers),
         }
     }
@@ -322,12 +326,8 @@ impl Profile {
         if let Some(own) = self.own_verdict(v, bare) {
             return own;
         }
-        let canonical = names::canonical(bare);
-        // MCP servers and extension tools (`server/tool`, `publisher.ext/tool`) are outside
-        // the host's own vocabulary unless the profile lists servers.
-        if canonical.contains('/') && !v.in_tool_set(&canonical) && !v.has_servers {
-            return Verdict::Known;
-        }
+        // MCP servers' and extensions' tools (`server/tool`, `publisher.ext/tool`) are unknown
+        // too; whether the profile can judge them is `may_provide`'s question.
         Verdict::Unknown
     }
 

@@ -55,10 +55,14 @@ fn vocabulary_question(p: &Profile, tool: &str) -> bool {
     let Some(v) = &p.vocabulary else {
         return false;
     };
-    if !v.has_servers {
-        return true;
-    }
     let bare = crate::profile::names::tool_of(tool);
+    if !v.has_servers {
+        // A server's or an extension's tool, on a profile that lists no servers, is one it
+        // cannot judge; the host's own names and bare names are its vocabulary's.
+        return p
+            .may_provide(tool)
+            .is_none_or(|_| !crate::profile::names::canonical(bare).contains('/'));
+    }
     // A host's own name (this host's tool sets, or any built-in host's tools and legacy
     // names) cannot come from a server.
     v.in_tool_set(&crate::profile::names::canonical(bare))
@@ -170,15 +174,23 @@ pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
 fn unknown_tool(agent: &Agent, tool: &str, at: Pos, p: &Profile, native: Option<&str>) -> Finding {
     let profile = &p.name;
     let lists_servers = p.vocabulary.as_ref().is_some_and(|v| v.has_servers);
+    let drops = p.vocabulary.as_ref().is_some_and(|v| {
+        v.drops
+            .iter()
+            .any(|d| d == crate::profile::names::tool_of(tool))
+    });
     let message = match native {
         Some(native) => format!(
             "`{tool}` is a {native} tool that {profile} does not map to one of its own; it will be silently dropped"
+        ),
+        None if drops => format!(
+            "`{tool}` is a retired or hidden {profile} tool, not one a tools list can name; it will be silently dropped"
         ),
         None if lists_servers => {
             format!("`{tool}` is not a tool {profile} knows; it will be silently dropped")
         }
         // VS Code also takes an extension's tool by its bare name (`getToolAliases`).
-        None if p.vocabulary.as_ref().is_some_and(|v| v.host == "vscode") => format!(
+        None if !p.describes(crate::profile::Undescribed::Extensions) => format!(
             "`{tool}` is not a tool {profile} has built in; unless an extension or an MCP server of the environment provides it, it will be silently dropped"
         ),
         // The profile does not say which MCP servers the environment has; a server (or a

@@ -431,23 +431,36 @@ fn vscode_maps_claude_tool_names_of_claude_agents() {
 
 #[test]
 fn one_cause_gives_one_finding() {
-    let dir = tree(&[(
-        ".github/agents/coder.agent.md",
-        &agent("tools: [edit, think, slack/post]\n"),
-    )]);
+    let dir = tree(&[
+        (
+            ".github/agents/coder.agent.md",
+            &agent("tools: [edit, think, slack/post]\n"),
+        ),
+        (
+            ".github/agents/odd.agent.md",
+            &agent("tools: [edit, frobnicate]\n"),
+        ),
+    ]);
     let (v, _) = run(dir.path(), &["builtin:vscode", "builtin:github-copilot"]);
-    // On VS Code (no servers listed) `think` is unknown to the host: SA702 says so, and the
+    // On VS Code `think` is a retired name of the host: SA702 says so, and the
     // agent is partial without a second finding for the same name.
     assert_eq!(status(&v, "coder", "vscode"), "partial");
     assert_eq!(missing(&v, "coder", "vscode"), ["think"]);
     let unknown = messages(&v, "SA702");
-    // builtin:vscode lists no servers, so the message leaves room for one, or for an
-    // extension: VS Code takes their tools by bare name too.
     assert!(
         unknown.iter().any(|m| m
-            == "`think` is not a tool vscode has built in; unless an extension or an MCP server of the environment provides it, it will be silently dropped"),
+            == "`think` is a retired or hidden vscode tool, not one a tools list can name; it will be silently dropped"),
         "{unknown:?}"
     );
+    // builtin:vscode lists no servers, so for a name VS Code never had the message leaves
+    // room for one, or for an extension: VS Code takes their tools by bare name too. The
+    // cell does not call it missing.
+    assert!(
+        unknown.iter().any(|m| m
+            == "`frobnicate` is not a tool vscode has built in; unless an extension or an MCP server of the environment provides it, it will be silently dropped"),
+        "{unknown:?}"
+    );
+    assert_eq!(status(&v, "odd", "vscode"), "available");
     let partial = messages(&v, "SA403");
     assert!(
         !partial.iter().any(|m| m.contains("`vscode`")),

@@ -67,14 +67,14 @@ fn skill_tools_in_claude_words_are_mapped_by_vscode() {
             reason.contains("not judged here: tool `computer`"),
             "{p}: {reason}"
         );
-        // A name no host defines leaves the rest judged: `search/codebase` is VS Code's (and,
-        // on a host that lists no servers, could be a server's), not GitHub Copilot's.
+        // A name no host defines leaves the rest judged: `search/codebase` is VS Code's, no
+        // server's, and neither Claude Code's nor GitHub Copilot's.
         assert_eq!(
             status(&r, "skills", "skills/vscode-words/SKILL.md", p),
-            if p == "github-copilot" {
-                "unavailable"
-            } else {
+            if p == "vscode" {
                 "available"
+            } else {
+                "unavailable"
             },
             "{p}"
         );

@@ -89,7 +89,10 @@ fn messages_name_the_older_block_key_the_skill_writes() {
 #[test]
 fn an_undeclared_use_in_a_script_says_where() {
     let tmp = tree(&[
-        ("fetch/SKILL.md", &(skill_md("fetch", "") + "Run `scripts/fetch.sh`.\n")),
+        (
+            "fetch/SKILL.md",
+            &(skill_md("fetch", "") + "Run `scripts/fetch.sh`.\n"),
+        ),
         ("fetch/scripts/fetch.sh", "#!/bin/sh\ncurl -s x | jq .\n"),
     ]);
     let r = audit(tmp.path());
