@@ -483,8 +483,9 @@ pub fn replace_item(text: &str, start: usize, end: usize, names: &[&str]) -> Opt
 }
 
 /// The edit that removes the list entry `start..end`: in a flow list with the comma that
-/// separates it, in a block list with its whole line. `None` for the only entry of a flow
-/// list or an entry this cannot place.
+/// separates it, in a block list with its whole line. A comment on the entry's line stays:
+/// in a block list the line keeps it, indented as the dash was. `None` for the only entry of
+/// a flow list or an entry this cannot place.
 pub fn remove_item(text: &str, start: usize, end: usize) -> Option<Edit> {
     match context_at(text, start) {
         Context::Flow | Context::Key => {
@@ -501,15 +502,57 @@ pub fn remove_item(text: &str, start: usize, end: usize) -> Option<Edit> {
                 return Some(edit(text, start, end + gap + 1 + blank, ""));
             }
             let before = text[..start].trim_end_matches([' ', '\t', '\r', '\n']);
-            // The last entry goes with the comma before it.
+            // The last entry goes with the comma before it, which must not be a comment's.
             before.strip_suffix(',')?;
-            Some(edit(text, before.len() - 1, end, ""))
+            let comma = before.len() - 1;
+            let (line_start, _, _) = line_at(text, comma);
+            if comment_start(&text[line_start..comma]).is_some() {
+                return None;
+            }
+            Some(edit(text, comma, end, ""))
         }
         Context::Block => {
             let (line_start, line_end, eol) = block_item(text, start, end)?;
-            Some(edit(text, line_start, line_end + eol.len(), ""))
+            let comment = text[end..line_end].trim_start();
+            if comment.is_empty() {
+                return Some(edit(text, line_start, line_end + eol.len(), ""));
+            }
+            // The comment may say what the tool is for, which its other name in the list still
+            // is: the user's to keep or drop, not the fix's.
+            let dash = line_start + text[line_start..start].find('-')?;
+            Some(edit(text, dash, line_end - comment.len(), ""))
         }
     }
+}
+
+/// Where a comment starts in `line`, a line of YAML from its start: a `#` that opens it or
+/// follows a blank, outside quoted scalars (a quote counts where a scalar can start).
+fn comment_start(line: &str) -> Option<usize> {
+    let bytes = line.as_bytes();
+    let mut i = 0;
+    // The last byte that was not a blank; a line's start is a place a scalar can start.
+    let mut last = b'[';
+    while i < bytes.len() {
+        match bytes[i] {
+            b'#' if i == 0 || matches!(bytes[i - 1], b' ' | b'\t') => return Some(i),
+            q @ (b'"' | b'\'') if matches!(last, b'{' | b'[' | b',' | b':') => {
+                i += 1;
+                while i < bytes.len() {
+                    match bytes[i] {
+                        b'\\' if q == b'"' => i += 2,
+                        b'\'' if q == b'\'' && bytes.get(i + 1) == Some(&b'\'') => i += 2,
+                        b if b == q => break,
+                        _ => i += 1,
+                    }
+                }
+                last = q;
+            }
+            b' ' | b'\t' => {}
+            b => last = b,
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The edit that adds `names` after the last entry `start..end` of a list (or inside an
@@ -649,7 +692,7 @@ mod tests {
         );
         assert_eq!(
             applied(block, remove_item(block, at, at + 3)),
-            "tools:\r\n  - a\r\nname: x\r\n"
+            "tools:\r\n  - a\r\n  # was\r\nname: x\r\n"
         );
         assert_eq!(
             applied(block, append_items(block, at, at + 3, &["n: m"])),
@@ -674,6 +717,41 @@ mod tests {
         assert_eq!(
             applied(tall, append_items(tall, b, b + 3, &["z"])),
             "t: [\n    \"a\",\n    \"old\",\n    \"b\",\n    \"z\"\n]\n"
+        );
+    }
+
+    #[test]
+    fn a_removed_entry_leaves_its_comment_and_every_other_one_whole() {
+        let remove = |t: &str, name: &str| {
+            let at = t.find(name).unwrap_or(0);
+            remove_item(t, at, at + name.len()).map(|e| applied(t, Some(e)))
+        };
+        // A block item's line keeps its comment, at the dash's indent; without one it goes.
+        let block = "t:\n  - old   # why\n  - new\n";
+        assert_eq!(
+            remove(block, "old").as_deref(),
+            Some("t:\n  # why\n  - new\n")
+        );
+        let flush = "t:\n- new\n- 'old' # why\n";
+        assert_eq!(
+            remove(flush, "'old'").as_deref(),
+            Some("t:\n- new\n# why\n")
+        );
+        assert_eq!(
+            remove("t:\n  - old\n  - new\n", "old").as_deref(),
+            Some("t:\n  - new\n")
+        );
+        // A flow list's last entry goes with the comma before it, never one in a comment.
+        let tall = "t: [\n  new, # a, b,\n  old\n]\n";
+        assert_eq!(remove(tall, "old"), None);
+        let quoted = "t: [\n  new, 'x, #y',\n  old\n]\n";
+        assert_eq!(
+            remove(quoted, "old").as_deref(),
+            Some("t: [\n  new, 'x, #y'\n]\n")
+        );
+        assert_eq!(
+            remove("t: [new, old] # a, b\n", "old").as_deref(),
+            Some("t: [new] # a, b\n")
         );
     }
 

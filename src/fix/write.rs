@@ -104,17 +104,71 @@ pub fn renamed_roots(roots: &[PathBuf], changes: &[Change]) -> Vec<PathBuf> {
 }
 
 fn write_one(roots: &Roots, c: &Change) -> Result<(), String> {
+    let (stamp, permissions) = check(roots, c)?;
+    let tmp = stage(c, permissions)?;
+    commit(c, &stamp, &tmp)
+}
+
+const CHANGED: &str = "it changed since it was read";
+
+/// What a file's metadata says about its last write: a later difference means it was
+/// written, or replaced by another file, since.
+#[derive(Debug, PartialEq, Eq)]
+struct Stamp {
+    len: u64,
+    modified: Option<std::time::SystemTime>,
+    /// Device, inode and change time (a write or a change of permissions sets it).
+    #[cfg(unix)]
+    id: (u64, u64, i64, i64),
+}
+
+impl Stamp {
+    fn of(meta: &std::fs::Metadata) -> Stamp {
+        #[cfg(unix)]
+        use std::os::unix::fs::MetadataExt as _;
+        Stamp {
+            len: meta.len(),
+            modified: meta.modified().ok(),
+            #[cfg(unix)]
+            id: (meta.dev(), meta.ino(), meta.ctime(), meta.ctime_nsec()),
+        }
+    }
+}
+
+/// May `c` be written: is its file admitted, writable and still what the audit read? Its
+/// stamp, taken before its text is compared, and its permissions, for the new file.
+fn check(roots: &Roots, c: &Change) -> Result<(Stamp, std::fs::Permissions), String> {
     roots.admits(&c.fs_path)?;
-    let meta = std::fs::metadata(&c.fs_path).map_err(|e| e.to_string())?;
+    let meta = std::fs::symlink_metadata(&c.fs_path).map_err(|e| e.to_string())?;
     // Checked here, not left to the write: the owner (root, say) could write it anyway, and a
     // read-only file says not to.
     if meta.permissions().readonly() {
         return Err("the file is read-only".into());
     }
+    let stamp = Stamp::of(&meta);
     let now = std::fs::read(&c.fs_path).map_err(|e| e.to_string())?;
     if now != c.before.as_bytes() {
-        return Err("it changed since it was read".into());
+        return Err(CHANGED.into());
     }
+    Ok((stamp, meta.permissions()))
+}
+
+/// Is `path` still the file that was read as `before`, with the stamp `then` taken before that
+/// read? Its text is compared too: timestamps may be coarser than the time between two writes.
+fn unchanged(path: &Path, before: &[u8], then: &Stamp) -> Result<(), String> {
+    let meta = std::fs::symlink_metadata(path).map_err(|e| e.to_string())?;
+    if Stamp::of(&meta) != *then {
+        return Err(CHANGED.into());
+    }
+    let now = std::fs::read(path).map_err(|e| e.to_string())?;
+    if now != before {
+        return Err(CHANGED.into());
+    }
+    Ok(())
+}
+
+/// The new text of `c` in a temporary file beside it, on disk, with `permissions`.
+fn stage(c: &Change, permissions: std::fs::Permissions) -> Result<PathBuf, String> {
     let dir = c.fs_path.parent().unwrap_or(Path::new("."));
     let name = crate::paths::file_name_text(&c.fs_path);
     let tmp = dir.join(format!(".{name}.skill-audit-{}.tmp", std::process::id()));
@@ -124,16 +178,28 @@ fn write_one(roots: &Roots, c: &Change) -> Result<(), String> {
             .create_new(true)
             .open(&tmp)?;
         f.write_all(c.after.as_bytes())?;
-        f.set_permissions(meta.permissions())?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, &c.fs_path)
+        f.set_permissions(permissions)?;
+        f.sync_all()
     })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e.to_string());
+    match written {
+        Ok(()) => Ok(tmp),
+        Err(e) => {
+            let _ = std::fs::remove_file(&tmp);
+            Err(e.to_string())
+        }
     }
-    Ok(())
+}
+
+/// Rename the staged `tmp` over the file of `c`, when it is still what [`check`] found: the
+/// writing and syncing take long enough for an editor to save meanwhile, so it is checked
+/// again, last. The temporary file is removed when the rename is not made.
+fn commit(c: &Change, stamp: &Stamp, tmp: &Path) -> Result<(), String> {
+    let renamed = unchanged(&c.fs_path, c.before.as_bytes(), stamp)
+        .and_then(|()| std::fs::rename(tmp, &c.fs_path).map_err(|e| e.to_string()));
+    if renamed.is_err() {
+        let _ = std::fs::remove_file(tmp);
+    }
+    renamed
 }
 
 /// Rename `from` to `to` in the same folder, refusing to replace anything.
@@ -170,6 +236,48 @@ mod tests {
         assert_eq!(std::fs::read_to_string(&c.fs_path).unwrap(), "b\r\n");
         let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
         assert_eq!(left.len(), 1, "no temporary file left behind");
+    }
+
+    #[test]
+    fn an_edit_made_while_the_new_text_is_staged_is_kept_and_reported() {
+        let dir = tempfile::tempdir().unwrap();
+        let c = change(dir.path(), "a\n", "b\n");
+        let roots = Roots::new(&[dir.path().to_owned()]);
+        let (stamp, permissions) = check(&roots, &c).unwrap();
+        let tmp = stage(&c, permissions).unwrap();
+        // The user saves between the check and the rename, the same length as before.
+        std::fs::write(&c.fs_path, "u\n").unwrap();
+        assert_eq!(commit(&c, &stamp, &tmp), Err(CHANGED.to_owned()));
+        assert_eq!(std::fs::read_to_string(&c.fs_path).unwrap(), "u\n");
+        let left: Vec<_> = std::fs::read_dir(dir.path()).unwrap().collect();
+        assert_eq!(left.len(), 1, "no temporary file left behind");
+    }
+
+    #[test]
+    fn a_file_touched_or_replaced_with_the_same_text_counts_as_changed() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("a.agent.md");
+        std::fs::write(&path, "a\n").unwrap();
+        let stamp = || Stamp::of(&std::fs::symlink_metadata(&path).unwrap());
+        let then = stamp();
+        assert_eq!(unchanged(&path, b"a\n", &then), Ok(()));
+        assert_eq!(unchanged(&path, b"b\n", &then), Err(CHANGED.to_owned()));
+        let later = std::time::SystemTime::now() + std::time::Duration::from_secs(60);
+        let f = std::fs::File::options().write(true).open(&path).unwrap();
+        f.set_modified(later).unwrap();
+        drop(f);
+        assert_eq!(unchanged(&path, b"a\n", &then), Err(CHANGED.to_owned()));
+        if cfg!(unix) {
+            // Another file of the same text and times, renamed over it (an editor's save).
+            let then = stamp();
+            let other = dir.path().join("b");
+            std::fs::write(&other, "a\n").unwrap();
+            let f = std::fs::File::options().write(true).open(&other).unwrap();
+            f.set_modified(later).unwrap();
+            drop(f);
+            std::fs::rename(&other, &path).unwrap();
+            assert_eq!(unchanged(&path, b"a\n", &then), Err(CHANGED.to_owned()));
+        }
     }
 
     #[test]

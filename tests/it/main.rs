@@ -18,6 +18,7 @@ mod dialects;
 mod docs;
 mod environments;
 mod fidelity;
+mod fix_edges;
 mod fixes;
 mod github;
 mod hooks;
