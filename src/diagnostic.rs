@@ -272,11 +272,49 @@ pub(crate) fn quoted<S: AsRef<str>>(names: &[S]) -> String {
         if i > 0 {
             out.push_str(", ");
         }
-        out.push('`');
-        out.push_str(n.as_ref());
-        out.push('`');
+        push_quoted(&mut out, n.as_ref());
     }
     out
+}
+
+/// One name as a message shows it: `` `a` ``, or, for a name with backticks, as CommonMark
+/// writes such a code span (`` `` a`b `` ``), which the renderers read back.
+pub(crate) fn quote(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 2);
+    push_quoted(&mut out, name);
+    out
+}
+
+/// `name` in a fence longer than any run of backticks in it, so none of them closes it. The
+/// fence is padded with a space where CommonMark would take one off: a backtick at either end
+/// would join the fence, and a name that starts and ends with a space loses one of each.
+fn push_quoted(out: &mut String, name: &str) {
+    // Almost every name: one backtick each side.
+    if !name.is_empty() && !name.starts_with(' ') && !name.contains('`') {
+        out.push('`');
+        out.push_str(name);
+        out.push('`');
+        return;
+    }
+    if name.is_empty() {
+        // Two backticks would be one run, which opens nothing, or closes another name's span.
+        out.push_str("` `");
+        return;
+    }
+    let longest = name.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = longest + 1;
+    let spaced =
+        name.starts_with(' ') && name.ends_with(' ') && !name.trim_start_matches(' ').is_empty();
+    let pad = if fence > 1 || spaced { " " } else { "" };
+    for _ in 0..fence {
+        out.push('`');
+    }
+    out.push_str(pad);
+    out.push_str(name);
+    out.push_str(pad);
+    for _ in 0..fence {
+        out.push('`');
+    }
 }
 
 /// Sort findings into report order and drop exact duplicates.

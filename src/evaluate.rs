@@ -90,7 +90,7 @@ impl Status {
             Status::Unavailable => "something required is missing",
             Status::NotLoaded => "the profile's host does not load this agent or skill",
             Status::NotJudged => {
-                "the profile describes none of what it needs (executables, variables, packages on a host profile; tools on a machine profile, ...)"
+                "the profile can judge none of what it needs: kinds it does not describe (executables, variables, packages on a host profile; tools on a machine profile) or tools an extension or an MCP server it does not list may provide"
             }
             Status::Undeclared => "nothing declared to check",
             Status::NeedsNothing => {

@@ -165,6 +165,11 @@ pub enum CauseChange {
     Missing,
     /// Newly available, for a reason the reports do not tell.
     Met,
+    /// Not judged in the old report (its profile could not say), judged and missing in the
+    /// new one.
+    Judged,
+    /// Missing in the old report, not judged in the new one (its profile cannot say).
+    Unjudged,
 }
 
 /// What kind of name a cause is about.
@@ -251,6 +256,9 @@ impl Cause {
             (CauseChange::Missing, true) => format!("{what} missing"),
             (CauseChange::Missing, false) => format!("{what} unavailable"),
             (CauseChange::Met, _) => format!("{what} available"),
+            (CauseChange::Judged, true) => format!("{what} now judged and missing"),
+            (CauseChange::Judged, false) => format!("{what} now judged and unavailable"),
+            (CauseChange::Unjudged, _) => format!("{what} no longer judged"),
         }
     }
 }
@@ -268,11 +276,23 @@ impl AvailabilityChange {
 }
 
 impl Diff {
-    /// Entries that stopped being available.
+    /// Entries the change made unavailable: from a status where nothing judged is missing to
+    /// one where something is, or the host does not load them. A not-judged entry was not
+    /// known to miss anything, so it counts as an available one does.
     pub(crate) fn newly_unavailable(&self) -> impl Iterator<Item = &AvailabilityChange> {
+        let fine = |status: &str| {
+            [
+                Status::Available,
+                Status::NeedsNothing,
+                Status::NotJudged,
+                Status::Undeclared,
+            ]
+            .iter()
+            .any(|s| s.as_str() == status)
+        };
         self.availability_changes
             .iter()
-            .filter(|c| c.from == Status::Available.as_str() && c.to != Status::Available.as_str())
+            .filter(move |c| fine(&c.from) && !fine(&c.to))
     }
 }
 
@@ -296,17 +316,24 @@ enum Likeness {
     ProseNumbers,
 }
 
-/// `message` with each number (digits, and commas between digits) as `#`; inside backticks
-/// too, unless `names_too` is false.
+/// `message` with each number (digits, and commas between digits) as `#`; inside the names it
+/// quotes too, unless `names_too` is false.
 fn without_numbers(message: &str, names_too: bool) -> String {
     let mut out = String::with_capacity(message.len());
-    let mut chars = message.chars().peekable();
-    let mut quoted = false;
-    while let Some(c) = chars.next() {
-        if c == '`' {
-            quoted = !quoted;
+    for piece in super::spans::pieces(message) {
+        match piece {
+            super::spans::Piece::Code { raw, .. } if !names_too => out.push_str(raw),
+            piece => numbers_out(piece.raw(), &mut out),
         }
-        if !c.is_ascii_digit() || (quoted && !names_too) {
+    }
+    out
+}
+
+/// `text` onto `out` with each number as `#`.
+fn numbers_out(text: &str, out: &mut String) {
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        if !c.is_ascii_digit() {
             out.push(c);
             continue;
         }
@@ -321,7 +348,6 @@ fn without_numbers(message: &str, names_too: bool) -> String {
             chars.next();
         }
     }
-    out
 }
 
 /// Which findings of `a` and of `b` have a partner on the other side: the same rule on the
@@ -632,8 +658,18 @@ fn seen(r: &Report) -> BTreeMap<EntryKey<'_>, Seen<'_>> {
 
 /// Why an entry's status went from `old` to `new`: the names (and `any` groups) missing on one
 /// side and not the other. Statuses are not looked at, so any status with these lists works.
+/// A name the other side's profile could not judge (its `not_judged` list) was neither there
+/// nor missing: judging it is the change.
 fn causes(old: &Seen<'_>, new: &Seen<'_>) -> Vec<Cause> {
     let (was, now) = (old.availability, new.availability);
+    let unjudged = |a: &'_ Availability| -> HashSet<String> {
+        a.not_judged
+            .iter()
+            .flat_map(|u| u.names.iter().cloned())
+            .collect()
+    };
+    let (was_unjudged, now_unjudged) = (unjudged(was), unjudged(now));
+    let any_of = |g: &[String], set: &HashSet<String>| g.iter().any(|n| set.contains(n));
     // `Tool` is what a name is when neither report says otherwise; it sorts first.
     let kind = |n: &str| new.needs.kind(n).max(old.needs.kind(n));
     let single = |change, n: &String| Cause {
@@ -652,6 +688,7 @@ fn causes(old: &Seen<'_>, new: &Seen<'_>) -> Vec<Cause> {
     // Newly missing: the profile dropped it, or the entry newly needs it.
     for n in now.missing.iter().filter(|n| !was.missing.contains(n)) {
         let change = match (old.needs.name(n), new.needs.name(n)) {
+            _ if was_unjudged.contains(n) => CauseChange::Judged,
             (true, true) => CauseChange::Removed,
             (false, true) => CauseChange::Required,
             _ => CauseChange::Missing,
@@ -660,6 +697,7 @@ fn causes(old: &Seen<'_>, new: &Seen<'_>) -> Vec<Cause> {
     }
     for g in now.unmet_any.iter().filter(|g| !was.unmet_any.contains(g)) {
         let change = match (old.needs.group(g), new.needs.group(g)) {
+            _ if any_of(g, &was_unjudged) => CauseChange::Judged,
             (true, true) => CauseChange::Removed,
             (false, true) => CauseChange::Required,
             _ => CauseChange::Missing,
@@ -669,6 +707,7 @@ fn causes(old: &Seen<'_>, new: &Seen<'_>) -> Vec<Cause> {
     // Newly available: the profile offers it now, or the entry stopped needing it.
     for n in was.missing.iter().filter(|n| !now.missing.contains(n)) {
         let change = match (old.needs.name(n), new.needs.name(n)) {
+            _ if now_unjudged.contains(n) => CauseChange::Unjudged,
             (_, true) => CauseChange::Added,
             (true, false) => CauseChange::Unrequired,
             _ => CauseChange::Met,
@@ -677,6 +716,7 @@ fn causes(old: &Seen<'_>, new: &Seen<'_>) -> Vec<Cause> {
     }
     for g in was.unmet_any.iter().filter(|g| !now.unmet_any.contains(g)) {
         let change = match (old.needs.group(g), new.needs.group(g)) {
+            _ if any_of(g, &now_unjudged) => CauseChange::Unjudged,
             (_, true) => CauseChange::Added,
             (true, false) => CauseChange::Unrequired,
             _ => CauseChange::Met,
@@ -1024,8 +1064,9 @@ pub(crate) fn verdict(d: &Diff) -> String {
     let mut parts = Vec::new();
     for (p, n) in &per_profile {
         parts.push(format!(
-            "makes {n} {} unavailable on `{p}`",
-            if *n == 1 { "entry" } else { "entries" }
+            "makes {n} {} unavailable on {}",
+            if *n == 1 { "entry" } else { "entries" },
+            crate::diagnostic::quote(p)
         ));
     }
     parts.push(Count(d.new_findings.len(), "new finding").to_string());
@@ -1839,6 +1880,88 @@ mod tests {
         };
         assert_eq!(said(&causes(&gone, &none)), ["tool `refund` missing"]);
         assert_eq!(said(&causes(&none, &gone)), ["tool `refund` available"]);
+    }
+
+    /// `a` with these names not judged, and not-judged when nothing else is said of it.
+    fn unjudged(a: Availability, names: &[&str]) -> Availability {
+        let status = match a.status {
+            Status::Available => Status::NotJudged,
+            other => other,
+        };
+        Availability {
+            status,
+            not_judged: vec![crate::evaluate::Unmet {
+                source: crate::model::Origin::Dependencies,
+                kind: DepKind::Tools,
+                group: crate::evaluate::UnmetGroup::All,
+                names: strings(names),
+            }],
+            ..a
+        }
+    }
+
+    #[test]
+    fn a_name_no_profile_offered_is_judged_not_removed() {
+        let req = needs(&["ext_tool", "gone"], Some(&["x", "y"]), &[]);
+        let before = unjudged(av(&[], &[]), &["ext_tool", "x"]);
+        let after = av(&["ext_tool", "gone"], &[&["x", "y"]]);
+        let seen = |availability| Seen {
+            name: "s",
+            availability,
+            needs: Needs::Skill(&req, &[]),
+        };
+        let judged = causes(&seen(&before), &seen(&after));
+        assert_eq!(
+            said(&judged),
+            [
+                "tool `ext_tool` now judged and missing",
+                "tool `gone` removed",
+                "one of tools `x`, `y` now judged and unavailable"
+            ]
+        );
+        assert_eq!(judged[0].change, CauseChange::Judged);
+        // And back: what the new profile cannot judge is no longer judged, not added.
+        let back = causes(&seen(&after), &seen(&before));
+        assert_eq!(
+            said(&back),
+            [
+                "tool `ext_tool` no longer judged",
+                "tool `gone` added",
+                "one of tools `x`, `y` no longer judged"
+            ]
+        );
+        assert_eq!(back[0].change, CauseChange::Unjudged);
+    }
+
+    #[test]
+    fn a_not_judged_entry_made_unavailable_counts_as_an_available_one() {
+        let change = |from: Status, to: Status| AvailabilityChange {
+            kind: "skill".into(),
+            path: "p".into(),
+            name: "n".into(),
+            profile: "prod".into(),
+            from: from.as_str().into(),
+            to: to.as_str().into(),
+            causes: Vec::new(),
+            reason: None,
+        };
+        let d = Diff {
+            availability_changes: vec![
+                change(Status::NotJudged, Status::Unavailable),
+                change(Status::Available, Status::Unavailable),
+                change(Status::Available, Status::NotJudged),
+                change(Status::Unavailable, Status::NotJudged),
+                change(Status::Invalid, Status::Unavailable),
+            ],
+            ..Diff::default()
+        };
+        let made: Vec<&str> = d.newly_unavailable().map(|c| c.from.as_str()).collect();
+        assert_eq!(made, ["not-judged", "available"]);
+        assert!(
+            verdict(&d).starts_with("⚠️ This change: makes 2 entries unavailable on `prod`"),
+            "{}",
+            verdict(&d)
+        );
     }
 
     #[test]

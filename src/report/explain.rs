@@ -29,7 +29,12 @@ pub(crate) fn explain(report: &Report, entry: &Entry) -> String {
         }
     };
     let is_skill = matches!(entry, Entry::Skill(_));
-    let _ = writeln!(s, "{kind} `{}` ({})", visible(name), visible(path));
+    let _ = writeln!(
+        s,
+        "{kind} {} ({})",
+        crate::diagnostic::quote(&visible(name)),
+        visible(path)
+    );
 
     s.push_str("\nFields\n");
     for line in fields.lines() {
@@ -148,9 +153,9 @@ fn requirements_text(s: &mut String, skill: &crate::model::Skill) {
         for u in &d.uses {
             let _ = writeln!(
                 s,
-                "    {} `{}` at {}:{}: {}",
+                "    {} {} at {}:{}: {}",
                 u.kind.noun(),
-                visible(&u.name),
+                crate::diagnostic::quote(&visible(&u.name)),
                 visible(&u.place()),
                 u.column,
                 visible(&u.evidence)

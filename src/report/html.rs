@@ -73,12 +73,14 @@ fn escape(text: &str) -> String {
 /// A message of ours, whose `backticked` parts are names from scanned files: those become
 /// `<code>`, and every part is escaped.
 pub(crate) fn code_spans(text: &str) -> String {
+    use super::spans::Piece;
     let mut out = String::with_capacity(text.len() + 16);
-    for (i, part) in text.split('`').enumerate() {
-        if i % 2 == 1 {
-            let _ = write!(out, "<code>{}</code>", escape(part));
-        } else {
-            out.push_str(&escape(part));
+    for piece in super::spans::pieces(text) {
+        match piece {
+            Piece::Code { name, .. } => {
+                let _ = write!(out, "<code>{}</code>", escape(name));
+            }
+            Piece::Text(t) => out.push_str(&escape(t)),
         }
     }
     out
@@ -392,8 +394,9 @@ struct Cell<'a> {
     label: &'static str,
     /// What the label means, for a cell whose label is only a dash.
     help: Option<&'static str>,
-    /// Why, for unavailable and invalid cells.
-    reason: Option<&'a str>,
+    /// Why, for the cells that say (`Availability::explained`), long lists of names cut to
+    /// their first few: the findings list them all.
+    reason: Option<std::borrow::Cow<'a, str>>,
     /// What a skill's cell is judged on: `declared`, `inferred`, `declared and inferred`.
     basis: Option<&'static str>,
 }
@@ -423,9 +426,10 @@ fn row<'a>(
                 status: name,
                 label: status.map_or(NO_JUDGEMENT.label, status_label),
                 help: status.is_none().then_some(NO_JUDGEMENT.help),
-                reason: a
-                    .filter(|a| a.explained())
-                    .map(|a| a.reason.as_deref().unwrap_or("requirements not met")),
+                reason: a.filter(|a| a.explained()).map(|a| {
+                    let reason = a.reason.as_deref().unwrap_or("requirements not met");
+                    super::spans::shorten_lists(reason, super::spans::LIST_HEAD)
+                }),
                 basis: a.and_then(|a| a.basis).map(|b| b.as_str()),
             }
         })
@@ -823,7 +827,19 @@ mod tests {
             code_spans("missing `<b>` & \"x\""),
             "missing <code>&lt;b&gt;</code> &amp; &quot;x&quot;"
         );
-        assert_eq!(code_spans("a `b"), "a <code>b</code>");
+        // A run of backticks nothing closes is text, as in CommonMark; a run closes only at
+        // one as long.
+        assert_eq!(code_spans("a `b"), "a `b");
+        assert_eq!(code_spans("``a` `b`"), "``a<code> </code>b`");
+        // A name with backticks, in a longer fence, is one code span.
+        assert_eq!(
+            code_spans(&format!(
+                "on {}: missing {}",
+                crate::diagnostic::quote("p<&>`"),
+                crate::diagnostic::quoted(&["tick`tick", "x"])
+            )),
+            "on <code>p&lt;&amp;&gt;`</code>: missing <code>tick`tick</code>, <code>x</code>"
+        );
     }
 
     #[test]

@@ -27,16 +27,17 @@ struct Part {
     /// while the lines kept are shown in their own order.
     order: Vec<usize>,
     kept: usize,
-    noun: &'static str,
+    /// What a line is, one and several.
+    noun: [&'static str; 2],
 }
 
 impl Part {
     /// A part whose lines are already in priority order (most important first).
-    fn new(lines: Vec<String>, noun: &'static str) -> Part {
+    fn new(lines: Vec<String>, noun: [&'static str; 2]) -> Part {
         let order = (0..lines.len()).collect();
         Part::ordered(lines, order, noun)
     }
-    fn ordered(lines: Vec<String>, order: Vec<usize>, noun: &'static str) -> Part {
+    fn ordered(lines: Vec<String>, order: Vec<usize>, noun: [&'static str; 2]) -> Part {
         let kept = lines.len();
         Part {
             lines,
@@ -53,6 +54,12 @@ impl Part {
     }
     fn left_out(&self) -> usize {
         self.lines.len() - self.kept
+    }
+    /// How many lines were left out, with the noun and `more` before it: "1 warning", "3
+    /// more warnings".
+    fn left_out_count(&self, more: &str) -> String {
+        let n = self.left_out();
+        format!("{n} {more}{}", self.noun[usize::from(n != 1)])
     }
     /// The lines that survived `fit`, in their own order.
     fn shown(&self) -> impl Iterator<Item = &String> {
@@ -182,7 +189,7 @@ impl Tables {
             skills.into_iter().chain(agents).unzip();
         let order = keep_order(&[&worst[..split], &worst[split..]]);
         Tables {
-            part: Part::ordered(lines, order, "matrix rows"),
+            part: Part::ordered(lines, order, ["matrix row", "matrix rows"]),
             worst,
             split,
         }
@@ -207,9 +214,15 @@ fn emit_rows(t: &Tables, kept: &[bool], agent: bool, describe: bool, s: &mut Str
     if cut.is_empty() {
         return;
     }
+    // "More" only after rows that are shown.
+    let more = if cut.len() < t.range(agent).len() {
+        "more "
+    } else {
+        ""
+    };
     let _ = write!(
         s,
-        "\n_{} more {} {} left out to fit a comment",
+        "\n_{} {more}{} {} left out to fit a comment",
         cut.len(),
         if agent { "agent" } else { "skill" },
         if cut.len() == 1 { "row" } else { "rows" }
@@ -321,7 +334,7 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
     let agent_counts = super::fold_counts(agent_rows.filter(unshown(true)).map(|(_, a)| a), &names);
     let mut drift = Part::new(
         report.drift.iter().map(drift_row).collect(),
-        "drifting links",
+        ["drifting link", "drifting links"],
     );
     let by_sev = |sev: Severity| -> Vec<String> {
         report
@@ -331,9 +344,9 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
             .map(|f| finding_row(f, super::text::fixable(report, f)))
             .collect()
     };
-    let mut errors = Part::new(by_sev(Severity::Error), "errors");
-    let mut warnings = Part::new(by_sev(Severity::Warning), "warnings");
-    let mut infos = Part::new(by_sev(Severity::Info), "infos");
+    let mut errors = Part::new(by_sev(Severity::Error), ["error", "errors"]);
+    let mut warnings = Part::new(by_sev(Severity::Warning), ["warning", "warnings"]);
+    let mut infos = Part::new(by_sev(Severity::Info), ["info", "infos"]);
     fit(
         &mut [
             &mut folded.part,
@@ -445,7 +458,7 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
         let cut: Vec<String> = parts
             .iter()
             .filter(|p| p.left_out() > 0)
-            .map(|p| format!("{} {}", p.left_out(), p.noun))
+            .map(|p| p.left_out_count(""))
             .collect();
         if !cut.is_empty() {
             let _ = writeln!(
@@ -473,11 +486,12 @@ fn emit(part: &Part, s: &mut String) {
         let _ = writeln!(s, "{l}");
     }
     if part.left_out() > 0 {
+        // "More" only after lines that are shown.
+        let more = if part.kept > 0 { "more " } else { "" };
         let _ = writeln!(
             s,
-            "\n_{} more {} left out to fit a comment._",
-            part.left_out(),
-            part.noun
+            "\n_{} left out to fit a comment._",
+            part.left_out_count(more)
         );
     }
 }
@@ -513,7 +527,7 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
         d.availability_changes
             .iter()
             .map(|c| {
-                let why = c.explanation(code);
+                let why = c.explanation(crate::diagnostic::quote);
                 format!(
                     "| {} | {} | {} | {} → {} | {} |",
                     c.kind,
@@ -521,16 +535,11 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
                     cell(&c.profile),
                     cell(&c.from),
                     cell(&c.to),
-                    // Causes hold code already; a reason is one of our messages.
-                    match (c.causes.is_empty(), why) {
-                        (_, None) => String::new(),
-                        (false, Some(why)) => why,
-                        (true, Some(reason)) => message(&reason),
-                    }
+                    why.map_or_else(String::new, |why| listed(&why))
                 )
             })
             .collect(),
-        "availability changes",
+        ["availability change", "availability changes"],
     );
     // `marks`: a fixed finding is gone, so it has nothing left to fix.
     let sorted = |list: &[Finding], marks: bool| -> Vec<String> {
@@ -545,8 +554,14 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
         };
         v.into_iter().map(|f| finding_row(f, safe(f))).collect()
     };
-    let mut new = Part::new(sorted(&d.new_findings, true), "new findings");
-    let mut fixed = Part::new(sorted(&d.fixed_findings, false), "fixed findings");
+    let mut new = Part::new(
+        sorted(&d.new_findings, true),
+        ["new finding", "new findings"],
+    );
+    let mut fixed = Part::new(
+        sorted(&d.fixed_findings, false),
+        ["fixed finding", "fixed findings"],
+    );
     let mut entries = Part::new(
         [("added", &d.added), ("removed", &d.removed)]
             .into_iter()
@@ -561,7 +576,7 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
                 })
             })
             .collect(),
-        "added and removed entries",
+        ["added or removed entry", "added and removed entries"],
     );
     fit(
         &mut [&mut fixed, &mut entries, &mut new, &mut changes],
@@ -654,9 +669,12 @@ pub(crate) fn render_profile_diff(d: &ProfileDiff, out: &mut dyn Write) -> io::R
         }
         rows
     };
-    let mut removed = Part::new(rows(false), "removed names");
-    let mut added = Part::new(rows(true), "added names");
-    let mut machine = Part::new(machine_rows(&d.machine), "machine changes");
+    let mut removed = Part::new(rows(false), ["removed name", "removed names"]);
+    let mut added = Part::new(rows(true), ["added name", "added names"]);
+    let mut machine = Part::new(
+        machine_rows(&d.machine),
+        ["machine change", "machine changes"],
+    );
     let budget = MAX_COMMENT_CHARS.saturating_sub(s.len() + RESERVE);
     fit(&mut [&mut added, &mut machine, &mut removed], budget);
     for (title, part) in [("Removed", &removed), ("Added", &added)] {
@@ -719,18 +737,16 @@ fn finding_row(f: &Finding, fixable: bool) -> String {
         f.rule.code(),
         code(&format!("{}:{}", f.path, f.line)),
         if fixable { "`[*]` " } else { "" },
-        message(&f.message)
+        listed(&f.message)
     )
 }
 
 fn drift_row(d: &crate::model::Drift) -> String {
-    let mut missing: Vec<String> = d.missing_tools.iter().map(|t| code(t)).collect();
-    missing.extend(d.unmet_any.iter().map(|g| {
-        format!(
-            "one of {}",
-            g.iter().map(|t| code(t)).collect::<Vec<_>>().join(", ")
-        )
-    }));
+    let mut missing: Vec<String> = Vec::new();
+    if !d.missing_tools.is_empty() {
+        missing.push(names(&d.missing_tools));
+    }
+    missing.extend(d.unmet_any.iter().map(|g| format!("one of {}", names(g))));
     missing.extend(
         d.missing_mcp_servers
             .iter()
@@ -772,7 +788,7 @@ fn matrix_rows<'a>(rows: impl Iterator<Item = super::Row<'a>>, names: &[&str]) -
                 why.push(format!(
                     "**{}**: {}",
                     inline(n),
-                    message(a.reason.as_deref().unwrap_or("requirements not met"))
+                    listed(a.reason.as_deref().unwrap_or("requirements not met"))
                 ));
             }
         }
@@ -856,10 +872,29 @@ fn mark(status: Status) -> &'static str {
 /// A message of ours, whose `backticked` parts are names from scanned files: those become
 /// code spans (verbatim, inert), the rest is escaped text. Safe inside a table cell.
 pub(crate) fn message(text: &str) -> String {
-    text.split('`')
-        .enumerate()
-        .map(|(i, part)| if i % 2 == 1 { code(part) } else { inline(part) })
+    use super::spans::Piece;
+    super::spans::pieces(text)
+        .into_iter()
+        .map(|piece| match piece {
+            Piece::Code { name, .. } => code(name),
+            Piece::Text(t) => inline(t),
+        })
         .collect()
+}
+
+/// A message of ours in a table cell, as [`message`] renders it, its long lists of names cut
+/// to their first few: one skill that needs thousands of tools would otherwise fill a comment
+/// with one row. The JSON report has them all.
+fn listed(text: &str) -> String {
+    message(&super::spans::shorten_lists(text, super::spans::LIST_HEAD))
+}
+
+/// Names in code, each of them, or the first few and how many more for a long list.
+fn names(list: &[String]) -> String {
+    message(&super::spans::shorten_lists(
+        &crate::diagnostic::quoted(list),
+        super::spans::LIST_HEAD,
+    ))
 }
 
 /// Text safe inside a table cell: no row or column breaks, no HTML, no pings.
@@ -936,6 +971,21 @@ mod tests {
             message("missing `a|b` <x>"),
             "missing <code>a&#124;b</code> &lt;x&gt;"
         );
+    }
+
+    #[test]
+    fn names_with_backticks_stay_one_code_span() {
+        let text = format!(
+            "on {}: missing {}",
+            crate::diagnostic::quote("p<&>`"),
+            crate::diagnostic::quoted(&["tick`tick", "x"])
+        );
+        assert_eq!(
+            message(&text),
+            "on <code>p&lt;&amp;&gt;&#96;</code>: missing <code>tick&#96;tick</code>, <code>x</code>"
+        );
+        // A backtick nothing closes is text, escaped as such.
+        assert_eq!(message("a `b"), "a \\`b");
     }
 
     fn row(statuses: &[Status]) -> crate::report::ByProfile {

@@ -172,24 +172,21 @@ fn quoted_paths(r: &Report) -> HashSet<String> {
     files.cloned().chain(roots).collect()
 }
 
-/// `message` with `label/` before each backtick-quoted token that is one of `paths`.
+/// `message` with `label/` before each quoted name that is one of `paths`.
 fn requote(message: &str, paths: &HashSet<String>, label: &str) -> String {
     if !message.contains('`') {
         return message.to_owned();
     }
-    let parts: Vec<&str> = message.split('`').collect();
-    let n = parts.len();
-    let parts: Vec<String> = (parts.iter().enumerate())
-        .map(|(i, part)| {
-            // Odd parts are quoted, the last one only when a backtick closes it.
-            if i % 2 == 1 && i + 1 < n && paths.contains(*part) {
-                format!("{label}/{part}")
-            } else {
-                (*part).to_owned()
+    let mut out = String::with_capacity(message.len() + label.len());
+    for piece in super::spans::pieces(message) {
+        match piece {
+            super::spans::Piece::Code { name, .. } if paths.contains(name) => {
+                out.push_str(&crate::diagnostic::quote(&format!("{label}/{name}")));
             }
-        })
-        .collect();
-    parts.join("`")
+            piece => out.push_str(piece.raw()),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -214,6 +211,20 @@ mod tests {
         assert_eq!(
             requote("a `b` `skills/a/SKILL.md", &paths, "x"),
             "a `b` `skills/a/SKILL.md"
+        );
+    }
+
+    #[test]
+    fn a_path_with_backticks_is_labelled_and_stays_quoted() {
+        let paths: HashSet<String> = ["skills/a`b/SKILL.md".to_owned()].into_iter().collect();
+        let message = format!(
+            "skill {} at {}",
+            crate::diagnostic::quote("skills/a`b/SKILL.md"),
+            crate::diagnostic::quote("x")
+        );
+        assert_eq!(
+            requote(&message, &paths, "l"),
+            "skill `` l/skills/a`b/SKILL.md `` at `x`"
         );
     }
 }

@@ -12,6 +12,7 @@ pub(crate) mod markdown;
 pub(crate) mod merge;
 pub mod prompt;
 pub(crate) mod sarif;
+pub(crate) mod spans;
 pub(crate) mod text;
 
 use rayon::prelude::*;

@@ -524,7 +524,7 @@ pub(crate) fn render_diff(d: &super::diff::Diff, out: &mut dyn Write) -> io::Res
             visible(&c.from),
             visible(&c.to)
         );
-        match c.explanation(|n| format!("`{}`", visible(n))) {
+        match c.explanation(|n| crate::diagnostic::quote(&visible(n))) {
             Some(why) => {
                 let _ = writeln!(s, " ({})", visible(&why));
             }

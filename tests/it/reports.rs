@@ -832,7 +832,7 @@ fn pr_comment_keeps_the_rows_that_need_attention_most() {
     // The folded rows went first; every finding went too, so no findings table is shown,
     // only the note.
     assert!(
-        md.contains("_300 more skill rows left out to fit a comment._"),
+        md.contains("_300 skill rows left out to fit a comment._"),
         "{md}"
     );
     assert!(!md.contains("| Severity |"), "{md}");
@@ -1240,4 +1240,253 @@ fn a_fixed_finding_is_not_marked_fixable() {
         assert!(md.contains("`SA221`"), "{md}");
         assert!(!md.contains("[*]"), "{md}");
     }
+}
+
+/// A skill and an agent that need `myext_tool`, a bare name VS Code may take from an
+/// extension, audited on `builtin:vscode` (which cannot judge it: `a.json`) and on a VS Code
+/// profile that lists its servers (which can, and lacks it: `b.json`).
+fn judged_on_one_side_only() -> TempDir {
+    let tmp = TempDir::new().unwrap();
+    skill(tmp.path(), "ext", "dependencies:\n  tools: [myext_tool]\n");
+    write(
+        tmp.path(),
+        "agents/ext.agent.md",
+        "---\ndescription: Uses an extension.\ntools: [myext_tool]\n---\nUse it.\n",
+    );
+    write(
+        tmp.path(),
+        "vscode.json",
+        r#"{"name": "vscode", "host": "vscode", "servers": {"s": {"tools": ["x"]}}}"#,
+    );
+    for (profile, out) in [("builtin:vscode", "a.json"), ("vscode.json", "b.json")] {
+        bin(tmp.path())
+            .args(["--fail-on", "never", "-p", profile, "-o", out, "."])
+            .assert()
+            .success();
+    }
+    tmp
+}
+
+#[test]
+fn a_name_only_one_profile_could_judge_is_judged_not_removed() {
+    let tmp = judged_on_one_side_only();
+    let diff = |old: &str, new: &str, format: &str| {
+        quiet_stdout(bin(tmp.path()).args(["diff", old, new, "-f", format]), 0)
+    };
+    let text = diff("a.json", "b.json", "text");
+    for line in [
+        "agent agents/ext.agent.md on vscode: not-judged -> unavailable (tool `myext_tool` now judged and missing)",
+        "skill skills/ext/SKILL.md on vscode: not-judged -> unavailable (tool `myext_tool` now judged and missing)",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+    let back = diff("b.json", "a.json", "text");
+    assert!(
+        back.contains("skill skills/ext/SKILL.md on vscode: unavailable -> not-judged (tool `myext_tool` no longer judged)"),
+        "{back}"
+    );
+    assert!(!back.contains("added"), "{back}");
+    let (d, _) = json_of(bin(tmp.path()).args(["diff", "a.json", "b.json", "-f", "json"]));
+    for c in arr(&d, "availability_changes") {
+        assert_eq!(
+            c["causes"],
+            serde_json::json!([{"change": "judged", "kind": "tool", "name": "myext_tool"}]),
+            "{c}"
+        );
+    }
+    // An entry not known to miss anything is made unavailable as an available one is.
+    let md = diff("a.json", "b.json", "markdown");
+    assert!(
+        md.contains("⚠️ This change: makes 2 entries unavailable on <code>vscode</code>"),
+        "{md}"
+    );
+    let md = diff("b.json", "a.json", "markdown");
+    assert!(md.contains("This change: 1 new finding, 2 fixed\n"), "{md}");
+}
+
+#[test]
+fn the_legend_says_what_makes_an_agent_not_judged() {
+    let tmp = judged_on_one_side_only();
+    let md = quiet_stdout(
+        bin(tmp.path()).args([
+            "--fail-on",
+            "never",
+            "-p",
+            "builtin:vscode",
+            "-f",
+            "markdown",
+            ".",
+        ]),
+        0,
+    );
+    assert!(md.contains("| <code>ext</code> | ❔ not judged |"), "{md}");
+    assert!(
+        md.contains("❔ not judged: the profile can judge none of what it needs: kinds it does not describe (executables, variables, packages on a host profile; tools on a machine profile) or tools an extension or an MCP server it does not list may provide · "),
+        "{md}"
+    );
+}
+
+#[test]
+fn names_with_backticks_stay_one_code_span() {
+    let tmp = TempDir::new().unwrap();
+    skill(
+        tmp.path(),
+        "tick",
+        "dependencies:\n  tools: [\"tick`tick\", plain]\n",
+    );
+    write(
+        tmp.path(),
+        "p.json",
+        r#"{"name": "p<&>`", "tools": ["other"]}"#,
+    );
+    let run = |format: &str| {
+        quiet_stdout(
+            bin(tmp.path()).args(["--fail-on", "never", "-p", "p.json", "-f", format, "."]),
+            0,
+        )
+    };
+    let text = run("text");
+    assert!(
+        text.contains("p<&>`: missing tools `` tick`tick ``, `plain`"),
+        "{text}"
+    );
+    let md = run("markdown");
+    assert!(
+        md.contains("missing tools <code>tick&#96;tick</code>, <code>plain</code> |"),
+        "{md}"
+    );
+    let html = run("html");
+    assert!(
+        html.contains(
+            "<p class=\"reason\">missing tools <code>tick`tick</code>, <code>plain</code></p>"
+        ),
+        "{html}"
+    );
+    // A profile's name with a backtick, quoted by a comparison.
+    bin(tmp.path())
+        .args(["--fail-on", "never", "-p", "p.json", "-o", "new.json", "."])
+        .assert()
+        .success();
+    write(
+        tmp.path(),
+        "p.json",
+        r#"{"name": "p<&>`", "tools": ["tick`tick", "plain"]}"#,
+    );
+    bin(tmp.path())
+        .args(["--fail-on", "never", "-p", "p.json", "-o", "old.json", "."])
+        .assert()
+        .success();
+    let md = quiet_stdout(
+        bin(tmp.path()).args(["diff", "old.json", "new.json", "-f", "markdown"]),
+        0,
+    );
+    assert!(
+        md.contains("makes 1 entry unavailable on <code>p&lt;&amp;&gt;&#96;</code>, "),
+        "{md}"
+    );
+    assert!(
+        md.contains("| tool <code>tick&#96;tick</code> removed; tool <code>plain</code> removed |"),
+        "{md}"
+    );
+    let text = quiet_stdout(bin(tmp.path()).args(["diff", "old.json", "new.json"]), 0);
+    assert!(
+        text.contains("(tool `` tick`tick `` removed; tool `plain` removed)"),
+        "{text}"
+    );
+}
+
+/// A library of one skill that needs `n` tools the profile lacks.
+fn needing_many_tools(n: usize) -> TempDir {
+    let tmp = TempDir::new().unwrap();
+    let tools: Vec<String> = (0..n).map(|i| format!("tool_{i:04}")).collect();
+    skill(
+        tmp.path(),
+        "many",
+        &format!("dependencies:\n  tools: [{}]\n", tools.join(", ")),
+    );
+    write(tmp.path(), "prod.json", PROFILE);
+    tmp
+}
+
+#[test]
+fn a_long_list_in_a_cell_is_cut_not_the_row() {
+    let tmp = needing_many_tools(2000);
+    let run = |format: &str| {
+        quiet_stdout(
+            bin(tmp.path()).args(["--fail-on", "never", "-p", "prod.json", "-f", format, "."]),
+            0,
+        )
+    };
+    let md = run("markdown");
+    let row = md
+        .lines()
+        .find(|l| l.starts_with("| <code>many</code> |"))
+        .unwrap_or_else(|| panic!("the row is shown: {md}"));
+    assert!(
+        row.contains("<code>tool&#95;0009</code> and 1,990 more |"),
+        "{row}"
+    );
+    assert!(!row.contains("tool&#95;0010"), "{row}");
+    assert!(!md.contains("left out to fit a comment"), "{md}");
+    // The finding says the same, in as few names.
+    assert!(
+        md.contains("missing tools <code>tool&#95;0000</code>, ")
+            && md.contains(" and 1,990 more |"),
+        "{md}"
+    );
+    let html = run("html");
+    let reason = html
+        .split("<p class=\"reason\">")
+        .nth(1)
+        .and_then(|r| r.split("</p>").next())
+        .expect("a reason");
+    assert!(
+        reason.ends_with("<code>tool_0009</code> and 1,990 more"),
+        "{reason}"
+    );
+    assert!(reason.len() < 1_000, "{reason}");
+    // The findings of the page, and the JSON, keep every name.
+    assert!(html.contains("<code>tool_1999</code>"));
+    let (r, _) = json_run(tmp.path(), &["--fail-on", "never", "-p", "prod.json", "."]);
+    assert_eq!(
+        crate::common::skill(&r, "skills/many/SKILL.md")["availability"]["prod"]["missing"]
+            .as_array()
+            .map(Vec::len),
+        Some(2000)
+    );
+}
+
+#[test]
+fn a_row_too_long_for_a_comment_is_not_one_more() {
+    // One name longer than a comment: no cut of a list can save the row.
+    let tmp = TempDir::new().unwrap();
+    let long = "x".repeat(70_000);
+    skill(
+        tmp.path(),
+        "huge",
+        &format!("dependencies:\n  tools: [{long}]\n"),
+    );
+    write(tmp.path(), "prod.json", PROFILE);
+    let md = quiet_stdout(
+        bin(tmp.path()).args([
+            "--fail-on",
+            "never",
+            "-p",
+            "prod.json",
+            "-f",
+            "markdown",
+            ".",
+        ]),
+        0,
+    );
+    assert!(
+        md.contains("_1 skill row left out to fit a comment (worst cell: 1 ❌ unavailable)._"),
+        "{md}"
+    );
+    assert!(
+        md.contains(
+            "_Left out to fit a comment: 1 warning. The JSON or HTML report has everything._"
+        ),
+        "{md}"
+    );
 }
