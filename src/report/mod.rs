@@ -120,7 +120,7 @@ pub struct Report {
 }
 
 /// What a matrix row's cells are judged on, for a row that rests on inferred needs:
-/// `judged on inferred needs` when its cells agree, else each profile's basis, the profile
+/// `every profile: judged on inferred needs` when its cells agree, else each profile's basis, the profile
 /// written by `name`. `None` when every cell rests on declared needs alone, what a cell was
 /// always judged on.
 pub(crate) fn basis_note(
@@ -141,7 +141,8 @@ pub(crate) fn basis_note(
     let mut kinds: Vec<&str> = bases.iter().map(|(_, b)| b.as_str()).collect();
     kinds.dedup();
     if let [one] = kinds.as_slice() {
-        return Some(format!("judged on {one} needs"));
+        // Said of the row, as the lines above it are of one profile each.
+        return Some(format!("every profile: judged on {one} needs"));
     }
     let each: Vec<String> = bases
         .iter()

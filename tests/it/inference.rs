@@ -389,7 +389,10 @@ fn text_markdown_and_explain_say_what_a_cell_is_judged_on() {
         bin(t.path()).args(["-p", "builtin:vscode", "--matrix", "all", "."]),
         0,
     );
-    assert!(text.contains("judged on inferred needs"), "{text}");
+    assert!(
+        text.contains("every profile: judged on inferred needs"),
+        "{text}"
+    );
     // The PR comment lists only rows not available everywhere.
     let md = quiet_stdout(
         bin(t.path()).args([
@@ -403,7 +406,10 @@ fn text_markdown_and_explain_say_what_a_cell_is_judged_on() {
         ]),
         0,
     );
-    assert!(md.contains("judged on inferred needs"), "{md}");
+    assert!(
+        md.contains("every profile: judged on inferred needs"),
+        "{md}"
+    );
     // The executable is missing there; the terminal, which a machine profile does not judge,
     // may be: the rest of the skill runs.
     assert!(md.contains("🟠 partial"), "{md}");
