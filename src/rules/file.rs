@@ -441,9 +441,9 @@ pub(crate) fn utf8_bom(sink: &mut Sink, before_frontmatter: bool) {
         Rule::Utf8Bom,
         Pos::START,
         if before_frontmatter {
-            "the file starts with a UTF-8 byte order mark; some validators then miss the frontmatter"
+            "the file starts with a UTF-8 byte order mark; some validators then miss the frontmatter: save it without one"
         } else {
-            "the file starts with a UTF-8 byte order mark, which some tools read as part of its first line"
+            "the file starts with a UTF-8 byte order mark, which some tools read as part of its first line: save it without one"
         },
         fix,
     );
