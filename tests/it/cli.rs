@@ -1195,17 +1195,12 @@ fn a_thread_count_past_the_cores_gives_the_same_report() {
     // More threads than cores only wait: at most four per core are started, and the report
     // does not depend on how many there are.
     let json = |j: &str| {
-        let out = bin(MANIFEST_DIR)
-            .args(["-j", j, "-f", "json", "--fail-on", "never"])
-            .args(EXAMPLE)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        out.stdout
+        stdout_of(
+            bin(MANIFEST_DIR)
+                .args(["-j", j, "-f", "json", "--fail-on", "never"])
+                .args(EXAMPLE),
+            0,
+        )
     };
     let one = json("1");
     assert_eq!(json("100000"), one);

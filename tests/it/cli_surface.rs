@@ -8,13 +8,7 @@ use serde_json::Value;
 use crate::common::{MANIFEST_DIR, bin};
 
 fn stdout_of(args: &[&str]) -> String {
-    let out = bin(MANIFEST_DIR).args(args).output().unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?} failed: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8(out.stdout).unwrap()
+    crate::common::stdout_of(bin(MANIFEST_DIR).args(args), 0)
 }
 
 /// `explain` over the example library with two profiles.

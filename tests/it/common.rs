@@ -43,6 +43,19 @@ pub fn quiet_stdout(cmd: &mut Command, code: i32) -> String {
     String::from_utf8(out.stdout).expect("UTF-8 output")
 }
 
+/// Run `cmd`, which must exit with `code` (else its standard error is shown): its standard
+/// output.
+pub fn stdout_of(cmd: &mut Command, code: i32) -> String {
+    let out = cmd.output().expect("the binary runs");
+    assert_eq!(
+        out.status.code(),
+        Some(code),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).expect("UTF-8 output")
+}
+
 /// Run `cmd`, which must exit with `code`: its standard error.
 pub fn stderr_of(cmd: &mut Command, code: i32) -> String {
     let out = cmd.output().expect("the binary runs");

@@ -496,25 +496,13 @@ fn merge_of_folders_audited_alone_equals_one_run_over_them() {
     }
     let reports = top.join("reports");
     let run = |format: &str| -> String {
-        let out = bin(top)
-            .args(audit)
-            .args(["-f", format, "one", "two"])
-            .output()
-            .unwrap();
-        assert!(out.status.success());
-        String::from_utf8(out.stdout).unwrap()
+        stdout_of(bin(top).args(audit).args(["-f", format, "one", "two"]), 0)
     };
     let merge = |format: &str| -> String {
-        let out = bin(&reports)
-            .args(["merge", "one.json", "two.json", "-f", format])
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8(out.stdout).unwrap()
+        stdout_of(
+            bin(&reports).args(["merge", "one.json", "two.json", "-f", format]),
+            0,
+        )
     };
     let single: Value = serde_json::from_str(&run("json")).unwrap();
     let merged: Value = serde_json::from_str(&merge("json")).unwrap();

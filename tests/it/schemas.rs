@@ -10,7 +10,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::common::{EXAMPLE, MANIFEST_DIR, bin};
+use crate::common::{EXAMPLE, MANIFEST_DIR, bin, stdout_of};
 
 fn repo_file(rel: &str) -> PathBuf {
     Path::new(MANIFEST_DIR).join(rel)
@@ -71,17 +71,13 @@ fn example_report_matches_report_schema() {
     )
     .unwrap();
     let validator = jsonschema::validator_for(&schema).expect("the report schema is valid");
-    let out = bin(MANIFEST_DIR)
-        .args(["--format", "json", "--fail-on", "never"])
-        .args(EXAMPLE)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
+    let out = stdout_of(
+        bin(MANIFEST_DIR)
+            .args(["--format", "json", "--fail-on", "never"])
+            .args(EXAMPLE),
+        0,
     );
-    let report: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let report: serde_json::Value = serde_json::from_str(&out).unwrap();
     for key in ["skills", "agents", "links", "drift", "findings"] {
         assert!(
             !report[key].as_array().unwrap().is_empty(),
