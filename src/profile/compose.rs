@@ -410,7 +410,7 @@ impl Composer {
         };
         let mut parts = Parts::default();
         // A copy of a built-in profile says again that its servers are not all there are.
-        let more = file.not_judged.contains(&super::Undescribed::Servers);
+        let servers_beyond = file.not_judged.contains(&super::Undescribed::Servers);
         for entry in take(&mut file.extends) {
             let entry_err = |m: String| at(&entry, format!("`extends` entry `{entry}`: {m}"));
             let sub = match entry.strip_prefix("builtin:") {
@@ -496,7 +496,8 @@ impl Composer {
         parts.resources.extend(take(&mut file.resources).0);
         parts.prompts.extend(take(&mut file.prompts).0);
         parts.servers |= !file.servers.is_empty();
-        parts.servers_described |= role == Role::Profile && !file.servers.is_empty() && !more;
+        parts.servers_described |=
+            role == Role::Profile && !file.servers.is_empty() && !servers_beyond;
         for (server, mut entry) in take(&mut file.servers) {
             if let Some(from) = entry.from.take() {
                 let entry_err =

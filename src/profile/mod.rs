@@ -143,6 +143,11 @@ impl Undescribed {
 }
 
 impl Vocabulary {
+    /// Is `bare` a name the host retired or hides, and drops from a tools list?
+    pub(crate) fn is_dropped(&self, bare: &str) -> bool {
+        self.drops.iter().any(|d| d == bare)
+    }
+
     /// Is the canonical `name` a `set/tool` of one of the host's tool sets?
     pub(crate) fn in_tool_set(&self, name: &str) -> bool {
         name.split_once('/')
@@ -289,10 +294,7 @@ impl Profile {
         let v = self.vocabulary.as_ref()?;
         let bare = names::tool_of(name);
         let canonical = names::canonical(bare);
-        if v.in_tool_set(&canonical)
-            || v.drops.iter().any(|d| d == bare)
-            || builtin::any_defines(bare)
-        {
+        if v.in_tool_set(&canonical) || v.is_dropped(bare) || builtin::any_defines(bare) {
             return None;
         }
         let undescribed = |what| v.not_judged.contains(&what).then_some(what);

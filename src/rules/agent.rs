@@ -440,10 +440,10 @@ fn opencode_key(sink: &mut Sink, pos: Pos, what: &str, values: &str, flavor: &st
     let hosts: Vec<&str> = crate::profile::builtin::loading(flavor)
         .filter_map(|h| h.host_title())
         .collect();
-    let ignored = match hosts.as_slice() {
-        [] => String::new(),
-        [one] => format!("; {one} ignores it"),
-        [rest @ .., last] => format!("; {} and {last} ignore it", rest.join(", ")),
+    let ignored = match hosts.len() {
+        0 => String::new(),
+        1 => format!("; {} ignores it", hosts[0]),
+        _ => format!("; {} ignore it", crate::words::and_list(&hosts)),
     };
     sink.push(
         Rule::AgentHostSpecificKey,

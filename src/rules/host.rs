@@ -56,17 +56,16 @@ fn vocabulary_question(p: &Profile, tool: &str) -> bool {
         return false;
     };
     let bare = crate::profile::names::tool_of(tool);
+    let canonical = crate::profile::names::canonical(bare);
     if !v.has_servers {
         // A server's or an extension's tool, on a profile that lists no servers, is one it
         // cannot judge; the host's own names and bare names are its vocabulary's.
-        return p
-            .may_provide(tool)
-            .is_none_or(|_| !crate::profile::names::canonical(bare).contains('/'));
+        let qualified = canonical.contains('/');
+        return !(qualified && p.may_provide(tool).is_some());
     }
     // A host's own name (this host's tool sets, or any built-in host's tools and legacy
     // names) cannot come from a server.
-    v.in_tool_set(&crate::profile::names::canonical(bare))
-        || crate::profile::builtin::any_defines(bare)
+    v.in_tool_set(&canonical) || crate::profile::builtin::any_defines(bare)
 }
 
 /// Does SA702 report `tool` of `agent` on `p`? The partial-agent finding leaves such names to
@@ -174,11 +173,10 @@ pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
 fn unknown_tool(agent: &Agent, tool: &str, at: Pos, p: &Profile, native: Option<&str>) -> Finding {
     let profile = &p.name;
     let lists_servers = p.vocabulary.as_ref().is_some_and(|v| v.has_servers);
-    let drops = p.vocabulary.as_ref().is_some_and(|v| {
-        v.drops
-            .iter()
-            .any(|d| d == crate::profile::names::tool_of(tool))
-    });
+    let drops = p
+        .vocabulary
+        .as_ref()
+        .is_some_and(|v| v.is_dropped(crate::profile::names::tool_of(tool)));
     let message = match native {
         Some(native) => format!(
             "`{tool}` is a {native} tool that {profile} does not map to one of its own; it will be silently dropped"
