@@ -135,7 +135,7 @@ pub(crate) enum FileId {
 }
 
 impl FileId {
-    fn of(meta: &std::fs::Metadata, _path: &Path) -> Option<FileId> {
+    pub(crate) fn of(meta: &std::fs::Metadata, _path: &Path) -> Option<FileId> {
         #[cfg(unix)]
         {
             use std::os::unix::fs::MetadataExt;

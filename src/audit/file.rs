@@ -71,7 +71,7 @@ pub(crate) fn check_text(
     let mut out = contained(c, || {
         let mut sink = Sink::new(&c.path);
         sink.source = bytes;
-        file_name_rules(c, &mut sink);
+        file_name_rules(c, files, &mut sink);
         let parsed = parse_and_check(c, bytes, settings, boundary, files, &mut sink);
         FileOutput::new(c, parsed, sink.findings, sink.suppressions)
     });
@@ -114,7 +114,7 @@ pub(super) fn parse_and_check(
         Kind::Agent(flavor) => {
             match parse::agent::parse(bytes, &c.path, &c.fs_path, flavor, sink) {
                 Some(parsed) => {
-                    rules::agent::check(&parsed, sink);
+                    rules::agent::check(&parsed, files, sink);
                     settings
                         .policies
                         .check_agent(&parsed.agent, parsed.root.as_ref(), sink);
@@ -140,11 +140,11 @@ pub(super) fn parse_and_check(
     }
 }
 
-/// The rules on a file's name, before it is read.
-pub(super) fn file_name_rules(c: &Candidate, sink: &mut Sink) {
+/// The rules on a file's name, before it is read; `files` tells what is beside it.
+pub(super) fn file_name_rules(c: &Candidate, files: &dyn Files, sink: &mut Sink) {
     if let Kind::Skill { exact: false } = c.kind {
         let name = crate::paths::file_name_text(&c.fs_path);
-        rules::file::skill_file_casing(sink, &name);
+        rules::file::skill_file_casing(sink, &name, &c.fs_path, files);
     }
 }
 

@@ -300,7 +300,18 @@ fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> Fi
     let (settings, keep_source) = (&opts.settings, opts.snippets);
     let keep_prints = opts.fingerprints && !keep_source;
     let mut sink = Sink::new(&c.path);
-    file_name_rules(c, &mut sink);
+    let tree = match (c.entry, c.fs_path.parent()) {
+        (Entry::File, Some(folder)) => {
+            // The deepest root it is under: a shallower one's folders down to it may hold the
+            // link a root given inside it is.
+            let root = (opts.roots.iter())
+                .filter(|r| folder.starts_with(r))
+                .max_by_key(|r| r.components().count());
+            Tree::walked(boundary, root.map(PathBuf::as_path), folder)
+        }
+        _ => Tree::new(boundary),
+    };
+    file_name_rules(c, &tree, &mut sink);
     // A file the walk found under a root is read where it is; anything reached through a link
     // or named by a manifest is read at its real path, once that is known to be inside.
     let read = match c.entry {
@@ -322,17 +333,6 @@ fn read_and_check(c: &Candidate, opts: &AuditOptions, boundary: &Boundary) -> Fi
     };
     // Rules that make fixes find their ranges in the text as read.
     sink.source = &bytes;
-    let tree = match (c.entry, c.fs_path.parent()) {
-        (Entry::File, Some(folder)) => {
-            // The deepest root it is under: a shallower one's folders down to it may hold the
-            // link a root given inside it is.
-            let root = (opts.roots.iter())
-                .filter(|r| folder.starts_with(r))
-                .max_by_key(|r| r.components().count());
-            Tree::walked(boundary, root.map(PathBuf::as_path), folder)
-        }
-        _ => Tree::new(boundary),
-    };
     let parsed = parse_and_check(c, &bytes, settings, boundary, &tree, &mut sink);
     let Sink {
         findings,

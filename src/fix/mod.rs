@@ -300,7 +300,7 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
                 if renames.contains_key(fs_path) {
                     continue;
                 }
-                if std::fs::symlink_metadata(&target).is_ok() {
+                if write::occupied(fs_path, &target) {
                     dropped.push(dropped_of(f, Skip::RenameTarget(to.clone())));
                     continue;
                 }

@@ -204,10 +204,23 @@ fn commit(c: &Change, stamp: &Stamp, tmp: &Path) -> Result<(), String> {
 
 /// Rename `from` to `to` in the same folder, refusing to replace anything.
 fn rename(from: &Path, to: &Path) -> Result<(), String> {
-    if std::fs::symlink_metadata(to).is_ok() {
+    if occupied(from, to) {
         return Err("the target exists".into());
     }
     std::fs::rename(from, to).map_err(|e| e.to_string())
+}
+
+/// Whether a file other than `from` is at `to`. On a file system that ignores case, a new
+/// case of the same name finds the file itself, which does not stand in the way.
+pub(crate) fn occupied(from: &Path, to: &Path) -> bool {
+    let Ok(there) = std::fs::symlink_metadata(to) else {
+        return false;
+    };
+    let id = |meta: &std::fs::Metadata, path: &Path| crate::boundary::FileId::of(meta, path);
+    let own = std::fs::symlink_metadata(from)
+        .ok()
+        .and_then(|meta| id(&meta, from));
+    own.is_none() || own != id(&there, to)
 }
 
 #[cfg(test)]
@@ -226,6 +239,20 @@ mod tests {
             safe: 1,
             unsafe_: 0,
         }
+    }
+
+    #[test]
+    fn only_another_file_stands_in_a_renames_way() {
+        let dir = tempfile::tempdir().unwrap();
+        let (a, b) = (dir.path().join("a.md"), dir.path().join("b.md"));
+        std::fs::write(&a, "a").unwrap();
+        assert!(!occupied(&a, &b));
+        assert!(
+            !occupied(&a, &a),
+            "the file itself, as a case-blind file system finds it"
+        );
+        std::fs::write(&b, "b").unwrap();
+        assert!(occupied(&a, &b));
     }
 
     #[test]

@@ -1,9 +1,11 @@
 //! SA5xx: custom agents (`.agent.md`, `.chatmode.md`, Claude Code agents).
 
 use std::collections::HashSet;
+use std::path::Path;
 
 use super::{FixDoc, RuleDoc};
 use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink};
+use crate::files::Files;
 use crate::model::Agent;
 use crate::parse::agent::{ParsedAgent, key_pos};
 use crate::rules::Rule;
@@ -76,12 +78,12 @@ const OPENCODE_MODES: &[&str] = &["primary", "subagent", "all"];
 /// Agents every host provides, valid as handoff targets.
 const BUILTIN_AGENTS: &[&str] = &["agent", "ask", "edit", "plan"];
 
-/// Per-file checks.
-pub(crate) fn check(parsed: &ParsedAgent, sink: &mut Sink) {
+/// Per-file checks; `files` tells what is beside the file.
+pub(crate) fn check(parsed: &ParsedAgent, files: &dyn Files, sink: &mut Sink) {
     let a = &parsed.agent;
     let file_name = crate::paths::file_name_text(&a.fs_path);
     if a.flavor == "chatmode" {
-        chat_mode_renamed(sink, &file_name);
+        chat_mode_renamed(sink, &file_name, &a.fs_path, files);
     }
     if !file_name
         .chars()
@@ -381,14 +383,24 @@ pub(crate) const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
     example: ".github/chatmodes/planner.chatmode.md\n\nFix: rename to .github/agents/planner.agent.md",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Rename `NAME.chatmode.md` to `NAME.agent.md` in the same folder, unless that file exists; moving it to `.github/agents/` is left to you. Unsafe: what names the old file no longer finds it.",
+        what: "Rename `NAME.chatmode.md` to `NAME.agent.md` in the same folder; not offered when a file of that name, in any case, is there. Moving it to `.github/agents/` is left to you. Unsafe: what names the old file no longer finds it.",
     }),
 };
 
-/// The legacy chat mode file `file_name`.
-fn chat_mode_renamed(sink: &mut Sink, file_name: &str) {
+/// The legacy chat mode file `file_name`, at `fs_path`.
+fn chat_mode_renamed(sink: &mut Sink, file_name: &str, fs_path: &Path, files: &dyn Files) {
     let stem = crate::parse::agent::stem(file_name);
     let new = format!("{stem}.agent.md");
+    if super::file::rename_blocked(files, fs_path, &new) {
+        sink.push(
+            Rule::ChatModeRenamed,
+            Pos::START,
+            format!(
+                "chat modes were renamed to custom agents, and `{new}` is beside this file: merge the two and remove `{file_name}`"
+            ),
+        );
+        return;
+    }
     let fix = Fix::rename(
         format!("rename `{file_name}` to `{new}`"),
         super::file::renamed(sink.path, &new),
@@ -458,7 +470,6 @@ fn opencode_key(sink: &mut Sink, pos: Pos, what: &str, values: &str, flavor: &st
 mod tests {
     use super::*;
     use crate::model::AgentFlavor;
-    use std::path::Path;
 
     fn rules_of(src: &str) -> Vec<(Rule, String)> {
         let mut sink = Sink::new("a.agent.md");
@@ -471,7 +482,8 @@ mod tests {
             &mut sink,
         )
         .expect("an agent");
-        check(&parsed, &mut sink);
+        let boundary = crate::boundary::Boundary::new(&[], false);
+        check(&parsed, &crate::files::Tree::new(&boundary), &mut sink);
         sink.findings
             .into_iter()
             .map(|f| (f.rule, f.message))

@@ -5,6 +5,7 @@ use super::{FixDoc, Rule, RuleDoc};
 use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink};
 use crate::parse::yaml::{Node, ParseFailure};
 use crate::span;
+use std::path::Path;
 
 pub(crate) const READ_ERROR: RuleDoc = RuleDoc {
     code: "SA100",
@@ -392,22 +393,51 @@ pub(crate) const SKILL_FILE_CASING: RuleDoc = RuleDoc {
     example: "skills/pdf/skill.md\n\nFix: rename it to skills/pdf/SKILL.md.",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Rename the file to `SKILL.md`, unless a file of that name exists. Unsafe: links and manifests that name the old spelling no longer find it.",
+        what: "Rename the file to `SKILL.md`; not offered when a file of that name, in any case, is beside it. Unsafe: links and manifests that name the old spelling no longer find it.",
     }),
 };
 
-/// A skill file named `name` in another casing than `SKILL.md`.
-pub(crate) fn skill_file_casing(sink: &mut Sink, name: &str) {
-    let to = renamed(sink.path, "SKILL.md");
-    sink.push_fixed(
-        Rule::SkillFileCasing,
-        Pos::START,
-        format!(
-            "`{name}` should be named `SKILL.md`: {} look for that exact name",
-            crate::words::and_list(crate::profile::builtin::exact_file_name_hosts())
-        ),
-        Some(Fix::rename(format!("rename `{name}` to `SKILL.md`"), to)),
-    );
+/// A skill file named `name` in another casing than `SKILL.md`, at `fs_path`.
+pub(crate) fn skill_file_casing(
+    sink: &mut Sink,
+    name: &str,
+    fs_path: &Path,
+    files: &dyn crate::files::Files,
+) {
+    let hosts = crate::words::and_list(crate::profile::builtin::exact_file_name_hosts());
+    let (message, fix) = if rename_blocked(files, fs_path, "SKILL.md") {
+        (
+            format!(
+                "`{name}` should be named `SKILL.md`, but a file of that name is beside it: {hosts} load that one; merge the two and remove `{name}`"
+            ),
+            None,
+        )
+    } else {
+        (
+            format!("`{name}` should be named `SKILL.md`: {hosts} look for that exact name"),
+            Some(Fix::rename(
+                format!("rename `{name}` to `SKILL.md`"),
+                renamed(sink.path, "SKILL.md"),
+            )),
+        )
+    };
+    sink.push_fixed(Rule::SkillFileCasing, Pos::START, message, fix);
+}
+
+/// Whether renaming the file at `fs_path` to `to` in its folder would meet another file: one
+/// spelled `to` in any case, as a checkout on a file system that ignores case could not hold
+/// both. Its own name in another case is no obstacle. A folder that cannot be listed blocks
+/// nothing here: the rename itself is checked again when it is made.
+pub(crate) fn rename_blocked(files: &dyn crate::files::Files, fs_path: &Path, to: &str) -> bool {
+    let (Some(dir), Some(own)) = (fs_path.parent(), fs_path.file_name()) else {
+        return false;
+    };
+    let own = own.to_string_lossy();
+    files.names_in(dir).is_some_and(|names| {
+        names
+            .iter()
+            .any(|n| *n != own && n.eq_ignore_ascii_case(to))
+    })
 }
 
 pub(crate) const UTF8_BOM: RuleDoc = RuleDoc {

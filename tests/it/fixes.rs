@@ -298,22 +298,42 @@ fn a_read_only_file_is_named_and_the_others_are_still_fixed() {
     assert!(stdout.contains("in 2 files"), "{stdout}");
 }
 
+/// A rename whose target is there already is not offered: the finding says to merge the two,
+/// carries no fix (no `[*]`), and `--fix` leaves both files as they were. The name's own
+/// case is no obstacle, nor is a file beside it of another name.
 #[test]
 fn renames_never_replace_a_file() {
+    const NEW: &str = "---\ndescription: New.\n---\n";
     let lib = tree(&[
         ("a/plan.chatmode.md", "---\ndescription: Old.\n---\n"),
-        ("a/plan.agent.md", "---\ndescription: New.\n---\n"),
+        ("a/Plan.Agent.md", NEW),
+        ("b/solo.chatmode.md", "---\ndescription: Solo.\n---\n"),
+        ("s/x/skill.md", &skill_md("x", "")),
+        ("s/x/SKILL.md", &skill_md("x", "")),
+        ("s/y/Skill.md", &skill_md("y", "")),
     ]);
-    let (_, stderr, _) = run(lib.path(), &["--fix", "--unsafe-fixes"]);
+    let (r, _) = json_run(lib.path(), &["--fail-on", "never", "."]);
+    let blocked = |rule: &str, path: &str| {
+        let f = findings(&r, rule);
+        let f = f.iter().find(|f| s(f, "path") == path).expect(path);
+        (f["fix"].is_null(), s(f, "message").to_owned())
+    };
+    let (no_fix, message) = blocked("SA508", "a/plan.chatmode.md");
     assert!(
-        stderr.contains("`a/plan.agent.md` exists already"),
-        "{stderr}"
+        no_fix && message.contains("`plan.agent.md` is beside this file"),
+        "{message}"
     );
-    assert_eq!(
-        read(lib.path(), "a/plan.agent.md"),
-        "---\ndescription: New.\n---\n"
-    );
+    let (no_fix, message) = blocked("SA108", "s/x/skill.md");
+    assert!(no_fix && message.contains("merge the two"), "{message}");
+    assert!(!blocked("SA508", "b/solo.chatmode.md").0);
+    assert!(!blocked("SA108", "s/y/Skill.md").0);
+    let (stdout, stderr, _) = run(lib.path(), &["--fix", "--unsafe-fixes"]);
+    assert!(!stderr.contains("exists already"), "{stderr}");
+    assert_eq!(read(lib.path(), "a/Plan.Agent.md"), NEW);
     assert!(lib.path().join("a/plan.chatmode.md").is_file());
+    assert!(lib.path().join("s/x/skill.md").is_file());
+    assert!(lib.path().join("b/solo.agent.md").is_file(), "{stdout}");
+    assert!(lib.path().join("s/y/SKILL.md").is_file(), "{stdout}");
 }
 
 #[test]
