@@ -189,6 +189,7 @@ pub(crate) fn with_scripts(
         parse::usage::own_commands(&mut d.uses, &names);
     }
     let mut uses = Vec::new();
+    let mut functions = Vec::new();
     // The walk passed these as regular files below the skill's folder without following a
     // link, so they are inside the tree, and are read as the skill files the walk found are.
     let shown = |rel: &str| rules::file::renamed(&skill.path, rel);
@@ -213,6 +214,7 @@ pub(crate) fn with_scripts(
             continue;
         };
         uses.extend(parse::usage::of_script(&rel, text, &local));
+        functions.extend(parse::usage::shell_functions(&rel, text));
         let unnamed = &mut skill.fields.unnamed;
         if !unnamed.is_empty() {
             let named = parse::usage::mentioned(text, unnamed.iter().map(|u| u.name.as_str()));
@@ -229,6 +231,16 @@ pub(crate) fn with_scripts(
         .map(|u| u.name.as_str())
         .collect();
     parse::usage::shebangs_give_way(&mut uses, &body_runs);
+    if !functions.is_empty() {
+        // The body's uses join the scripts', so that one reckoning leaves the functions out
+        // of both.
+        let body = (skill.requirements.iter())
+            .position(|d| d.source == crate::model::Origin::Inferred)
+            .map(|i| skill.requirements.remove(i).uses);
+        uses.extend(body.into_iter().flatten());
+        functions.sort_unstable();
+        parse::usage::functions_are_not_executables(&mut uses, &functions);
+    }
     // An executable a script uses without naming it: one an imported package runs.
     if !skill.fields.unnamed.is_empty() {
         let used: foldhash::HashSet<&str> = uses.iter().map(|u| u.name.as_str()).collect();

@@ -186,6 +186,32 @@ fn a_command_named_as_the_skills_own_script_needs_its_interpreter() {
     assert_eq!(place(&r, p, "node"), (None, 7, 1));
 }
 
+/// A command named after a function one of the skill's shell scripts defines is that
+/// function, in the scripts that source it and in the body's blocks that show code to add.
+#[test]
+fn functions_another_script_defines_are_not_executables() {
+    let body = "```bash\nlog_success done\njq . f\n```\n";
+    let t = tree(&[
+        ("skills/s/SKILL.md", &skill_with_body("s", body)),
+        (
+            "skills/s/scripts/lib.sh",
+            "log_success() { echo \"ok $*\"; }\n",
+        ),
+        (
+            "skills/s/scripts/run.sh",
+            "source ./lib.sh\nlog_success start\ncurl -s x\n",
+        ),
+        ("skills/t/SKILL.md", &skill_with_body("t", body)),
+    ]);
+    let (r, _) = json_run(t.path(), &["."]);
+    assert_eq!(inferred(&r, "skills/s/SKILL.md", "bins"), ["curl", "jq"]);
+    assert_eq!(
+        inferred(&r, "skills/t/SKILL.md", "bins"),
+        ["jq", "log_success"],
+        "no script of its own defines it"
+    );
+}
+
 #[test]
 fn tools_named_in_a_hosts_syntax() {
     let body = "Call `mcp__github__create_issue`, then #tool:runInTerminal.\nThe Jira MCP server offers `jira/search_issues`; see `docs/guide` and `src/main`.\nUse the `fetch` tool. Use the `frobnicate` tool.\n";

@@ -293,6 +293,58 @@ pub(super) fn alternative_lead(line: &str) -> bool {
         })
 }
 
+/// The titles of the headings right under a heading that presents the skill's own tools
+/// (`## Tools`, `## Available Tools`), where each is one name: `### duby_tts`. A section
+/// of tools the skill needs (`## Required Tools`) is not such a heading.
+fn own_tool_headings(body: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    // The level of the open `## Tools` heading.
+    let mut tools_level = None;
+    for (_, t) in outside_blocks(body) {
+        let Some(title) = heading_title(t) else {
+            continue;
+        };
+        let level = heading_level(t);
+        if tools_level.is_some_and(|l| level <= l) {
+            tools_level = None;
+        }
+        let plain = title.trim().trim_matches('`');
+        match tools_level {
+            Some(l) if level == l + 1 => {
+                if !plain.is_empty()
+                    && plain
+                        .chars()
+                        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+                {
+                    out.push(plain);
+                }
+            }
+            Some(_) => {}
+            None => {
+                if [
+                    "tools",
+                    "available tools",
+                    "provided tools",
+                    "tools provided",
+                ]
+                .iter()
+                .any(|w| plain.eq_ignore_ascii_case(w))
+                {
+                    tools_level = Some(level);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Whether the text just before a block runs it only in some case: `If not present, install
+/// it:`, `**If channel is Telegram:**`. Such a block is one way among others.
+pub(super) fn conditional_lead(line: &str) -> bool {
+    let t = lead(line).trim_end_matches(|c: char| c.is_whitespace() || matches!(c, '*' | '_'));
+    starts_ci(t, "if ") && t.ends_with(':')
+}
+
 /// Whether the first line of a section says when to skip it: `> Skip this section if using
 /// the CLI backend.`
 pub(super) fn skip_note(line: &str) -> bool {
@@ -411,11 +463,12 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
                     .map(|j| (first_line + j as u32, lines[j]))
                     .collect();
                 commands.push((i, first_command(&block)));
-                let way = sections
-                    .0
-                    .iter()
-                    .find_map(|s| s.1.1)
-                    .or_else(|| before.iter().any(|l| alternative_lead(l)).then_some(i));
+                let way = sections.0.iter().find_map(|s| s.1.1).or_else(|| {
+                    let lead_in = before.iter().rev().find(|l| !l.trim().is_empty());
+                    (before.iter().any(|l| alternative_lead(l))
+                        || lead_in.is_some_and(|l| conditional_lead(l)))
+                    .then_some(i)
+                });
                 let mut found = Vec::new();
                 let into = if way.is_some() { &mut found } else { &mut out };
                 match lang {
@@ -508,6 +561,12 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         out.extend(shared_by_ways(ways));
     }
     tools_not_always_called(&mut out, &lines, first_line);
+    // The skill's own tools, each under a heading of its `## Tools` section, are called in
+    // shell syntax in its examples (`duby_tts "Hello"`): they are no executables on `PATH`.
+    if out.iter().any(|u| u.kind == DepKind::Bins) {
+        let own_tools = own_tool_headings(body);
+        out.retain(|u| u.kind != DepKind::Bins || !own_tools.contains(&u.name.as_str()));
+    }
     if out
         .iter()
         .any(|u| matches!(u.kind, DepKind::Tools | DepKind::Bins))

@@ -348,6 +348,32 @@ pub(crate) fn of_script(rel: &str, text: &str, local: &Local) -> Vec<Use> {
     out
 }
 
+/// The functions a skill's shell script defines. A script may call one that another of the
+/// skill's scripts defines (and sources): such a name is no executable on `PATH`.
+pub(crate) fn shell_functions(rel: &str, text: &str) -> Vec<String> {
+    if !(rel.ends_with(".sh") || rel.ends_with(".bash")) {
+        return Vec::new();
+    }
+    (text.lines().filter_map(shell::defined_function))
+        .map(str::to_owned)
+        .collect()
+}
+
+/// Leave out of a skill's `uses` the commands named after a function one of its scripts
+/// defines (`functions`, sorted): [`shell_functions`]. The body's blocks count too: one that
+/// calls such a function shows code to add to the script.
+pub(crate) fn functions_are_not_executables(uses: &mut Vec<Use>, functions: &[String]) {
+    if functions.is_empty() {
+        return;
+    }
+    uses.retain(|u| {
+        u.kind != DepKind::Bins
+            || functions
+                .binary_search_by(|f| f.as_str().cmp(&u.name))
+                .is_err()
+    });
+}
+
 /// Leave out of a skill's script `uses` the interpreter a shebang names when `body_runs` (what
 /// the body runs) holds another of its family: a shebang names the interpreter only for a
 /// script run by its path, and a body that runs the scripts with another (`python x.py` beside

@@ -2,7 +2,8 @@
 //! jq >/dev/null; then jq ...; fi`, `command -v jq >/dev/null && jq ...`): there the command
 //! runs only when present and the text goes on without it, so it is no need. A text that
 //! stops when the command is missing (`if ! command -v jq ...; then exit 1`, or an `else`
-//! that exits) does need it, and keeps it.
+//! that exits) does need it, and keeps it. Nor is a command run only on one operating system
+//! (`if [[ "$OSTYPE" == darwin* ]]; then vm_stat; else free; fi`) a need of every machine.
 
 use super::shell::{command_word, segments, words};
 use super::span_holding;
@@ -10,15 +11,28 @@ use super::span_holding;
 /// A place in a shell text: the index of its logical line and a byte of that line.
 type At = (usize, usize);
 
-/// The stretches of a text where a command is known to be there, by the command's name.
+/// The stretches of a text where a command is known to be there, by the command's name, and
+/// those that run only on some operating systems.
 #[derive(Default)]
-pub(super) struct Checked(foldhash::HashMap<String, Vec<(At, At)>>);
+pub(super) struct Checked {
+    present: foldhash::HashMap<String, Vec<(At, At)>>,
+    os: Vec<(At, At)>,
+}
 
 /// An `if` being read: the command its condition (or the current `elif`'s) found, from where,
-/// and the stretch it made, once an `else` closes it, with whether that `else` exits.
+/// and the stretch it made, once an `else` closes it, with whether that `else` exits; and
+/// where a condition of its chain first tested the operating system.
 struct Frame {
     open: Option<(String, At)>,
     closed: Option<usize>,
+    os: Option<At>,
+}
+
+/// Whether a condition (or a `case` word) tests which operating system runs the text.
+fn tests_os(text: &str) -> bool {
+    ["OSTYPE", "uname", "$OS", "${OS}"]
+        .iter()
+        .any(|w| text.contains(w))
 }
 
 /// The words a presence test may start with: the shell has run nothing yet.
@@ -31,6 +45,7 @@ impl Checked {
             ["command -v", "command -V", "which ", "type ", "hash "]
                 .iter()
                 .any(|t| l.contains(t))
+                || tests_os(l)
         });
         if !tests_any {
             return checked;
@@ -38,6 +53,8 @@ impl Checked {
         // (name, from, to, void): `void` where an `else` of the test exits.
         let mut stretches: Vec<(String, At, At, bool)> = Vec::new();
         let mut frames: Vec<Frame> = Vec::new();
+        // Each open `case`, with where it started when its word is the operating system.
+        let mut cases: Vec<Option<At>> = Vec::new();
         for (li, &text) in lines.iter().enumerate() {
             let line = Line::of(text);
             for (si, (&(at, seg), ws)) in line.segs.iter().zip(&line.words).enumerate() {
@@ -52,10 +69,24 @@ impl Checked {
                             close(frame, (li, at), &mut stretches);
                         }
                         let open = line.condition_test(si).map(|n| (n.to_owned(), (li, at)));
+                        let os = tests_os(line.condition(si)).then_some((li, at));
                         if first == "if" {
-                            frames.push(Frame { open, closed: None });
+                            frames.push(Frame {
+                                open,
+                                closed: None,
+                                os,
+                            });
                         } else if let Some(frame) = frames.last_mut() {
                             frame.open = open;
+                            frame.os = frame.os.or(os);
+                        }
+                    }
+                    "case" => {
+                        cases.push(tests_os(text.get(at..).unwrap_or("")).then_some((li, at)))
+                    }
+                    "esac" => {
+                        if let Some(Some(from)) = cases.pop() {
+                            checked.os.push((from, (li, at)));
                         }
                     }
                     "else" => {
@@ -66,6 +97,9 @@ impl Checked {
                     "fi" => {
                         if let Some(mut frame) = frames.pop() {
                             close(&mut frame, (li, at), &mut stretches);
+                            if let Some(from) = frame.os {
+                                checked.os.push((from, (li, at)));
+                            }
                         }
                     }
                     _ => {
@@ -89,6 +123,7 @@ impl Checked {
                     && let Some(Frame {
                         open: None,
                         closed: Some(i),
+                        ..
                     }) = frames.last()
                 {
                     stretches[*i].3 = true;
@@ -97,12 +132,12 @@ impl Checked {
         }
         for (name, from, to, void) in stretches {
             if !void {
-                checked.0.entry(name).or_default().push((from, to));
+                checked.present.entry(name).or_default().push((from, to));
             }
         }
-        for spans in checked.0.values_mut() {
+        for spans in checked.present.values_mut().chain([&mut checked.os]) {
             spans.sort_unstable();
-            // Nested tests of one command overlap: merged, they can be halved.
+            // Nested tests overlap: merged, they can be halved.
             let mut merged: Vec<(At, At)> = Vec::with_capacity(spans.len());
             for &(from, to) in spans.iter() {
                 match merged.last_mut() {
@@ -117,9 +152,14 @@ impl Checked {
 
     /// Whether the text has made sure `name` is there at `at`.
     pub(super) fn covers(&self, name: &str, at: At) -> bool {
-        self.0
+        self.present
             .get(name)
             .is_some_and(|spans| span_holding(spans, at).is_some())
+    }
+
+    /// Whether what runs at `at` runs only on some operating systems.
+    pub(super) fn os_only(&self, at: At) -> bool {
+        span_holding(&self.os, at).is_some()
     }
 }
 
@@ -190,6 +230,16 @@ impl<'t> Line<'t> {
             semis,
             bangs,
         }
+    }
+
+    /// The condition of the `if` or `elif` starting segment `si`: up to its `then`, or the
+    /// end of the line.
+    fn condition(&self, si: usize) -> &'t str {
+        let start = self.segs.get(si).map_or(self.text.len(), |s| s.0);
+        let end = (self.thens.get(self.thens.partition_point(|&j| j <= si)))
+            .and_then(|&j| self.segs.get(j))
+            .map_or(self.text.len(), |s| s.0);
+        self.text.get(start..end).unwrap_or("")
     }
 
     /// The command whose presence the condition of the `if` or `elif` starting segment `si`
@@ -285,6 +335,26 @@ mod tests {
         assert!(!c.covers("pip", (6, 2)));
         assert!(c.covers("gem", (6, 2)));
         assert!(!c.covers("gem", (8, 0)));
+    }
+
+    #[test]
+    fn what_one_operating_system_runs_is_found_in_if_chains_and_cases() {
+        let text =
+            "free -m\nif [[ \"$OSTYPE\" == darwin* ]]; then\n  vm_stat\nelse\n  free -m\nfi\ntop";
+        let c = checked(text);
+        assert!(!c.os_only((0, 0)));
+        assert!(c.os_only((2, 2)) && c.os_only((4, 2)));
+        assert!(!c.os_only((6, 0)), "after the fi");
+        let c =
+            checked("if [ -f x ]; then\n  cat x\nelif [ \"$(uname)\" = Linux ]; then\n  free\nfi");
+        assert!(!c.os_only((1, 2)), "before the chain tests the system");
+        assert!(c.os_only((3, 2)));
+        let c =
+            checked("case \"$(uname -s)\" in\n  Darwin) sysctl x ;;\n  *) nproc ;;\nesac\nnproc");
+        assert!(c.os_only((1, 10)) && c.os_only((2, 6)));
+        assert!(!c.os_only((4, 0)));
+        let c = checked("case \"$1\" in\n  a) jq . ;;\nesac");
+        assert!(!c.os_only((1, 5)), "a case on anything else");
     }
 
     #[test]

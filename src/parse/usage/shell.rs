@@ -434,6 +434,16 @@ impl Quotes {
     }
 }
 
+/// The function a line of shell defines: `name() {`, `function name() {`.
+pub(super) fn defined_function(line: &str) -> Option<&str> {
+    let t = line.trim_start();
+    let t = t.strip_prefix("function ").unwrap_or(t);
+    let end = t
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_' || c == '-'))
+        .unwrap_or(t.len());
+    (end > 0 && t[end..].trim_start().starts_with("()")).then(|| &t[..end])
+}
+
 /// The commands and variables of shell text: a body's block (`file` is `None`) or a script.
 pub(super) fn shell(
     lines: &[(u32, &str)],
@@ -480,14 +490,8 @@ pub(super) fn shell(
     // Names the text defines: functions it calls like commands, variables it assigns.
     let mut functions = Names::default();
     for l in logical.iter().map(|l| &l.text) {
-        let t = l.trim_start();
-        let t = t.strip_prefix("function ").unwrap_or(t);
-        let name: String = t
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '_' || *c == '-')
-            .collect();
-        if !name.is_empty() && t[name.len()..].trim_start().starts_with("()") {
-            functions.insert(name);
+        if let Some(name) = defined_function(l) {
+            functions.insert(name.to_owned());
         }
         for (_, seg) in segments(l) {
             assignments(&words(seg), assigned);
@@ -550,8 +554,9 @@ pub(super) fn shell(
                     }
                 } else if let Some(interp) = own_script(w) {
                     out.push(place(DepKind::Bins, interp.to_owned(), col));
-                } else if checked.covers(w, (li, col)) {
-                    // Run only where present: the text goes on without it.
+                } else if checked.covers(w, (li, col)) || checked.os_only((li, col)) {
+                    // Run only where present, or on one operating system: the text goes on
+                    // without it, or another machine runs something else.
                 } else if command_name(w)
                     && !SHELL_BUILTINS.contains(&w)
                     && !BASE_UTILITIES.contains(&w)

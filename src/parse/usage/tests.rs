@@ -884,3 +884,41 @@ fn a_line_of_more_than_six_hashes_is_no_heading() {
     let body = format!("{deep}{}```bash\ngh x\n```\n", "`x` tool\n".repeat(50_000));
     assert_eq!(names(&of_body(&body, 1, &[]), DepKind::Bins), ["gh"]);
 }
+
+/// A block the text runs only in some case (`If not present, install it:`, `**If channel is
+/// Telegram:**`) is one way among others: what only it runs is no need, what the main steps
+/// also run still is.
+#[test]
+fn a_block_led_in_by_a_condition_is_one_way() {
+    let body = "Run:\n\n```bash\nnode app.js\n```\n\nIf not present, install it:\n```bash\ngit clone https://x/y.git\nmake build\n```\n\n**If channel is Telegram:**\n```bash\nmessage --action send\n```\n";
+    assert_eq!(names(&of_body(body, 1, &[]), DepKind::Bins), ["node"]);
+    let plain = body.replace("If not present, install it:", "Then build it:");
+    assert_eq!(
+        names(&of_body(&plain, 1, &[]), DepKind::Bins),
+        ["node", "git", "make"]
+    );
+    assert!(conditional_lead("**If channel is Telegram:**"));
+    assert!(!conditional_lead("If you want, run this command."));
+    assert!(!conditional_lead("Run it if needed:"));
+}
+
+/// The skill's own tools, presented under `## Tools`, called in shell syntax in examples, are
+/// no executables; a heading under `## Required Tools` names a real one.
+#[test]
+fn the_skills_own_tools_in_shell_syntax_are_not_executables() {
+    let body = "## Tools\n\n### duby_tts\nSpeaks.\n\n## Examples\n\n```bash\nduby_tts \"Hello\"\ncurl -s x\n```\n";
+    assert_eq!(names(&of_body(body, 1, &[]), DepKind::Bins), ["curl"]);
+    let needed = body.replace("## Tools", "## Required Tools");
+    assert_eq!(
+        names(&of_body(&needed, 1, &[]), DepKind::Bins),
+        ["duby_tts", "curl"]
+    );
+}
+
+/// What a shell script runs only on one operating system is no need of every machine.
+#[test]
+fn commands_of_one_operating_system_are_no_needs() {
+    let script = "#!/bin/sh\nif [[ \"$OSTYPE\" == darwin* ]]; then\n  vm_stat\nelse\n  free -m\nfi\ncase \"$(uname -s)\" in\n  Darwin) open x ;;\n  *) xdg-open x ;;\nesac\njq . f\n";
+    let u = of_script("run.sh", script, &Local::default());
+    assert_eq!(names(&u, DepKind::Bins), ["jq"]);
+}
