@@ -1409,7 +1409,9 @@ pub(crate) fn tool_with(
             Judged::Agent(a) => crate::profile::builtin::loaders_define(&a.flavor, bare),
         };
         return match profile.verdict(bare) {
-            crate::profile::Verdict::Unknown if own_host_defines() => ToolVerdict::NotJudged,
+            crate::profile::Verdict::Unknown if !profile.lists_every_tool && own_host_defines() => {
+                ToolVerdict::NotJudged
+            }
             other => other.into(),
         };
     };

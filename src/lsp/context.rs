@@ -18,6 +18,9 @@ pub(crate) struct Cursor {
     pub word: Option<String>,
     /// In frontmatter, the name under the cursor whole, as YAML reads it (see [`name_at`]).
     pub name: Option<String>,
+    /// The UTF-16 columns the name under the cursor spans on its line, quotes left out;
+    /// `None` where no name is typed yet.
+    pub name_columns: Option<(u32, u32)>,
     /// The indentation of the cursor's line.
     pub indent: usize,
 }
@@ -173,6 +176,17 @@ fn scalars(line: &str) -> Vec<Scalar> {
 /// of a string value under the cursor, split at commas and spaces as the audit splits
 /// `tools: Read, Grep`. `None` on a key or between names.
 pub(crate) fn name_at(line: &str, at: usize) -> Option<String> {
+    let (start, end, quote) = name_span(line, at)?;
+    let text = &line[start..end];
+    Some(match quote {
+        Some(b'\'') => text.replace("''", "'"),
+        _ => text.to_owned(),
+    })
+}
+
+/// The bytes of `line` the name around byte `at` spans, quotes left out, with the quote it
+/// is written in: what a completion replaces.
+pub(crate) fn name_span(line: &str, at: usize) -> Option<(usize, usize, Option<u8>)> {
     let s = scalars(line).into_iter().find(|s| {
         let quoted = usize::from(s.quote.is_some());
         s.start - quoted <= at && at <= s.end + quoted
@@ -181,12 +195,8 @@ pub(crate) fn name_at(line: &str, at: usize) -> Option<String> {
         return None;
     }
     let text = &line[s.start..s.end];
-    let unquote = |t: &str| match s.quote {
-        Some(b'\'') => t.replace("''", "'"),
-        _ => t.to_owned(),
-    };
     if s.entry {
-        return (!text.is_empty()).then(|| unquote(text));
+        return (!text.is_empty()).then_some((s.start, s.end, s.quote));
     }
     // A string of names: the one around the cursor, parentheses kept whole (`Agent(a, b)`).
     let at = at.saturating_sub(s.start).min(text.len());
@@ -201,7 +211,7 @@ pub(crate) fn name_at(line: &str, at: usize) -> Option<String> {
             ')' => depth = depth.saturating_sub(1),
             ',' | ' ' | '\t' if depth == 0 || i == text.len() => {
                 if start <= at && at <= i && start < i {
-                    return Some(unquote(&text[start..i]));
+                    return Some((s.start + start, s.start + i, s.quote));
                 }
                 start = i + c.len_utf8();
             }
@@ -286,8 +296,14 @@ pub(crate) fn cursor(text: &str, line: u32, character: u32) -> Cursor {
         at_key: at_key && indent == 0,
         word,
         name: name_at(l, at),
+        name_columns: name_span(l, at)
+            .map(|(start, end, _)| (utf16(&l[..start]), utf16(&l[..end]))),
         indent,
     }
+}
+
+fn utf16(s: &str) -> u32 {
+    u32::try_from(s.encode_utf16().count()).unwrap_or(u32::MAX)
 }
 
 #[cfg(test)]

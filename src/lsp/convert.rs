@@ -215,6 +215,7 @@ impl<'t> Doc<'t> {
         // Past the `\r` of a line's end, as a column just past its last character is.
         let from = at.min(l.len());
         let token_end = match l[from..].chars().next() {
+            Some('[') => bracketed_len(&l[from..]).map_or(l.len(), |n| from + n),
             Some(q @ ('"' | '\'')) => {
                 let kind = if q == '"' {
                     TokenEnd::Double
@@ -275,6 +276,38 @@ pub(crate) fn byte_of_utf16(line: &str, character: u32) -> usize {
 }
 
 /// Characters that end a name or a key in frontmatter and manifests.
+/// How far a bracket search looks: a link or flow list longer than this is rare, and a line
+/// of many unclosed brackets must not cost a search to its end for each.
+const BRACKET_REACH: usize = 4096;
+
+/// The length of the bracketed text `text` starts with: a Markdown link `[text](target)`
+/// through its `)`, else a `[...]` (a flow list, a reference) through its `]`. `None` when
+/// the bracket does not close within reach on the line.
+fn bracketed_len(text: &str) -> Option<usize> {
+    let closing = |s: &str, open: u8, close: u8| {
+        let mut depth = 0usize;
+        for (i, b) in s.bytes().enumerate().take(BRACKET_REACH) {
+            if b == open {
+                depth += 1;
+            } else if b == close {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return Some(i + 1);
+                }
+            }
+        }
+        None
+    };
+    let label = closing(text, b'[', b']')?;
+    let rest = &text[label..];
+    if rest.starts_with('(')
+        && let Some(target) = closing(rest, b'(', b')')
+    {
+        return Some(label + target);
+    }
+    Some(label)
+}
+
 pub(crate) fn ends_token(c: char) -> bool {
     c.is_whitespace()
         || matches!(
@@ -379,6 +412,27 @@ mod tests {
         assert_eq!(at(4, 1), r(3, 0, 3, 2));
     }
 
+    #[test]
+    fn a_range_at_a_bracket_covers_the_link_or_list_only() {
+        let text = "See [a 😀 file](refs/no.md) and [b](refs/gone.md).
+tools: [a, [b]] # x
+[open
+";
+        let doc = Doc::new(text);
+        let at = |line, column| {
+            let f = Finding::new(Rule::UnknownKey, "x", Pos::new(line, column), "m");
+            doc.finding_range(&f)
+        };
+        let r = |l, c, el, ec| Range::new(Position::new(l, c), Position::new(el, ec));
+        // The emoji is two UTF-16 units.
+        assert_eq!(at(1, 5), r(0, 4, 0, 27));
+        assert_eq!(at(1, 32), r(0, 32, 0, 49));
+        // A flow list through its closing bracket, nested ones and all.
+        assert_eq!(at(2, 8), r(1, 7, 1, 15));
+        // A bracket that does not close: to the end of the line.
+        assert_eq!(at(3, 1), r(2, 0, 2, 5));
+    }
+
     /// Places counted from the document's start for each one: what [`Doc`] must equal.
     mod plain {
         use super::super::*;
@@ -418,6 +472,7 @@ mod tests {
             let from = byte_of_utf16(l, start.character);
             let rest = &l[from..];
             let len = match rest.chars().next() {
+                Some('[') => bracketed_len(rest).unwrap_or(rest.len()),
                 Some(q @ ('"' | '\'')) => rest[1..].find(q).map_or(rest.len(), |e| e + 2),
                 Some(_) => rest.find(ends_token).unwrap_or(rest.len()),
                 None => 0,
@@ -432,7 +487,8 @@ mod tests {
     fn places_counted_from_marks_equal_places_counted_from_the_start() {
         let mut pick = crate::generated::picker(35);
         let pieces = [
-            "a", "bc", " ", "\"", "'", ",", ":", "é", "𝄞", "\r", "\r\n", "\n", "$x", "x: ",
+            "a", "bc", " ", "\"", "'", ",", ":", "é", "𝄞", "\r", "\r\n", "\n", "$x", "x: ", "[",
+            "](", ")", "]",
         ];
         for case in 0..600 {
             // Some texts hold lines long enough to be marked.

@@ -114,26 +114,57 @@ pub(crate) fn hover(
 
 /// Whether `profile` has the tool `name` as the audit judges it for `judged`, and from where.
 fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
+    let bare = names::tool_of(name);
+    // A skill's `allowed-tools` is Claude Code's permission list: another host neither needs
+    // nor grants what it names, as the audit's verdict says.
+    if let (Judged::ClaudeNames, Some(host)) = (judged, p.host())
+        && host != CLAUDE_CODE
+    {
+        let title = p.host_title().unwrap_or(host);
+        return format!("not read: {title} does not read `allowed-tools`");
+    }
+    // A permitted name that no host we know defines is no one's to judge, as for the audit.
+    if matches!(judged, Judged::ClaudeNames)
+        && !names::canonical(bare).contains('/')
+        && !crate::profile::builtin::any_defines(bare)
+        && !p.tools.contains(bare)
+    {
+        return "not judged: no built-in host defines it".to_owned();
+    }
     match evaluate::tool(p, judged, name) {
         ToolVerdict::Resolves if p.defines(name) => match p.host() {
             Some(h) => format!("available: built into {h}"),
             None => "available".to_owned(),
         },
-        ToolVerdict::Resolves => match names::canonical(names::tool_of(name)).split_once('/') {
-            Some((server, _)) => format!("available: from the `{server}` server"),
-            None => "available: listed by the profile".to_owned(),
-        },
+        ToolVerdict::Resolves => {
+            let mapped = p
+                .vocabulary
+                .as_ref()
+                .and_then(|v| v.maps.values().find_map(|m| m.get(bare)));
+            match (mapped, names::canonical(bare).split_once('/')) {
+                (Some(targets), _) if !targets.is_empty() => format!(
+                    "available: {} takes it as {}",
+                    p.host_title().unwrap_or_default(),
+                    quoted(targets)
+                ),
+                (_, Some((server, _))) => format!("available: from the `{server}` server"),
+                _ => "available: listed by the profile".to_owned(),
+            }
+        }
         ToolVerdict::Renamed(new) => format!(
             "renamed: the host still maps it, but the name is now {}",
-            new.iter()
-                .map(|n| format!("`{n}`"))
-                .collect::<Vec<_>>()
-                .join(", ")
+            quoted(&new)
         ),
-        ToolVerdict::Unknown => match p.may_provide(name) {
-            Some(what) => format!("not judged: {} may provide it", what.provider()),
-            None if p.host().is_some() => "missing: the host drops it".to_owned(),
-            None => "missing".to_owned(),
+        ToolVerdict::Unknown => match (p.may_provide(name), &p.vocabulary) {
+            (Some(what), _) => format!("not judged: {} may provide it", what.provider()),
+            (None, Some(v)) if v.is_dropped(bare) => {
+                "missing: the host drops it from a tools list".to_owned()
+            }
+            (None, Some(_)) => format!(
+                "missing: not a tool of {} or of a server the profile lists",
+                p.host_title().unwrap_or_default()
+            ),
+            (None, None) => "missing".to_owned(),
         },
         ToolVerdict::Unmapped(other) => {
             format!("missing: a {other} tool this host does not map to its own")
@@ -147,6 +178,15 @@ fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
             }
         },
     }
+}
+
+/// Names in backticks, comma-separated.
+fn quoted(names: &[String]) -> String {
+    names
+        .iter()
+        .map(|n| format!("`{n}`"))
+        .collect::<Vec<_>>()
+        .join(", ")
 }
 
 /// The profiles a name is judged against.
@@ -343,7 +383,10 @@ pub(crate) fn completion(
             .collect();
     }
     let names: BTreeMap<String, Vec<&str>> = match names_at(&c, kind) {
-        Some(Names::Of(k)) => vocabulary(ws.profiles(), k),
+        Some(Names::Of(k)) => {
+            let readers = readers(ws, path, kind, &c);
+            vocabulary(ws.profiles().iter().filter(|p| readers(p)), k)
+        }
         Some(Names::Skills) => ws
             .result()
             .skills
@@ -352,16 +395,64 @@ pub(crate) fn completion(
             .collect(),
         _ => return Vec::new(),
     };
+    // The whole name being typed is replaced, not the client's idea of a word, which stops
+    // at the `/` and `-` that tool names hold.
+    let (from, to) = c.name_columns.unwrap_or((pos.character, pos.character));
+    let range = Range::new(Position::new(pos.line, from), Position::new(pos.line, to));
     names
         .into_iter()
         .map(|(name, profiles)| CompletionItem {
+            detail: (!profiles.is_empty()).then(|| format!("in {}", profiles.join(", "))),
+            text_edit: Some(lsp_types::CompletionTextEdit::Edit(TextEdit::new(
+                range,
+                name.clone(),
+            ))),
+            filter_text: Some(name.clone()),
             label: name,
             kind: Some(CompletionItemKind::VALUE),
-            detail: (!profiles.is_empty()).then(|| format!("in {}", profiles.join(", "))),
             ..CompletionItem::default()
         })
         .collect()
 }
+
+/// Which profiles read the names at the cursor, as the audit judges them: an agent's tools
+/// only on hosts that load the agent, `allowed-tools` only where Claude Code's permission
+/// list is read; a skill's other names on every profile.
+fn readers<'w>(
+    ws: &'w Workspace,
+    path: &Path,
+    kind: Kind,
+    c: &Cursor,
+) -> Box<dyn Fn(&Profile) -> bool + 'w> {
+    match kind {
+        Kind::Agent(flavor) => {
+            let shown = ws.display_path(path);
+            let agent = ws.result().agents.iter().find(|a| a.agent.path == shown);
+            match agent {
+                Some(a) => Box::new(move |p| evaluate::loads(p, &a.agent)),
+                None => {
+                    let flavor = match flavor {
+                        AgentFlavor::Custom => "custom",
+                        AgentFlavor::ChatMode => "chatmode",
+                        AgentFlavor::Claude => "claude",
+                    };
+                    Box::new(move |p| {
+                        p.vocabulary
+                            .as_ref()
+                            .is_none_or(|v| v.loads.iter().any(|l| l == flavor))
+                    })
+                }
+            }
+        }
+        _ if c.keys.last().is_some_and(|k| k == "allowed-tools") => {
+            Box::new(|p| p.host().is_none_or(|h| h == CLAUDE_CODE))
+        }
+        _ => Box::new(|_| true),
+    }
+}
+
+/// The host that reads a skill's `allowed-tools`.
+const CLAUDE_CODE: &str = "claude-code";
 
 /// The keys a file of `kind` may hold, with who reads each.
 fn keys(kind: Kind) -> Vec<(&'static str, String)> {
@@ -394,7 +485,10 @@ fn keys(kind: Kind) -> Vec<(&'static str, String)> {
 }
 
 /// Every name of `kind` the profiles define (tool sets too), with the profiles that have it.
-fn vocabulary(profiles: &[Profile], kind: DepKind) -> BTreeMap<String, Vec<&str>> {
+fn vocabulary<'p>(
+    profiles: impl Iterator<Item = &'p Profile>,
+    kind: DepKind,
+) -> BTreeMap<String, Vec<&'p str>> {
     let mut out: BTreeMap<String, Vec<&str>> = BTreeMap::new();
     for p in profiles {
         let Some(set) = p.names(kind) else { continue };

@@ -327,6 +327,11 @@ impl Server<'_> {
         self.flush();
         let id = req.id.clone();
         match req.method.as_str() {
+            request::Initialize::METHOD => self.send(Response::new_err(
+                id,
+                ErrorCode::InvalidRequest as i32,
+                "the server is already initialized: `initialize` is sent once".to_owned(),
+            )),
             request::Shutdown::METHOD => {
                 self.shutdown = true;
                 self.send(Response::new_ok(id, ()));

@@ -332,9 +332,17 @@ impl ServerHandler for Server {
 
     async fn list_tools(
         &self,
-        _request: Option<PaginatedRequestParams>,
+        request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
+        // The tools fit one page, so no cursor is one this server gave.
+        if request.and_then(|r| r.cursor).is_some() {
+            return Err(ErrorData::invalid_params(
+                "not a cursor of this server: `tools/list` answers in one page; ask without \
+                 `cursor`",
+                None,
+            ));
+        }
         Ok(ListToolsResult::with_all_items(tools::list()))
     }
 

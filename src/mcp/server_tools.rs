@@ -25,6 +25,11 @@ use crate::words::Count;
 const MAX_FINDINGS: usize = 500;
 /// Findings an `audit` answer holds when `limit` is not given.
 const DEFAULT_FINDINGS: usize = 100;
+/// Most skills one `available_skills` answer holds, unless `limit` says fewer.
+const MAX_SKILLS: usize = 200;
+/// Skills an `available_skills` answer holds when `limit` is not given: hosts cap what a
+/// tool may answer, and a library's descriptions run long.
+const DEFAULT_SKILLS: usize = 50;
 /// The name of the environment built from a caller's `tools`, `servers` and `host`.
 const SESSION: &str = "session";
 
@@ -69,6 +74,15 @@ struct AvailableArgs {
     /// Also list the skills this session cannot use, each with its status and reason.
     #[serde(default)]
     include_unavailable: bool,
+    /// Most skills to return (default 50, at most 200); `next_offset` says where the rest
+    /// begin.
+    #[serde(default)]
+    #[schemars(range(max = 200))]
+    limit: Option<usize>,
+    /// How many skills of the list (sorted by name) to skip: the `next_offset` of the
+    /// previous answer.
+    #[serde(default)]
+    offset: Option<usize>,
 }
 
 /// A skill by its `name`, or by `path` (its SKILL.md or folder, relative to the server's
@@ -146,6 +160,7 @@ struct AuditArgs {
     select: Option<Vec<String>>,
     /// Most findings to return (default 100, at most 500); the summary counts them all.
     #[serde(default)]
+    #[schemars(range(max = 500))]
     limit: Option<usize>,
 }
 
@@ -182,8 +197,10 @@ pub(crate) fn list() -> Vec<Tool> {
         tool::<AvailableArgs>(
             "available_skills",
             "The skills of the library this session can use, judged against the tools and MCP \
-             servers it has (or a named profile). Text: the <available_skills> block for a \
-             system prompt.",
+             servers it has (or a named profile), a page at a time (`limit`, `offset`). Text: \
+             the <available_skills> block for a system prompt, with the descriptions; \
+             structured: each skill's status and location, and `next_offset` while more \
+             remain.",
         ),
         tool::<CheckArgs>(
             "check_skill",
@@ -384,6 +401,11 @@ impl Library {
                 if let (false, Some(name)) = (extra, &asked.profile) {
                     p.name.clone_from(name);
                 }
+                // A session that lists its tools and runs on no host named here has told us
+                // all it can call: a host's built-in name it leaves out is one it lacks.
+                if asked.tools.is_some() && p.vocabulary.is_none() {
+                    p.lists_every_tool = true;
+                }
                 Env::Built(Box::new(p))
             })
             .map_err(|e| {
@@ -450,7 +472,8 @@ impl Library {
     fn skill(&self, name: Option<&str>, path: Option<&str>) -> Result<usize, String> {
         let skills = &self.ws.result().skills;
         match (name, path) {
-            (_, Some(p)) => {
+            (Some(_), Some(_)) => Err("give the skill's `name` or its `path`, not both".into()),
+            (None, Some(p)) => {
                 let abs = self.inside(p)?;
                 skills
                     .iter()
@@ -494,18 +517,58 @@ fn unjudged() -> Availability {
 
 fn available(lib: &Library, args: AvailableArgs) -> Answer {
     let include_unavailable = args.include_unavailable;
+    let limit = args.limit.unwrap_or(DEFAULT_SKILLS).min(MAX_SKILLS);
+    let offset = args.offset.unwrap_or(0);
     let env = lib.environment(&environment_of!(args))?;
     let judged = lib.judged(&env);
     let skills = &lib.ws.result().skills;
     let pairs = skills.iter().map(|s| s.skill.as_ref()).zip(judged.iter());
     let list = prompt::list(pairs, include_unavailable, Some(&lib.cwd));
     let surfaced = list.iter().filter(|s| s.surfaced).count();
+    let total = list.len();
+    if offset > total {
+        return Err(format!(
+            "`offset` {offset} is past the end of the list, which holds {}",
+            Count(total, "skill")
+        ));
+    }
+    let page = &list[offset..total.min(offset.saturating_add(limit))];
+    let next = offset + page.len();
+    let next_offset = (next < total).then_some(next);
+    // The descriptions are in the text, which the model reads; the structured entries carry
+    // the rest, so the answer does not hold the same list twice.
+    let entries: Vec<Value> = page
+        .iter()
+        .map(|s| {
+            let mut e = json!({
+                "name": s.name,
+                "location": s.location,
+                "status": s.status,
+                "surfaced": s.surfaced,
+            });
+            if let Some(r) = &s.reason {
+                e["reason"] = json!(r);
+            }
+            e
+        })
+        .collect();
     let structured = json!({
         "environment": lib.env_name(&env),
         "available": surfaced,
-        "skills": list,
+        "total": total,
+        "offset": offset,
+        "shown": page.len(),
+        "next_offset": next_offset,
+        "skills": entries,
     });
-    Ok((structured, prompt::text(&list)))
+    let mut text = prompt::text(page);
+    if let Some(n) = next_offset {
+        text.push_str(&format!(
+            "{} more: call `available_skills` again with `offset: {n}` for the next ones.\n",
+            Count(total - n, "skill")
+        ));
+    }
+    Ok((structured, text))
 }
 
 fn check(lib: &Library, args: CheckArgs) -> Answer {
@@ -682,7 +745,9 @@ fn audit(lib: &Library, args: AuditArgs) -> Answer {
     };
     let judged;
     let report = match &args.profiles {
+        // An empty list names no other profile: the server's own stand.
         None => &lib.report,
+        Some(names) if names.is_empty() => &lib.report,
         Some(names) => {
             let mut profiles = Vec::new();
             for n in names {
@@ -883,6 +948,8 @@ mod tests {
                 host: asked.host,
                 profile: None,
                 include_unavailable: false,
+                limit: None,
+                offset: None,
             },
         )
         .expect("an answer");

@@ -80,6 +80,7 @@ impl Parts {
             vocabulary: self.vocabulary,
             machine: self.machine.into_machine(&deny),
             deny,
+            lists_every_tool: false,
         })
     }
 }

@@ -39,6 +39,9 @@ pub struct Profile {
     pub(crate) deny: compose::Deny,
     /// What the profile says about the machine (executables, variables, OS, packages).
     pub machine: Machine,
+    /// Its `tools` are every tool of the environment, a built-in host's names too: one it
+    /// does not list is missing, where a profile without a host leaves it to that host.
+    pub(crate) lists_every_tool: bool,
 }
 
 /// What a profile says about the machine the skills run on. A kind that is `None` is not
@@ -371,6 +374,7 @@ impl Profile {
             vocabulary: None,
             deny: compose::Deny::default(),
             machine: Machine::default(),
+            lists_every_tool: false,
         })
     }
 
@@ -392,6 +396,7 @@ impl Profile {
             vocabulary: None,
             deny: compose::Deny::default(),
             machine: Machine::default(),
+            lists_every_tool: false,
         }
     }
 }

@@ -1141,3 +1141,123 @@ fn a_profile_saved_broken_leaves_the_library_judged_without_profiles() {
     assert!(text.contains("| `dev` | available"), "{text}");
     c.stop();
 }
+
+/// A library judged on VS Code and Claude Code: a skill with a permission list and body
+/// links, and a VS Code agent.
+fn two_hosts() -> (tempfile::TempDir, PathBuf, PathBuf) {
+    let dir = tree(&[
+        (
+            "skill-audit.toml",
+            "profiles = [\"builtin:vscode\", \"builtin:claude-code\"]\n",
+        ),
+        (
+            "skills/pdf/SKILL.md",
+            "---\nname: pdf\ndescription: Reads PDF files. Use when a PDF is given.\nallowed-tools: Read, Bash\n---\nSee [a 😀 file](refs/nope.md) and [b](refs/gone.md).\n",
+        ),
+        (
+            ".github/agents/zz.agent.md",
+            "---\nname: zz\ndescription: Edits.\ntools: ['edit/ed']\n---\nEdit.\n",
+        ),
+    ]);
+    let root = dir.path().canonicalize().unwrap();
+    let skill = root.join("skills/pdf/SKILL.md");
+    let agent = root.join(".github/agents/zz.agent.md");
+    (dir, skill, agent)
+}
+
+#[test]
+fn completion_offers_the_names_of_the_hosts_that_read_the_file_and_replaces_the_whole_name() {
+    let (dir, skill, agent) = two_hosts();
+    let mut c = Client::start(dir.path(), &[]);
+    let text = std::fs::read_to_string(&agent).unwrap();
+    c.open(&agent, &text);
+    // Inside `'edit/ed'`, after `ed`.
+    let r = c.at("textDocument/completion", &agent, 3, 15);
+    let items = r["result"].as_array().cloned().unwrap_or_default();
+    let labels: Vec<&str> = items.iter().filter_map(|i| i["label"].as_str()).collect();
+    assert!(labels.contains(&"edit/editFiles"), "{labels:?}");
+    // Claude Code does not load a `.agent.md`: its names are not offered there.
+    assert!(!labels.contains(&"Bash"), "{labels:?}");
+    let edit = &items
+        .iter()
+        .find(|i| i["label"] == "edit/editFiles")
+        .unwrap()["textEdit"];
+    assert_eq!(
+        edit,
+        &json!({"newText": "edit/editFiles", "range": {
+            "start": {"line": 3, "character": 9}, "end": {"line": 3, "character": 16}}}),
+        "the name inside the quotes, whole"
+    );
+    // A skill's `allowed-tools` is Claude Code's list: its names only.
+    let text = std::fs::read_to_string(&skill).unwrap();
+    c.open(&skill, &text);
+    let r = c.at("textDocument/completion", &skill, 3, 17);
+    let labels: Vec<String> = r["result"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|i| i["label"].as_str().map(str::to_owned))
+        .collect();
+    assert!(labels.contains(&"Read".to_owned()), "{labels:?}");
+    assert!(!labels.contains(&"edit/editFiles".to_owned()), "{labels:?}");
+    c.stop();
+}
+
+#[test]
+fn hover_on_allowed_tools_agrees_with_the_verdict_of_each_host() {
+    let (dir, skill, _) = two_hosts();
+    let mut c = Client::start(dir.path(), &[]);
+    let text = std::fs::read_to_string(&skill).unwrap();
+    c.open(&skill, &text);
+    // `Read` in `allowed-tools: Read, Bash`.
+    let h = c.hover_text(&skill, 3, 16);
+    assert!(
+        h.contains("| `vscode` | not read: VS Code does not read `allowed-tools` |"),
+        "{h}"
+    );
+    assert!(h.contains("| `claude-code` | available"), "{h}");
+    assert!(!h.contains("listed by the profile"), "{h}");
+    c.stop();
+}
+
+#[test]
+fn a_diagnostic_at_a_link_covers_the_link_only() {
+    let (dir, skill, _) = two_hosts();
+    let mut c = Client::start(dir.path(), &[]);
+    let diags = loop {
+        let d = c.diagnostics(&uri(&skill));
+        if codes(&d).iter().filter(|c| *c == "SA231").count() == 2 {
+            break d;
+        }
+    };
+    let mut ranges: Vec<&Value> = diags
+        .iter()
+        .filter(|d| d["code"] == "SA231")
+        .map(|d| &d["range"])
+        .collect();
+    ranges.sort_by_key(|r| r["start"]["character"].as_u64());
+    // `[a 😀 file](refs/nope.md)` (the emoji is two UTF-16 units) and `[b](refs/gone.md)`,
+    // neither running on to the line's end.
+    assert_eq!(
+        ranges,
+        [
+            &json!({"start": {"line": 5, "character": 4}, "end": {"line": 5, "character": 29}}),
+            &json!({"start": {"line": 5, "character": 34}, "end": {"line": 5, "character": 51}}),
+        ]
+    );
+    c.stop();
+}
+
+#[test]
+fn a_second_initialize_is_an_invalid_request() {
+    let (lib, mut c) = started(&[]);
+    let r = c.request(
+        "initialize",
+        json!({"processId": null, "rootUri": uri(&lib.root), "capabilities": {}}),
+    );
+    assert_eq!(r["error"]["code"], -32600, "{r}");
+    // And the server goes on.
+    let h = c.at("textDocument/hover", &lib.skill, 1, 1);
+    assert!(h.get("error").is_none(), "{h}");
+    c.stop();
+}

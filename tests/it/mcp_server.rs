@@ -1452,3 +1452,154 @@ fn explain_names_the_agents_that_share_a_name() {
     let a = raw.answer(2);
     assert_eq!(a["result"]["structuredContent"]["kind"], "agent", "{a}");
 }
+
+/// A library of two skills that need a host's built-in tools, served with Claude Code's
+/// profile.
+fn needs_builtins() -> (tempfile::TempDir, Raw) {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    write(
+        dir.path(),
+        "skills/needs-bash/SKILL.md",
+        "---\nname: needs-bash\ndescription: Runs shell. Use when testing.\ndependencies:\n  tools: [Bash]\n---\nbody\n",
+    );
+    write(
+        dir.path(),
+        "skills/needs-edit/SKILL.md",
+        "---\nname: needs-edit\ndescription: Edits. Use when testing.\ndependencies:\n  tools: [edit/editFiles]\n---\nbody\n",
+    );
+    let raw = Raw::start(dir.path(), &[".", "-p", "builtin:claude-code"]);
+    (dir, raw)
+}
+
+#[test]
+fn a_session_that_lists_its_tools_without_a_host_lacks_every_tool_it_leaves_out() {
+    let (_dir, mut raw) = needs_builtins();
+    let status = |raw: &mut Raw, id: u64, args: Value| {
+        raw.call(id, "check_skill", args);
+        let a = raw.answer(id);
+        a["result"]["structuredContent"]["status"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned()
+    };
+    let cases = [
+        (
+            json!({"name": "needs-bash", "tools": ["Read"]}),
+            "unavailable",
+        ),
+        (
+            json!({"name": "needs-bash", "tools": ["Bash"]}),
+            "available",
+        ),
+        (
+            json!({"name": "needs-edit", "tools": ["runCommands"]}),
+            "unavailable",
+        ),
+        (
+            json!({"name": "needs-edit", "tools": ["edit/editFiles"]}),
+            "available",
+        ),
+        // With a host, its profile judges its own tools: `tools` adds to them.
+        (
+            json!({"name": "needs-bash", "tools": ["Read"], "host": "claude-code"}),
+            "available",
+        ),
+    ];
+    for (i, (args, want)) in cases.iter().enumerate() {
+        assert_eq!(
+            status(&mut raw, i as u64 + 1, args.clone()),
+            *want,
+            "{args}"
+        );
+    }
+    raw.call(10, "available_skills", json!({"tools": ["Read"]}));
+    let a = raw.answer(10);
+    assert_eq!(a["result"]["structuredContent"]["skills"], json!([]), "{a}");
+}
+
+#[test]
+fn available_skills_answers_a_page_at_a_time() {
+    let lib = tempfile::tempdir().expect("temporary folder");
+    for i in 0..120 {
+        let name = format!("s{i:04}");
+        write(
+            lib.path(),
+            &format!("skills/{name}/SKILL.md"),
+            skill_md(&name, ""),
+        );
+    }
+    let mut raw = Raw::start(lib.path(), &[".", "-p", "builtin:claude-code"]);
+    raw.call(1, "available_skills", json!({}));
+    let a = raw.answer(1);
+    let s = &a["result"]["structuredContent"];
+    assert_eq!(
+        (&s["total"], &s["shown"], &s["offset"], &s["next_offset"]),
+        (&json!(120), &json!(50), &json!(0), &json!(50)),
+        "{s}"
+    );
+    // The descriptions are in the text only: the list is not sent twice.
+    assert!(s["skills"][0].get("description").is_none(), "{s}");
+    assert_eq!(s["skills"][0]["name"], "s0000");
+    let text = a["result"]["content"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(text.contains("<description>"), "{text}");
+    assert!(
+        text.contains("70 skills more") || text.contains("`offset: 50`"),
+        "{text}"
+    );
+    raw.call(2, "available_skills", json!({"offset": 100, "limit": 1000}));
+    let s = raw.answer(2)["result"]["structuredContent"].clone();
+    assert_eq!(
+        (&s["shown"], &s["next_offset"]),
+        (&json!(20), &Value::Null),
+        "{s}"
+    );
+    assert_eq!(s["skills"][0]["name"], "s0100");
+    raw.call(3, "available_skills", json!({"offset": 121}));
+    let a = raw.answer(3);
+    assert_eq!(a["result"]["isError"], true, "{a}");
+}
+
+#[test]
+fn ambiguous_or_empty_arguments_are_refused_or_read_as_the_default() {
+    let (_dir, mut raw) = needs_builtins();
+    raw.call(
+        1,
+        "check_skill",
+        json!({"name": "needs-bash", "path": "skills/needs-edit"}),
+    );
+    let a = raw.answer(1);
+    assert_eq!(a["result"]["isError"], true, "{a}");
+    raw.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list",
+        "params": {"cursor": "zzz"}}));
+    let a = raw.answer(2);
+    assert_eq!(a["error"]["code"], -32602, "{a}");
+    raw.call(3, "audit", json!({"profiles": []}));
+    raw.call(4, "audit", json!({}));
+    let (empty, all) = (raw.answer(3), raw.answer(4));
+    assert_eq!(
+        empty["result"]["structuredContent"]["summary"],
+        all["result"]["structuredContent"]["summary"]
+    );
+    assert_eq!(
+        all["result"]["structuredContent"]["summary"]["profiles"],
+        json!(["claude-code"])
+    );
+}
+
+#[test]
+fn limits_are_bounded_in_the_schemas() {
+    let mut raw = Raw::start(root(), &["examples/library"]);
+    raw.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
+    let a = raw.answer(1);
+    let tools = a["result"]["tools"].as_array().cloned().unwrap_or_default();
+    let limit = |name: &str| {
+        tools
+            .iter()
+            .find(|t| t["name"] == name)
+            .map(|t| t["inputSchema"]["properties"]["limit"]["maximum"].clone())
+    };
+    assert_eq!(limit("audit"), Some(json!(500)));
+    assert_eq!(limit("available_skills"), Some(json!(200)));
+}
