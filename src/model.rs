@@ -684,6 +684,19 @@ pub struct FrontmatterEnd {
     pub has_prerequisites: bool,
     /// Where OpenClaw's `requires` can be written into `metadata`, when there is room.
     pub metadata_room: Option<MetadataRoom>,
+    /// Why there is no room, when the frontmatter has a `metadata` and no `metadata_room`.
+    pub metadata_blocked: Option<Blocked>,
+}
+
+/// Why a fix cannot write OpenClaw's `requires` into the frontmatter's `metadata`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Blocked {
+    /// `metadata` is a string or a list.
+    NotMapping,
+    /// The OpenClaw block of `metadata`, under this key, has a `requires` already.
+    Requires(&'static str),
+    /// A mapping laid out in a way no line can be added to (keys on its own key's line).
+    Layout,
 }
 
 /// Where a fix can write OpenClaw's `requires` into the frontmatter's `metadata`.
@@ -708,6 +721,14 @@ pub enum MetadataRoom {
         inner: bool,
         empty: bool,
         compact: bool,
+    },
+    /// `metadata` holds nothing (`metadata:`, `metadata: ~`): bytes `start..end` after its
+    /// colon (up to any comment), at `at..end_at`, are replaced by a mapping.
+    Null {
+        start: u32,
+        end: u32,
+        at: crate::diagnostic::Pos,
+        end_at: crate::diagnostic::Pos,
     },
 }
 

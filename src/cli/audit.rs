@@ -397,8 +397,13 @@ fn diff(opts: &AuditOptions, args: &AuditArgs) -> Result<Outcome, String> {
     if !args.quiet {
         report_dropped(&done.dropped);
         let n = done.safe + done.unsafe_;
+        let left = match done.dropped.len() {
+            0 => String::new(),
+            1 => "; 1 fix cannot be applied (see above)".to_owned(),
+            n => format!("; {n} fixes cannot be applied (see above)"),
+        };
         eprintln!(
-            "Would fix {n} ({} safe, {} unsafe) in {}",
+            "Would fix {n} ({} safe, {} unsafe) in {}{left}",
             done.safe,
             done.unsafe_,
             Count(done.changes.len(), "file")
@@ -433,18 +438,28 @@ fn fix(opts: &mut AuditOptions, args: &AuditArgs) -> Result<Fixed, String> {
     for (_, e) in &failed {
         eprintln!("skill-audit: {}", crate::report::text::visible(e));
     }
-    let mut summary = crate::report::FixSummary::default();
+    let mut summary = crate::report::FixSummary {
+        not_applied: done.dropped.len(),
+        unsafe_available: done.unsafe_left,
+        ..Default::default()
+    };
     for c in &done.changes {
         if failed.iter().any(|(p, _)| *p == c.path) {
+            summary.not_applied += c.safe + c.unsafe_;
             continue;
         }
         summary.applied_safe += c.safe;
         summary.applied_unsafe += c.unsafe_;
         summary.files_changed += 1;
     }
+    // A file fixes may not write (read-only, a link) fails the run as a failed write does.
+    let refused = done
+        .dropped
+        .iter()
+        .any(|d| matches!(d.reason, crate::fix::Skip::File(_)));
     Ok(Fixed {
         summary,
-        failed: !failed.is_empty(),
+        failed: !failed.is_empty() || refused,
         result: (failed.is_empty() && done.changes.iter().all(|c| c.rename.is_none()))
             .then(|| Box::new(done.result)),
     })

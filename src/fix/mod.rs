@@ -210,6 +210,9 @@ pub struct Outcome {
     pub unsafe_: usize,
     /// Fixes of the wanted applicability that could not be applied.
     pub dropped: Vec<Dropped>,
+    /// With [`Mode::Safe`], the unsafe fixes left that `--unsafe-fixes` would apply: those of
+    /// files fixes may write.
+    pub unsafe_left: usize,
 }
 
 /// The audited files a fix may change, by display path: the skills and agents read from the
@@ -356,6 +359,26 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
         }
     };
     let result = ws.into_result();
+    let unsafe_left = match mode {
+        Mode::Unsafe => 0,
+        Mode::Safe => {
+            let files = files_of(&result);
+            result
+                .findings
+                .iter()
+                .filter(|f| {
+                    f.fix
+                        .as_ref()
+                        .is_some_and(|x| x.applicability == Applicability::Unsafe)
+                })
+                .filter(|f| {
+                    files
+                        .get(f.path.as_str())
+                        .is_some_and(|p| roots.writable(p).is_ok())
+                })
+                .count()
+        }
+    };
     let mut changes: Vec<Change> = original
         .into_iter()
         .filter_map(|(fs_path, (path, before))| {
@@ -383,6 +406,7 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
         result,
         changes,
         dropped,
+        unsafe_left,
     })
 }
 
@@ -471,7 +495,10 @@ fn no_worse(before: &ParseState, after: &str) -> Result<(), String> {
     }
 }
 
-/// A unified diff of the changes, in path order: what `--diff` prints.
+/// A unified diff of the changes, in path order: what `--diff` prints. Each file has git's
+/// `diff --git` line, and a rename its `rename from` and `rename to` lines, before its hunks,
+/// so `git apply` makes the renames too (it reads a file's section up to the next such line,
+/// so every file needs one once any does).
 pub fn diff(changes: &[Change]) -> String {
     let mut out = String::new();
     for c in changes {
@@ -479,8 +506,11 @@ pub fn diff(changes: &[Change]) -> String {
             .rename
             .as_ref()
             .map_or(c.path.as_str(), |(p, _)| p.as_str());
+        out.push_str(&format!("diff --git a/{} b/{to}\n", c.path));
+        if to != c.path {
+            out.push_str(&format!("rename from {}\nrename to {to}\n", c.path));
+        }
         if c.before == c.after {
-            out.push_str(&format!("rename {} => {}\n", c.path, to));
             continue;
         }
         let d = similar::TextDiff::from_lines(&c.before, &c.after);
@@ -589,6 +619,18 @@ mod tests {
         );
     }
 
+    fn c_again() -> Change {
+        Change {
+            path: "a/x.agent.md".into(),
+            fs_path: PathBuf::from("x"),
+            before: "a\n".into(),
+            after: "b\n".into(),
+            rename: None,
+            safe: 1,
+            unsafe_: 0,
+        }
+    }
+
     #[test]
     fn the_diff_is_unified_and_names_both_sides() {
         let c = Change {
@@ -602,11 +644,29 @@ mod tests {
         };
         let d = diff(&[c]);
         assert!(
-            d.starts_with("--- a/a/x.agent.md\n+++ b/a/x.agent.md\n@@"),
+            d.starts_with(
+                "diff --git a/a/x.agent.md b/a/x.agent.md\n--- a/a/x.agent.md\n+++ b/a/x.agent.md\n@@"
+            ),
             "{d}"
         );
         assert!(
             d.contains("-tools: [codebase]\n+tools: [search/codebase]\n"),
+            "{d}"
+        );
+        // A rename alone, then an edit: each has its own `diff --git` line, as `git apply`
+        // needs to tell them apart.
+        let moved = Change {
+            path: "s/skill.md".into(),
+            fs_path: PathBuf::from("s"),
+            before: "x\n".into(),
+            after: "x\n".into(),
+            rename: Some(("s/SKILL.md".into(), PathBuf::from("s2"))),
+            safe: 0,
+            unsafe_: 1,
+        };
+        let d = diff(&[moved, c_again()]);
+        assert!(
+            d.starts_with("diff --git a/s/skill.md b/s/SKILL.md\nrename from s/skill.md\nrename to s/SKILL.md\ndiff --git a/a/x.agent.md b/a/x.agent.md\n--- a/a/x.agent.md"),
             "{d}"
         );
     }

@@ -40,9 +40,20 @@ impl Roots {
         }
     }
 
+    /// May fixes change `path`: is it admitted, and not read-only? A read-only file is refused
+    /// before its fixes are counted, so the summary does not count what cannot be written.
+    pub(super) fn writable(&self, path: &Path) -> Result<(), String> {
+        self.admits(path)?;
+        let meta = std::fs::symlink_metadata(path).map_err(|e| format!("cannot read it: {e}"))?;
+        if meta.permissions().readonly() {
+            return Err(READ_ONLY.into());
+        }
+        Ok(())
+    }
+
     /// The text of `path`, when fixes may change it.
     pub(super) fn read(&self, path: &Path) -> Result<String, String> {
-        self.admits(path)?;
+        self.writable(path)?;
         let contents = crate::boundary::read(path, MAX_FILE_BYTES).map_err(|e| e.to_string())?;
         String::from_utf8(contents.bytes).map_err(|_| "it is not UTF-8 text".to_owned())
     }
@@ -110,6 +121,7 @@ fn write_one(roots: &Roots, c: &Change) -> Result<(), String> {
 }
 
 const CHANGED: &str = "it changed since it was read";
+const READ_ONLY: &str = "the file is read-only; make it writable to fix it";
 
 /// What a file's metadata says about its last write: a later difference means it was
 /// written, or replaced by another file, since.
@@ -143,7 +155,7 @@ fn check(roots: &Roots, c: &Change) -> Result<(Stamp, std::fs::Permissions), Str
     // Checked here, not left to the write: the owner (root, say) could write it anyway, and a
     // read-only file says not to.
     if meta.permissions().readonly() {
-        return Err("the file is read-only".into());
+        return Err(READ_ONLY.into());
     }
     let stamp = Stamp::of(&meta);
     let now = std::fs::read(&c.fs_path).map_err(|e| e.to_string())?;
@@ -315,8 +327,14 @@ mod tests {
         perms.set_readonly(true);
         std::fs::set_permissions(&c.fs_path, perms).unwrap();
         let errors = write(std::slice::from_ref(&c), &[dir.path().to_owned()]);
-        assert_eq!(errors[0].1, "a.agent.md: not fixed: the file is read-only");
+        assert_eq!(
+            errors[0].1,
+            "a.agent.md: not fixed: the file is read-only; make it writable to fix it"
+        );
         assert_eq!(std::fs::read_to_string(&c.fs_path).unwrap(), "a\n");
+        // Refused when read too, so its fixes are never counted as made.
+        let roots = Roots::new(&[dir.path().to_owned()]);
+        assert_eq!(roots.read(&c.fs_path), Err(READ_ONLY.to_owned()));
         let other = tempfile::tempdir().unwrap();
         let errors = write(std::slice::from_ref(&c), &[other.path().to_owned()]);
         assert!(

@@ -5,7 +5,9 @@ use std::path::Path;
 
 use crate::diagnostic::Pos;
 use crate::diagnostic::Sink;
-use crate::model::{Declared, DeclaredBy, MetadataRoom, Origin, Requirements, Skill, SkillFields};
+use crate::model::{
+    Blocked, Declared, DeclaredBy, MetadataRoom, Origin, Requirements, Skill, SkillFields,
+};
 
 use crate::parse::markdown::{self, Body};
 use crate::parse::yaml::{Node, Value};
@@ -247,6 +249,7 @@ fn frontmatter_end(
     let head = head.strip_suffix(b"\n").unwrap_or(head);
     let offset = memchr::memrchr(b'\n', head).map_or(0, |i| i + 1);
     let line = body_line.checked_sub(1)?;
+    let room = metadata_room(bytes, root, (offset, line));
     Some(crate::model::FrontmatterEnd {
         offset: u32::try_from(offset).ok()?,
         line,
@@ -254,7 +257,8 @@ fn frontmatter_end(
         has_dependencies: root.get("dependencies").is_some(),
         has_metadata: root.get("metadata").is_some(),
         has_prerequisites: root.get("prerequisites").is_some(),
-        metadata_room: metadata_room(bytes, root, (offset, line)),
+        metadata_room: room.and_then(Result::ok),
+        metadata_blocked: room.and_then(Result::err),
     })
 }
 
@@ -263,18 +267,30 @@ fn frontmatter_end(
 /// beside `metadata`'s other keys. In a flow mapping that is before its closing `}`; in a
 /// block mapping, a line before the next key of the mapping around it (or `end`, the closing
 /// `---`), indented as the block's keys are.
-fn metadata_room(bytes: &[u8], root: &Node, end: (usize, u32)) -> Option<MetadataRoom> {
+fn metadata_room(
+    bytes: &[u8],
+    root: &Node,
+    end: (usize, u32),
+) -> Option<Result<MetadataRoom, Blocked>> {
     let entries = root.as_map()?;
     let (key, value) = entries
         .iter()
         .find(|(k, _)| k.as_str() == Some("metadata"))?;
-    let children = value.as_map()?;
     let text = std::str::from_utf8(bytes).ok()?;
+    let Some(children) = value.as_map() else {
+        return Some(match value.value {
+            Value::Null => null_metadata(text, key).ok_or(Blocked::Layout),
+            _ => Err(Blocked::NotMapping),
+        });
+    };
     // The block OpenClaw reads, of those there are.
     let reads = openclaw::KEYS.iter().find(|k| value.get(k).is_some());
     let openclaw = reads.and_then(|r| children.iter().find(|(k, _)| k.as_str() == Some(r)));
     let (outer, inner) = match openclaw {
-        Some((_, b)) if b.get("requires").is_some() => return None,
+        Some((k, b)) if b.get("requires").is_some() => {
+            let name = openclaw::KEYS.iter().find(|r| k.as_str() == Some(r));
+            return Some(Err(Blocked::Requires(name.copied().unwrap_or("openclaw"))));
+        }
         Some((k, b)) => (k, b),
         None => (key, value),
     };
@@ -282,18 +298,34 @@ fn metadata_room(bytes: &[u8], root: &Node, end: (usize, u32)) -> Option<Metadat
     if text[open..].starts_with('{') {
         let close = crate::span::flow_end(text, open)?;
         let inside = &text[open + 1..close];
-        return Some(MetadataRoom::Flow {
-            offset: u32::try_from(close).ok()?,
-            at: crate::span::pos_of(text, close),
+        // A `}` on a line of its own: the entry goes after the last one, on its line, not at
+        // the start of the `}` line. Not after a comment (it would take the entry in) or a
+        // comma (the entry brings its own).
+        let kept = inside.trim_end();
+        let last_line = kept.rsplit('\n').next().unwrap_or(kept);
+        let at = if inside[kept.len()..].contains('\n')
+            && !kept.is_empty()
+            && !kept.ends_with(',')
+            && !last_line.contains('#')
+        {
+            open + 1 + kept.len()
+        } else {
+            close
+        };
+        return Some(Ok(MetadataRoom::Flow {
+            offset: u32::try_from(at).ok()?,
+            at: crate::span::pos_of(text, at),
             inner: openclaw.is_some(),
             empty: inside.trim().is_empty(),
             compact: !inside.contains(": ") && !inside.contains(", "),
-        });
+        }));
     }
     // A block mapping, its keys on the lines below its own key.
-    let (first, _) = inner.as_map()?.first()?;
+    let Some((first, _)) = inner.as_map().and_then(<[_]>::first) else {
+        return Some(Err(Blocked::Layout));
+    };
     if first.pos.line <= outer.pos.line {
-        return None;
+        return Some(Err(Blocked::Layout));
     }
     // The next key after it: in `metadata`, else at the top.
     let after = |m: &[(Node, Node)]| {
@@ -313,11 +345,52 @@ fn metadata_room(bytes: &[u8], root: &Node, end: (usize, u32)) -> Option<Metadat
         ),
         None => end,
     };
-    Some(MetadataRoom::Block {
+    Some(Ok(MetadataRoom::Block {
         offset: u32::try_from(offset).ok()?,
         line,
         indent: first.pos.column.checked_sub(1)?,
         inner: openclaw.is_some(),
+    }))
+}
+
+/// Where the value of a `metadata` key (`key`) that holds nothing is written: the rest of its
+/// line after the colon, up to a comment, when that is blank, `~` or `null`. A value on the
+/// lines below (`metadata:` then `  ~`) is not looked for.
+fn null_metadata(text: &str, key: &Node) -> Option<MetadataRoom> {
+    let at = crate::span::offset(text, key.pos)?;
+    let (_, line_end, _) = crate::span::line_at(text, at);
+    let line = text.get(at..line_end)?;
+    // The colon that ends the key: the first one followed by a blank or the line's end.
+    let colon = line
+        .char_indices()
+        .find(|&(i, c)| {
+            c == ':'
+                && line[i + 1..]
+                    .chars()
+                    .next()
+                    .is_none_or(|n| n == ' ' || n == '\t')
+        })?
+        .0;
+    let start = at + colon + 1;
+    let rest = &text[start..line_end];
+    let value = rest
+        .find(" #")
+        .or_else(|| rest.find("\t#"))
+        .map_or(rest, |c| &rest[..c]);
+    let value = if rest.trim_start().starts_with('#') {
+        ""
+    } else {
+        value
+    };
+    if !matches!(value.trim(), "" | "~" | "null" | "Null" | "NULL") {
+        return None;
+    }
+    let end = start + value.trim_end().len();
+    Some(MetadataRoom::Null {
+        start: u32::try_from(start).ok()?,
+        end: u32::try_from(end).ok()?,
+        at: crate::span::pos_of(text, start),
+        end_at: crate::span::pos_of(text, end),
     })
 }
 

@@ -71,6 +71,8 @@ pub(crate) fn merge(shards: Vec<Shard>) -> Result<Report, String> {
             sum.applied_safe += f.applied_safe;
             sum.applied_unsafe += f.applied_unsafe;
             sum.files_changed += f.files_changed;
+            sum.not_applied += f.not_applied;
+            sum.unsafe_available += f.unsafe_available;
         }
         let Some(o) = out.as_mut() else {
             out = Some(r);

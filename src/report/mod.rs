@@ -425,6 +425,14 @@ pub struct FixSummary {
     pub applied_unsafe: usize,
     /// Files written or renamed.
     pub files_changed: usize,
+    /// Fixes `--fix` took but could not apply or write (a read-only file, a symbolic link, a
+    /// fix that would break the file), each named on standard error with the reason.
+    #[serde(default)]
+    pub not_applied: usize,
+    /// Unsafe fixes left that `--unsafe-fixes` would apply (0 when it was given): those of
+    /// files fixes may write.
+    #[serde(default)]
+    pub unsafe_available: usize,
 }
 
 /// Availabilities in profile order, keyed by profile name.

@@ -95,8 +95,20 @@ fn fix_line(report: &Report) -> Option<String> {
     };
     if let Some(done) = &report.summary.fixes {
         let n = done.applied_safe + done.applied_unsafe;
+        let not = match done.not_applied {
+            0 => String::new(),
+            1 => "; 1 fix not applied (see the messages above)".to_owned(),
+            n => format!("; {n} fixes not applied (see the messages above)"),
+        };
+        // Only what `--unsafe-fixes` could write: fixes of a file no fix may write are not
+        // offered.
+        let more = match done.unsafe_available {
+            0 => String::new(),
+            1 => "; 1 more fix available with `--unsafe-fixes`".to_owned(),
+            n => format!("; {n} more fixes available with `--unsafe-fixes`"),
+        };
         return Some(format!(
-            "Fixed {n} ({} safe, {} unsafe) in {}{more}",
+            "Fixed {n} ({} safe, {} unsafe) in {}{not}{more}",
             done.applied_safe,
             done.applied_unsafe,
             Count(done.files_changed, "file")

@@ -5,7 +5,7 @@
 
 use super::{FixDoc, Rule, RuleDoc};
 use crate::diagnostic::{Applicability, Edit, Finding, Fix, Pos, Severity};
-use crate::model::{Declared, DepKind, FrontmatterEnd, MetadataRoom, Origin, Skill, Use};
+use crate::model::{Blocked, Declared, DepKind, FrontmatterEnd, MetadataRoom, Origin, Skill, Use};
 
 pub(crate) const UNDECLARED_USE: RuleDoc = RuleDoc {
     code: "SA312",
@@ -23,12 +23,12 @@ pub(crate) const USES_NOT_DECLARED: RuleDoc = RuleDoc {
     name: "uses-not-declared",
     severity: Severity::Info,
     summary: "The skill declares nothing, but its body or scripts use executables, variables or MCP tools",
-    what: "A skill that declares no requirement in any dialect, whose body's blocks and scripts run executables, read environment variables or name MCP tools (what skill-audit infers, see requirements.md). Shells (`bash`, `sh`) are not counted.",
+    what: "A skill that declares no requirement in any dialect, or whose OpenClaw or Hermes declaration lists no executable or variable (only packages, say), whose body's blocks and scripts run executables, read environment variables or name MCP tools (what skill-audit infers, see requirements.md). Shells (`bash`, `sh`, `zsh`) are not counted, whether a block runs them or a script's shebang names them: every machine that runs the skill's scripts has one, and libraries do not declare them.",
     why: "Hosts, registries and validators that read declarations see a skill that needs nothing, and show it where it cannot run. skill-audit judges the inferred needs, but only a declaration travels with the skill.",
     example: "```bash\ngh pr list --json number | jq length\n```\nin a skill with no declaration\n\nFix: metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"gh\", \"jq\"]}}}",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written: `requires` goes into the OpenClaw block that `metadata` holds (`clawdbot:` gains a `requires:` line, `{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in that mapping's spacing), else an `openclaw` block goes at the end of `metadata`. Where there is no such room (an OpenClaw block that has a `requires` already, a `dependencies` already there) that part is not written. Packages have no such place and are left out. Unsafe: hosts that read the declaration then hide the skill where a need is missing.",
+        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written: `requires` goes into the OpenClaw block that `metadata` holds (`clawdbot:` gains a `requires:` line, `{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in that mapping's spacing), else an `openclaw` block goes at the end of `metadata`. A `metadata:` that holds nothing (`metadata:`, `metadata: ~`) becomes that mapping. Where part of what was inferred has no place (a `metadata` that is a string or a list, an OpenClaw block that has a `requires` already, a `dependencies` already there), no fix is offered and the message says where to write it by hand, as a fix of the rest would end the finding with that part undeclared. Packages have no such place and are left out. Unsafe: OpenClaw hides a skill unless every executable in `requires.bins` is on `PATH` and every variable in `requires.env` is set, and the lists are what was inferred, which may name an executable only an example or one operating system's branch runs; review them before applying.",
     }),
 };
 
@@ -277,23 +277,94 @@ pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Findi
         Dialect::Openclaw => "`metadata.openclaw.requires`",
         Dialect::Hermes => "Hermes' `prerequisites`",
     };
-    let place = match (bins.is_empty() && env.is_empty(), tools.is_empty()) {
-        (false, true) => machine.to_owned(),
-        (true, false) => "`dependencies.tools`".to_owned(),
+    let writes_machine = !bins.is_empty() || !env.is_empty();
+    let place = match (writes_machine, tools.is_empty()) {
+        (true, true) => machine.to_owned(),
+        (false, false) => "`dependencies.tools`".to_owned(),
         _ => format!("{machine} and `dependencies.tools`"),
     };
-    let finding = Finding::new(
-        Rule::UsesNotDeclared,
-        &skill.path,
-        pos,
-        format!(
-            "the skill declares nothing, but it uses {}{seen}; hosts and registries that read declarations see a skill that needs nothing, so declare them in {place}",
-            crate::diagnostic::quoted(&uses)
+    let uses = crate::diagnostic::quoted(&uses);
+    // A part the fix cannot write: a fix of the rest would end the finding and leave that
+    // part undeclared, so there is none, and the message says what to write by hand.
+    let blocked_machine = match dialect {
+        Dialect::Openclaw if writes_machine && end.has_metadata && end.metadata_room.is_none() => {
+            Some(end.metadata_blocked.unwrap_or(Blocked::Layout))
+        }
+        _ => None,
+    };
+    let blocked_hermes = dialect == Dialect::Hermes && writes_machine && end.has_prerequisites;
+    let blocked_tools = !tools.is_empty() && end.has_dependencies;
+    // What goes where, in a declaration that is there already, by its keys (`bins`, `env`).
+    let add_to = |bins_key: &str, env_key: &str| {
+        let mut parts = Vec::new();
+        if !bins.is_empty() {
+            parts.push(format!("the executables to its `{bins_key}`"));
+        }
+        if !env.is_empty() {
+            parts.push(format!("the variables to its `{env_key}`"));
+        }
+        if !tools.is_empty() {
+            parts.push("the MCP tools to `dependencies.tools`".to_owned());
+        }
+        let parts: Vec<&str> = parts.iter().map(String::as_str).collect();
+        crate::words::and_list(&parts)
+    };
+    let message = match (blocked_machine, blocked_hermes) {
+        (Some(Blocked::Requires(block)), _) => format!(
+            "the skill's `metadata.{block}.requires` lists no executable or variable, but the skill uses {uses}{seen}; hosts and registries that read it see a skill that needs none of them, so add {} (no fix is offered: that `requires` is written by hand)",
+            add_to("bins", "env")
         ),
-    );
+        (Some(Blocked::NotMapping), _) => format!(
+            "the skill declares nothing, but it uses {uses}{seen}; its `metadata` is not a mapping, so no fix can add a declaration to it: make `metadata` a mapping and declare them in {place}"
+        ),
+        (Some(Blocked::Layout), _) => format!(
+            "the skill declares nothing, but it uses {uses}{seen}; no fix can add a line to its `metadata` as it is laid out, so declare them in {place} by hand"
+        ),
+        (None, true) => format!(
+            "the skill's `prerequisites` lists no command or variable, but the skill uses {uses}{seen}; hosts that read it see a skill that needs none of them, so add {}",
+            add_to("commands", "env_vars")
+        ),
+        (None, false) if blocked_tools => format!(
+            "the skill declares nothing, but it uses {uses}{seen}; its `dependencies` names no MCP tool and no fix adds to it, so declare them in {place} by hand"
+        ),
+        (None, false) => format!(
+            "the skill declares nothing, but it uses {uses}{seen}; hosts and registries that read declarations see a skill that needs nothing, so declare them in {place}"
+        ),
+    };
+    let finding = Finding::new(Rule::UsesNotDeclared, &skill.path, pos, message);
+    if blocked_machine.is_some() || blocked_hermes || blocked_tools {
+        return Some(finding);
+    }
     let edits = declaration(&end, dialect, &bins, env, &tools);
-    let fix = (!edits.is_empty()).then(|| Fix::unsafe_edits("declare what this skill uses", edits));
+    let fix =
+        (!edits.is_empty()).then(|| Fix::unsafe_edits(fix_message(dialect, &bins, env), edits));
     Some(finding.with_fix(fix))
+}
+
+/// What the SA313 fix does, with what it gates: the lists it writes are what was inferred,
+/// which a reader should check before a host hides the skill over a wrong entry.
+fn fix_message(dialect: Dialect, bins: &[String], env: &[String]) -> String {
+    let (host, bins_key, env_key) = match dialect {
+        Dialect::Openclaw => ("OpenClaw", "`requires.bins`", "`requires.env`"),
+        Dialect::Hermes => (
+            "Hermes",
+            "`prerequisites.commands`",
+            "`prerequisites.env_vars`",
+        ),
+    };
+    let gate = match (bins.is_empty(), env.is_empty()) {
+        (true, true) => return "declare the MCP tools this skill uses".to_owned(),
+        (false, true) => format!("every executable in {bins_key} is on `PATH`"),
+        (true, false) => format!("every variable in {env_key} is set"),
+        (false, false) => {
+            format!(
+                "every executable in {bins_key} is on `PATH` and every variable in {env_key} is set"
+            )
+        }
+    };
+    format!(
+        "declare what this skill uses; {host} hides the skill unless {gate}: check these inferred lists before applying"
+    )
 }
 
 /// The edits that write `bins`, `env` and `tools` as a declaration in `dialect`, each where
@@ -311,6 +382,8 @@ fn declaration(
     let brk = end.line_break();
     // (byte offset, where, text) of each insertion.
     let mut inserts: Vec<(u32, Pos, String)> = Vec::new();
+    // A `metadata` that holds nothing has its value replaced.
+    let mut replaces: Vec<Edit> = Vec::new();
     let line_start = |line: u32| Pos::new(line, 1);
     if !bins.is_empty() || !env.is_empty() {
         let room = end.metadata_room;
@@ -379,6 +452,25 @@ fn declaration(
                 let sep = if empty { "" } else { comma };
                 inserts.push((offset, at, format!("{sep}{entry}")));
             }
+            (
+                Dialect::Openclaw,
+                Some(MetadataRoom::Null {
+                    start,
+                    end: to,
+                    at,
+                    end_at,
+                }),
+            ) => {
+                if let (Ok(start), Ok(to)) = (usize::try_from(start), usize::try_from(to)) {
+                    replaces.push(Edit {
+                        start,
+                        end: to,
+                        content: format!(" {{\"openclaw\": {{{requires}}}}}"),
+                        location: at,
+                        end_location: end_at,
+                    });
+                }
+            }
             (Dialect::Openclaw, None) => {}
             (Dialect::Hermes, _) if !end.has_prerequisites => inserts.push((
                 end.offset,
@@ -396,8 +488,11 @@ fn declaration(
             None => inserts.push((end.offset, line_start(end.line), text)),
         }
     }
-    inserts
+    let mut edits: Vec<Edit> = inserts
         .into_iter()
         .filter_map(|(offset, at, content)| Edit::insert(offset, at, content))
-        .collect()
+        .chain(replaces)
+        .collect();
+    edits.sort_by_key(|e| (e.start, e.end));
+    edits
 }

@@ -144,7 +144,7 @@ fn the_report_after_fixing_shows_what_is_left_and_the_counts() {
     let v: Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(
         v["summary"]["fixes"],
-        serde_json::json!({"applied_safe": 8, "applied_unsafe": 0, "files_changed": 3})
+        serde_json::json!({"applied_safe": 8, "applied_unsafe": 0, "files_changed": 3, "not_applied": 0, "unsafe_available": 1})
     );
     let left: Vec<&str> = arr(&v, "findings")
         .iter()
@@ -290,12 +290,116 @@ fn a_read_only_file_is_named_and_the_others_are_still_fixed() {
     let (stdout, stderr, code) = run(lib.path(), &["--fix"]);
     assert_eq!(code, 1, "a file was not written: {stdout}");
     assert!(
-        stderr.contains("agents/flow.agent.md: not fixed: the file is read-only"),
+        stderr.contains("agents/flow.agent.md:3: SA701 not applied")
+            && stderr.contains("the file is read-only; make it writable to fix it"),
         "{stderr}"
     );
     assert_eq!(read(lib.path(), "agents/flow.agent.md"), FLOW_AGENT);
     assert!(read(lib.path(), "agents/block.agent.md").contains("search/codebase"));
-    assert!(stdout.contains("in 2 files"), "{stdout}");
+    // Its fixes are counted as not applied, in the text and in the JSON.
+    let (diff, stderr, _) = run(lib.path(), &["--diff"]);
+    assert!(!diff.contains("flow.agent.md"), "{diff}");
+    assert!(
+        stderr.contains("fixes cannot be applied (see above)"),
+        "{stderr}"
+    );
+    let line = stdout
+        .lines()
+        .find(|l| l.starts_with("Fixed "))
+        .unwrap_or_default();
+    assert!(line.contains("in 2 files; "), "{stdout}");
+    assert!(
+        line.contains(" fixes not applied (see the messages above)"),
+        "{line}"
+    );
+    let lib = library();
+    std::fs::set_permissions(lib.path().join("agents/flow.agent.md"), {
+        let mut p = std::fs::metadata(lib.path().join("agents/flow.agent.md"))
+            .unwrap()
+            .permissions();
+        p.set_readonly(true);
+        p
+    })
+    .unwrap();
+    let (json, _, _) = run(lib.path(), &["--fix", "-f", "json"]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    let fixes = &v["summary"]["fixes"];
+    let not_applied = fixes["not_applied"].as_u64().unwrap_or_default();
+    assert!(not_applied >= 2, "{fixes}");
+    assert!(
+        line.contains(&format!("; {not_applied} fixes not applied")),
+        "{line}"
+    );
+}
+
+/// The count of unsafe fixes left after `--fix` leaves out those of files no fix may write,
+/// in the text and the JSON alike.
+#[test]
+fn unsafe_fixes_left_count_only_files_fixes_may_write() {
+    let lib = tree(&[
+        ("s/a/SKILL.md", &skill_md("b", "")),
+        ("s/c/SKILL.md", &skill_md("d", "")),
+    ]);
+    let ro = lib.path().join("s/c/SKILL.md");
+    let mut perms = std::fs::metadata(&ro).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&ro, perms).unwrap();
+    let (stdout, _, _) = run(lib.path(), &["--fix"]);
+    assert!(
+        stdout.contains("; 1 more fix available with `--unsafe-fixes`"),
+        "{stdout}"
+    );
+    let (json, _, _) = run(lib.path(), &["--fix", "-f", "json"]);
+    let v: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(v["summary"]["fixes"]["unsafe_available"], 1, "{json}");
+}
+
+/// `--diff` of a rename with edits is a patch `git apply` makes, rename and all.
+#[test]
+fn a_diff_with_renames_applies_with_git() {
+    let git_works = std::process::Command::new("git")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !git_works {
+        eprintln!("skipped: git is not available to apply the diff");
+        return;
+    }
+    let lib = tree(&[
+        ("s/x/skill.md", &skill_md("y", "")),
+        ("a/plan.chatmode.md", "---\ndescription: Plans.\n---\n"),
+    ]);
+    let (diff, stderr, code) = run(lib.path(), &["--diff", "--unsafe-fixes"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(diff.contains("diff --git a/s/x/skill.md b/s/x/SKILL.md\nrename from s/x/skill.md\nrename to s/x/SKILL.md\n--- a/s/x/skill.md\n+++ b/s/x/SKILL.md\n@@"), "{diff}");
+    let copy = tempfile::tempdir().unwrap();
+    copy_tree(lib.path(), copy.path());
+    let git = |args: &[&str]| {
+        std::process::Command::new("git")
+            .current_dir(copy.path())
+            .args(args)
+            .output()
+            .unwrap()
+    };
+    assert!(git(&["init", "-q"]).status.success());
+    write(copy.path(), "fix.diff", &diff);
+    let applied = git(&["apply", "fix.diff"]);
+    assert!(
+        applied.status.success(),
+        "{}\n{diff}",
+        String::from_utf8_lossy(&applied.stderr)
+    );
+    std::fs::remove_file(copy.path().join("fix.diff")).unwrap();
+    // The tree the patch makes is the tree `--fix` makes.
+    let (_, stderr, code) = run(lib.path(), &["--fix", "--unsafe-fixes"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(
+        snapshot(copy.path())
+            .into_iter()
+            .filter(|(p, _)| !p.starts_with(".git"))
+            .collect::<Vec<_>>(),
+        snapshot(lib.path())
+    );
 }
 
 /// A rename whose target is there already is not offered: the finding says to merge the two,
@@ -354,7 +458,7 @@ fn a_renamed_file_root_is_audited_again_by_its_new_name() {
         assert_eq!(out.status.code(), Some(1));
         let stdout = String::from_utf8(out.stdout).unwrap();
         assert!(
-            stdout.contains(&format!("rename {old} => {new}")),
+            stdout.contains(&format!("rename from {old}\nrename to {new}\n")),
             "{stdout}"
         );
         assert_eq!(snapshot(lib.path()), before, "--diff writes nothing");
@@ -377,7 +481,7 @@ fn a_renamed_file_root_is_audited_again_by_its_new_name() {
         assert_eq!(paths, [new]);
         assert_eq!(
             v["summary"]["fixes"],
-            serde_json::json!({"applied_safe": 0, "applied_unsafe": 1, "files_changed": 1})
+            serde_json::json!({"applied_safe": 0, "applied_unsafe": 1, "files_changed": 1, "not_applied": 0, "unsafe_available": 0})
         );
     }
     // Both beside a folder root, whose skill is renamed too (a folder root stays as given).
@@ -426,8 +530,15 @@ fn a_symlink_out_of_the_tree_is_never_written_through() {
         lib.path().join("agents/x.agent.md"),
     )
     .unwrap();
-    let (_, _, _) = run(lib.path(), &["--fix", "--follow-outside"]);
+    let (stdout, stderr, code) = run(lib.path(), &["--fix", "--follow-outside"]);
     assert_eq!(read(outside.path(), "x.agent.md"), FLOW_AGENT);
+    // Named, counted, and the run fails as for a file that cannot be written.
+    assert!(stderr.contains("it is a symbolic link"), "{stderr}");
+    assert!(
+        stdout.contains("fixes not applied (see the messages above)"),
+        "{stdout}"
+    );
+    assert_eq!(code, 1);
 }
 
 #[test]

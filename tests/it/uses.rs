@@ -573,3 +573,117 @@ fn scripts_not_read_for_uses_are_reported() {
     );
     assert_eq!(findings(&r, "SA315")[0]["severity"], "info");
 }
+
+/// A `metadata` that holds nothing becomes the mapping that declares; one that is a string
+/// cannot hold a declaration, so no fix is offered (a fix of the MCP tools alone would end the
+/// finding with the executables undeclared) and the message says what to do.
+#[test]
+fn an_empty_metadata_is_filled_and_a_string_one_keeps_its_finding() {
+    let body = "```bash\ngh pr list | jq length\necho \"$GITHUB_TOKEN\"\n```\nCall `mcp__github__create_issue`.\n";
+    let tmp = tree(&[
+        ("null/SKILL.md", &(skill_md("null", "metadata:\n") + body)),
+        (
+            "tilde/SKILL.md",
+            &(skill_md("tilde", "metadata: ~ # later\n") + body),
+        ),
+        (
+            "text/SKILL.md",
+            &(skill_md("text", "metadata: \"not a map\"\n") + body),
+        ),
+    ]);
+    let r = audit(tmp.path());
+    let text = findings(&r, "SA313")
+        .into_iter()
+        .find(|f| s(f, "path") == "text/SKILL.md")
+        .cloned()
+        .unwrap_or_default();
+    assert!(text.get("fix").is_none(), "{text}");
+    assert_eq!(
+        s(&text, "message"),
+        "the skill declares nothing, but it uses `gh`, `jq`, `GITHUB_TOKEN`, `github/create_issue`; its `metadata` is not a mapping, so no fix can add a declaration to it: make `metadata` a mapping and declare them in `metadata.openclaw.requires` and `dependencies.tools`"
+    );
+    quiet_stdout(
+        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
+        0,
+    );
+    let read = |p: &str| std::fs::read_to_string(tmp.path().join(p)).unwrap_or_default();
+    let declared =
+        "{\"openclaw\": {\"requires\": {\"bins\": [\"gh\", \"jq\"], \"env\": [\"GITHUB_TOKEN\"]}}}";
+    let deps = "dependencies:\n  tools: [github/create_issue]\n";
+    assert_eq!(
+        read("null/SKILL.md"),
+        skill_md("null", &format!("metadata: {declared}\n{deps}")) + body
+    );
+    assert_eq!(
+        read("tilde/SKILL.md"),
+        skill_md("tilde", &format!("metadata: {declared} # later\n{deps}")) + body
+    );
+    assert_eq!(
+        read("text/SKILL.md"),
+        skill_md("text", "metadata: \"not a map\"\n") + body
+    );
+    let r = audit(tmp.path());
+    let left: Vec<String> = findings(&r, "SA313")
+        .iter()
+        .map(|f| s(f, "path").to_owned())
+        .collect();
+    assert_eq!(left, ["text/SKILL.md"]);
+}
+
+/// An OpenClaw block whose `requires` lists packages but no executable: the skill declares
+/// something, and the fix has nowhere to write, so the message says where to add them.
+#[test]
+fn a_requires_without_executables_is_named_not_called_nothing() {
+    let tmp = tree(&[(
+        "opt/SKILL.md",
+        &(skill_md(
+            "opt",
+            "metadata:\n  clawdbot:\n    requires:\n      bins: []\n      npm: [\"tiktoken\"]\n",
+        ) + "```bash\njq . x.json\n```\n"),
+    )]);
+    let r = audit(tmp.path());
+    let found = findings(&r, "SA313");
+    assert_eq!(found.len(), 1, "{r}");
+    assert!(found[0].get("fix").is_none(), "{}", found[0]);
+    assert_eq!(
+        s(found[0], "message"),
+        "the skill's `metadata.clawdbot.requires` lists no executable or variable, but the skill uses `jq`; hosts and registries that read it see a skill that needs none of them, so add the executables to its `bins` (no fix is offered: that `requires` is written by hand)"
+    );
+}
+
+/// The fix says what the lists it writes gate, so they are read before it is applied.
+#[test]
+fn the_fix_says_what_the_lists_it_writes_gate() {
+    let tmp = tree(&[(
+        "demo/SKILL.md",
+        &(skill_md("demo", "") + "```bash\njq . x.json\necho \"$GITHUB_TOKEN\"\n```\n"),
+    )]);
+    let r = audit(tmp.path());
+    let found = findings(&r, "SA313");
+    assert_eq!(
+        found[0]["fix"]["message"],
+        "declare what this skill uses; OpenClaw hides the skill unless every executable in `requires.bins` is on `PATH` and every variable in `requires.env` is set: check these inferred lists before applying"
+    );
+}
+
+/// A flow `metadata` whose `}` is on a line of its own gains the entry after its last one,
+/// not at the start of the `}` line.
+#[test]
+fn a_multi_line_flow_metadata_gains_the_entry_on_its_last_line() {
+    let body = "```bash\njq . x.json\n```\n";
+    let tmp = tree(&[(
+        "m/SKILL.md",
+        &(skill_md("m", "metadata: {\n  a: 1,\n  b: two\n}\n") + body),
+    )]);
+    quiet_stdout(
+        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
+        0,
+    );
+    assert_eq!(
+        std::fs::read_to_string(tmp.path().join("m/SKILL.md")).unwrap_or_default(),
+        skill_md(
+            "m",
+            "metadata: {\n  a: 1,\n  b: two, \"openclaw\": {\"requires\": {\"bins\": [\"jq\"]}}\n}\n"
+        ) + body
+    );
+}
