@@ -512,7 +512,7 @@ pub(crate) fn skill(skill: &Skill, profile: &Profile, run: &[Profile]) -> Availa
         && let Some(rules) = &v.skills
     {
         let host = profile.host_title().unwrap_or_default();
-        match rules.judge(skill, host) {
+        match rules.judge_on(skill, host, profile.machine.os.as_ref()) {
             crate::profile::loading::Loading::Refused(reason) => {
                 return Availability::of(Status::NotLoaded, Some(reason));
             }

@@ -612,6 +612,24 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub unreadable: Option<Unreadable>,
+    /// Whether `metadata` is written, as something other than a mapping.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub metadata_not_mapping: bool,
+    /// Whether the frontmatter is delimited by `---` lines and holds nothing but blanks.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub frontmatter_empty: bool,
+    /// Whether the file starts with a UTF-8 byte order mark and then `---`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub bom: bool,
+    /// The frontmatter as a host that ends it at the first line that is `---` once trimmed
+    /// reads it, when that line is an indented `---` above where skill-audit ends it (or where
+    /// no line ends it).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub trimmed_close: Option<TrimmedClose>,
     /// Executables and variables a declaration in the SKILL.md lists that its text after the
     /// frontmatter never names (as a word), each once; the skill's scripts, once read, strike
     /// out those they use or name.
@@ -660,6 +678,16 @@ pub enum Unreadable {
     NotYaml,
     /// YAML, but not a mapping (a list, a scalar, or nothing at all).
     NotMapping,
+}
+
+/// A frontmatter ended at an indented `---` line, as a host that trims lines reads it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TrimmedClose {
+    /// The indented `---` line.
+    pub line: u32,
+    /// Its `name` and `description`; `None` when what is above that line is empty, not YAML,
+    /// or not a mapping.
+    pub read: Option<Written>,
 }
 
 /// `name` and `description` as a host reads them, when they are strings.

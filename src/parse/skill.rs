@@ -34,7 +34,50 @@ pub struct ParsedSkill {
 pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkill {
     let mut parsed = read(bytes, path, fs_path, sink);
     parsed.skill.fields.file_bytes = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    let bom = crate::parse::frontmatter::BOM.as_bytes();
+    parsed.skill.fields.bom = bytes
+        .strip_prefix(bom)
+        .is_some_and(|rest| rest.starts_with(b"---"));
+    if let Ok(text) = std::str::from_utf8(bytes.strip_prefix(bom).unwrap_or(bytes)) {
+        parsed.skill.fields.trimmed_close = trimmed_close(text);
+    }
     parsed
+}
+
+/// The frontmatter of `text` (BOM removed) as a host that ends it at the first line that is
+/// `---` once trimmed reads it, when that line is indented: skill-audit ends it at a later
+/// line, or nowhere.
+fn trimmed_close(text: &str) -> Option<crate::model::TrimmedClose> {
+    let mut lines = text.split('\n').zip(1u32..);
+    let (first, _) = lines.next()?;
+    if first.trim_end_matches(['\r', ' ', '\t']) != "---" {
+        return None;
+    }
+    let yaml_start = first.len() + 1;
+    let mut at = yaml_start;
+    for (line, n) in lines {
+        if line.trim() == "---" {
+            // Where skill-audit ends it too.
+            if line.trim_end_matches(['\r', ' ', '\t']) == "---" {
+                return None;
+            }
+            let yaml = &text[yaml_start.min(at)..at];
+            let read = (!yaml.trim().is_empty())
+                .then(|| crate::parse::yaml::parse(yaml, 2).ok())
+                .flatten()
+                .filter(|root| root.as_map().is_some())
+                .map(|root| {
+                    let text = |key: &str| root.get(key)?.as_str().map(str::to_owned);
+                    crate::model::Written {
+                        name: text("name"),
+                        description: text("description"),
+                    }
+                });
+            return Some(crate::model::TrimmedClose { line: n, read });
+        }
+        at += line.len() + 1;
+    }
+    None
 }
 
 /// [`parse`], but for the file's size.
@@ -58,6 +101,7 @@ fn read(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkil
             // Without a body of its own, the whole text is what the skill says.
             out.skill.fields.installers_named = crate::parse::usage::installers_named(text);
             if let Ok(split) = crate::parse::frontmatter::split(text) {
+                out.skill.fields.frontmatter_empty = split.yaml.trim().is_empty();
                 out.skill.fields.line_keys = Some(line_keys(split.yaml));
                 out.skill.fields.colons_quoted = colons_quoted(split.yaml, split.yaml_line);
                 // A host that loads the skill anyway gives the model its body: what the body
@@ -442,6 +486,7 @@ fn read_fields(root: &Node, folder: String, path: &str, fs_path: &Path, sink: &m
             },
             "metadata" => {
                 f.metadata = read_metadata(value, sink);
+                f.metadata_not_mapping = value.as_map().is_none() && !value.is_null();
                 if let Some(p) = value.get(packages::METADATA_KEY) {
                     declared.extend(packages::read_metadata(p));
                 }
@@ -684,6 +729,23 @@ mod tests {
         ] {
             assert_eq!(as_block(line), None, "{line}");
         }
+    }
+
+    #[test]
+    fn a_frontmatter_ended_at_an_indented_dashes_line() {
+        assert_eq!(trimmed_close("---\nname: a\n---\n  ---\n"), None);
+        assert_eq!(trimmed_close("---\nname: a\n---  \r\n"), None);
+        assert_eq!(trimmed_close("# a\n  ---\n"), None);
+        let early = trimmed_close("---\nname: a\ndescription: |\n  b\n  ---\n\n  c\n").unwrap();
+        assert_eq!(early.line, 5);
+        let read = early.read.unwrap();
+        assert_eq!(read.name.as_deref(), Some("a"));
+        assert_eq!(read.description.as_deref(), Some("b\n"));
+        assert_eq!(
+            trimmed_close("---\n\t---\nname: a\n---\n").unwrap().read,
+            None
+        );
+        assert_eq!(trimmed_close("---\n- a\n ---\n").unwrap().read, None);
     }
 
     #[test]

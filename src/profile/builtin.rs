@@ -80,6 +80,28 @@ pub(crate) fn exact_file_name_hosts() -> &'static [&'static str] {
     })
 }
 
+/// The titles of the built-in hosts that ask the file system for their skill file's name, so
+/// that another case of it is found only where the file system ignores case, in `BUILTINS`
+/// order.
+pub(crate) fn file_system_name_hosts() -> &'static [&'static str] {
+    static CELL: OnceLock<Vec<&'static str>> = OnceLock::new();
+    CELL.get_or_init(|| {
+        (hosts().iter())
+            .filter(|p| {
+                let v = p.vocabulary.as_ref();
+                let file = v
+                    .and_then(|v| v.skills.as_ref())
+                    .and_then(|s| s.file.as_ref());
+                file.is_some_and(|f| f.file_system && !f.case_sensitive)
+            })
+            .map(|p| {
+                let title = p.vocabulary.as_ref().and_then(|v| v.title.as_deref());
+                title.unwrap_or(p.name.as_str())
+            })
+            .collect()
+    })
+}
+
 /// The title of each built-in host that says how it reads a frontmatter that is not YAML, with
 /// how, in `BUILTINS` order.
 pub(crate) fn unreadable_frontmatter_hosts() -> &'static [(&'static str, super::loading::Unreadable)]

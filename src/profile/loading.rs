@@ -29,6 +29,9 @@ pub struct SkillLoading {
     /// Limits on `description` beyond which the host skips the skill.
     #[serde(default)]
     pub description: Option<TextRule>,
+    /// What the host requires of `metadata`.
+    #[serde(default)]
+    pub metadata: Option<MetadataRule>,
     /// The frontmatter fields the host reads (others it ignores). Informative: it refuses
     /// no skill.
     #[serde(default)]
@@ -44,6 +47,11 @@ pub struct FileRule {
     /// Whether another case of it (`skill.md`) is skipped.
     #[serde(rename = "case-sensitive")]
     pub case_sensitive: bool,
+    /// Whether the host asks the file system for the name rather than comparing it: another
+    /// case is then found only where the file system ignores case (macOS, Windows), not on a
+    /// case-sensitive one (Linux). Only with `case-sensitive` false.
+    #[serde(rename = "file-system", default)]
+    pub file_system: bool,
     /// The largest file the host reads, in bytes: a larger one is skipped.
     #[serde(rename = "max-bytes", default)]
     pub max_bytes: Option<u64>,
@@ -56,6 +64,14 @@ pub struct FileRule {
 #[serde(deny_unknown_fields)]
 pub struct FrontmatterRule {
     pub unreadable: Unreadable,
+    /// Whether the host ends the frontmatter at the first line that is `---` once trimmed,
+    /// an indented one too.
+    #[serde(rename = "trimmed-close", default)]
+    pub trimmed_close: bool,
+    /// Whether the host finds no frontmatter after a byte order mark at the start of the file,
+    /// and so skips the skill.
+    #[serde(rename = "no-bom", default)]
+    pub no_bom: bool,
     /// Where the rule is documented.
     pub source: String,
 }
@@ -134,6 +150,21 @@ pub struct TextRule {
     pub source: String,
 }
 
+/// What a host requires of `metadata`.
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MetadataRule {
+    /// Whether a `metadata` written as something other than a mapping makes the host skip
+    /// the skill.
+    #[serde(default)]
+    pub mapping: bool,
+    /// Limits on `metadata.short-description` beyond which the host skips the skill.
+    #[serde(rename = "short-description", default)]
+    pub short_description: Option<TextRule>,
+    /// Where the rule is documented.
+    pub source: String,
+}
+
 /// The fields a host reads.
 #[derive(Debug, Clone, PartialEq, Eq, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -154,8 +185,20 @@ pub(crate) enum Loading {
 }
 
 impl SkillLoading {
-    /// Does the host called `host` (as people write it: "Codex") load `skill`?
+    /// [`SkillLoading::judge_on`] a machine whose OS is not described.
+    #[cfg(test)]
     pub(crate) fn judge(&self, skill: &Skill, host: &str) -> Loading {
+        self.judge_on(skill, host, None)
+    }
+
+    /// Does the host called `host` (as people write it: "Codex") load `skill`, on a machine
+    /// of `os` (OpenClaw's names; `None`: not described)?
+    pub(crate) fn judge_on(
+        &self,
+        skill: &Skill,
+        host: &str,
+        os: Option<&std::collections::BTreeSet<String>>,
+    ) -> Loading {
         if let Some(file) = &self.file {
             let written = skill
                 .fs_path
@@ -168,11 +211,37 @@ impl SkillLoading {
                     file.name
                 ));
             }
+            // Found by asking the file system: only one that ignores case finds another case.
+            let case_blind = os.is_some_and(|os| !os.is_empty() && os.iter().all(|o| o != "linux"));
+            if file.file_system
+                && !file.case_sensitive
+                && !case_blind
+                && !written.is_empty()
+                && written != file.name
+            {
+                return Loading::Refused(format!(
+                    "{host} looks for `{name}`: on a case-sensitive file system (Linux) it does not find `{written}`; on macOS and Windows it does",
+                    name = file.name
+                ));
+            }
             if let Some(max) = file.max_bytes.filter(|&m| skill.fields.file_bytes > m) {
                 return Loading::Refused(format!(
                     "{host} skips a `{}` over {max} bytes, and this one has {}",
                     file.name, skill.fields.file_bytes
                 ));
+            }
+        }
+        if let Some(rule) = &self.frontmatter {
+            if rule.no_bom && skill.fields.bom {
+                return Loading::Refused(format!(
+                    "{host} finds no frontmatter after the byte order mark (U+FEFF) that starts the file, so it skips the skill; save the file without it"
+                ));
+            }
+            if rule.trimmed_close
+                && let Some(early) = &skill.fields.trimmed_close
+                && let Some(verdict) = self.closed_early(skill, host, rule, early)
+            {
+                return verdict;
             }
         }
         if skill.invalid {
@@ -182,6 +251,41 @@ impl SkillLoading {
             Some(reason) => Loading::Refused(reason),
             None => Loading::Loads,
         }
+    }
+
+    /// The verdict of a host that ends the frontmatter at the indented `---` line `early`
+    /// names, when it is not the one skill-audit's own reading gives.
+    fn closed_early(
+        &self,
+        skill: &Skill,
+        host: &str,
+        rule: &FrontmatterRule,
+        early: &crate::model::TrimmedClose,
+    ) -> Option<Loading> {
+        let line = early.line;
+        let Some(read) = &early.read else {
+            // What a host other than one that skips it does with it is not modelled.
+            return (rule.unreadable == Unreadable::Skip).then(|| {
+                Loading::Refused(format!(
+                    "{host} ends the frontmatter at the indented `---` on line {line}, and what is above it is not a YAML mapping with fields, so it skips the skill"
+                ))
+            });
+        };
+        if let Some(reason) = self.refusal(
+            host,
+            read.name.as_deref(),
+            read.description.as_deref(),
+            false,
+        ) {
+            return Some(Loading::Refused(format!(
+                "{reason}, as it ends the frontmatter at the indented `---` on line {line}"
+            )));
+        }
+        skill.invalid.then(|| {
+            Loading::WithoutFields(format!(
+                "{host} ends the frontmatter at the indented `---` on line {line} and loads it; skill-audit reads none of its other fields"
+            ))
+        })
     }
 
     /// Why the host skips a skill whose frontmatter it read, for the `name` and `description`
@@ -194,6 +298,19 @@ impl SkillLoading {
         ] {
             if not_text && rule.as_ref().is_some_and(|r| r.text_only) {
                 return Some(format!("{host} skips a skill whose `{field}` is not text"));
+            }
+        }
+        if let Some(rule) = &self.metadata {
+            if rule.mapping && f.metadata_not_mapping {
+                return Some(format!(
+                    "{host} skips a skill whose `metadata` is not a mapping"
+                ));
+            }
+            if let Some(limits) = &rule.short_description
+                && let Some(value) = f.metadata.get("short-description")
+                && let Some(reason) = limits.refusal(host, "metadata.short-description", value)
+            {
+                return Some(reason);
             }
         }
         if let Some(rule) = &self.name
@@ -229,7 +346,19 @@ impl SkillLoading {
             // `invalid` already says so.
             return Loading::Loads;
         }
-        match self.frontmatter.as_ref().map(|f| f.unreadable) {
+        let how = self.frontmatter.as_ref().map(|f| f.unreadable);
+        // Nothing to read, in YAML or in lines: the fields the host requires are missing.
+        if skill.fields.frontmatter_empty
+            && matches!(how, Some(Unreadable::ReadLines | Unreadable::QuoteColons))
+        {
+            return match self.refusal(host, None, None, false) {
+                Some(reason) => Loading::Refused(format!("{reason}: its frontmatter is empty")),
+                None => Loading::WithoutFields(format!(
+                    "{host} loads it with an empty frontmatter, with no fields"
+                )),
+            };
+        }
+        match how {
             Some(Unreadable::Skip) => Loading::Refused(format!(
                 "{host} skips a skill whose frontmatter is missing or not valid YAML"
             )),
@@ -456,11 +585,14 @@ mod tests {
             file: Some(FileRule {
                 name: "SKILL.md".into(),
                 case_sensitive: true,
+                file_system: false,
                 max_bytes: None,
                 source: src(),
             }),
             frontmatter: Some(FrontmatterRule {
                 unreadable: Unreadable::Skip,
+                trimmed_close: false,
+                no_bom: false,
                 source: src(),
             }),
             required: Some(RequiredRule {
@@ -480,6 +612,7 @@ mod tests {
                 source: src(),
                 ..TextRule::default()
             }),
+            metadata: None,
             reads: None,
         }
     }
@@ -520,6 +653,63 @@ mod tests {
     }
 
     #[test]
+    fn a_name_found_through_the_file_system_depends_on_the_os() {
+        let mut rules = codex();
+        if let Some(file) = rules.file.as_mut() {
+            file.case_sensitive = false;
+            file.file_system = true;
+        }
+        let lower = skill("skill.md", Some("demo"), Some("Does things."));
+        let os = |names: &[&str]| names.iter().map(|n| (*n).to_owned()).collect();
+        let refused = |l: Loading| matches!(l, Loading::Refused(r) if r.contains("on a case-sensitive file system (Linux) it does not find `skill.md`"));
+        assert!(refused(rules.judge(&lower, "H")));
+        assert!(refused(rules.judge_on(
+            &lower,
+            "H",
+            Some(&os(&["darwin", "linux"]))
+        )));
+        assert!(refused(rules.judge_on(&lower, "H", Some(&os(&[])))));
+        let blind = os(&["darwin", "win32"]);
+        assert_eq!(rules.judge_on(&lower, "H", Some(&blind)), Loading::Loads);
+        // Without `file-system`, `case-sensitive: false` takes any case anywhere.
+        if let Some(file) = rules.file.as_mut() {
+            file.file_system = false;
+        }
+        assert_eq!(rules.judge(&lower, "H"), Loading::Loads);
+    }
+
+    #[test]
+    fn frontmatter_reading_rules_of_bom_and_indented_dashes() {
+        let mut rules = codex();
+        let mut s = skill("SKILL.md", Some("demo"), Some("Does things."));
+        s.fields.bom = true;
+        assert_eq!(rules.judge(&s, "H"), Loading::Loads);
+        s.fields.trimmed_close = Some(crate::model::TrimmedClose {
+            line: 3,
+            read: Some(crate::model::Written {
+                name: Some("demo".into()),
+                description: None,
+            }),
+        });
+        assert_eq!(rules.judge(&s, "H"), Loading::Loads, "not the host's rule");
+        if let Some(fm) = rules.frontmatter.as_mut() {
+            fm.trimmed_close = true;
+        }
+        assert_eq!(
+            rules.judge(&s, "H"),
+            Loading::Refused(
+                "H skips a skill without a `description`, as it ends the frontmatter at the indented `---` on line 3".into()
+            )
+        );
+        if let Some(fm) = rules.frontmatter.as_mut() {
+            fm.no_bom = true;
+        }
+        assert!(
+            matches!(rules.judge(&s, "H"), Loading::Refused(r) if r.contains("byte order mark"))
+        );
+    }
+
+    #[test]
     fn unreadable_frontmatter_by_host() {
         let mut s = skill("SKILL.md", None, None);
         s.invalid = true;
@@ -528,6 +718,8 @@ mod tests {
         let mut lines = codex();
         lines.frontmatter = Some(FrontmatterRule {
             unreadable: Unreadable::ReadLines,
+            trimmed_close: false,
+            no_bom: false,
             source: String::new(),
         });
         lines.required.as_mut().unwrap().non_empty = false;
@@ -561,6 +753,8 @@ mod tests {
         let rules = |unreadable| SkillLoading {
             frontmatter: Some(FrontmatterRule {
                 unreadable,
+                trimmed_close: false,
+                no_bom: false,
                 source: String::new(),
             }),
             required: Some(RequiredRule {
@@ -625,6 +819,8 @@ mod tests {
         let rules = SkillLoading {
             frontmatter: Some(FrontmatterRule {
                 unreadable: Unreadable::Lenient,
+                trimmed_close: false,
+                no_bom: false,
                 source: String::new(),
             }),
             ..SkillLoading::default()

@@ -389,7 +389,7 @@ pub(crate) const SKILL_FILE_CASING: RuleDoc = RuleDoc {
     severity: Severity::Warning,
     summary: "The skill file is not named exactly `SKILL.md`",
     what: "The skill's file is named `skill.md`, `Skill.md` or another casing instead of exactly `SKILL.md`.",
-    why: "Codex, GitHub Copilot and its CLI, Cursor and OpenClaw look for `SKILL.md` exactly (their built-in profiles' loading rules), so they skip the skill; VS Code matches the name in any case only where the file system does (macOS, Windows), and Claude Code does not document which casings it reads.",
+    why: "Codex, GitHub Copilot and its CLI, Cursor and OpenClaw look for `SKILL.md` exactly (their built-in profiles' loading rules), so they skip the skill; VS Code, Claude Code, Gemini CLI and OpenCode ask the file system for `SKILL.md`, so they find another casing only where the file system ignores case (macOS, Windows), not on Linux.",
     example: "skills/pdf/skill.md\n\nFix: rename it to skills/pdf/SKILL.md.",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
@@ -405,6 +405,7 @@ pub(crate) fn skill_file_casing(
     files: &dyn crate::files::Files,
 ) {
     let hosts = crate::words::and_list(crate::profile::builtin::exact_file_name_hosts());
+    let fs = crate::words::and_list(crate::profile::builtin::file_system_name_hosts());
     let (message, fix) = if rename_blocked(files, fs_path, "SKILL.md") {
         (
             format!(
@@ -414,7 +415,9 @@ pub(crate) fn skill_file_casing(
         )
     } else {
         (
-            format!("`{name}` should be named `SKILL.md`: {hosts} look for that exact name"),
+            format!(
+                "`{name}` should be named `SKILL.md`: {hosts} look for that exact name, and {fs} find it only where the file system ignores case (macOS, Windows)"
+            ),
             Some(Fix::rename(
                 format!("rename `{name}` to `SKILL.md`"),
                 renamed(sink.path, "SKILL.md"),

@@ -584,10 +584,12 @@ fn example_library_shows_every_profile_form_and_status() {
         ),
         ("figma-handoff", ["unavailable", "unavailable", "available"]),
         ("kusto-query", ["available", "unavailable", "unavailable"]),
-        // Declares nothing, and its body runs and names nothing.
+        // Named `skill.md`: VS Code (prod, staging) asks the file system for `SKILL.md`, which
+        // on Linux does not find it; dev's machine is macOS (laptop.json), where it does, and
+        // it declares nothing and its body runs and names nothing.
         (
             "notes-helper",
-            ["needs-nothing", "needs-nothing", "needs-nothing"],
+            ["not-loaded", "not-loaded", "needs-nothing"],
         ),
         (
             "refund-workflow",
@@ -611,7 +613,7 @@ fn example_library_shows_every_profile_form_and_status() {
     }
     assert_eq!(
         statuses.len(),
-        4,
+        5,
         "every skill status these hosts give is shown"
     );
 
@@ -710,7 +712,8 @@ fn example_library_shows_every_profile_form_and_status() {
     assert_eq!(by_profile["staging"]["unavailable"], 4);
     assert_eq!(by_profile["prod"]["available"], 4);
     assert_eq!(by_profile["prod"]["not-judged"], 0);
-    assert_eq!(by_profile["prod"]["needs-nothing"], 2);
+    assert_eq!(by_profile["prod"]["needs-nothing"], 1);
+    assert_eq!(by_profile["prod"]["not-loaded"], 1);
 }
 
 // ---- discovery ------------------------------------------------------------------------------------
@@ -1055,7 +1058,8 @@ fn json_report_contract() {
                     "not-judged",
                     "needs-nothing",
                     "undeclared",
-                    "invalid"
+                    "invalid",
+                    "not-loaded"
                 ]
                 .contains(&a["status"].as_str().unwrap()),
                 "{a}"

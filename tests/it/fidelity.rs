@@ -598,7 +598,9 @@ fn the_language_server_hover_tells_not_judged_from_missing() {
         "{text}"
     );
     assert!(
-        text.contains("| `github-copilot` | missing: the host drops it |"),
+        text.contains(
+            "| `github-copilot` | missing: not a tool of GitHub Copilot or of a server the profile lists |"
+        ),
         "{text}"
     );
     c.stop();

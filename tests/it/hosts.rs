@@ -62,8 +62,24 @@ fn file_name_case() {
         cell(&r, "skills", "openclaw").1,
         "OpenClaw looks for a file named exactly `SKILL.md`, not `skill.md`"
     );
-    // VS Code matches the name in any case.
-    assert_eq!(status(&r, "vscode"), "needs-nothing");
+    // VS Code, Claude Code, Gemini CLI and OpenCode ask the file system for `SKILL.md`: a
+    // case-sensitive one (Linux) does not find `skill.md`.
+    for (host, title) in [
+        ("vscode", "VS Code"),
+        ("claude-code", "Claude Code"),
+        ("gemini-cli", "Gemini CLI"),
+        ("opencode", "OpenCode"),
+    ] {
+        assert_eq!(
+            cell(&r, "skills", host),
+            (
+                "not-loaded".into(),
+                format!(
+                    "{title} looks for `SKILL.md`: on a case-sensitive file system (Linux) it does not find `skill.md`; on macOS and Windows it does"
+                )
+            )
+        );
+    }
     let r = audit(&[("demo/SKILL.md", &skill_md("demo", ""))]);
     assert_eq!(status(&r, "codex"), "needs-nothing");
     // OpenClaw reads no file over 256,000 bytes.
@@ -79,6 +95,128 @@ fn file_name_case() {
     assert_eq!(status(&r, "claude-code"), "needs-nothing");
     let r = audit(&[("demo/SKILL.md", &big[..256_000])]);
     assert_eq!(status(&r, "openclaw"), "needs-nothing");
+}
+
+#[test]
+fn another_case_loads_where_the_file_system_ignores_case() {
+    let profile =
+        |os: &str| format!(r#"{{"name": "mac", "extends": ["builtin:claude-code"], "os": {os}}}"#);
+    let on = |os: &str| {
+        let mac = profile(os);
+        let tmp = tree(&[("demo/skill.md", &skill_md("demo", "")), ("mac.json", &mac)]);
+        let args = ["--fail-on", "never", "-p", "mac.json", "demo"];
+        status(&json_run(tmp.path(), &args).0, "mac")
+    };
+    assert_eq!(on(r#"["macos", "windows"]"#), "needs-nothing");
+    assert_eq!(on(r#"["macos", "linux"]"#), "not-loaded");
+    assert_eq!(on(r#"[]"#), "not-loaded");
+}
+
+#[test]
+fn codex_ends_a_frontmatter_at_an_indented_dashes_line() {
+    // The body indented into `description`: no line closes it at the left margin.
+    let text = "---\nname: demo\ndescription: |\n  Does demo things.\n  ---\n\n  # Demo\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "codex"),
+        (
+            "needs-nothing".into(),
+            "Codex ends the frontmatter at the indented `---` on line 5 and loads it; skill-audit reads none of its other fields".into()
+        )
+    );
+    assert_eq!(status(&r, "copilot-cli"), "not-loaded");
+    assert_eq!(status(&r, "gemini-cli"), "not-loaded");
+    // Closed at the margin below, but Codex ends it above `description`.
+    let text = "---\nname: demo\n  ---\ndescription: Does demo things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "codex"),
+        (
+            "not-loaded".into(),
+            "Codex skips a skill without a `description`, as it ends the frontmatter at the indented `---` on line 3".into()
+        )
+    );
+    assert_eq!(status(&r, "copilot-cli"), "needs-nothing");
+    // Nothing above it: no frontmatter for Codex.
+    let text = "---\n  ---\nname: demo\ndescription: Does demo things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "codex").1,
+        "Codex ends the frontmatter at the indented `---` on line 2, and what is above it is not a YAML mapping with fields, so it skips the skill"
+    );
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
+}
+
+#[test]
+fn a_byte_order_mark_hides_the_frontmatter_from_some_hosts() {
+    let text = format!("\u{feff}{}", skill_md("demo", ""));
+    let r = audit(&[("demo/SKILL.md", &text)]);
+    for (host, title) in [
+        ("codex", "Codex"),
+        ("gemini-cli", "Gemini CLI"),
+        ("openclaw", "OpenClaw"),
+    ] {
+        assert_eq!(
+            cell(&r, "skills", host),
+            (
+                "not-loaded".into(),
+                format!(
+                    "{title} finds no frontmatter after the byte order mark (U+FEFF) that starts the file, so it skips the skill; save the file without it"
+                )
+            )
+        );
+    }
+    for host in ["claude-code", "cursor", "opencode", "vscode"] {
+        assert_eq!(status(&r, host), "needs-nothing", "{host}");
+    }
+    // A mark before text that opens no frontmatter is not why a host skips it.
+    let r = audit(&[("demo/SKILL.md", "\u{feff}# Demo\n")]);
+    assert!(!cell(&r, "skills", "codex").1.contains("byte order mark"));
+}
+
+#[test]
+fn an_empty_frontmatter_is_said_to_be_empty() {
+    let r = audit(&[("demo/SKILL.md", "---\n---\nBody.\n")]);
+    for (host, title, field) in [
+        ("gemini-cli", "Gemini CLI", "name"),
+        ("opencode", "OpenCode", "name"),
+        ("openclaw", "OpenClaw", "description"),
+    ] {
+        assert_eq!(
+            cell(&r, "skills", host),
+            (
+                "not-loaded".into(),
+                format!("{title} skips a skill without a `{field}`: its frontmatter is empty")
+            )
+        );
+    }
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
+}
+
+#[test]
+fn codex_reads_metadata_into_a_struct() {
+    let r = audit(&[(
+        "demo/SKILL.md",
+        &skill_md("demo", "metadata: \"just a string\"\n"),
+    )]);
+    assert_eq!(
+        cell(&r, "skills", "codex"),
+        (
+            "not-loaded".into(),
+            "Codex skips a skill whose `metadata` is not a mapping".into()
+        )
+    );
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
+    let long = format!("metadata:\n  short-description: {}\n", "y".repeat(1025));
+    let r = audit(&[("demo/SKILL.md", &skill_md("demo", &long))]);
+    assert_eq!(
+        cell(&r, "skills", "codex").1,
+        "Codex skips a skill whose metadata.short-description is over 1,024 characters (1,025)"
+    );
+    assert_eq!(status(&r, "cursor"), "needs-nothing");
+    let fits = format!("metadata:\n  short-description: {}\n", "y".repeat(1024));
+    let r = audit(&[("demo/SKILL.md", &skill_md("demo", &fits))]);
+    assert_eq!(status(&r, "codex"), "needs-nothing");
 }
 
 #[test]

@@ -462,7 +462,7 @@ fn chart_titles_count_in_the_right_number() {
     assert_eq!(
         titles(&one),
         [
-            "prod: 9 skills, 4 available, 2 unavailable, 2 needs-nothing, 1 undeclared",
+            "prod: 9 skills, 4 available, 2 unavailable, 1 not-loaded, 1 needs-nothing, 1 undeclared",
             "prod: 4 agents, 2 available, 2 partial",
         ]
     );
@@ -514,11 +514,11 @@ fn first_view_is_the_rows_text_and_markdown_list() {
         0,
     );
     assert!(
-        markdown.contains("### Skills not available everywhere (6 of 9)")
+        markdown.contains("### Skills not available everywhere (7 of 9)")
             && markdown.contains("### Agents not available everywhere (2 of 4)"),
         "{markdown}"
     );
-    assert_eq!(shown(0..9).len(), 6);
+    assert_eq!(shown(0..9).len(), 7);
     // An agent available wherever it loads needs no attention, as text and Markdown fold it.
     let analyst = rows.iter().find(|(n, _, _)| n == "analyst").unwrap();
     assert_eq!(

@@ -1370,6 +1370,18 @@ fn the_tools_of_each_example_profile_give_the_statuses_of_the_cli_matrix() {
             assert_eq!(status(&session).as_deref(), Some("available"));
             cli.retain(|(p, _)| p != machine);
             session.retain(|(p, _)| p != machine);
+            // Its OS (macOS) too: there a `skill.md` is found, which a session that names no
+            // OS cannot count on.
+            let lower = "examples/library/skills/legacy/notes-helper/skill.md";
+            let of = |rows: &[(String, String)]| {
+                rows.iter()
+                    .find(|(p, _)| p == lower)
+                    .map(|(_, s)| s.clone())
+            };
+            assert_eq!(of(&session).as_deref(), Some("not-loaded"));
+            assert_eq!(of(&cli).as_deref(), Some("needs-nothing"));
+            cli.retain(|(p, _)| p != lower);
+            session.retain(|(p, _)| p != lower);
         }
         assert_eq!(session, cli, "profile {profile}");
     }
