@@ -293,6 +293,8 @@ pub(crate) fn checked() -> String {
     #[derive(serde::Deserialize)]
     struct Checked {
         checked: Option<String>,
+        #[serde(rename = "models-checked")]
+        models_checked: Option<String>,
         #[serde(default)]
         models: Vec<serde::de::IgnoredAny>,
     }
@@ -300,7 +302,11 @@ pub(crate) fn checked() -> String {
         .iter()
         .filter_map(|(_, json)| {
             let c = serde_json::from_str::<Checked>(json).ok()?;
-            if c.models.is_empty() { None } else { c.checked }
+            if c.models.is_empty() {
+                None
+            } else {
+                c.models_checked.or(c.checked)
+            }
         })
         .max()
         .unwrap_or_default()
@@ -455,13 +461,19 @@ mod tests {
             let source = v["source"].as_str().unwrap_or_default();
             assert!(source.contains("https://"), "{name}: source {source:?}");
             let checked = v["checked"].as_str().unwrap_or_default();
-            let date: Vec<&str> = checked.split('-').collect();
-            assert!(
-                date.len() == 3
-                    && [4, 2, 2] == [date[0].len(), date[1].len(), date[2].len()]
-                    && date.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit())),
-                "{name}: checked {checked:?} is not YYYY-MM-DD"
-            );
+            for (key, date) in [("checked", checked), ("models-checked", checked)]
+                .into_iter()
+                .chain(v["models-checked"].as_str().map(|d| ("models-checked", d)))
+            {
+                let parts: Vec<&str> = date.split('-').collect();
+                assert!(
+                    parts.len() == 3
+                        && [4, 2, 2] == [parts[0].len(), parts[1].len(), parts[2].len()]
+                        && parts.iter().all(|p| p.bytes().all(|b| b.is_ascii_digit())),
+                    "{name}: {key} {date:?} is not YYYY-MM-DD"
+                );
+                assert!(date <= checked, "{name}: {key} {date} is after `checked`");
+            }
             let voc = vocabulary(name);
             assert!(voc.title.is_some(), "{name}: no title");
             let rules = v["skills"].as_object().expect("loading rules, if none");

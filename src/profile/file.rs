@@ -149,6 +149,10 @@ pub struct ProfileFile {
     pub source: Option<String>,
     /// Host profiles: when the lists were last checked against that documentation (YYYY-MM-DD).
     pub checked: Option<String>,
+    /// Host profiles: when the model list was last checked, where that is earlier than
+    /// `checked` (a later reading checked other lists).
+    #[serde(rename = "models-checked")]
+    pub models_checked: Option<String>,
     /// Captured profiles (`skill-audit capture`): the MCP server the lists were read from.
     pub server: Option<CapturedServer>,
     /// Captured profiles: the MCP protocol version of the session.
