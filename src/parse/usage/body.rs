@@ -296,15 +296,14 @@ pub(super) fn alternative_lead(line: &str) -> bool {
 /// The titles of the headings right under a heading that presents the skill's own tools
 /// (`## Tools`, `## Available Tools`), where each is one name: `### duby_tts`. A section
 /// of tools the skill needs (`## Required Tools`) is not such a heading.
-fn own_tool_headings(body: &str) -> Vec<&str> {
+fn own_tool_headings<'t>(headings: impl Iterator<Item = (usize, &'t str)>) -> Vec<&'t str> {
     let mut out = Vec::new();
     // The level of the open `## Tools` heading.
     let mut tools_level = None;
-    for (_, t) in outside_blocks(body) {
-        let Some(title) = heading_title(t) else {
+    for (level, line) in headings {
+        let Some(title) = heading_title(line.trim_start()) else {
             continue;
         };
-        let level = heading_level(t);
         if tools_level.is_some_and(|l| level <= l) {
             tools_level = None;
         }
@@ -564,7 +563,7 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
     // The skill's own tools, each under a heading of its `## Tools` section, are called in
     // shell syntax in its examples (`duby_tts "Hello"`): they are no executables on `PATH`.
     if out.iter().any(|u| u.kind == DepKind::Bins) {
-        let own_tools = own_tool_headings(body);
+        let own_tools = own_tool_headings(headings.iter().map(|h| (h.1, lines[h.0])));
         out.retain(|u| u.kind != DepKind::Bins || !own_tools.contains(&u.name.as_str()));
     }
     if out

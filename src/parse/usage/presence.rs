@@ -30,9 +30,8 @@ struct Frame {
 
 /// Whether a condition (or a `case` word) tests which operating system runs the text.
 fn tests_os(text: &str) -> bool {
-    ["OSTYPE", "uname", "$OS", "${OS}"]
-        .iter()
-        .any(|w| text.contains(w))
+    text.contains("uname")
+        || text.contains("OS") && ["OSTYPE", "$OS", "${OS}"].iter().any(|w| text.contains(w))
 }
 
 /// The words a presence test may start with: the shell has run nothing yet.
@@ -45,7 +44,8 @@ impl Checked {
             ["command -v", "command -V", "which ", "type ", "hash "]
                 .iter()
                 .any(|t| l.contains(t))
-                || tests_os(l)
+                || l.contains("uname")
+                || l.contains("OS")
         });
         if !tests_any {
             return checked;
