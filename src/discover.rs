@@ -59,6 +59,9 @@ pub struct Discovery {
     /// regular files, sorted by their bytes: what a skill's folder holds, for reading what the
     /// skill uses.
     pub scripts: Vec<PathBuf>,
+    /// Links to a folder in a `skills` folder (a linked skill folder), by display path: hosts
+    /// that scan `skills/*/SKILL.md` follow them, the walk does not.
+    pub skill_links: Vec<(String, PathBuf)>,
 }
 
 impl Discovery {
@@ -69,6 +72,7 @@ impl Discovery {
         self.ignore_dirs.append(&mut other.ignore_dirs);
         self.sidecars.append(&mut other.sidecars);
         self.scripts.append(&mut other.scripts);
+        self.skill_links.append(&mut other.skill_links);
     }
 
     /// The folders holding a `SKILL.md` the walk found, sorted: a nested skill's folder is
@@ -460,6 +464,8 @@ pub(crate) fn walk_each(
     d.sidecars.dedup();
     d.scripts.sort_by(|a, b| a.as_os_str().cmp(b.as_os_str()));
     d.scripts.dedup();
+    d.skill_links.sort();
+    d.skill_links.dedup();
     if rules == IgnoreRules::Honour {
         d.ignored = count_ignored(&d, roots, excludes, threads, cwd);
     }
@@ -588,7 +594,16 @@ fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) ->
                     if t.is_file() && is_script(name) {
                         guard.local.scripts.push(e.path().to_owned());
                     }
-                    if let Some(kind) = classify(e.path()) {
+                    let kind = classify(e.path());
+                    if kind.is_none()
+                        && t.is_symlink()
+                        && e.path().parent().and_then(Path::file_name) == Some(OsStr::new("skills"))
+                        && links_to_a_folder_name(e.path())
+                    {
+                        let shown = display_path(e.path(), cwd);
+                        guard.local.skill_links.push((shown, e.path().to_owned()));
+                    }
+                    if let Some(kind) = kind {
                         let entry = match crate::boundary::special_kind(t) {
                             Some(what) => Entry::Special(what),
                             None if t.is_symlink() => Entry::Indirect,
@@ -610,6 +625,17 @@ fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) ->
         })
     });
     all.into_inner().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Whether the link at `path` names, as its text reads, a folder rather than a file: its last
+/// part has no extension (`../shared/pdf`, not `../notes/SKILL.md`). Only the link is read:
+/// what is at its target, outside the tree perhaps, is not looked at.
+fn links_to_a_folder_name(path: &Path) -> bool {
+    std::fs::read_link(path).is_ok_and(|target| {
+        target
+            .file_name()
+            .is_some_and(|n| !n.to_string_lossy().trim_start_matches('.').contains('.'))
+    })
 }
 
 /// How many files ignore rules hid from the walk `d`: the candidates a walk without them

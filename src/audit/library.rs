@@ -89,6 +89,9 @@ pub(crate) fn judge(
     for e in &found.errors {
         findings.push(rules::file::read_error(&e.path, &e.message));
     }
+    for (shown, _) in &found.skill_links {
+        findings.push(rules::file::skill_link_outside(shown));
+    }
     findings.extend(
         skills
             .iter()

@@ -63,6 +63,11 @@ pub(crate) fn read_files(
 /// that manifests list, one output per file. Reads files; [`judge`] reads none.
 pub(crate) fn complete(opts: &AuditOptions, scan: &mut PerFile, boundary: &Boundary) {
     let PerFile { found, outputs } = scan;
+    // Only the links that leave the tree are reported: one inside leads to files the walk
+    // audits where they are.
+    found
+        .skill_links
+        .retain(|(_, link)| matches!(boundary.resolve(link), Err(Refusal::Outside)));
     // Codex's sidecars, for the skills beside one the walk passed.
     if !found.sidecars.is_empty() {
         outputs

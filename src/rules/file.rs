@@ -495,7 +495,7 @@ pub(crate) const OUTSIDE_TREE: RuleDoc = RuleDoc {
     name: "outside-tree",
     severity: Severity::Error,
     summary: "A link or a manifest path leads outside the audited tree",
-    what: "A symlink in the tree, a path in a plugin manifest, a `[[links]]` entry or a link in a SKILL.md body (`../../..`, or through a folder of the tree that is a link) leads to a file whose real path is outside the audited roots and the git work tree holding them. skill-audit does not open it, nor look up whether it exists; the file that pointed there is still reported.",
+    what: "A symlink in the tree (a skill file, or a link to a folder in a `skills` folder, such as a linked skill folder), a path in a plugin manifest, a `[[links]]` entry or a link in a SKILL.md body (`../../..`, or through a folder of the tree that is a link) leads to a file whose real path is outside the audited roots and the git work tree holding them. skill-audit does not open it, nor look up whether it exists; the file that pointed there is still reported.",
     why: "An audited tree may come from a stranger (a pull request from a fork). Following its links out of the tree would put other files of the machine, such as `/proc/self/environ` with its tokens, into reports and CI logs. A host that follows the link loads a file the library does not ship.",
     example: "skills/pdf/SKILL.md -> /srv/notes/pdf.md\n\nFix: copy the file into the library, or audit a tree that holds both; pass `--follow-outside` only for trees you trust.",
     fix: None,
@@ -521,6 +521,17 @@ fn outside_message(what: impl std::fmt::Display, listed: impl std::fmt::Display)
 /// The `what` ("agent", "skill") path `listed` of the manifest at `manifest` leaves the tree.
 pub(crate) fn manifest_path_outside(manifest: &str, pos: Pos, what: &str, listed: &str) -> Finding {
     listed_outside(manifest, pos, format_args!("{what} path"), listed)
+}
+
+/// A link to a folder in a `skills` folder, at `path`, whose real path leaves the audited
+/// tree: a linked skill folder, which the walk does not follow.
+pub(crate) fn skill_link_outside(path: &str) -> Finding {
+    Finding::new(
+        Rule::OutsideTree,
+        path,
+        Pos::START,
+        "this link in a `skills` folder leads outside the audited tree, so nothing behind it is audited, while hosts that look for `skills/*/SKILL.md` follow it to whatever is there; copy the skill into the library, or audit a tree that holds it",
+    )
 }
 
 /// A link of the body, to `target` at `pos`, leads out of the audited tree.

@@ -430,3 +430,30 @@ fn text_paths_into_missing_folders_are_judged_by_their_words() {
         r["findings"]
     );
 }
+
+/// A linked skill folder whose real path leaves the audited tree is reported where the link
+/// is: the walk does not follow it, hosts do. A link that stays inside, one outside a
+/// `skills` folder and one to a file are not.
+#[test]
+fn a_linked_skill_folder_leading_out_of_the_tree_is_reported() {
+    use std::os::unix::fs::symlink;
+    let t = tree(&[
+        ("outside/pdf/SKILL.md", &skill_md("pdf", "")),
+        ("lib/skills/own/SKILL.md", &skill_md("own", "")),
+        ("lib/docs/readme.md", "# docs\n"),
+    ]);
+    let root = t.path();
+    symlink("../../outside/pdf", root.join("lib/skills/pdf")).unwrap();
+    symlink("own", root.join("lib/skills/again")).unwrap();
+    symlink("../../outside/pdf", root.join("lib/docs/pdf")).unwrap();
+    symlink(
+        "../../outside/pdf/SKILL.md",
+        root.join("lib/skills/notes.md"),
+    )
+    .unwrap();
+    let (r, _) = json_run(root, &["--fail-on", "never", "lib"]);
+    let found = crate::common::findings(&r, "SA110");
+    let paths: Vec<&str> = found.iter().map(|f| s(f, "path")).collect();
+    assert_eq!(paths, ["lib/skills/pdf"]);
+    assert!(messages(&r, "SA110")[0].contains("hosts that look for `skills/*/SKILL.md` follow it"));
+}
