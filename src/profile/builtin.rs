@@ -63,21 +63,7 @@ pub(crate) fn hosts() -> &'static [Profile] {
 /// (`skill.md` for `SKILL.md`), in `BUILTINS` order.
 pub(crate) fn exact_file_name_hosts() -> &'static [&'static str] {
     static CELL: OnceLock<Vec<&'static str>> = OnceLock::new();
-    CELL.get_or_init(|| {
-        (hosts().iter())
-            .filter(|p| {
-                let v = p.vocabulary.as_ref();
-                let file = v
-                    .and_then(|v| v.skills.as_ref())
-                    .and_then(|s| s.file.as_ref());
-                file.is_some_and(|f| f.case_sensitive)
-            })
-            .map(|p| {
-                let title = p.vocabulary.as_ref().and_then(|v| v.title.as_deref());
-                title.unwrap_or(p.name.as_str())
-            })
-            .collect()
-    })
+    CELL.get_or_init(|| hosts_whose_file_rule(|f| f.case_sensitive))
 }
 
 /// The titles of the built-in hosts that ask the file system for their skill file's name, so
@@ -85,21 +71,24 @@ pub(crate) fn exact_file_name_hosts() -> &'static [&'static str] {
 /// order.
 pub(crate) fn file_system_name_hosts() -> &'static [&'static str] {
     static CELL: OnceLock<Vec<&'static str>> = OnceLock::new();
-    CELL.get_or_init(|| {
-        (hosts().iter())
-            .filter(|p| {
-                let v = p.vocabulary.as_ref();
-                let file = v
-                    .and_then(|v| v.skills.as_ref())
-                    .and_then(|s| s.file.as_ref());
-                file.is_some_and(|f| f.file_system && !f.case_sensitive)
-            })
-            .map(|p| {
-                let title = p.vocabulary.as_ref().and_then(|v| v.title.as_deref());
-                title.unwrap_or(p.name.as_str())
-            })
-            .collect()
-    })
+    CELL.get_or_init(|| hosts_whose_file_rule(|f| f.file_system && !f.case_sensitive))
+}
+
+/// The titles of the built-in hosts whose rule for the skill file's name `holds`.
+fn hosts_whose_file_rule(holds: fn(&super::loading::FileRule) -> bool) -> Vec<&'static str> {
+    (hosts().iter())
+        .filter(|p| {
+            let v = p.vocabulary.as_ref();
+            let file = v
+                .and_then(|v| v.skills.as_ref())
+                .and_then(|s| s.file.as_ref());
+            file.is_some_and(holds)
+        })
+        .map(|p| {
+            let title = p.vocabulary.as_ref().and_then(|v| v.title.as_deref());
+            title.unwrap_or(p.name.as_str())
+        })
+        .collect()
 }
 
 /// The title of each built-in host that says how it reads a frontmatter that is not YAML, with
