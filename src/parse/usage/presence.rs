@@ -69,7 +69,7 @@ impl Checked {
                             close(frame, (li, at), &mut stretches);
                         }
                         let open = line.condition_test(si).map(|n| (n.to_owned(), (li, at)));
-                        let os = tests_os(line.condition(si)).then_some((li, at));
+                        let os = tests_os(line.command_at(at)).then_some((li, at));
                         if first == "if" {
                             frames.push(Frame {
                                 open,
@@ -81,9 +81,7 @@ impl Checked {
                             frame.os = frame.os.or(os);
                         }
                     }
-                    "case" => {
-                        cases.push(tests_os(text.get(at..).unwrap_or("")).then_some((li, at)))
-                    }
+                    "case" => cases.push(tests_os(line.command_at(at)).then_some((li, at))),
                     "esac" => {
                         if let Some(Some(from)) = cases.pop() {
                             checked.os.push((from, (li, at)));
@@ -232,13 +230,11 @@ impl<'t> Line<'t> {
         }
     }
 
-    /// The condition of the `if` or `elif` starting segment `si`: up to its `then`, or the
-    /// end of the line.
-    fn condition(&self, si: usize) -> &'t str {
-        let start = self.segs.get(si).map_or(self.text.len(), |s| s.0);
-        let end = (self.thens.get(self.thens.partition_point(|&j| j <= si)))
-            .and_then(|&j| self.segs.get(j))
-            .map_or(self.text.len(), |s| s.0);
+    /// The text of the command starting at byte `start`: up to the next `;` or the line's
+    /// end. An `if`'s condition is read so far, not to its `then`: a line of thousands of
+    /// `if`s with no `then` is then read once, not once per `if`.
+    fn command_at(&self, start: usize) -> &'t str {
+        let end = first_from(&self.semis, start).unwrap_or(self.text.len());
         self.text.get(start..end).unwrap_or("")
     }
 
