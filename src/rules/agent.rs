@@ -5,7 +5,7 @@ use std::path::Path;
 
 use super::{FixDoc, RuleDoc};
 use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink};
-use crate::files::Files;
+use crate::files::{Files, Lookup};
 use crate::model::Agent;
 use crate::parse::agent::{ParsedAgent, key_pos};
 use crate::rules::Rule;
@@ -383,7 +383,7 @@ pub(crate) const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
     example: ".github/chatmodes/planner.chatmode.md\n\nFix: rename to .github/agents/planner.agent.md",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Rename `NAME.chatmode.md` to `NAME.agent.md` in the same folder; not offered when a file of that name, in any case, is there. Moving it to `.github/agents/` is left to you. Unsafe: what names the old file no longer finds it.",
+        what: "Rename `NAME.chatmode.md` to `NAME.agent.md` in the same folder; not offered when that file is there. Moving it to `.github/agents/` is left to you. Unsafe: what names the old file no longer finds it.",
     }),
 };
 
@@ -391,7 +391,12 @@ pub(crate) const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
 fn chat_mode_renamed(sink: &mut Sink, file_name: &str, fs_path: &Path, files: &dyn Files) {
     let stem = crate::parse::agent::stem(file_name);
     let new = format!("{stem}.agent.md");
-    if super::file::rename_blocked(files, fs_path, &new) {
+    // Looked up, not listed: a folder may hold thousands of chat modes.
+    let taken = matches!(
+        files.lookup(&fs_path.with_file_name(&new)),
+        Lookup::File | Lookup::Folder | Lookup::Outside
+    );
+    if taken {
         sink.push(
             Rule::ChatModeRenamed,
             Pos::START,

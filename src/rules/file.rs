@@ -430,8 +430,9 @@ pub(crate) fn skill_file_casing(
 /// Whether renaming the file at `fs_path` to `to` in its folder would meet another file: one
 /// spelled `to` in any case, as a checkout on a file system that ignores case could not hold
 /// both. Its own name in another case is no obstacle. A folder that cannot be listed blocks
-/// nothing here: the rename itself is checked again when it is made.
-pub(crate) fn rename_blocked(files: &dyn crate::files::Files, fs_path: &Path, to: &str) -> bool {
+/// nothing here: the rename itself is checked again when it is made. The folder is listed:
+/// for a skill file in another case, of which a folder holds few.
+fn rename_blocked(files: &dyn crate::files::Files, fs_path: &Path, to: &str) -> bool {
     let (Some(dir), Some(own)) = (fs_path.parent(), fs_path.file_name()) else {
         return false;
     };

@@ -403,14 +403,14 @@ fn a_diff_with_renames_applies_with_git() {
 }
 
 /// A rename whose target is there already is not offered: the finding says to merge the two,
-/// carries no fix (no `[*]`), and `--fix` leaves both files as they were. The name's own
-/// case is no obstacle, nor is a file beside it of another name.
+/// carries no fix (no `[*]`), and `--fix` leaves both files as they were. For a skill file,
+/// a `SKILL.md` in any other case is in the way too; its own name in another case is not.
 #[test]
 fn renames_never_replace_a_file() {
     const NEW: &str = "---\ndescription: New.\n---\n";
     let lib = tree(&[
         ("a/plan.chatmode.md", "---\ndescription: Old.\n---\n"),
-        ("a/Plan.Agent.md", NEW),
+        ("a/plan.agent.md", NEW),
         ("b/solo.chatmode.md", "---\ndescription: Solo.\n---\n"),
         ("s/x/skill.md", &skill_md("x", "")),
         ("s/x/SKILL.md", &skill_md("x", "")),
@@ -433,7 +433,7 @@ fn renames_never_replace_a_file() {
     assert!(!blocked("SA108", "s/y/Skill.md").0);
     let (stdout, stderr, _) = run(lib.path(), &["--fix", "--unsafe-fixes"]);
     assert!(!stderr.contains("exists already"), "{stderr}");
-    assert_eq!(read(lib.path(), "a/Plan.Agent.md"), NEW);
+    assert_eq!(read(lib.path(), "a/plan.agent.md"), NEW);
     assert!(lib.path().join("a/plan.chatmode.md").is_file());
     assert!(lib.path().join("s/x/skill.md").is_file());
     assert!(lib.path().join("b/solo.agent.md").is_file(), "{stdout}");
