@@ -28,6 +28,17 @@ pub enum AgentFlavor {
     Claude,
 }
 
+impl AgentFlavor {
+    /// The flavor as `Agent::flavor` and the host profiles' `loads` lists spell it.
+    pub(crate) fn as_str(self) -> &'static str {
+        match self {
+            AgentFlavor::Custom => "custom",
+            AgentFlavor::ChatMode => "chatmode",
+            AgentFlavor::Claude => "claude",
+        }
+    }
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub enum ManifestKind {
     /// Agent Plugins / Copilot `plugin.json` (at a plugin root or in `.github/plugin/`).

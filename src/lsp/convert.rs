@@ -275,7 +275,6 @@ pub(crate) fn byte_of_utf16(line: &str, character: u32) -> usize {
     line.len()
 }
 
-/// Characters that end a name or a key in frontmatter and manifests.
 /// How far a bracket search looks: a link or flow list longer than this is rare, and a line
 /// of many unclosed brackets must not cost a search to its end for each.
 const BRACKET_REACH: usize = 4096;
@@ -308,6 +307,7 @@ fn bracketed_len(text: &str) -> Option<usize> {
     Some(label)
 }
 
+/// Characters that end a name or a key in frontmatter and manifests.
 pub(crate) fn ends_token(c: char) -> bool {
     c.is_whitespace()
         || matches!(

@@ -145,7 +145,7 @@ fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
                 (Some(targets), _) if !targets.is_empty() => format!(
                     "available: {} takes it as {}",
                     p.host_title().unwrap_or_default(),
-                    quoted(targets)
+                    crate::diagnostic::quoted(targets)
                 ),
                 (_, Some((server, _))) => format!("available: from the `{server}` server"),
                 _ => "available: listed by the profile".to_owned(),
@@ -153,7 +153,7 @@ fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
         }
         ToolVerdict::Renamed(new) => format!(
             "renamed: the host still maps it, but the name is now {}",
-            quoted(&new)
+            crate::diagnostic::quoted(&new)
         ),
         ToolVerdict::Unknown => match (p.may_provide(name), &p.vocabulary) {
             (Some(what), _) => format!("not judged: {} may provide it", what.provider()),
@@ -178,15 +178,6 @@ fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
             }
         },
     }
-}
-
-/// Names in backticks, comma-separated.
-fn quoted(names: &[String]) -> String {
-    names
-        .iter()
-        .map(|n| format!("`{n}`"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The profiles a name is judged against.
@@ -431,11 +422,7 @@ fn readers<'w>(
             match agent {
                 Some(a) => Box::new(move |p| evaluate::loads(p, &a.agent)),
                 None => {
-                    let flavor = match flavor {
-                        AgentFlavor::Custom => "custom",
-                        AgentFlavor::ChatMode => "chatmode",
-                        AgentFlavor::Claude => "claude",
-                    };
+                    let flavor = flavor.as_str();
                     Box::new(move |p| {
                         p.vocabulary
                             .as_ref()

@@ -46,12 +46,7 @@ pub fn parse(
         path: path.to_owned(),
         fs_path: fs_path.to_owned(),
         stem,
-        flavor: match flavor {
-            AgentFlavor::Custom => "custom",
-            AgentFlavor::ChatMode => "chatmode",
-            AgentFlavor::Claude => "claude",
-        }
-        .to_owned(),
+        flavor: flavor.as_str().to_owned(),
         ..Agent::default()
     };
     let mut probe = Sink::new(path);
