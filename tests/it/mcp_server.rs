@@ -446,6 +446,9 @@ struct Raw {
     child: Reaper,
     stdin: Option<ChildStdin>,
     lines: Receiver<String>,
+    /// Messages read while waiting for another id: tool calls run at once, so their answers
+    /// may come in any order.
+    held: Vec<Value>,
 }
 
 impl Raw {
@@ -473,6 +476,7 @@ impl Raw {
             child: Reaper(child),
             stdin,
             lines,
+            held: Vec::new(),
         };
         raw.send(
             &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
@@ -500,8 +504,15 @@ impl Raw {
             "params": {"name": tool, "arguments": args}}));
     }
 
-    /// The next message the server writes, whatever it is.
+    /// The next message the server writes, whatever it is (one held first).
     fn next(&mut self) -> Value {
+        if !self.held.is_empty() {
+            return self.held.remove(0);
+        }
+        self.read()
+    }
+
+    fn read(&mut self) -> Value {
         let line = match self.lines.recv_timeout(HUNG) {
             Ok(l) => l,
             Err(RecvTimeoutError::Timeout) => panic!("no message from the server"),
@@ -510,15 +521,17 @@ impl Raw {
         serde_json::from_str(&line).expect("JSON-RPC on stdout")
     }
 
-    /// The next message with `id`, skipping the others; the ids seen before it.
+    /// The next message with `id`, holding the others for later; the ids of those held
+    /// (not yet asked for) that came before it.
     fn answer_after(&mut self, id: u64) -> (Value, Vec<Value>) {
-        let mut seen = Vec::new();
         loop {
-            let msg = self.next();
-            if msg["id"] == id {
+            if let Some(at) = self.held.iter().position(|m| m["id"] == id) {
+                let msg = self.held.remove(at);
+                let seen = self.held[..at].iter().map(|m| m["id"].clone()).collect();
                 return (msg, seen);
             }
-            seen.push(msg["id"].clone());
+            let msg = self.read();
+            self.held.push(msg);
         }
     }
 
