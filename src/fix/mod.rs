@@ -498,17 +498,22 @@ fn no_worse(before: &ParseState, after: &str) -> Result<(), String> {
 /// A unified diff of the changes, in path order: what `--diff` prints. Each file has git's
 /// `diff --git` line, and a rename its `rename from` and `rename to` lines, before its hunks,
 /// so `git apply` makes the renames too (it reads a file's section up to the next such line,
-/// so every file needs one once any does).
+/// so every file needs one once any does). A path outside the current folder is shown from
+/// the root without its leading `/`, as git shows one (`a/tmp/x`), so `patch -p1` run at the
+/// root applies it.
 pub fn diff(changes: &[Change]) -> String {
     let mut out = String::new();
+    let shown = |p: &str| p.trim_start_matches('/').to_owned();
     for c in changes {
-        let to = c
-            .rename
-            .as_ref()
-            .map_or(c.path.as_str(), |(p, _)| p.as_str());
-        out.push_str(&format!("diff --git a/{} b/{to}\n", c.path));
-        if to != c.path {
-            out.push_str(&format!("rename from {}\nrename to {to}\n", c.path));
+        let from = shown(&c.path);
+        let to = shown(
+            c.rename
+                .as_ref()
+                .map_or(c.path.as_str(), |(p, _)| p.as_str()),
+        );
+        out.push_str(&format!("diff --git a/{from} b/{to}\n"));
+        if to != from {
+            out.push_str(&format!("rename from {from}\nrename to {to}\n"));
         }
         if c.before == c.after {
             continue;
@@ -517,7 +522,7 @@ pub fn diff(changes: &[Change]) -> String {
         let text = d
             .unified_diff()
             .context_radius(3)
-            .header(&format!("a/{}", c.path), &format!("b/{to}"))
+            .header(&format!("a/{from}"), &format!("b/{to}"))
             .to_string();
         out.push_str(&text);
         if !text.ends_with('\n') {
@@ -667,6 +672,14 @@ mod tests {
         let d = diff(&[moved, c_again()]);
         assert!(
             d.starts_with("diff --git a/s/skill.md b/s/SKILL.md\nrename from s/skill.md\nrename to s/SKILL.md\ndiff --git a/a/x.agent.md b/a/x.agent.md\n--- a/a/x.agent.md"),
+            "{d}"
+        );
+        // A path outside the current folder, shown from the root.
+        let mut far = c_again();
+        far.path = "/tmp/lib/a/x.agent.md".into();
+        let d = diff(&[far]);
+        assert!(
+            d.starts_with("diff --git a/tmp/lib/a/x.agent.md b/tmp/lib/a/x.agent.md\n--- a/tmp/lib/a/x.agent.md\n+++ b/tmp/lib/a/x.agent.md\n"),
             "{d}"
         );
     }
