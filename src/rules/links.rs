@@ -72,9 +72,9 @@ pub(crate) const DRIFT: RuleDoc = RuleDoc {
     }),
 };
 
-/// The finding for a drifting link, on the agent file.
-/// SA603 for every drifting link, and SA604 for every link whose skill suggests a model its
-/// agent does not use.
+/// SA603 for every agent that drifts from a skill it loads, and SA604 for every agent whose
+/// skill suggests a model it does not use: one finding per agent and skill, naming every way
+/// the agent loads it (a skill in `skills:` and linked from the body is one problem).
 pub(crate) fn drift(
     drift: &[Drift],
     links: &[Link],
@@ -87,22 +87,49 @@ pub(crate) fn drift(
         agents.iter().map(|a| (a.path.as_str(), a)).collect();
     let skill_at: foldhash::HashMap<&str, &Skill> =
         skills.iter().map(|s| (s.path.as_str(), &**s)).collect();
-    for d in drift {
+    for (d, via) in each_pair(drift, |d| (&d.agent, &d.skill_path, &d.via)) {
         if let Some(agent) = agent_at.get(d.agent.as_str()) {
-            findings.push(drift_finding(d, agent, profiles));
+            findings.push(drift_finding(d, &via, agent, profiles));
         }
     }
-    for l in links {
+    for (l, via) in each_pair(links, |l| (&l.agent, &l.skill_path, &l.via)) {
         if let (Some(agent), Some(skill)) = (
             agent_at.get(l.agent.as_str()),
             skill_at.get(l.skill_path.as_str()),
         ) {
-            findings.extend(model_drift(l, agent, skill));
+            findings.extend(model_drift(l, &via, agent, skill));
         }
     }
 }
 
-fn drift_finding(d: &Drift, agent: &Agent, profiles: &[Profile]) -> Finding {
+/// The first of `items` for each agent and skill (`key` gives agent, skill path and the way
+/// it is loaded), in order, with every way that pair is loaded, each once.
+fn each_pair<'a, T>(
+    items: &'a [T],
+    key: impl Fn(&'a T) -> (&'a String, &'a String, &'a String),
+) -> Vec<(&'a T, String)> {
+    let mut at: foldhash::HashMap<(&str, &str), usize> = Default::default();
+    let mut out: Vec<(&T, Vec<&str>)> = Vec::new();
+    for item in items {
+        let (agent, skill, via) = key(item);
+        match at.get(&(agent.as_str(), skill.as_str())) {
+            Some(&i) => {
+                if !out[i].1.contains(&via.as_str()) {
+                    out[i].1.push(via);
+                }
+            }
+            None => {
+                at.insert((agent, skill), out.len());
+                out.push((item, vec![via]));
+            }
+        }
+    }
+    out.into_iter()
+        .map(|(t, via)| (t, via.join(", ")))
+        .collect()
+}
+
+fn drift_finding(d: &Drift, via: &str, agent: &Agent, profiles: &[Profile]) -> Finding {
     let mut parts = Vec::new();
     if !d.missing_tools.is_empty() {
         parts.push(format!("tools {}", quoted(&d.missing_tools)));
@@ -118,9 +145,8 @@ fn drift_finding(d: &Drift, agent: &Agent, profiles: &[Profile]) -> Finding {
         &agent.path,
         agent.tools_pos,
         format!(
-            "loads skill `{}` (via {}) but does not grant {}; add them to the agent's `tools`/`mcp-servers`",
+            "loads skill `{}` (via {via}) but does not grant {}; add them to the agent's `tools`/`mcp-servers`",
             d.skill,
-            d.via,
             parts.join(", ")
         ),
     )
@@ -227,7 +253,7 @@ pub(crate) const MODEL_DRIFT: RuleDoc = RuleDoc {
 };
 
 /// Info when a skill's model hint differs from the agent's model.
-fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding> {
+fn model_drift(link: &Link, via: &str, agent: &Agent, skill: &Skill) -> Option<Finding> {
     let hint = skill.model.first()?;
     if agent.model.is_empty() || agent.model.iter().any(|m| m.eq_ignore_ascii_case(hint)) {
         return None;
@@ -237,9 +263,8 @@ fn model_drift(link: &Link, agent: &Agent, skill: &Skill) -> Option<Finding> {
         &agent.path,
         agent.model_pos,
         format!(
-            "skill `{}` (via {}) suggests model `{hint}`, the agent uses `{}`",
+            "skill `{}` (via {via}) suggests model `{hint}`, the agent uses `{}`",
             link.skill,
-            link.via,
             agent.model.join("`, `")
         ),
     ))

@@ -1027,6 +1027,35 @@ fn drift_through_a_plugin_names_the_plugin() {
     assert!(s(f[0], "message").contains("via plugin:ops"), "{}", f[0]);
 }
 
+#[test]
+fn a_skill_loaded_two_ways_drifts_once_naming_both() {
+    let lib = tree(&[
+        (
+            "agents/analyst.agent.md",
+            &agent_md(
+                "tools: [read]\nmodel: GPT-5\nskills: [kusto]\n",
+                "Use [kusto](../skills/kusto/SKILL.md).\n",
+            ),
+        ),
+        (
+            "skills/kusto/SKILL.md",
+            &skill_md(
+                "kusto",
+                "model: Claude Sonnet 4.5\ndependencies:\n  tools: [execute]\n",
+            ),
+        ),
+    ]);
+    let r = audit(lib.path());
+    // The report keeps each link; the findings name the pair once.
+    assert_eq!(arr(&r, "drift").len(), 2, "{:#}", r["drift"]);
+    for rule in ["SA603", "SA604"] {
+        let f = findings_on(&r, rule, "agents/analyst.agent.md");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        let m = s(f[0], "message");
+        assert!(m.contains("(via body-link, skills-field)"), "{m}");
+    }
+}
+
 // ---------------------------------------------------------------------------------------------
 // Agent rules (SA5xx) and what counts as an agent
 // ---------------------------------------------------------------------------------------------
