@@ -192,18 +192,18 @@ pub(crate) fn partial(
             continue;
         }
         let own = crate::evaluate::OwnServers::of(agent);
-        let gaps: Vec<String> = a
+        let (unknown, gaps): (Vec<&String>, Vec<&String>) = a
             .missing
             .iter()
-            .filter(|t| !super::host::reported_unknown(profile, agent, t, &own))
-            .cloned()
-            .collect();
+            .partition(|t| super::host::reported_unknown(profile, agent, t, &own));
         if let Some(first) = gaps.first() {
+            let gaps: Vec<String> = gaps.iter().map(|t| (*t).clone()).collect();
             out.push(partial_on(
                 &agent.path,
                 agent.tool_pos(first),
                 &profile.name,
                 &gaps,
+                unknown.len(),
             ));
         }
     }
@@ -412,16 +412,23 @@ fn partial_use_on(path: &str, pos: Pos, profile: &str, reason: Option<&str>) -> 
     )
 }
 
-/// The agent at `path` runs on `profile` without the tools `missing`.
-fn partial_on(path: &str, pos: Pos, profile: &str, missing: &[String]) -> Finding {
+/// The agent at `path` runs on `profile` without the tools `missing`, and without `unknown`
+/// more names the host does not know (SA702 reports each): the message says so, as the gap
+/// is theirs together.
+fn partial_on(path: &str, pos: Pos, profile: &str, missing: &[String], unknown: usize) -> Finding {
+    let also = match unknown {
+        0 => String::new(),
+        1 => " and 1 name it does not know (SA702)".to_owned(),
+        n => format!(" and {n} names it does not know (SA702)"),
+    };
     Finding::new(
         Rule::PartialAgent,
         path,
         pos,
         format!(
-            "agent runs on profile `{profile}` without {}: the host drops {}",
+            "agent runs on profile `{profile}` without {}{also}: the host drops {}",
             crate::diagnostic::quoted(missing),
-            if missing.len() == 1 { "it" } else { "them" }
+            if missing.len() + unknown == 1 { "it" } else { "them" }
         ),
     )
 }
