@@ -286,12 +286,14 @@ impl Server {
         }
     }
 
-    /// The skills served, current; an error when none are.
-    fn listing(&self) -> Result<Arc<Listing>, ErrorData> {
+    /// The skills served, current; an error naming `method`, the one asked, when none are.
+    fn listing(&self, method: &str) -> Result<Arc<Listing>, ErrorData> {
         if self.serve == ServeSkills::No {
-            return Err(ErrorData::method_not_found::<
-                rmcp::model::ListSkillsRequestMethod,
-            >());
+            return Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("`{method}` is answered only by a server started with --serve-skills"),
+                None,
+            ));
         }
         let lib = self.lib.clone();
         let mark = self.serve == ServeSkills::MarkUnavailable;
@@ -383,7 +385,7 @@ impl ServerHandler for Server {
         request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListSkillsResult, ErrorData> {
-        let listing = self.listing()?;
+        let listing = self.listing("skills/list")?;
         let start = match request.and_then(|r| r.cursor) {
             None => 0,
             Some(c) => c
@@ -402,7 +404,7 @@ impl ServerHandler for Server {
         request: GetSkillRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<GetSkillResult, ErrorData> {
-        let listing = self.listing()?;
+        let listing = self.listing("skills/get")?;
         listing
             .skills
             .iter()
@@ -418,7 +420,7 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let listing = self.listing()?;
+        let listing = self.listing("resources/read")?;
         let uri = request.uri;
         let Some(read) = listing.read(&uri) else {
             return Err(ErrorData::resource_not_found(

@@ -1165,6 +1165,18 @@ fn served_skills_carry_their_availability_and_nothing_unlisted_is_read() {
     let mut raw = Raw::start(root(), &["examples/library"]);
     raw.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {}}));
     assert_eq!(raw.answer(1)["error"]["code"], -32601);
+    // The error names the method asked, and what would answer it.
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read",
+        "params": {"uri": "skill://x/SKILL.md"}}),
+    );
+    let a = raw.answer(2);
+    assert_eq!(a["error"]["code"], -32601, "{a}");
+    let message = a["error"]["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains("`resources/read`") && message.contains("--serve-skills"),
+        "{a}"
+    );
 }
 
 #[test]
