@@ -8,6 +8,11 @@ use super::{AuditArgs, LibraryArgs, Outcome};
 use crate::mcp::server::ServeSkills;
 
 #[derive(Debug, clap::Args)]
+// The server contacts no other MCP server: its `-p` takes files and built-in profiles only.
+#[command(mut_arg("profiles", |a| a.help(
+    "Environment profile: a JSON file or `builtin:NAME` (a live `mcp:` server is refused \
+     here); repeat for more; a tool call that names no environment is judged against the first"
+)))]
 pub struct McpServerArgs {
     /// Folders (or files) of the library to serve [default: `.`].
     #[arg(value_name = "PATH", value_hint = ValueHint::AnyPath)]

@@ -951,9 +951,9 @@ pub(crate) const MODEL_LIST_IN_STRING: RuleDoc = RuleDoc {
     name: "model-list-in-string",
     severity: Severity::Warning,
     summary: "`model` holds several names in one string",
-    what: "`model` is one string that separates several model names with `|` or `,` (`model: GPT-4.1 | 'gpt-5'`). Hosts read it as one name, which names no model.",
+    what: "`model` is one string that separates several model names with `|` or `,` (`model: GPT-4.1 | 'Claude Sonnet 4.5'`). Hosts read it as one name, which names no model.",
     why: "The host finds no model of that name and ignores the field, so none of the models listed is used.",
-    example: "model: GPT-4.1 | 'gpt-5'\n\nFix: model: [GPT-4.1, gpt-5]",
+    example: "model: GPT-4.1 | 'Claude Sonnet 4.5'\n\nFix: model: [GPT-4.1, Claude Sonnet 4.5]",
     fix: None,
 };
 

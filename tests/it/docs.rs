@@ -285,3 +285,32 @@ fn builtin_profiles_table_matches_the_files() {
     let files = std::fs::read_dir(&dir).unwrap().count();
     assert_eq!(rows, files, "one row per file in profiles/builtin/");
 }
+
+/// The JSON page's example is a trimmed copy of the example library's report: what it keeps
+/// (the summary whole) is what the report says.
+#[test]
+fn the_json_page_s_example_summary_is_the_example_library_s() {
+    let page = read(&Path::new(MANIFEST_DIR).join("docs/json-report.md"));
+    let block = page
+        .split("```json\n")
+        .nth(1)
+        .and_then(|b| b.split("```").next())
+        .expect("a JSON block");
+    let shown: serde_json::Value = serde_json::from_str(block).expect("the example is JSON");
+    let root = Path::new(MANIFEST_DIR);
+    let (report, _) = crate::common::json_run(
+        root,
+        &[
+            "--fail-on",
+            "never",
+            "-p",
+            "examples/profiles/prod.json",
+            "-p",
+            "examples/profiles/staging.json",
+            "-p",
+            "examples/profiles/dev.json",
+            "examples/library",
+        ],
+    );
+    assert_eq!(shown["summary"], report["summary"]);
+}
