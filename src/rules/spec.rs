@@ -188,7 +188,7 @@ fn check_description(node: Option<&crate::parse::yaml::Node>, map_pos: Pos, sink
 
 fn check_keys(root: &crate::parse::yaml::Node, settings: &Settings, sink: &mut Sink) {
     let Some(entries) = root.as_map() else { return };
-    for (key, _) in entries {
+    for (key, value) in entries {
         let k = key.scalar_text().unwrap_or_default();
         if SPEC_KEYS.contains(&k.as_str()) || CAPABILITY_KEYS.contains(&k.as_str()) {
             continue;
@@ -200,6 +200,10 @@ fn check_keys(root: &crate::parse::yaml::Node, settings: &Settings, sink: &mut S
             } else {
                 unconfigured_host_key(sink, key.pos, &k, hosts);
             }
+            continue;
+        }
+        if openclaw_block_key(&k, value) {
+            misplaced_openclaw_key(sink, key.pos, &k);
             continue;
         }
         let typo = did_you_mean(&k);
@@ -660,14 +664,7 @@ pub(crate) fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
         return;
     }
     // OpenClaw's gating written one level too high: turning it into a string would lose it.
-    let gating = key == "requires"
-        && value.as_map().is_some_and(|m| {
-            m.iter().any(|(k, _)| {
-                k.as_str()
-                    .is_some_and(|k| ["bins", "anyBins", "env", "config"].contains(&k))
-            })
-        });
-    if gating {
+    if key == "requires" && openclaw_block_key(key, value) {
         sink.push(
             Rule::MetadataType,
             value.pos,
@@ -835,7 +832,7 @@ pub(crate) const UNKNOWN_KEY: RuleDoc = RuleDoc {
     name: "unknown-key",
     severity: Severity::Warning,
     summary: "A frontmatter key no host knows",
-    what: "A top-level key that neither the spec nor any known host reads. The message suggests the nearest known key; without one, it says to remove the key or move it under `metadata`, where the spec keeps other fields.",
+    what: "A top-level key that neither the spec nor any known host reads. The message suggests the nearest known key; without one, it says to remove the key or move it under `metadata`, where the spec keeps other fields. A field of OpenClaw's `metadata.openclaw` block written at the top (`emoji`, `primaryEnv`, `skillKey`, a `requires` with `bins` or `env`) is told to go into that block, the only place OpenClaw reads it.",
     why: "It is silently ignored everywhere, which usually means a typo (`descripton`) that leaves the real field missing.",
     example: "descripton: Extract tables from PDFs.\n\nFix: description: Extract tables from PDFs.",
     fix: Some(RENAME_KEY_FIX),
@@ -869,6 +866,33 @@ fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixa
         pos,
         format!("`{key}` is not a field of the spec or of any host, so it is ignored{hint}"),
         fix,
+    );
+}
+
+/// A key of OpenClaw's `metadata.openclaw` block written at the top level: names only that
+/// block uses, and a `requires` that holds its gating lists.
+fn openclaw_block_key(key: &str, value: &Node) -> bool {
+    match key {
+        "emoji" | "primaryEnv" | "skillKey" => true,
+        "requires" => value.as_map().is_some_and(|m| {
+            m.iter().any(|(k, _)| {
+                k.as_str()
+                    .is_some_and(|k| ["bins", "anyBins", "env", "config"].contains(&k))
+            })
+        }),
+        _ => false,
+    }
+}
+
+/// OpenClaw's `key` one level too high: `metadata.requires` would gate nothing either, so the
+/// advice names the block.
+fn misplaced_openclaw_key(sink: &mut Sink, pos: Pos, key: &str) {
+    sink.push(
+        Rule::UnknownKey,
+        pos,
+        format!(
+            "`{key}` is a field of OpenClaw's `metadata.openclaw` block, not a top-level one, so no host reads it here; move it to `metadata.openclaw.{key}`"
+        ),
     );
 }
 
@@ -1028,5 +1052,25 @@ mod tests {
             messages[0]
         );
         assert!(messages[1].starts_with("`metadata.requires` must be a string"));
+    }
+
+    #[test]
+    fn openclaw_fields_at_the_top_are_said_to_belong_in_its_block() {
+        let root = crate::parse::yaml::parse(
+            "name: clip\nemoji: x\nrequires:\n  bins: [ffmpeg]\nsetup: y\n",
+            1,
+        )
+        .expect("yaml");
+        let mut sink = Sink::new("s");
+        check_keys(&root, &Settings::default(), &mut sink);
+        let messages: Vec<&str> = sink.findings.iter().map(|f| f.message.as_str()).collect();
+        assert_eq!(messages.len(), 3, "{messages:?}");
+        assert!(messages[0].ends_with("move it to `metadata.openclaw.emoji`"));
+        assert!(messages[1].ends_with("move it to `metadata.openclaw.requires`"));
+        assert!(
+            messages[2].starts_with("`setup` is not a field"),
+            "{}",
+            messages[2]
+        );
     }
 }
