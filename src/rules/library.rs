@@ -428,7 +428,11 @@ fn partial_on(path: &str, pos: Pos, profile: &str, missing: &[String], unknown: 
         format!(
             "agent runs on profile `{profile}` without {}{also}: the host drops {}",
             crate::diagnostic::quoted(missing),
-            if missing.len() + unknown == 1 { "it" } else { "them" }
+            if missing.len() + unknown == 1 {
+                "it"
+            } else {
+                "them"
+            }
         ),
     )
 }

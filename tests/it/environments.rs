@@ -438,10 +438,17 @@ fn a_partial_agent_counts_the_names_its_host_does_not_know() {
     let (v, _) = run(dir.path(), &["builtin:github-copilot"]);
     // `codebase` and `usages` are VS Code's legacy names: SA702 reports each, and SA403,
     // naming the environment's gap, says the agent also runs without them.
-    assert_eq!(messages(&v, "SA702").len(), 2, "{:?}", messages(&v, "SA702"));
+    assert_eq!(
+        messages(&v, "SA702").len(),
+        2,
+        "{:?}",
+        messages(&v, "SA702")
+    );
     assert_eq!(
         messages(&v, "SA403"),
-        ["agent runs on profile `github-copilot` without `think` and 2 names it does not know (SA702): the host drops them"]
+        [
+            "agent runs on profile `github-copilot` without `think` and 2 names it does not know (SA702): the host drops them"
+        ]
     );
 }
 
