@@ -296,9 +296,6 @@ impl Diff {
     }
 }
 
-/// Where moved files are now, by where they were.
-type Moves<'a> = HashMap<&'a str, &'a str>;
-
 /// How closely two findings of one rule on one file must agree to be the same finding, from
 /// the closest: each pass pairs what the ones before left.
 #[derive(Clone, Copy)]
@@ -351,21 +348,13 @@ fn numbers_out(text: &str, out: &mut String) {
 }
 
 /// Which findings of `a` and of `b` have a partner on the other side: the same rule on the
-/// same file (keyed by where a moved file is now: `a_moves`, `b_moves`), as alike as
-/// [`Likeness`] allows, the closest pairs first. Of several alike, the first of each side
-/// pair up, in report order. A finding whose message names something else on an unchanged
-/// line is not paired: it is another problem there (another tool of one `tools` list,
-/// another profile).
-fn pair<'a>(
-    a: &'a [Finding],
-    a_moves: &Moves<'a>,
-    b: &'a [Finding],
-    b_moves: &Moves<'a>,
-) -> (Vec<bool>, Vec<bool>) {
+/// same file, as alike as [`Likeness`] allows, the closest pairs first. Of several alike, the
+/// first of each side pair up, in report order. A finding whose message names something else
+/// on an unchanged line is not paired: it is another problem there (another tool of one
+/// `tools` list, another profile). Findings of a report whose files moved are given to it
+/// where their files are now (see [`Moved`]).
+fn pair<'a>(a: &'a [Finding], b: &'a [Finding]) -> (Vec<bool>, Vec<bool>) {
     type Key<'a> = (&'static str, &'a str, Option<u32>, Cow<'a, str>);
-    let now = |f: &'a Finding, moves: &Moves<'a>| -> &'a str {
-        moves.get(f.path.as_str()).copied().unwrap_or(&f.path)
-    };
     let (mut a_paired, mut b_paired) = (vec![false; a.len()], vec![false; b.len()]);
     for likeness in [
         Likeness::Same,
@@ -373,7 +362,7 @@ fn pair<'a>(
         Likeness::Numbers,
         Likeness::ProseNumbers,
     ] {
-        let key = |f: &'a Finding, moves: &Moves<'a>| -> Option<Key<'a>> {
+        let key = |f: &'a Finding| -> Option<Key<'a>> {
             let (print, message) = match likeness {
                 Likeness::Same => (Some(f.fingerprint?), Cow::Borrowed(f.message.as_str())),
                 Likeness::Message => (None, Cow::Borrowed(f.message.as_str())),
@@ -383,11 +372,11 @@ fn pair<'a>(
                 ),
                 Likeness::ProseNumbers => (None, Cow::Owned(without_numbers(&f.message, false))),
             };
-            Some((f.rule.code(), now(f, moves), print, message))
+            Some((f.rule.code(), f.path.as_str(), print, message))
         };
         let mut waiting: HashMap<Key<'a>, VecDeque<usize>> = HashMap::new();
         for (j, f) in b.iter().enumerate().filter(|(j, _)| !b_paired[*j]) {
-            if let Some(k) = key(f, b_moves) {
+            if let Some(k) = key(f) {
                 waiting.entry(k).or_default().push_back(j);
             }
         }
@@ -398,7 +387,7 @@ fn pair<'a>(
             if a_paired[i] {
                 continue;
             }
-            let Some(queue) = key(f, a_moves).and_then(|k| waiting.get_mut(&k)) else {
+            let Some(queue) = key(f).and_then(|k| waiting.get_mut(&k)) else {
                 continue;
             };
             if let Some(j) = queue.pop_front() {
@@ -475,34 +464,6 @@ fn entries(r: &Report) -> Vec<Entry<'_>> {
         content: content(serde_json::to_value(&a.agent)),
     });
     skills.chain(agents).collect()
-}
-
-/// The folder every renamed entry moved from and to (`lib/` to none: the same library
-/// audited from inside it), when they all agree on one: each path less the names it ends
-/// with in both places.
-fn folder_move(renamed: &[Renamed]) -> Option<(String, String)> {
-    let mut agreed: Option<(String, String)> = None;
-    for r in renamed {
-        let (from, to): (Vec<&str>, Vec<&str>) =
-            (r.from.split('/').collect(), r.to.split('/').collect());
-        let same = from
-            .iter()
-            .rev()
-            .zip(to.iter().rev())
-            .take_while(|(a, b)| a == b)
-            .count();
-        let prefix = |parts: &[&str]| {
-            let head = &parts[..parts.len() - same];
-            head.iter().map(|p| format!("{p}/")).collect::<String>()
-        };
-        let this = (prefix(&from), prefix(&to));
-        match &agreed {
-            None => agreed = Some(this),
-            Some(a) if *a == this => {}
-            Some(_) => return None,
-        }
-    }
-    agreed.filter(|(from, to)| from != to)
 }
 
 /// The entries of `new` that are entries of `old` moved: a path only in one report each, the
@@ -875,42 +836,227 @@ fn entry_ref((kind, name, path): (&str, &str, &str)) -> EntryRef {
     }
 }
 
+/// `rest`, a path under display path `root` (as [`under`] gives it), as a path again.
+fn join(root: &str, rest: &str) -> String {
+    if rest.is_empty() {
+        root.to_owned()
+    } else if root == "." {
+        rest.to_owned()
+    } else if root.ends_with('/') {
+        format!("{root}{rest}")
+    } else {
+        format!("{root}/{rest}")
+    }
+}
+
+/// The paths under display path `from` taken to be under `to` instead.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord)]
+struct Shift {
+    from: String,
+    to: String,
+}
+
+impl Shift {
+    fn apply(&self, path: &str) -> Option<String> {
+        if super::merge::served(path) {
+            return None;
+        }
+        under(path, &self.from).map(|rest| join(&self.to, rest))
+    }
+}
+
+/// The display paths a report has an entry or a finding on, but those of served skills:
+/// URIs, the same wherever a run was started.
+fn known(r: &Report) -> HashSet<&str> {
+    r.skills
+        .iter()
+        .map(|s| s.skill.path.as_str())
+        .chain(r.agents.iter().map(|a| a.agent.path.as_str()))
+        .chain(r.findings.iter().map(|f| f.path.as_str()))
+        .filter(|p| !super::merge::served(p))
+        .collect()
+}
+
+/// Of `candidates`, the shifts the reports bear out: those that take more of the old paths
+/// under their `from` onto paths of the new report than leaving them where they are does.
+/// One move does not make its folder's other files move with it: they are still there.
+/// Each `from` once, the best borne out first; sorted.
+fn borne_out(candidates: Vec<Shift>, old: &HashSet<&str>, new: &HashSet<&str>) -> Vec<Shift> {
+    let mut scored: Vec<(usize, Shift)> = candidates
+        .into_iter()
+        .filter(|s| s.from != s.to)
+        .filter_map(|s| {
+            let (mut moved, mut stayed) = (0, 0);
+            for p in old {
+                let Some(to) = s.apply(p) else { continue };
+                moved += usize::from(new.contains(to.as_str()));
+                stayed += usize::from(new.contains(p));
+            }
+            (moved > stayed).then_some((moved, s))
+        })
+        .collect();
+    scored.sort_by(|(a, x), (b, y)| b.cmp(a).then_with(|| x.cmp(y)));
+    let mut out: Vec<Shift> = Vec::new();
+    for (_, s) in scored {
+        if !out.iter().any(|o| o.from == s.from) {
+            out.push(s);
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The shift of `shifts` for `path`: the one of the longest `from` holding it.
+fn shift_of<'s>(shifts: &'s [Shift], path: &str) -> Option<&'s Shift> {
+    shifts
+        .iter()
+        .filter(|s| under(path, &s.from).is_some())
+        .max_by_key(|s| if s.from == "." { 0 } else { s.from.len() })
+}
+
+/// `old` in the terms of `new`: each root of `old` that is one of `new` under another
+/// display path is given the new one, with the paths under it and those its messages quote.
+/// That is the same library audited from another working folder (`lib` then
+/// `/home/me/lib`, or `.` from inside it): a report records its roots as shown from where
+/// its run started, not that folder, so a pair of roots is taken for one when the files
+/// under one are the files under the other (see [`borne_out`]).
+fn rebase<'a>(old: &'a Report, new: &Report) -> Cow<'a, Report> {
+    let fresh: Vec<&String> = new
+        .roots
+        .iter()
+        .filter(|r| !old.roots.contains(r))
+        .collect();
+    let candidates: Vec<Shift> = (old.roots.iter())
+        .filter(|r| !new.roots.contains(r))
+        .flat_map(|from| {
+            fresh.iter().map(move |to| Shift {
+                from: from.clone(),
+                to: (*to).clone(),
+            })
+        })
+        .collect();
+    if candidates.is_empty() {
+        return Cow::Borrowed(old);
+    }
+    let shifts = borne_out(candidates, &known(old), &known(new));
+    if shifts.is_empty() {
+        return Cow::Borrowed(old);
+    }
+    let mut r = old.clone();
+    let to = |path: &str| shift_of(&shifts, path).and_then(|s| s.apply(path));
+    super::merge::repath(&mut r, to);
+    for root in &mut r.roots {
+        if let Some(s) = shifts.iter().find(|s| s.from == *root) {
+            root.clone_from(&s.to);
+        }
+    }
+    Cow::Owned(r)
+}
+
+/// Where the files of the old report are in the new one, once entries moved: a moved entry
+/// where it went, and other files (a skill's references, a plugin's manifest) with the
+/// folder their entries moved with, when the reports bear that out. Each entry moves on its
+/// own: a file the new report has at its old path is still there.
+struct Moved<'a> {
+    entries: HashMap<&'a str, &'a str>,
+    new_known: HashSet<&'a str>,
+    folders: Vec<Shift>,
+}
+
+impl<'a> Moved<'a> {
+    fn of(renamed: &'a [Renamed], old: &'a Report, new: &'a Report) -> Moved<'a> {
+        let new_known = known(new);
+        // The folders each entry moved with: a skill's own folder, and its path less the
+        // names it ends with in both places (a plugin's folder that moved, say).
+        let mut candidates: Vec<Shift> = Vec::new();
+        for r in renamed {
+            let (from, to): (Vec<&str>, Vec<&str>) =
+                (r.from.split('/').collect(), r.to.split('/').collect());
+            let folder = |parts: &[&str], less: usize| match parts
+                [..parts.len().saturating_sub(less)]
+                .join("/")
+            {
+                f if f.is_empty() => ".".to_owned(),
+                f => f,
+            };
+            if r.kind == "skill" {
+                candidates.push(Shift {
+                    from: folder(&from, 1),
+                    to: folder(&to, 1),
+                });
+            }
+            let same = (from.iter().rev().zip(to.iter().rev()))
+                .take_while(|(a, b)| a == b)
+                .count();
+            // A file renamed in its folder moves no other file.
+            if same > 0 {
+                candidates.push(Shift {
+                    from: folder(&from, same),
+                    to: folder(&to, same),
+                });
+            }
+        }
+        let folders = if candidates.is_empty() {
+            Vec::new()
+        } else {
+            borne_out(candidates, &known(old), &new_known)
+        };
+        Moved {
+            entries: renamed
+                .iter()
+                .map(|r| (r.from.as_str(), r.to.as_str()))
+                .collect(),
+            new_known,
+            folders,
+        }
+    }
+
+    /// Where the moved entry at old path `path` is now.
+    fn entry<'p>(&self, path: &'p str) -> &'p str
+    where
+        'a: 'p,
+    {
+        self.entries.get(path).copied().unwrap_or(path)
+    }
+
+    /// Where the file at old path `path` is now, when it moved.
+    fn file(&self, path: &str) -> Option<String> {
+        if let Some(to) = self.entries.get(path) {
+            return Some((*to).to_owned());
+        }
+        if self.new_known.contains(path) {
+            return None;
+        }
+        shift_of(&self.folders, path).and_then(|s| s.apply(path))
+    }
+
+    /// The findings of `old` as they would read where their files are now: their paths, and
+    /// the paths their messages quote.
+    fn findings(&self, old: &'a Report) -> Cow<'a, [Finding]> {
+        if self.entries.is_empty() {
+            return Cow::Borrowed(&old.findings);
+        }
+        let quoted = super::merge::quoted_paths(old);
+        let to = |path: &str| self.file(path);
+        (old.findings.iter())
+            .map(|f| Finding {
+                path: to(&f.path).unwrap_or_else(|| f.path.clone()),
+                message: super::merge::requote(&f.message, &quoted, to),
+                ..f.clone()
+            })
+            .collect()
+    }
+}
+
 /// Everything that changed from `old` to `new`; `run`, the options of the run that wrote
 /// `new`, when it is this one.
 fn compare(old: &Report, new: &Report, run: Option<&AuditOptions>) -> Diff {
+    // Paths are compared in the new report's terms: first its roots, then each move.
+    let rebased = rebase(old, new);
+    let old: &Report = &rebased;
     let renamed = renames(old, new);
-    // Files that are no renamed entry (other entries, plugin manifests, sidecars) move with
-    // the folder the entries moved with: the same library audited from another folder, or
-    // under a new root.
-    let entry_paths: HashSet<&str> = renamed.iter().map(|r| r.from.as_str()).collect();
-    let folder = folder_move(&renamed);
-    let shifted: Vec<(&str, String)> = match &folder {
-        Some((from, to)) => old
-            .findings
-            .iter()
-            .map(|f| f.path.as_str())
-            .chain(listed(old).map(|(_, _, path)| path))
-            .filter(|p| !entry_paths.contains(p))
-            .filter_map(|p| Some((p, format!("{to}{}", p.strip_prefix(from.as_str())?))))
-            .collect(),
-        None => Vec::new(),
-    };
-    let moves: Moves<'_> = renamed
-        .iter()
-        .map(|r| (r.from.as_str(), r.to.as_str()))
-        .chain(shifted.iter().map(|(p, to)| (*p, to.as_str())))
-        .collect();
-    fn moved<'m>(moves: &Moves<'m>, path: &'m str) -> &'m str {
-        moves.get(path).copied().unwrap_or(path)
-    }
-    let now_at = |path| moved(&moves, path);
-    // Where a path of the new report was in the old one's terms, for its roots.
-    let then = |path: &str| -> String {
-        folder
-            .as_ref()
-            .and_then(|(from, to)| Some(format!("{from}{}", path.strip_prefix(to.as_str())?)))
-            .unwrap_or_else(|| path.to_owned())
-    };
+    let moved = Moved::of(&renamed, old, new);
+    let now_at = |path| moved.entry(path);
     let (old_scope, new_scope) = (Scope::of(old, None), Scope::of(new, run));
 
     // The old report's entries under the paths they have now. Only a cell both reports have
@@ -949,7 +1095,7 @@ fn compare(old: &Report, new: &Report, run: Option<&AuditOptions>) -> Diff {
         .map(entry_ref)
         .collect();
     let mut added: Vec<EntryRef> = listed(new)
-        .filter(|(k, _, p)| !old_paths.contains(&(*k, *p)) && old_scope.audits(&then(p)))
+        .filter(|(k, _, p)| !old_paths.contains(&(*k, *p)) && old_scope.audits(p))
         .map(entry_ref)
         .collect();
     removed.sort();
@@ -970,17 +1116,19 @@ fn compare(old: &Report, new: &Report, run: Option<&AuditOptions>) -> Diff {
             .collect(),
     };
 
-    let (kept, still) = pair(&new.findings, &Moves::new(), &old.findings, &moves);
+    let old_now = moved.findings(old);
+    let (kept, still) = pair(&new.findings, &old_now);
     // A finding of the new report the old one could not have had (a profile, a rule or a
     // file its run did not judge) is new all the same: nothing vouches for it, and it gates.
     let new_findings = unpaired(&new.findings, &kept);
     // One the new run could not have found again is not fixed: it was not looked for.
     let mut not_compared = NotCompared::default();
     let mut fixed_findings = Vec::new();
-    for (f, _) in old.findings.iter().zip(&still).filter(|(_, p)| !**p) {
+    let unpaired_old = (old.findings.iter().zip(old_now.iter())).zip(&still);
+    for ((f, now), _) in unpaired_old.filter(|(_, p)| !**p) {
         if !new_scope.reports(f.rule) {
             not_compared.rules += 1;
-        } else if !new_scope.audits(now_at(&f.path)) {
+        } else if !new_scope.audits(&now.path) {
             not_compared.files += 1;
         } else if profiles
             .dropped
@@ -1560,8 +1708,7 @@ mod tests {
 
     /// The findings of `a` that `b` lacks.
     fn minus(a: &[Finding], b: &[Finding]) -> Vec<Finding> {
-        let none = Moves::new();
-        unpaired(a, &pair(a, &none, b, &none).0)
+        unpaired(a, &pair(a, b).0)
     }
 
     #[test]
@@ -1737,12 +1884,47 @@ mod tests {
     }
 
     #[test]
-    fn findings_on_a_moved_file_match_through_the_move() {
-        let old = [found(Rule::UnknownKey, "old/SKILL.md", 3, "k: v", "x")];
-        let new = [found(Rule::UnknownKey, "new/SKILL.md", 3, "k: v", "x")];
-        let moves: Moves<'_> = [("old/SKILL.md", "new/SKILL.md")].into();
-        let (kept, still) = pair(&new, &Moves::new(), &old, &moves);
-        assert_eq!((kept, still), (vec![true], vec![true]));
+    fn a_folder_moves_only_when_its_files_moved_with_it() {
+        let shift = |from: &str, to: &str| Shift {
+            from: from.into(),
+            to: to.into(),
+        };
+        let set = |paths: &'static [&'static str]| -> HashSet<&'static str> {
+            paths.iter().copied().collect()
+        };
+        // One agent of two moved: the other is still where it was, so the folder stayed.
+        let old = set(&["lib/agents/a.agent.md", "lib/agents/b.agent.md"]);
+        let new = set(&["lib/agents/a.agent.md", "lib/other/b.agent.md"]);
+        let candidates = vec![shift("lib/agents", "lib/other")];
+        assert!(borne_out(candidates, &old, &new).is_empty());
+        // A skill's folder moved with its references.
+        let old = set(&["lib/skills/w/SKILL.md", "lib/skills/w/refs/a.md", "lib/x"]);
+        let new = set(&["lib/w2/SKILL.md", "lib/w2/refs/a.md", "lib/x"]);
+        let w = shift("lib/skills/w", "lib/w2");
+        assert_eq!(
+            borne_out(vec![w.clone()], &old, &new),
+            std::slice::from_ref(&w)
+        );
+        assert_eq!(
+            w.apply("lib/skills/w/refs/a.md").as_deref(),
+            Some("lib/w2/refs/a.md")
+        );
+        assert_eq!(w.apply("lib/skills/wx/SKILL.md"), None);
+        // A root shown relative, then absolute, then as the working folder.
+        let old = set(&["lib/skills/a/SKILL.md"]);
+        let abs = set(&["/home/me/lib/skills/a/SKILL.md"]);
+        let here = set(&["skills/a/SKILL.md"]);
+        assert_eq!(
+            borne_out(vec![shift("lib", "/home/me/lib")], &old, &abs).len(),
+            1
+        );
+        assert_eq!(borne_out(vec![shift("lib", ".")], &old, &here).len(), 1);
+        assert_eq!(
+            shift("lib", ".").apply("lib/skills/a/SKILL.md").as_deref(),
+            Some("skills/a/SKILL.md")
+        );
+        // The same paths from the same folder: no shift, whatever the roots say.
+        assert!(borne_out(vec![shift(".", "lib")], &old, &old).is_empty());
     }
 
     fn strings(names: &[&str]) -> Vec<String> {

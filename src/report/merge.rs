@@ -109,7 +109,7 @@ fn describe(p: &ProfileEntry) -> String {
 }
 
 /// A served skill's path, a URI: the same whatever folder the audit ran in.
-fn served(path: &str) -> bool {
+pub(crate) fn served(path: &str) -> bool {
     path.starts_with("skill://")
 }
 
@@ -120,10 +120,21 @@ fn relabel(label: &str, r: &mut Report) {
         return;
     }
     r.roots = vec![label.to_owned()];
+    repath(r, |path| Some(format!("{label}/{path}")));
+}
+
+/// Give each display path of `r` the one `to` returns for it (`None`: it stays), and each
+/// quoted path of its messages too, so that a message still names the file it is about. The
+/// paths of served skills are URIs, not folders, and stay; so do the roots, which the caller
+/// knows how to rewrite.
+pub(crate) fn repath(r: &mut Report, to: impl Fn(&str) -> Option<String>) {
     let quoted = quoted_paths(r);
     let p = |path: &mut String| {
-        if !served(path) {
-            *path = format!("{label}/{path}");
+        if served(path) {
+            return;
+        }
+        if let Some(new) = to(path) {
+            *path = new;
         }
     };
     for s in &mut r.skills {
@@ -152,10 +163,10 @@ fn relabel(label: &str, r: &mut Report) {
             continue;
         }
         p(&mut f.path);
-        f.message = requote(&f.message, &quoted, label);
+        f.message = requote(&f.message, &quoted, &to);
         if let Some(fix) = &mut f.fix {
             fix.rename.iter_mut().for_each(p);
-            fix.message = requote(&fix.message, &quoted, label);
+            fix.message = requote(&fix.message, &quoted, &to);
         }
     }
 }
@@ -163,7 +174,7 @@ fn relabel(label: &str, r: &mut Report) {
 /// What a message of `r` may quote that is one of its display paths: a skill's, an agent's or
 /// a finding's path, or a skills root written `root/` (SA401). Paths without a `/` are left
 /// out: a message quotes file names (`SKILL.md`) that a file at the root would match.
-fn quoted_paths(r: &Report) -> HashSet<String> {
+pub(crate) fn quoted_paths(r: &Report) -> HashSet<String> {
     let files = (r.skills.iter().map(|s| &s.skill.path))
         .chain(r.agents.iter().map(|a| &a.agent.path))
         .chain(r.findings.iter().map(|f| &f.path))
@@ -174,17 +185,23 @@ fn quoted_paths(r: &Report) -> HashSet<String> {
     files.cloned().chain(roots).collect()
 }
 
-/// `message` with `label/` before each quoted name that is one of `paths`.
-fn requote(message: &str, paths: &HashSet<String>, label: &str) -> String {
+/// `message` with each quoted name that is one of `paths` replaced by what `to` makes of it
+/// (`None`: it stays).
+pub(crate) fn requote(
+    message: &str,
+    paths: &HashSet<String>,
+    to: impl Fn(&str) -> Option<String>,
+) -> String {
     if !message.contains('`') {
         return message.to_owned();
     }
-    let mut out = String::with_capacity(message.len() + label.len());
+    let mut out = String::with_capacity(message.len() + 16);
     for piece in super::spans::pieces(message) {
         match piece {
-            super::spans::Piece::Code { name, .. } if paths.contains(name) => {
-                out.push_str(&crate::diagnostic::quote(&format!("{label}/{name}")));
-            }
+            super::spans::Piece::Code { name, .. } if paths.contains(name) => match to(name) {
+                Some(new) => out.push_str(&crate::diagnostic::quote(&new)),
+                None => out.push_str(piece.raw()),
+            },
             piece => out.push_str(piece.raw()),
         }
     }
@@ -194,6 +211,10 @@ fn requote(message: &str, paths: &HashSet<String>, label: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn label(l: &str) -> impl Fn(&str) -> Option<String> + '_ {
+        move |path| Some(format!("{l}/{path}"))
+    }
 
     #[test]
     fn only_quoted_known_paths_get_the_label() {
@@ -205,13 +226,13 @@ mod tests {
             requote(
                 "skill `skills/a/SKILL.md` under `skills/owner/`, not skills/a/SKILL.md or `skills/`",
                 &paths,
-                "x"
+                label("x")
             ),
             "skill `x/skills/a/SKILL.md` under `x/skills/owner/`, not skills/a/SKILL.md or `skills/`"
         );
         // An unpaired backtick quotes nothing.
         assert_eq!(
-            requote("a `b` `skills/a/SKILL.md", &paths, "x"),
+            requote("a `b` `skills/a/SKILL.md", &paths, label("x")),
             "a `b` `skills/a/SKILL.md"
         );
     }
@@ -225,7 +246,7 @@ mod tests {
             crate::diagnostic::quote("x")
         );
         assert_eq!(
-            requote(&message, &paths, "l"),
+            requote(&message, &paths, label("l")),
             "skill `` l/skills/a`b/SKILL.md `` at `x`"
         );
     }

@@ -7,6 +7,7 @@
 mod common;
 
 mod agents;
+mod baseline_moves;
 mod browser;
 mod cli;
 mod cli_surface;

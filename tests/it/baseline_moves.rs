@@ -1,0 +1,236 @@
+//! `--baseline` and `diff` across moves: an entry that moved is one move, its neighbours are
+//! neither added nor removed, and the same tree audited under another spelling of its root
+//! (relative, absolute, from inside it) moved nothing.
+
+use std::path::Path;
+
+use serde_json::{Value, json};
+use tempfile::TempDir;
+
+use crate::common::*;
+
+/// The example library and profiles in a temporary folder, with a report of the library
+/// against `prod` written to `base.json` there.
+fn example_with_baseline() -> TempDir {
+    let t = TempDir::new().unwrap();
+    let examples = Path::new(MANIFEST_DIR).join("examples");
+    copy_tree(&examples.join("library"), &t.path().join("library"));
+    copy_tree(&examples.join("profiles"), &t.path().join("profiles"));
+    save(t.path(), "base.json", "library");
+    t
+}
+
+/// Audit `root` in `dir` against `prod`, writing the JSON report to `out`.
+fn save(dir: &Path, out: &str, root: &str) {
+    bin(dir)
+        .args([
+            "--fail-on",
+            "never",
+            "-p",
+            "profiles/prod.json",
+            "-o",
+            out,
+            root,
+        ])
+        .assert()
+        .success();
+}
+
+/// Move `from` to `to` (both under `dir`), creating `to`'s folder.
+fn mv(dir: &Path, from: &str, to: &str) {
+    let to = dir.join(to);
+    std::fs::create_dir_all(to.parent().unwrap()).unwrap();
+    std::fs::rename(dir.join(from), to).unwrap();
+}
+
+/// The comparison of a run of `args` in `cwd` with the baseline `base`.
+fn against(cwd: &Path, base: &Path, args: &[&str]) -> Value {
+    let base = base.to_str().unwrap();
+    let mut all = vec!["--fail-on", "never", "--baseline", base];
+    all.extend(args);
+    let (r, code) = json_run(cwd, &all);
+    assert_eq!(code, 0, "{r}");
+    r["baseline"].clone()
+}
+
+/// The rule and path of each finding of `d[key]`.
+fn listed(d: &Value, key: &str) -> Vec<String> {
+    d.get(key)
+        .and_then(Value::as_array)
+        .map(|l| {
+            l.iter()
+                .map(|f| format!("{} {} {}", s(f, "rule"), s(f, "path"), s(f, "message")))
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// `d` says that only `moved` (kind, from, to) moved: nothing added, removed, new or fixed.
+fn only_moved(d: &Value, moved: &[(&str, &str, &str)]) {
+    let renamed: Vec<(String, String, String)> = d
+        .get("renamed")
+        .and_then(Value::as_array)
+        .map(|l| {
+            l.iter()
+                .map(|r| (s(r, "kind").into(), s(r, "from").into(), s(r, "to").into()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let want: Vec<(String, String, String)> = moved
+        .iter()
+        .map(|(k, f, t)| ((*k).into(), (*f).into(), (*t).into()))
+        .collect();
+    assert_eq!(renamed, want, "{d:#}");
+    assert!(d.get("added").is_none(), "added: {d:#}");
+    assert!(d.get("removed").is_none(), "removed: {d:#}");
+    assert!(listed(d, "new_findings").is_empty(), "new: {d:#}");
+    assert!(listed(d, "fixed_findings").is_empty(), "fixed: {d:#}");
+}
+
+#[test]
+fn moving_one_agent_leaves_the_agents_beside_it_alone() {
+    let t = example_with_baseline();
+    let base = t.path().join("base.json");
+    let old = json(&base);
+    assert!(
+        arr(&old, "findings")
+            .iter()
+            .any(|f| s(f, "path") == "library/agents/analyst.agent.md"),
+        "the agent left behind has findings to churn"
+    );
+    mv(
+        t.path(),
+        "library/agents/refunds.agent.md",
+        "library/other/refunds.agent.md",
+    );
+    let moved = [(
+        "agent",
+        "library/agents/refunds.agent.md",
+        "library/other/refunds.agent.md",
+    )];
+    let d = against(t.path(), &base, &["-p", "profiles/prod.json", "library"]);
+    only_moved(&d, &moved);
+    // `diff` of the two saved reports says the same.
+    save(t.path(), "new.json", "library");
+    let (d, code) = json_of(bin(t.path()).args(["diff", "base.json", "new.json", "-f", "json"]));
+    assert_eq!(code, 0);
+    only_moved(&d, &moved);
+    let md = quiet_stdout(
+        bin(t.path()).args(["diff", "base.json", "new.json", "-f", "markdown"]),
+        0,
+    );
+    assert!(
+        md.contains("✅ This change: 0 new findings, 0 fixed, 1 moved\n"),
+        "{md}"
+    );
+}
+
+#[test]
+fn moving_one_skill_leaves_the_other_skills_alone() {
+    let t = example_with_baseline();
+    let base = t.path().join("base.json");
+    mv(
+        t.path(),
+        "library/skills/weather-brief",
+        "library/skills2/weather-brief",
+    );
+    let d = against(t.path(), &base, &["-p", "profiles/prod.json", "library"]);
+    only_moved(
+        &d,
+        &[(
+            "skill",
+            "library/skills/weather-brief/SKILL.md",
+            "library/skills2/weather-brief/SKILL.md",
+        )],
+    );
+}
+
+/// A library whose skill `outer` holds another skill's folder (SA114, whose message quotes
+/// the outer skill's path) and a finding of its own, beside a skill `other`.
+fn nested() -> TempDir {
+    let outer = format!(
+        "{}See [x](references/missing.md).\n",
+        skill_md("outer", "colour: red\n")
+    );
+    let t = tree(&[
+        ("lib/skills/outer/SKILL.md", outer.as_str()),
+        ("lib/skills/outer/inner/SKILL.md", &skill_md("inner", "")),
+        (
+            "lib/skills/other/SKILL.md",
+            &skill_md("other", "colour: blue\n"),
+        ),
+    ]);
+    bin(t.path())
+        .args(["--fail-on", "never", "-o", "base.json", "lib"])
+        .assert()
+        .success();
+    let quoted = messages(&json(&t.path().join("base.json")), "SA114");
+    assert!(
+        quoted
+            .iter()
+            .any(|m| m.contains("`lib/skills/outer/SKILL.md`")),
+        "the nested skill's finding quotes the outer skill's path: {quoted:?}"
+    );
+    t
+}
+
+#[test]
+fn files_in_a_moved_skill_folder_move_with_it_and_so_do_the_paths_messages_quote() {
+    let t = nested();
+    mv(t.path(), "lib/skills/outer", "lib/more/outer");
+    let base = t.path().join("base.json");
+    let d = against(t.path(), &base, &["lib"]);
+    only_moved(
+        &d,
+        &[(
+            "skill",
+            "lib/skills/outer/SKILL.md",
+            "lib/more/outer/SKILL.md",
+        )],
+    );
+}
+
+#[test]
+fn the_same_tree_under_another_spelling_of_its_root_moved_nothing() {
+    let t = nested();
+    let base = t.path().join("base.json");
+    let lib = t.path().join("lib");
+    let elsewhere = TempDir::new().unwrap();
+    // The baseline's root was `lib`: now absolute, from another folder, and `.`, from inside.
+    for (cwd, root) in [
+        (elsewhere.path(), lib.to_str().unwrap()),
+        (lib.as_path(), "."),
+    ] {
+        let d = against(cwd, &base, &[root]);
+        only_moved(&d, &[]);
+    }
+    // Two saved reports, the second written from inside the library.
+    bin(&lib)
+        .args(["--fail-on", "never", "-o", "../new.json", "."])
+        .assert()
+        .success();
+    let (d, code) = json_of(bin(t.path()).args(["diff", "base.json", "new.json", "-f", "json"]));
+    assert_eq!(code, 0);
+    only_moved(&d, &[]);
+    // And a real change is still told, in the new report's terms.
+    std::fs::remove_dir_all(lib.join("skills/other")).unwrap();
+    let d = against(elsewhere.path(), &base, &[lib.to_str().unwrap()]);
+    let other = format!("{}/skills/other/SKILL.md", lib.display());
+    assert_eq!(
+        d["removed"],
+        json!([{"kind": "skill", "name": "other", "path": other}]),
+        "{d:#}"
+    );
+    assert_eq!(
+        listed(&d, "fixed_findings"),
+        [format!(
+            "SA221 {other} `colour` is not a field of the spec or of any host, so it is ignored; remove it, or move it under `metadata`, the spec's place for other fields"
+        )],
+        "{d:#}"
+    );
+}
+
+/// The JSON report at `path`.
+fn json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
