@@ -25,6 +25,8 @@ use crate::evaluate::Status;
 use crate::rules::Rule;
 use crate::words::Count;
 
+use super::markdown::unhidden;
+
 const TEMPLATE_NAME: &str = "report.html.j2";
 const TEMPLATE: &str = include_str!("../../templates/report.html.j2");
 
@@ -49,6 +51,16 @@ fn environment() -> Result<Environment<'static>, minijinja::Error> {
             .keep_trailing_newline(true)
             .build()?,
     );
+    // Every value the template prints is escaped, and before that its hidden characters
+    // (bidi controls, invisible format characters, control characters) are written as
+    // `\u{…}`, as text output writes them: raw, they could reorder or hide what the page
+    // shows. The filters below, whose output is marked safe, do the same themselves.
+    env.set_formatter(|out, state, value| match value.as_str().map(unhidden) {
+        Some(std::borrow::Cow::Owned(shown)) if !value.is_safe() => {
+            minijinja::escape_formatter(out, state, &Value::from(shown))
+        }
+        _ => minijinja::escape_formatter(out, state, value),
+    });
     env.add_filter("code_spans", |text: &str| {
         Value::from_safe_string(code_spans(text))
     });
@@ -65,9 +77,10 @@ fn environment() -> Result<Environment<'static>, minijinja::Error> {
     Ok(env)
 }
 
-/// HTML-escape `text` (`&`, `<`, `>`, quotes and `/`), as autoescaping does.
+/// HTML-escape `text` (`&`, `<`, `>`, quotes and `/`), as autoescaping does, its hidden
+/// characters written as `\u{…}` first, as the template's formatter writes them.
 fn escape(text: &str) -> String {
-    minijinja::HtmlEscape(text).to_string()
+    minijinja::HtmlEscape(&unhidden(text)).to_string()
 }
 
 /// A message of ours, whose `backticked` parts are names from scanned files: those become
@@ -108,7 +121,10 @@ pub(crate) fn markdown(text: &str) -> String {
     // Where each open link or image pointed, and the text seen inside it so far.
     let mut open: Vec<(CowStr, String)> = Vec::new();
     let mut events = Vec::new();
-    for event in Parser::new_ext(text, Options::ENABLE_STRIKETHROUGH) {
+    // Hidden characters as `\u{…}`, which Markdown leaves as it is (a backslash before a
+    // letter escapes nothing); line breaks and tabs stay, as they shape the Markdown.
+    let text = unhidden(text);
+    for event in Parser::new_ext(&text, Options::ENABLE_STRIKETHROUGH) {
         match event {
             Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
                 open.push((dest_url, String::new()));
@@ -441,7 +457,8 @@ fn row<'a>(
         tags,
         search: format!("{name} {path}"),
         statuses: statuses.join(" "),
-        // The rule text and Markdown fold by, so the first view lists the same rows.
+        // The rule text and Markdown fold by, so the first view lists the same rows (Markdown
+        // lists invalid entries too; here their `invalid` tag marks them).
         attention: super::needs_attention(
             availability,
             &report.profile_names().collect::<Vec<_>>(),
@@ -573,7 +590,7 @@ fn stats(sum: &Summary) -> Vec<Stat> {
         Stat {
             label: "Drifting links",
             value: sum.drifting_links,
-            note: Some(format!("of {} links", sum.links)),
+            note: Some(format!("of {}", Count(sum.links, "link"))),
             tone: "warning",
         },
         Stat {
@@ -597,7 +614,13 @@ fn stats(sum: &Summary) -> Vec<Stat> {
         Stat {
             label: "Files scanned",
             value: sum.files_scanned,
-            note: None,
+            // As text says it: a reader should know that files were skipped.
+            note: (sum.ignored_files > 0).then(|| {
+                format!(
+                    "not audited: {} hidden by ignore rules (--no-ignore audits them)",
+                    Count(sum.ignored_files, "file")
+                )
+            }),
             tone: "plain",
         },
     ]

@@ -278,6 +278,14 @@ pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         Some(d) => writeln!(head, "{}\n", message(&super::diff::verdict(d))),
         None => writeln!(head, "{}\n", verdict(report)),
     };
+    if report.summary.ignored_files > 0 {
+        // As text says it: a reviewer should know that files were skipped.
+        let _ = writeln!(
+            head,
+            "ℹ️ Not audited: {} hidden by ignore rules (`--no-ignore` audits them).\n",
+            Count(report.summary.ignored_files, "file")
+        );
+    }
     let first = MAX_COMMENT_CHARS.saturating_sub(head.len() + RESERVE);
     let s = fitted(first, |budget| {
         let mut s = head.clone();
@@ -303,35 +311,44 @@ pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 /// need attention least first.
 fn full_sections(report: &Report, s: &mut String, budget: usize) {
     let names: Vec<&str> = report.profile_names().collect();
-    // Rows that need no attention fold into a `<details>`, unless `--matrix all`.
-    let shown = |agent: bool| {
-        let names = &names;
-        move |(_, a): &super::Row<'_>| report.matrix_all || super::needs_attention(a, names, agent)
+    // Each row with whether its entry is valid.
+    let skill_rows: Vec<(super::Row<'_>, bool)> = (report.skill_rows())
+        .zip(report.skills.iter().map(|k| k.valid()))
+        .collect();
+    let agent_rows: Vec<(super::Row<'_>, bool)> = (report.agent_rows())
+        .zip(report.agents.iter().map(|a| a.valid))
+        .collect();
+    // Rows that need no attention fold into a `<details>`, unless `--matrix all`. An invalid
+    // entry never folds: its cells judge only what could be read of it, so "available" there
+    // would hide that it is broken.
+    let shown = |agent: bool, (row, valid): &(super::Row<'_>, bool)| {
+        report.matrix_all || !valid || super::needs_attention(row.1, &names, agent)
     };
-    let (skill_rows, agent_rows) = (report.skill_rows(), report.agent_rows());
-    let unjudged = super::has_unjudged_cells(skill_rows.clone().chain(agent_rows.clone()), &names);
-    // Each table's rows, shown or folded, with their worst cells.
+    let unjudged = super::has_unjudged_cells(
+        skill_rows.iter().chain(&agent_rows).map(|(r, _)| r.clone()),
+        &names,
+    );
+    // Each table's rows, shown or folded, with their worst cells; an invalid entry's is
+    // invalid, so that it ranks with the rows kept longest.
     let rows = |agent: bool, folded: bool| -> Vec<(String, Option<Status>)> {
-        let shown = shown(agent);
-        let pick = move |r: &super::Row<'_>| shown(r) != folded;
-        let list: Vec<super::Row<'_>> = if agent {
-            agent_rows.clone().filter(pick).collect()
-        } else {
-            skill_rows.clone().filter(pick).collect()
-        };
-        let lines = matrix_rows(list.iter().cloned(), &names);
-        let cells = list.iter().map(|(_, a)| worst(a, &names, agent));
+        let all = if agent { &agent_rows } else { &skill_rows };
+        let list: Vec<&(super::Row<'_>, bool)> =
+            all.iter().filter(|r| shown(agent, r) != folded).collect();
+        let lines = matrix_rows(list.iter().map(|(r, valid)| (r.clone(), *valid)), &names);
+        let cells = list.iter().map(|((_, a), valid)| match valid {
+            true => worst(a, &names, agent),
+            false => Some(Status::Invalid),
+        });
         lines.into_iter().zip(cells).collect()
     };
     let mut matrix = Tables::new(rows(false, false), rows(true, false));
     let mut folded = Tables::new(rows(false, true), rows(true, true));
-    let unshown = |agent: bool| {
-        let shown = shown(agent);
-        move |r: &super::Row<'_>| !shown(r)
+    let fold_counts = |agent: bool| {
+        let all = if agent { &agent_rows } else { &skill_rows };
+        let unshown = all.iter().filter(|r| !shown(agent, r));
+        super::fold_counts(unshown.map(|((_, a), _)| *a), &names)
     };
-    let skill_counts =
-        super::fold_counts(skill_rows.filter(unshown(false)).map(|(_, a)| a), &names);
-    let agent_counts = super::fold_counts(agent_rows.filter(unshown(true)).map(|(_, a)| a), &names);
+    let (skill_counts, agent_counts) = (fold_counts(false), fold_counts(true));
     let mut drift = Part::new(
         report.drift.iter().map(drift_row).collect(),
         ["drifting link", "drifting links"],
@@ -364,6 +381,10 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
         // A table with no row left in the budget is only the note that says so.
         let any_kept =
             |kept: &[bool], range: std::ops::Range<usize>| range.into_iter().any(|i| kept[i]);
+        // Whether a table of rows that need attention was drawn, whose marks the legend under
+        // the matrices explains (folded rows are only available, needing nothing or not loaded,
+        // which their summary spells out).
+        let mut drawn = false;
         for (title, agent, counts, total) in [
             ("Skill", false, &skill_counts, report.skills.len()),
             ("Agent", true, &agent_counts, report.agents.len()),
@@ -371,32 +392,36 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
             if total == 0 {
                 continue;
             }
+            let noun = title.to_lowercase();
             let header = table_header(title, &names);
             let listed = matrix.range(agent);
             if listed.is_empty() {
-                let _ = writeln!(
-                    s,
-                    "All {total} {}s are available on every profile{}.\n",
-                    title.to_lowercase(),
-                    if agent { " that loads them" } else { "" }
-                );
+                let (all, them) = match total {
+                    1 => (format!("The one {noun} is"), "it"),
+                    _ => (format!("All {total} {noun}s are"), "them"),
+                };
+                let place = match agent {
+                    true => format!(" that loads {them}"),
+                    false => String::new(),
+                };
+                let _ = writeln!(s, "{all} available on every profile{place}.\n");
             } else {
+                // The heading says what the rows have in common: they need attention (by
+                // `needs_attention`, or are invalid), which is not the same as unavailable.
                 let _ = match report.matrix_all {
                     true => writeln!(s, "### {title}s ({total})\n"),
                     false => writeln!(
                         s,
-                        "### {title}s not available everywhere ({} of {total})\n",
+                        "### {title}s that need attention ({} of {total})\n",
                         listed.len()
                     ),
                 };
                 let some = any_kept(&shown_kept, listed);
                 if some {
                     s.push_str(&header);
+                    drawn = true;
                 }
                 emit_rows(&matrix, &shown_kept, agent, true, s);
-                if some {
-                    let _ = writeln!(s, "\n{}", legend(unjudged));
-                }
                 s.push('\n');
             }
             let hidden = folded.range(agent);
@@ -406,20 +431,34 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
                     .map(|(status, n)| format!("{n} {}", mark(*status)))
                     .collect();
                 let n = hidden.len();
+                let verb = if n == 1 { "needs" } else { "need" };
+                if !any_kept(&folded_kept, hidden) {
+                    // No row left to fold: one line, not a `<details>` holding only the note.
+                    let _ = writeln!(
+                        s,
+                        "{} {verb} no attention: {}. _{n} {noun} {} left out to fit a comment._\n",
+                        Count(n, &noun),
+                        each.join(", "),
+                        if n == 1 { "row" } else { "rows" }
+                    );
+                    continue;
+                }
                 let _ = write!(
                     s,
-                    "<details><summary>{} that {} no attention: {}</summary>\n\n",
-                    Count(n, &title.to_lowercase()),
-                    if n == 1 { "needs" } else { "need" },
+                    "<details><summary>{} that {verb} no attention: {}</summary>\n\n",
+                    Count(n, &noun),
                     each.join(", ")
                 );
-                if any_kept(&folded_kept, hidden) {
-                    s.push_str(&header);
-                }
+                s.push_str(&header);
                 // The summary already says these rows need no attention.
                 emit_rows(&folded, &folded_kept, agent, false, s);
                 s.push_str("\n</details>\n\n");
             }
+        }
+        // Once, not under every table: it is long, and the comment's room is better spent
+        // on rows.
+        if drawn {
+            let _ = writeln!(s, "{}\n", legend(unjudged));
         }
     }
     if !drift.lines.is_empty() {
@@ -578,8 +617,24 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
             .collect(),
         ["added or removed entry", "added and removed entries"],
     );
+    let mut moved = Part::new(
+        (d.renamed.iter())
+            .map(|r| {
+                format!(
+                    "- {} {}: {} → {}",
+                    r.kind,
+                    code(&r.name),
+                    code(&r.from),
+                    code(&r.to)
+                )
+            })
+            .collect(),
+        ["moved entry", "moved entries"],
+    );
+    // A move changes nothing the audit judges, so its list is cut first: a library moved
+    // into a new folder must not push its new findings out of the comment.
     fit(
-        &mut [&mut fixed, &mut entries, &mut new, &mut changes],
+        &mut [&mut moved, &mut fixed, &mut entries, &mut new, &mut changes],
         budget,
     );
     if !changes.lines.is_empty() {
@@ -600,18 +655,9 @@ fn diff_sections(d: &Diff, s: &mut String, budget: usize) {
         );
         s.push('\n');
     }
-    if !d.renamed.is_empty() {
+    if !moved.lines.is_empty() {
         let _ = writeln!(s, "### Moved\n");
-        for r in &d.renamed {
-            let _ = writeln!(
-                s,
-                "- {} {}: {} → {}",
-                r.kind,
-                code(&r.name),
-                code(&r.from),
-                code(&r.to)
-            );
-        }
+        emit(&moved, s);
         s.push('\n');
     }
     for (title, part) in [("New findings", &new), ("Fixed findings", &fixed)] {
@@ -775,12 +821,22 @@ fn table_header(title: &str, names: &[&str]) -> String {
     s
 }
 
-/// One table row per matrix row, with the reasons in the last column.
-fn matrix_rows<'a>(rows: impl Iterator<Item = super::Row<'a>>, names: &[&str]) -> Vec<String> {
+/// One table row per matrix row, with the reasons in the last column; `valid` is false for an
+/// entry whose frontmatter could not be read, which the reasons say first.
+fn matrix_rows<'a>(
+    rows: impl Iterator<Item = (super::Row<'a>, bool)>,
+    names: &[&str],
+) -> Vec<String> {
     let mut out = Vec::new();
-    for (name, availability) in rows {
+    for ((name, availability), valid) in rows {
         let mut row = format!("| {} |", code(&name));
         let mut why = Vec::new();
+        if !valid {
+            why.push(format!(
+                "{}: its frontmatter could not be read (see its findings)",
+                mark(Status::Invalid)
+            ));
+        }
         for n in names {
             let a = availability.get(*n);
             let _ = write!(row, " {} |", a.map_or("–", |a| mark(a.status)));
@@ -814,9 +870,12 @@ pub(crate) fn verdict(report: &Report) -> String {
         cells(&sum.agents_by_profile, Status::Unavailable),
     );
     let partial = cells(&sum.agents_by_profile, Status::Partial);
+    // A skill a host does not load needs attention; an agent a host does not load does not
+    // (see `needs_attention`), so only skill cells count.
+    let not_loaded = cells(&sum.by_profile, Status::NotLoaded);
     let icon = if sum.errors > 0 {
         "❌"
-    } else if sum.warnings > 0 || us + ua + partial > 0 {
+    } else if sum.warnings > 0 || us + ua + partial + not_loaded > 0 {
         "⚠️"
     } else {
         "✅"
@@ -833,7 +892,8 @@ pub(crate) fn verdict(report: &Report) -> String {
     if !report.profiles.is_empty() {
         let _ = write!(
             v,
-            " · {us} skill and {ua} agent cells unavailable, {partial} agent {} partial, across {}",
+            " · {us} skill and {ua} agent cells unavailable, {not_loaded} skill {} not loaded, {partial} agent {} partial, across {}",
+            if not_loaded == 1 { "cell" } else { "cells" },
             if partial == 1 { "cell" } else { "cells" },
             Count(report.profiles.len(), "profile")
         );
@@ -904,10 +964,15 @@ pub(crate) fn cell(text: &str) -> String {
 }
 
 /// Text safe in a Markdown line: HTML and Markdown control characters escaped, mentions and
-/// references broken with a zero-width joiner so nobody is notified.
+/// references broken with a zero-width joiner so nobody is notified, autolinks broken (see
+/// [`autolink_break`]) and hidden characters shown as escapes (see [`is_hidden`]).
 pub(crate) fn inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
+    for (i, c) in text.char_indices() {
+        if let Some(entity) = autolink_break(text, i) {
+            out.push_str(entity);
+            continue;
+        }
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -917,8 +982,12 @@ pub(crate) fn inline(text: &str) -> String {
                 out.push('\\');
                 out.push(c);
             }
-            '\n' | '\r' => out.push(' '),
-            c if c.is_control() => {}
+            // Line breaks would end a table row; a tab is only whitespace.
+            '\n' | '\r' | '\t' => out.push(' '),
+            // The backslash of the escape, escaped so that it shows.
+            c if is_hidden(c) => {
+                let _ = write!(out, "\\\\u{{{:x}}}", c as u32);
+            }
             c => out.push(c),
         }
     }
@@ -927,10 +996,15 @@ pub(crate) fn inline(text: &str) -> String {
 
 /// `text` verbatim in code style, as inline HTML with every special character escaped: unlike a
 /// backtick code span, nothing in `text` can end it early, and no raw `<` ever reaches the page.
+/// Autolinks are broken and hidden characters shown as escapes, as in [`inline`].
 pub(crate) fn code(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 13);
     out.push_str("<code>");
-    for c in text.chars() {
+    for (i, c) in text.char_indices() {
+        if let Some(entity) = autolink_break(text, i) {
+            out.push_str(entity);
+            continue;
+        }
         match c {
             '<' => out.push_str("&lt;"),
             '>' => out.push_str("&gt;"),
@@ -943,12 +1017,68 @@ pub(crate) fn code(text: &str) -> String {
             '*' | '_' | '[' | ']' | '~' => {
                 let _ = write!(out, "&#{};", c as u32);
             }
-            c if c.is_control() => out.push(' '),
+            '\n' | '\r' | '\t' => out.push(' '),
+            c if is_hidden(c) => {
+                let _ = write!(out, "&#92;u{{{:x}}}", c as u32);
+            }
             c => out.push(c),
         }
     }
     out.push_str("</code>");
     out
+}
+
+/// The entity to write for the character at byte `i` of `text` when it would make GitHub
+/// autolink a name from a scanned file: the `:` of `scheme://` or the `.` of `www.`. An
+/// entity renders as the same character, but GitHub's autolinker (cmark-gfm's) matches the
+/// source text, so the name shows as written and links nowhere.
+fn autolink_break(text: &str, i: usize) -> Option<&'static str> {
+    let bytes = text.as_bytes();
+    match bytes[i] {
+        b':' if text[i + 1..].starts_with("//") => Some("&#58;"),
+        b'.' if i >= 3 && bytes[i - 3..i].eq_ignore_ascii_case(b"www") => Some("&#46;"),
+        _ => None,
+    }
+}
+
+/// Whether `c` is shown as an escape (`\u{202e}`) rather than as itself in Markdown and HTML,
+/// as text output shows it: a control character other than a line break or a tab (those are
+/// whitespace), a bidi control (marks, embeddings, overrides, isolates), or an invisible
+/// format character (the zero-width space, the word joiner and its kin, the byte order mark,
+/// line and paragraph separators). Raw, they let a scanned file reorder, hide or split what a
+/// reader sees of a name or a message. The zero-width joiner and non-joiner stay: emoji
+/// sequences and several scripts need them, and they reorder nothing.
+pub(crate) fn is_hidden(c: char) -> bool {
+    (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+        || matches!(
+            c,
+            '\u{ad}'
+                | '\u{61c}'
+                | '\u{180e}'
+                | '\u{200b}'
+                | '\u{200e}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{feff}'
+        )
+}
+
+/// `text` with each [hidden](is_hidden) character written as `\u{…}`, the escape text
+/// output uses; borrowed when there is none.
+pub(crate) fn unhidden(text: &str) -> std::borrow::Cow<'_, str> {
+    if !text.chars().any(is_hidden) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if is_hidden(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -971,6 +1101,37 @@ mod tests {
             message("missing `a|b` <x>"),
             "missing <code>a&#124;b</code> &lt;x&gt;"
         );
+    }
+
+    #[test]
+    fn hidden_characters_show_as_escapes() {
+        // A right-to-left override would reverse what follows it on the page.
+        assert_eq!(inline("a\u{202e}b"), "a\\\\u{202e}b");
+        assert_eq!(code("read\u{202e}"), "<code>read&#92;u{202e}</code>");
+        assert_eq!(
+            code("\u{1b}[31m\u{7}\u{0}\u{200b}\u{2066}"),
+            "<code>&#92;u{1b}&#91;31m&#92;u{7}&#92;u{0}&#92;u{200b}&#92;u{2066}</code>"
+        );
+        // Line breaks and tabs are whitespace.
+        assert_eq!(code("a\nb\tc"), "<code>a b c</code>");
+        assert_eq!(unhidden("x\u{feff}y\n"), "x\\u{feff}y\n");
+        assert!(matches!(unhidden("plain"), std::borrow::Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn names_do_not_autolink() {
+        assert_eq!(
+            code("https://evil.example/x"),
+            "<code>https&#58;//evil.example/x</code>"
+        );
+        assert_eq!(code("WWW.e.test"), "<code>WWW&#46;e.test</code>");
+        assert_eq!(
+            inline("[c](http://e.example)"),
+            "\\[c\\](http&#58;//e.example)"
+        );
+        // Only a scheme's colon and `www.`'s dot.
+        assert_eq!(inline("a: b.c"), "a: b.c");
+        assert_eq!(code("x:/y"), "<code>x:/y</code>");
     }
 
     #[test]

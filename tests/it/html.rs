@@ -514,11 +514,16 @@ fn first_view_is_the_rows_text_and_markdown_list() {
         0,
     );
     assert!(
-        markdown.contains("### Skills not available everywhere (7 of 9)")
-            && markdown.contains("### Agents not available everywhere (2 of 4)"),
+        markdown.contains("### Skills that need attention (8 of 9)")
+            && markdown.contains("### Agents that need attention (2 of 4)"),
         "{markdown}"
     );
+    // Markdown lists the invalid skill too, whose cells need nothing; the page tags it.
     assert_eq!(shown(0..9).len(), 7);
+    assert!(
+        markdown.contains("| <code>broken-skill</code> |"),
+        "{markdown}"
+    );
     // An agent available wherever it loads needs no attention, as text and Markdown fold it.
     let analyst = rows.iter().find(|(n, _, _)| n == "analyst").unwrap();
     assert_eq!(
@@ -619,4 +624,71 @@ fn merged_cells_with_no_judgement_read_as_in_text_and_need_attention() {
 
     // A report that judged every cell has no such toggle.
     assert!(!toggles(&example()).iter().any(|(n, _)| n == "none"));
+}
+
+#[test]
+fn hidden_characters_are_shown_as_escapes() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "lib/skills/spoof/SKILL.md",
+        "---\nname: spoof\ndescription: \"Harmless \\u202egnirts terces\\u200b \\e[31m\\a\"\n\
+         dependencies:\n  tools: [\"read_file\\u202e\", \"delete_everything\"]\n---\n",
+    );
+    write("p.json", r#"{"name": "p\u2067x", "tools": []}"#);
+    let html = html(dir.path(), &["-p", "p.json", "lib"]);
+    // Raw, the override would reverse the description's end and run out of its `<code>`.
+    for c in ['\u{202e}', '\u{2067}', '\u{200b}', '\u{1b}', '\u{7}'] {
+        assert!(!html.contains(c), "{c:?} in {html}");
+    }
+    for shown in [
+        "Harmless \\u{202e}gnirts terces\\u{200b} \\u{1b}[31m\\u{7}",
+        "<code>read_file\\u{202e}</code>",
+        "p\\u{2067}x",
+    ] {
+        assert!(html.contains(shown), "{shown}: {html}");
+    }
+}
+
+#[test]
+fn the_page_names_its_root_and_counts_in_the_singular_and_what_was_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |rel: &str, text: &str| {
+        let p = dir.path().join(rel);
+        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
+        std::fs::write(p, text).unwrap();
+    };
+    write(
+        "lib/skills/a/SKILL.md",
+        "---\nname: a\ndescription: d\n---\n",
+    );
+    write(
+        "lib/skills/b/SKILL.md",
+        "---\nname: b\ndescription: d\n---\n",
+    );
+    write("lib/.ignore", "skills/b/\n");
+    let html = html(dir.path(), &["lib"]);
+    assert!(
+        html.contains("<title>lib · skill-audit report</title>"),
+        "{html}"
+    );
+    assert!(html.contains(">of 0 links<"), "{html}");
+    assert!(
+        html.contains("not audited: 1 file hidden by ignore rules (--no-ignore audits them)"),
+        "{html}"
+    );
+}
+
+#[test]
+fn the_needs_nothing_swatch_is_drawn_as_its_bar() {
+    let html = example();
+    // The bar draws needs-nothing lighter than available; its legend swatch must match.
+    assert!(
+        html.contains(".seg-needs-nothing, .swatch.s-needs-nothing { opacity: .6; }"),
+        "{html}"
+    );
 }

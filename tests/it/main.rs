@@ -33,6 +33,7 @@ mod install;
 mod layouts;
 mod lsp;
 mod machine;
+mod markdown;
 mod mcp;
 mod mcp_server;
 mod neovim;

@@ -726,7 +726,7 @@ fn markdown_folds_the_rows_that_need_no_attention_unless_matrix_all() {
         .split_once("<details><summary>2 skills that need no attention: 1 ✅ available, 1 ☑️ needs nothing</summary>")
         .unwrap_or_else(|| panic!("{md}"));
     assert!(
-        shown.contains("### Skills not available everywhere (1 of 3)"),
+        shown.contains("### Skills that need attention (1 of 3)"),
         "{md}"
     );
     assert!(shown.contains("<code>missing</code>"), "{md}");
