@@ -249,8 +249,9 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
         threads: lib.threads,
         cwd,
         links,
-        // Only the text format shows source lines; the others never read them.
-        snippets: out.wants(crate::report::Format::Text),
+        // The text format shows source lines; SARIF ends its regions where the text's caret
+        // ends, which it measures on them. The others never read them.
+        snippets: out.wants(crate::report::Format::Text) || out.wants(crate::report::Format::Sarif),
         // Reports that may be a baseline later, and a run compared with one, know findings
         // by their lines' fingerprints.
         fingerprints: out.wants(crate::report::Format::Json)
@@ -297,6 +298,14 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     let _ = rayon::ThreadPoolBuilder::new()
         .num_threads(args.library.threads)
         .build_global();
+    // `--diff` prints a diff, not a report: a format or file asked for would be silently
+    // ignored (nothing written to `-o x.html`), so such a command line is refused.
+    if args.diff && (args.out.format.is_some() || !args.out.outputs.is_empty()) {
+        return Err(
+            "--diff prints the fixes as a unified diff on standard output; it cannot be used with --format or --output (run without --diff for a report)"
+                .into(),
+        );
+    }
     // An `-o` file of no known format, and then a bad baseline, are usage errors before any
     // work is done.
     super::check_outputs(&args.out)?;

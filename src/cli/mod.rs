@@ -64,8 +64,8 @@ pub use to_prompt::ToPromptArgs;
     )
 )]
 pub struct Cli {
-    /// When to colour the output: `auto` (on a terminal, unless `NO_COLOR` is set), `always`
-    /// or `never`.
+    /// When to colour the output: `auto` (on a terminal, unless `NO_COLOR` is set or `TERM` is
+    /// `dumb`), `always` or `never`.
     #[arg(long, global = true, value_enum, default_value_t = ColorChoice::Auto)]
     pub color: ColorChoice,
     #[command(subcommand)]
@@ -227,14 +227,17 @@ pub fn run(cli: Cli) -> Result<Outcome, String> {
 }
 
 /// Colour on standard output: as `--color` says; by default only on a terminal, and never when
-/// `NO_COLOR` is set (no-color.org).
+/// `NO_COLOR` is set (no-color.org) or `TERM` is `dumb` (a terminal that shows escapes as text,
+/// such as Emacs' shell).
 fn color_stdout() -> bool {
     use std::io::IsTerminal;
     match COLOR.get().copied().unwrap_or_default() {
         ColorChoice::Always => true,
         ColorChoice::Never => false,
         ColorChoice::Auto => {
-            io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+            io::stdout().is_terminal()
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && std::env::var_os("TERM").is_none_or(|t| t != "dumb")
         }
     }
 }

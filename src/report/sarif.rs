@@ -9,7 +9,7 @@ use serde::Serialize;
 use std::io::{self, Write};
 
 use super::Report;
-use crate::diagnostic::{Finding, Severity};
+use crate::diagnostic::{Applicability, Finding, Severity};
 use crate::rules::Rule;
 
 /// Where the `$schema` key points.
@@ -100,20 +100,38 @@ struct SarifResult<'a> {
     locations: [Location<'a>; 1],
     #[serde(skip_serializing_if = "Option::is_none")]
     baseline_state: Option<&'static str>,
-    /// The fingerprint of the finding's line (SARIF 3.27.17), by which a viewer that compares
+    /// The fingerprint of the finding's line and its place among the results of the same rule
+    /// on lines of that fingerprint in its file (SARIF 3.27.17), by which a viewer that compares
     /// runs, as `diff` and `--baseline` do, knows a result whose line moved.
     #[serde(skip_serializing_if = "Option::is_none")]
     partial_fingerprints: Option<PartialFingerprints>,
-    /// The finding's fix, as one change of its file (SARIF 3.55); renames have no SARIF form.
+    /// The finding's safe fix, as one change of its file (SARIF 3.55); renames have no SARIF
+    /// form.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     fixes: Vec<SarifFix<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    properties: Option<ResultProperties>,
 }
 
 #[derive(Serialize)]
 struct PartialFingerprints {
-    /// The line's fingerprint, as eight hex digits.
-    #[serde(rename = "skillAuditLineHash/v1")]
+    /// The line's fingerprint, as eight hex digits, then `:` and the result's occurrence
+    /// (from 1) among those of its rule and file on lines of that fingerprint, as GitHub's own
+    /// `primaryLocationLineHash` is made. Several results of one rule on one line (five renamed
+    /// tools of one `tools:` list) would otherwise share it, and code scanning, which tracks an
+    /// alert by rule, file and fingerprint, would merge them. v1 was the bare hash.
+    #[serde(rename = "skillAuditLineHash/v2")]
     line_hash: String,
+}
+
+/// What a result says beyond SARIF's own keys.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct ResultProperties {
+    /// The description of an unsafe fix, one that changes what the file means, which is left
+    /// out of `fixes`: viewers and bots apply SARIF fixes without asking, and should only be
+    /// offered what `skill-audit --fix` applies without `--unsafe-fixes`.
+    unsafe_fix: String,
 }
 
 #[derive(Serialize)]
@@ -172,6 +190,13 @@ struct ArtifactLocation<'a> {
 struct Region {
     start_line: u32,
     start_column: u32,
+    /// The end of the span the text report underlines, on the same line; absent when the
+    /// finding's line was not read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_line: Option<u32>,
+    /// Just past the span, as SARIF's regions end (3.30.7), in code points.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    end_column: Option<u32>,
 }
 
 /// The SARIF `level` of a severity.
@@ -191,11 +216,22 @@ pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
 fn log(report: &Report) -> Log<'_> {
     let states = baseline_states(report);
     let table = rule_table(report);
+    // The n-th result of a rule on a line of a fingerprint in a file, in report order (file,
+    // line, column): stable across runs and while lines are added above, as the hash is.
+    let mut seen: std::collections::HashMap<(&str, &str, u32), u32> =
+        std::collections::HashMap::new();
     let results = report
         .findings
         .iter()
         .enumerate()
-        .map(|(i, f)| result(f, &table, states.as_ref().map(|s| s[i])))
+        .map(|(i, f)| {
+            let occurrence = f.fingerprint.map(|h| {
+                let n = seen.entry((f.rule.code(), f.path.as_str(), h)).or_default();
+                *n += 1;
+                *n
+            });
+            result(f, &table, states.as_ref().map(|s| s[i]), occurrence)
+        })
         .collect();
     Log {
         schema: SCHEMA_URI,
@@ -266,12 +302,17 @@ fn result(
     f: &Finding,
     table: &[Rule],
     baseline_state: Option<&'static str>,
+    occurrence: Option<u32>,
 ) -> SarifResult<'static> {
     let (uri, uri_base_id) = artifact_uri(&f.path);
+    let unsafe_fix = f
+        .fix
+        .as_deref()
+        .filter(|x| x.applicability != Applicability::Safe);
     let fixes = f
         .fix
         .as_deref()
-        .filter(|x| !x.edits.is_empty())
+        .filter(|x| !x.edits.is_empty() && x.applicability == Applicability::Safe)
         .map(|x| SarifFix {
             description: Message {
                 text: x.message.clone(),
@@ -298,8 +339,12 @@ fn result(
         })
         .into_iter()
         .collect();
+    let end_column = super::text::caret_end(f);
     SarifResult {
         fixes,
+        properties: unsafe_fix.map(|x| ResultProperties {
+            unsafe_fix: x.message.clone(),
+        }),
         rule_id: f.rule.code(),
         rule_index: table.iter().position(|r| *r == f.rule).unwrap_or(0),
         level: level(f.severity),
@@ -312,12 +357,14 @@ fn result(
                 region: Region {
                     start_line: f.line.max(1),
                     start_column: f.column.max(1),
+                    end_line: end_column.map(|_| f.line.max(1)),
+                    end_column,
                 },
             },
         }],
         baseline_state,
         partial_fingerprints: f.fingerprint.map(|h| PartialFingerprints {
-            line_hash: format!("{h:08x}"),
+            line_hash: format!("{h:08x}:{}", occurrence.unwrap_or(1)),
         }),
     }
 }

@@ -10,13 +10,13 @@ use annotate_snippets::{AnnotationKind, Level, Origin, Renderer, Snippet};
 use rayon::prelude::*;
 
 use super::Report;
-use crate::diagnostic::Severity;
+use crate::diagnostic::{Severity, quote};
 use crate::evaluate::Status;
 use crate::words::Count;
 
-/// Plain text, no colour.
+/// Plain text, no colour, notes wrapped to a fixed width: a file's report.
 pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    render_styled(report, out, false)
+    render_to(report, out, false, wrap_width(false))
 }
 
 /// Only the findings, without matrices, drift or summary: what `--quiet` prints.
@@ -137,29 +137,42 @@ fn fix_line(report: &Report) -> Option<String> {
     ))
 }
 
-/// Text, with ANSI colour when `color` is set.
+/// Text on standard output, with ANSI colour when `color` is set; notes wrap to the terminal's
+/// width when it is one.
 pub(crate) fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
+    use std::io::IsTerminal;
+    render_to(report, out, color, wrap_width(io::stdout().is_terminal()))
+}
+
+fn render_to(report: &Report, out: &mut dyn Write, color: bool, width: usize) -> io::Result<()> {
     let mut s = findings(report, color);
     if !report.profiles.is_empty() {
-        matrix("SKILL", report.skill_rows(), report, &mut s);
-        matrix("AGENT", report.agent_rows(), report, &mut s);
+        let skills = (report.skills.iter()).map(|k| {
+            (
+                k.skill.name.as_str(),
+                k.skill.path.as_str(),
+                &k.availability,
+            )
+        });
+        matrix("SKILL", skills, report, width, &mut s);
+        let agents = (report.agents.iter()).map(|a| {
+            (
+                a.agent.name.as_str(),
+                a.agent.path.as_str(),
+                &a.availability,
+            )
+        });
+        matrix("AGENT", agents, report, width, &mut s);
     }
     if !report.drift.is_empty() {
         let _ = writeln!(s, "DRIFT (agent loads a skill it does not grant)");
         for d in &report.drift {
-            let mut missing: Vec<String> = d.missing_tools.clone();
-            missing.extend(
-                d.unmet_any
-                    .iter()
-                    .map(|g| format!("one of {}", g.join("|"))),
-            );
-            missing.extend(d.missing_mcp_servers.iter().map(|m| format!("mcp:{m}")));
             let _ = writeln!(
                 s,
                 "  {} -> {}: missing {} (via {})",
-                visible(&d.agent),
-                visible(&d.skill),
-                visible(&missing.join(", ")),
+                visible(&quote(&d.agent)),
+                visible(&quote(&d.skill)),
+                visible(&drift_missing(d)),
                 visible(&d.via)
             );
         }
@@ -169,20 +182,59 @@ pub(crate) fn render_styled(report: &Report, out: &mut dyn Write, color: bool) -
     out.write_all(s.as_bytes())
 }
 
+/// What a drifting link lacks, names quoted as messages quote them: "tools `a`, `b`; one of
+/// `c`, `d`; MCP server `kusto`". Groups are set apart by `;`, as a name may hold `|` or `,`.
+fn drift_missing(d: &crate::model::Drift) -> String {
+    use crate::diagnostic::quoted;
+    let mut parts = Vec::new();
+    if !d.missing_tools.is_empty() {
+        let noun = if d.missing_tools.len() == 1 {
+            "tool"
+        } else {
+            "tools"
+        };
+        parts.push(format!("{noun} {}", quoted(&d.missing_tools)));
+    }
+    for group in &d.unmet_any {
+        parts.push(format!("one of {}", quoted(group)));
+    }
+    if !d.missing_mcp_servers.is_empty() {
+        let noun = if d.missing_mcp_servers.len() == 1 {
+            "MCP server"
+        } else {
+            "MCP servers"
+        };
+        parts.push(format!("{noun} {}", quoted(&d.missing_mcp_servers)));
+    }
+    parts.join("; ")
+}
+
 /// The summary: counts, files ignore rules hid, and what fixes are left or were applied.
 pub(crate) fn summary(report: &Report, s: &mut String) {
     let sum = &report.summary;
+    // Every file scanned is a skill, an agent, or another file: a plugin or marketplace
+    // manifest, or a `SKILL.md` read as a document of the skill around it.
+    let other = sum.files_scanned.saturating_sub(sum.skills + sum.agents);
+    let other = if other > 0 {
+        format!(", {}", Count(other, "other file"))
+    } else {
+        String::new()
+    };
     let _ = writeln!(
         s,
-        "{} scanned, {} ({} invalid), {}: {}, {}, {}",
+        "{} scanned, {} ({} invalid), {}{other}, {}: {}, {}, {}",
         Count(sum.files_scanned, "file"),
         Count(sum.skills, "skill"),
         sum.invalid_skills,
+        Count(sum.agents, "agent"),
         Count(report.profiles.len(), "profile"),
         Count(sum.errors, "error"),
         Count(sum.warnings, "warning"),
         Count(sum.infos, "info")
     );
+    if let Some(d) = &report.baseline {
+        baseline_lines(report, d, s);
+    }
     if sum.ignored_files > 0 {
         // Said on the summary line's own line, so scripts reading the first stay unchanged.
         let _ = writeln!(
@@ -194,6 +246,55 @@ pub(crate) fn summary(report: &Report, s: &mut String) {
     if let Some(line) = fix_line(report) {
         let _ = writeln!(s, "{line}");
     }
+}
+
+/// With `--baseline`, what changed since it, as `diff` counts it, and why findings of the
+/// baseline do not fail the run: only new ones decide the exit code.
+fn baseline_lines(report: &Report, d: &super::diff::Diff, s: &mut String) {
+    let _ = write!(
+        s,
+        "baseline: {}, {} fixed, {}",
+        Count(d.new_findings.len(), "new finding"),
+        d.fixed_findings.len(),
+        Count(d.availability_changes.len(), "availability change")
+    );
+    if !d.renamed.is_empty() {
+        let _ = write!(s, ", {} moved", d.renamed.len());
+    }
+    let left = d.not_compared.total();
+    if left > 0 {
+        let _ = write!(s, ", {left} not compared");
+    }
+    s.push('\n');
+    let new = super::diff::new_marks(report, d);
+    let old: Vec<Severity> = report
+        .findings
+        .iter()
+        .zip(new)
+        .filter(|(_, new)| !new)
+        .map(|(f, _)| f.severity)
+        .collect();
+    if old.is_empty() {
+        return;
+    }
+    let mut by_severity = Vec::new();
+    for (severity, noun) in [
+        (Severity::Error, "error"),
+        (Severity::Warning, "warning"),
+        (Severity::Info, "info"),
+    ] {
+        let n = old.iter().filter(|s| **s == severity).count();
+        if n > 0 {
+            by_severity.push(Count(n, noun).to_string());
+        }
+    }
+    let are = if old.len() == 1 { "is" } else { "are" };
+    let _ = writeln!(
+        s,
+        "{} ({}) {are} in the baseline: only new findings decide the exit code",
+        Count(old.len(), "finding"),
+        by_severity.join(", ")
+    );
 }
 
 /// One finding: with its source line when the audit attached it, else one line.
@@ -271,6 +372,21 @@ fn unstyled(line: &str) -> String {
         }
     }
     out
+}
+
+/// The column just past the span the caret underlines (in code points, as `Finding::column`
+/// counts), for a finding whose line was read: SARIF's `endColumn`.
+pub(crate) fn caret_end(f: &crate::diagnostic::Finding) -> Option<u32> {
+    let source = f.source.as_deref()?;
+    let skip = f.column.saturating_sub(1).saturating_sub(f.source_skipped) as usize;
+    let start = source
+        .char_indices()
+        .nth(skip)
+        .map_or(source.len(), |(i, _)| i);
+    let rest = &source[start..];
+    let covered = u32::try_from(rest[..caret_len(rest)].chars().count()).ok()?;
+    // An empty span (a finding past the line's end) still covers one column.
+    Some(f.column.max(1) + covered.max(1))
 }
 
 /// How many bytes of `rest` the caret covers: a flow list or mapping to its closing bracket (a
@@ -355,10 +471,57 @@ fn link_end(rest: &str, at: usize) -> usize {
     at
 }
 
+/// The widest a matrix's name column grows: a longer name gets a line of its own, above its
+/// cells, so one long name (or path) does not push every row and note off an 80-column
+/// terminal.
+const NAME_COLUMN: usize = 32;
+
+/// How far a matrix's notes are indented, whatever the name column's width.
+const NOTE_INDENT: usize = 4;
+
+/// The width notes and legends wrap to: the terminal's when standard output is one (`COLUMNS`,
+/// else 80), else a fixed width, so a report written to a file or a pipe is the same wherever
+/// it is made.
+fn wrap_width(terminal: bool) -> usize {
+    const FIXED: usize = 100;
+    if !terminal {
+        return FIXED;
+    }
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.trim().parse::<usize>().ok())
+        .filter(|c| *c >= 40)
+        .unwrap_or(80)
+}
+
+/// `text` after `indent` spaces, broken at spaces into lines of at most `width` characters
+/// where it can be; lines after the first are indented by `indent + 2`.
+fn wrapped(text: &str, indent: usize, width: usize, s: &mut String) {
+    let mut line_len = indent;
+    let mut first_word = true;
+    s.push_str(&" ".repeat(indent));
+    for word in text.split(' ') {
+        let len = word.chars().count();
+        if !first_word && line_len + 1 + len > width {
+            s.push('\n');
+            s.push_str(&" ".repeat(indent + 2));
+            line_len = indent + 2;
+        } else if !first_word {
+            s.push(' ');
+            line_len += 1;
+        }
+        s.push_str(word);
+        line_len += len;
+        first_word = false;
+    }
+    s.push('\n');
+}
+
 fn matrix<'a>(
     title: &str,
-    all_rows: impl Iterator<Item = super::Row<'a>> + Clone,
+    all_rows: impl Iterator<Item = (&'a str, &'a str, &'a super::ByProfile)> + Clone,
     report: &Report,
+    width_limit: usize,
     s: &mut String,
 ) {
     if all_rows.clone().next().is_none() {
@@ -367,21 +530,32 @@ fn matrix<'a>(
     let names: Vec<&str> = report.profile_names().collect();
     let agent = title == "AGENT";
     // Rows that need no attention fold into a count, unless `--matrix all`.
-    let shown =
-        |(_, a): &super::Row<'_>| report.matrix_all || super::needs_attention(a, &names, agent);
+    let shown = |(_, _, a): &(&str, &str, &super::ByProfile)| {
+        report.matrix_all || super::needs_attention(a, &names, agent)
+    };
     let rows = all_rows.clone().filter(shown);
-    let folded: Vec<&super::ByProfile> = all_rows.filter(|r| !shown(r)).map(|(_, a)| a).collect();
+    let folded: Vec<&super::ByProfile> = all_rows
+        .clone()
+        .filter(|r| !shown(r))
+        .map(|(_, _, a)| a)
+        .collect();
     if rows.clone().next().is_none() {
-        folds(title, &folded, &names, s);
+        folds(title, &folded, &names, width_limit, s);
         s.push('\n');
         return;
     }
+    // Names more than one row has: such a row says its path on a note line.
+    let mut seen = std::collections::HashSet::new();
+    let twice: std::collections::HashSet<&str> = all_rows
+        .filter(|(name, _, _)| !seen.insert(*name))
+        .map(|(name, _, _)| name)
+        .collect();
     let width = rows
         .clone()
-        .map(|(n, _)| visible(&n).chars().count())
+        .map(|(n, _, _)| visible(n).chars().count())
         .max()
         .unwrap_or(5)
-        .max(5);
+        .clamp(5, NAME_COLUMN);
     let col = names
         .iter()
         .map(|n| n.chars().count())
@@ -391,7 +565,7 @@ fn matrix<'a>(
         .max(
             // `needs-nothing`, the one longer status, widens the columns only where it is.
             rows.clone()
-                .flat_map(|(_, a)| {
+                .flat_map(|(_, _, a)| {
                     names
                         .iter()
                         .filter_map(|n| a.get(*n))
@@ -407,28 +581,42 @@ fn matrix<'a>(
     }
     s.truncate(s.trim_end().len());
     s.push('\n');
-    for (name, availability) in rows.clone() {
-        let _ = write!(s, "{:width$}", visible(&name));
+    for (raw, path, availability) in rows.clone() {
+        let name = visible(raw);
+        if name.chars().count() > width {
+            // A long name on a line of its own; its cells below, under the column heads.
+            let _ = writeln!(s, "{name}");
+            let _ = write!(s, "{:width$}", "");
+        } else {
+            let _ = write!(s, "{name:width$}");
+        }
         for n in &names {
             let st = availability.get(*n).map_or("-", |a| a.status.as_str());
             let _ = write!(s, "  {st:col$}");
         }
         s.truncate(s.trim_end().len());
         s.push('\n');
+        if twice.contains(raw) {
+            // Not wrapped: a path is one word, and breaking after `path:` helps no one.
+            let _ = writeln!(s, "{:NOTE_INDENT$}path: {}", "", visible(path));
+        }
         for n in &names {
             if let Some(a) = availability.get(*n)
                 && a.explained()
                 && let Some(r) = &a.reason
             {
-                let _ = writeln!(s, "{:width$}    {}: {}", "", visible(n), visible(r));
+                // A reason that lists thousands of names is cut as Markdown cuts it.
+                let r = super::spans::shorten_lists(r, super::spans::LIST_HEAD);
+                let note = format!("{}: {}", visible(n), visible(&r));
+                wrapped(&note, NOTE_INDENT, width_limit, s);
             }
         }
         // What the cells are judged on, once when they agree.
         if let Some(note) = super::basis_note(availability, &names, |n| visible(n).into_owned()) {
-            let _ = writeln!(s, "{:width$}    {note}", "");
+            wrapped(&note, NOTE_INDENT, width_limit, s);
         }
     }
-    folds(title, &folded, &names, s);
+    folds(title, &folded, &names, width_limit, s);
     // The statuses whose names do not say it all, explained once where they occur.
     for status in [
         Status::Partial,
@@ -437,24 +625,32 @@ fn matrix<'a>(
         Status::Undeclared,
         Status::NeedsNothing,
     ] {
-        let seen = rows.clone().any(|(_, a)| {
+        let seen = rows.clone().any(|(_, _, a)| {
             names
                 .iter()
                 .any(|n| a.get(*n).is_some_and(|a| a.status == status))
         });
         if seen {
-            let _ = writeln!(s, "  {}: {}", status.as_str(), status.meaning());
+            let legend = format!("{}: {}", status.as_str(), status.meaning());
+            wrapped(&legend, 2, width_limit, s);
         }
     }
-    if super::has_unjudged_cells(rows.clone(), &names) {
-        let _ = writeln!(s, "  -: {}", super::NO_JUDGEMENT);
+    let labelled = rows.map(|(n, _, a)| (std::borrow::Cow::Borrowed(n), a));
+    if super::has_unjudged_cells(labelled, &names) {
+        wrapped(&format!("-: {}", super::NO_JUDGEMENT), 2, width_limit, s);
     }
     s.push('\n');
 }
 
 /// The rows a matrix folded, counted: those that need nothing beyond the model, and those
 /// available (or, for agents, not loaded) on every profile.
-fn folds(title: &str, folded: &[&super::ByProfile], names: &[&str], s: &mut String) {
+fn folds(
+    title: &str,
+    folded: &[&super::ByProfile],
+    names: &[&str],
+    width_limit: usize,
+    s: &mut String,
+) {
     if folded.is_empty() {
         return;
     }
@@ -463,11 +659,11 @@ fn folds(title: &str, folded: &[&super::ByProfile], names: &[&str], s: &mut Stri
     let noun = if title == "AGENT" { "agent" } else { "skill" };
     if let Some(n) = count(Status::NeedsNothing) {
         let verb = if n == 1 { "needs" } else { "need" };
-        let _ = writeln!(
-            s,
-            "  + {} that {verb} nothing beyond the model: available on every profile",
+        let line = format!(
+            "+ {} that {verb} nothing beyond the model: available on every profile",
             Count(n, noun)
         );
+        wrapped(&line, 2, width_limit, s);
     }
     if let Some(n) = count(Status::Available) {
         let place = if noun == "agent" {
@@ -475,10 +671,20 @@ fn folds(title: &str, folded: &[&super::ByProfile], names: &[&str], s: &mut Stri
         } else {
             "on every profile"
         };
-        let _ = writeln!(s, "  + {} available {place}", Count(n, noun));
+        wrapped(
+            &format!("+ {} available {place}", Count(n, noun)),
+            2,
+            width_limit,
+            s,
+        );
     }
     if let Some(n) = count(Status::NotLoaded) {
-        let _ = writeln!(s, "  + {} loaded by none of the profiles", Count(n, noun));
+        wrapped(
+            &format!("+ {} loaded by none of the profiles", Count(n, noun)),
+            2,
+            width_limit,
+            s,
+        );
     }
     let _ = writeln!(s, "  (`--matrix all` lists them)");
 }
@@ -695,6 +901,34 @@ mod tests {
             proptest::prop_assert!(rest.is_char_boundary(len) && len <= rest.len());
             proptest::prop_assert!(len > 0 || rest.is_empty());
         }
+    }
+
+    #[test]
+    fn notes_wrap_at_spaces_and_indent_what_follows() {
+        let mut s = String::new();
+        wrapped("prod: missing tools `a`, `b`, `c`", 4, 24, &mut s);
+        assert_eq!(s, "    prod: missing tools\n      `a`, `b`, `c`\n");
+        // A word longer than the width stays whole.
+        let mut s = String::new();
+        wrapped("x abcdefghijklmnopqrstuvwxyz", 2, 10, &mut s);
+        assert_eq!(s, "  x\n    abcdefghijklmnopqrstuvwxyz\n");
+    }
+
+    #[test]
+    fn drift_names_are_quoted_and_groups_set_apart() {
+        let d = crate::model::Drift {
+            agent: "a.agent.md".into(),
+            skill: "s".into(),
+            skill_path: "s/SKILL.md".into(),
+            via: "skills-field".into(),
+            missing_tools: vec!["x|y".into()],
+            unmet_any: vec![vec!["a".into(), "b".into()]],
+            missing_mcp_servers: vec!["kusto".into()],
+        };
+        assert_eq!(
+            drift_missing(&d),
+            "tool `x|y`; one of `a`, `b`; MCP server `kusto`"
+        );
     }
 
     #[test]

@@ -116,6 +116,18 @@ fn usage_errors_exit_2() {
         .assert()
         .code(2)
         .stderr(predicate::str::contains("a["));
+    // `--diff` prints a diff, never a report: a format or an output file is refused, and
+    // nothing is written.
+    for extra in [&["-o", "x.html"][..], &["-f", "json"]] {
+        bin(lib.path())
+            .args([".", "--diff"])
+            .args(extra)
+            .assert()
+            .code(2)
+            .stdout(predicate::str::is_empty())
+            .stderr(predicate::str::contains("--diff"));
+    }
+    assert!(!lib.path().join("x.html").exists());
 }
 
 // ---- formats and output --------------------------------------------------------------------------

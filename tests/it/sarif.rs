@@ -165,8 +165,28 @@ fn assert_well_formed(log: &Value) {
             assert_eq!(phys["artifactLocation"]["uriBaseId"], "%SRCROOT%");
             assert!(!uri.starts_with('/'), "{uri} is relative");
         }
-        assert!(phys["region"]["startLine"].as_u64().unwrap() >= 1);
-        assert!(phys["region"]["startColumn"].as_u64().unwrap() >= 1);
+        let region = &phys["region"];
+        let start = region["startColumn"].as_u64().unwrap();
+        assert!(region["startLine"].as_u64().unwrap() >= 1);
+        assert!(start >= 1);
+        // A region with an end spans at least one column of its one line.
+        if let Some(end) = region["endColumn"].as_u64() {
+            assert_eq!(region["endLine"], region["startLine"], "{res}");
+            assert!(end > start, "{res}");
+        }
+        // Tools apply SARIF fixes without asking: only safe ones are offered.
+        if res.get("fixes").is_some() {
+            assert!(res["properties"].get("unsafeFix").is_none(), "{res}");
+        }
+    }
+    // Code scanning tracks an alert by rule, file and fingerprint: no two results share them.
+    let mut keys = BTreeSet::new();
+    for res in run["results"].as_array().unwrap() {
+        if let Some(print) = res["partialFingerprints"]["skillAuditLineHash/v2"].as_str() {
+            let uri = &res["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+            let key = (res["ruleId"].to_string(), uri.to_string(), print.to_owned());
+            assert!(keys.insert(key), "fingerprint shared: {res}");
+        }
     }
 }
 
@@ -220,16 +240,38 @@ fn example_library_is_valid_sarif() {
         assert_eq!(phys["region"]["startLine"], f["line"]);
         assert_eq!(phys["region"]["startColumn"], f["column"]);
         assert!(r.get("baselineState").is_none());
-        // The line's fingerprint, as the JSON report has it, in hex.
-        let hash = r["partialFingerprints"]["skillAuditLineHash/v1"].as_str();
+        // The line's fingerprint, as the JSON report has it, in hex, then the occurrence.
+        let print = r["partialFingerprints"]["skillAuditLineHash/v2"].as_str();
+        let hash = print.map(|p| p.split_once(':').unwrap().0.to_owned());
         let want = f["fingerprint"].as_u64().map(|h| format!("{h:08x}"));
-        assert_eq!(hash.map(str::to_owned), want, "{r}");
+        assert_eq!(hash, want, "{r}");
     }
     assert!(
         results
             .iter()
             .any(|r| r.get("partialFingerprints").is_some()),
         "most results point at a line"
+    );
+    // Several results of one rule on one line, told apart by their occurrence.
+    assert!(results.iter().any(|r| {
+        r["partialFingerprints"]["skillAuditLineHash/v2"]
+            .as_str()
+            .is_some_and(|p| p.ends_with(":2"))
+    }));
+    // Unsafe fixes are described, never offered as `fixes`; safe ones are offered.
+    assert!(
+        results
+            .iter()
+            .any(|r| r["properties"]["unsafeFix"].is_string())
+    );
+    assert!(results.iter().any(|r| r.get("fixes").is_some()));
+    // A result whose line was read spans what the text output underlines.
+    assert!(
+        results
+            .iter()
+            .all(|r| r.get("partialFingerprints").is_none()
+                || r["locations"][0]["physicalLocation"]["region"]["endColumn"].is_u64()),
+        "every result on a read line has an end"
     );
     let levels: BTreeSet<&str> = results
         .iter()

@@ -429,15 +429,22 @@ fn rows_of_one_name_are_told_apart_by_their_paths() {
         ),
         ("p.json", r#"{"name": "p", "tools": []}"#),
     ]);
-    for format in ["text", "markdown"] {
-        let out = quiet_stdout(
+    let out = |format: &str| {
+        quiet_stdout(
             bin(tmp.path()).args(["--fail-on", "never", "-p", "p.json", "-f", format, "."]),
             0,
-        );
-        assert!(out.contains("dup (a/dup/SKILL.md)"), "{out}");
-        assert!(out.contains("dup (b/dup/SKILL.md)"), "{out}");
-        assert!(!out.contains("solo ("), "{out}");
-    }
+        )
+    };
+    let markdown = out("markdown");
+    assert!(markdown.contains("dup (a/dup/SKILL.md)"), "{markdown}");
+    assert!(markdown.contains("dup (b/dup/SKILL.md)"), "{markdown}");
+    assert!(!markdown.contains("solo ("), "{markdown}");
+    // Text keeps its name column narrow: the path is a note under the row.
+    let text = out("text");
+    assert!(text.contains("\ndup "), "{text}");
+    assert!(text.contains("\n    path: a/dup/SKILL.md\n"), "{text}");
+    assert!(text.contains("\n    path: b/dup/SKILL.md\n"), "{text}");
+    assert!(!text.contains("path: c/solo"), "{text}");
 }
 
 /// An agent no profile loads is counted as such, not as available where it loads.
