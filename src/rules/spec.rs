@@ -143,13 +143,23 @@ fn check_name(
     // One name with several faults is one problem: it is reported once, under the first
     // fault's rule, naming them all and a name every host accepts.
     let faults = [!bad.is_empty(), upper, hyphen_at_end || double_hyphen];
+    // A name with uppercase or other characters, in a folder with a valid name: the finding's
+    // advice, the folder's name, also ends the mismatch, so it carries SA207's fix and SA207
+    // is not reported a second time for the same edit.
+    let mismatch = !folder.is_empty() && folder != name;
+    let covered = mismatch && (upper || !bad.is_empty()) && valid_name(&folder);
+    let fix = if covered {
+        set_name_fix(sink, pos, raw, &folder)
+    } else {
+        None
+    };
     if faults.iter().filter(|f| **f).count() > 1 {
-        name_faults(sink, pos, &name, upper, &bad, &folder);
+        name_faults(sink, pos, &name, upper, &bad, &folder, fix);
     } else if upper {
-        name_not_lowercase(sink, pos, &name, &folder);
+        name_not_lowercase(sink, pos, &name, &folder, fix);
     } else if !bad.is_empty() {
         let hint = suggested_name(&name, &folder);
-        name_charset(sink, pos, &bad, settings.name_charset, hint.as_deref());
+        name_charset(sink, pos, &bad, settings.name_charset, hint.as_deref(), fix);
     } else {
         if hyphen_at_end {
             name_hyphen_at_end(sink, pos);
@@ -158,7 +168,7 @@ fn check_name(
             name_double_hyphen(sink, pos);
         }
     }
-    if !folder.is_empty() && folder != name {
+    if mismatch && !covered {
         name_mismatch(sink, pos, &name, &folder, raw);
     }
 }
@@ -318,21 +328,38 @@ pub(crate) const NAME_NOT_LOWERCASE: RuleDoc = RuleDoc {
 };
 
 /// `name` has uppercase letters and no other fault; `folder` is the skill's folder name.
-fn name_not_lowercase(sink: &mut Sink, pos: Pos, name: &str, folder: &str) {
-    let hint = suggested_name(name, folder)
-        .map(|n| format!("; use `{n}`"))
-        .unwrap_or_default();
-    sink.push(
+fn name_not_lowercase(sink: &mut Sink, pos: Pos, name: &str, folder: &str, fix: Option<Fix>) {
+    let hint = use_instead(name, folder);
+    sink.push_fixed(
         Rule::NameNotLowercase,
         pos,
         format!("`name` must be lowercase{hint}"),
+        fix,
     );
+}
+
+/// The advice of a name finding: a valid name to use, said to be the folder's when it is
+/// (the spec wants them equal).
+fn use_instead(name: &str, folder: &str) -> String {
+    match suggested_name(name, folder) {
+        Some(n) if n == folder => format!("; use `{n}`, the folder's name, as the spec wants"),
+        Some(n) => format!("; use `{n}`"),
+        None => String::new(),
+    }
 }
 
 /// `name` has more than one fault of shape: uppercase letters (`upper`), characters outside
 /// the allowed set (`bad`), hyphens at its ends or doubled. One finding, under the rule of the
 /// first fault, naming them all.
-fn name_faults(sink: &mut Sink, pos: Pos, name: &str, upper: bool, bad: &[char], folder: &str) {
+fn name_faults(
+    sink: &mut Sink,
+    pos: Pos,
+    name: &str,
+    upper: bool,
+    bad: &[char],
+    folder: &str,
+    fix: Option<Fix>,
+) {
     let mut faults = Vec::new();
     if upper {
         faults.push("uppercase letters".to_owned());
@@ -346,21 +373,20 @@ fn name_faults(sink: &mut Sink, pos: Pos, name: &str, upper: bool, bad: &[char],
     if name.starts_with('-') || name.ends_with('-') || name.contains("--") {
         faults.push("hyphens at its ends or doubled".to_owned());
     }
-    let hint = suggested_name(name, folder)
-        .map(|n| format!("; use `{n}`"))
-        .unwrap_or_default();
+    let hint = use_instead(name, folder);
     let rule = if bad.is_empty() {
         Rule::NameNotLowercase
     } else {
         Rule::NameCharset
     };
-    sink.push(
+    sink.push_fixed(
         rule,
         pos,
         format!(
             "`name` has {}; only `a-z`, `0-9` and single inner `-` are allowed{hint}",
             faults.join(" and ")
         ),
+        fix,
     );
 }
 
@@ -430,6 +456,7 @@ fn name_charset(
     bad: &[char],
     charset: NameCharset,
     suggested: Option<&str>,
+    fix: Option<Fix>,
 ) {
     let mut shown: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
     shown.dedup();
@@ -440,7 +467,7 @@ fn name_charset(
         NameCharset::Ascii => "only `a-z`, `0-9` and `-` are allowed",
         NameCharset::Unicode => "only letters, digits and `-` are allowed",
     };
-    sink.push(
+    sink.push_fixed(
         Rule::NameCharset,
         pos,
         format!(
@@ -450,6 +477,7 @@ fn name_charset(
                 .map(|n| format!("; use `{n}`"))
                 .unwrap_or_default()
         ),
+        fix,
     );
 }
 
@@ -458,7 +486,7 @@ pub(crate) const NAME_DIRECTORY_MISMATCH: RuleDoc = RuleDoc {
     name: "name-directory-mismatch",
     severity: Severity::Error,
     summary: "`name` differs from the skill's folder name",
-    what: "`name` differs from the name of the folder holding SKILL.md (compared after NFKC normalisation).",
+    what: "`name` differs from the name of the folder holding SKILL.md (compared after NFKC normalisation). When the name has uppercase letters or other characters than the spec allows (SA204, SA206) and the folder's name is valid, that finding advises the folder's name and carries this fix, and this one is not reported again.",
     why: "The spec requires them to match; the reference validator rejects the skill and VS Code warns.",
     example: "skills/pdf/SKILL.md with `name: pdf-tools`\n\nFix: rename the folder to pdf-tools or set `name: pdf`.",
     fix: Some(FixDoc {
@@ -467,17 +495,20 @@ pub(crate) const NAME_DIRECTORY_MISMATCH: RuleDoc = RuleDoc {
     }),
 };
 
+/// SA207's fix: `name`, written `raw` at `pos`, set to `folder`. Only a folder name that is
+/// itself a valid name is offered: any other would trade one finding for another.
+fn set_name_fix(sink: &Sink, pos: Pos, raw: &str, folder: &str) -> Option<Fix> {
+    let text = sink.text().filter(|_| valid_name(folder))?;
+    let (start, end) = span::scalar_at(text, pos, raw)?;
+    Some(Fix::unsafe_edits(
+        format!("set `name` to `{folder}`"),
+        vec![span::edit(text, start, end, folder)],
+    ))
+}
+
 /// `name` (written `raw` at `pos`) is not `folder`, both NFKC-normalised.
 fn name_mismatch(sink: &mut Sink, pos: Pos, name: &str, folder: &str, raw: &str) {
-    // Only a folder name that is itself a valid name is offered: any other would trade this
-    // finding for another.
-    let fix = sink.text().filter(|_| valid_name(folder)).and_then(|text| {
-        let (start, end) = span::scalar_at(text, pos, raw)?;
-        Some(Fix::unsafe_edits(
-            format!("set `name` to `{folder}`"),
-            vec![span::edit(text, start, end, folder)],
-        ))
-    });
+    let fix = set_name_fix(sink, pos, raw, folder);
     sink.push_fixed(
         Rule::NameDirectoryMismatch,
         pos,

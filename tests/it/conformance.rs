@@ -614,6 +614,34 @@ fn cases() -> Vec<Case> {
         }),
     );
     v.push(skill("dir S1, name s1", "S1", fm("s1", "A test skill", "")).errors(&["SA207"]));
+    // A name whose shape is wrong in a folder with a valid name: the shape finding advises
+    // the folder's name, which ends the mismatch too, so SA207 is not said again.
+    v.push(
+        skill(
+            "dir pdf-tools, name PDF-Tools",
+            "pdf-tools",
+            fm("PDF-Tools", "A test skill", ""),
+        )
+        .errors(&["SA204"])
+        .has_msg("SA204", "use `pdf-tools`, the folder's name"),
+    );
+    v.push(
+        skill(
+            "dir cloud-test, name Cloud Test",
+            "cloud-test",
+            fm("Cloud Test", "A test skill", ""),
+        )
+        .errors(&["SA206"]),
+    );
+    // A folder whose name is not valid either: two problems, two findings.
+    v.push(
+        skill(
+            "dir My_Skill, name My Skill",
+            "My_Skill",
+            fm("My Skill", "A test skill", ""),
+        )
+        .errors(&["SA206", "SA207"]),
+    );
     v.push(
         skill(
             "quoted padded name",
