@@ -1,7 +1,7 @@
 //! SA7xx: tool names judged against a host's vocabulary (built-in host profiles).
 
 use super::{FixDoc, RuleDoc};
-use crate::diagnostic::{Applicability, Finding, Fix, Severity, quoted};
+use crate::diagnostic::{Applicability, Finding, Fix, Severity, quote, quoted};
 use crate::evaluate::{self, Judged, ToolVerdict};
 use crate::model::Agent;
 use crate::profile::Profile;
@@ -119,7 +119,8 @@ fn renamed_tool(
         &agent.path,
         at,
         format!(
-            "`{tool}` has been renamed on {profile}; use {}",
+            "`{tool}` has been renamed on profile {}; use {}",
+            quote(profile),
             quoted(new)
         ),
     )
@@ -171,7 +172,7 @@ pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
 /// `native` names the agent's own host when the tool is one of its tools that `profile`'s
 /// host does not map.
 fn unknown_tool(agent: &Agent, tool: &str, at: Pos, p: &Profile, native: Option<&str>) -> Finding {
-    let profile = &p.name;
+    let profile = format!("profile {}", quote(&p.name));
     let lists_servers = p.vocabulary.as_ref().is_some_and(|v| v.has_servers);
     let drops = p
         .vocabulary
@@ -182,7 +183,7 @@ fn unknown_tool(agent: &Agent, tool: &str, at: Pos, p: &Profile, native: Option<
             "`{tool}` is a {native} tool that {profile} does not map to one of its own; it will be silently dropped"
         ),
         None if drops => format!(
-            "`{tool}` is a retired or hidden {profile} tool, not one a tools list can name; it will be silently dropped"
+            "`{tool}` is a retired or hidden tool on {profile}, not one a tools list can name; it will be silently dropped"
         ),
         None if lists_servers => {
             format!("`{tool}` is not a tool {profile} knows; it will be silently dropped")

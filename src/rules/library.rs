@@ -2,7 +2,7 @@
 //! skills that a profile cannot run.
 
 use super::RuleDoc;
-use crate::diagnostic::{Finding, Pos, Severity};
+use crate::diagnostic::{Finding, Pos, Severity, quote};
 use crate::evaluate::{Availability, Status};
 use std::collections::HashMap;
 
@@ -368,7 +368,8 @@ fn unavailable_on(
         path,
         pos,
         format!(
-            "{what} unavailable on profile `{profile}`: {}",
+            "{what} unavailable on profile {}: {}",
+            quote(profile),
             reason.unwrap_or("requirements not met")
         ),
     )
@@ -392,7 +393,8 @@ fn partial_skill_on(path: &str, pos: Pos, profile: &str, missing: &[String]) -> 
         path,
         pos,
         format!(
-            "skill runs on profile `{profile}` without {} of its `allowed-tools`: the host has no such {}",
+            "skill runs on profile {} without {} of its `allowed-tools`: the host has no such {}",
+            quote(profile),
             crate::diagnostic::quoted(missing),
             if missing.len() == 1 { "tool" } else { "tools" }
         ),
@@ -406,7 +408,8 @@ fn partial_use_on(path: &str, pos: Pos, profile: &str, reason: Option<&str>) -> 
         path,
         pos,
         format!(
-            "skill runs on profile `{profile}` without some of what it uses, so those steps fail: {}",
+            "skill runs on profile {} without some of what it uses, so those steps fail: {}",
+            quote(profile),
             reason.unwrap_or("requirements not met")
         ),
     )
@@ -426,7 +429,8 @@ fn partial_on(path: &str, pos: Pos, profile: &str, missing: &[String], unknown: 
         path,
         pos,
         format!(
-            "agent runs on profile `{profile}` without {}{also}: the host drops {}",
+            "agent runs on profile {} without {}{also}: the host drops {}",
+            quote(profile),
             crate::diagnostic::quoted(missing),
             if missing.len() + unknown == 1 {
                 "it"

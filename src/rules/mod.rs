@@ -452,21 +452,14 @@ fn osa_within(a: &[char], b: &[char], limit: usize) -> Option<usize> {
     (d <= limit).then_some(d)
 }
 
-/// Does finding `f` judge an entry on `profile`? The rules that judge per profile name it: as
-/// ``profile `prod` `` (SA402, SA403, in `library.rs`), or bare, as a host (SA701, SA702, in
-/// `host.rs`): a comparison of reports leaves out what only a dropped profile judged.
+/// Does finding `f` judge an entry on `profile`? The rules that judge per profile (SA402,
+/// SA403 in `library.rs`, SA701, SA702 in `host.rs`) name it as ``profile `prod` ``: a
+/// comparison of reports leaves out what only a dropped profile judged.
 pub(crate) fn about_profile(f: &crate::diagnostic::Finding, profile: &str) -> bool {
     match f.rule {
-        Rule::Unavailable | Rule::PartialAgent => {
-            f.message.contains(&format!("profile `{profile}`"))
-        }
-        // Outside the backticks, which hold the tools' names.
-        Rule::RenamedTool | Rule::UnknownTool => f
+        Rule::Unavailable | Rule::PartialAgent | Rule::RenamedTool | Rule::UnknownTool => f
             .message
-            .split('`')
-            .step_by(2)
-            .flat_map(str::split_whitespace)
-            .any(|w| w.trim_end_matches([';', ',', ':', '.']) == profile),
+            .contains(&format!("profile {}", crate::diagnostic::quote(profile))),
         _ => false,
     }
 }

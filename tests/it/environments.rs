@@ -180,7 +180,10 @@ fn host_key_brings_the_host_vocabulary() {
     // The host's rename is reported on the composed profile.
     let renamed = messages(&v, "SA701");
     assert_eq!(renamed.len(), 1, "{renamed:?}");
-    assert!(renamed[0].contains("renamed on prod"), "{renamed:?}");
+    assert!(
+        renamed[0].contains("renamed on profile `prod`"),
+        "{renamed:?}"
+    );
     // Without a host, `edit` and `codebase` are the agent's host's to provide: not judged.
     assert_eq!(status(&v, "coder", "mcp"), "available");
 }
@@ -422,7 +425,7 @@ fn vscode_maps_claude_tool_names_of_claude_agents() {
     let unknown = messages(&v, "SA702");
     assert!(
         unknown.iter().any(|m| m
-            == "`Skill` is a claude-code tool that vscode does not map to one of its own; it will be silently dropped"),
+            == "`Skill` is a claude-code tool that profile `vscode` does not map to one of its own; it will be silently dropped"),
         "{unknown:?}"
     );
     // An `.agent.md` naming Claude tools is mapped the same way.
@@ -453,6 +456,26 @@ fn a_partial_agent_counts_the_names_its_host_does_not_know() {
 }
 
 #[test]
+fn a_profile_is_named_as_every_name_is_quoted() {
+    let dir = tree(&[
+        (
+            ".github/agents/a.agent.md",
+            &agent("tools: [codebase, think]\n"),
+        ),
+        ("env/p.json", r#"{"name": "a`b|c", "host": "vscode"}"#),
+    ]);
+    let (v, _) = run(dir.path(), &["env/p.json"]);
+    // A backtick in the name would end a one-backtick span early: the fence is longer.
+    for rule in ["SA701", "SA702"] {
+        let m = messages(&v, rule);
+        assert!(
+            m.iter().all(|m| m.contains("on profile `` a`b|c ``")),
+            "{m:?}"
+        );
+    }
+}
+
+#[test]
 fn one_cause_gives_one_finding() {
     let dir = tree(&[
         (
@@ -472,7 +495,7 @@ fn one_cause_gives_one_finding() {
     let unknown = messages(&v, "SA702");
     assert!(
         unknown.iter().any(|m| m
-            == "`think` is a retired or hidden vscode tool, not one a tools list can name; it will be silently dropped"),
+            == "`think` is a retired or hidden tool on profile `vscode`, not one a tools list can name; it will be silently dropped"),
         "{unknown:?}"
     );
     // builtin:vscode lists no servers, so for a name VS Code never had the message leaves
@@ -480,7 +503,7 @@ fn one_cause_gives_one_finding() {
     // cell does not call it missing.
     assert!(
         unknown.iter().any(|m| m
-            == "`frobnicate` is not a tool vscode has built in; unless an extension or an MCP server of the environment provides it, it will be silently dropped"),
+            == "`frobnicate` is not a tool profile `vscode` has built in; unless an extension or an MCP server of the environment provides it, it will be silently dropped"),
         "{unknown:?}"
     );
     assert_eq!(status(&v, "odd", "vscode"), "available");

@@ -1038,7 +1038,7 @@ fn findings_naming(r: &Value, p: &str) -> usize {
         .iter()
         .filter(|f| {
             let m = s(f, "message");
-            m.contains(&format!("profile `{p}`")) || m.contains(&format!(" on {p};"))
+            m.contains(&format!("profile `{p}`"))
         })
         .count()
 }
