@@ -11,14 +11,15 @@ use crate::parse::{Unreadable, document, fields, markdown};
 use crate::rules;
 use crate::rules::agent::MAX_BODY_CHARS;
 
-/// An agent plus what per-file rules need; `root` and `body_chars` are dropped afterwards.
+/// An agent plus what per-file rules need; `root` and `body_over` are dropped afterwards.
 #[derive(Debug)]
 pub struct ParsedAgent {
     pub agent: Agent,
     pub root: Option<Node>,
-    /// Characters in the body, counted only when it has more bytes than an agent may have
-    /// characters (fewer bytes cannot hold more).
-    pub body_chars: Option<usize>,
+    /// Characters in the body and where the first one past the cap is, when there are more
+    /// than an agent may have (counted only when it has more bytes than that: fewer bytes
+    /// cannot hold more).
+    pub body_over: Option<(usize, Pos)>,
 }
 
 /// The file name without `.agent.md`, `.chatmode.md` or `.md`.
@@ -61,7 +62,7 @@ pub fn parse(
             return Some(ParsedAgent {
                 agent,
                 root: None,
-                body_chars: None,
+                body_over: None,
             });
         }
     };
@@ -79,12 +80,27 @@ pub fn parse(
     .into_iter()
     .map(|(target, pos)| (dir.join(target), pos))
     .collect();
-    let body_chars = (doc.body.len() > MAX_BODY_CHARS).then(|| doc.body.chars().count());
+    let body_over = (doc.body.len() > MAX_BODY_CHARS)
+        .then(|| past_the_cap(doc.body, doc.body_line))
+        .flatten();
     Some(ParsedAgent {
         agent,
         root: Some(doc.root),
-        body_chars,
+        body_over,
     })
+}
+
+/// The characters of `body` (whose first line is `first_line`) and where the first one past
+/// [`MAX_BODY_CHARS`] is, where a host that cuts the prompt cuts it; `None` within the cap.
+fn past_the_cap(body: &str, first_line: u32) -> Option<(usize, Pos)> {
+    let (at, _) = body.char_indices().nth(MAX_BODY_CHARS)?;
+    let before = &body[..at];
+    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
+    let lines = before.bytes().filter(|&b| b == b'\n').count();
+    let line = first_line.saturating_add(u32::try_from(lines).unwrap_or(u32::MAX));
+    let column = u32::try_from(before[line_start..].chars().count() + 1).unwrap_or(u32::MAX);
+    let total = MAX_BODY_CHARS + body[at..].chars().count();
+    Some((total, Pos::new(line, column)))
 }
 
 fn read_fields(root: &Node, agent: &mut Agent, sink: &mut Sink) {
@@ -186,6 +202,18 @@ pub(crate) fn key_pos(root: &Node, key: &str) -> Pos {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_cap_falls_on_the_first_character_past_it() {
+        let within = "x".repeat(MAX_BODY_CHARS);
+        assert_eq!(past_the_cap(&within, 5), None);
+        // Two lines, the second of multi-byte characters: the cap falls on its fifth one.
+        let body = format!("{}\n{}", "a".repeat(MAX_BODY_CHARS - 5), "é".repeat(10));
+        assert_eq!(
+            past_the_cap(&body, 5),
+            Some((MAX_BODY_CHARS + 6, Pos::new(6, 5)))
+        );
+    }
 
     fn agent(src: &str) -> Agent {
         let mut sink = Sink::new("a.agent.md");

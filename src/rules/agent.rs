@@ -130,11 +130,8 @@ pub(crate) fn check(parsed: &ParsedAgent, files: &dyn Files, sink: &mut Sink) {
             }
         }
     }
-    if let Some(chars) = parsed
-        .body_chars
-        .filter(|&n| n > MAX_BODY_CHARS && a.flavor != "chatmode")
-    {
-        agent_body_too_long(sink, Pos::new(root.pos.line, 1), chars);
+    if let Some((chars, cut)) = parsed.body_over.filter(|_| a.flavor != "chatmode") {
+        agent_body_too_long(sink, cut, chars);
     }
     if let (Some(subagents), Some(tools)) = (&a.agents, &a.tools)
         && !subagents.is_empty()
@@ -338,18 +335,20 @@ pub(crate) const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
     severity: Severity::Warning,
     summary: "An agent's prompt is over 30,000 characters",
     what: "The agent's prompt body is longer than 30,000 characters. Chat modes (`.chatmode.md`), which only VS Code reads, are left out: VS Code documents no such cap.",
-    why: "GitHub Copilot caps custom agent prompts at 30,000 characters; the rest is cut.",
+    why: "GitHub Copilot documents a limit of 30,000 characters for a custom agent's prompt; what it does with a longer one (cut it, refuse it) is not documented. The finding points at the first character past the limit.",
     example: "A 45,000-character agent.\n\nFix: move reference material into skills or instructions files the agent loads on demand.",
     fix: None,
 };
 
-/// The prompt body is `chars` characters long.
+/// The prompt body is `chars` characters long; `pos` is its first character past the cap.
 fn agent_body_too_long(sink: &mut Sink, pos: Pos, chars: usize) {
     sink.push(
         Rule::AgentBodyTooLong,
         pos,
         format!(
-            "the prompt body is {chars} characters; GitHub truncates agents at {MAX_BODY_CHARS}, so move reference material into files the agent reads when it needs them"
+            "the prompt body is {} characters, over the {} GitHub Copilot documents for an agent's prompt (the limit falls here); move reference material into files the agent reads when it needs them",
+            crate::diagnostic::thousands(chars),
+            crate::diagnostic::thousands(MAX_BODY_CHARS)
         ),
     );
 }

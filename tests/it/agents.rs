@@ -1284,7 +1284,12 @@ fn sa506_body_over_30000_characters() {
     );
     let f = findings_on(&r, "SA506", "agents/long.agent.md");
     assert_eq!(f.len(), 1);
-    assert!(s(f[0], "message").contains("30001"), "{}", f[0]);
+    assert!(s(f[0], "message").contains("30,001"), "{}", f[0]);
+    // At the first character past the limit: the body's first line, column 30,001.
+    assert_eq!(
+        (&f[0]["line"], &f[0]["column"]),
+        (&4.into(), &30_001.into())
+    );
 
     // GitHub does not read chat modes, and VS Code, which does, has no such cap.
     let lib = tree(&[(".github/chatmodes/long.chatmode.md", &agent_md("", &over))]);
