@@ -144,10 +144,22 @@ fn rename_fix(
         .collect();
     let (edit, message) = if fresh.is_empty() {
         let edit = span::remove_item(text, start, end)?;
-        (
-            edit,
-            format!("remove `{tool}`: the list has {} already", quoted(new)),
-        )
+        // What the file has, and what only the fix of another old name in the list adds.
+        let (there, coming): (Vec<&String>, Vec<&String>) =
+            new.iter().partition(|n| places.contains_key(n.as_str()));
+        let why = match (there.is_empty(), coming.is_empty()) {
+            (false, true) => format!("the list has {} already", quoted(&there)),
+            (true, false) => format!(
+                "the rename of another old name in the list adds {}",
+                quoted(&coming)
+            ),
+            _ => format!(
+                "the list has {} already, and the rename of another old name in it adds {}",
+                quoted(&there),
+                quoted(&coming)
+            ),
+        };
+        (edit, format!("remove `{tool}`: {why}"))
     } else {
         let names: Vec<&str> = fresh.iter().map(|n| n.as_str()).collect();
         let edit = span::replace_item(text, start, end, &names)?;

@@ -65,3 +65,27 @@ fn a_comma_in_a_comment_is_never_taken_for_the_list_own() {
     let text = std::fs::read_to_string(lib.path().join(".github/agents/x.agent.md")).unwrap();
     assert_eq!(text, agent(tools));
 }
+
+#[test]
+fn a_removed_old_name_says_whether_the_file_or_another_rename_has_its_new_name() {
+    // `runCommands` becomes four names, `read/terminalSelection` among them; `codebase` is
+    // there as `search/codebase` already.
+    let tools = "tools: [runCommands, terminalSelection, codebase, search/codebase]\n";
+    let lib = tree(&[(".github/agents/x.agent.md", &agent(tools))]);
+    let (r, _) = json_run(lib.path(), &["-p", "builtin:vscode", "--fail-on", "never"]);
+    let fixes: Vec<String> = findings(&r, "SA701")
+        .iter()
+        .filter_map(|f| f["fix"]["message"].as_str().map(str::to_owned))
+        .collect();
+    assert!(
+        fixes.contains(&"remove `codebase`: the list has `search/codebase` already".to_owned()),
+        "{fixes:?}"
+    );
+    assert!(
+        fixes.contains(
+            &"remove `terminalSelection`: the rename of another old name in the list adds `read/terminalSelection`"
+                .to_owned()
+        ),
+        "{fixes:?}"
+    );
+}
