@@ -1872,7 +1872,7 @@ mod tests {
             Rule::RenamedTool,
             "a",
             1,
-            "`codebase` has been renamed on staging; use `search/codebase`",
+            "`codebase` has been renamed on profile `staging`; use `search/codebase`",
         );
         assert!(
             crate::rules::about_profile(&sa701, "staging")

@@ -25,7 +25,7 @@ use crate::evaluate::Status;
 use crate::rules::Rule;
 use crate::words::Count;
 
-use super::markdown::unhidden;
+use super::unhidden;
 
 const TEMPLATE_NAME: &str = "report.html.j2";
 const TEMPLATE: &str = include_str!("../../templates/report.html.j2");

@@ -965,7 +965,7 @@ pub(crate) fn cell(text: &str) -> String {
 
 /// Text safe in a Markdown line: HTML and Markdown control characters escaped, mentions and
 /// references broken with a zero-width joiner so nobody is notified, autolinks broken (see
-/// [`autolink_break`]) and hidden characters shown as escapes (see [`is_hidden`]).
+/// [`autolink_break`]) and hidden characters shown as escapes (see [`super::is_hidden`]).
 pub(crate) fn inline(text: &str) -> String {
     let mut out = String::with_capacity(text.len() + 8);
     for (i, c) in text.char_indices() {
@@ -985,7 +985,7 @@ pub(crate) fn inline(text: &str) -> String {
             // Line breaks would end a table row; a tab is only whitespace.
             '\n' | '\r' | '\t' => out.push(' '),
             // The backslash of the escape, escaped so that it shows.
-            c if is_hidden(c) => {
+            c if super::is_hidden(c) => {
                 let _ = write!(out, "\\\\u{{{:x}}}", c as u32);
             }
             c => out.push(c),
@@ -1018,7 +1018,7 @@ pub(crate) fn code(text: &str) -> String {
                 let _ = write!(out, "&#{};", c as u32);
             }
             '\n' | '\r' | '\t' => out.push(' '),
-            c if is_hidden(c) => {
+            c if super::is_hidden(c) => {
                 let _ = write!(out, "&#92;u{{{:x}}}", c as u32);
             }
             c => out.push(c),
@@ -1039,46 +1039,6 @@ fn autolink_break(text: &str, i: usize) -> Option<&'static str> {
         b'.' if i >= 3 && bytes[i - 3..i].eq_ignore_ascii_case(b"www") => Some("&#46;"),
         _ => None,
     }
-}
-
-/// Whether `c` is shown as an escape (`\u{202e}`) rather than as itself in Markdown and HTML,
-/// as text output shows it: a control character other than a line break or a tab (those are
-/// whitespace), a bidi control (marks, embeddings, overrides, isolates), or an invisible
-/// format character (the zero-width space, the word joiner and its kin, the byte order mark,
-/// line and paragraph separators). Raw, they let a scanned file reorder, hide or split what a
-/// reader sees of a name or a message. The zero-width joiner and non-joiner stay: emoji
-/// sequences and several scripts need them, and they reorder nothing.
-pub(crate) fn is_hidden(c: char) -> bool {
-    (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
-        || matches!(
-            c,
-            '\u{ad}'
-                | '\u{61c}'
-                | '\u{180e}'
-                | '\u{200b}'
-                | '\u{200e}'..='\u{200f}'
-                | '\u{2028}'..='\u{202e}'
-                | '\u{2060}'..='\u{2064}'
-                | '\u{2066}'..='\u{2069}'
-                | '\u{feff}'
-        )
-}
-
-/// `text` with each [hidden](is_hidden) character written as `\u{…}`, the escape text
-/// output uses; borrowed when there is none.
-pub(crate) fn unhidden(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(is_hidden) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if is_hidden(c) {
-            let _ = write!(out, "\\u{{{:x}}}", c as u32);
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
 }
 
 #[cfg(test)]
@@ -1114,8 +1074,11 @@ mod tests {
         );
         // Line breaks and tabs are whitespace.
         assert_eq!(code("a\nb\tc"), "<code>a b c</code>");
-        assert_eq!(unhidden("x\u{feff}y\n"), "x\\u{feff}y\n");
-        assert!(matches!(unhidden("plain"), std::borrow::Cow::Borrowed(_)));
+        assert_eq!(super::super::unhidden("x\u{feff}y\n"), "x\\u{feff}y\n");
+        assert!(matches!(
+            super::super::unhidden("plain"),
+            std::borrow::Cow::Borrowed(_)
+        ));
     }
 
     #[test]

@@ -632,6 +632,52 @@ impl Report {
     }
 }
 
+/// Whether `c`, from a scanned file, is shown as an escape (`\u{202e}`) rather than as itself,
+/// in every format: a control character other than a line break or a tab (those are
+/// whitespace), a bidi control (marks, embeddings, overrides, isolates), or an invisible
+/// format character (the zero-width space, the word joiner and its kin, the byte order mark,
+/// line and paragraph separators). Raw, they let a scanned file reorder, hide or split what a
+/// reader sees of a name or a message. The zero-width joiner and non-joiner stay: emoji
+/// sequences and several scripts need them, and they reorder nothing.
+pub(crate) fn is_hidden(c: char) -> bool {
+    (c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+        || matches!(
+            c,
+            '\u{ad}'
+                | '\u{61c}'
+                | '\u{180e}'
+                | '\u{200b}'
+                | '\u{200e}'..='\u{200f}'
+                | '\u{2028}'..='\u{202e}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{2066}'..='\u{2069}'
+                | '\u{feff}'
+        )
+}
+
+/// `text` with each [hidden](is_hidden) character written as `\u{…}`; borrowed when there is
+/// none.
+pub(crate) fn unhidden(text: &str) -> std::borrow::Cow<'_, str> {
+    escaped(text, is_hidden)
+}
+
+/// `text` with each character `shown` picks written as `\u{…}`; borrowed when there is none.
+pub(crate) fn escaped(text: &str, shown: fn(char) -> bool) -> std::borrow::Cow<'_, str> {
+    use std::fmt::Write as _;
+    if !text.chars().any(shown) {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    let mut out = String::with_capacity(text.len() + 8);
+    for c in text.chars() {
+        if shown(c) {
+            let _ = write!(out, "\\u{{{:x}}}", c as u32);
+        } else {
+            out.push(c);
+        }
+    }
+    std::borrow::Cow::Owned(out)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

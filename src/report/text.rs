@@ -702,26 +702,12 @@ pub(crate) fn one_line(f: &crate::diagnostic::Finding) -> String {
     )
 }
 
-/// Replace control characters (ANSI/OSC escapes, CR, BEL, ...) with visible escapes so text
-/// from scanned files cannot drive the terminal.
+/// Text from scanned files on one line of a terminal: control characters (ANSI and OSC
+/// escapes, CR, BEL, line breaks) and the characters every format shows as escapes (bidi
+/// controls, invisible format characters) written as `\u{…}`, so it can neither drive the
+/// terminal nor reorder or hide what it shows.
 pub(crate) fn visible(text: &str) -> std::borrow::Cow<'_, str> {
-    if !text.chars().any(is_unsafe) {
-        return std::borrow::Cow::Borrowed(text);
-    }
-    let mut out = String::with_capacity(text.len() + 8);
-    for c in text.chars() {
-        if is_unsafe(c) {
-            let _ = write!(out, "\\u{{{:x}}}", c as u32);
-        } else {
-            out.push(c);
-        }
-    }
-    std::borrow::Cow::Owned(out)
-}
-
-fn is_unsafe(c: char) -> bool {
-    (c.is_control() && c != '\t')
-        || matches!(c, '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    super::escaped(text, |c| super::is_hidden(c) || matches!(c, '\n' | '\r'))
 }
 
 /// A comparison of two reports (`skill-audit diff`), one line per change.

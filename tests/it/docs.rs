@@ -298,19 +298,10 @@ fn the_json_page_s_example_summary_is_the_example_library_s() {
         .expect("a JSON block");
     let shown: serde_json::Value = serde_json::from_str(block).expect("the example is JSON");
     let root = Path::new(MANIFEST_DIR);
-    let (report, _) = crate::common::json_run(
-        root,
-        &[
-            "--fail-on",
-            "never",
-            "-p",
-            "examples/profiles/prod.json",
-            "-p",
-            "examples/profiles/staging.json",
-            "-p",
-            "examples/profiles/dev.json",
-            "examples/library",
-        ],
-    );
+    let args: Vec<&str> = ["--fail-on", "never"]
+        .into_iter()
+        .chain(crate::common::EXAMPLE.iter().copied())
+        .collect();
+    let (report, _) = crate::common::json_run(root, &args);
     assert_eq!(shown["summary"], report["summary"]);
 }

@@ -629,11 +629,7 @@ fn merged_cells_with_no_judgement_read_as_in_text_and_need_attention() {
 #[test]
 fn hidden_characters_are_shown_as_escapes() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let p = dir.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| crate::common::write(dir.path(), rel, text);
     write(
         "lib/skills/spoof/SKILL.md",
         "---\nname: spoof\ndescription: \"Harmless \\u202egnirts terces\\u200b \\e[31m\\a\"\n\
@@ -657,11 +653,7 @@ fn hidden_characters_are_shown_as_escapes() {
 #[test]
 fn the_page_names_its_root_and_counts_in_the_singular_and_what_was_ignored() {
     let dir = tempfile::tempdir().unwrap();
-    let write = |rel: &str, text: &str| {
-        let p = dir.path().join(rel);
-        std::fs::create_dir_all(p.parent().unwrap()).unwrap();
-        std::fs::write(p, text).unwrap();
-    };
+    let write = |rel: &str, text: &str| crate::common::write(dir.path(), rel, text);
     write(
         "lib/skills/a/SKILL.md",
         "---\nname: a\ndescription: d\n---\n",
