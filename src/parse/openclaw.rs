@@ -12,6 +12,9 @@ use crate::rules;
 /// The keys OpenClaw has read its block from, newest first.
 pub(crate) const KEYS: [&str; 4] = ["openclaw", "clawdbot", "clawdis", "moltbot"];
 
+/// The lists of the block's `requires`.
+pub(crate) const REQUIRES_FIELDS: [&str; 4] = ["bins", "anyBins", "env", "config"];
+
 /// The operating systems OpenClaw names.
 const OSES: [&str; 3] = ["darwin", "linux", "win32"];
 
@@ -80,7 +83,7 @@ fn requires(key: &str, node: &Node, req: &mut Requirements, sink: &mut Sink) {
                     k,
                     Origin::Openclaw,
                     &format!("{key}.requires"),
-                    &["bins", "anyBins", "env", "config"],
+                    &REQUIRES_FIELDS,
                 );
                 continue;
             }

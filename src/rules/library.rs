@@ -192,18 +192,19 @@ pub(crate) fn partial(
             continue;
         }
         let own = crate::evaluate::OwnServers::of(agent);
-        let (unknown, gaps): (Vec<&String>, Vec<&String>) = a
+        let gaps: Vec<String> = a
             .missing
             .iter()
-            .partition(|t| super::host::reported_unknown(profile, agent, t, &own));
+            .filter(|t| !super::host::reported_unknown(profile, agent, t, &own))
+            .cloned()
+            .collect();
         if let Some(first) = gaps.first() {
-            let gaps: Vec<String> = gaps.iter().map(|t| (*t).clone()).collect();
             out.push(partial_on(
                 &agent.path,
                 agent.tool_pos(first),
                 &profile.name,
                 &gaps,
-                unknown.len(),
+                a.missing.len() - gaps.len(),
             ));
         }
     }

@@ -74,10 +74,6 @@ pub(crate) const HOST_KEYS: &[(&str, &[&str])] = &[
     ("when_to_use", &["Claude Code"]),
 ];
 
-/// `metadata` keys under which OpenClaw reads its nested gating block (`requires`, `install`,
-/// `os`, ...): `openclaw`, and the older names it still accepts.
-pub(crate) const OPENCLAW_METADATA_KEYS: &[&str] = &["openclaw", "clawdbot", "clawdis", "moltbot"];
-
 pub fn check(parsed: &ParsedSkill, settings: &Settings, sink: &mut Sink) {
     if let Some(root) = &parsed.root {
         check_name(parsed, root.get("name"), root.pos, settings, sink);
@@ -676,7 +672,7 @@ pub(crate) fn metadata_value_not_text(sink: &mut Sink, key: &str, value: &Node) 
 pub(crate) fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
     // A host's own nested block must stay nested: advice to flatten it would break the
     // host's gating, so it is a note of its own, not this warning.
-    let host = if OPENCLAW_METADATA_KEYS.contains(&key) {
+    let host = if crate::parse::openclaw::KEYS.contains(&key) {
         Some("OpenClaw")
     } else if key == "hermes" {
         Some("Hermes")
@@ -908,7 +904,7 @@ fn openclaw_block_key(key: &str, value: &Node) -> bool {
         "requires" => value.as_map().is_some_and(|m| {
             m.iter().any(|(k, _)| {
                 k.as_str()
-                    .is_some_and(|k| ["bins", "anyBins", "env", "config"].contains(&k))
+                    .is_some_and(|k| crate::parse::openclaw::REQUIRES_FIELDS.contains(&k))
             })
         }),
         _ => false,
