@@ -227,6 +227,17 @@ pub(crate) fn undefined_tool(name: &str, run: &[Profile]) -> bool {
             .any(|p| p.tools.contains(bare) || p.deny.denies(DepKind::Tools, bare))
 }
 
+/// Is `name`, of a skill's `allowed-tools`, one no host we know defines and `profile` does
+/// not list? A permission list names the tools of whichever host reads it: a bare name no
+/// built-in host defines (`ask_user` of the Copilot CLI) is no host's we know, so it is not
+/// judged; MCP names are.
+pub(crate) fn permitted_unknown(profile: &Profile, name: &str) -> bool {
+    let bare = crate::profile::names::tool_of(name);
+    !crate::profile::names::canonical(bare).contains('/')
+        && !crate::profile::builtin::any_defines(bare)
+        && !profile.tools.contains(bare)
+}
+
 /// How one name of `kind`, declared by `source`, fares in `profile`, one of the profiles of
 /// `run`: `None` when the profile does not describe the kind.
 fn met(
@@ -241,14 +252,7 @@ fn met(
         DepKind::Tools => {
             let judged = match source {
                 crate::model::Origin::AllowedTools => {
-                    // A permission list names the tools of whichever host reads it: a bare
-                    // name no built-in host defines (`ask_user` of the Copilot CLI) is no
-                    // host's we know, so it is not judged; MCP names are.
-                    let bare = crate::profile::names::tool_of(name);
-                    if !crate::profile::names::canonical(bare).contains('/')
-                        && !crate::profile::builtin::any_defines(bare)
-                        && !profile.tools.contains(bare)
-                    {
+                    if permitted_unknown(profile, name) {
                         return None;
                     }
                     // Claude Code's permission syntax names Claude Code's tools.

@@ -124,11 +124,7 @@ fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
         return format!("not read: {title} does not read `allowed-tools`");
     }
     // A permitted name that no host we know defines is no one's to judge, as for the audit.
-    if matches!(judged, Judged::ClaudeNames)
-        && !names::canonical(bare).contains('/')
-        && !crate::profile::builtin::any_defines(bare)
-        && !p.tools.contains(bare)
-    {
+    if matches!(judged, Judged::ClaudeNames) && evaluate::permitted_unknown(p, name) {
         return "not judged: no built-in host defines it".to_owned();
     }
     match evaluate::tool(p, judged, name) {
