@@ -277,6 +277,15 @@ pub(crate) fn quoted<S: AsRef<str>>(names: &[S]) -> String {
     out
 }
 
+/// What a drifting link lacks, names quoted as messages quote them: "tools `a`, `b`; one of
+/// `c`, `d`; MCP server `kusto`". Groups are set apart by `;`, as a name may hold `,`.
+pub(crate) fn lacking(d: &crate::model::Drift) -> String {
+    let parts: Vec<String> = (d.lacking().iter())
+        .map(|l| format!("{} {}", l.what, quoted(l.names)))
+        .collect();
+    parts.join("; ")
+}
+
 /// One name as a message shows it: `` `a` ``, or, for a name with backticks, as CommonMark
 /// writes such a code span (`` `` a`b `` ``), which the renderers read back.
 pub(crate) fn quote(name: &str) -> String {
@@ -407,7 +416,28 @@ pub(crate) fn thousands(n: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::fingerprint;
+    use super::{fingerprint, lacking};
+
+    #[test]
+    fn drift_names_are_quoted_counted_and_groups_set_apart() {
+        let mut d = crate::model::Drift {
+            agent: "a.agent.md".into(),
+            skill: "s".into(),
+            skill_path: "s/SKILL.md".into(),
+            via: "skills-field".into(),
+            missing_tools: vec!["x,y".into()],
+            unmet_any: vec![vec!["a".into(), "b".into()]],
+            missing_mcp_servers: vec!["kusto".into()],
+        };
+        assert_eq!(
+            lacking(&d),
+            "tool `x,y`; one of `a`, `b`; MCP server `kusto`"
+        );
+        d.missing_tools.push("z".into());
+        d.unmet_any.clear();
+        d.missing_mcp_servers.push("k2".into());
+        assert_eq!(lacking(&d), "tools `x,y`, `z`; MCP servers `kusto`, `k2`");
+    }
 
     #[test]
     fn a_fingerprint_ignores_how_a_line_is_spaced_and_nothing_else() {

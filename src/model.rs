@@ -1045,6 +1045,40 @@ pub struct Drift {
     pub missing_mcp_servers: Vec<String>,
 }
 
+/// One kind of thing a drifting link lacks, as every report names it.
+#[derive(Debug, PartialEq)]
+pub struct Lacking<'a> {
+    /// `tool`, `tools`, `one of`, `MCP server` or `MCP servers`.
+    pub what: &'static str,
+    pub names: &'a [String],
+}
+
+impl Drift {
+    /// What the agent does not grant, in the one order reports give it: tools, each unmet
+    /// `any` group, MCP servers.
+    pub fn lacking(&self) -> Vec<Lacking<'_>> {
+        let counted = |names: &[String], one, many| if names.len() == 1 { one } else { many };
+        let mut out = Vec::new();
+        if !self.missing_tools.is_empty() {
+            out.push(Lacking {
+                what: counted(&self.missing_tools, "tool", "tools"),
+                names: &self.missing_tools,
+            });
+        }
+        out.extend(self.unmet_any.iter().map(|g| Lacking {
+            what: "one of",
+            names: g,
+        }));
+        if !self.missing_mcp_servers.is_empty() {
+            out.push(Lacking {
+                what: counted(&self.missing_mcp_servers, "MCP server", "MCP servers"),
+                names: &self.missing_mcp_servers,
+            });
+        }
+        out
+    }
+}
+
 /// The `hooks` of a skill or agent: a path to a hooks file, or handlers written inline. When it
 /// names a file, `events` holds what the file declares once it has been read.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, schemars::JsonSchema)]

@@ -3,7 +3,7 @@
 //! line (`skill-audit explain`) and the MCP server (`explain` tool) print the same text.
 
 use crate::evaluate::Availability;
-use crate::model::{Drift, Link};
+use crate::model::Link;
 use crate::report::Report;
 use crate::report::text::visible;
 use std::fmt::Write as _;
@@ -78,7 +78,11 @@ pub(crate) fn explain(report: &Report, entry: &Entry) -> String {
             .find(|d| d.agent == l.agent && d.skill_path == l.skill_path && d.via == l.via);
         match drift {
             Some(d) => {
-                let _ = writeln!(s, "    drift: {}", visible(&drift_text(d)));
+                let _ = writeln!(
+                    s,
+                    "    drift: missing {}",
+                    visible(&crate::diagnostic::lacking(d))
+                );
             }
             None => s.push_str("    no drift: the agent grants what the skill needs\n"),
         }
@@ -198,35 +202,4 @@ fn availability_text(a: &Availability) -> String {
         Some(reason) => format!("{}{basis}: {reason}", a.status.as_str()),
         None => format!("{}{basis}", a.status.as_str()),
     }
-}
-
-/// What a drifting link lacks, in one line.
-fn drift_text(d: &Drift) -> String {
-    let mut parts = Vec::new();
-    if !d.missing_tools.is_empty() {
-        parts.push(format!(
-            "missing {} {}",
-            if d.missing_tools.len() == 1 {
-                "tool"
-            } else {
-                "tools"
-            },
-            crate::diagnostic::quoted(&d.missing_tools)
-        ));
-    }
-    for group in &d.unmet_any {
-        parts.push(format!("none of {}", crate::diagnostic::quoted(group)));
-    }
-    if !d.missing_mcp_servers.is_empty() {
-        parts.push(format!(
-            "missing MCP {} {}",
-            if d.missing_mcp_servers.len() == 1 {
-                "server"
-            } else {
-                "servers"
-            },
-            crate::diagnostic::quoted(&d.missing_mcp_servers)
-        ));
-    }
-    parts.join("; ")
 }

@@ -738,23 +738,12 @@ fn drift_rows(report: &Report) -> Vec<DriftRow<'_>> {
         .drift
         .iter()
         .map(|d| {
-            let mut missing = Vec::new();
-            if !d.missing_tools.is_empty() {
-                missing.push(Missing {
-                    prefix: "tools",
-                    names: d.missing_tools.clone(),
-                });
-            }
-            missing.extend(d.unmet_any.iter().map(|g| Missing {
-                prefix: "one of",
-                names: g.clone(),
-            }));
-            if !d.missing_mcp_servers.is_empty() {
-                missing.push(Missing {
-                    prefix: "MCP servers",
-                    names: d.missing_mcp_servers.clone(),
-                });
-            }
+            let missing = (d.lacking().into_iter())
+                .map(|l| Missing {
+                    prefix: l.what,
+                    names: l.names.to_vec(),
+                })
+                .collect();
             DriftRow {
                 agent: &d.agent,
                 skill: &d.skill,

@@ -788,21 +788,14 @@ fn finding_row(f: &Finding, fixable: bool) -> String {
 }
 
 fn drift_row(d: &crate::model::Drift) -> String {
-    let mut missing: Vec<String> = Vec::new();
-    if !d.missing_tools.is_empty() {
-        missing.push(names(&d.missing_tools));
-    }
-    missing.extend(d.unmet_any.iter().map(|g| format!("one of {}", names(g))));
-    missing.extend(
-        d.missing_mcp_servers
-            .iter()
-            .map(|m| format!("MCP server {}", code(m))),
-    );
+    let missing: Vec<String> = (d.lacking().iter())
+        .map(|l| format!("{} {}", l.what, names(l.names)))
+        .collect();
     format!(
         "| {} | {} | {} | {} |",
         code(&d.agent),
         code(&d.skill),
-        missing.join(", "),
+        missing.join("; "),
         code(&d.via)
     )
 }

@@ -172,7 +172,7 @@ fn render_to(report: &Report, out: &mut dyn Write, color: bool, width: usize) ->
                 "  {} -> {}: missing {} (via {})",
                 visible(&quote(&d.agent)),
                 visible(&quote(&d.skill)),
-                visible(&drift_missing(d)),
+                visible(&crate::diagnostic::lacking(d)),
                 visible(&d.via)
             );
         }
@@ -180,33 +180,6 @@ fn render_to(report: &Report, out: &mut dyn Write, color: bool, width: usize) ->
     }
     summary(report, &mut s);
     out.write_all(s.as_bytes())
-}
-
-/// What a drifting link lacks, names quoted as messages quote them: "tools `a`, `b`; one of
-/// `c`, `d`; MCP server `kusto`". Groups are set apart by `;`, as a name may hold `|` or `,`.
-fn drift_missing(d: &crate::model::Drift) -> String {
-    use crate::diagnostic::quoted;
-    let mut parts = Vec::new();
-    if !d.missing_tools.is_empty() {
-        let noun = if d.missing_tools.len() == 1 {
-            "tool"
-        } else {
-            "tools"
-        };
-        parts.push(format!("{noun} {}", quoted(&d.missing_tools)));
-    }
-    for group in &d.unmet_any {
-        parts.push(format!("one of {}", quoted(group)));
-    }
-    if !d.missing_mcp_servers.is_empty() {
-        let noun = if d.missing_mcp_servers.len() == 1 {
-            "MCP server"
-        } else {
-            "MCP servers"
-        };
-        parts.push(format!("{noun} {}", quoted(&d.missing_mcp_servers)));
-    }
-    parts.join("; ")
 }
 
 /// The summary: counts, files ignore rules hid, and what fixes are left or were applied.
@@ -898,23 +871,6 @@ mod tests {
         let mut s = String::new();
         wrapped("x abcdefghijklmnopqrstuvwxyz", 2, 10, &mut s);
         assert_eq!(s, "  x\n    abcdefghijklmnopqrstuvwxyz\n");
-    }
-
-    #[test]
-    fn drift_names_are_quoted_and_groups_set_apart() {
-        let d = crate::model::Drift {
-            agent: "a.agent.md".into(),
-            skill: "s".into(),
-            skill_path: "s/SKILL.md".into(),
-            via: "skills-field".into(),
-            missing_tools: vec!["x|y".into()],
-            unmet_any: vec![vec!["a".into(), "b".into()]],
-            missing_mcp_servers: vec!["kusto".into()],
-        };
-        assert_eq!(
-            drift_missing(&d),
-            "tool `x|y`; one of `a`, `b`; MCP server `kusto`"
-        );
     }
 
     #[test]

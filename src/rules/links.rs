@@ -130,24 +130,20 @@ fn each_pair<'a, T>(
 }
 
 fn drift_finding(d: &Drift, via: &str, agent: &Agent, profiles: &[Profile]) -> Finding {
-    let mut parts = Vec::new();
-    if !d.missing_tools.is_empty() {
-        parts.push(format!("tools {}", quoted(&d.missing_tools)));
-    }
-    for group in &d.unmet_any {
-        parts.push(format!("one of {}", quoted(group)));
-    }
-    if !d.missing_mcp_servers.is_empty() {
-        parts.push(format!("MCP servers {}", quoted(&d.missing_mcp_servers)));
-    }
+    let lacking = d.lacking();
+    let them = match lacking.as_slice() {
+        [one] if one.names.len() == 1 => "it",
+        [one] if one.what == "one of" => "one",
+        _ => "them",
+    };
     Finding::new(
         Rule::Drift,
         &agent.path,
         agent.tools_pos,
         format!(
-            "loads skill `{}` (via {via}) but does not grant {}; add them to the agent's `tools`/`mcp-servers`",
+            "loads skill `{}` (via {via}) but does not grant {}; add {them} to the agent's `tools`/`mcp-servers`",
             d.skill,
-            parts.join(", ")
+            crate::diagnostic::lacking(d)
         ),
     )
     .with_fix(grant_fix(d, agent, profiles))

@@ -194,7 +194,7 @@ fn explain_an_agent() {
     assert!(text.contains("Links (skills this agent loads)"), "{text}");
     assert!(
         text.contains(
-            "  kusto-query (examples/library/skills/kusto-query/SKILL.md) via plugin:ops\n    drift: missing tool `runCommand`; missing MCP server `kusto`\n"
+            "  kusto-query (examples/library/skills/kusto-query/SKILL.md) via plugin:ops\n    drift: missing tool `runCommand`; MCP server `kusto`\n"
         ),
         "{text}"
     );
