@@ -92,8 +92,10 @@ pub struct Finding {
     #[schemars(skip)]
     pub source_skipped: u32,
     /// A hash of the text of the line the finding points at (FNV-1a, 32 bits, of its words
-    /// joined by single spaces): `diff` and `--baseline` know a finding by it after lines
-    /// above it moved. Absent in reports written before it existed, and for lines not read.
+    /// joined by single spaces), or of what it is about when its line is only a place the
+    /// rule works out ([`Finding::about`]): `diff` and `--baseline` know a finding by it
+    /// after lines above it moved. Absent in reports written before it existed, and for
+    /// lines not read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<u32>,
     /// How to fix it, when the rule knows a mechanical fix.
@@ -212,6 +214,15 @@ impl Finding {
     /// The finding with `fix`, when there is one.
     pub(crate) fn with_fix(mut self, fix: Option<Fix>) -> Self {
         self.fix = fix.map(Box::new);
+        self
+    }
+
+    /// The finding, fingerprinted by `subject` instead of the text of its line: for a
+    /// finding whose line is a place the rule works out (the 501st line of a long file, the
+    /// first of several uses) rather than what it is about, so that edits elsewhere in the
+    /// file do not make it another finding for `--baseline` or code scanning.
+    pub(crate) fn about(mut self, subject: &str) -> Self {
+        self.fingerprint = Some(fingerprint(subject));
         self
     }
 
@@ -386,6 +397,12 @@ impl<'a> Sink<'a> {
     pub(crate) fn push(&mut self, rule: Rule, pos: Pos, message: impl Into<String>) {
         self.findings
             .push(Finding::new(rule, self.path, pos, message));
+    }
+
+    /// [`Sink::push`] of a finding about the whole file, not its line ([`Finding::about`]).
+    pub(crate) fn push_about_file(&mut self, rule: Rule, pos: Pos, message: impl Into<String>) {
+        self.findings
+            .push(Finding::new(rule, self.path, pos, message).about(""));
     }
 
     /// [`Sink::push`], with the finding's fix when the rule could make one.

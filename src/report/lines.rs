@@ -90,20 +90,21 @@ fn attach_file(findings: &mut [Finding], texts: &Texts, prints: &Prints) {
         for same_line in findings.chunk_by_mut(|a, b| a.line == b.line) {
             let Some(line) = lines.get(index(&same_line[0])) else {
                 for f in same_line {
-                    (f.source, f.fingerprint) = (None, None);
+                    f.source = None;
                 }
                 continue;
             };
             let print = fingerprint(line);
             let shown = Shown::new(line.trim_start_matches('\u{feff}'), same_line.len());
             for f in same_line {
-                f.fingerprint = Some(print);
+                // A rule may have given the finding what it is about instead.
+                f.fingerprint = f.fingerprint.or(Some(print));
                 (f.source, f.source_skipped) = shown.around(f.column);
             }
         }
     } else if let Some(prints) = prints.get(path) {
         for f in findings {
-            f.fingerprint = prints.get(index(f)).copied();
+            f.fingerprint = f.fingerprint.or_else(|| prints.get(index(f)).copied());
         }
     }
 }

@@ -342,7 +342,7 @@ pub(crate) const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
 
 /// The prompt body is `chars` characters long; `pos` is its first character past the cap.
 fn agent_body_too_long(sink: &mut Sink, pos: Pos, chars: usize) {
-    sink.push(
+    sink.push_about_file(
         Rule::AgentBodyTooLong,
         pos,
         format!(

@@ -1010,7 +1010,7 @@ pub(crate) const BODY_TOO_LONG: RuleDoc = RuleDoc {
 
 /// SKILL.md has `lines` lines; the finding is on the first line past the limit.
 fn body_too_long(sink: &mut Sink, lines: u32) {
-    sink.push(
+    sink.push_about_file(
         Rule::BodyTooLong,
         Pos::new(MAX_SKILL_LINES + 1, 1),
         format!(

@@ -331,7 +331,8 @@ pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Findi
             "the skill declares nothing, but it uses {uses}{seen}; hosts and registries that read declarations see a skill that needs nothing, so declare them in {place}"
         ),
     };
-    let finding = Finding::new(Rule::UsesNotDeclared, &skill.path, pos, message);
+    // Its line is the first use, which an edit elsewhere can change: the uses are the subject.
+    let finding = Finding::new(Rule::UsesNotDeclared, &skill.path, pos, message).about(&uses);
     if blocked_machine.is_some() || blocked_hermes || blocked_tools {
         return Some(finding);
     }

@@ -428,3 +428,45 @@ fn sarif_output_file_by_extension() {
             .unwrap();
     assert_well_formed(&log);
 }
+
+/// The fingerprints of `rule`'s results in `dir`'s log.
+fn prints_of(dir: &Path, rule: &str) -> Vec<String> {
+    let args = ["lib", "--fail-on", "never", "-f", "sarif"];
+    let log: Value = serde_json::from_str(&run(dir, &args, 0)).unwrap();
+    (log["runs"][0]["results"].as_array().unwrap().iter())
+        .filter(|r| r["ruleId"] == rule)
+        .map(|r| r["partialFingerprints"]["skillAuditLineHash/v2"].to_string())
+        .collect()
+}
+
+#[test]
+fn findings_about_a_file_or_its_uses_keep_their_fingerprint_when_other_lines_change() {
+    // SA230 points at line 501 and SA313 at the first use: places, not what they are about.
+    let tmp = TempDir::new().unwrap();
+    let write = |top: &str, first_block: &str| {
+        let mut body = String::from("---\nname: long\ndescription: Does a long thing.\n---\n");
+        body.push_str(top);
+        body.push_str(first_block);
+        body.push_str("```bash\njq . data.json\n```\n");
+        for i in 0..600 {
+            body.push_str(&format!("Step {i} of the long list.\n"));
+        }
+        crate::common::write(tmp.path(), "lib/long/SKILL.md", body);
+    };
+    write("", "");
+    let before = (
+        prints_of(tmp.path(), "SA230"),
+        prints_of(tmp.path(), "SA313"),
+    );
+    assert_eq!((before.0.len(), before.1.len()), (1, 1), "{before:?}");
+    // Lines above line 501, and an earlier use of the same executable.
+    write(
+        "# Long\n\nRead this first.\n",
+        "```bash\njq -r .name data.json\n```\n",
+    );
+    let after = (
+        prints_of(tmp.path(), "SA230"),
+        prints_of(tmp.path(), "SA313"),
+    );
+    assert_eq!(before, after);
+}
