@@ -27,6 +27,7 @@ pub mod report;
 pub mod resolve;
 pub mod rules;
 pub mod span;
+pub(crate) mod typos;
 pub mod vecmap;
 pub mod words;
 pub mod workspace;

@@ -9,6 +9,7 @@
 //! skipped, never buffered.
 
 use schemars::JsonSchema;
+use serde::de::IgnoredAny;
 use serde::{Deserialize, de};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -39,7 +40,21 @@ fn location(path: &str, line: usize, column: usize) -> String {
 /// The JSON shape of a profile file.
 #[derive(Debug, Default, Deserialize, JsonSchema)]
 #[schemars(title = "skill-audit environment profile")]
+#[serde(deny_unknown_fields)]
 pub struct ProfileFile {
+    /// The JSON Schema the file follows, for editors; not read.
+    #[serde(rename = "$schema")]
+    pub json_schema: Option<String>,
+    /// A saved `tools/list` result's paging cursor and metadata, and a JSON-RPC envelope's
+    /// id: not read, but not a misspelt key either.
+    #[serde(rename = "nextCursor")]
+    #[schemars(skip)]
+    pub next_cursor: Option<IgnoredAny>,
+    #[serde(rename = "_meta")]
+    #[schemars(skip)]
+    pub meta: Option<IgnoredAny>,
+    #[schemars(skip)]
+    pub id: Option<IgnoredAny>,
     /// The profile's name (a matrix column); defaults to the file stem.
     pub name: Option<String>,
     /// Free-text description of the environment.
@@ -530,12 +545,9 @@ pub(super) fn read(text: &str, display: &str) -> Result<ProfileFile, ProfileErro
     let mut file: ProfileFile = serde_json::from_str(text).map_err(|e| {
         let msg = e.to_string();
         let msg = msg.split(" at line ").next().unwrap_or(&msg);
+        let msg = unknown_key(msg, text).unwrap_or_else(|| format!("not a valid profile: {msg}"));
         // serde counts the column of an error at the end of a line as 0.
-        err(
-            e.line(),
-            e.column().max(1),
-            format!("not a valid profile: {msg}"),
-        )
+        err(e.line(), e.column().max(1), msg)
     })?;
     if file.error.is_some() {
         return Err(err(
@@ -550,6 +562,39 @@ pub(super) fn read(text: &str, display: &str) -> Result<ProfileFile, ProfileErro
         file.name = file.name.or(outer_name);
     }
     Ok(file)
+}
+
+/// serde's "unknown field `x`, expected one of `a`, `b`" in a profile's words: a misspelt key
+/// is named with the key it is likely to be, and another tool's JSON (a SARIF log, the
+/// audit's own report, a `package.json`) is told apart from a profile.
+fn unknown_key(msg: &str, text: &str) -> Option<String> {
+    let rest = msg.strip_prefix("unknown field `")?;
+    let (key, expected) = rest.split_once('`')?;
+    let keys: Vec<&str> = expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|k| !k.starts_with(['$', '_']) && !matches!(*k, "nextCursor" | "id"))
+        .collect();
+    // A key of a part of a profile (`deny`) keeps serde's words, which list that part's keys.
+    if !keys.contains(&"extends") {
+        return None;
+    }
+    let has = |k: &str| text.contains(&format!("\"{k}\""));
+    if has("runs") && matches!(key, "version" | "runs") {
+        return Some("this is a SARIF log, not a profile; `diff` and `--baseline` read the JSON report (`-f json`)".into());
+    }
+    if has("schema_version") && has("findings") {
+        return Some("this is a skill-audit JSON report, not a profile".into());
+    }
+    Some(
+        match crate::typos::typo_of(key, keys.iter().copied(), str::to_lowercase) {
+            Some(k) => format!("unknown key `{key}` in a profile; did you mean `{k}`?"),
+            None => format!(
+                "unknown key `{key}`: not a key of a profile (such as `tools`, `servers` or `extends`; docs/profiles.md lists them all)"
+            ),
+        },
+    )
 }
 
 /// The JSON Schema of a profile file.
@@ -598,6 +643,42 @@ mod tests {
         assert_eq!(e.line, 3);
         let e = p(r#"{"jsonrpc": "2.0", "id": 1, "error": {"code": -1}}"#).unwrap_err();
         assert!(e.message.contains("error response"));
+    }
+
+    #[test]
+    fn a_file_of_other_keys_is_not_an_empty_profile() {
+        let e = p("{\n  \"tols\": [\"a\"]\n}").unwrap_err();
+        assert_eq!(e.line, 2);
+        assert!(
+            e.message
+                .contains("`tols` in a profile; did you mean `tools`?"),
+            "{}",
+            e.message
+        );
+        let e = p(r#"{"name": "x", "version": "1.0.0", "dependencies": {}}"#).unwrap_err();
+        assert!(
+            e.message
+                .contains("unknown key `version`: not a key of a profile"),
+            "{}",
+            e.message
+        );
+        let sarif = r#"{"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": []}"#;
+        assert!(
+            p(sarif)
+                .unwrap_err()
+                .message
+                .contains("this is a SARIF log")
+        );
+        let report = r#"{"schema_version": 9, "tool": {}, "findings": []}"#;
+        assert!(
+            p(report)
+                .unwrap_err()
+                .message
+                .contains("a skill-audit JSON report")
+        );
+        // What editors and saved `tools/list` results carry beside the keys read.
+        let kept = r#"{"$schema": "s", "jsonrpc": "2.0", "id": 3, "result": {"tools": [{"name": "a"}], "nextCursor": "c", "_meta": {}}}"#;
+        assert!(p(kept).is_ok());
     }
 
     fn entries(json: &str) -> Result<Vec<Entry>, serde_json::Error> {

@@ -156,7 +156,7 @@ pub(crate) fn is_agent_key(key: &str) -> bool {
 }
 
 fn nearest(key: &str) -> Option<&'static str> {
-    super::typo_of(
+    crate::typos::typo_of(
         key,
         COPILOT_KEYS.iter().chain(CLAUDE_KEYS).copied(),
         str::to_lowercase,

@@ -636,7 +636,7 @@ fn judge_event(event: &HookEvent, file: Option<&str>, judges: &[Judge], sink: &m
             .flat_map(|j| j.events.iter().map(String::as_str));
         let near = match cli {
             Some((_, same)) => *same,
-            None => super::typo_of(&event.name, all, str::to_lowercase),
+            None => crate::typos::typo_of(&event.name, all, str::to_lowercase),
         };
         // The suggestion, with the hosts that have it (none: no suggestion).
         let suggestion = near.and_then(|t| {

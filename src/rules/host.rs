@@ -354,8 +354,8 @@ fn model_typo(folded: &str, models: &[(&'static str, &'static str)]) -> Option<&
     }
     let digits = |s: &str| s.chars().filter(char::is_ascii_digit).collect::<String>();
     // The folded name's digits: a snapshot date or a `[1m]` suffix names no other version.
-    let typo =
-        super::closest(folded, models.iter().copied()).filter(|t| digits(t) == digits(folded));
+    let typo = crate::typos::closest(folded, models.iter().copied())
+        .filter(|t| digits(t) == digits(folded));
     if let Ok(mut m) = MEMO.lock() {
         m.get_or_insert_with(Memo::new).insert(key, typo);
     }

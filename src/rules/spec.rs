@@ -237,7 +237,7 @@ pub(crate) fn did_you_mean(key: &str) -> Option<&'static str> {
         .chain(CAPABILITY_KEYS)
         .chain(HOST_KEYS.iter().map(|(k, _)| k))
         .copied();
-    super::typo_of(key, known, |k| k.to_lowercase().replace('_', "-"))
+    crate::typos::typo_of(key, known, |k| k.to_lowercase().replace('_', "-"))
 }
 
 pub(crate) const NAME_MISSING: RuleDoc = RuleDoc {

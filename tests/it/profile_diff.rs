@@ -355,3 +355,23 @@ fn identical_machines_are_no_change() {
         "{md}"
     );
 }
+
+#[test]
+fn sarif_logs_and_other_json_are_not_read_as_empty_profiles() {
+    let sarif = r#"{"$schema": "https://json.schemastore.org/sarif-2.1.0.json", "version": "2.1.0", "runs": []}"#;
+    let tmp = tree(&[
+        ("old.sarif", sarif),
+        ("new.sarif", sarif),
+        ("typo.json", "{\"tols\": [\"a\"]}"),
+    ]);
+    let err = stderr_of(bin(tmp.path()).args(["diff", "old.sarif", "new.sarif"]), 2);
+    assert!(
+        err.contains("old.sarif:1:") && err.contains("this is a SARIF log, not a profile"),
+        "{err}"
+    );
+    let err = stderr_of(bin(tmp.path()).args(["-p", "typo.json", "."]), 2);
+    assert!(
+        err.contains("typo.json:1:") && err.contains("did you mean `tools`?"),
+        "{err}"
+    );
+}
