@@ -607,9 +607,11 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub description_not_text: bool,
-    /// The keys at the start of a line of a frontmatter that does not parse as YAML, with
-    /// their text: what a host that falls back to reading lines finds there (`None`: no
-    /// frontmatter delimited by `---` lines).
+    /// The keys at the start of a line of a frontmatter that does not parse as YAML, or whose
+    /// `name` or `description` is not a string, with their text: what a host that falls back
+    /// to reading lines finds there, each key with the indentation before it (`None`: no
+    /// frontmatter delimited by `---` lines, one with no line between them, or one with both
+    /// as strings).
     #[serde(skip)]
     #[schemars(skip)]
     pub line_keys: Option<Vec<(String, String)>>,
@@ -623,6 +625,27 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub unreadable: Option<Unreadable>,
+    /// `name` and `description` written as a scalar other than a string (a number, `true`,
+    /// `~`), as their text is written; nothing after the colon is empty text.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub scalars: Written,
+    /// Whether the first line opens the frontmatter with blanks after its `---`.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub open_padded: bool,
+    /// The frontmatter as a host that opens it at a first line starting with `---` and ends it
+    /// at the next line starting with `---` (`----`, `--- x`) reads it, when those lines are
+    /// not where skill-audit opens and ends it.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub dash_fenced: Option<TrimmedClose>,
+    /// For a delimited frontmatter that does not parse as YAML: its `name` and `description`
+    /// as js-yaml 3 reads them, which takes a line indented with tabs as indented by the
+    /// spaces before its first tab (`None`: not YAML that way either, or no tabs to read so).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub tabs_read: Option<Written>,
     /// Whether `metadata` is written, as something other than a mapping.
     #[serde(skip)]
     #[schemars(skip)]
@@ -691,10 +714,12 @@ pub enum Unreadable {
     NotMapping,
 }
 
-/// A frontmatter ended at an indented `---` line, as a host that trims lines reads it.
+/// A frontmatter ended at a line other than skill-audit's closing one (an indented `---`, as
+/// a host that trims lines reads it; a `----`, as a host that only looks for `---` at a line's
+/// start reads it).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct TrimmedClose {
-    /// The indented `---` line.
+    /// The line that ends it.
     pub line: u32,
     /// Its `name` and `description`; `None` when what is above that line is empty, not YAML,
     /// or not a mapping.

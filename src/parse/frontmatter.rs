@@ -34,7 +34,7 @@ pub enum SplitError {
 pub(crate) const BOM: &str = "\u{feff}";
 
 /// Is this line (without its `\n`) a `---` delimiter?
-fn is_delimiter(line: &str) -> bool {
+pub(crate) fn is_delimiter(line: &str) -> bool {
     line.trim_end_matches(['\r', ' ', '\t']) == "---"
 }
 

@@ -39,9 +39,162 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
         .strip_prefix(bom)
         .is_some_and(|rest| rest.starts_with(b"---"));
     if let Ok(text) = std::str::from_utf8(bytes.strip_prefix(bom).unwrap_or(bytes)) {
-        parsed.skill.fields.trimmed_close = trimmed_close(text);
+        let f = &mut parsed.skill.fields;
+        f.trimmed_close = trimmed_close(text);
+        let first = text.split('\n').next().unwrap_or_default();
+        f.open_padded =
+            crate::parse::frontmatter::is_delimiter(first) && first.trim_end_matches('\r') != "---";
+        f.dash_fenced = dash_fenced(text);
+        if let Some(root) = &parsed.root {
+            f.scalars = crate::model::Written {
+                name: scalar_as_written(text, root.get("name")),
+                description: scalar_as_written(text, root.get("description")),
+            };
+            // A host that reads lines when these are not both strings finds its own.
+            if (f.name_written.is_none() || f.description_written.is_none())
+                && let Ok(split) = crate::parse::frontmatter::split(text)
+            {
+                f.line_keys = Some(line_keys(split.yaml));
+            }
+        }
     }
     parsed
+}
+
+/// The text of `node`, a scalar YAML typed as something other than a string, as the file
+/// writes it (`123`, `1.50`, `~`; nothing after the colon is empty), as a reader that takes
+/// any scalar into a string gets it.
+fn scalar_as_written(text: &str, node: Option<&Node>) -> Option<String> {
+    let node = node?;
+    if matches!(node.value, Value::Str(_) | Value::Seq(_) | Value::Map(_)) {
+        return None;
+    }
+    let line = text
+        .split('\n')
+        .nth(usize::try_from(node.pos.line.checked_sub(1)?).ok()?)?;
+    let from = usize::try_from(node.pos.column.saturating_sub(1)).ok()?;
+    let rest: String = line.chars().skip(from).collect();
+    let rest = rest.split(" #").next().unwrap_or_default();
+    let token = rest
+        .split([',', ']', '}'])
+        .next()
+        .unwrap_or_default()
+        .trim();
+    if node.is_null() {
+        // An empty value has no text of its own where it is placed.
+        let named = matches!(token, "~" | "null" | "Null" | "NULL");
+        return Some(if named {
+            token.to_owned()
+        } else {
+            String::new()
+        });
+    }
+    if token.is_empty() {
+        return node.scalar_text();
+    }
+    Some(token.to_owned())
+}
+
+/// The frontmatter as a host reads it that opens it when the text starts with `---` and ends
+/// it at the next line that starts with `---`, taking the block from the fifth character on,
+/// when that is not the block skill-audit reads: its `name` and `description` as YAML turns
+/// them into text (a number as its digits, a list or a mapping as its JSON), or, when the
+/// block is not a YAML mapping, from its `key: value` lines at the left margin.
+fn dash_fenced(text: &str) -> Option<crate::model::TrimmedClose> {
+    use crate::parse::frontmatter::is_delimiter;
+    let text: std::borrow::Cow<str> = if text.contains('\r') {
+        text.replace("\r\n", "\n").replace('\r', "\n").into()
+    } else {
+        text.into()
+    };
+    if !text.starts_with("---") {
+        return None;
+    }
+    let end = 3 + text.get(3..)?.find("\n---")?;
+    let first = text.split('\n').next().unwrap_or_default();
+    let close = text[end + 1..].split('\n').next().unwrap_or_default();
+    if is_delimiter(first) && is_delimiter(close) {
+        return None;
+    }
+    let block = text.get(4..end).unwrap_or_default();
+    let line = u32::try_from(memchr::memchr_iter(b'\n', &text.as_bytes()[..=end]).count())
+        .unwrap_or(u32::MAX)
+        .saturating_add(1);
+    let read = match crate::parse::yaml::parse(block, 2)
+        .ok()
+        .filter(|root| root.as_map().is_some())
+    {
+        Some(root) => {
+            let coerced = |key: &str| {
+                let node = root.get(key)?;
+                match &node.value {
+                    Value::Null => None,
+                    Value::Str(s) => Some(s.trim().to_owned()),
+                    Value::Seq(_) | Value::Map(_) => Some(if node.as_map().is_some() {
+                        "{…}".to_owned()
+                    } else {
+                        "[…]".to_owned()
+                    }),
+                    _ => node.scalar_text(),
+                }
+            };
+            crate::model::Written {
+                name: coerced("name"),
+                description: coerced("description"),
+            }
+        }
+        None => margin_keys(block),
+    };
+    Some(crate::model::TrimmedClose {
+        line,
+        read: Some(read),
+    })
+}
+
+/// `name` and `description` from the `key: value` lines of `block` whose key is at the left
+/// margin (the last one written wins); a key with nothing after its colon takes the indented
+/// lines below it. A value left empty is not there.
+fn margin_keys(block: &str) -> crate::model::Written {
+    let lines: Vec<&str> = block.split('\n').collect();
+    let mut read = crate::model::Written::default();
+    let mut i = 0;
+    while let Some(line) = lines.get(i) {
+        i += 1;
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        let word = !key.is_empty()
+            && key
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
+        if !word {
+            continue;
+        }
+        let mut value = value.trim().to_owned();
+        if value.is_empty() {
+            let below: Vec<&str> = lines[i..]
+                .iter()
+                .take_while(|l| l.is_empty() || l.starts_with([' ', '\t']))
+                .copied()
+                .collect();
+            i += below.len();
+            value = below.join("\n").trim().to_owned();
+        } else if value.len() >= 2
+            && ((value.starts_with('"') && value.ends_with('"'))
+                || (value.starts_with('\'') && value.ends_with('\'')))
+        {
+            value = value[1..value.len() - 1].to_owned();
+        }
+        if value.is_empty() {
+            continue;
+        }
+        match key {
+            "name" => read.name = Some(value),
+            "description" => read.description = Some(value),
+            _ => {}
+        }
+    }
+    read
 }
 
 /// The frontmatter of `text` (BOM removed) as a host that ends it at the first line that is
@@ -102,8 +255,11 @@ fn read(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkil
             out.skill.fields.installers_named = crate::parse::usage::installers_named(text);
             if let Ok(split) = crate::parse::frontmatter::split(text) {
                 out.skill.fields.frontmatter_empty = split.yaml.trim().is_empty();
-                out.skill.fields.line_keys = Some(line_keys(split.yaml));
+                // No line at all between the `---` lines: none to read.
+                out.skill.fields.line_keys =
+                    (!split.yaml.is_empty()).then(|| line_keys(split.yaml));
                 out.skill.fields.colons_quoted = colons_quoted(split.yaml, split.yaml_line);
+                out.skill.fields.tabs_read = tabs_read(split.yaml, split.yaml_line);
                 // A host that loads the skill anyway gives the model its body: what the body
                 // runs is still what the skill uses.
                 out.uses = crate::parse::usage::of_body(split.body, split.body_line, &[]);
@@ -131,13 +287,15 @@ fn read(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkil
 }
 
 /// The `key: value` lines of a delimited frontmatter that is not YAML, as a host that falls
-/// back to reading lines sees them (a key at a line's start, after any indentation).
+/// back to reading lines sees them (a key at a line's start, after any indentation, which the
+/// key keeps: some hosts read only keys at the left margin).
 fn line_keys(yaml: &str) -> Vec<(String, String)> {
     yaml.lines()
         .filter_map(|line| {
-            let (key, value) = line.trim_start().split_once(':')?;
-            let plain = !key.is_empty()
-                && key
+            let (key, value) = line.split_once(':')?;
+            let word = key.trim_start();
+            let plain = !word.is_empty()
+                && word
                     .bytes()
                     .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
             plain.then(|| (key.to_owned(), value.trim().to_owned()))
@@ -251,9 +409,61 @@ fn colons_quoted(yaml: &str, first_line: u32) -> Option<crate::model::Written> {
         }
         quoted.push('\n');
     }
+    // The host reads it again with js-yaml 3, which measures tab-indented lines its own way.
+    let first_indented = yaml
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))
+        .is_some_and(|l| l.starts_with([' ', '\t']));
+    if !first_indented && let Some(tabs) = tabs_as_js_yaml_3(&quoted) {
+        quoted = tabs;
+    }
     let root = crate::parse::yaml::parse(&quoted, first_line).ok()?;
     let text = |key: &str| root.get(key)?.as_str().map(str::to_owned);
     root.as_map()?;
+    Some(crate::model::Written {
+        name: text("name"),
+        description: text("description"),
+    })
+}
+
+/// `yaml` with each line's indentation that holds a tab cut to the spaces before its first
+/// tab, as js-yaml 3 measures it: a key indented with a tab is at the left margin there.
+/// `None` when no line is indented with a tab.
+fn tabs_as_js_yaml_3(yaml: &str) -> Option<String> {
+    let mut out = String::with_capacity(yaml.len());
+    let mut tabs = false;
+    for line in yaml.split('\n') {
+        let rest = line.trim_start_matches([' ', '\t']);
+        let indent = &line[..line.len() - rest.len()];
+        if indent.contains('\t') && !rest.is_empty() {
+            tabs = true;
+            let spaces = indent.len() - indent.trim_start_matches(' ').len();
+            out.push_str(&" ".repeat(spaces));
+            out.push_str(rest);
+        } else {
+            out.push_str(line);
+        }
+        out.push('\n');
+    }
+    out.pop();
+    tabs.then_some(out)
+}
+
+/// `name` and `description` of a frontmatter that is not YAML, as js-yaml 3 reads it: with
+/// its tab-indented lines measured by [`tabs_as_js_yaml_3`]. `None` when no line is indented
+/// with a tab, when the first key is (js-yaml 3 then ends the mapping at the next line, and
+/// fails), or when it is still not a YAML mapping.
+fn tabs_read(yaml: &str, first_line: u32) -> Option<crate::model::Written> {
+    let first = yaml
+        .lines()
+        .find(|l| !l.trim().is_empty() && !l.trim_start().starts_with('#'))?;
+    if first.starts_with([' ', '\t']) {
+        return None;
+    }
+    let read = tabs_as_js_yaml_3(yaml)?;
+    let root = crate::parse::yaml::parse(&read, first_line).ok()?;
+    root.as_map()?;
+    let text = |key: &str| root.get(key)?.as_str().map(str::to_owned);
     Some(crate::model::Written {
         name: text("name"),
         description: text("description"),
@@ -746,6 +956,56 @@ mod tests {
             None
         );
         assert_eq!(trimmed_close("---\n- a\n ---\n").unwrap().read, None);
+    }
+
+    #[test]
+    fn scalars_as_written() {
+        let read = |text: &str, key: &str| {
+            let split = crate::parse::frontmatter::split(text).unwrap();
+            let root = crate::parse::yaml::parse(split.yaml, 2).unwrap();
+            scalar_as_written(text, root.get(key))
+        };
+        let text = "---\nname: 0x1F # hex\ndescription:\nv: 1.50\nn: ~\ns: text\nl: [1]\n---\n";
+        assert_eq!(read(text, "name").as_deref(), Some("0x1F"));
+        assert_eq!(read(text, "description").as_deref(), Some(""));
+        assert_eq!(read(text, "v").as_deref(), Some("1.50"));
+        assert_eq!(read(text, "n").as_deref(), Some("~"));
+        assert_eq!(read(text, "s"), None);
+        assert_eq!(read(text, "l"), None);
+    }
+
+    #[test]
+    fn a_frontmatter_fenced_by_lines_that_start_with_dashes() {
+        assert_eq!(dash_fenced("---\nname: a\n---\nb\n"), None);
+        assert_eq!(dash_fenced("# a\n----\n"), None);
+        let fenced = dash_fenced("----\r\nname: a\r\ndescription: 12\r\n----\r\nb\n").unwrap();
+        assert_eq!(fenced.line, 4);
+        let read = fenced.read.unwrap();
+        assert_eq!(read.name.as_deref(), Some("a"));
+        assert_eq!(read.description.as_deref(), Some("12"));
+        // Not YAML: its lines at the margin, an empty key taking the indented ones below.
+        let read =
+            dash_fenced("---\nname: a: b\n  description: x\ndescription:\n  c\n  d\n--- x\n")
+                .unwrap()
+                .read
+                .unwrap();
+        assert_eq!(read.name.as_deref(), Some("a: b"));
+        assert_eq!(read.description.as_deref(), Some("c\n  d"));
+        // Closed at once: an empty block.
+        let read = dash_fenced("---\n----\nname: a\n").unwrap().read.unwrap();
+        assert_eq!(read, crate::model::Written::default());
+    }
+
+    #[test]
+    fn tab_indented_lines_as_js_yaml_3_reads_them() {
+        let read = tabs_read("name: a\n\tdescription: b\n", 2).unwrap();
+        assert_eq!(read.description.as_deref(), Some("b"));
+        assert_eq!(tabs_read("name: a\ndescription: b\n", 2), None);
+        assert_eq!(tabs_read("\tname: a\ndescription: b\n", 2), None);
+        assert_eq!(
+            tabs_as_js_yaml_3("a:\n  \tb: 1").as_deref(),
+            Some("a:\n  b: 1")
+        );
     }
 
     #[test]

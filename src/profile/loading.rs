@@ -72,6 +72,29 @@ pub struct FrontmatterRule {
     /// and so skips the skill.
     #[serde(rename = "no-bom", default)]
     pub no_bom: bool,
+    /// Whether the host finds a frontmatter only where the first line is `---` alone and a
+    /// line comes before the closing `---`, and so skips a skill whose first line has blanks
+    /// after the dashes, or whose closing `---` comes right after it.
+    #[serde(rename = "exact-open", default)]
+    pub exact_open: bool,
+    /// Whether the host opens a frontmatter when the file starts with `---` and ends it at the
+    /// next line that starts with `---` (`----`, `--- x` too), reading the block from the
+    /// fifth character on.
+    #[serde(rename = "dash-fence", default)]
+    pub dash_fence: bool,
+    /// With `read-lines`: whether the host also reads the `key: value` lines of a frontmatter
+    /// that is YAML when its `name` and `description` are not both strings.
+    #[serde(rename = "lines-unless-text", default)]
+    pub lines_unless_text: bool,
+    /// With `read-lines`: whether the host reads only the `key: value` lines whose key is at
+    /// the left margin (not indented).
+    #[serde(rename = "margin-lines", default)]
+    pub margin_lines: bool,
+    /// Whether the host reads YAML with js-yaml 3, which takes a line indented with tabs as
+    /// indented only by the spaces before its first tab (a key at the left margin when there
+    /// are none), where skill-audit's reader refuses it.
+    #[serde(rename = "tab-indents", default)]
+    pub tab_indents: bool,
     /// Where the rule is documented.
     pub source: String,
 }
@@ -136,6 +159,10 @@ pub struct TextRule {
     /// the colon) makes the host skip the skill.
     #[serde(default, rename = "text-only")]
     pub text_only: bool,
+    /// What the host makes of a value written as something other than text (without it, it
+    /// has none).
+    #[serde(default)]
+    pub scalars: Option<Scalars>,
     /// For `name`: whether a skill without one is named after its folder, and the folder's
     /// name is then held to these limits.
     #[serde(default)]
@@ -148,6 +175,18 @@ pub struct TextRule {
     pub first: Option<String>,
     /// Where the rule is documented.
     pub source: String,
+}
+
+/// What a host makes of a `name` or `description` that is not a string.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, JsonSchema)]
+#[serde(rename_all = "kebab-case")]
+pub enum Scalars {
+    /// A scalar is its text as written (`123`, `~`; nothing after the colon is empty); a list
+    /// or a mapping makes the host skip the skill.
+    AsWritten,
+    /// Nothing after the colon (or `null`) is no value; a number or `true` is its text; a
+    /// list or a mapping is its JSON text, never empty.
+    Coerced,
 }
 
 /// What a host requires of `metadata`.
@@ -237,11 +276,54 @@ impl SkillLoading {
                     "{host} finds no frontmatter after the byte order mark (U+FEFF) that starts the file, so it skips the skill; save the file without it"
                 ));
             }
+            if rule.exact_open && skill.fields.open_padded {
+                return Loading::Refused(format!(
+                    "{host} finds no frontmatter, as it opens one only at a first line that is `---` alone and this one has blanks after the dashes, so it skips the skill"
+                ));
+            }
             if rule.trimmed_close
                 && let Some(early) = &skill.fields.trimmed_close
                 && let Some(verdict) = self.closed_early(skill, host, rule, early)
             {
                 return verdict;
+            }
+            if rule.dash_fence
+                && let Some(fenced) = &skill.fields.dash_fenced
+                && let Some(read) = &fenced.read
+            {
+                let line = fenced.line;
+                return match self.refusal(
+                    host,
+                    read.name.as_deref(),
+                    read.description.as_deref(),
+                    None,
+                ) {
+                    Some(reason) => Loading::Refused(format!(
+                        "{reason}, as it reads the frontmatter from the first line to line {line}, opening and ending one at lines that start with `---`"
+                    )),
+                    None if skill.invalid => Loading::WithoutFields(format!(
+                        "{host} reads the frontmatter from the first line to line {line}, as it opens and ends one at lines that start with `---`; skill-audit reads none of its other fields"
+                    )),
+                    None => Loading::Loads,
+                };
+            }
+            if rule.lines_unless_text
+                && rule.unreadable == Unreadable::ReadLines
+                && !skill.invalid
+                && (skill.fields.name_written.is_none()
+                    || skill.fields.description_written.is_none())
+                && let Some(keys) = &skill.fields.line_keys
+            {
+                let line = |key: &str| line_value(keys, key, false);
+                return match self.refusal(
+                    host,
+                    line("name"),
+                    line("description"),
+                    Some("its YAML `name` and `description` are not both strings"),
+                ) {
+                    Some(reason) => Loading::Refused(reason),
+                    None => Loading::Loads,
+                };
             }
         }
         if skill.invalid {
@@ -275,7 +357,7 @@ impl SkillLoading {
             host,
             read.name.as_deref(),
             read.description.as_deref(),
-            false,
+            None,
         ) {
             return Some(Loading::Refused(format!(
                 "{reason}, as it ends the frontmatter at the indented `---` on line {line}"
@@ -292,13 +374,37 @@ impl SkillLoading {
     /// written there, if it does.
     fn written(&self, skill: &Skill, host: &str) -> Option<String> {
         let f = &skill.fields;
-        for (field, rule, not_text) in [
-            ("name", &self.name, f.name_not_text),
-            ("description", &self.description, f.description_not_text),
-        ] {
-            if not_text && rule.as_ref().is_some_and(|r| r.text_only) {
+        let mut read = [f.name_written.clone(), f.description_written.clone()];
+        for (at, (field, rule, not_text, scalar)) in [
+            ("name", &self.name, f.name_not_text, &f.scalars.name),
+            (
+                "description",
+                &self.description,
+                f.description_not_text,
+                &f.scalars.description,
+            ),
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            if !not_text {
+                continue;
+            }
+            let Some(rule) = rule else { continue };
+            if rule.text_only {
                 return Some(format!("{host} skips a skill whose `{field}` is not text"));
             }
+            read[at] = match (rule.scalars, scalar) {
+                (Some(Scalars::AsWritten), Some(text)) => Some(text.clone()),
+                (Some(Scalars::AsWritten), None) => {
+                    return Some(format!("{host} skips a skill whose `{field}` is not text"));
+                }
+                (Some(Scalars::Coerced), Some(text)) => Some(text.clone())
+                    .filter(|t| !matches!(t.as_str(), "" | "~" | "null" | "Null" | "NULL")),
+                // A list or a mapping as JSON, which is never empty; only that is judged.
+                (Some(Scalars::Coerced), None) => Some("{…}".to_owned()),
+                (None, _) => None,
+            };
         }
         if let Some(rule) = &self.metadata {
             if rule.mapping && f.metadata_not_mapping {
@@ -327,12 +433,7 @@ impl SkillLoading {
                 "{reason}, taken from its folder as it has no `name`"
             ));
         }
-        self.refusal(
-            host,
-            f.name_written.as_deref(),
-            f.description_written.as_deref(),
-            false,
-        )
+        self.refusal(host, read[0].as_deref(), read[1].as_deref(), None)
     }
 
     /// Does the host load `skill`, whose frontmatter gave no fields?
@@ -351,7 +452,15 @@ impl SkillLoading {
         if skill.fields.frontmatter_empty
             && matches!(how, Some(Unreadable::ReadLines | Unreadable::QuoteColons))
         {
-            return match self.refusal(host, None, None, false) {
+            if how == Some(Unreadable::ReadLines)
+                && self.frontmatter.as_ref().is_some_and(|f| f.exact_open)
+                && skill.fields.line_keys.is_none()
+            {
+                return Loading::Refused(format!(
+                    "{host} finds no frontmatter, as it needs a line between the opening `---` and the closing one, so it skips the skill"
+                ));
+            }
+            return match self.refusal(host, None, None, None) {
                 Some(reason) => Loading::Refused(format!("{reason}: its frontmatter is empty")),
                 None => Loading::WithoutFields(format!(
                     "{host} loads it with an empty frontmatter, with no fields"
@@ -371,9 +480,14 @@ impl SkillLoading {
                         "{host} skips a skill without a frontmatter between `---` lines"
                     ));
                 };
-                let line =
-                    |key: &str| keys.iter().find(|(k, _)| k == key).map(|(_, v)| v.as_str());
-                match self.refusal(host, line("name"), line("description"), true) {
+                let margin = self.frontmatter.as_ref().is_some_and(|f| f.margin_lines);
+                let line = |key: &str| line_value(keys, key, margin);
+                match self.refusal(
+                    host,
+                    line("name"),
+                    line("description"),
+                    Some("its frontmatter is not valid YAML"),
+                ) {
                     Some(reason) => Loading::Refused(reason),
                     None => Loading::WithoutFields(format!(
                         "{host} reads its `key: value` lines although its frontmatter is not valid YAML; it reads none of its other fields"
@@ -384,12 +498,13 @@ impl SkillLoading {
                 Some(Found::NoFrontmatter) => self.absent(host),
                 // Where the host's reader ends an unclosed frontmatter is not modelled.
                 Some(Found::Unclosed) => Loading::Loads,
+                _ if let Some(verdict) = self.tabs(skill, host) => verdict,
                 _ => match &skill.fields.colons_quoted {
                     None => Loading::Refused(format!(
                         "{host} skips a skill whose frontmatter is not valid YAML, even with its values that hold a colon made block text"
                     )),
                     Some(f) => {
-                        match self.refusal(host, f.name.as_deref(), f.description.as_deref(), false)
+                        match self.refusal(host, f.name.as_deref(), f.description.as_deref(), None)
                         {
                             Some(reason) => Loading::Refused(reason),
                             None => Loading::WithoutFields(format!(
@@ -417,9 +532,11 @@ impl SkillLoading {
                     Some(Found::Unclosed) => Loading::Refused(format!(
                         "{host} skips a skill whose frontmatter no `---` line closes"
                     )),
-                    _ => Loading::Refused(format!(
-                        "{host} skips a skill whose frontmatter is not valid YAML"
-                    )),
+                    _ => self.tabs(skill, host).unwrap_or_else(|| {
+                        Loading::Refused(format!(
+                            "{host} skips a skill whose frontmatter is not valid YAML"
+                        ))
+                    }),
                 }
             }
             Some(Unreadable::Lenient) => match skill.fields.unreadable {
@@ -436,6 +553,30 @@ impl SkillLoading {
         }
     }
 
+    /// The verdict of a host that reads YAML with js-yaml 3 on a frontmatter that is YAML
+    /// that way only, for its tab-indented lines.
+    fn tabs(&self, skill: &Skill, host: &str) -> Option<Loading> {
+        if !self.frontmatter.as_ref().is_some_and(|f| f.tab_indents) {
+            return None;
+        }
+        let read = skill.fields.tabs_read.as_ref()?;
+        Some(
+            match self.refusal(
+                host,
+                read.name.as_deref(),
+                read.description.as_deref(),
+                None,
+            ) {
+                Some(reason) => Loading::Refused(format!(
+                    "{reason}, as its YAML reader (js-yaml 3) takes a line indented with tabs as indented by the spaces before them"
+                )),
+                None => Loading::WithoutFields(format!(
+                    "{host} reads it, as its YAML reader (js-yaml 3) takes a line indented with tabs as indented by the spaces before them; skill-audit reads none of its fields"
+                )),
+            },
+        )
+    }
+
     /// A file without a frontmatter, which a host that loads it reads no fields of.
     fn absent(&self, host: &str) -> Loading {
         self.without_fields(
@@ -447,7 +588,7 @@ impl SkillLoading {
     /// A skill the host reads no fields of: refused if a field it requires is missing, else
     /// loaded, as `why` says.
     fn without_fields(&self, host: &str, why: String) -> Loading {
-        match self.refusal(host, None, None, false) {
+        match self.refusal(host, None, None, None) {
             Some(reason) => Loading::Refused(reason),
             None => Loading::WithoutFields(why),
         }
@@ -455,13 +596,13 @@ impl SkillLoading {
 
     /// Why the host skips a skill whose `name` and `description` are these (`None`: not
     /// written as text), if it does. `lines`: read from lines, where a value is its rest of
-    /// the line and is not limited further than the host limits it.
+    /// the line and is not limited further than the host limits it, for the reason it says.
     fn refusal(
         &self,
         host: &str,
         name: Option<&str>,
         description: Option<&str>,
-        lines: bool,
+        lines: Option<&str>,
     ) -> Option<String> {
         if let Some(req) = &self.required {
             for field in &req.fields {
@@ -471,9 +612,9 @@ impl SkillLoading {
                     _ => continue,
                 };
                 match value {
-                    None if lines => {
+                    None if let Some(why) = lines => {
                         return Some(format!(
-                            "{host} skips a skill without a `{field}:` line, and its frontmatter is not valid YAML"
+                            "{host} skips a skill without a `{field}:` line, and {why}"
                         ));
                     }
                     None => return Some(format!("{host} skips a skill without a `{field}`")),
@@ -543,6 +684,21 @@ impl TextRule {
     }
 }
 
+/// The value of the last `key:` line of `keys` (a later line overrides an earlier one, as
+/// the hosts that read lines assign each in turn); with `margin`, only one not indented.
+fn line_value<'k>(keys: &'k [(String, String)], key: &str, margin: bool) -> Option<&'k str> {
+    keys.iter()
+        .rev()
+        .find(|(k, _)| {
+            if margin {
+                k == key
+            } else {
+                k.trim_start() == key
+            }
+        })
+        .map(|(_, v)| v.as_str())
+}
+
 /// Is `c` one of `charset`'s ranges (`a-z`) or characters? A `-` at either end is itself.
 fn allowed(charset: &str, c: char) -> bool {
     let set: Vec<char> = charset.chars().collect();
@@ -593,6 +749,11 @@ mod tests {
                 unreadable: Unreadable::Skip,
                 trimmed_close: false,
                 no_bom: false,
+                exact_open: false,
+                dash_fence: false,
+                lines_unless_text: false,
+                tab_indents: false,
+                margin_lines: false,
                 source: src(),
             }),
             required: Some(RequiredRule {
@@ -720,6 +881,11 @@ mod tests {
             unreadable: Unreadable::ReadLines,
             trimmed_close: false,
             no_bom: false,
+            exact_open: false,
+            dash_fence: false,
+            lines_unless_text: false,
+            tab_indents: false,
+            margin_lines: false,
             source: String::new(),
         });
         lines.required.as_mut().unwrap().non_empty = false;
@@ -755,6 +921,11 @@ mod tests {
                 unreadable,
                 trimmed_close: false,
                 no_bom: false,
+                exact_open: false,
+                dash_fence: false,
+                lines_unless_text: false,
+                tab_indents: false,
+                margin_lines: false,
                 source: String::new(),
             }),
             required: Some(RequiredRule {
@@ -821,6 +992,11 @@ mod tests {
                 unreadable: Unreadable::Lenient,
                 trimmed_close: false,
                 no_bom: false,
+                exact_open: false,
+                dash_fence: false,
+                lines_unless_text: false,
+                tab_indents: false,
+                margin_lines: false,
                 source: String::new(),
             }),
             ..SkillLoading::default()
@@ -909,6 +1085,38 @@ mod tests {
         let mut lax = rules.clone();
         lax.name = None;
         assert_eq!(lax.judge(&s, "H"), Loading::Loads);
+    }
+
+    #[test]
+    fn scalars_as_written_or_coerced() {
+        let mut rules = codex();
+        if let Some(name) = rules.name.as_mut() {
+            name.scalars = Some(Scalars::AsWritten);
+        }
+        let mut s = skill("SKILL.md", None, Some("d"));
+        s.fields.name_not_text = true;
+        s.fields.scalars.name = Some("123".into());
+        assert_eq!(rules.judge(&s, "Codex"), Loading::Loads);
+        s.fields.scalars.name = Some(String::new());
+        assert_eq!(
+            rules.judge(&s, "Codex"),
+            Loading::Refused("Codex skips a skill whose `name` is empty".into())
+        );
+        s.fields.scalars.name = None;
+        assert_eq!(
+            rules.judge(&s, "Codex"),
+            Loading::Refused("Codex skips a skill whose `name` is not text".into())
+        );
+        // Coerced: a null is no value, a list or a mapping is some.
+        if let Some(name) = rules.name.as_mut() {
+            name.scalars = Some(Scalars::Coerced);
+        }
+        assert_eq!(rules.judge(&s, "H"), Loading::Loads);
+        s.fields.scalars.name = Some("~".into());
+        assert_eq!(
+            rules.judge(&s, "H"),
+            Loading::Refused("H skips a skill without a `name`".into())
+        );
     }
 
     #[test]

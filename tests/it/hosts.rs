@@ -177,6 +177,27 @@ fn a_byte_order_mark_hides_the_frontmatter_from_some_hosts() {
 #[test]
 fn an_empty_frontmatter_is_said_to_be_empty() {
     let r = audit(&[("demo/SKILL.md", "---\n---\nBody.\n")]);
+    // Gemini CLI's pattern needs a line between the two.
+    assert_eq!(
+        cell(&r, "skills", "gemini-cli"),
+        (
+            "not-loaded".into(),
+            "Gemini CLI finds no frontmatter, as it needs a line between the opening `---` and the closing one, so it skips the skill".into()
+        )
+    );
+    for (host, title, field) in [
+        ("opencode", "OpenCode", "name"),
+        ("openclaw", "OpenClaw", "description"),
+    ] {
+        assert_eq!(
+            cell(&r, "skills", host),
+            (
+                "not-loaded".into(),
+                format!("{title} skips a skill without a `{field}`: its frontmatter is empty")
+            )
+        );
+    }
+    let r = audit(&[("demo/SKILL.md", "---\n\n---\nBody.\n")]);
     for (host, title, field) in [
         ("gemini-cli", "Gemini CLI", "name"),
         ("opencode", "OpenCode", "name"),
@@ -633,4 +654,187 @@ fn profiles_lists_every_host_with_its_date() {
     let v: Value = serde_json::from_str(&one).unwrap();
     assert_eq!(v["skills"]["description"]["max-chars"], 1024);
     assert!(s(&v, "source").contains("loader.rs"));
+}
+
+#[test]
+fn codex_reads_a_scalar_name_as_its_text() {
+    // serde_yaml 0.9 fills Codex's `name: String` with any scalar's text.
+    let text = "---\nname: 123\ndescription: Does things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(status(&r, "codex"), "needs-nothing");
+    assert_eq!(
+        cell(&r, "skills", "copilot-cli"),
+        (
+            "not-loaded".into(),
+            "Copilot CLI skips a skill whose `name` is not text".into()
+        )
+    );
+    // Nothing after the colon is empty text; a mapping is no string at all.
+    let text = "---\nname: demo\ndescription:\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "codex"),
+        (
+            "not-loaded".into(),
+            "Codex skips a skill whose `description` is empty".into()
+        )
+    );
+    let text = "---\nname: demo\ndescription:\n  when: asked\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "codex"),
+        (
+            "not-loaded".into(),
+            "Codex skips a skill whose `description` is not text".into()
+        )
+    );
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
+    let text = "---\nname: ~\ndescription: Does things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(status(&r, "codex"), "needs-nothing");
+}
+
+#[test]
+fn gemini_reads_lines_when_the_yaml_fields_are_not_strings() {
+    // js-yaml gives a number, then `name:` and `description:` lines are read.
+    let text = "---\nname: 123\ndescription: Does things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(status(&r, "gemini-cli"), "needs-nothing");
+    assert_eq!(
+        cell(&r, "skills", "opencode"),
+        (
+            "not-loaded".into(),
+            "OpenCode skips a skill without a `name`".into()
+        )
+    );
+    // An empty `description:` line, or one a mapping follows, is still a line.
+    for text in [
+        "---\nname: demo\ndescription:\n---\nBody.\n",
+        "---\nname: demo\ndescription:\n  when: asked\n---\nBody.\n",
+    ] {
+        let r = audit(&[("demo/SKILL.md", text)]);
+        assert_eq!(status(&r, "gemini-cli"), "needs-nothing", "{text}");
+        assert_eq!(
+            cell(&r, "skills", "cursor"),
+            (
+                "not-loaded".into(),
+                "Cursor skips a skill without a `description`".into()
+            )
+        );
+    }
+    // No line for it either.
+    let text = "---\nname: demo\nmetadata:\n  description: [a]\nsummary: x\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(status(&r, "gemini-cli"), "needs-nothing");
+    let text = "---\nname: [demo]\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "gemini-cli"),
+        (
+            "not-loaded".into(),
+            "Gemini CLI skips a skill without a `description:` line, and its YAML `name` and `description` are not both strings".into()
+        )
+    );
+}
+
+#[test]
+fn gemini_opens_a_frontmatter_only_at_bare_dashes() {
+    let text = "--- \nname: demo\ndescription: Does things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "gemini-cli"),
+        (
+            "not-loaded".into(),
+            "Gemini CLI finds no frontmatter, as it opens one only at a first line that is `---` alone and this one has blanks after the dashes, so it skips the skill".into()
+        )
+    );
+    assert_eq!(status(&r, "codex"), "needs-nothing");
+    assert_eq!(status(&r, "openclaw"), "needs-nothing");
+}
+
+#[test]
+fn openclaw_opens_and_ends_a_frontmatter_at_any_dashes() {
+    let text = "----\nname: demo\ndescription: Does things.\n----\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "openclaw"),
+        (
+            "needs-nothing".into(),
+            "OpenClaw reads the frontmatter from the first line to line 4, as it opens and ends one at lines that start with `---`; skill-audit reads none of its other fields".into()
+        )
+    );
+    assert_eq!(
+        cell(&r, "skills", "gemini-cli").1,
+        "Gemini CLI skips a skill without a frontmatter between `---` lines"
+    );
+    // Ended at `----` above the `description`.
+    let text = "---\nname: demo\n----\ndescription: Does things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "openclaw").1,
+        "OpenClaw skips a skill without a `description`, as it reads the frontmatter from the first line to line 3, opening and ending one at lines that start with `---`"
+    );
+    assert_eq!(status(&r, "claude-code"), "needs-nothing");
+}
+
+#[test]
+fn openclaw_takes_a_description_of_any_value_but_null() {
+    // A mapping becomes its JSON, which is text that is not empty.
+    let text = "---\nname: demo\ndescription:\n  when: asked\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(status(&r, "openclaw"), "needs-nothing");
+    assert_eq!(status(&r, "cursor"), "not-loaded");
+    let text = "---\nname: demo\ndescription: 42\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(status(&r, "openclaw"), "needs-nothing");
+    let text = "---\nname: demo\ndescription: ~\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "openclaw"),
+        (
+            "not-loaded".into(),
+            "OpenClaw skips a skill without a `description`".into()
+        )
+    );
+    // Its lines when YAML fails: only keys at the left margin.
+    let text = "---\nname: demo\n\tdescription: Does things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "openclaw").1,
+        "OpenClaw skips a skill without a `description:` line, and its frontmatter is not valid YAML"
+    );
+    assert_eq!(status(&r, "gemini-cli"), "needs-nothing");
+}
+
+#[test]
+fn js_yaml_3_reads_a_tab_indented_key_at_the_margin() {
+    // gray-matter 4.0.3's js-yaml 3 measures indentation in spaces only.
+    let text = "---\nname: demo\n\tdescription: Does things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    for (host, title) in [("cursor", "Cursor"), ("opencode", "OpenCode")] {
+        assert_eq!(
+            cell(&r, "skills", host),
+            (
+                "needs-nothing".into(),
+                format!(
+                    "{title} reads it, as its YAML reader (js-yaml 3) takes a line indented with tabs as indented by the spaces before them; skill-audit reads none of its fields"
+                )
+            )
+        );
+    }
+    assert_eq!(
+        cell(&r, "skills", "codex").1,
+        "Codex skips a skill whose frontmatter is missing or not valid YAML"
+    );
+    // Under `metadata`, the tab-indented key is still one of the top level there; a first
+    // key indented with a tab is one js-yaml 3 refuses.
+    let text = "---\nname: demo\nmetadata:\n\tdescription: Does things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(status(&r, "cursor"), "needs-nothing");
+    let text = "---\n\tname: demo\ndescription: Does things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "cursor").1,
+        "Cursor skips a skill whose frontmatter is not valid YAML"
+    );
 }
