@@ -311,6 +311,22 @@ enum Likeness {
     /// The message apart from the numbers of its prose, not of the names it quotes: a count
     /// changed on a line that moved (`SKILL.md has 569 lines`, now 571).
     ProseNumbers,
+    /// The same line text and the same names quoted, in any order, in other words: a file
+    /// `--fix` turned from a chat mode into an agent is judged in an agent's words, and a
+    /// list of paths re-sorts when one of them moved.
+    Names,
+}
+
+/// The names `message` quotes, sorted, each set apart by a byte no name holds.
+fn quoted_names(message: &str) -> String {
+    let mut names: Vec<&str> = (super::spans::pieces(message).into_iter())
+        .filter_map(|p| match p {
+            super::spans::Piece::Code { name, .. } => Some(name),
+            super::spans::Piece::Text(_) => None,
+        })
+        .collect();
+    names.sort_unstable();
+    names.join("\0")
 }
 
 /// `message` with each number (digits, and commas between digits) as `#`; inside the names it
@@ -361,6 +377,7 @@ fn pair<'a>(a: &'a [Finding], b: &'a [Finding]) -> (Vec<bool>, Vec<bool>) {
         Likeness::Message,
         Likeness::Numbers,
         Likeness::ProseNumbers,
+        Likeness::Names,
     ] {
         let key = |f: &'a Finding| -> Option<Key<'a>> {
             let (print, message) = match likeness {
@@ -371,6 +388,11 @@ fn pair<'a>(a: &'a [Finding], b: &'a [Finding]) -> (Vec<bool>, Vec<bool>) {
                     Cow::Owned(without_numbers(&f.message, true)),
                 ),
                 Likeness::ProseNumbers => (None, Cow::Owned(without_numbers(&f.message, false))),
+                Likeness::Names => (
+                    Some(f.fingerprint?),
+                    // A message that quotes nothing says nothing this pass could match.
+                    Cow::Owned(Some(quoted_names(&f.message)).filter(|n| !n.is_empty())?),
+                ),
             };
             Some((f.rule.code(), f.path.as_str(), print, message))
         };
@@ -1758,15 +1780,28 @@ mod tests {
         )];
         assert!(minus(&new, &old).is_empty());
         assert_eq!(minus(&old, &new), [old[0].clone()]);
-        // The same line, the same rule, another message: another problem.
+        // The same line, the same rule, another name: another problem.
         let other = [found(
             Rule::UnknownTool,
             "a",
             4,
             "tools: [old, zzz]",
-            "`old` is unknown",
+            "`zzz` is renamed",
         )];
         assert_eq!(minus(&other, &old[..1]), other);
+        // The same names in other words (a chat mode judged as an agent), or in another order
+        // (a list of paths re-sorted by a move): the same problem.
+        let reworded = [found(
+            Rule::UnknownTool,
+            "a",
+            4,
+            "tools: [old, zzz]",
+            "`old` is not a tool this agent's hosts know",
+        )];
+        assert!(minus(&reworded, &old[..1]).is_empty());
+        let also = |m: &str| found(Rule::DuplicateSkillName, "b", 2, "name: x", m);
+        let (before, after) = (also("also in `a`, `c`"), also("also in `c`, `a`"));
+        assert!(minus(&[after], &[before]).is_empty());
     }
 
     #[test]

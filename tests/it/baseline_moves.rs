@@ -234,3 +234,34 @@ fn the_same_tree_under_another_spelling_of_its_root_moved_nothing() {
 fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
 }
+
+#[test]
+fn a_list_of_paths_re_sorted_by_a_move_is_the_same_finding() {
+    // Three skills of one name: each SA401 quotes the other two paths, sorted.
+    let t = TempDir::new().unwrap();
+    for folder in ["a", "b", "c"] {
+        write(
+            t.path(),
+            &format!("lib/{folder}/SKILL.md"),
+            "---\nname: x-y\ndescription: Does x and y.\n---\nBody.\n",
+        );
+    }
+    bin(t.path())
+        .args(["--fail-on", "never", "-o", "base.json", "lib"])
+        .assert()
+        .success();
+    // `lib/a` sorts last as `lib/z`: `b` and `c` quote the others in another order.
+    mv(t.path(), "lib/a", "lib/z");
+    let d = against(t.path(), &t.path().join("base.json"), &["lib"]);
+    let new = listed(&d, "new_findings");
+    assert!(
+        new.iter().all(|f| f.starts_with("SA207 lib/z/SKILL.md")),
+        "{d:#}"
+    );
+    assert!(
+        listed(&d, "fixed_findings")
+            .iter()
+            .all(|f| !f.starts_with("SA401")),
+        "{d:#}"
+    );
+}
