@@ -833,13 +833,17 @@ fn matrix_rows<'a>(
         for n in names {
             let a = availability.get(*n);
             let _ = write!(row, " {} |", a.map_or("–", |a| mark(a.status)));
-            if let Some(a) = a.filter(|a| a.explained()) {
-                why.push(format!(
-                    "**{}**: {}",
-                    inline(n),
-                    listed(a.reason.as_deref().unwrap_or("requirements not met"))
-                ));
-            }
+        }
+        for (profiles, reason) in super::shared_reasons(availability, names) {
+            let who: Vec<String> = profiles
+                .iter()
+                .map(|n| format!("**{}**", inline(n)))
+                .collect();
+            why.push(format!(
+                "{}: {}",
+                who.join(", "),
+                listed(reason.unwrap_or("requirements not met"))
+            ));
         }
         // What the row's cells are judged on, once when they agree.
         why.extend(super::basis_note(availability, names, inline));

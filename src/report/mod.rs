@@ -119,6 +119,26 @@ pub struct Report {
     pub matrix_all: bool,
 }
 
+/// The reasons a matrix row's explained cells give, each once, with the profiles of `names`
+/// that give it, in their order: a reason six hosts share is said once, not six times.
+pub(crate) fn shared_reasons<'a>(
+    availability: &'a ByProfile,
+    names: &[&'a str],
+) -> Vec<(Vec<&'a str>, Option<&'a str>)> {
+    let mut out: Vec<(Vec<&str>, Option<&str>)> = Vec::new();
+    for n in names {
+        let Some(a) = availability.get(*n).filter(|a| a.explained()) else {
+            continue;
+        };
+        let reason = a.reason.as_deref();
+        match out.iter_mut().find(|(_, r)| *r == reason) {
+            Some((profiles, _)) => profiles.push(n),
+            None => out.push((vec![n], reason)),
+        }
+    }
+    out
+}
+
 /// What a matrix row's cells are judged on, for a row that rests on inferred needs:
 /// `every profile: judged on inferred needs` when its cells agree, else each profile's basis, the profile
 /// written by `name`. `None` when every cell rests on declared needs alone, what a cell was

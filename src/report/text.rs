@@ -573,16 +573,13 @@ fn matrix<'a>(
             // Not wrapped: a path is one word, and breaking after `path:` helps no one.
             let _ = writeln!(s, "{:NOTE_INDENT$}path: {}", "", visible(path));
         }
-        for n in &names {
-            if let Some(a) = availability.get(*n)
-                && a.explained()
-                && let Some(r) = &a.reason
-            {
-                // A reason that lists thousands of names is cut as Markdown cuts it.
-                let r = super::spans::shorten_lists(r, super::spans::LIST_HEAD);
-                let note = format!("{}: {}", visible(n), visible(&r));
-                wrapped(&note, NOTE_INDENT, width_limit, s);
-            }
+        for (profiles, reason) in super::shared_reasons(availability, &names) {
+            let Some(r) = reason else { continue };
+            // A reason that lists thousands of names is cut as Markdown cuts it.
+            let r = super::spans::shorten_lists(r, super::spans::LIST_HEAD);
+            let who: Vec<_> = profiles.iter().map(|n| visible(n)).collect();
+            let note = format!("{}: {}", who.join(", "), visible(&r));
+            wrapped(&note, NOTE_INDENT, width_limit, s);
         }
         // What the cells are judged on, once when they agree.
         if let Some(note) = super::basis_note(availability, &names, |n| visible(n).into_owned()) {
