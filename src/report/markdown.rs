@@ -129,17 +129,22 @@ fn worst(availability: &super::ByProfile, names: &[&str], agent: bool) -> Option
         .min_by_key(|s| WORST_FIRST.iter().position(|w| w == s))
 }
 
-/// How urgently a row with this worst cell needs attention, most urgent lowest: what cannot
-/// run, then what runs in part or not at all on a host, then what could not be judged, then
-/// rows that need no attention.
+/// How urgently a row with this worst cell needs attention, most urgent lowest: what could
+/// not be read (the run's errors), then what cannot run, then what runs in part or not at all
+/// on a host, then what could not be judged, then rows that need no attention.
 fn urgency(worst: Option<Status>) -> usize {
+    // One more than the last of these is `URGENCIES`.
     match worst {
-        Some(Status::Invalid | Status::Unavailable) => 0,
-        Some(Status::Partial | Status::NotLoaded) => 1,
-        Some(_) => 2,
-        None => 3,
+        Some(Status::Invalid) => 0,
+        Some(Status::Unavailable) => 1,
+        Some(Status::Partial | Status::NotLoaded) => 2,
+        Some(_) => 3,
+        None => 4,
     }
 }
+
+/// How many values [`urgency`] gives.
+const URGENCIES: usize = 5;
 
 /// The order in which to keep the rows of several tables laid end to end, most important
 /// first: by urgency (see [`urgency`]); rows equally urgent are taken in each table's own
@@ -150,11 +155,11 @@ fn keep_order(tables: &[&[Option<Status>]]) -> Vec<usize> {
     let mut rows: Vec<(usize, usize, usize, usize, usize)> = Vec::new();
     let mut start = 0;
     for (t, worst) in tables.iter().enumerate() {
-        let mut of = [0usize; 4];
+        let mut of = [0usize; URGENCIES];
         for w in worst.iter() {
             of[urgency(*w)] += 1;
         }
-        let mut before = [0usize; 4];
+        let mut before = [0usize; URGENCIES];
         for (i, w) in worst.iter().enumerate() {
             let u = urgency(*w);
             rows.push((u, before[u], of[u], t, start + i));
@@ -252,7 +257,10 @@ fn left_out_detail(cut: &[Option<Status>]) -> String {
         })
         .collect();
     let mut out = String::new();
-    if cut.iter().all(|w| urgency(*w) > 0) {
+    if cut
+        .iter()
+        .all(|w| urgency(*w) > urgency(Some(Status::Unavailable)))
+    {
         let (invalid, unavailable) = (mark(Status::Invalid), mark(Status::Unavailable));
         let _ = match one {
             true => write!(out, ", which is neither {invalid} nor {unavailable}"),
@@ -1166,6 +1174,9 @@ mod tests {
         let order = keep_order(&[&skills, &agents]);
         // Each table keeps the same share of its rows: one skill for two agents.
         assert_eq!(order, [0, 3, 4, 1, 5, 6, 2, 7, 8]);
+        // What could not be read (the run's errors) before what cannot run.
+        let skills = [bad, bad, Some(Status::Invalid)];
+        assert_eq!(keep_order(&[&skills, &[]]), [2, 0, 1]);
     }
 
     #[test]
