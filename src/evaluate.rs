@@ -325,7 +325,7 @@ pub(crate) fn declarations<'r>(
             let places: Vec<String> = names
                 .iter()
                 .filter_map(|n| uses.iter().find(|u| &u.name == n))
-                .map(|u| format!("`{}`", u.place()))
+                .map(|u| crate::diagnostic::quote(&u.place()))
                 .collect();
             if places.is_empty() {
                 String::new()
@@ -1507,7 +1507,8 @@ pub(crate) fn agent(agent: &crate::model::Agent, profile: &Profile) -> Availabil
                 format!("the agent targets `{t}` only")
             }
             _ => format!(
-                "`{host}` does not load {} agents",
+                "{} does not load {} agents",
+                crate::diagnostic::quote(host),
                 flavor_noun(&agent.flavor)
             ),
         };

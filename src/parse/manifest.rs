@@ -3,7 +3,7 @@
 
 use std::path::Path;
 
-use crate::diagnostic::{Pos, Sink};
+use crate::diagnostic::{Pos, Sink, quote};
 use crate::model::Manifest;
 use crate::model::ManifestKind;
 use crate::rules;
@@ -122,22 +122,22 @@ pub fn parse(
                 let base = match source_of(e.get("source")) {
                     PluginSource::Remote(kind, at, within) => {
                         let mut from = if at.is_empty() {
-                            format!("a `{kind}` source")
+                            format!("a {} source", quote(kind))
                         } else {
-                            format!("{kind} `{at}`")
+                            format!("{kind} {}", quote(at))
                         };
                         if let Some(folder) = within.folder {
-                            from.push_str(&format!(", folder `{folder}`"));
+                            from.push_str(&format!(", folder {}", quote(folder)));
                         }
                         if let Some(rev) = within.revision {
-                            from.push_str(&format!(" at `{rev}`"));
+                            from.push_str(&format!(" at {}", quote(rev)));
                         }
                         from.push_str(", outside this tree");
                         rules::links::marketplace_remote_source(sink, pos, &name, &from);
                         continue;
                     }
                     PluginSource::Local(Some(src)) if leaves_root(plugin_root_rel, src) => {
-                        let from = format!("`{src}`, above the marketplace's root");
+                        let from = format!("{}, above the marketplace's root", quote(src));
                         rules::links::marketplace_remote_source(sink, pos, &name, &from);
                         continue;
                     }

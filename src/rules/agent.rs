@@ -4,7 +4,7 @@ use std::collections::HashSet;
 use std::path::Path;
 
 use super::{FixDoc, RuleDoc};
-use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink};
+use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink, quote};
 use crate::files::{Files, Lookup};
 use crate::model::Agent;
 use crate::parse::agent::{ParsedAgent, key_pos};
@@ -236,7 +236,7 @@ pub(crate) const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
 /// mapping lacks when `fixable`.
 fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixable: bool) {
     let hint = typo_of
-        .map(|s| format!("; did you mean `{s}`?"))
+        .map(|s| format!("; did you mean {}?", quote(s)))
         .unwrap_or_default();
     let fix = typo_of
         .filter(|_| fixable)
@@ -245,7 +245,8 @@ fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>
         Rule::AgentUnknownKey,
         pos,
         format!(
-            "`{key}` is not read by VS Code, GitHub Copilot or Claude Code, so it is ignored{hint}"
+            "{} is not read by VS Code, GitHub Copilot or Claude Code, so it is ignored{hint}",
+            quote(key)
         ),
         fix,
     );
@@ -306,7 +307,10 @@ fn agent_unknown_target(agent: &str, pos: Pos, what: &str, target: &str) -> Find
         Rule::AgentUnknownTarget,
         agent,
         pos,
-        format!("{what} `{target}` names no agent in the library; fix the name or add the agent"),
+        format!(
+            "{what} {} names no agent in the library; fix the name or add the agent",
+            quote(target)
+        ),
     )
 }
 
@@ -368,7 +372,10 @@ fn agent_file_name(sink: &mut Sink, file_name: &str) {
     sink.push(
         Rule::AgentFileName,
         Pos::START,
-        format!("file name `{file_name}` has characters outside `A-Z a-z 0-9 . - _`; GitHub does not load such agents"),
+        format!(
+            "file name {} has characters outside `A-Z a-z 0-9 . - _`; GitHub does not load such agents",
+            quote(file_name)
+        ),
     );
 }
 
@@ -400,13 +407,15 @@ fn chat_mode_renamed(sink: &mut Sink, file_name: &str, fs_path: &Path, files: &d
             Rule::ChatModeRenamed,
             Pos::START,
             format!(
-                "chat modes were renamed to custom agents, and `{new}` is beside this file: merge the two and remove `{file_name}`"
+                "chat modes were renamed to custom agents, and {} is beside this file: merge the two and remove {}",
+                quote(&new),
+                quote(file_name)
             ),
         );
         return;
     }
     let fix = Fix::rename(
-        format!("rename `{file_name}` to `{new}`"),
+        format!("rename {} to {}", quote(file_name), quote(&new)),
         super::file::renamed(sink.path, &new),
     );
     sink.push_fixed(

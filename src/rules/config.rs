@@ -3,7 +3,7 @@
 use std::collections::{HashMap, HashSet};
 
 use super::RuleDoc;
-use crate::diagnostic::{Finding, Severity, Suppression};
+use crate::diagnostic::{Finding, Severity, Suppression, quote};
 use crate::rules::Rule;
 
 /// Drop findings silenced by a suppression comment on their line, and report suppressions
@@ -95,7 +95,10 @@ fn unused_suppression(s: &Suppression, id: &str) -> Finding {
         Rule::UnusedSuppression,
         &s.path,
         s.pos,
-        format!("suppression of `{id}` silences nothing here; remove it"),
+        format!(
+            "suppression of {} silences nothing here; remove it",
+            quote(id)
+        ),
     )
 }
 
@@ -126,6 +129,9 @@ fn not_a_rule(s: &Suppression, id: &str) -> Finding {
         Rule::UnknownSuppression,
         &s.path,
         s.pos,
-        format!("`{id}` is not a rule; `skill-audit rules` lists them"),
+        format!(
+            "{} is not a rule; `skill-audit rules` lists them",
+            quote(id)
+        ),
     )
 }

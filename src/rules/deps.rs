@@ -4,7 +4,7 @@
 //! SA306 error cannot be evaluated and is reported `invalid`.
 
 use super::{FixDoc, NameShape, Rule, RuleDoc};
-use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink};
+use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink, quote};
 use crate::model::{DepKind, Origin};
 use crate::parse::yaml::Node;
 use crate::span;
@@ -117,9 +117,9 @@ pub(crate) fn dependency_unknown_group(sink: &mut Sink, kind: DepKind, key: &Nod
         Rule::DependencyUnknownGroup,
         key.pos,
         format!(
-            "`{}` may only hold `all` and `any`, found `{}`",
+            "`{}` may only hold `all` and `any`, found {}",
             field(kind, None),
-            key.scalar_text().unwrap_or_else(|| key.kind().to_owned())
+            quote(&key.scalar_text().unwrap_or_else(|| key.kind().to_owned()))
         ),
     );
 }
@@ -167,7 +167,8 @@ pub(crate) fn dependency_unknown_type(sink: &mut Sink, key: &Node) {
         Rule::DependencyUnknownType,
         key.pos,
         format!(
-            "unknown dependency type `{shown}` is ignored; known types are `tools`, `resources` and `prompts`"
+            "unknown dependency type {} is ignored; known types are `tools`, `resources` and `prompts`",
+            quote(&shown)
         ),
     );
 }
@@ -373,7 +374,8 @@ pub(crate) fn undefined_skill_tools(
                 &skill.path,
                 *pos,
                 format!(
-                    "`{tool}` is not a tool of VS Code, GitHub Copilot or Claude Code, nor of any profile's servers, so no profile judges it; name the host's tool (`Read`, `edit`, `execute`) or the MCP server's (`server/tool`)"
+                    "{} is not a tool of VS Code, GitHub Copilot or Claude Code, nor of any profile's servers, so no profile judges it; name the host's tool (`Read`, `edit`, `execute`) or the MCP server's (`server/tool`)",
+                    quote(tool)
                 ),
             ));
         }
@@ -460,8 +462,9 @@ pub(crate) fn dialect_value(
         Rule::DialectShape,
         pos,
         format!(
-            "{} does not know `{value}` in `{field}`; it knows {}",
+            "{} does not know {} in `{field}`; it knows {}",
             dialect(source),
+            quote(value),
             crate::diagnostic::quoted(known)
         ),
     );
@@ -480,8 +483,9 @@ pub(crate) fn dialect_unknown_key(
         Rule::DialectShape,
         key.pos,
         format!(
-            "{} ignores `{shown}` under `{field}`, so it is not enforced; `{field}` holds {}",
+            "{} ignores {} under `{field}`, so it is not enforced; `{field}` holds {}",
             dialect(source),
+            quote(&shown),
             crate::diagnostic::quoted(known)
         ),
     );
@@ -740,7 +744,10 @@ pub(crate) fn hooks_file_missing(sink: &mut Sink, pos: Pos, owner: &str, file: &
     sink.push(
         Rule::HooksFileMissing,
         pos,
-        format!("`hooks` names `{file}`, which is not a file in the {owner}'s folder; its hooks are never registered"),
+        format!(
+            "`hooks` names {}, which is not a file in the {owner}'s folder; its hooks are never registered",
+            quote(file)
+        ),
     );
 }
 
@@ -750,7 +757,10 @@ pub(crate) fn hooks_file_refused(sink: &mut Sink, pos: Pos, owner: &str, file: &
     sink.push(
         Rule::HooksFileMissing,
         pos,
-        format!("`hooks` names `{file}`, which was not read: {why}; keep the hooks file inside the {owner}'s folder"),
+        format!(
+            "`hooks` names {}, which was not read: {why}; keep the hooks file inside the {owner}'s folder",
+            quote(file)
+        ),
     );
 }
 
@@ -777,7 +787,10 @@ pub(crate) fn hooks_file_not_json(
     sink.push(
         Rule::HooksInvalid,
         pos,
-        format!("hooks file `{file}` is not valid JSON: {file}:{line}:{column}: {message}"),
+        format!(
+            "hooks file {} is not valid JSON: {file}:{line}:{column}: {message}",
+            quote(file)
+        ),
     );
 }
 
@@ -791,12 +804,15 @@ pub(crate) fn hooks_shape(
     expected: &str,
     found: &str,
 ) {
-    let place = file.map(|f| format!(" in `{f}`")).unwrap_or_default();
+    let place = file
+        .map(|f| format!(" in {}", quote(f)))
+        .unwrap_or_default();
     sink.push(
         Rule::HooksInvalid,
         pos,
         format!(
-            "`{at}`{place} must be {expected}, found {found}; hosts drop what they cannot read"
+            "{}{place} must be {expected}, found {found}; hosts drop what they cannot read",
+            quote(at)
         ),
     );
 }
@@ -823,7 +839,7 @@ fn unknown_hook_event(
 ) {
     let name = &event.name;
     let notes: Vec<String> = file
-        .map(|f| format!("in `{f}`"))
+        .map(|f| format!("in {}", quote(f)))
         .into_iter()
         .chain(copilot_cli.then(|| {
             "the GitHub Copilot CLI's name, for its `.github/hooks/*.json` files".to_owned()
@@ -844,8 +860,10 @@ fn unknown_hook_event(
             Rule::UnknownHookEvent,
             event.pos,
             format!(
-                "`{name}`{place} is spelt `{t}` in the hook events of {}; write `{t}`: a host that matches event names exactly never runs these hooks",
-                hosts.join(" and ")
+                "{}{place} is spelt {t} in the hook events of {}; write {t}: a host that matches event names exactly never runs these hooks",
+                quote(name),
+                hosts.join(" and "),
+                t = quote(t)
             ),
         );
         return;
@@ -868,15 +886,18 @@ fn unknown_hook_event(
         })
         .collect();
     let hint = match suggestion {
-        Some((t, hosts)) if copilot_cli => format!("; {} call it `{t}`", hosts.join(" and ")),
-        Some((t, _)) => format!("; did you mean `{t}`?"),
+        Some((t, hosts)) if copilot_cli => {
+            format!("; {} call it {}", hosts.join(" and "), quote(t))
+        }
+        Some((t, _)) => format!("; did you mean {}?", quote(t)),
         None => String::new(),
     };
     sink.push(
         Rule::UnknownHookEvent,
         event.pos,
         format!(
-            "`{name}`{place} is not a hook event of {} ({}), so its hooks never run{hint}",
+            "{}{place} is not a hook event of {} ({}), so its hooks never run{hint}",
+            quote(name),
             hosts.join(" or "),
             lists.join("; ")
         ),
@@ -902,14 +923,16 @@ fn hook_event_host_specific(
     knows: &[&str],
     ignores: &[&str],
 ) {
-    let place = file.map(|f| format!(" (in `{f}`)")).unwrap_or_default();
+    let place = file
+        .map(|f| format!(" (in {})", quote(f)))
+        .unwrap_or_default();
     let verb = if ignores.len() == 1 { "has" } else { "have" };
     sink.push(
         Rule::HookEventHostSpecific,
         event.pos,
         format!(
-            "`{}`{place} is a hook event of {} only; {} {verb} no such event and will not run its hooks",
-            event.name,
+            "{}{place} is a hook event of {} only; {} {verb} no such event and will not run its hooks",
+            quote(&event.name),
             knows.join(" and "),
             ignores.join(" and "),
         ),
@@ -938,11 +961,17 @@ fn hook_script_missing(
     base: &str,
 ) {
     let script = script.to_string_lossy().replace('\\', "/");
-    let place = file.map(|f| format!(" (in `{f}`)")).unwrap_or_default();
+    let place = file
+        .map(|f| format!(" (in {})", quote(f)))
+        .unwrap_or_default();
     sink.push(
         Rule::HookScriptMissing,
         pos,
-        format!("the `{event}` hook{place} runs `{script}`, which is not in {base} (names are matched exactly); the hook fails each time it fires"),
+        format!(
+            "the {} hook{place} runs {}, which is not in {base} (names are matched exactly); the hook fails each time it fires",
+            quote(event),
+            quote(&script)
+        ),
     );
 }
 
@@ -974,11 +1003,14 @@ pub(crate) fn model_list_in_string(
             hosts.join(" or ")
         )
     } else if unknown.is_empty() {
-        format!("use a list: `model: [{}]`", known.join(", "))
+        format!(
+            "use a list: {}",
+            quote(&format!("model: [{}]", known.join(", ")))
+        )
     } else {
         format!(
-            "use a list: `model: [{}]` ({} {} no model {} lists)",
-            known.join(", "),
+            "use a list: {} ({} {} no model {} lists)",
+            quote(&format!("model: [{}]", known.join(", "))),
             crate::diagnostic::quoted(unknown),
             if unknown.len() == 1 { "is" } else { "are" },
             hosts.join(" or ")
@@ -987,7 +1019,10 @@ pub(crate) fn model_list_in_string(
     sink.push(
         Rule::ModelListInString,
         pos,
-        format!("`model: {value}` is one string naming no model; {advice}"),
+        format!(
+            "{} is one string naming no model; {advice}",
+            quote(&format!("model: {value}"))
+        ),
     );
 }
 

@@ -2,7 +2,7 @@
 //! parsing; a file with any SA1xx error is reported as `invalid`.
 
 use super::{FixDoc, Rule, RuleDoc};
-use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink};
+use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink, quote};
 use crate::parse::yaml::{Node, ParseFailure};
 use crate::span;
 use std::path::Path;
@@ -44,8 +44,8 @@ pub(crate) fn served_file_unreadable(sink: &mut Sink, uri: &str, why: &str) {
         Rule::ReadError,
         Pos::START,
         format!(
-            "cannot read `{}`, a file `skills/list` lists for this skill (`resources/read`): {why}; its digest is not verified",
-            super::mcp::clip(uri)
+            "cannot read {}, a file `skills/list` lists for this skill (`resources/read`): {why}; its digest is not verified",
+            quote(&super::mcp::clip(uri))
         ),
     );
 }
@@ -55,13 +55,13 @@ pub(crate) fn served_file_unreadable(sink: &mut Sink, uri: &str, why: &str) {
 pub(crate) fn served_files_skipped(sink: &mut Sink, first: &str, limit: &str, count: usize) {
     let message = if count == 1 {
         format!(
-            "`{}`, a file `skills/list` lists for this skill, was not read ({limit}), so its digest is not verified",
-            super::mcp::clip(first)
+            "{}, a file `skills/list` lists for this skill, was not read ({limit}), so its digest is not verified",
+            quote(&super::mcp::clip(first))
         )
     } else {
         format!(
-            "{count} files `skills/list` lists for this skill were not read ({limit}), so their digests are not verified; the first is `{}`",
-            super::mcp::clip(first)
+            "{count} files `skills/list` lists for this skill were not read ({limit}), so their digests are not verified; the first is {}",
+            quote(&super::mcp::clip(first))
         )
     };
     sink.push(Rule::ReadError, Pos::START, message);
@@ -276,7 +276,7 @@ fn quote_value(text: &str, at: Pos) -> Option<Fix> {
     }
     let quoted = span::single_quoted(value);
     Some(Fix::safe(
-        format!("quote the value of `{key}`"),
+        format!("quote the value of {}", quote(key)),
         vec![span::edit(
             text,
             value_start,
@@ -326,7 +326,7 @@ pub(crate) fn duplicate_key(pos: Pos, key: Option<&str>) -> ParseFailure {
         rule: Rule::DuplicateKey,
         pos,
         message: match key {
-            Some(name) => format!("duplicate mapping key `{name}`"),
+            Some(name) => format!("duplicate mapping key {}", quote(name)),
             None => "duplicate mapping key".to_owned(),
         },
     }
@@ -409,17 +409,19 @@ pub(crate) fn skill_file_casing(
     let (message, fix) = if rename_blocked(files, fs_path, "SKILL.md") {
         (
             format!(
-                "`{name}` should be named `SKILL.md`, but a file of that name is beside it: {hosts} load that one; merge the two and remove `{name}`"
+                "{name} should be named `SKILL.md`, but a file of that name is beside it: {hosts} load that one; merge the two and remove {name}",
+                name = quote(name)
             ),
             None,
         )
     } else {
         (
             format!(
-                "`{name}` should be named `SKILL.md`: {hosts} look for that exact name, and {fs} find it only where the file system ignores case (macOS, Windows)"
+                "{} should be named `SKILL.md`: {hosts} look for that exact name, and {fs} find it only where the file system ignores case (macOS, Windows)",
+                quote(name)
             ),
             Some(Fix::rename(
-                format!("rename `{name}` to `SKILL.md`"),
+                format!("rename {} to `SKILL.md`", quote(name)),
                 renamed(sink.path, "SKILL.md"),
             )),
         )
@@ -515,7 +517,8 @@ fn listed_outside(
 
 fn outside_message(what: impl std::fmt::Display, listed: impl std::fmt::Display) -> String {
     format!(
-        "{what} `{listed}` leads outside the audited tree, so it is not read; list a path inside the library, or pass --follow-outside for a tree you trust"
+        "{what} {} leads outside the audited tree, so it is not read; list a path inside the library, or pass --follow-outside for a tree you trust",
+        quote(&listed.to_string())
     )
 }
 
@@ -615,7 +618,8 @@ pub(crate) fn same_file(path: &str, audited_as: &str) -> Finding {
         path,
         Pos::START,
         format!(
-            "the same file as `{audited_as}` (a link or another path to it); it is audited once, under that path"
+            "the same file as {} (a link or another path to it); it is audited once, under that path",
+            quote(audited_as)
         ),
     )
 }
@@ -638,7 +642,8 @@ pub(crate) fn nested_skill(path: &str, outer: &str) -> Finding {
         path,
         Pos::START,
         format!(
-            "inside the folder of the skill `{outer}`: VS Code, GitHub Copilot and Claude Code load skills one folder below a skills root and OpenClaw looks no deeper than a folder with a SKILL.md, so they read this only as a file of that skill (Codex, which looks up to six folders deep, loads it as a skill too); it is audited as that skill's file. To make it a skill of its own, move its folder beside the outer skill's"
+            "inside the folder of the skill {}: VS Code, GitHub Copilot and Claude Code load skills one folder below a skills root and OpenClaw looks no deeper than a folder with a SKILL.md, so they read this only as a file of that skill (Codex, which looks up to six folders deep, loads it as a skill too); it is audited as that skill's file. To make it a skill of its own, move its folder beside the outer skill's",
+            quote(outer)
         ),
     )
 }

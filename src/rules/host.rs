@@ -119,7 +119,8 @@ fn renamed_tool(
         &agent.path,
         at,
         format!(
-            "`{tool}` has been renamed on profile {}; use {}",
+            "{} has been renamed on profile {}; use {}",
+            quote(tool),
             quote(profile),
             quoted(new)
         ),
@@ -159,11 +160,14 @@ fn rename_fix(
                 quoted(&coming)
             ),
         };
-        (edit, format!("remove `{tool}`: {why}"))
+        (edit, format!("remove {}: {why}", quote(tool)))
     } else {
         let names: Vec<&str> = fresh.iter().map(|n| n.as_str()).collect();
         let edit = span::replace_item(text, start, end, &names)?;
-        (edit, format!("replace `{tool}` with {}", quoted(&names)))
+        (
+            edit,
+            format!("replace {} with {}", quote(tool), quoted(&names)),
+        )
     };
     added.extend(fresh.into_iter().cloned());
     Some(Fix::safe(message, vec![edit]))
@@ -190,24 +194,25 @@ fn unknown_tool(agent: &Agent, tool: &str, at: Pos, p: &Profile, native: Option<
         .vocabulary
         .as_ref()
         .is_some_and(|v| v.is_dropped(crate::profile::names::tool_of(tool)));
+    let tool = quote(tool);
     let message = match native {
         Some(native) => format!(
-            "`{tool}` is a {native} tool that {profile} does not map to one of its own; it will be silently dropped"
+            "{tool} is a {native} tool that {profile} does not map to one of its own; it will be silently dropped"
         ),
         None if drops => format!(
-            "`{tool}` is a retired or hidden tool on {profile}, not one a tools list can name; it will be silently dropped"
+            "{tool} is a retired or hidden tool on {profile}, not one a tools list can name; it will be silently dropped"
         ),
         None if lists_servers => {
-            format!("`{tool}` is not a tool {profile} knows; it will be silently dropped")
+            format!("{tool} is not a tool {profile} knows; it will be silently dropped")
         }
         // VS Code also takes an extension's tool by its bare name (`getToolAliases`).
         None if !p.describes(crate::profile::Undescribed::Extensions) => format!(
-            "`{tool}` is not a tool {profile} has built in; unless an extension or an MCP server of the environment provides it, it will be silently dropped"
+            "{tool} is not a tool {profile} has built in; unless an extension or an MCP server of the environment provides it, it will be silently dropped"
         ),
         // The profile does not say which MCP servers the environment has; a server (or a
         // server's tool) of that name would be the only way the host keeps it.
         None => format!(
-            "`{tool}` is not a tool {profile} has built in; unless an MCP server of the environment provides it, it will be silently dropped"
+            "{tool} is not a tool {profile} has built in; unless an MCP server of the environment provides it, it will be silently dropped"
         ),
     };
     Finding::new(Rule::UnknownTool, &agent.path, at, message)
@@ -405,7 +410,7 @@ fn unknown_model(sink: &mut Sink, pos: Pos, name: &str, hosts: &[&Profile], typo
     static CHECKED: std::sync::OnceLock<String> = std::sync::OnceLock::new();
     let checked = CHECKED.get_or_init(builtin::checked);
     let hint = typo
-        .map(|t| format!("did you mean `{t}`?"))
+        .map(|t| format!("did you mean {}?", quote(t)))
         .unwrap_or_else(|| "it may be retired or misspelt".to_owned());
     // VS Code also offers models a user adds with their own key; no list can hold those.
     let own = if names.contains(&"vscode") {
@@ -417,7 +422,8 @@ fn unknown_model(sink: &mut Sink, pos: Pos, name: &str, hosts: &[&Profile], typo
         Rule::UnknownModel,
         pos,
         format!(
-            "`{name}` is not a model {} lists (lists checked {checked}), so it will not be used{own}; {hint}",
+            "{} is not a model {} lists (lists checked {checked}), so it will not be used{own}; {hint}",
+            quote(name),
             names.join(" or ")
         ),
     );

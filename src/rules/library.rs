@@ -2,7 +2,7 @@
 //! skills that a profile cannot run.
 
 use super::RuleDoc;
-use crate::diagnostic::{Finding, Pos, Severity, quote};
+use crate::diagnostic::{Finding, Pos, Severity, quote, quoted};
 use crate::evaluate::{Availability, Status};
 use std::collections::HashMap;
 
@@ -224,24 +224,22 @@ pub(crate) const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
 /// `skill` shares its name with `count` other skills in `space`, the first of them `named`.
 fn duplicate_skill_name(skill: &Skill, named: &[&str], count: usize, space: &Space) -> Finding {
     let place = match space {
-        Space::Plugin(_, name) if !name.is_empty() => format!("in plugin `{name}`"),
+        Space::Plugin(_, name) if !name.is_empty() => format!("in plugin {}", quote(name)),
         Space::Plugin(..) => "in the same plugin".to_owned(),
         Space::Library(None) => "outside any plugin".to_owned(),
-        Space::Library(Some(root)) => format!("under `{root}/`, outside any plugin"),
+        Space::Library(Some(root)) => {
+            format!("under {}, outside any plugin", quote(&format!("{root}/")))
+        }
     };
     Finding::new(
         Rule::DuplicateSkillName,
         &skill.path,
         skill.name_pos,
         format!(
-            "skill name `{}` is also used by {}{} {place}; hosts load only one of them, rename one",
-            skill.name,
+            "skill name {} is also used by {}{} {place}; hosts load only one of them, rename one",
+            quote(&skill.name),
             // Quoted as paths in messages are, so `merge` can prefix them.
-            named
-                .iter()
-                .map(|p| format!("`{p}`"))
-                .collect::<Vec<_>>()
-                .join(", "),
+            quoted(named),
             match count.saturating_sub(named.len()) {
                 0 => String::new(),
                 more => format!(" and {more} more"),
@@ -326,8 +324,8 @@ pub(crate) fn shadowed_bundled(
                 &s.path,
                 s.name_pos,
                 format!(
-                    "OpenClaw bundles a skill named `{}`: installed in a workspace's `skills/` or `.agents/skills/`, `~/.agents/skills` or OpenClaw's managed skills, this skill replaces it, as those rank above bundled skills; rename it unless it is meant to replace the bundled one",
-                    s.name
+                    "OpenClaw bundles a skill named {}: installed in a workspace's `skills/` or `.agents/skills/`, `~/.agents/skills` or OpenClaw's managed skills, this skill replaces it, as those rank above bundled skills; rename it unless it is meant to replace the bundled one",
+                    quote(&s.name)
                 ),
             ));
         }

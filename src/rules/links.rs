@@ -2,7 +2,7 @@
 //! needs and what the agents that load it grant.
 
 use super::{FixDoc, RuleDoc};
-use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink, quoted};
+use crate::diagnostic::{Applicability, Finding, Fix, Pos, Severity, Sink, quote, quoted};
 use crate::model::{Agent, DepKind, Drift, Link, Skill};
 use crate::profile::Profile;
 use crate::rules::Rule;
@@ -53,7 +53,8 @@ pub(crate) fn manifest_path_missing(manifest: &str, pos: Pos, what: &str, path: 
         manifest,
         pos,
         format!(
-            "{what} path `{path}` resolves to no {what} from the plugin folder or the repository root; fix the path"
+            "{what} path {} resolves to no {what} from the plugin folder or the repository root; fix the path",
+            quote(path)
         ),
     )
 }
@@ -141,8 +142,8 @@ fn drift_finding(d: &Drift, via: &str, agent: &Agent, profiles: &[Profile]) -> F
         &agent.path,
         agent.tools_pos,
         format!(
-            "loads skill `{}` (via {via}) but does not grant {}; add {them} to the agent's `tools`/`mcp-servers`",
-            d.skill,
+            "loads skill {} (via {via}) but does not grant {}; add {them} to the agent's `tools`/`mcp-servers`",
+            quote(&d.skill),
             crate::diagnostic::lacking(d)
         ),
     )
@@ -259,9 +260,10 @@ fn model_drift(link: &Link, via: &str, agent: &Agent, skill: &Skill) -> Option<F
         &agent.path,
         agent.model_pos,
         format!(
-            "skill `{}` (via {via}) suggests model `{hint}`, the agent uses `{}`",
-            link.skill,
-            agent.model.join("`, `")
+            "skill {} (via {via}) suggests model {}, the agent uses {}",
+            quote(&link.skill),
+            quote(hint),
+            quoted(&agent.model)
         ),
     ))
 }
@@ -283,7 +285,10 @@ pub(crate) fn unknown_skill_reference(agent: &str, pos: Pos, name: &str) -> Find
         Rule::UnknownSkillReference,
         agent,
         pos,
-        format!("`skills:` names `{name}`, which is not a skill in the library"),
+        format!(
+            "`skills:` names {}, which is not a skill in the library",
+            quote(name)
+        ),
     )
 }
 
@@ -305,8 +310,8 @@ pub(crate) fn link_agent_unresolved(entry: &crate::config::file::ConfigLink) -> 
         &entry.file,
         entry.agent_at,
         format!(
-            "[[links]] agent `{}` is not an agent in the library",
-            entry.agent.display()
+            "[[links]] agent {} is not an agent in the library",
+            quote(&entry.agent.display().to_string())
         ),
     )
 }
@@ -321,7 +326,10 @@ pub(crate) fn link_skill_unresolved(
         Rule::ConfigLinkUnresolved,
         &entry.file,
         pos,
-        format!("[[links]] skill `{name}` is not a skill in the library"),
+        format!(
+            "[[links]] skill {} is not a skill in the library",
+            quote(name)
+        ),
     )
 }
 
@@ -343,7 +351,8 @@ pub(crate) fn marketplace_remote_source(sink: &mut Sink, pos: Pos, name: &str, f
         Rule::MarketplaceRemoteSource,
         pos,
         format!(
-            "plugin `{name}` comes from {from}; it is not audited locally: audit a checkout of that source on its own"
+            "plugin {} comes from {from}; it is not audited locally: audit a checkout of that source on its own",
+            quote(name)
         ),
     );
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 
 use super::{Rule, RuleDoc};
-use crate::diagnostic::{Pos, Severity, Sink};
+use crate::diagnostic::{Pos, Severity, Sink, quote};
 
 pub(crate) const MCP_DIGEST_MISMATCH: RuleDoc = RuleDoc {
     code: "SA801",
@@ -29,7 +29,7 @@ impl fmt::Display for Served<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Served::SkillMd => f.write_str("this SKILL.md"),
-            Served::File(uri) => write!(f, "`{}`", clip(uri)),
+            Served::File(uri) => f.write_str(&quote(&clip(uri))),
         }
     }
 }
@@ -72,8 +72,8 @@ pub(crate) fn digest_malformed(sink: &mut Sink, file: Served, stated: &str) {
         Rule::McpDigestMismatch,
         Pos::START,
         format!(
-            "`skills/list` states digest `{}` for {file}, which is not `sha256:` and 64 lowercase hex digits, so it cannot be verified",
-            clip(stated)
+            "`skills/list` states digest {} for {file}, which is not `sha256:` and 64 lowercase hex digits, so it cannot be verified",
+            quote(&clip(stated))
         ),
     );
 }
@@ -95,7 +95,9 @@ pub(crate) fn digest_mismatch(
         Rule::McpDigestMismatch,
         Pos::START,
         format!(
-            "`skills/list` states digest `{stated}` for {file}, but the bytes `resources/read` returned have `{actual}`{size_note}; the content changed or is not what was listed"
+            "`skills/list` states digest {} for {file}, but the bytes `resources/read` returned have {}{size_note}; the content changed or is not what was listed",
+            quote(stated),
+            quote(actual)
         ),
     );
 }
@@ -128,8 +130,9 @@ pub(crate) fn listed_name_differs(sink: &mut Sink, pos: Pos, listed: &str, actua
         Rule::McpFrontmatterMismatch,
         pos,
         format!(
-            "`skills/list` names this skill `{}`, but its SKILL.md says `{actual}`",
-            clip(listed)
+            "`skills/list` names this skill {}, but its SKILL.md says {}",
+            quote(&clip(listed)),
+            quote(actual)
         ),
     );
 }

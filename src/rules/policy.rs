@@ -14,7 +14,7 @@ use std::hash::{Hash, Hasher};
 use std::sync::{Mutex, PoisonError};
 
 use super::{Rule, RuleDoc};
-use crate::diagnostic::{Pos, Severity, Sink};
+use crate::diagnostic::{Pos, Severity, Sink, quote};
 use crate::parse::yaml::{Node, Value};
 
 /// The prefix of every policy rule ID: `P` and three digits, a range no built-in rule uses.
@@ -143,13 +143,17 @@ impl Check {
     fn summary(&self, target: Target) -> String {
         let t = target.label();
         match self {
-            Check::RequiredField { field } => format!("Every {t} has `{field}`"),
-            Check::ForbiddenField { field } => format!("No {t} has `{field}`"),
+            Check::RequiredField { field } => format!("Every {t} has {}", quote(field)),
+            Check::ForbiddenField { field } => format!("No {t} has {}", quote(field)),
             Check::FieldPattern { field, pattern } => {
-                format!("A {t}'s `{field}` matches `{}`", pattern.0.as_str())
+                format!(
+                    "A {t}'s {} matches {}",
+                    quote(field),
+                    quote(pattern.0.as_str())
+                )
             }
             Check::MaxLength { field, max } => {
-                format!("A {t}'s `{field}` has at most {max} characters")
+                format!("A {t}'s {} has at most {max} characters", quote(field))
             }
             Check::ForbiddenTools { tools } => {
                 format!("No agent is granted {}", crate::diagnostic::quoted(tools))
@@ -286,22 +290,24 @@ impl PolicySpec {
             None => format!("every {}", self.target.label()),
         };
         let which = match &self.plugin {
-            Some(p) => format!("{which} of the plugin `{p}`"),
+            Some(p) => format!("{which} of the plugin {}", quote(p)),
             None => which,
         };
         let check = match &self.check {
             Check::RequiredField { field } => {
-                format!("The frontmatter must have the field `{field}`")
+                format!("The frontmatter must have the field {}", quote(field))
             }
             Check::ForbiddenField { field } => {
-                format!("The frontmatter must not have the field `{field}`")
+                format!("The frontmatter must not have the field {}", quote(field))
             }
             Check::FieldPattern { field, pattern } => format!(
-                "`{field}`, when present, must match the regular expression `{}` (each entry, for a list)",
-                pattern.0.as_str()
+                "{}, when present, must match the regular expression {} (each entry, for a list)",
+                quote(field),
+                quote(pattern.0.as_str())
             ),
             Check::MaxLength { field, max } => format!(
-                "`{field}`, when present, may have at most {max} characters (each entry, for a list)"
+                "{}, when present, may have at most {max} characters (each entry, for a list)",
+                quote(field)
             ),
             Check::ForbiddenTools { tools } => format!(
                 "`tools` may not grant {} (an agent without `tools` is granted every tool, these too)",
@@ -509,14 +515,20 @@ fn check_fields(rule: Rule, spec: &PolicySpec, root: &Node, sink: &mut Sink) {
                     } else {
                         "the frontmatter"
                     };
-                    format!("`{name}` is required by this library's policy; add it to {place}")
+                    format!(
+                        "{} is required by this library's policy; add it to {place}",
+                        quote(name)
+                    )
                 });
             }
         }
         Check::ForbiddenField { field: name } => {
             if let Some((key, _)) = field(root, name) {
                 push(sink, rule, spec, key.pos, || {
-                    format!("`{name}` is not allowed by this library's policy; remove it")
+                    format!(
+                        "{} is not allowed by this library's policy; remove it",
+                        quote(name)
+                    )
                 });
             }
         }
@@ -531,8 +543,10 @@ fn check_fields(rule: Rule, spec: &PolicySpec, root: &Node, sink: &mut Sink) {
                 if !pattern.0.is_match(&text) {
                     push(sink, rule, spec, pos, || {
                         format!(
-                            "`{name}` is `{text}`, which does not match `{}` as this library's policy requires; change it to match",
-                            pattern.0.as_str()
+                            "{} is {}, which does not match {} as this library's policy requires; change it to match",
+                            quote(name),
+                            quote(&text),
+                            quote(pattern.0.as_str())
                         )
                     });
                 }
@@ -547,7 +561,8 @@ fn check_fields(rule: Rule, spec: &PolicySpec, root: &Node, sink: &mut Sink) {
                 if chars > *max {
                     push(sink, rule, spec, pos, || {
                         format!(
-                            "`{name}` has {chars} characters, more than the {max} this library's policy allows; shorten it"
+                            "{} has {chars} characters, more than the {max} this library's policy allows; shorten it",
+                            quote(name)
                         )
                     });
                 }
@@ -655,7 +670,8 @@ fn check_grants(
             for (t, pos) in listed.iter().filter(|(t, _)| forbidden(t)) {
                 push(sink, rule, spec, *pos, || {
                     format!(
-                        "the agent is granted `{t}`, which this library's policy forbids; remove it from `tools`"
+                        "the agent is granted {}, which this library's policy forbids; remove it from `tools`",
+                        quote(t)
                     )
                 });
             }
@@ -705,7 +721,8 @@ fn check_grants(
             for (server, pos) in granted.iter().filter(|(s, _)| !allowed(s)) {
                 push(sink, rule, spec, *pos, || {
                     format!(
-                        "the agent is granted the MCP server `{server}`, which is not among those this library's policy allows ({}); remove it or ask for it to be allowed",
+                        "the agent is granted the MCP server {}, which is not among those this library's policy allows ({}); remove it or ask for it to be allowed",
+                        quote(server),
                         crate::diagnostic::quoted(servers)
                     )
                 });

@@ -9,7 +9,7 @@
 use std::path::{Path, PathBuf};
 
 use super::RuleDoc;
-use crate::diagnostic::{Pos, Severity, Sink};
+use crate::diagnostic::{Pos, Severity, Sink, quote};
 use crate::files::{Files, Lookup};
 use crate::parse::markdown::{self, Body, RefKind, Reference};
 use crate::rules::Rule;
@@ -507,8 +507,13 @@ pub(crate) const BROKEN_LINK: RuleDoc = RuleDoc {
 
 /// `; did you mean `x`?` for a path spelled with another case, or nothing.
 fn case_hint(hint: Option<&str>) -> String {
-    hint.map(|h| format!("; did you mean `{h}`? (names are case-sensitive on most hosts)"))
-        .unwrap_or_default()
+    hint.map(|h| {
+        format!(
+            "; did you mean {}? (names are case-sensitive on most hosts)",
+            quote(h)
+        )
+    })
+    .unwrap_or_default()
 }
 
 /// The body links to `target`, which is not there: not beside SKILL.md, or not among the files
@@ -522,14 +527,17 @@ fn broken_link(
 ) {
     let message = match (listed_for, hint) {
         (Some(uri), _) => format!(
-            "`{target}` is not among the files `skills/list` lists for this skill ({}), and hosts treat reading an unlisted file as a verification failure; fix the link or list the file",
+            "{} is not among the files `skills/list` lists for this skill ({}), and hosts treat reading an unlisted file as a verification failure; fix the link or list the file",
+            quote(target),
             resolve_uri(uri, target)
         ),
         (None, None) => format!(
-            "`{target}` does not exist relative to this skill; fix the link or add the file"
+            "{} does not exist relative to this skill; fix the link or add the file",
+            quote(target)
         ),
         (None, Some(_)) => format!(
-            "`{target}` does not exist relative to this skill{}",
+            "{} does not exist relative to this skill{}",
+            quote(target),
             case_hint(hint)
         ),
     };
@@ -577,7 +585,8 @@ fn broken_reference(sink: &mut Sink, r: &Reference, listed_for: Option<&str>, hi
     };
     let message = match listed_for {
         Some(uri) => format!(
-            "`{target}` ({how}) is not among the files `skills/list` lists for this skill ({}); fix the path or list the file",
+            "{} ({how}) is not among the files `skills/list` lists for this skill ({}); fix the path or list the file",
+            quote(target),
             resolve_uri(uri, target)
         ),
         None => {
@@ -586,7 +595,10 @@ fn broken_reference(sink: &mut Sink, r: &Reference, listed_for: Option<&str>, hi
             } else {
                 "; fix the path or add the file".to_owned()
             };
-            format!("`{target}` ({how}) does not exist relative to this skill{fix}")
+            format!(
+                "{} ({how}) does not exist relative to this skill{fix}",
+                quote(target)
+            )
         }
     };
     sink.push(Rule::BrokenReference, r.pos, message);

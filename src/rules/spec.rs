@@ -8,7 +8,7 @@ use unicode_normalization::{IsNormalized, UnicodeNormalization, is_nfkc_quick};
 
 use super::{FixDoc, NameShape, RuleDoc};
 use crate::config::{NameCharset, Settings};
-use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink};
+use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink, quote};
 use crate::parse::skill::ParsedSkill;
 use crate::parse::yaml::{Node, Value};
 use crate::rules::Rule;
@@ -338,8 +338,10 @@ fn name_not_lowercase(sink: &mut Sink, pos: Pos, name: &str, folder: &str, fix: 
 /// (the spec wants them equal).
 fn use_instead(name: &str, folder: &str) -> String {
     match suggested_name(name, folder) {
-        Some(n) if n == folder => format!("; use `{n}`, the folder's name, as the spec wants"),
-        Some(n) => format!("; use `{n}`"),
+        Some(n) if n == folder => {
+            format!("; use {}, the folder's name, as the spec wants", quote(&n))
+        }
+        Some(n) => format!("; use {}", quote(&n)),
         None => String::new(),
     }
 }
@@ -361,7 +363,7 @@ fn name_faults(
         faults.push("uppercase letters".to_owned());
     }
     if !bad.is_empty() {
-        let mut shown: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
+        let mut shown: Vec<String> = bad.iter().map(|&c| shown_char(c)).collect();
         shown.sort();
         shown.dedup();
         faults.push(shown.join(", "));
@@ -384,6 +386,16 @@ fn name_faults(
         ),
         fix,
     );
+}
+
+/// A character a name may not hold, as a message shows it: `'_'`. The backtick would open a
+/// code span in the rendered message, so it is shown as code, in a fence that holds it.
+fn shown_char(c: char) -> String {
+    if c == '`' {
+        quote("'`'")
+    } else {
+        format!("{c:?}")
+    }
 }
 
 /// A name every host accepts for a skill called `name` in the folder `folder`: the folder's
@@ -454,7 +466,7 @@ fn name_charset(
     suggested: Option<&str>,
     fix: Option<Fix>,
 ) {
-    let mut shown: Vec<String> = bad.iter().map(|c| format!("{c:?}")).collect();
+    let mut shown: Vec<String> = bad.iter().map(|&c| shown_char(c)).collect();
     shown.dedup();
     let allowed = match charset {
         NameCharset::Ascii if bad.iter().all(|c| c.is_alphanumeric()) => {
@@ -470,7 +482,7 @@ fn name_charset(
             "`name` contains {}; {allowed}{}",
             shown.join(", "),
             suggested
-                .map(|n| format!("; use `{n}`"))
+                .map(|n| format!("; use {}", quote(n)))
                 .unwrap_or_default()
         ),
         fix,
@@ -497,7 +509,7 @@ fn set_name_fix(sink: &Sink, pos: Pos, raw: &str, folder: &str) -> Option<Fix> {
     let text = sink.text().filter(|_| valid_name(folder))?;
     let (start, end) = span::scalar_at(text, pos, raw)?;
     Some(Fix::unsafe_edits(
-        format!("set `name` to `{folder}`"),
+        format!("set `name` to {}", quote(folder)),
         vec![span::edit(text, start, end, folder)],
     ))
 }
@@ -509,7 +521,9 @@ fn name_mismatch(sink: &mut Sink, pos: Pos, name: &str, folder: &str, raw: &str)
         Rule::NameDirectoryMismatch,
         pos,
         format!(
-            "`name` is `{name}` but the folder is `{folder}`; the spec requires them to match (its validator rejects the skill, VS Code warns): rename one"
+            "`name` is {} but the folder is {}; the spec requires them to match (its validator rejects the skill, VS Code warns): rename one",
+            quote(name),
+            quote(folder)
         ),
         fix,
     );
@@ -662,7 +676,8 @@ pub(crate) fn metadata_value_not_text(sink: &mut Sink, key: &str, value: &Node) 
         Rule::MetadataType,
         value.pos,
         format!(
-            "`metadata.{key}` is {}, not a string; quote it so every parser reads the same text",
+            "{} is {}, not a string; quote it so every parser reads the same text",
+            quote(&format!("metadata.{key}")),
             value.kind()
         ),
     );
@@ -739,11 +754,12 @@ pub(crate) fn allowed_tools_list(sink: &mut Sink, pos: Pos, names: &[String]) {
         // Such a name cannot be written in the spec's form at all: say so rather than
         // suggest a string that would split it.
         Some(spaced) => format!(
-            "the spec defines `allowed-tools` as a space-separated string, which cannot hold `{spaced}`; Claude Code also reads a list, hosts that read only the string split such a name"
+            "the spec defines `allowed-tools` as a space-separated string, which cannot hold {}; Claude Code also reads a list, hosts that read only the string split such a name",
+            quote(spaced)
         ),
         None => format!(
-            "the spec defines `allowed-tools` as a space-separated string (`allowed-tools: {}`); Claude Code also reads a list, other hosts may not",
-            names.join(" ")
+            "the spec defines `allowed-tools` as a space-separated string ({}); Claude Code also reads a list, other hosts may not",
+            quote(&format!("allowed-tools: {}", names.join(" ")))
         ),
     };
     sink.push(Rule::AllowedToolsType, pos, message);
@@ -778,7 +794,8 @@ pub(crate) fn allowed_tools_commas(sink: &mut Sink, value: &Node, raw: &str, nam
         Rule::AllowedToolsCommas,
         value.pos,
         format!(
-            "`allowed-tools` separates its names with commas; the spec wants spaces (`{spaced}`). Claude Code reads either, hosts that follow the spec may not"
+            "`allowed-tools` separates its names with commas; the spec wants spaces ({}). Claude Code reads either, hosts that follow the spec may not",
+            quote(&spaced)
         ),
         fix,
     );
@@ -848,7 +865,8 @@ fn host_specific_key(sink: &mut Sink, pos: Pos, key: &str, hosts: &[&str]) {
         Rule::HostSpecificKey,
         pos,
         format!(
-            "`{key}` is supported by {}; not in the Agent Skills spec, so strict validators reject it",
+            "{} is supported by {}; not in the Agent Skills spec, so strict validators reject it",
+            quote(key),
             hosts.join(", ")
         ),
     );
@@ -871,7 +889,8 @@ fn unconfigured_host_key(sink: &mut Sink, pos: Pos, key: &str, hosts: &[&str]) {
         Rule::UnknownKey,
         pos,
         format!(
-            "`{key}` is only read by {}, which is not among the configured `hosts`; it is ignored",
+            "{} is only read by {}, which is not among the configured `hosts`; it is ignored",
+            quote(key),
             hosts.join(", ")
         ),
     );
@@ -883,7 +902,7 @@ fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixa
     // Without a near key, what to do: the spec keeps other fields under `metadata`.
     let hint = typo_of.map_or_else(
         || "; remove it, or move it under `metadata`, the spec's place for other fields".to_owned(),
-        |s| format!("; did you mean `{s}`?"),
+        |s| format!("; did you mean {}?", quote(s)),
     );
     let fix = typo_of
         .filter(|_| fixable)
@@ -891,7 +910,10 @@ fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixa
     sink.push_fixed(
         Rule::UnknownKey,
         pos,
-        format!("`{key}` is not a field of the spec or of any host, so it is ignored{hint}"),
+        format!(
+            "{} is not a field of the spec or of any host, so it is ignored{hint}",
+            quote(key)
+        ),
         fix,
     );
 }
@@ -918,7 +940,9 @@ fn misplaced_openclaw_key(sink: &mut Sink, pos: Pos, key: &str) {
         Rule::UnknownKey,
         pos,
         format!(
-            "`{key}` is a field of OpenClaw's `metadata.openclaw` block, not a top-level one, so no host reads it here; move it to `metadata.openclaw.{key}`"
+            "{} is a field of OpenClaw's `metadata.openclaw` block, not a top-level one, so no host reads it here; move it to {}",
+            quote(key),
+            quote(&format!("metadata.openclaw.{key}"))
         ),
     );
 }
@@ -946,7 +970,7 @@ pub(crate) fn rename_key(text: &str, pos: Pos, key: &str, to: &str) -> Option<Fi
     let (start, end) = span::scalar_in(text, start, span::Context::Key, key)?;
     let new = span::scalar(to, span::Context::Key, Some(&text[start..end]));
     let (message, edits) = (
-        format!("rename `{key}` to `{to}`"),
+        format!("rename {} to {}", quote(key), quote(to)),
         vec![span::edit(text, start, end, new)],
     );
     Some(if GRANTING_KEYS.contains(&to) {
@@ -972,7 +996,7 @@ pub(crate) fn host_text_type(sink: &mut Sink, key: &str, value: &Node) {
     sink.push(
         Rule::HostFieldType,
         value.pos,
-        format!("`{key}` must be a string, found {}", value.kind()),
+        format!("{} must be a string, found {}", quote(key), value.kind()),
     );
 }
 
@@ -982,9 +1006,10 @@ pub(crate) fn host_bool_type(sink: &mut Sink, key: &str, value: &Node) {
         Rule::HostFieldType,
         value.pos,
         format!(
-            "`{key}` must be `true` or `false`, found {}; hosts that only read YAML booleans ignore it",
+            "{} must be `true` or `false`, found {}; hosts that only read YAML booleans ignore it",
+            quote(key),
             match value.as_str() {
-                Some(s) => format!("`{s}`"),
+                Some(s) => quote(s),
                 None => value.kind().to_owned(),
             }
         ),

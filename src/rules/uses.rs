@@ -4,7 +4,7 @@
 //! They read what the parse stage recorded; none looks at a file.
 
 use super::{FixDoc, Rule, RuleDoc};
-use crate::diagnostic::{Applicability, Edit, Finding, Fix, Pos, Severity};
+use crate::diagnostic::{Applicability, Edit, Finding, Fix, Pos, Severity, quote};
 use crate::model::{Blocked, Declared, DepKind, FrontmatterEnd, MetadataRoom, Origin, Skill, Use};
 
 pub(crate) const UNDECLARED_USE: RuleDoc = RuleDoc {
@@ -110,9 +110,10 @@ pub(crate) fn declared_unused(skill: &Skill, out: &mut Vec<Finding>) {
             &skill.path,
             u.at,
             format!(
-                "{} in {} lists `{name}`, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
+                "{} in {} lists {}, which neither the SKILL.md's text nor its scripts name; if nothing the skill runs needs it, remove it: hosts that read the declaration hide the skill wherever it is missing",
                 listed_in(u),
-                u.source.place_in(u.block)
+                u.source.place_in(u.block),
+                quote(name)
             ),
         ));
     }
@@ -173,9 +174,9 @@ fn undeclared_use(skill: &Skill, pos: Pos, declared: &Declared, u: &Use) -> Find
         &skill.path,
         pos,
         format!(
-            "`{}` {verb} `{}`, which {} does not list; add it to {key}, or a machine without it shows the skill and then fails",
-            u.place(),
-            u.name,
+            "{} {verb} {}, which {} does not list; add it to {key}, or a machine without it shows the skill and then fails",
+            quote(&u.place()),
+            quote(&u.name),
             declared.place(),
         ),
     )
@@ -270,7 +271,7 @@ pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Findi
     // Where the first use is, when the finding cannot point at it: it is in a script.
     let (pos, seen) = match first {
         Some(u) if u.file.is_none() => (Pos::new(u.line, u.column), String::new()),
-        Some(u) => (skill.name_pos, format!(" (first at `{}`)", u.place())),
+        Some(u) => (skill.name_pos, format!(" (first at {})", quote(&u.place()))),
         None => (skill.name_pos, String::new()),
     };
     let machine = match dialect {

@@ -1396,6 +1396,50 @@ fn names_with_backticks_stay_one_code_span() {
     );
 }
 
+#[test]
+fn folder_names_and_paths_with_backticks_stay_one_code_span_in_findings() {
+    let tmp = TempDir::new().unwrap();
+    let root = tmp.path();
+    // A folder and a `name` with a backtick each (SA206, SA207), and two skills of one name
+    // in such folders, which quote each other's paths (SA401).
+    write(
+        root,
+        "skills/a`b/SKILL.md",
+        "---\nname: \"c`d\"\ndescription: Does c things.\n---\n# c\n",
+    );
+    for i in 1..=2 {
+        write(
+            root,
+            &format!("skills/x`{i}/SKILL.md"),
+            "---\nname: dup\ndescription: Does dup things.\n---\n# dup\n",
+        );
+    }
+    let run = |format: &str| {
+        quiet_stdout(
+            bin(root).args(["--fail-on", "never", "--color", "never", "-f", format, "."]),
+            0,
+        )
+    };
+    let md = run("markdown");
+    for row in [
+        "| <code>name</code> contains <code>'&#96;'</code>; only <code>a-z</code>, <code>0-9</code> and <code>-</code> are allowed; use <code>c-d</code> |",
+        "| <code>name</code> is <code>c&#96;d</code> but the folder is <code>a&#96;b</code>; the spec requires them to match (its validator rejects the skill, VS Code warns): rename one |",
+        "| <code>name</code> is <code>dup</code> but the folder is <code>x&#96;1</code>; the spec requires",
+        "| skill name <code>dup</code> is also used by <code>skills/x&#96;2/SKILL.md</code> outside any plugin; hosts load only one of them, rename one |",
+        "| skill name <code>dup</code> is also used by <code>skills/x&#96;1/SKILL.md</code> outside any plugin;",
+    ] {
+        assert!(md.contains(row), "{row}\n{md}");
+    }
+    let text = run("text");
+    for line in [
+        "error[SA206]: `name` contains `` '`' ``; only `a-z`, `0-9` and `-` are allowed; use `c-d`",
+        "error[SA207]: `name` is `` c`d `` but the folder is `` a`b ``; the spec",
+        "warning[SA401]: skill name `dup` is also used by `` skills/x`2/SKILL.md `` outside any plugin;",
+    ] {
+        assert!(text.contains(line), "{line}\n{text}");
+    }
+}
+
 /// A library of one skill that needs `n` tools the profile lacks.
 fn needing_many_tools(n: usize) -> TempDir {
     let tmp = TempDir::new().unwrap();

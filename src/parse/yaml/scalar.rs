@@ -27,7 +27,7 @@ pub(crate) fn resolve(text: &str, plain: bool, tag: Option<&str>) -> Result<Valu
         Some(_) => None,
     };
     let tag = tag.unwrap_or_default();
-    typed.ok_or_else(|| format!("`{text}` is not a valid !!{tag}"))
+    typed.ok_or_else(|| format!("{} is not a valid !!{tag}", crate::diagnostic::quote(text)))
 }
 
 /// A plain scalar's implicit type.
