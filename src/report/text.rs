@@ -444,6 +444,16 @@ fn link_end(rest: &str, at: usize) -> usize {
     at
 }
 
+/// How many terminal columns `text` takes: two for a wide character (CJK, most emoji).
+fn columns(text: &str) -> usize {
+    unicode_width::UnicodeWidthStr::width(text)
+}
+
+/// `text` and the spaces that make it `width` terminal columns wide.
+fn padded(text: &str, width: usize) -> String {
+    format!("{text}{}", " ".repeat(width.saturating_sub(columns(text))))
+}
+
 /// The widest a matrix's name column grows: a longer name gets a line of its own, above its
 /// cells, so one long name (or path) does not push every row and note off an 80-column
 /// terminal.
@@ -525,13 +535,13 @@ fn matrix<'a>(
         .collect();
     let width = rows
         .clone()
-        .map(|(n, _, _)| visible(n).chars().count())
+        .map(|(n, _, _)| columns(&visible(n)))
         .max()
         .unwrap_or(5)
         .clamp(5, NAME_COLUMN);
     let col = names
         .iter()
-        .map(|n| n.chars().count())
+        .map(|n| columns(&visible(n)))
         .max()
         .unwrap_or(0)
         .max("unavailable".len())
@@ -550,18 +560,18 @@ fn matrix<'a>(
         );
     let _ = write!(s, "{title:width$}");
     for n in &names {
-        let _ = write!(s, "  {:col$}", visible(n));
+        let _ = write!(s, "  {}", padded(&visible(n), col));
     }
     s.truncate(s.trim_end().len());
     s.push('\n');
     for (raw, path, availability) in rows.clone() {
         let name = visible(raw);
-        if name.chars().count() > width {
+        if columns(&name) > width {
             // A long name on a line of its own; its cells below, under the column heads.
             let _ = writeln!(s, "{name}");
             let _ = write!(s, "{:width$}", "");
         } else {
-            let _ = write!(s, "{name:width$}");
+            s.push_str(&padded(&name, width));
         }
         for n in &names {
             let st = availability.get(*n).map_or("-", |a| a.status.as_str());
@@ -868,6 +878,14 @@ mod tests {
         let mut s = String::new();
         wrapped("x abcdefghijklmnopqrstuvwxyz", 2, 10, &mut s);
         assert_eq!(s, "  x\n    abcdefghijklmnopqrstuvwxyz\n");
+    }
+
+    #[test]
+    fn wide_characters_take_two_columns_of_a_matrix() {
+        assert_eq!(padded("abc", 6), "abc   ");
+        assert_eq!(padded("日本", 6), "日本  ");
+        assert_eq!(padded("é-🎉", 6), "é-🎉  ");
+        assert_eq!(padded("toolong", 3), "toolong");
     }
 
     #[test]
