@@ -1159,7 +1159,9 @@ fn compare(old: &Report, new: &Report, run: Option<&AuditOptions>) -> Diff {
         {
             not_compared.profiles += 1;
         } else {
-            fixed_findings.push(f.clone());
+            // Where its file is now, as the new findings are: a moved file's fixed findings
+            // are told at the path the move gave it.
+            fixed_findings.push(now.clone());
         }
     }
     Diff {

@@ -265,3 +265,29 @@ fn a_list_of_paths_re_sorted_by_a_move_is_the_same_finding() {
         "{d:#}"
     );
 }
+
+#[test]
+fn a_moved_file_s_fixed_findings_are_told_where_it_is_now() {
+    let t = example_with_baseline();
+    let base = t.path().join("base.json");
+    let (from, to) = (
+        "library/agents/analyst.agent.md",
+        "library/other/analyst.agent.md",
+    );
+    mv(t.path(), from, to);
+    // The agent now grants what its skills need: its drift findings are fixed.
+    let text = std::fs::read_to_string(t.path().join(to)).unwrap();
+    let granted = text.replace(
+        "tools: [read, search, execute/runInTerminal]",
+        "tools: [read, search, execute/runInTerminal, runCommand, kusto/*, mcp__teams__search_messages]",
+    );
+    assert_ne!(granted, text);
+    write(t.path(), to, granted);
+    let d = against(t.path(), &base, &["-p", "profiles/prod.json", "library"]);
+    let fixed = listed(&d, "fixed_findings");
+    assert!(
+        fixed.iter().any(|f| f.starts_with(&format!("SA603 {to}"))),
+        "{d:#}"
+    );
+    assert!(fixed.iter().all(|f| !f.contains(from)), "{d:#}");
+}
