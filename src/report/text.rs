@@ -463,8 +463,8 @@ const NAME_COLUMN: usize = 32;
 const NOTE_INDENT: usize = 4;
 
 /// The width notes and legends wrap to: the terminal's when standard output is one (`COLUMNS`,
-/// else 80), else a fixed width, so a report written to a file or a pipe is the same wherever
-/// it is made.
+/// else the size the terminal reports, else 80; never under 40), else a fixed width, so a
+/// report written to a file or a pipe is the same wherever it is made.
 fn wrap_width(terminal: bool) -> usize {
     const FIXED: usize = 100;
     if !terminal {
@@ -473,8 +473,23 @@ fn wrap_width(terminal: bool) -> usize {
     std::env::var("COLUMNS")
         .ok()
         .and_then(|c| c.trim().parse::<usize>().ok())
-        .filter(|c| *c >= 40)
-        .unwrap_or(80)
+        .filter(|c| *c > 0)
+        .or_else(terminal_columns)
+        .map_or(80, |c| c.max(40))
+}
+
+/// The width of the terminal standard output is, as it reports it (interactive shells do not
+/// export `COLUMNS`).
+fn terminal_columns() -> Option<usize> {
+    #[cfg(unix)]
+    {
+        let size = rustix::termios::tcgetwinsize(std::io::stdout()).ok()?;
+        Some(usize::from(size.ws_col)).filter(|c| *c > 0)
+    }
+    #[cfg(not(unix))]
+    {
+        None
+    }
 }
 
 /// `text` after `indent` spaces, broken at spaces into lines of at most `width` characters

@@ -60,3 +60,41 @@ fn control_characters_from_files_are_escaped() {
         assert!(out.contains("\\u{1b}[31mred"), "shown escaped: {out}");
     }
 }
+
+/// The text report of the example library on a terminal `cols` wide, through `script`, which
+/// gives the run a pseudo-terminal; `None` where `script` is not installed.
+fn on_a_terminal(cols: u16, columns_env: Option<&str>) -> Option<String> {
+    let bin = env!("CARGO_BIN_EXE_skill-audit");
+    let env = match columns_env {
+        Some(c) => format!("COLUMNS={c}"),
+        None => "-u COLUMNS".to_owned(),
+    };
+    let inner = format!(
+        "stty cols {cols}; env {env} NO_COLOR=1 '{bin}' --fail-on never -p examples/profiles/prod.json -p examples/profiles/staging.json examples/library"
+    );
+    let out = std::process::Command::new("script")
+        .args(["-q", "-e", "-c", &inner, "/dev/null"])
+        .current_dir(crate::common::MANIFEST_DIR)
+        .output()
+        .ok()?;
+    Some(String::from_utf8_lossy(&out.stdout).replace('\r', ""))
+}
+
+#[test]
+fn notes_wrap_to_the_width_the_terminal_reports() {
+    let Some(out) = on_a_terminal(60, None) else {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    };
+    // A note of the example's matrix, wrapped at 60 columns, not 80.
+    assert!(
+        out.contains("    prod, staging: VS Code looks for `SKILL.md`: on a\n      case-sensitive file system"),
+        "{out}"
+    );
+    // `COLUMNS` still wins, and a width under 40 is read as 40.
+    let out = on_a_terminal(60, Some("20")).unwrap();
+    assert!(
+        out.contains("    prod, staging: VS Code looks for\n      `SKILL.md`: on a case-sensitive"),
+        "{out}"
+    );
+}
