@@ -48,8 +48,7 @@ fn side(arg: &Path) -> Result<Side, String> {
             ProfileSource::File(_) => {}
         }
     }
-    let text =
-        std::fs::read_to_string(arg).map_err(|e| format!("{}: cannot read: {e}", arg.display()))?;
+    let text = report::diff::read_report(arg)?;
     /// Only the key that tells a report from a profile; the rest is skipped unread.
     #[derive(serde::Deserialize)]
     struct Probe {

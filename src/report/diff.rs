@@ -1198,9 +1198,23 @@ fn change(
 
 /// Read a JSON report written by `--format json`.
 pub(crate) fn load(path: &std::path::Path) -> Result<Report, String> {
-    let text = std::fs::read_to_string(path)
-        .map_err(|e| format!("{}: cannot read report: {e}", path.display()))?;
-    parse(&text, path)
+    parse(&read_report(path)?, path)
+}
+
+/// The text of the report file at `path`, read as the audit reads a file of the tree.
+pub(crate) fn read_report(path: &std::path::Path) -> Result<String, String> {
+    use crate::boundary::Refusal;
+    // A device or a FIFO (`/dev/zero`) is refused, not read until memory runs out; a report
+    // of 100,000 skills is a few hundred MB.
+    const MAX_REPORT_BYTES: u64 = 2 << 30;
+    let cannot = |why: String| format!("{}: cannot read: {why}", path.display());
+    let bytes = match crate::boundary::read(path, MAX_REPORT_BYTES) {
+        Ok(contents) => contents.bytes,
+        Err(Refusal::TooLarge(_)) => return Err(cannot("it is larger than 2 GiB".into())),
+        Err(e) => return Err(cannot(e.to_string())),
+    };
+    String::from_utf8(bytes)
+        .map_err(|e| cannot(format!("not UTF-8 (byte {})", e.utf8_error().valid_up_to())))
 }
 
 /// A JSON report's text, read from `path`.

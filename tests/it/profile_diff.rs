@@ -375,3 +375,22 @@ fn sarif_logs_and_other_json_are_not_read_as_empty_profiles() {
         "{err}"
     );
 }
+
+#[cfg(unix)]
+#[test]
+fn a_device_or_a_fifo_is_refused_not_read() {
+    let tmp = tree(&[("a.json", "{}")]);
+    let fifo = tmp.path().join("pipe.json");
+    let made = std::process::Command::new("mkfifo").arg(&fifo).status();
+    assert!(made.is_ok_and(|s| s.success()), "mkfifo");
+    let err = stderr_of(bin(tmp.path()).args(["diff", "pipe.json", "a.json"]), 2);
+    assert!(
+        err.contains("pipe.json: cannot read: it is a FIFO"),
+        "{err}"
+    );
+    let err = stderr_of(bin(tmp.path()).args(["--baseline", "/dev/zero", "."]), 2);
+    assert!(
+        err.contains("/dev/zero: cannot read: it is a device"),
+        "{err}"
+    );
+}
