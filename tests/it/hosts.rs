@@ -41,6 +41,13 @@ fn cell(report: &Value, key: &str, profile: &str) -> (String, String) {
     )
 }
 
+/// Why `profile` does not load the one skill of `report` (its cell must be `not-loaded`).
+fn refusal(report: &Value, profile: &str) -> String {
+    let (status, reason) = cell(report, "skills", profile);
+    assert_eq!(status, "not-loaded", "{reason}");
+    reason
+}
+
 fn status(report: &Value, profile: &str) -> String {
     cell(report, "skills", profile).0
 }
@@ -663,30 +670,21 @@ fn codex_reads_a_scalar_name_as_its_text() {
     let r = audit(&[("demo/SKILL.md", text)]);
     assert_eq!(status(&r, "codex"), "needs-nothing");
     assert_eq!(
-        cell(&r, "skills", "copilot-cli"),
-        (
-            "not-loaded".into(),
-            "Copilot CLI skips a skill whose `name` is not text".into()
-        )
+        refusal(&r, "copilot-cli"),
+        "Copilot CLI skips a skill whose `name` is not text"
     );
     // Nothing after the colon is empty text; a mapping is no string at all.
     let text = "---\nname: demo\ndescription:\n---\nBody.\n";
     let r = audit(&[("demo/SKILL.md", text)]);
     assert_eq!(
-        cell(&r, "skills", "codex"),
-        (
-            "not-loaded".into(),
-            "Codex skips a skill whose `description` is empty".into()
-        )
+        refusal(&r, "codex"),
+        "Codex skips a skill whose `description` is empty"
     );
     let text = "---\nname: demo\ndescription:\n  when: asked\n---\nBody.\n";
     let r = audit(&[("demo/SKILL.md", text)]);
     assert_eq!(
-        cell(&r, "skills", "codex"),
-        (
-            "not-loaded".into(),
-            "Codex skips a skill whose `description` is not text".into()
-        )
+        refusal(&r, "codex"),
+        "Codex skips a skill whose `description` is not text"
     );
     assert_eq!(status(&r, "claude-code"), "needs-nothing");
     let text = "---\nname: ~\ndescription: Does things.\n---\nBody.\n";
@@ -701,11 +699,8 @@ fn gemini_reads_lines_when_the_yaml_fields_are_not_strings() {
     let r = audit(&[("demo/SKILL.md", text)]);
     assert_eq!(status(&r, "gemini-cli"), "needs-nothing");
     assert_eq!(
-        cell(&r, "skills", "opencode"),
-        (
-            "not-loaded".into(),
-            "OpenCode skips a skill without a `name`".into()
-        )
+        refusal(&r, "opencode"),
+        "OpenCode skips a skill without a `name`"
     );
     // An empty `description:` line, or one a mapping follows, is still a line.
     for text in [
@@ -715,11 +710,8 @@ fn gemini_reads_lines_when_the_yaml_fields_are_not_strings() {
         let r = audit(&[("demo/SKILL.md", text)]);
         assert_eq!(status(&r, "gemini-cli"), "needs-nothing", "{text}");
         assert_eq!(
-            cell(&r, "skills", "cursor"),
-            (
-                "not-loaded".into(),
-                "Cursor skips a skill without a `description`".into()
-            )
+            refusal(&r, "cursor"),
+            "Cursor skips a skill without a `description`"
         );
     }
     // No line for it either.
@@ -729,11 +721,8 @@ fn gemini_reads_lines_when_the_yaml_fields_are_not_strings() {
     let text = "---\nname: [demo]\n---\nBody.\n";
     let r = audit(&[("demo/SKILL.md", text)]);
     assert_eq!(
-        cell(&r, "skills", "gemini-cli"),
-        (
-            "not-loaded".into(),
-            "Gemini CLI skips a skill without a `description:` line, and its YAML `name` and `description` are not both strings".into()
-        )
+        refusal(&r, "gemini-cli"),
+        "Gemini CLI skips a skill without a `description:` line, and its YAML `name` and `description` are not both strings"
     );
 }
 
@@ -742,11 +731,8 @@ fn gemini_opens_a_frontmatter_only_at_bare_dashes() {
     let text = "--- \nname: demo\ndescription: Does things.\n---\nBody.\n";
     let r = audit(&[("demo/SKILL.md", text)]);
     assert_eq!(
-        cell(&r, "skills", "gemini-cli"),
-        (
-            "not-loaded".into(),
-            "Gemini CLI finds no frontmatter, as it opens one only at a first line that is `---` alone and this one has blanks after the dashes, so it skips the skill".into()
-        )
+        refusal(&r, "gemini-cli"),
+        "Gemini CLI finds no frontmatter, as it opens one only at a first line that is `---` alone and this one has blanks after the dashes, so it skips the skill"
     );
     assert_eq!(status(&r, "codex"), "needs-nothing");
     assert_eq!(status(&r, "openclaw"), "needs-nothing");
@@ -790,11 +776,8 @@ fn openclaw_takes_a_description_of_any_value_but_null() {
     let text = "---\nname: demo\ndescription: ~\n---\nBody.\n";
     let r = audit(&[("demo/SKILL.md", text)]);
     assert_eq!(
-        cell(&r, "skills", "openclaw"),
-        (
-            "not-loaded".into(),
-            "OpenClaw skips a skill without a `description`".into()
-        )
+        refusal(&r, "openclaw"),
+        "OpenClaw skips a skill without a `description`"
     );
     // Its lines when YAML fails: only keys at the left margin.
     let text = "---\nname: demo\n\tdescription: Does things.\n---\nBody.\n";
