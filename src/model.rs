@@ -639,13 +639,13 @@ pub struct SkillFields {
     /// not where skill-audit opens and ends it.
     #[serde(skip)]
     #[schemars(skip)]
-    pub dash_fenced: Option<TrimmedClose>,
+    pub dash_fenced: Option<Box<TrimmedClose>>,
     /// For a delimited frontmatter that does not parse as YAML: its `name` and `description`
     /// as js-yaml 3 reads them, which takes a line indented with tabs as indented by the
     /// spaces before its first tab (`None`: not YAML that way either, or no tabs to read so).
     #[serde(skip)]
     #[schemars(skip)]
-    pub tabs_read: Option<Written>,
+    pub tabs_read: Option<Box<Written>>,
     /// Whether `metadata` is written, as something other than a mapping.
     #[serde(skip)]
     #[schemars(skip)]

@@ -44,7 +44,8 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
         let first = text.split('\n').next().unwrap_or_default();
         f.open_padded =
             crate::parse::frontmatter::is_delimiter(first) && first.trim_end_matches('\r') != "---";
-        f.dash_fenced = dash_fenced(text);
+        // Boxed: rare, and every skill holds the field.
+        f.dash_fenced = dash_fenced(text).map(Box::new);
         if let Some(root) = &parsed.root {
             f.scalars = crate::model::Written {
                 name: scalar_as_written(text, root.get("name")),
@@ -259,7 +260,7 @@ fn read(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkil
                 out.skill.fields.line_keys =
                     (!split.yaml.is_empty()).then(|| line_keys(split.yaml));
                 out.skill.fields.colons_quoted = colons_quoted(split.yaml, split.yaml_line);
-                out.skill.fields.tabs_read = tabs_read(split.yaml, split.yaml_line);
+                out.skill.fields.tabs_read = tabs_read(split.yaml, split.yaml_line).map(Box::new);
                 // A host that loads the skill anyway gives the model its body: what the body
                 // runs is still what the skill uses.
                 out.uses = crate::parse::usage::of_body(split.body, split.body_line, &[]);
