@@ -292,12 +292,7 @@ impl SkillLoading {
                 && let Some(read) = &fenced.read
             {
                 let line = fenced.line;
-                return match self.refusal(
-                    host,
-                    read.name.as_deref(),
-                    read.description.as_deref(),
-                    None,
-                ) {
+                return match self.refusal_of(host, read) {
                     Some(reason) => Loading::Refused(format!(
                         "{reason}, as it reads the frontmatter from the first line to line {line}, opening and ending one at lines that start with `---`"
                     )),
@@ -353,12 +348,7 @@ impl SkillLoading {
                 ))
             });
         };
-        if let Some(reason) = self.refusal(
-            host,
-            read.name.as_deref(),
-            read.description.as_deref(),
-            None,
-        ) {
+        if let Some(reason) = self.refusal_of(host, read) {
             return Some(Loading::Refused(format!(
                 "{reason}, as it ends the frontmatter at the indented `---` on line {line}"
             )));
@@ -374,7 +364,7 @@ impl SkillLoading {
     /// written there, if it does.
     fn written(&self, skill: &Skill, host: &str) -> Option<String> {
         let f = &skill.fields;
-        let mut read = [f.name_written.clone(), f.description_written.clone()];
+        let mut read = [f.name_written.as_deref(), f.description_written.as_deref()];
         for (at, (field, rule, not_text, scalar)) in [
             ("name", &self.name, f.name_not_text, &f.scalars.name),
             (
@@ -395,14 +385,14 @@ impl SkillLoading {
                 return Some(format!("{host} skips a skill whose `{field}` is not text"));
             }
             read[at] = match (rule.scalars, scalar) {
-                (Some(Scalars::AsWritten), Some(text)) => Some(text.clone()),
+                (Some(Scalars::AsWritten), Some(text)) => Some(text.as_str()),
                 (Some(Scalars::AsWritten), None) => {
                     return Some(format!("{host} skips a skill whose `{field}` is not text"));
                 }
-                (Some(Scalars::Coerced), Some(text)) => Some(text.clone())
-                    .filter(|t| !matches!(t.as_str(), "" | "~" | "null" | "Null" | "NULL")),
+                (Some(Scalars::Coerced), Some(text)) => Some(text.as_str())
+                    .filter(|t| !matches!(*t, "" | "~" | "null" | "Null" | "NULL")),
                 // A list or a mapping as JSON, which is never empty; only that is judged.
-                (Some(Scalars::Coerced), None) => Some("{…}".to_owned()),
+                (Some(Scalars::Coerced), None) => Some("{…}"),
                 (None, _) => None,
             };
         }
@@ -433,7 +423,7 @@ impl SkillLoading {
                 "{reason}, taken from its folder as it has no `name`"
             ));
         }
-        self.refusal(host, read[0].as_deref(), read[1].as_deref(), None)
+        self.refusal(host, read[0], read[1], None)
     }
 
     /// Does the host load `skill`, whose frontmatter gave no fields?
@@ -504,7 +494,7 @@ impl SkillLoading {
                         "{host} skips a skill whose frontmatter is not valid YAML, even with its values that hold a colon made block text"
                     )),
                     Some(f) => {
-                        match self.refusal(host, f.name.as_deref(), f.description.as_deref(), None)
+                        match self.refusal_of(host, f)
                         {
                             Some(reason) => Loading::Refused(reason),
                             None => Loading::WithoutFields(format!(
@@ -560,21 +550,14 @@ impl SkillLoading {
             return None;
         }
         let read = skill.fields.tabs_read.as_ref()?;
-        Some(
-            match self.refusal(
-                host,
-                read.name.as_deref(),
-                read.description.as_deref(),
-                None,
-            ) {
-                Some(reason) => Loading::Refused(format!(
-                    "{reason}, as its YAML reader (js-yaml 3) takes a line indented with tabs as indented by the spaces before them"
-                )),
-                None => Loading::WithoutFields(format!(
-                    "{host} reads it, as its YAML reader (js-yaml 3) takes a line indented with tabs as indented by the spaces before them; skill-audit reads none of its fields"
-                )),
-            },
-        )
+        Some(match self.refusal_of(host, read) {
+            Some(reason) => Loading::Refused(format!(
+                "{reason}, as its YAML reader (js-yaml 3) takes a line indented with tabs as indented by the spaces before them"
+            )),
+            None => Loading::WithoutFields(format!(
+                "{host} reads it, as its YAML reader (js-yaml 3) takes a line indented with tabs as indented by the spaces before them; skill-audit reads none of its fields"
+            )),
+        })
     }
 
     /// A file without a frontmatter, which a host that loads it reads no fields of.
@@ -592,6 +575,16 @@ impl SkillLoading {
             Some(reason) => Loading::Refused(reason),
             None => Loading::WithoutFields(why),
         }
+    }
+
+    /// [`Self::refusal`] of the `name` and `description` a host read its own way.
+    fn refusal_of(&self, host: &str, read: &crate::model::Written) -> Option<String> {
+        self.refusal(
+            host,
+            read.name.as_deref(),
+            read.description.as_deref(),
+            None,
+        )
     }
 
     /// Why the host skips a skill whose `name` and `description` are these (`None`: not
