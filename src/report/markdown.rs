@@ -133,7 +133,6 @@ fn worst(availability: &super::ByProfile, names: &[&str], agent: bool) -> Option
 /// not be read (the run's errors), then what cannot run, then what runs in part or not at all
 /// on a host, then what could not be judged, then rows that need no attention.
 fn urgency(worst: Option<Status>) -> usize {
-    // One more than the last of these is `URGENCIES`.
     match worst {
         Some(Status::Invalid) => 0,
         Some(Status::Unavailable) => 1,
@@ -143,9 +142,6 @@ fn urgency(worst: Option<Status>) -> usize {
     }
 }
 
-/// How many values [`urgency`] gives.
-const URGENCIES: usize = 5;
-
 /// The order in which to keep the rows of several tables laid end to end, most important
 /// first: by urgency (see [`urgency`]); rows equally urgent are taken in each table's own
 /// order, the tables interleaved so that each keeps the same share of its rows of that
@@ -154,12 +150,14 @@ fn keep_order(tables: &[&[Option<Status>]]) -> Vec<usize> {
     // (urgency, rows of the table before it with that urgency, their number, table, index)
     let mut rows: Vec<(usize, usize, usize, usize, usize)> = Vec::new();
     let mut start = 0;
+    // A row that needs no attention is the least urgent.
+    let urgencies = urgency(None) + 1;
     for (t, worst) in tables.iter().enumerate() {
-        let mut of = [0usize; URGENCIES];
+        let mut of = vec![0usize; urgencies];
         for w in worst.iter() {
             of[urgency(*w)] += 1;
         }
-        let mut before = [0usize; URGENCIES];
+        let mut before = vec![0usize; urgencies];
         for (i, w) in worst.iter().enumerate() {
             let u = urgency(*w);
             rows.push((u, before[u], of[u], t, start + i));
