@@ -219,8 +219,9 @@ impl Finding {
 
     /// The finding, fingerprinted by `subject` instead of the text of its line: for a
     /// finding whose line is a place the rule works out (the 501st line of a long file, the
-    /// first of several uses) rather than what it is about, so that edits elsewhere in the
-    /// file do not make it another finding for `--baseline` or code scanning.
+    /// first of several uses) or holds more than it is about (one name of a `tools` list),
+    /// so that edits elsewhere in the file, or of the line's other entries, do not make it
+    /// another finding for `--baseline` or code scanning.
     pub(crate) fn about(mut self, subject: &str) -> Self {
         self.fingerprint = Some(fingerprint(subject));
         self
@@ -399,10 +400,17 @@ impl<'a> Sink<'a> {
             .push(Finding::new(rule, self.path, pos, message));
     }
 
-    /// [`Sink::push`] of a finding about the whole file, not its line ([`Finding::about`]).
-    pub(crate) fn push_about_file(&mut self, rule: Rule, pos: Pos, message: impl Into<String>) {
+    /// [`Sink::push`] of a finding about `subject` rather than its line ([`Finding::about`]):
+    /// the empty text for the whole file, a name for one entry of a list.
+    pub(crate) fn push_about(
+        &mut self,
+        rule: Rule,
+        pos: Pos,
+        message: impl Into<String>,
+        subject: &str,
+    ) {
         self.findings
-            .push(Finding::new(rule, self.path, pos, message).about(""));
+            .push(Finding::new(rule, self.path, pos, message).about(subject));
     }
 
     /// [`Sink::push`], with the finding's fix when the rule could make one.

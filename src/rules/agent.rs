@@ -312,6 +312,7 @@ fn agent_unknown_target(agent: &str, pos: Pos, what: &str, target: &str) -> Find
             quote(target)
         ),
     )
+    .about(target)
 }
 
 pub(crate) const SUBAGENTS_WITHOUT_AGENT_TOOL: RuleDoc = RuleDoc {
@@ -346,7 +347,7 @@ pub(crate) const AGENT_BODY_TOO_LONG: RuleDoc = RuleDoc {
 
 /// The prompt body is `chars` characters long; `pos` is its first character past the cap.
 fn agent_body_too_long(sink: &mut Sink, pos: Pos, chars: usize) {
-    sink.push_about_file(
+    sink.push_about(
         Rule::AgentBodyTooLong,
         pos,
         format!(
@@ -354,6 +355,7 @@ fn agent_body_too_long(sink: &mut Sink, pos: Pos, chars: usize) {
             crate::diagnostic::thousands(chars),
             crate::diagnostic::thousands(MAX_BODY_CHARS)
         ),
+        "",
     );
 }
 

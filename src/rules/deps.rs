@@ -377,7 +377,8 @@ pub(crate) fn undefined_skill_tools(
                     "{} is not a tool of VS Code, GitHub Copilot or Claude Code, nor of any profile's servers, so no profile judges it; name the host's tool (`Read`, `edit`, `execute`) or the MCP server's (`server/tool`)",
                     quote(tool)
                 ),
-            ));
+            )
+            .about(tool));
         }
     }
 }

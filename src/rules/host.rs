@@ -125,6 +125,7 @@ fn renamed_tool(
             quoted(new)
         ),
     )
+    .about(tool)
     .with_fix(rename_fix(agent, tool, at, new, listed))
 }
 
@@ -194,6 +195,7 @@ fn unknown_tool(agent: &Agent, tool: &str, at: Pos, p: &Profile, native: Option<
         .vocabulary
         .as_ref()
         .is_some_and(|v| v.is_dropped(crate::profile::names::tool_of(tool)));
+    let subject = tool;
     let tool = quote(tool);
     let message = match native {
         Some(native) => format!(
@@ -215,7 +217,7 @@ fn unknown_tool(agent: &Agent, tool: &str, at: Pos, p: &Profile, native: Option<
             "{tool} is not a tool {profile} has built in; unless an MCP server of the environment provides it, it will be silently dropped"
         ),
     };
-    Finding::new(Rule::UnknownTool, &agent.path, at, message)
+    Finding::new(Rule::UnknownTool, &agent.path, at, message).about(subject)
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -418,7 +420,7 @@ fn unknown_model(sink: &mut Sink, pos: Pos, name: &str, hosts: &[&Profile], typo
     } else {
         ""
     };
-    sink.push(
+    sink.push_about(
         Rule::UnknownModel,
         pos,
         format!(
@@ -426,6 +428,7 @@ fn unknown_model(sink: &mut Sink, pos: Pos, name: &str, hosts: &[&Profile], typo
             quote(name),
             names.join(" or ")
         ),
+        name,
     );
 }
 

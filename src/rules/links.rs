@@ -290,6 +290,7 @@ pub(crate) fn unknown_skill_reference(agent: &str, pos: Pos, name: &str) -> Find
             quote(name)
         ),
     )
+    .about(name)
 }
 
 pub(crate) const CONFIG_LINK_UNRESOLVED: RuleDoc = RuleDoc {

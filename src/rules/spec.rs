@@ -1035,12 +1035,13 @@ pub(crate) const BODY_TOO_LONG: RuleDoc = RuleDoc {
 
 /// SKILL.md has `lines` lines; the finding is on the first line past the limit.
 fn body_too_long(sink: &mut Sink, lines: u32) {
-    sink.push_about_file(
+    sink.push_about(
         Rule::BodyTooLong,
         Pos::new(MAX_SKILL_LINES + 1, 1),
         format!(
             "SKILL.md has {lines} lines; keep it under {MAX_SKILL_LINES} and move detail into files under references/"
         ),
+        "",
     );
 }
 

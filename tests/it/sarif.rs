@@ -431,7 +431,13 @@ fn sarif_output_file_by_extension() {
 
 /// The fingerprints of `rule`'s results in `dir`'s log.
 fn prints_of(dir: &Path, rule: &str) -> Vec<String> {
-    let args = ["lib", "--fail-on", "never", "-f", "sarif"];
+    prints_on(dir, rule, &[])
+}
+
+/// [`prints_of`] with more arguments (profiles) for the run.
+fn prints_on(dir: &Path, rule: &str, more: &[&str]) -> Vec<String> {
+    let mut args = vec!["lib", "--fail-on", "never", "-f", "sarif"];
+    args.extend_from_slice(more);
     let log: Value = serde_json::from_str(&run(dir, &args, 0)).unwrap();
     (log["runs"][0]["results"].as_array().unwrap().iter())
         .filter(|r| r["ruleId"] == rule)
@@ -469,4 +475,30 @@ fn findings_about_a_file_or_its_uses_keep_their_fingerprint_when_other_lines_cha
         prints_of(tmp.path(), "SA313"),
     );
     assert_eq!(before, after);
+}
+
+#[test]
+fn findings_about_one_entry_of_a_list_keep_their_fingerprint_when_another_entry_is_fixed() {
+    // A fix of one name of a flow `tools` list edits the line every other finding on it
+    // points at.
+    let tmp = TempDir::new().unwrap();
+    let write = |tools: &str| {
+        let agent = format!("---\ndescription: Reviews code.\ntools: [{tools}]\n---\nReview it.\n");
+        crate::common::write(tmp.path(), "lib/agents/review.agent.md", agent);
+    };
+    let prints = || {
+        let on = ["-p", "builtin:vscode"];
+        (
+            prints_on(tmp.path(), "SA701", &on),
+            prints_on(tmp.path(), "SA702", &on),
+        )
+    };
+    write("runCommands, codebase, thinkHard");
+    let before = prints();
+    assert_eq!((before.0.len(), before.1.len()), (2, 1), "{before:?}");
+    write("runCommands, search/codebase, thinkHard");
+    let after = prints();
+    assert_eq!(after.0.len(), 1, "{after:?}");
+    assert!(before.0.contains(&after.0[0]), "{before:?} {after:?}");
+    assert_eq!(before.1, after.1);
 }
