@@ -8,7 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 use std::borrow::Cow;
-use std::collections::{BTreeMap, HashMap, HashSet, VecDeque};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use super::{Report, SCHEMA_VERSION};
 use crate::audit::AuditOptions;
@@ -364,14 +364,17 @@ fn numbers_out(text: &str, out: &mut String) {
 }
 
 /// Which findings of `a` and of `b` have a partner on the other side: the same rule on the
-/// same file, as alike as [`Likeness`] allows, the closest pairs first. Of several alike, the
-/// first of each side pair up, in report order. A finding whose message names something else
+/// same file, as alike as [`Likeness`] allows, the closest pairs first. Of several alike, those
+/// nearest in lines pair up, in report order ([`nearest`]). A finding whose message names something else
 /// on an unchanged line is not paired: it is another problem there (another tool of one
 /// `tools` list, another profile). Findings of a report whose files moved are given to it
 /// where their files are now (see [`Moved`]).
 fn pair<'a>(a: &'a [Finding], b: &'a [Finding]) -> (Vec<bool>, Vec<bool>) {
     type Key<'a> = (&'static str, &'a str, Option<u32>, Cow<'a, str>);
+    // The lines of alike findings of one side, and their places in it.
+    type Side = (Vec<u32>, Vec<usize>);
     let (mut a_paired, mut b_paired) = (vec![false; a.len()], vec![false; b.len()]);
+    let shifts = Shifts::of(a, b);
     for likeness in [
         Likeness::Same,
         Likeness::Message,
@@ -396,29 +399,121 @@ fn pair<'a>(a: &'a [Finding], b: &'a [Finding]) -> (Vec<bool>, Vec<bool>) {
             };
             Some((f.rule.code(), f.path.as_str(), print, message))
         };
-        let mut waiting: HashMap<Key<'a>, VecDeque<usize>> = HashMap::new();
+        // Each key's unpaired findings of `a` and of `b`: their lines and places, in report
+        // order.
+        let mut alike: HashMap<Key<'a>, [Side; 2]> = HashMap::new();
         for (j, f) in b.iter().enumerate().filter(|(j, _)| !b_paired[*j]) {
             if let Some(k) = key(f) {
-                waiting.entry(k).or_default().push_back(j);
+                let (lines, at) = &mut alike.entry(k).or_default()[1];
+                lines.push(f.line);
+                at.push(j);
             }
         }
-        if waiting.is_empty() {
+        if alike.is_empty() {
             continue;
         }
-        for (i, f) in a.iter().enumerate() {
-            if a_paired[i] {
-                continue;
+        for (i, f) in a.iter().enumerate().filter(|(i, _)| !a_paired[*i]) {
+            if let Some(group) = key(f).and_then(|k| alike.get_mut(&k)) {
+                let (lines, at) = &mut group[0];
+                lines.push(shifts.line_in_b(&f.path, f.line));
+                at.push(i);
             }
-            let Some(queue) = key(f).and_then(|k| waiting.get_mut(&k)) else {
-                continue;
-            };
-            if let Some(j) = queue.pop_front() {
-                a_paired[i] = true;
-                b_paired[j] = true;
+        }
+        for [(a_lines, a_at), (b_lines, b_at)] in alike.values() {
+            for (x, y) in nearest(a_lines, b_lines) {
+                a_paired[a_at[x]] = true;
+                b_paired[b_at[y]] = true;
             }
         }
     }
     (a_paired, b_paired)
+}
+
+/// How far the lines of each file of `a` moved in `b`, told by the findings that are alone of
+/// their kind on both sides (the same rule, line text and message): lines added above two
+/// copies of a line must not make the copy above them look like the old first one.
+struct Shifts<'a>(HashMap<&'a str, Vec<(u32, u32)>>);
+
+impl<'a> Shifts<'a> {
+    fn of(a: &'a [Finding], b: &'a [Finding]) -> Self {
+        type Same<'a> = (&'static str, &'a str, u32, &'a str);
+        let same = |f: &'a Finding| -> Option<Same<'a>> {
+            Some((f.rule.code(), &f.path, f.fingerprint?, &f.message))
+        };
+        // Each kind's count and line on each side.
+        let mut seen: HashMap<Same<'a>, [(u32, u32); 2]> = HashMap::new();
+        for (side, findings) in [a, b].into_iter().enumerate() {
+            for f in findings {
+                if let Some(k) = same(f) {
+                    let at = &mut seen.entry(k).or_default()[side];
+                    *at = (at.0 + 1, f.line);
+                }
+            }
+        }
+        let mut anchors: HashMap<&'a str, Vec<(u32, u32)>> = HashMap::new();
+        for ((_, path, _, _), sides) in seen {
+            if let [(1, x), (1, y)] = sides {
+                anchors.entry(path).or_default().push((x, y));
+            }
+        }
+        for lines in anchors.values_mut() {
+            lines.sort_unstable();
+        }
+        Shifts(anchors)
+    }
+
+    /// Where `line` of `path` in `a` is likely to be in `b`: moved as far as the nearest
+    /// finding above it that is alone of its kind moved (below it, when none is above).
+    fn line_in_b(&self, path: &str, line: u32) -> u32 {
+        let Some(anchors) = self.0.get(path) else {
+            return line;
+        };
+        let (x, y) = anchors[anchors
+            .partition_point(|(x, _)| *x <= line)
+            .saturating_sub(1)];
+        let moved = i64::from(line) + i64::from(y) - i64::from(x);
+        u32::try_from(moved.max(0)).unwrap_or(u32::MAX)
+    }
+}
+
+/// Pairs of positions in `a` and `b` (the lines of alike findings, in report order) that
+/// keep both orders, pair as many as the shorter has, and are the closest in lines: a copy of
+/// a line added above two others is the new one, not the last. Ties, and groups too large to
+/// weigh, pair the first of each side.
+fn nearest(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
+    if a.len() > b.len() {
+        return nearest(b, a).into_iter().map(|(y, x)| (x, y)).collect();
+    }
+    let (n, m) = (a.len(), b.len());
+    if n == 0 || n == m || n.saturating_mul(m) > 1 << 20 {
+        return (0..n).map(|i| (i, i)).collect();
+    }
+    // cost[i][j]: the least distance of pairing each of the first `i` of `a` with one of the
+    // first `j` of `b`, in order.
+    let width = m + 1;
+    let mut cost = vec![u64::MAX; (n + 1) * width];
+    cost[..width].fill(0);
+    for i in 1..=n {
+        for j in i..=m {
+            let skip = cost[i * width + j - 1];
+            let take = cost[(i - 1) * width + j - 1]
+                .saturating_add(u64::from(a[i - 1].abs_diff(b[j - 1])));
+            cost[i * width + j] = skip.min(take);
+        }
+    }
+    let mut pairs = Vec::with_capacity(n);
+    let (mut i, mut j) = (n, m);
+    while i > 0 {
+        // Leaving the later of `b` unpaired on a tie pairs the earlier ones.
+        if j > i && cost[i * width + j] == cost[i * width + j - 1] {
+            j -= 1;
+        } else {
+            pairs.push((i - 1, j - 1));
+            i -= 1;
+            j -= 1;
+        }
+    }
+    pairs
 }
 
 /// The findings not paired.
@@ -1766,6 +1861,48 @@ mod tests {
         ];
         assert_eq!(minus(&new, &old), [new[0].clone()]);
         assert!(minus(&old, &new).is_empty());
+    }
+
+    #[test]
+    fn of_copies_of_one_line_the_added_one_is_new_and_the_edited_one_fixed() {
+        let at = |line| {
+            let text = "See references/missing.md for more.";
+            found(Rule::BrokenReference, "a", line, text, "missing")
+        };
+        // Lines 9 and 15; a third copy written at line 7 pushes them to 10 and 16.
+        let old = [at(9), at(15)];
+        let new = [at(7), at(10), at(16)];
+        assert_eq!(minus(&new, &old), [new[0].clone()]);
+        assert!(minus(&old, &new).is_empty());
+        // Line 9 edited away: the finding left is the one at line 15.
+        assert_eq!(minus(&old, &[at(15)]), [old[0].clone()]);
+    }
+
+    #[test]
+    fn copies_of_a_line_pair_where_the_lines_around_them_moved() {
+        let at = |line, text: &str, msg: &str| found(Rule::BrokenReference, "a", line, text, msg);
+        let copy = |line| at(line, "See missing.md.", "missing");
+        // Four lines written at line 7, one a copy: `a.md` and `b.md` tell that the old
+        // copies at 9 and 15 are now at 13 and 19.
+        let old = [at(7, "a.md", "a"), copy(9), at(13, "b.md", "b"), copy(15)];
+        let new = [
+            copy(7),
+            at(11, "a.md", "a"),
+            copy(13),
+            at(17, "b.md", "b"),
+            copy(19),
+        ];
+        assert_eq!(minus(&new, &old), [new[0].clone()]);
+        assert!(minus(&old, &new).is_empty());
+    }
+
+    #[test]
+    fn nearest_keeps_order_and_pairs_the_first_on_a_tie() {
+        assert_eq!(nearest(&[10, 16], &[7, 10, 16]), [(1, 2), (0, 1)]);
+        assert_eq!(nearest(&[7, 10, 16], &[10, 16]), [(2, 1), (1, 0)]);
+        assert_eq!(nearest(&[10], &[5, 15]), [(0, 0)]);
+        assert_eq!(nearest(&[1, 2], &[8, 9]), [(0, 0), (1, 1)]);
+        assert!(nearest(&[], &[3]).is_empty());
     }
 
     #[test]
