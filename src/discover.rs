@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::model::{AgentFlavor, Kind, ManifestKind, PluginFormat};
-use crate::paths::{display_path, normalize};
+use crate::paths::{PathView, display_path, normalize};
 
 /// A file to audit.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -162,14 +162,14 @@ fn unsafe_ignore_file(dir: &Path) -> Option<(PathBuf, String)> {
 
 /// The error for `file`, which [`unsafe_ignore_file`] refused for `why`: no ignore rule is
 /// honoured in `scope` (`in this run`, or in a folder).
-fn refused_ignore_file(file: &Path, why: &str, scope: &str, cwd: &Path) -> WalkError {
+fn refused_ignore_file(file: &Path, why: &str, scope: &str, view: &PathView) -> WalkError {
     let noun = if file.file_name() == Some(OsStr::new(".git")) {
         "this file"
     } else {
         "this ignore file"
     };
     WalkError {
-        path: display_path(file, cwd),
+        path: display_path(file, view),
         message: format!(
             "{noun} {why}, so no ignore rule is honoured {scope}; fix it, or audit with --no-ignore"
         ),
@@ -401,7 +401,15 @@ fn names_back(path: &Path) -> impl Iterator<Item = &[u8]> + Clone {
 /// Walk `roots` with `threads` workers (0 = automatic), honouring ignore rules.
 pub fn walk(roots: &[PathBuf], excludes: &GlobSet, threads: usize, cwd: &Path) -> Discovery {
     let excludes = Excludes::from(excludes.clone());
-    walk_each(roots, &excludes, threads, cwd, IgnoreRules::Honour, &|_| {})
+    let view = PathView::new(cwd, roots);
+    walk_each(
+        roots,
+        &excludes,
+        threads,
+        &view,
+        IgnoreRules::Honour,
+        &|_| {},
+    )
 }
 
 /// [`walk`], also handing each candidate to `found` on the walker's thread as soon as it is
@@ -412,7 +420,7 @@ pub(crate) fn walk_each(
     roots: &[PathBuf],
     excludes: &Excludes,
     threads: usize,
-    cwd: &Path,
+    view: &PathView,
     rules: IgnoreRules,
     found: &(dyn Fn(&Candidate) + Sync),
 ) -> Discovery {
@@ -423,7 +431,7 @@ pub(crate) fn walk_each(
     let mut rules = rules;
     if rules == IgnoreRules::Honour {
         refused_at_start = roots.iter().find_map(|r| {
-            normalize(&cwd.join(r))
+            normalize(&view.cwd().join(r))
                 .ancestors()
                 .find_map(unsafe_ignore_file)
         });
@@ -435,7 +443,7 @@ pub(crate) fn walk_each(
     let Some(walker) = builder(roots, roots, excludes, threads, rules, &refused) else {
         return Discovery::default();
     };
-    let mut d = run(walker, cwd, found);
+    let mut d = run(walker, view, found);
     let refused = refused.into_inner();
     if !refused.is_empty() {
         // The folders the walk did not enter, walked again reading no ignore file: what
@@ -443,16 +451,16 @@ pub(crate) fn walk_each(
         let dirs: Vec<PathBuf> = refused.iter().map(|(dir, _, _)| dir.clone()).collect();
         let off = IgnoreRules::Off;
         if let Some(walker) = builder(&dirs, roots, excludes, threads, off, &Refused::default()) {
-            d.merge(run(walker, cwd, found));
+            d.merge(run(walker, view, found));
         }
     }
     if let Some((file, why)) = refused_at_start {
         d.errors
-            .push(refused_ignore_file(&file, &why, "in this run", cwd));
+            .push(refused_ignore_file(&file, &why, "in this run", view));
     }
     d.errors.extend(refused.into_iter().map(|(dir, file, why)| {
-        let scope = format!("in `{}`", display_path(&dir, cwd));
-        refused_ignore_file(&file, &why, &scope, cwd)
+        let scope = format!("in `{}`", display_path(&dir, view));
+        refused_ignore_file(&file, &why, &scope, view)
     }));
     d.candidates.sort_by(|a, b| a.path.cmp(&b.path));
     d.candidates.dedup_by(|a, b| a.path == b.path);
@@ -467,7 +475,7 @@ pub(crate) fn walk_each(
     d.skill_links.sort();
     d.skill_links.dedup();
     if rules == IgnoreRules::Honour {
-        d.ignored = count_ignored(&d, roots, excludes, threads, cwd);
+        d.ignored = count_ignored(&d, roots, excludes, threads, view);
     }
     d
 }
@@ -558,7 +566,7 @@ fn name_of(e: &ignore::DirEntry) -> &[u8] {
 
 /// Run a walk, collecting candidates (handed to `found` as they come), errors and the
 /// folders whose ignore rules apply below them.
-fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) -> Discovery {
+fn run(builder: WalkBuilder, view: &PathView, found: &(dyn Fn(&Candidate) + Sync)) -> Discovery {
     let all = Mutex::new(Discovery::default());
     builder.build_parallel().run(|| {
         let all = &all;
@@ -600,7 +608,7 @@ fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) ->
                         && e.path().parent().and_then(Path::file_name) == Some(OsStr::new("skills"))
                         && links_to_a_folder_name(e.path())
                     {
-                        let shown = display_path(e.path(), cwd);
+                        let shown = display_path(e.path(), view);
                         guard.local.skill_links.push((shown, e.path().to_owned()));
                     }
                     if let Some(kind) = kind {
@@ -610,7 +618,7 @@ fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) ->
                             None => Entry::File,
                         };
                         let c = Candidate {
-                            path: display_path(e.path(), cwd),
+                            path: display_path(e.path(), view),
                             fs_path: e.into_path(),
                             kind,
                             entry,
@@ -619,7 +627,7 @@ fn run(builder: WalkBuilder, cwd: &Path, found: &(dyn Fn(&Candidate) + Sync)) ->
                         guard.local.candidates.push(c);
                     }
                 }
-                Err(err) => guard.local.errors.push(walk_error(&err, cwd)),
+                Err(err) => guard.local.errors.push(walk_error(&err, view)),
             }
             WalkState::Continue
         })
@@ -647,9 +655,9 @@ fn count_ignored(
     roots: &[PathBuf],
     excludes: &Excludes,
     threads: usize,
-    cwd: &Path,
+    view: &PathView,
 ) -> usize {
-    let rules_from_above = roots.iter().any(|r| rules_above(r, cwd));
+    let rules_from_above = roots.iter().any(|r| rules_above(r, view.cwd()));
     let mut dirs: Vec<PathBuf> = if rules_from_above {
         roots.to_vec()
     } else {
@@ -665,7 +673,7 @@ fn count_ignored(
         return 0;
     };
     let found: Vec<String> = if rules_from_above {
-        run(builder, cwd, &|_| {})
+        run(builder, view, &|_| {})
             .candidates
             .into_iter()
             .map(|c| c.path)
@@ -676,7 +684,7 @@ fn count_ignored(
             .build()
             .flatten()
             .filter(|e| e.file_type().is_some_and(|t| !t.is_dir()) && classify(e.path()).is_some())
-            .map(|e| display_path(e.path(), cwd))
+            .map(|e| display_path(e.path(), view))
             .collect()
     };
     let mut hidden: Vec<&str> = found
@@ -715,7 +723,7 @@ impl Drop for MergeOnDrop<'_> {
     }
 }
 
-fn walk_error(err: &ignore::Error, cwd: &Path) -> WalkError {
+fn walk_error(err: &ignore::Error, view: &PathView) -> WalkError {
     fn path_of(err: &ignore::Error) -> Option<&Path> {
         match err {
             ignore::Error::WithPath { path, .. } => Some(path),
@@ -726,10 +734,10 @@ fn walk_error(err: &ignore::Error, cwd: &Path) -> WalkError {
             _ => None,
         }
     }
-    let path = path_of(err).map_or_else(|| ".".to_owned(), |p| display_path(p, cwd));
+    let path = path_of(err).map_or_else(|| ".".to_owned(), |p| display_path(p, view));
     let message = match err {
         ignore::Error::Loop { ancestor, .. } => {
-            format!("symlink loop back to {}", display_path(ancestor, cwd))
+            format!("symlink loop back to {}", display_path(ancestor, view))
         }
         other => {
             let m = other.to_string();
@@ -748,7 +756,7 @@ fn walk_error(err: &ignore::Error, cwd: &Path) -> WalkError {
 pub(crate) fn manifest_agents<'m>(
     manifests: impl Iterator<Item = &'m crate::model::Manifest>,
     known: &[Candidate],
-    cwd: &std::path::Path,
+    view: &PathView,
     boundary: &crate::boundary::Boundary,
 ) -> Vec<Candidate> {
     // Built on first use: most libraries have no Claude plugin that lists agents.
@@ -768,7 +776,7 @@ pub(crate) fn manifest_agents<'m>(
             for f in files {
                 if !seen.contains(&f) && !out.iter().any(|c| c.fs_path == f) {
                     out.push(Candidate {
-                        path: display_path(&f, cwd),
+                        path: display_path(&f, view),
                         fs_path: f,
                         kind: Kind::Agent(AgentFlavor::Claude),
                         entry: Entry::Indirect,
@@ -993,7 +1001,7 @@ mod tests {
 
     #[test]
     fn display_paths_are_relative_under_cwd() {
-        let cwd = Path::new("/srv/library");
+        let cwd = &PathView::new(Path::new("/srv/library"), &[]);
         assert_eq!(
             display_path(Path::new("./skills/a/SKILL.md"), cwd),
             "skills/a/SKILL.md"

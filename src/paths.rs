@@ -3,15 +3,45 @@
 
 use std::path::{Component, Path, PathBuf};
 
-/// How a path is shown in reports: relative to `cwd` when under it, `/`-separated, without
-/// `./`; otherwise as given.
-pub(crate) fn display_path(path: &Path, cwd: &Path) -> String {
+/// How the paths of one run are shown: relative to the working folder when under it, else
+/// absolute. When an audited root lies above the working folder (`..`, say), every path of the
+/// run is shown absolute, as under a root outside it: else the root and the files beside the
+/// working folder would be absolute and those under it relative, and a comparison with a report
+/// of the same library written elsewhere would take the latter for moved.
+#[derive(Debug, Clone)]
+pub(crate) struct PathView {
+    /// The working folder, with `.` and `..` taken out.
+    cwd: PathBuf,
+    /// Every path is shown absolute.
+    absolute: bool,
+}
+
+impl PathView {
+    /// The view of a run in `cwd` (which relative roots are taken from) over `roots`.
+    pub(crate) fn new(cwd: &Path, roots: &[PathBuf]) -> PathView {
+        let cwd = normalize(cwd);
+        let absolute = roots.iter().any(|r| {
+            let root = normalize(&cwd.join(r));
+            root != cwd && cwd.starts_with(&root)
+        });
+        PathView { cwd, absolute }
+    }
+
+    /// The working folder, with `.` and `..` taken out: relative paths are taken from it.
+    pub(crate) fn cwd(&self) -> &Path {
+        &self.cwd
+    }
+}
+
+/// How a path is shown in reports: as `view` says, `/`-separated, without `./`.
+pub(crate) fn display_path(path: &Path, view: &PathView) -> String {
     let abs = if path.is_absolute() {
         normalize(path)
     } else {
-        normalize(&cwd.join(path))
+        normalize(&view.cwd.join(path))
     };
-    let shown = match abs.strip_prefix(normalize(cwd)) {
+    let shown = match abs.strip_prefix(&view.cwd) {
+        _ if view.absolute => abs,
         Ok(rel) if rel.as_os_str().is_empty() => PathBuf::from("."),
         Ok(rel) => rel.to_path_buf(),
         Err(_) => abs,
@@ -53,4 +83,47 @@ pub(crate) fn folder_name_text(path: &Path) -> String {
     path.parent()
         .and_then(Path::file_name)
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn paths_are_absolute_when_a_root_holds_the_working_folder() {
+        let cwd = Path::new("/srv/library/skills");
+        let shown = |roots: &[&str], path: &str| {
+            let roots: Vec<PathBuf> = roots.iter().map(PathBuf::from).collect();
+            display_path(Path::new(path), &PathView::new(cwd, &roots))
+        };
+        // A root above: the root, the files under the working folder and the others alike.
+        assert_eq!(shown(&[".."], ".."), "/srv/library");
+        assert_eq!(
+            shown(&[".."], "a/SKILL.md"),
+            "/srv/library/skills/a/SKILL.md"
+        );
+        assert_eq!(shown(&[".."], "../agents/w.md"), "/srv/library/agents/w.md");
+        assert_eq!(
+            shown(&["/srv"], "a/SKILL.md"),
+            "/srv/library/skills/a/SKILL.md"
+        );
+        // One such root among others is enough.
+        assert_eq!(
+            shown(&["a", "/srv/library/x/.."], "a"),
+            "/srv/library/skills/a"
+        );
+        // No root, the working folder itself, a folder in it or one beside it: as before.
+        for roots in [
+            &[][..],
+            &["."],
+            &["../../library/skills/"],
+            &["a"],
+            &["../other"],
+            &["/elsewhere"],
+        ] {
+            assert_eq!(shown(roots, "."), ".");
+            assert_eq!(shown(roots, "a/./SKILL.md"), "a/SKILL.md");
+            assert_eq!(shown(roots, "../agents/w.md"), "/srv/library/agents/w.md");
+        }
+    }
 }

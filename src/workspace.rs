@@ -15,6 +15,8 @@ use crate::profile::Profile;
 /// A library, audited, with the files an editor changed parsed from their text.
 pub struct Workspace {
     opts: AuditOptions,
+    /// How the options show paths, decided once.
+    view: crate::paths::PathView,
     boundary: Boundary,
     excludes: discover::Excludes,
     found: Discovery,
@@ -60,6 +62,7 @@ impl Workspace {
     pub fn audit(opts: AuditOptions) -> Result<Workspace, AuditError> {
         let s = audit::in_pool(&opts, || audit::gather(&opts))?;
         let mut ws = Workspace {
+            view: opts.view(),
             opts,
             boundary: s.boundary,
             excludes: s.excludes,
@@ -100,7 +103,7 @@ impl Workspace {
 
     /// How `path` is shown in findings.
     pub fn display_path(&self, path: &Path) -> String {
-        crate::paths::display_path(path, &self.opts.cwd)
+        crate::paths::display_path(path, &self.view)
     }
 
     /// The file at `path` as the audit sees it: a file the walk found, or a new one the

@@ -199,11 +199,12 @@ pub(crate) fn judge(
     rules::config::apply_suppressions(&mut findings, &suppressions, &opts.settings.policies.rules);
     rules::config::apply_severities(&mut findings, &opts.settings.severities);
     sort_findings(&mut findings);
+    let view = opts.view();
     AuditResult {
         roots: opts
             .roots
             .iter()
-            .map(|r| crate::paths::display_path(r, &opts.cwd))
+            .map(|r| crate::paths::display_path(r, &view))
             .collect(),
         profiles,
         skills,

@@ -36,7 +36,8 @@ pub struct AuditOptions {
     pub settings: Settings,
     /// Worker threads for the walk and the parse (0 = one per core).
     pub threads: usize,
-    /// Paths in the report are relative to this folder when under it.
+    /// The folder relative paths are taken from; paths in the report are shown from it, as
+    /// [`AuditOptions::view`] says.
     pub cwd: PathBuf,
     /// Links no manifest records (`[[links]]` in skill-audit.toml).
     pub links: Vec<crate::config::file::ConfigLink>,
@@ -62,6 +63,13 @@ pub struct AuditOptions {
     /// Text to audit instead of what a file holds, by file-system path: the fixes of earlier
     /// passes (`fix::run`), not yet written.
     pub overlay: std::sync::Arc<std::collections::BTreeMap<PathBuf, Vec<u8>>>,
+}
+
+impl AuditOptions {
+    /// How this run shows paths: from `cwd`, or all absolute when a root lies above it.
+    pub(crate) fn view(&self) -> crate::paths::PathView {
+        crate::paths::PathView::new(&self.cwd, &self.roots)
+    }
 }
 
 /// One skill and its availability in each profile (same order as `AuditResult::profiles`).
@@ -234,10 +242,11 @@ pub(crate) fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditEr
     let mut seen = HashSet::new();
     // One composer for the run: files several profiles are built on are read once.
     let mut composer = profile::Composer::default();
+    let view = opts.view();
     for source in &opts.profiles {
         let p = match source {
             ProfileSource::File(path) => {
-                composer.load(path, &crate::paths::display_path(path, &opts.cwd))?
+                composer.load(path, &crate::paths::display_path(path, &view))?
             }
             ProfileSource::Builtin(name) => profile::builtin::load(name)?,
             ProfileSource::Mcp { name, argv } => {

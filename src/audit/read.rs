@@ -40,7 +40,7 @@ pub(crate) fn read_files(
             &opts.roots,
             excludes,
             opts.threads,
-            &opts.cwd,
+            &opts.view(),
             rules,
             &|c| {
                 let c = c.clone();
@@ -87,7 +87,12 @@ pub(crate) fn complete(opts: &AuditOptions, scan: &mut PerFile, boundary: &Bound
             Parsed::Manifests(m) => Some(m.as_slice()),
             _ => None,
         });
-        discover::manifest_agents(manifests.flatten(), &found.candidates, &opts.cwd, boundary)
+        discover::manifest_agents(
+            manifests.flatten(),
+            &found.candidates,
+            &opts.view(),
+            boundary,
+        )
     };
     outputs.par_extend(extra.into_par_iter().map(|c| check_file(c, opts, boundary)));
     once_per_file(outputs);

@@ -157,16 +157,18 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
     } else {
         args.paths.clone()
     };
+    // The settings file's path, and its folder's in policy rules, are shown as the run's.
+    let view = crate::paths::PathView::new(&cwd, &roots);
     let config_path = match &lib.config {
         Some(p) => Some(p.clone()),
         None => match roots.first() {
-            Some(root) => file::find(root, &cwd, lib.follow_outside)?,
+            Some(root) => file::find(root, &view, lib.follow_outside)?,
             None => None,
         },
     };
     let settings_file = config_path
         .as_deref()
-        .map(|p| crate::paths::display_path(p, &cwd));
+        .map(|p| crate::paths::display_path(p, &view));
     let config = match (&config_path, &settings_file) {
         (Some(p), Some(shown)) => file::load(p, shown).map_err(|e| e.to_string())?,
         _ => file::Config::default(),
@@ -242,7 +244,7 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
             hosts: config.file.hosts.clone(),
             severities,
             policies: crate::rules::policy::Policies {
-                dir: crate::paths::display_path(&config.dir, &cwd),
+                dir: crate::paths::display_path(&config.dir, &view),
                 rules: config.policies.clone(),
             },
         },
@@ -506,7 +508,7 @@ fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, 
         let roots: Vec<String> = opts
             .roots
             .iter()
-            .map(|r| crate::paths::display_path(r, &opts.cwd))
+            .map(|r| crate::paths::display_path(r, &opts.view()))
             .collect();
         eprintln!("skill-audit: auditing {}", roots.join(", "));
     }

@@ -8,14 +8,16 @@ use crate::rules::Rule;
 fn policies(config: Option<&std::path::Path>) -> Result<Vec<Rule>, String> {
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
+    // As an audit of the current folder shows paths.
+    let view = crate::paths::PathView::new(&cwd, &[]);
     let path = match config {
         Some(p) => Some(p.to_owned()),
-        None => crate::config::file::find(std::path::Path::new("."), &cwd, false)?,
+        None => crate::config::file::find(std::path::Path::new("."), &view, false)?,
     };
     let Some(path) = path else {
         return Ok(Vec::new());
     };
-    let shown = crate::paths::display_path(&path, &cwd);
+    let shown = crate::paths::display_path(&path, &view);
     crate::config::file::load(&path, &shown)
         .map(|c| c.policies)
         .map_err(|e| e.to_string())

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::{AuditArgs, LibraryArgs, Outcome, print};
 use crate::audit::{self, AuditResult};
+use crate::paths::PathView;
 use crate::report::Report;
 use crate::report::explain::{Entry, explain};
 
@@ -30,9 +31,9 @@ pub(crate) fn run(args: ExplainArgs) -> Result<Outcome, String> {
     }
     // The same options an audit of the root would use, settings file included.
     let audit_args = AuditArgs::quiet(vec![args.root.clone()], args.library);
-    let opts = super::audit::options(&audit_args, cwd.clone())?.opts;
+    let opts = super::audit::options(&audit_args, cwd)?.opts;
     let result = audit::run(&opts).map_err(|e| e.to_string())?;
-    let entry = find(&result, &args.path, &cwd).ok_or_else(|| {
+    let entry = find(&result, &args.path, &opts.view()).ok_or_else(|| {
         format!(
             "{} is neither a skill nor an agent found under {}",
             args.path.display(),
@@ -44,10 +45,10 @@ pub(crate) fn run(args: ExplainArgs) -> Result<Outcome, String> {
 }
 
 /// The skill or agent at `path`: the same file, or for a skill also its folder.
-fn find(result: &AuditResult, path: &Path, cwd: &Path) -> Option<Entry> {
+fn find(result: &AuditResult, path: &Path, view: &PathView) -> Option<Entry> {
     let canon = |p: &Path| std::fs::canonicalize(p).ok();
     let target = canon(path);
-    let shown = crate::paths::display_path(path, cwd);
+    let shown = crate::paths::display_path(path, view);
     let same = |fs_path: &Path, display: &str| {
         display == shown || (target.is_some() && canon(fs_path) == target)
     };

@@ -29,13 +29,14 @@ pub(crate) const FILE_NAME: &str = "skill-audit.toml";
 /// settings of where its link is, not of where the link leads. The file found must itself stay
 /// there: one whose real path leaves the folders searched and the audited root (a symlink to
 /// `/proc/self/environ`, say) is an error unless `follow_outside`, as for any file of the tree.
-/// The path returned is relative to `cwd` when under it, otherwise absolute.
+/// `cwd` is `view`'s. The path returned is relative to `cwd` when under it, otherwise absolute;
+/// errors show it as the run shows paths.
 pub(crate) fn find(
     root: &Path,
-    cwd: &Path,
+    view: &crate::paths::PathView,
     follow_outside: bool,
 ) -> Result<Option<PathBuf>, String> {
-    let cwd = crate::paths::normalize(cwd);
+    let cwd = view.cwd();
     let start = if root.is_dir() {
         root
     } else {
@@ -47,9 +48,9 @@ pub(crate) fn find(
         .position(|d| std::fs::symlink_metadata(d.join(".git")).is_ok())
     {
         Some(repo) => start.ancestors().take(repo + 1).collect(),
-        None if start.starts_with(&cwd) => start
+        None if start.starts_with(cwd) => start
             .ancestors()
-            .take_while(|d| d.starts_with(&cwd))
+            .take_while(|d| d.starts_with(cwd))
             .collect(),
         None => vec![start.as_path()],
     };
@@ -59,13 +60,13 @@ pub(crate) fn find(
         .iter()
         .map(|d| (d.join(FILE_NAME), top))
         // The current folder, unless it was searched already.
-        .chain((!searched.contains(&cwd.as_path())).then(|| (cwd.join(FILE_NAME), cwd.as_path())))
+        .chain((!searched.contains(&cwd)).then(|| (cwd.join(FILE_NAME), cwd)))
         // Whatever it is: a FIFO or a folder of that name is an error, not a file to pass by.
         .find(|(f, _)| std::fs::symlink_metadata(f).is_ok())
     else {
         return Ok(None);
     };
-    let shown = crate::paths::display_path(&found, &cwd);
+    let shown = crate::paths::display_path(&found, view);
     let boundary = crate::boundary::Boundary::new(&[start.clone(), top.to_owned()], follow_outside);
     if boundary.leads_outside(&found) {
         return Err(format!(
@@ -77,7 +78,7 @@ pub(crate) fn find(
             "{shown}: not a regular file, so no settings are read; remove it, or name a settings file with --config"
         ));
     }
-    Ok(Some(match found.strip_prefix(&cwd) {
+    Ok(Some(match found.strip_prefix(cwd) {
         Ok(rel) => rel.to_owned(),
         Err(_) => found,
     }))

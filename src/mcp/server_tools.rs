@@ -874,7 +874,7 @@ fn fix_preview(opts: &crate::audit::AuditOptions, target: &Path) -> Answer {
         .filter(|c| crate::paths::normalize(&opts.cwd.join(&c.fs_path)) == target)
         .collect();
     let diff = crate::fix::diff(&changes);
-    let shown = crate::paths::display_path(target, &opts.cwd);
+    let shown = crate::paths::display_path(target, &opts.view());
     let fixes: usize = changes.iter().map(|c| c.safe).sum();
     let text = if diff.is_empty() {
         format!("No safe fix applies to {shown}.\n")

@@ -916,8 +916,9 @@ impl<'a> Scope<'a> {
             return self.roots.iter().any(|r| under(path, r).is_some());
         };
         let opts = run.opts;
+        let view = opts.view();
         opts.roots.iter().any(|root| {
-            let shown = crate::paths::display_path(root, &opts.cwd);
+            let shown = crate::paths::display_path(root, &view);
             let Some(rest) = under(path, &shown) else {
                 return false;
             };

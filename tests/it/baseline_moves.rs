@@ -230,6 +230,45 @@ fn the_same_tree_under_another_spelling_of_its_root_moved_nothing() {
     );
 }
 
+#[test]
+fn a_root_above_the_working_folder_shows_every_path_absolute_and_moved_nothing() {
+    let t = nested();
+    let base = t.path().join("base.json");
+    let skills = t.path().join("lib/skills");
+    // From inside the library its root is `..`: the root, the files under the working folder,
+    // the others and the paths messages quote are all shown absolute, as for an absolute root.
+    let (r, code) = json_run(&skills, &["--fail-on", "never", ".."]);
+    assert_eq!(code, 0, "{r}");
+    let lib = t.path().join("lib").canonicalize().unwrap();
+    let lib = lib.to_str().unwrap();
+    assert_eq!(r["roots"], json!([lib]));
+    let paths: Vec<&str> = arr(&r, "skills")
+        .iter()
+        .chain(arr(&r, "findings"))
+        .map(|v| s(v, "path"))
+        .collect();
+    assert!(paths.len() > 3, "{r:#}");
+    assert!(
+        paths.iter().all(|p| p.starts_with(&format!("{lib}/"))),
+        "{paths:?}"
+    );
+    let quoted = messages(&r, "SA114");
+    assert!(
+        quoted
+            .iter()
+            .any(|m| m.contains(&format!("`{lib}/skills/outer/SKILL.md`"))),
+        "{quoted:?}"
+    );
+    only_moved(&against(&skills, &base, &[".."]), &[]);
+    // The other way round: a baseline written from inside, a run of `lib` from above.
+    bin(&skills)
+        .args(["--fail-on", "never", "-o", "../../inside.json", ".."])
+        .assert()
+        .success();
+    let inside = t.path().join("inside.json");
+    only_moved(&against(t.path(), &inside, &["lib"]), &[]);
+}
+
 /// The JSON report at `path`.
 fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
