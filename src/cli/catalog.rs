@@ -57,7 +57,8 @@ pub(crate) fn profiles(name: Option<&str>) -> Result<Outcome, String> {
         return match builtin::text(name) {
             Some(json) => print(json),
             None => Err(format!(
-                "unknown built-in profile `{name}`; known: {}",
+                "unknown built-in profile {}; known: {}",
+                crate::diagnostic::quote(name),
                 builtin::names().join(", ")
             )),
         };
@@ -76,8 +77,12 @@ pub(crate) fn profiles(name: Option<&str>) -> Result<Outcome, String> {
 /// One rule's documentation, a built-in rule's or a policy rule's of the settings file.
 pub(crate) fn rule(id: &str, config: Option<&std::path::Path>) -> Result<Outcome, String> {
     let policies = policies(config)?;
-    let rule = Rule::from_id_in(id, &policies)
-        .ok_or_else(|| format!("unknown rule `{id}`; `skill-audit rules` lists them"))?;
+    let rule = Rule::from_id_in(id, &policies).ok_or_else(|| {
+        format!(
+            "unknown rule {}; `skill-audit rules` lists them",
+            crate::diagnostic::quote(id)
+        )
+    })?;
     print(&rule_doc(rule))
 }
 

@@ -11,6 +11,7 @@ use std::path::{Path, PathBuf};
 use toml::Spanned;
 
 use super::{Host, NameCharset};
+use crate::diagnostic::quote;
 use crate::profile::ProfileSource;
 use crate::rules::Rule;
 
@@ -436,7 +437,7 @@ fn rules<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<(Spanned<String>, RuleLe
         fn visit_map<A: de::MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
             let mut out = Vec::new();
             while let Some(key) = map.next_key::<Spanned<String>>()? {
-                let what = format!("`{}` in [rules]", key.get_ref());
+                let what = format!("{} in [rules]", quote(key.get_ref()));
                 let level = map.next_value_seed(Choice::<RuleLevel>::new(&what))?;
                 out.push((key, level));
             }
@@ -513,7 +514,7 @@ impl Config {
                     path: self.display.clone(),
                     line: at.line as usize,
                     column: at.column as usize,
-                    message: format!("profile `{entry}`: {message}"),
+                    message: format!("profile {}: {message}", quote(entry)),
                 };
                 match ProfileSource::parse(entry) {
                     ProfileSource::File(f) => {
@@ -600,8 +601,8 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
             err(
                 id.span().start,
                 format!(
-                    "unknown rule `{}` in [rules]; use a rule ID such as `SA221` or a name such as `unknown-key` (`skill-audit rules` lists them)",
-                    id.get_ref()
+                    "unknown rule {} in [rules]; use a rule ID such as `SA221` or a name such as `unknown-key` (`skill-audit rules` lists them)",
+                    quote(id.get_ref())
                 ),
             )
         })?;
@@ -612,11 +613,11 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
             return Err(err(
                 id.span().start,
                 format!(
-                    "[rules] sets {rule} ({}) twice: as `{}` on line {} and as `{}` on line {}; keep one",
+                    "[rules] sets {rule} ({}) twice: as {} on line {} and as {} on line {}; keep one",
                     rule.name(),
-                    first.get_ref(),
+                    quote(first.get_ref()),
                     line(first),
-                    id.get_ref(),
+                    quote(id.get_ref()),
                     line(id),
                 ),
             ));
@@ -633,8 +634,8 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
                     err(
                         sel.span().start,
                         format!(
-                            "`{}` in `{key}` names no rule; {}",
-                            sel.get_ref(),
+                            "{} in `{key}` names no rule; {}",
+                            quote(sel.get_ref()),
                             Rule::no_rule_hint(sel.get_ref(), &policies)
                         ),
                     )
@@ -659,8 +660,8 @@ pub(crate) fn parse(text: &str, display: &str, dir: PathBuf) -> Result<Config, C
                     err(
                         f.span().start,
                         format!(
-                            "unknown `output-format` `{}`; use {}",
-                            f.get_ref(),
+                            "unknown `output-format` {}; use {}",
+                            quote(f.get_ref()),
                             crate::report::Format::NAMES
                         ),
                     )
@@ -719,7 +720,8 @@ fn policies(
             return Err(err(
                 at_id,
                 format!(
-                    "policy `id` `{id}` is the built-in rule {builtin} ({}); policy rules use `P` and three digits, such as `P001`",
+                    "policy `id` {} is the built-in rule {builtin} ({}); policy rules use `P` and three digits, such as `P001`",
+                    quote(id),
                     builtin.name()
                 ),
             ));
@@ -727,14 +729,18 @@ fn policies(
         if !crate::rules::policy::is_policy_id(id) {
             return Err(err(
                 at_id,
-                format!("policy `id` `{id}`: use `P` and three digits, from `P001` to `P999`"),
+                format!(
+                    "policy `id` {}: use `P` and three digits, from `P001` to `P999`",
+                    quote(id)
+                ),
             ));
         }
         if let Some(twin) = out.iter().find(|r| r.code().eq_ignore_ascii_case(id)) {
             return Err(err(
                 at_id,
                 format!(
-                    "policy `id` `{id}` is declared twice ({twin} is above); give each rule its own ID"
+                    "policy `id` {} is declared twice ({twin} is above); give each rule its own ID",
+                    quote(id)
                 ),
             ));
         }
@@ -748,14 +754,18 @@ fn policies(
             return Err(err(
                 at_name,
                 format!(
-                    "policy `name` `{name}`: use lowercase letters, digits and `-`, such as `skill-license`"
+                    "policy `name` {}: use lowercase letters, digits and `-`, such as `skill-license`",
+                    quote(name)
                 ),
             ));
         }
         if let Some(taken) = Rule::from_id_in(name, &out) {
             return Err(err(
                 at_name,
-                format!("policy `name` `{name}` is already the name of {taken}; choose another"),
+                format!(
+                    "policy `name` {} is already the name of {taken}; choose another",
+                    quote(name)
+                ),
             ));
         }
         let target = *e.applies_to.get_ref();
@@ -900,7 +910,11 @@ fn policies(
                     .map_err(|x| {
                         err(
                             p.span().start,
-                            format!("policy {id}: `{}` is not a glob: {}", p.get_ref(), x.kind()),
+                            format!(
+                                "policy {id}: {} is not a glob: {}",
+                                quote(p.get_ref()),
+                                x.kind()
+                            ),
                         )
                     })?;
                 set.add(glob);
@@ -993,6 +1007,38 @@ mod tests {
 
     fn p(text: &str) -> Result<Config, ConfigError> {
         parse(text, "skill-audit.toml", PathBuf::new())
+    }
+
+    /// A name holding a backtick is quoted in a longer fence, so it stays one code span;
+    /// other names are quoted as they always were.
+    #[test]
+    fn names_with_backticks_stay_one_code_span_in_errors() {
+        for (text, says) in [
+            (
+                "[rules]\n\"a`b\" = \"off\"\n",
+                "unknown rule `` a`b `` in [rules]",
+            ),
+            (
+                "[rules]\nnope = \"off\"\n",
+                "unknown rule `nope` in [rules]",
+            ),
+            ("select = [\"x`\"]\n", "`` x` `` in `select` names no rule"),
+            (
+                "output-format = \"m`d\"\n",
+                "unknown `output-format` `` m`d ``;",
+            ),
+            (
+                "[[policy]]\nid = \"P`1\"\nname = \"a\"\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"x\"\n",
+                "policy `id` `` P`1 ``: use `P`",
+            ),
+            (
+                "[[policy]]\nid = \"P001\"\nname = \"a`b\"\napplies-to = \"skill\"\ncheck = \"required-field\"\nfield = \"x\"\n",
+                "policy `name` `` a`b ``: use lowercase",
+            ),
+        ] {
+            let e = p(text).unwrap_err().to_string();
+            assert!(e.contains(says), "{text}: {e}");
+        }
     }
 
     #[test]

@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 
 use super::context::{Cursor, cursor};
 use super::convert::{self, uri_of};
-use crate::diagnostic::{Applicability, Finding};
+use crate::diagnostic::{Applicability, Finding, quote};
 use crate::evaluate::{self, Availability, Judged, ToolVerdict};
 use crate::model::DepKind;
 use crate::model::{AgentFlavor, Kind};
@@ -143,7 +143,7 @@ fn tool_status(p: &Profile, judged: Judged<'_>, name: &str) -> String {
                     p.host_title().unwrap_or_default(),
                     crate::diagnostic::quoted(targets)
                 ),
-                (_, Some((server, _))) => format!("available: from the `{server}` server"),
+                (_, Some((server, _))) => format!("available: from the {} server", quote(server)),
                 _ => "available: listed by the profile".to_owned(),
             }
         }
@@ -197,7 +197,7 @@ fn name_hover(
         DepKind::Prompts => "prompt",
         _ => "tool",
     };
-    let mut s = format!("**`{name}`** ({what})\n\n");
+    let mut s = format!("**{}** ({what})\n\n", quote(name));
     if profiles.broken {
         s.push_str(
             "The profiles could not be loaded (the error is shown on the profile's file): nothing is judged against them until it is saved fixed.\n",
@@ -216,20 +216,23 @@ fn name_hover(
             k if p.has(k, name) => "available".to_owned(),
             _ => "missing".to_owned(),
         };
-        s.push_str(&format!("| `{}` | {status} |\n", p.name));
+        s.push_str(&format!("| {} | {status} |\n", quote(&p.name)));
     }
     s
 }
 
 fn server_hover(profiles: &[Profile], server: &str) -> String {
-    let mut s = format!("**`{server}`** (MCP server)\n\n| profile | status |\n| --- | --- |\n");
+    let mut s = format!(
+        "**{}** (MCP server)\n\n| profile | status |\n| --- | --- |\n",
+        quote(server)
+    );
     for p in profiles {
         let status = if p.tools.contains(&format!("{server}/*")) {
             "available"
         } else {
             "missing"
         };
-        s.push_str(&format!("| `{}` | {status} |\n", p.name));
+        s.push_str(&format!("| {} | {status} |\n", quote(&p.name)));
     }
     s
 }
@@ -291,8 +294,8 @@ fn availability_rows(profiles: &[Profile], availability: &[Availability]) -> Str
     for (p, a) in profiles.iter().zip(availability) {
         let status = a.status.as_str();
         match &a.reason {
-            Some(r) => s.push_str(&format!("| `{}` | {status}: {r} |\n", p.name)),
-            None => s.push_str(&format!("| `{}` | {status} |\n", p.name)),
+            Some(r) => s.push_str(&format!("| {} | {status}: {r} |\n", quote(&p.name))),
+            None => s.push_str(&format!("| {} | {status} |\n", quote(&p.name))),
         }
     }
     s
@@ -301,7 +304,7 @@ fn availability_rows(profiles: &[Profile], availability: &[Availability]) -> Str
 fn skill_hover(ws: &Workspace, file: &Path) -> Option<Hover> {
     let r = ws.result();
     let s = r.skills.iter().find(|s| s.skill.fs_path == file)?;
-    let mut out = format!("**{}** (skill, `{}`)\n\n", s.skill.name, s.skill.path);
+    let mut out = format!("**{}** (skill, {})\n\n", s.skill.name, quote(&s.skill.path));
     if let Some(d) = &s.skill.description {
         out.push_str(d.trim());
         out.push_str("\n\n");
@@ -660,6 +663,20 @@ mod tests {
     use crate::diagnostic::{Edit, Fix, Pos};
     use crate::rules::Rule;
     use std::str::FromStr;
+
+    /// Names in hover text are code spans that survive backticks, as in messages.
+    #[test]
+    fn hover_quotes_names_with_backticks_as_one_code_span() {
+        let profiles = [
+            Profile::from_names("prod", "prod.json", &["srv/*"], &[], &[]).expect("profile"),
+            Profile::from_names("a`b", "ab.json", &[], &[], &[]).expect("profile"),
+        ];
+        let hover = server_hover(&profiles, "s`v");
+        assert!(hover.starts_with("**`` s`v ``** (MCP server)"), "{hover}");
+        assert!(hover.contains("| `prod` | missing |"), "{hover}");
+        assert!(hover.contains("| `` a`b `` | missing |"), "{hover}");
+        assert!(server_hover(&profiles, "srv").contains("| `prod` | available |"));
+    }
 
     fn fixed(line: u32, col: u32, start: usize, end: usize, new: &str, safe: bool) -> Finding {
         let mut f = Finding::new(Rule::UnknownKey, "a/SKILL.md", Pos::new(line, col), "m");

@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 use super::file::{self, ProfileError, ProfileFile};
 use super::machine::{self, MachineParts};
 use super::{NameSet, Profile, Vocabulary, builtin, names};
+use crate::diagnostic::quote;
 use crate::model::DepKind;
 
 /// What a profile and the profiles it is built from list, before the name sets are built.
@@ -210,7 +211,7 @@ fn deny_glob(entry: &str, shown: &str) -> Result<Option<Glob>, String> {
         .backslash_escape(true)
         .build()
         .map(Some)
-        .map_err(|g| format!("`deny` entry `{shown}` is not a valid glob: {g}"))
+        .map_err(|g| format!("`deny` entry {} is not a valid glob: {g}", quote(shown)))
 }
 
 impl Deny {
@@ -377,7 +378,7 @@ impl Composer {
         }
         let display = path.display().to_string();
         let text = crate::boundary::read_text(path)
-            .map_err(|e| entry_err(format!("cannot read `{display}`: {e}")))?;
+            .map_err(|e| entry_err(format!("cannot read {}: {e}", quote(&display))))?;
         let file = file::read(&text, &display).map_err(|e| entry_err(e.to_string()))?;
         self.open.push(key.clone());
         let parts = self.parts(file, &text, path, &display, Role::Profile);
@@ -413,7 +414,8 @@ impl Composer {
         // A copy of a built-in profile says again that its servers are not all there are.
         let servers_beyond = file.not_judged.contains(&super::Undescribed::Servers);
         for entry in take(&mut file.extends) {
-            let entry_err = |m: String| at(&entry, format!("`extends` entry `{entry}`: {m}"));
+            let entry_err =
+                |m: String| at(&entry, format!("`extends` entry {}: {m}", quote(&entry)));
             let sub = match entry.strip_prefix("builtin:") {
                 Some(host) => builtin_parts(host).map_err(entry_err)?,
                 None => self.file_parts(&dir.join(&entry), &entry_err)?,
@@ -459,7 +461,8 @@ impl Composer {
                 return Err(at(
                     &host,
                     format!(
-                        "`host` `{host}` is not a built-in host; known: {}",
+                        "`host` {} is not a built-in host; known: {}",
+                        quote(&host),
                         builtin_names()
                     ),
                 ));
@@ -501,8 +504,16 @@ impl Composer {
             role == Role::Profile && !file.servers.is_empty() && !servers_beyond;
         for (server, mut entry) in take(&mut file.servers) {
             if let Some(from) = entry.from.take() {
-                let entry_err =
-                    |m: String| at(&from, format!("`servers.{server}.from` `{from}`: {m}"));
+                let entry_err = |m: String| {
+                    at(
+                        &from,
+                        format!(
+                            "{} {}: {m}",
+                            quote(&format!("servers.{server}.from")),
+                            quote(&from)
+                        ),
+                    )
+                };
                 let sub = self.file_parts(&dir.join(&from), &entry_err)?;
                 parts.absorb(imported(&server, sub));
             }

@@ -589,9 +589,13 @@ fn unknown_key(msg: &str, text: &str) -> Option<String> {
     }
     Some(
         match crate::typos::typo_of(key, keys.iter().copied(), str::to_lowercase) {
-            Some(k) => format!("unknown key `{key}` in a profile; did you mean `{k}`?"),
+            Some(k) => format!(
+                "unknown key {} in a profile; did you mean `{k}`?",
+                crate::diagnostic::quote(key)
+            ),
             None => format!(
-                "unknown key `{key}`: not a key of a profile (such as `tools`, `servers` or `extends`; docs/profiles.md lists them all)"
+                "unknown key {}: not a key of a profile (such as `tools`, `servers` or `extends`; docs/profiles.md lists them all)",
+                crate::diagnostic::quote(key)
             ),
         },
     )

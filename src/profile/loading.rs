@@ -7,7 +7,7 @@
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use crate::diagnostic::thousands;
+use crate::diagnostic::{quote, thousands};
 use crate::model::{Skill, Unreadable as Found};
 
 /// How a host loads skills (the `skills` key of a host profile). Every rule is optional.
@@ -246,8 +246,9 @@ impl SkillLoading {
                 .unwrap_or_default();
             if file.case_sensitive && !written.is_empty() && written != file.name {
                 return Loading::Refused(format!(
-                    "{host} looks for a file named exactly `{}`, not `{written}`",
-                    file.name
+                    "{host} looks for a file named exactly {}, not {}",
+                    quote(&file.name),
+                    quote(written)
                 ));
             }
             // Found by asking the file system: only one that ignores case finds another case.
@@ -259,14 +260,16 @@ impl SkillLoading {
                 && written != file.name
             {
                 return Loading::Refused(format!(
-                    "{host} looks for `{name}`: on a case-sensitive file system (Linux) it does not find `{written}`; on macOS and Windows it does",
-                    name = file.name
+                    "{host} looks for {}: on a case-sensitive file system (Linux) it does not find {}; on macOS and Windows it does",
+                    quote(&file.name),
+                    quote(written)
                 ));
             }
             if let Some(max) = file.max_bytes.filter(|&m| skill.fields.file_bytes > m) {
                 return Loading::Refused(format!(
-                    "{host} skips a `{}` over {max} bytes, and this one has {}",
-                    file.name, skill.fields.file_bytes
+                    "{host} skips a {} over {max} bytes, and this one has {}",
+                    quote(&file.name),
+                    skill.fields.file_bytes
                 ));
             }
         }
@@ -662,7 +665,10 @@ impl TextRule {
             && let Some(bad) = value.chars().find(|c| !allowed(charset, *c))
         {
             return Some(format!(
-                "{host} skips a skill whose {field} `{value}` has `{bad}`, a character outside `{charset}`"
+                "{host} skips a skill whose {field} {} has {}, a character outside {}",
+                quote(value),
+                quote(&bad.to_string()),
+                quote(charset)
             ));
         }
         if let Some(first) = &self.first
@@ -670,7 +676,10 @@ impl TextRule {
             && !allowed(first, c)
         {
             return Some(format!(
-                "{host} skips a skill whose {field} `{value}` starts with `{c}`, a character outside `{first}`"
+                "{host} skips a skill whose {field} {} starts with {}, a character outside {}",
+                quote(value),
+                quote(&c.to_string()),
+                quote(first)
             ));
         }
         None

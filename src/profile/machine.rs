@@ -6,6 +6,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::Machine;
 use super::compose::Deny;
+use crate::diagnostic::quote;
 use crate::model::DepKind;
 
 /// The OS names a profile may give: OpenClaw's three, then the aliases read as them.
@@ -53,13 +54,16 @@ pub(super) fn problem(kind: DepKind, key: &str, entry: &str, glob: bool) -> Opti
         DepKind::Env if name.contains('=') => {
             let bare = name.split('=').next().unwrap_or_default().trim();
             Some(format!(
-                "`{key}` entry `{bare}=…` looks like it carries a value; profiles hold names \
-                 only, never values: write `{bare}`"
+                "`{key}` entry {} looks like it carries a value; profiles hold names only, \
+                 never values: write {}",
+                quote(&format!("{bare}=…")),
+                quote(bare)
             ))
         }
         DepKind::Os if !glob && os_name(name).is_none() => Some(format!(
-            "`{key}` entry `{name}` is not an OS skill-audit knows; use `darwin`, `linux` or \
-             `win32` (`macos` and `windows` are read as `darwin` and `win32`)"
+            "`{key}` entry {} is not an OS skill-audit knows; use `darwin`, `linux` or \
+             `win32` (`macos` and `windows` are read as `darwin` and `win32`)",
+            quote(name)
         )),
         _ => None,
     }

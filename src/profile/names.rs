@@ -227,8 +227,13 @@ impl NameSet {
                 match literal_prefix(&name) {
                     Some(prefix) => set.prefixes.push(prefix.to_owned()),
                     None => {
-                        let glob = compile(&name)
-                            .map_err(|e| format!("`{raw}` is not a valid pattern: {}", e.kind()))?;
+                        let glob = compile(&name).map_err(|e| {
+                            format!(
+                                "{} is not a valid pattern: {}",
+                                crate::diagnostic::quote(&raw),
+                                e.kind()
+                            )
+                        })?;
                         builder.add(glob);
                     }
                 }

@@ -330,7 +330,9 @@ impl<'de> Deserialize<'de> for Rule {
         // this run declares it: findings are matched by ID.
         Rule::from_id(&id)
             .or_else(|| policy::is_policy_id(&id).then(|| policy::known_only_by_id(&id)))
-            .ok_or_else(|| serde::de::Error::custom(format!("unknown rule `{id}`")))
+            .ok_or_else(|| {
+                serde::de::Error::custom(format!("unknown rule {}", crate::diagnostic::quote(&id)))
+            })
     }
 }
 

@@ -1012,7 +1012,23 @@ fn rule_prints_the_doc_by_code_or_name() {
     bin(Path::new(MANIFEST_DIR))
         .args(["rule", "no-such-rule"])
         .assert()
-        .code(2);
+        .code(2)
+        .stderr(
+            "skill-audit: error: unknown rule `no-such-rule`; `skill-audit rules` lists them\n",
+        );
+    // A name with a backtick stays one code span.
+    bin(Path::new(MANIFEST_DIR))
+        .args(["rule", "SA`2"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("unknown rule `` SA`2 ``;"));
+    bin(Path::new(MANIFEST_DIR))
+        .args(["profiles", "v`s"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "unknown built-in profile `` v`s ``;",
+        ));
 }
 
 // ---- the JSON report contract -------------------------------------------------------------------
