@@ -240,6 +240,40 @@ pub(crate) fn read(path: &Path, limit: u64) -> Result<Contents, Refusal> {
     })
 }
 
+/// Standard input, at most `limit` bytes: a pipe or a redirected file. A terminal would wait
+/// for typing and a device (`< /dev/zero`) may never end, so both are refused as a device path
+/// is; a pipe is read only up to the limit, as it states no size.
+pub(crate) fn read_stdin(limit: u64) -> Result<Vec<u8>, Refusal> {
+    use std::io::IsTerminal;
+    let stdin = std::io::stdin();
+    if stdin.is_terminal() {
+        return Err(Refusal::Special("a terminal"));
+    }
+    #[cfg(unix)]
+    {
+        use std::os::fd::AsFd;
+        use std::os::unix::fs::FileTypeExt;
+        let meta = stdin
+            .as_fd()
+            .try_clone_to_owned()
+            .map(std::fs::File::from)
+            .and_then(|f| f.metadata())
+            .map_err(Refusal::Io)?;
+        let t = meta.file_type();
+        if !(t.is_fifo() || t.is_socket())
+            && let Some(kind) = special_kind(t)
+        {
+            return Err(Refusal::Special(kind));
+        }
+        if meta.len() > limit {
+            return Err(Refusal::TooLarge(Some(meta.len())));
+        }
+    }
+    read_at_most(stdin.lock(), 0, limit)
+        .map_err(Refusal::Io)?
+        .ok_or(Refusal::TooLarge(None))
+}
+
 /// Everything `r` holds, or `None` when that is more than `limit` bytes. `stated` (the size the
 /// file system gives) only sizes the buffer: a file may state 0 (`/proc`) or never end
 /// (`/dev/zero`), so the read itself stops one byte past `limit`.

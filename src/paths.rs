@@ -72,6 +72,18 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
     out
 }
 
+/// `paths` without repeats, in the order given: a path is a repeat of an earlier one when both
+/// name the same place once `.` and `..` are taken out (`lib`, `./lib`, `lib/`), from `cwd` for
+/// a relative one. The first spelling is kept.
+pub(crate) fn distinct(paths: &[PathBuf], cwd: &Path) -> Vec<PathBuf> {
+    let mut seen = std::collections::HashSet::new();
+    paths
+        .iter()
+        .filter(|p| seen.insert(normalize(&cwd.join(p))))
+        .cloned()
+        .collect()
+}
+
 /// The file name of `path` as text (lossy), or empty when the path has none.
 pub(crate) fn file_name_text(path: &Path) -> String {
     path.file_name()
@@ -125,5 +137,25 @@ mod tests {
             assert_eq!(shown(roots, "a/./SKILL.md"), "a/SKILL.md");
             assert_eq!(shown(roots, "../agents/w.md"), "/srv/library/agents/w.md");
         }
+    }
+
+    #[test]
+    fn repeated_paths_are_dropped_and_the_first_spelling_kept() {
+        let cwd = Path::new("/work");
+        let given: Vec<PathBuf> = [
+            "lib",
+            "lib/skills",
+            "./lib/",
+            "/work/lib",
+            "other/../lib",
+            "x",
+        ]
+        .iter()
+        .map(PathBuf::from)
+        .collect();
+        assert_eq!(
+            distinct(&given, cwd),
+            [PathBuf::from("lib"), "lib/skills".into(), "x".into()]
+        );
     }
 }

@@ -22,13 +22,15 @@ pub struct AuditArgs {
     pub library: LibraryArgs,
     #[command(flatten)]
     pub out: OutputArgs,
-    /// Compare with an earlier JSON report: Markdown and the exit code consider only what is new.
+    /// Compare with an earlier JSON report (`-` reads it from standard input): Markdown and the
+    /// exit code consider only what is new.
     #[arg(long, value_name = "OLD.json", value_hint = ValueHint::FilePath)]
     pub baseline: Option<PathBuf>,
     /// Exit 1 when a finding of this severity or worse is found [default: error].
     #[arg(long, value_enum)]
     pub fail_on: Option<FailOn>,
-    /// Print only the findings: no progress, and no matrices or summary line in text output.
+    /// Print only the findings: no progress, and no matrices or summary line in text output
+    /// (with --baseline, its `baseline:` line is kept).
     #[arg(short, long, conflicts_with = "verbose")]
     pub quiet: bool,
     /// Say what is being done on standard error: settings file, roots, profiles, files found,
@@ -155,7 +157,8 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
     let roots = if args.paths.is_empty() {
         vec![PathBuf::from(".")]
     } else {
-        args.paths.clone()
+        // A root given twice is audited once, and the report lists it once.
+        crate::paths::distinct(&args.paths, &cwd)
     };
     // The settings file's path, and its folder's in policy rules, are shown as the run's.
     let view = crate::paths::PathView::new(&cwd, &roots);
@@ -341,6 +344,9 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     if let Some(old) = &baseline {
         report.baseline = Some(report::diff::baseline(old, &report, &opts));
     }
+    // Decided before the report is written: the Markdown verdict says whether the run fails.
+    let failed = fail_on.fails(report.worst());
+    report.fails = Some(failed);
     let empty = report.summary.files_scanned == 0;
     if empty && !args.quiet {
         eprintln!("skill-audit: {}", nothing_found(&report));
@@ -352,7 +358,6 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     } else {
         write_outputs(&report, &args.out)?;
     }
-    let failed = fail_on.fails(report.worst());
     if args.quiet && failed {
         eprintln!("skill-audit: exit 1: {}", why_failed(&report, fail_on));
     }

@@ -111,9 +111,10 @@ pub enum Command {
     /// Compare two JSON reports (new and fixed findings, availability changes and their
     /// causes) or two profiles (tools, resources and prompts added and removed, per server).
     Diff {
-        /// The earlier report (e.g. of the base branch), or profile (a file or `builtin:NAME`).
+        /// The earlier report (e.g. of the base branch), or profile (a file or `builtin:NAME`);
+        /// `-` reads standard input, for one of the two.
         old: PathBuf,
-        /// The later report (e.g. of the pull request), or profile.
+        /// The later report (e.g. of the pull request), or profile; `-` reads standard input.
         new: PathBuf,
         /// Output format.
         #[arg(short, long, value_enum, default_value_t = reports::DiffFormat::Text)]
@@ -124,7 +125,8 @@ pub enum Command {
     },
     /// Combine JSON reports of sharded runs into one report, in any format.
     Merge {
-        /// JSON reports; those audited at `.` get their file stem as a path prefix.
+        /// JSON reports; those audited at `.` get their file stem as a path prefix. `-` reads
+        /// one from standard input (prefix `stdin`).
         #[arg(required = true, num_args = 1..)]
         reports: Vec<PathBuf>,
         #[command(flatten)]

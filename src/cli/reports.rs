@@ -29,9 +29,9 @@ impl Side {
     }
 }
 
-/// Read a side of `diff`: `builtin:NAME`, else a file whose content says what it is. A JSON
-/// object with a `schema_version` key is a report (a profile has none); anything else is read
-/// as a profile.
+/// Read a side of `diff`: `builtin:NAME`, else a file (`-`: standard input) whose content
+/// says what it is. A JSON object with a `schema_version` key is a report (a profile has none);
+/// anything else is read as a profile.
 fn side(arg: &Path) -> Result<Side, String> {
     if let Some(text) = arg.to_str() {
         match ProfileSource::parse(text) {
@@ -58,6 +58,13 @@ fn side(arg: &Path) -> Result<Side, String> {
         Ok(Probe {
             schema_version: Some(_),
         }) => report::diff::parse(&text, arg).map(|r| Side::Report(Box::new(r))),
+        // Standard input cannot be read twice: its text is the profile's, named `stdin`
+        // unless it names itself, as a file is named by its stem.
+        _ if report::diff::is_stdin(arg) => {
+            profile::parse(&text, Path::new("stdin"), "standard input")
+                .map(|p| Side::Profile(Box::new(p)))
+                .map_err(|e| e.to_string())
+        }
         // Not even JSON, or JSON of another shape: the profile reader says where and why.
         _ => profile::load(arg, &arg.display().to_string())
             .map(|p| Side::Profile(Box::new(p)))
@@ -71,6 +78,9 @@ pub(crate) fn diff(
     format: DiffFormat,
     output: Option<&Path>,
 ) -> Result<Outcome, String> {
+    if report::diff::is_stdin(old) && report::diff::is_stdin(new) {
+        return Err("diff - -: standard input holds one file; name the other one".into());
+    }
     let mut buf = Vec::new();
     match (side(old)?, side(new)?) {
         (Side::Report(old), Side::Report(new)) => {
@@ -93,9 +103,9 @@ pub(crate) fn diff(
             return Err(format!(
                 "cannot compare {} ({}) with {} ({}); give two JSON reports or two profiles",
                 a.what(),
-                old.display(),
+                report::diff::shown(old),
                 b.what(),
-                new.display()
+                report::diff::shown(new)
             ));
         }
     }
@@ -110,6 +120,9 @@ pub(crate) fn diff(
 }
 
 pub(crate) fn merge(paths: &[PathBuf], out: &OutputArgs) -> Result<Outcome, String> {
+    if paths.iter().filter(|p| report::diff::is_stdin(p)).count() > 1 {
+        return Err("merge: standard input (`-`) holds one report; give it once".into());
+    }
     let mut reports = Vec::with_capacity(paths.len());
     let mut used = std::collections::BTreeSet::new();
     // A file given twice keeps its label, so that merge finds its paths twice and says so.
@@ -126,7 +139,7 @@ pub(crate) fn merge(paths: &[PathBuf], out: &OutputArgs) -> Result<Outcome, Stri
             }
         };
         reports.push(report::merge::Shard {
-            file: p.display().to_string(),
+            file: report::diff::shown(p).into_owned(),
             label,
             report: report::diff::load(p)?,
         });
@@ -140,10 +153,14 @@ pub(crate) fn merge(paths: &[PathBuf], out: &OutputArgs) -> Result<Outcome, Stri
 /// (`a/report.json`, `b/report.json`) are told apart by their folders, then by a number: their
 /// paths must stay distinct.
 fn new_label(p: &Path, used: &std::collections::BTreeSet<String>) -> String {
-    let stem = p
-        .file_stem()
-        .map(|s| s.to_string_lossy().into_owned())
-        .unwrap_or_default();
+    // `-` has no name of its own.
+    let stem = match report::diff::is_stdin(p) {
+        true => "stdin".to_owned(),
+        false => p
+            .file_stem()
+            .map(|s| s.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+    };
     let folder = p
         .parent()
         .and_then(|d| d.file_name())

@@ -21,9 +21,15 @@ pub(crate) fn render(report: &Report, out: &mut dyn Write, color: bool) -> io::R
     out.write_all(s.as_bytes())
 }
 
-/// Only the lines of the findings: what `--quiet` prints.
+/// Only the lines of the findings: what `--quiet` prints; with `--baseline`, after a blank
+/// line as the summary is, its `baseline:` line too.
 pub(crate) fn render_findings(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
-    out.write_all(lines(report, color).as_bytes())
+    let mut s = lines(report, color);
+    if report.baseline.is_some() && !report.findings.is_empty() {
+        s.push('\n');
+    }
+    super::text::quiet_baseline(report, &mut s);
+    out.write_all(s.as_bytes())
 }
 
 fn lines(report: &Report, color: bool) -> String {

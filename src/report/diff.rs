@@ -1292,21 +1292,47 @@ fn change(
     }
 }
 
-/// Read a JSON report written by `--format json`.
+/// Read a JSON report written by `--format json`; `-` is standard input.
 pub(crate) fn load(path: &std::path::Path) -> Result<Report, String> {
     parse(&read_report(path)?, path)
 }
 
-/// The text of the report file at `path`, read as the audit reads a file of the tree.
+/// Whether a report path is `-`, standard input, as `-o -` is standard output.
+pub(crate) fn is_stdin(path: &std::path::Path) -> bool {
+    path.as_os_str() == "-"
+}
+
+/// A report path as messages name it: `standard input` for `-`.
+pub(crate) fn shown(path: &std::path::Path) -> std::borrow::Cow<'_, str> {
+    if is_stdin(path) {
+        "standard input".into()
+    } else {
+        path.display().to_string().into()
+    }
+}
+
+/// The text of the report file at `path`, read as the audit reads a file of the tree, or of
+/// standard input for `-`.
 pub(crate) fn read_report(path: &std::path::Path) -> Result<String, String> {
     use crate::boundary::Refusal;
     // A device or a FIFO (`/dev/zero`) is refused, not read until memory runs out; a report
-    // of 100,000 skills is a few hundred MB.
+    // of 100,000 skills is a few hundred MB. Standard input may be a pipe, which states no
+    // size: it is read up to the same cap.
     const MAX_REPORT_BYTES: u64 = 2 << 30;
-    let cannot = |why: String| format!("{}: cannot read: {why}", path.display());
-    let bytes = match crate::boundary::read(path, MAX_REPORT_BYTES) {
-        Ok(contents) => contents.bytes,
+    let cannot = |why: String| format!("{}: cannot read: {why}", shown(path));
+    let read = if is_stdin(path) {
+        crate::boundary::read_stdin(MAX_REPORT_BYTES)
+    } else {
+        crate::boundary::read(path, MAX_REPORT_BYTES).map(|c| c.bytes)
+    };
+    let bytes = match read {
+        Ok(bytes) => bytes,
         Err(Refusal::TooLarge(_)) => return Err(cannot("it is larger than 2 GiB".into())),
+        Err(Refusal::Special(what)) if is_stdin(path) => {
+            return Err(cannot(format!(
+                "it is {what}; pipe a report into it, or name the file"
+            )));
+        }
         Err(e) => return Err(cannot(e.to_string())),
     };
     String::from_utf8(bytes)
@@ -1321,7 +1347,7 @@ pub(crate) fn parse(text: &str, path: &std::path::Path) -> Result<Report, String
     let report: Report = serde_json::from_str(text).map_err(|e| {
         format!(
             "{}:{}:{}: not a skill-audit JSON report: {e}",
-            path.display(),
+            shown(path),
             e.line(),
             e.column()
         )
@@ -1329,15 +1355,16 @@ pub(crate) fn parse(text: &str, path: &std::path::Path) -> Result<Report, String
     if !(1..=SCHEMA_VERSION).contains(&report.schema_version) {
         return Err(format!(
             "{}: report schema_version {} is not supported (expected 1 to {SCHEMA_VERSION})",
-            path.display(),
+            shown(path),
             report.schema_version
         ));
     }
     Ok(report)
 }
 
-/// The one-line verdict on a change: what it breaks, what it fixes.
-pub(crate) fn verdict(d: &Diff) -> String {
+/// The one-line verdict on a change: what it breaks, what it fixes. `fails`: the run it is
+/// part of exits 1 by `--fail-on`, which the mark says first.
+pub(crate) fn verdict(d: &Diff, fails: bool) -> String {
     let unavailable: Vec<&AvailabilityChange> = d.newly_unavailable().collect();
     let mut per_profile: BTreeMap<&str, usize> = BTreeMap::new();
     for c in &unavailable {
@@ -1380,7 +1407,9 @@ pub(crate) fn verdict(d: &Diff) -> String {
     if d.not_compared.total() > 0 {
         parts.push(format!("{} not compared", d.not_compared.total()));
     }
-    let icon = if unavailable.is_empty() && d.new_findings.is_empty() {
+    let icon = if fails {
+        "❌"
+    } else if unavailable.is_empty() && d.new_findings.is_empty() {
         "✅"
     } else {
         "⚠️"
@@ -2329,10 +2358,14 @@ mod tests {
         let made: Vec<&str> = d.newly_unavailable().map(|c| c.from.as_str()).collect();
         assert_eq!(made, ["not-judged", "available"]);
         assert!(
-            verdict(&d).starts_with("⚠️ This change: makes 2 entries unavailable on `prod`"),
+            verdict(&d, false).starts_with("⚠️ This change: makes 2 entries unavailable on `prod`"),
             "{}",
-            verdict(&d)
+            verdict(&d, false)
         );
+        // A run that fails by `--fail-on` says so first.
+        assert!(verdict(&d, true).starts_with("❌ This change: makes 2 entries"));
+        let none = Diff::default();
+        assert!(verdict(&none, false).starts_with("✅ This change: 0 new findings"));
     }
 
     #[test]

@@ -281,7 +281,11 @@ pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     let mut head = String::new();
     let _ = writeln!(head, "{MARKER}\n## skill-audit report\n");
     let _ = match &report.baseline {
-        Some(d) => writeln!(head, "{}\n", message(&super::diff::verdict(d))),
+        Some(d) => writeln!(
+            head,
+            "{}\n",
+            message(&super::diff::verdict(d, report.run_fails()))
+        ),
         None => writeln!(head, "{}\n", verdict(report)),
     };
     if report.summary.ignored_files > 0 {
@@ -547,7 +551,7 @@ pub(crate) fn render_diff(d: &Diff, out: &mut dyn Write) -> io::Result<()> {
     let _ = writeln!(
         head,
         "{MARKER}\n## skill-audit: changes\n\n{}\n",
-        message(&super::diff::verdict(d))
+        message(&super::diff::verdict(d, false))
     );
     let s = fitted(
         MAX_COMMENT_CHARS.saturating_sub(head.len() + RESERVE),
@@ -876,7 +880,9 @@ pub(crate) fn verdict(report: &Report) -> String {
     // A skill a host does not load needs attention; an agent a host does not load does not
     // (see `needs_attention`), so only skill cells count.
     let not_loaded = cells(&sum.by_profile, Status::NotLoaded);
-    let icon = if sum.errors > 0 {
+    // Errors are marked whatever `--fail-on` says, so a merged report, whose threshold is not
+    // known, reads as the runs it merges; a threshold that fails on warnings is marked too.
+    let icon = if sum.errors > 0 || report.run_fails() {
         "❌"
     } else if sum.warnings > 0 || us + ua + partial + not_loaded > 0 {
         "⚠️"

@@ -117,6 +117,11 @@ pub struct Report {
     #[serde(skip)]
     #[schemars(skip)]
     pub matrix_all: bool,
+    /// Whether the run exits 1 by `--fail-on`, for an audit that knows its threshold; `None`
+    /// (a merged report) is judged as the default threshold, errors, would judge it.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub fails: Option<bool>,
 }
 
 /// The reasons a matrix row's explained cells give, each once, with the profiles of `names`
@@ -573,6 +578,7 @@ impl Report {
             baseline: None,
             show_unsafe_fixes: false,
             matrix_all: false,
+            fails: None,
         };
         report.summarize(files_scanned, ignored);
         report
@@ -622,6 +628,12 @@ impl Report {
     /// The most severe finding that gates the run, if any.
     pub(crate) fn worst(&self) -> Option<Severity> {
         self.gating_findings().iter().map(|f| f.severity).max()
+    }
+
+    /// Whether the run fails by `--fail-on`: as the run set it, else by errors, the default.
+    pub(crate) fn run_fails(&self) -> bool {
+        self.fails
+            .unwrap_or_else(|| self.worst() >= Some(Severity::Error))
     }
 
     /// Each skill's label and availability, in report order: the rows of a skill matrix.

@@ -19,9 +19,20 @@ pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
     render_to(report, out, false, wrap_width(false))
 }
 
-/// Only the findings, without matrices, drift or summary: what `--quiet` prints.
+/// Only the findings, without matrices, drift or summary: what `--quiet` prints. With
+/// `--baseline`, its `baseline:` line too.
 pub(crate) fn render_findings(report: &Report, out: &mut dyn Write, color: bool) -> io::Result<()> {
-    out.write_all(findings(report, color).as_bytes())
+    let mut s = findings(report, color);
+    quiet_baseline(report, &mut s);
+    out.write_all(s.as_bytes())
+}
+
+/// Under `--quiet`, of the summary only the `baseline:` line: how many findings are new is
+/// what a run with a baseline asks, and the `[new]` marks alone leave it to be counted.
+pub(crate) fn quiet_baseline(report: &Report, s: &mut String) {
+    if let Some(d) = &report.baseline {
+        baseline_line(d, s);
+    }
 }
 
 /// Every finding, with its source line and caret.
@@ -224,21 +235,7 @@ pub(crate) fn summary(report: &Report, s: &mut String) {
 /// With `--baseline`, what changed since it, as `diff` counts it, and why findings of the
 /// baseline do not fail the run: only new ones decide the exit code.
 fn baseline_lines(report: &Report, d: &super::diff::Diff, s: &mut String) {
-    let _ = write!(
-        s,
-        "baseline: {}, {} fixed, {}",
-        Count(d.new_findings.len(), "new finding"),
-        d.fixed_findings.len(),
-        Count(d.availability_changes.len(), "availability change")
-    );
-    if !d.renamed.is_empty() {
-        let _ = write!(s, ", {} moved", d.renamed.len());
-    }
-    let left = d.not_compared.total();
-    if left > 0 {
-        let _ = write!(s, ", {left} not compared");
-    }
-    s.push('\n');
+    baseline_line(d, s);
     let new = super::diff::new_marks(report, d);
     let old: Vec<Severity> = report
         .findings
@@ -268,6 +265,25 @@ fn baseline_lines(report: &Report, d: &super::diff::Diff, s: &mut String) {
         Count(old.len(), "finding"),
         by_severity.join(", ")
     );
+}
+
+/// What changed since the baseline, as `diff` counts it: `baseline: 2 new findings, 1 fixed, …`.
+fn baseline_line(d: &super::diff::Diff, s: &mut String) {
+    let _ = write!(
+        s,
+        "baseline: {}, {} fixed, {}",
+        Count(d.new_findings.len(), "new finding"),
+        d.fixed_findings.len(),
+        Count(d.availability_changes.len(), "availability change")
+    );
+    if !d.renamed.is_empty() {
+        let _ = write!(s, ", {} moved", d.renamed.len());
+    }
+    let left = d.not_compared.total();
+    if left > 0 {
+        let _ = write!(s, ", {left} not compared");
+    }
+    s.push('\n');
 }
 
 /// One finding: with its source line when the audit attached it, else one line.
@@ -492,14 +508,15 @@ fn terminal_columns() -> Option<usize> {
     }
 }
 
-/// `text` after `indent` spaces, broken at spaces into lines of at most `width` characters
-/// where it can be; lines after the first are indented by `indent + 2`.
+/// `text` after `indent` spaces, broken at spaces into lines of at most `width` terminal
+/// columns where it can be; lines after the first are indented by `indent + 2`.
 fn wrapped(text: &str, indent: usize, width: usize, s: &mut String) {
     let mut line_len = indent;
     let mut first_word = true;
     s.push_str(&" ".repeat(indent));
     for word in text.split(' ') {
-        let len = word.chars().count();
+        // Measured as the matrix is padded: a CJK character or an emoji takes two columns.
+        let len = columns(word);
         if !first_word && line_len + 1 + len > width {
             s.push('\n');
             s.push_str(&" ".repeat(indent + 2));
@@ -893,6 +910,17 @@ mod tests {
         let mut s = String::new();
         wrapped("x abcdefghijklmnopqrstuvwxyz", 2, 10, &mut s);
         assert_eq!(s, "  x\n    abcdefghijklmnopqrstuvwxyz\n");
+    }
+
+    #[test]
+    fn notes_with_wide_characters_wrap_by_terminal_columns() {
+        // Counted in characters, the note would fit in 16 columns; it takes 21.
+        let mut s = String::new();
+        wrapped("prod: 日本語 ツール", 2, 16, &mut s);
+        assert_eq!(s, "  prod: 日本語\n    ツール\n");
+        let mut s = String::new();
+        wrapped("a 🎉🎉🎉 b", 0, 8, &mut s);
+        assert_eq!(s, "a 🎉🎉🎉\n  b\n");
     }
 
     #[test]

@@ -1535,3 +1535,176 @@ fn a_row_too_long_for_a_comment_is_not_one_more() {
         "{md}"
     );
 }
+
+/// `-` is standard input for a report, as `-o -` is standard output: either side of `diff`,
+/// `--baseline`, one input of `merge`. It is read once, so twice is refused.
+#[test]
+fn a_report_is_read_from_standard_input_for_a_dash() {
+    let (base, head) = base_and_head();
+    let old = report(base.path(), "old.json");
+    let old_text = std::fs::read(&old).unwrap();
+    let new = report(head.path(), "new.json");
+    let named = quiet_stdout(
+        bin(head.path())
+            .args(["diff", "-f", "json"])
+            .arg(&old)
+            .arg("new.json"),
+        0,
+    );
+    for args in [["-", "new.json"], ["new.json", "-"]] {
+        let stdin = if args[0] == "-" {
+            old_text.clone()
+        } else {
+            std::fs::read(&new).unwrap()
+        };
+        let (a, b) = (args[0], args[1]);
+        let piped = quiet_stdout(
+            bin(head.path())
+                .args(["diff", "-f", "json", a, b])
+                .write_stdin(stdin),
+            0,
+        );
+        if a == "-" {
+            assert_eq!(piped, named);
+        } else {
+            assert!(piped.contains("\"new_findings\""), "{piped}");
+        }
+    }
+    let err = stderr_of(
+        bin(head.path())
+            .args(["diff", "-", "-"])
+            .write_stdin(old_text.clone()),
+        2,
+    );
+    assert!(err.contains("standard input holds one file"), "{err}");
+    // A device on standard input is refused, as a device path is, not read until the cap.
+    #[cfg(unix)]
+    {
+        let zero = std::fs::File::open("/dev/zero").unwrap();
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_skill-audit"))
+            .current_dir(head.path())
+            .args(["diff", "-", "new.json"])
+            .stdin(zero)
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2));
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            err.contains("standard input: cannot read: it is a device"),
+            "{err}"
+        );
+    }
+    // Errors name standard input, not `-`.
+    let err = stderr_of(
+        bin(head.path())
+            .args(["diff", "-", "new.json"])
+            .write_stdin("{\"schema_version\": 99}"),
+        2,
+    );
+    assert!(err.contains("error: standard input:1:"), "{err}");
+    // --baseline - gates as --baseline FILE does.
+    let gated = |baseline: &str, stdin: Vec<u8>| {
+        let out = bin(head.path())
+            .args(["-p", "prod.json", "-f", "json", "--baseline", baseline, "."])
+            .write_stdin(stdin)
+            .output()
+            .unwrap();
+        let mut r: Value = serde_json::from_slice(&out.stdout).unwrap();
+        r["tool"] = Value::Null;
+        (out.status.code(), r["baseline"].clone())
+    };
+    assert_eq!(
+        gated("-", old_text.clone()),
+        gated(old.to_str().unwrap(), Vec::new())
+    );
+    // merge: one input from standard input, with the prefix `stdin`.
+    let merged = quiet_stdout(
+        bin(head.path())
+            .args(["merge", "-f", "json", "-", "new.json"])
+            .write_stdin(old_text.clone()),
+        0,
+    );
+    let merged: Value = serde_json::from_str(&merged).unwrap();
+    assert!(
+        arr(&merged, "skills")
+            .iter()
+            .any(|k| k["path"] == "stdin/skills/a/SKILL.md"),
+        "{merged}"
+    );
+    let err = stderr_of(
+        bin(head.path())
+            .args(["merge", "-", "-"])
+            .write_stdin(old_text),
+        2,
+    );
+    assert!(
+        err.contains("standard input (`-`) holds one report"),
+        "{err}"
+    );
+}
+
+/// A root given twice (`lib`, `./lib/`) is audited and listed once, in the order first given;
+/// the findings are those of the roots given once.
+#[test]
+fn a_root_given_twice_is_listed_once() {
+    let tmp = TempDir::new().unwrap();
+    skill(tmp.path(), "a", "colour: red\n");
+    skill(&tmp.path().join("other"), "b", "colour: red\n");
+    let (once, _) = json_run(tmp.path(), &["--fail-on", "never", "skills", "other"]);
+    let (twice, _) = json_run(
+        tmp.path(),
+        &[
+            "--fail-on",
+            "never",
+            "skills",
+            "other",
+            "./skills/",
+            "skills/a/..",
+            "other",
+        ],
+    );
+    assert_eq!(strings(&twice["roots"]), ["skills", "other"]);
+    assert_eq!(twice["findings"], once["findings"]);
+    assert_eq!(twice["summary"], once["summary"]);
+}
+
+/// The PR comment's mark says whether the run fails by `--fail-on`: ❌ then, ⚠️ when it
+/// passes with something to look at, with or without a baseline.
+#[test]
+fn the_pr_comment_is_marked_failed_when_the_run_fails() {
+    let (base, head) = base_and_head();
+    let old = report(base.path(), "old.json");
+    let old = old.to_str().unwrap();
+    let verdict = |args: &[&str], code: i32| -> String {
+        let md = stdout_of(
+            bin(head.path())
+                .args(["-p", "prod.json", "-f", "markdown"])
+                .args(args)
+                .arg("."),
+            code,
+        );
+        md.lines().nth(3).unwrap_or_default().to_owned()
+    };
+    // New warnings: they fail the run only with --fail-on warning.
+    let passes = verdict(&["--baseline", old], 0);
+    assert!(passes.starts_with("⚠️ This change:"), "{passes}");
+    let fails = verdict(&["--baseline", old, "--fail-on", "warning"], 1);
+    assert!(fails.starts_with("❌ This change:"), "{fails}");
+    let zero = verdict(
+        &["--baseline", old, "--fail-on", "warning", "--exit-zero"],
+        0,
+    );
+    assert!(zero.starts_with("⚠️ This change:"), "{zero}");
+    // Without a baseline, the same.
+    let passes = verdict(&[], 0);
+    assert!(passes.starts_with("⚠️ **"), "{passes}");
+    let fails = verdict(&["--fail-on", "warning"], 1);
+    assert!(fails.starts_with("❌ **"), "{fails}");
+    // `diff` fails nothing.
+    report(head.path(), "new.json");
+    let md = quiet_stdout(
+        bin(head.path()).args(["diff", "-f", "markdown", old, "new.json"]),
+        0,
+    );
+    assert!(md.contains("\n⚠️ This change:"), "{md}");
+}

@@ -400,6 +400,12 @@ fn text_and_concise_mark_what_a_baseline_lacks() {
     );
     assert!(text.contains("warning[SA221]: [new] `shade`"), "{text}");
     assert!(text.contains("warning[SA221]: `colour`"), "{text}");
+    // `-q` keeps of the summary only the line that answers a run with a baseline.
+    assert!(
+        text.ends_with("\n\nbaseline: 1 new finding, 0 fixed, 0 availability changes\n"),
+        "{text}"
+    );
+    assert!(!text.contains("files scanned"), "{text}");
     let concise = quiet_stdout(
         bin(tmp.path()).args([
             "--baseline",
@@ -414,6 +420,22 @@ fn text_and_concise_mark_what_a_baseline_lacks() {
         0,
     );
     assert_eq!(concise.matches("[new]").count(), 1, "{concise}");
+    let lines: Vec<&str> = concise.lines().collect();
+    assert_eq!(
+        lines[lines.len() - 2..],
+        [
+            "",
+            "baseline: 1 new finding, 0 fixed, 0 availability changes"
+        ],
+        "{concise}"
+    );
+    // Without a baseline, only the findings.
+    let plain = quiet_stdout(
+        bin(tmp.path()).args(["--fail-on", "never", "-q", "-f", "concise", "lib"]),
+        0,
+    );
+    assert!(!plain.contains("baseline"), "{plain}");
+    assert_eq!(plain.lines().count(), 2, "{plain}");
 }
 
 /// Two skills of one name are two rows that say which is which.

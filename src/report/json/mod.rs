@@ -55,6 +55,7 @@ pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         baseline,
         show_unsafe_fixes: _,
         matrix_all: _,
+        fails: _,
     } = report;
     let mut report = Object { out, first: true };
     report.out.write_all(b"{")?;
