@@ -239,6 +239,9 @@ mod tests {
             // A recursive alias in a merged entry that the mapping sets itself: the reference
             // skips the entry unread, the builder refuses the cycle wherever it is.
             (Err(a), Ok(_)) if yaml.contains("<<") && a.message.contains("recursive") => {}
+            // Likewise a key repeated inside such an entry: YAML's keys are unique wherever
+            // the mapping is, so the builder refuses it.
+            (Err(a), Ok(_)) if yaml.contains("<<") && a.rule == Rule::DuplicateKey => {}
             (Err(a), Err(b)) => assert_eq!(
                 (a.rule, a.pos.line),
                 (b.rule, b.pos.line),
@@ -246,6 +249,15 @@ mod tests {
             ),
             (a, b) => panic!("{yaml:?}\nbuilt: {a:?}\nreference: {b:?}"),
         }
+    }
+
+    #[test]
+    fn a_key_repeated_inside_a_merged_entry_the_mapping_overrides_is_refused() {
+        let yaml = "<<: \n    a: {a: 1, a: 2}\na: &x ~\n";
+        // Line 2 of the frontmatter, line 3 of its file.
+        let refused = parse(yaml, 2).map(|_| ()).map_err(|e| (e.rule, e.pos.line));
+        assert_eq!(refused, Err((Rule::DuplicateKey, 3)));
+        agrees(yaml);
     }
 
     /// Whether some mapping in the tree has two null keys.
