@@ -995,22 +995,60 @@ fn known(r: &Report) -> HashSet<&str> {
         .collect()
 }
 
-/// Of `candidates`, the shifts the reports bear out: those that take more of the old paths
-/// under their `from` onto paths of the new report than leaving them where they are does.
-/// One move does not make its folder's other files move with it: they are still there.
-/// Each `from` once, the best borne out first; sorted.
-fn borne_out(candidates: Vec<Shift>, old: &HashSet<&str>, new: &HashSet<&str>) -> Vec<Shift> {
+/// The paths of a report, as evidence of where its files are.
+struct Paths<'a> {
+    /// Those of its skills and agents: a report lists each one, findings or not.
+    entries: HashSet<&'a str>,
+    /// Those of [`known`].
+    known: HashSet<&'a str>,
+}
+
+impl<'a> Paths<'a> {
+    fn of(r: &'a Report) -> Paths<'a> {
+        let known = known(r);
+        let entries = listed(r)
+            .map(|(_, _, p)| p)
+            .filter(|p| known.contains(p))
+            .collect();
+        Paths { entries, known }
+    }
+}
+
+/// Of `candidates`, the shifts the reports bear out, judged on the skills and agents under
+/// their `from` and `to` (on all their paths when the old report has no entry under `from`):
+/// an entry stays in a report while its findings come and go. A shift is borne out when it
+/// takes more of the old paths onto paths of the new report than stay where they were, and
+/// those it takes are most of the smaller side: most of the old ones (entries were added
+/// there) or most of the new ones (entries were removed). Unrelated libraries share a skill
+/// or two, copied: a shift says the files of `from` it does not find were removed, so their
+/// findings were fixed, and a name or two in common does not. One move does not make its
+/// folder's other files move with it: they are still there, or, where `seen` says the new
+/// run did not look, may be. Each `from` once, the best borne out first; sorted.
+fn borne_out(
+    candidates: Vec<Shift>,
+    old: &Paths<'_>,
+    new: &Paths<'_>,
+    seen: impl Fn(&str) -> bool,
+) -> Vec<Shift> {
     let mut scored: Vec<(usize, Shift)> = candidates
         .into_iter()
         .filter(|s| s.from != s.to)
         .filter_map(|s| {
-            let (mut moved, mut stayed) = (0, 0);
+            let entries = old.entries.iter().any(|p| under(p, &s.from).is_some());
+            let (old, new) = if entries {
+                (&old.entries, &new.entries)
+            } else {
+                (&old.known, &new.known)
+            };
+            let (mut moved, mut stayed, mut before) = (0, 0, 0);
             for p in old {
                 let Some(to) = s.apply(p) else { continue };
+                before += 1;
                 moved += usize::from(new.contains(to.as_str()));
-                stayed += usize::from(new.contains(p));
+                stayed += usize::from(new.contains(p) || !seen(p));
             }
-            (moved > stayed).then_some((moved, s))
+            let after = new.iter().filter(|p| under(p, &s.to).is_some()).count();
+            (moved > stayed && moved * 2 > before.min(after)).then_some((moved, s))
         })
         .collect();
     scored.sort_by(|(a, x), (b, y)| b.cmp(a).then_with(|| x.cmp(y)));
@@ -1036,8 +1074,9 @@ fn shift_of<'s>(shifts: &'s [Shift], path: &str) -> Option<&'s Shift> {
 /// display path is given the new one, with the paths under it and those its messages quote.
 /// That is the same library audited from another working folder (`lib` then
 /// `/home/me/lib`, or `.` from inside it): a report records its roots as shown from where
-/// its run started, not that folder, so a pair of roots is taken for one when the files
-/// under one are the files under the other (see [`borne_out`]).
+/// its run started, not that folder, so a pair of roots is taken for one when most of the
+/// skills and agents under the old one are at the same place under the new one (see
+/// [`borne_out`]).
 fn rebase<'a>(old: &'a Report, new: &Report) -> Cow<'a, Report> {
     let fresh: Vec<&String> = new
         .roots
@@ -1056,7 +1095,7 @@ fn rebase<'a>(old: &'a Report, new: &Report) -> Cow<'a, Report> {
     if candidates.is_empty() {
         return Cow::Borrowed(old);
     }
-    let shifts = borne_out(candidates, &known(old), &known(new));
+    let shifts = borne_out(candidates, &Paths::of(old), &Paths::of(new), |_| true);
     if shifts.is_empty() {
         return Cow::Borrowed(old);
     }
@@ -1082,7 +1121,12 @@ struct Moved<'a> {
 }
 
 impl<'a> Moved<'a> {
-    fn of(renamed: &'a [Renamed], old: &'a Report, new: &'a Report) -> Moved<'a> {
+    fn of(
+        renamed: &'a [Renamed],
+        old: &'a Report,
+        new: &'a Report,
+        scope: &Scope<'_>,
+    ) -> Moved<'a> {
         let new_known = known(new);
         // The folders each entry moved with: a skill's own folder, and its path less the
         // names it ends with in both places (a plugin's folder that moved, say).
@@ -1117,7 +1161,11 @@ impl<'a> Moved<'a> {
         let folders = if candidates.is_empty() {
             Vec::new()
         } else {
-            borne_out(candidates, &known(old), &new_known)
+            // An entry that moved is not still where it was, seen or not.
+            let from: HashSet<&str> = renamed.iter().map(|r| r.from.as_str()).collect();
+            borne_out(candidates, &Paths::of(old), &Paths::of(new), |p| {
+                scope.audits(p) || from.contains(p)
+            })
         };
         Moved {
             entries: renamed
@@ -1172,10 +1220,16 @@ fn compare(old: &Report, new: &Report, run: Option<&AuditOptions>) -> Diff {
     // Paths are compared in the new report's terms: first its roots, then each move.
     let rebased = rebase(old, new);
     let old: &Report = &rebased;
-    let renamed = renames(old, new);
-    let moved = Moved::of(&renamed, old, new);
-    let now_at = |path| moved.entry(path);
     let (old_scope, new_scope) = (Scope::of(old, None), Scope::of(new, run));
+    // A move needs one run to have looked at both places: an entry the new run could not see
+    // has not gone, and one the old run could not see has not come. Between folders neither
+    // run saw in the other's, one name in common is a copy as likely as a move.
+    let renamed: Vec<Renamed> = renames(old, new)
+        .into_iter()
+        .filter(|r| new_scope.audits(&r.from) || old_scope.audits(&r.to))
+        .collect();
+    let moved = Moved::of(&renamed, old, new, &new_scope);
+    let now_at = |path| moved.entry(path);
 
     // The old report's entries under the paths they have now. Only a cell both reports have
     // is compared: an entry or a profile in one report only is told once, below.
@@ -2107,20 +2161,21 @@ mod tests {
             from: from.into(),
             to: to.into(),
         };
-        let set = |paths: &'static [&'static str]| -> HashSet<&'static str> {
-            paths.iter().copied().collect()
-        };
+        let set = |paths: &'static [&'static str]| paths_of(paths, &[]);
         // One agent of two moved: the other is still where it was, so the folder stayed.
         let old = set(&["lib/agents/a.agent.md", "lib/agents/b.agent.md"]);
         let new = set(&["lib/agents/a.agent.md", "lib/other/b.agent.md"]);
         let candidates = vec![shift("lib/agents", "lib/other")];
-        assert!(borne_out(candidates, &old, &new).is_empty());
+        assert!(borne_out(candidates, &old, &new, |_| true).is_empty());
         // A skill's folder moved with its references.
-        let old = set(&["lib/skills/w/SKILL.md", "lib/skills/w/refs/a.md", "lib/x"]);
-        let new = set(&["lib/w2/SKILL.md", "lib/w2/refs/a.md", "lib/x"]);
+        let old = paths_of(
+            &["lib/skills/w/SKILL.md", "lib/x"],
+            &["lib/skills/w/refs/a.md"],
+        );
+        let new = paths_of(&["lib/w2/SKILL.md", "lib/x"], &["lib/w2/refs/a.md"]);
         let w = shift("lib/skills/w", "lib/w2");
         assert_eq!(
-            borne_out(vec![w.clone()], &old, &new),
+            borne_out(vec![w.clone()], &old, &new, |_| true),
             std::slice::from_ref(&w)
         );
         assert_eq!(
@@ -2133,16 +2188,62 @@ mod tests {
         let abs = set(&["/home/me/lib/skills/a/SKILL.md"]);
         let here = set(&["skills/a/SKILL.md"]);
         assert_eq!(
-            borne_out(vec![shift("lib", "/home/me/lib")], &old, &abs).len(),
+            borne_out(vec![shift("lib", "/home/me/lib")], &old, &abs, |_| true).len(),
             1
         );
-        assert_eq!(borne_out(vec![shift("lib", ".")], &old, &here).len(), 1);
+        assert_eq!(
+            borne_out(vec![shift("lib", ".")], &old, &here, |_| true).len(),
+            1
+        );
         assert_eq!(
             shift("lib", ".").apply("lib/skills/a/SKILL.md").as_deref(),
             Some("skills/a/SKILL.md")
         );
         // The same paths from the same folder: no shift, whatever the roots say.
-        assert!(borne_out(vec![shift(".", "lib")], &old, &old).is_empty());
+        assert!(borne_out(vec![shift(".", "lib")], &old, &old, |_| true).is_empty());
+    }
+
+    /// Paths with `entries` the paths of skills and agents, and `others` those of other
+    /// files with findings.
+    fn paths_of(entries: &[&'static str], others: &[&'static str]) -> Paths<'static> {
+        Paths {
+            entries: entries.iter().copied().collect(),
+            known: entries.iter().chain(others).copied().collect(),
+        }
+    }
+
+    #[test]
+    fn a_root_is_another_only_when_most_of_its_entries_are_there() {
+        let y_to_z = || {
+            vec![Shift {
+                from: "y".into(),
+                to: "z".into(),
+            }]
+        };
+        let all = |_: &str| true;
+        let two = paths_of(&["y/a/SKILL.md", "y/b/SKILL.md"], &["y/b/refs/1.md"]);
+        // One skill of two on each side at the same place: a copy, not the same library.
+        let one_shared = paths_of(&["z/a/SKILL.md", "z/c/SKILL.md"], &[]);
+        assert!(borne_out(y_to_z(), &two, &one_shared, all).is_empty());
+        // One of two, and nothing else: the other was removed.
+        let one = paths_of(&["z/a/SKILL.md"], &[]);
+        assert_eq!(borne_out(y_to_z(), &two, &one, all), y_to_z());
+        // Two of three on each side: the third removed and another added.
+        let three = paths_of(&["y/a/SKILL.md", "y/b/SKILL.md", "y/c/SKILL.md"], &[]);
+        let two_shared = paths_of(&["z/a/SKILL.md", "z/b/SKILL.md", "z/d/SKILL.md"], &[]);
+        assert_eq!(borne_out(y_to_z(), &three, &two_shared, all), y_to_z());
+        // Every entry there, its references' findings fixed: files with findings come and go.
+        let fixed = paths_of(&["z/a/SKILL.md", "z/b/SKILL.md"], &[]);
+        assert_eq!(borne_out(y_to_z(), &two, &fixed, all), y_to_z());
+        // An entry the new run did not look for may still be where it was.
+        let unseen = |p: &str| !p.starts_with("y/");
+        assert!(borne_out(y_to_z(), &two, &one, unseen).is_empty());
+        // With no entry under a root, its other files are the evidence.
+        let files = paths_of(&[], &["y/.mcp.json", "y/hooks.json"]);
+        let one_file = paths_of(&[], &["z/.mcp.json", "z/other.json"]);
+        let both = paths_of(&[], &["z/.mcp.json", "z/hooks.json"]);
+        assert!(borne_out(y_to_z(), &files, &one_file, all).is_empty());
+        assert_eq!(borne_out(y_to_z(), &files, &both, all), y_to_z());
     }
 
     fn strings(names: &[&str]) -> Vec<String> {

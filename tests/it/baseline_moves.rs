@@ -269,6 +269,156 @@ fn a_root_above_the_working_folder_shows_every_path_absolute_and_moved_nothing()
     only_moved(&against(t.path(), &inside, &["lib"]), &[]);
 }
 
+/// A tree of skills, each at `folder/SKILL.md` with a finding of its own (SA221: an unknown
+/// field).
+fn skills(folders: &[&str]) -> TempDir {
+    let files: Vec<(String, String)> = folders
+        .iter()
+        .map(|f| {
+            let name = f.rsplit('/').next().unwrap();
+            (format!("{f}/SKILL.md"), skill_md(name, "colour: red\n"))
+        })
+        .collect();
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, c)| (p.as_str(), c.as_str()))
+        .collect();
+    tree(&files)
+}
+
+/// Audit `root` in `dir`, writing the JSON report to `out`: its findings.
+fn save_plain(dir: &Path, out: &str, root: &str) -> usize {
+    bin(dir)
+        .args(["--fail-on", "never", "-o", out, root])
+        .assert()
+        .success();
+    arr(&json(&dir.join(out)), "findings").len()
+}
+
+/// `d` compares two unrelated roots: nothing moved, was added, removed or fixed, and the
+/// `old` findings of the old report are not compared, being on files the new run did not
+/// audit.
+fn unrelated(d: &Value, old: usize) {
+    for key in ["renamed", "added", "removed"] {
+        assert!(d.get(key).is_none(), "{key}: {d:#}");
+    }
+    assert!(listed(d, "fixed_findings").is_empty(), "fixed: {d:#}");
+    assert_eq!(
+        d["not_compared"],
+        json!({"rules": 0, "files": old, "profiles": 0}),
+        "{d:#}"
+    );
+}
+
+#[test]
+fn a_skill_copied_from_an_unrelated_root_does_not_make_it_the_same_root() {
+    let t = skills(&["y/afa/suite", "y/afa/nas", "z/amir/task"]);
+    let old = save_plain(t.path(), "y.json", "y");
+    assert_eq!(old, 2);
+    let base = t.path().join("y.json");
+    unrelated(&against(t.path(), &base, &["z"]), old);
+    // The other root gets a copy of one skill: `y` is still not audited, so its other skill's
+    // findings are not fixed, and the copy did not leave `y`.
+    copy_tree(&t.path().join("y/afa/nas"), &t.path().join("z/amir/nas"));
+    let d = against(t.path(), &base, &["z"]);
+    unrelated(&d, old);
+    assert_eq!(
+        listed(&d, "new_findings")
+            .iter()
+            .map(|f| f.split(' ').take(2).collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>(),
+        ["SA221 z/amir/nas/SKILL.md", "SA221 z/amir/task/SKILL.md"],
+        "{d:#}"
+    );
+    // `diff` of the two saved reports says the same, and its Markdown lists no move.
+    save_plain(t.path(), "z.json", "z");
+    let (d, code) = json_of(bin(t.path()).args(["diff", "y.json", "z.json", "-f", "json"]));
+    assert_eq!(code, 0);
+    unrelated(&d, old);
+    let md = quiet_stdout(
+        bin(t.path()).args(["diff", "y.json", "z.json", "-f", "markdown"]),
+        0,
+    );
+    assert!(
+        md.contains("This change: 2 new findings, 0 fixed, 2 not compared\n"),
+        "{md}"
+    );
+    assert!(!md.contains("Moved"), "{md}");
+}
+
+#[test]
+fn libraries_in_other_checkouts_sharing_one_skill_are_not_one_library() {
+    // Two libraries audited by absolute path, from different checkouts, with a skill of one
+    // name at other depths and a skill at the same relative path.
+    let t = skills(&[
+        "one/skills/alice/content-creator",
+        "one/skills/alice/seo",
+        "one/skills/alice/ads",
+        "one/skills/shared",
+        "two/skills/content-creator",
+        "two/skills/shared",
+        "two/skills/pdf",
+        "two/skills/docx",
+    ]);
+    let abs = |root: &str| t.path().join(root).to_str().unwrap().to_owned();
+    let old = save_plain(t.path(), "one.json", &abs("one"));
+    let base = t.path().join("one.json");
+    let elsewhere = TempDir::new().unwrap();
+    let d = against(elsewhere.path(), &base, &[&abs("two")]);
+    unrelated(&d, old);
+    assert_eq!(listed(&d, "new_findings").len(), 4, "{d:#}");
+}
+
+#[test]
+fn a_skill_moved_out_of_a_root_no_longer_audited_leaves_the_others_not_compared() {
+    // `b/y/inner` is a file of `y` with a finding (SA114), which moves with it.
+    let t = skills(&["a/x", "b/w", "b/v", "b/y", "b/y/inner"]);
+    bin(t.path())
+        .args(["--fail-on", "never", "-o", "base.json", "a", "b"])
+        .assert()
+        .success();
+    // `y` moves from `b` to `a`, and the run stops auditing `b`: the new run looked in `a`,
+    // where `y` was not, so it moved; the rest of `b` was not looked at.
+    mv(t.path(), "b/y", "a/y");
+    let d = against(t.path(), &t.path().join("base.json"), &["a"]);
+    assert_eq!(
+        d["renamed"],
+        json!([{"kind": "skill", "name": "y", "from": "b/y/SKILL.md", "to": "a/y/SKILL.md"}]),
+        "{d:#}"
+    );
+    assert!(listed(&d, "new_findings").is_empty(), "{d:#}");
+    assert!(listed(&d, "fixed_findings").is_empty(), "{d:#}");
+    assert_eq!(d["not_compared"]["files"], 2, "{d:#}");
+}
+
+#[test]
+fn a_library_renamed_with_a_skill_removed_and_one_added_is_the_same_library() {
+    let t = skills(&["lib/a", "lib/b", "lib/c"]);
+    save_plain(t.path(), "base.json", "lib");
+    mv(t.path(), "lib", "library");
+    std::fs::remove_dir_all(t.path().join("library/c")).unwrap();
+    write(t.path(), "library/d/SKILL.md", skill_md("d", ""));
+    let d = against(t.path(), &t.path().join("base.json"), &["library"]);
+    assert!(d.get("renamed").is_none(), "{d:#}");
+    assert_eq!(
+        d["removed"],
+        json!([{"kind": "skill", "name": "c", "path": "library/c/SKILL.md"}]),
+        "{d:#}"
+    );
+    assert_eq!(
+        d["added"],
+        json!([{"kind": "skill", "name": "d", "path": "library/d/SKILL.md"}]),
+        "{d:#}"
+    );
+    assert!(listed(&d, "new_findings").is_empty(), "{d:#}");
+    let fixed = listed(&d, "fixed_findings");
+    assert!(
+        fixed.len() == 1 && fixed[0].starts_with("SA221 library/c/SKILL.md"),
+        "{d:#}"
+    );
+    assert!(d.get("not_compared").is_none(), "{d:#}");
+}
+
 /// The JSON report at `path`.
 fn json(path: &Path) -> Value {
     serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
