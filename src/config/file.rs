@@ -30,8 +30,7 @@ pub(crate) const FILE_NAME: &str = "skill-audit.toml";
 /// settings of where its link is, not of where the link leads. The file found must itself stay
 /// there: one whose real path leaves the folders searched and the audited root (a symlink to
 /// `/proc/self/environ`, say) is an error unless `follow_outside`, as for any file of the tree.
-/// `cwd` is `view`'s. The path returned is relative to `cwd` when under it, otherwise absolute;
-/// errors show it as the run shows paths.
+/// `cwd` is `view`'s. The path returned is absolute; errors show it as the run shows paths.
 pub(crate) fn find(
     root: &Path,
     view: &crate::paths::PathView,
@@ -79,10 +78,9 @@ pub(crate) fn find(
             "{shown}: not a regular file, so no settings are read; remove it, or name a settings file with --config"
         ));
     }
-    Ok(Some(match found.strip_prefix(cwd) {
-        Ok(rel) => rel.to_owned(),
-        Err(_) => found,
-    }))
+    // Absolute: the editor's server reads it for a workspace folder that is not the folder
+    // it runs in.
+    Ok(Some(found))
 }
 
 /// The settings file, as written.
@@ -518,7 +516,7 @@ impl Config {
                 };
                 match ProfileSource::parse(entry) {
                     ProfileSource::File(f) => {
-                        let path = self.dir.join(f);
+                        let path = self.dir.join(&f);
                         // Opened only once known to be a file: opening a FIFO would block.
                         let opened = std::fs::metadata(&path).and_then(|m| {
                             if m.is_file() {
@@ -527,10 +525,13 @@ impl Config {
                                 Err(std::io::Error::other("not a regular file"))
                             }
                         });
-                        let shown = if path.as_os_str() == entry.as_str() {
-                            String::new()
-                        } else {
-                            format!(" ({})", path.display())
+                        // As the run shows this file's folder, which `dir` (absolute) is not.
+                        let written = Path::new(&self.display).parent().map(|d| d.join(&f));
+                        let shown = match written {
+                            Some(w) if w.as_os_str() != entry.as_str() => {
+                                format!(" ({})", w.display())
+                            }
+                            _ => String::new(),
                         };
                         match opened {
                             Ok(()) => Ok(ProfileSource::File(path)),
@@ -1251,18 +1252,16 @@ skills = ["k"]
         std::fs::write(dir.path().join("p.json"), "{}").unwrap();
         let c = parse(
             "profiles = [\"p.json\", \"builtin:vscode\", \"missing.json\"]\n",
-            "skill-audit.toml",
+            "lib/skill-audit.toml",
             dir.path().to_owned(),
         )
         .unwrap();
         let e = c.profile_sources().unwrap_err();
         assert_eq!((e.line, e.column), (1, 41));
-        let missing = dir.path().join("missing.json");
+        // The path as the run shows the settings file's folder.
         assert!(
-            e.message.starts_with(&format!(
-                "profile `missing.json`: cannot read profile ({}): ",
-                missing.display()
-            )),
+            e.message
+                .starts_with("profile `missing.json`: cannot read profile (lib/missing.json): "),
             "{e}"
         );
         let e = p("profiles = [\"mcp:x=server\"]\n")

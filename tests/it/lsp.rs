@@ -68,9 +68,15 @@ impl Client {
 
     /// [`Client::start`], for a client with these capabilities.
     fn start_with(root: &Path, env: &[(&str, &str)], capabilities: Value) -> Client {
+        Client::start_in(root, root, env, capabilities)
+    }
+
+    /// [`Client::start_with`], the server running in the folder `cwd`, as an editor may start
+    /// it in its own.
+    fn start_in(cwd: &Path, root: &Path, env: &[(&str, &str)], capabilities: Value) -> Client {
         let mut child = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
             .arg("lsp")
-            .current_dir(root)
+            .current_dir(cwd)
             .envs(env.iter().copied())
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -408,6 +414,21 @@ fn hover_shows_each_profile_and_the_skill_behind_a_name() {
     // Nothing to say on a key.
     let h = c.at("textDocument/hover", &lib.skill, 1, 1);
     assert_eq!(h["result"], Value::Null, "{h}");
+    c.stop();
+}
+
+#[test]
+fn the_settings_of_the_workspace_are_read_whatever_folder_the_server_runs_in() {
+    let lib = library();
+    let elsewhere = tempfile::TempDir::new().unwrap();
+    let mut c = Client::start_in(elsewhere.path(), &lib.root, &[], json!({}));
+    // The profiles of the workspace's skill-audit.toml judge the skill.
+    let text = c.hover_text(&lib.skill, 3, 15);
+    assert!(text.contains("| `ci` | missing |"), "{text}");
+    assert!(
+        !c.diagnostics(&uri(&lib.agent)).is_empty(),
+        "drift on the agent"
+    );
     c.stop();
 }
 
