@@ -639,7 +639,7 @@ pub struct SkillFields {
     /// not where skill-audit opens and ends it.
     #[serde(skip)]
     #[schemars(skip)]
-    pub dash_fenced: Option<Box<TrimmedClose>>,
+    pub dash_fenced: Option<Box<DashFenced>>,
     /// For a delimited frontmatter that does not parse as YAML: its `name` and `description`
     /// as js-yaml 3 reads them, which takes a line indented with tabs as indented by the
     /// spaces before its first tab (`None`: not YAML that way either, or no tabs to read so).
@@ -724,6 +724,30 @@ pub struct TrimmedClose {
     /// Its `name` and `description`; `None` when what is above that line is empty, not YAML,
     /// or not a mapping.
     pub read: Option<Written>,
+}
+
+/// A frontmatter ended at the first line after the opening one that starts with `---`
+/// (`----`, `--- x`, `---foo`), where skill-audit ends it only at a `---` line: the block above
+/// that line as each kind of host reads it.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct DashFenced {
+    /// The line that ends it.
+    pub line: u32,
+    /// That line, as written (its first 40 characters).
+    pub close: String,
+    /// Whether the first line is a `---` line, where skill-audit opens a frontmatter too.
+    pub opened: bool,
+    /// `name` and `description` with YAML's other scalars, lists and mappings made text, or,
+    /// when the block is not a YAML mapping, from its `key: value` lines at the left margin.
+    pub coerced: Written,
+    /// `name` and `description` when strings, when the block is YAML (none when it is YAML
+    /// but not a mapping); `None`: not YAML.
+    pub yaml: Option<Written>,
+    /// The block's `key: value` lines, as [`SkillFields::line_keys`] holds them.
+    pub lines: Vec<(String, String)>,
+    /// The block read once every top-level value holding a colon is made block text, as
+    /// [`SkillFields::colons_quoted`] holds it.
+    pub colons_quoted: Option<Written>,
 }
 
 /// `name` and `description` as a host reads them, when they are strings.

@@ -96,12 +96,11 @@ fn scalar_as_written(text: &str, node: Option<&Node>) -> Option<String> {
     Some(token.to_owned())
 }
 
-/// The frontmatter as a host reads it that opens it when the text starts with `---` and ends
-/// it at the next line that starts with `---`, taking the block from the fifth character on,
-/// when that is not the block skill-audit reads: its `name` and `description` as YAML turns
-/// them into text (a number as its digits, a list or a mapping as its JSON), or, when the
-/// block is not a YAML mapping, from its `key: value` lines at the left margin.
-fn dash_fenced(text: &str) -> Option<crate::model::TrimmedClose> {
+/// The frontmatter as a host that ends it at the next line that starts with `---` reads it,
+/// when that line, or the first, is not where skill-audit opens and ends one: the block from
+/// the fifth character (or, when the first line is a `---` line, from the second line) to
+/// that line, read as YAML, as YAML made text, from its lines, and with its colons quoted.
+fn dash_fenced(text: &str) -> Option<crate::model::DashFenced> {
     use crate::parse::frontmatter::is_delimiter;
     let text: std::borrow::Cow<str> = if text.contains('\r') {
         text.replace("\r\n", "\n").replace('\r', "\n").into()
@@ -114,17 +113,20 @@ fn dash_fenced(text: &str) -> Option<crate::model::TrimmedClose> {
     let end = 3 + text.get(3..)?.find("\n---")?;
     let first = text.split('\n').next().unwrap_or_default();
     let close = text[end + 1..].split('\n').next().unwrap_or_default();
-    if is_delimiter(first) && is_delimiter(close) {
+    let opened = is_delimiter(first);
+    if opened && is_delimiter(close) {
         return None;
     }
-    let block = text.get(4..end).unwrap_or_default();
+    // After a `---` line, from the next line on: the same YAML and lines as from the fifth
+    // character, where a host that reads the block so starts.
+    let from = if opened { first.len() + 1 } else { 4 };
+    let block = text.get(from.min(end)..end).unwrap_or_default();
     let line = u32::try_from(memchr::memchr_iter(b'\n', &text.as_bytes()[..=end]).count())
         .unwrap_or(u32::MAX)
         .saturating_add(1);
-    let read = match crate::parse::yaml::parse(block, 2)
-        .ok()
-        .filter(|root| root.as_map().is_some())
-    {
+    let root = crate::parse::yaml::parse(block, 2).ok();
+    let lines = line_keys(block);
+    let coerced = match root.as_ref().filter(|root| root.as_map().is_some()) {
         Some(root) => {
             let coerced = |key: &str| {
                 let node = root.get(key)?;
@@ -144,58 +146,64 @@ fn dash_fenced(text: &str) -> Option<crate::model::TrimmedClose> {
                 description: coerced("description"),
             }
         }
-        None => margin_keys(block),
+        None => crate::model::Written {
+            name: line_value(&lines, "name", true).map(str::to_owned),
+            description: line_value(&lines, "description", true).map(str::to_owned),
+        },
     };
-    Some(crate::model::TrimmedClose {
+    let yaml = root.as_ref().map(|root| {
+        let text = |key: &str| root.get(key)?.as_str().map(str::to_owned);
+        crate::model::Written {
+            name: text("name"),
+            description: text("description"),
+        }
+    });
+    let colons_quoted = if root.is_none() {
+        colons_quoted(block, 2)
+    } else {
+        None
+    };
+    Some(crate::model::DashFenced {
         line,
-        read: Some(read),
+        close: close.chars().take(40).collect(),
+        opened,
+        coerced,
+        yaml,
+        lines,
+        colons_quoted,
     })
 }
 
-/// `name` and `description` from the `key: value` lines of `block` whose key is at the left
-/// margin (the last one written wins); a key with nothing after its colon takes the indented
-/// lines below it. A value left empty is not there.
-fn margin_keys(block: &str) -> crate::model::Written {
-    let lines: Vec<&str> = block.split('\n').collect();
-    let mut read = crate::model::Written::default();
-    let mut i = 0;
-    while let Some(line) = lines.get(i) {
-        i += 1;
-        let Some((key, value)) = line.split_once(':') else {
-            continue;
-        };
-        let word = !key.is_empty()
-            && key
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-');
-        if !word {
-            continue;
-        }
-        let mut value = value.trim().to_owned();
-        if value.is_empty() {
-            let below: Vec<&str> = lines[i..]
-                .iter()
-                .take_while(|l| l.is_empty() || l.starts_with([' ', '\t']))
-                .copied()
-                .collect();
-            i += below.len();
-            value = below.join("\n").trim().to_owned();
-        } else if value.len() >= 2
-            && ((value.starts_with('"') && value.ends_with('"'))
-                || (value.starts_with('\'') && value.ends_with('\'')))
-        {
-            value = value[1..value.len() - 1].to_owned();
-        }
-        if value.is_empty() {
-            continue;
-        }
-        match key {
-            "name" => read.name = Some(value),
-            "description" => read.description = Some(value),
-            _ => {}
-        }
+/// The value of the last `key:` line of `keys` (a later line overrides an earlier one, as
+/// the hosts that read lines assign each in turn). With `margin`, as a host that reads only
+/// keys at the left margin does: quotes around the value taken off, and a line whose value
+/// is then empty skipped (empty when every such line is).
+pub(crate) fn line_value<'k>(
+    keys: &'k [(String, String)],
+    key: &str,
+    margin: bool,
+) -> Option<&'k str> {
+    if !margin {
+        return keys
+            .iter()
+            .rev()
+            .find(|(k, _)| k.trim_start() == key)
+            .map(|(_, v)| v.as_str());
     }
-    read
+    let mut values = keys.iter().rev().filter(|(k, _)| k == key).peekable();
+    values.peek()?;
+    let mut unquoted = values.map(|(_, v)| {
+        let quoted = ['"', '\'']
+            .into_iter()
+            .any(|q| v.starts_with(q) && v.ends_with(q));
+        // A lone quote both starts and ends it: nothing is left.
+        if quoted {
+            v.get(1..v.len() - 1).unwrap_or_default()
+        } else {
+            v.as_str()
+        }
+    });
+    Some(unquoted.find(|v| !v.is_empty()).unwrap_or_default())
 }
 
 /// The frontmatter of `text` (BOM removed) as a host that ends it at the first line that is
@@ -289,19 +297,40 @@ fn read(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkil
 
 /// The `key: value` lines of a delimited frontmatter that is not YAML, as a host that falls
 /// back to reading lines sees them (a key at a line's start, after any indentation, which the
-/// key keeps: some hosts read only keys at the left margin).
+/// key keeps: some hosts read only keys at the left margin). A key at the left margin with
+/// nothing after its colon, above an indented line, takes the lines below it up to the next
+/// one at the margin that is not empty, joined and trimmed, as OpenClaw's line reader does.
 fn line_keys(yaml: &str) -> Vec<(String, String)> {
-    yaml.lines()
-        .filter_map(|line| {
-            let (key, value) = line.split_once(':')?;
-            let word = key.trim_start();
-            let plain = !word.is_empty()
-                && word
-                    .bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-            plain.then(|| (key.to_owned(), value.trim().to_owned()))
-        })
-        .collect()
+    let lines: Vec<&str> = yaml.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some((key, value)) = line.split_once(':') else {
+            continue;
+        };
+        let word = key.trim_start();
+        let plain = !word.is_empty()
+            && word
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !plain {
+            continue;
+        }
+        let mut value = value.trim().to_owned();
+        let below = lines.get(i + 1..).unwrap_or_default();
+        if value.is_empty()
+            && word.len() == key.len()
+            && below.first().is_some_and(|l| l.starts_with([' ', '\t']))
+        {
+            let held: Vec<&str> = below
+                .iter()
+                .take_while(|l| l.is_empty() || l.starts_with([' ', '\t']))
+                .copied()
+                .collect();
+            value = held.join("\n").trim().to_owned();
+        }
+        out.push((key.to_owned(), value));
+    }
+    out
 }
 
 /// The executables and variables that `skill`'s declarations in the SKILL.md list and `body`
@@ -981,20 +1010,45 @@ mod tests {
         assert_eq!(dash_fenced("# a\n----\n"), None);
         let fenced = dash_fenced("----\r\nname: a\r\ndescription: 12\r\n----\r\nb\n").unwrap();
         assert_eq!(fenced.line, 4);
-        let read = fenced.read.unwrap();
+        assert!(!fenced.opened);
+        let read = fenced.coerced;
         assert_eq!(read.name.as_deref(), Some("a"));
         assert_eq!(read.description.as_deref(), Some("12"));
         // Not YAML: its lines at the margin, an empty key taking the indented ones below.
         let read =
             dash_fenced("---\nname: a: b\n  description: x\ndescription:\n  c\n  d\n--- x\n")
                 .unwrap()
-                .read
-                .unwrap();
+                .coerced;
         assert_eq!(read.name.as_deref(), Some("a: b"));
         assert_eq!(read.description.as_deref(), Some("c\n  d"));
         // Closed at once: an empty block.
-        let read = dash_fenced("---\n----\nname: a\n").unwrap().read.unwrap();
+        let read = dash_fenced("---\n----\nname: a\n").unwrap().coerced;
         assert_eq!(read, crate::model::Written::default());
+        // Opened where skill-audit opens, ended early: the block above as YAML, or its lines.
+        let fenced = dash_fenced("---\ndescription: d\n--- x\nname: a\n---\n").unwrap();
+        assert!(fenced.opened);
+        assert_eq!((fenced.line, fenced.close.as_str()), (3, "--- x"));
+        let yaml = fenced.yaml.unwrap();
+        assert_eq!((yaml.name, yaml.description.as_deref()), (None, Some("d")));
+        let fenced = dash_fenced("---\nname: a: b\ndescription: d\n----\n---\n").unwrap();
+        assert_eq!(fenced.yaml, None);
+        assert_eq!(line_value(&fenced.lines, "name", false), Some("a: b"));
+        let quoted = fenced.colons_quoted.unwrap();
+        assert_eq!(quoted.name.as_deref(), Some("a: b"));
+    }
+
+    #[test]
+    fn lines_as_a_host_that_reads_keys_at_the_margin_reads_them() {
+        let lines = line_keys("description:\n  a\n\n  b\nname: 'n'\nx: \"\"\nx:\n\n  c\n");
+        assert_eq!(line_value(&lines, "description", true), Some("a\n\n  b"));
+        assert_eq!(line_value(&lines, "name", true), Some("n"));
+        // Empty once unquoted, or with a blank line before the indented ones: empty.
+        assert_eq!(line_value(&lines, "x", true), Some(""));
+        assert_eq!(line_value(&lines, "y", true), None);
+        // An empty later line leaves an earlier value.
+        let lines = line_keys("description: d\ndescription: \"\"\n");
+        assert_eq!(line_value(&lines, "description", true), Some("d"));
+        assert_eq!(line_value(&lines, "description", false), Some("\"\""));
     }
 
     #[test]

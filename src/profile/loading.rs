@@ -9,6 +9,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::{quote, thousands};
 use crate::model::{Skill, Unreadable as Found};
+use crate::parse::skill::line_value;
 
 /// How a host loads skills (the `skills` key of a host profile). Every rule is optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -82,6 +83,11 @@ pub struct FrontmatterRule {
     /// fifth character on.
     #[serde(rename = "dash-fence", default)]
     pub dash_fence: bool,
+    /// Whether the host ends the frontmatter at the first line after the opening `---` that
+    /// starts with `---` (`----`, `--- x` too), where skill-audit ends it only at a `---` line,
+    /// and reads the block above it as its other rules say.
+    #[serde(rename = "dash-close", default)]
+    pub dash_close: bool,
     /// With `read-lines`: whether the host also reads the `key: value` lines of a frontmatter
     /// that is YAML when its `name` and `description` are not both strings.
     #[serde(rename = "lines-unless-text", default)]
@@ -292,10 +298,9 @@ impl SkillLoading {
             }
             if rule.dash_fence
                 && let Some(fenced) = &skill.fields.dash_fenced
-                && let Some(read) = &fenced.read
             {
                 let line = fenced.line;
-                return match self.refusal_of(host, read) {
+                return match self.refusal_of(host, &fenced.coerced) {
                     Some(reason) => Loading::Refused(format!(
                         "{reason}, as it reads the frontmatter from the first line to line {line}, opening and ending one at lines that start with `---`"
                     )),
@@ -304,6 +309,16 @@ impl SkillLoading {
                     )),
                     None => Loading::Loads,
                 };
+            }
+            // A host that needs a line between the dashes ends it at the third line at the
+            // earliest.
+            if rule.dash_close
+                && let Some(fenced) = &skill.fields.dash_fenced
+                && fenced.opened
+                && (!rule.exact_open || fenced.line > 2)
+                && let Some(verdict) = self.closed_at_dashes(skill, host, rule, fenced)
+            {
+                return verdict;
             }
             if rule.lines_unless_text
                 && rule.unreadable == Unreadable::ReadLines
@@ -360,6 +375,62 @@ impl SkillLoading {
             Loading::WithoutFields(format!(
                 "{host} ends the frontmatter at the indented `---` on line {line} and loads it; skill-audit reads none of its other fields"
             ))
+        })
+    }
+
+    /// The verdict of a host that ends the frontmatter at the line starting with `---` that
+    /// `fenced` names, reading what is above it as its other rules say (`None`: a way of
+    /// reading that is not modelled).
+    fn closed_at_dashes(
+        &self,
+        skill: &Skill,
+        host: &str,
+        rule: &FrontmatterRule,
+        fenced: &crate::model::DashFenced,
+    ) -> Option<Loading> {
+        let ends = format!(
+            "{host} ends the frontmatter at line {} ({}), the first line after the opening one that starts with `---`",
+            fenced.line,
+            quote(&fenced.close)
+        );
+        let lines = || crate::model::Written {
+            name: line_value(&fenced.lines, "name", rule.margin_lines).map(str::to_owned),
+            description: line_value(&fenced.lines, "description", rule.margin_lines)
+                .map(str::to_owned),
+        };
+        let read = match rule.unreadable {
+            Unreadable::ReadLines => match &fenced.yaml {
+                Some(w) if w.name.is_some() && w.description.is_some() => Some(w.clone()),
+                Some(w) if !rule.lines_unless_text => Some(w.clone()),
+                _ => Some(lines()),
+            },
+            Unreadable::QuoteColons => fenced.yaml.clone().or(fenced.colons_quoted.clone()),
+            Unreadable::Skip | Unreadable::SkipUnlessYaml | Unreadable::SkipUnlessAbsent => {
+                fenced.yaml.clone()
+            }
+            Unreadable::LoadWithoutFields | Unreadable::Lenient => return None,
+        };
+        let Some(read) = read else {
+            let retried = if rule.unreadable == Unreadable::QuoteColons {
+                ", even with its values that hold a colon made block text"
+            } else {
+                ""
+            };
+            return Some(Loading::Refused(format!(
+                "{ends}, and what is above it is not valid YAML{retried}, so it skips the skill"
+            )));
+        };
+        Some(match self.refusal_of(host, &read) {
+            Some(reason) => {
+                let reason = reason
+                    .strip_prefix(host)
+                    .map_or(reason.clone(), |r| format!("it{r}"));
+                Loading::Refused(format!("{ends}, so {reason}"))
+            }
+            None if skill.invalid => Loading::WithoutFields(format!(
+                "{ends}, and reads what is above it; skill-audit reads none of its fields"
+            )),
+            None => Loading::Loads,
         })
     }
 
@@ -686,21 +757,6 @@ impl TextRule {
     }
 }
 
-/// The value of the last `key:` line of `keys` (a later line overrides an earlier one, as
-/// the hosts that read lines assign each in turn); with `margin`, only one not indented.
-fn line_value<'k>(keys: &'k [(String, String)], key: &str, margin: bool) -> Option<&'k str> {
-    keys.iter()
-        .rev()
-        .find(|(k, _)| {
-            if margin {
-                k == key
-            } else {
-                k.trim_start() == key
-            }
-        })
-        .map(|(_, v)| v.as_str())
-}
-
 /// Is `c` one of `charset`'s ranges (`a-z`) or characters? A `-` at either end is itself.
 fn allowed(charset: &str, c: char) -> bool {
     let set: Vec<char> = charset.chars().collect();
@@ -753,6 +809,7 @@ mod tests {
                 no_bom: false,
                 exact_open: false,
                 dash_fence: false,
+                dash_close: false,
                 lines_unless_text: false,
                 tab_indents: false,
                 margin_lines: false,
@@ -873,6 +930,51 @@ mod tests {
     }
 
     #[test]
+    fn a_frontmatter_ended_at_a_line_that_starts_with_dashes() {
+        let mut rules = codex();
+        let mut s = skill("SKILL.md", Some("demo"), Some("Does things."));
+        let name_only = crate::model::Written {
+            name: Some("demo".into()),
+            description: None,
+        };
+        s.fields.dash_fenced = Some(Box::new(crate::model::DashFenced {
+            line: 3,
+            close: "--- x".into(),
+            opened: true,
+            yaml: None,
+            lines: vec![
+                ("name".into(), "demo".into()),
+                ("description".into(), "d".into()),
+            ],
+            colons_quoted: Some(name_only.clone()),
+            ..Default::default()
+        }));
+        assert_eq!(rules.judge(&s, "H"), Loading::Loads, "not the host's rule");
+        let ends = "H ends the frontmatter at line 3 (`--- x`), the first line after the opening one that starts with `---`";
+        let mut judged = |how: Unreadable| {
+            if let Some(fm) = rules.frontmatter.as_mut() {
+                fm.dash_close = true;
+                fm.unreadable = how;
+            }
+            rules.judge(&s, "H")
+        };
+        assert_eq!(
+            judged(Unreadable::Skip),
+            Loading::Refused(format!(
+                "{ends}, and what is above it is not valid YAML, so it skips the skill"
+            ))
+        );
+        assert_eq!(
+            judged(Unreadable::QuoteColons),
+            Loading::Refused(format!(
+                "{ends}, so it skips a skill without a `description`"
+            ))
+        );
+        assert_eq!(judged(Unreadable::ReadLines), Loading::Loads);
+        assert_eq!(judged(Unreadable::Lenient), Loading::Loads, "not modelled");
+    }
+
+    #[test]
     fn unreadable_frontmatter_by_host() {
         let mut s = skill("SKILL.md", None, None);
         s.invalid = true;
@@ -885,6 +987,7 @@ mod tests {
             no_bom: false,
             exact_open: false,
             dash_fence: false,
+            dash_close: false,
             lines_unless_text: false,
             tab_indents: false,
             margin_lines: false,
@@ -925,6 +1028,7 @@ mod tests {
                 no_bom: false,
                 exact_open: false,
                 dash_fence: false,
+                dash_close: false,
                 lines_unless_text: false,
                 tab_indents: false,
                 margin_lines: false,
@@ -996,6 +1100,7 @@ mod tests {
                 no_bom: false,
                 exact_open: false,
                 dash_fence: false,
+                dash_close: false,
                 lines_unless_text: false,
                 tab_indents: false,
                 margin_lines: false,

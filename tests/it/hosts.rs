@@ -821,3 +821,79 @@ fn js_yaml_3_reads_a_tab_indented_key_at_the_margin() {
         "Cursor skips a skill whose frontmatter is not valid YAML"
     );
 }
+
+#[test]
+fn gemini_ends_a_frontmatter_at_any_line_that_starts_with_dashes() {
+    // Its pattern ends the frontmatter at the first `\n---`: what is below is not read.
+    let text = "---\nname: demo\n--- x\ndescription: Does things.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        refusal(&r, "gemini-cli"),
+        "Gemini CLI ends the frontmatter at line 3 (`--- x`), the first line after the opening one that starts with `---`, so it skips a skill without a `description`"
+    );
+    // No `---` line closes it for skill-audit; a `----` does for Gemini, which reads its lines.
+    let text = "---\nname: demo\ndescription: Does things.\nbad: [\n----\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "gemini-cli"),
+        (
+            "needs-nothing".into(),
+            "Gemini CLI ends the frontmatter at line 5 (`----`), the first line after the opening one that starts with `---`, and reads what is above it; skill-audit reads none of its fields".into()
+        )
+    );
+}
+
+#[test]
+fn gray_matter_ends_a_frontmatter_at_any_line_that_starts_with_dashes() {
+    // gray-matter 4 ends it at `indexOf("\n---")`: Cursor finds the `description` above the
+    // `----`, OpenCode no `name`.
+    let text = "---\ndescription: Does things.\n----\nname: demo\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "cursor"),
+        (
+            "needs-nothing".into(),
+            "Cursor ends the frontmatter at line 3 (`----`), the first line after the opening one that starts with `---`, and reads what is above it; skill-audit reads none of its fields".into()
+        )
+    );
+    assert_eq!(
+        refusal(&r, "opencode"),
+        "OpenCode ends the frontmatter at line 3 (`----`), the first line after the opening one that starts with `---`, so it skips a skill without a `name`"
+    );
+    // Both fields above a `--- extra`: both load.
+    let text = "---\nname: demo\ndescription: Does things.\n--- extra\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(status(&r, "cursor"), "needs-nothing");
+    assert_eq!(status(&r, "opencode"), "needs-nothing");
+    // What is above it is not YAML.
+    let text = "---\nname: demo\ndescription: Does things.\nbad: [\n----\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        refusal(&r, "cursor"),
+        "Cursor ends the frontmatter at line 5 (`----`), the first line after the opening one that starts with `---`, and what is above it is not valid YAML, so it skips the skill"
+    );
+    assert_eq!(status(&r, "opencode"), "not-loaded");
+}
+
+#[test]
+fn openclaw_joins_the_indented_lines_below_an_empty_key() {
+    // Not YAML (`name: demo: x`): its line reader gives `description:` the lines below it.
+    let text = "---\nname: demo: x\ndescription:\n  Does things\n  well.\n---\nBody.\n";
+    let r = audit(&[("demo/SKILL.md", text)]);
+    assert_eq!(
+        cell(&r, "skills", "openclaw"),
+        (
+            "needs-nothing".into(),
+            "OpenClaw reads its `key: value` lines although its frontmatter is not valid YAML; it reads none of its other fields".into()
+        )
+    );
+    // Only when the line right below is indented; quotes around a value are taken off.
+    for description in ["description:\n\n  Does things.", "description: \"\""] {
+        let text = format!("---\nname: demo: x\n{description}\n---\nBody.\n");
+        let r = audit(&[("demo/SKILL.md", &text)]);
+        assert_eq!(
+            refusal(&r, "openclaw"),
+            "OpenClaw skips a skill whose `description` is empty"
+        );
+    }
+}
