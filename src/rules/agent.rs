@@ -312,7 +312,8 @@ fn agent_unknown_target(agent: &str, pos: Pos, what: &str, target: &str) -> Find
             quote(target)
         ),
     )
-    .about(target)
+    // A handoff and a sub-agent naming the same agent are two findings.
+    .about(&format!("{what} {target}"))
 }
 
 pub(crate) const SUBAGENTS_WITHOUT_AGENT_TOOL: RuleDoc = RuleDoc {
