@@ -269,9 +269,36 @@ pub(crate) fn read_stdin(limit: u64) -> Result<Vec<u8>, Refusal> {
             return Err(Refusal::TooLarge(Some(meta.len())));
         }
     }
-    read_at_most(stdin.lock(), 0, limit)
+    read_unsized(stdin.lock(), limit)
         .map_err(Refusal::Io)?
         .ok_or(Refusal::TooLarge(None))
+}
+
+/// Everything `r` holds, or `None` when that is more than `limit` bytes, for a stream that
+/// states no size (a pipe): the buffer grows to one byte past `limit` at most, where doubling
+/// it would take twice the limit before the refusal.
+fn read_unsized(mut r: impl Read, limit: u64) -> std::io::Result<Option<Vec<u8>>> {
+    let max = usize::try_from(limit)
+        .unwrap_or(usize::MAX)
+        .saturating_add(1);
+    let mut buf = Vec::new();
+    let mut chunk = vec![0; 64 << 10];
+    loop {
+        let n = match r.read(&mut chunk) {
+            Ok(0) => return Ok(Some(buf)),
+            Ok(n) => n.min(max - buf.len()),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        };
+        if buf.len() + n > buf.capacity() {
+            let grown = (buf.capacity() * 2).max(buf.len() + n).min(max);
+            buf.reserve_exact(grown - buf.len());
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if buf.len() == max {
+            return Ok(None);
+        }
+    }
 }
 
 /// Everything `r` holds, or `None` when that is more than `limit` bytes. `stated` (the size the
@@ -300,6 +327,19 @@ fn open(path: &Path) -> std::io::Result<std::fs::File> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_stream_past_the_limit_is_refused_with_no_more_than_the_limit_held() {
+        let read = |n: u64, limit| read_unsized(std::io::repeat(7).take(n), limit).unwrap();
+        assert_eq!(read(100_000, 100_000).map(|b| b.len()), Some(100_000));
+        assert_eq!(read(0, 10), Some(Vec::new()));
+        assert_eq!(read(100_001, 100_000), None);
+        // Refused as the byte past the limit comes, from a stream that never ends.
+        assert_eq!(read_unsized(std::io::repeat(0), 1 << 20).unwrap(), None);
+        // Just under the limit, the buffer has not grown past it.
+        let buf = read(150_000, 200_000).unwrap();
+        assert!(buf.capacity() <= 200_001, "{}", buf.capacity());
+    }
 
     #[test]
     fn a_path_that_stops_resolving_outside_is_outside_whether_or_not_it_exists() {

@@ -1389,6 +1389,11 @@ pub(crate) fn read_report(path: &std::path::Path) -> Result<String, String> {
         }
         Err(e) => return Err(cannot(e.to_string())),
     };
+    if bytes.is_empty() && is_stdin(path) {
+        return Err(cannot(
+            "it is empty; pipe a report into it, or name the file".into(),
+        ));
+    }
     String::from_utf8(bytes)
         .map_err(|e| cannot(format!("not UTF-8 (byte {})", e.utf8_error().valid_up_to())))
 }

@@ -1602,6 +1602,16 @@ fn a_report_is_read_from_standard_input_for_a_dash() {
         2,
     );
     assert!(err.contains("error: standard input:1:"), "{err}");
+    let err = stderr_of(
+        bin(head.path())
+            .args(["diff", "-", "new.json"])
+            .write_stdin(""),
+        2,
+    );
+    assert!(
+        err.contains("standard input: cannot read: it is empty"),
+        "{err}"
+    );
     // --baseline - gates as --baseline FILE does.
     let gated = |baseline: &str, stdin: Vec<u8>| {
         let out = bin(head.path())
