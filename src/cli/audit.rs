@@ -344,10 +344,11 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     if let Some(old) = &baseline {
         report.baseline = Some(report::diff::baseline(old, &report, &opts));
     }
-    // Decided before the report is written: the Markdown verdict says whether the run fails.
     let failed = fail_on.fails(report.worst());
-    report.fails = Some(failed);
     let empty = report.summary.files_scanned == 0;
+    // Decided before the report is written: the Markdown verdict says whether the run fails,
+    // for whatever reason it does.
+    report.fails = Some(write_failed || failed || (empty && args.fail_on_empty));
     if empty && !args.quiet {
         eprintln!("skill-audit: {}", nothing_found(&report));
     }

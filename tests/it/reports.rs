@@ -1710,6 +1710,14 @@ fn the_pr_comment_is_marked_failed_when_the_run_fails() {
     assert!(passes.starts_with("⚠️ **"), "{passes}");
     let fails = verdict(&["--fail-on", "warning"], 1);
     assert!(fails.starts_with("❌ **"), "{fails}");
+    // A run that fails for finding nothing says so too.
+    let empty = TempDir::new().unwrap();
+    let out = (bin(empty.path()).args(["-f", "markdown", "--fail-on-empty", "."]))
+        .output()
+        .unwrap();
+    let md = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(md.contains("\n❌ **0 skills**"), "{md}");
     // `diff` fails nothing.
     report(head.path(), "new.json");
     let md = quiet_stdout(
