@@ -73,13 +73,17 @@ pub(crate) fn normalize(path: &Path) -> PathBuf {
 }
 
 /// `paths` without repeats, in the order given: a path is a repeat of an earlier one when both
-/// name the same place once `.` and `..` are taken out (`lib`, `./lib`, `lib/`), from `cwd` for
-/// a relative one. The first spelling is kept.
+/// lead to the same place (`lib`, `./lib`, `lib/`, a link to `lib`), from `cwd` for a relative
+/// one; one that does not resolve is compared with `.` and `..` taken out by name. The first
+/// spelling is kept. Links are followed, as `..` after a link leaves where the link leads.
 pub(crate) fn distinct(paths: &[PathBuf], cwd: &Path) -> Vec<PathBuf> {
     let mut seen = std::collections::HashSet::new();
     paths
         .iter()
-        .filter(|p| seen.insert(normalize(&cwd.join(p))))
+        .filter(|p| {
+            let at = cwd.join(p);
+            seen.insert(std::fs::canonicalize(&at).unwrap_or_else(|_| normalize(&at)))
+        })
         .cloned()
         .collect()
 }
@@ -156,6 +160,27 @@ mod tests {
         assert_eq!(
             distinct(&given, cwd),
             [PathBuf::from("lib"), "lib/skills".into(), "x".into()]
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_is_followed_before_the_dots_after_it() {
+        let tmp = tempfile::TempDir::new().unwrap();
+        let cwd = tmp.path();
+        std::fs::create_dir_all(cwd.join("lib/skills")).unwrap();
+        std::fs::create_dir_all(cwd.join("other")).unwrap();
+        std::os::unix::fs::symlink("../lib", cwd.join("other/l")).unwrap();
+        std::os::unix::fs::symlink("lib", cwd.join("liblink")).unwrap();
+        let given: Vec<PathBuf> = ["other", "other/l/..", "lib", "liblink", "other/l"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        // `other/l/..` is the folder holding `lib`, not `other`; `liblink` and `other/l` are
+        // `lib`.
+        assert_eq!(
+            distinct(&given, cwd),
+            [PathBuf::from("other"), "other/l/..".into(), "lib".into()]
         );
     }
 }
