@@ -363,9 +363,10 @@ fn numbers_out(text: &str, out: &mut String) {
     }
 }
 
-/// Which findings of `a` and of `b` have a partner on the other side: the same rule on the
-/// same file, as alike as [`Likeness`] allows, the closest pairs first. Of several alike, those
-/// nearest in lines pair up, in report order ([`nearest`]). A finding whose message names something else
+/// Which findings of `a` (the newer report's) and of `b` (the older's) have a partner on the
+/// other side: the same rule on the same file, as alike as [`Likeness`] allows, the closest
+/// pairs first. Of several alike, those nearest in lines pair up, in report order
+/// ([`nearest`]). A finding whose message names something else
 /// on an unchanged line is not paired: it is another problem there (another tool of one
 /// `tools` list, another profile). Findings of a report whose files moved are given to it
 /// where their files are now (see [`Moved`]).
@@ -458,6 +459,18 @@ impl<'a> Shifts<'a> {
         }
         for lines in anchors.values_mut() {
             lines.sort_unstable();
+            // A line cut and pasted far away is no measure of the lines around it: a finding
+            // counts where the one above or below it moved as far.
+            let shift = |(x, y): (u32, u32)| i64::from(y) - i64::from(x);
+            let kept: Vec<(u32, u32)> = (0..lines.len())
+                .filter(|&i| {
+                    let by = shift(lines[i]);
+                    (i > 0 && shift(lines[i - 1]) == by)
+                        || lines.get(i + 1).is_some_and(|&next| shift(next) == by)
+                })
+                .map(|i| lines[i])
+                .collect();
+            *lines = kept;
         }
         Shifts(anchors)
     }
@@ -465,7 +478,7 @@ impl<'a> Shifts<'a> {
     /// Where `line` of `path` in `a` is likely to be in `b`: moved as far as the nearest
     /// finding above it that is alone of its kind moved (below it, when none is above).
     fn line_in_b(&self, path: &str, line: u32) -> u32 {
-        let Some(anchors) = self.0.get(path) else {
+        let Some(anchors) = self.0.get(path).filter(|a| !a.is_empty()) else {
             return line;
         };
         let (x, y) = anchors[anchors
@@ -476,14 +489,18 @@ impl<'a> Shifts<'a> {
     }
 }
 
-/// Pairs of positions in `a` and `b` (the lines of alike findings, in report order) that
-/// keep both orders, pair as many as the shorter has, and are the closest in lines: a copy of
-/// a line added above two others is the new one, not the last. Ties, and groups too large to
-/// weigh, pair the first of each side.
-fn nearest(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
-    if a.len() > b.len() {
-        return nearest(b, a).into_iter().map(|(y, x)| (x, y)).collect();
-    }
+/// Pairs of positions in `new` and `old` (the lines of alike findings of the newer report
+/// and of the older, in report order) that keep both orders, pair as many as the shorter
+/// has, and are the closest in lines: a copy of a line added above two others is the new
+/// one, not the last. Of two as near, a line pushed down (by one added above it) is taken
+/// over one pulled up; groups too large to weigh pair the first of each side.
+fn nearest(new: &[u32], old: &[u32]) -> Vec<(usize, usize)> {
+    // How far apart two lines are: twice the lines between, and one more when the new one is
+    // above the old one.
+    let apart = |n: u32, o: u32| 2 * u64::from(n.abs_diff(o)) + u64::from(n < o);
+    // The shorter side is paired whole, each with one of the longer.
+    let swapped = new.len() > old.len();
+    let (a, b) = if swapped { (old, new) } else { (new, old) };
     let (n, m) = (a.len(), b.len());
     if n == 0 || n == m || n.saturating_mul(m) > 1 << 20 {
         return (0..n).map(|i| (i, i)).collect();
@@ -496,8 +513,9 @@ fn nearest(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
     for i in 1..=n {
         for j in i..=m {
             let skip = cost[i * width + j - 1];
-            let take = cost[(i - 1) * width + j - 1]
-                .saturating_add(u64::from(a[i - 1].abs_diff(b[j - 1])));
+            let (x, y) = (a[i - 1], b[j - 1]);
+            let d = if swapped { apart(y, x) } else { apart(x, y) };
+            let take = cost[(i - 1) * width + j - 1].saturating_add(d);
             cost[i * width + j] = skip.min(take);
         }
     }
@@ -508,7 +526,11 @@ fn nearest(a: &[u32], b: &[u32]) -> Vec<(usize, usize)> {
         if j > i && cost[i * width + j] == cost[i * width + j - 1] {
             j -= 1;
         } else {
-            pairs.push((i - 1, j - 1));
+            pairs.push(if swapped {
+                (j - 1, i - 1)
+            } else {
+                (i - 1, j - 1)
+            });
             i -= 1;
             j -= 1;
         }
@@ -1983,6 +2005,21 @@ mod tests {
         ];
         assert_eq!(minus(&new, &old), [new[0].clone()]);
         assert!(minus(&old, &new).is_empty());
+    }
+
+    #[test]
+    fn a_line_moved_far_does_not_move_the_copies_and_a_copy_is_pushed_down() {
+        let at = |line, text: &str, msg: &str| found(Rule::BrokenReference, "a", line, text, msg);
+        let copy = |line| at(line, "See missing.md.", "missing");
+        // `u.md` cut from line 6 and pasted at the end, the copy at line 11 deleted: the copy
+        // left is the one of line 16, not of line 11 moved as far as `u.md`.
+        let old = [at(6, "u.md", "u"), copy(11), copy(16)];
+        let new = [copy(14), at(28, "u.md", "u")];
+        assert_eq!(minus(&old, &new), [old[1].clone()]);
+        // A copy written at line 17 pushes the one of line 18 to 19: 17 is the new one.
+        let old = [copy(9), copy(13), copy(18)];
+        let new = [copy(9), copy(13), copy(17), copy(19)];
+        assert_eq!(minus(&new, &old), [new[2].clone()]);
     }
 
     #[test]
