@@ -28,7 +28,7 @@ pub struct ToPromptArgs {
     #[arg(short, long, value_enum, default_value_t = PromptFormat::Text)]
     pub format: PromptFormat,
     /// Show each location as the audit shows paths (relative to the current folder when under
-    /// it) instead of absolute.
+    /// it, unless an audited folder holds the current folder) instead of absolute.
     #[arg(long)]
     pub relative: bool,
 }

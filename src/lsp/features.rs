@@ -216,9 +216,16 @@ fn name_hover(
             k if p.has(k, name) => "available".to_owned(),
             _ => "missing".to_owned(),
         };
-        s.push_str(&format!("| {} | {status} |\n", quote(&p.name)));
+        s.push_str(&row(&p.name, &status));
     }
     s
+}
+
+/// A row of a hover's profile table: `|` escaped and lines joined, which a table cell needs
+/// even in a code span.
+fn row(profile: &str, status: &str) -> String {
+    let cell = |text: &str| text.replace('|', "\\|").replace(['\r', '\n'], " ");
+    format!("| {} | {} |\n", cell(&quote(profile)), cell(status))
 }
 
 fn server_hover(profiles: &[Profile], server: &str) -> String {
@@ -232,7 +239,7 @@ fn server_hover(profiles: &[Profile], server: &str) -> String {
         } else {
             "missing"
         };
-        s.push_str(&format!("| {} | {status} |\n", quote(&p.name)));
+        s.push_str(&row(&p.name, status));
     }
     s
 }
@@ -294,8 +301,8 @@ fn availability_rows(profiles: &[Profile], availability: &[Availability]) -> Str
     for (p, a) in profiles.iter().zip(availability) {
         let status = a.status.as_str();
         match &a.reason {
-            Some(r) => s.push_str(&format!("| {} | {status}: {r} |\n", quote(&p.name))),
-            None => s.push_str(&format!("| {} | {status} |\n", quote(&p.name))),
+            Some(r) => s.push_str(&row(&p.name, &format!("{status}: {r}"))),
+            None => s.push_str(&row(&p.name, status)),
         }
     }
     s
@@ -676,6 +683,10 @@ mod tests {
         assert!(hover.contains("| `prod` | missing |"), "{hover}");
         assert!(hover.contains("| `` a`b `` | missing |"), "{hover}");
         assert!(server_hover(&profiles, "srv").contains("| `prod` | available |"));
+        // A `|` would end the cell, even in a code span.
+        let piped = [Profile::from_names("a|b", "p.json", &[], &[], &[]).expect("profile")];
+        let hover = server_hover(&piped, "srv");
+        assert!(hover.contains("| `a\\|b` | missing |"), "{hover}");
     }
 
     fn fixed(line: u32, col: u32, start: usize, end: usize, new: &str, safe: bool) -> Finding {
