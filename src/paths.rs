@@ -145,12 +145,12 @@ mod tests {
 
     #[test]
     fn repeated_paths_are_dropped_and_the_first_spelling_kept() {
-        let cwd = Path::new("/work");
+        let cwd = Path::new("/srv");
         let given: Vec<PathBuf> = [
             "lib",
             "lib/skills",
             "./lib/",
-            "/work/lib",
+            "/srv/lib",
             "other/../lib",
             "x",
         ]
