@@ -869,6 +869,8 @@ struct Scope<'a> {
 /// This run's options, and what they turn off.
 struct Run<'a> {
     opts: &'a AuditOptions,
+    /// Each of its roots as its report shows it, in the order of `opts.roots`.
+    shown_roots: Vec<String>,
     excludes: crate::discover::Excludes,
     /// Codes of the rules the run does not report.
     off: HashSet<&'static str>,
@@ -887,6 +889,12 @@ impl<'a> Scope<'a> {
             .collect();
         let run = opts.map(|opts| Run {
             opts,
+            shown_roots: {
+                let view = opts.view();
+                (opts.roots.iter())
+                    .map(|root| crate::paths::display_path(root, &view))
+                    .collect()
+            },
             // The run compiled the same patterns already, so this cannot fail; were it to,
             // nothing counts as excluded and findings there count as fixed, as before.
             excludes: crate::discover::Excludes::new(
@@ -938,20 +946,21 @@ impl<'a> Scope<'a> {
             return self.roots.iter().any(|r| under(path, r).is_some());
         };
         let opts = run.opts;
-        let view = opts.view();
-        opts.roots.iter().any(|root| {
-            let shown = crate::paths::display_path(root, &view);
-            let Some(rest) = under(path, &shown) else {
-                return false;
-            };
-            // The walk does not enter a folder an exclude matches, so each folder on the way
-            // down is matched as the walk sees it: the root as given, then the names below.
-            let mut walked = root.clone();
-            !std::path::Path::new(rest).components().any(|c| {
-                walked.push(c);
-                run.excludes.skips(&walked, &opts.roots)
+        opts.roots
+            .iter()
+            .zip(&run.shown_roots)
+            .any(|(root, shown)| {
+                let Some(rest) = under(path, shown) else {
+                    return false;
+                };
+                // The walk does not enter a folder an exclude matches, so each folder on the way
+                // down is matched as the walk sees it: the root as given, then the names below.
+                let mut walked = root.clone();
+                !std::path::Path::new(rest).components().any(|c| {
+                    walked.push(c);
+                    run.excludes.skips(&walked, &opts.roots)
+                })
             })
-        })
     }
 }
 
@@ -1149,7 +1158,7 @@ impl<'a> Moved<'a> {
         new: &'a Report,
         scope: &Scope<'_>,
     ) -> Moved<'a> {
-        let new_known = known(new);
+        let new_paths = Paths::of(new);
         // The folders each entry moved with: a skill's own folder, and its path less the
         // names it ends with in both places (a plugin's folder that moved, say).
         let mut candidates: Vec<Shift> = Vec::new();
@@ -1185,7 +1194,7 @@ impl<'a> Moved<'a> {
         } else {
             // An entry that moved is not still where it was, seen or not.
             let from: HashSet<&str> = renamed.iter().map(|r| r.from.as_str()).collect();
-            borne_out(candidates, &Paths::of(old), &Paths::of(new), |p| {
+            borne_out(candidates, &Paths::of(old), &new_paths, |p| {
                 scope.audits(p) || from.contains(p)
             })
         };
@@ -1194,7 +1203,7 @@ impl<'a> Moved<'a> {
                 .iter()
                 .map(|r| (r.from.as_str(), r.to.as_str()))
                 .collect(),
-            new_known,
+            new_known: new_paths.known,
             folders,
         }
     }
