@@ -757,6 +757,16 @@ pub struct Written {
     pub description: Option<String>,
 }
 
+impl Written {
+    /// `name` and `description`, each as `read` gives it.
+    pub(crate) fn by(read: impl Fn(&str) -> Option<String>) -> Written {
+        Written {
+            name: read("name"),
+            description: read("description"),
+        }
+    }
+}
+
 /// The closing `---` line of a skill's frontmatter, and whether the keys fixes add
 /// (`dependencies`, `metadata`, `prerequisites`) are above it: what a fix needs to add one
 /// without the file's text.

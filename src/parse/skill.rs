@@ -47,10 +47,7 @@ pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> Parse
         // Boxed: rare, and every skill holds the field.
         f.dash_fenced = dash_fenced(text).map(Box::new);
         if let Some(root) = &parsed.root {
-            f.scalars = crate::model::Written {
-                name: scalar_as_written(text, root.get("name")),
-                description: scalar_as_written(text, root.get("description")),
-            };
+            f.scalars = crate::model::Written::by(|key| scalar_as_written(text, root.get(key)));
             // A host that reads lines when these are not both strings finds its own.
             if (f.name_written.is_none() || f.description_written.is_none())
                 && let Ok(split) = crate::parse::frontmatter::split(text)
@@ -141,23 +138,11 @@ fn dash_fenced(text: &str) -> Option<crate::model::DashFenced> {
                     _ => node.scalar_text(),
                 }
             };
-            crate::model::Written {
-                name: coerced("name"),
-                description: coerced("description"),
-            }
+            crate::model::Written::by(coerced)
         }
-        None => crate::model::Written {
-            name: line_value(&lines, "name", true).map(str::to_owned),
-            description: line_value(&lines, "description", true).map(str::to_owned),
-        },
+        None => lines_read(&lines, true),
     };
-    let yaml = root.as_ref().map(|root| {
-        let text = |key: &str| root.get(key)?.as_str().map(str::to_owned);
-        crate::model::Written {
-            name: text("name"),
-            description: text("description"),
-        }
-    });
+    let yaml = root.as_ref().map(strings_of);
     let colons_quoted = if root.is_none() {
         colons_quoted(block, 2)
     } else {
@@ -172,6 +157,16 @@ fn dash_fenced(text: &str) -> Option<crate::model::DashFenced> {
         lines,
         colons_quoted,
     })
+}
+
+/// `name` and `description` of a YAML frontmatter, where they are strings.
+fn strings_of(root: &Node) -> crate::model::Written {
+    crate::model::Written::by(|key| root.get(key)?.as_str().map(str::to_owned))
+}
+
+/// `name` and `description` from `keys`, as [`line_value`] reads them.
+pub(crate) fn lines_read(keys: &[(String, String)], margin: bool) -> crate::model::Written {
+    crate::model::Written::by(|key| line_value(keys, key, margin).map(str::to_owned))
 }
 
 /// The value of the last `key:` line of `keys` (a later line overrides an earlier one, as
@@ -228,13 +223,7 @@ fn trimmed_close(text: &str) -> Option<crate::model::TrimmedClose> {
                 .then(|| crate::parse::yaml::parse(yaml, 2).ok())
                 .flatten()
                 .filter(|root| root.as_map().is_some())
-                .map(|root| {
-                    let text = |key: &str| root.get(key)?.as_str().map(str::to_owned);
-                    crate::model::Written {
-                        name: text("name"),
-                        description: text("description"),
-                    }
-                });
+                .map(|root| strings_of(&root));
             return Some(crate::model::TrimmedClose { line: n, read });
         }
         at += line.len() + 1;
@@ -448,12 +437,8 @@ fn colons_quoted(yaml: &str, first_line: u32) -> Option<crate::model::Written> {
         quoted = tabs;
     }
     let root = crate::parse::yaml::parse(&quoted, first_line).ok()?;
-    let text = |key: &str| root.get(key)?.as_str().map(str::to_owned);
     root.as_map()?;
-    Some(crate::model::Written {
-        name: text("name"),
-        description: text("description"),
-    })
+    Some(strings_of(&root))
 }
 
 /// `yaml` with each line's indentation that holds a tab cut to the spaces before its first
@@ -493,11 +478,7 @@ fn tabs_read(yaml: &str, first_line: u32) -> Option<crate::model::Written> {
     let read = tabs_as_js_yaml_3(yaml)?;
     let root = crate::parse::yaml::parse(&read, first_line).ok()?;
     root.as_map()?;
-    let text = |key: &str| root.get(key)?.as_str().map(str::to_owned);
-    Some(crate::model::Written {
-        name: text("name"),
-        description: text("description"),
-    })
+    Some(strings_of(&root))
 }
 
 /// `key: value` as `key: |-` and the value indented below it, for a line at the left margin

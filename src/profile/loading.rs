@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use crate::diagnostic::{quote, thousands};
 use crate::model::{Skill, Unreadable as Found};
-use crate::parse::skill::line_value;
+use crate::parse::skill::{line_value, lines_read};
 
 /// How a host loads skills (the `skills` key of a host profile). Every rule is optional.
 #[derive(Debug, Clone, Default, PartialEq, Eq, Deserialize, JsonSchema)]
@@ -393,11 +393,7 @@ impl SkillLoading {
             fenced.line,
             quote(&fenced.close)
         );
-        let lines = || crate::model::Written {
-            name: line_value(&fenced.lines, "name", rule.margin_lines).map(str::to_owned),
-            description: line_value(&fenced.lines, "description", rule.margin_lines)
-                .map(str::to_owned),
-        };
+        let lines = || lines_read(&fenced.lines, rule.margin_lines);
         let read = match rule.unreadable {
             Unreadable::ReadLines => match &fenced.yaml {
                 Some(w) if w.name.is_some() && w.description.is_some() => Some(w.clone()),
