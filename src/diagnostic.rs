@@ -98,6 +98,10 @@ pub struct Finding {
     /// lines not read.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fingerprint: Option<u32>,
+    /// The profile the finding holds on, for findings that hold on one profile and not on
+    /// another (a skill unavailable on `staging`, a tool renamed on `prod`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
     /// How to fix it, when the rule knows a mechanical fix.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fix: Option<Box<Fix>>,
@@ -227,6 +231,12 @@ impl Finding {
         self
     }
 
+    /// The finding, as one that holds on the profile named `profile`.
+    pub(crate) fn on_profile(mut self, profile: &str) -> Self {
+        self.profile = Some(profile.to_owned());
+        self
+    }
+
     /// A finding at the rule's default severity.
     pub fn new(rule: Rule, path: &str, pos: Pos, message: impl Into<String>) -> Self {
         Finding {
@@ -239,6 +249,7 @@ impl Finding {
             source: None,
             source_skipped: 0,
             fingerprint: None,
+            profile: None,
             fix: None,
         }
     }

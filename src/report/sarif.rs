@@ -115,9 +115,10 @@ struct SarifResult<'a> {
 
 #[derive(Serialize)]
 struct PartialFingerprints {
-    /// The line's fingerprint, as eight hex digits, then `:` and the result's occurrence
-    /// (from 1) among those of its rule and file on lines of that fingerprint, as GitHub's own
-    /// `primaryLocationLineHash` is made. Several results of one rule on one line (five renamed
+    /// The line's fingerprint (with the profile's name, for a finding that holds on one
+    /// profile), as eight hex digits, then `:` and the result's occurrence (from 1) among
+    /// those of its rule and file with that hash, as GitHub's own `primaryLocationLineHash`
+    /// is made. Several results of one rule on one line (five renamed
     /// tools of one `tools:` list) would otherwise share it, and code scanning, which tracks an
     /// alert by rule, file and fingerprint, would merge them. v1 was the bare hash.
     #[serde(rename = "skillAuditLineHash/v2")]
@@ -225,10 +226,11 @@ fn log(report: &Report) -> Log<'_> {
         .iter()
         .enumerate()
         .map(|(i, f)| {
-            let occurrence = f.fingerprint.map(|h| {
+            let hash = line_hash(f);
+            let occurrence = hash.map(|h| {
                 let n = seen.entry((f.rule.code(), f.path.as_str(), h)).or_default();
                 *n += 1;
-                *n
+                (h, *n)
             });
             result(f, &table, states.as_ref().map(|s| s[i]), occurrence)
         })
@@ -298,11 +300,28 @@ fn fence_for(text: &str) -> String {
     "`".repeat(longest.max(2) + 1)
 }
 
+/// The hash a result's partial fingerprint opens with: the finding's fingerprint, and for a
+/// finding that holds on one profile, that profile's name too. The same line holds the finding
+/// once per profile (a skill unavailable on `prod` and on `staging`), and numbering them in
+/// report order would hand one profile's number to another's when a profile is dropped.
+fn line_hash(f: &Finding) -> Option<u32> {
+    let h = f.fingerprint?;
+    Some(match &f.profile {
+        // FNV-1a, as the fingerprint is, carried on over a separator and the name.
+        Some(p) => std::iter::once(0)
+            .chain(p.bytes())
+            .fold(h, |h, b| (h ^ u32::from(b)).wrapping_mul(0x0100_0193)),
+        None => h,
+    })
+}
+
+/// `occurrence`: the result's [`line_hash`] and its number (from 1) among the results of its
+/// rule and file with that hash.
 fn result(
     f: &Finding,
     table: &[Rule],
     baseline_state: Option<&'static str>,
-    occurrence: Option<u32>,
+    occurrence: Option<(u32, u32)>,
 ) -> SarifResult<'static> {
     let (uri, uri_base_id) = artifact_uri(&f.path);
     let unsafe_fix = f
@@ -363,8 +382,8 @@ fn result(
             },
         }],
         baseline_state,
-        partial_fingerprints: f.fingerprint.map(|h| PartialFingerprints {
-            line_hash: format!("{h:08x}:{}", occurrence.unwrap_or(1)),
+        partial_fingerprints: occurrence.map(|(h, n)| PartialFingerprints {
+            line_hash: format!("{h:08x}:{n}"),
         }),
     }
 }

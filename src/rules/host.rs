@@ -126,6 +126,7 @@ fn renamed_tool(
         ),
     )
     .about(tool)
+    .on_profile(profile)
     .with_fix(rename_fix(agent, tool, at, new, listed))
 }
 
@@ -217,7 +218,9 @@ fn unknown_tool(agent: &Agent, tool: &str, at: Pos, p: &Profile, native: Option<
             "{tool} is not a tool {profile} has built in; unless an MCP server of the environment provides it, it will be silently dropped"
         ),
     };
-    Finding::new(Rule::UnknownTool, &agent.path, at, message).about(subject)
+    Finding::new(Rule::UnknownTool, &agent.path, at, message)
+        .about(subject)
+        .on_profile(&p.name)
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -372,6 +372,7 @@ fn unavailable_on(
             reason.unwrap_or("requirements not met")
         ),
     )
+    .on_profile(profile)
 }
 
 pub(crate) const PARTIAL_AGENT: RuleDoc = RuleDoc {
@@ -398,6 +399,7 @@ fn partial_skill_on(path: &str, pos: Pos, profile: &str, missing: &[String]) -> 
             if missing.len() == 1 { "tool" } else { "tools" }
         ),
     )
+    .on_profile(profile)
 }
 
 /// The skill at `path` runs on `profile` without some of what its body and scripts use.
@@ -412,6 +414,7 @@ fn partial_use_on(path: &str, pos: Pos, profile: &str, reason: Option<&str>) -> 
             reason.unwrap_or("requirements not met")
         ),
     )
+    .on_profile(profile)
 }
 
 /// The agent at `path` runs on `profile` without the tools `missing`, and without `unknown`
@@ -438,6 +441,7 @@ fn partial_on(path: &str, pos: Pos, profile: &str, missing: &[String], unknown: 
             }
         ),
     )
+    .on_profile(profile)
 }
 
 /// The findings of files audited on their own (`alone`: their paths, and whether each is a

@@ -147,6 +147,8 @@ fn drift_finding(d: &Drift, via: &str, agent: &Agent, profiles: &[Profile]) -> F
             crate::diagnostic::lacking(d)
         ),
     )
+    // All of them point at the `tools` list, which the fix of one edits.
+    .about(&d.skill)
     .with_fix(grant_fix(d, agent, profiles))
 }
 

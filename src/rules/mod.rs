@@ -358,9 +358,14 @@ impl schemars::JsonSchema for Rule {
 }
 
 /// Does finding `f` judge an entry on `profile`? The rules that judge per profile (SA402,
-/// SA403 in `library.rs`, SA701, SA702 in `host.rs`) name it as ``profile `prod` ``: a
-/// comparison of reports leaves out what only a dropped profile judged.
+/// SA403 in `library.rs`, SA701, SA702 in `host.rs`) say which in `Finding::profile`, and name
+/// it in their message as ``profile `prod` ``: a comparison of reports leaves out what only a
+/// dropped profile judged.
 pub(crate) fn about_profile(f: &crate::diagnostic::Finding, profile: &str) -> bool {
+    if let Some(p) = &f.profile {
+        return p == profile;
+    }
+    // Reports written before findings named their profile: the message does.
     match f.rule {
         Rule::Unavailable | Rule::PartialAgent | Rule::RenamedTool | Rule::UnknownTool => f
             .message

@@ -695,13 +695,14 @@ pub(crate) fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
         None
     };
     if let Some(host) = host {
-        sink.push(
+        sink.push_about(
             Rule::HostMetadataBlock,
             value.pos,
             format!(
                 "`metadata.{key}` is {}, {host}'s own block: {host} reads it (and so does skill-audit), so keep it; the Agent Skills spec wants string values here, so validators that enforce the spec may reject it",
                 value.kind()
             ),
+            key,
         );
         return;
     }

@@ -115,7 +115,7 @@ pub(crate) fn declared_unused(skill: &Skill, out: &mut Vec<Finding>) {
                 u.source.place_in(u.block),
                 quote(name)
             ),
-        ));
+        ).about(name));
     }
 }
 
@@ -180,6 +180,7 @@ fn undeclared_use(skill: &Skill, pos: Pos, declared: &Declared, u: &Use) -> Find
             declared.place(),
         ),
     )
+    .about(&u.name)
 }
 
 /// The key of the list `u` is an entry of, as its declaration spells it.

@@ -240,10 +240,19 @@ fn example_library_is_valid_sarif() {
         assert_eq!(phys["region"]["startLine"], f["line"]);
         assert_eq!(phys["region"]["startColumn"], f["column"]);
         assert!(r.get("baselineState").is_none());
-        // The line's fingerprint, as the JSON report has it, in hex, then the occurrence.
+        // The line's fingerprint, as the JSON report has it, in hex (carried on over the
+        // profile's name for a finding on one profile), then the occurrence.
         let print = r["partialFingerprints"]["skillAuditLineHash/v2"].as_str();
         let hash = print.map(|p| p.split_once(':').unwrap().0.to_owned());
-        let want = f["fingerprint"].as_u64().map(|h| format!("{h:08x}"));
+        let want = f["fingerprint"].as_u64().map(|h| {
+            let mut h = h as u32;
+            if let Some(p) = f["profile"].as_str() {
+                for b in std::iter::once(0).chain(p.bytes()) {
+                    h = (h ^ u32::from(b)).wrapping_mul(0x0100_0193);
+                }
+            }
+            format!("{h:08x}")
+        });
         assert_eq!(hash, want, "{r}");
     }
     assert!(
@@ -252,12 +261,18 @@ fn example_library_is_valid_sarif() {
             .any(|r| r.get("partialFingerprints").is_some()),
         "most results point at a line"
     );
-    // Several results of one rule on one line, told apart by their occurrence.
-    assert!(results.iter().any(|r| {
-        r["partialFingerprints"]["skillAuditLineHash/v2"]
-            .as_str()
-            .is_some_and(|p| p.ends_with(":2"))
-    }));
+    // Several results of one rule on one line (one per profile, one per skill an agent
+    // loads), each with its own fingerprint: code scanning would merge them.
+    let mut prints = BTreeSet::new();
+    for r in results {
+        let uri = &r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"];
+        if let Some(p) = r["partialFingerprints"]["skillAuditLineHash/v2"].as_str() {
+            assert!(
+                prints.insert((r["ruleId"].to_string(), uri.to_string(), p)),
+                "{r}"
+            );
+        }
+    }
     // Unsafe fixes are described, never offered as `fixes`; safe ones are offered.
     assert!(
         results
@@ -501,4 +516,59 @@ fn findings_about_one_entry_of_a_list_keep_their_fingerprint_when_another_entry_
     assert_eq!(after.0.len(), 1, "{after:?}");
     assert!(before.0.contains(&after.0[0]), "{before:?} {after:?}");
     assert_eq!(before.1, after.1);
+}
+
+#[test]
+fn findings_on_one_profile_keep_their_fingerprint_when_another_profile_is_dropped() {
+    // The skill is unavailable on both profiles, at the same line: numbered in report order,
+    // the second profile's result took the first's fingerprint once that was left out.
+    let tmp = TempDir::new().unwrap();
+    let profile = |name: &str| format!("{{\"name\": \"{name}\", \"tools\": [\"read\"]}}");
+    crate::common::write(tmp.path(), "a.json", profile("a"));
+    crate::common::write(tmp.path(), "b.json", profile("b"));
+    crate::common::write(
+        tmp.path(),
+        "lib/deploy/SKILL.md",
+        "---\nname: deploy\ndescription: Deploys the service.\ndependencies:\n  tools: [kusto/run_query]\n---\nDeploy it.\n",
+    );
+    let both = prints_on(tmp.path(), "SA402", &["-p", "a.json", "-p", "b.json"]);
+    assert_eq!(both.len(), 2, "{both:?}");
+    assert_ne!(both[0], both[1]);
+    let only_b = prints_on(tmp.path(), "SA402", &["-p", "b.json"]);
+    assert_eq!(only_b, both[1..], "{both:?}");
+}
+
+#[test]
+fn findings_about_one_entry_of_an_openclaw_declaration_keep_their_fingerprint() {
+    // OpenClaw's metadata is often one line of JSON: every SA312 and SA314 finding points at
+    // it, and declaring one executable edits it.
+    let tmp = TempDir::new().unwrap();
+    let write = |bins: &str| {
+        let skill = format!(
+            "---\nname: fetch\ndescription: Fetches things.\nmetadata: {{\"openclaw\": {{\"requires\": {{\"bins\": [{bins}]}}}}}}\n---\nRun `scripts/fetch.sh`.\n"
+        );
+        crate::common::write(tmp.path(), "lib/fetch/SKILL.md", skill);
+        let script =
+            "#!/bin/bash\ncurl -s \"$URL\" > out.json\njq . out.json\npython3 -c 'print(1)'\n";
+        crate::common::write(tmp.path(), "lib/fetch/scripts/fetch.sh", script);
+    };
+    write("\"curl\", \"rsync\", \"zip\"");
+    let before = (
+        prints_of(tmp.path(), "SA312"),
+        prints_of(tmp.path(), "SA314"),
+    );
+    // `URL`, `jq` and `python3` left out; `rsync` and `zip` named nowhere.
+    assert_eq!((before.0.len(), before.1.len()), (3, 2), "{before:?}");
+    // `jq` declared, `zip` removed: the others are the same alerts.
+    write("\"curl\", \"rsync\", \"jq\"");
+    let after = (
+        prints_of(tmp.path(), "SA312"),
+        prints_of(tmp.path(), "SA314"),
+    );
+    assert_eq!((after.0.len(), after.1.len()), (2, 1), "{after:?}");
+    assert!(
+        after.0.iter().all(|p| before.0.contains(p)),
+        "{before:?} {after:?}"
+    );
+    assert!(before.1.contains(&after.1[0]), "{before:?} {after:?}");
 }
