@@ -159,18 +159,24 @@ pub(crate) fn counterparts(host: &str, name: &str) -> Vec<String> {
         if v.host == host {
             continue;
         }
-        // The other host's table of this host's names.
-        if let Some(map) = v.maps.get(host) {
-            let mine = members(other, v, name);
-            if !mine.is_empty() {
-                for (theirs, targets) in map {
-                    let covers = targets
-                        .iter()
-                        .flat_map(|t| members(other, v, t))
-                        .any(|t| mine.contains(&t));
-                    if covers {
-                        out.push(theirs.clone());
-                    }
+        let mine = members(other, v, name);
+        let own_v = own.and_then(|o| o.vocabulary.as_ref());
+        // The other host's table of this host's names, and its tables of a third host's names
+        // where this host's aliases take those: VS Code maps Claude Code's `Edit` onto the set
+        // that holds its `editFiles`, and GitHub Copilot's alias puts `Edit` on its `edit`.
+        for (third, map) in &v.maps {
+            for (theirs, targets) in map {
+                let covers = targets
+                    .iter()
+                    .flat_map(|t| members(other, v, t))
+                    .any(|t| mine.contains(&t));
+                if !covers {
+                    continue;
+                }
+                if third == host {
+                    out.push(theirs.clone());
+                } else if let Some(t) = own_v.and_then(|o| alias_target(o, theirs)) {
+                    out.push(t.to_owned());
                 }
             }
         }
@@ -403,6 +409,9 @@ mod tests {
         assert_eq!(counterparts("vscode", "bash"), ["execute"]);
         assert_eq!(counterparts("vscode", "task"), ["agent"]);
         // No table relates these.
+        // Through Claude Code's names: VS Code's table of them, GitHub Copilot's aliases.
+        assert_eq!(counterparts("github-copilot", "editFiles"), ["edit"]);
+        assert_eq!(counterparts("github-copilot", "fetch"), ["web"]);
         assert!(counterparts("claude-code", "frobnicate").is_empty());
         assert!(counterparts("vscode", "Frobnicate").is_empty());
     }

@@ -231,8 +231,8 @@ fn tools_named_in_a_hosts_syntax() {
 }
 
 /// A tool a skill names in another host's words is judged by that host's own tables of this
-/// host's tools: VS Code's `fetch` is Claude Code's `WebFetch`, GitHub Copilot's `bash` alias
-/// its `Bash`; a name no host defines is not judged.
+/// host's tools: VS Code's `fetch` is Claude Code's `WebFetch` and GitHub Copilot's `web`,
+/// GitHub Copilot's `bash` alias Claude Code's `Bash`; a name no host defines is not judged.
 #[test]
 fn a_tool_named_in_another_hosts_words_is_judged_by_its_counterpart() {
     let body = |words: &str| format!("# s\n\n{words}\n");
@@ -260,11 +260,23 @@ fn a_tool_named_in_another_hosts_words_is_judged_by_its_counterpart() {
     ]);
     let (r, _) = json_run(
         t.path(),
-        &["-p", "builtin:claude-code", "-p", "no-web.json", "."],
+        &[
+            "-p",
+            "builtin:claude-code",
+            "-p",
+            "builtin:github-copilot",
+            "-p",
+            "no-web.json",
+            ".",
+        ],
     );
-    for skill in ["fetch", "edit", "bash"] {
-        let cell = status(&r, &format!("skills/{skill}/SKILL.md"), "claude-code");
-        assert_eq!(cell["status"], "available", "{skill}: {cell}");
+    // GitHub Copilot through Claude Code's names: VS Code's table puts `Edit` on its
+    // `editFiles`, GitHub's alias puts it on `edit`.
+    for host in ["claude-code", "github-copilot"] {
+        for skill in ["fetch", "edit", "bash"] {
+            let cell = status(&r, &format!("skills/{skill}/SKILL.md"), host);
+            assert_eq!(cell["status"], "available", "{skill} on {host}: {cell}");
+        }
     }
     let other = status(&r, "skills/other/SKILL.md", "claude-code");
     assert_eq!(other["status"], "not-judged", "{other}");
