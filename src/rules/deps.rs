@@ -667,21 +667,22 @@ pub(crate) const ONLY_IN_DIALECT: RuleDoc = RuleDoc {
     summary: "The tools a skill needs are declared only in a host's dialect, not in `dependencies`",
     what: "A skill without a `dependencies` key declares tools it needs only in a host's own dialect: MCP servers in Codex's `agents/openai.yaml`, or tools in Hermes' `metadata.hermes.requires_tools`. skill-audit judges them either way.",
     why: "Validators and hosts that read the proposed `dependencies` field see a skill that needs nothing. Declaring the same tools there too makes the skill speak the proposal as well as its host's dialect.",
-    example: "skills/figma/agents/openai.yaml: dependencies: {tools: [{type: mcp, value: figma}]}\n\nFix: in skills/figma/SKILL.md\ndependencies:\n  tools: [figma/*]",
+    example: "skills/figma/agents/openai.yaml: dependencies: {tools: [{type: mcp, value: figma}]}\n\nFix: in skills/figma/SKILL.md\ndependencies:\n  tools:\n    - figma/*",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
         what: "Add `dependencies:` with `tools:` at the end of the frontmatter: `server/*` for each Codex MCP server, Hermes' required tools as named. OpenClaw's executables, variables and OSes have no kind in the proposal and are left out. Unsafe: readers of the proposal then enforce what the skill declares.",
     }),
 };
 
-/// A `dependencies` key listing `tools` (as `tools: [...]`), for a fix to add to a
-/// frontmatter whose line break is `brk`.
+/// A `dependencies` key listing `tools`, for a fix to add to a frontmatter whose line break
+/// is `brk`. In block style: strict validators (skills-ref) reject flow lists.
 pub(crate) fn dependencies_key<S: AsRef<str>>(tools: &[S], brk: &str) -> String {
-    let listed: Vec<String> = tools
-        .iter()
-        .map(|t| span::scalar(t.as_ref(), span::Context::Flow, None))
-        .collect();
-    format!("dependencies:{brk}  tools: [{}]{brk}", listed.join(", "))
+    let mut out = format!("dependencies:{brk}  tools:{brk}");
+    for t in tools {
+        let item = span::scalar(t.as_ref(), span::Context::Block, None);
+        out.push_str(&format!("    - {item}{brk}"));
+    }
+    out
 }
 
 /// The finding for a skill whose tool needs are only in Codex's or Hermes' dialect.

@@ -6,6 +6,7 @@
 use super::{FixDoc, Rule, RuleDoc};
 use crate::diagnostic::{Applicability, Edit, Finding, Fix, Pos, Severity, quote};
 use crate::model::{Blocked, Declared, DepKind, FrontmatterEnd, MetadataRoom, Origin, Skill, Use};
+use crate::span;
 
 pub(crate) const UNDECLARED_USE: RuleDoc = RuleDoc {
     code: "SA312",
@@ -25,10 +26,10 @@ pub(crate) const USES_NOT_DECLARED: RuleDoc = RuleDoc {
     summary: "The skill declares nothing, but its body or scripts use executables, variables or MCP tools",
     what: "A skill that declares no requirement in any dialect, or whose OpenClaw or Hermes declaration lists no executable or variable (only packages, say), whose body's blocks and scripts run executables, read environment variables or name MCP tools (what skill-audit infers, see requirements.md). Shells (`bash`, `sh`, `zsh`) are not counted, whether a block runs them or a script's shebang names them: every machine that runs the skill's scripts has one, and libraries do not declare them.",
     why: "Hosts, registries and validators that read declarations see a skill that needs nothing, and show it where it cannot run. skill-audit judges the inferred needs, but only a declaration travels with the skill.",
-    example: "```bash\ngh pr list --json number | jq length\n```\nin a skill with no declaration\n\nFix: metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"gh\", \"jq\"]}}}",
+    example: "```bash\ngh pr list --json number | jq length\n```\nin a skill with no declaration\n\nFix:\nmetadata:\n  openclaw:\n    requires:\n      bins:\n        - gh\n        - jq",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written: `requires` goes into the OpenClaw block that `metadata` holds (`clawdbot:` gains a `requires:` line, `{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in that mapping's spacing), else an `openclaw` block goes at the end of `metadata`. A `metadata:` that holds nothing (`metadata:`, `metadata: ~`) becomes that mapping. Where part of what was inferred has no place (a `metadata` that is a string or a list, an OpenClaw block that has a `requires` already, a `dependencies` already there), no fix is offered and the message says where to write it by hand, as a fix of the rest would end the finding with that part undeclared. Packages have no such place and are left out. Unsafe: OpenClaw hides a skill unless every executable in `requires.bins` is on `PATH` and every variable in `requires.env` is set, and the lists are what was inferred, which may name an executable only an example or one operating system's branch runs; review them before applying.",
+        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written, in block style (`bins:` and a `- gh` line per name), which every host reads and strict validators accept (skills-ref rejects flow style): `requires` goes into the OpenClaw block that `metadata` holds (`clawdbot:` gains a `requires:` block), else an `openclaw` block goes at the end of `metadata`. Inside a flow mapping, which can hold only flow, it is written as that mapping is (`{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in its spacing), and so is the mapping that a `metadata:` holding nothing (`metadata:`, `metadata: ~`) becomes, on its line. Where part of what was inferred has no place (a `metadata` that is a string or a list, an OpenClaw block that has a `requires` already, a `dependencies` already there), no fix is offered and the message says where to write it by hand, as a fix of the rest would end the finding with that part undeclared. Packages have no such place and are left out. Unsafe: OpenClaw hides a skill unless every executable in `requires.bins` is on `PATH` and every variable in `requires.env` is set, and the lists are what was inferred, which may name an executable only an example or one operating system's branch runs; review them before applying.",
     }),
 };
 
@@ -372,9 +373,10 @@ fn fix_message(dialect: Dialect, bins: &[String], env: &[String]) -> String {
 
 /// The edits that write `bins`, `env` and `tools` as a declaration in `dialect`, each where
 /// the frontmatter has room for it: a new key at its end, OpenClaw's `requires` in the
-/// OpenClaw block of `metadata`, or that block in `metadata`, as each is written (block or
-/// flow). What has no room (an OpenClaw block with `requires`, a `dependencies` already
-/// there) is left out.
+/// OpenClaw block of `metadata`, or that block in `metadata`. Written in block style, which
+/// every host reads and strict validators (skills-ref rejects flow style) accept, except
+/// inside a flow mapping, which can hold only flow. What has no room (an OpenClaw block with
+/// `requires`, a `dependencies` already there) is left out.
 fn declaration(
     end: &FrontmatterEnd,
     dialect: Dialect,
@@ -390,35 +392,51 @@ fn declaration(
     let line_start = |line: u32| Pos::new(line, 1);
     if !bins.is_empty() || !env.is_empty() {
         let room = end.metadata_room;
-        // Written as the mapping it goes into is: `{"a": 1}`, or `{"a":1}`.
-        let compact = dialect == Dialect::Openclaw
-            && matches!(room, Some(MetadataRoom::Flow { compact: true, .. }));
-        let (colon, comma) = if compact { (":", ",") } else { (": ", ", ") };
-        let json = |names: &[String]| {
-            let quoted: Vec<String> = names
-                .iter()
-                .map(|n| serde_json::to_string(n).unwrap_or_default())
-                .collect();
-            format!("[{}]", quoted.join(comma))
-        };
         let (bins_key, env_key) = match dialect {
             Dialect::Openclaw => ("bins", "env"),
             Dialect::Hermes => ("commands", "env_vars"),
         };
-        let mut parts = Vec::new();
-        if !bins.is_empty() {
-            parts.push(format!("\"{bins_key}\"{colon}{}", json(bins)));
-        }
-        if !env.is_empty() {
-            parts.push(format!("\"{env_key}\"{colon}{}", json(env)));
-        }
-        let parts = parts.join(comma);
-        let requires = format!("\"requires\"{colon}{{{parts}}}");
+        let lists = [(bins_key, bins), (env_key, env)];
+        let lists = lists.iter().filter(|(_, names)| !names.is_empty());
+        // `keys` (each a mapping in the one before), then the lists, in block style at `indent`.
+        let block = |indent: usize, keys: &[&str]| {
+            let mut out = String::new();
+            let mut pad = " ".repeat(indent);
+            for key in keys {
+                out.push_str(&format!("{pad}{key}:{brk}"));
+                pad.push_str("  ");
+            }
+            for (key, names) in lists.clone() {
+                out.push_str(&format!("{pad}{key}:{brk}"));
+                for n in names.iter() {
+                    let item = span::scalar(n, span::Context::Block, None);
+                    out.push_str(&format!("{pad}  - {item}{brk}"));
+                }
+            }
+            out
+        };
+        // In a flow mapping: written as the mapping is, `{"a": 1}` or `{"a":1}`.
+        let compact = matches!(room, Some(MetadataRoom::Flow { compact: true, .. }));
+        let (colon, comma) = if compact { (":", ",") } else { (": ", ", ") };
+        let flow_requires = || {
+            let json = |names: &[String]| {
+                let quoted: Vec<String> = names
+                    .iter()
+                    .map(|n| serde_json::to_string(n).unwrap_or_default())
+                    .collect();
+                format!("[{}]", quoted.join(comma))
+            };
+            let parts: Vec<String> = lists
+                .clone()
+                .map(|(key, names)| format!("\"{key}\"{colon}{}", json(names)))
+                .collect();
+            format!("\"requires\"{colon}{{{}}}", parts.join(comma))
+        };
         match (dialect, room) {
             (Dialect::Openclaw, _) if !end.has_metadata => inserts.push((
                 end.offset,
                 line_start(end.line),
-                format!("metadata: {{\"openclaw\": {{{requires}}}}}{brk}"),
+                block(0, &["metadata", "openclaw", "requires"]),
             )),
             (
                 Dialect::Openclaw,
@@ -429,13 +447,12 @@ fn declaration(
                     inner,
                 }),
             ) => {
-                let pad = " ".repeat(indent as usize);
-                let entry = if inner {
-                    format!("requires: {{{parts}}}")
+                let keys: &[&str] = if inner {
+                    &["requires"]
                 } else {
-                    format!("openclaw: {{{requires}}}")
+                    &["openclaw", "requires"]
                 };
-                inserts.push((offset, line_start(line), format!("{pad}{entry}{brk}")));
+                inserts.push((offset, line_start(line), block(indent as usize, keys)));
             }
             (
                 Dialect::Openclaw,
@@ -448,9 +465,9 @@ fn declaration(
                 }),
             ) => {
                 let entry = if inner {
-                    requires
+                    flow_requires()
                 } else {
-                    format!("\"openclaw\"{colon}{{{requires}}}")
+                    format!("\"openclaw\"{colon}{{{}}}", flow_requires())
                 };
                 let sep = if empty { "" } else { comma };
                 inserts.push((offset, at, format!("{sep}{entry}")));
@@ -464,11 +481,12 @@ fn declaration(
                     end_at,
                 }),
             ) => {
+                // On the key's own line, before any comment: a flow mapping fits there.
                 if let (Ok(start), Ok(to)) = (usize::try_from(start), usize::try_from(to)) {
                     replaces.push(Edit {
                         start,
                         end: to,
-                        content: format!(" {{\"openclaw\": {{{requires}}}}}"),
+                        content: format!(" {{\"openclaw\": {{{}}}}}", flow_requires()),
                         location: at,
                         end_location: end_at,
                     });
@@ -478,7 +496,7 @@ fn declaration(
             (Dialect::Hermes, _) if !end.has_prerequisites => inserts.push((
                 end.offset,
                 line_start(end.line),
-                format!("prerequisites: {{{parts}}}{brk}"),
+                block(0, &["prerequisites"]),
             )),
             (Dialect::Hermes, _) => {}
         }

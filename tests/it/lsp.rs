@@ -581,7 +581,7 @@ fn a_skill_that_declares_nothing_gets_the_action_that_declares_what_it_uses() {
         action["edit"]["changes"][uri(&lib.skill)],
         json!([{
             "range": {"start": {"line": 3, "character": 0}, "end": {"line": 3, "character": 0}},
-            "newText": "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"jq\", \"pdftotext\"]}}}\n",
+            "newText": "metadata:\n  openclaw:\n    requires:\n      bins:\n        - jq\n        - pdftotext\n",
         }]),
         "{action}"
     );

@@ -134,7 +134,7 @@ fn the_fix_declares_what_the_skill_uses() {
         text,
         skill_md(
             "demo",
-            "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"gh\", \"jq\"], \"env\": [\"GITHUB_TOKEN\"]}}}\ndependencies:\n  tools: [github/create_issue]\n"
+            "metadata:\n  openclaw:\n    requires:\n      bins:\n        - gh\n        - jq\n      env:\n        - GITHUB_TOKEN\ndependencies:\n  tools:\n    - github/create_issue\n"
         ) + body
     );
     // Declared now: nothing is inferred beyond the terminal the commands need.
@@ -170,7 +170,7 @@ fn the_fix_writes_the_library_s_dialect_and_only_keys_not_there() {
     );
     let b = std::fs::read_to_string(tmp.path().join("b/SKILL.md")).unwrap();
     assert!(
-        b.contains("\nprerequisites: {\"commands\": [\"kubectl\"]}\n---\n"),
+        b.contains("\nprerequisites:\n  commands:\n    - kubectl\n---\n"),
         "{b}"
     );
     let r = audit(tmp.path());
@@ -253,14 +253,14 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
         read("a/SKILL.md"),
         skill_md(
             "a",
-            "metadata:\n  owner: me\n  tags: [x]\n  openclaw: {\"requires\": {\"bins\": [\"kubectl\"]}}\nlicense: MIT\n"
+            "metadata:\n  owner: me\n  tags: [x]\n  openclaw:\n    requires:\n      bins:\n        - kubectl\nlicense: MIT\n"
         ) + run
     );
     assert_eq!(
         read("b/SKILL.md"),
         skill_md(
             "b",
-            "metadata:\n    owner: me\n    openclaw: {\"requires\": {\"bins\": [\"kubectl\"]}}\ndependencies:\n  tools: [github/get_me]\n"
+            "metadata:\n    owner: me\n    openclaw:\n      requires:\n        bins:\n          - kubectl\ndependencies:\n  tools:\n    - github/get_me\n"
         ) + "Call `mcp__github__get_me`.\n"
             + run
     );
@@ -289,7 +289,7 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
         read("f/SKILL.md"),
         skill_md(
             "f",
-            "metadata:\n  clawdbot:\n    emoji: x\n    tags:\n      - y\n    requires: {\"bins\": [\"kubectl\"]}\n  other: 1\n"
+            "metadata:\n  clawdbot:\n    emoji: x\n    tags:\n      - y\n    requires:\n      bins:\n        - kubectl\n  other: 1\n"
         ) + run
     );
     assert_eq!(
@@ -609,7 +609,7 @@ fn an_empty_metadata_is_filled_and_a_string_one_keeps_its_finding() {
     let read = |p: &str| std::fs::read_to_string(tmp.path().join(p)).unwrap_or_default();
     let declared =
         "{\"openclaw\": {\"requires\": {\"bins\": [\"gh\", \"jq\"], \"env\": [\"GITHUB_TOKEN\"]}}}";
-    let deps = "dependencies:\n  tools: [github/create_issue]\n";
+    let deps = "dependencies:\n  tools:\n    - github/create_issue\n";
     assert_eq!(
         read("null/SKILL.md"),
         skill_md("null", &format!("metadata: {declared}\n{deps}")) + body
