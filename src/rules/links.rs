@@ -69,7 +69,7 @@ pub(crate) const DRIFT: RuleDoc = RuleDoc {
     example: "Skill kusto-query needs `runCommand` and the `kusto` server; agent analyst has `tools: [read, search]`.\n\nFix: add the tools to the agent (e.g. `execute`, `kusto/*`), or stop bundling the skill with it.",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Add what is missing to the end of the agent's `tools` list, in the list's style: the tools the skill needs, of each `any` group the member most of the audit's profiles have (the first on a tie or without profiles), and `server/*` for each MCP server (on `.agent.md` files, where VS Code reads that as the server's tools). Unsafe: it widens what the agent may do.",
+        what: "Add what is missing to the end of the agent's `tools` list, in the list's style: the tools the skill needs, of each `any` group the member most of the audit's profiles have (the first on a tie or without profiles), and `server/*` for each MCP server (on `.agent.md` files, where VS Code reads that as the server's tools). A Claude-format agent is granted an MCP tool as Claude Code names it, `mcp__server__tool`, and no whole server, which its `tools` cannot name. Unsafe: it widens what the agent may do.",
     }),
 };
 
@@ -156,6 +156,7 @@ fn drift_finding(d: &Drift, via: &str, agent: &Agent, profiles: &[Profile]) -> F
 fn grant_fix(d: &Drift, agent: &Agent, profiles: &[Profile]) -> Option<Fix> {
     let text = agent.head.as_deref()?;
     let listed = agent.tools.as_ref()?;
+    let claude = agent.flavor == "claude";
     let mut names: Vec<String> = d.missing_tools.clone();
     names.extend(
         d.unmet_any
@@ -163,8 +164,11 @@ fn grant_fix(d: &Drift, agent: &Agent, profiles: &[Profile]) -> Option<Fix> {
             .filter_map(|g| most_available(g, profiles))
             .cloned(),
     );
-    // Claude Code reads MCP tools as `mcp__server__tool`, not `server/*`.
-    if agent.flavor != "claude" {
+    if claude {
+        // Claude Code matches an MCP tool only as `mcp__server__tool`, and its `tools` has no
+        // spelling of a whole server: the message names those for the author to grant.
+        names = names.iter().filter_map(|n| claude_spelling(n)).collect();
+    } else {
         names.extend(d.missing_mcp_servers.iter().map(|s| format!("{s}/*")));
     }
     // The agent's list and the names taken so far, as a set: each name is looked up in it.
@@ -183,6 +187,19 @@ fn grant_fix(d: &Drift, agent: &Agent, profiles: &[Profile]) -> Option<Fix> {
         format!("add {} to `tools`", quoted(&fresh)),
         vec![edit],
     ))
+}
+
+/// `name` as a Claude-format agent's `tools` grants it: an MCP tool as `mcp__server__tool`;
+/// `None` for a whole server (`server/*`).
+fn claude_spelling(name: &str) -> Option<String> {
+    let canonical = crate::profile::names::canonical(name);
+    match canonical.split_once('/') {
+        Some((_, "*")) => None,
+        Some((server, tool)) if !crate::profile::names::looks_like_extension(server) => {
+            Some(format!("mcp__{server}__{tool}"))
+        }
+        _ => Some(name.to_owned()),
+    }
 }
 
 /// The member of an `any` group that the most profiles have, the first on a tie (and with no
@@ -399,5 +416,30 @@ mod tests {
         fresh.push("srv/*".into());
         assert_eq!(fix.edits.len(), 1);
         assert_eq!(fix.edits[0].content, format!(", {}", fresh.join(", ")));
+    }
+
+    #[test]
+    fn a_claude_agent_is_granted_mcp_tools_in_claude_code_s_spelling() {
+        let mut a = agent("---\nname: a\ntools: Read, Grep\n---\nDo.\n");
+        a.flavor = "claude".into();
+        let d = Drift {
+            agent: a.path.clone(),
+            skill: "s".into(),
+            skill_path: "skills/s/SKILL.md".into(),
+            via: "skills-field".into(),
+            missing_tools: vec![
+                "kusto/run_query".into(),
+                "kusto/*".into(),
+                "mcp__teams__search".into(),
+                "Bash".into(),
+            ],
+            unmet_any: Vec::new(),
+            missing_mcp_servers: vec!["srv".into()],
+        };
+        let fix = grant_fix(&d, &a, &[]).expect("a fix");
+        assert_eq!(
+            fix.edits[0].content,
+            ", mcp__kusto__run_query, mcp__teams__search, Bash"
+        );
     }
 }
