@@ -29,7 +29,7 @@ pub use write::{renamed_roots, write};
 
 /// Passes of audit-and-fix before giving up on reaching a fixed point (ruff stops at 100; the
 /// fixes here rarely enable one another, so a few suffice).
-const MAX_PASSES: usize = 6;
+pub(crate) const MAX_PASSES: usize = 6;
 
 /// Why a fix was left out.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -422,6 +422,12 @@ fn dropped_of(f: &Finding, reason: Skip) -> Dropped {
             .unwrap_or_default(),
         reason,
     }
+}
+
+/// One pass of the fixes of `findings` over `text`, as [`run`] makes it: the text they leave,
+/// less any fix that would make it parse worse. For the editor's "fix all safe".
+pub(crate) fn pass(text: &str, findings: &[&Finding]) -> String {
+    checked(text, findings).0
 }
 
 /// Apply the fixes of `findings` to `text` and parse the result again. When it parses worse

@@ -101,6 +101,11 @@ impl<'t> Doc<'t> {
         Doc::with_bom(text, true)
     }
 
+    /// The text, as the positions count it.
+    pub(crate) fn text(&self) -> &'t str {
+        self.text
+    }
+
     fn with_bom(text: &'t str, counted: bool) -> Self {
         let bom = crate::parse::frontmatter::BOM;
         let has = text.starts_with(bom);

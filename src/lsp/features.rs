@@ -504,6 +504,12 @@ fn vocabulary<'p>(
     out
 }
 
+/// Whether "fix all safe" is among the kinds `only` asks for: what it does is worked out only
+/// then.
+pub(crate) fn wants_fix_all(only: Option<&[CodeActionKind]>) -> bool {
+    wanted(&CodeActionKind::new(FIX_ALL), only)
+}
+
 /// Whether an action of `kind` is among the kinds `only` asks for (a kind covers the kinds
 /// below it: `source` covers `source.fixAll.skill-audit`).
 fn wanted(kind: &CodeActionKind, only: Option<&[CodeActionKind]>) -> bool {
@@ -564,8 +570,18 @@ fn workspace_edit(uri: &Uri, edits: Vec<TextEdit>, renamed: Option<Uri>) -> Work
     }
 }
 
+/// What "fix all safe" is offered with.
+pub(crate) enum FixAll<'a> {
+    /// The text every safe fix leaves, pass after pass: the action carries the edits.
+    Text(&'a str),
+    /// Worked out when the client resolves the action, which it may never do: offered when
+    /// the file has a safe fix.
+    Later,
+}
+
 /// Quick fixes for the findings of `findings` (one file's, against its text in `doc`) that
-/// touch `range`, and "fix all safe" for the whole file; only kinds in `only`, when given.
+/// touch `range`, and "fix all safe" for the whole file, when `fix_all` says how; only kinds
+/// in `only`, when given.
 pub(crate) fn code_actions(
     uri: &Uri,
     doc: &convert::Doc<'_>,
@@ -573,6 +589,7 @@ pub(crate) fn code_actions(
     range: Range,
     only: Option<&[CodeActionKind]>,
     rename_to: RenameTo<'_>,
+    fix_all: Option<FixAll<'_>>,
 ) -> Vec<CodeActionOrCommand> {
     let mut quick_fixes: Vec<CodeAction> = Vec::new();
     // Where each quick fix is among those offered, by its title and edits.
@@ -633,35 +650,117 @@ pub(crate) fn code_actions(
         .into_iter()
         .map(CodeActionOrCommand::CodeAction)
         .collect();
-    // Every safe fix of the file, in file order, skipping any edit that overlaps one taken.
-    let mut safe: Vec<&crate::diagnostic::Edit> = findings
-        .iter()
-        .filter_map(|f| f.fix.as_deref())
-        .filter(|fix| fix.applicability == Applicability::Safe && fix.rename.is_none())
-        .flat_map(|fix| &fix.edits)
-        .collect();
-    safe.sort_by_key(|e| (e.start, e.end));
-    let mut taken: Vec<TextEdit> = Vec::new();
-    let mut end = 0;
-    for e in safe {
-        if e.start < end {
-            continue;
-        }
-        end = e.end.max(e.start + 1);
-        let edit = doc.text_edit(e);
-        if !no_op(&edit) {
-            taken.push(edit);
-        }
+    if !wants_fix_all(only) {
+        return out;
     }
-    if !taken.is_empty() && wanted(&CodeActionKind::new(FIX_ALL), only) {
-        out.push(CodeActionOrCommand::CodeAction(CodeAction {
+    let action = |edit, data| {
+        CodeActionOrCommand::CodeAction(CodeAction {
             title: "Fix all safe skill-audit findings".to_owned(),
             kind: Some(CodeActionKind::new(FIX_ALL)),
-            edit: Some(workspace_edit(uri, taken, None)),
+            edit,
+            data,
             ..CodeAction::default()
-        }));
+        })
+    };
+    match fix_all {
+        Some(FixAll::Text(fixed)) => {
+            if let Some(edit) = fix_all_edit(uri, doc, fixed) {
+                out.push(action(Some(edit), None));
+            }
+        }
+        Some(FixAll::Later) => {
+            let safe = findings
+                .iter()
+                .filter_map(|f| f.fix.as_deref())
+                .filter(|x| x.applicability == Applicability::Safe && x.rename.is_none())
+                .flat_map(|x| &x.edits)
+                .any(|e| !no_op(&doc.text_edit(e)));
+            if safe {
+                out.push(action(None, Some(serde_json::json!({ "uri": uri }))));
+            }
+        }
+        None => {}
     }
     out
+}
+
+/// "Fix all safe" as the edit that turns the document's text into `fixed`. A later pass's
+/// fixes were made for the text the passes before it left, so they cannot be sent as they
+/// are: the difference is. `None` when nothing changes.
+pub(crate) fn fix_all_edit(
+    uri: &Uri,
+    doc: &convert::Doc<'_>,
+    fixed: &str,
+) -> Option<WorkspaceEdit> {
+    let taken: Vec<TextEdit> = edits_between(doc.text(), fixed)
+        .iter()
+        .map(|e| doc.text_edit(e))
+        .filter(|t| !no_op(t))
+        .collect();
+    (!taken.is_empty()).then(|| workspace_edit(uri, taken, None))
+}
+
+/// The edits that turn `before` into `after`: one per run of changed lines, cut down to the
+/// bytes that differ, so the editor keeps its marks and cursor on what did not change.
+fn edits_between(before: &str, after: &str) -> Vec<crate::diagnostic::Edit> {
+    let diff = similar::TextDiff::from_lines(before, after);
+    // The byte each line starts at, and the end.
+    let starts = |lines: &[&str]| {
+        let mut at = 0;
+        let mut out = vec![0];
+        for l in lines {
+            at += l.len();
+            out.push(at);
+        }
+        out
+    };
+    let (old, new) = (starts(diff.old_slices()), starts(diff.new_slices()));
+    // Runs of changed lines, in line numbers of each side.
+    let mut runs: Vec<(std::ops::Range<usize>, std::ops::Range<usize>)> = Vec::new();
+    let mut open: Option<(std::ops::Range<usize>, std::ops::Range<usize>)> = None;
+    for op in diff.ops() {
+        let (tag, o, n) = op.as_tag_tuple();
+        if tag == similar::DiffTag::Equal {
+            runs.extend(open.take());
+            continue;
+        }
+        open = Some(match open.take() {
+            Some((a, b)) => (a.start..o.end, b.start..n.end),
+            None => (o, n),
+        });
+    }
+    runs.extend(open);
+    runs.into_iter()
+        .map(|(o, n)| {
+            let (from, to) = (old[o.start]..old[o.end], new[n.start]..new[n.end]);
+            let (was, now) = (&before[from.clone()], &after[to]);
+            let (head, tail) = common_ends(was, now);
+            crate::span::edit(
+                before,
+                from.start + head,
+                from.end - tail,
+                &now[head..now.len() - tail],
+            )
+        })
+        .collect()
+}
+
+/// How many bytes `a` and `b` share at their start and, after that, at their end, cut to
+/// whole characters.
+fn common_ends(a: &str, b: &str) -> (usize, usize) {
+    let mut head = a.bytes().zip(b.bytes()).take_while(|(x, y)| x == y).count();
+    while !(a.is_char_boundary(head) && b.is_char_boundary(head)) {
+        head -= 1;
+    }
+    let room = a.len().min(b.len()) - head;
+    let mut tail = (a.bytes().rev().zip(b.bytes().rev()))
+        .take(room)
+        .take_while(|(x, y)| x == y)
+        .count();
+    while !(a.is_char_boundary(a.len() - tail) && b.is_char_boundary(b.len() - tail)) {
+        tail -= 1;
+    }
+    (head, tail)
 }
 
 #[cfg(test)]
@@ -720,7 +819,17 @@ mod tests {
         let all = [&a, &b, &c];
         let whole = Range::new(Position::new(0, 0), Position::new(9, 0));
         let doc = convert::Doc::new(text);
-        let actions = code_actions(&uri, &doc, &all, whole, None, None);
+        // What the safe fixes leave, pass after pass (worked out by the server).
+        let fixed_text = "---\ndescription: é\nname: x\n---\n";
+        let actions = code_actions(
+            &uri,
+            &doc,
+            &all,
+            whole,
+            None,
+            None,
+            Some(FixAll::Text(fixed_text)),
+        );
         let actions: Vec<&CodeAction> = actions
             .iter()
             .map(|a| match a {
@@ -747,26 +856,70 @@ mod tests {
             )]
         );
         assert_eq!(actions[2].is_preferred, Some(false));
-        // Fix all: the two safe fixes only, the unsafe overlapping one left out.
+        // Fix all: the edits that make the fixed text, whatever passes it took.
         assert_eq!(actions[3].kind, Some(CodeActionKind::new(FIX_ALL)));
-        let safe = edits(actions[3]);
-        assert_eq!(safe.len(), 2);
-        assert_eq!(safe[1].new_text, "name");
+        assert_eq!(applied(text, &edits(actions[3])), fixed_text);
+        // Nothing to fix: no fix all.
+        let none = code_actions(&uri, &doc, &all, whole, None, None, None);
+        assert_eq!(none.len(), 3);
+        // Left to be resolved: offered without its edit, which the server works out then.
+        let later = actions_of(code_actions(
+            &uri,
+            &doc,
+            &all,
+            whole,
+            None,
+            None,
+            Some(FixAll::Later),
+        ));
+        assert_eq!(later.len(), 4);
+        assert_eq!(
+            (later[3].edit.as_ref(), later[3].data.is_some()),
+            (None, true)
+        );
         // A range on line 3 only gets line 3's quick fixes.
         let line3 = Range::new(Position::new(2, 0), Position::new(2, 1));
         assert_eq!(
-            code_actions(&uri, &doc, &[&a, &b], line3, None, None).len(),
+            code_actions(
+                &uri,
+                &doc,
+                &[&a, &b],
+                line3,
+                None,
+                None,
+                Some(FixAll::Text(fixed_text))
+            )
+            .len(),
             2
         );
         // On save, a client asks for `source.fixAll` only.
         let only = [CodeActionKind::SOURCE_FIX_ALL];
-        let on_save = code_actions(&uri, &doc, &all, whole, Some(&only), None);
+        let on_save = code_actions(
+            &uri,
+            &doc,
+            &all,
+            whole,
+            Some(&only),
+            None,
+            Some(FixAll::Text(fixed_text)),
+        );
         assert_eq!(on_save.len(), 1);
         let only = [CodeActionKind::new("source.fix")];
-        assert!(code_actions(&uri, &doc, &all, whole, Some(&only), None).is_empty());
+        assert!(
+            code_actions(
+                &uri,
+                &doc,
+                &all,
+                whole,
+                Some(&only),
+                None,
+                Some(FixAll::Text(fixed_text))
+            )
+            .is_empty()
+        );
         // A finding made once per profile is one quick fix for all of its diagnostics.
         let a2 = fixed(2, 1, 4, 14, "description", true);
-        let twice = code_actions(&uri, &doc, &[&a, &b, &a2], whole, None, None);
+        let twice = code_actions(&uri, &doc, &[&a, &b, &a2], whole, None, None, None);
         let quick: Vec<usize> = twice
             .iter()
             .filter_map(|a| match a {
@@ -777,6 +930,64 @@ mod tests {
             })
             .collect();
         assert_eq!(quick, [2, 1]);
+    }
+
+    /// `edits` made to `text`, as an editor makes them.
+    fn applied(text: &str, edits: &[TextEdit]) -> String {
+        let offset = |p: Position| {
+            let start: usize = (text.split_inclusive('\n'))
+                .take(p.line as usize)
+                .map(str::len)
+                .sum();
+            let line = text[start..].split('\n').next().unwrap_or_default();
+            start + convert::byte_of_utf16(line, p.character)
+        };
+        let mut edits = edits.to_vec();
+        edits.sort_by_key(|e| std::cmp::Reverse((e.range.start.line, e.range.start.character)));
+        let mut out = text.to_owned();
+        for e in edits {
+            out.replace_range(offset(e.range.start)..offset(e.range.end), &e.new_text);
+        }
+        out
+    }
+
+    #[test]
+    fn fix_all_sends_only_what_changed_as_edits_of_the_text_the_client_has() {
+        let cases = [
+            (
+                "a\nb: c: d\ne\nf: g: h\n",
+                "a\nb: 'c: d'\ne\nf: 'g: h'\n",
+                2,
+            ),
+            ("x: é\n", "x: ê\n", 1),
+            ("x: é\n", "x: éé\n", 1),
+            ("a\nb\n", "a\n", 1),
+            ("a\n", "a\nb\nc\n", 1),
+            ("a\r\nb: c: d\r\n", "a\r\nb: 'c: d'\r\n", 1),
+            ("same\n", "same\n", 0),
+        ];
+        for (before, after, n) in cases {
+            let edits = edits_between(before, after);
+            assert_eq!(edits.len(), n, "{before:?} -> {after:?}: {edits:?}");
+            let fix = Fix::safe("m", edits);
+            assert_eq!(
+                crate::fix::apply_to_text(before, &[fix]).as_deref(),
+                Ok(after),
+                "{before:?}"
+            );
+            let doc = convert::Doc::sent(before);
+            let text_edits: Vec<TextEdit> = edits_between(before, after)
+                .iter()
+                .map(|e| doc.text_edit(e))
+                .collect();
+            assert_eq!(applied(before, &text_edits), after, "{before:?}");
+        }
+        // Only the value is replaced, not its line.
+        let e = edits_between("k: a: b\n", "k: 'a: b'\n");
+        assert_eq!(
+            (e[0].start, e[0].end, e[0].content.as_str()),
+            (3, 7, "'a: b'")
+        );
     }
 
     fn actions_of(all: Vec<CodeActionOrCommand>) -> Vec<CodeAction> {
@@ -796,9 +1007,17 @@ mod tests {
         let doc = convert::Doc::new("---\nname: a\n---\n");
         let whole = Range::new(Position::new(0, 0), Position::new(9, 0));
         // A client that cannot rename files gets no action, rather than one that does nothing.
-        assert!(code_actions(&uri, &doc, &[&f], whole, None, None).is_empty());
+        assert!(code_actions(&uri, &doc, &[&f], whole, None, None, None).is_empty());
         let to = |shown: &str| Uri::from_str(&format!("file:///w/{shown}")).ok();
-        let actions = actions_of(code_actions(&uri, &doc, &[&f], whole, None, Some(&to)));
+        let actions = actions_of(code_actions(
+            &uri,
+            &doc,
+            &[&f],
+            whole,
+            None,
+            Some(&to),
+            None,
+        ));
         assert_eq!(actions.len(), 1, "{actions:?}");
         let edit = actions[0].edit.clone().expect("an edit");
         assert_eq!(edit.changes, None);
@@ -827,7 +1046,8 @@ mod tests {
         let whole = Range::new(Position::new(0, 0), Position::new(9, 0));
         // The client sent the mark: deleting it is deleting its one UTF-16 unit.
         let sent = convert::Doc::sent(text);
-        let actions = actions_of(code_actions(&uri, &sent, &[&f], whole, None, None));
+        let fixed = || Some(FixAll::Text("---\nname: a\n---\n"));
+        let actions = actions_of(code_actions(&uri, &sent, &[&f], whole, None, None, fixed()));
         let removal = [TextEdit::new(
             Range::new(Position::new(0, 0), Position::new(0, 1)),
             String::new(),
@@ -842,7 +1062,7 @@ mod tests {
         }
         // Read from the disk, the client's text has no mark: nothing to offer.
         let read = convert::Doc::new(text);
-        assert!(code_actions(&uri, &read, &[&f], whole, None, None).is_empty());
+        assert!(code_actions(&uri, &read, &[&f], whole, None, None, fixed()).is_empty());
     }
 
     #[test]

@@ -18,7 +18,7 @@ use lsp_server::{Connection, ErrorCode, Message, Notification, Request, Response
 use lsp_types::notification::Notification as _;
 use lsp_types::request::Request as _;
 use lsp_types::{
-    ClientCapabilities, CodeActionKind, CodeActionOptions, CodeActionParams,
+    ClientCapabilities, CodeAction, CodeActionKind, CodeActionOptions, CodeActionParams,
     CodeActionProviderCapability, CompletionOptions, CompletionParams, DidChangeTextDocumentParams,
     DidChangeWatchedFilesParams, DidCloseTextDocumentParams, DidOpenTextDocumentParams,
     DidSaveTextDocumentParams, FileChangeType, GotoDefinitionParams, HoverParams,
@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 
 use crate::audit::AuditOptions;
 use crate::boundary::Refusal;
-use crate::diagnostic::Finding;
+use crate::diagnostic::{Applicability, Finding};
 use crate::workspace::Workspace;
 
 /// How the server builds the audit's options for a workspace folder (the command line reads
@@ -120,6 +120,7 @@ pub fn run(conn: &Connection, load: Loader<'_>) -> Result<Ended, String> {
         ws: None,
         gate: files::Gate::default(),
         renames: renames_files(&init.capabilities),
+        resolves_edits: resolves_edits(&init.capabilities),
         docs: HashMap::new(),
         dirty: BTreeSet::new(),
         force: BTreeSet::new(),
@@ -149,6 +150,17 @@ pub fn run(conn: &Connection, load: Loader<'_>) -> Result<Ended, String> {
         }
         server.flush();
     }
+}
+
+/// Whether the client resolves a code action's edit when it is chosen.
+fn resolves_edits(caps: &ClientCapabilities) -> bool {
+    let actions = caps
+        .text_document
+        .as_ref()
+        .and_then(|t| t.code_action.as_ref());
+    actions
+        .and_then(|a| a.resolve_support.as_ref())
+        .is_some_and(|r| r.properties.iter().any(|p| p == "edit"))
 }
 
 /// Whether the client applies workspace edits that rename files.
@@ -197,6 +209,7 @@ fn capabilities() -> ServerCapabilities {
                 CodeActionKind::QUICKFIX,
                 CodeActionKind::new(features::FIX_ALL),
             ]),
+            resolve_provider: Some(true),
             ..CodeActionOptions::default()
         })),
         ..ServerCapabilities::default()
@@ -229,6 +242,9 @@ struct Server<'a> {
     gate: files::Gate,
     /// The client applies quick fixes that rename files.
     renames: bool,
+    /// The client resolves a code action's edit when it is chosen: "fix all safe", which
+    /// judges the document again after each pass, is then worked out only if it is.
+    resolves_edits: bool,
     /// Open documents' text, by path: the workspace's only.
     docs: HashMap<PathBuf, String>,
     /// Files changed since the last judgement.
@@ -359,6 +375,13 @@ impl Server<'_> {
             request::CodeActionRequest::METHOD => self.answer(req, |s, p: CodeActionParams| {
                 let uri = &p.text_document.uri;
                 let (path, text) = s.doc(uri)?;
+                let only = p.context.only.as_deref();
+                // Asked for by kind (on save, or the editor's own fix-all command), it is
+                // applied at once; offered among the others, only if chosen.
+                let later = s.resolves_edits && only.is_none();
+                let fixed = (features::wants_fix_all(only) && !later)
+                    .then(|| s.fixed_all(&path, &text.text))
+                    .flatten();
                 let ws = s.ws.as_ref()?;
                 let shown = ws.display_path(&path);
                 let findings: Vec<&Finding> = ws
@@ -367,7 +390,6 @@ impl Server<'_> {
                     .iter()
                     .filter(|f| f.path == shown)
                     .collect();
-                let only = p.context.only.as_deref();
                 // A renamed file's new place, in the workspace like the file itself.
                 let rename_to = |to: &str| {
                     let path = crate::paths::normalize(&ws.options().cwd.join(to));
@@ -379,9 +401,34 @@ impl Server<'_> {
                 let renames: features::RenameTo<'_> = s.renames.then_some(&rename_to);
                 let doc = text.doc();
                 Some(features::code_actions(
-                    uri, &doc, &findings, p.range, only, renames,
+                    uri,
+                    &doc,
+                    &findings,
+                    p.range,
+                    only,
+                    renames,
+                    match fixed.as_deref() {
+                        _ if later => Some(features::FixAll::Later),
+                        Some(fixed) => Some(features::FixAll::Text(fixed)),
+                        None => None,
+                    },
                 ))
             }),
+            request::CodeActionResolveRequest::METHOD => {
+                self.answer(req, |s, mut action: CodeAction| {
+                    // An action that is not ours, or whose document is gone, comes back as it is.
+                    let uri = (action.data.as_ref())
+                        .and_then(|d| d.get("uri"))
+                        .and_then(|u| serde_json::from_value::<lsp_types::Uri>(u.clone()).ok());
+                    if let Some(uri) = uri
+                        && let Some((path, text)) = s.doc(&uri)
+                        && let Some(fixed) = s.fixed_all(&path, &text.text)
+                    {
+                        action.edit = features::fix_all_edit(&uri, &text.doc(), &fixed);
+                    }
+                    Some(action)
+                })
+            }
             DEBUG_PANIC if std::env::var_os(PANIC_ENV).is_some() => {
                 panic!("{DEBUG_PANIC} was asked for")
             }
@@ -397,7 +444,7 @@ impl Server<'_> {
     fn answer<P: serde::de::DeserializeOwned, R: serde::Serialize>(
         &mut self,
         req: Request,
-        work: impl FnOnce(&Self, P) -> Option<R>,
+        work: impl FnOnce(&mut Self, P) -> Option<R>,
     ) {
         let response = match serde_json::from_value::<P>(req.params) {
             Ok(p) => Response::new_ok(req.id, work(self, p)),
@@ -408,6 +455,48 @@ impl Server<'_> {
             ),
         };
         self.send(response);
+    }
+
+    /// The text of the document at `path` (now `text`) once every safe fix is made, as `--fix`
+    /// makes them: each pass's fixes applied, the document judged again with the library, and
+    /// again until nothing changes (a fix may only be found once another has let the file
+    /// parse). `None` when nothing changes. The workspace is left judging `text`.
+    fn fixed_all(&mut self, path: &Path, text: &str) -> Option<String> {
+        let ws = self.ws.as_mut()?;
+        let files = files::EditorFiles {
+            boundary: ws.boundary().clone(),
+            open: &self.docs,
+        };
+        let shown = ws.display_path(path);
+        let mut fixed = text.to_owned();
+        // Should a pass panic, the next judgement reads the document again.
+        self.dirty.insert(path.to_owned());
+        for _ in 0..crate::fix::MAX_PASSES {
+            let fixes: Vec<&Finding> = (ws.result().findings.iter())
+                .filter(|f| f.path == shown)
+                .filter(|f| {
+                    f.fix.as_deref().is_some_and(|x| {
+                        x.applicability == Applicability::Safe && x.rename.is_none()
+                    })
+                })
+                .collect();
+            let next = crate::fix::pass(&fixed, &fixes);
+            if next == fixed {
+                break;
+            }
+            fixed = next;
+            if !ws.update(path, fixed.as_bytes(), &files) {
+                break;
+            }
+            drop(ws.judge());
+        }
+        if fixed != text {
+            // Back to the document as it is: nothing was published of the passes.
+            ws.update(path, text.as_bytes(), &files);
+            drop(ws.judge());
+        }
+        self.dirty.remove(path);
+        (fixed != text).then_some(fixed)
     }
 
     /// The path and current text of the document at `uri`, when it is the workspace's: its

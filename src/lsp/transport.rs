@@ -304,8 +304,11 @@ fn classify(body: &[u8]) -> Option<Incoming> {
     let value: Value = match serde_json::from_slice(body) {
         Ok(v) => v,
         Err(e) => {
+            // A body cut short still names its request: answered with that id, the client's
+            // request is not left waiting for ever.
+            let id = crate::mcp::jsonrpc_id_in(body).unwrap_or(Value::Null);
             return Some(error(
-                Value::Null,
+                id,
                 ErrorCode::ParseError,
                 format!("not a JSON message: {e}"),
             ));
@@ -323,9 +326,11 @@ fn classify(body: &[u8]) -> Option<Incoming> {
         Value::Array(_) => return invalid(Value::Null, "an array (the protocol has no batches)"),
         _ => return invalid(Value::Null, "not an object"),
     };
-    // The id to answer with: one a response can carry, else none.
+    // The id to answer with: a string or an integer, as JSON-RPC 2.0 has them (a fraction is
+    // an id that cannot be told, answered with null), else none.
     let id = match map.get("id") {
-        Some(id @ (Value::Number(_) | Value::String(_))) => id.clone(),
+        Some(id @ Value::String(_)) => id.clone(),
+        Some(id @ Value::Number(n)) if n.is_i64() || n.is_u64() => id.clone(),
         _ => Value::Null,
     };
     match map.get("method") {
@@ -478,6 +483,7 @@ mod tests {
             r#"{"jsonrpc":"2.0","id":4,"method":5}"#,
             r#"{"jsonrpc":"2.0","id":5000000000,"method":"big"}"#,
             r#"{"jsonrpc":"2.0","id":null,"method":"nullid"}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"half"}"#,
             r#"{"jsonrpc":"2.0","id":9,"result":null}"#,
             PING,
         ] {
@@ -494,6 +500,7 @@ mod tests {
                 "-32600 4",
                 "-32600 5000000000",
                 "-32600 null",
+                "-32600 null",
                 "ping",
                 "end false"
             ]
@@ -502,6 +509,27 @@ mod tests {
         let mut bytes = b"Content-Length: 4\r\n\r\n\"\xff\xfe\"".to_vec();
         bytes.extend(framed(NOTE).as_bytes());
         assert_eq!(read_all(&bytes), ["-32700 null", "note", "end false"]);
+        // Cut short, or broken after its id: answered with that id, when it is one a request
+        // may have.
+        let mut input = String::new();
+        for body in [
+            r#"{"jsonrpc":"2.0","id":5,"method":"textDocument/hover","params":{"#,
+            r#"{"id":"a","method":"x","params":nope}"#,
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"#,
+            r#"{"jsonrpc":"2.0","method":"x","id":"#,
+        ] {
+            input.push_str(&framed(body));
+        }
+        assert_eq!(
+            read_all(input.as_bytes()),
+            [
+                "-32700 5",
+                "-32700 \"a\"",
+                "-32700 null",
+                "-32700 null",
+                "end false"
+            ]
+        );
     }
 
     #[test]

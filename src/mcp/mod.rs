@@ -32,6 +32,8 @@ use std::time::Duration;
 use crate::report::text::visible;
 pub(crate) use headers::split as split_header;
 use session::run;
+/// The id of a message cut short, to answer it with: the language server reads it as this one.
+pub(crate) use stdio::id_in as jsonrpc_id_in;
 
 /// JSON-RPC's "method not found".
 const METHOD_NOT_FOUND: i32 = -32601;

@@ -687,7 +687,10 @@ pub fn serve_http(
             let service = service.clone();
             tokio::spawn(async move {
                 let io = hyper_util::rt::TokioIo::new(stream);
-                let svc = hyper_util::service::TowerToHyperService::new(service);
+                let svc = hyper::service::service_fn(move |request| {
+                    let service = service.clone();
+                    async move { Ok::<_, std::convert::Infallible>(routed(service, request).await) }
+                });
                 let _ = hyper::server::conn::http1::Builder::new()
                     .serve_connection(io, svc)
                     .await;
@@ -696,6 +699,79 @@ pub fn serve_http(
     });
     rt.shutdown_background();
     served
+}
+
+/// Where the server answers MCP over HTTP, the one path it announces.
+const MCP_PATH: &str = "/mcp";
+
+/// `request` answered by `service` when it is for [`MCP_PATH`], else 404: a client that
+/// mistypes the URL is told so, rather than getting a session at an address no one gave it.
+async fn routed(
+    service: rmcp::transport::streamable_http_server::StreamableHttpService<
+        Server,
+        rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
+    >,
+    request: http::Request<hyper::body::Incoming>,
+) -> http::Response<
+    Routed<
+        impl hyper::body::Body<Data = hyper::body::Bytes, Error = std::convert::Infallible>
+        + Unpin
+        + Send,
+    >,
+> {
+    if request.uri().path() != MCP_PATH {
+        let text = format!("not found: the MCP endpoint is {MCP_PATH}\n");
+        let mut response = http::Response::new(Routed::NotFound(Some(text.into())));
+        *response.status_mut() = http::StatusCode::NOT_FOUND;
+        response.headers_mut().insert(
+            http::header::CONTENT_TYPE,
+            http::HeaderValue::from_static("text/plain; charset=utf-8"),
+        );
+        return response;
+    }
+    service.handle(request).await.map(Routed::Served)
+}
+
+/// A response body: the MCP service's, or the text of a 404.
+enum Routed<B> {
+    Served(B),
+    NotFound(Option<hyper::body::Bytes>),
+}
+
+impl<B> hyper::body::Body for Routed<B>
+where
+    B: hyper::body::Body<Data = hyper::body::Bytes> + Unpin,
+{
+    type Data = hyper::body::Bytes;
+    type Error = B::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        match self.get_mut() {
+            Routed::Served(body) => std::pin::Pin::new(body).poll_frame(cx),
+            Routed::NotFound(text) => {
+                std::task::Poll::Ready(text.take().map(|t| Ok(hyper::body::Frame::data(t))))
+            }
+        }
+    }
+
+    fn is_end_stream(&self) -> bool {
+        match self {
+            Routed::Served(body) => body.is_end_stream(),
+            Routed::NotFound(text) => text.is_none(),
+        }
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        match self {
+            Routed::Served(body) => body.size_hint(),
+            Routed::NotFound(text) => {
+                hyper::body::SizeHint::with_exact(text.as_ref().map_or(0, |t| t.len() as u64))
+            }
+        }
+    }
 }
 
 #[cfg(test)]

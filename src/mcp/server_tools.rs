@@ -74,10 +74,10 @@ struct AvailableArgs {
     /// Also list the skills this session cannot use, each with its status and reason.
     #[serde(default)]
     include_unavailable: bool,
-    /// Most skills to return (default 50, at most 200); `next_offset` says where the rest
+    /// Most skills to return (default 50, from 1 to 200); `next_offset` says where the rest
     /// begin.
     #[serde(default)]
-    #[schemars(range(max = 200))]
+    #[schemars(range(min = 1, max = 200))]
     limit: Option<usize>,
     /// How many skills of the list (sorted by name) to skip: the `next_offset` of the
     /// previous answer.
@@ -517,7 +517,10 @@ fn unjudged() -> Availability {
 
 fn available(lib: &Library, args: AvailableArgs) -> Answer {
     let include_unavailable = args.include_unavailable;
-    let limit = args.limit.unwrap_or(DEFAULT_SKILLS).min(MAX_SKILLS);
+    // Out of range is read as the nearest bound, as a limit over the maximum always was: a
+    // page of none would hand back the offset it was asked at, and a client that follows
+    // `next_offset` would ask for it for ever.
+    let limit = args.limit.unwrap_or(DEFAULT_SKILLS).clamp(1, MAX_SKILLS);
     let offset = args.offset.unwrap_or(0);
     let env = lib.environment(&environment_of!(args))?;
     let judged = lib.judged(&env);

@@ -542,7 +542,7 @@ fn judge(line: &[u8], screen: &Screen) -> Outcome {
             );
         }
     };
-    let id = m.id.as_ref().and_then(Scalar::value);
+    let id = m.id.as_ref().and_then(Scalar::request_id);
     // A response (the server sends no request, but a client may answer anyway) is never
     // answered: two peers answering each other's errors would never stop.
     if m.method.is_none() && m.response {
@@ -574,7 +574,9 @@ fn judge(line: &[u8], screen: &Screen) -> Outcome {
         }
     }
     let Some(given) = &m.id else {
-        // A notification is never answered, even one whose params are wrong.
+        // A notification is never answered, even one whose params are wrong. What has no `id`
+        // but is not a request object (no `"jsonrpc": "2.0"`, a `method` that is not a
+        // string) was answered above: JSON-RPC 2.0 answers an invalid request, id null.
         if matches!(m.params, Some(Params::Other(_))) {
             return Outcome::Ignore;
         }
@@ -630,8 +632,9 @@ fn error_line(id: Option<Value>, error: &ErrorData) -> Vec<u8> {
 }
 
 /// The `id` of a message whose line is cut short or is not JSON throughout: read from its
-/// start, when it comes before whatever stops the reading there.
-fn id_in(head: &[u8]) -> Option<Value> {
+/// start, when it comes before whatever stops the reading there (and is a string or an
+/// integer: see [`Scalar::request_id`]).
+pub(crate) fn id_in(head: &[u8]) -> Option<Value> {
     let mut found = None;
     let mut de = serde_json::Deserializer::from_slice(head);
     // The reading stops with an error where the line does; what was found before stays.
@@ -651,7 +654,7 @@ impl<'de> Visitor<'de> for IdFinder<'_> {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<(), A::Error> {
         while let Some(key) = map.next_key::<std::borrow::Cow<'de, str>>()? {
             if key == "id" {
-                *self.0 = map.next_value::<Scalar>()?.value();
+                *self.0 = map.next_value::<Scalar>()?.request_id();
                 return Ok(());
             }
             map.next_value::<IgnoredAny>()?;
@@ -692,9 +695,12 @@ impl Scalar {
         }
     }
 
-    /// As an `id` to answer with: a string or a number, whatever else is wrong.
-    fn value(&self) -> Option<Value> {
+    /// As an `id` to answer with, whatever else is wrong: one MCP allows
+    /// ([`Scalar::is_request_id`]). Any other (`1.5`, `null`) is what is wrong, and JSON-RPC
+    /// 2.0 answers a request whose id cannot be told with id null.
+    fn request_id(&self) -> Option<Value> {
         match self {
+            _ if !self.is_request_id() => None,
             Scalar::Text(s) => Some(Value::String(s.clone())),
             Scalar::Number(n) => Some(Value::Number(n.clone())),
             Scalar::Other(_) => None,
@@ -913,6 +919,7 @@ mod tests {
         // Behind what is cut off, or not a string or number: not read.
         assert_eq!(id_in(br#"{"params":{"x":"yyyy"#), None);
         assert_eq!(id_in(br#"{"id":{"a":1},"method":"ping"}"#), None);
+        assert_eq!(id_in(br#"{"id":1.5,"method":"#), None);
         assert_eq!(id_in(b"[1, 2"), None);
         assert_eq!(id_in(b"not json"), None);
     }
@@ -959,8 +966,15 @@ mod tests {
             (
                 r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
                 -32600,
-                1.5.into(),
+                Value::Null,
             ),
+            (
+                r#"{"jsonrpc":"2.0","id":1e+23,"method":"ping"}"#,
+                -32600,
+                Value::Null,
+            ),
+            (r#"{"jsonrpc":"2.0","method":5}"#, -32600, Value::Null),
+            (r#"{"method":"ping"}"#, -32600, Value::Null),
             (
                 r#"{"jsonrpc":"2.0","id":3,"method":["ping"]}"#,
                 -32600,

@@ -521,10 +521,9 @@ fn code_actions_answer_with_actions() {
 fn a_misspelt_key_gets_its_fix_as_a_quick_fix_and_in_fix_all() {
     let (lib, mut c) = started(&[]);
     // Only the misspelt key: the one it almost matches is absent, so SA221 carries a fix.
-    c.open(
-        &lib.skill,
-        "---\nname: pdf\ndescriptin: Reads PDF files. Use when a PDF is given.\n---\n# pdf\n",
-    );
+    let text =
+        "---\nname: pdf\ndescriptin: Reads PDF files. Use when a PDF is given.\n---\n# pdf\n";
+    c.open(&lib.skill, text);
     let edits_of = |r: &Value, kind: &str| -> Vec<Value> {
         let actions = r["result"].as_array().cloned().unwrap_or_default();
         let action = actions
@@ -550,11 +549,134 @@ fn a_misspelt_key_gets_its_fix_as_a_quick_fix_and_in_fix_all() {
             "context": {"diagnostics": [], "only": ["source.fixAll"]},
         }),
     );
+    // Fix all sends what changes, which here is what the quick fix changes.
+    let all = edits_of(&r, "source.fixAll.skill-audit");
     assert_eq!(
-        Value::Array(edits_of(&r, "source.fixAll.skill-audit")),
-        rename,
+        apply_edits(text, &all),
+        apply_edits(text, rename.as_array().unwrap()),
         "{r}"
     );
+    c.stop();
+}
+
+/// `edits` (of an ASCII text) made to `text`, as an editor makes them.
+fn apply_edits(text: &str, edits: &[Value]) -> String {
+    let offset = |p: &Value| {
+        let line = p["line"].as_u64().unwrap_or_default() as usize;
+        let start: usize = text.split_inclusive('\n').take(line).map(str::len).sum();
+        start + p["character"].as_u64().unwrap_or_default() as usize
+    };
+    let mut edits: Vec<(usize, usize, &str)> = edits
+        .iter()
+        .map(|e| {
+            let r = &e["range"];
+            let new = e["newText"].as_str().unwrap_or_default();
+            (offset(&r["start"]), offset(&r["end"]), new)
+        })
+        .collect();
+    edits.sort_by_key(|e| std::cmp::Reverse(e.0));
+    let mut out = text.to_owned();
+    for (from, to, new) in edits {
+        out.replace_range(from..to, new);
+    }
+    out
+}
+
+#[test]
+fn fix_all_makes_every_safe_fix_as_the_command_line_fix_does() {
+    // Each broken line hides the next from the parser: its fix is found only once the line
+    // before it is fixed, and `allowed-tools` is judged only once the file parses.
+    let text =
+        "---\nname: q5\ndescription: a: b\nlicense: c: d\nallowed-tools: Read, Write\n---\nBody\n";
+    let dir = tree(&[("skills/q5/SKILL.md", text)]);
+    let root = dir.path().canonicalize().unwrap();
+    let skill = root.join("skills/q5/SKILL.md");
+    let mut c = Client::start(&root, &[]);
+    c.open(&skill, text);
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&skill)},
+            "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+            "context": {"diagnostics": [], "only": ["source.fixAll"]},
+        }),
+    );
+    let actions = r["result"].as_array().cloned().unwrap_or_default();
+    let [all] = actions.as_slice() else {
+        panic!("one fix all: {r}")
+    };
+    let edits = all["edit"]["changes"][uri(&skill)]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let fixed = apply_edits(text, &edits);
+    // The diagnostics are still those of the text as it is: nothing was fixed yet.
+    let d = c.latest(&uri(&skill));
+    assert!(codes(&d).contains(&"SA104".to_owned()), "{d:?}");
+    assert!(c.serves());
+    c.stop();
+    let out = Command::new(env!("CARGO_BIN_EXE_skill-audit"))
+        .args(["--fix", "--fail-on", "never", "."])
+        .current_dir(&root)
+        .output()
+        .expect("the command line runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let by_cli = std::fs::read_to_string(&skill).unwrap();
+    assert_ne!(by_cli, text, "the command line fixes it");
+    assert_eq!(fixed, by_cli);
+    assert_eq!(
+        fixed,
+        "---\nname: q5\ndescription: 'a: b'\nlicense: 'c: d'\nallowed-tools: Read Write\n---\nBody\n"
+    );
+}
+
+#[test]
+fn fix_all_among_the_other_actions_is_worked_out_when_the_client_resolves_it() {
+    // Each pass judges the document again: a client that resolves edits has that done only
+    // for the action it applies, not on every request for the actions at the cursor.
+    let text =
+        "---\nname: q5\ndescription: a: b\nlicense: c: d\nallowed-tools: Read, Write\n---\nBody\n";
+    let dir = tree(&[("skills/q5/SKILL.md", text)]);
+    let root = dir.path().canonicalize().unwrap();
+    let skill = root.join("skills/q5/SKILL.md");
+    let caps =
+        json!({"textDocument": {"codeAction": {"resolveSupport": {"properties": ["edit"]}}}});
+    let mut c = Client::start_with(&root, &[], caps);
+    c.open(&skill, text);
+    let r = c.request(
+        "textDocument/codeAction",
+        json!({
+            "textDocument": {"uri": uri(&skill)},
+            "range": {"start": {"line": 2, "character": 0}, "end": {"line": 2, "character": 0}},
+            "context": {"diagnostics": []},
+        }),
+    );
+    let actions = r["result"].as_array().cloned().unwrap_or_default();
+    let all = actions
+        .iter()
+        .find(|a| a["kind"] == "source.fixAll.skill-audit")
+        .unwrap_or_else(|| panic!("a fix all: {r}"));
+    assert!(all.get("edit").is_none(), "{all}");
+    let resolved = c.request("codeAction/resolve", all.clone());
+    let edits = resolved["result"]["edit"]["changes"][uri(&skill)]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    assert_eq!(
+        apply_edits(text, &edits),
+        "---\nname: q5\ndescription: 'a: b'\nlicense: 'c: d'\nallowed-tools: Read Write\n---\nBody\n"
+    );
+    // An action the server did not make comes back as it was.
+    let other = json!({"title": "x", "data": {"uri": "file:///elsewhere/SKILL.md"}});
+    assert_eq!(
+        c.request("codeAction/resolve", other.clone())["result"],
+        other
+    );
+    assert!(c.serves());
     c.stop();
 }
 
@@ -892,7 +1014,7 @@ fn framed(body: &[u8]) -> Vec<u8> {
 fn malformed_messages_are_answered_and_the_server_goes_on() {
     let (_lib, mut c) = started(&[]);
     let cases: [(&[u8], i64); 6] = [
-        (br#"{"jsonrpc":"2.0","id":50,"method":"#, -32700),
+        (br#"{"jsonrpc":"2.0","method":"#, -32700),
         (b"[1,2,3]", -32600),
         (br#"[{"jsonrpc":"2.0","id":60,"method":"foo"}]"#, -32600),
         (
@@ -913,15 +1035,25 @@ fn malformed_messages_are_answered_and_the_server_goes_on() {
         );
         assert!(c.serves(), "{}", String::from_utf8_lossy(body));
     }
-    // An id the server can read is answered with, even on a message it cannot take.
-    c.raw(&framed(br#"{"jsonrpc":"2.0","id":71,"method":5}"#));
-    let r = loop {
-        let m = c.next();
-        if m["id"] == 71 {
-            break m;
-        }
-    };
-    assert_eq!(r["error"]["code"], -32600, "{r}");
+    // An id the server can read is answered with, even on a message it cannot take, and on
+    // one cut short after it: the request is not left unanswered.
+    for (body, id, code) in [
+        (&br#"{"jsonrpc":"2.0","id":71,"method":5}"#[..], 71, -32600),
+        (
+            br#"{"jsonrpc":"2.0","id":72,"method":"textDocument/hover","params":{"#,
+            72,
+            -32700,
+        ),
+    ] {
+        c.raw(&framed(body));
+        let r = loop {
+            let m = c.next();
+            if m["id"] == id {
+                break m;
+            }
+        };
+        assert_eq!(r["error"]["code"], code, "{r}");
+    }
     // The framing lost: a parse error, and the next message is found and served.
     for headers in [
         &b"Content-Type: x\r\n\r\n"[..],

@@ -691,6 +691,26 @@ fn what_is_not_a_request_is_answered_with_its_id_or_null() {
             json!(6),
             "`method` must be a string",
         ),
+        // A number with a fraction is no id MCP allows: what is wrong, so not given back.
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"ping"}"#,
+            -32600,
+            Value::Null,
+            "string or an integer, not 1.5",
+        ),
+        (
+            r#"{"jsonrpc":"2.0","id":1.5,"method":"pi"#,
+            -32700,
+            Value::Null,
+            "not JSON",
+        ),
+        // No id, but no request object either: not a notification, so it is answered.
+        (
+            r#"{"jsonrpc":"2.0","method":5}"#,
+            -32600,
+            Value::Null,
+            "`method` must be a string",
+        ),
         (
             r#"[{"jsonrpc":"2.0","id":7,"method":"ping"}]"#,
             -32600,
@@ -1334,6 +1354,41 @@ fn another_host_or_a_huge_body_is_refused_over_http() {
 }
 
 #[test]
+fn mcp_is_served_at_its_path_only_over_http() {
+    let (_server, url) = http_server(&["examples/library"]);
+    let authority = url
+        .trim_start_matches("http://")
+        .trim_end_matches("/mcp")
+        .to_owned();
+    let body = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}})
+    .to_string();
+    // The status line of an `initialize` posted to `path`.
+    let post = |path: &str| {
+        let mut s = std::net::TcpStream::connect(&authority).expect("connects");
+        let request = format!(
+            "POST {path} HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+             Connection: close\r\n\r\n{body}",
+            body.len()
+        );
+        s.write_all(request.as_bytes()).expect("written");
+        let mut line = String::new();
+        let _ = BufReader::new(s).read_line(&mut line);
+        line
+    };
+    for path in ["/any/other/path", "/", "/mcp/", "/mcpx", "/MCP"] {
+        let status = post(path);
+        assert!(status.contains(" 404 "), "{path}: {status}");
+    }
+    let status = post("/mcp?x=1");
+    assert!(status.contains(" 200 "), "{status}");
+    let status = post("/mcp");
+    assert!(status.contains(" 200 "), "{status}");
+}
+
+#[test]
 fn the_tools_of_each_example_profile_give_the_statuses_of_the_cli_matrix() {
     // Each example profile as a session would describe itself: its host, and the names of
     // its servers' tools, resources and prompts, composed by hand from the profile files.
@@ -1596,6 +1651,16 @@ fn available_skills_answers_a_page_at_a_time() {
     raw.call(3, "available_skills", json!({"offset": 121}));
     let a = raw.answer(3);
     assert_eq!(a["result"]["isError"], true, "{a}");
+    // A limit of 0 is read as 1, the least: a page of none would give back its own offset as
+    // `next_offset`, and a client following it would never reach the end.
+    raw.call(4, "available_skills", json!({"offset": 7, "limit": 0}));
+    let s = raw.answer(4)["result"]["structuredContent"].clone();
+    assert_eq!(
+        (&s["shown"], &s["next_offset"]),
+        (&json!(1), &json!(8)),
+        "{s}"
+    );
+    assert_eq!(s["skills"][0]["name"], "s0007");
 }
 
 #[test]
@@ -1631,12 +1696,15 @@ fn limits_are_bounded_in_the_schemas() {
     raw.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}));
     let a = raw.answer(1);
     let tools = a["result"]["tools"].as_array().cloned().unwrap_or_default();
-    let limit = |name: &str| {
+    let bound = |name: &str, which: &str| {
         tools
             .iter()
             .find(|t| t["name"] == name)
-            .map(|t| t["inputSchema"]["properties"]["limit"]["maximum"].clone())
+            .map(|t| t["inputSchema"]["properties"]["limit"][which].clone())
     };
-    assert_eq!(limit("audit"), Some(json!(500)));
-    assert_eq!(limit("available_skills"), Some(json!(200)));
+    assert_eq!(bound("audit", "maximum"), Some(json!(500)));
+    assert_eq!(bound("available_skills", "maximum"), Some(json!(200)));
+    // A page holds at least one skill; `audit` may be asked for the summary alone.
+    assert_eq!(bound("available_skills", "minimum"), Some(json!(1)));
+    assert_eq!(bound("audit", "minimum"), Some(json!(0)));
 }
