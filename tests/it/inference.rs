@@ -323,6 +323,39 @@ fn setup_and_test_scripts_are_read_only_when_the_skill_names_them() {
     );
 }
 
+/// What the person sets up once (a section titled for it, one whose first line tells the
+/// reader to set something up, a service registered to start with the machine, the script that
+/// service runs) is no need of the skill; a skill whose work is that set-up needs all of it.
+#[test]
+fn the_person_s_one_time_set_up_is_no_need_unless_it_is_the_skill_s_work() {
+    let body = |title: &str| {
+        format!(
+            "# {title}\n\n## Setup\n\n```bash\ncurl -X POST https://oauth2.example.com/token -d code=CODE\n```\n\n## Usage\n\n```bash\npython3 scripts/nest.py list\n```\n\n## Real-Time Events\n\nFor doorbell alerts, you need to set up a webhook once.\n\n### 2. Create Pub/Sub Topic\n\n```bash\ngcloud pubsub topics create nest-events\n```\n\n### 5. Create systemd Services\n\n```ini\n[Service]\nExecStart=/usr/bin/python3 scripts/hook.py\n```\n\n```bash\nsudo systemctl enable --now nest-webhook\n```\n"
+        )
+    };
+    let hook = "import subprocess\nsubprocess.run([\"ffmpeg\", \"-i\", \"rtsp://x\", \"a.jpg\"])\n";
+    let t = tree(&[
+        (
+            "skills/nest/SKILL.md",
+            &skill_with_body("nest", &body("Nest")),
+        ),
+        ("skills/nest/scripts/nest.py", "import json\n"),
+        ("skills/nest/scripts/hook.py", hook),
+        (
+            "skills/hook/SKILL.md",
+            &skill_with_body("hook", &body("Nest Webhook Setup")),
+        ),
+        ("skills/hook/scripts/nest.py", "import json\n"),
+        ("skills/hook/scripts/hook.py", hook),
+    ]);
+    let (r, _) = json_run(t.path(), &["."]);
+    assert_eq!(inferred(&r, "skills/nest/SKILL.md", "bins"), ["python3"]);
+    assert_eq!(
+        inferred(&r, "skills/hook/SKILL.md", "bins"),
+        ["curl", "ffmpeg", "gcloud", "python3", "systemctl"]
+    );
+}
+
 #[test]
 fn scripts_outside_the_skills_folder_or_below_another_skill_md_are_not_read() {
     let t = tree(&[

@@ -54,12 +54,96 @@ pub(super) const USER_SIGNALS: &[&str] = &[
     "to install the skill",
     "install this skill",
     "install the skill",
+    // What the person does with what the skill made (`After generation:` then `cargo build`).
+    "after generation",
 ];
 
 /// Headings whose sections are for the person installing the skill; not what comes after
 /// (`After Installation`).
 pub(super) fn user_heading(title: &str) -> bool {
     contains_ci(title, "install") && !starts_ci(lead(title), "after ")
+}
+
+/// Whether a heading's title names the person's one-time set-up before the skill is used and
+/// nothing else: `## Setup`, `### Prerequisites`, `## 1. First-Time Setup (Required)`,
+/// `## Setup & Configuration`. What it runs (a token fetched with `curl`, a cloud resource
+/// created) is done once by them, not what the agent runs. A set-up of something named
+/// (`## Project Setup`, `### Bot Setup`, `### Brand Voice (First Time Setup)`) is often the
+/// skill's own work, and a section after it (`After Setup`) is not one.
+pub(super) fn setup_heading(title: &str) -> bool {
+    /// The words of such a title: the set-up and what may qualify it.
+    const WORDS: &[&str] = &[
+        "setup",
+        "set",
+        "up",
+        "prerequisite",
+        "prerequisites",
+        "checklist",
+        "initial",
+        "one",
+        "first",
+        "time",
+        "run",
+        "required",
+        "quick",
+        "account",
+        "and",
+        "configuration",
+        "install",
+        "installation",
+    ];
+    // Its numbering (`1.`, `Step 2:`) and marks before it, and a note after it in
+    // parentheses (`(once per environment)`).
+    let t = lead(title).trim_start_matches(|c: char| !c.is_ascii_alphabetic());
+    let t = match t.get(..5) {
+        Some(step) if step.eq_ignore_ascii_case("step ") => {
+            t[5..].trim_start_matches(|c: char| !c.is_ascii_alphabetic())
+        }
+        _ => t,
+    };
+    let t = t.split('(').next().unwrap_or(t);
+    let mut words = t
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .peekable();
+    let mut set_up = false;
+    while let Some(w) = words.next() {
+        let w = w.to_ascii_lowercase();
+        if !WORDS.contains(&w.as_str()) {
+            return false;
+        }
+        set_up |= w == "setup"
+            || w.starts_with("prerequisite")
+            || w == "set" && words.peek().is_some_and(|n| n.eq_ignore_ascii_case("up"));
+    }
+    set_up
+}
+
+/// Words of the first line of a section that tell the reader they must set something up for
+/// what it describes: `For instant alerts, you need to set up Google Cloud Pub/Sub with a
+/// webhook.` The section, and those below it, are that set-up's steps.
+const SET_UP_LEADS: &[&str] = &[
+    "you need to set up",
+    "you'll need to set up",
+    "you will need to set up",
+    "you must set up",
+    "you need to configure",
+    "you'll need to configure",
+    "you will need to configure",
+    "you must configure",
+];
+
+/// Whether the first line of a section below the skill's title says it is a set-up the
+/// reader does ([`SET_UP_LEADS`]); not where it asks whether (`First determine whether you
+/// need to set up monitoring`): a skill may set things up as its work.
+pub(super) fn setup_lead(line: &str) -> bool {
+    let lower = line.to_ascii_lowercase();
+    SET_UP_LEADS.iter().any(|w| {
+        lower.find(w).is_some_and(|at| {
+            let before = &lower[..at];
+            !before.contains("whether") && !before.contains("if ")
+        })
+    })
 }
 
 /// Of what the ways of doing one thing use (each use with the line its way starts on), what
@@ -370,7 +454,8 @@ pub(crate) struct BodyUses {
     /// The commands, variables and tools of its shell blocks, and the tools it names in a
     /// host's syntax.
     pub(crate) uses: Vec<Use>,
-    /// The scripts it runs only in a way among others ([`scripts_of_other_ways`]).
+    /// The scripts it runs only in a way among others ([`scripts_of_other_ways`]) or in the
+    /// person's set-up ([`user_sections`]).
     pub(crate) scripts_of_other_ways: Vec<String>,
 }
 
@@ -402,16 +487,23 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         tool: body.contains("#tool:"),
     };
     // The open sections: whether each is for the person installing the skill
-    // ([`user_heading`]), and for each that is one way among others or optional, the line
-    // that says so ([`alternative_heading`], [`skip_note`]).
-    let mut sections: Sections<(bool, Option<usize>)> = Sections(Vec::new());
+    // ([`user_heading`]), whether it is their one-time set-up ([`setup_heading`],
+    // [`setup_lead`]), and for each that is one way among others or optional, the line that
+    // says so ([`alternative_heading`], [`skip_note`]).
+    let mut sections: Sections<(bool, bool, Option<usize>)> = Sections(Vec::new());
     // What such ways use, each with the line that starts its way.
     let mut ways: Vec<(usize, Use)> = Vec::new();
+    // What the person's one-time set-up uses, each with the line that starts its way if it is
+    // one.
+    let mut set_up: Vec<(Option<usize>, Use)> = Vec::new();
     // Whether the line read is the first of text in its section, which may say when to skip it.
     let mut section_start = false;
     // Whether a heading offers its section as one way among others: only then are the
     // scripts the body names looked for.
     let mut way_headings = false;
+    // Whether a section is for the person installing or setting up the skill: only then are
+    // the scripts the body names looked for.
+    let mut user_seen = false;
     let installs = fenced && installs_as_its_work(body);
     // A set: a body may name thousands of servers, and each code span is looked up.
     let mut servers: Names = mcp_servers.iter().map(|s| s.to_ascii_lowercase()).collect();
@@ -458,30 +550,38 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
                 && (installs || !sections.0.iter().any(|s| s.1.0))
                 && !user_signalled(before)
             {
+                // What the person sets up once is kept apart, and its variables too: what
+                // they export is what the skill reads.
+                let setup = !installs && sections.0.iter().any(|s| s.1.1);
                 let block: Vec<(u32, &str)> = (i + 1..end.min(lines.len()))
                     .map(|j| (first_line + j as u32, lines[j]))
                     .collect();
                 commands.push((i, first_command(&block)));
-                let way = sections.0.iter().find_map(|s| s.1.1).or_else(|| {
+                let way = sections.0.iter().find_map(|s| s.1.2).or_else(|| {
                     let lead_in = before.iter().rev().find(|l| !l.trim().is_empty());
                     (before.iter().any(|l| alternative_lead(l))
                         || lead_in.is_some_and(|l| conditional_lead(l)))
                     .then_some(i)
                 });
-                let mut found = Vec::new();
-                let into = if way.is_some() { &mut found } else { &mut out };
+                let (mut found, mut theirs) = (Vec::new(), Vec::new());
+                let into = if setup {
+                    &mut theirs
+                } else if way.is_some() {
+                    &mut found
+                } else {
+                    &mut out
+                };
+                let (mut their_names, mut their_fills) = (Names::default(), Vec::new());
+                let (names, fills) = if setup {
+                    (&mut their_names, &mut their_fills)
+                } else {
+                    (&mut assigned, &mut filled)
+                };
                 match lang {
                     Lang::PowerShell => powershell(&block, None, installs, into),
-                    _ => shell(
-                        &block,
-                        lang,
-                        None,
-                        installs,
-                        &mut assigned,
-                        into,
-                        Some(&mut filled),
-                    ),
+                    _ => shell(&block, lang, None, installs, names, into, Some(fills)),
                 }
+                set_up.extend(theirs.into_iter().map(|u| (way, u)));
                 ways.extend(found.into_iter().map(|u| (way.unwrap_or(i), u)));
             }
             i = end + 1;
@@ -492,14 +592,20 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
             let alternative = alternative_heading(title);
             way_headings |= alternative;
             let way = (alternative || troubleshooting_heading(title)).then_some(i);
-            sections.enter(trimmed, (user_heading(title), way));
+            let (install, setup) = (user_heading(title), setup_heading(title));
+            user_seen |= install || setup;
+            sections.enter(trimmed, (install, setup, way));
             section_start = true;
         } else if section_start && !trimmed.is_empty() {
             section_start = false;
-            if let Some(s) = sections.0.last_mut()
-                && skip_note(trimmed)
-            {
-                s.1.1 = s.1.1.or(Some(i));
+            if let Some(s) = sections.0.last_mut() {
+                if skip_note(trimmed) {
+                    s.1.2 = s.1.2.or(Some(i));
+                }
+                if s.0 > 1 && setup_lead(trimmed) {
+                    s.1.1 = true;
+                    user_seen = true;
+                }
             }
         }
         if line.contains('`')
@@ -507,7 +613,7 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
             || refs.tool && line.contains("#tool:")
         {
             let line_number = first_line + i as u32;
-            match sections.0.iter().find_map(|s| s.1.1) {
+            match sections.0.iter().find_map(|s| s.1.2) {
                 Some(way) => {
                     let mut found = Vec::new();
                     tools_of_text(line, line_number, &servers, refs, &mut found);
@@ -518,6 +624,18 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         }
         prose.push(line);
         i += 1;
+    }
+    // Of the person's set-up, the packages it installs say what the skill's code imports
+    // (`pip install Pillow`); its commands are theirs. A body that shows no other use runs its
+    // set-up: it is the skill's work, or all the text shows of it.
+    let all_set_up = out.is_empty() && ways.is_empty();
+    for (way, u) in set_up {
+        if all_set_up || u.kind == DepKind::Packages {
+            match way {
+                Some(way) => ways.push((way, u)),
+                None => out.push(u),
+            }
+        }
     }
     // What sections that are variants of one step use (`### OpenAI`, `### Anthropic`, each
     // running `ax ai-integrations create` with its own key) is what that variant uses.
@@ -613,13 +731,21 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
                 .filter(|u| !assigned.contains(&u.name) && set.contains(&u.name)),
         );
     }
+    let mut scripts = if way_headings {
+        scripts_of_other_ways(body)
+    } else {
+        Vec::new()
+    };
+    // A script the body names only in the person's set-up (`ExecStart=... scripts/hook.py` of
+    // a service they create) is run by what they set up, not by the agent.
+    if user_seen && !installs && !all_set_up {
+        scripts.extend(scripts_named_only_in(body, &user_sections(body)));
+        scripts.sort();
+        scripts.dedup();
+    }
     BodyUses {
         uses: out,
-        scripts_of_other_ways: if way_headings {
-            scripts_of_other_ways(body)
-        } else {
-            Vec::new()
-        },
+        scripts_of_other_ways: scripts,
     }
 }
 
@@ -946,9 +1072,31 @@ pub(super) fn marked_sections(text: &str, marks: fn(&str) -> bool) -> Vec<(usize
         .collect()
 }
 
-/// The sections for the person installing the skill ([`user_heading`]).
+/// The sections for the person installing or setting up the skill ([`user_heading`],
+/// [`setup_heading`], [`setup_lead`]), as [`marked_sections`] reads them; a section whose first
+/// line says it is a set-up is marked from that line.
 pub(super) fn user_sections(text: &str) -> Vec<(usize, bool)> {
-    marked_sections(text, user_heading)
+    let mut sections = Sections(Vec::new());
+    let mut section_start = false;
+    let mut out = Vec::new();
+    for (at, trimmed) in outside_blocks(text) {
+        if let Some(title) = heading_title(trimmed) {
+            sections.enter(trimmed, user_heading(title) || setup_heading(title));
+            out.push((at, sections.0.iter().any(|s| s.1)));
+            section_start = true;
+        } else if section_start && !trimmed.trim().is_empty() {
+            section_start = false;
+            if let Some(s) = sections.0.last_mut()
+                && !s.1
+                && s.0 > 1
+                && setup_lead(trimmed)
+            {
+                s.1 = true;
+                out.push((at, true));
+            }
+        }
+    }
+    out
 }
 
 /// Whether byte `at` is in a marked section, by the headings [`marked_sections`] read.
@@ -964,7 +1112,12 @@ pub(super) fn in_marked(headings: &[(usize, bool)], at: usize) -> bool {
 /// sorted: what such a script uses is a need of that way, not of the skill. Empty where the
 /// text names no script outside such sections, for then its ways are all it has.
 pub(super) fn scripts_of_other_ways(text: &str) -> Vec<String> {
-    let ways = marked_sections(text, alternative_heading);
+    scripts_named_only_in(text, &marked_sections(text, alternative_heading))
+}
+
+/// The file names of the scripts `text` names only in the sections `ways` marks (as
+/// [`marked_sections`] reads them), sorted; empty where it names no script elsewhere.
+pub(super) fn scripts_named_only_in(text: &str, ways: &[(usize, bool)]) -> Vec<String> {
     if !ways.iter().any(|w| w.1) {
         return Vec::new();
     }
@@ -979,7 +1132,7 @@ pub(super) fn scripts_of_other_ways(text: &str) -> Vec<String> {
         if name.is_empty() || interpreter_of(name).is_none() {
             continue;
         }
-        if in_marked(&ways, start) {
+        if in_marked(ways, start) {
             inside.push(name);
         } else {
             outside.insert(name.to_owned());

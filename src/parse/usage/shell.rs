@@ -210,6 +210,45 @@ pub(super) const OS_PACKAGE_MANAGERS: &[&str] = &[
     "winget", "yum", "zypper",
 ];
 
+/// Service managers, with the actions by which they register a service to start with the
+/// machine or remove it (`sudo systemctl enable --now x`, `launchctl load x.plist`): the
+/// person's one-time set-up of a service, not what the agent runs, unless installing is the
+/// skill's work. Their other uses (`systemctl status x`) still count.
+const REGISTERS_SERVICES: &[(&str, &[&str])] = &[
+    (
+        "systemctl",
+        &[
+            "enable",
+            "disable",
+            "reenable",
+            "daemon-reload",
+            "mask",
+            "unmask",
+            "link",
+            "preset",
+        ],
+    ),
+    (
+        "launchctl",
+        &[
+            "load",
+            "unload",
+            "bootstrap",
+            "bootout",
+            "enable",
+            "disable",
+        ],
+    ),
+];
+
+/// Is the command `ws[k]` a service manager registering a service ([`REGISTERS_SERVICES`])?
+pub(super) fn registers_service(ws: &[(usize, &str)], k: usize) -> bool {
+    let action = ws[k + 1..].iter().find(|(_, w)| !w.starts_with('-'));
+    REGISTERS_SERVICES
+        .iter()
+        .any(|(m, actions)| *m == ws[k].1 && action.is_some_and(|a| actions.contains(&a.1)))
+}
+
 /// A language's package managers, with the actions by which they install packages: a skill
 /// that says to install with them is being set up, and needs what it installs (the
 /// interpreter, the package), not the manager. Their other uses (`npm run build`) still count.
@@ -562,6 +601,7 @@ pub(super) fn shell(
                     && !BASE_UTILITIES.contains(&w)
                     && !NOT_COMMANDS.contains(&w)
                     && !INTERACTIVE.contains(&w)
+                    && (installing || !registers_service(&ws, k))
                     && !ws
                         .get(k + 1)
                         .is_some_and(|n| n.1.starts_with('=') || n.1 == "+=")

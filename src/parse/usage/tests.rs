@@ -320,6 +320,69 @@ fn a_tool_the_body_offers_a_way_round_is_no_need() {
     assert_eq!(names(&u, DepKind::Bins), ["vardoger"]);
 }
 
+/// The person's one-time set-up: a section titled for it and nothing else, or one whose first
+/// line tells the reader to set something up (with its numbered steps below), a service
+/// registered to start with the machine, and a script only that set-up names. What it installs
+/// and what it exports stay the skill's; a body that shows nothing else runs its set-up.
+#[test]
+fn the_person_s_one_time_set_up_is_not_what_the_agent_runs() {
+    let body = "# Nest\n\n## Setup\n\n```bash\ncurl -X POST https://oauth2.example.com/token\npip install requests\nexport NEST_TOKEN=x\n```\n\n## Usage\n\n```bash\npython3 scripts/nest.py list --token $NEST_TOKEN\n```\n\n## Real-Time Events\n\nFor doorbell alerts, you need to set up a webhook once.\n\n### 2. Create Pub/Sub Topic\n\n```bash\ngcloud pubsub topics create nest-events\n```\n\n### 5. Create systemd Services\n\n```ini\nExecStart=/usr/bin/python3 scripts/hook.py\n```\n\n```bash\nsudo systemctl enable --now nest-webhook\n```\n";
+    let u = read_body(body, 1, &[]);
+    assert_eq!(names(&u.uses, DepKind::Bins), ["python3"]);
+    assert_eq!(names(&u.uses, DepKind::Packages), ["requests"]);
+    assert_eq!(names(&u.uses, DepKind::Env), ["NEST_TOKEN"]);
+    assert_eq!(u.scripts_of_other_ways, ["hook.py"]);
+    assert_eq!(
+        installers_named("## Setup\nRun `bash setup.sh` once.\n"),
+        [] as [&str; 0]
+    );
+    // A skill whose work is that set-up runs it, and the script its service runs.
+    let work = body.replacen("# Nest", "# Nest Webhook Setup", 1);
+    let u = read_body(&work, 1, &[]);
+    assert_eq!(
+        names(&u.uses, DepKind::Bins),
+        ["curl", "pip", "python3", "gcloud", "systemctl"]
+    );
+    assert!(u.scripts_of_other_ways.is_empty());
+    // Titles of the set-up alone, and of other things set up.
+    for title in [
+        "Setup",
+        "Prerequisites",
+        "1. First-Time Setup (Required)",
+        "Setup & Configuration",
+        "Step 2: Initial Setup",
+        "🔧 Set up",
+    ] {
+        assert!(setup_heading(title), "{title}");
+    }
+    for title in [
+        "Project Setup",
+        "Bot Setup",
+        "Establishing Brand Voice (First Time Setup)",
+        "After Setup",
+        "Configuration",
+        "Verify setup",
+        "Set the model",
+    ] {
+        assert!(!setup_heading(title), "{title}");
+    }
+    assert!(!setup_lead(
+        "First determine whether you need to set up monitoring or diagnose an issue."
+    ));
+    // The skill's title section is not a step of a set-up.
+    let top = "# Monitor\n\nYou need to set up a probe.\n\n```bash\nprobe run\n```\n";
+    assert_eq!(names(&of_body(top, 1, &[]), DepKind::Bins), ["probe"]);
+    // All the body runs is under its set-up: one of those is the skill's way.
+    let only = "## Setup\n\n### Option B: CLI\n\n```bash\nnpx -y @transloadit/node assemblies create --input a.mp4\n```\n";
+    assert_eq!(names(&of_body(only, 1, &[]), DepKind::Bins), ["npx"]);
+    // Registering a service is set-up wherever it is written; asking after one is not.
+    let run = "## Run\n```bash\nsudo systemctl enable --now x\nlaunchctl load x.plist\nsystemctl status x\n```\n";
+    assert_eq!(names(&of_body(run, 1, &[]), DepKind::Bins), ["systemctl"]);
+    // What the person does with what the skill made.
+    let made = "Create the files.\n\n## Running the Generated Server\n\nAfter generation:\n\n```bash\ncargo build\n```\n";
+    assert!(of_body(made, 1, &[]).is_empty());
+}
+
 #[test]
 fn a_skill_whose_work_is_installing_runs_its_install_sections() {
     let body = "```bash\n# Not the title\n```\n# Sandbox npm Install\n\n## Step-by-Step Installation\n\n```bash\nbash scripts/install.sh\nnpm test\n```\n";
