@@ -695,11 +695,20 @@ pub(crate) fn metadata_value_type(sink: &mut Sink, key: &str, value: &Node) {
         None
     };
     if let Some(host) = host {
+        let flow = sink
+            .text()
+            .and_then(|t| Some(t.as_bytes().get(crate::span::offset(t, value.pos)?)? == &b'{'))
+            .unwrap_or(false);
+        let risk = if flow {
+            "it is written in flow style (`{...}`), which skills-ref (strictyaml) rejects, failing the whole skill: where a strict validator checks your skills, write it as block YAML"
+        } else {
+            "the Agent Skills spec wants string values here, which a validator may enforce (skills-ref does not)"
+        };
         sink.push_about(
             Rule::HostMetadataBlock,
             value.pos,
             format!(
-                "`metadata.{key}` is {}, {host}'s own block: {host} reads it (and so does skill-audit), so keep it; the Agent Skills spec wants string values here, so validators that enforce the spec may reject it",
+                "`metadata.{key}` is {}, {host}'s own block: {host} reads it (and so does skill-audit), so keep it; {risk}",
                 value.kind()
             ),
             key,
@@ -731,7 +740,7 @@ pub(crate) const HOST_METADATA_BLOCK: RuleDoc = RuleDoc {
     severity: Severity::Info,
     summary: "`metadata` holds a host's own nested block (OpenClaw, Hermes)",
     what: "`metadata.openclaw` (or the older `clawdbot`, `clawdis`, `moltbot`) or `metadata.hermes` is a nested mapping, as OpenClaw and Hermes document it. skill-audit reads the requirements in it (see docs/requirements.md).",
-    why: "Those hosts gate the skill on the block, so it must stay nested; the Agent Skills spec defines `metadata` as strings to strings, so a validator that enforces the spec may reject the file. Nothing to fix unless such a validator is in your pipeline.",
+    why: "Those hosts gate the skill on the block, so it must stay nested; the Agent Skills spec defines `metadata` as strings to strings, which a validator may enforce (the reference one, skills-ref, does not). Written in flow style (`{...}`, as OpenClaw's examples are), the block makes skills-ref, which parses with strictyaml, reject the whole file; in block style it passes. Nothing to change unless a strict validator checks your skills.",
     example: "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"uv\"]}}}\n\nKeep it: flattening it would turn OpenClaw's gating off.",
     fix: None,
 };
@@ -1088,6 +1097,28 @@ mod tests {
             assert!(!m.contains("must be a string"), "{m}");
         }
         assert!(messages[4].starts_with("`metadata.tags` must be a string"));
+    }
+
+    #[test]
+    fn a_host_block_in_flow_style_is_said_to_fail_strict_validators() {
+        let said = |text: &str| {
+            let root = crate::parse::yaml::parse(text, 1).expect("yaml");
+            let metadata = root.get("metadata").expect("metadata");
+            let block = metadata.get("openclaw").expect("block");
+            let mut sink = Sink::new("s");
+            sink.source = text.as_bytes();
+            metadata_value_type(&mut sink, "openclaw", block);
+            sink.findings.remove(0).message
+        };
+        let flow = said("metadata: {\"openclaw\": {\"requires\": {\"bins\": [uv]}}}\n");
+        assert!(
+            flow.contains("flow style (`{...}`), which skills-ref"),
+            "{flow}"
+        );
+        let inner = said("metadata:\n  openclaw: {requires: {bins: [uv]}}\n");
+        assert!(inner.contains("flow style"), "{inner}");
+        let block = said("metadata:\n  openclaw:\n    requires:\n      bins:\n        - uv\n");
+        assert!(block.contains("(skills-ref does not)"), "{block}");
     }
 
     #[test]
