@@ -177,14 +177,7 @@ pub(crate) fn judge(
     }
     for r in &agents {
         let a = &r.agent;
-        rules::library::unavailable(
-            &a.path,
-            a.tools_pos,
-            "agent",
-            &names,
-            &r.availability,
-            &mut findings,
-        );
+        rules::library::agent_unavailable(a, &profiles, &r.availability, &mut findings);
         rules::library::partial(a, &profiles, &r.availability, &mut findings);
     }
     // A file audited on its own, without its library's folder: whether another file is in

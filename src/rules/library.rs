@@ -104,28 +104,6 @@ fn spaces(path: &str, members: &[Member]) -> Vec<Space> {
     out
 }
 
-/// One finding per skill or agent and profile it cannot run on.
-pub(crate) fn unavailable(
-    path: &str,
-    pos: Pos,
-    what: &str,
-    profiles: &[&str],
-    availability: &[Availability],
-    out: &mut Vec<Finding>,
-) {
-    for (profile, a) in profiles.iter().zip(availability) {
-        if a.status == Status::Unavailable {
-            out.push(unavailable_on(
-                path,
-                pos,
-                what,
-                profile,
-                a.reason.as_deref(),
-            ));
-        }
-    }
-}
-
 /// One finding per profile a skill cannot run on (SA402) or runs on without some of the
 /// tools its `allowed-tools` names (SA403), at the declaration of the first unmet need.
 pub(crate) fn skill_findings(
@@ -177,6 +155,68 @@ pub(crate) fn skill_findings(
             ));
         }
     }
+}
+
+/// One finding per profile `agent` cannot run on, at its `tools` list. Where the host knows
+/// none of the names that are missing (an agent written in VS Code's names, on GitHub
+/// Copilot), SA702 reports each: this finding says what that leaves, and what to do.
+pub(crate) fn agent_unavailable(
+    agent: &Agent,
+    profiles: &[Profile],
+    availability: &[Availability],
+    out: &mut Vec<Finding>,
+) {
+    let own = crate::evaluate::OwnServers::of(agent);
+    for (profile, a) in profiles.iter().zip(availability) {
+        if a.status != Status::Unavailable {
+            continue;
+        }
+        let unknown = !a.missing.is_empty()
+            && a.unmet_any.is_empty()
+            && (a.missing.iter()).all(|t| super::host::reported_unknown(profile, agent, t, &own));
+        let finding = match profile.host_title() {
+            Some(host) if unknown => unknown_to_host(agent, profile, host, a.missing.len()),
+            _ => unavailable_on(
+                &agent.path,
+                agent.tools_pos,
+                "agent",
+                &profile.name,
+                a.reason.as_deref(),
+            ),
+        };
+        out.push(finding);
+    }
+}
+
+/// `agent` names `count` tools, none of which `host`, the host of `profile`, knows.
+fn unknown_to_host(agent: &Agent, profile: &Profile, host: &str, count: usize) -> Finding {
+    let knows = if count == 1 {
+        format!("{host} does not know the one tool it names")
+    } else {
+        format!("{host} knows none of the {count} tools it names")
+    };
+    // `target` keeps an `.agent.md` to VS Code or GitHub Copilot; other agents have no such key.
+    let other = match profile.host() {
+        Some("github-copilot") => Some("vscode"),
+        Some("vscode") => Some("github-copilot"),
+        _ => None,
+    };
+    let keep = match other {
+        Some(other) if agent.flavor == "custom" && agent.target.is_none() => {
+            format!("add `target: {other}` to keep it to the host it was written for, or ")
+        }
+        _ => String::new(),
+    };
+    Finding::new(
+        Rule::Unavailable,
+        &agent.path,
+        agent.tools_pos,
+        format!(
+            "agent unavailable on profile {}: {knows} (SA702 reports each), so it runs the agent with no tools; {keep}name {host}'s own tools",
+            quote(&profile.name),
+        ),
+    )
+    .on_profile(&profile.name)
 }
 
 /// One finding per profile on which `agent` runs without some of its tools, at the first of
@@ -348,7 +388,7 @@ pub(crate) const UNAVAILABLE: RuleDoc = RuleDoc {
     name: "unavailable",
     severity: Severity::Warning,
     summary: "A skill's or agent's needs are not met by a profile",
-    what: "A skill's declared needs (`dependencies`, or its `tools` and `mcp-servers`) are not met by one of the environment profiles given with `--profile`; or none of an agent's tools resolves there (or an MCP server it declares is absent on a host that does not start agents' own servers). The message names what is missing. An agent with only some tools missing is SA403 instead; one whose host does not load it is not judged. Nor is a name the profile cannot know to be missing: a server's tool on a host profile that lists no servers; on VS Code, an extension's tool, or a bare name no host defines, which an extension or a server may provide (when the profile lists no servers); on GitHub Copilot, a tool of a server other than those listed, which the repository's settings may start.",
+    what: "A skill's declared needs (`dependencies`, or its `tools` and `mcp-servers`) are not met by one of the environment profiles given with `--profile`; or none of an agent's tools resolves there (or an MCP server it declares is absent on a host that does not start agents' own servers). The message names what is missing; where the host knows none of an agent's names (an `.agent.md` written in VS Code's names, on GitHub Copilot), SA702 reports each and this finding says that the host runs the agent with no tools, and how to keep it to the host it was written for (`target:`). An agent with only some tools missing is SA403 instead; one whose host does not load it is not judged. Nor is a name the profile cannot know to be missing: a server's tool on a host profile that lists no servers; on VS Code, an extension's tool, or a bare name no host defines, which an extension or a server may provide (when the profile lists no servers); on GitHub Copilot, a tool of a server other than those listed, which the repository's settings may start.",
     why: "A host that does not evaluate dependencies still shows the skill to the model, which then fails mid-task or pretends to have the tool.",
     example: "dependencies:\n  tools: [get_order]\nwith a prod profile that has no get_order.\n\nFix: add the tool to that environment, declare an `any` alternative, or keep the skill out of that environment.",
     fix: None,

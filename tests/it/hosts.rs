@@ -897,3 +897,35 @@ fn openclaw_joins_the_indented_lines_below_an_empty_key() {
         );
     }
 }
+
+/// An agent written in VS Code's tool names, on GitHub Copilot: each name is SA702's, and
+/// SA402 says what that leaves (no tools) and how to keep the agent to VS Code.
+#[test]
+fn an_agent_whose_every_tool_the_host_does_not_know_is_told_what_that_leaves() {
+    let agent = |target: &str| {
+        format!(
+            "---\ndescription: Runs things.\n{target}tools: ['execute/runInTerminal', 'read/terminalLastCommand']\n---\nRun it.\n"
+        )
+    };
+    let t = tree(&[
+        ("agents/run.agent.md", &agent("")),
+        ("agents/kept.agent.md", &agent("target: vscode\n")),
+    ]);
+    let (r, _) = json_run(t.path(), &["-p", "builtin:github-copilot", "."]);
+    let on = |rule: &str, path: &str| -> Vec<String> {
+        (r["findings"].as_array().unwrap().iter())
+            .filter(|f| f["rule"] == rule && f["path"] == path)
+            .map(|f| f["message"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    assert_eq!(
+        on("SA402", "agents/run.agent.md"),
+        [
+            "agent unavailable on profile `github-copilot`: GitHub Copilot knows none of the 2 tools it names (SA702 reports each), so it runs the agent with no tools; add `target: vscode` to keep it to the host it was written for, or name GitHub Copilot's own tools"
+        ]
+    );
+    assert_eq!(on("SA702", "agents/run.agent.md").len(), 2);
+    // Kept to VS Code, GitHub Copilot does not load it: nothing to say there.
+    assert!(on("SA402", "agents/kept.agent.md").is_empty());
+    assert!(on("SA702", "agents/kept.agent.md").is_empty());
+}
