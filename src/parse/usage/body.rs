@@ -137,12 +137,20 @@ const SET_UP_LEADS: &[&str] = &[
 /// reader does ([`SET_UP_LEADS`]); not where it asks whether (`First determine whether you
 /// need to set up monitoring`): a skill may set things up as its work.
 pub(super) fn setup_lead(line: &str) -> bool {
-    let lower = line.to_ascii_lowercase();
-    SET_UP_LEADS.iter().any(|w| {
-        lower.find(w).is_some_and(|at| {
-            let before = &lower[..at];
-            !before.contains("whether") && !before.contains("if ")
-        })
+    // Every section's first line is read: one search for all of them.
+    static LEADS: std::sync::LazyLock<Option<aho_corasick::AhoCorasick>> =
+        std::sync::LazyLock::new(|| {
+            aho_corasick::AhoCorasick::builder()
+                .ascii_case_insensitive(true)
+                .build(SET_UP_LEADS)
+                .ok()
+        });
+    let Some(leads) = LEADS.as_ref() else {
+        return false;
+    };
+    leads.find_iter(line).any(|m| {
+        let before = line[..m.start()].to_ascii_lowercase();
+        !before.contains("whether") && !before.contains("if ")
     })
 }
 
@@ -1117,27 +1125,36 @@ pub(super) fn scripts_of_other_ways(text: &str) -> Vec<String> {
 
 /// The file names of the scripts `text` names only in the sections `ways` marks (as
 /// [`marked_sections`] reads them), sorted; empty where it names no script elsewhere.
-pub(super) fn scripts_named_only_in(text: &str, ways: &[(usize, bool)]) -> Vec<String> {
-    if !ways.iter().any(|w| w.1) {
+pub(super) fn scripts_named_only_in<'t>(text: &'t str, ways: &[(usize, bool)]) -> Vec<String> {
+    let stop = |c: char| c.is_whitespace() || "`'\"()[]<>:,;=|*".contains(c);
+    let scripts = |part: &'t str| {
+        part.split(stop).filter_map(|word| {
+            let word = word.trim_end_matches('.');
+            let name = word.rsplit('/').next().unwrap_or(word);
+            (!name.is_empty() && interpreter_of(name).is_some()).then_some(name)
+        })
+    };
+    // The marked sections' byte ranges, and the rest's: the marked are read first, as most
+    // name no script and the rest need not be read then.
+    let (mut marked, mut rest) = (Vec::new(), Vec::new());
+    let mut from = 0;
+    for (i, &(at, mark)) in ways.iter().enumerate() {
+        let to = ways.get(i + 1).map_or(text.len(), |w| w.0);
+        rest.push(from..at);
+        if mark { &mut marked } else { &mut rest }.push(at..to);
+        from = to;
+    }
+    rest.push(from..text.len());
+    let part = |r: &std::ops::Range<usize>| text.get(r.clone()).unwrap_or_default();
+    let inside: Vec<&str> = marked.iter().flat_map(|r| scripts(part(r))).collect();
+    if inside.is_empty() {
         return Vec::new();
     }
-    let stop = |c: char| c.is_whitespace() || "`'\"()[]<>:,;=|*".contains(c);
-    let mut inside = Vec::new();
-    let mut outside = Names::default();
-    for word in text.split(stop) {
-        // Where the word starts: a slice of `text`.
-        let start = word.as_ptr() as usize - text.as_ptr() as usize;
-        let word = word.trim_end_matches('.');
-        let name = word.rsplit('/').next().unwrap_or(word);
-        if name.is_empty() || interpreter_of(name).is_none() {
-            continue;
-        }
-        if in_marked(ways, start) {
-            inside.push(name);
-        } else {
-            outside.insert(name.to_owned());
-        }
-    }
+    let outside: Names = rest
+        .iter()
+        .flat_map(|r| scripts(part(r)))
+        .map(str::to_owned)
+        .collect();
     if outside.is_empty() {
         return Vec::new();
     }
