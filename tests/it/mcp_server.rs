@@ -1306,9 +1306,9 @@ fn skills_served_over_http_pass_the_audit_of_served_skills() {
     );
 }
 
-#[test]
-fn another_host_or_a_huge_body_is_refused_over_http() {
-    let (_server, url) = http_server(&["examples/library"]);
+/// The server's `host:port`, from its `url`, and an `initialize` request's body, for requests
+/// written by hand.
+fn raw_initialize(url: &str) -> (String, String) {
     let authority = url
         .trim_start_matches("http://")
         .trim_end_matches("/mcp")
@@ -1317,6 +1317,13 @@ fn another_host_or_a_huge_body_is_refused_over_http() {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "raw", "version": "0"}}})
     .to_string();
+    (authority, body)
+}
+
+#[test]
+fn another_host_or_a_huge_body_is_refused_over_http() {
+    let (_server, url) = http_server(&["examples/library"]);
+    let (authority, body) = raw_initialize(&url);
     // The status line of a POST of `body` naming `host`. The request is written on a thread
     // of its own while the answer is read: a server that refuses a body before reading all
     // of it answers while the client is still writing.
@@ -1356,14 +1363,7 @@ fn another_host_or_a_huge_body_is_refused_over_http() {
 #[test]
 fn mcp_is_served_at_its_path_only_over_http() {
     let (_server, url) = http_server(&["examples/library"]);
-    let authority = url
-        .trim_start_matches("http://")
-        .trim_end_matches("/mcp")
-        .to_owned();
-    let body = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-        "protocolVersion": "2025-06-18", "capabilities": {},
-        "clientInfo": {"name": "raw", "version": "0"}}})
-    .to_string();
+    let (authority, body) = raw_initialize(&url);
     // The status line of an `initialize` posted to `path`.
     let post = |path: &str| {
         let mut s = std::net::TcpStream::connect(&authority).expect("connects");
