@@ -888,7 +888,7 @@ pub(crate) const UNKNOWN_KEY: RuleDoc = RuleDoc {
     severity: Severity::Warning,
     summary: "A frontmatter key no host knows",
     what: "A top-level key that neither the spec nor any known host reads. The message suggests the nearest known key; without one, it says to remove the key or move it under `metadata`, where the spec keeps other fields. A field of OpenClaw's `metadata.openclaw` block written at the top (`emoji`, `primaryEnv`, `skillKey`, a `requires` with `bins` or `env`) is told to go into that block, the only place OpenClaw reads it.",
-    why: "It is silently ignored everywhere, which usually means a typo (`descripton`) that leaves the real field missing.",
+    why: "Hosts silently ignore it, which usually means a typo (`descripton`) that leaves the real field missing; strict validators and uploads (skills-ref, claude.ai) reject the skill outright.",
     example: "descripton: Extract tables from PDFs.\n\nFix: description: Extract tables from PDFs.",
     fix: Some(RENAME_KEY_FIX),
 };
@@ -921,7 +921,7 @@ fn unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixa
         Rule::UnknownKey,
         pos,
         format!(
-            "{} is not a field of the spec or of any host, so it is ignored{hint}",
+            "{} is not a field of the spec or of any host: hosts ignore it, and strict validators and uploads (skills-ref, claude.ai) reject the skill{hint}",
             quote(key)
         ),
         fix,

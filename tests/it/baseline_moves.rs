@@ -224,7 +224,7 @@ fn the_same_tree_under_another_spelling_of_its_root_moved_nothing() {
     assert_eq!(
         listed(&d, "fixed_findings"),
         [format!(
-            "SA221 {other} `colour` is not a field of the spec or of any host, so it is ignored; remove it, or move it under `metadata`, the spec's place for other fields"
+            "SA221 {other} `colour` is not a field of the spec or of any host: hosts ignore it, and strict validators and uploads (skills-ref, claude.ai) reject the skill; remove it, or move it under `metadata`, the spec's place for other fields"
         )],
         "{d:#}"
     );

@@ -316,7 +316,7 @@ fn hermes_keys_are_a_hosts_not_unknown() {
     assert_eq!(
         unknown,
         [
-            "`author` is not a field of the spec or of any host, so it is ignored; remove it, or move it under `metadata`, the spec's place for other fields"
+            "`author` is not a field of the spec or of any host: hosts ignore it, and strict validators and uploads (skills-ref, claude.ai) reject the skill; remove it, or move it under `metadata`, the spec's place for other fields"
         ],
         "{:#}",
         r["findings"]

@@ -127,7 +127,7 @@ fn concise_is_one_line_per_finding_then_the_summary_and_full_is_text() {
         [
             "skills/commas/SKILL.md:4:16: SA224 [*] `allowed-tools` separates its names with commas; the spec wants spaces (`Read Grep`). Claude Code reads either, hosts that follow the spec may not",
             "skills/nameless/SKILL.md:2:1: SA201 the skill has no `name`; add `name: nameless` (its folder name)",
-            "skills/unknown/SKILL.md:4:1: SA221 `colour` is not a field of the spec or of any host, so it is ignored; remove it, or move it under `metadata`, the spec's place for other fields",
+            "skills/unknown/SKILL.md:4:1: SA221 `colour` is not a field of the spec or of any host: hosts ignore it, and strict validators and uploads (skills-ref, claude.ai) reject the skill; remove it, or move it under `metadata`, the spec's place for other fields",
         ][..],
         "{out}"
     );
