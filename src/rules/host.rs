@@ -25,7 +25,12 @@ pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Findin
             // first, and each would read the whole list again).
             let mut seen = foldhash::HashSet::default();
             let own = evaluate::OwnServers::of(a);
+            let claude = p.host() == Some("claude-code") && a.flavor == "claude";
             for t in a.tools.iter().flatten().filter(|t| seen.insert(t.as_str())) {
+                if claude && let Some(f) = mcp_spelled_elsewhere(a, t, at(t), p) {
+                    out.push(f);
+                    continue;
+                }
                 match evaluate::tool_with(p, Judged::Agent(a), t, &own) {
                     ToolVerdict::Renamed(new) => {
                         let listed = Listed {
@@ -46,6 +51,38 @@ pub(crate) fn check(agents: &[Agent], profiles: &[Profile], out: &mut Vec<Findin
             }
         }
     }
+}
+
+/// `tool`, in a Claude-format agent's `tools` on Claude Code (`p`), when it is an MCP tool
+/// spelt as VS Code and GitHub Copilot spell it (`server/tool`): Claude Code matches MCP tools
+/// only as `mcp__server__tool`, so the name grants nothing there.
+fn mcp_spelled_elsewhere(
+    agent: &Agent,
+    tool: &str,
+    at: crate::diagnostic::Pos,
+    p: &Profile,
+) -> Option<Finding> {
+    let name = crate::profile::names::tool_of(tool);
+    let (server, rest) = name.split_once('/')?;
+    if server.is_empty()
+        || rest.is_empty()
+        || name.starts_with("mcp__")
+        || crate::profile::names::looks_like_extension(server)
+        || name.contains(['*', '?', '['])
+    {
+        return None;
+    }
+    let message = format!(
+        "{} is how VS Code and GitHub Copilot spell an MCP tool; Claude Code matches MCP tools only as {}, so this name grants nothing on profile {} and is silently dropped",
+        quote(tool),
+        quote(&format!("mcp__{server}__{rest}")),
+        quote(&p.name)
+    );
+    Some(
+        Finding::new(Rule::UnknownTool, &agent.path, at, message)
+            .about(tool)
+            .on_profile(&p.name),
+    )
 }
 
 /// Is an unknown `tool` on host profile `p` a question of the host's vocabulary (SA702), not
@@ -180,7 +217,7 @@ pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
     name: "unknown-tool",
     severity: Severity::Warning,
     summary: "An agent uses a tool name the host does not know",
-    what: "An agent's `tools` list names a tool the host does not know, on a profile whose host loads the agent (`.agent.md` on VS Code and GitHub Copilot, Claude-format agents on Claude Code and VS Code). On VS Code, a Claude Code tool name it does not map is reported too. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are left to the profile's servers: when the profile lists servers, a name one of them could offer is reported as missing from the environment (SA402, SA403), not as unknown to the host. VS Code also takes an extension's or a server's tool by its bare name (`pgsql_connect`), so there the message says an extension may provide it.",
+    what: "An agent's `tools` list names a tool the host does not know, on a profile whose host loads the agent (`.agent.md` on VS Code and GitHub Copilot, Claude-format agents on Claude Code and VS Code). On VS Code, a Claude Code tool name it does not map is reported too. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are left to the profile's servers: when the profile lists servers, a name one of them could offer is reported as missing from the environment (SA402, SA403), not as unknown to the host. VS Code also takes an extension's or a server's tool by its bare name (`pgsql_connect`), so there the message says an extension may provide it. On Claude Code, a Claude-format agent's MCP tool in VS Code's spelling (`github/list_issues`) is reported too: Claude Code matches MCP tools only as `mcp__github__list_issues`.",
     why: "Hosts drop unknown tool names without a word, so the agent silently loses the capability.",
     example: "tools: [think]\non builtin:vscode.\n\nFix: remove it or use the current name.",
     fix: None,

@@ -929,3 +929,33 @@ fn an_agent_whose_every_tool_the_host_does_not_know_is_told_what_that_leaves() {
     assert!(on("SA402", "agents/kept.agent.md").is_empty());
     assert!(on("SA702", "agents/kept.agent.md").is_empty());
 }
+
+/// Claude Code matches MCP tools only as `mcp__server__tool`: VS Code's `server/tool` in a
+/// Claude-format agent grants nothing there (VS Code, which loads such agents too, reads it).
+#[test]
+fn an_mcp_tool_in_vs_code_s_spelling_in_a_claude_agent_is_dropped_by_claude_code() {
+    let t = tree(&[(
+        ".claude/agents/an.md",
+        "---\nname: an\ndescription: Analyses.\ntools: [Read, github/list_issues, mcp__kusto__run_query, github/*]\n---\nDo.\n",
+    )]);
+    let (r, _) = json_run(
+        t.path(),
+        &["-p", "builtin:claude-code", "-p", "builtin:vscode", "."],
+    );
+    let sa702: Vec<(&str, u64)> = (r["findings"].as_array().unwrap().iter())
+        .filter(|f| f["rule"] == "SA702")
+        .map(|f| {
+            (
+                f["message"].as_str().unwrap(),
+                f["column"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        sa702,
+        [(
+            "`github/list_issues` is how VS Code and GitHub Copilot spell an MCP tool; Claude Code matches MCP tools only as `mcp__github__list_issues`, so this name grants nothing on profile `claude-code` and is silently dropped",
+            15
+        )]
+    );
+}
