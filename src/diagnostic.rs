@@ -187,6 +187,12 @@ pub struct Fix {
 }
 
 impl Fix {
+    /// A safe fix of the file's text alone, no rename: what the editor's "fix all safe"
+    /// applies.
+    pub(crate) fn safe_text_edit(&self) -> bool {
+        self.applicability == Applicability::Safe && self.rename.is_none()
+    }
+
     /// A fix of text edits that keeps the file's meaning.
     pub fn safe(message: impl Into<String>, edits: Vec<Edit>) -> Fix {
         Fix {

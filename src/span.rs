@@ -377,6 +377,32 @@ pub fn scalar_in(text: &str, start: usize, ctx: Context, want: &str) -> Option<(
     (unquoted(&text[start..end])? == want).then_some((start, end))
 }
 
+/// YAML in block style at `indent` spaces: each of `keys` a mapping in the one before, then
+/// in the last each of `lists` (key, names) as a block list, a `- name` line per name; lines
+/// end with `brk`. What fixes write: every host reads block style and strict validators
+/// (skills-ref) accept it, where they reject flow style.
+pub fn block_lists<S: AsRef<str>>(
+    indent: usize,
+    keys: &[&str],
+    lists: &[(&str, &[S])],
+    brk: &str,
+) -> String {
+    let mut out = String::new();
+    let mut pad = " ".repeat(indent);
+    for key in keys {
+        out.push_str(&format!("{pad}{key}:{brk}"));
+        pad.push_str("  ");
+    }
+    for (key, names) in lists {
+        out.push_str(&format!("{pad}{key}:{brk}"));
+        for n in names.iter() {
+            let item = scalar(n.as_ref(), Context::Block, None);
+            out.push_str(&format!("{pad}  - {item}{brk}"));
+        }
+    }
+    out
+}
+
 /// `name` as a YAML scalar in `ctx`, written like `like` (a token of the same list: quoted
 /// names stay quoted): plain when it reads back as itself, else single-quoted.
 pub fn scalar(name: &str, ctx: Context, like: Option<&str>) -> String {

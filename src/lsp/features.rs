@@ -672,7 +672,7 @@ pub(crate) fn code_actions(
             let safe = findings
                 .iter()
                 .filter_map(|f| f.fix.as_deref())
-                .filter(|x| x.applicability == Applicability::Safe && x.rename.is_none())
+                .filter(|x| x.safe_text_edit())
                 .flat_map(|x| &x.edits)
                 .any(|e| !no_op(&doc.text_edit(e)));
             if safe {

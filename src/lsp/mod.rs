@@ -33,7 +33,7 @@ use std::path::{Path, PathBuf};
 
 use crate::audit::AuditOptions;
 use crate::boundary::Refusal;
-use crate::diagnostic::{Applicability, Finding};
+use crate::diagnostic::{Finding, Fix};
 use crate::workspace::Workspace;
 
 /// How the server builds the audit's options for a workspace folder (the command line reads
@@ -474,11 +474,7 @@ impl Server<'_> {
         for _ in 0..crate::fix::MAX_PASSES {
             let fixes: Vec<&Finding> = (ws.result().findings.iter())
                 .filter(|f| f.path == shown)
-                .filter(|f| {
-                    f.fix.as_deref().is_some_and(|x| {
-                        x.applicability == Applicability::Safe && x.rename.is_none()
-                    })
-                })
+                .filter(|f| f.fix.as_deref().is_some_and(Fix::safe_text_edit))
                 .collect();
             let next = crate::fix::pass(&fixed, &fixes);
             if next == fixed {

@@ -54,6 +54,14 @@ pub(crate) fn looks_like_extension(first: &str) -> bool {
     }
 }
 
+/// How Claude Code names the MCP tool written `server/tool` (canonical): `mcp__server__tool`,
+/// the only spelling it matches. `None` for a bare name or an extension's tool
+/// (`publisher.ext/tool`).
+pub(crate) fn claude_code_spelling(canonical: &str) -> Option<String> {
+    let (server, tool) = canonical.split_once('/')?;
+    (!looks_like_extension(server)).then(|| format!("mcp__{server}__{tool}"))
+}
+
 /// Reduce a tool name to its canonical `server/tool` (or bare) spelling.
 pub(crate) fn canonical(name: &str) -> Cow<'_, str> {
     normalised(Cow::Borrowed(name), true)

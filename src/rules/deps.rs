@@ -677,12 +677,7 @@ pub(crate) const ONLY_IN_DIALECT: RuleDoc = RuleDoc {
 /// A `dependencies` key listing `tools`, for a fix to add to a frontmatter whose line break
 /// is `brk`. In block style: strict validators (skills-ref) reject flow lists.
 pub(crate) fn dependencies_key<S: AsRef<str>>(tools: &[S], brk: &str) -> String {
-    let mut out = format!("dependencies:{brk}  tools:{brk}");
-    for t in tools {
-        let item = span::scalar(t.as_ref(), span::Context::Block, None);
-        out.push_str(&format!("    - {item}{brk}"));
-    }
-    out
+    span::block_lists(0, &["dependencies"], &[("tools", tools)], brk)
 }
 
 /// The finding for a skill whose tool needs are only in Codex's or Hermes' dialect.

@@ -67,15 +67,15 @@ fn mcp_spelled_elsewhere(
     if server.is_empty()
         || rest.is_empty()
         || name.starts_with("mcp__")
-        || crate::profile::names::looks_like_extension(server)
         || name.contains(['*', '?', '['])
     {
         return None;
     }
+    let claude = crate::profile::names::claude_code_spelling(name)?;
     let message = format!(
         "{} is how VS Code and GitHub Copilot spell an MCP tool; Claude Code matches MCP tools only as {}, so this name grants nothing on profile {} and is silently dropped",
         quote(tool),
-        quote(&format!("mcp__{server}__{rest}")),
+        quote(&claude),
         quote(&p.name)
     );
     Some(

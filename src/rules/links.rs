@@ -193,13 +193,10 @@ fn grant_fix(d: &Drift, agent: &Agent, profiles: &[Profile]) -> Option<Fix> {
 /// `None` for a whole server (`server/*`).
 fn claude_spelling(name: &str) -> Option<String> {
     let canonical = crate::profile::names::canonical(name);
-    match canonical.split_once('/') {
-        Some((_, "*")) => None,
-        Some((server, tool)) if !crate::profile::names::looks_like_extension(server) => {
-            Some(format!("mcp__{server}__{tool}"))
-        }
-        _ => Some(name.to_owned()),
+    if matches!(canonical.split_once('/'), Some((_, "*"))) {
+        return None;
     }
+    Some(crate::profile::names::claude_code_spelling(&canonical).unwrap_or_else(|| name.to_owned()))
 }
 
 /// The member of an `any` group that the most profiles have, the first on a tie (and with no

@@ -396,25 +396,11 @@ fn declaration(
             Dialect::Openclaw => ("bins", "env"),
             Dialect::Hermes => ("commands", "env_vars"),
         };
-        let lists = [(bins_key, bins), (env_key, env)];
-        let lists = lists.iter().filter(|(_, names)| !names.is_empty());
-        // `keys` (each a mapping in the one before), then the lists, in block style at `indent`.
-        let block = |indent: usize, keys: &[&str]| {
-            let mut out = String::new();
-            let mut pad = " ".repeat(indent);
-            for key in keys {
-                out.push_str(&format!("{pad}{key}:{brk}"));
-                pad.push_str("  ");
-            }
-            for (key, names) in lists.clone() {
-                out.push_str(&format!("{pad}{key}:{brk}"));
-                for n in names.iter() {
-                    let item = span::scalar(n, span::Context::Block, None);
-                    out.push_str(&format!("{pad}  - {item}{brk}"));
-                }
-            }
-            out
-        };
+        let lists: Vec<(&str, &[String])> = [(bins_key, bins), (env_key, env)]
+            .into_iter()
+            .filter(|(_, names)| !names.is_empty())
+            .collect();
+        let block = |indent: usize, keys: &[&str]| span::block_lists(indent, keys, &lists, brk);
         // In a flow mapping: written as the mapping is, `{"a": 1}` or `{"a":1}`.
         let compact = matches!(room, Some(MetadataRoom::Flow { compact: true, .. }));
         let (colon, comma) = if compact { (":", ",") } else { (": ", ", ") };
@@ -427,7 +413,7 @@ fn declaration(
                 format!("[{}]", quoted.join(comma))
             };
             let parts: Vec<String> = lists
-                .clone()
+                .iter()
                 .map(|(key, names)| format!("\"{key}\"{colon}{}", json(names)))
                 .collect();
             format!("\"requires\"{colon}{{{}}}", parts.join(comma))
