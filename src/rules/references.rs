@@ -8,8 +8,8 @@
 
 use std::path::{Path, PathBuf};
 
-use super::RuleDoc;
-use crate::diagnostic::{Pos, Severity, Sink, quote};
+use super::{FixDoc, RuleDoc};
+use crate::diagnostic::{Applicability, Fix, Pos, Severity, Sink, quote};
 use crate::files::{Files, Lookup};
 use crate::parse::markdown::{self, Body, RefKind, Reference};
 use crate::rules::Rule;
@@ -100,13 +100,14 @@ fn check_link(r: &Reference, dir: &Path, seen: &mut Seen<'_>, sink: &mut Sink) {
         Lookup::Outside => super::file::body_link_outside(sink, r.pos, &r.target),
         Lookup::Missing if an_example(r, seen) || in_sibling_skill(dir, &r.target, seen) => {}
         Lookup::Missing => {
-            let hint = case_spelling(dir, &r.target, seen);
-            broken_link(sink, r.pos, &r.target, files.listed_for(), hint.as_deref());
+            let hint = meant(dir, &r.target, seen);
+            broken_link(sink, r, files.listed_for(), hint.as_ref());
         }
         // Where the file system ignores case, the name found must also be spelled as written.
         Lookup::File | Lookup::Folder if CASE_BLIND => {
             if let Some(hint) = case_spelling(dir, &r.target, seen) {
-                broken_link(sink, r.pos, &r.target, files.listed_for(), Some(&hint));
+                let hint = Hint::Case(hint);
+                broken_link(sink, r, files.listed_for(), Some(&hint));
             }
         }
         Lookup::File | Lookup::Folder | Lookup::Unknown => {}
@@ -134,15 +135,15 @@ fn check_text_path(
             if has_template(dir, &r.target, seen) || in_sibling_skill(dir, &r.target, seen) {
                 return;
             }
-            case_spelling(dir, &r.target, seen)
+            meant(dir, &r.target, seen)
         }
         Lookup::File | Lookup::Folder if CASE_BLIND => match case_spelling(dir, &r.target, seen) {
-            Some(hint) => Some(hint),
+            Some(hint) => Some(Hint::Case(hint)),
             None => return,
         },
         _ => return,
     };
-    broken_reference(sink, r, seen.files.listed_for(), hint.as_deref());
+    broken_reference(sink, r, seen.files.listed_for(), hint.as_ref());
 }
 
 /// File systems that find a name whatever its case (macOS, Windows by default): a path that is
@@ -466,6 +467,80 @@ impl Names {
     }
 }
 
+/// What a path that is not there was likely meant to be.
+enum Hint {
+    /// The path with the case it has (`scripts/run.sh` for `Scripts/run.sh`).
+    Case(String),
+    /// The skill's one file of that name, in another folder (`referances/guide.md` for
+    /// `references/guide.md`, `examples.md` for `references/examples.md`).
+    Elsewhere(String),
+}
+
+/// The [`Hint`] for `target`, missing under `dir`: its spelling in another case, else the
+/// skill's one file of its name elsewhere.
+fn meant(dir: &Path, target: &str, seen: &mut Seen<'_>) -> Option<Hint> {
+    case_spelling(dir, target, seen)
+        .map(Hint::Case)
+        .or_else(|| elsewhere(dir, target, seen).map(Hint::Elsewhere))
+}
+
+/// How deep below the skill's folder [`elsewhere`] looks for a file, and how many folders
+/// it lists at most: a skill's files sit a folder or two down, and a vendored tree is no
+/// place to guess in.
+const ELSEWHERE_DEPTH: usize = 2;
+const ELSEWHERE_FOLDERS: usize = 64;
+
+/// The one file named as `target` ends, in the skill's folder `dir` or a folder up to
+/// [`ELSEWHERE_DEPTH`] below it, other than `target` itself; `None` for a path out of the
+/// folder (`../other/...` names another skill's file), or where there are several.
+fn elsewhere(dir: &Path, target: &str, seen: &mut Seen<'_>) -> Option<String> {
+    let parts: Vec<&str> = target
+        .split('/')
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect();
+    if parts.contains(&"..") {
+        return None;
+    }
+    let (name, _) = parts.split_last()?;
+    let wanted = parts.join("/");
+    let mut found: Vec<String> = Vec::new();
+    let mut level: Vec<String> = vec![String::new()];
+    let mut listed = 0;
+    for depth in 0..=ELSEWHERE_DEPTH {
+        let mut below = Vec::new();
+        for rel in &level {
+            listed += 1;
+            if listed > ELSEWHERE_FOLDERS {
+                return None;
+            }
+            let Some(here) = seen
+                .names
+                .of(&dir.join(rel), seen.files)
+                .map(<[String]>::to_vec)
+            else {
+                continue;
+            };
+            for n in here.iter().filter(|n| !n.starts_with('.')) {
+                let path = if rel.is_empty() {
+                    n.clone()
+                } else {
+                    format!("{rel}/{n}")
+                };
+                match seen.lookup(&dir.join(&path)) {
+                    Lookup::File if n == name && path != wanted => found.push(path),
+                    Lookup::Folder if depth < ELSEWHERE_DEPTH => below.push(path),
+                    _ => {}
+                }
+            }
+        }
+        level = below;
+    }
+    match found.as_slice() {
+        [one] => Some(one.clone()),
+        _ => None,
+    }
+}
+
 /// The path `target` has under `dir` when its names match only ignoring case: for a link
 /// written `Scripts/run.sh` to `scripts/run.sh`, `scripts/run.sh`. `None` when it is spelled
 /// as written, or no such path exists.
@@ -499,32 +574,33 @@ pub(crate) const BROKEN_LINK: RuleDoc = RuleDoc {
     name: "broken-link",
     severity: Severity::Warning,
     summary: "A relative link or image in the body points at a missing file",
-    what: "A relative Markdown link or image in the body points at a file that does not exist, spelled exactly so (resolved from the SKILL.md's folder). A name that exists with another case gets a \"did you mean\". Not reported: a link given as an example (after \"for example\", \"e.g.\", \"such as\", or in a section titled Example or Template, as skills that teach writing skills show them, or among the lines of a document template the skill fills in, with bracketed placeholders such as `[Description]` on three of the twelve lines up to the link), and `../other/...` where the library keeps the skill folder `other` under another category folder (hosts install skills side by side, where it resolves). Paths named outside links are SA232.",
+    what: "A relative Markdown link or image in the body points at a file that does not exist, spelled exactly so (resolved from the SKILL.md's folder). A name that exists with another case gets a \"did you mean\", and so does the skill's only file of that name in another folder (its own or one up to two below). Not reported: a link given as an example (after \"for example\", \"e.g.\", \"such as\", or in a section titled Example or Template, as skills that teach writing skills show them, or among the lines of a document template the skill fills in, with bracketed placeholders such as `[Description]` on three of the twelve lines up to the link), and `../other/...` where the library keeps the skill folder `other` under another category folder (hosts install skills side by side, where it resolves). Paths named outside links are SA232.",
     why: "The model follows these links to load references and scripts on demand; a missing file makes it fail mid-task or invent the content.",
     example: "See [the guide](references/guide.md) when references/ has no guide.md.\n\nFix: add the file or correct the path.",
-    fix: None,
+    fix: Some(FixDoc {
+        applicability: Applicability::Unsafe,
+        what: "Where the message has a \"did you mean\", write that path in place of the one written. Unsafe: it guesses which file was meant.",
+    }),
 };
 
-/// `; did you mean `x`?` for a path spelled with another case, or nothing.
-fn case_hint(hint: Option<&str>) -> String {
-    hint.map(|h| {
-        format!(
+/// `; did you mean `x`?`, with why `x`, for a missing path.
+fn hint_text(hint: &Hint) -> String {
+    match hint {
+        Hint::Case(h) => format!(
             "; did you mean {}? (names are case-sensitive on most hosts)",
             quote(h)
-        )
-    })
-    .unwrap_or_default()
+        ),
+        Hint::Elsewhere(h) => format!(
+            "; did you mean {}, the skill's only file of that name?",
+            quote(h)
+        ),
+    }
 }
 
-/// The body links to `target`, which is not there: not beside SKILL.md, or not among the files
-/// a server lists for the skill `listed_for` (`hint`: the path it has with another case).
-fn broken_link(
-    sink: &mut Sink,
-    pos: Pos,
-    target: &str,
-    listed_for: Option<&str>,
-    hint: Option<&str>,
-) {
+/// The body links to `r`'s target, which is not there: not beside SKILL.md, or not among the
+/// files a server lists for the skill `listed_for` (`hint`: what it was likely meant to be).
+fn broken_link(sink: &mut Sink, r: &Reference, listed_for: Option<&str>, hint: Option<&Hint>) {
+    let target = &r.target;
     let message = match (listed_for, hint) {
         (Some(uri), _) => format!(
             "{} is not among the files `skills/list` lists for this skill ({}), and hosts treat reading an unlisted file as a verification failure; fix the link or list the file",
@@ -535,13 +611,52 @@ fn broken_link(
             "{} does not exist relative to this skill; fix the link or add the file",
             quote(target)
         ),
-        (None, Some(_)) => format!(
+        (None, Some(hint)) => format!(
             "{} does not exist relative to this skill{}",
             quote(target),
-            case_hint(hint)
+            hint_text(hint)
         ),
     };
-    sink.push(Rule::BrokenLink, pos, message);
+    let fix = hint
+        .filter(|_| listed_for.is_none())
+        .and_then(|h| rewrite(sink, r, h));
+    sink.push_fixed(Rule::BrokenLink, r.pos, message, fix);
+}
+
+/// The fix of SA231 and SA232 that writes `hint` in place of `r`'s target, where its line
+/// spells the target as read: a link's destination (`](target`, `](<./target`), a path of the
+/// text at its place. Unsafe: it guesses which file was meant.
+fn rewrite(sink: &Sink, r: &Reference, hint: &Hint) -> Option<Fix> {
+    let (Hint::Case(to) | Hint::Elsewhere(to)) = hint;
+    let rest = r.line.get(r.at..)?;
+    let mut start = match r.kind {
+        RefKind::Link => {
+            let dest = rest.find("](")? + 2;
+            dest + usize::from(rest[dest..].starts_with('<'))
+        }
+        RefKind::Code | RefKind::Bare => 0,
+    };
+    // A path of the text is read without its `./`; a link's target is read as written.
+    if rest[start..].starts_with("./") && !r.target.starts_with("./") {
+        start += 2;
+    }
+    let written = rest.get(start..)?;
+    let after = written.strip_prefix(r.target.as_str())?.chars().next();
+    // The path ends there: it is not the start of a longer name.
+    if after.is_some_and(|c| c.is_alphanumeric() || "/_-".contains(c)) {
+        return None;
+    }
+    let text = sink.text()?;
+    let line = crate::span::offset(text, Pos::new(r.pos.line, 1))?;
+    let at = line + r.at + start;
+    if text.get(at..at + r.target.len()) != Some(r.target.as_str()) {
+        return None;
+    }
+    let edit = crate::span::edit(text, at, at + r.target.len(), to.as_str());
+    Some(Fix::unsafe_edits(
+        format!("write {}", quote(to)),
+        vec![edit],
+    ))
 }
 
 /// `target`, relative to the served skill file `skill_uri`, as a URI.
@@ -568,15 +683,18 @@ pub(crate) const BROKEN_REFERENCE: RuleDoc = RuleDoc {
     name: "broken-reference",
     severity: Severity::Warning,
     summary: "A path the body names outside a link points at a missing file",
-    what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute. A path into `references/` or `scripts/` (the spec's folders for the skill's own files) or into a folder the skill has is the skill's. A path into any other folder is the skill's only when the words around it say so: the model is told to open, read, load, see, use or run it, or it is listed under a heading such as \"Resources\" or \"Reference files\"; and not when the body treats its folder as the user's project (it creates or writes files there, asks whether they exist, or the folder is one such as `src/`, `docs/`, `config/`). Whatever its folder, a path given as an example (\"e.g.\", \"for example\", \"such as\", or in a section titled Example or Template, as skills that teach writing skills show them, or among the bracketed placeholders of a document template) is not reported, nor `../other/...` where the library keeps the skill folder `other` under another category folder. Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\".",
+    what: "The body names a file of the skill outside a Markdown link, as a whole code span (`` `references/guide.md` ``) or as a word (see scripts/run.sh), and that file does not exist, spelled exactly so, relative to the SKILL.md's folder. Only what looks like a relative path counts: a `/`, a file extension, no blanks, globs, `<`, `{`, `$` or URL scheme, not absolute. A path into `references/` or `scripts/` (the spec's folders for the skill's own files) or into a folder the skill has is the skill's. A path into any other folder is the skill's only when the words around it say so: the model is told to open, read, load, see, use or run it, or it is listed under a heading such as \"Resources\" or \"Reference files\"; and not when the body treats its folder as the user's project (it creates or writes files there, asks whether they exist, or the folder is one such as `src/`, `docs/`, `config/`). Whatever its folder, a path given as an example (\"e.g.\", \"for example\", \"such as\", or in a section titled Example or Template, as skills that teach writing skills show them, or among the bracketed placeholders of a document template) is not reported, nor `../other/...` where the library keeps the skill folder `other` under another category folder. Fenced code blocks are skipped: they hold example commands. Placeholders (`references/filename.md`, `phase_prompts/phaseN.md`) and files the skill ships a template of (`config.json` beside `config.example.json`) are not reported. A name that exists with another case gets a \"did you mean\", and so does the skill's only file of that name in another folder (its own or one up to two below).",
     why: "The model reads such paths as it reads links, and loads or runs the file on demand; a missing one makes it fail mid-task or invent the content. A case mismatch works on macOS and breaks on Linux hosts.",
     example: "If detailed examples are required, open `resources/playbook.md`.\nwhen the skill has no resources/playbook.md.\n\nFix: add the file, or correct the path.",
-    fix: None,
+    fix: Some(FixDoc {
+        applicability: Applicability::Unsafe,
+        what: "Where the message has a \"did you mean\", write that path in place of the one written. Unsafe: it guesses which file was meant.",
+    }),
 };
 
-/// The body names `r`'s target outside a link, and it is not there (`hint`: the path it has
-/// with another case).
-fn broken_reference(sink: &mut Sink, r: &Reference, listed_for: Option<&str>, hint: Option<&str>) {
+/// The body names `r`'s target outside a link, and it is not there (`hint`: what it was
+/// likely meant to be).
+fn broken_reference(sink: &mut Sink, r: &Reference, listed_for: Option<&str>, hint: Option<&Hint>) {
     let target = &r.target;
     let how = if r.kind == RefKind::Code {
         "named in code"
@@ -590,18 +708,17 @@ fn broken_reference(sink: &mut Sink, r: &Reference, listed_for: Option<&str>, hi
             resolve_uri(uri, target)
         ),
         None => {
-            let fix = if hint.is_some() {
-                case_hint(hint)
-            } else {
-                "; fix the path or add the file".to_owned()
-            };
+            let fix = hint.map_or_else(|| "; fix the path or add the file".to_owned(), hint_text);
             format!(
                 "{} ({how}) does not exist relative to this skill{fix}",
                 quote(target)
             )
         }
     };
-    sink.push(Rule::BrokenReference, r.pos, message);
+    let fix = hint
+        .filter(|_| listed_for.is_none())
+        .and_then(|h| rewrite(sink, r, h));
+    sink.push_fixed(Rule::BrokenReference, r.pos, message, fix);
 }
 
 #[cfg(test)]

@@ -716,3 +716,59 @@ fn a_byte_order_mark_before_no_frontmatter_is_described_as_such() {
     assert!(!message("skills/a/SKILL.md").contains("frontmatter"));
     assert!(message("skills/b/SKILL.md").contains("frontmatter"));
 }
+
+/// A path that is missing as written, where the skill has the file with another case or in
+/// another folder: the message says which, and the unsafe fix writes it in the link's target
+/// and at the path of the text, touching nothing else on the line.
+#[test]
+fn unsafe_fixes_write_the_path_a_broken_reference_was_likely_meant_to_be() {
+    let body = "See [the guide](references/guide.md) and [shape](<./references/Shape.md>).\n\
+        Open `./references/guide.md`, or read references/guide.md.\n\
+        The guide is about references/guide.md.x, and [a copy](references/guide.md.bak).\n";
+    let skill = skill_with_body("docs", body);
+    let lib = tree(&[
+        ("skills/docs/SKILL.md", skill.as_str()),
+        ("skills/docs/referances/guide.md", "# Guide\n"),
+        ("skills/docs/References/shape.md", "# Shape\n"),
+        // Two files of one name: no guess.
+        ("skills/docs/a/guide.md.bak", ""),
+        ("skills/docs/b/guide.md.bak", ""),
+    ]);
+    let (r, _) = json_run(lib.path(), &["--fail-on", "never", "."]);
+    let hints: Vec<String> = arr(&r, "findings")
+        .iter()
+        .filter(|f| f["rule"] == "SA231" || f["rule"] == "SA232")
+        .map(|f| format!("{} {}", s(f, "rule"), s(f, "message")))
+        .collect();
+    assert!(
+        hints
+            .iter()
+            .any(|m| m.starts_with("SA231 `references/guide.md`")
+                && m.ends_with(
+                    "did you mean `referances/guide.md`, the skill's only file of that name?"
+                )),
+        "{hints:#?}"
+    );
+    assert!(
+        hints
+            .iter()
+            .any(|m| m.contains("did you mean `References/shape.md`? (names are case-sensitive")),
+        "{hints:#?}"
+    );
+    assert!(
+        hints
+            .iter()
+            .any(|m| m.starts_with("SA231 `references/guide.md.bak`")
+                && m.ends_with("; fix the link or add the file")),
+        "{hints:#?}"
+    );
+    let (_, stderr, _) = run(lib.path(), &["--fix", "--unsafe-fixes"]);
+    let fixed = read(lib.path(), "skills/docs/SKILL.md");
+    let want = skill.replace(
+        body,
+        "See [the guide](referances/guide.md) and [shape](<References/shape.md>).\n\
+        Open `./referances/guide.md`, or read referances/guide.md.\n\
+        The guide is about references/guide.md.x, and [a copy](references/guide.md.bak).\n",
+    );
+    assert_eq!(fixed, want, "{stderr}");
+}
