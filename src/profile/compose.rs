@@ -92,6 +92,7 @@ impl Vocabulary {
         self.renamed.extend(other.renamed);
         self.drops.extend(other.drops);
         self.aliases.extend(other.aliases);
+        self.qualified_server_tools |= other.qualified_server_tools;
         for l in other.loads {
             if !self.loads.contains(&l) {
                 self.loads.push(l);
@@ -448,6 +449,7 @@ impl Composer {
             || !file.renamed.is_empty()
             || !file.drops.is_empty()
             || !file.aliases.is_empty()
+            || file.qualified_server_tools
             || !file.loads.is_empty()
             || file.skills.is_some()
             || file.terminal.is_some()
@@ -484,6 +486,7 @@ impl Composer {
                         hook_events: take(&mut file.hook_events),
                         defined: Default::default(),
                         has_servers: false,
+                        qualified_server_tools: file.qualified_server_tools,
                         title: take(&mut file.title),
                         skills: take(&mut file.skills),
                         not_judged: take(&mut file.not_judged),

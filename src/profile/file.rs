@@ -130,6 +130,11 @@ pub struct ProfileFile {
     /// Host profiles: case-insensitive alias to tool name.
     #[serde(default)]
     pub aliases: BTreeMap<String, String>,
+    /// Host profiles: whether an agent names an MCP server's tool only as `server/tool` (or
+    /// `server/*`), so that a bare name is the host's own or one it does not know, never a
+    /// server's (GitHub Copilot).
+    #[serde(default, rename = "qualified-server-tools")]
+    pub qualified_server_tools: bool,
     /// Host profiles: the agent formats the host loads (`custom` for `.agent.md` and
     /// `.github/agents/*.md`, `chatmode`, `claude` for Claude-format agents).
     #[serde(default)]

@@ -104,6 +104,9 @@ pub struct Vocabulary {
     pub(crate) defined: Defined,
     /// Whether the profile lists MCP servers; if not, `server/tool` names are not judged.
     pub has_servers: bool,
+    /// Whether the host takes a server's tool only as `server/tool` (see the profile file's
+    /// `qualified-server-tools`).
+    pub qualified_server_tools: bool,
     /// The host's name as people write it ("Codex").
     pub title: Option<String>,
     /// How the host loads a SKILL.md, where documented.
@@ -186,6 +189,8 @@ impl Defined {
         }
         names.extend(v.toolsets.keys().cloned());
         names.extend(v.renamed.keys().cloned());
+        // A name the host retired or hides is still its own, not a server's.
+        names.extend(v.drops.iter().cloned());
         let folded = v
             .aliases
             .iter()

@@ -387,12 +387,12 @@ pub(crate) const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
     name: "chat-mode-renamed",
     severity: Severity::Warning,
     summary: "A legacy `.chatmode.md` file: chat modes are now agents",
-    what: "A legacy `*.chatmode.md` file.",
+    what: "A legacy `*.chatmode.md` file. In a workspace's `.github/chatmodes/` the message also advises moving it to `.github/agents/`; elsewhere (a catalogue's own folder) only the rename.",
     why: "Chat modes were renamed to custom agents; VS Code still reads them with a warning and other hosts do not read them at all.",
     example: ".github/chatmodes/planner.chatmode.md\n\nFix: rename to .github/agents/planner.agent.md",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Rename `NAME.chatmode.md` to `NAME.agent.md` in the same folder; not offered when that file is there. Moving it to `.github/agents/` is left to you. Unsafe: what names the old file no longer finds it.",
+        what: "Rename `NAME.chatmode.md` to `NAME.agent.md` in the same folder; not offered when that file is there. Moving a workspace's `.github/chatmodes/` file to `.github/agents/`, as the message advises, is left to you. Unsafe: what names the old file no longer finds it.",
     }),
 };
 
@@ -421,12 +421,23 @@ fn chat_mode_renamed(sink: &mut Sink, file_name: &str, fs_path: &Path, files: &d
         format!("rename {} to {}", quote(file_name), quote(&new)),
         super::file::renamed(sink.path, &new),
     );
-    sink.push_fixed(
-        Rule::ChatModeRenamed,
-        Pos::START,
-        "chat modes were renamed to custom agents; rename the file to `.agent.md` (and move it to `.github/agents/`)",
-        Some(fix),
-    );
+    // Only a workspace's own chat modes have a folder hosts now read agents from instead; a
+    // catalogue keeps its files where it likes.
+    let workspace = fs_path
+        .parent()
+        .is_some_and(|d| d.ends_with(".github/chatmodes"));
+    let message = if workspace {
+        format!(
+            "chat modes were renamed to custom agents; rename the file to {} and move it to `.github/agents/`, where VS Code and GitHub Copilot now look for agents",
+            quote(&new)
+        )
+    } else {
+        format!(
+            "chat modes were renamed to custom agents; rename the file to {}",
+            quote(&new)
+        )
+    };
+    sink.push_fixed(Rule::ChatModeRenamed, Pos::START, message, Some(fix));
 }
 
 pub(crate) const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {

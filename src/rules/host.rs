@@ -101,8 +101,11 @@ fn vocabulary_question(p: &Profile, tool: &str) -> bool {
         return !(qualified && p.may_provide(tool).is_some());
     }
     // A host's own name (this host's tool sets, or any built-in host's tools and legacy
-    // names) cannot come from a server.
-    v.in_tool_set(&canonical) || crate::profile::builtin::any_defines(bare)
+    // names) cannot come from a server; nor can a bare name where servers' tools are always
+    // written `server/tool`.
+    v.in_tool_set(&canonical)
+        || crate::profile::builtin::any_defines(bare)
+        || v.qualified_server_tools && !canonical.contains('/')
 }
 
 /// Does SA702 report `tool` of `agent` on `p`? The partial-agent finding leaves such names to
@@ -217,7 +220,7 @@ pub(crate) const UNKNOWN_TOOL: RuleDoc = RuleDoc {
     name: "unknown-tool",
     severity: Severity::Warning,
     summary: "An agent uses a tool name the host does not know",
-    what: "An agent's `tools` list names a tool the host does not know, on a profile whose host loads the agent (`.agent.md` on VS Code and GitHub Copilot, Claude-format agents on Claude Code and VS Code). On VS Code, a Claude Code tool name it does not map is reported too. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are left to the profile's servers: when the profile lists servers, a name one of them could offer is reported as missing from the environment (SA402, SA403), not as unknown to the host. VS Code also takes an extension's or a server's tool by its bare name (`pgsql_connect`), so there the message says an extension may provide it. On Claude Code, a Claude-format agent's MCP tool in VS Code's spelling (`github/list_issues`) is reported too: Claude Code matches MCP tools only as `mcp__github__list_issues`.",
+    what: "An agent's `tools` list names a tool the host does not know, on a profile whose host loads the agent (`.agent.md` on VS Code and GitHub Copilot, Claude-format agents on Claude Code and VS Code). On VS Code, a Claude Code tool name it does not map is reported too. MCP and extension tools (`server/tool`, `publisher.ext/tool`) are left to the profile's servers: when the profile lists servers, a name one of them could offer is reported as missing from the environment (SA402, SA403), not as unknown to the host. VS Code also takes an extension's or a server's tool by its bare name (`pgsql_connect`), so there the message says an extension may provide it; GitHub Copilot takes a server's tool only as `server/tool`, so there a bare name that is not its own is reported, and the name of one of its servers (`github`) gets the advice to write `github/*`. On Claude Code, a Claude-format agent's MCP tool in VS Code's spelling (`github/list_issues`) is reported too: Claude Code matches MCP tools only as `mcp__github__list_issues`.",
     why: "Hosts drop unknown tool names without a word, so the agent silently loses the capability.",
     example: "tools: [think]\non builtin:vscode.\n\nFix: remove it or use the current name.",
     fix: None,
@@ -242,6 +245,17 @@ fn unknown_tool(agent: &Agent, tool: &str, at: Pos, p: &Profile, native: Option<
         None if drops => format!(
             "{tool} is a retired or hidden tool on {profile}, not one a tools list can name; it will be silently dropped"
         ),
+        // The name of a server the host has: its tools are granted as `server/*`.
+        None if lists_servers
+            && p.tools
+                .names()
+                .any(|n| n.strip_suffix("/*") == Some(subject)) =>
+        {
+            format!(
+                "{tool} is not a tool {profile} knows; it will be silently dropped. To grant the {tool} server's tools, write {}",
+                quote(&format!("{subject}/*"))
+            )
+        }
         None if lists_servers => {
             format!("{tool} is not a tool {profile} knows; it will be silently dropped")
         }

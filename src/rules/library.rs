@@ -212,7 +212,7 @@ fn unknown_to_host(agent: &Agent, profile: &Profile, host: &str, count: usize) -
         &agent.path,
         agent.tools_pos,
         format!(
-            "agent unavailable on profile {}: {knows} (SA702 reports each), so it runs the agent with no tools; {keep}name {host}'s own tools",
+            "on profile {} the agent runs with no tools: {knows} (SA702 reports each); {keep}name {host}'s own tools",
             quote(&profile.name),
         ),
     )

@@ -1320,13 +1320,26 @@ fn sa508_chat_modes() {
             ".github/chatmodes/planner.chatmode.md",
             "---\ndescription: Plans.\ntools: [codebase]\n---\nbody\n",
         ),
+        (
+            "chatmodes/reviewer.chatmode.md",
+            "---\ndescription: Reviews.\n---\nbody\n",
+        ),
         ("agents/planner.agent.md", &agent_md("", "")),
     ]);
     let r = audit(lib.path());
     let f = findings(&r, "SA508");
-    assert_eq!(f.len(), 1, "{f:#?}");
+    assert_eq!(f.len(), 2, "{f:#?}");
+    // A workspace's chat mode moves to where hosts now read agents; a catalogue's keeps its
+    // folder.
     assert_eq!(s(f[0], "path"), ".github/chatmodes/planner.chatmode.md");
-    assert!(s(f[0], "message").contains(".agent.md"));
+    assert_eq!(
+        s(f[0], "message"),
+        "chat modes were renamed to custom agents; rename the file to `planner.agent.md` and move it to `.github/agents/`, where VS Code and GitHub Copilot now look for agents"
+    );
+    assert_eq!(
+        s(f[1], "message"),
+        "chat modes were renamed to custom agents; rename the file to `reviewer.agent.md`"
+    );
     let a = agent(&r, ".github/chatmodes/planner.chatmode.md");
     assert_eq!(s(a, "flavor"), "chatmode");
     assert_eq!(s(a, "name"), "planner");

@@ -360,7 +360,7 @@ fn agent_statuses_partial_unavailable_and_absent_servers() {
 #[test]
 fn a_profile_without_a_host_speaks_for_the_mcp_side_only() {
     let (a, ta) = needs("reader", "[Read, kusto/run_query]");
-    let (b, tb) = needs("thinker", "[think]");
+    let (b, tb) = needs("thinker", "[frobnicate]");
     let dir = tree(&[
         (&a, &ta),
         (&b, &tb),
@@ -436,21 +436,22 @@ fn vscode_maps_claude_tool_names_of_claude_agents() {
 fn a_partial_agent_counts_the_names_its_host_does_not_know() {
     let dir = tree(&[(
         ".github/agents/planner.agent.md",
-        &agent("tools: [edit, think, codebase, usages]\n"),
+        &agent("tools: [edit, think, codebase, usages, ms-python.python/installPythonPackage]\n"),
     )]);
     let (v, _) = run(dir.path(), &["builtin:github-copilot"]);
-    // `codebase` and `usages` are VS Code's legacy names: SA702 reports each, and SA403,
-    // naming the environment's gap, says the agent also runs without them.
+    // `codebase` and `usages` are VS Code's legacy names and `think` one it retired: SA702
+    // reports each, and SA403, naming the environment's gap (an extension's tool), says the
+    // agent also runs without them.
     assert_eq!(
         messages(&v, "SA702").len(),
-        2,
+        3,
         "{:?}",
         messages(&v, "SA702")
     );
     assert_eq!(
         messages(&v, "SA403"),
         [
-            "agent runs on profile `github-copilot` without `think` and 2 names it does not know (SA702): the host drops them"
+            "agent runs on profile `github-copilot` without `ms-python.python/installPythonPackage` and 3 names it does not know (SA702): the host drops them"
         ]
     );
 }
@@ -512,20 +513,20 @@ fn one_cause_gives_one_finding() {
         !partial.iter().any(|m| m.contains("`vscode`")),
         "{partial:?}"
     );
-    // GitHub Copilot lists its built-in servers, so a name no host defines could be a
-    // server's: a gap of the environment (SA403), not a name unknown to the host. A server
-    // it does not list may be one the repository's settings start: not judged.
+    // GitHub Copilot takes a server's tool only as `server/tool`, so a bare name it does not
+    // know (VS Code's retired `think`, `frobnicate`) is SA702's alone, with no second
+    // finding; a server it does not list may be one the repository's settings start: not
+    // judged.
     assert_eq!(missing(&v, "coder", "github-copilot"), ["think"]);
+    for name in ["think", "frobnicate"] {
+        let want = format!(
+            "`{name}` is not a tool profile `github-copilot` knows; it will be silently dropped"
+        );
+        assert!(unknown.contains(&want), "{unknown:?}");
+    }
     assert!(
-        partial
-            .iter()
-            .any(|m| m
-                == "agent runs on profile `github-copilot` without `think`: the host drops it"),
+        !partial.iter().any(|m| m.contains("github-copilot")),
         "{partial:?}"
-    );
-    assert!(
-        !unknown.iter().any(|m| m.contains("github-copilot")),
-        "{unknown:?}"
     );
 }
 

@@ -921,7 +921,7 @@ fn an_agent_whose_every_tool_the_host_does_not_know_is_told_what_that_leaves() {
     assert_eq!(
         on("SA402", "agents/run.agent.md"),
         [
-            "agent unavailable on profile `github-copilot`: GitHub Copilot knows none of the 2 tools it names (SA702 reports each), so it runs the agent with no tools; add `target: vscode` to keep it to the host it was written for, or name GitHub Copilot's own tools"
+            "on profile `github-copilot` the agent runs with no tools: GitHub Copilot knows none of the 2 tools it names (SA702 reports each); add `target: vscode` to keep it to the host it was written for, or name GitHub Copilot's own tools"
         ]
     );
     assert_eq!(on("SA702", "agents/run.agent.md").len(), 2);
