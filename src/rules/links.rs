@@ -69,7 +69,7 @@ pub(crate) const DRIFT: RuleDoc = RuleDoc {
     example: "Skill kusto-query needs `runCommand` and the `kusto` server; agent analyst has `tools: [read, search]`.\n\nFix: add the tools to the agent (e.g. `execute`, `kusto/*`), or stop bundling the skill with it.",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Add what is missing to the end of the agent's `tools` list, in the list's style: the tools the skill needs, of each `any` group the member most of the audit's profiles have (the first on a tie or without profiles), and `server/*` for each MCP server (on `.agent.md` files, where VS Code reads that as the server's tools). A Claude-format agent is granted an MCP tool as Claude Code names it, `mcp__server__tool`, and no whole server, which its `tools` cannot name. Unsafe: it widens what the agent may do.",
+        what: "Add what is missing to the end of the agent's `tools` list, in the list's style: the tools the skill needs, of each `any` group the member most of the audit's profiles have (the first on a tie or without profiles), and `server/*` for each MCP server (on `.agent.md` files, where VS Code reads that as the server's tools). A Claude-format agent is granted an MCP tool as Claude Code names it, `mcp__server__tool` (a bare name that one server of the run's profiles offers, as that server's tool), and no whole server, which its `tools` cannot name, nor a bare name no host defines and no such server offers. Unsafe: it widens what the agent may do.",
     }),
 };
 
@@ -167,7 +167,10 @@ fn grant_fix(d: &Drift, agent: &Agent, profiles: &[Profile]) -> Option<Fix> {
     if claude {
         // Claude Code matches an MCP tool only as `mcp__server__tool`, and its `tools` has no
         // spelling of a whole server: the message names those for the author to grant.
-        names = names.iter().filter_map(|n| claude_spelling(n)).collect();
+        names = names
+            .iter()
+            .filter_map(|n| claude_spelling(n, profiles))
+            .collect();
     } else {
         names.extend(d.missing_mcp_servers.iter().map(|s| format!("{s}/*")));
     }
@@ -189,14 +192,37 @@ fn grant_fix(d: &Drift, agent: &Agent, profiles: &[Profile]) -> Option<Fix> {
     ))
 }
 
-/// `name` as a Claude-format agent's `tools` grants it: an MCP tool as `mcp__server__tool`;
-/// `None` for a whole server (`server/*`).
-fn claude_spelling(name: &str) -> Option<String> {
+/// `name` as a Claude-format agent's `tools` grants it: an MCP tool as `mcp__server__tool`,
+/// a bare name the run's profiles give one server as that server's tool; `None` for a whole
+/// server (`server/*`), which its `tools` cannot name, and for a bare name that is no built-in
+/// host's and no server's of the run (Claude Code would drop it as written).
+fn claude_spelling(name: &str, profiles: &[Profile]) -> Option<String> {
     let canonical = crate::profile::names::canonical(name);
-    if matches!(canonical.split_once('/'), Some((_, "*"))) {
-        return None;
+    if let Some((_, tool)) = canonical.split_once('/') {
+        if tool == "*" {
+            return None;
+        }
+        return Some(
+            crate::profile::names::claude_code_spelling(&canonical)
+                .unwrap_or_else(|| name.to_owned()),
+        );
     }
-    Some(crate::profile::names::claude_code_spelling(&canonical).unwrap_or_else(|| name.to_owned()))
+    let mut servers: Vec<&str> = profiles
+        .iter()
+        .flat_map(|p| p.tools.names())
+        .filter_map(|n| n.split_once('/'))
+        .filter(|(server, tool)| {
+            *tool == canonical && !crate::profile::names::looks_like_extension(server)
+        })
+        .map(|(server, _)| server)
+        .collect();
+    servers.sort_unstable();
+    servers.dedup();
+    match servers.as_slice() {
+        [server] => Some(format!("mcp__{server}__{canonical}")),
+        [] if crate::profile::builtin::any_defines(&canonical) => Some(name.to_owned()),
+        _ => None,
+    }
 }
 
 /// The member of an `any` group that the most profiles have, the first on a tie (and with no

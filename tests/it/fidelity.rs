@@ -523,8 +523,11 @@ fn the_example_drift_fix_grants_the_v2_api() {
         })
         .map(|f| s(&f["fix"], "message"))
         .unwrap_or_else(|| panic!("SA603 on chargebacks: {}", r["findings"]));
-    assert!(fix.contains("`dispute_chargeback_v2`"), "{fix}");
-    assert!(!fix.contains("`dispute_chargeback`"), "{fix}");
+    // A Claude-format agent: the payments server's tools as Claude Code names them.
+    assert_eq!(
+        fix,
+        "add `mcp__payments__get_check_details`, `mcp__payments__dispute_chargeback_v2` to `tools`"
+    );
 }
 
 /// An agent on two VS Code profiles and on Claude Code, which does not load `.agent.md` files,

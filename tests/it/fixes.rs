@@ -218,11 +218,11 @@ fn fixes_of_one_list_that_touch_the_same_place_all_land_over_passes() {
         ),
         (
             "plugins/p/skills/one/SKILL.md",
-            &skill_md("one", "dependencies:\n  tools: [get_order]\n"),
+            &skill_md("one", "dependencies:\n  tools: [orders/get_order]\n"),
         ),
         (
             "plugins/p/skills/two/SKILL.md",
-            &skill_md("two", "dependencies:\n  tools: [get_refund]\n"),
+            &skill_md("two", "dependencies:\n  tools: [refunds/get_refund]\n"),
         ),
     ]);
     let (stdout, stderr, _) = run(lib.path(), &["--diff", "--unsafe-fixes"]);
@@ -231,7 +231,9 @@ fn fixes_of_one_list_that_touch_the_same_place_all_land_over_passes() {
     assert_eq!(code, 0, "{stderr}");
     let agent = read(lib.path(), "plugins/p/agents/a.md");
     assert!(
-        agent.contains("tools:\n  - Read\n  - get_order\n  - get_refund\nskills"),
+        agent.contains(
+            "tools:\n  - Read\n  - mcp__orders__get_order\n  - mcp__refunds__get_refund\nskills"
+        ),
         "{agent}"
     );
     let (v, _) = json_run(lib.path(), &["."]);
@@ -771,4 +773,39 @@ fn unsafe_fixes_write_the_path_a_broken_reference_was_likely_meant_to_be() {
         The guide is about references/guide.md.x, and [a copy](references/guide.md.bak).\n",
     );
     assert_eq!(fixed, want, "{stderr}");
+}
+
+/// A Claude-format agent is granted a skill's bare tool name only where the run's profiles
+/// say which server offers it: Claude Code would drop the bare name as written.
+#[test]
+fn the_drift_fix_spells_a_bare_name_as_its_server_s_tool_for_claude_code() {
+    let lib = tree(&[
+        (
+            "plugins/p/.claude-plugin/plugin.json",
+            r#"{"name": "p", "agents": ["./agents/a.md"], "skills": ["./skills/"]}"#,
+        ),
+        (
+            "plugins/p/agents/a.md",
+            "---\nname: a\ndescription: d\ntools: Read\nskills: [one]\n---\n",
+        ),
+        (
+            "plugins/p/skills/one/SKILL.md",
+            &skill_md("one", "dependencies:\n  tools: [get_order]\n"),
+        ),
+        (
+            "prod.json",
+            r#"{"name": "prod", "host": "claude-code", "servers": {"orders": {"tools": ["get_order"]}}}"#,
+        ),
+    ]);
+    let sa603_fix = |args: &[&str]| {
+        let (v, _) = json_run(lib.path(), args);
+        let f = findings(&v, "SA603");
+        assert_eq!(f.len(), 1, "{f:#?}");
+        f[0].get("fix").map(|x| s(x, "message").to_owned())
+    };
+    assert_eq!(sa603_fix(&["--fail-on", "never", "."]), None);
+    assert_eq!(
+        sa603_fix(&["-p", "prod.json", "--fail-on", "never", "."]).as_deref(),
+        Some("add `mcp__orders__get_order` to `tools`")
+    );
 }
