@@ -7,6 +7,7 @@ use super::shell::{assign, shell};
 use super::tools::{References, named_servers, tools_of_text};
 use super::{Names, contains_ci, interpreter_of, span_holding, starts_ci};
 use crate::model::{DepKind, Use};
+use std::borrow::Cow;
 
 /// The fenced blocks of a body that an agent runs, by their info string.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -585,9 +586,36 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
                 } else {
                     (&mut assigned, &mut filled)
                 };
+                // A comment that offers what follows as another way (`# Or use the JAR:`)
+                // starts one, unless the whole block is one already.
+                let (mine, others) = match way {
+                    None => split_at_other_ways(&block),
+                    Some(_) => (Cow::Borrowed(&block[..]), Vec::new()),
+                };
                 match lang {
-                    Lang::PowerShell => powershell(&block, None, installs, into),
-                    _ => shell(&block, lang, None, installs, names, into, Some(fills)),
+                    Lang::PowerShell => powershell(&mine, None, installs, into),
+                    _ => shell(&mine, lang, None, installs, names, into, Some(&mut *fills)),
+                }
+                for part in others {
+                    let mut theirs_too = Vec::new();
+                    match lang {
+                        Lang::PowerShell => powershell(part, None, installs, &mut theirs_too),
+                        _ => shell(
+                            part,
+                            lang,
+                            None,
+                            installs,
+                            names,
+                            &mut theirs_too,
+                            Some(&mut *fills),
+                        ),
+                    }
+                    let start = part[0].0.saturating_sub(first_line) as usize;
+                    if setup {
+                        set_up.extend(theirs_too.into_iter().map(|u| (Some(start), u)));
+                    } else {
+                        ways.extend(theirs_too.into_iter().map(|u| (start, u)));
+                    }
                 }
                 set_up.extend(theirs.into_iter().map(|u| (way, u)));
                 ways.extend(found.into_iter().map(|u| (way.unwrap_or(i), u)));
@@ -755,6 +783,49 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         uses: out,
         scripts_of_other_ways: scripts,
     }
+}
+
+/// A line of a block, with its number in the file.
+type BlockLine<'t> = (u32, &'t str);
+
+/// `block` split by its comments that offer what follows as another way (`# Or pipe it from a
+/// file`, `# Using the JAR directly`, [`other_way_comment`]): the lines of the block's own way,
+/// and each other way, up to the next comment that starts a paragraph. Only a comment at the
+/// start of a line, first in the block or after a blank line, counts: one inside a command or
+/// a here-document is none.
+fn split_at_other_ways<'b, 't>(
+    block: &'b [BlockLine<'t>],
+) -> (Cow<'b, [BlockLine<'t>]>, Vec<&'b [BlockLine<'t>]>) {
+    let paragraph = |k: usize| {
+        let line = block[k].1;
+        line.starts_with('#')
+            && !line.starts_with("#!")
+            && (k == 0 || block[k - 1].1.trim().is_empty())
+    };
+    if !(0..block.len()).any(|k| paragraph(k) && other_way_comment(block[k].1)) {
+        return (Cow::Borrowed(block), Vec::new());
+    }
+    let starts: Vec<usize> = (0..block.len()).filter(|&k| paragraph(k)).collect();
+    let mut mine = block[..starts[0]].to_vec();
+    let mut others = Vec::new();
+    for (n, &from) in starts.iter().enumerate() {
+        let part = &block[from..starts.get(n + 1).copied().unwrap_or(block.len())];
+        if other_way_comment(part[0].1) {
+            others.push(part);
+        } else {
+            mine.extend_from_slice(part);
+        }
+    }
+    (Cow::Owned(mine), others)
+}
+
+/// Whether a comment in a block offers what follows as another way: as a line before a block
+/// does ([`alternative_lead`]), or by naming the means (`# Using the JAR directly`, `# Via curl
+/// directly`).
+fn other_way_comment(line: &str) -> bool {
+    let t = lead(line);
+    alternative_lead(line)
+        || (starts_ci(t, "using ") || starts_ci(t, "via ")) && contains_ci(t, "directly")
 }
 
 /// The first three words of a shell block that runs one command (`ax ai-integrations create

@@ -985,3 +985,25 @@ fn commands_of_one_operating_system_are_no_needs() {
     let u = of_script("run.sh", script, &Local::default());
     assert_eq!(names(&u, DepKind::Bins), ["jq"]);
 }
+
+/// A comment in a block that offers what follows as another way (`# Using JAR directly`,
+/// `# Or pipe from a file`) starts one, up to the next comment that starts a paragraph: what
+/// only it runs is no need; a comment inside a command, or one that only describes, is none.
+#[test]
+fn a_comment_in_a_block_that_offers_another_way_starts_one() {
+    let body = "```bash\n# Standard output\nplantuml -txt d.puml\n\n# Using JAR directly\njava -jar plantuml.jar -txt d.puml\n\n# Or pipe from a file\ncat d.puml | plantuml -pipe\n\n# Then check it\njq . out.json\n```\n";
+    assert_eq!(
+        names(&of_body(body, 1, &[]), DepKind::Bins),
+        ["plantuml", "jq"]
+    );
+    let described = body
+        .replace("# Using JAR directly", "# Run the checker directly")
+        .replace("# Or pipe", "# And pipe");
+    assert_eq!(
+        names(&of_body(&described, 1, &[]), DepKind::Bins),
+        ["plantuml", "java", "plantuml", "jq"]
+    );
+    // Not after a blank line: part of the paragraph above.
+    let inside = body.replace("d.puml\n\n# Using", "d.puml\n# Using");
+    assert!(names(&of_body(&inside, 1, &[]), DepKind::Bins).contains(&"java".to_owned()));
+}
