@@ -280,18 +280,30 @@ impl From<GlobSet> for Excludes {
     }
 }
 
-/// Compile exclude globs (`what` names them in errors). A pattern without `/` also matches
-/// any single path component.
 /// Whether `raw` is a pattern `--exclude` and `exclude` take; the error says why not.
 pub(crate) fn check_exclude(raw: &str) -> Result<(), String> {
     compile_excludes(&[raw.to_owned()], "exclude pattern").map(|_| ())
 }
 
+/// Compile exclude globs (`what` names them in errors). A pattern without `/` also matches
+/// any single path component.
 fn compile_excludes(patterns: &[String], what: &str) -> Result<GlobSet, String> {
     let mut b = GlobSetBuilder::new();
     for raw in patterns {
         // `drafts/` and `./skills/drafts` mean the folder, as in .gitignore.
         let trimmed = raw.trim_start_matches("./").trim_end_matches('/');
+        // Trimmed to nothing (empty, `.`, `./`, `/`), a pattern would match every path, and the
+        // run would pass having audited nothing: almost surely not what was meant.
+        if trimmed.split('/').all(|c| c.is_empty() || c == ".") {
+            let pattern = if raw.is_empty() {
+                format!("an empty {what}")
+            } else {
+                format!("{what} `{raw}`")
+            };
+            return Err(format!(
+                "{pattern} would exclude everything (it matches every path); name a file or folder, such as `drafts` or `skills/old/**`, or remove the pattern"
+            ));
+        }
         let p = &trimmed.to_owned();
         let glob = GlobBuilder::new(p)
             .literal_separator(true)

@@ -294,8 +294,8 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     with_mcp(&mut opts, &args, mcp)?;
     if args.verbose {
         match &settings_file {
-            Some(f) => eprintln!("skill-audit: settings from {f}"),
-            None => eprintln!("skill-audit: no settings file (skill-audit.toml) found"),
+            Some(f) => say!("skill-audit: settings from {f}"),
+            None => say!("skill-audit: no settings file (skill-audit.toml) found"),
         }
     }
     // One pool of `-j` threads for the audit and the renderers. It can only fail if a pool
@@ -314,11 +314,7 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     // An `-o` file of no known format, and then a bad baseline, are usage errors before any
     // work is done.
     super::check_outputs(&args.out)?;
-    let baseline = args
-        .baseline
-        .as_deref()
-        .map(report::diff::load)
-        .transpose()?;
+    let baseline = args.baseline.as_deref().map(load_baseline).transpose()?;
     if args.diff {
         return diff(&opts, &args);
     }
@@ -350,7 +346,7 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     // for whatever reason it does.
     report.fails = Some(write_failed || failed || (empty && args.fail_on_empty));
     if empty && !args.quiet {
-        eprintln!("skill-audit: {}", nothing_found(&report));
+        say!("skill-audit: {}", nothing_found(&report));
     }
     if args.statistics {
         statistics(&report, &args.out)?;
@@ -360,7 +356,7 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
         write_outputs(&report, &args.out)?;
     }
     if args.quiet && failed {
-        eprintln!("skill-audit: exit 1: {}", why_failed(&report, fail_on));
+        say!("skill-audit: exit 1: {}", why_failed(&report, fail_on));
     }
     let outcome = if write_failed || failed || (empty && args.fail_on_empty) {
         Outcome::Failed
@@ -371,6 +367,46 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     // would only delay the exit.
     std::mem::forget(report);
     Ok(outcome)
+}
+
+/// `--baseline FILE`: the JSON report it names. A file that is not one (not JSON, or another
+/// JSON file) is refused with what to pass instead, rather than with the JSON parser's terms.
+fn load_baseline(path: &std::path::Path) -> Result<Report, String> {
+    let text = report::diff::read_report(path)?;
+    report::diff::parse(&text, path).map_err(|message| {
+        // `parse` says why only as text, in the parser's terms: parsed again, on this failing
+        // path only, for the parser's account of where and how.
+        let json = text
+            .strip_prefix(crate::parse::frontmatter::BOM)
+            .unwrap_or(&text);
+        match serde_json::from_str::<Report>(json) {
+            Err(e) => not_a_report(path, &e),
+            // It parses: its schema_version is refused, which that message says.
+            Ok(_) => message,
+        }
+    })
+}
+
+/// Why `--baseline FILE` is not a skill-audit JSON report, at the line and column the parser
+/// stopped, and what to pass instead.
+fn not_a_report(path: &std::path::Path, e: &serde_json::Error) -> String {
+    use serde_json::error::Category;
+    let why = match e.classify() {
+        Category::Syntax => "it is not JSON there".to_owned(),
+        Category::Eof => "it ends there, before the JSON does".to_owned(),
+        Category::Io => format!("it cannot be read there: {e}"),
+        // The report's own key first: a JSON file without it is some other kind of file.
+        Category::Data if e.to_string().starts_with("missing field `schema_version`") => {
+            "it is JSON, but has no `schema_version`, which every report has".to_owned()
+        }
+        Category::Data => "it is JSON, but a report holds something else there".to_owned(),
+    };
+    format!(
+        "{}:{}:{}: not a skill-audit JSON report, which --baseline takes: {why}; pass a report that `skill-audit --format json` wrote (e.g. `skill-audit . -f json -o baseline.json` on the base branch)",
+        report::diff::shown(path),
+        e.line(),
+        e.column(),
+    )
 }
 
 /// Which fixes `--fix` and `--diff` apply.
@@ -390,7 +426,7 @@ fn fix_mode(opts: &AuditOptions, args: &AuditArgs) -> Result<crate::fix::Mode, S
 /// Say on standard error which fixes could not be applied, and why.
 fn report_dropped(dropped: &[crate::fix::Dropped]) {
     for d in dropped {
-        eprintln!(
+        say!(
             "skill-audit: {}:{}: {} not applied ({}): {}",
             crate::report::text::visible(&d.path),
             d.line,
@@ -407,10 +443,8 @@ fn diff(opts: &AuditOptions, args: &AuditArgs) -> Result<Outcome, String> {
     let mode = fix_mode(opts, args)?;
     let done = crate::fix::run(opts, mode).map_err(|e| e.to_string())?;
     let text = crate::fix::diff(&done.changes);
-    use std::io::Write as _;
-    std::io::stdout()
-        .write_all(text.as_bytes())
-        .map_err(|e| format!("cannot write the diff: {e}"))?;
+    // As a report's: a reader that stops early (`| head`) is no error.
+    super::write_stdout(text.as_bytes())?;
     if !args.quiet {
         report_dropped(&done.dropped);
         let n = done.safe + done.unsafe_;
@@ -419,7 +453,7 @@ fn diff(opts: &AuditOptions, args: &AuditArgs) -> Result<Outcome, String> {
             1 => "; 1 fix cannot be applied (see above)".to_owned(),
             n => format!("; {n} fixes cannot be applied (see above)"),
         };
-        eprintln!(
+        say!(
             "Would fix {n} ({} safe, {} unsafe) in {}{left}",
             done.safe,
             done.unsafe_,
@@ -453,7 +487,7 @@ fn fix(opts: &mut AuditOptions, args: &AuditArgs) -> Result<Fixed, String> {
     let failed = crate::fix::write(&done.changes, &opts.roots);
     opts.roots = crate::fix::renamed_roots(&opts.roots, &done.changes);
     for (_, e) in &failed {
-        eprintln!("skill-audit: {}", crate::report::text::visible(e));
+        say!("skill-audit: {}", crate::report::text::visible(e));
     }
     let mut summary = crate::report::FixSummary {
         not_applied: done.dropped.len(),
@@ -516,7 +550,7 @@ fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, 
             .iter()
             .map(|r| crate::paths::display_path(r, &opts.view()))
             .collect();
-        eprintln!("skill-audit: auditing {}", roots.join(", "));
+        say!("skill-audit: auditing {}", roots.join(", "));
     }
     let spinner = (!args.quiet && std::io::stderr().is_terminal()).then(|| {
         let bar =
@@ -533,7 +567,7 @@ fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, 
     let result = result.map_err(|e| e.to_string())?;
     if args.verbose {
         for p in &result.profiles {
-            eprintln!(
+            say!(
                 "skill-audit: profile {} ({}): {}, {}, {}",
                 p.name,
                 p.path,
@@ -543,7 +577,7 @@ fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, 
             );
         }
         let (skills, agents) = (result.skills.len(), result.agents.len());
-        eprintln!(
+        say!(
             "skill-audit: {}: {}, {}, {}",
             Count(result.files_scanned, "file"),
             Count(skills, "skill"),
@@ -554,18 +588,18 @@ fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, 
             )
         );
         if result.ignored > 0 {
-            eprintln!(
+            say!(
                 "skill-audit: {} hidden by ignore rules (--no-ignore audits them)",
                 Count(result.ignored, "file")
             );
         }
-        eprintln!(
+        say!(
             "skill-audit: {} ({} drifting), {}",
             Count(result.links.len(), "link"),
             result.drift.len(),
             Count(result.findings.len(), "finding")
         );
-        eprintln!("skill-audit: done in {:.1?}", started.elapsed());
+        say!("skill-audit: done in {:.1?}", started.elapsed());
     }
     Ok(result)
 }

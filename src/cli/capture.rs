@@ -102,7 +102,7 @@ fn write(args: &CaptureArgs, text: &str) -> Result<Outcome, String> {
             std::fs::write(path, text)
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
             if args.verbose {
-                eprintln!("skill-audit: wrote {}", path.display());
+                say!("skill-audit: wrote {}", path.display());
             }
         }
         None => write_stdout(text.as_bytes())?,
@@ -129,7 +129,7 @@ fn machine(paths: Vec<PathBuf>, name: Option<&str>, verbose: bool) -> Result<Str
     let pathext = std::env::var("PATHEXT").ok();
     let os = machine::this_os();
     if os.is_none() {
-        eprintln!(
+        say!(
             "skill-audit: note: `os` not recorded: `{}` is none of darwin, linux, win32",
             std::env::consts::OS
         );
@@ -140,7 +140,7 @@ fn machine(paths: Vec<PathBuf>, name: Option<&str>, verbose: bool) -> Result<Str
     };
     let packages = packages
         .inspect_err(|why| {
-            eprintln!("skill-audit: note: `packages` not recorded (not described): {why}")
+            say!("skill-audit: note: `packages` not recorded (not described): {why}")
         })
         .ok();
     let found = Found {
@@ -151,7 +151,7 @@ fn machine(paths: Vec<PathBuf>, name: Option<&str>, verbose: bool) -> Result<Str
     };
     if verbose {
         use crate::words::Count;
-        eprintln!(
+        say!(
             "skill-audit: {}: {} asked for ({} found), {} ({} set)",
             Count(result.skills.len(), "skill"),
             Count(asked.bins.len(), "executable"),

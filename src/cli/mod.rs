@@ -6,6 +6,14 @@
 //! (`mcp`, an MCP server over the library). Exit codes: 0 when no
 //! finding reaches `--fail-on`, 1 when one does, 2 for usage, configuration or I/O errors.
 
+/// `eprintln!` that never panics: every diagnostic on standard error goes through
+/// [`stderr_line`]. Defined before the modules below, so that they can use it.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::cli::stderr_line(format_args!($($arg)*))
+    };
+}
+
 mod args;
 mod audit;
 mod capture;
@@ -271,7 +279,7 @@ fn init(dir: &std::path::Path) -> Result<Outcome, String> {
         })?;
     f.write_all(crate::config::file::STARTER.as_bytes())
         .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
-    eprintln!("wrote {}", path.display());
+    say!("wrote {}", path.display());
     Ok(Outcome::Clean)
 }
 
@@ -348,12 +356,52 @@ pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), Str
     Ok(())
 }
 
-/// Every `-o` file's format can be told: checked before any work, so a bad one writes nothing.
+/// Every `-o` file's format can be told, and no destination is named twice: checked before
+/// any work, so a bad one writes nothing.
 pub(crate) fn check_outputs(out: &OutputArgs) -> Result<(), String> {
     let files = out.outputs.iter().filter_map(|p| destination(p));
-    match files.into_iter().find(|p| format_of(out, p).is_none()) {
-        Some(path) => Err(unknown_format(path)),
-        None => Ok(()),
+    if let Some(path) = files.into_iter().find(|p| format_of(out, p).is_none()) {
+        return Err(unknown_format(path));
+    }
+    // A destination given twice would get the report twice: standard output would carry two
+    // reports one after the other, a file would be written twice over.
+    let mut seen: Vec<(&std::path::Path, Option<PathBuf>)> = Vec::new();
+    for path in &out.outputs {
+        let key = destination(path).map(same_file_key);
+        if let Some((first, _)) = seen.iter().find(|(_, k)| *k == key) {
+            return Err(match key {
+                None => "`-o -` is given twice; standard output takes one report, so give it once"
+                    .to_owned(),
+                Some(_) if *first == path.as_path() => format!(
+                    "`-o {}` is given twice; give each output file once",
+                    path.display()
+                ),
+                Some(_) => format!(
+                    "`-o {}` and `-o {}` name the same file; give each output file once",
+                    first.display(),
+                    path.display()
+                ),
+            });
+        }
+        seen.push((path, key));
+    }
+    Ok(())
+}
+
+/// The file an `-o` path names, however it is spelled (`./a.json`, `dir/../a.json`, through
+/// a link): the file itself when it exists, else its folder's real path and its name.
+fn same_file_key(path: &std::path::Path) -> PathBuf {
+    if let Ok(real) = std::fs::canonicalize(path) {
+        return real;
+    }
+    let folder = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => std::path::Path::new("."),
+    };
+    match (std::fs::canonicalize(folder), path.file_name()) {
+        (Ok(folder), Some(name)) => folder.join(name),
+        // A folder that does not exist: writing fails anyway, and says so.
+        _ => crate::paths::normalize(path),
     }
 }
 
@@ -393,6 +441,13 @@ pub(crate) fn emit(
     let file = std::fs::File::create(path).map_err(failed)?;
     let mut w = io::BufWriter::with_capacity(BUFFER, file);
     render(&mut w).and_then(|()| w.flush()).map_err(failed)
+}
+
+/// Write one line to standard error, ignoring a failed write: `eprintln!` panics when standard
+/// error is closed or full (`2>/dev/full`, a reader that went away), which would end the run
+/// with a panic's exit code instead of the documented 0, 1 or 2.
+pub fn stderr_line(line: std::fmt::Arguments<'_>) {
+    let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
 pub(crate) fn print(s: &str) -> Result<Outcome, String> {

@@ -123,6 +123,8 @@ pub(crate) fn merge(paths: &[PathBuf], out: &OutputArgs) -> Result<Outcome, Stri
     if paths.iter().filter(|p| report::diff::is_stdin(p)).count() > 1 {
         return Err("merge: standard input (`-`) holds one report; give it once".into());
     }
+    // As for an audit: a bad `-o` is refused before any report is read.
+    super::check_outputs(out)?;
     let mut reports = Vec::with_capacity(paths.len());
     let mut used = std::collections::BTreeSet::new();
     // A file given twice keeps its label, so that merge finds its paths twice and says so.

@@ -87,7 +87,7 @@ pub(crate) fn run(args: ToPromptArgs) -> Result<Outcome, String> {
     super::emit(None, |w| prompt::render(&skills, args.format, w))?;
     // Printed as the audit lists them; the host would list one of each name.
     for (name, n) in shared_names(&skills) {
-        eprintln!(
+        say!(
             "skill-audit: `{name}` names {n} of the skills listed; a host loads only one of them (SA401); rename one"
         );
     }

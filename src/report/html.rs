@@ -31,7 +31,14 @@ const TEMPLATE_NAME: &str = "report.html.j2";
 const TEMPLATE: &str = include_str!("../../templates/report.html.j2");
 
 pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
-    let failed = |e: minijinja::Error| io::Error::other(format!("html report: {e:#}"));
+    let failed = |e: minijinja::Error| {
+        // A failed write keeps its kind: the caller takes a closed pipe (`| head`) as a reader
+        // that stopped, as it does for every other format.
+        match std::error::Error::source(&e).and_then(|s| s.downcast_ref::<io::Error>()) {
+            Some(write) => io::Error::new(write.kind(), write.to_string()),
+            None => io::Error::other(format!("html report: {e:#}")),
+        }
+    };
     let env = environment().map_err(failed)?;
     let page = Page::new(report);
     env.get_template(TEMPLATE_NAME)

@@ -88,6 +88,80 @@ fn exit_codes_follow_fail_on() {
     }
 }
 
+/// The binary as `std::process::Command`, whose standard streams can be any file or pipe
+/// (assert_cmd's pipes them all).
+fn raw_bin() -> std::process::Command {
+    let mut c = std::process::Command::new(env!("CARGO_BIN_EXE_skill-audit"));
+    c.current_dir(MANIFEST_DIR);
+    c
+}
+
+/// A standard error that takes no write (`/dev/full`) is no reason to exit otherwise than the
+/// documented 0, 1 or 2. Linux only: other systems have no `/dev/full`, and the messages are
+/// written by the same code there.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_standard_error_that_cannot_be_written_keeps_the_exit_codes() {
+    // A misspelt key: one safe fix.
+    let lib = tree(&[(
+        "skills/ok/SKILL.md",
+        "---\nname: ok\ndescripton: Does ok things. Use when asked.\n---\n# ok\n",
+    )]);
+    let full = || {
+        std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .expect("/dev/full opens")
+    };
+    let code = |cwd: &Path, args: &[&str]| {
+        raw_bin()
+            .current_dir(cwd)
+            .args(args)
+            .stdout(std::process::Stdio::null())
+            .stderr(full())
+            .status()
+            .expect("the binary runs")
+            .code()
+    };
+    let example = Path::new(MANIFEST_DIR);
+    // `-v` writes its account on standard error; the findings still decide.
+    assert_eq!(code(example, &["examples/library", "-v"]), Some(1));
+    assert_eq!(
+        code(example, &["examples/library", "-v", "--fail-on", "never"]),
+        Some(0)
+    );
+    // The error message itself cannot be written.
+    assert_eq!(code(example, &["no-such-folder"]), Some(2));
+    // `--diff` and `--fix` write their summaries there.
+    assert_eq!(code(lib.path(), &[".", "--diff"]), Some(1));
+    assert_eq!(
+        code(lib.path(), &[".", "--fix", "--fail-on", "never"]),
+        Some(0)
+    );
+}
+
+/// Standard output closed by its reader (`| head -c1`) ends the run as a full report would,
+/// in every format: the HTML report's template engine reports the write as its own error.
+#[cfg(unix)]
+#[test]
+fn a_closed_standard_output_is_a_reader_that_stopped_in_every_format() {
+    for format in ["html", "json", "sarif", "markdown", "text", "concise"] {
+        let (reader, writer) = std::io::pipe().expect("a pipe");
+        // Closed before anything is written: every write fails as a closed pipe.
+        drop(reader);
+        let out = raw_bin()
+            .args(EXAMPLE)
+            .args(["-f", format])
+            .stdout(writer)
+            .stderr(std::process::Stdio::piped())
+            .output()
+            .expect("the binary runs");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{format}: {err}");
+        assert!(err.is_empty(), "{format}: {err}");
+    }
+}
+
 #[test]
 fn usage_errors_exit_2() {
     let lib = tree(&[("skills/ok/SKILL.md", &skill_md("ok", ""))]);
@@ -231,6 +305,43 @@ fn dash_output_is_standard_output() {
     assert_eq!((dash.status.code(), &dash.stdout), (Some(1), &plain.stdout));
     assert!(!String::from_utf8_lossy(&dash.stdout).contains("files scanned"));
     assert!(!lib.path().join("-").exists(), "no file named `-`");
+}
+
+#[test]
+fn a_destination_given_twice_is_refused_before_anything_is_written() {
+    let lib = tree(&[("skills/ok/SKILL.md", &skill_md("ok", ""))]);
+    std::fs::create_dir(lib.path().join("sub")).unwrap();
+    // Standard output would carry two reports, one after the other.
+    let err = stderr_of(
+        bin(lib.path()).args([".", "-f", "json", "-o", "-", "-o", "-"]),
+        2,
+    );
+    assert!(err.contains("`-o -` is given twice"), "{err}");
+    // One file, however spelled, would be written twice over.
+    for second in ["same.json", "./same.json", "sub/../same.json"] {
+        let out = bin(lib.path())
+            .args([".", "-o", "same.json", "-o", second])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{second}: {err}");
+        assert!(err.contains(&format!("`-o {second}`")), "{err}");
+        assert!(out.stdout.is_empty());
+        assert!(!lib.path().join("same.json").exists(), "{second}");
+    }
+    // Distinct destinations are each written.
+    bin(lib.path())
+        .args([".", "-o", "a.json", "-o", "sub/a.json", "-o", "-"])
+        .assert()
+        .code(0);
+    assert!(lib.path().join("a.json").exists() && lib.path().join("sub/a.json").exists());
+    // `merge` takes the same `-o`.
+    let err = stderr_of(
+        bin(lib.path()).args(["merge", "a.json", "-o", "m.md", "-o", "./m.md"]),
+        2,
+    );
+    assert!(err.contains("name the same file"), "{err}");
+    assert!(!lib.path().join("m.md").exists());
 }
 
 // ---- profiles ------------------------------------------------------------------------------------
@@ -951,6 +1062,34 @@ fn paths_are_slash_separated_and_relative_to_the_working_directory() {
     assert!(!v.to_string().contains("\\\\"));
 }
 
+#[test]
+fn an_exclude_pattern_that_would_exclude_everything_is_refused() {
+    let lib = tree(&[("skills/ok/SKILL.md", "---\ndescription: no name\n---\n")]);
+    for pattern in ["", ".", "./", "/", "./."] {
+        let err = stderr_of(bin(lib.path()).args([".", "--exclude", pattern]), 2);
+        assert!(
+            err.contains("--exclude pattern") && err.contains("would exclude everything"),
+            "{pattern:?}: {err}"
+        );
+    }
+    // A folder written as .gitignore writes one is no such pattern.
+    let (v, code) = json_run(lib.path(), &[".", "--exclude", "./skills/"]);
+    assert_eq!((skill_paths(&v).len(), code), (0, 0));
+    // In the settings file, the message names the file and the place.
+    for pattern in ["", "./"] {
+        write(
+            lib.path(),
+            "skill-audit.toml",
+            format!("exclude = [\"{pattern}\"]\n"),
+        );
+        let err = stderr_of(bin(lib.path()).arg("."), 2);
+        assert!(
+            err.contains("skill-audit.toml:1:12: ") && err.contains("would exclude everything"),
+            "{pattern:?}: {err}"
+        );
+    }
+}
+
 // ---- rules and rule ---------------------------------------------------------------------------------
 
 #[test]
@@ -1305,6 +1444,50 @@ fn a_byte_order_mark_before_a_profile_or_a_report_is_read_past() {
         "{:#}",
         r["baseline"]
     );
+}
+
+#[test]
+fn a_baseline_that_is_no_report_is_told_so_with_what_to_pass() {
+    let dir = tempfile::TempDir::new().unwrap();
+    for (name, text, at, why) in [
+        (
+            "other.json",
+            "{\"runs\": []}",
+            "other.json:1:12: ",
+            "has no `schema_version`",
+        ),
+        ("notes.txt", "hello", "notes.txt:1:1: ", "it is not JSON"),
+        (
+            "cut.json",
+            "{\"schema_version\": 1,\n",
+            "cut.json:2:0: ",
+            "it ends there",
+        ),
+        (
+            "odd.json",
+            "{\"schema_version\": \"x\"}",
+            "odd.json:1:22: ",
+            "a report holds",
+        ),
+    ] {
+        std::fs::write(dir.path().join(name), text).unwrap();
+        let err = stderr_of(
+            bin(dir.path())
+                .arg(Path::new(MANIFEST_DIR).join("examples/library"))
+                .args(["--baseline", name, "--fail-on", "never"]),
+            2,
+        );
+        assert!(
+            err.contains(&format!("{at}not a skill-audit JSON report")),
+            "{name}: {err}"
+        );
+        assert!(err.contains(why), "{name}: {err}");
+        assert!(err.contains("-f json -o baseline.json"), "{name}: {err}");
+        // Not the parser's own terms.
+        for internal in ["missing field", "expected", "at line", "invalid type"] {
+            assert!(!err.contains(internal), "{name}: {err}");
+        }
+    }
 }
 
 #[test]

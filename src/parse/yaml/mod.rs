@@ -240,8 +240,10 @@ mod tests {
             // skips the entry unread, the builder refuses the cycle wherever it is.
             (Err(a), Ok(_)) if yaml.contains("<<") && a.message.contains("recursive") => {}
             // Likewise a key repeated inside such an entry: YAML's keys are unique wherever
-            // the mapping is, so the builder refuses it.
+            // the mapping is, so the builder refuses it; and a tagged value that is not of its
+            // tag (`!!int x`), which a strict reader refuses wherever it is.
             (Err(a), Ok(_)) if yaml.contains("<<") && a.rule == Rule::DuplicateKey => {}
+            (Err(a), Ok(_)) if yaml.contains("<<") && a.message.contains("is not a valid") => {}
             (Err(a), Err(b)) => assert_eq!(
                 (a.rule, a.pos.line),
                 (b.rule, b.pos.line),
@@ -249,6 +251,14 @@ mod tests {
             ),
             (a, b) => panic!("{yaml:?}\nbuilt: {a:?}\nreference: {b:?}"),
         }
+    }
+
+    #[test]
+    fn a_bad_tagged_value_inside_a_merged_entry_the_mapping_overrides_is_refused() {
+        let yaml = "b: 0x1F\n<<: \n  b: !!int x\na:   text\n";
+        let refused = parse(yaml, 2).map(|_| ()).map_err(|e| (e.rule, e.pos.line));
+        assert_eq!(refused, Err((Rule::YamlSyntax, 4)));
+        agrees(yaml);
     }
 
     #[test]
