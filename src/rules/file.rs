@@ -406,11 +406,29 @@ pub(crate) fn skill_file_casing(
 ) {
     let hosts = crate::words::and_list(crate::profile::builtin::exact_file_name_hosts());
     let fs = crate::words::and_list(crate::profile::builtin::file_system_name_hosts());
-    let (message, fix) = if rename_blocked(files, fs_path, "SKILL.md") {
+    let beside = same_name_beside(files, fs_path, "SKILL.md");
+    let (message, fix) = if beside.iter().any(|n| n == "SKILL.md") {
         (
             format!(
                 "{name} should be named `SKILL.md`, but a file of that name is beside it: {hosts} load that one; merge the two and remove {name}",
                 name = quote(name)
+            ),
+            None,
+        )
+    } else if !beside.is_empty() {
+        // No file has the exact name: which of them a host would take is no question, as
+        // none is taken where case counts.
+        let mut all = vec![quote(name)];
+        all.extend(beside.iter().map(|n| quote(n)));
+        let all: Vec<&str> = all.iter().map(String::as_str).collect();
+        let (count, none, rest) = match all.len() {
+            2 => ("two", "neither", "the other"),
+            _ => ("several", "none", "the others"),
+        };
+        (
+            format!(
+                "{} are {count} casings of the skill file and {none} is `SKILL.md`: {hosts} look for that exact name and load {none}, and {fs} find {none} where the file system tells case apart (Linux); keep one, rename it to `SKILL.md` and remove {rest}",
+                crate::words::and_list(&all)
             ),
             None,
         )
@@ -429,21 +447,21 @@ pub(crate) fn skill_file_casing(
     sink.push_fixed(Rule::SkillFileCasing, Pos::START, message, fix);
 }
 
-/// Whether renaming the file at `fs_path` to `to` in its folder would meet another file: one
-/// spelled `to` in any case, as a checkout on a file system that ignores case could not hold
-/// both. Its own name in another case is no obstacle. A folder that cannot be listed blocks
-/// nothing here: the rename itself is checked again when it is made. The folder is listed:
+/// The other files beside the file at `fs_path` that are named `to` in some case, sorted:
+/// renaming it to `to` would meet them, as a checkout on a file system that ignores case could
+/// not hold both. Its own name in another case is no obstacle. A folder that cannot be listed
+/// holds none here: the rename itself is checked again when it is made. The folder is listed:
 /// for a skill file in another case, of which a folder holds few.
-fn rename_blocked(files: &dyn crate::files::Files, fs_path: &Path, to: &str) -> bool {
+fn same_name_beside(files: &dyn crate::files::Files, fs_path: &Path, to: &str) -> Vec<String> {
     let (Some(dir), Some(own)) = (fs_path.parent(), fs_path.file_name()) else {
-        return false;
+        return Vec::new();
     };
     let own = own.to_string_lossy();
-    files.names_in(dir).is_some_and(|names| {
-        names
-            .iter()
-            .any(|n| *n != own && n.eq_ignore_ascii_case(to))
-    })
+    let mut found: Vec<String> = (files.names_in(dir).unwrap_or_default().into_iter())
+        .filter(|n| *n != own && n.eq_ignore_ascii_case(to))
+        .collect();
+    found.sort();
+    found
 }
 
 pub(crate) const UTF8_BOM: RuleDoc = RuleDoc {

@@ -11,11 +11,12 @@
 //! skills or agents its selector picks. Nothing is run and no file is read.
 
 use std::hash::{Hash, Hasher};
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Mutex, OnceLock, PoisonError};
 
 use super::{Rule, RuleDoc};
 use crate::diagnostic::{Pos, Severity, Sink, quote};
 use crate::parse::yaml::{Node, Value};
+use crate::profile::{Vocabulary, builtin, names};
 
 /// The prefix of every policy rule ID: `P` and three digits, a range no built-in rule uses.
 pub const PREFIX: &str = "P";
@@ -310,7 +311,7 @@ impl PolicySpec {
                 quote(field)
             ),
             Check::ForbiddenTools { tools } => format!(
-                "`tools` may not grant {} (an agent without `tools` is granted every tool, these too)",
+                "`tools` may not grant {}, nor a name a built-in host that loads the agent takes for one of them (such as GitHub Copilot's `execute` for `Bash`); an agent without `tools` is granted every tool, these too",
                 crate::diagnostic::quoted(tools)
             ),
             Check::RequiredTools { tools } => format!(
@@ -318,7 +319,7 @@ impl PolicySpec {
                 crate::diagnostic::quoted(tools)
             ),
             Check::AllowedServers { servers } => format!(
-                "The agent may be granted only the MCP servers {}, in `mcp-servers` or as `mcp__SERVER__TOOL` tools",
+                "The agent may be granted only the MCP servers {}, in `mcp-servers` or by tools of theirs in `tools` (`SERVER/TOOL`, `SERVER/*`, `SERVER:TOOL`, `mcp__SERVER__TOOL`)",
                 crate::diagnostic::quoted(servers)
             ),
         };
@@ -606,11 +607,135 @@ fn tool_name(t: &str) -> &str {
     t.split('(').next().unwrap_or(t).trim()
 }
 
-/// The MCP server a Claude Code tool name (`mcp__github__create_issue`) belongs to.
-fn server_of_tool(t: &str) -> Option<&str> {
-    let rest = t.strip_prefix("mcp__")?;
-    let (server, _) = rest.split_once("__")?;
-    (!server.is_empty()).then_some(server)
+/// The MCP server whose tool, or every tool, a `tools` entry grants, in each spelling a host
+/// reads: `jira/search` and `jira/*` (VS Code, GitHub Copilot), `mcp__jira__search` (Claude
+/// Code), `jira:search`. `None` for a tool of a built-in host's own namespace (VS Code's
+/// `edit/editFiles`, `web/fetch`, the legacy `runCommands/runInTerminal`) and for an
+/// extension's (`publisher.extension/tool`): neither is a server.
+fn server_of_tool(t: &str) -> Option<String> {
+    let canonical = names::canonical(names::tool_of(t));
+    let (server, _) = canonical.split_once('/')?;
+    let not_a_server = server.is_empty()
+        || names::looks_like_extension(server)
+        || host_namespaces().iter().any(|n| n == server);
+    (!not_a_server).then(|| server.to_owned())
+}
+
+/// The first parts of the built-in hosts' own `set/tool` names: their tool sets (VS Code's
+/// `read`, `edit`, `execute`, `web`, ...) and those of their legacy names (`runCommands`).
+/// Compared exactly, as the built-in VS Code profile matches its tool names.
+fn host_namespaces() -> &'static [String] {
+    static CELL: OnceLock<Vec<String>> = OnceLock::new();
+    CELL.get_or_init(|| {
+        let mut out: Vec<String> = Vec::new();
+        for v in builtin::hosts()
+            .iter()
+            .filter_map(|h| h.vocabulary.as_ref())
+        {
+            out.extend(v.toolsets.keys().cloned());
+            out.extend(
+                (v.renamed.keys())
+                    .filter_map(|k| k.split_once('/'))
+                    .map(|(set, _)| set.to_owned()),
+            );
+        }
+        out.sort();
+        out.dedup();
+        out
+    })
+}
+
+/// How a host reads a tool name that is not one of its own.
+enum How<'v> {
+    /// One of its aliases (GitHub Copilot's `bash` for `execute`).
+    Alias,
+    /// A legacy name, read as the names that replaced it (VS Code's `codebase`).
+    Legacy,
+    /// Another host's name, by its table of that host's names (VS Code's of Claude Code's
+    /// `Bash`): that host's title and the name as the table writes it.
+    Mapped(&'v str, &'v str),
+}
+
+/// The host's own names that the host of `v` reads `name` as, and how; `None` when it reads
+/// it as it is. Names are matched without case, as the policy compares tool names.
+fn reading<'v>(v: &'v Vocabulary, name: &str) -> Option<(&'v [String], How<'v>)> {
+    let lower = name.to_lowercase();
+    if let Some((_, target)) = v.aliases.iter().find(|(alias, _)| **alias == lower) {
+        return Some((std::slice::from_ref(target), How::Alias));
+    }
+    if let Some((_, new)) = v
+        .renamed
+        .iter()
+        .find(|(old, _)| old.eq_ignore_ascii_case(name))
+    {
+        return Some((new, How::Legacy));
+    }
+    for (third, map) in &v.maps {
+        if let Some((theirs, targets)) = map.iter().find(|(t, _)| t.eq_ignore_ascii_case(name)) {
+            let third = (builtin::hosts().iter())
+                .find(|h| h.host() == Some(third.as_str()))
+                .and_then(|h| h.host_title())
+                .unwrap_or(third);
+            return Some((targets, How::Mapped(third, theirs)));
+        }
+    }
+    None
+}
+
+/// Why the host `title` reads `name` as `own`.
+fn clause(title: &str, name: &str, own: &[String], how: &How<'_>) -> String {
+    let own: Vec<String> = own.iter().map(|t| quote(t)).collect();
+    let own: Vec<&str> = own.iter().map(String::as_str).collect();
+    let own = crate::words::and_list(&own);
+    match how {
+        How::Alias => format!("{} is {title}'s alias of {own}", quote(name)),
+        How::Legacy => format!("{} is {title}'s old name of {own}", quote(name)),
+        How::Mapped(third, theirs) => {
+            format!("{title} maps {third}'s {} to {own}", quote(theirs))
+        }
+    }
+}
+
+/// Why the tool `granted` grants what the forbidden tool `forbidden` names (bare names, not
+/// equal without case) on a built-in host that loads agents of `flavor`: the host reads the
+/// two, by its aliases, legacy names or table of another host's names, as names with one in
+/// common (GitHub Copilot reads `shell` and `Bash` as `execute`; VS Code reads Claude Code's
+/// `Bash` as `execute`). Names are compared as the tables write them, not by the tools of
+/// a set they name: that `Bash` is VS Code's whole `execute` set does not make it
+/// `execute/runTests`. `None` when no such host relates them.
+fn same_tool(flavor: &str, granted: &str, forbidden: &str) -> Option<String> {
+    let own = |name: &str| [name.to_owned()];
+    for host in builtin::loading(flavor) {
+        let Some(v) = &host.vocabulary else { continue };
+        let title = host.host_title().unwrap_or(&v.host);
+        let (g, f) = (reading(v, granted), reading(v, forbidden));
+        let (g_own, f_own) = (own(granted), own(forbidden));
+        let g_names = g.as_ref().map_or(&g_own[..], |(n, _)| n);
+        let f_names = f.as_ref().map_or(&f_own[..], |(n, _)| n);
+        let common = g_names
+            .iter()
+            .any(|a| f_names.iter().any(|b| a.eq_ignore_ascii_case(b)));
+        if !common {
+            continue;
+        }
+        return Some(match (&g, &f) {
+            (Some((a, How::Alias)), Some((_, How::Alias))) => format!(
+                "{} and {} are {title}'s aliases of {}",
+                quote(granted),
+                quote(forbidden),
+                crate::diagnostic::quoted(a)
+            ),
+            _ => [
+                g.map(|(n, how)| clause(title, granted, n, &how)),
+                f.map(|(n, how)| clause(title, forbidden, n, &how)),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", and "),
+        });
+    }
+    None
 }
 
 fn check_grants(
@@ -639,16 +764,19 @@ fn check_grants(
     match &spec.check {
         Check::ForbiddenTools { tools } => {
             // A tool, or a tool of a tool set or MCP server the policy names (`edit` forbids
-            // VS Code's `edit/editFiles`, `github` every `github/...` tool).
-            let forbidden = |t: &str| {
-                let name = tool_name(t);
-                tools.iter().any(|f| {
-                    f.eq_ignore_ascii_case(name)
-                        || name
-                            .get(..f.len())
-                            .is_some_and(|p| p.eq_ignore_ascii_case(f))
-                            && name[f.len()..].starts_with('/')
-                })
+            // VS Code's `edit/editFiles`, `jira` every `jira/...` tool), in any spelling of an
+            // MCP tool (`mcp__jira__search`, `jira:search`).
+            let named = |t: &str, f: &str| {
+                let name = names::canonical(names::tool_of(t));
+                // As written: a forbidden `Bash(rm:*)` does not forbid every `Bash`.
+                let f = names::canonical(f);
+                // `jira/*` names the server as `jira` does.
+                let set = f.strip_suffix("/*").unwrap_or(&f);
+                name.eq_ignore_ascii_case(&f)
+                    || name
+                        .get(..set.len())
+                        .is_some_and(|p| p.eq_ignore_ascii_case(set))
+                        && name[set.len()..].starts_with('/')
             };
             if agent.tools.is_none() {
                 // No list, or `*`, grants every tool, the forbidden ones too. A list written in
@@ -667,13 +795,31 @@ fn check_grants(
                 });
                 return;
             }
-            for (t, pos) in listed.iter().filter(|(t, _)| forbidden(t)) {
-                push(sink, rule, spec, *pos, || {
-                    format!(
-                        "the agent is granted {}, which this library's policy forbids; remove it from `tools`",
-                        quote(t)
-                    )
+            for (t, pos) in &listed {
+                if tools.iter().any(|f| named(t, f)) {
+                    push(sink, rule, spec, *pos, || {
+                        format!(
+                            "the agent is granted {}, which this library's policy forbids; remove it from `tools`",
+                            quote(t)
+                        )
+                    });
+                    continue;
+                }
+                // Another name a host that loads the agent takes for a forbidden tool.
+                let bare = names::tool_of(t);
+                let same = tools.iter().find_map(|f| {
+                    let why = same_tool(&agent.flavor, bare, names::trim(f))?;
+                    Some((f, why))
                 });
+                if let Some((f, why)) = same {
+                    push(sink, rule, spec, *pos, || {
+                        format!(
+                            "the agent is granted {}, which this library's policy forbids as {} ({why}); remove it from `tools`",
+                            quote(t),
+                            quote(f)
+                        )
+                    });
+                }
             }
         }
         Check::RequiredTools { tools } => {
@@ -716,7 +862,7 @@ fn check_grants(
             granted.extend(
                 listed
                     .iter()
-                    .filter_map(|(t, p)| Some((server_of_tool(t)?.to_owned(), *p))),
+                    .filter_map(|(t, p)| Some((server_of_tool(t)?, *p))),
             );
             for (server, pos) in granted.iter().filter(|(s, _)| !allowed(s)) {
                 push(sink, rule, spec, *pos, || {
@@ -784,13 +930,22 @@ mod tests {
     }
 
     fn on_agent(p: &Policies, path: &str, text: &str) -> Vec<(String, u32, u32, String)> {
+        on_agent_of(AgentFlavor::Custom, p, path, text)
+    }
+
+    fn on_agent_of(
+        flavor: AgentFlavor,
+        p: &Policies,
+        path: &str,
+        text: &str,
+    ) -> Vec<(String, u32, u32, String)> {
         let mut sink = Sink::new(path);
         sink.source = text.as_bytes();
         let parsed = crate::parse::agent::parse(
             text.as_bytes(),
             path,
             std::path::Path::new(path),
-            AgentFlavor::Custom,
+            flavor,
             &mut Sink::new(path),
         )
         .unwrap();
@@ -929,6 +1084,176 @@ servers = ["github"]
         assert!(found[1].3.contains("`Grep`"), "{}", found[1].3);
         assert!(found[2].3.contains("`kusto`"), "{}", found[2].3);
         assert!(found[3].3.contains("`jira`"), "{}", found[3].3);
+    }
+
+    /// The names, as written, of the tools of an agent of `flavor` that the policy `toml`
+    /// reports, with each message.
+    fn reported(flavor: AgentFlavor, toml: &str, tools: &str) -> Vec<(String, String)> {
+        let p = policies(toml);
+        let text = format!("---\ndescription: d\ntools: [{tools}]\n---\n");
+        let line = text.lines().nth(2).unwrap();
+        on_agent_of(flavor, &p, "a.agent.md", &text)
+            .into_iter()
+            .map(|(_, l, col, message)| {
+                assert_eq!(l, 3, "{message}");
+                let written = line[col as usize - 1..].split([',', ']']).next().unwrap();
+                (written.trim().trim_matches('\'').to_owned(), message)
+            })
+            .collect()
+    }
+
+    fn forbidding(tools: &str) -> String {
+        format!(
+            "[[policy]]\nid = \"P001\"\nname = \"no\"\napplies-to = \"agent\"\ncheck = \"forbidden-tools\"\ntools = [{tools}]\n"
+        )
+    }
+
+    fn names(found: &[(String, String)]) -> Vec<&str> {
+        found.iter().map(|(n, _)| n.as_str()).collect()
+    }
+
+    #[test]
+    fn allowed_servers_read_every_spelling_of_a_servers_tools() {
+        let toml = "[[policy]]\nid = \"P001\"\nname = \"servers\"\napplies-to = \"agent\"\ncheck = \"allowed-servers\"\nservers = [\"github\"]\n";
+        let tools = "'jira/*', 'jira/search', 'jira:search', mcp__jira__find, 'github/*', github/get_issue, 'github:get_issue', mcp__github__x, microsoft.docs.mcp/search, edit/editFiles, search/codebase, web/fetch, execute, read, runCommands/runInTerminal, ms-python.python/run, 'Bash(git:*)'";
+        let found = reported(AgentFlavor::Custom, toml, tools);
+        assert_eq!(
+            names(&found),
+            [
+                "jira/*",
+                "jira/search",
+                "jira:search",
+                "mcp__jira__find",
+                "microsoft.docs.mcp/search"
+            ]
+        );
+        assert!(
+            found[1].1.contains("the MCP server `jira`"),
+            "{}",
+            found[1].1
+        );
+        assert!(
+            found[4].1.contains("`microsoft.docs.mcp`"),
+            "{}",
+            found[4].1
+        );
+    }
+
+    #[test]
+    fn a_forbidden_tool_is_forbidden_in_the_names_a_host_takes_for_it() {
+        // GitHub Copilot, which loads `.agent.md` files, takes these for its `execute`.
+        let found = reported(
+            AgentFlavor::Custom,
+            &forbidding("\"Bash\""),
+            "execute, shell, PowerShell, 'Bash(git:*)', read, execute/runInTerminal, runInTerminal, WebFetch",
+        );
+        assert_eq!(
+            names(&found),
+            ["execute", "shell", "PowerShell", "Bash(git:*)"]
+        );
+        assert_eq!(
+            found[0].1,
+            "the agent is granted `execute`, which this library's policy forbids as `Bash` (`Bash` is GitHub Copilot's alias of `execute`); remove it from `tools`"
+        );
+        assert!(
+            found[1]
+                .1
+                .contains("(`shell` and `Bash` are GitHub Copilot's aliases of `execute`)"),
+            "{}",
+            found[1].1
+        );
+        // And the other way round.
+        let found = reported(
+            AgentFlavor::Custom,
+            &forbidding("\"execute\""),
+            "bash, Grep, execute/runTests",
+        );
+        assert_eq!(names(&found), ["bash", "execute/runTests"]);
+        // That VS Code maps `Bash` to its whole `execute` set does not make each tool of the
+        // set `Bash`.
+        let found = reported(
+            AgentFlavor::Claude,
+            &forbidding("\"Bash\""),
+            "execute/runTests, execute/runInTerminal, runInTerminal",
+        );
+        assert!(found.is_empty(), "{found:?}");
+    }
+
+    #[test]
+    fn only_hosts_that_load_the_agent_relate_its_names() {
+        // A Claude-format agent: GitHub Copilot does not load it, VS Code does, and maps
+        // Claude Code's `Bash` to its `execute`.
+        let found = reported(
+            AgentFlavor::Claude,
+            &forbidding("\"Bash\""),
+            "execute, shell, PowerShell",
+        );
+        assert_eq!(names(&found), ["execute", "shell"]);
+        assert!(
+            found[0]
+                .1
+                .contains("(VS Code maps Claude Code's `Bash` to `execute`)"),
+            "{}",
+            found[0].1
+        );
+        assert!(
+            found[1]
+                .1
+                .contains("`shell` is VS Code's old name of `execute`, and VS Code maps"),
+            "{}",
+            found[1].1
+        );
+        let found = reported(
+            AgentFlavor::Claude,
+            &forbidding("\"execute\""),
+            "Bash, Read",
+        );
+        assert_eq!(names(&found), ["Bash"]);
+        // Two names VS Code maps to one tool grant the same there.
+        let found = reported(
+            AgentFlavor::Claude,
+            &forbidding("\"WebFetch\""),
+            "WebSearch, web, Read",
+        );
+        assert_eq!(names(&found), ["WebSearch", "web"]);
+        assert!(
+            found[0].1.contains("(VS Code maps Claude Code's `WebSearch` to `web`, and VS Code maps Claude Code's `WebFetch` to `web`)"),
+            "{}",
+            found[0].1
+        );
+        // Claude Code's `MultiEdit` is not `Write`, and VS Code's table has no `MultiEdit`.
+        let found = reported(AgentFlavor::Claude, &forbidding("\"Write\""), "MultiEdit");
+        assert!(found.is_empty(), "{found:?}");
+        // Where GitHub Copilot loads the agent, its aliases put both on `edit`.
+        let found = reported(AgentFlavor::Custom, &forbidding("\"Write\""), "MultiEdit");
+        assert_eq!(names(&found), ["MultiEdit"]);
+    }
+
+    #[test]
+    fn legacy_names_and_server_spellings_are_the_tools_they_name() {
+        let found = reported(
+            AgentFlavor::Custom,
+            &forbidding("\"editFiles\", \"jira/*\""),
+            "edit/editFiles, edit/createFile, mcp__jira__find, 'jira:search', jiraish/x",
+        );
+        assert_eq!(
+            names(&found),
+            ["edit/editFiles", "mcp__jira__find", "jira:search"]
+        );
+        assert!(
+            found[0]
+                .1
+                .contains("(`editFiles` is VS Code's old name of `edit/editFiles`)"),
+            "{}",
+            found[0].1
+        );
+        // A forbidden permission pattern is that pattern, not every use of its tool.
+        let found = reported(
+            AgentFlavor::Custom,
+            &forbidding("\"Bash(rm:*)\""),
+            "'Bash(git:*)', execute",
+        );
+        assert!(found.is_empty(), "{found:?}");
     }
 
     #[test]

@@ -466,8 +466,14 @@ fn name_charset(
     suggested: Option<&str>,
     fix: Option<Fix>,
 ) {
-    let mut shown: Vec<String> = bad.iter().map(|&c| shown_char(c)).collect();
-    shown.dedup();
+    // Each character once, in the order the name first has it.
+    let mut shown: Vec<String> = Vec::new();
+    for &c in bad {
+        let c = shown_char(c);
+        if !shown.contains(&c) {
+            shown.push(c);
+        }
+    }
     let allowed = match charset {
         NameCharset::Ascii if bad.iter().all(|c| c.is_alphanumeric()) => {
             "only `a-z`, `0-9` and `-` are allowed (what VS Code, Claude and OpenAI accept; `--name-charset unicode` accepts Unicode letters)"
@@ -1065,6 +1071,27 @@ mod tests {
         assert_eq!(did_you_mean("Name"), Some("name"));
         assert_eq!(did_you_mean("allowed_tools"), Some("allowed-tools"));
         assert_eq!(did_you_mean("category"), None);
+    }
+
+    #[test]
+    fn each_bad_character_is_named_once_in_first_seen_order() {
+        let mut sink = Sink::new("s/SKILL.md");
+        let bad: Vec<char> = "<a(b)</c>"
+            .chars()
+            .filter(|c| !c.is_alphanumeric())
+            .collect();
+        name_charset(
+            &mut sink,
+            Pos::new(2, 7),
+            &bad,
+            NameCharset::Ascii,
+            None,
+            None,
+        );
+        assert_eq!(
+            sink.findings[0].message,
+            "`name` contains '<', '(', ')', '/', '>'; only `a-z`, `0-9` and `-` are allowed"
+        );
     }
 
     #[test]

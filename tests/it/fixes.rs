@@ -442,6 +442,42 @@ fn renames_never_replace_a_file() {
     assert!(lib.path().join("s/y/SKILL.md").is_file(), "{stdout}");
 }
 
+/// Two casings of the skill file and no `SKILL.md`: the finding says neither is loaded where
+/// case counts and to keep one as `SKILL.md`, not that a `SKILL.md` is beside it, and no
+/// rename is offered, as either would meet the other.
+#[test]
+fn two_wrong_casings_of_the_skill_file_say_neither_is_loaded() {
+    let lib = tree(&[
+        ("s/z/Skill.md", &skill_md("z", "")),
+        ("s/z/skill.md", &skill_md("z", "")),
+    ]);
+    let (r, _) = json_run(lib.path(), &["--fail-on", "never", "."]);
+    let found = findings(&r, "SA108");
+    let by_path = |path: &str| {
+        let f = found.iter().find(|f| s(f, "path") == path).expect(path);
+        (f["fix"].is_null(), s(f, "message").to_owned())
+    };
+    let (no_fix, message) = by_path("s/z/Skill.md");
+    assert!(no_fix, "{message}");
+    assert!(
+        message.starts_with(
+            "`Skill.md` and `skill.md` are two casings of the skill file and neither is `SKILL.md`: "
+        ) && message.contains("look for that exact name and load neither")
+            && message.ends_with("keep one, rename it to `SKILL.md` and remove the other"),
+        "{message}"
+    );
+    assert!(!message.contains("beside it"), "{message}");
+    let (no_fix, message) = by_path("s/z/skill.md");
+    assert!(
+        no_fix && message.starts_with("`skill.md` and `Skill.md` are two casings"),
+        "{message}"
+    );
+    run(lib.path(), &["--fix", "--unsafe-fixes"]);
+    assert!(lib.path().join("s/z/Skill.md").is_file());
+    assert!(lib.path().join("s/z/skill.md").is_file());
+    assert!(!lib.path().join("s/z/SKILL.md").exists());
+}
+
 #[test]
 fn a_renamed_file_root_is_audited_again_by_its_new_name() {
     const PLAN: &str = "---\ndescription: Plans.\n---\n";

@@ -403,6 +403,48 @@ fn forbidden_tools_cover_a_tool_set_and_a_server() {
     );
 }
 
+/// The settings of docs/policy.md on a `.agent.md` that names servers and the terminal as
+/// VS Code and GitHub Copilot write them: each is found, and VS Code's own tool sets are not
+/// taken for servers.
+#[test]
+fn vs_code_and_github_spellings_do_not_slip_past_the_grant_checks() {
+    let toml = "[[policy]]\nid = \"P005\"\nname = \"no-bash\"\napplies-to = \"agent\"\ncheck = \"forbidden-tools\"\ntools = [\"Bash\"]\n\n[[policy]]\nid = \"P007\"\nname = \"approved-servers\"\napplies-to = \"agent\"\ncheck = \"allowed-servers\"\nservers = [\"github\"]\n";
+    let t = tree(&[
+        ("skill-audit.toml", toml),
+        (
+            "agents/x.agent.md",
+            "---\ndescription: x\ntools:\n  - jira/*\n  - jira/search\n  - jira:search\n  - github/*\n  - edit/editFiles\n  - search/codebase\n  - web/fetch\n  - execute\n  - shell\n  - read\n---\n",
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["--select", "P"]);
+    let found: Vec<(String, u64)> = arr(&r, "findings")
+        .iter()
+        .map(|f| (s(f, "rule").to_owned(), f["line"].as_u64().unwrap()))
+        .collect();
+    let expected = [
+        ("P007", 4),
+        ("P007", 5),
+        ("P007", 6),
+        ("P005", 11),
+        ("P005", 12),
+    ];
+    let expected: Vec<(String, u64)> = expected
+        .iter()
+        .map(|(rule, line)| (rule.to_string(), *line))
+        .collect();
+    assert_eq!(found, expected);
+    assert_eq!(
+        messages(&r, "P005")[0],
+        "the agent is granted `execute`, which this library's policy forbids as `Bash` (`Bash` is GitHub Copilot's alias of `execute`); remove it from `tools`"
+    );
+    assert!(
+        messages(&r, "P007")
+            .iter()
+            .all(|m| m.contains("the MCP server `jira`")),
+        "{r}"
+    );
+}
+
 #[test]
 fn manifests_by_their_fields() {
     let toml = "[[policy]]\nid = \"P001\"\nname = \"acme-license\"\napplies-to = \"manifest\"\nplugin = \"acme\"\ncheck = \"required-field\"\nfield = \"license\"\n\n[[policy]]\nid = \"P002\"\nname = \"author\"\napplies-to = \"manifest\"\ncheck = \"max-length\"\nfield = \"author.name\"\nmax-length = 5\n";
