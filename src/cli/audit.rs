@@ -329,7 +329,9 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
         Some(result) => *result,
         None => audited(&opts, &args)?,
     };
+    let unwritable = crate::fix::unwritable(&result, &opts.roots);
     let mut report = Report::new(result);
+    report.unwritable = unwritable;
     report.show_unsafe_fixes = args.unsafe_fixes;
     report.matrix_all = args.matrix == MatrixRows::All;
     let mut write_failed = false;

@@ -15,7 +15,7 @@
 
 mod write;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -229,6 +229,30 @@ fn files_of(result: &AuditResult) -> BTreeMap<&str, &Path> {
     skills.chain(agents).collect()
 }
 
+/// The display paths of the files with fixes that no fix may write: read-only, outside the
+/// audited roots by a link, or no skill or agent of the local tree. A report does not offer
+/// their fixes as fixable.
+pub fn unwritable(result: &AuditResult, roots: &[PathBuf]) -> BTreeSet<String> {
+    unwritable_in(result, &write::Roots::new(roots))
+}
+
+fn unwritable_in(result: &AuditResult, roots: &write::Roots) -> BTreeSet<String> {
+    let files = files_of(result);
+    let mut out = BTreeSet::new();
+    for f in result.findings.iter().filter(|f| f.fix.is_some()) {
+        if out.contains(f.path.as_str()) {
+            continue;
+        }
+        let writable = files
+            .get(f.path.as_str())
+            .is_some_and(|p| roots.writable(p).is_ok());
+        if !writable {
+            out.insert(f.path.clone());
+        }
+    }
+    out
+}
+
 /// Audit with `opts`, apply the fixes `mode` takes, and audit again until no fix changes
 /// anything (or [`MAX_PASSES`] have run). The library is audited whole once; after each pass
 /// only the files it edited are checked again, from their new text, before the library stage
@@ -362,7 +386,7 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
     let unsafe_left = match mode {
         Mode::Unsafe => 0,
         Mode::Safe => {
-            let files = files_of(&result);
+            let unwritable = unwritable_in(&result, &roots);
             result
                 .findings
                 .iter()
@@ -371,11 +395,7 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
                         .as_ref()
                         .is_some_and(|x| x.applicability == Applicability::Unsafe)
                 })
-                .filter(|f| {
-                    files
-                        .get(f.path.as_str())
-                        .is_some_and(|p| roots.writable(p).is_ok())
-                })
+                .filter(|f| !unwritable.contains(f.path.as_str()))
                 .count()
         }
     };

@@ -112,6 +112,11 @@ pub struct Report {
     #[serde(skip)]
     #[schemars(skip)]
     pub show_unsafe_fixes: bool,
+    /// The display paths of files whose fixes no fix may write (read-only, say): their
+    /// findings are not marked fixable, nor counted as such.
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub unwritable: std::collections::BTreeSet<String>,
     /// `--matrix all`: the text and Markdown matrices list every row, not only those that
     /// need attention.
     #[serde(skip)]
@@ -577,6 +582,7 @@ impl Report {
             findings,
             baseline: None,
             show_unsafe_fixes: false,
+            unwritable: Default::default(),
             matrix_all: false,
             fails: None,
         };

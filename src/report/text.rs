@@ -80,11 +80,12 @@ pub(crate) fn marks(report: &Report) -> Vec<String> {
         .collect()
 }
 
-/// Does `f` carry a fix this run would apply (`--fix`; unsafe ones with `--unsafe-fixes`)?
+/// Does `f` carry a fix this run would apply (`--fix`; unsafe ones with `--unsafe-fixes`), to
+/// a file a fix may write?
 pub(crate) fn fixable(report: &Report, f: &crate::diagnostic::Finding) -> bool {
     f.fix.as_ref().is_some_and(|x| {
         x.applicability == crate::diagnostic::Applicability::Safe || report.show_unsafe_fixes
-    })
+    }) && !report.unwritable.contains(&f.path)
 }
 
 /// The summary's line about fixes: what `--fix` applied, and what is left to apply.
@@ -95,6 +96,7 @@ fn fix_line(report: &Report) -> Option<String> {
             .findings
             .iter()
             .filter(|f| f.fix.as_ref().is_some_and(|x| x.applicability == a))
+            .filter(|f| !report.unwritable.contains(&f.path))
             .count()
     };
     let (safe, unsafe_) = (left(Applicability::Safe), left(Applicability::Unsafe));

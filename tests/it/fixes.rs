@@ -356,6 +356,37 @@ fn unsafe_fixes_left_count_only_files_fixes_may_write() {
     assert_eq!(v["summary"]["fixes"]["unsafe_available"], 1, "{json}");
 }
 
+/// The plain audit does not offer the fixes of a read-only file: neither its findings' `[*]`
+/// nor the summary's counts, which say what `--fix` would do.
+#[test]
+fn the_fixes_of_a_read_only_file_are_not_offered() {
+    let lib = tree(&[
+        ("s/a/SKILL.md", &skill_md("b", "")),
+        ("s/c/SKILL.md", &skill_md("d", "")),
+    ]);
+    let (before, _, _) = run(lib.path(), &["-f", "concise"]);
+    assert_eq!(before.matches("SA207 [*]").count(), 0, "{before}");
+    let (before, _, _) = run(lib.path(), &["--unsafe-fixes", "-f", "concise"]);
+    assert_eq!(before.matches("SA207 [*]").count(), 2, "{before}");
+    let (text, _, _) = run(lib.path(), &[]);
+    assert!(
+        text.contains("2 fixes available with `--unsafe-fixes`"),
+        "{text}"
+    );
+    let ro = lib.path().join("s/c/SKILL.md");
+    let mut perms = std::fs::metadata(&ro).unwrap().permissions();
+    perms.set_readonly(true);
+    std::fs::set_permissions(&ro, perms).unwrap();
+    let (after, _, _) = run(lib.path(), &["--unsafe-fixes", "-f", "concise"]);
+    assert_eq!(after.matches("SA207 [*]").count(), 1, "{after}");
+    assert!(after.contains("s/a/SKILL.md:2:7: SA207 [*]"), "{after}");
+    let (text, _, _) = run(lib.path(), &[]);
+    assert!(
+        text.contains("1 fix available with `--unsafe-fixes`"),
+        "{text}"
+    );
+}
+
 /// `--diff` of a rename with edits is a patch `git apply` makes, rename and all.
 #[test]
 fn a_diff_with_renames_applies_with_git() {

@@ -54,6 +54,7 @@ pub(crate) fn render(report: &Report, out: &mut dyn Write) -> io::Result<()> {
         summary,
         baseline,
         show_unsafe_fixes: _,
+        unwritable: _,
         matrix_all: _,
         fails: _,
     } = report;
