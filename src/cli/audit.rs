@@ -329,7 +329,11 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
         Some(result) => *result,
         None => audited(&opts, &args)?,
     };
-    let unwritable = crate::fix::unwritable(&result, &opts.roots);
+    let unwritable = if super::marks_fixes(&args.out) {
+        crate::fix::unwritable(&result, &opts.roots)
+    } else {
+        Default::default()
+    };
     let mut report = Report::new(result);
     report.unwritable = unwritable;
     report.show_unsafe_fixes = args.unsafe_fixes;

@@ -339,6 +339,21 @@ fn format_of(out: &OutputArgs, path: &std::path::Path) -> Option<Format> {
     })
 }
 
+/// Whether any report this run writes marks the findings a fix could fix (`[*]`), which asks
+/// of each file with fixes whether a fix may write it.
+pub(crate) fn marks_fixes(out: &OutputArgs) -> bool {
+    let marks = |f: Option<Format>| {
+        matches!(
+            f,
+            Some(Format::Text | Format::Concise | Format::Markdown | Format::Html)
+        )
+    };
+    if out.outputs.is_empty() {
+        return marks(Some(out.stdout_format()));
+    }
+    out.outputs.iter().any(|p| marks(format_of(out, p)))
+}
+
 /// Render `report` to every `-o` target (format from `--format` or the extension), or to
 /// standard output. Only the named files are written.
 pub(crate) fn write_outputs(report: &Report, out: &OutputArgs) -> Result<(), String> {

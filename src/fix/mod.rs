@@ -238,19 +238,15 @@ pub fn unwritable(result: &AuditResult, roots: &[PathBuf]) -> BTreeSet<String> {
 
 fn unwritable_in(result: &AuditResult, roots: &write::Roots) -> BTreeSet<String> {
     let files = files_of(result);
-    let mut out = BTreeSet::new();
-    for f in result.findings.iter().filter(|f| f.fix.is_some()) {
-        if out.contains(f.path.as_str()) {
-            continue;
-        }
-        let writable = files
-            .get(f.path.as_str())
-            .is_some_and(|p| roots.writable(p).is_ok());
-        if !writable {
-            out.insert(f.path.clone());
-        }
-    }
-    out
+    let with_fixes: BTreeSet<&str> = (result.findings.iter())
+        .filter(|f| f.fix.is_some())
+        .map(|f| f.path.as_str())
+        .collect();
+    with_fixes
+        .into_iter()
+        .filter(|path| files.get(path).is_none_or(|p| roots.writable(p).is_err()))
+        .map(str::to_owned)
+        .collect()
 }
 
 /// Audit with `opts`, apply the fixes `mode` takes, and audit again until no fix changes
