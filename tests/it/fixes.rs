@@ -26,6 +26,33 @@ fn library() -> tempfile::TempDir {
     ])
 }
 
+/// A Claude Code plugin whose agent `a` has the frontmatter lines `agent` and loads skills,
+/// each `(name, tool it needs)`; with `more` files beside it.
+fn claude_plugin(agent: &str, skills: &[(&str, &str)], more: &[(&str, &str)]) -> tempfile::TempDir {
+    let mut files: Vec<(String, String)> = vec![
+        (
+            "plugins/p/.claude-plugin/plugin.json".into(),
+            r#"{"name": "p", "agents": ["./agents/a.md"], "skills": ["./skills/"]}"#.into(),
+        ),
+        (
+            "plugins/p/agents/a.md".into(),
+            format!("---\nname: a\ndescription: d\n{agent}\n---\n"),
+        ),
+    ];
+    for (name, tool) in skills {
+        files.push((
+            format!("plugins/p/skills/{name}/SKILL.md"),
+            skill_md(name, &format!("dependencies:\n  tools: [{tool}]\n")),
+        ));
+    }
+    files.extend(more.iter().map(|(p, t)| (p.to_string(), t.to_string())));
+    let files: Vec<(&str, &str)> = files
+        .iter()
+        .map(|(p, t)| (p.as_str(), t.as_str()))
+        .collect();
+    tree(&files)
+}
+
 fn read(dir: &Path, rel: &str) -> String {
     std::fs::read_to_string(dir.join(rel)).unwrap()
 }
@@ -207,24 +234,11 @@ fn json_and_sarif_carry_the_edits() {
 fn fixes_of_one_list_that_touch_the_same_place_all_land_over_passes() {
     // Two skills the agent loads, each missing a tool: both fixes append at the end of the
     // list, so the second waits for the next pass instead of clobbering the first.
-    let lib = tree(&[
-        (
-            "plugins/p/.claude-plugin/plugin.json",
-            r#"{"name": "p", "agents": ["./agents/a.md"], "skills": ["./skills/"]}"#,
-        ),
-        (
-            "plugins/p/agents/a.md",
-            "---\nname: a\ndescription: d\ntools:\n  - Read\nskills: [one, two]\n---\n",
-        ),
-        (
-            "plugins/p/skills/one/SKILL.md",
-            &skill_md("one", "dependencies:\n  tools: [orders/get_order]\n"),
-        ),
-        (
-            "plugins/p/skills/two/SKILL.md",
-            &skill_md("two", "dependencies:\n  tools: [refunds/get_refund]\n"),
-        ),
-    ]);
+    let lib = claude_plugin(
+        "tools:\n  - Read\nskills: [one, two]",
+        &[("one", "orders/get_order"), ("two", "refunds/get_refund")],
+        &[],
+    );
     let (stdout, stderr, _) = run(lib.path(), &["--diff", "--unsafe-fixes"]);
     assert!(stdout.contains("   - Read\n+  - "), "{stdout}\n{stderr}");
     let (_, stderr, code) = run(lib.path(), &["--fix", "--unsafe-fixes"]);
@@ -846,24 +860,14 @@ fn unsafe_fixes_write_the_path_a_broken_reference_was_likely_meant_to_be() {
 /// say which server offers it: Claude Code would drop the bare name as written.
 #[test]
 fn the_drift_fix_spells_a_bare_name_as_its_server_s_tool_for_claude_code() {
-    let lib = tree(&[
-        (
-            "plugins/p/.claude-plugin/plugin.json",
-            r#"{"name": "p", "agents": ["./agents/a.md"], "skills": ["./skills/"]}"#,
-        ),
-        (
-            "plugins/p/agents/a.md",
-            "---\nname: a\ndescription: d\ntools: Read\nskills: [one]\n---\n",
-        ),
-        (
-            "plugins/p/skills/one/SKILL.md",
-            &skill_md("one", "dependencies:\n  tools: [get_order]\n"),
-        ),
-        (
+    let lib = claude_plugin(
+        "tools: Read\nskills: [one]",
+        &[("one", "get_order")],
+        &[(
             "prod.json",
             r#"{"name": "prod", "host": "claude-code", "servers": {"orders": {"tools": ["get_order"]}}}"#,
-        ),
-    ]);
+        )],
+    );
     let sa603_fix = |args: &[&str]| {
         let (v, _) = json_run(lib.path(), args);
         let f = findings(&v, "SA603");
