@@ -572,53 +572,40 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
                         || lead_in.is_some_and(|l| conditional_lead(l)))
                     .then_some(i)
                 });
-                let (mut found, mut theirs) = (Vec::new(), Vec::new());
-                let into = if setup {
-                    &mut theirs
-                } else if way.is_some() {
-                    &mut found
-                } else {
-                    &mut out
-                };
                 let (mut their_names, mut their_fills) = (Names::default(), Vec::new());
                 let (names, fills) = if setup {
                     (&mut their_names, &mut their_fills)
                 } else {
                     (&mut assigned, &mut filled)
                 };
+                let mut read = |part: &[BlockLine<'_>], into: &mut Vec<Use>| match lang {
+                    Lang::PowerShell => powershell(part, None, installs, into),
+                    _ => shell(part, lang, None, installs, names, into, Some(&mut *fills)),
+                };
                 // A comment that offers what follows as another way (`# Or use the JAR:`)
-                // starts one, unless the whole block is one already.
+                // starts one, unless the whole block is one already: each part is read as a
+                // block of its own, with the line its way starts on.
                 let (mine, others) = match way {
                     None => split_at_other_ways(&block),
                     Some(_) => (Cow::Borrowed(&block[..]), Vec::new()),
                 };
-                match lang {
-                    Lang::PowerShell => powershell(&mine, None, installs, into),
-                    _ => shell(&mine, lang, None, installs, names, into, Some(&mut *fills)),
-                }
-                for part in others {
-                    let mut theirs_too = Vec::new();
-                    match lang {
-                        Lang::PowerShell => powershell(part, None, installs, &mut theirs_too),
-                        _ => shell(
-                            part,
-                            lang,
-                            None,
-                            installs,
-                            names,
-                            &mut theirs_too,
-                            Some(&mut *fills),
-                        ),
-                    }
-                    let start = part[0].0.saturating_sub(first_line) as usize;
-                    if setup {
-                        set_up.extend(theirs_too.into_iter().map(|u| (Some(start), u)));
+                let parts = std::iter::once((way, &mine[..])).chain(
+                    (others.into_iter())
+                        .map(|part| (Some(part[0].0.saturating_sub(first_line) as usize), part)),
+                );
+                for (way, part) in parts {
+                    let (mut found, mut theirs) = (Vec::new(), Vec::new());
+                    let into = if setup {
+                        &mut theirs
+                    } else if way.is_some() {
+                        &mut found
                     } else {
-                        ways.extend(theirs_too.into_iter().map(|u| (start, u)));
-                    }
+                        &mut out
+                    };
+                    read(part, into);
+                    set_up.extend(theirs.into_iter().map(|u| (way, u)));
+                    ways.extend(found.into_iter().map(|u| (way.unwrap_or(i), u)));
                 }
-                set_up.extend(theirs.into_iter().map(|u| (way, u)));
-                ways.extend(found.into_iter().map(|u| (way.unwrap_or(i), u)));
             }
             i = end + 1;
             continue;
