@@ -379,17 +379,9 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
 /// JSON file) is refused with what to pass instead, rather than with the JSON parser's terms.
 fn load_baseline(path: &std::path::Path) -> Result<Report, String> {
     let text = report::diff::read_report(path)?;
-    report::diff::parse(&text, path).map_err(|message| {
-        // `parse` says why only as text, in the parser's terms: parsed again, on this failing
-        // path only, for the parser's account of where and how.
-        let json = text
-            .strip_prefix(crate::parse::frontmatter::BOM)
-            .unwrap_or(&text);
-        match serde_json::from_str::<Report>(json) {
-            Err(e) => not_a_report(path, &e),
-            // It parses: its schema_version is refused, which that message says.
-            Ok(_) => message,
-        }
+    report::diff::parse_report(&text).map_err(|e| match e {
+        report::diff::NotAReport::Json(e) => not_a_report(path, &e),
+        other => other.message(path),
     })
 }
 

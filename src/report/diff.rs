@@ -1431,23 +1431,43 @@ pub(crate) fn read_report(path: &std::path::Path) -> Result<String, String> {
 
 /// A JSON report's text, read from `path`.
 pub(crate) fn parse(text: &str, path: &std::path::Path) -> Result<Report, String> {
+    parse_report(text).map_err(|e| e.message(path))
+}
+
+/// Why a text is no report this version reads.
+pub(crate) enum NotAReport {
+    /// Not JSON, or JSON of another shape.
+    Json(serde_json::Error),
+    /// A report of a schema version this one does not read.
+    Version(u32),
+}
+
+impl NotAReport {
+    /// What is wrong with the report file at `path`.
+    pub(crate) fn message(&self, path: &std::path::Path) -> String {
+        match self {
+            NotAReport::Json(e) => format!(
+                "{}:{}:{}: not a skill-audit JSON report: {e}",
+                shown(path),
+                e.line(),
+                e.column()
+            ),
+            NotAReport::Version(v) => format!(
+                "{}: report schema_version {v} is not supported (expected 1 to {SCHEMA_VERSION})",
+                shown(path)
+            ),
+        }
+    }
+}
+
+/// The report in `text` (a byte order mark allowed).
+pub(crate) fn parse_report(text: &str) -> Result<Report, NotAReport> {
     let text = text
         .strip_prefix(crate::parse::frontmatter::BOM)
         .unwrap_or(text);
-    let report: Report = serde_json::from_str(text).map_err(|e| {
-        format!(
-            "{}:{}:{}: not a skill-audit JSON report: {e}",
-            shown(path),
-            e.line(),
-            e.column()
-        )
-    })?;
+    let report: Report = serde_json::from_str(text).map_err(NotAReport::Json)?;
     if !(1..=SCHEMA_VERSION).contains(&report.schema_version) {
-        return Err(format!(
-            "{}: report schema_version {} is not supported (expected 1 to {SCHEMA_VERSION})",
-            shown(path),
-            report.schema_version
-        ));
+        return Err(NotAReport::Version(report.schema_version));
     }
     Ok(report)
 }
