@@ -37,11 +37,37 @@ fn find_binary(names: &[&str]) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-fn wait_for_port(port: u16, driver: &mut Child) {
+/// chromedriver, listening on a free port, and the port. The port is free when chosen, but a
+/// test running beside this one may take it before chromedriver binds it: then chromedriver
+/// exits, or what answers there is not chromedriver, and another port is tried.
+fn start_driver(chromedriver: &Path) -> (Reaper, u16) {
+    for _ in 0..5 {
+        let port = free_port();
+        let mut driver = Reaper(
+            Command::new(chromedriver)
+                .arg(format!("--port={port}"))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .expect("start chromedriver"),
+        );
+        if driver_ready(port, &mut driver.0) {
+            return (driver, port);
+        }
+    }
+    panic!("chromedriver did not start on any of five free ports");
+}
+
+/// Whether chromedriver, started on `port`, answers its status there before it exits.
+fn driver_ready(port: u16, driver: &mut Child) -> bool {
     let deadline = Instant::now() + Duration::from_secs(30);
-    while TcpStream::connect(("127.0.0.1", port)).is_err() {
-        if let Ok(Some(status)) = driver.try_wait() {
-            panic!("chromedriver exited early: {status}");
+    loop {
+        if let Ok(Some(_)) = driver.try_wait() {
+            return false;
+        }
+        if status_is_ready(port) {
+            return true;
         }
         assert!(
             Instant::now() < deadline,
@@ -49,6 +75,29 @@ fn wait_for_port(port: u16, driver: &mut Child) {
         );
         std::thread::sleep(Duration::from_millis(100));
     }
+}
+
+/// Whether what listens on `port` is a WebDriver server that says it is ready (`GET /status`).
+fn status_is_ready(port: u16) -> bool {
+    use std::io::{Read, Write};
+    let Ok(mut stream) = TcpStream::connect(("127.0.0.1", port)) else {
+        return false;
+    };
+    let _ = stream.set_read_timeout(Some(Duration::from_secs(5)));
+    let ask =
+        format!("GET /status HTTP/1.1\r\nHost: 127.0.0.1:{port}\r\nConnection: close\r\n\r\n");
+    if stream.write_all(ask.as_bytes()).is_err() {
+        return false;
+    }
+    // Read until the answer says so: chromedriver may keep the connection open after it.
+    let (mut answer, mut chunk) = (Vec::new(), [0u8; 4096]);
+    while let Ok(n @ 1..) = stream.read(&mut chunk) {
+        answer.extend_from_slice(&chunk[..n]);
+        if String::from_utf8_lossy(&answer).contains("\"ready\":true") {
+            return true;
+        }
+    }
+    false
 }
 
 /// The HTML report of the example library with the three example profiles.
@@ -383,17 +432,7 @@ fn report_works_in_chromium() {
     let report = write_report(dir.path());
     let profile_dir = dir.path().join("chromium-profile");
 
-    let port = free_port();
-    let mut driver = Reaper(
-        Command::new(&chromedriver)
-            .arg(format!("--port={port}"))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start chromedriver"),
-    );
-    wait_for_port(port, &mut driver.0);
+    let (_driver, port) = start_driver(&chromedriver);
 
     let mut caps = Capabilities::new();
     caps.insert("browserName".into(), json!("chrome"));
