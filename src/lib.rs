@@ -7,6 +7,14 @@
 
 #![forbid(unsafe_code)]
 
+/// `eprintln!` that never panics: every diagnostic on standard error goes through
+/// [`stderr_line`]. Defined before the modules below, so that they can use it.
+macro_rules! say {
+    ($($arg:tt)*) => {
+        $crate::stderr_line(format_args!($($arg)*))
+    };
+}
+
 pub mod audit;
 pub mod boundary;
 pub mod cli;
@@ -37,6 +45,15 @@ pub mod workspace;
 mod corpus;
 #[cfg(test)]
 mod generated;
+
+/// Write one line to standard error, ignoring a failed write: `eprintln!` panics when standard
+/// error is closed or full (`2>/dev/full`, a reader that went away), which would end the run
+/// with a panic's exit code instead of the documented 0, 1 or 2. The CLI, the language server
+/// and the MCP server all write through it.
+pub fn stderr_line(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let _ = writeln!(std::io::stderr().lock(), "{line}");
+}
 
 pub use audit::{AuditError, AuditOptions, AuditResult, run};
 pub use diagnostic::{Finding, Severity};

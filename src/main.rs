@@ -52,7 +52,7 @@ fn main() -> ExitCode {
         Ok(Outcome::Clean) => ExitCode::SUCCESS,
         Ok(Outcome::Failed) => ExitCode::from(1),
         Err(msg) => {
-            cli::stderr_line(format_args!("skill-audit: error: {msg}"));
+            skill_audit::stderr_line(format_args!("skill-audit: error: {msg}"));
             ExitCode::from(2)
         }
     }

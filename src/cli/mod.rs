@@ -6,14 +6,6 @@
 //! (`mcp`, an MCP server over the library). Exit codes: 0 when no
 //! finding reaches `--fail-on`, 1 when one does, 2 for usage, configuration or I/O errors.
 
-/// `eprintln!` that never panics: every diagnostic on standard error goes through
-/// [`stderr_line`]. Defined before the modules below, so that they can use it.
-macro_rules! say {
-    ($($arg:tt)*) => {
-        $crate::cli::stderr_line(format_args!($($arg)*))
-    };
-}
-
 mod args;
 mod audit;
 mod capture;
@@ -456,13 +448,6 @@ pub(crate) fn emit(
     let file = std::fs::File::create(path).map_err(failed)?;
     let mut w = io::BufWriter::with_capacity(BUFFER, file);
     render(&mut w).and_then(|()| w.flush()).map_err(failed)
-}
-
-/// Write one line to standard error, ignoring a failed write: `eprintln!` panics when standard
-/// error is closed or full (`2>/dev/full`, a reader that went away), which would end the run
-/// with a panic's exit code instead of the documented 0, 1 or 2.
-pub fn stderr_line(line: std::fmt::Arguments<'_>) {
-    let _ = writeln!(io::stderr().lock(), "{line}");
 }
 
 pub(crate) fn print(s: &str) -> Result<Outcome, String> {

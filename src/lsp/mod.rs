@@ -265,7 +265,7 @@ impl Server<'_> {
         if self.shutdown {
             Ended::Exited
         } else {
-            eprintln!("skill-audit lsp: `exit` without `shutdown` first");
+            say!("skill-audit lsp: `exit` without `shutdown` first");
             Ended::ExitedUnasked
         }
     }
@@ -281,7 +281,7 @@ impl Server<'_> {
 
     /// To standard error and to the client's log.
     fn log(&self, typ: MessageType, message: String) {
-        eprintln!("skill-audit lsp: {message}");
+        say!("skill-audit lsp: {message}");
         self.notify::<notification::LogMessage>(LogMessageParams { typ, message });
     }
 

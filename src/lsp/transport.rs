@@ -420,7 +420,7 @@ pub(crate) fn stdio() -> io::Result<(Connection, Threads)> {
                         }
                     }
                     Ok(Incoming::Error { id, code, message }) => {
-                        eprintln!("skill-audit lsp: {message}");
+                        say!("skill-audit lsp: {message}");
                         let mut out = io::stdout().lock();
                         if write_error(&mut out, &id, code, &message).is_err() {
                             return;
@@ -428,12 +428,12 @@ pub(crate) fn stdio() -> io::Result<(Connection, Threads)> {
                     }
                     Ok(Incoming::End(why)) => {
                         if let Some(why) = why {
-                            eprintln!("skill-audit lsp: {why}");
+                            say!("skill-audit lsp: {why}");
                         }
                         return;
                     }
                     Err(e) => {
-                        eprintln!("skill-audit lsp: reading standard input failed: {e}");
+                        say!("skill-audit lsp: reading standard input failed: {e}");
                         return;
                     }
                 }

@@ -659,7 +659,7 @@ pub fn serve_http(
     let server = start(opts, serve)?;
     let mut config = StreamableHttpServerConfig::default();
     if !addr.ip().is_loopback() {
-        eprintln!(
+        say!(
             "skill-audit mcp: warning: listening on {addr}, not a loopback address: anyone who \
              can reach it can read the library's skills"
         );
@@ -678,7 +678,7 @@ pub fn serve_http(
         let bound = listener
             .local_addr()
             .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
-        eprintln!("skill-audit mcp: listening on http://{bound}/mcp");
+        say!("skill-audit mcp: listening on http://{bound}/mcp");
         loop {
             // A connection that fails to open is that client's problem, not the server's.
             let Ok((stream, _)) = listener.accept().await else {

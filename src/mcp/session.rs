@@ -58,7 +58,7 @@ async fn talk(
         ..Listing::default()
     };
     if settings.verbose {
-        eprintln!(
+        say!(
             "skill-audit: MCP server `{}`: {} {} (protocol {}); lists: {}",
             visible(&conn.label),
             visible(&listing.server_name),
@@ -87,7 +87,7 @@ async fn talk(
             Some(items) => {
                 listing.resource_templates = conn.names_of(method, key, "uriTemplate", &items)?;
             }
-            None if settings.verbose => eprintln!(
+            None if settings.verbose => say!(
                 "skill-audit: MCP server `{}`: {method}: not offered (method not found)",
                 visible(&conn.label)
             ),
@@ -108,7 +108,7 @@ async fn talk(
         read_skills(conn, &mut listing.skills).await?;
     }
     if settings.verbose {
-        eprintln!(
+        say!(
             "skill-audit: MCP server `{}`: {}, {}, {}, {}{}",
             visible(&conn.label),
             Count(listing.tools.len(), "tool"),

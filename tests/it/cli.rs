@@ -138,6 +138,31 @@ fn a_standard_error_that_cannot_be_written_keeps_the_exit_codes() {
         code(lib.path(), &[".", "--fix", "--fail-on", "never"]),
         Some(0)
     );
+    // The language server logs `exit` without `shutdown` there before it exits 1.
+    let frame = |body: &str| format!("Content-Length: {}\r\n\r\n{body}", body.len());
+    let session = [
+        r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}}"#,
+        r#"{"jsonrpc":"2.0","method":"initialized","params":{}}"#,
+        r#"{"jsonrpc":"2.0","method":"exit"}"#,
+    ]
+    .map(frame)
+    .concat();
+    let mut lsp = raw_bin()
+        .current_dir(lib.path())
+        .arg("lsp")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::null())
+        .stderr(full())
+        .spawn()
+        .expect("the binary runs");
+    {
+        use std::io::Write;
+        let mut stdin = lsp.stdin.take().expect("a pipe");
+        stdin
+            .write_all(session.as_bytes())
+            .expect("the server reads");
+    }
+    assert_eq!(lsp.wait().expect("the server ends").code(), Some(1));
 }
 
 /// Standard output closed by its reader (`| head -c1`) ends the run as a full report would,
