@@ -37,6 +37,20 @@ pub(super) fn lang_of(info: &str) -> Option<Lang> {
     }
 }
 
+/// The interpreters that run the code of a fenced block's language (`python`, `js`).
+fn interpreters_of(info: &str) -> &'static [&'static str] {
+    let word = info
+        .trim()
+        .split(|c: char| c.is_whitespace() || c == ',' || c == '{' || c == '}')
+        .find(|w| !w.is_empty())
+        .unwrap_or("");
+    match word.to_ascii_lowercase().as_str() {
+        "python" | "python3" | "py" => &["python", "python3"],
+        "javascript" | "js" | "mjs" | "cjs" | "node" => &["node"],
+        _ => &[],
+    }
+}
+
 /// The words that say a block is what the user types in their own terminal, not what the agent
 /// runs: looked for in the heading above the block and the lines of text just before it.
 pub(super) const USER_SIGNALS: &[&str] = &[
@@ -335,16 +349,33 @@ pub(super) fn lead(line: &str) -> &str {
     line.trim_start_matches(|c: char| c.is_whitespace() || matches!(c, '#' | '*' | '_' | '>' | '-'))
 }
 
-/// Whether `t` starts by naming an option by a label (`Option B:`), or names one in
-/// parentheses (`(option 2)`).
+/// The words that label one way among several when followed by its mark (`Option B:`,
+/// `Path A:`, `Method 2:`, `Approach 1:`).
+const WAY_LABELS: &[&str] = &["option ", "path ", "method ", "approach "];
+
+/// How a method that makes what the methods after it work on starts its title (`Method 1:
+/// Create New Site`, then `Method 2: Build Static Site`): those are steps, not ways.
+const FIRST_STEPS: &[&str] = &["create", "new ", "set up", "setup", "init"];
+
+/// Whether `t` starts by naming an option by a label (`Option B:`, `Path A:`, `Method 2:`),
+/// or names one in parentheses (`(option 2)`).
 pub(super) fn option_label(t: &str) -> bool {
     let labelled = |t: &str| {
-        let label = t.as_bytes().get("option ".len()..).unwrap_or_default();
-        starts_ci(t, "option ")
-            && label.first().is_some_and(u8::is_ascii_alphanumeric)
-            && label.get(1).is_none_or(|b| !b.is_ascii_alphanumeric())
+        WAY_LABELS.iter().any(|word| {
+            let label = t.as_bytes().get(word.len()..).unwrap_or_default();
+            starts_ci(t, word)
+                && label.first().is_some_and(u8::is_ascii_alphanumeric)
+                && label.get(1).is_none_or(|b| !b.is_ascii_alphanumeric())
+                && !(*word == "method " && first_step(t.get(word.len() + 1..).unwrap_or("")))
+        })
     };
     labelled(t) || t.match_indices('(').any(|(at, _)| labelled(&t[at + 1..]))
+}
+
+/// Whether what follows a method's label (`: Create New Site`) makes what later ones use.
+fn first_step(after_label: &str) -> bool {
+    let title = after_label.trim_start_matches(|c: char| !c.is_alphanumeric());
+    FIRST_STEPS.iter().any(|w| starts_ci(title, w))
 }
 
 /// Whether a heading says its section is one way among others, or optional: `Option B:
@@ -524,10 +555,12 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
     // The lines outside blocks, where a body says which variables it needs.
     let mut prose: Vec<&str> = Vec::new();
     servers.extend(named_servers(body));
-    // Each heading (its line and level) and the first command of each shell block (its line
-    // and first words), to find the sections that are variants of one step.
-    let mut headings: Vec<(usize, usize, Option<Provider>)> = Vec::new();
+    // Each heading and the first command of each shell block (its line and first words), to
+    // find the sections that are variants of one step.
+    let mut headings: Vec<Heading> = Vec::new();
     let mut commands: Vec<(usize, Option<&str>)> = Vec::new();
+    // The interpreters of the code blocks the body shows ([`interpreters_of`]).
+    let mut interpreters: Vec<&str> = Vec::new();
     let mut i = 0;
     while i < lines.len() {
         let line = lines[i];
@@ -553,6 +586,11 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
                     inner += 1;
                 }
                 end += 1;
+            }
+            for interpreter in interpreters_of(info) {
+                if !interpreters.contains(interpreter) {
+                    interpreters.push(interpreter);
+                }
             }
             let before = &lines[i.saturating_sub(3)..i];
             if let Some(lang) = lang_of(info)
@@ -611,7 +649,12 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
             continue;
         }
         if let Some(title) = heading_title(trimmed) {
-            headings.push((i, heading_level(trimmed), provider_named(title)));
+            headings.push((
+                i,
+                heading_level(trimmed),
+                provider_named(title),
+                numbered_example(title),
+            ));
             let alternative = alternative_heading(title);
             way_headings |= alternative;
             let way = (alternative || troubleshooting_heading(title)).then_some(i);
@@ -662,26 +705,43 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
     }
     // What sections that are variants of one step use (`### OpenAI`, `### Anthropic`, each
     // running `ax ai-integrations create` with its own key) is what that variant uses.
+    // Numbered example workflows (`### Workflow 1: ...`, `### Workflow 2: ...`) are variants
+    // too: what one alone uses is that example's.
     let variants = variant_sections(&headings, &commands, lines.len());
+    let examples = numbered_examples(&headings, lines.len());
     let mut variant_vars = Names::default();
-    if !variants.is_empty() {
-        let variant_of = |u: &Use| {
-            let at = u.line.saturating_sub(first_line) as usize;
-            span_holding(&variants, at).map(|k| variants[k].0)
-        };
+    let mut of_the_code = Vec::new();
+    if !variants.is_empty() || !examples.is_empty() {
+        let mut spans: Vec<(usize, usize)> = variants.iter().chain(&examples).copied().collect();
+        spans.sort_unstable();
+        spans.dedup_by(|inner, outer| inner.1 <= outer.1);
+        let at = |u: &Use| u.line.saturating_sub(first_line) as usize;
+        let variant_of = |u: &Use| span_holding(&spans, at(u)).map(|k| spans[k].0);
         let (inside, kept): (Vec<Use>, Vec<Use>) =
             out.into_iter().partition(|u| variant_of(u).is_some());
         out = kept;
+        // The interpreter of the code the body shows (`python` beside ```python blocks) is
+        // needed whichever example workflow runs it.
+        let (shown, inside): (Vec<Use>, Vec<Use>) = inside.into_iter().partition(|u| {
+            u.kind == DepKind::Bins
+                && interpreters.contains(&u.name.as_str())
+                && span_holding(&variants, at(u)).is_none()
+        });
+        of_the_code = shown;
         let inside: Vec<(usize, Use)> = inside
             .into_iter()
             .filter_map(|u| Some((variant_of(&u)?, u)))
             .collect();
         // A variable only one variant reads is that variant's, wherever else the text shows it
-        // (`--api-key $OPENAI_API_KEY` again as an example of rotating a key).
+        // (`--api-key $OPENAI_API_KEY` again as an example of rotating a key). Not so for an
+        // example workflow: the text elsewhere may run the same step for itself.
         let mut reads: Vec<(&str, usize)> = inside
             .iter()
             .filter(|(_, u)| u.kind == DepKind::Env)
-            .map(|(v, u)| (u.name.as_str(), *v))
+            .filter_map(|(_, u)| {
+                let k = span_holding(&variants, at(u))?;
+                Some((u.name.as_str(), variants[k].0))
+            })
             .collect();
         reads.sort_unstable();
         reads.dedup();
@@ -700,6 +760,7 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
         out.retain(|u| u.kind != DepKind::Env || !variant_vars.contains(&u.name));
         out.extend(shared_by_ways(ways));
     }
+    out.extend(of_the_code);
     tools_not_always_called(&mut out, &lines, first_line);
     // The skill's own tools, each under a heading of its `## Tools` section, are called in
     // shell syntax in its examples (`duby_tts "Hello"`): they are no executables on `PATH`.
@@ -845,7 +906,7 @@ pub(super) fn first_command<'b>(block: &[(u32, &'b str)]) -> Option<&'b str> {
 /// line and level, `commands` each shell block's line and [`first_command`], both in order;
 /// `end` is the number of lines.
 pub(super) fn variant_sections(
-    headings: &[(usize, usize, Option<Provider>)],
+    headings: &[Heading],
     commands: &[(usize, Option<&str>)],
     end: usize,
 ) -> Vec<(usize, usize)> {
@@ -854,7 +915,7 @@ pub(super) fn variant_sections(
     let sections: Vec<(usize, usize, Option<&str>, Option<usize>)> = headings
         .iter()
         .enumerate()
-        .map(|(k, &(line, level, _))| {
+        .map(|(k, &(line, level, ..))| {
             let next = headings[k + 1..].iter().position(|h| h.1 <= level);
             let until = next.map_or(end, |n| headings[k + 1 + n].0);
             let own_end = headings.get(k + 1).map_or(end, |h| h.0);
@@ -918,6 +979,59 @@ pub(super) fn variant_sections(
     // A variant holding variants: the outer one is what its reads belong to.
     out.sort_unstable();
     out.dedup_by(|inner, outer| inner.1 <= outer.1);
+    out
+}
+
+/// A heading of a body: its line, its level, the provider it is named after
+/// ([`provider_named`]) and whether it numbers an example ([`numbered_example`]).
+pub(super) type Heading = (usize, usize, Option<Provider>, bool);
+
+/// Whether a heading's title, after its numbering (`2.`, `**`), names a numbered example or
+/// workflow: `Workflow 1: Fine-tuning`, `Example 2 - Batch`, `Use Case 3`.
+pub(super) fn numbered_example(title: &str) -> bool {
+    const WORDS: &[&str] = &["workflow ", "example ", "use case ", "recipe ", "scenario "];
+    let t = title.trim_start_matches(|c: char| !c.is_ascii_alphabetic());
+    WORDS.iter().any(|w| {
+        let rest = t.get(w.len()..).unwrap_or_default().trim_start();
+        let digits = rest.bytes().take_while(u8::is_ascii_digit).count();
+        starts_ci(t, w)
+            && digits > 0
+            && rest
+                .as_bytes()
+                .get(digits)
+                .is_none_or(|b| !b.is_ascii_alphanumeric())
+    })
+}
+
+/// The sections (from their heading's line to where they end, sorted) of numbered examples
+/// that have a sibling numbered example under the same heading (`### Workflow 1: ...`,
+/// `### Workflow 2: ...`): each is one way to use the skill, not a step every use takes.
+/// `end` is the number of lines.
+pub(super) fn numbered_examples(headings: &[Heading], end: usize) -> Vec<(usize, usize)> {
+    // The open headings (level and index), and each example with the heading it is under.
+    let mut open: Vec<(usize, usize)> = Vec::new();
+    let mut found: Vec<(Option<usize>, usize, usize)> = Vec::new();
+    for (k, &(_, level, _, example)) in headings.iter().enumerate() {
+        while open.last().is_some_and(|o| o.0 >= level) {
+            open.pop();
+        }
+        if example {
+            found.push((open.last().map(|o| o.1), level, k));
+        }
+        open.push((level, k));
+    }
+    found.sort_unstable();
+    let mut out = Vec::new();
+    for group in found.chunk_by(|a, b| (a.0, a.1) == (b.0, b.1)) {
+        if group.len() < 2 {
+            continue;
+        }
+        for &(_, level, k) in group {
+            let next = headings[k + 1..].iter().find(|h| h.1 <= level);
+            out.push((headings[k].0, next.map_or(end, |h| h.0)));
+        }
+    }
+    out.sort_unstable();
     out
 }
 

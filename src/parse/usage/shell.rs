@@ -541,6 +541,9 @@ pub(super) fn shell(
     // After a comment that offers what follows as another way (`# Or install with uv`), up
     // to a blank line or the next comment: the block's first way is the one it needs.
     let mut another_way = false;
+    // After a block's `ssh host` with no command, its lines are typed on that host, up to an
+    // `exit`: what they run is that machine's. A script goes on here once the session ends.
+    let mut remote: Option<&str> = None;
     for (li, line) in logical.iter().enumerate() {
         let raw: &str = &line.text;
         let trimmed = raw.trim();
@@ -551,10 +554,23 @@ pub(super) fn shell(
         if trimmed.is_empty() {
             another_way = false;
         }
+        // A line that names the host again (`sky down mycluster`) is run from where that host
+        // is reached, here.
+        if let Some(host) = remote {
+            if ends_session(trimmed) {
+                remote = None;
+                continue;
+            }
+            if !names_word(raw, host) {
+                continue;
+            }
+            remote = None;
+        }
         // An arrow marks a line of notes, not of commands.
         if raw.contains(['→', '←']) || another_way || runs_a_download(raw) {
             continue;
         }
+        remote = remote_host(raw).filter(|_| file.is_none());
         let n = line.number;
         let shift = shift(n);
         let written = |m: u32| {
@@ -627,6 +643,63 @@ pub(super) fn shell(
             });
         }
     }
+}
+
+/// The host a shell line opens a session on for the lines after it, if it only does that:
+/// `ssh` with a destination and no command to run there (`ssh ubuntu@<IP>`, `ssh -i key
+/// user@host`). A forward, a proxy or a background connection (`-D 1080`, `-L`, `-R`, `-N`,
+/// `-f`) takes no typed lines, nor does one told not to read them (`-n`).
+pub(super) fn remote_host(line: &str) -> Option<&str> {
+    /// Options whose value is the next word, unless written with it (`-p22`).
+    const TAKES_VALUE: &str = "BbcDEeFIiJLlmOopQRSWw";
+    /// Options after which the connection reads no commands from the terminal.
+    const NO_SESSION: &str = "DLRNfnWOGQV";
+    let segs = segments(line);
+    let [(_, seg)] = segs.as_slice() else {
+        return None;
+    };
+    let ws = words(seg);
+    let k = command_word(&ws).filter(|&k| ws[k].1 == "ssh")?;
+    let mut destination = None;
+    let mut args = ws[k + 1..].iter().map(|w| w.1);
+    while let Some(w) = args.next() {
+        match w.strip_prefix('-').filter(|f| !f.is_empty() && *f != "-") {
+            Some(flags) => {
+                for (i, c) in flags.char_indices() {
+                    if NO_SESSION.contains(c) {
+                        return None;
+                    }
+                    if TAKES_VALUE.contains(c) {
+                        if i + c.len_utf8() == flags.len() {
+                            args.next();
+                        }
+                        break;
+                    }
+                }
+            }
+            // `--` ends the options.
+            None if w == "--" => {}
+            // A word after the destination is a command run there.
+            None if destination.is_some() => return None,
+            None => destination = Some(w),
+        }
+    }
+    // The host, without the user (`ubuntu@`).
+    destination.map(|d| d.rsplit('@').next().unwrap_or(d))
+}
+
+/// Whether `line` holds `word` not as part of a longer name.
+fn names_word(line: &str, word: &str) -> bool {
+    let part = |c: char| c.is_alphanumeric() || matches!(c, '_' | '-' | '.');
+    !word.is_empty()
+        && line.match_indices(word).any(|(at, _)| {
+            !line[..at].ends_with(part) && !line[at + word.len()..].starts_with(part)
+        })
+}
+
+/// Whether a line typed on another machine ends the session there: `exit`, `logout`.
+fn ends_session(line: &str) -> bool {
+    matches!(line.split_whitespace().next(), Some("exit" | "logout"))
 }
 
 /// Whether the variable `name` read at byte `i` of a simple command is the value of an option

@@ -1007,3 +1007,98 @@ fn a_comment_in_a_block_that_offers_another_way_starts_one() {
     let inside = body.replace("d.puml\n\n# Using", "d.puml\n# Using");
     assert!(names(&of_body(&inside, 1, &[]), DepKind::Bins).contains(&"java".to_owned()));
 }
+
+/// `Path`, `Method` and `Approach` label ways as `Option` does; a method that creates what
+/// the methods after it use is a first step, not a way.
+#[test]
+fn path_method_and_approach_labels_mark_ways() {
+    assert!(option_label("Path B: Create a new private GitHub repo"));
+    assert!(option_label("Method 2: CLI Tool"));
+    assert!(option_label("Approach 1 - by hand"));
+    assert!(option_label("Run it (method 2)"));
+    assert!(!option_label("Pathfinder 2: x"));
+    assert!(!option_label("Path to the file"));
+    assert!(!option_label("Method 12: x"));
+    assert!(!option_label("Method 1: Create New Site"));
+    let body = "## Two paths\n### Path A: Use an existing directory\n```bash\ngit status\n```\n### Path B: Create a new repo\n```bash\ngh repo create x --clone\ngit status\n```\n## Tools\n#### Method 1: Library\n```bash\nmdconv in.md\n```\n#### Method 2: CLI Tool\n```bash\nmdtohtml in.md\nmdconv in.md\n```\n## Check\n```bash\njq . x.json\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["jq", "git", "mdconv"]);
+    // Steps named as methods: the first creates the site the others build, so what it runs
+    // is needed.
+    let steps = "## Jekyll\n#### Method 1: Create New Site\n```bash\njekyll new blog\nbundle exec jekyll serve\n```\n#### Method 2: Build Static Site\n```bash\nbundle exec jekyll build\n```\n#### Method 3: Live Reload\n```bash\nbundle exec jekyll serve --livereload\n```\n## Check\n```bash\njq . x.json\n```\n";
+    let u = of_body(steps, 1, &[]);
+    assert_eq!(
+        names(&u, DepKind::Bins),
+        ["jekyll", "bundle", "jq", "bundle"]
+    );
+}
+
+/// Numbered example workflows are ways: what one alone uses is that example's, what two use
+/// stays a need, and where every use is in them they are all kept.
+#[test]
+fn numbered_example_workflows_are_ways() {
+    assert!(numbered_example("Workflow 1: Fine-tuning LLM"));
+    assert!(numbered_example("2. Example 3 - Batch"));
+    assert!(numbered_example("Use case 2"));
+    assert!(numbered_example("**Recipe 10**"));
+    assert!(numbered_example("Scenario 4: Outage"));
+    assert!(!numbered_example("Workflow overview"));
+    assert!(!numbered_example("Workflows 1"));
+    assert!(!numbered_example("Example 1a"));
+    let body = "## Quick start\n```bash\nvllm serve m\n```\n## Common workflows\n### Workflow 1: Production\n```bash\npip install locust\ndocker run x\nnvidia-smi\n```\n### Workflow 2: Batch\n```bash\ndocker run y\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["vllm", "docker"]);
+    assert!(names(&u, DepKind::Packages).is_empty());
+    // One numbered workflow alone is no way among others.
+    let one = "## Quick start\n```bash\nvllm serve m\n```\n### Workflow 1: Production\n```bash\ndocker run x\n```\n### Notes\n";
+    assert_eq!(
+        names(&of_body(one, 1, &[]), DepKind::Bins),
+        ["vllm", "docker"]
+    );
+    // The skill's main path is its first workflow, and nothing is run outside the workflows:
+    // they are all kept.
+    let main = "## Workflows\n### Workflow 1: Generate User Persona\n```bash\npython scripts/persona_generator.py\n```\n### Workflow 2: Create Journey Map\n\nDraw the stages.\n";
+    assert_eq!(names(&of_body(main, 1, &[]), DepKind::Bins), ["python"]);
+    // The interpreter of the code the body shows is needed whichever workflow runs it.
+    let code = "## Quick start\n```bash\npip install lightning\n```\n```python\nimport lightning\n```\n### Workflow 1: Train\n```python\ntrainer.fit(model)\n```\n### Workflow 2: Distributed\n```bash\npython train.py\nsbatch job.sh\n```\n";
+    let u = of_body(code, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["python"]);
+    assert_eq!(names(&u, DepKind::Packages), ["lightning"]);
+    // A variable read in one workflow and outside them is still read outside them.
+    let vars = "## Setup\n```bash\ncurl -H \"$API_KEY\" x\n```\n### Workflow 1: A\n```bash\ncurl -H \"$API_KEY\" y\n```\n### Workflow 2: B\n```bash\nls\n```\n";
+    assert_eq!(names(&of_body(vars, 1, &[]), DepKind::Env), ["API_KEY"]);
+}
+
+/// After `ssh host` with no command, a block's lines run on that host, up to an `exit` or a
+/// line that names the host again; a forward or a proxy opens no session for them.
+#[test]
+fn lines_after_ssh_into_a_host_run_there() {
+    assert_eq!(remote_host("ssh ubuntu@<IP>"), Some("<IP>"));
+    assert_eq!(remote_host("ssh -i ~/.ssh/key user@host"), Some("host"));
+    assert_eq!(remote_host("sudo ssh -p22 -o X=1 host  # go"), Some("host"));
+    assert_eq!(remote_host("ssh -D 1080 user@host"), None);
+    assert_eq!(remote_host("ssh -f -N -L 8080:localhost:80 host"), None);
+    assert_eq!(remote_host("ssh -L 8888:localhost:8888 host"), None);
+    assert_eq!(remote_host("ssh host uptime"), None);
+    assert_eq!(remote_host("ssh host && ls"), None);
+    assert_eq!(remote_host("echo ssh host"), None);
+    let body = "```bash\n# 2. SSH and setup\nssh ubuntu@<IP>\npip install peft\n\n# 3. Train\naccelerate launch train.py\n```\n\n```bash\ncurl -s x\n```\n";
+    let u = of_body(body, 1, &[]);
+    assert_eq!(names(&u, DepKind::Bins), ["ssh", "curl"]);
+    assert!(names(&u, DepKind::Packages).is_empty());
+    let exit = "```bash\nssh -i key.pem user@host\nnvidia-smi\nexit\njq . x.json\n```\n";
+    assert_eq!(names(&of_body(exit, 1, &[]), DepKind::Bins), ["ssh", "jq"]);
+    let named = "```bash\nssh mycluster\n\n# Terminate\nsky down mycluster\n```\n";
+    assert_eq!(
+        names(&of_body(named, 1, &[]), DepKind::Bins),
+        ["ssh", "sky"]
+    );
+    let proxy = "```bash\nssh -D 1080 user@host\nfirefox --profile x\n```\n";
+    assert_eq!(
+        names(&of_body(proxy, 1, &[]), DepKind::Bins),
+        ["ssh", "firefox"]
+    );
+    // A script goes on here once the session it opened ends.
+    let u = of_script("scripts/a.sh", "ssh host\njq . x.json\n", &Local::default());
+    assert_eq!(names(&u, DepKind::Bins), ["ssh", "jq"]);
+}
