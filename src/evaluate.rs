@@ -780,12 +780,14 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
         .filter(|u| u.kind == DepKind::Packages && is_package_list(u.file.as_deref()))
         .map(|u| need_key(u.kind, &u.name))
         .collect();
+    // Each need once in the body and once in the scripts: a script's use is what SA312 asks a
+    // declaration to list, and the body showing the same command must not hide it.
     all.retain(|u| {
         let key = need_key(u.kind, &u.name);
         let unlisted = u.kind == DepKind::Packages
             && !is_package_list(u.file.as_deref())
             && listed.contains(&key);
-        !unlisted && seen.insert((u.kind, key))
+        !unlisted && seen.insert((u.kind, key, u.file.is_some()))
     });
     let runs = runs.filter(|_| !all.iter().any(|u| u.kind == DepKind::Bins));
     // What runs: a command, a script (whose imports and variables show it is run), or an
@@ -794,17 +796,16 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
         all.iter()
             .find(|u| (u.file.is_some() || u.kind == DepKind::Packages) && u.kind != DepKind::Tools)
     });
-    if let Some(first) = first
-        && !seen.contains(&(DepKind::Tools, TERMINAL.to_owned()))
-    {
-        let mut terminal = first.clone();
+    let derived = first.cloned().map(|mut terminal| {
         terminal.kind = DepKind::Tools;
         terminal.name = TERMINAL.to_owned();
-        all.push(terminal);
-    } else if let Some(terminal) = runs
-        && seen.insert((DepKind::Tools, TERMINAL.to_owned()))
+        terminal
+    });
+    if !all
+        .iter()
+        .any(|u| u.kind == DepKind::Tools && u.name == TERMINAL)
     {
-        all.push(terminal);
+        all.extend(derived.or(runs));
     }
     if all.is_empty() {
         return;
@@ -831,13 +832,17 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
         })
         .collect();
     let mut requirements = Requirements::default();
+    // Each need once, as its first use spells it.
+    let mut asked = foldhash::HashSet::default();
     let mut names: Vec<(DepKind, &str)> = all
         .iter()
-        .filter(|u| !declared.contains(&(u.kind, need_key(u.kind, &u.name))))
+        .filter(|u| {
+            let key = (u.kind, need_key(u.kind, &u.name));
+            !declared.contains(&key) && asked.insert(key)
+        })
         .map(|u| (u.kind, u.name.as_str()))
         .collect();
     names.sort();
-    // Each (kind, name) once already: the uses were made unique above.
     for (kind, name) in names {
         requirements.group_mut(kind).all.push(name.to_owned());
     }

@@ -56,6 +56,40 @@ fn a_script_that_runs_what_the_declaration_leaves_out() {
         ) + "```bash\ncurl x | jq .\n```\n"),
     )]);
     assert!(messages(&audit(tmp.path()), "SA312").is_empty());
+
+    // A script that runs what the body's block shows still needs it declared.
+    let tmp = tree(&[
+        (
+            "fetch/SKILL.md",
+            &(skill_md(
+                "fetch",
+                "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"curl\"]}}}\n",
+            ) + "```bash\ncurl x | jq .\n```\n"),
+        ),
+        ("fetch/scripts/fetch.sh", "#!/bin/bash\ncurl -s x | jq .\n"),
+    ]);
+    let r = audit(tmp.path());
+    assert_eq!(
+        messages(&r, "SA312"),
+        [
+            "`scripts/fetch.sh:2` runs `jq`, which OpenClaw's `metadata.openclaw` does not list; add it to `requires.bins`, or a machine without it shows the skill and then fails"
+        ],
+        "{r:#}"
+    );
+    // The body's use and the script's are both evidence of one need.
+    let inferred = r["skills"][0]["requirements"]
+        .as_array()
+        .and_then(|ds| ds.iter().find(|d| d["source"] == "inferred"))
+        .expect("an inferred source");
+    let jq: Vec<&Value> = inferred["uses"]
+        .as_array()
+        .expect("uses")
+        .iter()
+        .filter(|u| u["name"] == "jq")
+        .collect();
+    assert_eq!(jq.len(), 2, "{inferred:#}");
+    // ... and one need.
+    assert_eq!(inferred["bins"]["all"], serde_json::json!(["bash", "jq"]));
 }
 
 #[test]
