@@ -92,16 +92,19 @@ pub(crate) fn judge(
     for (shown, _) in &found.skill_links {
         findings.push(rules::file::skill_link_outside(shown));
     }
-    findings.extend(
-        skills
-            .iter()
-            .filter_map(|s| rules::deps::only_in_dialect(s)),
-    );
+    let proposal = rules::deps::library_uses_proposal(&skills);
+    if proposal {
+        findings.extend(
+            skills
+                .iter()
+                .filter_map(|s| rules::deps::only_in_dialect(s)),
+        );
+    }
     let dialect = rules::uses::Dialect::of_library(&skills);
     for s in &skills {
         rules::uses::undeclared_uses(s, &mut findings);
         rules::uses::declared_unused(s, &mut findings);
-        findings.extend(rules::uses::uses_not_declared(s, dialect));
+        findings.extend(rules::uses::uses_not_declared(s, dialect, proposal));
     }
     rules::agent::check_targets(&agents, &mut findings);
     rules::host::check(&agents, &profiles, &mut findings);

@@ -311,7 +311,9 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
                     }
                 },
             };
-            // Renames wait until the text is done; the first one asked for wins.
+            // Renames wait until the text is done; the first one asked for wins. A fix that
+            // renames and edits is made whole or not at all, and counted once.
+            let mut renaming: Option<&Finding> = None;
             for f in &findings {
                 let Some(to) = f.fix.as_ref().and_then(|x| x.rename.as_ref()) else {
                     continue;
@@ -328,6 +330,7 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
                     continue;
                 }
                 renames.insert(fs_path.to_owned(), (to.clone(), target));
+                renaming = Some(f);
                 if let Some(x) = &f.fix {
                     count(fs_path, x.applicability);
                 }
@@ -335,7 +338,12 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
             let with_edits: Vec<&Finding> = findings
                 .iter()
                 .copied()
-                .filter(|f| f.fix.as_ref().is_some_and(|x| !x.edits.is_empty()))
+                .filter(|f| {
+                    f.fix.as_ref().is_some_and(|x| {
+                        !x.edits.is_empty()
+                            && (x.rename.is_none() || renaming.is_some_and(|r| std::ptr::eq(r, *f)))
+                    })
+                })
                 .collect();
             if with_edits.is_empty() {
                 continue;
@@ -346,7 +354,9 @@ pub fn run(opts: &AuditOptions, mode: Mode) -> Result<Outcome, AuditError> {
             }
             if text_after != text {
                 for &i in &applied {
-                    if let Some(x) = &with_edits[i].fix {
+                    if let Some(x) = &with_edits[i].fix
+                        && x.rename.is_none()
+                    {
                         count(fs_path, x.applicability);
                     }
                 }

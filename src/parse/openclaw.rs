@@ -15,6 +15,17 @@ pub(crate) const KEYS: [&str; 4] = ["openclaw", "clawdbot", "clawdis", "moltbot"
 /// The lists of the block's `requires`.
 pub(crate) const REQUIRES_FIELDS: [&str; 4] = ["bins", "anyBins", "env", "config"];
 
+/// The keys of the block itself, beside `requires`.
+const BLOCK_FIELDS: [&str; 7] = [
+    "always",
+    "emoji",
+    "homepage",
+    "install",
+    "os",
+    "primaryEnv",
+    "skillKey",
+];
+
 /// The operating systems OpenClaw names.
 const OSES: [&str; 3] = ["darwin", "linux", "win32"];
 
@@ -78,12 +89,16 @@ fn requires(key: &str, node: &Node, req: &mut Requirements, sink: &mut Sink) {
             "env" => (DepKind::Env, false),
             "config" => (DepKind::Config, false),
             _ => {
+                let up = BLOCK_FIELDS
+                    .contains(&field)
+                    .then(|| format!("{key}.{field}"));
                 rules::deps::dialect_unknown_key(
                     sink,
                     k,
                     Origin::Openclaw,
                     &format!("{key}.requires"),
                     &REQUIRES_FIELDS,
+                    up.as_deref(),
                 );
                 continue;
             }

@@ -83,7 +83,9 @@ pub(crate) fn check(parsed: &ParsedAgent, files: &dyn Files, sink: &mut Sink) {
     let a = &parsed.agent;
     let file_name = crate::paths::file_name_text(&a.fs_path);
     if a.flavor == "chatmode" {
-        chat_mode_renamed(sink, &file_name, &a.fs_path, files);
+        // Without a `target`, an agent file is every agent host's; a chat mode was VS Code's.
+        let untargeted = parsed.root.is_some() && a.target.is_none();
+        chat_mode_renamed(sink, &file_name, &a.fs_path, files, untargeted);
     }
     if !file_name
         .chars()
@@ -392,12 +394,19 @@ pub(crate) const CHAT_MODE_RENAMED: RuleDoc = RuleDoc {
     example: ".github/chatmodes/planner.chatmode.md\n\nFix: rename to .github/agents/planner.agent.md",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Rename `NAME.chatmode.md` to `NAME.agent.md` in the same folder; not offered when that file is there. Moving a workspace's `.github/chatmodes/` file to `.github/agents/`, as the message advises, is left to you. Unsafe: what names the old file no longer finds it.",
+        what: "Rename `NAME.chatmode.md` to `NAME.agent.md` in the same folder, and add `target: vscode` as the first line of a frontmatter that has no `target`: an agent file without one is read by GitHub Copilot too, which drops VS Code's tool names, while the chat mode was VS Code's alone. Not offered when `NAME.agent.md` is there. Moving a workspace's `.github/chatmodes/` file to `.github/agents/`, as the message advises, is left to you. Unsafe: what names the old file no longer finds it.",
     }),
 };
 
-/// The legacy chat mode file `file_name`, at `fs_path`.
-fn chat_mode_renamed(sink: &mut Sink, file_name: &str, fs_path: &Path, files: &dyn Files) {
+/// The legacy chat mode file `file_name`, at `fs_path`; `untargeted`: its frontmatter has no
+/// `target`, which the fix adds to keep the agent VS Code's.
+fn chat_mode_renamed(
+    sink: &mut Sink,
+    file_name: &str,
+    fs_path: &Path,
+    files: &dyn Files,
+    untargeted: bool,
+) {
     let stem = crate::parse::agent::stem(file_name);
     let new = format!("{stem}.agent.md");
     // Looked up, not listed: a folder may hold thousands of chat modes.
@@ -417,27 +426,59 @@ fn chat_mode_renamed(sink: &mut Sink, file_name: &str, fs_path: &Path, files: &d
         );
         return;
     }
-    let fix = Fix::rename(
-        format!("rename {} to {}", quote(file_name), quote(&new)),
-        super::file::renamed(sink.path, &new),
-    );
+    let target = untargeted.then(|| target_vscode(sink.text())).flatten();
+    let also = if target.is_some() {
+        " and add `target: vscode`"
+    } else {
+        ""
+    };
+    let fix = Fix {
+        edits: target.into_iter().collect(),
+        ..Fix::rename(
+            format!("rename {} to {}{also}", quote(file_name), quote(&new)),
+            super::file::renamed(sink.path, &new),
+        )
+    };
     // Only a workspace's own chat modes have a folder hosts now read agents from instead; a
     // catalogue keeps its files where it likes.
     let workspace = fs_path
         .parent()
         .is_some_and(|d| d.ends_with(".github/chatmodes"));
-    let message = if workspace {
-        format!(
-            "chat modes were renamed to custom agents; rename the file to {} and move it to `.github/agents/`, where VS Code and GitHub Copilot now look for agents",
-            quote(&new)
-        )
-    } else {
-        format!(
-            "chat modes were renamed to custom agents; rename the file to {}",
-            quote(&new)
-        )
+    // GitHub Copilot reads agent files too, and drops VS Code's tool names.
+    let keep = "add `target: vscode` to keep it to VS Code as the chat mode was";
+    let new = quote(&new);
+    let message = match (workspace, untargeted) {
+        (true, true) => format!(
+            "chat modes were renamed to custom agents; rename the file to {new}, {keep}, and move it to `.github/agents/`, where VS Code and GitHub Copilot now look for agents"
+        ),
+        (true, false) => format!(
+            "chat modes were renamed to custom agents; rename the file to {new} and move it to `.github/agents/`, where VS Code and GitHub Copilot now look for agents"
+        ),
+        (false, true) => {
+            format!("chat modes were renamed to custom agents; rename the file to {new} and {keep}")
+        }
+        (false, false) => {
+            format!("chat modes were renamed to custom agents; rename the file to {new}")
+        }
     };
     sink.push_fixed(Rule::ChatModeRenamed, Pos::START, message, Some(fix));
+}
+
+/// The edit that adds `target: vscode` as the frontmatter's first line, in the file's own
+/// line break.
+fn target_vscode(text: Option<&str>) -> Option<crate::diagnostic::Edit> {
+    let text = text?;
+    let start = text
+        .strip_prefix(crate::parse::frontmatter::BOM)
+        .map_or(0, |_| 3);
+    let first = &text[start..];
+    let line_end = first.find('\n')?;
+    if first[..line_end].trim_end() != "---" {
+        return None;
+    }
+    let brk = crate::span::line_break(text);
+    let at = u32::try_from(start + line_end + 1).ok()?;
+    crate::diagnostic::Edit::insert_at_line(at, 2, format!("target: vscode{brk}"))
 }
 
 pub(crate) const AGENT_HOST_SPECIFIC_KEY: RuleDoc = RuleDoc {

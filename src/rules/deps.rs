@@ -472,22 +472,29 @@ pub(crate) fn dialect_value(
 }
 
 /// `key`, under `field` of a dialect, is not one of `known`.
+/// `up`: where the dialect reads the key instead (`clawdbot.os` for an `os` under
+/// `clawdbot.requires`), said instead of what `field` holds.
 pub(crate) fn dialect_unknown_key(
     sink: &mut Sink,
     key: &Node,
     source: Origin,
     field: &str,
     known: &[&str],
+    up: Option<&str>,
 ) {
     let shown = key.scalar_text().unwrap_or_else(|| key.kind().to_owned());
+    let advice = match up {
+        // Deleting it would lose what the author meant to gate on.
+        Some(up) => format!("move it up to `{up}`, where it is read"),
+        None => format!("`{field}` holds {}", crate::diagnostic::quoted(known)),
+    };
     sink.push(
         Rule::DialectShape,
         key.pos,
         format!(
-            "{} ignores {} under `{field}`, so it is not enforced; `{field}` holds {}",
+            "{} ignores {} under `{field}`, so it is not enforced; {advice}",
             dialect(source),
             quote(&shown),
-            crate::diagnostic::quoted(known)
         ),
     );
 }
@@ -665,7 +672,7 @@ pub(crate) const ONLY_IN_DIALECT: RuleDoc = RuleDoc {
     name: "requirements-only-in-dialect",
     severity: Severity::Info,
     summary: "The tools a skill needs are declared only in a host's dialect, not in `dependencies`",
-    what: "A skill without a `dependencies` key declares tools it needs only in a host's own dialect: MCP servers in Codex's `agents/openai.yaml`, or tools in Hermes' `metadata.hermes.requires_tools`. skill-audit judges them either way.",
+    what: "A skill without a `dependencies` key declares tools it needs only in a host's own dialect: MCP servers in Codex's `agents/openai.yaml`, or tools in Hermes' `metadata.hermes.requires_tools`. skill-audit judges them either way. Reported only in a library where some skill already declares in `dependencies`: no host reads the proposal yet, and strict validators (skills-ref, claude.ai uploads) reject a skill with that key.",
     why: "Validators and hosts that read the proposed `dependencies` field see a skill that needs nothing. Declaring the same tools there too makes the skill speak the proposal as well as its host's dialect.",
     example: "skills/figma/agents/openai.yaml: dependencies: {tools: [{type: mcp, value: figma}]}\n\nFix: in skills/figma/SKILL.md\ndependencies:\n  tools:\n    - figma/*",
     fix: Some(FixDoc {
@@ -673,6 +680,18 @@ pub(crate) const ONLY_IN_DIALECT: RuleDoc = RuleDoc {
         what: "Add `dependencies:` with `tools:` at the end of the frontmatter: `server/*` for each Codex MCP server, Hermes' required tools as named. OpenClaw's executables, variables and OSes have no kind in the proposal and are left out. Unsafe: readers of the proposal then enforce what the skill declares.",
     }),
 };
+
+/// Whether some skill of the library declares in the proposed `dependencies` field (its
+/// `tools`, `resources` or `prompts`, not a package list). Only then does advice or a fix add
+/// the key: no host reads it yet, and strict validators (skills-ref, claude.ai uploads) reject a
+/// skill with a top-level key outside the spec.
+pub(crate) fn library_uses_proposal(skills: &[Box<crate::model::Skill>]) -> bool {
+    skills.iter().any(|s| {
+        s.requirements
+            .iter()
+            .any(|d| d.source == Origin::Dependencies)
+    })
+}
 
 /// A `dependencies` key listing `tools`, for a fix to add to a frontmatter whose line break
 /// is `brk`. In block style: strict validators (skills-ref) reject flow lists.

@@ -174,16 +174,29 @@ pub(crate) fn merge_not_mapping(pos: Pos) -> ParseFailure {
 
 /// The frontmatter could not be turned into a tree (SA104, SA106, SA107).
 pub(crate) fn yaml_error(sink: &mut Sink, failure: ParseFailure, what: &str) {
-    let fix = match (failure.rule, sink.text()) {
+    let quoted = match (failure.rule, sink.text()) {
         (Rule::YamlSyntax, Some(text)) => quote_value(text, failure.pos),
         _ => None,
     };
     let mut message = failure.message;
+    if failure.rule == Rule::YamlSyntax {
+        // What to do, before what hosts do: the fix is not shown in every format.
+        match &quoted {
+            Some((key, _)) => message.push_str(&format!(
+                "; quote the value of {}, whose `: ` starts a mapping",
+                quote(key)
+            )),
+            None if message.contains("found a tab") => {
+                message.push_str("; indent with spaces: YAML takes no tab there");
+            }
+            None => message.push_str("; correct the YAML here"),
+        }
+    }
     if what == "skill" {
         // Hosts differ here: the matrix says so per profile, and the message for the reader.
         message.push_str(&hosts_on_unreadable());
     }
-    sink.push_fixed(failure.rule, failure.pos, message, fix);
+    sink.push_fixed(failure.rule, failure.pos, message, quoted.map(|q| q.1));
 }
 
 /// What the built-in hosts do with a skill whose frontmatter is not YAML, for SA104's message.
@@ -234,8 +247,9 @@ fn hosts_on_unreadable() -> String {
 }
 
 /// SA104's fix: line `at.line` is `key: value` with a plain value on that one line holding
-/// `: ` (what the parser stopped at); the value single-quoted reads as the text written.
-fn quote_value(text: &str, at: Pos) -> Option<Fix> {
+/// `: ` (what the parser stopped at); the value single-quoted reads as the text written. With
+/// the key, for the message.
+fn quote_value(text: &str, at: Pos) -> Option<(String, Fix)> {
     let start = span::offset(text, Pos::new(at.line, 1))?;
     let (start, end, _) = span::line_at(text, start);
     let line = &text[start..end];
@@ -275,7 +289,7 @@ fn quote_value(text: &str, at: Pos) -> Option<Fix> {
         return None;
     }
     let quoted = span::single_quoted(value);
-    Some(Fix::safe(
+    let fix = Fix::safe(
         format!("quote the value of {}", quote(key)),
         vec![span::edit(
             text,
@@ -283,7 +297,8 @@ fn quote_value(text: &str, at: Pos) -> Option<Fix> {
             value_start + value.len(),
             quoted,
         )],
-    ))
+    );
+    Some((key.to_owned(), fix))
 }
 
 pub(crate) const NOT_MAPPING: RuleDoc = RuleDoc {

@@ -29,7 +29,7 @@ pub(crate) const USES_NOT_DECLARED: RuleDoc = RuleDoc {
     example: "```bash\ngh pr list --json number | jq length\n```\nin a skill with no declaration\n\nFix:\nmetadata:\n  openclaw:\n    requires:\n      bins:\n        - gh\n        - jq",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`. Only keys the frontmatter does not have yet are written, in block style (`bins:` and a `- gh` line per name), which every host reads and strict validators accept (skills-ref rejects flow style): `requires` goes into the OpenClaw block that `metadata` holds (`clawdbot:` gains a `requires:` block), else an `openclaw` block goes at the end of `metadata`. Inside a flow mapping, which can hold only flow, it is written as that mapping is (`{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in its spacing), and so is the mapping that a `metadata:` holding nothing (`metadata:`, `metadata: ~`) becomes, on its line. Where part of what was inferred has no place (a `metadata` that is a string or a list, an OpenClaw block that has a `requires` already, a `dependencies` already there), no fix is offered and the message says where to write it by hand, as a fix of the rest would end the finding with that part undeclared. Packages have no such place and are left out. Unsafe: OpenClaw hides a skill unless every executable in `requires.bins` is on `PATH` and every variable in `requires.env` is set, and the lists are what was inferred, which may name an executable only an example or one operating system's branch runs; review them before applying.",
+        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`, but only in a library where some skill already declares in `dependencies` (no host reads the proposal yet, and strict validators such as skills-ref reject a skill with that key; elsewhere a skill that names MCP tools gets no fix and the message says so). Only keys the frontmatter does not have yet are written, in block style (`bins:` and a `- gh` line per name), which every host reads and skills-ref accepts (it rejects flow style): `requires` goes into the OpenClaw block that `metadata` holds (`clawdbot:` gains a `requires:` block), else an `openclaw` block goes at the end of `metadata`. Inside a flow mapping, which can hold only flow, it is written as that mapping is (`{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in its spacing), and so is the mapping that a `metadata:` holding nothing (`metadata:`, `metadata: ~`) becomes, on its line. Where part of what was inferred has no place (a `metadata` that is a string or a list, an OpenClaw block that has a `requires` already, a `dependencies` already there), no fix is offered and the message says where to write it by hand, as a fix of the rest would end the finding with that part undeclared. Packages have no such place and are left out. Unsafe: OpenClaw hides a skill unless every executable in `requires.bins` is on `PATH` and every variable in `requires.env` is set, and the lists are what was inferred, which may name an executable only an example or one operating system's branch runs; review them before applying.",
     }),
 };
 
@@ -230,8 +230,13 @@ impl Dialect {
 }
 
 /// The SA313 finding of `skill`, when it declares nothing and uses what a declaration can say,
-/// with the fix that writes the declaration in `dialect`.
-pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Finding> {
+/// with the fix that writes the declaration in `dialect`; `proposal`: the library declares in
+/// `dependencies` (see [`super::deps::library_uses_proposal`]), so a fix may add it.
+pub(crate) fn uses_not_declared(
+    skill: &Skill,
+    dialect: Dialect,
+    proposal: bool,
+) -> Option<Finding> {
     let end = skill.fields.frontmatter_end?;
     if skill.invalid
         || skill
@@ -297,6 +302,7 @@ pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Findi
     };
     let blocked_hermes = dialect == Dialect::Hermes && writes_machine && end.has_prerequisites;
     let blocked_tools = !tools.is_empty() && end.has_dependencies;
+    let unproposed_tools = !tools.is_empty() && !proposal;
     // What goes where, in a declaration that is there already, by its keys (`bins`, `env`).
     let add_to = |bins_key: &str, env_key: &str| {
         let mut parts = Vec::new();
@@ -330,13 +336,16 @@ pub(crate) fn uses_not_declared(skill: &Skill, dialect: Dialect) -> Option<Findi
         (None, false) if blocked_tools => format!(
             "the skill declares nothing, but it uses {uses}{seen}; its `dependencies` names no MCP tool and no fix adds to it, so declare them in {place} by hand"
         ),
+        (None, false) if unproposed_tools => format!(
+            "the skill declares nothing, but it uses {uses}{seen}; hosts and registries that read declarations see a skill that needs nothing, so declare them in {place} by hand: `dependencies` is a proposal no skill of this library uses yet, and strict validators (skills-ref, claude.ai uploads) reject a skill that has it"
+        ),
         (None, false) => format!(
             "the skill declares nothing, but it uses {uses}{seen}; hosts and registries that read declarations see a skill that needs nothing, so declare them in {place}"
         ),
     };
     // Its line is the first use, which an edit elsewhere can change: the uses are the subject.
     let finding = Finding::new(Rule::UsesNotDeclared, &skill.path, pos, message).about(&uses);
-    if blocked_machine.is_some() || blocked_hermes || blocked_tools {
+    if blocked_machine.is_some() || blocked_hermes || blocked_tools || unproposed_tools {
         return Some(finding);
     }
     let edits = declaration(&end, dialect, &bins, env, &tools);

@@ -1334,11 +1334,11 @@ fn sa508_chat_modes() {
     assert_eq!(s(f[0], "path"), ".github/chatmodes/planner.chatmode.md");
     assert_eq!(
         s(f[0], "message"),
-        "chat modes were renamed to custom agents; rename the file to `planner.agent.md` and move it to `.github/agents/`, where VS Code and GitHub Copilot now look for agents"
+        "chat modes were renamed to custom agents; rename the file to `planner.agent.md`, add `target: vscode` to keep it to VS Code as the chat mode was, and move it to `.github/agents/`, where VS Code and GitHub Copilot now look for agents"
     );
     assert_eq!(
         s(f[1], "message"),
-        "chat modes were renamed to custom agents; rename the file to `reviewer.agent.md`"
+        "chat modes were renamed to custom agents; rename the file to `reviewer.agent.md` and add `target: vscode` to keep it to VS Code as the chat mode was"
     );
     let a = agent(&r, ".github/chatmodes/planner.chatmode.md");
     assert_eq!(s(a, "flavor"), "chatmode");

@@ -104,7 +104,7 @@ fn openclaw_shapes_its_host_ignores_are_reported() {
         "skills/w/SKILL.md",
         &skill_md(
             "w",
-            "metadata:\n  clawdbot:\n    os: [macos]\n    requires:\n      bins: [curl]\n      npm: [tiktoken]\n",
+            "metadata:\n  clawdbot:\n    os: [macos]\n    requires:\n      bins: [curl]\n      npm: [tiktoken]\n      os: [linux]\n",
         ),
     )]);
     let (r, _) = json_run(t.path(), &["."]);
@@ -113,11 +113,20 @@ fn openclaw_shapes_its_host_ignores_are_reported() {
         .filter(|f| f["rule"] == "SA309")
         .map(|f| (f["line"].as_u64().unwrap(), f["message"].as_str().unwrap()))
         .collect();
-    assert_eq!(f.len(), 2, "{f:#?}");
+    assert_eq!(f.len(), 3, "{f:#?}");
     assert_eq!(f[0].0, 6);
     assert!(f[0].1.contains("does not know `macos`"), "{f:#?}");
     assert_eq!(f[1].0, 9);
-    assert!(f[1].1.contains("ignores `npm`"), "{f:#?}");
+    assert!(
+        f[1].1.ends_with("ignores `npm` under `clawdbot.requires`, so it is not enforced; `clawdbot.requires` holds `bins`, `anyBins`, `env`, `config`"),
+        "{f:#?}"
+    );
+    // A key of the block written a level too deep is moved up, not dropped.
+    assert_eq!(f[2].0, 10);
+    assert!(
+        f[2].1.ends_with("ignores `os` under `clawdbot.requires`, so it is not enforced; move it up to `clawdbot.os`, where it is read"),
+        "{f:#?}"
+    );
     assert_eq!(
         skill(&r, "skills/w/SKILL.md")["requirements"][0]["bins"]["all"],
         json!(["curl"])

@@ -289,9 +289,10 @@ fn a_frontmatter_that_is_not_yaml_is_judged_as_each_host_reads_it() {
         .iter()
         .find(|f| f["rule"] == "SA104")
         .unwrap();
+    // What to do comes first: the fix is not shown in every format.
     assert!(
         s(f, "message").contains(
-            "hosts differ: VS Code loads the skill; Claude Code loads it without its fields; Gemini CLI and OpenClaw read its `key: value` lines instead; OpenCode parses it again with colons quoted; strict YAML readers (skills-ref, Codex, Copilot CLI, Cursor, GitHub Copilot) drop it"
+            "; quote the value of `description`, whose `: ` starts a mapping; hosts differ: VS Code loads the skill; Claude Code loads it without its fields; Gemini CLI and OpenClaw read its `key: value` lines instead; OpenCode parses it again with colons quoted; strict YAML readers (skills-ref, Codex, Copilot CLI, Cursor, GitHub Copilot) drop it"
         ),
         "{f}"
     );

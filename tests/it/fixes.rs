@@ -527,10 +527,21 @@ fn two_wrong_casings_of_the_skill_file_say_neither_is_loaded() {
 fn a_renamed_file_root_is_audited_again_by_its_new_name() {
     const PLAN: &str = "---\ndescription: Plans.\n---\n";
     let skill = skill_md("r", "");
-    // Each file given alone, as the only root: the report follows it to its new name.
-    for (old, new, content) in [
-        ("skills/r/skill.md", "skills/r/SKILL.md", skill.as_str()),
-        ("plan.chatmode.md", "plan.agent.md", PLAN),
+    // Each file given alone, as the only root: the report follows it to its new name. The
+    // chat mode, VS Code's alone, stays VS Code's.
+    for (old, new, content, fixed) in [
+        (
+            "skills/r/skill.md",
+            "skills/r/SKILL.md",
+            skill.as_str(),
+            skill.clone(),
+        ),
+        (
+            "plan.chatmode.md",
+            "plan.agent.md",
+            PLAN,
+            "---\ntarget: vscode\ndescription: Plans.\n---\n".to_owned(),
+        ),
     ] {
         let lib = tree(&[(old, content)]);
         let before = snapshot(lib.path());
@@ -553,7 +564,7 @@ fn a_renamed_file_root_is_audited_again_by_its_new_name() {
         let stderr = String::from_utf8(out.stderr).unwrap();
         assert_eq!(out.status.code(), Some(0), "{stderr}");
         assert!(!lib.path().join(old).exists(), "{old} is renamed");
-        assert_eq!(read(lib.path(), new), content);
+        assert_eq!(read(lib.path(), new), fixed);
         let v: Value = serde_json::from_str(&read(lib.path(), "out.json")).unwrap();
         assert_eq!(strings(&v["roots"]), [new]);
         let paths: Vec<&str> = arr(&v, "skills")

@@ -6,6 +6,10 @@ use crate::common::*;
 
 use serde_json::Value;
 
+/// A skill that declares in the proposed `dependencies`, which lets fixes write that key in
+/// the library it is part of.
+const PROPOSAL: &str = "---\nname: zz-proposal\ndescription: Does things. Use when asked.\ndependencies:\n  tools: [read]\n---\n# zz-proposal\n";
+
 fn audit(tmp: &std::path::Path) -> Value {
     json_run(tmp, &["--fail-on", "never", "."]).0
 }
@@ -142,6 +146,17 @@ fn an_undeclared_use_in_a_script_says_where() {
 fn the_fix_declares_what_the_skill_uses() {
     let body = "```bash\ngh pr list | jq length\necho \"$GITHUB_TOKEN\"\n```\nCall `mcp__github__create_issue`.\n";
     let tmp = tree(&[("demo/SKILL.md", &(skill_md("demo", "") + body))]);
+    // No skill of the library declares in the proposed `dependencies`: no fix adds the key,
+    // which strict validators reject.
+    let r = audit(tmp.path());
+    let f = findings(&r, "SA313")[0];
+    assert!(f.get("fix").is_none(), "{f}");
+    assert_eq!(
+        s(f, "message"),
+        "the skill declares nothing, but it uses `gh`, `jq`, `GITHUB_TOKEN`, `github/create_issue`; hosts and registries that read declarations see a skill that needs nothing, so declare them in `metadata.openclaw.requires` and `dependencies.tools` by hand: `dependencies` is a proposal no skill of this library uses yet, and strict validators (skills-ref, claude.ai uploads) reject a skill that has it"
+    );
+    std::fs::create_dir_all(tmp.path().join("zz-proposal")).unwrap();
+    std::fs::write(tmp.path().join("zz-proposal/SKILL.md"), PROPOSAL).unwrap();
     let r = audit(tmp.path());
     assert_eq!(
         messages(&r, "SA313"),
@@ -225,6 +240,7 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
             "b/SKILL.md",
             &(skill_md("b", "metadata:\n    owner: me\n") + "Call `mcp__github__get_me`.\n" + run),
         ),
+        ("zz-proposal/SKILL.md", PROPOSAL),
         // Flow mappings: the block goes in, or `requires` into the OpenClaw block there is,
         // in the mapping's spacing.
         (
@@ -625,6 +641,7 @@ fn an_empty_metadata_is_filled_and_a_string_one_keeps_its_finding() {
     let body = "```bash\ngh pr list | jq length\necho \"$GITHUB_TOKEN\"\n```\nCall `mcp__github__create_issue`.\n";
     let tmp = tree(&[
         ("null/SKILL.md", &(skill_md("null", "metadata:\n") + body)),
+        ("zz-proposal/SKILL.md", PROPOSAL),
         (
             "tilde/SKILL.md",
             &(skill_md("tilde", "metadata: ~ # later\n") + body),
