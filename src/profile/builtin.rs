@@ -107,6 +107,35 @@ pub(crate) fn unreadable_frontmatter_hosts() -> &'static [(&'static str, super::
     })
 }
 
+/// The titles of the built-in hosts that load a skill file with no frontmatter, and of those
+/// that skip it, in `BUILTINS` order.
+pub(crate) fn no_frontmatter_hosts() -> &'static (Vec<&'static str>, Vec<&'static str>) {
+    static CELL: OnceLock<(Vec<&'static str>, Vec<&'static str>)> = OnceLock::new();
+    CELL.get_or_init(|| {
+        (hosts().iter())
+            .filter_map(|p| {
+                let v = p.vocabulary.as_ref()?;
+                let title = v.title.as_deref().unwrap_or(p.name.as_str());
+                let verdict = v.skills.as_ref()?.no_frontmatter(title);
+                Some((
+                    title,
+                    !matches!(verdict, super::loading::Loading::Refused(_)),
+                ))
+            })
+            .fold(
+                (Vec::new(), Vec::new()),
+                |(mut loads, mut skips), (t, l)| {
+                    if l {
+                        loads.push(t)
+                    } else {
+                        skips.push(t)
+                    }
+                    (loads, skips)
+                },
+            )
+    })
+}
+
 /// The built-in hosts that load agents of `flavor` (`custom`, `chatmode`, `claude`).
 pub(crate) fn loading(flavor: &str) -> impl Iterator<Item = &'static Profile> {
     hosts().iter().filter(move |p| {

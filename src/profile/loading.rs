@@ -507,6 +507,9 @@ impl SkillLoading {
             // `invalid` already says so.
             return Loading::Loads;
         }
+        if skill.fields.unreadable == Some(Found::NoFrontmatter) {
+            return self.no_frontmatter(host);
+        }
         let how = self.frontmatter.as_ref().map(|f| f.unreadable);
         // Nothing to read, in YAML or in lines: the fields the host requires are missing.
         if skill.fields.frontmatter_empty
@@ -555,7 +558,6 @@ impl SkillLoading {
                 }
             }
             Some(Unreadable::QuoteColons) => match skill.fields.unreadable {
-                Some(Found::NoFrontmatter) => self.absent(host),
                 // Where the host's reader ends an unclosed frontmatter is not modelled.
                 Some(Found::Unclosed) => Loading::Loads,
                 _ if let Some(verdict) = self.tabs(skill, host) => verdict,
@@ -583,10 +585,6 @@ impl SkillLoading {
                             "{host} loads it with no fields, as its frontmatter is not a mapping"
                         ),
                     ),
-                    Some(Found::NoFrontmatter) if absent_ok => self.absent(host),
-                    Some(Found::NoFrontmatter) => Loading::Refused(format!(
-                        "{host} skips a skill that does not start with a frontmatter"
-                    )),
                     // Where the host's reader ends an unclosed frontmatter is not modelled.
                     Some(Found::Unclosed) if absent_ok => Loading::Loads,
                     Some(Found::Unclosed) => Loading::Refused(format!(
@@ -599,15 +597,12 @@ impl SkillLoading {
                     }),
                 }
             }
-            Some(Unreadable::Lenient) => match skill.fields.unreadable {
-                Some(Found::NoFrontmatter) => self.absent(host),
-                _ => self.without_fields(
-                    host,
-                    format!(
-                        "{host} loads it, as its own reader takes a frontmatter that is not valid YAML (skill-audit reads none of its fields)"
-                    ),
+            Some(Unreadable::Lenient) => self.without_fields(
+                host,
+                format!(
+                    "{host} loads it, as its own reader takes a frontmatter that is not valid YAML (skill-audit reads none of its fields)"
                 ),
-            },
+            ),
             // Undocumented: the frontmatter is unreadable, and `invalid` says so.
             None => Loading::Loads,
         }
@@ -630,12 +625,30 @@ impl SkillLoading {
         })
     }
 
-    /// A file without a frontmatter, which a host that loads it reads no fields of.
-    fn absent(&self, host: &str) -> Loading {
-        self.without_fields(
-            host,
-            format!("{host} loads it without a frontmatter, with no fields"),
-        )
+    /// What the host does with a skill file that does not start with a frontmatter; one that
+    /// loads it reads no fields of it.
+    pub(crate) fn no_frontmatter(&self, host: &str) -> Loading {
+        match self.frontmatter.as_ref().map(|f| f.unreadable) {
+            Some(Unreadable::Skip) => Loading::Refused(format!(
+                "{host} skips a skill whose frontmatter is missing or not valid YAML"
+            )),
+            Some(Unreadable::LoadWithoutFields) => Loading::WithoutFields(format!(
+                "{host} loads it although its frontmatter cannot be read, with none of its fields"
+            )),
+            Some(Unreadable::ReadLines) => Loading::Refused(format!(
+                "{host} skips a skill without a frontmatter between `---` lines"
+            )),
+            Some(Unreadable::SkipUnlessYaml) => Loading::Refused(format!(
+                "{host} skips a skill that does not start with a frontmatter"
+            )),
+            Some(Unreadable::QuoteColons | Unreadable::SkipUnlessAbsent | Unreadable::Lenient) => {
+                self.without_fields(
+                    host,
+                    format!("{host} loads it without a frontmatter, with no fields"),
+                )
+            }
+            None => Loading::Loads,
+        }
     }
 
     /// A skill the host reads no fields of: refused if a field it requires is missing, else

@@ -100,11 +100,26 @@ pub(crate) const MISSING_FRONTMATTER: RuleDoc = RuleDoc {
 
 /// A file of kind `what` ("skill", "agent") without a first `---` line.
 pub(crate) fn missing_frontmatter(sink: &mut Sink, what: &str) {
-    sink.push(
-        Rule::MissingFrontmatter,
-        Pos::START,
-        format!("no YAML frontmatter: the first line of a {what} file must be `---`, followed by `name` and `description`"),
+    let mut message = format!(
+        "no YAML frontmatter: the first line of a {what} file must be `---`, followed by `name` and `description`"
     );
+    // Some hosts load it all the same: the matrix says so per profile, this for the reader.
+    // Another casing of the name is SA108's: on Linux no host finds it.
+    let exact = sink.path.rsplit('/').next() == Some("SKILL.md");
+    if what == "skill" && exact {
+        let (loads, skips) = crate::profile::builtin::no_frontmatter_hosts();
+        if !loads.is_empty() {
+            let verb = if loads.len() == 1 { "loads" } else { "load" };
+            message.push_str(&format!(
+                "; {} still {verb} it, with none of its fields",
+                crate::words::and_list(loads)
+            ));
+            if !skips.is_empty() {
+                message.push_str(&format!("; {} skip it", crate::words::and_list(skips)));
+            }
+        }
+    }
+    sink.push(Rule::MissingFrontmatter, Pos::START, message);
 }
 
 pub(crate) const UNCLOSED_FRONTMATTER: RuleDoc = RuleDoc {

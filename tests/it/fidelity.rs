@@ -256,6 +256,40 @@ fn a_skill_md_inside_another_skills_folder_is_a_file_of_that_skill() {
     assert_eq!(r["summary"]["files_scanned"], 6);
 }
 
+/// SA102 names the hosts that load a skill without a frontmatter all the same, as the matrix
+/// judges it.
+#[test]
+fn a_skill_without_a_frontmatter_names_the_hosts_that_still_load_it() {
+    let tmp = tree(&[
+        ("skills/plain/SKILL.md", "# Plain\nJust text.\n"),
+        ("skills/cased/skill.md", "# Cased\nJust text.\n"),
+    ]);
+    let (r, _) = json_run(
+        tmp.path(),
+        &["-p", "builtin:vscode", "-p", "builtin:codex", "."],
+    );
+    let plain = "skills/plain/SKILL.md";
+    assert_eq!(status(&r, "skills", plain, "vscode"), "needs-nothing");
+    assert_eq!(status(&r, "skills", plain, "codex"), "not-loaded");
+    let f = arr(&r, "findings")
+        .iter()
+        .find(|f| f["rule"] == "SA102" && f["path"] == plain)
+        .unwrap();
+    assert_eq!(
+        s(f, "message"),
+        "no YAML frontmatter: the first line of a skill file must be `---`, followed by `name` and `description`; Claude Code and VS Code still load it, with none of its fields; Codex, Copilot CLI, Cursor, Gemini CLI, GitHub Copilot, OpenClaw and OpenCode skip it"
+    );
+    // Another casing of the name: on Linux no host finds it (SA108 says so).
+    let cased = arr(&r, "findings")
+        .iter()
+        .find(|f| f["rule"] == "SA102" && f["path"] == "skills/cased/skill.md")
+        .unwrap();
+    assert_eq!(
+        s(cased, "message"),
+        "no YAML frontmatter: the first line of a skill file must be `---`, followed by `name` and `description`"
+    );
+}
+
 #[test]
 fn a_frontmatter_that_is_not_yaml_is_judged_as_each_host_reads_it() {
     let tmp = tree(&[(
