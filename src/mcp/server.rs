@@ -52,12 +52,12 @@ const RECHECK: Duration = Duration::from_secs(1);
 
 /// How a file or folder looks, itself and not through a link, or `None` when it is gone:
 /// what any change to it changes, and what tells it from another put in its place.
-type Stamp = Option<Look>;
+pub(crate) type Stamp = Option<Look>;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Look {
+pub(crate) struct Look {
     modified: Option<SystemTime>,
-    len: u64,
+    pub(crate) len: u64,
     link: bool,
     /// Device, inode, and the inode's change time. A file put in another's place (a link
     /// swapped in) has another inode; the change time, unlike the modification time, cannot
@@ -66,7 +66,7 @@ struct Look {
     inode: (u64, u64, i64, i64),
 }
 
-fn stamp(path: &Path) -> Stamp {
+pub(crate) fn stamp(path: &Path) -> Stamp {
     let meta = std::fs::symlink_metadata(path).ok()?;
     Some(Look {
         modified: meta.modified().ok(),
@@ -188,6 +188,10 @@ impl Library {
         };
         match changes {
             Changes::None => {
+                // A served file the audit does not read may have changed: its digest with it.
+                if self.listing.as_ref().is_some_and(|l| l.stale()) {
+                    self.listing = None;
+                }
                 self.checked = Instant::now();
                 return Ok(());
             }
@@ -255,6 +259,11 @@ impl Library {
         l
     }
 
+    /// Forget the skills served, to list them again.
+    pub(crate) fn forget_listing(&mut self) {
+        self.listing = None;
+    }
+
     /// The profiles the server was started with.
     pub(crate) fn profiles(&self) -> &[Profile] {
         self.ws.profiles()
@@ -302,6 +311,48 @@ impl Server {
             ErrorData::internal_error(format!("cannot read the library: {e}"), None)
         })?;
         Ok(lib.listing(mark))
+    }
+}
+
+impl Server {
+    /// The bytes of the listed `uri`: `Err` with them when they are not what the listing
+    /// states.
+    fn read_listed(&self, uri: &str) -> Result<Result<Vec<u8>, Vec<u8>>, ErrorData> {
+        let listing = self.listing("resources/read")?;
+        let Some(read) = listing.read(uri) else {
+            return Err(ErrorData::resource_not_found(
+                format!("no resource {uri}"),
+                None,
+            ));
+        };
+        let bytes = read
+            .map_err(|e| ErrorData::internal_error(format!("cannot read {uri}: {e}"), None))?
+            .bytes;
+        Ok(if listing.matches(uri, &bytes) {
+            Ok(bytes)
+        } else {
+            Err(bytes)
+        })
+    }
+}
+
+/// The start of the page a cursor this server gave stands for: a page boundary inside a
+/// list of `len`, written as this server writes it.
+fn given_cursor(cursor: &str, len: usize) -> Option<usize> {
+    let start = cursor.parse::<usize>().ok()?;
+    (start.to_string() == cursor && start > 0 && start % PAGE == 0 && start < len).then_some(start)
+}
+
+/// An error for a cursor sent to a list this server answers in one page.
+fn one_page(method: &str, request: Option<PaginatedRequestParams>) -> Result<(), ErrorData> {
+    match request.and_then(|r| r.cursor) {
+        None => Ok(()),
+        Some(_) => Err(ErrorData::invalid_params(
+            format!(
+                "not a cursor of this server: `{method}` answers in one page; ask without `cursor`"
+            ),
+            None,
+        )),
     }
 }
 
@@ -388,15 +439,34 @@ impl ServerHandler for Server {
         let listing = self.listing("skills/list")?;
         let start = match request.and_then(|r| r.cursor) {
             None => 0,
-            Some(c) => c
-                .parse::<usize>()
-                .map_err(|_| ErrorData::invalid_params("not a cursor of this server", None))?,
+            Some(c) => given_cursor(&c, listing.skills.len())
+                .ok_or_else(|| ErrorData::invalid_params("not a cursor of this server", None))?,
         };
         let end = start.saturating_add(PAGE).min(listing.skills.len());
         let page = listing.skills.get(start..end).unwrap_or_default().to_vec();
         let mut result = ListSkillsResult::with_all_items(page);
         result.next_cursor = (end < listing.skills.len()).then(|| end.to_string());
         Ok(result)
+    }
+
+    async fn list_resources(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourcesResult, ErrorData> {
+        self.listing("resources/list")?;
+        one_page("resources/list", request)?;
+        Ok(rmcp::model::ListResourcesResult::default())
+    }
+
+    async fn list_resource_templates(
+        &self,
+        request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::ListResourceTemplatesResult, ErrorData> {
+        self.listing("resources/templates/list")?;
+        one_page("resources/templates/list", request)?;
+        Ok(rmcp::model::ListResourceTemplatesResult::default())
     }
 
     async fn get_skill(
@@ -420,17 +490,16 @@ impl ServerHandler for Server {
         request: ReadResourceRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let listing = self.listing("resources/read")?;
         let uri = request.uri;
-        let Some(read) = listing.read(&uri) else {
-            return Err(ErrorData::resource_not_found(
-                format!("no resource {uri}"),
-                None,
-            ));
-        };
-        let bytes = read
-            .map_err(|e| ErrorData::internal_error(format!("cannot read {uri}: {e}"), None))?
-            .bytes;
+        let mut bytes = self.read_listed(&uri)?;
+        if let Err(changed) = bytes {
+            // The file changed since it was listed: list again, so the digest the client
+            // finds there is that of the bytes it gets.
+            lock(&self.lib).forget_listing();
+            drop(changed);
+            bytes = self.read_listed(&uri)?;
+        }
+        let bytes = bytes.unwrap_or_else(|b| b);
         let contents = match String::from_utf8(bytes) {
             Ok(text) => {
                 let mime = if uri.ends_with(".md") {
@@ -564,7 +633,7 @@ pub(crate) fn screen(method: &str, params: &Params, skills: bool) -> Option<Erro
 }
 
 /// Why rmcp could not read `params` as those of `method`, in serde's words.
-fn typed_problem(method: &str, params: Option<serde_json::Value>) -> String {
+pub(crate) fn typed_problem(method: &str, params: Option<serde_json::Value>) -> String {
     fn why<T: serde::de::DeserializeOwned>(v: serde_json::Value) -> Option<String> {
         serde_json::from_value::<T>(v).err().map(|e| e.to_string())
     }
@@ -665,11 +734,11 @@ pub fn serve_http(
         );
         config = config.disable_allowed_hosts();
     }
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        LocalSessionManager::default().into(),
-        config,
-    );
+    let mut sessions = LocalSessionManager::default();
+    sessions.session_config.keep_alive = Some(SESSION_IDLE);
+    let sessions = Arc::new(sessions);
+    let service =
+        StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&sessions), config);
     let rt = runtime()?;
     let served = rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr)
@@ -679,21 +748,35 @@ pub fn serve_http(
             .local_addr()
             .map_err(|e| format!("cannot listen on {addr}: {e}"))?;
         say!("skill-audit mcp: listening on http://{bound}/mcp");
+        let open = Arc::new(tokio::sync::Semaphore::new(max_connections()));
         loop {
-            // A connection that fails to open is that client's problem, not the server's.
+            // A connection that fails to open is that client's problem, not the server's; out
+            // of file descriptors, retrying at once would only spin.
             let Ok((stream, _)) = listener.accept().await else {
+                tokio::time::sleep(ACCEPT_PAUSE).await;
+                continue;
+            };
+            let Ok(slot) = Arc::clone(&open).try_acquire_owned() else {
+                tokio::spawn(refuse(stream));
                 continue;
             };
             let service = service.clone();
+            let sessions = Arc::clone(&sessions);
             tokio::spawn(async move {
                 let io = hyper_util::rt::TokioIo::new(stream);
                 let svc = hyper::service::service_fn(move |request| {
                     let service = service.clone();
-                    async move { Ok::<_, std::convert::Infallible>(routed(service, request).await) }
+                    let sessions = Arc::clone(&sessions);
+                    async move {
+                        Ok::<_, std::convert::Infallible>(routed(service, sessions, request).await)
+                    }
                 });
                 let _ = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(HEADER_READ)
                     .serve_connection(io, svc)
                     .await;
+                drop(slot);
             });
         }
     });
@@ -704,6 +787,53 @@ pub fn serve_http(
 /// Where the server answers MCP over HTTP, the one path it announces.
 const MCP_PATH: &str = "/mcp";
 
+/// Connections open at once, at most: past it a new one is answered 503 and closed.
+const MAX_CONNECTIONS: usize = 256;
+/// Sessions alive at once, at most: past it a new session is refused with 503.
+const MAX_SESSIONS: usize = 1_000;
+/// How long a session lives without a request.
+const SESSION_IDLE: Duration = Duration::from_secs(60);
+/// How long a client may take to send a request's headers.
+const HEADER_READ: Duration = Duration::from_secs(10);
+/// The pause after a connection could not be accepted.
+const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
+
+/// [`MAX_CONNECTIONS`], or fewer when the process may open fewer files: a connection refused
+/// with 503 is better than one left waiting while the server cannot accept it.
+fn max_connections() -> usize {
+    #[cfg(unix)]
+    {
+        use rustix::process::{Resource, getrlimit};
+        if let Some(files) = getrlimit(Resource::Nofile).current {
+            let spare = usize::try_from(files / 2).unwrap_or(MAX_CONNECTIONS);
+            return MAX_CONNECTIONS.min(spare.max(1));
+        }
+    }
+    MAX_CONNECTIONS
+}
+
+/// Answer a connection over the cap with 503, and close it.
+async fn refuse(mut stream: tokio::net::TcpStream) {
+    use tokio::io::AsyncWriteExt;
+    let text = "too many connections open at once; try again later\n";
+    let response = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {}\r\nconnection: close\r\nretry-after: 1\r\n\r\n{text}",
+        text.len()
+    );
+    let _ = tokio::time::timeout(HEADER_READ, stream.write_all(response.as_bytes())).await;
+}
+
+/// A plain-text answer with `status`.
+fn plain<B>(status: http::StatusCode, text: String) -> http::Response<Routed<B>> {
+    let mut response = http::Response::new(Routed::Text(Some(text.into())));
+    *response.status_mut() = status;
+    response.headers_mut().insert(
+        http::header::CONTENT_TYPE,
+        http::HeaderValue::from_static("text/plain; charset=utf-8"),
+    );
+    response
+}
+
 /// `request` answered by `service` when it is for [`MCP_PATH`], else 404: a client that
 /// mistypes the URL is told so, rather than getting a session at an address no one gave it.
 async fn routed(
@@ -711,6 +841,7 @@ async fn routed(
         Server,
         rmcp::transport::streamable_http_server::session::local::LocalSessionManager,
     >,
+    sessions: Arc<rmcp::transport::streamable_http_server::session::local::LocalSessionManager>,
     request: http::Request<hyper::body::Incoming>,
 ) -> http::Response<
     Routed<
@@ -721,21 +852,30 @@ async fn routed(
 > {
     if request.uri().path() != MCP_PATH {
         let text = format!("not found: the MCP endpoint is {MCP_PATH}\n");
-        let mut response = http::Response::new(Routed::NotFound(Some(text.into())));
-        *response.status_mut() = http::StatusCode::NOT_FOUND;
-        response.headers_mut().insert(
-            http::header::CONTENT_TYPE,
-            http::HeaderValue::from_static("text/plain; charset=utf-8"),
-        );
-        return response;
+        return plain(http::StatusCode::NOT_FOUND, text);
     }
-    service.handle(request).await.map(Routed::Served)
+    let opens_session =
+        request.method() == http::Method::POST && !request.headers().contains_key("mcp-session-id");
+    if opens_session && sessions.sessions.read().await.len() >= MAX_SESSIONS {
+        let text = format!(
+            "too many sessions: this server keeps at most {MAX_SESSIONS}; end one (DELETE) or try again later\n"
+        );
+        return plain(http::StatusCode::SERVICE_UNAVAILABLE, text);
+    }
+    let ends_session = request.method() == http::Method::DELETE;
+    let mut response = service.handle(request).await.map(Routed::Served);
+    // A session ended is answered 200, as clients expect (rmcp says 202, which the Python
+    // SDK takes for a failure).
+    if ends_session && response.status() == http::StatusCode::ACCEPTED {
+        *response.status_mut() = http::StatusCode::OK;
+    }
+    response
 }
 
-/// A response body: the MCP service's, or the text of a 404.
+/// A response body: the MCP service's, or a text of the server's own (404, 503).
 enum Routed<B> {
     Served(B),
-    NotFound(Option<hyper::body::Bytes>),
+    Text(Option<hyper::body::Bytes>),
 }
 
 impl<B> hyper::body::Body for Routed<B>
@@ -751,7 +891,7 @@ where
     ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
         match self.get_mut() {
             Routed::Served(body) => std::pin::Pin::new(body).poll_frame(cx),
-            Routed::NotFound(text) => {
+            Routed::Text(text) => {
                 std::task::Poll::Ready(text.take().map(|t| Ok(hyper::body::Frame::data(t))))
             }
         }
@@ -760,14 +900,14 @@ where
     fn is_end_stream(&self) -> bool {
         match self {
             Routed::Served(body) => body.is_end_stream(),
-            Routed::NotFound(text) => text.is_none(),
+            Routed::Text(text) => text.is_none(),
         }
     }
 
     fn size_hint(&self) -> hyper::body::SizeHint {
         match self {
             Routed::Served(body) => body.size_hint(),
-            Routed::NotFound(text) => {
+            Routed::Text(text) => {
                 hyper::body::SizeHint::with_exact(text.as_ref().map_or(0, |t| t.len() as u64))
             }
         }
@@ -777,6 +917,15 @@ where
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_cursors_the_server_gives_are_taken() {
+        assert_eq!(given_cursor("500", 1200), Some(500));
+        assert_eq!(given_cursor("1000", 1200), Some(1000));
+        for bad in ["0", "00", "+500", "0500", "99999", "1500", "250", "abc", ""] {
+            assert_eq!(given_cursor(bad, 1200), None, "{bad}");
+        }
+    }
 
     #[test]
     fn http_addresses_default_to_loopback() {

@@ -151,8 +151,8 @@ struct AuditArgs {
     /// Only findings in these files or folders (inside the library).
     #[serde(default)]
     paths: Option<Vec<String>>,
-    /// Judge against these profiles (names the server was started with, or `builtin:NAME`)
-    /// instead of the server's.
+    /// Judge against these profiles (names the server was started with, or `builtin:NAME`;
+    /// at most 16, each named once) instead of the server's.
     #[serde(default)]
     profiles: Option<Vec<String>>,
     /// Only these rules: codes (`SA201`), prefixes (`SA2`), names, or `ALL`.
@@ -283,6 +283,9 @@ fn failed(message: String) -> CallToolResult {
 }
 
 type Answer = Result<(Value, String), String>;
+
+/// Most profiles one `audit` call judges against: each is a judgement of the whole library.
+const MAX_PROFILES: usize = 16;
 
 fn fresh(lib: &Mutex<Library>) -> Result<std::sync::MutexGuard<'_, Library>, ErrorData> {
     let mut guard = lock(lib);
@@ -752,16 +755,30 @@ fn audit(lib: &Library, args: AuditArgs) -> Answer {
         None => &lib.report,
         Some(names) if names.is_empty() => &lib.report,
         Some(names) => {
-            let mut profiles = Vec::new();
+            if names.len() > MAX_PROFILES {
+                return Err(format!(
+                    "`profiles` names {} profiles; an audit takes at most {MAX_PROFILES}",
+                    names.len()
+                ));
+            }
+            let mut profiles: Vec<crate::profile::Profile> = Vec::new();
             for n in names {
                 let asked = Environment {
                     profile: Some(n.clone()),
                     ..Environment::default()
                 };
-                profiles.push(match lib.environment(&asked)? {
+                let profile = match lib.environment(&asked)? {
                     Env::Started(i) => lib.profiles()[i].clone(),
                     Env::Built(p) => *p,
-                });
+                };
+                // As on the command line: two profiles of one name are a usage error.
+                if profiles.iter().any(|p| p.name == profile.name) {
+                    return Err(format!(
+                        "`profiles` names the profile `{}` more than once",
+                        profile.name
+                    ));
+                }
+                profiles.push(profile);
             }
             judged = crate::report::Report::new(lib.ws.judge_against(profiles));
             &judged

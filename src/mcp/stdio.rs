@@ -15,19 +15,23 @@
 //! standard input and output, which reads its client's lines with a bound and answers those
 //! that are not a message it can take.
 
+use std::collections::HashMap;
 use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use rmcp::ErrorData;
 use rmcp::RoleServer;
+use rmcp::model::{
+    ClientNotification, ClientRequest, GetMeta, JsonRpcMessage, ProtocolVersion, RequestId,
+};
 use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
 use serde::Deserialize;
 use serde::de::{IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::Value;
 use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncWriteExt, BufReader, DuplexStream};
 use tokio::process::{Child, ChildStdin, Command};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc, oneshot};
 
 /// Largest line accepted from a server's standard output: a resource of
 /// [`super::MAX_RESOURCE_BYTES`] plus its JSON escaping fits.
@@ -331,6 +335,15 @@ impl Params {
 /// `None` to let rmcp have it.
 pub(crate) type Screen = Box<dyn Fn(&str, &Params) -> Option<ErrorData> + Send>;
 
+/// Requests read but not yet answered, at most: past it the client's lines are not read
+/// until an answer is written, so a client that stops reading holds the server up, not its
+/// memory.
+pub(crate) const MAX_IN_FLIGHT: usize = 32;
+
+/// The requests handed to rmcp and not yet answered, each holding one of the slots (a
+/// client may give two requests one id: each holds its own).
+type InFlight = Arc<Mutex<HashMap<RequestId, Vec<OwnedSemaphorePermit>>>>;
+
 /// A line, and whoever waits for it to be written.
 type Outgoing = (Vec<u8>, oneshot::Sender<std::io::Result<()>>);
 
@@ -348,6 +361,15 @@ pub(crate) struct Serving<R> {
     /// An answer of this transport's own not yet handed to the writer.
     owed: Option<Vec<u8>>,
     screen: Screen,
+    /// Slots for requests in flight ([`MAX_IN_FLIGHT`]).
+    slots: Arc<Semaphore>,
+    /// A slot taken before the next line is read, kept until a request uses it.
+    slot: Option<OwnedSemaphorePermit>,
+    in_flight: InFlight,
+    /// Set once rmcp has a request that starts the session (`initialize`, or one that
+    /// carries the protocol's metadata inline): rmcp ends the session on anything else
+    /// before it, so until then this transport answers or drops it.
+    started: bool,
 }
 
 impl<R: AsyncRead + Unpin + Send> Serving<R> {
@@ -358,7 +380,7 @@ impl<R: AsyncRead + Unpin + Send> Serving<R> {
         screen: Screen,
     ) -> Serving<R> {
         // A few lines of room: rmcp's sends wait for theirs to be written, as its own stdio
-        // transport does, so a client that stops reading holds the server up, not its memory.
+        // transport does; the answers waiting are bounded by the requests in flight.
         let (out, lines) = mpsc::channel(16);
         tokio::spawn(write_lines(lines, write));
         Serving {
@@ -368,7 +390,42 @@ impl<R: AsyncRead + Unpin + Send> Serving<R> {
             out,
             owed: None,
             screen,
+            slots: Arc::new(Semaphore::new(MAX_IN_FLIGHT)),
+            slot: None,
+            in_flight: Arc::default(),
+            started: false,
         }
+    }
+
+    /// What to do with a message rmcp could read: requests take a slot, a cancellation gives
+    /// one back, and before the session starts only what rmcp takes then gets through.
+    fn admit(&mut self, m: Box<RxJsonRpcMessage<RoleServer>>) -> Outcome {
+        if !self.started {
+            match before_start(&m) {
+                Early::Pass => {}
+                Early::Start => self.started = true,
+                Early::Drop => return Outcome::Ignore,
+                Early::Answer(line) => return Outcome::Answer(line),
+            }
+        }
+        match &*m {
+            JsonRpcMessage::Request(r) => {
+                if let Some(slot) = self.slot.take() {
+                    let mut in_flight = lock_in_flight(&self.in_flight);
+                    in_flight.entry(r.id.clone()).or_default().push(slot);
+                }
+            }
+            JsonRpcMessage::Notification(n) => {
+                // rmcp drops the answer of a cancelled request, so its slot is free now.
+                if let ClientNotification::CancelledNotification(c) = &n.notification
+                    && let Some(id) = &c.params.request_id
+                {
+                    release(&self.in_flight, id);
+                }
+            }
+            _ => {}
+        }
+        Outcome::Message(m)
     }
 
     /// Read up to the end of the next line into `self.line`. Safe to drop at any await: the
@@ -443,12 +500,19 @@ impl<R: AsyncRead + Unpin + Send> rmcp::transport::Transport<RoleServer> for Ser
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         let out = self.out.clone();
         let line = serde_json::to_vec(&item);
+        let answered = match &item {
+            JsonRpcMessage::Response(r) => Some(r.id.clone()),
+            JsonRpcMessage::Error(e) => e.id.clone(),
+            _ => None,
+        };
+        let in_flight = Arc::clone(&self.in_flight);
         async move {
-            let mut line = line.map_err(std::io::Error::other)?;
-            line.push(b'\n');
-            let (done, written) = oneshot::channel();
-            out.send((line, done)).await.map_err(|_| closed())?;
-            written.await.map_err(|_| closed())?
+            let wrote = write_message(out, line).await;
+            // Written or not, the request is done with: its slot is free.
+            if let Some(id) = answered {
+                release(&in_flight, &id);
+            }
+            wrote
         }
     }
 
@@ -456,6 +520,9 @@ impl<R: AsyncRead + Unpin + Send> rmcp::transport::Transport<RoleServer> for Ser
         loop {
             if self.owed.is_some() && !self.answer().await {
                 return None;
+            }
+            if self.slot.is_none() {
+                self.slot = Some(self.slots.clone().acquire_owned().await.ok()?);
             }
             let outcome = match self.next_line().await {
                 Got::End => return None,
@@ -469,7 +536,10 @@ impl<R: AsyncRead + Unpin + Send> rmcp::transport::Transport<RoleServer> for Ser
                         None,
                     ),
                 )),
-                Got::Line => judge(&self.line, &self.screen),
+                Got::Line => match judge(&self.line, &self.screen) {
+                    Outcome::Message(m) => self.admit(m),
+                    other => other,
+                },
             };
             // A long line's buffer is not kept for the short ones after it.
             if self.line.capacity() > 64 << 10 {
@@ -487,6 +557,81 @@ impl<R: AsyncRead + Unpin + Send> rmcp::transport::Transport<RoleServer> for Ser
 
     async fn close(&mut self) -> Result<(), Self::Error> {
         Ok(())
+    }
+}
+
+fn lock_in_flight(
+    in_flight: &InFlight,
+) -> std::sync::MutexGuard<'_, HashMap<RequestId, Vec<OwnedSemaphorePermit>>> {
+    in_flight
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+/// Free the slot of one request with `id`.
+fn release(in_flight: &InFlight, id: &RequestId) {
+    let mut in_flight = lock_in_flight(in_flight);
+    if let Some(slots) = in_flight.get_mut(id) {
+        slots.pop();
+        if slots.is_empty() {
+            in_flight.remove(id);
+        }
+    }
+}
+
+/// Hand a message to the writer and wait until it is written.
+async fn write_message(
+    out: mpsc::Sender<Outgoing>,
+    line: serde_json::Result<Vec<u8>>,
+) -> std::io::Result<()> {
+    let mut line = line.map_err(std::io::Error::other)?;
+    line.push(b'\n');
+    let (done, written) = oneshot::channel();
+    out.send((line, done)).await.map_err(|_| closed())?;
+    written.await.map_err(|_| closed())?
+}
+
+/// What becomes of a message that arrives before the session started.
+enum Early {
+    /// rmcp answers it and goes on waiting (`ping`, `server/discover`).
+    Pass,
+    /// It starts the session.
+    Start,
+    /// A notification or a response: MCP lets a server ignore it, and rmcp would end the
+    /// session on it.
+    Drop,
+    Answer(Vec<u8>),
+}
+
+/// What to do with `m`, read before the session started.
+fn before_start(m: &RxJsonRpcMessage<RoleServer>) -> Early {
+    let JsonRpcMessage::Request(r) = m else {
+        return Early::Drop;
+    };
+    let id = serde_json::to_value(&r.id).ok();
+    match &r.request {
+        ClientRequest::PingRequest(_) | ClientRequest::DiscoverRequest(_) => Early::Pass,
+        ClientRequest::InitializeRequest(_) => Early::Start,
+        // An `initialize` rmcp could not read comes as a request of its own: say why.
+        ClientRequest::CustomRequest(c) if c.method == "initialize" => {
+            let why = super::server::typed_problem("initialize", c.params.clone());
+            Early::Answer(error_line(id, &ErrorData::invalid_params(why, None)))
+        }
+        request
+            if request
+                .get_meta()
+                .missing_required_keys(&ProtocolVersion::V_2026_07_28)
+                .is_empty() =>
+        {
+            Early::Start
+        }
+        _ => Early::Answer(error_line(
+            id,
+            &ErrorData::invalid_request(
+                "send `initialize` first: the session has not started",
+                None,
+            ),
+        )),
     }
 }
 

@@ -453,6 +453,19 @@ struct Raw {
 
 impl Raw {
     fn start(cwd: &Path, args: &[&str]) -> Raw {
+        let mut raw = Raw::spawn(cwd, args);
+        raw.send(
+            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "raw", "version": "0"}}}),
+        );
+        assert!(raw.answer(0)["result"]["serverInfo"]["name"] == "skill-audit");
+        raw.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+        raw
+    }
+
+    /// A server started, its session not yet.
+    fn spawn(cwd: &Path, args: &[&str]) -> Raw {
         let mut child = Command::new(exe())
             .arg("mcp")
             .args(args)
@@ -472,20 +485,12 @@ impl Raw {
                 }
             }
         });
-        let mut raw = Raw {
+        Raw {
             child: Reaper(child),
             stdin,
             lines,
             held: Vec::new(),
-        };
-        raw.send(
-            &json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "raw", "version": "0"}}}),
-        );
-        assert!(raw.answer(0)["result"]["serverInfo"]["name"] == "skill-audit");
-        raw.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
-        raw
+        }
     }
 
     fn line(&mut self, line: &str) {
@@ -552,6 +557,98 @@ fn big_library(n: usize) -> tempfile::TempDir {
         write(dir.path(), &format!("skills/{name}/SKILL.md"), text);
     }
     dir
+}
+
+#[test]
+fn what_comes_before_initialize_is_dropped_or_answered_and_the_session_still_starts() {
+    let mut raw = Raw::spawn(root(), &["examples/library"]);
+    // Notifications and responses are dropped: rmcp would end the session on them.
+    raw.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    raw.send(
+        &json!({"jsonrpc": "2.0", "method": "notifications/cancelled",
+        "params": {"requestId": 9}}),
+    );
+    raw.send(&json!({"jsonrpc": "2.0", "method": "notifications/whatever"}));
+    raw.send(&json!({"jsonrpc": "2.0", "id": 1, "result": {}}));
+    raw.send(&json!({"jsonrpc": "2.0", "id": 2, "method": "tools/list"}));
+    let a = raw.answer(2);
+    let message = a["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("send `initialize` first"), "{a}");
+    // An `initialize` that cannot be read is told why, in serde's words.
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {}, "clientInfo": {}}}),
+    );
+    let a = raw.answer(3);
+    assert_eq!(a["error"]["code"], -32602, "{a}");
+    let message = a["error"]["message"].as_str().unwrap_or_default();
+    assert!(message.contains("missing field `name`"), "{a}");
+    raw.send(&json!({"jsonrpc": "2.0", "id": 4, "method": "ping"}));
+    assert!(raw.answer(4)["result"].is_object());
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 5, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}}),
+    );
+    assert_eq!(raw.answer(5)["result"]["serverInfo"]["name"], "skill-audit");
+    raw.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}));
+    raw.call(6, "rule", json!({"id": "SA201"}));
+    assert_eq!(
+        raw.answer(6)["result"]["structuredContent"]["code"],
+        "SA201"
+    );
+}
+
+#[test]
+fn a_client_that_does_not_read_its_answers_stops_being_read() {
+    let mut child = Command::new(exe())
+        .args(["mcp", "examples/library"])
+        .current_dir(root())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("the server starts");
+    let (Some(mut stdin), Some(stdout)) = (child.stdin.take(), child.stdout.take()) else {
+        panic!("the server's standard streams");
+    };
+    let _child = Reaper(child);
+    let mut answers = BufReader::new(stdout).lines();
+    let init = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "raw", "version": "0"}}});
+    writeln!(stdin, "{init}").expect("the server reads");
+    assert!(
+        answers
+            .next()
+            .is_some_and(|l| l.is_ok_and(|l| l.contains("skill-audit")))
+    );
+    const SENT: u64 = 20_000;
+    let (done_tx, done) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for id in 1..=SENT {
+            let line = json!({"jsonrpc": "2.0", "id": id, "method": "ping"});
+            if writeln!(stdin, "{line}").is_err() {
+                return;
+            }
+        }
+        let _ = stdin.flush();
+        let _ = done_tx.send(stdin);
+    });
+    // Nothing is read: the server takes a bounded number of requests, then stops reading,
+    // and the writer waits on a full pipe.
+    assert!(
+        done.recv_timeout(Duration::from_secs(3)).is_err(),
+        "the server read every request while none of its answers was read"
+    );
+    // Once the answers are read, every request is answered.
+    let mut ids = std::collections::BTreeSet::new();
+    for line in answers.by_ref().take(SENT as usize) {
+        let a: Value = serde_json::from_str(&line.expect("a line")).expect("JSON");
+        ids.insert(a["id"].as_u64().unwrap_or(0));
+    }
+    assert_eq!(ids.len() as u64, SENT);
+    assert!(done.recv_timeout(HUNG).is_ok());
 }
 
 #[test]
@@ -1707,4 +1804,256 @@ fn limits_are_bounded_in_the_schemas() {
     // A page holds at least one skill; `audit` may be asked for the summary alone.
     assert_eq!(bound("available_skills", "minimum"), Some(json!(1)));
     assert_eq!(bound("audit", "minimum"), Some(json!(0)));
+}
+
+/// The `resources` of the served skill at `uri`, as (URI, digest, size).
+fn served_files(list: &Value, uri: &str) -> Vec<(String, String, u64)> {
+    let skills = list["result"]["skills"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let Some(skill) = skills.iter().find(|s| s["uri"] == uri) else {
+        panic!("{uri} is not served: {list}");
+    };
+    skill["resources"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .map(|r| {
+            let text = |k: &str| r[k].as_str().unwrap_or_default().to_owned();
+            (text("uri"), text("digest"), r["size"].as_u64().unwrap_or(0))
+        })
+        .collect()
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    let hash = sha2::Sha256::digest(bytes);
+    let hex: String = hash.iter().map(|b| format!("{b:02x}")).collect();
+    format!("sha256:{hex}")
+}
+
+#[test]
+fn served_files_are_those_the_audit_walks_under_uris_that_round_trip() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let lib = dir.path();
+    write(lib, ".gitignore", "private/\n");
+    write(lib, "skills/w/SKILL.md", skill_md("w", ""));
+    write(lib, "skills/w/notes.md", "notes\n");
+    write(lib, "skills/w/private/credentials.txt", "API_KEY=1\n");
+    write(lib, "skills/w/secret.txt", "secret\n");
+    write(lib, "skills/w/a b#?.md", "odd\n");
+    write(lib, "skills/w/é/x.md", "accented\n");
+    // Two skills named `onchain`: the one in a folder of that name keeps the plain URI.
+    let onchain = "---\nname: onchain\ndescription: The real one. Use when asked.\n---\n";
+    write(lib, "skills/arein/onchain/SKILL.md", onchain);
+    let other = "---\nname: onchain\ndescription: Another. Use when asked.\n---\n";
+    write(lib, "skills/arein/onchain-test/SKILL.md", other);
+    let args = [
+        ".",
+        "-p",
+        "builtin:claude-code",
+        "--serve-skills",
+        "--mark-unavailable",
+    ];
+    let mut raw = Raw::start(lib, &[&args[..], &["--exclude", "secret.txt"]].concat());
+    raw.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {}}));
+    let list = raw.answer(1);
+    let uris: Vec<String> = served_files(&list, "skill://skills/w/SKILL.md")
+        .into_iter()
+        .map(|(uri, _, _)| uri)
+        .collect();
+    assert_eq!(
+        uris,
+        [
+            "skill://skills/w/SKILL.md",
+            "skill://skills/w/%C3%A9/x.md",
+            "skill://skills/w/a%20b%23%3F.md",
+            "skill://skills/w/notes.md",
+        ],
+        "{list}"
+    );
+    let descriptions: Vec<(String, String)> = list["result"]["skills"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default()
+        .iter()
+        .filter(|s| s["frontmatter"]["name"] == "onchain")
+        .map(|s| {
+            let description = s["frontmatter"]["description"].to_string();
+            (s["uri"].to_string(), description)
+        })
+        .collect();
+    assert_eq!(descriptions.len(), 2, "{list}");
+    assert_ne!(descriptions[0].0, descriptions[1].0);
+    let real = descriptions
+        .iter()
+        .find(|(uri, _)| uri.contains("skill://skills/arein/onchain/SKILL.md"));
+    assert!(
+        real.is_some_and(|(_, d)| d.contains("The real one")),
+        "{descriptions:?}"
+    );
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read",
+        "params": {"uri": "skill://skills/w/a%20b%23%3F.md"}}),
+    );
+    let a = raw.answer(2);
+    assert_eq!(a["result"]["contents"][0]["text"], "odd\n", "{a}");
+
+    // A served file the audit does not read is edited: the listing follows it.
+    write(lib, "skills/w/notes.md", "notes, edited\n");
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 3, "method": "resources/read",
+        "params": {"uri": "skill://skills/w/notes.md"}}),
+    );
+    let a = raw.answer(3);
+    let text = a["result"]["contents"][0]["text"]
+        .as_str()
+        .unwrap_or_default()
+        .to_owned();
+    raw.send(&json!({"jsonrpc": "2.0", "id": 4, "method": "skills/list", "params": {}}));
+    let list = raw.answer(4);
+    let notes = served_files(&list, "skill://skills/w/SKILL.md")
+        .into_iter()
+        .find(|(uri, _, _)| uri.ends_with("/notes.md"));
+    assert_eq!(
+        notes.map(|(_, digest, size)| (digest, size)),
+        Some((sha256(text.as_bytes()), text.len() as u64)),
+        "{list}"
+    );
+    assert_eq!(text, "notes, edited\n");
+    // Only a cursor the server gave is taken; the one-page lists take none.
+    for (id, method, cursor) in [
+        (5, "skills/list", "99999"),
+        (6, "skills/list", "+1"),
+        (7, "resources/list", "abc"),
+        (8, "resources/templates/list", "abc"),
+    ] {
+        raw.send(&json!({"jsonrpc": "2.0", "id": id, "method": method,
+            "params": {"cursor": cursor}}));
+        let a = raw.answer(id);
+        assert_eq!(a["error"]["code"], -32602, "{method} {cursor}: {a}");
+    }
+}
+
+#[test]
+fn the_audit_tool_refuses_repeated_or_too_many_profiles() {
+    let mut raw = Raw::start(root(), &["examples/library"]);
+    raw.call(
+        1,
+        "audit",
+        json!({"profiles": ["builtin:vscode", "builtin:vscode"]}),
+    );
+    let a = raw.answer(1);
+    let text = a.to_string();
+    assert!(text.contains("more than once"), "{a}");
+    let many: Vec<String> = (0..100).map(|i| format!("builtin:x{i}")).collect();
+    raw.call(2, "audit", json!({"profiles": many}));
+    let a = raw.answer(2);
+    assert!(a.to_string().contains("at most"), "{a}");
+}
+
+/// The status line of an `initialize` POSTed to `authority`.
+fn http_initialize(authority: &str, body: &str) -> String {
+    let mut s = std::net::TcpStream::connect(authority).expect("connects");
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = s.write_all(request.as_bytes());
+    let mut line = String::new();
+    let _ = BufReader::new(s).read_line(&mut line);
+    line
+}
+
+#[test]
+fn connections_and_sessions_over_http_are_bounded() {
+    let (_server, url) = http_server(&["examples/library"]);
+    let (authority, body) = raw_initialize(&url);
+    // A connection that never finishes its headers is closed.
+    let mut idle = std::net::TcpStream::connect(&authority).expect("connects");
+    idle.write_all(b"POST /mcp HTTP/1.1\r\nHost: ")
+        .expect("writes");
+    idle.set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a timeout");
+    let mut rest = Vec::new();
+    let started = std::time::Instant::now();
+    let _ = std::io::Read::read_to_end(&mut idle, &mut rest);
+    assert!(started.elapsed() < Duration::from_secs(50), "never closed");
+    // Connections past the cap are answered 503 at once; the others are served.
+    let open: Vec<std::net::TcpStream> = (0..256)
+        .map(|_| std::net::TcpStream::connect(&authority).expect("connects"))
+        .collect();
+    let line = http_initialize(&authority, &body);
+    assert!(line.contains(" 503 "), "{line}");
+    drop(open);
+    std::thread::sleep(Duration::from_millis(300));
+    // Sessions past the cap are refused with 503 and a reason.
+    let mut statuses = Vec::new();
+    for _ in 0..1001 {
+        statuses.push(http_initialize(&authority, &body));
+    }
+    assert!(
+        statuses[..1000].iter().all(|l| l.contains(" 200 ")),
+        "{statuses:?}"
+    );
+    assert!(statuses[1000].contains(" 503 "), "{}", statuses[1000]);
+}
+
+#[test]
+fn a_listing_reads_a_bounded_number_of_bytes() {
+    let dir = tempfile::tempdir().expect("temporary folder");
+    let lib = dir.path();
+    write(lib, "skills/w/SKILL.md", skill_md("w", ""));
+    // Files of 9 MiB each (sparse where the file system allows), 288 MiB in all.
+    for i in 0..32 {
+        let path = lib.join(format!("skills/w/data/f{i:02}.bin"));
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("a folder");
+        let file = std::fs::File::create(&path).expect("a file");
+        file.set_len(9 << 20).expect("a length");
+    }
+    let args = [".", "-p", "builtin:claude-code", "--serve-skills"];
+    let mut raw = Raw::start(lib, &args);
+    raw.send(&json!({"jsonrpc": "2.0", "id": 1, "method": "skills/list", "params": {}}));
+    let list = raw.answer(1);
+    let files = served_files(&list, "skill://skills/w/SKILL.md");
+    let total: u64 = files.iter().map(|(_, _, size)| size).sum();
+    assert!(total <= 256 << 20, "{total} bytes listed");
+    assert!(files.len() > 1 && files.len() < 33, "{} files", files.len());
+}
+
+#[test]
+fn ending_a_session_over_http_is_answered_200() {
+    let (_server, url) = http_server(&["examples/library"]);
+    let (authority, body) = raw_initialize(&url);
+    let mut s = std::net::TcpStream::connect(&authority).expect("connects");
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+         Connection: close\r\n\r\n{body}",
+        body.len()
+    );
+    s.write_all(request.as_bytes()).expect("writes");
+    let session = BufReader::new(s)
+        .lines()
+        .map_while(Result::ok)
+        .take_while(|l| !l.is_empty())
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        })
+        .expect("a session id");
+    let mut s = std::net::TcpStream::connect(&authority).expect("connects");
+    let request = format!(
+        "DELETE /mcp HTTP/1.1\r\nHost: {authority}\r\nMcp-Session-Id: {session}\r\n\
+         Connection: close\r\n\r\n"
+    );
+    s.write_all(request.as_bytes()).expect("writes");
+    let mut line = String::new();
+    let _ = BufReader::new(s).read_line(&mut line);
+    assert!(line.contains(" 200 "), "{line}");
 }
