@@ -114,7 +114,7 @@ const MAX_IGNORE_FILE: u64 = 256 * 1024;
 /// must not read, with why. The walker opens them as it enters a folder, following links and
 /// with no limit: a link may lead out of the tree or to `/dev/zero`, a FIFO blocks the open
 /// for ever, a sparse file holds gigabytes.
-fn unsafe_ignore_file(dir: &Path) -> Option<(PathBuf, String)> {
+pub(crate) fn unsafe_ignore_file(dir: &Path) -> Option<(PathBuf, String)> {
     if let Some(bad) = IGNORE_FILES.iter().find_map(|f| unsafe_file(dir.join(f))) {
         return Some(bad);
     }
@@ -206,7 +206,25 @@ impl Refused {
 }
 
 /// Folders never entered.
-const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
+pub(crate) const SKIPPED_DIRS: &[&str] = &[".git", "node_modules"];
+
+/// A walk of `root` that reads ignore files as the audit's does: with `honour`, `.gitignore`,
+/// `.ignore` and git's exclude file, of `root` and of the folders above it; never links
+/// followed. Also what the MCP server walks to serve a skill's files.
+pub(crate) fn walk_builder(root: &Path, honour: bool) -> WalkBuilder {
+    let mut builder = WalkBuilder::new(root);
+    builder
+        .require_git(false)
+        .follow_links(false)
+        .parents(honour)
+        .ignore(honour)
+        .git_ignore(honour)
+        .git_exclude(honour)
+        // A user's own global excludes file would make the same library audit differently on
+        // each machine.
+        .git_global(false);
+    builder
+}
 
 /// Paths the walk skips: `--exclude` globs, matched relative to the root a path is under, and
 /// the settings file's `exclude` globs, matched relative to the file's folder.
@@ -504,25 +522,16 @@ fn builder(
     refused: &Refused,
 ) -> Option<WalkBuilder> {
     let (first, rest) = roots.split_first()?;
-    let mut builder = WalkBuilder::new(first);
+    let honour = rules == IgnoreRules::Honour;
+    let mut builder = walk_builder(first, honour);
     for r in rest {
         builder.add(r);
     }
     let roots_owned: Vec<PathBuf> = audited.to_vec();
     let excludes_for_filter = excludes.clone();
-    let honour = rules == IgnoreRules::Honour;
     let refused = Arc::clone(&refused.0);
     builder
         .hidden(false)
-        .require_git(false)
-        .follow_links(false)
-        .parents(honour)
-        .ignore(honour)
-        .git_ignore(honour)
-        .git_exclude(honour)
-        // A user's own global excludes file would make the same library audit differently on
-        // each machine.
-        .git_global(false)
         .threads(threads)
         .filter_entry(move |e| {
             let name = name_of(e);

@@ -266,23 +266,20 @@ impl Walk {
         }
         let honour = self.honour;
         let roots = self.roots.clone();
-        let mut walker = ignore::WalkBuilder::new(folder);
+        let mut walker = crate::discover::walk_builder(folder, honour);
         walker
             .hidden(true)
-            .require_git(false)
-            .follow_links(false)
-            .parents(honour)
-            .ignore(honour)
-            .git_ignore(honour)
-            .git_exclude(honour)
-            .git_global(false)
             .max_depth(Some(MAX_DEPTH + 1))
             .filter_entry(move |e| {
                 if e.depth() == 0 {
                     return true;
                 }
                 let dir = e.file_type().is_some_and(|t| t.is_dir());
-                if dir && (e.file_name() == "node_modules" || e.file_name() == ".git") {
+                if dir
+                    && crate::discover::SKIPPED_DIRS
+                        .iter()
+                        .any(|d| e.file_name() == *d)
+                {
                     return false;
                 }
                 if dir && honour && !plain_ignore_files(e.path()) {
@@ -312,14 +309,10 @@ impl Walk {
     }
 }
 
-/// Whether the ignore files of `dir` are absent or regular files.
+/// Whether the walk may read `dir`'s ignore files: each one there is a plain file of a bounded
+/// size, as the audit's walk asks.
 fn plain_ignore_files(dir: &Path) -> bool {
-    [".gitignore", ".ignore"]
-        .iter()
-        .all(|f| match std::fs::symlink_metadata(dir.join(f)) {
-            Ok(m) => m.file_type().is_file(),
-            Err(e) => e.kind() == std::io::ErrorKind::NotFound,
-        })
+    crate::discover::unsafe_ignore_file(dir).is_none()
 }
 
 #[cfg(test)]
