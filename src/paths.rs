@@ -88,6 +88,21 @@ pub(crate) fn distinct(paths: &[PathBuf], cwd: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
+/// `text` with every byte percent-encoded but RFC 3986's unreserved characters and those of
+/// `keep` (`/` for a path whose separators stay): a valid URI part whatever a name holds.
+pub(crate) fn percent_encode(text: &str, keep: &[u8]) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') || keep.contains(&b)
+        {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
+}
+
 /// The file name of `path` as text (lossy), or empty when the path has none.
 pub(crate) fn file_name_text(path: &Path) -> String {
     path.file_name()

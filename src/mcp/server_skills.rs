@@ -213,15 +213,7 @@ fn base_uri(lib: &Library, dir: &Path, name: &str) -> Option<String> {
 
 /// `segment` percent-encoded: every byte but RFC 3986's unreserved characters.
 pub(crate) fn encode(segment: &str) -> String {
-    let mut out = String::with_capacity(segment.len());
-    for b in segment.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
-            out.push(char::from(b));
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    crate::paths::percent_encode(segment, b"")
 }
 
 /// How the audit's walk sees a library: what it skips, and whether ignore files count.

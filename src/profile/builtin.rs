@@ -112,7 +112,7 @@ pub(crate) fn unreadable_frontmatter_hosts() -> &'static [(&'static str, super::
 pub(crate) fn no_frontmatter_hosts() -> &'static (Vec<&'static str>, Vec<&'static str>) {
     static CELL: OnceLock<(Vec<&'static str>, Vec<&'static str>)> = OnceLock::new();
     CELL.get_or_init(|| {
-        (hosts().iter())
+        let verdicts: Vec<(&str, bool)> = (hosts().iter())
             .filter_map(|p| {
                 let v = p.vocabulary.as_ref()?;
                 let title = v.title.as_deref().unwrap_or(p.name.as_str());
@@ -122,17 +122,14 @@ pub(crate) fn no_frontmatter_hosts() -> &'static (Vec<&'static str>, Vec<&'stati
                     !matches!(verdict, super::loading::Loading::Refused(_)),
                 ))
             })
-            .fold(
-                (Vec::new(), Vec::new()),
-                |(mut loads, mut skips), (t, l)| {
-                    if l {
-                        loads.push(t)
-                    } else {
-                        skips.push(t)
-                    }
-                    (loads, skips)
-                },
-            )
+            .collect();
+        let titles = |loads: bool| {
+            (verdicts.iter())
+                .filter(|v| v.1 == loads)
+                .map(|v| v.0)
+                .collect()
+        };
+        (titles(true), titles(false))
     })
 }
 

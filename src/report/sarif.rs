@@ -443,15 +443,7 @@ pub(crate) fn artifact_uri(path: &str) -> (String, Option<&'static str>) {
 
 /// Percent-encode every byte but the unreserved characters and `/`.
 fn encode(path: &str) -> String {
-    let mut out = String::with_capacity(path.len());
-    for b in path.bytes() {
-        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~' | b'/') {
-            out.push(b as char);
-        } else {
-            out.push_str(&format!("%{b:02X}"));
-        }
-    }
-    out
+    crate::paths::percent_encode(path, b"/")
 }
 
 #[cfg(test)]
