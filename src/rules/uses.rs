@@ -270,17 +270,36 @@ pub(crate) fn uses_not_declared(
     if uses.is_empty() {
         return None;
     }
-    let named: foldhash::HashSet<&str> = uses.iter().copied().collect();
-    let first = inferred
-        .uses
+    // Each name's first use; the finding points at the first of all, and a name first used
+    // in a script is shown with where, as the SKILL.md does not show it.
+    let mut firsts: foldhash::HashMap<&str, &crate::model::Use> = foldhash::HashMap::default();
+    for u in &inferred.uses {
+        firsts
+            .entry(u.name.as_str())
+            .and_modify(|f| {
+                if f.file.is_some() && u.file.is_none() {
+                    *f = u;
+                }
+            })
+            .or_insert(u);
+    }
+    let first_of = |name: &str| firsts.get(name).copied();
+    let first = uses
         .iter()
-        .find(|u| named.contains(u.name.as_str()));
-    // Where the first use is, when the finding cannot point at it: it is in a script.
-    let (pos, seen) = match first {
-        Some(u) if u.file.is_none() => (Pos::new(u.line, u.column), String::new()),
-        Some(u) => (skill.name_pos, format!(" (first at {})", quote(&u.place()))),
-        None => (skill.name_pos, String::new()),
+        .filter_map(|n| first_of(n))
+        .min_by_key(|u| (u.file.is_some(), u.line, u.column));
+    let pos = match first {
+        Some(u) if u.file.is_none() => Pos::new(u.line, u.column),
+        _ => skill.name_pos,
     };
+    let listed = uses
+        .iter()
+        .map(|n| match first_of(n) {
+            Some(u) if u.file.is_some() => format!("{} ({})", quote(n), quote(&u.place())),
+            _ => quote(n),
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
     let machine = match dialect {
         Dialect::Openclaw => "`metadata.openclaw.requires`",
         Dialect::Hermes => "Hermes' `prerequisites`",
@@ -320,27 +339,27 @@ pub(crate) fn uses_not_declared(
     };
     let message = match (blocked_machine, blocked_hermes) {
         (Some(Blocked::Requires(block)), _) => format!(
-            "the skill's `metadata.{block}.requires` lists no executable or variable, but the skill uses {uses}{seen}; hosts and registries that read it see a skill that needs none of them, so add {} (no fix is offered: that `requires` is written by hand)",
+            "the skill's `metadata.{block}.requires` lists no executable or variable, but the skill uses {listed}; hosts and registries that read it see a skill that needs none of them, so add {} (no fix is offered: that `requires` is written by hand)",
             add_to("bins", "env")
         ),
         (Some(Blocked::NotMapping), _) => format!(
-            "the skill declares nothing, but it uses {uses}{seen}; its `metadata` is not a mapping, so no fix can add a declaration to it: make `metadata` a mapping and declare them in {place}"
+            "the skill declares nothing, but it uses {listed}; its `metadata` is not a mapping, so no fix can add a declaration to it: make `metadata` a mapping and declare them in {place}"
         ),
         (Some(Blocked::Layout), _) => format!(
-            "the skill declares nothing, but it uses {uses}{seen}; no fix can add a line to its `metadata` as it is laid out, so declare them in {place} by hand"
+            "the skill declares nothing, but it uses {listed}; no fix can add a line to its `metadata` as it is laid out, so declare them in {place} by hand"
         ),
         (None, true) => format!(
-            "the skill's `prerequisites` lists no command or variable, but the skill uses {uses}{seen}; hosts that read it see a skill that needs none of them, so add {}",
+            "the skill's `prerequisites` lists no command or variable, but the skill uses {listed}; hosts that read it see a skill that needs none of them, so add {}",
             add_to("commands", "env_vars")
         ),
         (None, false) if blocked_tools => format!(
-            "the skill declares nothing, but it uses {uses}{seen}; its `dependencies` names no MCP tool and no fix adds to it, so declare them in {place} by hand"
+            "the skill declares nothing, but it uses {listed}; its `dependencies` names no MCP tool and no fix adds to it, so declare them in {place} by hand"
         ),
         (None, false) if unproposed_tools => format!(
-            "the skill declares nothing, but it uses {uses}{seen}; hosts and registries that read declarations see a skill that needs nothing, so declare them in {place} by hand: `dependencies` is a proposal no skill of this library uses yet, and strict validators (skills-ref, claude.ai uploads) reject a skill that has it"
+            "the skill declares nothing, but it uses {listed}; hosts and registries that read declarations see a skill that needs nothing, so declare them in {place} by hand: `dependencies` is a proposal no skill of this library uses yet, and strict validators (skills-ref, claude.ai uploads) reject a skill that has it"
         ),
         (None, false) => format!(
-            "the skill declares nothing, but it uses {uses}{seen}; hosts and registries that read declarations see a skill that needs nothing, so declare them in {place}"
+            "the skill declares nothing, but it uses {listed}; hosts and registries that read declarations see a skill that needs nothing, so declare them in {place}"
         ),
     };
     // Its line is the first use, which an edit elsewhere can change: the uses are the subject.

@@ -123,7 +123,8 @@ fn messages_name_the_older_block_key_the_skill_writes() {
     );
 }
 
-/// A use found only in a script is named with its place, as the finding points at `name`.
+/// A use found only in a script is named with its place, as the finding points at `name`, or
+/// at the body's first use, which shows the others the body makes but not the scripts'.
 #[test]
 fn an_undeclared_use_in_a_script_says_where() {
     let tmp = tree(&[
@@ -132,14 +133,26 @@ fn an_undeclared_use_in_a_script_says_where() {
             &(skill_md("fetch", "") + "Run `scripts/fetch.sh`.\n"),
         ),
         ("fetch/scripts/fetch.sh", "#!/bin/sh\ncurl -s x | jq .\n"),
+        (
+            "mixed/SKILL.md",
+            &(skill_md("mixed", "")
+                + "Run `scripts/fetch.sh`, then:\n\n```bash\njq . out.json\n```\n"),
+        ),
+        (
+            "mixed/scripts/fetch.sh",
+            "#!/bin/sh\ncurl -s x > out.json\njq -r .id out.json\n",
+        ),
     ]);
     let r = audit(tmp.path());
     assert_eq!(
         messages(&r, "SA313"),
         [
-            "the skill declares nothing, but it uses `curl`, `jq` (first at `scripts/fetch.sh:2`); hosts and registries that read declarations see a skill that needs nothing, so declare them in `metadata.openclaw.requires`"
+            "the skill declares nothing, but it uses `curl` (`scripts/fetch.sh:2`), `jq` (`scripts/fetch.sh:2`); hosts and registries that read declarations see a skill that needs nothing, so declare them in `metadata.openclaw.requires`",
+            "the skill declares nothing, but it uses `curl` (`scripts/fetch.sh:2`), `jq`; hosts and registries that read declarations see a skill that needs nothing, so declare them in `metadata.openclaw.requires`",
         ]
     );
+    let mixed = findings(&r, "SA313")[1];
+    assert_eq!(mixed["line"], 9, "at the body's `jq`: {mixed}");
 }
 
 #[test]
