@@ -755,6 +755,7 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
                             crate::diagnostic::quoted(&names)
                         ),
                         phrase: false,
+                        one_of: false,
                     })
                 })
         });
@@ -843,8 +844,27 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
         .map(|u| (u.kind, u.name.as_str()))
         .collect();
     names.sort();
-    for (kind, name) in names {
+    // Tools a table lists, of which the skill calls some: one of them is needed.
+    let (mut listed, mut chosen) = (foldhash::HashSet::default(), foldhash::HashSet::default());
+    for u in &all {
+        let set = if u.one_of { &mut listed } else { &mut chosen };
+        set.insert((u.kind, u.name.as_str()));
+    }
+    let (one_of, every): (Vec<_>, Vec<_>) = names
+        .into_iter()
+        .partition(|need| listed.contains(need) && !chosen.contains(need));
+    for (kind, name) in every {
         requirements.group_mut(kind).all.push(name.to_owned());
+    }
+    for same in one_of.chunk_by(|a, b| a.0 == b.0) {
+        let names: Vec<String> = same.iter().map(|(_, n)| (*n).to_owned()).collect();
+        let group = requirements.group_mut(same[0].0);
+        if names.len() == 1 {
+            group.all.extend(names);
+            group.all.sort();
+        } else {
+            group.any = Some(names);
+        }
     }
     if requirements.is_empty() {
         return;

@@ -460,6 +460,10 @@ pub struct Use {
     #[serde(skip)]
     #[schemars(skip)]
     pub phrase: bool,
+    /// One of several tools the body lists in a table where no step says which it calls: the
+    /// skill uses some of them, so the requirement lists them under `any`.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub one_of: bool,
 }
 
 impl Use {

@@ -64,6 +64,14 @@ pub(crate) fn run(args: CaptureArgs) -> Result<Outcome, String> {
                 .into(),
         );
     }
+    if let Some(name) = &args.server
+        && let Some(why) = mcp::capture::unfit_server_name(name)
+    {
+        return Err(format!(
+            "--server {} is not a server name a profile can hold: {why}",
+            crate::diagnostic::quote(name)
+        ));
+    }
     if let Some(paths) = &args.machine {
         let text = machine(paths.clone(), args.name.as_deref(), args.verbose)?;
         return write(&args, &text);

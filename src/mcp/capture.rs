@@ -87,6 +87,28 @@ pub(crate) fn profile_json(
     text
 }
 
+/// Why the lists cannot be nested under the server `name` (`--server NAME`), or `None`: the
+/// profile is read back as `NAME/tool`, and a skill may name a tool of it `mcp__NAME__tool`
+/// or `NAME:tool`, so a name that these would cut short, trim or read as a glob is misread.
+pub(crate) fn unfit_server_name(name: &str) -> Option<String> {
+    let why = if name.trim() != name {
+        "it starts or ends with white space, which a profile trims".to_owned()
+    } else if let Some(c) = name.chars().find(|c| "*?[]{}\\".contains(*c)) {
+        format!("`{c}` is glob syntax in a profile's names")
+    } else if name.contains('/') {
+        "`/` ends a server's name in `NAME/tool`".to_owned()
+    } else if name.contains(':') {
+        "`:` ends a server's name in `NAME:tool`".to_owned()
+    } else if name.contains("__") || name.ends_with('_') {
+        "`mcp__NAME__tool` ends a server's name at its first `__`".to_owned()
+    } else if name.contains('(') {
+        "`(` starts a permission's arguments in a tool's name (`Bash(git:*)`)".to_owned()
+    } else {
+        return None;
+    };
+    Some(why)
+}
+
 /// `2026-09-30T12:34:56Z`: the time in UTC, to the second.
 pub(crate) fn rfc3339(t: SystemTime) -> String {
     let secs = t
@@ -151,6 +173,48 @@ mod tests {
             );
             assert!(p.resources.contains("docs://a*[b]") && !p.resources.contains("docs://ab"));
             assert!(p.prompts.contains("p*") && !p.prompts.contains("px"));
+        }
+    }
+
+    #[test]
+    fn server_names_are_taken_when_they_read_back_as_written() {
+        let listing = Listing {
+            tools: vec!["echo".into(), "*".into()],
+            ..Listing::default()
+        };
+        // Whether a capture nested under `name` meets its tools under every spelling, and
+        // no other server's.
+        let reads_back = |name: &str| {
+            let text = profile_json(&listing, Some("x"), Some(name), UNIX_EPOCH);
+            let Ok(p) = crate::profile::parse(&text, std::path::Path::new("x.json"), "x.json")
+            else {
+                return false;
+            };
+            let meets = |t: String| p.tools.contains(crate::profile::names::tool_of(&t));
+            meets(format!("{name}/echo"))
+                && meets(format!("mcp__{name}__echo"))
+                && meets(format!("{name}:echo"))
+                && meets(format!("{name}/*"))
+                && !meets("other/echo".into())
+                && !meets(format!("{name}/other"))
+        };
+        for name in [
+            "github",
+            "microsoft.docs.mcp",
+            "my-server",
+            "_x",
+            "a b",
+            "s@1",
+        ] {
+            assert_eq!(unfit_server_name(name), None, "{name}");
+            assert!(reads_back(name), "{name}");
+        }
+        for name in ["*", "a/b", "x[", "a{b", "a:b", "a__b", "a_", "a(b", " a"] {
+            assert!(unfit_server_name(name).is_some(), "{name}");
+            assert!(!reads_back(name), "{name}");
+        }
+        for name in ["q?", "a "] {
+            assert!(unfit_server_name(name).is_some(), "{name}");
         }
     }
 

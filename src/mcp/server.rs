@@ -22,14 +22,16 @@
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant, SystemTime};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, CustomRequest, CustomResult,
     ErrorCode, GetSkillRequestParams, GetSkillResult, Implementation, InitializeRequestParams,
-    ListSkillsResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ReadResourceResult, ResourceContents, ServerCapabilities, ServerConfig,
+    InitializeResult, ListSkillsResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourceContents,
+    ServerCapabilities, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
@@ -285,6 +287,9 @@ pub enum ServeSkills {
 pub struct Server {
     lib: Arc<Mutex<Library>>,
     serve: ServeSkills,
+    /// Set once the session has answered `initialize`: a second one is refused, so the
+    /// session keeps what its first agreed.
+    initialized: Arc<AtomicBool>,
 }
 
 impl Server {
@@ -292,6 +297,16 @@ impl Server {
         Server {
             lib: Arc::new(Mutex::new(lib)),
             serve,
+            initialized: Arc::default(),
+        }
+    }
+
+    /// The server of a new session: the same library, a handshake of its own.
+    fn session(&self) -> Server {
+        Server {
+            lib: Arc::clone(&self.lib),
+            serve: self.serve,
+            initialized: Arc::default(),
         }
     }
 
@@ -381,6 +396,21 @@ impl ServerHandler for Server {
                 .into(),
         );
         info
+    }
+
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        if self.initialized.swap(true, Ordering::SeqCst) {
+            return Err(ErrorData::invalid_request(
+                "the session is already initialized: `initialize` is sent once, to start it",
+                None,
+            ));
+        }
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
     }
 
     async fn list_tools(
@@ -714,8 +744,9 @@ pub fn http_address(addr: &str) -> Result<std::net::SocketAddr, String> {
 }
 
 /// Serve `opts`'s library over streamable HTTP at `http://ADDR/mcp` until stopped. Bound to
-/// a loopback address, requests must name a loopback host (rmcp's guard against DNS
-/// rebinding); bound elsewhere, any host is accepted, as the operator asked.
+/// a loopback address, requests must name a loopback host or that address (rmcp's guard
+/// against DNS rebinding); bound elsewhere, any host is accepted, as the operator asked.
+/// Wherever it is bound, a browser's request must come from a page on this machine.
 pub fn serve_http(
     opts: AuditOptions,
     serve: ServeSkills,
@@ -727,7 +758,11 @@ pub fn serve_http(
     };
     let server = start(opts, serve)?;
     let mut config = StreamableHttpServerConfig::default();
-    if !addr.ip().is_loopback() {
+    if addr.ip().is_loopback() {
+        // A client names the address it connects to: rmcp's loopback names leave out the
+        // others (`127.0.0.2`).
+        config.allowed_hosts.push(addr.ip().to_string());
+    } else {
         say!(
             "skill-audit mcp: warning: listening on {addr}, not a loopback address: anyone who \
              can reach it can read the library's skills"
@@ -738,7 +773,7 @@ pub fn serve_http(
     sessions.session_config.keep_alive = Some(SESSION_IDLE);
     let sessions = Arc::new(sessions);
     let service =
-        StreamableHttpService::new(move || Ok(server.clone()), Arc::clone(&sessions), config);
+        StreamableHttpService::new(move || Ok(server.session()), Arc::clone(&sessions), config);
     let rt = runtime()?;
     let served = rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind(addr)
@@ -795,6 +830,8 @@ const MAX_SESSIONS: usize = 1_000;
 const SESSION_IDLE: Duration = Duration::from_secs(60);
 /// How long a client may take to send a request's headers.
 const HEADER_READ: Duration = Duration::from_secs(10);
+/// How long a client may take to send a request's body, once its headers are in.
+const BODY_READ: Duration = Duration::from_secs(10);
 /// The pause after a connection could not be accepted.
 const ACCEPT_PAUSE: Duration = Duration::from_millis(100);
 
@@ -850,6 +887,14 @@ async fn routed(
         + Send,
     >,
 > {
+    // A browser names the page that sends a request: one not on this machine is a web page
+    // reaching the server through DNS rebinding (the MCP spec asks servers to check it).
+    if let Some(origin) = request.headers().get(http::header::ORIGIN)
+        && !loopback_origin(origin)
+    {
+        let text = "forbidden: the request comes from a web page that is not on this machine (its `Origin`)\n";
+        return plain(http::StatusCode::FORBIDDEN, text.into());
+    }
     if request.uri().path() != MCP_PATH {
         let text = format!("not found: the MCP endpoint is {MCP_PATH}\n");
         return plain(http::StatusCode::NOT_FOUND, text);
@@ -863,7 +908,25 @@ async fn routed(
         return plain(http::StatusCode::SERVICE_UNAVAILABLE, text);
     }
     let ends_session = request.method() == http::Method::DELETE;
+    let expired = Arc::new(AtomicBool::new(false));
+    let request = request.map(|body| Timed {
+        body,
+        deadline: Box::pin(tokio::time::sleep(BODY_READ)),
+        expired: Arc::clone(&expired),
+    });
     let mut response = service.handle(request).await.map(Routed::Served);
+    if expired.load(Ordering::SeqCst) {
+        let text = format!(
+            "the request's body did not arrive within {} seconds\n",
+            BODY_READ.as_secs()
+        );
+        let mut response = plain(http::StatusCode::REQUEST_TIMEOUT, text);
+        response.headers_mut().insert(
+            http::header::CONNECTION,
+            http::HeaderValue::from_static("close"),
+        );
+        return response;
+    }
     // A session ended is answered 200, as clients expect (rmcp says 202, which the Python
     // SDK takes for a failure).
     if ends_session && response.status() == http::StatusCode::ACCEPTED {
@@ -872,7 +935,70 @@ async fn routed(
     response
 }
 
-/// A response body: the MCP service's, or a text of the server's own (404, 503).
+/// Whether `origin` is that of a page served from this machine: `http://` or `https://`
+/// with `localhost`, a `127.x.x.x` address or `[::1]`, any port.
+fn loopback_origin(origin: &http::HeaderValue) -> bool {
+    let Some(uri) = origin
+        .to_str()
+        .ok()
+        .and_then(|o| o.parse::<http::Uri>().ok())
+    else {
+        return false;
+    };
+    let web = uri
+        .scheme_str()
+        .is_some_and(|s| s.eq_ignore_ascii_case("http") || s.eq_ignore_ascii_case("https"));
+    let Some(host) = uri.authority().map(http::uri::Authority::host) else {
+        return false;
+    };
+    let host = host.trim_start_matches('[').trim_end_matches(']');
+    web && (host.eq_ignore_ascii_case("localhost")
+        || host
+            .parse::<std::net::IpAddr>()
+            .is_ok_and(|ip| ip.is_loopback()))
+}
+
+/// A request's body, failing once [`BODY_READ`] has passed: hyper bounds the time to read
+/// headers only, so a client sending a body slowly would hold its connection for ever.
+struct Timed {
+    body: hyper::body::Incoming,
+    deadline: std::pin::Pin<Box<tokio::time::Sleep>>,
+    /// Set when the deadline passed before the body's end, to answer 408.
+    expired: Arc<AtomicBool>,
+}
+
+impl hyper::body::Body for Timed {
+    type Data = hyper::body::Bytes;
+    type Error = std::io::Error;
+
+    fn poll_frame(
+        self: std::pin::Pin<&mut Self>,
+        cx: &mut std::task::Context<'_>,
+    ) -> std::task::Poll<Option<Result<hyper::body::Frame<Self::Data>, Self::Error>>> {
+        let this = self.get_mut();
+        if this.deadline.as_mut().poll(cx).is_ready() {
+            this.expired.store(true, Ordering::SeqCst);
+            let late = std::io::Error::new(
+                std::io::ErrorKind::TimedOut,
+                "the request's body did not arrive in time",
+            );
+            return std::task::Poll::Ready(Some(Err(late)));
+        }
+        std::pin::Pin::new(&mut this.body)
+            .poll_frame(cx)
+            .map_err(std::io::Error::other)
+    }
+
+    fn is_end_stream(&self) -> bool {
+        self.body.is_end_stream()
+    }
+
+    fn size_hint(&self) -> hyper::body::SizeHint {
+        self.body.size_hint()
+    }
+}
+
+/// A response body: the MCP service's, or a text of the server's own (403, 404, 408, 503).
 enum Routed<B> {
     Served(B),
     Text(Option<hyper::body::Bytes>),
@@ -947,6 +1073,37 @@ mod tests {
         );
         assert!(http_address("example.com:80").is_err());
         assert!(http_address("localhost:http").is_err());
+    }
+
+    #[test]
+    fn only_pages_on_this_machine_are_loopback_origins() {
+        let loopback = |o: &str| loopback_origin(&http::HeaderValue::from_str(o).expect("a value"));
+        for o in [
+            "http://localhost",
+            "http://localhost:3000",
+            "HTTP://LocalHost:3000",
+            "http://127.0.0.1",
+            "http://127.9.8.7:80",
+            "http://[::1]:5173",
+            "https://localhost:8443",
+        ] {
+            assert!(loopback(o), "{o}");
+        }
+        for o in [
+            "null",
+            "",
+            "http://example.com",
+            "http://localhost.example.com",
+            "http://127.0.0.1.nip.io",
+            "http://128.0.0.1",
+            "http://[::2]",
+            "http://0.0.0.0",
+            "file://",
+            "ftp://localhost",
+            "localhost:3000",
+        ] {
+            assert!(!loopback(o), "{o}");
+        }
     }
 
     #[test]

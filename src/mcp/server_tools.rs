@@ -314,6 +314,21 @@ impl Library {
             || asked.resources.is_some()
             || asked.prompts.is_some()
             || asked.host.is_some();
+        // Checked here, since the profile's own error lists the hosts as `--profile` takes
+        // them (`builtin:vscode`), and `host` takes them bare.
+        if let Some(h) = &asked.host {
+            let hosts: Vec<&str> = crate::profile::builtin::BUILTINS
+                .iter()
+                .map(|(n, _)| *n)
+                .collect();
+            if !hosts.contains(&h.as_str()) {
+                return Err(format!(
+                    "no built-in host {}: `host` takes one of {}",
+                    crate::diagnostic::quote(h),
+                    crate::diagnostic::quoted(&hosts)
+                ));
+            }
+        }
         let started = |name: &str| self.profiles().iter().position(|p| p.name == name);
         let base = match asked.profile.as_deref() {
             Some(name) => match (started(name), name.strip_prefix("builtin:")) {
@@ -975,6 +990,30 @@ mod tests {
         .expect("an answer");
         assert_eq!(answer["available"], 1, "{answer}");
         assert!(text.contains("<name>\npdf\n</name>"), "{text}");
+    }
+
+    #[test]
+    fn an_unknown_host_is_told_the_names_host_takes() {
+        let (_dir, lib) = library(&[("skills/pdf/SKILL.md", PDF)]);
+        for host in ["nope", "builtin:vscode"] {
+            let asked = Environment {
+                host: Some(host.into()),
+                ..Environment::default()
+            };
+            let Err(e) = lib.environment(&asked) else {
+                panic!("{host} is not a host");
+            };
+            let listed = e.split_once("`host` takes one of ").map(|(_, l)| l);
+            assert!(
+                listed.is_some_and(|l| l.contains("`vscode`") && !l.contains("builtin:")),
+                "{e}"
+            );
+        }
+        let asked = Environment {
+            host: Some("vscode".into()),
+            ..Environment::default()
+        };
+        assert!(lib.environment(&asked).is_ok());
     }
 
     #[test]

@@ -29,7 +29,7 @@ pub(crate) const USES_NOT_DECLARED: RuleDoc = RuleDoc {
     example: "```bash\ngh pr list --json number | jq length\n```\nin a skill with no declaration\n\nFix:\nmetadata:\n  openclaw:\n    requires:\n      bins:\n        - gh\n        - jq",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools`, but only in a library where some skill already declares in `dependencies` (no host reads the proposal yet, and strict validators such as skills-ref reject a skill with that key; elsewhere a skill that names MCP tools gets no fix and the message says so). Only keys the frontmatter does not have yet are written, in block style (`bins:` and a `- gh` line per name), which every host reads and skills-ref accepts (it rejects flow style): `requires` goes into the OpenClaw block that `metadata` holds (`clawdbot:` gains a `requires:` block), else an `openclaw` block goes at the end of `metadata`. Inside a flow mapping, which can hold only flow, it is written as that mapping is (`{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in its spacing), and so is the mapping that a `metadata:` holding nothing (`metadata:`, `metadata: ~`) becomes, on its line. Where part of what was inferred has no place (a `metadata` that is a string or a list, an OpenClaw block that has a `requires` already, a `dependencies` already there), no fix is offered and the message says where to write it by hand, as a fix of the rest would end the finding with that part undeclared. Packages have no such place and are left out. Unsafe: OpenClaw hides a skill unless every executable in `requires.bins` is on `PATH` and every variable in `requires.env` is set, and the lists are what was inferred, which may name an executable only an example or one operating system's branch runs; review them before applying.",
+        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools` (under `any` those a table lists of which the skill calls some), but only in a library where some skill already declares in `dependencies` (no host reads the proposal yet, and strict validators such as skills-ref reject a skill with that key; elsewhere a skill that names MCP tools gets no fix and the message says so). Only keys the frontmatter does not have yet are written, in block style (`bins:` and a `- gh` line per name), which every host reads and skills-ref accepts (it rejects flow style): `requires` goes into the OpenClaw block that `metadata` holds (`clawdbot:` gains a `requires:` block), else an `openclaw` block goes at the end of `metadata`. Inside a flow mapping, which can hold only flow, it is written as that mapping is (`{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in its spacing), and so is the mapping that a `metadata:` holding nothing (`metadata:`, `metadata: ~`) becomes, on its line. Where part of what was inferred has no place (a `metadata` that is a string or a list, an OpenClaw block that has a `requires` already, a `dependencies` already there), no fix is offered and the message says where to write it by hand, as a fix of the rest would end the finding with that part undeclared. Packages have no such place and are left out. Unsafe: OpenClaw hides a skill unless every executable in `requires.bins` is on `PATH` and every variable in `requires.env` is set, and the lists are what was inferred, which may name an executable only an example or one operating system's branch runs; review them before applying.",
     }),
 };
 
@@ -260,7 +260,13 @@ pub(crate) fn uses_not_declared(
         .collect();
     let env = &r.group(DepKind::Env).all;
     // The host's own tools are the host's to have; MCP tools are what a declaration names.
-    let tools: Vec<&String> = r.tools.all.iter().filter(|t| t.contains('/')).collect();
+    fn mcp(names: &[String]) -> impl Iterator<Item = &String> {
+        names.iter().filter(|t| t.contains('/'))
+    }
+    let every_tool: Vec<&String> = mcp(&r.tools.all).collect();
+    // Tools of which the skill calls some (a table of them): declared under `any`.
+    let one_of_tools: Vec<&String> = mcp(r.tools.any.as_deref().unwrap_or_default()).collect();
+    let tools: Vec<&String> = every_tool.iter().chain(&one_of_tools).copied().collect();
     let uses: Vec<&str> = bins
         .iter()
         .chain(env)
@@ -367,7 +373,7 @@ pub(crate) fn uses_not_declared(
     if blocked_machine.is_some() || blocked_hermes || blocked_tools || unproposed_tools {
         return Some(finding);
     }
-    let edits = declaration(&end, dialect, &bins, env, &tools);
+    let edits = declaration(&end, dialect, &bins, env, (&every_tool, &one_of_tools));
     let fix =
         (!edits.is_empty()).then(|| Fix::unsafe_edits(fix_message(dialect, &bins, env), edits));
     Some(finding.with_fix(fix))
@@ -410,7 +416,7 @@ fn declaration(
     dialect: Dialect,
     bins: &[String],
     env: &[String],
-    tools: &[&String],
+    (tools, one_of_tools): (&[&String], &[&String]),
 ) -> Vec<Edit> {
     let brk = end.line_break();
     // (byte offset, where, text) of each insertion.
@@ -515,8 +521,16 @@ fn declaration(
             (Dialect::Hermes, _) => {}
         }
     }
-    if !tools.is_empty() && !end.has_dependencies {
-        let text = super::deps::dependencies_key(tools, brk);
+    let writes_tools = !tools.is_empty() || !one_of_tools.is_empty();
+    if writes_tools && !end.has_dependencies {
+        let text = if one_of_tools.is_empty() {
+            super::deps::dependencies_key(tools, brk)
+        } else {
+            let lists = [("all", tools), ("any", one_of_tools)];
+            let lists: Vec<(&str, &[&String])> =
+                lists.into_iter().filter(|(_, l)| !l.is_empty()).collect();
+            span::block_lists(0, &["dependencies", "tools"], &lists, brk)
+        };
         // One edit per place: after a `metadata` that ends the frontmatter, both go there.
         match inserts.iter_mut().find(|(o, _, _)| *o == end.offset) {
             Some((_, _, existing)) => existing.push_str(&text),

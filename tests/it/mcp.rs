@@ -1258,3 +1258,34 @@ fn an_empty_capture_name_is_a_usage_error() {
         assert!(out.stdout.is_empty());
     }
 }
+
+#[test]
+fn a_server_name_a_profile_cannot_hold_is_a_usage_error() {
+    for (name, says) in [
+        ("*", "`*` is glob syntax"),
+        ("a/b", "`/` ends a server's name"),
+        ("a:b", "`:` ends a server's name"),
+        ("a__b", "its first `__`"),
+    ] {
+        // skill-audit's own server: a capture it would write whole, but for the name.
+        let server = env!("CARGO_BIN_EXE_skill-audit");
+        let (out, _) = run(bin()
+            .args([
+                "capture",
+                "--server",
+                name,
+                "--",
+                server,
+                "mcp",
+                "examples/library",
+            ])
+            .current_dir(root()));
+        assert_eq!(out.status.code(), Some(2), "{name}");
+        let err = stderr(&out);
+        assert!(
+            err.contains("is not a server name a profile can hold") && err.contains(says),
+            "{err}"
+        );
+        assert!(out.stdout.is_empty());
+    }
+}

@@ -1313,8 +1313,13 @@ fn serving_skills_needs_a_profile() {
 
 /// A server started with `--http 127.0.0.1:0` on ARGS, and its endpoint.
 fn http_server(args: &[&str]) -> (Reaper, String) {
+    http_server_on("127.0.0.1:0", args)
+}
+
+/// A server started with `--http ADDR` on ARGS, and its endpoint.
+fn http_server_on(addr: &str, args: &[&str]) -> (Reaper, String) {
     let mut child = Command::new(exe())
-        .args(["mcp", "--http", "127.0.0.1:0"])
+        .args(["mcp", "--http", addr])
         .args(args)
         .current_dir(root())
         .stdin(Stdio::null())
@@ -1956,17 +1961,42 @@ fn the_audit_tool_refuses_repeated_or_too_many_profiles() {
 
 /// The status line of an `initialize` POSTed to `authority`.
 fn http_initialize(authority: &str, body: &str) -> String {
+    let mut line = String::new();
+    let _ = http_post(authority, authority, "", body).read_line(&mut line);
+    line
+}
+
+/// `body` POSTed to `authority`, naming `host`, with the `headers` (each line ending in
+/// `\r\n`) besides those every request has, and the connection to read the answer from.
+fn http_post(
+    authority: &str,
+    host: &str,
+    headers: &str,
+    body: &str,
+) -> BufReader<std::net::TcpStream> {
     let mut s = std::net::TcpStream::connect(authority).expect("connects");
     let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
+        "POST /mcp HTTP/1.1\r\nHost: {host}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\n{headers}Content-Length: {}\r\n\
          Connection: close\r\n\r\n{body}",
         body.len()
     );
     let _ = s.write_all(request.as_bytes());
-    let mut line = String::new();
-    let _ = BufReader::new(s).read_line(&mut line);
-    line
+    BufReader::new(s)
+}
+
+/// The `Mcp-Session-Id` of a session opened with the `initialize` of `body`.
+fn http_session(authority: &str, body: &str) -> String {
+    http_post(authority, authority, "", body)
+        .lines()
+        .map_while(Result::ok)
+        .take_while(|l| !l.is_empty())
+        .find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_owned())
+        })
+        .expect("a session id")
 }
 
 #[test]
@@ -2029,24 +2059,7 @@ fn a_listing_reads_a_bounded_number_of_bytes() {
 fn ending_a_session_over_http_is_answered_200() {
     let (_server, url) = http_server(&["examples/library"]);
     let (authority, body) = raw_initialize(&url);
-    let mut s = std::net::TcpStream::connect(&authority).expect("connects");
-    let request = format!(
-        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
-         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\
-         Connection: close\r\n\r\n{body}",
-        body.len()
-    );
-    s.write_all(request.as_bytes()).expect("writes");
-    let session = BufReader::new(s)
-        .lines()
-        .map_while(Result::ok)
-        .take_while(|l| !l.is_empty())
-        .find_map(|l| {
-            let (name, value) = l.split_once(':')?;
-            name.eq_ignore_ascii_case("mcp-session-id")
-                .then(|| value.trim().to_owned())
-        })
-        .expect("a session id");
+    let session = http_session(&authority, &body);
     let mut s = std::net::TcpStream::connect(&authority).expect("connects");
     let request = format!(
         "DELETE /mcp HTTP/1.1\r\nHost: {authority}\r\nMcp-Session-Id: {session}\r\n\
@@ -2055,5 +2068,125 @@ fn ending_a_session_over_http_is_answered_200() {
     s.write_all(request.as_bytes()).expect("writes");
     let mut line = String::new();
     let _ = BufReader::new(s).read_line(&mut line);
+    assert!(line.contains(" 200 "), "{line}");
+}
+
+#[test]
+fn a_second_initialize_is_refused_and_the_session_goes_on() {
+    let mut raw = Raw::start(root(), &["examples/library"]);
+    raw.send(
+        &json!({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-03-26", "capabilities": {},
+        "clientInfo": {"name": "again", "version": "1"}}}),
+    );
+    let a = raw.answer(1);
+    assert_eq!(a["error"]["code"], -32600, "{a}");
+    raw.call(2, "rule", json!({"id": "SA201"}));
+    assert_eq!(
+        raw.answer(2)["result"]["structuredContent"]["code"],
+        "SA201"
+    );
+
+    // Over HTTP, within one session.
+    let (_server, url) = http_server(&["examples/library"]);
+    let (authority, body) = raw_initialize(&url);
+    let session = http_session(&authority, &body);
+    let headers = format!("Mcp-Session-Id: {session}\r\nMcp-Protocol-Version: 2025-06-18\r\n");
+    let mut answer = String::new();
+    let _ = std::io::Read::read_to_string(
+        &mut http_post(
+            &authority,
+            &authority,
+            &headers,
+            &body.replace(r#""id":0"#, r#""id":1"#),
+        ),
+        &mut answer,
+    );
+    assert!(
+        answer.contains(r#""id":1,"error":{"code":-32600"#),
+        "{answer}"
+    );
+}
+
+#[test]
+fn any_loopback_address_the_server_is_bound_to_is_a_host_it_takes() {
+    // Not every system routes all of 127.0.0.0/8 to the loopback interface.
+    if std::net::TcpListener::bind("127.0.0.2:0").is_err() {
+        eprintln!("SKIPPED: 127.0.0.2 cannot be bound here");
+        return;
+    }
+    let (_server, url) = http_server_on("127.0.0.2:0", &["examples/library"]);
+    let (authority, body) = raw_initialize(&url);
+    let line = http_initialize(&authority, &body);
+    assert!(line.contains(" 200 "), "{line}");
+    // Another name is still refused: the guard against DNS rebinding holds.
+    let mut line = String::new();
+    let _ = http_post(&authority, "attacker.example", "", &body).read_line(&mut line);
+    assert!(line.contains(" 403 "), "{line}");
+}
+
+#[test]
+fn a_request_from_a_web_page_elsewhere_is_refused_over_http() {
+    let (_server, url) = http_server(&["examples/library"]);
+    let (authority, body) = raw_initialize(&url);
+    let status = |origin: &str| {
+        let mut line = String::new();
+        let _ = http_post(
+            &authority,
+            &authority,
+            &format!("Origin: {origin}\r\n"),
+            &body,
+        )
+        .read_line(&mut line);
+        line
+    };
+    for origin in [
+        "http://attacker.example",
+        "http://attacker.example:8765",
+        "https://127.0.0.1.attacker.example",
+        "null",
+        "file://",
+    ] {
+        let line = status(origin);
+        assert!(line.contains(" 403 "), "{origin}: {line}");
+    }
+    for origin in [
+        "http://localhost:3000",
+        "http://LOCALHOST",
+        "http://127.0.0.1",
+        "http://127.1.2.3:8080",
+        "http://[::1]:5173",
+        "https://localhost:8443",
+    ] {
+        let line = status(origin);
+        assert!(line.contains(" 200 "), "{origin}: {line}");
+    }
+    let line = http_initialize(&authority, &body);
+    assert!(line.contains(" 200 "), "{line}");
+}
+
+#[test]
+fn a_body_sent_too_slowly_is_answered_408() {
+    let (_server, url) = http_server(&["examples/library"]);
+    let (authority, body) = raw_initialize(&url);
+    let mut s = std::net::TcpStream::connect(&authority).expect("connects");
+    let request = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {authority}\r\nContent-Type: application/json\r\n\
+         Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n\r\n{}",
+        body.len(),
+        &body[..10]
+    );
+    s.write_all(request.as_bytes()).expect("writes");
+    s.set_read_timeout(Some(Duration::from_secs(60)))
+        .expect("a timeout");
+    let started = std::time::Instant::now();
+    let mut answer = String::new();
+    let _ = std::io::Read::read_to_string(&mut s, &mut answer);
+    assert!(
+        started.elapsed() < Duration::from_secs(50),
+        "never answered"
+    );
+    assert!(answer.starts_with("HTTP/1.1 408 "), "{answer}");
+    let line = http_initialize(&authority, &body);
     assert!(line.contains(" 200 "), "{line}");
 }

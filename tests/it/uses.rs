@@ -208,6 +208,66 @@ fn the_fix_declares_what_the_skill_uses() {
     assert!(inferred.get("bins").is_none(), "{inferred}");
 }
 
+/// Tools a body lists only in a table, with no step saying which it calls, are needed one of
+/// them at a time: inferred under `any`, and declared so by the fix.
+#[test]
+fn tools_only_a_table_lists_are_one_of_them() {
+    let body = "## Tools\n\n| Tool | Purpose |\n|---|---|\n| `mcp__github__issue_read` | Read an issue |\n| `mcp__github__list_issues` | List issues |\n";
+    let tmp = tree(&[
+        ("issues/SKILL.md", &(skill_md("issues", "") + body)),
+        ("zz-proposal/SKILL.md", PROPOSAL),
+    ]);
+    let r = audit(tmp.path());
+    let skill = arr(&r, "skills")
+        .iter()
+        .find(|s| s["name"] == "issues")
+        .unwrap();
+    let inferred = skill["requirements"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["source"] == "inferred")
+        .unwrap();
+    assert_eq!(
+        inferred["tools"],
+        serde_json::json!({"any": ["github/issue_read", "github/list_issues"]})
+    );
+    assert_eq!(inferred["uses"][0]["one_of"], true);
+    quiet_stdout(
+        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
+        0,
+    );
+    let text = std::fs::read_to_string(tmp.path().join("issues/SKILL.md")).unwrap();
+    assert_eq!(
+        text,
+        skill_md(
+            "issues",
+            "dependencies:\n  tools:\n    any:\n      - github/issue_read\n      - github/list_issues\n"
+        ) + body
+    );
+    // Declared now as it was inferred: nothing is left to infer or report.
+    let r = audit(tmp.path());
+    assert!(messages(&r, "SA313").is_empty());
+    let skill = arr(&r, "skills")
+        .iter()
+        .find(|s| s["name"] == "issues")
+        .unwrap();
+    let declared = &skill["requirements"][0];
+    assert_eq!(declared["source"], "dependencies");
+    assert_eq!(
+        declared["tools"]["any"],
+        serde_json::json!(["github/issue_read", "github/list_issues"])
+    );
+    assert!(
+        skill["requirements"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|d| d["source"] != "inferred"),
+        "{skill}"
+    );
+}
+
 #[test]
 fn the_fix_writes_the_library_s_dialect_and_only_keys_not_there() {
     // A library that declares in Hermes' dialect, and never in OpenClaw's.

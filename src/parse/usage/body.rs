@@ -336,9 +336,16 @@ fn tools_not_always_called(out: &mut Vec<Use>, lines: &[&str], first_line: u32) 
             assign(&mut called, &u.name);
         }
     }
-    // Where no step calls a tool, the tables are all the body says of them.
+    // Where no step calls a tool, the tables are all the body says of them: the skill calls
+    // some of what they list, and which depends on the task.
+    let one_of = called.is_empty() && tabled.len() > 1;
     let keep = if called.is_empty() { tabled } else { called };
     out.retain(|u| u.kind != DepKind::Tools || keep.contains(&u.name));
+    if one_of {
+        for u in out.iter_mut().filter(|u| u.kind == DepKind::Tools) {
+            u.one_of = true;
+        }
+    }
 }
 
 /// Words that mark a way of doing something as one among others, or as not needed.

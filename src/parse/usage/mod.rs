@@ -150,6 +150,7 @@ fn found(
         column: text.column(at),
         evidence: text.evidence().to_owned(),
         phrase: false,
+        one_of: false,
     }
 }
 

@@ -239,13 +239,20 @@ fn tools_named_only_in_a_table_beside_others_named_in_steps_are_a_reference() {
     let only = "- Use `mcp__docs__search` to find pages. Use `mcp__docs__list` only when you need to browse.\n- Use `mcp__docs__fetch` ONLY IF asked; `mcp__docs__get` to read.\n";
     let u = of_body(only, 1, &[]);
     assert_eq!(names(&u, DepKind::Tools), ["docs/search", "docs/get"]);
-    // Only tables: all of them stay.
+    assert!(u.iter().all(|u| !u.one_of), "a step names the one it calls");
+    // Only tables: all of them stay, each one of those the skill may call.
     let table = body.lines().take(4).collect::<Vec<_>>().join("\n");
     let u = of_body(&table, 1, &[]);
     assert_eq!(
         names(&u, DepKind::Tools),
         ["penpot/execute_code", "penpot/import_image"]
     );
+    assert!(u.iter().all(|u| u.one_of));
+    // A table of one tool names what the skill calls.
+    let one = body.lines().take(3).collect::<Vec<_>>().join("\n");
+    let u = of_body(&one, 1, &[]);
+    assert_eq!(names(&u, DepKind::Tools), ["penpot/execute_code"]);
+    assert!(!u[0].one_of);
 }
 
 #[test]
