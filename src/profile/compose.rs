@@ -465,7 +465,7 @@ impl Composer {
                     format!(
                         "`host` {} is not a built-in host; known: {}",
                         quote(&host),
-                        builtin_names()
+                        builtin_names("")
                     ),
                 ));
             }
@@ -691,15 +691,16 @@ fn builtin_parts(host: &str) -> Result<Parts, String> {
         Some((_, parts)) => parts.clone(),
         None => Err(format!(
             "no such built-in profile; known: {}",
-            builtin_names()
+            builtin_names("builtin:")
         )),
     }
 }
 
-fn builtin_names() -> String {
+/// The built-in hosts' names, as `--profile` (`builtin:`) or a profile's `host` (bare) takes them.
+fn builtin_names(prefix: &str) -> String {
     builtin::BUILTINS
         .iter()
-        .map(|(n, _)| format!("builtin:{n}"))
+        .map(|(n, _)| format!("{prefix}{n}"))
         .collect::<Vec<_>>()
         .join(", ")
 }

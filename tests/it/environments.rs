@@ -226,8 +226,11 @@ fn composition_errors_name_the_file_and_the_entry() {
     );
     let e = usage_error(root, "env/host.json");
     assert!(
-        e.contains("`notepad` is not a built-in host") && e.contains("env/host.json:1:"),
-        "{e}"
+        e.contains("`notepad` is not a built-in host")
+            && e.contains("env/host.json:1:")
+            && e.contains("known: claude-code, ")
+            && !e.contains("builtin:"),
+        "`host` takes a bare name: {e}"
     );
     let e = usage_error(root, "env/from.json");
     assert!(
