@@ -14,6 +14,22 @@ fn audit(tmp: &std::path::Path) -> Value {
     json_run(tmp, &["--fail-on", "never", "."]).0
 }
 
+/// Apply every fix, unsafe ones too, to the library in `tmp`.
+fn fix_unsafely(tmp: &std::path::Path) {
+    quiet_stdout(
+        bin(tmp).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
+        0,
+    );
+}
+
+/// The requirement entry `source` of the skill `name` in report `r`.
+fn requirement<'r>(r: &'r Value, name: &str, source: &str) -> Option<&'r Value> {
+    arr(r, "skills").iter().find(|s| s["name"] == name)?["requirements"]
+        .as_array()?
+        .iter()
+        .find(|d| d["source"] == source)
+}
+
 #[test]
 fn a_script_that_runs_what_the_declaration_leaves_out() {
     let tmp = tree(&[
@@ -187,10 +203,7 @@ fn the_fix_declares_what_the_skill_uses() {
             .unwrap()
             .ends_with(body)
     );
-    quiet_stdout(
-        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
-        0,
-    );
+    fix_unsafely(tmp.path());
     let text = std::fs::read_to_string(tmp.path().join("demo/SKILL.md")).unwrap();
     assert_eq!(
         text,
@@ -202,8 +215,7 @@ fn the_fix_declares_what_the_skill_uses() {
     // Declared now: nothing is inferred beyond the terminal the commands need.
     let r = audit(tmp.path());
     assert!(messages(&r, "SA313").is_empty());
-    let req = arr(&r, "skills")[0]["requirements"].as_array().unwrap();
-    let inferred = req.iter().find(|d| d["source"] == "inferred").unwrap();
+    let inferred = requirement(&r, "demo", "inferred").unwrap();
     assert_eq!(inferred["tools"]["all"], serde_json::json!(["Bash"]));
     assert!(inferred.get("bins").is_none(), "{inferred}");
 }
@@ -218,25 +230,13 @@ fn tools_only_a_table_lists_are_one_of_them() {
         ("zz-proposal/SKILL.md", PROPOSAL),
     ]);
     let r = audit(tmp.path());
-    let skill = arr(&r, "skills")
-        .iter()
-        .find(|s| s["name"] == "issues")
-        .unwrap();
-    let inferred = skill["requirements"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .find(|d| d["source"] == "inferred")
-        .unwrap();
+    let inferred = requirement(&r, "issues", "inferred").unwrap();
     assert_eq!(
         inferred["tools"],
         serde_json::json!({"any": ["github/issue_read", "github/list_issues"]})
     );
     assert_eq!(inferred["uses"][0]["one_of"], true);
-    quiet_stdout(
-        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
-        0,
-    );
+    fix_unsafely(tmp.path());
     let text = std::fs::read_to_string(tmp.path().join("issues/SKILL.md")).unwrap();
     assert_eq!(
         text,
@@ -248,24 +248,12 @@ fn tools_only_a_table_lists_are_one_of_them() {
     // Declared now as it was inferred: nothing is left to infer or report.
     let r = audit(tmp.path());
     assert!(messages(&r, "SA313").is_empty());
-    let skill = arr(&r, "skills")
-        .iter()
-        .find(|s| s["name"] == "issues")
-        .unwrap();
-    let declared = &skill["requirements"][0];
-    assert_eq!(declared["source"], "dependencies");
+    let declared = requirement(&r, "issues", "dependencies").unwrap();
     assert_eq!(
         declared["tools"]["any"],
         serde_json::json!(["github/issue_read", "github/list_issues"])
     );
-    assert!(
-        skill["requirements"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|d| d["source"] != "inferred"),
-        "{skill}"
-    );
+    assert!(requirement(&r, "issues", "inferred").is_none(), "{r}");
 }
 
 #[test]
@@ -286,10 +274,7 @@ fn the_fix_writes_the_library_s_dialect_and_only_keys_not_there() {
             &(skill_md("c", "metadata:\n  owner: me\n") + "```bash\nkubectl get pods\n```\n"),
         ),
     ]);
-    quiet_stdout(
-        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
-        0,
-    );
+    fix_unsafely(tmp.path());
     let b = std::fs::read_to_string(tmp.path().join("b/SKILL.md")).unwrap();
     assert!(
         b.contains("\nprerequisites:\n  commands:\n    - kubectl\n---\n"),
@@ -367,10 +352,7 @@ fn openclaw_s_block_goes_at_the_end_of_a_metadata_mapping() {
             ("h/SKILL.md", false)
         ]
     );
-    quiet_stdout(
-        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
-        0,
-    );
+    fix_unsafely(tmp.path());
     let read = |p: &str| std::fs::read_to_string(tmp.path().join(p)).unwrap();
     assert_eq!(
         read("a/SKILL.md"),
@@ -735,10 +717,7 @@ fn an_empty_metadata_is_filled_and_a_string_one_keeps_its_finding() {
         s(&text, "message"),
         "the skill declares nothing, but it uses `gh`, `jq`, `GITHUB_TOKEN`, `github/create_issue`; its `metadata` is not a mapping, so no fix can add a declaration to it: make `metadata` a mapping and declare them in `metadata.openclaw.requires` and `dependencies.tools`"
     );
-    quiet_stdout(
-        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
-        0,
-    );
+    fix_unsafely(tmp.path());
     let read = |p: &str| std::fs::read_to_string(tmp.path().join(p)).unwrap_or_default();
     let declared =
         "{\"openclaw\": {\"requires\": {\"bins\": [\"gh\", \"jq\"], \"env\": [\"GITHUB_TOKEN\"]}}}";
@@ -808,10 +787,7 @@ fn a_multi_line_flow_metadata_gains_the_entry_on_its_last_line() {
         "m/SKILL.md",
         &(skill_md("m", "metadata: {\n  a: 1,\n  b: two\n}\n") + body),
     )]);
-    quiet_stdout(
-        bin(tmp.path()).args(["--fail-on", "never", "--fix", "--unsafe-fixes", "."]),
-        0,
-    );
+    fix_unsafely(tmp.path());
     assert_eq!(
         std::fs::read_to_string(tmp.path().join("m/SKILL.md")).unwrap_or_default(),
         skill_md(
