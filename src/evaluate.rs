@@ -165,7 +165,8 @@ pub struct Unmet {
     pub kind: DepKind,
     /// `all`: every one of `names` is missing; `any`: none of them is available;
     /// `fallback-for`: the skill stands in for them and they are available, so its host
-    /// hides it.
+    /// hides it. In `not_judged`: `all` names each of which is needed, `any` names one of
+    /// which is.
     pub group: UnmetGroup,
     pub names: Vec<String>,
 }
@@ -339,7 +340,7 @@ pub(crate) fn declarations<'r>(
             if group.is_empty() {
                 continue;
             }
-            let mut skipped = Vec::new();
+            let (mut skipped, mut skipped_any) = (Vec::new(), Vec::new());
             // Unmet only when every entry was judged and none is there. One entry that is
             // there meets the group: the others need no judging, and none of them is listed
             // as not judged.
@@ -357,7 +358,7 @@ pub(crate) fn declarations<'r>(
                 }
                 let none = !any.is_empty() && unjudged.is_empty();
                 judged_any |= none;
-                skipped.extend(unjudged);
+                skipped_any = unjudged;
                 none
             });
             let mut judge = |n: &String| match met(profile, run, source, kind, n) {
@@ -447,6 +448,20 @@ pub(crate) fn declarations<'r>(
                     kind,
                     group: UnmetGroup::All,
                     names: skipped,
+                });
+            }
+            // Of an `any` group, one is needed: said so, not listed as though each were.
+            if !skipped_any.is_empty() {
+                unjudged_here.push(format!(
+                    "one of {} {}",
+                    plural(kind, skipped_any.len()),
+                    crate::diagnostic::quoted(&skipped_any)
+                ));
+                out.not_judged.push(Unmet {
+                    source,
+                    kind,
+                    group: UnmetGroup::Any,
+                    names: skipped_any,
                 });
             }
         }

@@ -82,13 +82,23 @@ fn openclaw_requirements_are_judged_by_machine_profiles_only() {
     let tools = status(&r, path, "tools");
     assert_eq!(tools["status"], "not-judged", "{tools}");
     assert!(tools.get("missing").is_none());
-    let kinds: Vec<&str> = arr(tools, "not_judged")
+    let kinds: Vec<(&str, &str)> = arr(tools, "not_judged")
         .iter()
-        .map(|u| u["kind"].as_str().unwrap())
+        .map(|u| (u["kind"].as_str().unwrap(), u["group"].as_str().unwrap()))
         .collect();
     // The terminal the executables need is a host's tool: a profile with no host does not
-    // judge it either.
-    assert_eq!(kinds, ["bins", "env", "config", "os", "tools"]);
+    // judge it either. `anyBins` and the OSes are one of theirs.
+    assert_eq!(
+        kinds,
+        [
+            ("bins", "all"),
+            ("bins", "any"),
+            ("env", "all"),
+            ("config", "all"),
+            ("os", "any"),
+            ("tools", "all")
+        ]
+    );
     // SA402 points at the block and names the source; a not-judged cell is no finding.
     let f: Vec<&Value> = arr(&r, "findings")
         .iter()

@@ -236,6 +236,21 @@ fn tools_only_a_table_lists_are_one_of_them() {
         serde_json::json!({"any": ["github/issue_read", "github/list_issues"]})
     );
     assert_eq!(inferred["uses"][0]["one_of"], true);
+    // A host that cannot see the server does not judge them, and says one of them is needed.
+    let (r, _) = json_run(
+        tmp.path(),
+        &["--fail-on", "never", "-p", "builtin:vscode", "."],
+    );
+    let skill = arr(&r, "skills")
+        .iter()
+        .find(|s| s["name"] == "issues")
+        .unwrap();
+    let cell = &skill["availability"]["vscode"];
+    assert_eq!(cell["not_judged"][0]["group"], "any", "{cell}");
+    assert_eq!(
+        cell["reason"],
+        "not judged, as the profile does not describe them: one of tools `github/issue_read`, `github/list_issues` (inferred)"
+    );
     fix_unsafely(tmp.path());
     let text = std::fs::read_to_string(tmp.path().join("issues/SKILL.md")).unwrap();
     assert_eq!(
