@@ -437,31 +437,24 @@ pub(crate) fn declarations<'r>(
             }
             skipped.sort();
             skipped.dedup();
-            if !skipped.is_empty() {
-                unjudged_here.push(format!(
-                    "{} {}",
-                    plural(kind, skipped.len()),
-                    crate::diagnostic::quoted(&skipped)
-                ));
-                out.not_judged.push(Unmet {
-                    source,
-                    kind,
-                    group: UnmetGroup::All,
-                    names: skipped,
-                });
-            }
             // Of an `any` group, one is needed: said so, not listed as though each were.
-            if !skipped_any.is_empty() {
+            for (names, group, lead) in [
+                (skipped, UnmetGroup::All, ""),
+                (skipped_any, UnmetGroup::Any, "one of "),
+            ] {
+                if names.is_empty() {
+                    continue;
+                }
                 unjudged_here.push(format!(
-                    "one of {} {}",
-                    plural(kind, skipped_any.len()),
-                    crate::diagnostic::quoted(&skipped_any)
+                    "{lead}{} {}",
+                    plural(kind, names.len()),
+                    crate::diagnostic::quoted(&names)
                 ));
                 out.not_judged.push(Unmet {
                     source,
                     kind,
-                    group: UnmetGroup::Any,
-                    names: skipped_any,
+                    group,
+                    names,
                 });
             }
         }
