@@ -539,9 +539,7 @@ impl Config {
                         }
                     }
                     ProfileSource::Builtin(name) => {
-                        if crate::profile::builtin::BUILTINS
-                            .iter()
-                            .any(|(n, _)| *n == name)
+                        if crate::profile::builtin::host_names().any(|n| n == name)
                         {
                             Ok(ProfileSource::Builtin(name))
                         } else {

@@ -317,10 +317,7 @@ impl Library {
         // Checked here, since the profile's own error lists the hosts as `--profile` takes
         // them (`builtin:vscode`), and `host` takes them bare.
         if let Some(h) = &asked.host {
-            let hosts: Vec<&str> = crate::profile::builtin::BUILTINS
-                .iter()
-                .map(|(n, _)| *n)
-                .collect();
+            let hosts: Vec<&str> = crate::profile::builtin::host_names().collect();
             if !hosts.contains(&h.as_str()) {
                 return Err(format!(
                     "no built-in host {}: `host` takes one of {}",

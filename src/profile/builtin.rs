@@ -291,12 +291,14 @@ pub(crate) fn text(name: &str) -> Option<&'static str> {
         .map(|(_, json)| *json)
 }
 
+/// The names of the built-in hosts, bare, as a profile's `host` takes them (`vscode`).
+pub(crate) fn host_names() -> impl Iterator<Item = &'static str> {
+    BUILTINS.iter().map(|(n, _)| *n)
+}
+
 /// The names of the built-in profiles, as `--profile` takes them (`builtin:NAME`).
 pub(crate) fn names() -> Vec<String> {
-    BUILTINS
-        .iter()
-        .map(|(n, _)| format!("builtin:{n}"))
-        .collect()
+    host_names().map(|n| format!("builtin:{n}")).collect()
 }
 
 /// One built-in profile as `skill-audit profiles` lists it.

@@ -455,7 +455,7 @@ impl Composer {
             || file.terminal.is_some()
             || !file.not_judged.is_empty();
         if let Some(host) = file.host.clone() {
-            let known = builtin::BUILTINS.iter().any(|(n, _)| *n == host);
+            let known = builtin::host_names().any(|n| n == host);
             if role == Role::Profile && known {
                 let sub = builtin_parts(&host).map_err(|m| at(&host, m))?;
                 parts.absorb(sub);
@@ -465,7 +465,7 @@ impl Composer {
                     format!(
                         "`host` {} is not a built-in host; known: {}",
                         quote(&host),
-                        builtin_names("")
+                        builtin::host_names().collect::<Vec<_>>().join(", ")
                     ),
                 ));
             }
@@ -691,18 +691,9 @@ fn builtin_parts(host: &str) -> Result<Parts, String> {
         Some((_, parts)) => parts.clone(),
         None => Err(format!(
             "no such built-in profile; known: {}",
-            builtin_names("builtin:")
+            builtin::names().join(", ")
         )),
     }
-}
-
-/// The built-in hosts' names, as `--profile` (`builtin:`) or a profile's `host` (bare) takes them.
-fn builtin_names(prefix: &str) -> String {
-    builtin::BUILTINS
-        .iter()
-        .map(|(n, _)| format!("{prefix}{n}"))
-        .collect::<Vec<_>>()
-        .join(", ")
 }
 
 /// The key a file is known by in cycle checks: its canonical path where it has one.
