@@ -693,10 +693,19 @@ pub(crate) fn library_uses_proposal(skills: &[Box<crate::model::Skill>]) -> bool
     })
 }
 
-/// A `dependencies` key listing `tools`, for a fix to add to a frontmatter whose line break
-/// is `brk`. In block style: strict validators (skills-ref) reject flow lists.
-pub(crate) fn dependencies_key<S: AsRef<str>>(tools: &[S], brk: &str) -> String {
-    span::block_lists(0, &["dependencies"], &[("tools", tools)], brk)
+/// A `dependencies` key listing `tools`, each needed, and `one_of`, of which one is (`any`),
+/// for a fix to add to a frontmatter whose line break is `brk`. A bare list where all are
+/// needed, as the proposal reads it. In block style: strict validators (skills-ref) reject
+/// flow lists.
+pub(crate) fn dependencies_key<S: AsRef<str>>(tools: &[S], one_of: &[S], brk: &str) -> String {
+    if one_of.is_empty() {
+        return span::block_lists(0, &["dependencies"], &[("tools", tools)], brk);
+    }
+    let lists: Vec<(&str, &[S])> = [("all", tools), ("any", one_of)]
+        .into_iter()
+        .filter(|(_, l)| !l.is_empty())
+        .collect();
+    span::block_lists(0, &["dependencies", "tools"], &lists, brk)
 }
 
 /// The finding for a skill whose tool needs are only in Codex's or Hermes' dialect.
@@ -726,7 +735,7 @@ pub(crate) fn only_in_dialect(skill: &crate::model::Skill) -> Option<crate::diag
     if tools.is_empty() {
         return None;
     }
-    let content = dependencies_key(&tools, end.line_break());
+    let content = dependencies_key(&tools, &[], end.line_break());
     let edit = crate::diagnostic::Edit::insert_at_line(end.offset, end.line, content)?;
     let fix = Fix::unsafe_edits("add `dependencies` with the same tools", vec![edit]);
     Some(

@@ -523,14 +523,7 @@ fn declaration(
     }
     let writes_tools = !tools.is_empty() || !one_of_tools.is_empty();
     if writes_tools && !end.has_dependencies {
-        let text = if one_of_tools.is_empty() {
-            super::deps::dependencies_key(tools, brk)
-        } else {
-            let lists = [("all", tools), ("any", one_of_tools)];
-            let lists: Vec<(&str, &[&String])> =
-                lists.into_iter().filter(|(_, l)| !l.is_empty()).collect();
-            span::block_lists(0, &["dependencies", "tools"], &lists, brk)
-        };
+        let text = super::deps::dependencies_key(tools, one_of_tools, brk);
         // One edit per place: after a `metadata` that ends the frontmatter, both go there.
         match inserts.iter_mut().find(|(o, _, _)| *o == end.offset) {
             Some((_, _, existing)) => existing.push_str(&text),
