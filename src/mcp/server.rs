@@ -374,9 +374,11 @@ fn one_page(method: &str, request: Option<PaginatedRequestParams>) -> Result<(),
 /// Skills per page of `skills/list`.
 const PAGE: usize = 500;
 
-/// Lock the library; a tool that panicked leaves it as it was, so a poisoned lock is used.
-pub(crate) fn lock(lib: &Mutex<Library>) -> std::sync::MutexGuard<'_, Library> {
-    lib.lock()
+/// Lock the library or another of the server's shared states; a task that panicked leaves
+/// them as they were, so a poisoned lock is used.
+pub(crate) fn lock<T>(shared: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    shared
+        .lock()
         .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 

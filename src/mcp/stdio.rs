@@ -411,7 +411,7 @@ impl<R: AsyncRead + Unpin + Send> Serving<R> {
         match &*m {
             JsonRpcMessage::Request(r) => {
                 if let Some(slot) = self.slot.take() {
-                    let mut in_flight = lock_in_flight(&self.in_flight);
+                    let mut in_flight = super::server::lock(&self.in_flight);
                     in_flight.entry(r.id.clone()).or_default().push(slot);
                 }
             }
@@ -560,17 +560,9 @@ impl<R: AsyncRead + Unpin + Send> rmcp::transport::Transport<RoleServer> for Ser
     }
 }
 
-fn lock_in_flight(
-    in_flight: &InFlight,
-) -> std::sync::MutexGuard<'_, HashMap<RequestId, Vec<OwnedSemaphorePermit>>> {
-    in_flight
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
-}
-
 /// Free the slot of one request with `id`.
 fn release(in_flight: &InFlight, id: &RequestId) {
-    let mut in_flight = lock_in_flight(in_flight);
+    let mut in_flight = super::server::lock(in_flight);
     if let Some(slots) = in_flight.get_mut(id) {
         slots.pop();
         if slots.is_empty() {
