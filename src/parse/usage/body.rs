@@ -387,10 +387,23 @@ fn first_step(after_label: &str) -> bool {
 
 /// Whether a heading says its section is one way among others, or optional: `Option B:
 /// Tailscale Funnel`, `Reset Detection Monitor (Alternative)`, `Fallback`, `Legacy`,
-/// `Optional: ...`. What such a section alone runs is not something the skill needs.
+/// `Optional: ...`, `Integration with other tools`. What such a section alone runs is not
+/// something the skill needs.
 pub(super) fn alternative_heading(title: &str) -> bool {
-    option_label(title) || ONE_WAY_OF_SEVERAL.iter().any(|w| contains_ci(title, w))
+    option_label(title)
+        || ONE_WAY_OF_SEVERAL.iter().any(|w| contains_ci(title, w))
+        || PAIRED_WITH.iter().any(|w| contains_ci(title, w))
 }
+
+/// Words of a heading whose section shows the skill's subject used together with other tools
+/// (`Integration with other tools`, `Integration Examples › With ripgrep`): each pairing is
+/// one the person may choose, not one the skill needs. A section named for an integration the
+/// skill is about (`AI Integrations`, `Git integration`) says neither.
+const PAIRED_WITH: &[&str] = &[
+    "integration with",
+    "integrations with",
+    "integration example",
+];
 
 /// Whether a heading's section says what to do when something goes wrong
 /// ([`WHEN_IT_FAILS`]): read as one of the body's other ways.

@@ -227,6 +227,18 @@ fn ways_among_others_and_optional_steps() {
     assert!(names(&u, DepKind::Packages).is_empty());
 }
 
+/// A section pairing the skill's tool with others shows choices, not needs; a section about
+/// an integration the skill itself makes is its work.
+#[test]
+fn pairings_with_other_tools_are_optional() {
+    let body = "## Search\n```bash\nfzf --preview 'cat {}'\n```\n## Integration Examples\n### With ripgrep\n```bash\nrg --files | fzf\n```\n## Integration with other tools\n```bash\nfd -e md | fzf\n```\n## AI Integrations\n```bash\nax ai-integrations list\n```\n";
+    let u = of_body(body, 1, &[]);
+    let mut bins = names(&u, DepKind::Bins);
+    bins.sort_unstable();
+    bins.dedup();
+    assert_eq!(bins, ["ax", "fzf"]);
+}
+
 #[test]
 fn tools_named_only_in_a_table_beside_others_named_in_steps_are_a_reference() {
     let body = "| Tool | Purpose |\n|---|---|\n| `mcp__penpot__execute_code` | Run code |\n| `mcp__penpot__import_image` | Import images |\n\n1. Draw with `mcp__penpot__execute_code`.\n";
