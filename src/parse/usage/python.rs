@@ -133,9 +133,14 @@ struct Try {
     /// Whether the handler catches a failed import: `except ImportError:`, a bare `except:`,
     /// `except Exception`.
     catches_import: bool,
-    /// Whether the handler stops the script or says to install what failed (`_die("...
-    /// requires Pillow. Install with ...")`): the imports are needed.
-    needs_imports: bool,
+    /// Whether the handler stops the script (`exit(`, `raise`): the imports are needed.
+    stops: bool,
+    /// Whether it says to install what failed (`_die("... requires Pillow. Install with
+    /// ...")`): the imports are needed, unless the handler goes on without them.
+    asks_to_install: bool,
+    /// Whether the handler goes on (`return {}`, `pass`, `continue`): "onnx not installed,
+    /// skipping" is a warning, not a stop.
+    goes_on: bool,
     /// Whether the handler reports the failure in any way (exits, raises, prints, logs): what
     /// the body runs is needed. Only going on quietly (`return None`, `pass`) is not.
     reports: bool,
@@ -145,7 +150,8 @@ impl Try {
     /// The lines whose imports the script can do without: the body and the handler, which
     /// may import a fallback (`except ImportError: import json`).
     fn optional_imports(&self) -> Option<(u32, u32)> {
-        (self.catches_import && !self.needs_imports).then_some((self.from, self.to))
+        let needs_imports = self.stops || self.asks_to_install && !self.goes_on;
+        (self.catches_import && !needs_imports).then_some((self.from, self.to))
     }
 
     /// The lines whose processes the script can do without: the body.
@@ -170,9 +176,12 @@ impl Tries {
     fn read(&mut self, t: &str, indent: usize, n: u32) {
         if let Some(h) = &mut self.handler {
             if indent > h.indent {
-                h.needs_imports |= ["exit(", "raise", "install", "require"]
-                    .iter()
-                    .any(|w| contains_ci(t, w));
+                h.stops |= ["exit(", "raise"].iter().any(|w| contains_ci(t, w));
+                h.asks_to_install |= ["install", "require"].iter().any(|w| contains_ci(t, w));
+                h.goes_on |= ["return", "pass", "continue"].iter().any(|w| {
+                    t.strip_prefix(w)
+                        .is_some_and(|r| r.is_empty() || r.starts_with([' ', '(', '{', '[']))
+                });
                 h.reports |= ["exit(", "raise", "print(", "log", "error", "Error", "warn"]
                     .iter()
                     .any(|w| t.contains(w));
@@ -195,7 +204,9 @@ impl Tries {
                         || t.contains("ModuleNotFoundError")
                         || t.starts_with("except:")
                         || t.starts_with("except Exception"),
-                    needs_imports: false,
+                    stops: false,
+                    asks_to_install: false,
+                    goes_on: false,
                     reports: false,
                 });
                 return;

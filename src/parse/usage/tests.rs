@@ -313,7 +313,7 @@ fn a_language_package_manager_installing_needs_what_it_installs() {
 
 #[test]
 fn an_import_the_script_can_do_without_is_no_need() {
-    let text = "import requests\ntry:\n    x = fetch()\n    try:\n        import defusedxml.ElementTree as ET\n        root = ET.parse(x)\n    except ImportError:\n        import xml.etree.ElementTree as ET\nexcept OSError:\n    pass\ntry:\n    import yaml\nexcept ImportError:\n    print('pip install pyyaml')\n    sys.exit(1)\ntry:\n    import numpy\nexcept ValueError:\n    pass\ntry:\n    import openai\nexcept ImportError:\n    _die('openai is not installed')\n";
+    let text = "import requests\ntry:\n    x = fetch()\n    try:\n        import defusedxml.ElementTree as ET\n        root = ET.parse(x)\n    except ImportError:\n        import xml.etree.ElementTree as ET\nexcept OSError:\n    pass\ntry:\n    import yaml\nexcept ImportError:\n    print('pip install pyyaml')\n    sys.exit(1)\ntry:\n    import numpy\nexcept ValueError:\n    pass\ntry:\n    import openai\nexcept ImportError:\n    _die('openai is not installed')\ndef onnx_info(p):\n    try:\n        import onnx\n        return onnx.load(p)\n    except ImportError:\n        log.warning('onnx not installed, skipping')\n        return {}\n";
     let u = of_script("scripts/a.py", text, &Local::default());
     assert_eq!(
         names(&u, DepKind::Packages),
