@@ -536,6 +536,11 @@ pub struct SkillFields {
     #[serde(skip)]
     #[schemars(skip)]
     pub file_bytes: u64,
+    /// The SHA-256 of the file's bytes: two skills of one name with the same digest are
+    /// copies of one file (SA401).
+    #[serde(skip)]
+    #[schemars(skip)]
+    pub file_digest: [u8; 32],
     /// Where the frontmatter's closing `---` line is, for fixes that add a key at its end.
     #[serde(skip)]
     #[schemars(skip)]

@@ -34,6 +34,12 @@ pub struct ParsedSkill {
 pub fn parse(bytes: &[u8], path: &str, fs_path: &Path, sink: &mut Sink) -> ParsedSkill {
     let mut parsed = read(bytes, path, fs_path, sink);
     parsed.skill.fields.file_bytes = u64::try_from(bytes.len()).unwrap_or(u64::MAX);
+    let digest = ring::digest::digest(&ring::digest::SHA256, bytes);
+    parsed
+        .skill
+        .fields
+        .file_digest
+        .copy_from_slice(digest.as_ref());
     let bom = crate::parse::frontmatter::BOM.as_bytes();
     parsed.skill.fields.bom = bytes
         .strip_prefix(bom)

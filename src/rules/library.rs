@@ -49,6 +49,11 @@ pub(crate) fn duplicate_names(skills: &[Box<Skill>], members: &Members, out: &mu
             else {
                 continue;
             };
+            // Copies of one file lose nothing whichever a host keeps: the same skill twice in
+            // a registry archive, or in two hosts' folders (`.claude/skills/`, `.github/skills/`).
+            if others.clone().all(|&o| same_file(group[o].0, s)) {
+                continue;
+            }
             let named: Vec<&str> = others
                 .by_ref()
                 .take(OTHERS_NAMED)
@@ -255,11 +260,16 @@ pub(crate) const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
     name: "duplicate-skill-name",
     severity: Severity::Warning,
     summary: "Two skills that a host loads together share a name",
-    what: "Two or more skills with the same `name` in one namespace: one plugin (a skill under the root of a plugin with a manifest, or listed by a plugin manifest or marketplace entry), or, outside plugins, one skills root: the folders named `skills` (`skills/`, `.claude/skills/`, `.github/skills/`), which a host loads together, or any other folder holding skill folders (an owner's folder in a registry archive, `skills/<owner>/<slug>/`). Skills of different plugins may share a name: hosts prefix them with the plugin's (`/discord:access`); skills of different owners in an archive are never loaded as one tree.",
+    what: "Two or more skills with the same `name` in one namespace: one plugin (a skill under the root of a plugin with a manifest, or listed by a plugin manifest or marketplace entry), or, outside plugins, one skills root: the folders named `skills` (`skills/`, `.claude/skills/`, `.github/skills/`), which a host loads together, or any other folder holding skill folders (an owner's folder in a registry archive, `skills/<owner>/<slug>/`). Skills of different plugins may share a name: hosts prefix them with the plugin's (`/discord:access`); skills of different owners in an archive are never loaded as one tree. Copies of one file are not reported: a host keeps the same skill whichever it loads.",
     why: "Hosts key skills by name: one wins (first or last found, depending on the host) and the others silently disappear.",
     example: "skills/pdf/SKILL.md and .claude/skills/pdf-tools/SKILL.md both say `name: pdf`.\n\nFix: give each a distinct name (and matching folder).",
     fix: None,
 };
+
+/// Whether two skills' files hold the same bytes (by size and SHA-256).
+fn same_file(a: &Skill, b: &Skill) -> bool {
+    (a.fields.file_bytes, a.fields.file_digest) == (b.fields.file_bytes, b.fields.file_digest)
+}
 
 /// `skill` shares its name with `count` other skills in `space`, the first of them `named`.
 fn duplicate_skill_name(skill: &Skill, named: &[&str], count: usize, space: &Space) -> Finding {

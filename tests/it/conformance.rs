@@ -959,6 +959,27 @@ fn cases() -> Vec<Case> {
             .has_in("SA401", "skills/team-a/pdf/SKILL.md")
             .has_msg("SA401", "under `skills/team-a/`"),
     );
+    // Copies of one file lose nothing whichever a host keeps: one skill under two slugs of an
+    // archive, or in two hosts' folders. A third skill of the name that differs still clashes.
+    v.push(
+        Case::new("copies of one skill file are not duplicates")
+            .file("skills/team-a/pdf/SKILL.md", fm("pdf", "A", ""))
+            .file("skills/team-a/pdf-v2/SKILL.md", fm("pdf", "A", ""))
+            .file(".claude/skills/doc/SKILL.md", fm("doc", "A", ""))
+            .file(".github/skills/doc/SKILL.md", fm("doc", "A", ""))
+            .errors(&["SA207"])
+            .absent(&["SA401"]),
+    );
+    v.push(
+        Case::new("a copy and a different skill of one name")
+            .file("skills/team-a/pdf/SKILL.md", fm("pdf", "A", ""))
+            .file("skills/team-a/pdf-v2/SKILL.md", fm("pdf", "A", ""))
+            .file("skills/team-a/pdf-new/SKILL.md", fm("pdf", "B", ""))
+            .errors(&["SA207"])
+            .has_in("SA401", "skills/team-a/pdf/SKILL.md")
+            .has_in("SA401", "skills/team-a/pdf-v2/SKILL.md")
+            .has_in("SA401", "skills/team-a/pdf-new/SKILL.md"),
+    );
     // The same folder holding both casings: both files are audited, the lower-case one warned.
     v.push(
         Case::new("SKILL.md and skill.md side by side")

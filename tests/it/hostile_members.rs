@@ -52,7 +52,12 @@ fn marketplace_entries_repeating_one_list_each_hold_every_skill() {
         );
     }
     // A second skill named `s0` in the listed folder: both are in every entry's namespace.
-    write(root, "skills/dup/SKILL.md", skill_md("s0", ""));
+    // Not a copy of `s0`'s file: copies are no duplicates.
+    write(
+        root,
+        "skills/dup/SKILL.md",
+        skill_with_body("s0", "# s0, again\n"),
+    );
     write(root, "sub/skills/a/SKILL.md", skill_md("a", ""));
     write(root, "sub/skills/b/SKILL.md", skill_md("b", ""));
     // One entry per line, each listing the folder and a path that names nothing; the last has
@@ -149,7 +154,7 @@ fn nested_plugins_each_hold_every_skill_below_them() {
     write(
         root,
         &format!("{dir}skills/dup/SKILL.md"),
-        skill_md("s0", ""),
+        skill_with_body("s0", "# s0, again\n"),
     );
     // The same name outside every plugin is another namespace.
     write(root, "skills/s0/SKILL.md", skill_md("s0", ""));

@@ -156,8 +156,9 @@ fn remote_marketplace_entries_are_noted_not_resolved() {
 
 #[test]
 fn plugins_namespace_their_skills() {
-    let named = |name: &str| {
-        format!("---\nname: {name}\ndescription: Does things. Use when asked.\n---\n# x\n")
+    // Each file its own text: copies of one file are not duplicates (SA401).
+    let named = |name: &str, title: &str| {
+        format!("---\nname: {name}\ndescription: Does things. Use when asked.\n---\n# {title}\n")
     };
     let lib = tree(&[
         // Two plugins, each with its `access`: `/discord:access` and `/slack:access`.
@@ -165,11 +166,11 @@ fn plugins_namespace_their_skills() {
             "discord/.claude-plugin/plugin.json",
             r#"{"name": "discord"}"#,
         ),
-        ("discord/skills/access/SKILL.md", &named("access")),
+        ("discord/skills/access/SKILL.md", &named("access", "1")),
         ("slack/.codex-plugin/plugin.json", r#"{"name": "slack"}"#),
-        ("slack/skills/access/SKILL.md", &named("access")),
+        ("slack/skills/access/SKILL.md", &named("access", "2")),
         // Within one plugin, a true duplicate.
-        ("slack/skills/access-v2/SKILL.md", &named("access")),
+        ("slack/skills/access-v2/SKILL.md", &named("access", "3")),
         // Skills two plugins list from a folder outside them are still loaded together from
         // that folder.
         (
@@ -180,11 +181,11 @@ fn plugins_namespace_their_skills() {
             "plugins/b/plugin.json",
             r#"{"name": "b", "skills": ["./skills/two"]}"#,
         ),
-        ("skills/one/SKILL.md", &named("shared")),
-        ("skills/two/SKILL.md", &named("shared")),
+        ("skills/one/SKILL.md", &named("shared", "4")),
+        ("skills/two/SKILL.md", &named("shared", "5")),
         // Outside plugins, skills are loaded together.
-        (".github/skills/pdf/SKILL.md", &named("pdf")),
-        (".claude/skills/pdf/SKILL.md", &named("pdf")),
+        (".github/skills/pdf/SKILL.md", &named("pdf", "6")),
+        (".claude/skills/pdf/SKILL.md", &named("pdf", "7")),
     ]);
     let r = audit(lib.path());
     let got: BTreeSet<(String, String)> = findings(&r, "SA401")

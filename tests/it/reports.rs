@@ -470,7 +470,8 @@ fn rich_shard(root: &Path, n: &str) {
         ),
         (
             format!("skills/owner{n}/y/SKILL.md"),
-            skill_md(&format!("dup{n}"), ""),
+            // Not a copy of `x`'s file: copies are no duplicates.
+            skill_md(&format!("dup{n}"), "license: MIT\n"),
         ),
     ];
     for (path, text) in files {
@@ -1411,7 +1412,7 @@ fn folder_names_and_paths_with_backticks_stay_one_code_span_in_findings() {
         write(
             root,
             &format!("skills/x`{i}/SKILL.md"),
-            "---\nname: dup\ndescription: Does dup things.\n---\n# dup\n",
+            format!("---\nname: dup\ndescription: Does dup things.\n---\n# dup {i}\n"),
         );
     }
     let run = |format: &str| {
