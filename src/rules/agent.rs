@@ -128,7 +128,7 @@ pub(crate) fn check(parsed: &ParsedAgent, files: &dyn Files, sink: &mut Sink) {
             } else {
                 let typo = nearest(k);
                 let fixable = typo.is_some_and(|t| root.get(t).is_none());
-                agent_unknown_key(sink, key.pos, k, typo, fixable);
+                agent_unknown_key(sink, key.pos, k, typo, fixable, &a.flavor);
             }
         }
     }
@@ -235,8 +235,15 @@ pub(crate) const AGENT_UNKNOWN_KEY: RuleDoc = RuleDoc {
 };
 
 /// No host reads the key `key`; `typo_of` is the known key it is probably a typo of, which the
-/// mapping lacks when `fixable`.
-fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>, fixable: bool) {
+/// mapping lacks when `fixable`. `flavor` names the hosts that read the file.
+fn agent_unknown_key(
+    sink: &mut Sink,
+    pos: Pos,
+    key: &str,
+    typo_of: Option<&str>,
+    fixable: bool,
+    flavor: &str,
+) {
     let hint = typo_of
         .map(|s| format!("; did you mean {}?", quote(s)))
         .unwrap_or_default();
@@ -247,8 +254,14 @@ fn agent_unknown_key(sink: &mut Sink, pos: Pos, key: &str, typo_of: Option<&str>
         Rule::AgentUnknownKey,
         pos,
         format!(
-            "{} is not read by VS Code, GitHub Copilot or Claude Code, so it is ignored{hint}",
-            quote(key)
+            "{} is not read by {}, so it is ignored{hint}",
+            quote(key),
+            // Only VS Code reads chat modes.
+            if flavor == "chatmode" {
+                "VS Code in a chat mode"
+            } else {
+                "VS Code, GitHub Copilot or Claude Code"
+            }
         ),
         fix,
     );

@@ -1352,7 +1352,7 @@ fn sa508_chat_modes() {
 fn chat_modes_load_in_vscode_not_on_github() {
     let lib = tree(&[(
         ".github/chatmodes/planner.chatmode.md",
-        "---\ndescription: Plans.\ntools: [codebase, frobnicate]\n---\nbody\n",
+        "---\ndescription: Plans.\ntitle: Planner\ntools: [codebase, frobnicate]\n---\nbody\n",
     )]);
     let builtin = |n: &str| ProfileSource::Builtin(n.into());
     let r = audit_with(
@@ -1371,6 +1371,12 @@ fn chat_modes_load_in_vscode_not_on_github() {
             .iter()
             .all(|f| !s(f, "message").contains("github-copilot")),
         "{unknown:#?}"
+    );
+    // A key no host reads is said of the one host that reads chat modes.
+    let key = findings_on(&r, "SA502", ".github/chatmodes/planner.chatmode.md");
+    assert_eq!(
+        key.iter().map(|f| s(f, "message")).collect::<Vec<_>>(),
+        ["`title` is not read by VS Code in a chat mode, so it is ignored"]
     );
 }
 
