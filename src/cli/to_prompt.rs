@@ -86,19 +86,39 @@ pub(crate) fn run(args: ToPromptArgs) -> Result<Outcome, String> {
     );
     super::emit(None, |w| prompt::render(&skills, args.format, w))?;
     // Printed as the audit lists them; the host would list one of each name.
-    for (name, n) in shared_names(&skills) {
-        say!(
-            "skill-audit: `{name}` names {n} of the skills listed; a host loads only one of them (SA401); rename one"
-        );
+    for (name, n, copies) in shared_names(&skills) {
+        if copies {
+            say!(
+                "skill-audit: `{name}` names {n} of the skills listed, copies of one file; a host loads only one of them"
+            );
+        } else {
+            say!(
+                "skill-audit: `{name}` names {n} of the skills listed; a host loads only one of them (SA401); rename one"
+            );
+        }
     }
     Ok(Outcome::Clean)
 }
 
-/// The names more than one skill of the block has, with how many, by name.
-fn shared_names(skills: &[prompt::PromptSkill]) -> Vec<(&str, usize)> {
-    let mut counts = std::collections::BTreeMap::<&str, usize>::new();
+/// The names more than one skill of the block has, by name: how many, and whether they are
+/// all copies of one file (which SA401 leaves out).
+fn shared_names(skills: &[prompt::PromptSkill]) -> Vec<(&str, usize, bool)> {
+    let mut by_name = std::collections::BTreeMap::<&str, Vec<&[u8; 32]>>::new();
     for s in skills.iter().filter(|s| s.surfaced) {
-        *counts.entry(s.name.as_str()).or_default() += 1;
+        by_name
+            .entry(s.name.as_str())
+            .or_default()
+            .push(&s.file_digest);
     }
-    counts.into_iter().filter(|(_, n)| *n > 1).collect()
+    by_name
+        .into_iter()
+        .filter(|(_, digests)| digests.len() > 1)
+        .map(|(name, digests)| {
+            (
+                name,
+                digests.len(),
+                digests.windows(2).all(|w| w[0] == w[1]),
+            )
+        })
+        .collect()
 }

@@ -55,6 +55,9 @@ pub struct PromptSkill {
     /// Why it is not surfaced: present exactly when `surfaced` is false.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
+    /// The SHA-256 of its file: skills of one name with the same are copies of one file.
+    #[serde(skip)]
+    pub file_digest: [u8; 32],
 }
 
 /// Whether a host would put a skill of this status in its prompt: `available`, and
@@ -118,6 +121,7 @@ pub fn list<'a>(
             status: a.status,
             surfaced: reason.is_none(),
             reason,
+            file_digest: skill.fields.file_digest,
         })
         .collect()
 }
@@ -263,6 +267,7 @@ mod tests {
             status,
             surfaced: reason.is_none(),
             reason: reason.map(Into::into),
+            file_digest: [0; 32],
         }
     }
 

@@ -377,16 +377,21 @@ fn completions_and_the_manual_know_the_command() {
 }
 
 /// Two listed skills of one name are both printed, as the audit lists them, and a note says a
-/// host loads only one of them.
+/// host loads only one of them: rename one, unless they are copies of one file.
 #[test]
 fn skills_that_share_a_name_are_noted() {
     let tmp = crate::common::tree(&[
         ("skills/a/SKILL.md", &crate::common::skill_md("pdf", "")),
         (
             ".claude/skills/b/SKILL.md",
-            &crate::common::skill_md("pdf", ""),
+            &crate::common::skill_md("pdf", "license: MIT\n"),
         ),
         ("skills/c/SKILL.md", &crate::common::skill_md("c", "")),
+        ("skills/d/SKILL.md", &crate::common::skill_md("doc", "")),
+        (
+            ".claude/skills/d/SKILL.md",
+            &crate::common::skill_md("doc", ""),
+        ),
     ]);
     let out = crate::common::bin(tmp.path())
         .args(["to-prompt", "-p", "builtin:claude-code", "."])
@@ -397,6 +402,7 @@ fn skills_that_share_a_name_are_noted() {
     assert_eq!(text.matches("<name>\npdf\n</name>").count(), 2, "{text}");
     assert_eq!(
         String::from_utf8_lossy(&out.stderr),
-        "skill-audit: `pdf` names 2 of the skills listed; a host loads only one of them (SA401); rename one\n"
+        "skill-audit: `doc` names 2 of the skills listed, copies of one file; a host loads only one of them\n\
+         skill-audit: `pdf` names 2 of the skills listed; a host loads only one of them (SA401); rename one\n"
     );
 }
