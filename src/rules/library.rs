@@ -266,9 +266,10 @@ pub(crate) const DUPLICATE_SKILL_NAME: RuleDoc = RuleDoc {
     fix: None,
 };
 
-/// Whether two skills' files hold the same bytes (by size and SHA-256).
+/// Whether two skills' files hold the same bytes, by their SHA-256 (as `to-prompt` tells
+/// copies apart too).
 fn same_file(a: &Skill, b: &Skill) -> bool {
-    (a.fields.file_bytes, a.fields.file_digest) == (b.fields.file_bytes, b.fields.file_digest)
+    a.fields.file_digest == b.fields.file_digest
 }
 
 /// `skill` shares its name with `count` other skills in `space`, the first of them `named`.
