@@ -316,6 +316,14 @@ pub(crate) fn declarations<'r>(
     let mut out = Availability::of(Status::Available, None);
     let mut parts = Parts::default();
     let mut unjudged = Vec::new();
+    // Packages are what the code a skill teaches or runs imports. Where they are all a cell
+    // cannot judge, the host is asked for nothing: the skill is available there, the packages
+    // named as not judged (a profile of the machine judges them).
+    let packages_only = declared.clone().all(|(_, r, _)| {
+        DepKind::ALL
+            .into_iter()
+            .all(|k| k == DepKind::Packages || r.group(k).is_empty())
+    });
     // Whether the profile judged anything at all: a cell that judged some needs takes a judged
     // status and names the rest as not judged.
     let mut judged_any = false;
@@ -498,11 +506,11 @@ pub(crate) fn declarations<'r>(
         } else {
             Status::Unavailable
         };
-    } else if !unjudged.is_empty() && !judged_any {
+    } else if !unjudged.is_empty() && !judged_any && !packages_only {
         out.status = Status::NotJudged;
     }
     if !unjudged.is_empty() {
-        let lead = if judged_any {
+        let lead = if judged_any || packages_only {
             "not judged here"
         } else {
             "not judged, as the profile does not describe them"
@@ -734,38 +742,35 @@ pub fn declare_fields(skill: &mut Skill) -> Vec<String> {
 /// X; executables, and scripts, also need the host's terminal tool (Claude Code's `Bash`, which
 /// the built-in vocabularies map to VS Code's and GitHub's).
 pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) {
-    // Declared executables and packages are run from the terminal too.
+    // Declared executables are run from the terminal. Declared packages are not: they are
+    // what the code a skill teaches imports, which the person's project may run instead.
     let runs = skill
         .requirements
         .iter()
         .filter(|d| d.source != crate::model::Origin::Inferred)
         .find_map(|d| {
-            [DepKind::Bins, DepKind::Packages]
-                .into_iter()
-                .find_map(|k| {
-                    let g = d.requirements.group(k);
-                    let names: Vec<String> = g
-                        .all
-                        .iter()
-                        .chain(g.any.iter().flatten())
-                        .cloned()
-                        .collect();
-                    (!names.is_empty()).then(|| crate::model::Use {
-                        kind: DepKind::Tools,
-                        name: TERMINAL.to_owned(),
-                        file: d.file.clone(),
-                        line: d.line,
-                        column: d.column,
-                        evidence: format!(
-                            "{} declares {} {}",
-                            d.place(),
-                            k.nouns(),
-                            crate::diagnostic::quoted(&names)
-                        ),
-                        phrase: false,
-                        one_of: false,
-                    })
-                })
+            let g = d.requirements.group(DepKind::Bins);
+            let names: Vec<String> = g
+                .all
+                .iter()
+                .chain(g.any.iter().flatten())
+                .cloned()
+                .collect();
+            (!names.is_empty()).then(|| crate::model::Use {
+                kind: DepKind::Tools,
+                name: TERMINAL.to_owned(),
+                file: d.file.clone(),
+                line: d.line,
+                column: d.column,
+                evidence: format!(
+                    "{} declares {} {}",
+                    d.place(),
+                    DepKind::Bins.nouns(),
+                    crate::diagnostic::quoted(&names)
+                ),
+                phrase: false,
+                one_of: false,
+            })
         });
     if uses.is_empty() && runs.is_none() {
         return;
@@ -799,11 +804,12 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
         !unlisted && seen.insert((u.kind, key, u.file.is_some()))
     });
     let runs = runs.filter(|_| !all.iter().any(|u| u.kind == DepKind::Bins));
-    // What runs: a command, a script (whose imports and variables show it is run), or an
-    // install line (`pip install Pillow` needs Pillow, installed from the terminal).
+    // What runs: a command, or a script (whose imports and variables show it is run). An
+    // install line in the body alone is not a run: a library guide's `pip install` sets up
+    // the project the person's code runs in.
     let first = all.iter().find(|u| u.kind == DepKind::Bins).or_else(|| {
         all.iter()
-            .find(|u| (u.file.is_some() || u.kind == DepKind::Packages) && u.kind != DepKind::Tools)
+            .find(|u| u.file.is_some() && u.kind != DepKind::Tools)
     });
     let derived = first.cloned().map(|mut terminal| {
         terminal.kind = DepKind::Tools;

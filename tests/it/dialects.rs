@@ -303,7 +303,16 @@ fn package_lists_warn_and_are_judged_by_version() {
     let old = status(&r, path, "old");
     assert_eq!(old["status"], "unavailable");
     assert_eq!(old["missing"], json!(["crewai>=1.2.0", "Crewai_Tools"]));
-    assert_eq!(status(&r, path, "none")["status"], "not-judged");
+    // A profile that does not describe the machine's packages asks nothing else of the host:
+    // available, with the packages named as not judged. Nothing derives a terminal from them.
+    let none = status(&r, path, "none");
+    assert_eq!(none["status"], "available");
+    assert_eq!(none["not_judged"][0]["kind"], "packages");
+    assert!(
+        s(none, "reason").starts_with("not judged here: packages"),
+        "{none}"
+    );
+    assert_eq!(sk["requirements"].as_array().unwrap().len(), 1, "{sk}");
 }
 
 /// An npm package list is read as packages (SA307, a warning) and judged nowhere, since no

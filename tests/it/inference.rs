@@ -356,6 +356,36 @@ fn the_person_s_one_time_set_up_is_no_need_unless_it_is_the_skill_s_work() {
     );
 }
 
+/// The terminal is needed by what the skill runs: a command or a script. Packages alone, from
+/// an install line or a package list, are what the code it teaches imports; the host is asked
+/// for nothing, and the cell names them as not judged.
+#[test]
+fn packages_alone_need_no_terminal() {
+    let guide = "# Guide\n\n## Prerequisites\n\n```bash\npip install Pillow\n```\n\n```python\nfrom PIL import Image\n```\n";
+    let runs = "# Runs\n\n```bash\npip install Pillow\npython3 scripts/go.py\n```\n";
+    let t = tree(&[
+        ("skills/guide/SKILL.md", &skill_with_body("guide", guide)),
+        ("skills/runs/SKILL.md", &skill_with_body("runs", runs)),
+        ("skills/runs/scripts/go.py", "import json\n"),
+        (
+            "skills/listed/SKILL.md",
+            &skill_md("listed", "dependencies: [pandas>=2]\n"),
+        ),
+    ]);
+    let (r, _) = json_run(t.path(), &["-p", "builtin:vscode", "."]);
+    let guide = "skills/guide/SKILL.md";
+    assert_eq!(inferred(&r, guide, "packages"), ["Pillow"]);
+    assert!(inferred(&r, guide, "tools").is_empty());
+    assert_eq!(inferred(&r, "skills/runs/SKILL.md", "tools"), ["Bash"]);
+    let listed = "skills/listed/SKILL.md";
+    assert!(inferred(&r, listed, "tools").is_empty());
+    for p in [guide, listed] {
+        let cell = status(&r, p, "vscode");
+        assert_eq!(cell["status"], "available", "{cell}");
+        assert_eq!(cell["not_judged"][0]["kind"], "packages", "{cell}");
+    }
+}
+
 #[test]
 fn scripts_outside_the_skills_folder_or_below_another_skill_md_are_not_read() {
     let t = tree(&[
