@@ -511,6 +511,45 @@ fn explain_finds_the_config_as_the_audit_does() {
     assert!(!text.contains("SA221"), "{text}");
 }
 
+/// Without `--root`, a path outside the current folder is explained within its repository,
+/// whose settings apply; outside any repository, within the folder around its skill. The
+/// current folder, which does not hold it, is not audited.
+#[test]
+fn explain_without_a_root_audits_the_library_around_the_path() {
+    let t = repository();
+    let away = TempDir::new().unwrap();
+    write(t.path(), "skill-audit.toml", RAISE);
+    for path in ["lib/skills/a", "lib/skills/a/SKILL.md"] {
+        let out = bin(away.path())
+            .args(["explain", arg(&t.path().join(path))])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(out.status.success(), "{path}: {out:?}");
+        assert!(text.starts_with("skill `a` ("), "{path}: {text}");
+        assert!(text.contains(": error[SA221]"), "{path}: {text}");
+    }
+    let bare = TempDir::new().unwrap();
+    library_in(bare.path());
+    let out = bin(away.path())
+        .args(["explain", arg(&bare.path().join("agents/x.agent.md"))])
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}");
+    assert!(String::from_utf8_lossy(&out.stdout).starts_with("agent "));
+    // A file that is neither says so and names the option.
+    write(bare.path(), "notes.md", "# notes\n");
+    let out = bin(away.path())
+        .args(["explain", arg(&bare.path().join("notes.md"))])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("`--root`"),
+        "{out:?}"
+    );
+}
+
 /// The folders above a root are found by name: a symlinked root takes the settings of the
 /// repository its link is in, not those beside its target.
 #[cfg(unix)]
