@@ -814,6 +814,8 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
     let derived = first.cloned().map(|mut terminal| {
         terminal.kind = DepKind::Tools;
         terminal.name = TERMINAL.to_owned();
+        // Whichever way runs, it runs in the terminal.
+        terminal.one_of = false;
         terminal
     });
     if !all
@@ -858,7 +860,8 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
         .map(|u| (u.kind, u.name.as_str()))
         .collect();
     names.sort();
-    // Tools a table lists, of which the skill calls some: one of them is needed.
+    // Tools a table lists, of which the skill calls some, or the names of which each of the
+    // body's ways uses one: one of them is needed.
     let (mut listed, mut chosen) = (foldhash::HashSet::default(), foldhash::HashSet::default());
     for u in &all {
         let set = if u.one_of { &mut listed } else { &mut chosen };

@@ -460,8 +460,9 @@ pub struct Use {
     #[serde(skip)]
     #[schemars(skip)]
     pub phrase: bool,
-    /// One of several tools the body lists in a table where no step says which it calls: the
-    /// skill uses some of them, so the requirement lists them under `any`.
+    /// One of several tools the body lists in a table where no step says which it calls, or of
+    /// the names the body's ways each use one of (`Option A`, `Option B`): the skill uses some
+    /// of them, so the requirement lists them under `any`.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub one_of: bool,
 }

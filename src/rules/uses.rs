@@ -29,7 +29,7 @@ pub(crate) const USES_NOT_DECLARED: RuleDoc = RuleDoc {
     example: "```bash\ngh pr list --json number | jq length\n```\nin a skill with no declaration\n\nFix:\nmetadata:\n  openclaw:\n    requires:\n      bins:\n        - gh\n        - jq",
     fix: Some(FixDoc {
         applicability: Applicability::Unsafe,
-        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`), or in Hermes' `prerequisites` (`commands`, `env_vars`) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools` (under `any` those a table lists of which the skill calls some), but only in a library where some skill already declares in `dependencies` (no host reads the proposal yet, and strict validators such as skills-ref reject a skill with that key; elsewhere a skill that names MCP tools gets no fix and the message says so). Only keys the frontmatter does not have yet are written, in block style (`bins:` and a `- gh` line per name), which every host reads and skills-ref accepts (it rejects flow style): `requires` goes into the OpenClaw block that `metadata` holds (`clawdbot:` gains a `requires:` block), else an `openclaw` block goes at the end of `metadata`. Inside a flow mapping, which can hold only flow, it is written as that mapping is (`{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in its spacing), and so is the mapping that a `metadata:` holding nothing (`metadata:`, `metadata: ~`) becomes, on its line. Where part of what was inferred has no place (a `metadata` that is a string or a list, an OpenClaw block that has a `requires` already, a `dependencies` already there), no fix is offered and the message says where to write it by hand, as a fix of the rest would end the finding with that part undeclared. Packages have no such place and are left out. Unsafe: OpenClaw hides a skill unless every executable in `requires.bins` is on `PATH` and every variable in `requires.env` is set, and the lists are what was inferred, which may name an executable only an example or one operating system's branch runs; review them before applying.",
+        what: "Declare what the skill uses, at the end of its frontmatter: executables and variables in OpenClaw's `metadata.openclaw.requires` (`bins`, `env`, and `anyBins` for executables of which one is enough, as where each of the body's ways runs its own), or in Hermes' `prerequisites` (`commands`, `env_vars`, which cannot say one of several: then no fix is offered) where the library declares in Hermes' dialect and never in OpenClaw's; MCP tools in `dependencies.tools` (under `any` those a table lists of which the skill calls some), but only in a library where some skill already declares in `dependencies` (no host reads the proposal yet, and strict validators such as skills-ref reject a skill with that key; elsewhere a skill that names MCP tools gets no fix and the message says so). Only keys the frontmatter does not have yet are written, in block style (`bins:` and a `- gh` line per name), which every host reads and skills-ref accepts (it rejects flow style): `requires` goes into the OpenClaw block that `metadata` holds (`clawdbot:` gains a `requires:` block), else an `openclaw` block goes at the end of `metadata`. Inside a flow mapping, which can hold only flow, it is written as that mapping is (`{\"clawdbot\": {\"emoji\": \"x\"}}` gains `\"requires\"` in its spacing), and so is the mapping that a `metadata:` holding nothing (`metadata:`, `metadata: ~`) becomes, on its line. Where part of what was inferred has no place (a `metadata` that is a string or a list, an OpenClaw block that has a `requires` already, a `dependencies` already there), no fix is offered and the message says where to write it by hand, as a fix of the rest would end the finding with that part undeclared. Packages have no such place and are left out. Unsafe: OpenClaw hides a skill unless every executable in `requires.bins` is on `PATH` and every variable in `requires.env` is set, and the lists are what was inferred, which may name an executable only an example or one operating system's branch runs; review them before applying.",
     }),
 };
 
@@ -258,6 +258,16 @@ pub(crate) fn uses_not_declared(
         .filter(|b| !SHELLS.contains(&b.as_str()))
         .cloned()
         .collect();
+    // One of several executables, as where each of the body's ways runs its own: OpenClaw's
+    // `requires.anyBins` says so; Hermes' `prerequisites` cannot.
+    let any_bins: Vec<String> = r
+        .group(DepKind::Bins)
+        .any
+        .iter()
+        .flatten()
+        .filter(|b| !SHELLS.contains(&b.as_str()))
+        .cloned()
+        .collect();
     let env = &r.group(DepKind::Env).all;
     // The host's own tools are the host's to have; MCP tools are what a declaration names.
     fn mcp(names: &[String]) -> impl Iterator<Item = &String> {
@@ -269,6 +279,7 @@ pub(crate) fn uses_not_declared(
     let tools: Vec<&String> = every_tool.iter().chain(&one_of_tools).copied().collect();
     let uses: Vec<&str> = bins
         .iter()
+        .chain(&any_bins)
         .chain(env)
         .chain(tools.iter().copied())
         .map(String::as_str)
@@ -298,19 +309,25 @@ pub(crate) fn uses_not_declared(
         Some(u) if u.file.is_none() => Pos::new(u.line, u.column),
         _ => skill.name_pos,
     };
-    let listed = uses
+    let shown = |n: &&str| match first_of(n) {
+        Some(u) if u.file.is_some() => format!("{} ({})", quote(n), quote(&u.place())),
+        _ => quote(n),
+    };
+    let mut listed: Vec<String> = uses
         .iter()
-        .map(|n| match first_of(n) {
-            Some(u) if u.file.is_some() => format!("{} ({})", quote(n), quote(&u.place())),
-            _ => quote(n),
-        })
-        .collect::<Vec<_>>()
-        .join(", ");
+        .filter(|n| !any_bins.iter().any(|b| b == *n))
+        .map(shown)
+        .collect();
+    if !any_bins.is_empty() {
+        let either: Vec<String> = any_bins.iter().map(|n| shown(&n.as_str())).collect();
+        listed.push(format!("one of {}", either.join(", ")));
+    }
+    let listed = listed.join(", ");
     let machine = match dialect {
         Dialect::Openclaw => "`metadata.openclaw.requires`",
         Dialect::Hermes => "Hermes' `prerequisites`",
     };
-    let writes_machine = !bins.is_empty() || !env.is_empty();
+    let writes_machine = !bins.is_empty() || !any_bins.is_empty() || !env.is_empty();
     let place = match (writes_machine, tools.is_empty()) {
         (true, true) => machine.to_owned(),
         (false, false) => "`dependencies.tools`".to_owned(),
@@ -326,6 +343,7 @@ pub(crate) fn uses_not_declared(
         _ => None,
     };
     let blocked_hermes = dialect == Dialect::Hermes && writes_machine && end.has_prerequisites;
+    let unsaid_either = dialect == Dialect::Hermes && !any_bins.is_empty();
     let blocked_tools = !tools.is_empty() && end.has_dependencies;
     let unproposed_tools = !tools.is_empty() && !proposal;
     // What goes where, in a declaration that is there already, by its keys (`bins`, `env`).
@@ -358,6 +376,9 @@ pub(crate) fn uses_not_declared(
             "the skill's `prerequisites` lists no command or variable, but the skill uses {listed}; hosts that read it see a skill that needs none of them, so add {}",
             add_to("commands", "env_vars")
         ),
+        (None, false) if unsaid_either => format!(
+            "the skill declares nothing, but it uses {listed}; Hermes' `prerequisites` cannot say that one of several commands is enough, so no fix is offered: declare the others in {place} by hand and say in the text which of those commands it needs"
+        ),
         (None, false) if blocked_tools => format!(
             "the skill declares nothing, but it uses {listed}; its `dependencies` names no MCP tool and no fix adds to it, so declare them in {place} by hand"
         ),
@@ -370,18 +391,29 @@ pub(crate) fn uses_not_declared(
     };
     // Its line is the first use, which an edit elsewhere can change: the uses are the subject.
     let finding = Finding::new(Rule::UsesNotDeclared, &skill.path, pos, message).about(&uses);
-    if blocked_machine.is_some() || blocked_hermes || blocked_tools || unproposed_tools {
+    if blocked_machine.is_some()
+        || blocked_hermes
+        || unsaid_either
+        || blocked_tools
+        || unproposed_tools
+    {
         return Some(finding);
     }
-    let edits = declaration(&end, dialect, &bins, env, (&every_tool, &one_of_tools));
-    let fix =
-        (!edits.is_empty()).then(|| Fix::unsafe_edits(fix_message(dialect, &bins, env), edits));
+    let edits = declaration(
+        &end,
+        dialect,
+        (&bins, &any_bins),
+        env,
+        (&every_tool, &one_of_tools),
+    );
+    let fix = (!edits.is_empty())
+        .then(|| Fix::unsafe_edits(fix_message(dialect, &bins, &any_bins, env), edits));
     Some(finding.with_fix(fix))
 }
 
 /// What the SA313 fix does, with what it gates: the lists it writes are what was inferred,
 /// which a reader should check before a host hides the skill over a wrong entry.
-fn fix_message(dialect: Dialect, bins: &[String], env: &[String]) -> String {
+fn fix_message(dialect: Dialect, bins: &[String], any_bins: &[String], env: &[String]) -> String {
     let (host, bins_key, env_key) = match dialect {
         Dialect::Openclaw => ("OpenClaw", "`requires.bins`", "`requires.env`"),
         Dialect::Hermes => (
@@ -390,16 +422,21 @@ fn fix_message(dialect: Dialect, bins: &[String], env: &[String]) -> String {
             "`prerequisites.env_vars`",
         ),
     };
-    let gate = match (bins.is_empty(), env.is_empty()) {
-        (true, true) => return "declare the MCP tools this skill uses".to_owned(),
-        (false, true) => format!("every executable in {bins_key} is on `PATH`"),
-        (true, false) => format!("every variable in {env_key} is set"),
-        (false, false) => {
-            format!(
-                "every executable in {bins_key} is on `PATH` and every variable in {env_key} is set"
-            )
-        }
-    };
+    let mut gates = Vec::new();
+    if !bins.is_empty() {
+        gates.push(format!("every executable in {bins_key} is on `PATH`"));
+    }
+    if !any_bins.is_empty() {
+        gates.push("one executable in `requires.anyBins` is on `PATH`".to_owned());
+    }
+    if !env.is_empty() {
+        gates.push(format!("every variable in {env_key} is set"));
+    }
+    if gates.is_empty() {
+        return "declare the MCP tools this skill uses".to_owned();
+    }
+    let gates: Vec<&str> = gates.iter().map(String::as_str).collect();
+    let gate = crate::words::and_list(&gates);
     format!(
         "declare what this skill uses; {host} hides the skill unless {gate}: check these inferred lists before applying"
     )
@@ -414,7 +451,7 @@ fn fix_message(dialect: Dialect, bins: &[String], env: &[String]) -> String {
 fn declaration(
     end: &FrontmatterEnd,
     dialect: Dialect,
-    bins: &[String],
+    (bins, any_bins): (&[String], &[String]),
     env: &[String],
     (tools, one_of_tools): (&[&String], &[&String]),
 ) -> Vec<Edit> {
@@ -424,16 +461,17 @@ fn declaration(
     // A `metadata` that holds nothing has its value replaced.
     let mut replaces: Vec<Edit> = Vec::new();
     let line_start = |line: u32| Pos::new(line, 1);
-    if !bins.is_empty() || !env.is_empty() {
+    if !bins.is_empty() || !any_bins.is_empty() || !env.is_empty() {
         let room = end.metadata_room;
         let (bins_key, env_key) = match dialect {
             Dialect::Openclaw => ("bins", "env"),
             Dialect::Hermes => ("commands", "env_vars"),
         };
-        let lists: Vec<(&str, &[String])> = [(bins_key, bins), (env_key, env)]
-            .into_iter()
-            .filter(|(_, names)| !names.is_empty())
-            .collect();
+        let lists: Vec<(&str, &[String])> =
+            [(bins_key, bins), ("anyBins", any_bins), (env_key, env)]
+                .into_iter()
+                .filter(|(_, names)| !names.is_empty())
+                .collect();
         let block = |indent: usize, keys: &[&str]| span::block_lists(indent, keys, &lists, brk);
         // In a flow mapping: written as the mapping is, `{"a": 1}` or `{"a":1}`.
         let compact = matches!(room, Some(MetadataRoom::Flow { compact: true, .. }));

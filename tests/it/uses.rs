@@ -271,6 +271,53 @@ fn tools_only_a_table_lists_are_one_of_them() {
     assert!(requirement(&r, "issues", "inferred").is_none(), "{r}");
 }
 
+/// A body whose every use is in one of its ways, each running its own executable, needs one
+/// of them: SA313 says so, and its fix writes them to OpenClaw's `anyBins`, after which the
+/// declaration is what was inferred. Hermes' `prerequisites` cannot say it: no fix there.
+#[test]
+fn one_of_the_ways_executables_are_declared_as_any() {
+    let ways = "**Option A: Cloudflare Tunnel**\n```bash\ncloudflared tunnel run\n```\n\n**Option B: Tailscale Funnel**\n```bash\ntailscale funnel 80\n```\n";
+    let tmp = tree(&[("hook/SKILL.md", &(skill_md("hook", "") + ways))]);
+    let r = audit(tmp.path());
+    let f = findings(&r, "SA313");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(
+        s(f[0], "message").contains("it uses one of `cloudflared`, `tailscale`;"),
+        "{}",
+        f[0]
+    );
+    assert!(
+        s(&f[0]["fix"], "message").contains("one executable in `requires.anyBins` is on `PATH`"),
+        "{}",
+        f[0]
+    );
+    fix_unsafely(tmp.path());
+    let text = std::fs::read_to_string(tmp.path().join("hook/SKILL.md")).unwrap();
+    assert!(
+        text.contains("metadata:\n  openclaw:\n    requires:\n      anyBins:\n        - cloudflared\n        - tailscale\n---\n"),
+        "{text}"
+    );
+    let r = audit(tmp.path());
+    assert!(findings(&r, "SA313").is_empty(), "{r}");
+    let declared = requirement(&r, "hook", "openclaw").unwrap();
+    assert_eq!(
+        declared["bins"]["any"],
+        serde_json::json!(["cloudflared", "tailscale"])
+    );
+    let hermes = tree(&[
+        (
+            "a/SKILL.md",
+            &skill_md("a", "prerequisites:\n  commands: [git]\n"),
+        ),
+        ("hook/SKILL.md", &(skill_md("hook", "") + ways)),
+    ]);
+    let r = audit(hermes.path());
+    let f = findings(&r, "SA313");
+    assert_eq!(f.len(), 1, "{f:?}");
+    assert!(s(f[0], "message").contains("cannot say that one of several commands is enough"));
+    assert!(f[0].get("fix").is_none_or(Value::is_null), "{}", f[0]);
+}
+
 #[test]
 fn the_fix_writes_the_library_s_dialect_and_only_keys_not_there() {
     // A library that declares in Hermes' dialect, and never in OpenClaw's.

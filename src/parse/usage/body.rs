@@ -184,6 +184,44 @@ pub(super) fn shared_by_ways(mut ways: Vec<(usize, Use)>) -> Vec<Use> {
     out
 }
 
+/// The uses of a body whose every use is in one way or another. Where each way needs at most
+/// one name of a kind that no other way shares (`cloudflared` under `Option A`, `tailscale`
+/// under `Option B`), one of those names is needed: they are marked `one_of`, which makes them
+/// an `any` group. Otherwise, and for names two ways share, each is kept as needed.
+fn one_of_the_ways(ways: Vec<(usize, Use)>) -> Vec<Use> {
+    let mut seen: Vec<(DepKind, &str, usize)> = ways
+        .iter()
+        .map(|(w, u)| (u.kind, u.name.as_str(), *w))
+        .collect();
+    seen.sort_unstable();
+    seen.dedup();
+    // Each name one way alone uses, with that way.
+    let mut own: Vec<(DepKind, usize, &str)> = seen
+        .chunk_by(|a, b| a.0 == b.0 && a.1 == b.1)
+        .filter(|name| name.len() == 1)
+        .map(|name| (name[0].0, name[0].2, name[0].1))
+        .collect();
+    own.sort_unstable();
+    let mut either: Vec<DepKind> = Vec::new();
+    for kind in own.chunk_by(|a, b| a.0 == b.0) {
+        let one_each = kind.chunk_by(|a, b| a.1 == b.1).all(|way| way.len() == 1);
+        if one_each && kind.len() > 1 {
+            either.push(kind[0].0);
+        }
+    }
+    let own: foldhash::HashSet<(DepKind, String)> = own
+        .into_iter()
+        .filter(|(k, _, _)| either.contains(k))
+        .map(|(k, _, n)| (k, n.to_owned()))
+        .collect();
+    ways.into_iter()
+        .map(|(_, mut u)| {
+            u.one_of = own.contains(&(u.kind, u.name.clone()));
+            u
+        })
+        .collect()
+}
+
 /// The tools and executables a body offers a way round: `If #tool:runSubagent is unavailable,
 /// ...`, `Use the `web` tool or another suitable MCP method`, `If shell or `gh` CLI access is
 /// unavailable: ask the user to paste ...`. Such a tool or executable is no need. Found from
@@ -775,7 +813,7 @@ pub(crate) fn read_body(body: &str, first_line: u32, mcp_servers: &[String]) -> 
     // A skill whose every use is in one way or another still needs one of them: which one
     // cannot be told, so all are kept rather than saying it needs nothing.
     if out.is_empty() {
-        out.extend(ways.into_iter().map(|w| w.1));
+        out.extend(one_of_the_ways(ways));
     } else {
         out.retain(|u| u.kind != DepKind::Env || !variant_vars.contains(&u.name));
         out.extend(shared_by_ways(ways));

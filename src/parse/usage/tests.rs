@@ -220,6 +220,26 @@ fn ways_among_others_and_optional_steps() {
         "**Option A:**\n```bash\ncloudflared run\n```\n**Option B:**\n```bash\ntailscale up\n```\n";
     let u = of_body(only, 1, &[]);
     assert_eq!(names(&u, DepKind::Bins), ["cloudflared", "tailscale"]);
+    // Each way runs one of its own: one of them is needed.
+    assert!(u.iter().all(|u| u.one_of), "{u:?}");
+    // A way that runs two of its own: which pairs with which cannot be said in one `any`
+    // list, so each is kept as needed; so is what both ways run.
+    let two = "**Option A:**\n```bash\ncloudflared run\ncurl -s x\n```\n**Option B:**\n```bash\ntailscale up\n```\n";
+    let u = of_body(two, 1, &[]);
+    assert_eq!(
+        names(&u, DepKind::Bins),
+        ["cloudflared", "curl", "tailscale"]
+    );
+    assert!(u.iter().all(|u| !u.one_of), "{u:?}");
+    let shared = "**Option A:**\n```bash\ncloudflared run\ngit pull\n```\n**Option B:**\n```bash\ntailscale up\ngit pull\n```\n";
+    let u = of_body(shared, 1, &[]);
+    let either: Vec<&str> = u
+        .iter()
+        .filter(|u| u.one_of)
+        .map(|u| u.name.as_str())
+        .collect();
+    assert_eq!(either, ["cloudflared", "tailscale"]);
+    assert!(u.iter().any(|u| u.name == "git" && !u.one_of), "{u:?}");
     // A tip for when something fails is run in that case only.
     let tips = "## Run\n```bash\nphoenix serve\n```\n## Common issues\n```bash\npsql $DB_URL -c 'SELECT 1'\nphoenix serve --port 1\n```\n## Troubleshooting\n### Not found\n```bash\npip install phoenix\n```\n";
     let u = of_body(tips, 1, &[]);
