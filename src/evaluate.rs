@@ -867,9 +867,18 @@ pub(crate) fn declare_inferred(skill: &mut Skill, uses: Vec<crate::model::Use>) 
         let set = if u.one_of { &mut listed } else { &mut chosen };
         set.insert((u.kind, u.name.as_str()));
     }
+    let either = |need: &(DepKind, &str)| listed.contains(need) && !chosen.contains(need);
+    // A declaration that lists one of them meets the group: the others are asked for no more.
+    let met: Vec<DepKind> = all
+        .iter()
+        .map(|u| (u.kind, u.name.as_str()))
+        .filter(|need| either(need) && declared.contains(&(need.0, need_key(need.0, need.1))))
+        .map(|(kind, _)| kind)
+        .collect();
     let (one_of, every): (Vec<_>, Vec<_>) = names
         .into_iter()
-        .partition(|need| listed.contains(need) && !chosen.contains(need));
+        .filter(|need| !(either(need) && met.contains(&need.0)))
+        .partition(either);
     for (kind, name) in every {
         requirements.group_mut(kind).all.push(name.to_owned());
     }

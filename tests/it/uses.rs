@@ -304,6 +304,22 @@ fn one_of_the_ways_executables_are_declared_as_any() {
         declared["bins"]["any"],
         serde_json::json!(["cloudflared", "tailscale"])
     );
+    // A declaration of one of them meets the group: the other is not asked for.
+    let one = tree(&[
+        (
+            "hook/SKILL.md",
+            &(skill_md(
+                "hook",
+                "metadata: {\"openclaw\": {\"requires\": {\"bins\": [\"cloudflared\"]}}}\n",
+            ) + ways),
+        ),
+        ("m.json", r#"{"bins": ["cloudflared"]}"#),
+    ]);
+    let (r, _) = json_run(one.path(), &["--fail-on", "never", "-p", "m.json", "."]);
+    let inferred = requirement(&r, "hook", "inferred").unwrap();
+    assert!(inferred["bins"].is_null(), "{inferred}");
+    let cell = &arr(&r, "skills")[0]["availability"]["m"];
+    assert_eq!(cell["status"], "available", "{cell}");
     let hermes = tree(&[
         (
             "a/SKILL.md",
