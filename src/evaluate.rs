@@ -281,6 +281,11 @@ fn met(
                 verdict => Some(verdict.resolves()),
             }
         }
+        DepKind::Resources | DepKind::Prompts
+            if !profile.describes_server_items() && !profile.deny.denies(kind, name) =>
+        {
+            None
+        }
         DepKind::Resources | DepKind::Prompts => Some(profile.has(kind, name)),
         // npm packages an inferred need names: no profile lists them.
         DepKind::Packages if name.starts_with("npm:") => None,
@@ -613,8 +618,22 @@ fn without_fields(
         .requirements
         .iter()
         .filter(|d| d.source == crate::model::Origin::Inferred);
+    // A frontmatter that cannot be read may still declare needs under a key of its own: what
+    // it declares is then unknown, and "needs nothing" would be a guess.
+    let unread = unread_declaration(skill);
+    let reason = match unread {
+        Some(key) => {
+            format!("{reason}; what its `{key}` declares cannot be read, so it is not judged")
+        }
+        None => reason,
+    };
     if inferred.clone().next().is_none() {
-        return Availability::of(Status::NeedsNothing, Some(reason));
+        let status = if unread.is_some() {
+            Status::Invalid
+        } else {
+            Status::NeedsNothing
+        };
+        return Availability::of(status, Some(reason));
     }
     let mut out = declarations(
         inferred.map(|d| (d.source, &d.requirements, d.uses.as_slice())),
@@ -627,6 +646,30 @@ fn without_fields(
         None => reason,
     });
     out
+}
+
+/// The first key at the left margin of a frontmatter that cannot be read under which a skill
+/// declares what it needs, in any dialect skill-audit reads (`dependencies`, agent-style
+/// `tools`, OpenClaw's and Hermes' blocks in `metadata`, ...).
+fn unread_declaration(skill: &Skill) -> Option<&str> {
+    const DECLARING: &[&str] = &[
+        "dependencies",
+        "tools",
+        "mcp-servers",
+        "allowed-tools",
+        "prerequisites",
+        "required_environment_variables",
+        "platforms",
+    ];
+    // `metadata` declares only through a host's block in it.
+    const BLOCKS: &[&str] = &["openclaw", "clawdbot", "moltbot", "hermes"];
+    let keys = skill.fields.line_keys.as_ref()?;
+    keys.iter()
+        .find(|(key, value)| {
+            DECLARING.contains(&key.as_str())
+                || key == "metadata" && BLOCKS.iter().any(|b| value.contains(b))
+        })
+        .map(|(key, _)| key.as_str())
 }
 
 /// The parts of an availability's reason, each with the sources that gave it: two sources

@@ -276,6 +276,19 @@ impl Profile {
             || self.machine == Machine::default()
     }
 
+    /// Does the profile describe the resources and prompts that servers offer? A host profile
+    /// that lists no resources or prompts, and no servers or not all a user may add
+    /// (`builtin:vscode`, `builtin:github-copilot`), describes none, as it describes no such
+    /// server's tools: what a skill reads from a server is not judged there. A profile with no
+    /// host, or one that describes its servers, does (none there is none).
+    pub(crate) fn describes_server_items(&self) -> bool {
+        self.vocabulary
+            .as_ref()
+            .is_none_or(|v| v.has_servers && !v.not_judged.contains(&Undescribed::Servers))
+            || !self.resources.is_empty()
+            || !self.prompts.is_empty()
+    }
+
     /// The host this profile runs on, if any.
     pub(crate) fn host(&self) -> Option<&str> {
         self.vocabulary.as_ref().map(|v| v.host.as_str())

@@ -464,8 +464,8 @@ fn row<'a>(
         tags,
         search: format!("{name} {path}"),
         statuses: statuses.join(" "),
-        // The rule text and Markdown fold by, so the first view lists the same rows (Markdown
-        // lists invalid entries too; here their `invalid` tag marks them).
+        // The rule text and Markdown fold by, so the first view lists the same rows; the
+        // callers add entries that could not be read, as `super::shown_unfolded` does.
         attention: super::needs_attention(
             availability,
             &report.profile_names().collect::<Vec<_>>(),
@@ -665,17 +665,19 @@ fn matrices(report: &Report) -> Vec<Matrix<'_>> {
             } else {
                 vec!["invalid".to_owned()]
             };
+            let r = row(
+                report,
+                &s.skill.name,
+                &s.skill.path,
+                s.skill.description.as_deref(),
+                tags,
+                &s.availability,
+                false,
+            );
             Row {
                 sources: sources(&s.skill),
-                ..row(
-                    report,
-                    &s.skill.name,
-                    &s.skill.path,
-                    s.skill.description.as_deref(),
-                    tags,
-                    &s.availability,
-                    false,
-                )
+                attention: r.attention || !s.valid(),
+                ..r
             }
         })
         .collect();
@@ -687,7 +689,7 @@ fn matrices(report: &Report) -> Vec<Matrix<'_>> {
             if !a.valid {
                 tags.push("invalid".to_owned());
             }
-            row(
+            let r = row(
                 report,
                 &a.agent.name,
                 &a.agent.path,
@@ -695,7 +697,11 @@ fn matrices(report: &Report) -> Vec<Matrix<'_>> {
                 tags,
                 &a.availability,
                 true,
-            )
+            );
+            Row {
+                attention: r.attention || !a.valid,
+                ..r
+            }
         })
         .collect();
     let matrices = vec![

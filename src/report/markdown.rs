@@ -328,11 +328,9 @@ fn full_sections(report: &Report, s: &mut String, budget: usize) {
     let agent_rows: Vec<(super::Row<'_>, bool)> = (report.agent_rows())
         .zip(report.agents.iter().map(|a| a.valid))
         .collect();
-    // Rows that need no attention fold into a `<details>`, unless `--matrix all`. An invalid
-    // entry never folds: its cells judge only what could be read of it, so "available" there
-    // would hide that it is broken.
+    // Rows that need no attention fold into a `<details>`, unless `--matrix all`.
     let shown = |agent: bool, (row, valid): &(super::Row<'_>, bool)| {
-        report.matrix_all || !valid || super::needs_attention(row.1, &names, agent)
+        report.matrix_all || super::shown_unfolded(row.1, &names, agent, *valid)
     };
     let unjudged = super::has_unjudged_cells(
         skill_rows.iter().chain(&agent_rows).map(|(r, _)| r.clone()),
@@ -835,10 +833,7 @@ fn matrix_rows<'a>(
         let mut row = format!("| {} |", code(&name));
         let mut why = Vec::new();
         if !valid {
-            why.push(format!(
-                "{}: its frontmatter could not be read (see its findings)",
-                mark(Status::Invalid)
-            ));
+            why.push(format!("{}: {}", mark(Status::Invalid), super::UNREADABLE));
         }
         for n in names {
             let a = availability.get(*n);

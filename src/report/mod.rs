@@ -254,6 +254,21 @@ pub(crate) fn needs_attention(availability: &ByProfile, names: &[&str], agent: b
     (names.iter()).any(|n| cell_needs_attention(availability.get(*n).map(|a| a.status), agent))
 }
 
+/// Does a matrix row show before the rows that fold away: an entry whose frontmatter could not
+/// be read always (its cells judge only what could be read of it, so "available" there would
+/// hide that it is broken), any other when it [`needs_attention`]. Every format folds by this.
+pub(crate) fn shown_unfolded(
+    availability: &ByProfile,
+    names: &[&str],
+    agent: bool,
+    valid: bool,
+) -> bool {
+    !valid || needs_attention(availability, names, agent)
+}
+
+/// What a row of an entry whose frontmatter could not be read says first.
+pub(crate) const UNREADABLE: &str = "its frontmatter could not be read (see its findings)";
+
 /// Does one cell of a row need attention, by [`needs_attention`]'s rule? `None` is a row with
 /// no cell on that profile (a merged report's), which does.
 pub(crate) fn cell_needs_attention(status: Option<Status>, agent: bool) -> bool {

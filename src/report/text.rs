@@ -165,6 +165,7 @@ fn render_to(report: &Report, out: &mut dyn Write, color: bool, width: usize) ->
                 k.skill.name.as_str(),
                 k.skill.path.as_str(),
                 &k.availability,
+                k.valid(),
             )
         });
         matrix("SKILL", skills, report, width, &mut s);
@@ -173,6 +174,7 @@ fn render_to(report: &Report, out: &mut dyn Write, color: bool, width: usize) ->
                 a.agent.name.as_str(),
                 a.agent.path.as_str(),
                 &a.availability,
+                a.valid,
             )
         });
         matrix("AGENT", agents, report, width, &mut s);
@@ -536,7 +538,7 @@ fn wrapped(text: &str, indent: usize, width: usize, s: &mut String) {
 
 fn matrix<'a>(
     title: &str,
-    all_rows: impl Iterator<Item = (&'a str, &'a str, &'a super::ByProfile)> + Clone,
+    all_rows: impl Iterator<Item = (&'a str, &'a str, &'a super::ByProfile, bool)> + Clone,
     report: &Report,
     width_limit: usize,
     s: &mut String,
@@ -547,14 +549,14 @@ fn matrix<'a>(
     let names: Vec<&str> = report.profile_names().collect();
     let agent = title == "AGENT";
     // Rows that need no attention fold into a count, unless `--matrix all`.
-    let shown = |(_, _, a): &(&str, &str, &super::ByProfile)| {
-        report.matrix_all || super::needs_attention(a, &names, agent)
+    let shown = |(_, _, a, valid): &(&str, &str, &super::ByProfile, bool)| {
+        report.matrix_all || super::shown_unfolded(a, &names, agent, *valid)
     };
     let rows = all_rows.clone().filter(shown);
     let folded: Vec<&super::ByProfile> = all_rows
         .clone()
         .filter(|r| !shown(r))
-        .map(|(_, _, a)| a)
+        .map(|(_, _, a, _)| a)
         .collect();
     if rows.clone().next().is_none() {
         folds(title, &folded, &names, width_limit, s);
@@ -564,12 +566,12 @@ fn matrix<'a>(
     // Names more than one row has: such a row says its path on a note line.
     let mut seen = std::collections::HashSet::new();
     let twice: std::collections::HashSet<&str> = all_rows
-        .filter(|(name, _, _)| !seen.insert(*name))
-        .map(|(name, _, _)| name)
+        .filter(|(name, _, _, _)| !seen.insert(*name))
+        .map(|(name, _, _, _)| name)
         .collect();
     let width = rows
         .clone()
-        .map(|(n, _, _)| columns(&visible(n)))
+        .map(|(n, _, _, _)| columns(&visible(n)))
         .max()
         .unwrap_or(5)
         .clamp(5, NAME_COLUMN);
@@ -582,7 +584,7 @@ fn matrix<'a>(
         .max(
             // `needs-nothing`, the one longer status, widens the columns only where it is.
             rows.clone()
-                .flat_map(|(_, _, a)| {
+                .flat_map(|(_, _, a, _)| {
                     names
                         .iter()
                         .filter_map(|n| a.get(*n))
@@ -598,7 +600,7 @@ fn matrix<'a>(
     }
     s.truncate(s.trim_end().len());
     s.push('\n');
-    for (raw, path, availability) in rows.clone() {
+    for (raw, path, availability, valid) in rows.clone() {
         let name = visible(raw);
         if columns(&name) > width {
             // A long name on a line of its own; its cells below, under the column heads.
@@ -616,6 +618,9 @@ fn matrix<'a>(
         if twice.contains(raw) {
             // Not wrapped: a path is one word, and breaking after `path:` helps no one.
             let _ = writeln!(s, "{:NOTE_INDENT$}path: {}", "", visible(path));
+        }
+        if !valid {
+            wrapped(super::UNREADABLE, NOTE_INDENT, width_limit, s);
         }
         for (profiles, reason) in super::shared_reasons(availability, &names) {
             let Some(r) = reason else { continue };
@@ -639,7 +644,7 @@ fn matrix<'a>(
         Status::Undeclared,
         Status::NeedsNothing,
     ] {
-        let seen = rows.clone().any(|(_, _, a)| {
+        let seen = rows.clone().any(|(_, _, a, _)| {
             names
                 .iter()
                 .any(|n| a.get(*n).is_some_and(|a| a.status == status))
@@ -649,7 +654,7 @@ fn matrix<'a>(
             wrapped(&legend, 2, width_limit, s);
         }
     }
-    let labelled = rows.map(|(n, _, a)| (std::borrow::Cow::Borrowed(n), a));
+    let labelled = rows.map(|(n, _, a, _)| (std::borrow::Cow::Borrowed(n), a));
     if super::has_unjudged_cells(labelled, &names) {
         wrapped(&format!("-: {}", super::NO_JUDGEMENT), 2, width_limit, s);
     }

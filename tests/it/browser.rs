@@ -244,14 +244,16 @@ async fn exercise(client: &Client, report: &Path) {
         "the filter bar is shown once the script runs"
     );
     // At first only the rows text and Markdown list: a cell neither available nor
-    // needs-nothing, and for agents not not-loaded either (`analyst` is fine). `notes-helper`
-    // (`skill.md`) is not loaded by VS Code on a machine of no stated system.
+    // needs-nothing, and for agents not not-loaded either (`analyst` is fine), and an entry
+    // whose frontmatter could not be read (`broken-skill`). `notes-helper` (`skill.md`) is not
+    // loaded by VS Code on a machine of no stated system.
     let rows = shown(client, "tr[data-statuses]").await;
     let names: Vec<&str> = rows.iter().map(|r| r.split(' ').next().unwrap()).collect();
     assert_eq!(
         names,
         [
             "triage-helper",
+            "broken-skill",
             "figma-handoff",
             "kusto-query",
             "notes-helper",
@@ -272,7 +274,7 @@ async fn exercise(client: &Client, report: &Path) {
             .await
             .unwrap()
     };
-    assert_eq!(count().await, "9 of 13 rows shown");
+    assert_eq!(count().await, "10 of 13 rows shown");
     toggle_attention(client).await;
     let rows = shown(client, "tr[data-statuses]").await;
     assert_eq!(rows.len(), 13, "9 skills and 4 agents: {rows:#?}");
@@ -348,7 +350,7 @@ async fn exercise(client: &Client, report: &Path) {
     assert_eq!(shown(client, "tr[data-statuses]").await.len(), 13);
     // Ticked again, the attention box brings back the first view.
     toggle_attention(client).await;
-    assert_eq!(count().await, "9 of 13 rows shown");
+    assert_eq!(count().await, "10 of 13 rows shown");
     toggle_attention(client).await;
     assert_eq!(count().await, "All 13 rows shown");
 

@@ -822,6 +822,51 @@ fn js_yaml_3_reads_a_tab_indented_key_at_the_margin() {
     );
 }
 
+/// A host that loads a skill whose frontmatter is not YAML reads none of its declaration, and
+/// neither can skill-audit: where a key that declares needs is there, the cell is `invalid`
+/// (what it needs is unknown), not `needs-nothing`; a `metadata` without a host's block, or
+/// only `name` and `description`, declares nothing.
+#[test]
+fn an_unreadable_declaration_is_not_needs_nothing() {
+    let declares = [
+        "dependencies:\n  tools: [get_order]\n",
+        "metadata:\n  openclaw:\n    requires:\n      bins: [gh]\n",
+    ];
+    for extra in declares {
+        let text = format!("---\nname: demo\ndescription: Use when: paying\n{extra}---\nBody.\n");
+        let r = audit(&[("demo/SKILL.md", &text)]);
+        let (vscode, reason) = cell(&r, "skills", "vscode");
+        assert_eq!(vscode, "invalid", "{extra}: {reason}");
+        let key = extra.split(':').next().unwrap();
+        assert!(
+            reason.ends_with(&format!(
+                "what its `{key}` declares cannot be read, so it is not judged"
+            )),
+            "{reason}"
+        );
+        assert_eq!(status(&r, "claude-code"), "invalid");
+    }
+    for extra in ["", "metadata:\n  author: me\n"] {
+        let text = format!("---\nname: demo\ndescription: Use when: paying\n{extra}---\nBody.\n");
+        let r = audit(&[("demo/SKILL.md", &text)]);
+        assert_eq!(status(&r, "vscode"), "needs-nothing", "{extra}");
+    }
+}
+
+/// A host profile that lists no MCP servers describes none of their resources or prompts: a
+/// skill that needs one is not judged there, as a server's tool is not.
+#[test]
+fn a_servers_resources_and_prompts_are_not_judged_on_a_host_profile() {
+    let declared =
+        "dependencies:\n  resources: [\"docs://policy.md\"]\n  prompts:\n    any: [summarize]\n";
+    let r = audit(&[("demo/SKILL.md", &skill_md("demo", declared))]);
+    for host in HOSTS.iter().map(|h| h.trim_start_matches("builtin:")) {
+        let (status, reason) = cell(&r, "skills", host);
+        assert_eq!(status, "not-judged", "{host}: {reason}");
+        assert!(reason.contains("resource `docs://policy.md`"), "{reason}");
+    }
+}
+
 #[test]
 fn gemini_ends_a_frontmatter_at_any_line_that_starts_with_dashes() {
     // Its pattern ends the frontmatter at the first `\n---`: what is below is not read.

@@ -518,8 +518,9 @@ fn first_view_is_the_rows_text_and_markdown_list() {
             && markdown.contains("### Agents that need attention (2 of 4)"),
         "{markdown}"
     );
-    // Markdown lists the invalid skill too, whose cells need nothing; the page tags it.
-    assert_eq!(shown(0..9).len(), 7);
+    // Every format lists the invalid skill too, whose cells need nothing.
+    assert_eq!(shown(0..9).len(), 8);
+    assert!(shown(0..9).contains(&"broken-skill".to_owned()));
     assert!(
         markdown.contains("| <code>broken-skill</code> |"),
         "{markdown}"
