@@ -421,19 +421,69 @@ fn fix_mode(opts: &AuditOptions, args: &AuditArgs) -> Result<crate::fix::Mode, S
     })
 }
 
-/// Say on standard error which fixes could not be applied, and why.
+/// Say on standard error which fixes could not be applied, and why: one line for a fix, one
+/// for the fixes of a file that share a reason (a read-only file), and at most
+/// [`DROPPED_FILES`] files for each reason, the rest counted.
 fn report_dropped(dropped: &[crate::fix::Dropped]) {
+    let visible = crate::report::text::visible;
+    // Per reason, the files in order, each with its fixes.
+    let mut by_reason: Vec<(String, Vec<(&str, Vec<&crate::fix::Dropped>)>)> = Vec::new();
     for d in dropped {
-        say!(
-            "skill-audit: {}:{}: {} not applied ({}): {}",
-            crate::report::text::visible(&d.path),
-            d.line,
-            d.rule.code(),
-            crate::report::text::visible(&d.message),
-            d.reason
-        );
+        let reason = d.reason.to_string();
+        let at = match by_reason.iter().position(|(r, _)| *r == reason) {
+            Some(at) => at,
+            None => {
+                by_reason.push((reason, Vec::new()));
+                by_reason.len() - 1
+            }
+        };
+        let files = &mut by_reason[at].1;
+        match files.iter_mut().find(|(path, _)| *path == d.path) {
+            Some((_, fixes)) => fixes.push(d),
+            None => files.push((&d.path, vec![d])),
+        }
+    }
+    for (reason, files) in &by_reason {
+        for (path, fixes) in files.iter().take(DROPPED_FILES) {
+            match fixes.as_slice() {
+                [d] => say!(
+                    "skill-audit: {}:{}: {} not applied ({}): {reason}",
+                    visible(path),
+                    d.line,
+                    d.rule.code(),
+                    visible(&d.message),
+                ),
+                many => {
+                    let mut rules: Vec<&str> = many.iter().map(|d| d.rule.code()).collect();
+                    rules.sort_unstable();
+                    rules.dedup();
+                    say!(
+                        "skill-audit: {}: {} fixes not applied ({}): {reason}",
+                        visible(path),
+                        many.len(),
+                        rules.join(", ")
+                    );
+                }
+            }
+        }
+        if files.len() > DROPPED_FILES {
+            let rest = &files[DROPPED_FILES..];
+            let fixes: usize = rest.iter().map(|(_, f)| f.len()).sum();
+            let fixes = if fixes == 1 {
+                "1 fix".to_owned()
+            } else {
+                format!("{fixes} fixes")
+            };
+            say!(
+                "skill-audit: and {fixes} in {} more files not applied: {reason}",
+                rest.len()
+            );
+        }
     }
 }
+
+/// How many files [`report_dropped`] names for one reason.
+const DROPPED_FILES: usize = 10;
 
 /// `--diff`: the fixes as a unified diff on standard output, nothing written; a summary on
 /// standard error. Exit 1 when something would change.

@@ -296,6 +296,31 @@ fn a_repeated_legacy_name_is_one_finding_whose_fix_lands_once() {
     );
 }
 
+/// Fixes not applied for one reason name ten files at most, the rest counted on one line.
+#[test]
+fn many_read_only_files_are_counted_after_ten() {
+    let lib = tempfile::TempDir::new().unwrap();
+    for i in 0..12 {
+        let path = lib.path().join(format!("agents/a{i:02}.agent.md"));
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, FLOW_AGENT).unwrap();
+        let mut perms = std::fs::metadata(&path).unwrap().permissions();
+        perms.set_readonly(true);
+        std::fs::set_permissions(&path, perms).unwrap();
+    }
+    let (_, stderr, _) = run(lib.path(), &["--diff"]);
+    let lines: Vec<&str> = stderr.lines().filter(|l| l.contains("read-only")).collect();
+    assert_eq!(lines.len(), 11, "{stderr}");
+    assert!(
+        lines[0].contains("agents/a00.agent.md: 2 fixes not applied (SA701)"),
+        "{stderr}"
+    );
+    assert!(
+        lines[10].ends_with("and 4 fixes in 2 more files not applied: the file is read-only; make it writable to fix it"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn a_read_only_file_is_named_and_the_others_are_still_fixed() {
     let lib = library();
@@ -305,9 +330,9 @@ fn a_read_only_file_is_named_and_the_others_are_still_fixed() {
     std::fs::set_permissions(&ro, perms).unwrap();
     let (stdout, stderr, code) = run(lib.path(), &["--fix"]);
     assert_eq!(code, 1, "a file was not written: {stdout}");
+    // The file's fixes on one line, as they share the reason.
     assert!(
-        stderr.contains("agents/flow.agent.md:3: SA701 not applied")
-            && stderr.contains("the file is read-only; make it writable to fix it"),
+        stderr.contains("agents/flow.agent.md: 2 fixes not applied (SA701): the file is read-only; make it writable to fix it\n"),
         "{stderr}"
     );
     assert_eq!(read(lib.path(), "agents/flow.agent.md"), FLOW_AGENT);
