@@ -254,10 +254,15 @@ pub(crate) fn load_profiles(opts: &AuditOptions) -> Result<Vec<Profile>, AuditEr
             }
         };
         if !seen.insert(p.name.clone()) {
-            return Err(AuditError::Usage(format!(
-                "two profiles are named `{}` ({}); give each a distinct `name`",
-                p.name, p.path
-            )));
+            let twice = out.iter().any(|o: &Profile| o.path == p.path);
+            return Err(AuditError::Usage(if twice {
+                format!("profile `{}` ({}) is given twice", p.name, p.path)
+            } else {
+                format!(
+                    "two profiles are named `{}` ({}); give each a distinct `name`",
+                    p.name, p.path
+                )
+            }));
         }
         out.push(p);
     }

@@ -305,6 +305,11 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
         .build_global();
     // `--diff` prints a diff, not a report: a format or file asked for would be silently
     // ignored (nothing written to `-o x.html`), so such a command line is refused.
+    if args.diff && args.fix {
+        return Err(
+            "--diff shows what --fix would write, and writes nothing; give one of them".into(),
+        );
+    }
     if args.diff && (args.out.format.is_some() || !args.out.outputs.is_empty()) {
         return Err(
             "--diff prints the fixes as a unified diff on standard output; it cannot be used with --format or --output (run without --diff for a report)"

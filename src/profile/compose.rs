@@ -313,11 +313,21 @@ pub(super) enum Role {
 impl Composer {
     /// Load and compose the profile file at `path`.
     pub(crate) fn load(&mut self, path: &Path, display: &str) -> Result<Profile, ProfileError> {
-        let text = crate::boundary::read_text(path).map_err(|e| ProfileError {
-            path: display.to_owned(),
-            line: 0,
-            column: 0,
-            message: format!("cannot read profile: {e}"),
+        let text = crate::boundary::read_text(path).map_err(|e| {
+            // `-p vscode` for the built-in: said so where no such file is there.
+            let bare = path.to_str().filter(|p| !p.contains(['/', '\\', '.']));
+            let hint = match bare {
+                Some(name) if super::builtin::host_names().any(|h| h == name) => {
+                    format!("; did you mean `builtin:{name}`?")
+                }
+                _ => String::new(),
+            };
+            ProfileError {
+                path: display.to_owned(),
+                line: 0,
+                column: 0,
+                message: format!("cannot read profile: {e}{hint}"),
+            }
         })?;
         self.text(&text, path, display, Role::Profile)
     }

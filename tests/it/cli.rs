@@ -1580,3 +1580,27 @@ fn a_file_audited_on_its_own_is_not_told_its_library_lacks_what_it_names() {
     let (r, _) = json_run(tmp.path(), &[".", "--fail-on", "never"]);
     assert_eq!(findings(&r, "SA110").len(), 1, "{:#}", r["findings"]);
 }
+
+/// Mistakes of the command line get a message that says what to do: a built-in host given as
+/// a bare name, one profile given twice, `--fix` beside `--diff`.
+#[test]
+fn common_mistakes_are_named() {
+    let lib = tree(&[
+        ("skills/ok/SKILL.md", &skill_md("ok", "")),
+        ("p.json", r#"{"name": "p", "tools": []}"#),
+    ]);
+    let err = stderr_of(bin(lib.path()).args(["-p", "vscode", "."]), 2);
+    assert!(err.contains("did you mean `builtin:vscode`?"), "{err}");
+    // A file of that name is read as given.
+    std::fs::write(lib.path().join("vscode"), r#"{"tools": []}"#).unwrap();
+    stdout_of(bin(lib.path()).args(["-p", "vscode", "."]), 0);
+    for twice in [["p.json", "./p.json"], ["builtin:codex", "builtin:codex"]] {
+        let err = stderr_of(
+            bin(lib.path()).args(["-p", twice[0], "-p", twice[1], "."]),
+            2,
+        );
+        assert!(err.contains("is given twice"), "{err}");
+    }
+    let err = stderr_of(bin(lib.path()).args(["--fix", "--diff", "."]), 2);
+    assert!(err.contains("--diff shows what --fix would write"), "{err}");
+}
