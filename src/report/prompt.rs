@@ -82,6 +82,13 @@ fn left_out(skill: &Skill, a: &Availability) -> Option<String> {
     if skill.fields.invocation.disable_model_invocation == Some(true) {
         return Some("`disable-model-invocation` is true: only a user can invoke it".to_owned());
     }
+    if skill.invalid {
+        // The host may read it with a reader of its own, but no description is known here.
+        return Some(format!(
+            "{}, so its description is unknown",
+            crate::report::UNREADABLE
+        ));
+    }
     let described = skill
         .description
         .as_deref()
