@@ -276,6 +276,19 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
 }
 
 pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
+    // `skill-audit -p x.json explain PATH`: an option before a command makes clap take the
+    // command for a folder to audit.
+    if let Some(command) = args.paths.iter().find_map(|p| {
+        let word = p.to_str()?;
+        let named = <super::Cli as clap::CommandFactory>::command()
+            .get_subcommands()
+            .any(|c| c.get_name() == word);
+        (named && std::fs::symlink_metadata(p).is_err()).then_some(word)
+    }) {
+        return Err(format!(
+            "`{command}` is a command, and a command comes first: `skill-audit {command} ...`, with its options after it"
+        ));
+    }
     let cwd =
         std::env::current_dir().map_err(|e| format!("cannot read the current directory: {e}"))?;
     let Plan {
@@ -357,7 +370,7 @@ pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     // for whatever reason it does.
     report.fails = Some(write_failed || failed || (empty && args.fail_on_empty));
     if empty && !args.quiet {
-        say!("skill-audit: {}", nothing_found(&report));
+        say!("skill-audit: {}", nothing_found(&report, &opts));
     }
     if args.statistics {
         statistics(&report, &args.out)?;
@@ -432,7 +445,9 @@ fn fix_mode(opts: &AuditOptions, args: &AuditArgs) -> Result<crate::fix::Mode, S
 fn report_dropped(dropped: &[crate::fix::Dropped]) {
     let visible = crate::report::text::visible;
     // Per reason, the files in order, each with its fixes.
-    let mut by_reason: Vec<(String, Vec<(&str, Vec<&crate::fix::Dropped>)>)> = Vec::new();
+    // A file's display path and its fixes not applied.
+    type OfFile<'d> = (&'d str, Vec<&'d crate::fix::Dropped>);
+    let mut by_reason: Vec<(String, Vec<OfFile<'_>>)> = Vec::new();
     for d in dropped {
         let reason = d.reason.to_string();
         let at = match by_reason.iter().position(|(r, _)| *r == reason) {
@@ -659,7 +674,7 @@ fn audited(opts: &AuditOptions, args: &AuditArgs) -> Result<audit::AuditResult, 
 
 /// The one-line hint for an audit that found nothing to audit: what is looked for, and what
 /// ignore rules hid.
-fn nothing_found(report: &Report) -> String {
+fn nothing_found(report: &Report, opts: &AuditOptions) -> String {
     if report.roots.is_empty() {
         // Only an MCP server was audited (`--mcp`, `--mcp-url`).
         return "no skill found: the MCP server serves none, neither in `skills/list` nor as \
@@ -674,6 +689,16 @@ fn nothing_found(report: &Report) -> String {
         hint.push_str(&format!(
             "; {} hidden by ignore rules (--no-ignore audits them)",
             Count(report.summary.ignored_files, "file")
+        ));
+    }
+    let excludes: Vec<&str> = (opts.excludes.iter())
+        .chain(&opts.config_excludes)
+        .map(String::as_str)
+        .collect();
+    if !excludes.is_empty() {
+        hint.push_str(&format!(
+            "; the exclude patterns `{}` may have hidden what is there",
+            excludes.join("`, `")
         ));
     }
     hint

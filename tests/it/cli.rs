@@ -1603,4 +1603,23 @@ fn common_mistakes_are_named() {
     }
     let err = stderr_of(bin(lib.path()).args(["--fix", "--diff", "."]), 2);
     assert!(err.contains("--diff shows what --fix would write"), "{err}");
+    // An option before a command makes the command a folder to audit.
+    let err = stderr_of(
+        bin(lib.path()).args(["-p", "p.json", "explain", "skills/ok"]),
+        2,
+    );
+    assert!(
+        err.contains("`explain` is a command, and a command comes first"),
+        "{err}"
+    );
+    // An exclude that hides everything is named when nothing is found.
+    let out = bin(lib.path())
+        .args(["--exclude", "**", "."])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("the exclude patterns `**` may have hidden what is there"),
+        "{err}"
+    );
 }
