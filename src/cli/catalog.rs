@@ -64,14 +64,55 @@ pub(crate) fn profiles(name: Option<&str>) -> Result<Outcome, String> {
         };
     }
     let mut s = String::new();
+    let width = terminal_width();
     for p in builtin::describe() {
         let checked = p
             .checked
             .map(|d| format!(" (checked {d})"))
             .unwrap_or_default();
-        s.push_str(&format!("{:<24} {}{checked}\n", p.name, p.description));
+        let line = format!("{:<24} {}{checked}", p.name, p.description);
+        match width {
+            Some(width) => crate::report::text::hanging(&line, 0, 25, width, &mut s),
+            None => {
+                s.push_str(&line);
+                s.push('\n');
+            }
+        }
     }
     print(&s)
+}
+
+/// The width prose wraps to where standard output is a terminal, as the text report's notes
+/// do; elsewhere (a pipe, a file) each entry stays on one line, for `grep` and scripts.
+fn terminal_width() -> Option<usize> {
+    use std::io::IsTerminal as _;
+    std::io::stdout()
+        .is_terminal()
+        .then(|| crate::report::text::wrap_width(true))
+}
+
+/// A rule's documentation with its prose wrapped to `width`; its example is left as written.
+fn wrapped_doc(doc: &str, width: Option<usize>) -> String {
+    let Some(width) = width else {
+        return doc.to_owned();
+    };
+    let mut out = String::new();
+    let mut example = false;
+    for line in doc.lines() {
+        if !line.starts_with(' ') && !line.is_empty() {
+            example = line == "Example";
+        }
+        match line.strip_prefix("  ") {
+            Some(prose) if !example && !prose.starts_with(' ') => {
+                crate::report::text::hanging(prose, 2, 2, width, &mut out);
+            }
+            _ => {
+                out.push_str(line);
+                out.push('\n');
+            }
+        }
+    }
+    out
 }
 
 /// One rule's documentation, a built-in rule's or a policy rule's of the settings file.
@@ -83,7 +124,7 @@ pub(crate) fn rule(id: &str, config: Option<&std::path::Path>) -> Result<Outcome
             crate::diagnostic::quote(id)
         )
     })?;
-    print(&rule_doc(rule))
+    print(&wrapped_doc(&rule_doc(rule), terminal_width()))
 }
 
 /// A rule's documentation as plain text.

@@ -485,7 +485,7 @@ const NOTE_INDENT: usize = 4;
 /// The width notes and legends wrap to: the terminal's when standard output is one (`COLUMNS`,
 /// else the size the terminal reports, else 80; never under 40), else a fixed width, so a
 /// report written to a file or a pipe is the same wherever it is made.
-fn wrap_width(terminal: bool) -> usize {
+pub(crate) fn wrap_width(terminal: bool) -> usize {
     const FIXED: usize = 100;
     if !terminal {
         return FIXED;
@@ -515,6 +515,12 @@ fn terminal_columns() -> Option<usize> {
 /// `text` after `indent` spaces, broken at spaces into lines of at most `width` terminal
 /// columns where it can be; lines after the first are indented by `indent + 2`.
 fn wrapped(text: &str, indent: usize, width: usize, s: &mut String) {
+    hanging(text, indent, indent + 2, width, s);
+}
+
+/// `text` after `indent` spaces, broken at spaces into lines of at most `width` terminal
+/// columns where it can be, the lines after the first indented by `hang` spaces.
+pub(crate) fn hanging(text: &str, indent: usize, hang: usize, width: usize, s: &mut String) {
     let mut line_len = indent;
     let mut first_word = true;
     s.push_str(&" ".repeat(indent));
@@ -523,8 +529,8 @@ fn wrapped(text: &str, indent: usize, width: usize, s: &mut String) {
         let len = columns(word);
         if !first_word && line_len + 1 + len > width {
             s.push('\n');
-            s.push_str(&" ".repeat(indent + 2));
-            line_len = indent + 2;
+            s.push_str(&" ".repeat(hang));
+            line_len = hang;
         } else if !first_word {
             s.push(' ');
             line_len += 1;

@@ -98,3 +98,38 @@ fn notes_wrap_to_the_width_the_terminal_reports() {
         "{out}"
     );
 }
+
+/// On a terminal, a rule's documentation and the list of built-in profiles wrap to its width;
+/// in a pipe each paragraph and profile stays on one line.
+#[test]
+fn rule_docs_and_profiles_wrap_on_a_terminal() {
+    let bin = env!("CARGO_BIN_EXE_skill-audit");
+    let run = |args: &str| {
+        let inner = format!("stty cols 70; env -u COLUMNS NO_COLOR=1 '{bin}' {args}");
+        let out = std::process::Command::new("script")
+            .args(["-q", "-e", "-c", &inner, "/dev/null"])
+            .output()
+            .ok()?;
+        Some(String::from_utf8_lossy(&out.stdout).replace('\r', ""))
+    };
+    let Some(doc) = run("rule SA402") else {
+        eprintln!("skipped: `script` (util-linux) is not installed");
+        return;
+    };
+    let (prose, example) = doc.split_once("\nExample\n").unwrap();
+    assert!(prose.lines().all(|l| l.chars().count() <= 70), "{doc}");
+    assert!(
+        prose.contains("What it checks\n  A skill's declared needs"),
+        "{doc}"
+    );
+    assert!(
+        example.contains("  dependencies:\n    tools: [get_order]"),
+        "{doc}"
+    );
+    let list = run("profiles").unwrap();
+    assert!(list.lines().all(|l| l.chars().count() <= 70), "{list}");
+    assert!(
+        list.lines().any(|l| l.starts_with(&" ".repeat(25))),
+        "{list}"
+    );
+}
