@@ -300,9 +300,12 @@ fn finding(f: &crate::diagnostic::Finding, mark: &str, renderer: &Renderer, s: &
     let message = format!("{mark}{}", visible(&f.message));
     let path = visible(&f.path);
     let Some(source) = &f.source else {
-        let line = one_line(f);
-        let (head, tail) = line.split_at(line.len() - visible(&f.message).len());
-        let _ = writeln!(s, "{head}{mark}{tail}\n");
+        // No line to show (a file that was not read): the place alone, in the same layout.
+        let title = level.primary_title(message.as_str()).id(f.rule.code());
+        let place = Origin::path(path.as_ref())
+            .line(usize::try_from(f.line).unwrap_or(1))
+            .char_column(usize::try_from(f.column).unwrap_or(1));
+        let _ = writeln!(s, "{}\n", renderer.render(&[title.element(place)]));
         return;
     };
     let line = visible(source);

@@ -1623,3 +1623,31 @@ fn common_mistakes_are_named() {
         "{err}"
     );
 }
+
+/// A finding with no line to show (a file left unread) takes the layout of the others: its
+/// title, then its place, not a line of the concise format among them.
+#[cfg(unix)]
+#[test]
+fn a_finding_without_a_source_line_is_laid_out_as_the_others() {
+    let outside = tree(&[("SKILL.md", &skill_md("x", ""))]);
+    let lib = tree(&[("skills/a/SKILL.md", &skill_md("a", ""))]);
+    std::fs::create_dir_all(lib.path().join("skills/b")).unwrap();
+    std::os::unix::fs::symlink(
+        outside.path().join("SKILL.md"),
+        lib.path().join("skills/b/SKILL.md"),
+    )
+    .unwrap();
+    let out = stdout_of(
+        bin(lib.path()).args(["--fail-on", "never", "--color", "never", "."]),
+        0,
+    );
+    assert!(
+        out.contains("error[SA110]: its real path leaves the audited tree"),
+        "{out}"
+    );
+    assert!(out.contains("\n--> skills/b/SKILL.md:1:1\n"), "{out}");
+    assert!(
+        !out.contains("skills/b/SKILL.md:1:1: error[SA110]"),
+        "{out}"
+    );
+}
