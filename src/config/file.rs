@@ -467,9 +467,10 @@ pub struct ConfigLink {
     pub skills: Vec<(String, crate::diagnostic::Pos)>,
 }
 
-/// A config file that cannot be used: exit 2.
+/// A config file that cannot be used: exit 2. `line` 0: the file as a whole (it cannot be
+/// read), shown without a place in it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}:{line}:{column}: {message}")]
+#[error("{path}{}: {message}", place(*.line, *.column))]
 pub struct ConfigError {
     pub path: String,
     pub line: usize,
@@ -559,12 +560,21 @@ impl Config {
     }
 }
 
+/// `:line:column`, or nothing for a whole file (line 0).
+fn place(line: usize, column: usize) -> String {
+    if line == 0 {
+        String::new()
+    } else {
+        format!(":{line}:{column}")
+    }
+}
+
 /// Read and validate a config file.
 pub(crate) fn load(path: &Path, display: &str) -> Result<Config, ConfigError> {
     let text = crate::boundary::read_text(path).map_err(|e| ConfigError {
         path: display.to_owned(),
-        line: 1,
-        column: 1,
+        line: 0,
+        column: 0,
         message: format!("cannot read: {e}"),
     })?;
     let dir = path.parent().map(Path::to_owned).unwrap_or_default();

@@ -1622,6 +1622,9 @@ fn common_mistakes_are_named() {
         err.contains("the exclude patterns `**` may have hidden what is there"),
         "{err}"
     );
+    // A settings file that cannot be read has no line to point at.
+    let err = stderr_of(bin(lib.path()).args(["--config", "missing.toml", "."]), 2);
+    assert!(err.contains("missing.toml: cannot read: "), "{err}");
 }
 
 /// A finding with no line to show (a file left unread) takes the layout of the others: its
