@@ -456,6 +456,16 @@ pub(crate) fn thousands(n: usize) -> String {
     out
 }
 
+/// `path:line:column`, or just the path when there is no position (line 0: a file that could
+/// not be read, as a whole).
+pub(crate) fn location(path: &str, line: usize, column: usize) -> String {
+    if line == 0 {
+        path.to_owned()
+    } else {
+        format!("{path}:{line}:{column}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::{fingerprint, lacking};

@@ -278,12 +278,14 @@ pub(super) fn options(args: &AuditArgs, cwd: PathBuf) -> Result<Plan, String> {
 pub(crate) fn run(args: AuditArgs, mcp: McpArgs) -> Result<Outcome, String> {
     // `skill-audit -p x.json explain PATH`: an option before a command makes clap take the
     // command for a folder to audit.
-    if let Some(command) = args.paths.iter().find_map(|p| {
-        let word = p.to_str()?;
-        let named = <super::Cli as clap::CommandFactory>::command()
+    let missing = args
+        .paths
+        .iter()
+        .filter(|p| std::fs::symlink_metadata(p).is_err());
+    if let Some(command) = missing.filter_map(|p| p.to_str()).find(|word| {
+        <super::Cli as clap::CommandFactory>::command()
             .get_subcommands()
-            .any(|c| c.get_name() == word);
-        (named && std::fs::symlink_metadata(p).is_err()).then_some(word)
+            .any(|c| c.get_name() == *word)
     }) {
         return Err(format!(
             "`{command}` is a command, and a command comes first: `skill-audit {command} ...`, with its options after it"
@@ -444,9 +446,9 @@ fn fix_mode(opts: &AuditOptions, args: &AuditArgs) -> Result<crate::fix::Mode, S
 /// [`DROPPED_FILES`] files for each reason, the rest counted.
 fn report_dropped(dropped: &[crate::fix::Dropped]) {
     let visible = crate::report::text::visible;
-    // Per reason, the files in order, each with its fixes.
     // A file's display path and its fixes not applied.
     type OfFile<'d> = (&'d str, Vec<&'d crate::fix::Dropped>);
+    // Per reason, the files in order, each with its fixes.
     let mut by_reason: Vec<(String, Vec<OfFile<'_>>)> = Vec::new();
     for d in dropped {
         let reason = d.reason.to_string();

@@ -470,7 +470,7 @@ pub struct ConfigLink {
 /// A config file that cannot be used: exit 2. `line` 0: the file as a whole (it cannot be
 /// read), shown without a place in it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{path}{}: {message}", place(*.line, *.column))]
+#[error("{}: {message}", crate::diagnostic::location(path, *line, *column))]
 pub struct ConfigError {
     pub path: String,
     pub line: usize,
@@ -557,15 +557,6 @@ impl Config {
                 }
             })
             .collect()
-    }
-}
-
-/// `:line:column`, or nothing for a whole file (line 0).
-fn place(line: usize, column: usize) -> String {
-    if line == 0 {
-        String::new()
-    } else {
-        format!(":{line}:{column}")
     }
 }
 

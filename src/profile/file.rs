@@ -20,21 +20,12 @@ use crate::model::DepKind;
 
 /// A profile that cannot be used: the run stops with exit code 2.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{}: {message}", location(path, *line, *column))]
+#[error("{}: {message}", crate::diagnostic::location(path, *line, *column))]
 pub struct ProfileError {
     pub path: String,
     pub line: usize,
     pub column: usize,
     pub message: String,
-}
-
-/// `path:line:column`, or just the path when there is no position (the file is unreadable).
-fn location(path: &str, line: usize, column: usize) -> String {
-    if line == 0 {
-        path.to_owned()
-    } else {
-        format!("{path}:{line}:{column}")
-    }
 }
 
 /// The JSON shape of a profile file.

@@ -402,7 +402,7 @@ struct Row<'a> {
     /// The distinct statuses of the row's cells, space-separated, for the status toggles;
     /// `none` for a cell with no judgement.
     statuses: String,
-    /// The row is one text and Markdown list rather than fold (`needs_attention`): the page
+    /// The row is one text and Markdown list rather than fold (`shown_unfolded`): the page
     /// starts with only these shown.
     attention: bool,
     /// Where a skill's requirements are declared, for the cells' tooltips.
@@ -424,15 +424,21 @@ struct Cell<'a> {
     basis: Option<&'static str>,
 }
 
+/// One matrix row; `flavor` is an agent's (none for a skill), `valid` false for an entry whose
+/// frontmatter could not be read.
 fn row<'a>(
     report: &'a Report,
     name: &'a str,
     path: &'a str,
     description: Option<&'a str>,
-    tags: Vec<String>,
+    flavor: Option<&str>,
     availability: &'a ByProfile,
-    agent: bool,
+    valid: bool,
 ) -> Row<'a> {
+    let mut tags: Vec<String> = flavor.map(str::to_owned).into_iter().collect();
+    if !valid {
+        tags.push("invalid".to_owned());
+    }
     let mut statuses: Vec<&str> = Vec::new();
     let cells = report
         .profiles
@@ -464,12 +470,12 @@ fn row<'a>(
         tags,
         search: format!("{name} {path}"),
         statuses: statuses.join(" "),
-        // The rule text and Markdown fold by, so the first view lists the same rows; the
-        // callers add entries that could not be read, as `super::shown_unfolded` does.
-        attention: super::needs_attention(
+        // The rule text and Markdown fold by, so the first view lists the same rows.
+        attention: super::shown_unfolded(
             availability,
             &report.profile_names().collect::<Vec<_>>(),
-            agent,
+            flavor.is_some(),
+            valid,
         ),
         sources: None,
         cells,
@@ -659,49 +665,32 @@ fn matrices(report: &Report) -> Vec<Matrix<'_>> {
     let skills = report
         .skills
         .iter()
-        .map(|s| {
-            let tags = if s.valid() {
-                Vec::new()
-            } else {
-                vec!["invalid".to_owned()]
-            };
-            let r = row(
+        .map(|s| Row {
+            sources: sources(&s.skill),
+            ..row(
                 report,
                 &s.skill.name,
                 &s.skill.path,
                 s.skill.description.as_deref(),
-                tags,
+                None,
                 &s.availability,
-                false,
-            );
-            Row {
-                sources: sources(&s.skill),
-                attention: r.attention || !s.valid(),
-                ..r
-            }
+                s.valid(),
+            )
         })
         .collect();
     let agents = report
         .agents
         .iter()
         .map(|a| {
-            let mut tags = vec![a.agent.flavor.clone()];
-            if !a.valid {
-                tags.push("invalid".to_owned());
-            }
-            let r = row(
+            row(
                 report,
                 &a.agent.name,
                 &a.agent.path,
                 a.agent.description.as_deref(),
-                tags,
+                Some(&a.agent.flavor),
                 &a.availability,
-                true,
-            );
-            Row {
-                attention: r.attention || !a.valid,
-                ..r
-            }
+                a.valid,
+            )
         })
         .collect();
     let matrices = vec![
