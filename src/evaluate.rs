@@ -661,13 +661,18 @@ fn unread_declaration(skill: &Skill) -> Option<&str> {
         "required_environment_variables",
         "platforms",
     ];
-    // `metadata` declares only through a host's block in it.
-    const BLOCKS: &[&str] = &["openclaw", "clawdbot", "moltbot", "hermes"];
+    // `metadata` declares only through a host's block in it: OpenClaw's (under any of its
+    // names) or Hermes'.
+    let host_block = |value: &str| {
+        crate::parse::openclaw::KEYS
+            .iter()
+            .chain(&["hermes"])
+            .any(|b| value.contains(b))
+    };
     let keys = skill.fields.line_keys.as_ref()?;
     keys.iter()
         .find(|(key, value)| {
-            DECLARING.contains(&key.as_str())
-                || key == "metadata" && BLOCKS.iter().any(|b| value.contains(b))
+            DECLARING.contains(&key.as_str()) || key == "metadata" && host_block(value)
         })
         .map(|(key, _)| key.as_str())
 }

@@ -831,6 +831,7 @@ fn an_unreadable_declaration_is_not_needs_nothing() {
     let declares = [
         "dependencies:\n  tools: [get_order]\n",
         "metadata:\n  openclaw:\n    requires:\n      bins: [gh]\n",
+        "metadata:\n  clawdis:\n    requires:\n      bins: [gh]\n",
     ];
     for extra in declares {
         let text = format!("---\nname: demo\ndescription: Use when: paying\n{extra}---\nBody.\n");
